@@ -11,6 +11,7 @@ the implementations that :func:`sympy.lambdify` binds for each backend.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -68,6 +69,27 @@ def _np_exprel(z: Any) -> Any:
     return np.where(z == 0, 1.0, out)
 
 
+def _np_select(condlist: list[Any], choicelist: list[Any], default: Any = np.nan) -> Any:
+    """``numpy.select`` for sympy's Piecewise, with scalar branches broadcast."""
+    arrays = np.broadcast_arrays(*(np.asarray(a) for a in (*condlist, *choicelist)))
+    n = len(condlist)
+    return np.select(arrays[:n], arrays[n:], default=default)
+
+
+class _Broadcasting:
+    """``logical_and``/``logical_or`` whose ``.reduce`` (as printed by sympy's numpy
+    printer for ``And``/``Or``) accepts a mix of scalars and arrays."""
+
+    def __init__(self, ufunc: np.ufunc) -> None:
+        self._ufunc = ufunc
+
+    def __call__(self, *args: Any) -> Any:
+        return self._ufunc(*args)
+
+    def reduce(self, args: Any) -> Any:
+        return functools.reduce(self._ufunc, args)
+
+
 # --- mpmath ---------------------------------------------------------------
 def _mp_logaddexp(a: Any, b: Any) -> Any:
     a, b = mpmath.mpf(a), mpmath.mpf(b)
@@ -103,7 +125,16 @@ def _mp_exp(z: Any) -> Any:
 def namespace(backend: str) -> list[Any]:
     """The ``modules`` argument of :func:`sympy.lambdify` for ``backend``."""
     if backend == "numpy":
-        return [{"exprel": _np_exprel, "logaddexp": np.logaddexp}, "numpy"]
+        return [
+            {
+                "exprel": _np_exprel,
+                "logaddexp": np.logaddexp,
+                "select": _np_select,
+                "logical_and": _Broadcasting(np.logical_and),
+                "logical_or": _Broadcasting(np.logical_or),
+            },
+            "numpy",
+        ]
     if backend == "mpmath":
         return [
             {

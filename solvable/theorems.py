@@ -251,7 +251,8 @@ def _stable_residual() -> Verdict:
 
 
 def _stable_units() -> Verdict:
-    # both branches of u(t), v(t), v(t) - v(0) equal eqs. (13), (14) with p, q from (8), (9)
+    # both branches of u(t), v(t) = W(t) x equal eq. (13) and the inverse of (6), with p, q
+    # from (8), (9)
     S = xu_ziyin.symbolic()
     st = S.stable
     p0 = S.paper["p"].subs({S.u: S.u0, S.v: S.v0})
@@ -259,9 +260,8 @@ def _stable_units() -> Verdict:
     e = sp.exp(S.ell / 2)
     u_t = (p0 * e - q0 / e) / sp.sqrt(S.eta_w)
     v_t = S.rho * (p0 * e + q0 / e) / sp.sqrt(S.eta_u)
-    dv_t = v_t - S.v0
     res = []
-    for key, exact in (("u_t", u_t), ("v_t", v_t), ("dv_t", dv_t)):
+    for key, exact in (("u_t", u_t), ("v_t", v_t)):
         for expr, _cond in st[key].args:
             expr = elementary(expr)
             # inner Piecewise (p0 = 0 / q0 = 0 guards) reduce to their generic branch
@@ -270,6 +270,25 @@ def _stable_units() -> Verdict:
             )
             res.append(expr.subs({S.p0: p0, S.q0: q0}) - exact)
     return prove_zero(*(sp.expand(r.rewrite(sp.exp)) for r in res))
+
+
+def _eq14() -> Verdict:
+    # d0 = 2: both forms of W(t) agree, with W(t) x = rho (p + q)/sqrt(eta_u) (inverse of (6))
+    S = xu_ziyin.symbolic()
+    F = xu_ziyin.unit_flow(2)
+    rho2 = sum(xj**2 for xj in F.x)
+    rho = sp.sqrt(rho2)
+    p0, q0, p1, q1 = sp.symbols("p_0 q_0 p_t q_t", real=True)
+    v0 = sum(wj * xj for wj, xj in zip(F.w, F.x, strict=True))
+    # p0 + q0 = sqrt(eta_u) v0 / rho fixes the initial pair
+    sub = {q0: sp.sqrt(S.eta_u) * v0 / rho - p0}
+    v_t = rho * (p1 + q1) / sp.sqrt(S.eta_u)
+    res = []
+    for j, xj in enumerate(F.x):
+        paper = F.w[j] + (p1 - p0 + q1 - q0) * xj / (sp.sqrt(S.eta_u) * rho)
+        perp = F.w[j] - v0 * xj / rho2 + v_t * xj / rho2
+        res.append((paper - perp).subs(sub))
+    return prove_zero(*res)
 
 
 def _ntk_pq() -> Verdict:
@@ -324,7 +343,10 @@ def _registry() -> tuple[Theorem, ...]:
         T("stable_residual", "eqs. (19), (37) (evaluation form)",
           "f(t) - y = (f0 - y) e^{4Dt} / ((1 + N tau)(1 + M tau)).", _stable_residual),
         T("stable_units", "eqs. (8), (9), (13), (14) (evaluation form)",
-          "Both branches of u(t), W(t)x, W(t)x - W(0)x equal eqs. (13), (14).", _stable_units),
+          "Both branches of u(t) and W(t)x equal eq. (13) and the inverse of (6).", _stable_units),
+        T("eq_14", "eq. (14) (corrected, see errata)",
+          "W(t) = W(0) + (Delta p + Delta q) x^T/(sqrt(eta_u) rho) = W(0)(I - x x^T/rho^2) "
+          "+ (W(t)x) x^T/rho^2: only the x-direction of W moves.", _eq14),
         T("eq_18_pq", "eq. (18) corrected",
           "K(x,x) = gamma^2 (eta_u ||Wx||^2 + eta_w ||u||^2 ||x||^2) "
           "= 2 gamma^2 rho^2 d (P alpha + Q/alpha).", _ntk_pq),

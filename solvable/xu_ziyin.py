@@ -137,6 +137,8 @@ class Symbols:
     N: sp.Symbol
     M: sp.Symbol
     f0: sp.Symbol
+    F: sp.Symbol
+    Lam: sp.Symbol
     coefficients: dict[str, sp.Expr] = field(repr=False)
     paper: dict[str, sp.Expr] = field(repr=False)
     stable: dict[str, sp.Expr] = field(repr=False)
@@ -156,14 +158,16 @@ def symbolic() -> Symbols:
     eqs. (8)-(9)), ``p_t``, ``q_t`` (eqs. (8), (9)), ``f`` (eq. (19)),
     ``alpha_prime``, ``xi_prime``, ``beta`` (Proposition 1, eqs. (45)-(47);
     ``q_i(t) = q_i(0) sqrt(beta)``), ``ntk`` (eq. (18) corrected, in p/q form),
-    ``dw`` (eq. (14), the change of ``W x`` per unit ``x x^T / rho^2``).
+    ``dw`` (eq. (14): ``w_ij(t) - w_ij(0) = dw * x_j / rho^2``).
 
     Keys of ``stable``: ``D_plus``, ``D_minus`` (``D +- B`` without
     cancellation), ``N``, ``M`` (``alpha(t) = (1 + N tau)/(1 + M tau)``,
     ``tau = expm1(4 D t) / (2 D)``), ``lam`` (``log tau``), ``L_N``, ``L_M``
     (``log(1 + N tau)``, ``log(1 + M tau)``), ``delta`` (``alpha - 1``),
     ``ell`` (``log alpha``), ``residual`` (``f(t) - y``), ``u_t``, ``v_t``,
-    ``dv_t`` (``v(t) - v(0)``), ``p_t``, ``q_t``, ``alpha_plus``,
+    ``p_t``, ``q_t``, ``alignment`` (eq. (21) as
+    ``F / sqrt(F^2 + 4 Lambda)``, ``F_of_f`` gives ``F`` from ``f`` (symbol
+    ``f0``)), ``alpha_plus``,
     ``alpha_minus``, ``t_c``, ``G`` (``N - M`` from the initial residual).
     """
     pos = {"positive": True}
@@ -175,7 +179,8 @@ def symbolic() -> Symbols:
     u, v, p0, q0, u0, v0, ell, f0 = sp.symbols("u v p0 q0 u0 v0 ell f0", real=True)
     alpha = sp.Symbol("alpha", positive=True)
     A, C, D, N, M = sp.symbols("A C D N M", nonnegative=True)
-    B, G = sp.symbols("B G", real=True)
+    B, G, F = sp.symbols("B G F", real=True)
+    Lam = sp.Symbol("Lambda", nonnegative=True)
     s = sp.sqrt(eta_u * eta_w)
     half = sp.Rational(1, 2)
 
@@ -228,8 +233,6 @@ def symbolic() -> Symbols:
     r_uv = sp.sqrt(eta_u / eta_w) / rho  # u-units per v-unit
     p_t = sp.Piecewise((0, sp.Eq(p0, 0)), (p0 * sp.exp(ell / 2), True))
     q_t = sp.Piecewise((0, sp.Eq(q0, 0)), (q0 * sp.exp(-ell / 2), True))
-    dp_t = sp.Piecewise((0, sp.Eq(p0, 0)), (p0 * expm1(ell / 2), True))
-    dq_t = sp.Piecewise((0, sp.Eq(q0, 0)), (q0 * expm1(-ell / 2), True))
     small = sp.Abs(ell) <= 1
     stable = {
         "D_plus": D_plus,
@@ -255,15 +258,24 @@ def symbolic() -> Symbols:
         "v_t": sp.Piecewise(
             (v0 * ch + u0 * sh / r_uv, small), (rho * (p_t + q_t) / sp.sqrt(eta_u), True)
         ),
-        "dv_t": sp.Piecewise(
-            (2 * v0 * sp.sinh(ell / 4) ** 2 + u0 * sh / r_uv, small),
-            (rho * (dp_t + dq_t) / sp.sqrt(eta_u), True),
+        # cos(u, W x) = F / sqrt(F^2 + 4 Lambda) with F = sum(p^2 - q^2) (= f sqrt(eta_u eta_w)
+        # / (gamma rho)) and the conserved Lambda = sum_{i<j} (p_i q_j - p_j q_i)^2 (eq. (21))
+        "F_of_f": f0 * s / (gamma * rho),
+        # Lambda = 0 (aligned layers): the cosine is sign(F), taken from f while f is
+        # representable; for y = 0, f = f0 exp(...) keeps the sign of f0 = c (P - Q); else
+        # (flow into the saddle, ell -> +-oo) sign(F) = sign(ell - log(Q/P)/2).
+        # 0/0 (u = 0 or W x = 0) gives nan.
+        "alignment": sp.Piecewise(
+            (sp.sign(F), sp.And(sp.Eq(Lam, 0), sp.Ne(F, 0))),
+            ((P - Q) / sp.Abs(P - Q), sp.And(sp.Eq(Lam, 0), sp.Eq(y, 0))),
+            (sp.sign(ell - (sp.log(Q) - sp.log(P)) / 2), sp.Eq(Lam, 0)),
+            (F / sp.sqrt(F**2 + 4 * Lam), True),
         ),
     }
     return Symbols(
         eta_u=eta_u, eta_w=eta_w, gamma=gamma, rho=rho, y=y, d=d, P=P, Q=Q, t=t,
         u=u, v=v, p0=p0, q0=q0, u0=u0, v0=v0, ell=ell, alpha=alpha,
-        A=A, B=B, C=C, D=D, G=G, N=N, M=M, f0=f0,
+        A=A, B=B, C=C, D=D, G=G, N=N, M=M, f0=f0, F=F, Lam=Lam,
         coefficients=coefficients, paper=paper, stable=stable,
     )  # fmt: skip
 
@@ -281,14 +293,22 @@ class _Evaluators:
     residual: Callable[..., Any]
     p: Callable[..., Any]
     q: Callable[..., Any]
-    neuron: Callable[..., tuple[Any, Any, Any]]
+    neuron: Callable[..., tuple[Any, Any]]
     pq: Callable[..., tuple[Any, Any]]
+    alignment: Callable[..., Any]
 
 
 def _lambdify(args: Sequence[sp.Symbol], expr: Any, backend: Backend) -> Callable[..., Any]:
     fn = sp.lambdify(args, expr, modules=namespace(backend))
     if backend == "mpmath":
-        return np.vectorize(fn, otypes=[object] * (len(expr) if isinstance(expr, tuple) else 1))
+
+        def scalar(*a: Any) -> Any:
+            try:
+                return fn(*a)
+            except ZeroDivisionError:  # 0/0 of an undefined quantity: nan, as in numpy
+                return (mpmath.nan,) * len(expr) if isinstance(expr, tuple) else mpmath.nan
+
+        return np.vectorize(scalar, otypes=[object] * (len(expr) if isinstance(expr, tuple) else 1))
     return fn
 
 
@@ -314,10 +334,15 @@ def _evaluators(backend: Backend) -> _Evaluators:
     p = _lambdify((S.p0, S.ell), st["p_t"], backend)
     q = _lambdify((S.q0, S.ell), st["q_t"], backend)
     neuron_args = (S.u0, S.v0, S.p0, S.q0, S.ell, S.eta_u, S.eta_w, S.rho)
-    neuron = _lambdify(neuron_args, (st["u_t"], st["v_t"], st["dv_t"]), backend)
+    neuron = _lambdify(neuron_args, (st["u_t"], st["v_t"]), backend)
     p0q0 = (S.paper["p"], S.paper["q"])
     pq_of_uv = _lambdify((S.u, S.v, S.eta_u, S.eta_w, S.rho), p0q0, backend)
-    return _Evaluators(constants, ell, residual, p, q, neuron, pq_of_uv)
+    align = _lambdify(
+        (S.f0, S.Lam, S.ell, S.P, S.Q, S.y, S.eta_u, S.eta_w, S.gamma, S.rho),
+        st["alignment"].subs(S.F, st["F_of_f"]),
+        backend,
+    )
+    return _Evaluators(constants, ell, residual, p, q, neuron, pq_of_uv, align)
 
 
 # ---------------------------------------------------------------------------
@@ -449,11 +474,14 @@ class Trajectory:
                 L = ell[:, None]
                 p = ev.p(k["p0"][None, :], L)
                 q = ev.q(k["q0"][None, :], L)
-                u, v, dv = ev.neuron(
+                u, v = ev.neuron(
                     k["u0"][None, :], k["v0"][None, :], k["p0"][None, :], k["q0"][None, :],
                     L, k["eta_u"], k["eta_w"], k["rho"],
                 )  # fmt: skip
-                W = k["W0"][None, :, :] + (dv / k["rho"] ** 2)[:, :, None] * k["x"][None, None, :]
+                # eq. (14) as W(t) = W0 (I - x x^T/|x|^2) + v(t) x^T/|x|^2: the part of W
+                # orthogonal to x never changes, the rest is v(t) = W(t) x (no cancellation
+                # when W(t) x -> 0; for d0 = 1 the projector is exactly 0)
+                W = k["W_perp"][None, :, :] + (v / k["x2"])[:, :, None] * k["x"][None, None, :]
                 sp2, sq2 = (p * p).sum(axis=1), (q * q).sum(axis=1)
                 scale = k["gamma"] * k["rho"] / _sqrt(k["eta_u"] * k["eta_w"], dps)
                 f_pq = scale * (sp2 - sq2)
@@ -463,11 +491,9 @@ class Trajectory:
                 use_pq = np.array([bool(a < b) for a, b in zip(cond_pq, cond_res)])
                 f = np.where(use_pq, f_pq, f_res)
                 K = 2 * k["gamma"] ** 2 * k["rho"] ** 2 * (sp2 + sq2)
-                nu = np.array([_sqrt(s, dps) for s in (u * u).sum(axis=1)], dtype=_dtype(dps))
-                nv = np.array([_sqrt(s, dps) for s in (v * v).sum(axis=1)], dtype=_dtype(dps))
-                align = np.array(
-                    [_cosine(fi / k["gamma"], a, b, dps) for fi, a, b in zip(f, nu, nv)],
-                    dtype=_dtype(dps),
+                align = ev.alignment(
+                    f, k["Lam"], ell, k["P"], k["Q"], k["y"],
+                    k["eta_u"], k["eta_w"], k["gamma"], k["rho"],
                 )
                 alpha = np.array([_exp(e, dps) for e in ell], dtype=_dtype(dps))
         if dps is not None:
@@ -496,12 +522,15 @@ def closed_form(setup: Setup, u0: Any, W0: Any, *, dps: int | None = None) -> Tr
         u = np.array([conv(v) for v in u0c], dtype=dt)
         W = np.array([[conv(v) for v in row] for row in W0c], dtype=dt)
         eta_u, eta_w, gamma, y = (conv(v) for v in (setup.eta_u, setup.eta_w, setup.gamma, setup.y))
-        rho = _sqrt(_dot(x, x), dps)
+        x2 = _dot(x, x)
+        rho = _sqrt(x2, dps)
         v = np.array(_matvec(W, x), dtype=dt)
         d = len(u)
         p0, q0 = (np.asarray(a, dtype=dt) for a in ev.pq(u, v, eta_u, eta_w, rho))
         P, Q = (p0 * p0).sum() / d, (q0 * q0).sum() / d
         f0 = gamma * _dot(u, v)
+        Lam = _lagrange(p0, q0)
+        W_perp = W - np.outer(v, x) / x2
         with np.errstate(all="ignore"):
             A, B, C, D, G, N, M, a_plus, a_minus, t_c = ev.constants(
                 eta_u, eta_w, gamma, rho, y, d, P, Q, f0
@@ -509,7 +538,7 @@ def closed_form(setup: Setup, u0: Any, W0: Any, *, dps: int | None = None) -> Tr
         alpha_prime = B / C if (P == 0 and Q > 0) else None
     data = dict(
         D=D, G=G, N=N, M=M, f0=f0, y=y, p0=p0, q0=q0, u0=u, v0=v, W0=W, x=x,
-        eta_u=eta_u, eta_w=eta_w, rho=rho, gamma=gamma,
+        eta_u=eta_u, eta_w=eta_w, rho=rho, gamma=gamma, Lam=Lam, P=P, Q=Q, x2=x2, W_perp=W_perp,
     )  # fmt: skip
     rnd = (lambda z: z) if dps is None else _round_to(dps)
     return Trajectory(
@@ -581,6 +610,17 @@ def _exp(z: Any, dps: int | None) -> Any:
         with np.errstate(over="ignore"):
             return float(np.exp(z))
     return mpmath.exp(z)
+
+
+def _lagrange(p: np.ndarray, q: np.ndarray, block: int = 512) -> Any:
+    """``sum_{i<j} (p_i q_j - p_j q_i)^2`` (Lagrange's identity: ``|p|^2 |q|^2 - (p.q)^2``
+    without its cancellation when ``p`` and ``q`` are nearly parallel), in row blocks."""
+    total = 0 * p[0]
+    for start in range(0, len(p), block):
+        pi, qi = p[start : start + block, None], q[start : start + block, None]
+        m = pi * q[None, :] - qi * p[None, :]
+        total = total + (m * m).sum()
+    return total / 2
 
 
 def _cosine(uv: Any, nu: Any, nv: Any, dps: int | None) -> Any:

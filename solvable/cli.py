@@ -1,0 +1,128 @@
+"""Command line: ``solvable verify`` and ``solvable errata``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Sequence
+from typing import TextIO
+
+__all__ = ["main"]
+
+
+def _fmt_err(err: float | None) -> str:
+    if err is None:
+        return "-"
+    if math.isinf(err) or math.isnan(err):
+        return str(err)
+    return f"{err:.2e}"
+
+
+def _table(rows: list[list[str]], header: list[str]) -> str:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    line = "  ".join("-" * w for w in widths)
+    out = ["  ".join(h.ljust(w) for h, w in zip(header, widths)), line]
+    out += ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
+    return "\n".join(out)
+
+
+def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from solvable import theorems
+
+    selected = theorems.select(args.only)
+    if not selected:
+        print(f"no claim matches --only {args.only!r}", file=err)
+        return 2
+    options = {} if args.dps is None else {"dps": args.dps}
+    results = []
+    start = time.perf_counter()
+    n = len(selected)
+    for k, thm in enumerate(selected, 1):
+        print(f"[{k:>{len(str(n))}}/{n}] {thm.id} ...", end="", file=err, flush=True)
+        verdict = thm.verify(**options)
+        print(f" {verdict.status} ({verdict.seconds:.2f} s)", file=err, flush=True)
+        results.append((thm, verdict))
+    total = time.perf_counter() - start
+    rows = [
+        [t.id, t.source.split(" ", 1)[1], v.status, _fmt_err(v.max_error), f"{v.seconds:.2f}"]
+        for t, v in results
+    ]
+    print(_table(rows, ["id", "source (seed 001_*)", "status", "max error", "time (s)"]), file=out)
+    failed = [t.id for t, v in results if not v.ok]
+    counts = {s: sum(v.status == s for _, v in results) for s in ("proved", "confirmed", "failed")}
+    print(
+        f"\n{counts['proved']} proved, {counts['confirmed']} confirmed, "
+        f"{counts['failed']} failed in {total:.1f} s",
+        file=out,
+    )
+    for t, v in results:
+        if not v.ok:
+            print(f"FAILED {t.id}: {v.detail}", file=out)
+    if args.json:
+        payload = {
+            "seconds": total,
+            "results": [
+                {
+                    "id": t.id,
+                    "source": t.source,
+                    "statement": t.statement,
+                    "kind": t.kind,
+                    "status": v.status,
+                    "max_error": v.max_error,
+                    "tolerance": None if v.tolerance is None else vars(v.tolerance),
+                    "detail": v.detail,
+                    "seconds": v.seconds,
+                }
+                for t, v in results
+            ],
+        }
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(payload, fh, indent=2)
+    return 1 if failed else 0
+
+
+def _errata(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    from solvable.errata import ERRATA
+
+    bad = 0
+    for k, e in enumerate(ERRATA, 1):
+        paper, corrected = e.residuals()
+        ok = e.check()
+        bad += not ok
+        print(f"[{k}] {e.source} {e.equation}  (check: {'passes' if ok else 'FAILS'})", file=out)
+        print(f"    printed:   {e.paper}", file=out)
+        print(f"    corrected: {e.corrected}", file=out)
+        print(f"    why:       {e.explanation}", file=out)
+        print(f"    residuals: printed {paper}, corrected {corrected}\n", file=out)
+    print(f"{len(ERRATA)} errata, {len(ERRATA) - bad} checks pass", file=out)
+    return 1 if bad else 0
+
+
+def _dps(text: str) -> int:
+    value = int(text)
+    if value < 15:
+        raise argparse.ArgumentTypeError(f"--dps must be an integer >= 15, got {text}")
+    return value
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``solvable`` console script."""
+    parser = argparse.ArgumentParser(
+        prog="solvable", description="Check the exact theory of lazy vs rich training."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    v = sub.add_parser("verify", help="run every registered verification")
+    v.add_argument("--only", metavar="PATTERN", help="glob or substring of claim ids")
+    v.add_argument("--dps", type=_dps, default=None, help="digits for numeric checks (>= 15)")
+    v.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    sub.add_parser("errata", help="list every disagreement with the papers, with its check")
+    args = parser.parse_args(argv)
+    handler = {"verify": _verify, "errata": _errata}[args.command]
+    return handler(args, sys.stdout, sys.stderr)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())
