@@ -1,0 +1,60 @@
+"""The ``solvable`` command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from solvable import cli
+
+
+def test_verify_only_prints_table_and_json(tmp_path, capsys):
+    out = tmp_path / "v.json"
+    rc = cli.main(["verify", "--only", "xu_ziyin.eq_3?", "--json", str(out)])
+    captured = capsys.readouterr()
+    assert rc == 0
+    assert "xu_ziyin.eq_32" in captured.out and "proved" in captured.out
+    assert "[1/8]" in captured.err  # progress display
+    data = json.loads(out.read_text())
+    assert [r["id"] for r in data["results"]][:2] == ["xu_ziyin.eq_31", "xu_ziyin.eq_32"]
+    assert all(r["status"] == "proved" for r in data["results"])
+
+
+def test_verify_exit_code_on_failure(monkeypatch, capsys):
+    from solvable import theorems
+
+    bad = theorems.Theorem("demo.bad", "001_x.txt (0)", "false", "symbolic",
+                           lambda: theorems.prove_zero(1))
+    monkeypatch.setattr(theorems, "select", lambda pattern: [bad])
+    assert cli.main(["verify"]) == 1
+    assert "FAILED demo.bad" in capsys.readouterr().out
+
+
+def test_verify_no_match(capsys):
+    assert cli.main(["verify", "--only", "nothing-matches"]) == 2
+
+
+def test_dps_must_be_reasonable():
+    with pytest.raises(SystemExit):
+        cli.main(["verify", "--dps", "3"])
+
+
+def test_errata_lists_every_erratum(capsys):
+    from solvable.errata import ERRATA
+
+    assert cli.main(["errata"]) == 0
+    text = capsys.readouterr().out
+    assert text.count("printed:") == len(ERRATA)
+    assert f"{len(ERRATA)} errata, {len(ERRATA)} checks pass" in text
+
+
+def test_console_script_entry_point():
+    proc = subprocess.run(
+        [sys.executable, "-m", "solvable.cli", "verify", "--only", "eq_38"],
+        capture_output=True, text=True, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "xu_ziyin.eq_38" in proc.stdout

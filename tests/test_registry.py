@@ -1,0 +1,76 @@
+"""Every registered claim and every erratum, parametrised from the registries
+(nothing is listed twice), plus checks that the proof machinery can fail."""
+
+from __future__ import annotations
+
+import pytest
+import sympy as sp
+
+from solvable import errata, theorems
+
+SYMBOLIC = [t for t in theorems.registry() if t.kind == "symbolic"]
+NUMERIC = [t for t in theorems.registry() if t.kind == "numeric"]
+
+
+@pytest.mark.parametrize("thm", SYMBOLIC, ids=lambda t: t.id)
+def test_symbolic_claim_is_proved(thm):
+    verdict = thm.verify()
+    assert verdict.status == "proved", verdict.detail
+    assert verdict.residuals and all(r == 0 for r in verdict.residuals)
+
+
+@pytest.mark.parametrize("thm", NUMERIC, ids=lambda t: t.id)
+def test_numeric_claim_is_confirmed(thm):
+    verdict = thm.verify()
+    assert verdict.status == "confirmed", verdict.detail
+    assert verdict.max_error is not None and verdict.max_error <= 1
+
+
+def test_registry_ids_unique_and_sourced():
+    ids = [t.id for t in theorems.registry()]
+    assert len(ids) == len(set(ids))
+    for t in theorems.registry():
+        assert t.source.startswith("001_070589003213e0cf.txt"), t.id
+        assert t.statement
+
+
+def test_prove_zero_reports_a_false_claim():
+    x = sp.Symbol("x", positive=True)
+    verdict = theorems.prove_zero(sp.sqrt(x**2) - x, sp.exp(sp.log(x)) - x + 1)
+    assert verdict.status == "failed"
+    assert verdict.residuals == (0, 1)
+
+
+def test_verify_turns_a_crash_into_a_failed_verdict():
+    def boom():
+        raise RuntimeError("no")
+
+    thm = theorems.Theorem("demo.crash", "nowhere", "crashes", "symbolic", boom)
+    verdict = thm.verify()
+    assert verdict.status == "failed" and "RuntimeError" in verdict.detail
+
+
+def test_select_by_glob_and_substring():
+    assert [t.id for t in theorems.select("xu_ziyin.eq_3?")] == [
+        "xu_ziyin.eq_31", "xu_ziyin.eq_32", "xu_ziyin.eq_33", "xu_ziyin.eq_34",
+        "xu_ziyin.eq_36", "xu_ziyin.eq_37", "xu_ziyin.eq_38", "xu_ziyin.eq_39",
+    ]  # fmt: skip
+    assert [t.id for t in theorems.select("theorem_1")][0] == "xu_ziyin.theorem_1"
+    assert theorems.select("no-such-claim") == []
+
+
+@pytest.mark.parametrize("erratum", errata.ERRATA, ids=lambda e: e.equation)
+def test_erratum_shows_printed_false_and_corrected_true(erratum):
+    printed, corrected = erratum.residuals()
+    assert corrected == 0
+    assert printed.free_symbols == set() and abs(sp.N(printed, 50)) > 1e-40
+    assert erratum.check()
+
+
+def test_erratum_check_fails_when_both_versions_agree():
+    fake = errata.Erratum(
+        "x", "(0)", "a", "a", "identical", lambda: (sp.Integer(0), sp.Integer(0))
+    )
+    assert not fake.check()
+    wrong = errata.Erratum("x", "(0)", "a", "b", "corrected is false", lambda: (sp.Integer(1), sp.Integer(1)))
+    assert not wrong.check()

@@ -1,0 +1,179 @@
+"""Degenerate and special cases the paper singles out, and the closed form
+against the textbook formulas (8)-(12), (19), (45)-(47) evaluated directly at
+high precision (the generated evaluator of ``symbolic().paper``)."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+
+from solvable import xu_ziyin as xz
+from solvable.suites import XU_ZIYIN_SUITE, xu_ziyin_case
+from solvable.tolerance import Tolerance, digits, error_in_units
+
+DPS = 40
+# Textbook (8)-(10) at 60 digits vs the stable form at 40 (+10 guard) digits: both are
+# exact formulas, so they agree to the working precision up to the cancellation of the
+# textbook form (at most a few digits in this suite): 35 digits asked.
+TEXTBOOK = Tolerance.digits(35, "two exact forms at dps=40; textbook form cancels <= 5 digits")
+
+
+def _textbook_alpha(traj: xz.Trajectory, t):
+    S = xz.symbolic()
+    k = traj._data
+    with mpmath.workdps(60):
+        vals = {S.A: _mp(k, "A"), S.B: _mp(k, "B"), S.C: _mp(k, "C")}
+        vals[S.D] = mpmath.sqrt(vals[S.B] ** 2 + 4 * vals[S.A] * vals[S.C])
+        fn = sp.lambdify((S.A, S.B, S.C, S.D, S.t), S.paper["alpha"], "mpmath")
+        return fn(vals[S.A], vals[S.B], vals[S.C], vals[S.D], mpmath.mpf(t))
+
+
+def _mp(k, name):
+    co = xz.symbolic().coefficients
+    S = xz.symbolic()
+    fn = sp.lambdify(
+        (S.eta_u, S.eta_w, S.gamma, S.rho, S.y, S.d, S.P, S.Q), co[name], "mpmath"
+    )
+    d = len(k["p0"])
+    with mpmath.workdps(60):
+        P = mpmath.fsum(p * p for p in k["p0"]) / d
+        Q = mpmath.fsum(q * q for q in k["q0"]) / d
+        return fn(k["eta_u"], k["eta_w"], k["gamma"], k["rho"], k["y"], d, P, Q)
+
+
+POSITIVE_P = [c for c in XU_ZIYIN_SUITE if c.name not in ("P_zero_y_positive", "P_zero_y_negative", "saddle")]
+
+
+@pytest.mark.parametrize("case", POSITIVE_P, ids=lambda c: c.name)
+def test_stable_alpha_equals_textbook_theorem_1(case):
+    traj = xz.closed_form(case.setup, case.u0, case.W0, dps=DPS)
+    times = [mpmath.mpf(0), traj.t_c / 10, traj.t_c, 10 * traj.t_c]
+    ours = traj.sample(times).alpha
+    paper = [_textbook_alpha(traj, t) for t in times]
+    assert error_in_units(ours, paper, TEXTBOOK) <= 1
+
+
+@pytest.mark.parametrize("name", ["P_zero_y_positive", "P_zero_y_negative"])
+def test_proposition_1(name):
+    """P = 0: p_i(t) = 0 and q_i(t) = q_i(0) sqrt(alpha' xi'/(1 - xi')), eqs. (44)-(47)."""
+    case = xu_ziyin_case(name)
+    traj = xz.closed_form(case.setup, case.u0, case.W0, dps=DPS)
+    assert traj.P == 0 and traj.Q > 0 and traj.alpha_prime is not None
+    S = xz.symbolic()
+    k = traj._data
+    with mpmath.workdps(60):
+        B, C = _mp(k, "B"), _mp(k, "C")
+        beta = sp.lambdify((S.B, S.C, S.t), S.paper["beta"], "mpmath")
+        times = [traj.t_c / 10, traj.t_c, 10 * traj.t_c]
+        expected = [beta(B, C, t) for t in times]
+    states = traj.sample(times)
+    # beta = q_i(t)^2/q_i(0)^2 = 1/alpha(t)
+    with mpmath.workdps(60):
+        got = [1 / a for a in states.alpha]
+    assert error_in_units(got, expected, TEXTBOOK) <= 1
+    # p_i(t) = 0: W x is exactly -(sqrt(eta_w/eta_u)) rho u at every time
+    with mpmath.workdps(DPS + 10):
+        for s in states:
+            v = s.W @ np.array([mpmath.mpf(xj) for xj in case.setup.x])
+            ratio = mpmath.sqrt(mpmath.mpf(case.setup.eta_w) / mpmath.mpf(case.setup.eta_u)) * 5
+            assert max(abs(vi + ratio * ui) for vi, ui in zip(v, s.u)) < mpmath.mpf(10) ** (-DPS + 3)
+
+
+def test_p_zero_y_positive_flows_into_the_saddle():
+    """Appendix A.1 after (48): for y > 0 the flow converges to p = q = 0."""
+    case = xu_ziyin_case("P_zero_y_positive")
+    traj = xz.closed_form(case.setup, case.u0, case.W0)
+    assert traj.alpha_plus == math.inf
+    late = traj.at(200 * traj.t_c)
+    assert np.abs(late.u).max() < 1e-100 and abs(late.f) < 1e-100
+    # and in float64 at t = 1000 t_c nothing overflows into nan
+    very_late = traj.at(1000 * traj.t_c)
+    assert np.all(np.isfinite(very_late.u)) and np.all(np.isfinite(very_late.W))
+    assert very_late.alignment == -1.0
+
+
+def test_q_zero_y_negative_flows_into_the_saddle():
+    """Erratum to footnote 4: Q = 0, y < 0 gives alpha_+ = 0 and f -> 0 != y."""
+    case = xu_ziyin_case("Q_zero_y_negative")
+    traj = xz.closed_form(case.setup, case.u0, case.W0)
+    assert traj.Q == 0 and traj.alpha_plus == 0
+    late = traj.at(1000 * traj.t_c)
+    assert abs(late.f) < 1e-300 and np.all(np.isfinite(late.W)) and late.alignment == 1.0
+
+
+def test_p_zero_y_negative_reaches_the_target():
+    case = xu_ziyin_case("P_zero_y_negative")
+    traj = xz.closed_form(case.setup, case.u0, case.W0, dps=DPS)
+    late = traj.at(100 * traj.t_c)
+    assert abs(late.f - mpmath.mpf(case.setup.y)) < mpmath.mpf(10) ** (-DPS + 2)
+
+
+def test_saddle_stays():
+    case = xu_ziyin_case("saddle")
+    for dps in (None, DPS):
+        traj = xz.closed_form(case.setup, case.u0, case.W0, dps=dps)
+        s = traj.at(10)
+        assert all(ui == 0 for ui in s.u) and all(w == 0 for w in np.ravel(s.W))
+        assert s.f == 0 and s.ntk == 0
+        assert mpmath.isnan(s.alignment)  # cosine of two zero vectors is undefined
+
+
+def test_y_zero_q_zero_has_infinite_t_c():
+    """D = 0 (y = 0, Q = 0): t_c = inf and alpha(t) = 1/(1 + 4 A t) (eq. (39) with B = C = 0)."""
+    case = xu_ziyin_case("Q_zero_y_negative")
+    setup = xz.Setup(case.setup.eta_u, case.setup.eta_w, case.setup.gamma, case.setup.x, 0)
+    for dps in (None, DPS):
+        traj = xz.closed_form(setup, case.u0, case.W0, dps=dps)
+        assert traj.t_c == math.inf
+        k = traj._data
+        A = _mp(k, "A")
+        got = traj.sample(["0.01", "1", "100"]).alpha
+        with mpmath.workdps(60):
+            for t, a in zip(("0.01", "1", "100"), got):
+                expected = 1 / (1 + 4 * A * mpmath.mpf(t))
+                # float64: a few ulps; dps: the requested digits less 2
+                tol = 1e-14 if dps is None else mpmath.mpf(10) ** (-DPS + 2)
+                assert abs(a - expected) <= tol * expected
+
+
+def test_direction_orthogonal_to_x_never_changes():
+    """Section 2.1: for m orthogonal to x, W(t) m = W(0) m (exactly, by construction)."""
+    case = xu_ziyin_case("generic")
+    traj = xz.closed_form(case.setup, case.u0, case.W0, dps=DPS)
+    m = np.array([mpmath.mpf(2), mpmath.mpf(-1)])  # x = (1, 2)
+    for t in (traj.t_c, 10 * traj.t_c):
+        W = traj.at(t).W
+        with mpmath.workdps(DPS + 10):
+            drift = W @ m - traj.W0 @ m
+            assert max(abs(z) for z in drift) < mpmath.mpf(10) ** (-DPS + 2)
+
+
+@pytest.mark.parametrize("case", XU_ZIYIN_SUITE, ids=lambda c: c.name)
+def test_two_precisions_agree(case):
+    """dps=30 against dps=60 (numeric claims at two precisions): >= 28 digits in u, W."""
+    a = xz.closed_form(case.setup, case.u0, case.W0, dps=30)
+    b = xz.closed_form(case.setup, case.u0, case.W0, dps=60)
+    tc = b.t_c
+    times = [0, tc / 10, tc, 10 * tc]
+    sa, sb = a.sample(times), b.sample(times)
+    for arr in ("u", "W", "ntk"):
+        if np.all(np.asarray(getattr(sb, arr), dtype=object) == 0):
+            assert np.all(np.asarray(getattr(sa, arr), dtype=object) == 0)
+            continue
+        assert digits(getattr(sa, arr), getattr(sb, arr)) >= 28, arr
+
+
+def test_measures_from_weights_match_closed_form():
+    """f, alignment and NTK measured from u(t), W(t) (definitions, eq. (4), (20), (18)
+    corrected) equal the closed-form values (eq. (19), (21) stable, K = 2 g^2 rho^2 sum(p^2+q^2))."""
+    case = xu_ziyin_case("generic")
+    traj = xz.closed_form(case.setup, case.u0, case.W0, dps=DPS)
+    for t in (0, traj.t_c / 10, traj.t_c, 10 * traj.t_c):
+        s = traj.at(t)
+        m = xz.State.from_weights(case.setup, t, s.u, s.W, dps=DPS)
+        for name in ("f", "alignment", "ntk"):
+            assert digits([getattr(m, name)], [getattr(s, name)]) >= DPS - 3, name
