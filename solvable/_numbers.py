@@ -15,9 +15,9 @@ from typing import Any, Union
 import mpmath
 import numpy as np
 
-Number = Union[int, float, str, mpmath.mpf]
+Number = Union[int, float, str, mpmath.mpf]  # noqa: UP007 (a runtime alias on 3.10)
 
-__all__ = ["Number", "check_number", "check_vector", "check_matrix", "to_float", "to_mpf"]
+__all__ = ["Number", "check_matrix", "check_number", "check_vector", "to_float", "to_mpf"]
 
 
 def _describe(value: Any) -> str:
@@ -72,9 +72,7 @@ def check_vector(name: str, value: Any, length: int | None = None) -> tuple[Numb
     return tuple(check_number(f"{name}[{i}]", v) for i, v in enumerate(items))
 
 
-def check_matrix(
-    name: str, value: Any, shape: tuple[int, int]
-) -> tuple[tuple[Number, ...], ...]:
+def check_matrix(name: str, value: Any, shape: tuple[int, int]) -> tuple[tuple[Number, ...], ...]:
     """A 2-d array of finite numbers of the given shape."""
     items = _as_nested(name, value)
     rows, cols = shape

@@ -12,7 +12,6 @@ the implementations that :func:`sympy.lambdify` binds for each backend.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 from typing import Any
 
 import mpmath

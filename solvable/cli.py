@@ -24,8 +24,8 @@ def _fmt_err(err: float | None) -> str:
 def _table(rows: list[list[str]], header: list[str]) -> str:
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     line = "  ".join("-" * w for w in widths)
-    out = ["  ".join(h.ljust(w) for h, w in zip(header, widths)), line]
-    out += ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
+    out = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)), line]
+    out += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
     return "\n".join(out)
 
 

@@ -113,7 +113,7 @@ def _eq14_factor() -> tuple[sp.Expr, sp.Expr]:
     # W(t) x must equal v(t) = rho (p + q) / sqrt(eta_u) (inverse of eq. (6)).
     S = xu_ziyin.symbolic()
     dp, dq = sp.symbols("Delta_p Delta_q", real=True)
-    F, v, norm = _flow_d0(2)
+    F, _v, norm = _flow_d0(2)
     target = norm * (dp + dq) / sp.sqrt(S.eta_u)
 
     def change_of_wx(factor: sp.Expr) -> sp.Expr:
@@ -210,7 +210,8 @@ def _errata() -> tuple[Erratum, ...]:
             "rho := ||x|| = sqrt(sum_{j=1}^{d0} x_j^2)",
             "Eq. (37) needs dp_i/dt proportional to p_i, which holds iff rho^2 = ||x||^2; the "
             "printed 1/d0 normalisation breaks Theorem 1 for every d0 > 1 (the index i = 0 is "
-            "a typo on top). Residual: the 2x2 minor of the coefficients of dp_i/dt and p_i, d0 = 2.",
+            "a typo on top). Residual: the 2x2 minor of the coefficients of dp_i/dt and p_i, "
+            "d0 = 2.",
             _rho_normalisation,
         ),
         Erratum(

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from solvable import xu_ziyin
 
-__all__ = ["XuZiyinCase", "XU_ZIYIN_SUITE", "xu_ziyin_case"]
+__all__ = ["XU_ZIYIN_SUITE", "XuZiyinCase", "xu_ziyin_case"]
 
 
 @dataclass(frozen=True)

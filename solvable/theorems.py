@@ -85,7 +85,9 @@ def prove_zero(*residuals: sp.Expr, assumptions: dict[sp.Symbol, sp.Expr] | None
     if bad:
         return Verdict("failed", f"non-zero residual: {bad[0]}", residuals=tuple(simplified))
     n = len(simplified)
-    return Verdict("proved", f"{n} residual{'s' * (n > 1)} simplify to 0", residuals=tuple(simplified))
+    return Verdict(
+        "proved", f"{n} residual{'s' * (n > 1)} simplify to 0", residuals=tuple(simplified)
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -138,13 +140,13 @@ def _eq33() -> Verdict:
 
 
 def _eq36() -> Verdict:
-    F, v, rho, p, q = _unit()
+    F, _v, _rho, p, q = _unit()
     return prove_zero(F.ddt(p * q))
 
 
 def _eq37() -> Verdict:
     S = xu_ziyin.symbolic()
-    F, v, rho, p, q = _unit()
+    F, _v, rho, p, q = _unit()
     k = S.coefficients["k"].subs(S.rho, rho)
     return prove_zero(F.ddt(p) + k * F.r * p, F.ddt(q) - k * F.r * q)
 
@@ -194,9 +196,7 @@ def _t_infinity() -> Verdict:
     D = sp.sqrt(S.B**2 + 4 * S.A * S.C)
     ap = S.paper["alpha_plus"]
     am = S.paper["alpha_minus"]
-    return prove_zero(
-        S.riccati_rhs(ap), ap * am - S.C / S.A, assumptions={S.D: D}
-    )
+    return prove_zero(S.riccati_rhs(ap), ap * am - S.C / S.A, assumptions={S.D: D})
 
 
 def _proposition_1() -> Verdict:
@@ -265,9 +265,7 @@ def _stable_units() -> Verdict:
         for expr, _cond in st[key].args:
             expr = elementary(expr)
             # inner Piecewise (p0 = 0 / q0 = 0 guards) reduce to their generic branch
-            expr = expr.replace(
-                lambda z: isinstance(z, sp.Piecewise), lambda z: z.args[-1][0]
-            )
+            expr = expr.replace(lambda z: isinstance(z, sp.Piecewise), lambda z: z.args[-1][0])
             res.append(expr.subs({S.p0: p0, S.q0: q0}) - exact)
     return prove_zero(*(sp.expand(r.rewrite(sp.exp)) for r in res))
 
@@ -309,7 +307,7 @@ def _oracle(dps: int = 30, cases: Sequence[str] | None = None) -> Verdict:
 def _registry() -> tuple[Theorem, ...]:
     s = SEED_XU_ZIYIN
 
-    def T(id_, eqs, statement, fn, kind="symbolic"):  # noqa: N802
+    def T(id_, eqs, statement, fn, kind="symbolic"):
         return Theorem(f"xu_ziyin.{id_}", f"{s} {eqs}", statement, kind, fn)
 
     return (

@@ -46,7 +46,8 @@ def _norm_diff(a: Any, b: Any) -> tuple[Any, Any]:
     fa, fb = _flat(a), _flat(b)
     if len(fa) != len(fb):
         raise ValueError(f"shapes differ: {np.shape(a)} vs {np.shape(b)}")
-    diff = max((abs(x - y) if x != y else mpmath.mpf(0) for x, y in zip(fa, fb)), default=0)
+    pairs = zip(fa, fb, strict=True)
+    diff = max((abs(x - y) if x != y else mpmath.mpf(0) for x, y in pairs), default=0)
     scale = max((abs(y) for y in fb), default=mpmath.mpf(0))
     return diff, scale
 

@@ -46,7 +46,7 @@ import sympy as sp
 
 from solvable import _numbers
 from solvable._numbers import Number
-from solvable._special import expm1, exprel, log1p, logaddexp, namespace
+from solvable._special import exprel, log1p, logaddexp, namespace
 
 __all__ = [
     "Setup",
@@ -400,7 +400,7 @@ class State:
     def from_weights(cls, setup: Setup, t: Any, u: Any, W: Any, *, dps: int | None = None) -> State:
         """Measure ``f``, alignment and NTK directly from the weights (no closed form)."""
         conv = _converter(dps)
-        with _precision(dps):
+        with _Precision(dps):
             x = np.array([conv(v) for v in setup.x], dtype=_dtype(dps))
             g, eu, ew = conv(setup.gamma), conv(setup.eta_u), conv(setup.eta_w)
             u = np.asarray(u, dtype=_dtype(dps))
@@ -466,7 +466,7 @@ class Trajectory:
         ev = _evaluators("numpy" if dps is None else "mpmath")
         k = self._data
         conv = _converter(dps)
-        with _precision(dps):
+        with _Precision(dps):
             tt = np.array([conv(t) for t in ts], dtype=_dtype(dps))
             with np.errstate(all="ignore"):
                 ell = ev.ell(k["D"], k["G"], k["N"], k["M"], tt)
@@ -488,12 +488,20 @@ class Trajectory:
                 f_res = k["y"] + r
                 cond_pq = scale * (sp2 + sq2)
                 cond_res = abs(k["y"]) + abs(r)
-                use_pq = np.array([bool(a < b) for a, b in zip(cond_pq, cond_res)])
+                use_pq = np.array([bool(a < b) for a, b in zip(cond_pq, cond_res, strict=True)])
                 f = np.where(use_pq, f_pq, f_res)
                 K = 2 * k["gamma"] ** 2 * k["rho"] ** 2 * (sp2 + sq2)
                 align = ev.alignment(
-                    f, k["Lam"], ell, k["P"], k["Q"], k["y"],
-                    k["eta_u"], k["eta_w"], k["gamma"], k["rho"],
+                    f,
+                    k["Lam"],
+                    ell,
+                    k["P"],
+                    k["Q"],
+                    k["y"],
+                    k["eta_u"],
+                    k["eta_w"],
+                    k["gamma"],
+                    k["rho"],
                 )
                 alpha = np.array([_exp(e, dps) for e in ell], dtype=_dtype(dps))
         if dps is not None:
@@ -517,7 +525,7 @@ def closed_form(setup: Setup, u0: Any, W0: Any, *, dps: int | None = None) -> Tr
     ev = _evaluators("numpy" if dps is None else "mpmath")
     conv = _converter(dps)
     dt = _dtype(dps)
-    with _precision(dps):
+    with _Precision(dps):
         x = np.array([conv(v) for v in setup.x], dtype=dt)
         u = np.array([conv(v) for v in u0c], dtype=dt)
         W = np.array([[conv(v) for v in row] for row in W0c], dtype=dt)
@@ -532,7 +540,7 @@ def closed_form(setup: Setup, u0: Any, W0: Any, *, dps: int | None = None) -> Tr
         Lam = _lagrange(p0, q0)
         W_perp = W - np.outer(v, x) / x2
         with np.errstate(all="ignore"):
-            A, B, C, D, G, N, M, a_plus, a_minus, t_c = ev.constants(
+            _A, B, C, D, G, N, M, a_plus, a_minus, t_c = ev.constants(
                 eta_u, eta_w, gamma, rho, y, d, P, Q, f0
             )
         alpha_prime = B / C if (P == 0 and Q > 0) else None
@@ -570,7 +578,7 @@ def _check_times(times: Any) -> tuple[Number, ...]:
     return ts
 
 
-class _precision:
+class _Precision:
     """Scoped mpmath precision (``dps + GUARD_DIGITS``); a no-op for float64."""
 
     def __init__(self, dps: int | None) -> None:

@@ -26,8 +26,9 @@ def test_verify_only_prints_table_and_json(tmp_path, capsys):
 def test_verify_exit_code_on_failure(monkeypatch, capsys):
     from solvable import theorems
 
-    bad = theorems.Theorem("demo.bad", "001_x.txt (0)", "false", "symbolic",
-                           lambda: theorems.prove_zero(1))
+    bad = theorems.Theorem(
+        "demo.bad", "001_x.txt (0)", "false", "symbolic", lambda: theorems.prove_zero(1)
+    )
     monkeypatch.setattr(theorems, "select", lambda pattern: [bad])
     assert cli.main(["verify"]) == 1
     assert "FAILED demo.bad" in capsys.readouterr().out
@@ -54,7 +55,9 @@ def test_errata_lists_every_erratum(capsys):
 def test_console_script_entry_point():
     proc = subprocess.run(
         [sys.executable, "-m", "solvable.cli", "verify", "--only", "eq_38"],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     assert "xu_ziyin.eq_38" in proc.stdout

@@ -55,7 +55,7 @@ def test_select_by_glob_and_substring():
         "xu_ziyin.eq_31", "xu_ziyin.eq_32", "xu_ziyin.eq_33", "xu_ziyin.eq_34",
         "xu_ziyin.eq_36", "xu_ziyin.eq_37", "xu_ziyin.eq_38", "xu_ziyin.eq_39",
     ]  # fmt: skip
-    assert [t.id for t in theorems.select("theorem_1")][0] == "xu_ziyin.theorem_1"
+    assert next(t.id for t in theorems.select("theorem_1")) == "xu_ziyin.theorem_1"
     assert theorems.select("no-such-claim") == []
 
 
@@ -68,9 +68,9 @@ def test_erratum_shows_printed_false_and_corrected_true(erratum):
 
 
 def test_erratum_check_fails_when_both_versions_agree():
-    fake = errata.Erratum(
-        "x", "(0)", "a", "a", "identical", lambda: (sp.Integer(0), sp.Integer(0))
-    )
+    fake = errata.Erratum("x", "(0)", "a", "a", "identical", lambda: (sp.Integer(0), sp.Integer(0)))
     assert not fake.check()
-    wrong = errata.Erratum("x", "(0)", "a", "b", "corrected is false", lambda: (sp.Integer(1), sp.Integer(1)))
+    wrong = errata.Erratum(
+        "x", "(0)", "a", "b", "corrected is false", lambda: (sp.Integer(1), sp.Integer(1))
+    )
     assert not wrong.check()

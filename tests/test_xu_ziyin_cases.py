@@ -35,9 +35,7 @@ def _textbook_alpha(traj: xz.Trajectory, t):
 def _mp(k, name):
     co = xz.symbolic().coefficients
     S = xz.symbolic()
-    fn = sp.lambdify(
-        (S.eta_u, S.eta_w, S.gamma, S.rho, S.y, S.d, S.P, S.Q), co[name], "mpmath"
-    )
+    fn = sp.lambdify((S.eta_u, S.eta_w, S.gamma, S.rho, S.y, S.d, S.P, S.Q), co[name], "mpmath")
     d = len(k["p0"])
     with mpmath.workdps(60):
         P = mpmath.fsum(p * p for p in k["p0"]) / d
@@ -45,7 +43,9 @@ def _mp(k, name):
         return fn(k["eta_u"], k["eta_w"], k["gamma"], k["rho"], k["y"], d, P, Q)
 
 
-POSITIVE_P = [c for c in XU_ZIYIN_SUITE if c.name not in ("P_zero_y_positive", "P_zero_y_negative", "saddle")]
+POSITIVE_P = [
+    c for c in XU_ZIYIN_SUITE if c.name not in ("P_zero_y_positive", "P_zero_y_negative", "saddle")
+]
 
 
 @pytest.mark.parametrize("case", POSITIVE_P, ids=lambda c: c.name)
@@ -80,7 +80,8 @@ def test_proposition_1(name):
         for s in states:
             v = s.W @ np.array([mpmath.mpf(xj) for xj in case.setup.x])
             ratio = mpmath.sqrt(mpmath.mpf(case.setup.eta_w) / mpmath.mpf(case.setup.eta_u)) * 5
-            assert max(abs(vi + ratio * ui) for vi, ui in zip(v, s.u)) < mpmath.mpf(10) ** (-DPS + 3)
+            gap = max(abs(vi + ratio * ui) for vi, ui in zip(v, s.u, strict=True))
+            assert gap < mpmath.mpf(10) ** (-DPS + 3)
 
 
 def test_p_zero_y_positive_flows_into_the_saddle():
@@ -133,7 +134,7 @@ def test_y_zero_q_zero_has_infinite_t_c():
         A = _mp(k, "A")
         got = traj.sample(["0.01", "1", "100"]).alpha
         with mpmath.workdps(60):
-            for t, a in zip(("0.01", "1", "100"), got):
+            for t, a in zip(("0.01", "1", "100"), got, strict=True):
                 expected = 1 / (1 + 4 * A * mpmath.mpf(t))
                 # float64: a few ulps; dps: the requested digits less 2
                 tol = 1e-14 if dps is None else mpmath.mpf(10) ** (-DPS + 2)
@@ -169,7 +170,8 @@ def test_two_precisions_agree(case):
 
 def test_measures_from_weights_match_closed_form():
     """f, alignment and NTK measured from u(t), W(t) (definitions, eq. (4), (20), (18)
-    corrected) equal the closed-form values (eq. (19), (21) stable, K = 2 g^2 rho^2 sum(p^2+q^2))."""
+    corrected) equal the closed-form values (eq. (19), (21) stable,
+    K = 2 g^2 rho^2 sum(p^2 + q^2))."""
     case = xu_ziyin_case("generic")
     traj = xz.closed_form(case.setup, case.u0, case.W0, dps=DPS)
     for t in (0, traj.t_c / 10, traj.t_c, 10 * traj.t_c):

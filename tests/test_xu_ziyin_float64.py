@@ -52,8 +52,11 @@ def problems(draw):
     def array(shape):
         scale = log_uniform(-6, 6)
         flat = draw(
-            st.lists(st.floats(-1, 1).filter(lambda z: abs(z) > 1e-3), min_size=int(np.prod(shape)),
-                     max_size=int(np.prod(shape)))
+            st.lists(
+                st.floats(-1, 1).filter(lambda z: abs(z) > 1e-3),
+                min_size=int(np.prod(shape)),
+                max_size=int(np.prod(shape)),
+            )
         )
         return np.array(flat).reshape(shape) * scale
 
@@ -69,7 +72,9 @@ def problems(draw):
         c = draw(st.sampled_from([-1.0, 1.0])) * log_uniform(-2, 2)
         u0 = c * v0
         if structure == "nearly_aligned":
-            u0 = u0 * (1 + 1e-9 * np.array(draw(st.lists(st.floats(-1, 1), min_size=d, max_size=d))))
+            u0 = u0 * (
+                1 + 1e-9 * np.array(draw(st.lists(st.floats(-1, 1), min_size=d, max_size=d)))
+            )
     setup = xz.Setup(eta_u, eta_w, gamma, x, y)
     fractions = draw(st.lists(st.floats(-3, 3), min_size=1, max_size=4))
     return setup, u0, W0, fractions
@@ -77,7 +82,8 @@ def problems(draw):
 
 def _alignment_bound(ref: xz.Trajectory, f_ref: float) -> float:
     # zeta = F / sqrt(F^2 + 4 Lambda); float64 gets Lambda = sum_{i<j}(p_i q_j - p_j q_i)^2
-    # from p0, q0 rounded to eps, i.e. with |dLambda| <= 4 eps sqrt(Lambda)|p||q| + 4 eps^2 |p|^2|q|^2.
+    # from p0, q0 rounded to eps, i.e. with
+    # |dLambda| <= 4 eps sqrt(Lambda) |p| |q| + 4 eps^2 |p|^2 |q|^2.
     k = ref._data
     with mpmath.workdps(40):
         pp = float(mpmath.fsum(p * p for p in k["p0"]))
@@ -118,7 +124,9 @@ def test_float64_matches_30_digits(problem):
             assert math.isnan(a.alignment[k])
         else:
             bound = RTOL + _alignment_bound(ref, bf)
-            assert abs(a.alignment[k] - ba) <= bound, f"alignment at t={t}: {a.alignment[k]} vs {ba}"
+            assert abs(a.alignment[k] - ba) <= bound, (
+                f"alignment at t={t}: {a.alignment[k]} vs {ba}"
+            )
     # (P, Q) normwise (each unit's p_i, q_i is a difference of two rounded terms, so
     # the smaller of P, Q is only known to ~4 eps (sqrt(P/Q) + 1) relative);
     # alpha_+-, t_c relative, within RTOL plus that conditioning of P and Q.
