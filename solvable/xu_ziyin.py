@@ -488,7 +488,7 @@ class Trajectory:
                 f_res = k["y"] + r
                 cond_pq = scale * (sp2 + sq2)
                 cond_res = abs(k["y"]) + abs(r)
-                use_pq = np.array([bool(a < b) for a, b in zip(cond_pq, cond_res, strict=True)])
+                use_pq = np.asarray(cond_pq < cond_res, dtype=bool)
                 f = np.where(use_pq, f_pq, f_res)
                 K = 2 * k["gamma"] ** 2 * k["rho"] ** 2 * (sp2 + sq2)
                 align = ev.alignment(
@@ -503,7 +503,8 @@ class Trajectory:
                     k["gamma"],
                     k["rho"],
                 )
-                alpha = np.array([_exp(e, dps) for e in ell], dtype=_dtype(dps))
+                exp = np.exp if dps is None else np.vectorize(mpmath.exp, otypes=[object])
+                alpha = exp(ell)
         if dps is not None:
             with mpmath.workdps(dps):
                 rnd = np.vectorize(lambda z: +z, otypes=[object])
@@ -611,13 +612,6 @@ def _round_to(dps: int) -> Callable[[Any], Any]:
 
 def _sqrt(z: Any, dps: int | None) -> Any:
     return float(np.sqrt(z)) if dps is None else mpmath.sqrt(z)
-
-
-def _exp(z: Any, dps: int | None) -> Any:
-    if dps is None:
-        with np.errstate(over="ignore"):
-            return float(np.exp(z))
-    return mpmath.exp(z)
 
 
 def _lagrange(p: np.ndarray, q: np.ndarray, block: int = 512) -> Any:
