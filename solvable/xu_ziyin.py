@@ -88,11 +88,19 @@ def ntk(u: Any, W: Any, x: Any, eta_u: Any, eta_w: Any, gamma: Any) -> Any:
     return gamma**2 * (eta_u * _dot(v, v) + eta_w * _dot(u, u) * _dot(x, x))
 
 
+def _is_float_array(a: Any) -> bool:
+    return isinstance(a, np.ndarray) and a.dtype.kind == "f"
+
+
 def _dot(a: Any, b: Any) -> Any:
+    if _is_float_array(a) and _is_float_array(b):
+        return float(a @ b)
     return sum((ai * bi for ai, bi in zip(a, b, strict=True)), start=0 * a[0])
 
 
-def _matvec(W: Any, x: Any) -> list[Any]:
+def _matvec(W: Any, x: Any) -> Any:
+    if _is_float_array(W) and _is_float_array(x):
+        return W @ x
     return [_dot(row, x) for row in W]
 
 
