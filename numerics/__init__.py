@@ -100,7 +100,9 @@ def simulate(
     for row, k in zip(ys, order, strict=True):
         u = np.array(row[:d], dtype=object)
         W = np.array(row[d:], dtype=object).reshape(d, d0)
-        st = xu_ziyin.State.from_weights(setup, tm[k], u, W, dps=dps)
+        # measure f, alignment, ntk at the integrator's working precision: f = gamma u.Wx
+        # cancels when f -> 0 (y = 0), so the guard digits are needed there too
+        st = xu_ziyin.State.from_weights(setup, tm[k], u, W, dps=dps + mp.GUARD_DIGITS)
         states[k] = _rounded(st, dps)
     return states
 

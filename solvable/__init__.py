@@ -12,4 +12,3 @@ from solvable.tolerance import Tolerance
 
 __all__ = ["Tolerance", "errata", "suites", "testing", "theorems", "tolerance", "xu_ziyin"]
 __version__ = "0.1.0"
-
