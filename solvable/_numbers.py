@@ -62,6 +62,17 @@ def check_number(
 
 def check_vector(name: str, value: Any, length: int | None = None) -> tuple[Number, ...]:
     """A 1-d sequence of finite numbers (numpy arrays, lists, tuples)."""
+    if isinstance(value, np.ndarray) and value.dtype.kind in "fiu" and value.ndim == 1:
+        # vectorised fast path for numeric arrays (e.g. many sample times)
+        if value.size == 0:
+            raise ValueError(f"{name} must not be empty")
+        if length is not None and value.size != length:
+            raise ValueError(f"{name} must have shape ({length},), got ({value.size},)")
+        bad = np.flatnonzero(~np.isfinite(value))
+        if bad.size:
+            i = int(bad[0])
+            raise ValueError(f"{name}[{i}] must be finite, got {value[i]!r}")
+        return tuple(value.tolist())
     items = _as_nested(name, value)
     if not isinstance(items, list) or any(isinstance(v, list) for v in items):
         raise ValueError(f"{name} must be one-dimensional, got shape {_shape(value)}")

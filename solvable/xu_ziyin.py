@@ -582,6 +582,10 @@ def _check_times(times: Any) -> tuple[Number, ...]:
     if isinstance(times, np.ndarray) and times.ndim == 0:
         times = [times.item()]
     ts = _numbers.check_vector("t", times)
+    if all(type(t) is float or type(t) is int for t in ts):
+        if min(ts) < 0:
+            raise ValueError(f"t must be >= 0, got {min(ts)!r}")
+        return ts
     for t in ts:
         _numbers.check_number("t", t, nonnegative=True)
     return ts
