@@ -153,12 +153,10 @@ def _eq37() -> Verdict:
 
 def _eq38() -> Verdict:
     # two units share the residual r; by (37) each p_i obeys dp_i/dt = -k r p_i.
-    S = xu_ziyin.symbolic()
     k, r = sp.Symbol("k", positive=True), sp.Symbol("r", real=True)
     p1, p2 = sp.symbols("p_1 p_2", positive=True)
     dp1, dp2 = -k * r * p1, -k * r * p2
     ratio_dot = (dp1 * p2 - p1 * dp2) / p2**2
-    del S
     return prove_zero(ratio_dot)
 
 
@@ -290,11 +288,21 @@ def _eq14() -> Verdict:
 
 
 def _ntk_pq() -> Verdict:
-    # K per unit: gamma^2 (eta_u v_i^2 + eta_w rho^2 u_i^2) = 2 gamma^2 rho^2 (p_i^2 + q_i^2)
+    # K per unit: gamma^2 (eta_u v_i^2 + eta_w rho^2 u_i^2) = 2 gamma^2 rho^2 (p_i^2 + q_i^2);
+    # with sum p_i^2 = d P alpha, sum q_i^2 = d Q/alpha the evaluated forms of K and f
+    # (stable["ntk"], both branches of stable["f"]) equal eqs. (18), (19).
     S = xu_ziyin.symbolic()
     p, q = S.paper["p"], S.paper["q"]
     lhs = S.gamma**2 * (S.eta_u * S.v**2 + S.eta_w * S.rho**2 * S.u**2)
-    return prove_zero(lhs - 2 * S.gamma**2 * S.rho**2 * (p**2 + q**2))
+    sums = {S.Sp: S.d * S.P * S.alpha, S.Sq: S.d * S.Q / S.alpha}
+    f19 = S.paper["f"]
+    res = [
+        lhs - 2 * S.gamma**2 * S.rho**2 * (p**2 + q**2),
+        S.stable["ntk"].subs(sums) - S.paper["ntk"],
+    ]
+    for expr, _cond in S.stable["f"].args:
+        res.append(expr.subs(sums).subs(S.R, f19 - S.y) - f19)
+    return prove_zero(*res)
 
 
 def _oracle(dps: int = 30, cases: Sequence[str] | None = None) -> Verdict:
@@ -345,9 +353,10 @@ def _registry() -> tuple[Theorem, ...]:
         T("eq_14", "eq. (14) (corrected, see errata)",
           "W(t) = W(0) + (Delta p + Delta q) x^T/(sqrt(eta_u) rho) = W(0)(I - x x^T/rho^2) "
           "+ (W(t)x) x^T/rho^2: only the x-direction of W moves.", _eq14),
-        T("eq_18_pq", "eq. (18) corrected",
+        T("eq_18_pq", "eqs. (18) corrected, (19)",
           "K(x,x) = gamma^2 (eta_u ||Wx||^2 + eta_w ||u||^2 ||x||^2) "
-          "= 2 gamma^2 rho^2 d (P alpha + Q/alpha).", _ntk_pq),
+          "= 2 gamma^2 rho^2 d (P alpha + Q/alpha); both evaluated forms of f equal (19).",
+          _ntk_pq),
         T("theorem_1_oracle", "Theorem 1, Proposition 1",
           "Closed form and the simulated raw flow (mpmath Taylor, same dps) agree to dps - 5 "
           "digits in u, W, f at t in {0, t_c/10, t_c, 10 t_c} over the suite.",

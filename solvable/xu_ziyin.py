@@ -147,6 +147,9 @@ class Symbols:
     f0: sp.Symbol
     F: sp.Symbol
     Lam: sp.Symbol
+    Sp: sp.Symbol
+    Sq: sp.Symbol
+    R: sp.Symbol
     coefficients: dict[str, sp.Expr] = field(repr=False)
     paper: dict[str, sp.Expr] = field(repr=False)
     stable: dict[str, sp.Expr] = field(repr=False)
@@ -165,8 +168,7 @@ def symbolic() -> Symbols:
     ``t_c`` (eq. (11)), ``xi`` (eq. (10), corrected), ``alpha`` (the bracket of
     eqs. (8)-(9)), ``p_t``, ``q_t`` (eqs. (8), (9)), ``f`` (eq. (19)),
     ``alpha_prime``, ``xi_prime``, ``beta`` (Proposition 1, eqs. (45)-(47);
-    ``q_i(t) = q_i(0) sqrt(beta)``), ``ntk`` (eq. (18) corrected, in p/q form),
-    ``dw`` (eq. (14): ``w_ij(t) - w_ij(0) = dw * x_j / rho^2``).
+    ``q_i(t) = q_i(0) sqrt(beta)``), ``ntk`` (eq. (18) corrected, in p/q form).
 
     Keys of ``stable``: ``D_plus``, ``D_minus`` (``D +- B`` without
     cancellation), ``N``, ``M`` (``alpha(t) = (1 + N tau)/(1 + M tau)``,
@@ -189,6 +191,9 @@ def symbolic() -> Symbols:
     A, C, D, N, M = sp.symbols("A C D N M", nonnegative=True)
     B, G, F = sp.symbols("B G F", real=True)
     Lam = sp.Symbol("Lambda", nonnegative=True)
+    # sum_i p_i(t)^2 = d P alpha, sum_i q_i(t)^2 = d Q / alpha, and the residual f - y
+    Sp, Sq = sp.symbols("Sigma_p2 Sigma_q2", nonnegative=True)
+    R = sp.Symbol("R", real=True)
     s = sp.sqrt(eta_u * eta_w)
     half = sp.Rational(1, 2)
 
@@ -226,7 +231,6 @@ def symbolic() -> Symbols:
         "xi_prime": xi_prime,
         "beta": alpha_prime * xi_prime / (1 - xi_prime),
         "ntk": 2 * gamma**2 * rho**2 * d * (P * alpha + Q / alpha),
-        "dw": rho * (p0 * (sp.sqrt(alpha) - 1) + q0 * (1 / sp.sqrt(alpha) - 1)) / sp.sqrt(eta_u),
     }
 
     # ---- stable forms -------------------------------------------------------
@@ -266,6 +270,16 @@ def symbolic() -> Symbols:
         "v_t": sp.Piecewise(
             (v0 * ch + u0 * sh / r_uv, small), (rho * (p_t + q_t) / sp.sqrt(eta_u), True)
         ),
+        # eq. (19) from the unit sums, or y + (f - y): the form with the smaller condition
+        # number (sum of the magnitudes of its terms) is used
+        "f": sp.Piecewise(
+            (
+                gamma * rho * (Sp - Sq) / s,
+                gamma * rho * (Sp + Sq) / s < sp.Abs(y) + sp.Abs(R),
+            ),
+            (y + R, True),
+        ),
+        "ntk": 2 * gamma**2 * rho**2 * (Sp + Sq),  # eq. (18) corrected, from the unit sums
         # cos(u, W x) = F / sqrt(F^2 + 4 Lambda) with F = sum(p^2 - q^2) (= f sqrt(eta_u eta_w)
         # / (gamma rho)) and the conserved Lambda = sum_{i<j} (p_i q_j - p_j q_i)^2 (eq. (21))
         "F_of_f": f0 * s / (gamma * rho),
@@ -283,7 +297,7 @@ def symbolic() -> Symbols:
     return Symbols(
         eta_u=eta_u, eta_w=eta_w, gamma=gamma, rho=rho, y=y, d=d, P=P, Q=Q, t=t,
         u=u, v=v, p0=p0, q0=q0, u0=u0, v0=v0, ell=ell, alpha=alpha,
-        A=A, B=B, C=C, D=D, G=G, N=N, M=M, f0=f0, F=F, Lam=Lam,
+        A=A, B=B, C=C, D=D, G=G, N=N, M=M, f0=f0, F=F, Lam=Lam, Sp=Sp, Sq=Sq, R=R,
         coefficients=coefficients, paper=paper, stable=stable,
     )  # fmt: skip
 
@@ -304,6 +318,8 @@ class _Evaluators:
     neuron: Callable[..., tuple[Any, Any]]
     pq: Callable[..., tuple[Any, Any]]
     alignment: Callable[..., Any]
+    f: Callable[..., Any]
+    ntk: Callable[..., Any]
 
 
 def _lambdify(args: Sequence[sp.Symbol], expr: Any, backend: Backend) -> Callable[..., Any]:
@@ -350,7 +366,10 @@ def _evaluators(backend: Backend) -> _Evaluators:
         st["alignment"].subs(S.F, st["F_of_f"]),
         backend,
     )
-    return _Evaluators(constants, ell, residual, p, q, neuron, pq_of_uv, align)
+    sums = (S.Sp, S.Sq, S.R, S.y, S.gamma, S.rho, S.eta_u, S.eta_w)
+    f = _lambdify(sums, st["f"], backend)
+    ntk_ = _lambdify((S.Sp, S.Sq, S.gamma, S.rho), st["ntk"], backend)
+    return _Evaluators(constants, ell, residual, p, q, neuron, pq_of_uv, align, f, ntk_)
 
 
 # ---------------------------------------------------------------------------
@@ -491,14 +510,9 @@ class Trajectory:
                 # when W(t) x -> 0; for d0 = 1 the projector is exactly 0)
                 W = k["W_perp"][None, :, :] + (v / k["x2"])[:, :, None] * k["x"][None, None, :]
                 sp2, sq2 = (p * p).sum(axis=1), (q * q).sum(axis=1)
-                scale = k["gamma"] * k["rho"] / _sqrt(k["eta_u"] * k["eta_w"], dps)
-                f_pq = scale * (sp2 - sq2)
-                f_res = k["y"] + r
-                cond_pq = scale * (sp2 + sq2)
-                cond_res = abs(k["y"]) + abs(r)
-                use_pq = np.asarray(cond_pq < cond_res, dtype=bool)
-                f = np.where(use_pq, f_pq, f_res)
-                K = 2 * k["gamma"] ** 2 * k["rho"] ** 2 * (sp2 + sq2)
+                g, rho = k["gamma"], k["rho"]
+                f = ev.f(sp2, sq2, r, k["y"], g, rho, k["eta_u"], k["eta_w"])
+                K = ev.ntk(sp2, sq2, g, rho)
                 align = ev.alignment(
                     f,
                     k["Lam"],
