@@ -146,3 +146,10 @@ def test_bad_input(kwargs, exc, message):
     setup = args.pop("setup")
     with pytest.raises(exc, match=message):
         numerics.simulate(setup, args.pop("out0"), args.pop("in0"), args.pop("times"), **args)
+
+
+@pytest.mark.slow
+def test_oracle_suite_at_50_digits():
+    """The registry's oracle claim at a second precision over the whole suite."""
+    verdict = testing.xu_ziyin_agreement(dps=50)
+    assert verdict.status == "confirmed", verdict.detail

@@ -28,7 +28,7 @@ import math
 import mpmath
 import numpy as np
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from solvable import xu_ziyin as xz
@@ -191,3 +191,11 @@ def test_float64_exact_degenerate_cases(W0, y, u0):
     assert (fast.P == 0 or fast.Q == 0) and (ref.P == 0 or ref.Q == 0)
     tc = float(ref.t_c) if math.isfinite(float(ref.t_c)) else 1.0
     _compare(setup, ref, fast, [0.0, tc / 10, tc, 10 * tc, 1000 * tc])
+
+
+@pytest.mark.slow
+@settings(max_examples=2000)
+@given(problems())
+def test_float64_matches_30_digits_thorough(problem):
+    """The same property over 2000 examples (run with ``-m slow``)."""
+    test_float64_matches_30_digits.hypothesis.inner_test(problem)
