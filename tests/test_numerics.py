@@ -153,3 +153,28 @@ def test_oracle_suite_at_50_digits():
     """The registry's oracle claim at a second precision over the whole suite."""
     verdict = testing.xu_ziyin_agreement(dps=50)
     assert verdict.status == "confirmed", verdict.detail
+
+
+def test_assert_matches_closed_form_as_a_user_oracle():
+    """A user's trajectory (here: plain gradient descent, step 1e-4 t_c) passes at the
+    accuracy GD has (global error O(step)), and a wrong trajectory fails."""
+    case = xu_ziyin_case("generic")
+    setup = case.setup
+    u = np.array([float(v) for v in case.u0])
+    W = np.array([[float(v) for v in row] for row in case.W0])
+    x = np.array([float(v) for v in setup.x])
+    eu, ew, g, y = (float(v) for v in (setup.eta_u, setup.eta_w, setup.gamma, setup.y))
+    tc = xz.closed_form(setup, case.u0, case.W0).t_c
+    h = 1e-4 * tc
+    times, us, Ws = [], [], []
+    for n in range(20001):
+        if n % 5000 == 0:
+            times.append(n * h), us.append(u.copy()), Ws.append(W.copy())
+        r = g * u @ W @ x - y
+        u, W = u - h * eu * 2 * g * r * (W @ x), W - h * ew * 2 * g * r * np.outer(u, x)
+    # Euler's global error over 2 t_c at h = 1e-4 t_c is ~1e-4 relative: 1e-3 passes
+    testing.assert_matches_closed_form(setup, case.u0, case.W0, times, us, Ws, rtol=1e-3)
+    with pytest.raises(AssertionError, match="away from the exact gradient flow"):
+        testing.assert_matches_closed_form(setup, case.u0, case.W0, times, us, Ws, rtol=1e-7)
+    with pytest.raises(ValueError, match="equal lengths"):
+        testing.assert_matches_closed_form(setup, case.u0, case.W0, times, us[:-1], Ws)
