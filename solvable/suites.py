@@ -93,6 +93,16 @@ XU_ZIYIN_SUITE: tuple[XuZiyinCase, ...] = (
         "d0_1_negative_x", "d0 = 1 with x < 0 (rho = |x|), d = 2", x=("-2",), y="0.8",
         eta_u="0.3", eta_w="2", u0=("0.5", "-1.5"), W0=(("0.7",), ("0.2",)),
     ),
+    _case(
+        "d0_1_disalign", "d0 = 1, near-parallel large init (learning by disalignment)",
+        x=("1",), y="2", eta_u="1", eta_w="1", gamma="0.1",
+        u0=("3", "-2", "4", "1"), W0=(("3.1",), ("-1.9",), ("4.05",), ("0.9",)),
+    ),
+    _case(
+        "d0_1_align", "d0 = 1, small generic init (learning by alignment)",
+        x=("1.5",), y="2", eta_u="2", eta_w="0.5", gamma="1",
+        u0=("0.01", "-0.02", "0.015"), W0=(("-0.012",), ("0.007",), ("0.02",)),
+    ),
 )  # fmt: skip
 
 
