@@ -87,18 +87,37 @@ def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _errata(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from solvable.errata import ERRATA
 
-    bad = 0
+    rows, details, bad = [], [], 0
     for k, e in enumerate(ERRATA, 1):
         paper, corrected = e.residuals()
         ok = e.check()
         bad += not ok
-        print(f"[{k}] {e.source} {e.equation}  (check: {'passes' if ok else 'FAILS'})", file=out)
-        print(f"    printed:   {e.paper}", file=out)
-        print(f"    corrected: {e.corrected}", file=out)
-        print(f"    why:       {e.explanation}", file=out)
-        print(f"    residuals: printed {paper}, corrected {corrected}\n", file=out)
+        kind = "" if e.changes_math else " (minor)"
+        rows.append(
+            [
+                str(k),
+                e.source.split("_", 1)[0],
+                e.equation + kind,
+                "passes" if ok else "FAILS",
+                _short(paper),
+                _short(corrected),
+            ]
+        )
+        details.append(
+            f"[{k}] {e.source} {e.equation}\n    printed:   {e.paper}\n"
+            f"    corrected: {e.corrected}\n    why:       {e.explanation}\n"
+        )
+    header = ["#", "seed", "equation", "check", "printed residual", "corrected residual"]
+    print(_table(rows, header), file=out)
+    print(file=out)
+    print("\n".join(details), file=out)
     print(f"{len(ERRATA)} errata, {len(ERRATA) - bad} checks pass", file=out)
     return 1 if bad else 0
+
+
+def _short(expr: object, width: int = 30) -> str:
+    text = str(expr)
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _dps(text: str) -> int:

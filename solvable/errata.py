@@ -54,13 +54,13 @@ class Erratum:
 
 def _exact(expr: sp.Expr) -> sp.Expr:
     """Exact value of a closed (symbol-free) algebraic expression, radicals expanded."""
-    return sp.nsimplify(sp.expand(sp.radsimp(expr)))
+    return sp.expand(sp.radsimp(expr))
 
 
 def _at_rational_point(expr: sp.Expr) -> sp.Expr:
     free = sorted(expr.free_symbols, key=lambda s: s.name)
     point = {sym: sp.Rational(k + 2, k + 3) for k, sym in enumerate(free)}
-    return sp.nsimplify(sp.simplify(expr.subs(point)))
+    return sp.radsimp(sp.simplify(expr.subs(point)))
 
 
 # ---------------------------------------------------------------------------
@@ -200,6 +200,76 @@ def _alpha_plus_positive() -> tuple[sp.Expr, sp.Expr]:
     return printed, ap
 
 
+def _pq_product() -> tuple[sp.Expr, sp.Expr]:
+    # text after (21), x = 1 (rho = 1, w_i = v_i): 4 p_i q_i = eta_u w_i^2 - eta_w u_i^2
+    S = xu_ziyin.symbolic()
+    sub = {S.rho: 1}
+    four_pq = 4 * (S.paper["p"] * S.paper["q"]).subs(sub)
+    return four_pq - (S.u**2 - S.v**2), four_pq - (S.eta_u * S.v**2 - S.eta_w * S.u**2)
+
+
+def _eq22_power() -> tuple[sp.Expr, sp.Expr]:
+    # p_i = C q_i: P = C^2 Q and (2/d) sum p_i q_i = 2 C Q; zeta^2 - 1 with each form
+    a, Cc = sp.symbols("alpha C", positive=True)
+
+    def zeta2_minus_1(k: sp.Expr) -> sp.Expr:
+        return (a * k - 1 / a) ** 2 / ((a * k + 1 / a) ** 2 - 4 * Cc**2) - 1
+
+    return zeta2_minus_1(Cc), zeta2_minus_1(Cc**2)
+
+
+def _units_d1() -> tuple[sp.Expr, ...]:
+    # one unit (d = 1), x = 1: u = (p - q)/sqrt(eta_w), w = (p + q)/sqrt(eta_u) at time t
+    S = xu_ziyin.symbolic()
+    p0, q0 = sp.symbols("p0 q0", real=True)
+    g = sp.sqrt(S.alpha)
+    p, q = p0 * g, q0 / g
+    u = (p - q) / sp.sqrt(S.eta_w)
+    w = (p + q) / sp.sqrt(S.eta_u)
+    return u, w, p0**2, q0**2, p0 * q0  # d = 1: P, Q, sum p q
+
+
+def _eq25_rates() -> tuple[sp.Expr, sp.Expr]:
+    S = xu_ziyin.symbolic()
+    u, _w, P, Q, spq = _units_d1()
+    a = S.alpha
+    printed = (P * a + Q / a) - 2 * spq
+    corrected = ((P * a + Q / a) - 2 * spq) / S.eta_w
+    return u**2 - printed, u**2 - corrected
+
+
+def _eq26_equal() -> tuple[sp.Expr, sp.Expr]:
+    S = xu_ziyin.symbolic()
+    u, w, *_ = _units_d1()
+    du, dw = sp.diff(u**2, S.alpha), sp.diff(w**2, S.alpha)
+    return du - dw, S.eta_w * du - S.eta_u * dw
+
+
+def _a2_convention() -> tuple[sp.Expr, sp.Expr]:
+    # Appendix A.2 writes alpha(t) = (alpha_+ - xi alpha_-)/(1 - xi); with xi of (10) and the
+    # alpha_- >= 0 of (8)-(10), alpha(0) must be 1.  Residual alpha(0) - 1 at (1, 1/2, 1/3).
+    S = xu_ziyin.symbolic()
+    A, B, C, D = S.A, S.B, S.C, S.D
+    point = {A: 1, B: sp.Rational(1, 2), C: sp.Rational(1, 3)}
+    point[D] = sp.sqrt(B**2 + 4 * A * C).subs(point)
+    ap, am = ((B + D) / (2 * A)).subs(point), ((D - B) / (2 * A)).subs(point)
+    xi0 = (1 - ap) / (1 + am)
+    return _exact((ap - xi0 * am) / (1 - xi0) - 1), _exact((ap + xi0 * am) / (1 - xi0) - 1)
+
+
+def _q_ge_p_strict() -> tuple[sp.Expr, sp.Expr]:
+    # d = 2, x = 1, eta = 1: u = (1, 0), w = (0, 1) has P = Q (u.w = 0).  The printed
+    # equivalence "Q >= P <=> u.w < 0" fails there; "Q >= P <=> u.w <= 0" holds.
+    u, w = (1, 0), (0, 1)
+    p = [(wi + ui) / 2 for ui, wi in zip(u, w, strict=True)]
+    q = [(wi - ui) / 2 for ui, wi in zip(u, w, strict=True)]
+    P = sum(sp.Rational(v) ** 2 for v in p)
+    Q = sum(sp.Rational(v) ** 2 for v in q)
+    uw = sum(a * b for a, b in zip(u, w, strict=True))
+    lhs = int(bool(Q >= P))
+    return sp.Integer(lhs - int(uw < 0)), sp.Integer(lhs - int(uw <= 0))
+
+
 @functools.cache
 def _errata() -> tuple[Erratum, ...]:
     s = SEED_XU_ZIYIN
@@ -276,6 +346,60 @@ def _errata() -> tuple[Erratum, ...]:
             "the flow runs into the saddle (the mirror image of Proposition 1 with y > 0). "
             "Residual: [alpha_+ > 0] - 1 vs alpha_+ at A = 1, B = -1, C = 0.",
             _alpha_plus_positive,
+        ),
+        Erratum(
+            s, "text after (21)",
+            "4 p_i q_i = u_i^2 - w_i^2 = const",
+            "4 p_i q_i = eta_u w_i^2 - eta_w u_i^2 = const  (x = 1)",
+            "From eq. (35) with rho = 1, w_i = v_i: the sign is reversed and the learning "
+            "rates are missing (the printed form is conserved only for eta_u = eta_w, and "
+            "then with the opposite sign). Residual: 4 p q minus each form.",
+            _pq_product,
+        ),
+        Erratum(
+            s, "(22)",
+            "zeta^2 = (alpha C - 1/alpha)^2 / ((alpha C + 1/alpha)^2 - 4 C^2) = 1",
+            "zeta^2 = (alpha C^2 - 1/alpha)^2 / ((alpha C^2 + 1/alpha)^2 - 4 C^2) = 1",
+            "With p_i = C q_i, P = C^2 Q (not C Q) in (21); the printed ratio equals 1 only "
+            "for C = 1. Residual: zeta^2 - 1 with each form.",
+            _eq22_power,
+        ),
+        Erratum(
+            s, "(25)",
+            "||u||^2 = d(alpha P + Q/alpha) - 2 sum p_i q_i,  ||w||^2 = ... + 2 sum p_i q_i",
+            "||u||^2 = (d(alpha P + Q/alpha) - 2 sum p_i q_i)/eta_w,  ||w||^2 = (... + ...)/eta_u",
+            "From eq. (13), u_i = (p_i - q_i)/sqrt(eta_w) and w_i = (p_i + q_i)/sqrt(eta_u) "
+            "(x = 1): the learning rates are missing (the printed form is right only for "
+            "eta_u = eta_w = 1). Residual: ||u||^2 minus each form, d = 1.",
+            _eq25_rates,
+        ),
+        Erratum(
+            s, "(26)",
+            "d||u||^2/d alpha = d||w||^2/d alpha = d (P - Q/alpha^2)",
+            "eta_w d||u||^2/d alpha = eta_u d||w||^2/d alpha = d (P - Q/alpha^2)",
+            "Follows from (25) corrected; the two norms change at different rates when "
+            "eta_u != eta_w (their signs, and so the case analysis of Section 2.3, are "
+            "unaffected). Residual: the difference of the derivatives, each form, d = 1.",
+            _eq26_equal,
+        ),
+        Erratum(
+            s, "Appendix A.2, after (49)",
+            "(alpha_+ - xi alpha_-)/(1 - xi) = (alpha_+ - alpha_-)/(1 - xi) + alpha_-",
+            "(alpha_+ + xi alpha_-)/(1 - xi) = (alpha_+ + alpha_-)/(1 - xi) - alpha_-",
+            "The appendix again uses the negative alpha_- of the printed (12); in the "
+            "convention of (8)-(10) the sign is plus, else alpha(0) != 1 (the monotonicity "
+            "argument is unaffected). Residual: alpha(0) - 1 at (A, B, C) = (1, 1/2, 1/3).",
+            _a2_convention,
+        ),
+        Erratum(
+            s, "text after (24)",
+            "Q >= P, which is equivalent to u^T(0) w(0) < 0",
+            "Q >= P is equivalent to u^T(0) w(0) <= 0 (Q = P iff u^T w = 0)",
+            "P - Q = sqrt(eta_u eta_w) u.Wx/(d rho) (eqs. (6), (19)); the boundary case "
+            "u.w = 0 has Q = P. Residual: [Q >= P] - [u.w < 0] vs [Q >= P] - [u.w <= 0] at "
+            "u = (1, 0), w = (0, 1).",
+            _q_ge_p_strict,
+            changes_math=False,
         ),
     )  # fmt: skip
 
