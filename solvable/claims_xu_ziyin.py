@@ -519,6 +519,7 @@ _RESCALING_CASES = {
         "1", "1", "-0.3", ("1", "0.5"), (("0.8",), ("0.6",))),
     "decrease then increase: P < Q, alpha_+ > sqrt(Q/P)": (
         "1", "1", "0.3", ("1", "0.5"), (("-0.8",), ("-0.6",))),
+    "unchanged: alpha_+ = 1": ("1", "1", "1.1", ("1", "0.5"), (("0.8",), ("0.6",))),
 }  # fmt: skip
 
 
@@ -542,6 +543,7 @@ def _rescaling_cases(dps: int = 30) -> Verdict:
                 "decrease: P < Q, 1 < alpha_+ <= sqrt(Q/P)": P < Q and 1 < ap <= root,
                 "decrease then increase: P > Q, alpha_+ < sqrt(Q/P)": P > Q and ap < root,
                 "decrease then increase: P < Q, alpha_+ > sqrt(Q/P)": P < Q and ap > root,
+                "unchanged: alpha_+ = 1": ap == 1,
             }[label]
             times = [traj.t_c * mpmath.mpf(j) / 4 for j in range(41)]
         states = numerics.simulate(setup, u0, W0, times, method="mpmath", dps=dps)
@@ -550,7 +552,9 @@ def _rescaling_cases(dps: int = 30) -> Verdict:
             diffs = [b - a for a, b in itertools.pairwise(norms)]
         signs = [1 if dlt > 0 else -1 for dlt in diffs]
         changes = sum(1 for a, b in itertools.pairwise(signs) if a != b)
-        if label.startswith("increase"):
+        if label.startswith("unchanged"):
+            ok = all(dlt == 0 for dlt in diffs)
+        elif label.startswith("increase"):
             ok = all(sg > 0 for sg in signs)
         elif label.startswith("decrease then"):
             ok = signs[0] < 0 and signs[-1] > 0 and changes == 1
@@ -703,7 +707,7 @@ def claims() -> list[Theorem]:
           "Learning by alignment (alpha_+ > 1: zeta increases) and disalignment "
           "(alpha_+ < 1: zeta decreases), on simulated trajectories.",
           _alignment_direction, kind="numeric"),
-        T("rescaling_cases", "Section 2.3, cases (1)-(3)",
+        T("rescaling_cases", "Section 2.3, cases (1)-(4)",
           "The norms increase / decrease / decrease-then-increase as the case analysis says, "
           "on simulated trajectories.", _rescaling_cases, kind="numeric"),
     ]  # fmt: skip
