@@ -15,8 +15,8 @@ import mpmath
 import numpy as np
 
 from numerics import mp, scipy_ode
-from numerics.systems import xu_ziyin_flow, xu_ziyin_parameters
-from solvable import _numbers, xu_ziyin
+from solvable import _numbers, kunin, xu_ziyin
+from solvable.flows import kunin_flow, kunin_parameters, xu_ziyin_flow, xu_ziyin_parameters
 
 __all__ = ["METHODS", "simulate"]
 
@@ -34,29 +34,29 @@ def simulate(
     dps: int | None = None,
     rtol: float | None = None,
     device: Any = None,
-) -> list[xu_ziyin.State]:
+) -> list[Any]:
     """Integrate the raw gradient flow and return the states at ``times``.
 
     ``method="mpmath"``: Taylor series method at ``dps`` digits (default 30),
-    error-controlled to ``10**-(dps + 10)`` per step (:mod:`numerics.mp`).
+    error-controlled to ``10**-(dps + 20)`` per step (:mod:`numerics.mp`).
     ``method="scipy"``: float64 DOP853 at ``rtol`` (default 1e-13).
     Times may come in any order; each must be finite and ``>= 0``.
-    For a :class:`solvable.xu_ziyin.Setup`, ``out0`` is ``u0`` (d,) and ``in0`` is
-    ``W0`` (d, d0) (seed 001, eqs. (4)-(5)).
+
+    Models (dispatch on the type of ``setup``):
+    * :class:`solvable.xu_ziyin.Setup`: ``out0 = u0`` (d,), ``in0 = W0`` (d, d0) (seed 001,
+      eqs. (4)-(5)); returns :class:`solvable.xu_ziyin.State`.
+    * :class:`solvable.kunin.Setup`: ``out0 = a0`` (scalar), ``in0 = w0`` (d,) (seed 003);
+      returns :class:`solvable.kunin.State`.
     """
-    if not isinstance(setup, xu_ziyin.Setup):
-        raise TypeError(f"setup must be a solvable.xu_ziyin.Setup, got {type(setup).__name__}")
+    model = _model(setup)
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     if device is not None:
         raise ValueError(f"device is only meaningful for torch; method={method!r} got {device!r}")
-    u0 = _numbers.check_vector("out0", out0)
-    W0 = _numbers.check_matrix("in0", in0, (len(u0), setup.d0))
+    flow, blocks, y0_raw, params_of, make_state = model(setup, out0, in0)
     ts = _numbers.check_vector("times", list(times) if not isinstance(times, np.ndarray) else times)
     for t in ts:
         _numbers.check_number("times", t, nonnegative=True)
-    flow = xu_ziyin_flow(len(u0), setup.d0)
-    d, d0 = len(u0), setup.d0
 
     if method == "scipy":
         if dps is not None:
@@ -67,20 +67,14 @@ def simulate(
             raise ValueError(f"rtol must be in (0, 1), got {rtol}")
         tf = np.array([_numbers.to_float(t) for t in ts])
         order = np.argsort(tf, kind="stable")
-        y0 = flow.pack(
-            [_numbers.to_float(v) for v in u0], [[_numbers.to_float(v) for v in row] for row in W0]
-        )
+        y0 = [_numbers.to_float(v) for v in y0_raw]
         ys, _ = scipy_ode.integrate(
-            flow,
-            xu_ziyin_parameters(setup, _numbers.to_float),
-            y0,
-            tf[order],
+            flow, params_of(_numbers.to_float), y0, tf[order],
             rtol=scipy_ode.DEFAULT_RTOL if rtol is None else rtol,
-        )
+        )  # fmt: skip
         states: list[Any] = [None] * len(ts)
         for row, k in zip(ys, order, strict=True):
-            u, W = row[:d], row[d:].reshape(d, d0)
-            states[k] = xu_ziyin.State.from_weights(setup, tf[k], u, W)
+            states[k] = make_state(tf[k], row, None)
         return states
 
     if rtol is not None:
@@ -89,38 +83,70 @@ def simulate(
     with mpmath.workdps(dps + mp.GUARD_DIGITS):
         tm = [_numbers.to_mpf(t) for t in ts]
         order = sorted(range(len(tm)), key=lambda k: tm[k])
-        y0 = flow.pack(
-            [_numbers.to_mpf(v) for v in u0], [[_numbers.to_mpf(v) for v in row] for row in W0]
-        )
-        params = xu_ziyin_parameters(setup, _numbers.to_mpf)
-    prog = _program(d, d0)
-    blocks = [(0, d), (d, d + d * d0)]
+        y0 = [_numbers.to_mpf(v) for v in y0_raw]
+        params = params_of(_numbers.to_mpf)
+    prog = _program(flow)
     ys, _stats = mp.integrate(prog, params, flow.params, y0, [tm[k] for k in order], dps, blocks)
     states = [None] * len(ts)
     for row, k in zip(ys, order, strict=True):
-        u = np.array(row[:d], dtype=object)
-        W = np.array(row[d:], dtype=object).reshape(d, d0)
-        # measure f, alignment, ntk at the integrator's working precision: f = gamma u.Wx
-        # cancels when f -> 0 (y = 0), so the guard digits are needed there too
-        st = xu_ziyin.State.from_weights(setup, tm[k], u, W, dps=dps + mp.GUARD_DIGITS)
-        states[k] = _rounded(st, dps)
+        # measures at the integrator's working precision (f = gamma u.Wx cancels as f -> 0)
+        states[k] = _rounded(make_state(tm[k], row, dps + mp.GUARD_DIGITS), dps)
     return states
 
 
-def _rounded(st: xu_ziyin.State, dps: int) -> xu_ziyin.State:
+def _model(setup: Any):
+    if isinstance(setup, xu_ziyin.Setup):
+        return _xu_ziyin_model
+    if isinstance(setup, kunin.Setup):
+        return _kunin_model
+    raise TypeError(
+        "setup must be a solvable.xu_ziyin.Setup or solvable.kunin.Setup, "
+        f"got {type(setup).__name__}"
+    )
+
+
+def _xu_ziyin_model(setup: xu_ziyin.Setup, out0: Any, in0: Any):
+    u0 = _numbers.check_vector("out0", out0)
+    W0 = _numbers.check_matrix("in0", in0, (len(u0), setup.d0))
+    d, d0 = len(u0), setup.d0
+    flow = xu_ziyin_flow(d, d0)
+    y0 = [*u0, *[v for row in W0 for v in row]]
+
+    def make_state(t: Any, row: Any, dps: int | None) -> xu_ziyin.State:
+        dt = float if dps is None else object
+        u = np.array(row[:d], dtype=dt)
+        W = np.array(row[d:], dtype=dt).reshape(d, d0)
+        return xu_ziyin.State.from_weights(setup, t, u, W, dps=dps)
+
+    blocks = [(0, d), (d, d + d * d0)]
+    return flow, blocks, y0, lambda conv: xu_ziyin_parameters(setup, conv), make_state
+
+
+def _kunin_model(setup: kunin.Setup, out0: Any, in0: Any):
+    a0 = _numbers.check_number("out0", out0)
+    w0 = _numbers.check_vector("in0", in0, setup.d)
+    flow = kunin_flow(setup.n, setup.d)
+    y0 = [a0, *w0]
+
+    def make_state(t: Any, row: Any, dps: int | None) -> kunin.State:
+        return kunin.State.from_weights(setup, t, row[0], list(row[1:]), dps=dps)
+
+    blocks = [(0, 1), (1, 1 + setup.d)]
+    return flow, blocks, y0, lambda conv: kunin_parameters(setup, conv), make_state
+
+
+def _rounded(st: Any, dps: int) -> Any:
     with mpmath.workdps(dps):
         rnd = np.vectorize(lambda z: +z, otypes=[object])
-        return xu_ziyin.State(
-            t=+st.t, u=rnd(st.u), W=rnd(st.W), f=+st.f, alignment=+st.alignment, ntk=+st.ntk
-        )
+        fields = {k: (rnd(v) if isinstance(v, np.ndarray) else +v) for k, v in vars(st).items()}
+        return type(st)(**fields)
 
 
-_PROGRAMS: dict[tuple[int, int], mp.TaylorProgram] = {}
+_PROGRAMS: dict[int, mp.TaylorProgram] = {}
 
 
-def _program(d: int, d0: int) -> mp.TaylorProgram:
-    key = (d, d0)
+def _program(flow: Any) -> mp.TaylorProgram:
+    key = id(flow)  # flows are cached per shape, so their identity is stable
     if key not in _PROGRAMS:
-        flow = xu_ziyin_flow(d, d0)
         _PROGRAMS[key] = mp.compile_polynomial(flow.state, flow.params, flow.rhs)
     return _PROGRAMS[key]

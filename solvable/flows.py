@@ -133,3 +133,25 @@ def xu_ziyin_flow(d: int, d0: int) -> GradientFlow:
 def xu_ziyin_parameters(setup: xu_ziyin.Setup, convert: Callable[[Any], Any]) -> list[Any]:
     """Values of :func:`xu_ziyin_flow`'s ``params`` for ``setup``."""
     return [convert(v) for v in (setup.eta_u, setup.eta_w, setup.gamma, setup.y, *setup.x)]
+
+
+@functools.cache
+def kunin_flow(n: int, d: int) -> GradientFlow:
+    """Seed 003: ``L = 1/2 sum_i (a w^T x_i - y_i)^2``, rates eta_a, eta_w."""
+    from solvable import kunin
+
+    eta_a, eta_w = sp.symbols("eta_a eta_w", positive=True)
+    X = [[sp.Symbol(f"X_{i}_{j}", real=True) for j in range(d)] for i in range(n)]
+    y = [sp.Symbol(f"y_{i}", real=True) for i in range(n)]
+    params = (eta_a, eta_w, *[v for row in X for v in row], *y)
+
+    def loss(a_block: list[Any], w: list[Any]) -> sp.Expr:
+        return kunin.loss(a_block[0], w, X, y)
+
+    return gradient_flow(loss, {"a": ((1,), eta_a), "w": ((d,), eta_w)}, params)
+
+
+def kunin_parameters(setup: Any, convert: Callable[[Any], Any]) -> list[Any]:
+    """Values of :func:`kunin_flow`'s ``params`` for a :class:`solvable.kunin.Setup`."""
+    flat = [v for row in setup.X for v in row]
+    return [convert(v) for v in (setup.eta_a, setup.eta_w, *flat, *setup.y)]
