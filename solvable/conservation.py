@@ -77,7 +77,52 @@ def _xu_ziyin_laws() -> tuple[ConservationLaw, ...]:
     )  # fmt: skip
 
 
+def _kunin_laws() -> tuple[ConservationLaw, ...]:
+    from solvable.flows import kunin_flow, piecewise_linear_flow, wide_flow
+
+    s = "003_cfd8c5fad4b6665d.txt"
+    single = kunin_flow(3, 2)
+    ea, ew = single.params[0], single.params[1]
+    a, w = single.block("a")[0], single.block("w")
+    laws = [
+        ConservationLaw(
+            "kunin.delta", f"{s} Part I",
+            "delta = eta_w a^2 - eta_a ||w||^2 is conserved (single neuron, any X, n = 3, d = 2).",
+            ew * a**2 - ea * sum(wj**2 for wj in w), single, "single neuron, n = 3, d = 2",
+        )
+    ]  # fmt: skip
+    wide = wide_flow(2, 2, 2, 2)
+    eA, eW = wide.params[0], wide.params[1]
+    A, W = wide.block("A"), wide.block("W")
+    for p, q in ((0, 0), (0, 1), (1, 1)):
+        entry = eW * sum(A[p][o] * A[q][o] for o in range(2)) - eA * sum(
+            W[p][j] * W[q][j] for j in range(2)
+        )
+        laws.append(
+            ConservationLaw(
+                f"kunin.Delta_{p}{q}", f"{s} Part II",
+                f"Entry ({p},{q}) of Delta = eta_W A A^T - eta_A W W^T is conserved "
+                "(f = A^T W x, h = c = d = n = 2).",
+                entry, wide, "wide linear net, h = c = d = n = 2",
+            )
+        )  # fmt: skip
+    pl = piecewise_linear_flow(2, 2, 2)
+    pa, pw = pl.params[0], pl.params[1]
+    av, Wv = pl.block("a"), pl.block("W")
+    for k in range(2):
+        laws.append(
+            ConservationLaw(
+                f"kunin.delta_k{k}", f"{s} Part II",
+                f"delta_{k} = eta_w a_{k}^2 - eta_a ||w_{k}||^2 is conserved for a "
+                "piecewise-linear f = a^T sigma(W x) (inside an activation region).",
+                pw * av[k] ** 2 - pa * sum(v**2 for v in Wv[k]), pl,
+                "piecewise-linear net, h = 2, d = 2, n = 2",
+            )
+        )  # fmt: skip
+    return tuple(laws)
+
+
 @functools.cache
 def laws() -> tuple[ConservationLaw, ...]:
     """Every registered conservation law."""
-    return _xu_ziyin_laws()
+    return (*_xu_ziyin_laws(), *_kunin_laws())

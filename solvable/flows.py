@@ -155,3 +155,38 @@ def kunin_parameters(setup: Any, convert: Callable[[Any], Any]) -> list[Any]:
     """Values of :func:`kunin_flow`'s ``params`` for a :class:`solvable.kunin.Setup`."""
     flat = [v for row in setup.X for v in row]
     return [convert(v) for v in (setup.eta_a, setup.eta_w, *flat, *setup.y)]
+
+
+@functools.cache
+def wide_flow(n: int, d: int, h: int, c: int) -> GradientFlow:
+    """Seed 003 Part II: ``f = A^T W x``, ``L = 1/2 sum ||A^T W x_i - y_i||^2``, rates eta_A,
+    eta_W; parameters ``(eta_A, eta_W, X entries, Y entries)``."""
+    from solvable import kunin
+
+    eta_A, eta_W = sp.symbols("eta_A eta_W", positive=True)
+    X = [[sp.Symbol(f"X_{i}_{j}", real=True) for j in range(d)] for i in range(n)]
+    Y = [[sp.Symbol(f"Y_{i}_{o}", real=True) for o in range(c)] for i in range(n)]
+    params = (eta_A, eta_W, *[v for r in X for v in r], *[v for r in Y for v in r])
+    return gradient_flow(
+        lambda A, W: kunin.wide_loss(A, W, X, Y),
+        {"A": ((h, c), eta_A), "W": ((h, d), eta_W)},
+        params,
+    )
+
+
+@functools.cache
+def piecewise_linear_flow(n: int, d: int, h: int) -> GradientFlow:
+    """Seed 003 Part II: ``f = a^T sigma(W x)`` inside one activation region, slopes as
+    parameters ``s_k_i``; parameters ``(eta_a, eta_w, X, y, slopes)``."""
+    from solvable import kunin
+
+    eta_a, eta_w = sp.symbols("eta_a eta_w", positive=True)
+    X = [[sp.Symbol(f"X_{i}_{j}", real=True) for j in range(d)] for i in range(n)]
+    y = [sp.Symbol(f"y_{i}", real=True) for i in range(n)]
+    slopes = [[sp.Symbol(f"s_{k}_{i}", real=True) for i in range(n)] for k in range(h)]
+    params = (eta_a, eta_w, *[v for r in X for v in r], *y, *[v for r in slopes for v in r])
+    return gradient_flow(
+        lambda a, W: kunin.piecewise_linear_loss(a, W, X, y, slopes),
+        {"a": ((h,), eta_a), "W": ((h, d), eta_w)},
+        params,
+    )

@@ -77,6 +77,31 @@ def loss(a: Any, w: Any, X: Any, y: Any) -> Any:
     return total / 2
 
 
+def wide_loss(A: Any, W: Any, X: Any, Y: Any) -> Any:
+    """Wide two-layer linear net ``f(x) = A^T W x`` (A: h x c, W: h x d):
+    ``L = 1/2 sum_i ||A^T W x_i - y_i||^2`` (X: n x d, Y: n x c)."""
+    h, c, d = len(A), len(A[0]), len(W[0])
+    total = 0
+    for xi, yi in zip(X, Y, strict=True):
+        hidden = [sum(W[k][j] * xi[j] for j in range(d)) for k in range(h)]
+        for o in range(c):
+            r = sum(A[k][o] * hidden[k] for k in range(h)) - yi[o]
+            total = total + r * r
+    return total / 2
+
+
+def piecewise_linear_loss(a: Any, W: Any, X: Any, y: Any, slopes: Any) -> Any:
+    """``f(x_i) = sum_k a_k sigma(w_k . x_i)`` with a piecewise-linear ``sigma`` inside one
+    activation region: ``sigma(z) = slopes[k][i] z`` (e.g. 0/1 for ReLU);
+    ``L = 1/2 sum_i (f(x_i) - y_i)^2``."""
+    h, d = len(W), len(W[0])
+    total = 0
+    for i, (xi, yi) in enumerate(zip(X, y, strict=True)):
+        f = sum(a[k] * slopes[k][i] * sum(W[k][j] * xi[j] for j in range(d)) for k in range(h))
+        total = total + (f - yi) ** 2
+    return total / 2
+
+
 def preconditioner(beta: np.ndarray, delta: float, eta_a: float, eta_w: float) -> np.ndarray:
     """``M(beta, delta)`` of ``d beta/dt = -M grad L`` (float64), from :func:`symbolic`."""
     lam1, lam2 = _lambda_fns()

@@ -90,9 +90,9 @@ def prove_zero(*residuals: sp.Expr, assumptions: dict[sp.Symbol, sp.Expr] | None
 
 @functools.cache
 def _registry() -> tuple[Theorem, ...]:
-    from solvable import claims_xu_ziyin
+    from solvable import claims_kunin, claims_xu_ziyin
 
-    return tuple(claims_xu_ziyin.claims())
+    return (*claims_xu_ziyin.claims(), *claims_kunin.claims())
 
 
 def registry() -> list[Theorem]:
