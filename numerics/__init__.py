@@ -8,6 +8,7 @@ output-layer weights ``out0`` and input-layer weights ``in0``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,7 +17,13 @@ import numpy as np
 
 from numerics import mp, scipy_ode
 from solvable import _numbers, kunin, xu_ziyin
-from solvable.flows import kunin_flow, kunin_parameters, xu_ziyin_flow, xu_ziyin_parameters
+from solvable.flows import (
+    GradientFlow,
+    kunin_flow,
+    kunin_parameters,
+    xu_ziyin_flow,
+    xu_ziyin_parameters,
+)
 
 __all__ = ["METHODS", "simulate"]
 
@@ -40,7 +47,9 @@ def simulate(
     ``method="mpmath"``: Taylor series method at ``dps`` digits (default 30),
     error-controlled to ``10**-(dps + 20)`` per step (:mod:`numerics.mp`).
     ``method="scipy"``: float64 DOP853 at ``rtol`` (default 1e-13).
-    Times may come in any order; each must be finite and ``>= 0``.
+    Times may come in any order (and repeat); each must be finite and ``>= 0``; the
+    states come back in the order given.  ``dps`` with ``method="scipy"``, ``rtol`` with
+    ``method="mpmath"`` and any ``device`` (reserved for a torch backend) are errors.
 
     Models (dispatch on the type of ``setup``):
     * :class:`solvable.xu_ziyin.Setup`: ``out0 = u0`` (d,), ``in0 = W0`` (d, d0) (seed 001,
@@ -54,6 +63,8 @@ def simulate(
     if device is not None:
         raise ValueError(f"device is only meaningful for torch; method={method!r} got {device!r}")
     flow, blocks, y0_raw, params_of, make_state = model(setup, out0, in0)
+    if isinstance(times, (str, bytes)) or not isinstance(times, (Sequence, np.ndarray)):
+        raise TypeError(f"times must be a sequence of numbers, got {type(times).__name__}")
     ts = _numbers.check_vector("times", list(times) if not isinstance(times, np.ndarray) else times)
     for t in ts:
         _numbers.check_number("times", t, nonnegative=True)
@@ -142,11 +153,7 @@ def _rounded(st: Any, dps: int) -> Any:
         return type(st)(**fields)
 
 
-_PROGRAMS: dict[int, mp.TaylorProgram] = {}
-
-
-def _program(flow: Any) -> mp.TaylorProgram:
-    key = id(flow)  # flows are cached per shape, so their identity is stable
-    if key not in _PROGRAMS:
-        _PROGRAMS[key] = mp.compile_polynomial(flow.state, flow.params, flow.rhs)
-    return _PROGRAMS[key]
+@functools.cache
+def _program(flow: GradientFlow) -> mp.TaylorProgram:
+    """The compiled Taylor program of a flow (flows are frozen, hashable and cached)."""
+    return mp.compile_polynomial(flow.state, flow.params, flow.rhs)

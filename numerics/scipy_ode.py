@@ -38,15 +38,16 @@ def integrate(
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """States at ``times`` (sorted, ``>= 0``), shape ``(len(times), len(y0))``.
 
-    ``atol = rtol * 1e-3 * max|y0|``: the error is controlled relative to each
+    ``atol = rtol * 1e-3 * (max|y0| or 1)``: the error is controlled relative to each
     component, with a floor three orders below the initial scale so that components
-    that decay (e.g. ``u`` flowing into the saddle) are not over-resolved.
+    that decay (e.g. ``u`` flowing into the saddle) are not over-resolved.  The vector
+    field is seed 001 eqs. (4)-(5) (or another model's), lambdified with ``cse=True``.
     """
     f = _compiled(flow)
     y0 = np.asarray(y0, dtype=float)
     params = list(params)
     scale = float(np.max(np.abs(y0))) if y0.size else 0.0
-    atol = rtol * 1e-3 * scale if scale > 0 else rtol
+    atol = rtol * 1e-3 * (scale if scale > 0 else 1.0)
 
     def rhs(_t: float, y: np.ndarray) -> np.ndarray:
         return np.asarray(f(y, params), dtype=float)
@@ -55,7 +56,9 @@ def integrate(
     t_end = float(times[-1]) if times.size else 0.0
     if t_end == 0.0:
         return np.tile(y0, (len(times), 1)), {"nfev": 0}
-    sol = solve_ivp(rhs, (0.0, t_end), y0, method="DOP853", t_eval=times, rtol=rtol, atol=atol)
+    # t_eval must be strictly increasing: evaluate the distinct times, then repeat
+    grid, where = np.unique(times, return_inverse=True)
+    sol = solve_ivp(rhs, (0.0, t_end), y0, method="DOP853", t_eval=grid, rtol=rtol, atol=atol)
     if not sol.success:
         raise RuntimeError(f"solve_ivp failed: {sol.message}")
-    return sol.y.T.copy(), {"nfev": int(sol.nfev)}
+    return sol.y.T[where.ravel()].copy(), {"nfev": int(sol.nfev)}

@@ -1,0 +1,185 @@
+"""numerics.simulate (the raw gradient flow of seed 001, Xu & Ziyin eqs. (4)-(5)/(31))
+against the closed form, the Taylor-program compiler on toy ODEs, and input errors."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+
+import numerics
+from numerics import mp
+from numerics.systems import xu_ziyin_flow
+from solvable import xu_ziyin as xz
+from solvable.suites import xu_ziyin_case
+from solvable.tolerance import digits, relative_error
+
+# d = 3, d0 = 2, eta_u != eta_w in all cases (suite setups: eta_u = 1, eta_w = 0.5 or 4, 1)
+_TINY = (
+    xz.Setup(eta_u="1", eta_w="0.5", gamma="0.7", x=("1", "2"), y="1"),
+    ("1e-4", "-2e-4", "0.5e-4"),
+    (("1e-4", "0"), ("0", "1e-4"), ("-1e-4", "1e-4")),
+)
+
+
+def _case(name: str):
+    if name == "tiny_1e-4":  # near-saddle initialisation, escapes after ~ t_c log(1e4)
+        return _TINY
+    c = xu_ziyin_case(name)
+    return c.setup, c.u0, c.W0
+
+
+CASES = ["generic", "y_negative", "near_antiparallel", "tiny_1e-4"]
+
+
+def _times(traj, dps):
+    with mpmath.workdps(dps + 10):
+        return [mpmath.mpf(0), traj.t_c / 10, traj.t_c, 10 * traj.t_c]
+
+
+def _digits(sim, exact):
+    """Worst normwise digits (-log10(max|a - b| / max|b|)) over u, W, f and the times."""
+    return min(
+        min(digits(s.u, exact.u[k]), digits(s.W, exact.W[k]), digits([s.f], [exact.f[k]]))
+        for k, s in enumerate(sim)
+    )
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_taylor_matches_closed_form_at_30_digits(name):
+    setup, u0, W0 = _case(name)
+    traj = xz.closed_form(setup, u0, W0, dps=30)
+    times = _times(traj, 30)
+    sim = numerics.simulate(setup, u0, W0, times, method="mpmath", dps=30)
+    # dps - 5: per-step error 1e-50 relative per block over <= 63 steps, 20 guard digits
+    # absorb the conditioning (measured: all 30 digits agree after rounding, i.e. inf)
+    assert _digits(sim, traj.sample(times)) >= 25
+    # against a 60-digit closed form the rounded 30-digit result is off by its rounding
+    # only: <= 0.5 ulp of 30 digits normwise, i.e. >= 29.3 digits; 29 allows for that
+    ref = xz.closed_form(setup, u0, W0, dps=60)
+    assert _digits(sim, ref.sample(times)) >= 29
+
+
+def test_compiler_on_a_known_ode():
+    """x' = -x^2, x(0) = 1: x(t) = 1/(1 + t), 28 digits at dps = 30."""
+    x = sp.Symbol("x")
+    prog = mp.compile_polynomial([x], [], [-(x**2)])
+    times = [0, mpmath.mpf(1) / 3, 1, 10, 100]
+    ys, stats = mp.integrate(prog, [], [], [1], times, dps=30)
+    with mpmath.workdps(40):
+        for t, (y,) in zip(times, ys, strict=True):
+            # 28 = dps - 2: each step's error is ~1e-50 relative, the result is kept at 50
+            assert abs(y - 1 / (1 + mpmath.mpf(t))) <= mpmath.mpf(10) ** -28 / (1 + t)
+    assert stats["order"] == mp.order(30 + mp.GUARD_DIGITS) and stats["steps"] > 0
+
+
+def test_compiler_dense_output_and_parameters():
+    """Harmonic oscillator x' = w v, v' = -w x (w = sqrt(k), a non-polynomial function
+    of the parameter only): cos/sin to 28 digits at many times inside single steps."""
+    x, v, k = sp.symbols("x v k")
+    prog = mp.compile_polynomial([x, v], [k], [sp.sqrt(k) * v, -sp.sqrt(k) * x])
+    times = [mpmath.mpf(j) / 7 for j in range(50)]
+    ys, stats = mp.integrate(prog, [4], [k], [1, 0], times, dps=30)
+    assert stats["steps"] < len(times)  # several times per step: dense output is used
+    with mpmath.workdps(40):
+        for t, (xt, vt) in zip(times, ys, strict=True):
+            # |x|, |v| <= 1: 28 digits absolute (dps - 2, as above)
+            assert abs(xt - mpmath.cos(2 * t)) <= mpmath.mpf(10) ** -28
+            assert abs(vt + mpmath.sin(2 * t)) <= mpmath.mpf(10) ** -28
+
+
+def test_compiler_constant_and_stationary_fields():
+    t, z = sp.symbols("t z")
+    prog = mp.compile_polynomial([t, z], [], [sp.Integer(1), sp.Integer(0)])
+    ys, stats = mp.integrate(prog, [], [], [0, 5], [0, 1, "2.5"], dps=30)
+    assert [list(map(float, y)) for y in ys] == [[0, 5], [1, 5], [2.5, 5]]  # exact
+    assert stats["steps"] == 1
+
+
+def test_compiler_matches_the_sympy_vector_field():
+    """The first Taylor coefficient of the compiled seed-001 flow is the lambdified rhs."""
+    flow = xu_ziyin_flow(3, 2)
+    prog = mp.compile_polynomial(flow.state, flow.params, flow.rhs)
+    rng = np.random.default_rng(0)
+    f = sp.lambdify((flow.state, flow.params), list(flow.rhs), "mpmath")
+    with mpmath.workdps(30):
+        y = [mpmath.mpf(float(v)) for v in rng.normal(size=len(flow.state))]
+        p = [mpmath.mpf(v) for v in ("1", "0.5", "0.7", "1.5", "1", "2")]
+        rhs = f(y, p)
+        cvals = mp._const_values(prog, p, flow.params)
+        Y = mp._taylor(prog, mp._plan(prog, cvals), cvals, y, 2)
+        for i, r in enumerate(rhs):
+            # the same products in another order: rounding at 30 digits only
+            assert abs(Y[i][1] - r) <= mpmath.mpf(10) ** -27 * (1 + abs(r))
+
+
+@pytest.mark.parametrize(
+    "rhs", [lambda x: sp.sin(x), lambda x: 1 / x, lambda x: sp.sqrt(x), lambda x: 2**x]
+)
+def test_compiler_rejects_non_polynomial_fields(rhs):
+    x = sp.Symbol("x")
+    with pytest.raises(ValueError, match="not polynomial"):
+        mp.compile_polynomial([x], [], [rhs(x)])
+
+
+def test_compiler_detects_blow_up():
+    x = sp.Symbol("x")
+    prog = mp.compile_polynomial([x], [], [x**2])  # x = 1/(1 - t) blows up at t = 1
+    with pytest.raises(ArithmeticError, match="blow-up"):
+        mp.integrate(prog, [], [], [1], [2], dps=15)
+
+
+def test_stationary_state_stays_put():
+    """y = 0 with u = 0, W = 0: every derivative vanishes; one step to the end."""
+    setup = xz.Setup(eta_u=1, eta_w=2, gamma=1, x=(1, 2), y=0)
+    sim = numerics.simulate(setup, [0, 0], [[0, 0], [0, 0]], [0, 5, 1e6], dps=20)
+    assert all(np.all(s.u == 0) and np.all(s.W == 0) and s.f == 0 for s in sim)
+
+
+@pytest.mark.parametrize("method", ["mpmath", "scipy"])
+def test_times_in_any_order(method):
+    setup, u0, W0 = _case("generic")
+    times = [0.5, 0.0, 0.25, 0.5]
+    kw = {"dps": 20} if method == "mpmath" else {}
+    sim = numerics.simulate(setup, u0, W0, times, method=method, **kw)
+    ref = numerics.simulate(setup, u0, W0, sorted(set(times)), method=method, **kw)
+    by_t = {float(s.t): s for s in ref}
+    assert [float(s.t) for s in sim] == times
+    for s in sim:
+        # same integrator, same sorted grid up to 0.5: only the dense-output point differs
+        assert relative_error(s.W, by_t[float(s.t)].W) <= (1e-18 if kw else 1e-12)
+    assert all(isinstance(s, xz.State) for s in sim)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "exc", "message"),
+    [
+        (dict(in0=[[1.0, 2.0]]), ValueError, r"in0 must have shape \(3, 2\)"),
+        (dict(in0=[[1.0, 2.0, 3.0]] * 3), ValueError, r"in0 must have shape \(3, 2\)"),
+        (dict(out0=[[1.0]]), ValueError, "out0 must be one-dimensional"),
+        (dict(times=[0.0, -1.0]), ValueError, "times must be >= 0"),
+        (dict(times=[math.nan]), ValueError, r"times\[0\] must be finite"),
+        (dict(times=[math.inf]), ValueError, r"times\[0\] must be finite"),
+        (dict(times=[]), ValueError, "times must not be empty"),
+        (dict(times=1.0), TypeError, "times must be a sequence"),
+        (dict(method="euler"), ValueError, r"method must be one of \('mpmath', 'scipy'\)"),
+        (dict(method="torch"), ValueError, "method must be one of"),
+        (dict(method="scipy", dps=30), ValueError, "dps is for method='mpmath'"),
+        (dict(method="mpmath", dps=0), ValueError, "dps must be"),
+        (dict(method="mpmath", rtol=1e-8), ValueError, "rtol is for method='scipy'"),
+        (dict(method="scipy", rtol=0.0), ValueError, "rtol must be in"),
+        (dict(device="cuda"), ValueError, "device"),
+        (dict(setup=object()), TypeError, "setup must be"),
+    ],
+)
+def test_bad_input(kwargs, exc, message):
+    setup, u0, W0 = _case("generic")
+    args = dict(setup=setup, out0=u0, in0=W0, times=[0.0, 1.0])
+    args.update(kwargs)
+    with pytest.raises(exc, match=message):
+        numerics.simulate(
+            args.pop("setup"), args.pop("out0"), args.pop("in0"), args.pop("times"), **args
+        )
