@@ -1,14 +1,25 @@
-"""Every notebook in notebooks/ runs top to bottom, and is committed without outputs."""
+"""Every notebook in notebooks/ runs top to bottom, and is committed without outputs.
+
+The notebooks are executed with nbclient on a ``python3`` kernel that is pinned to the
+interpreter running the tests (a kernelspec written into a temporary directory that leads
+``JUPYTER_PATH``), so a ``python3`` kernelspec elsewhere on the machine cannot substitute
+another environment; the kernel imports the same ``solvable``/``numerics`` as the tests.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import nbformat
 import pytest
+from ipykernel.kernelspec import write_kernel_spec
 from nbclient import NotebookClient
 
+import solvable
+
 NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+CELL_TIMEOUT_S = 300
 
 
 def test_there_are_notebooks():
@@ -18,15 +29,34 @@ def test_there_are_notebooks():
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_is_committed_without_outputs(path):
     nb = nbformat.read(path, as_version=4)
-    for cell in nb.cells:
+    nbformat.validate(nb)
+    for k, cell in enumerate(nb.cells):
         if cell.cell_type == "code":
-            assert cell.outputs == [] and cell.execution_count is None, path.name
+            assert cell.outputs == [], f"{path.name}: cell {k} has outputs"
+            assert cell.execution_count is None, f"{path.name}: cell {k} has an execution count"
+
+
+@pytest.fixture
+def python3_kernel(tmp_path, monkeypatch):
+    """A ``python3`` kernelspec whose argv is this interpreter, found first by jupyter."""
+    write_kernel_spec(path=str(tmp_path / "kernels" / "python3"))
+    jupyter_path = os.environ.get("JUPYTER_PATH")
+    monkeypatch.setenv("JUPYTER_PATH", os.pathsep.join(filter(None, [str(tmp_path), jupyter_path])))
+    # the kernel imports the package the tests import (editable checkout or installed copy)
+    root = str(Path(solvable.__file__).resolve().parent.parent)
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
+    )
+    return "python3"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_notebook_executes(path):
+def test_notebook_executes(path, python3_kernel):
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(
-        nb, kernel_name="python3", timeout=300, resources={"metadata": {"path": str(path.parent)}}
+        nb,
+        kernel_name=python3_kernel,
+        timeout=CELL_TIMEOUT_S,
+        resources={"metadata": {"path": str(path.parent)}},
     )
     client.execute()  # raises CellExecutionError on the first failing cell
