@@ -47,10 +47,16 @@ def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         results.append((thm, verdict))
     total = time.perf_counter() - start
     rows = [
-        [t.id, t.source.split(" ", 1)[1], v.status, _fmt_err(v.max_error), f"{v.seconds:.2f}"]
+        [
+            t.id,
+            t.source[:3] + " " + t.source.split(" ", 1)[1],
+            v.status,
+            _fmt_err(v.max_error),
+            f"{v.seconds:.2f}",
+        ]
         for t, v in results
     ]
-    print(_table(rows, ["id", "source (seed 001_*)", "status", "max error", "time (s)"]), file=out)
+    print(_table(rows, ["id", "source (seed, place)", "status", "max error", "time (s)"]), file=out)
     failed = [t.id for t, v in results if not v.ok]
     counts = {s: sum(v.status == s for _, v in results) for s in ("proved", "confirmed", "failed")}
     print(

@@ -20,6 +20,7 @@ from solvable import xu_ziyin
 __all__ = ["ERRATA", "Erratum"]
 
 SEED_XU_ZIYIN = "001_070589003213e0cf.txt"
+SEED_KUNIN = "003_cfd8c5fad4b6665d.txt"
 
 
 @dataclass(frozen=True)
@@ -270,6 +271,19 @@ def _q_ge_p_strict() -> tuple[sp.Expr, sp.Expr]:
     return sp.Integer(lhs - int(uw < 0)), sp.Integer(lhs - int(uw <= 0))
 
 
+def _kunin_balanced_m() -> tuple[sp.Expr, sp.Expr]:
+    # at delta = 0, M = lambda I + lambda bb^T/|b|^2 with lambda = lambda_1 = lambda_2 of
+    # sigma = sqrt(4 eta_a eta_w |beta|^2); point eta_a = 2, eta_w = 3, |beta|^2 = 5
+    from solvable import kunin
+
+    S = kunin.symbolic()
+    point = {S.eta_a: 2, S.eta_w: 3, S.beta2: 5}
+    lam = S.exprs["lambda_1"].subs(S.delta, 0)
+    printed = S.eta_a * S.eta_w * sp.sqrt(S.beta2)
+    corrected = sp.sqrt(S.eta_a * S.eta_w) * sp.sqrt(S.beta2)
+    return _exact((lam - printed).subs(point)), sp.simplify(lam - corrected)
+
+
 @functools.cache
 def _errata() -> tuple[Erratum, ...]:
     s = SEED_XU_ZIYIN
@@ -400,6 +414,16 @@ def _errata() -> tuple[Erratum, ...]:
             "u = (1, 0), w = (0, 1).",
             _q_ge_p_strict,
             changes_math=False,
+        ),
+        Erratum(
+            SEED_KUNIN, "Part I, regime 2 (delta = 0)",
+            "M = eta_a eta_w ||beta|| (I_d + beta beta^T/||beta||^2)",
+            "M = sqrt(eta_a eta_w) ||beta|| (I_d + beta beta^T/||beta||^2)",
+            "With delta = 0, eta_w a^2 = eta_a ||w||^2 and ||beta||^2 = a^2 ||w||^2 give "
+            "eta_w a^2 = eta_a ||w||^2 = sqrt(eta_a eta_w) ||beta||; the rates enter under a "
+            "square root (the printed form is not even dimensionally consistent). Residual: "
+            "lambda(delta = 0) minus each coefficient, printed at eta = (2, 3), |beta|^2 = 5.",
+            _kunin_balanced_m,
         ),
     )  # fmt: skip
 
