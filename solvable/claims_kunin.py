@@ -16,7 +16,7 @@ import sympy as sp
 from solvable import kunin
 from solvable._special import elementary
 from solvable.flows import kunin_flow
-from solvable.theorems import Theorem, Verdict, prove_zero
+from solvable.theorems import Theorem, Verdict, conservation_claims, prove_zero
 from solvable.tolerance import Tolerance, error_in_units
 
 SEED = "003_cfd8c5fad4b6665d.txt"
@@ -456,14 +456,7 @@ def claims() -> list[Theorem]:
     def T(id_, where, statement, fn, kind="symbolic"):
         return Theorem(f"kunin.{id_}", f"{SEED} {where}", statement, kind, fn)
 
-    from solvable import conservation
-
-    laws = [
-        Theorem(law.id, law.source, law.statement, "symbolic",
-                lambda law=law: prove_zero(law.derivative()))
-        for law in conservation.laws()
-        if law.id.startswith("kunin.")
-    ]  # fmt: skip
+    laws = conservation_claims("kunin")
     return [
         *laws,
         T("beta_flow", "Part I (self-consistent flow)",

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 import mpmath
 import sympy as sp
 
-from solvable import conservation, xu_ziyin
+from solvable import xu_ziyin
 from solvable.flows import xu_ziyin_flow
-from solvable.theorems import Theorem, Verdict, prove_zero
+from solvable.theorems import Theorem, Verdict, conservation_claims, prove_zero
 from solvable.tolerance import Tolerance, error_in_units
 
 SEED = "001_070589003213e0cf.txt"
@@ -615,12 +615,7 @@ def claims() -> list[Theorem]:
     def T(id_, eqs, statement, fn, kind="symbolic"):
         return Theorem(f"xu_ziyin.{id_}", f"{SEED} {eqs}", statement, kind, fn)
 
-    laws = [
-        Theorem(law.id, law.source, law.statement, "symbolic",
-                lambda law=law: prove_zero(law.derivative()))
-        for law in conservation.laws()
-        if law.id.startswith("xu_ziyin.")
-    ]  # fmt: skip
+    laws = conservation_claims("xu_ziyin")
     return [
         T("eq_31", "eqs. (4), (5), (31)",
           "The gradient flow of L = (gamma u^T W x - y)^2 is eq. (31).", _eq31),

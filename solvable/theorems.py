@@ -89,6 +89,19 @@ def prove_zero(*residuals: sp.Expr, assumptions: dict[sp.Symbol, sp.Expr] | None
 
 
 @functools.cache
+def conservation_claims(model: str) -> list[Theorem]:
+    """One symbolic claim per conservation law of ``model`` (the prefix of the law ids,
+    e.g. ``"kunin"``): its time derivative along the flow simplifies to 0."""
+    from solvable import conservation
+
+    return [
+        Theorem(law.id, law.source, law.statement, "symbolic",
+                lambda law=law: prove_zero(law.derivative()))
+        for law in conservation.laws()
+        if law.id.startswith(f"{model}.")
+    ]  # fmt: skip
+
+
 def _registry() -> tuple[Theorem, ...]:
     from solvable import claims_kunin, claims_xu_ziyin
 
