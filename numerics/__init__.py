@@ -27,7 +27,7 @@ from solvable.flows import (
 
 __all__ = ["METHODS", "simulate"]
 
-METHODS = ("mpmath", "scipy")
+METHODS = ("mpmath", "scipy", "torch")
 DEFAULT_DPS = 30
 
 
@@ -47,9 +47,11 @@ def simulate(
     ``method="mpmath"``: Taylor series method at ``dps`` digits (default 30),
     error-controlled to ``10**-(dps + 20)`` per step (:mod:`numerics.mp`).
     ``method="scipy"``: float64 DOP853 at ``rtol`` (default 1e-13).
+    ``method="torch"``: float64 DOP853 in torch (:mod:`numerics.torch_flow`) at ``rtol``
+    (default 1e-12) on ``device`` (default: CUDA when available, else CPU).
     Times may come in any order (and repeat); each must be finite and ``>= 0``; the
-    states come back in the order given.  ``dps`` with ``method="scipy"``, ``rtol`` with
-    ``method="mpmath"`` and any ``device`` (reserved for a torch backend) are errors.
+    states come back in the order given.  ``dps`` with a float64 method, ``rtol`` with
+    ``method="mpmath"`` and ``device`` with a method other than torch are errors.
 
     Models (dispatch on the type of ``setup``):
     * :class:`solvable.xu_ziyin.Setup`: ``out0 = u0`` (d,), ``in0 = W0`` (d, d0) (seed 001,
@@ -60,7 +62,7 @@ def simulate(
     model = _model(setup)
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    if device is not None:
+    if device is not None and method != "torch":
         raise ValueError(f"device is only meaningful for torch; method={method!r} got {device!r}")
     flow, blocks, y0_raw, params_of, make_state = model(setup, out0, in0)
     if isinstance(times, (str, bytes)) or not isinstance(times, (Sequence, np.ndarray)):
@@ -69,20 +71,23 @@ def simulate(
     for t in ts:
         _numbers.check_number("times", t, nonnegative=True)
 
-    if method == "scipy":
+    if method in ("scipy", "torch"):
         if dps is not None:
             raise ValueError(
-                f"dps is for method='mpmath'; method='scipy' is float64, got dps={dps}"
+                f"dps is for method='mpmath'; method={method!r} is float64, got dps={dps}"
             )
         if rtol is not None and not (0 < rtol < 1):
             raise ValueError(f"rtol must be in (0, 1), got {rtol}")
         tf = np.array([_numbers.to_float(t) for t in ts])
         order = np.argsort(tf, kind="stable")
         y0 = [_numbers.to_float(v) for v in y0_raw]
-        ys, _ = scipy_ode.integrate(
-            flow, params_of(_numbers.to_float), y0, tf[order],
-            rtol=scipy_ode.DEFAULT_RTOL if rtol is None else rtol,
-        )  # fmt: skip
+        if method == "scipy":
+            ys, _ = scipy_ode.integrate(
+                flow, params_of(_numbers.to_float), y0, tf[order],
+                rtol=scipy_ode.DEFAULT_RTOL if rtol is None else rtol,
+            )  # fmt: skip
+        else:
+            ys = _torch_integrate(setup, y0, tf[order], 1e-12 if rtol is None else rtol, device)
         states: list[Any] = [None] * len(ts)
         for row, k in zip(ys, order, strict=True):
             states[k] = make_state(tf[k], row, None)
@@ -103,6 +108,34 @@ def simulate(
         # measures at the integrator's working precision (f = gamma u.Wx cancels as f -> 0)
         states[k] = _rounded(make_state(tm[k], row, dps + mp.GUARD_DIGITS), dps)
     return states
+
+
+def _torch_integrate(setup: Any, y0: list[float], times: np.ndarray, rtol: float,
+                     device: Any) -> np.ndarray:  # fmt: skip
+    """One trajectory with :func:`numerics.torch_flow.gradient_flow`, as rows of the flat
+    state ``(out0, in0)`` in the order of :mod:`solvable.flows`."""
+    import torch
+
+    from numerics import models, torch_flow
+
+    dev = torch_flow.resolve_device(device)
+    y = torch.tensor(y0, dtype=torch.float64, device=dev)
+    f = _numbers.to_float
+    if isinstance(setup, xu_ziyin.Setup):
+        d = (len(y0)) // (1 + setup.d0)
+        model = models.TwoLayerLinear(
+            [f(v) for v in setup.x], f(setup.y), f(setup.gamma), f(setup.eta_u), f(setup.eta_w)
+        )
+        params = {"u": y[None, :d], "W": y[None, d:].reshape(1, d, setup.d0)}
+    else:
+        model = models.SingleNeuron(
+            [[f(v) for v in row] for row in setup.X], [f(v) for v in setup.y],
+            f(setup.eta_a), f(setup.eta_w),
+        )  # fmt: skip
+        params = {"a": y[None, 0], "w": y[None, 1:]}
+    res = torch_flow.gradient_flow(model, params, times, rtol=rtol)
+    flat = torch.cat([res.params[b].reshape(len(times), -1) for b in model.blocks], 1)
+    return flat.cpu().numpy()
 
 
 def _model(setup: Any):

@@ -11,6 +11,7 @@ independently simulated raw flow, used by ``solvable verify`` and the tests).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,7 +22,26 @@ from solvable import xu_ziyin
 from solvable.suites import XU_ZIYIN_SUITE
 from solvable.tolerance import Tolerance, digits, error_in_units, relative_error
 
-__all__ = ["assert_matches_closed_form", "state_errors", "xu_ziyin_agreement"]
+__all__ = [
+    "assert_matches_closed_form",
+    "manifold_condition",
+    "state_errors",
+    "xu_ziyin_agreement",
+]
+
+
+def manifold_condition(P: float, Q: float, alpha: float) -> float:
+    """Amplification of a float64 perturbation of the initial state at the time where
+    the closed form has ``alpha(t) = alpha`` (seed 001, Theorem 1), for any integrator.
+
+    Off the invariant manifolds P = 0 / Q = 0 an error eps in the p (q) direction grows
+    like ``e^{|log alpha|/2}`` while the state shrinks like ``e^{-|log alpha|/2}``:
+    ``kappa = sqrt((P + Q) max(alpha, 1/alpha) / (P alpha + Q / alpha))``; 1 + O(1) for
+    comparable P, Q > 0, ``alpha`` for P = 0 (the flow into the saddle of Proposition 1).
+    """
+    if P + Q == 0:
+        return 1.0
+    return math.sqrt((P + Q) * max(alpha, 1 / alpha) / (P * alpha + Q / alpha))
 
 
 def state_errors(

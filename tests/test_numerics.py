@@ -4,8 +4,6 @@ claim ``xu_ziyin.theorem_1_oracle``, run by tests/test_registry.py)."""
 
 from __future__ import annotations
 
-import math
-
 import mpmath
 import numpy as np
 import pytest
@@ -65,8 +63,7 @@ def test_scipy_matches_closed_form(case):
     g = float(case.setup.gamma)
     P, Q = traj.P, traj.Q
     for k in range(len(times)):
-        a = exact.alpha[k]
-        kappa = 1.0 if P + Q == 0 else math.sqrt((P + Q) * max(a, 1 / a) / (P * a + Q / a))
+        kappa = testing.manifold_condition(P, Q, exact.alpha[k])
         tol = Tolerance(rtol=1e-10 * kappa)
         assert tol.rtol <= 1e-4  # the check stays meaningful
         dot = g * np.linalg.norm(exact.u[k]) * np.linalg.norm(exact.W[k] @ x)

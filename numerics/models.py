@@ -1,0 +1,314 @@
+"""The networks of the seeds as batched torch losses (one concept: the model).
+
+A model is a frozen dataclass holding its data and fixed hyperparameters; the trainable
+parameters are a dict of tensors with a leading batch dimension ``B`` (independent
+networks).  ``loss(params, data)`` returns the ``B`` losses, ``output(params, data, X)``
+the ``(B, n)`` outputs on inputs ``X``; ``rates`` are the per-block learning rates of the
+gradient flow ``d theta_b / dt = -eta_b grad_b L``.  Gradients come from autograd on the
+loss (:mod:`numerics.torch_flow`); tests compare them with the papers' hand-written flows.
+
+Widths can be batched by padding: in the linear models zero rows of both layers stay
+zero exactly (their gradient is proportional to the other layer's row), and in
+:class:`NodeScaled` a node with ``lambda = 0`` contributes nothing and never moves.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "ACTIVATIONS",
+    "NodeScaled",
+    "SingleNeuron",
+    "ThreeLayerReLU",
+    "TwoLayerLinear",
+    "WideLinear",
+    "node_scaled_parameters",
+]
+
+ACTIVATIONS = ("linear", "relu", "swish")
+
+
+def _real_array(name: str, value: Any, ndim: int) -> np.ndarray:
+    try:
+        arr = np.array(value, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be an array of real numbers, got {value!r:.80}") from exc
+    if arr.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"{name} must not be empty")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite, got {value!r:.80}")
+    arr.setflags(write=False)
+    return arr
+
+
+def _positive(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    v = float(value)
+    if not (math.isfinite(v) and v > 0):
+        raise ValueError(f"{name} must be finite and > 0, got {value!r}")
+    return v
+
+
+class _Model:
+    """Data arrays as tensors, copied to each device / dtype once per model (the vector
+    field is evaluated thousands of times; on CUDA each copy would be a blocking
+    host-to-device transfer).  The cache lives in the instance, outside its fields."""
+
+    def _t(self, name: str, like: Any) -> Any:
+        import torch
+
+        cache = self.__dict__.setdefault("_tensors", {})
+        key = (name, like.device, like.dtype)
+        if key not in cache:
+            cache[key] = torch.as_tensor(
+                np.array(getattr(self, name)), dtype=like.dtype, device=like.device
+            )
+        return cache[key]
+
+
+def _activation(name: str) -> tuple[Any, Any]:
+    import torch
+
+    if name == "linear":
+        return (lambda z: z), (lambda z: torch.ones_like(z))
+    if name == "relu":
+        return torch.relu, (lambda z: (z > 0).to(z.dtype))
+    if name == "swish":
+        return (lambda z: z * torch.sigmoid(z)), (
+            lambda z: torch.sigmoid(z) * (1 + z * (1 - torch.sigmoid(z)))
+        )
+    raise ValueError(f"activation must be one of {ACTIVATIONS}, got {name!r}")
+
+
+@dataclass(frozen=True)
+class TwoLayerLinear(_Model):
+    """Seed 001 (Xu & Ziyin) eq. (4): ``f = gamma u^T W x``, ``L = (f - y)^2`` (no 1/2),
+    rates ``eta_u`` (u: (B, d)) and ``eta_w`` (W: (B, d, d0))."""
+
+    x: Any
+    y: float
+    gamma: float = 1.0
+    eta_u: float = 1.0
+    eta_w: float = 1.0
+    blocks: tuple[str, ...] = field(default=("u", "W"), init=False)
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "x", _real_array("x", self.x, 1))
+        if not np.any(self.x):
+            raise ValueError("x must not be the zero vector")
+        y = float(self.y)
+        if not math.isfinite(y):
+            raise ValueError(f"y must be finite, got {self.y!r}")
+        set_(self, "y", y)
+        for name in ("gamma", "eta_u", "eta_w"):
+            set_(self, name, _positive(name, getattr(self, name)))
+
+    @property
+    def rates(self) -> dict[str, float]:
+        return {"u": self.eta_u, "W": self.eta_w}
+
+    def output(self, p: dict[str, Any], X: Any) -> Any:
+        """``(B, n)`` outputs on the rows of ``X`` (n, d0)."""
+        return self.gamma * (p["W"] @ X.T * p["u"][:, :, None]).sum(1)
+
+    def loss(self, p: dict[str, Any]) -> Any:
+        x = self._t("x", p["u"])
+        f = self.gamma * ((p["W"] @ x) * p["u"]).sum(-1)
+        return (f - self.y) ** 2
+
+
+@dataclass(frozen=True)
+class SingleNeuron(_Model):
+    """Seed 003 Part I: ``f = a w^T x``, ``L = 1/2 sum_i (f(x_i) - y_i)^2``; a: (B,),
+    w: (B, d)."""
+
+    X: Any
+    y: Any
+    eta_a: float = 1.0
+    eta_w: float = 1.0
+    blocks: tuple[str, ...] = field(default=("a", "w"), init=False)
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "X", _real_array("X", self.X, 2))
+        set_(self, "y", _real_array("y", self.y, 1))
+        if len(self.y) != len(self.X):
+            raise ValueError(f"y must have {len(self.X)} entries (rows of X), got {len(self.y)}")
+        for name in ("eta_a", "eta_w"):
+            set_(self, name, _positive(name, getattr(self, name)))
+
+    @property
+    def rates(self) -> dict[str, float]:
+        return {"a": self.eta_a, "w": self.eta_w}
+
+    def output(self, p: dict[str, Any], X: Any) -> Any:
+        return p["a"][:, None] * (p["w"] @ X.T)
+
+    def loss(self, p: dict[str, Any]) -> Any:
+        X, y = self._t("X", p["w"]), self._t("y", p["w"])
+        return ((self.output(p, X) - y) ** 2).sum(-1) / 2
+
+
+@dataclass(frozen=True)
+class WideLinear(_Model):
+    """Seed 003 Part II: ``f(x) = A^T W x``, ``L = 1/2 sum_i ||f(x_i) - y_i||^2``;
+    A: (B, h, c), W: (B, h, d); Y: (n, c)."""
+
+    X: Any
+    Y: Any
+    eta_A: float = 1.0  # noqa: N815 (the paper's notation)
+    eta_W: float = 1.0  # noqa: N815
+    blocks: tuple[str, ...] = field(default=("A", "W"), init=False)
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "X", _real_array("X", self.X, 2))
+        set_(self, "Y", _real_array("Y", self.Y, 2))
+        if len(self.Y) != len(self.X):
+            raise ValueError(f"Y must have {len(self.X)} rows (as X), got {len(self.Y)}")
+        for name in ("eta_A", "eta_W"):
+            set_(self, name, _positive(name, getattr(self, name)))
+
+    @property
+    def rates(self) -> dict[str, float]:
+        return {"A": self.eta_A, "W": self.eta_W}
+
+    def output(self, p: dict[str, Any], X: Any) -> Any:
+        """``(B, n, c)``."""
+        return X @ p["W"].transpose(1, 2) @ p["A"]
+
+    def loss(self, p: dict[str, Any]) -> Any:
+        X, Y = self._t("X", p["W"]), self._t("Y", p["W"])
+        return ((self.output(p, X) - Y) ** 2).sum((-1, -2)) / 2
+
+
+@dataclass(frozen=True)
+class NodeScaled(_Model):
+    """Seed 000 eq. (2): ``f(x) = sum_j sqrt(lambda_j) a_j sigma(w_j^T x / sqrt(d))``,
+    ``L = 1/2 sum_i (y_i - f(x_i))^2`` (eq. (5)), ``dW/dt = -eta grad_W L``.
+
+    Blocks: ``W`` (B, m, d), trained at rate ``eta``; the output weights ``a`` (B, m) (+-1,
+    eq. (3)) and the node scales ``s = sqrt(lambda)`` (B, m) are blocks with learning rate
+    0, so every network of a batch has its own fixed ``a`` and scaling (and a padded
+    width: nodes with ``s = 0`` contribute nothing and never move).  Build them with
+    :func:`numerics.models.node_scaled_parameters`."""
+
+    X: Any
+    y: Any
+    activation: str = "relu"
+    eta: float = 1.0
+    blocks: tuple[str, ...] = field(default=("W", "a", "s"), init=False)
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "X", _real_array("X", self.X, 2))
+        set_(self, "y", _real_array("y", self.y, 1))
+        if len(self.y) != len(self.X):
+            raise ValueError(f"y must have {len(self.X)} entries (rows of X), got {len(self.y)}")
+        _activation(self.activation)  # validates the name
+        set_(self, "eta", _positive("eta", self.eta))
+
+    @property
+    def rates(self) -> dict[str, float]:
+        return {"W": self.eta, "a": 0.0, "s": 0.0}
+
+    def preactivations(self, p: dict[str, Any], X: Any) -> Any:
+        """``Z_j(x_i) = w_j^T x_i / sqrt(d)``, shape (B, n, m)."""
+        return X @ p["W"].transpose(1, 2) / math.sqrt(X.shape[-1])
+
+    def features(self, p: dict[str, Any], X: Any) -> Any:
+        """``sigma(Z_j(x_i))``, shape (B, n, m)."""
+        sigma, _ = _activation(self.activation)
+        return sigma(self.preactivations(p, X))
+
+    def output(self, p: dict[str, Any], X: Any) -> Any:
+        return (self.features(p, X) * (p["s"] * p["a"])[:, None, :]).sum(-1)
+
+    def loss(self, p: dict[str, Any]) -> Any:
+        X, y = self._t("X", p["W"]), self._t("y", p["W"])
+        return ((y - self.output(p, X)) ** 2).sum(-1) / 2
+
+
+def node_scaled_parameters(
+    lam: Any, d: int, batch: int, *, seed: int = 0, device: Any = None, dtype: Any = None
+) -> dict[str, Any]:
+    """Initial parameters of :class:`NodeScaled`: ``W`` i.i.d. N(0, 1) (B, m, d), ``a``
+    i.i.d. uniform on {-1, +1} (eq. (3)), ``s = sqrt(lam)`` for node scalings ``lam``
+    (shape (m,), shared, or (B, m)); reproducible from ``seed`` on every device."""
+    import torch
+
+    from numerics.torch_flow import resolve_device
+
+    lam_arr = np.array(lam, dtype=float)
+    if lam_arr.ndim not in (1, 2) or lam_arr.size == 0:
+        raise ValueError(f"lam must have shape (m,) or (batch, m), got {lam_arr.shape}")
+    if not np.all(np.isfinite(lam_arr)) or np.any(lam_arr < 0):
+        raise ValueError("lam must be finite and >= 0 (node scalings)")
+    m = lam_arr.shape[-1]
+    lam_arr = np.broadcast_to(lam_arr, (batch, m))
+    dev = resolve_device(device)
+    dtype = torch.float64 if dtype is None else dtype
+    gen = torch.Generator().manual_seed(int(seed))
+    W = torch.randn((batch, m, d), generator=gen, dtype=torch.float64)
+    a = torch.randint(0, 2, (batch, m), generator=gen).to(torch.float64) * 2 - 1
+    s = torch.as_tensor(np.sqrt(lam_arr).copy())
+    return {k: v.to(device=dev, dtype=dtype) for k, v in {"W": W, "a": a, "s": s}.items()}
+
+
+@dataclass(frozen=True)
+class ThreeLayerReLU(_Model):
+    """Seed 004 eq. (1): ``f(x) = a^T sigma(W2 sigma(W1 x + b1) + b2) / alpha`` (ReLU),
+    ``R_S = 1/(2n) sum_i (f(x_i) - y_i)^2`` (eq. (3)), rate 1 (eq. (4)); a: (B, m),
+    W2: (B, m, m), W1: (B, m, d); with ``bias=True`` also b1, b2: (B, m)."""
+
+    X: Any
+    y: Any
+    alpha: float = 1.0
+    bias: bool = False
+    blocks: tuple[str, ...] = field(default=("a", "W2", "W1"), init=False)
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "X", _real_array("X", self.X, 2))
+        set_(self, "y", _real_array("y", self.y, 1))
+        if len(self.y) != len(self.X):
+            raise ValueError(f"y must have {len(self.X)} entries (rows of X), got {len(self.y)}")
+        set_(self, "alpha", _positive("alpha", self.alpha))
+        if not isinstance(self.bias, bool):
+            raise TypeError(f"bias must be a bool, got {self.bias!r}")
+        if self.bias:
+            set_(self, "blocks", ("a", "W2", "W1", "b2", "b1"))
+
+    @property
+    def rates(self) -> dict[str, float]:
+        return {b: 1.0 for b in self.blocks}
+
+    def hidden(self, p: dict[str, Any], X: Any) -> tuple[Any, Any]:
+        """Post-activations of the two hidden layers, (B, n, m) each."""
+        import torch
+
+        z1 = X @ p["W1"].transpose(1, 2)
+        if self.bias:
+            z1 = z1 + p["b1"][:, None, :]
+        h1 = torch.relu(z1)
+        z2 = h1 @ p["W2"].transpose(1, 2)
+        if self.bias:
+            z2 = z2 + p["b2"][:, None, :]
+        return h1, torch.relu(z2)
+
+    def output(self, p: dict[str, Any], X: Any) -> Any:
+        _, h2 = self.hidden(p, X)
+        return (h2 * p["a"][:, None, :]).sum(-1) / self.alpha
+
+    def loss(self, p: dict[str, Any]) -> Any:
+        X, y = self._t("X", p["W1"]), self._t("y", p["W1"])
+        return ((self.output(p, X) - y) ** 2).sum(-1) / (2 * len(self.y))

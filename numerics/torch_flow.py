@@ -1,0 +1,537 @@
+"""Batched gradient flow and gradient descent in torch, on CPU or CUDA.
+
+Many independent networks (a batch of initialisations, of widths padded as described in
+:mod:`numerics.models`, or of node scalings) are integrated at once.  The vector field is
+``d theta_b/dt = -eta_b grad_b L(theta)``, with the gradient from autograd on the model's
+loss (the batch elements are independent, so the gradient of the summed losses is the
+per-element gradient).
+
+Gradient flow: Dormand-Prince 8(5,3) (the ``DOP853`` of Hairer, Norsett & Wanner, with
+scipy's coefficient tables, :mod:`scipy.integrate._ivp.dop853_coefficients`) with error
+control *per batch element*: each network has its own time and step, accepted or
+rejected on its own error estimate (scipy's error norm), so a batch gives the same
+trajectories as separate runs.  Steps are shortened to land exactly on the requested
+times (no dense-output interpolation error).  Why not torchdiffeq: its adaptive solvers
+share one step across the whole batch (the worst element sets it), and an extra
+dependency would buy nothing here; ``benchmarks/bench_torch.py`` measures the speed
+against a loop of ``solve_ivp`` and ``tests/test_torch_flow.py`` the accuracy against
+the mpmath oracle.
+
+Gradient descent: ``theta <- theta - lr eta_b grad_b L`` (the papers' experiments), with
+the time of step ``k`` being ``k lr``.
+
+Measures are recorded at the requested times only (never every step): a dict of
+callables ``fn(params, rows) -> tensor (k, ...)`` evaluated on the ``k`` batch elements
+``rows`` (indices into the full batch) that reached a requested time together (see
+:mod:`numerics.measures`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy.integrate._ivp import dop853_coefficients as _dop
+
+__all__ = [
+    "FlowResult",
+    "gradient_descent",
+    "gradient_flow",
+    "initialise",
+    "resolve_device",
+]
+
+_SAFETY, _MIN_FACTOR, _MAX_FACTOR = 0.9, 0.2, 10.0
+_ERROR_EXPONENT = -1.0 / 8.0  # DOP853: error ~ h^8
+_STAGES = _dop.N_STAGES
+
+
+def _torch() -> Any:
+    try:
+        import torch
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        raise ImportError(
+            "numerics.torch_flow needs torch: pip install 'solvable[torch]' "
+            "(CPU build: pip install torch==2.13.0)"
+        ) from exc
+    return torch
+
+
+def resolve_device(device: Any = None) -> Any:
+    """``None``: CUDA when available, else CPU; ``"cpu"``, ``"cuda"``, ``"cuda:k"`` or a
+    ``torch.device``.  An unknown or unavailable device is a ``ValueError``."""
+    torch = _torch()
+    if device is None:
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        dev = torch.device(device)
+    except (RuntimeError, TypeError) as exc:
+        raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:k', got {device!r}") from exc
+    if dev.type == "cuda":
+        if not torch.cuda.is_available():
+            raise ValueError(f"device {device!r}: CUDA is not available on this machine")
+        if dev.index is not None and dev.index >= torch.cuda.device_count():
+            raise ValueError(
+                f"device {device!r}: only {torch.cuda.device_count()} CUDA device(s) here"
+            )
+    elif dev.type != "cpu":
+        raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:k', got {device!r}")
+    return dev
+
+
+def initialise(
+    shapes: Mapping[str, tuple[int, ...]],
+    batch: int,
+    *,
+    scale: float | Mapping[str, float] = 1.0,
+    seed: int = 0,
+    device: Any = None,
+    dtype: Any = None,
+) -> dict[str, Any]:
+    """i.i.d. Gaussian parameters ``N(0, scale^2)`` of shape ``(batch, *shape)`` per block.
+
+    Drawn on the CPU from ``torch.Generator().manual_seed(seed)`` and then moved, so the
+    same seed gives the same numbers on every device."""
+    torch = _torch()
+    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+        raise ValueError(f"batch must be an integer >= 1, got {batch!r}")
+    dev = resolve_device(device)
+    dtype = torch.float64 if dtype is None else dtype
+    gen = torch.Generator().manual_seed(int(seed))
+    out = {}
+    for name, shape in shapes.items():
+        s = scale[name] if isinstance(scale, Mapping) else scale
+        z = torch.randn((batch, *shape), generator=gen, dtype=torch.float64)
+        out[name] = (float(s) * z).to(device=dev, dtype=dtype)
+    return out
+
+
+@dataclass(frozen=True)
+class FlowResult:
+    """``times`` (T,); ``params[name]``: (T, B, *shape) (if kept); ``measures[name]``:
+    (T, B, ...); ``steps``, ``rejected``, ``nfev``: per batch element (B,) (gradient
+    flow) or totals (gradient descent)."""
+
+    times: Any
+    params: dict[str, Any]
+    measures: dict[str, Any]
+    steps: Any
+    rejected: Any
+    nfev: int
+
+
+# ---------------------------------------------------------------------------
+# helpers
+# ---------------------------------------------------------------------------
+class _Packing:
+    """Flatten a dict of (B, *shape) blocks to (B, N) and back."""
+
+    def __init__(self, model: Any, params: Mapping[str, Any]):
+        torch = _torch()
+        missing = [b for b in model.blocks if b not in params]
+        extra = [b for b in params if b not in model.blocks]
+        if missing or extra:
+            raise ValueError(
+                f"params must have exactly the blocks {model.blocks}; missing {missing}, "
+                f"unexpected {extra}"
+            )
+        first = params[model.blocks[0]]
+        if not isinstance(first, torch.Tensor):
+            raise TypeError(f"params must be torch tensors, got {type(first).__name__}")
+        self.batch = first.shape[0]
+        self.names = model.blocks
+        self.shapes = []
+        for b in self.names:
+            t = params[b]
+            if not isinstance(t, torch.Tensor) or t.shape[:1] != (self.batch,):
+                raise ValueError(
+                    f"params[{b!r}] must be a tensor with leading batch dimension "
+                    f"{self.batch}, got {getattr(t, 'shape', type(t).__name__)}"
+                )
+            self.shapes.append(tuple(t.shape[1:]))
+        self.sizes = [math.prod(s) for s in self.shapes]
+        rates = model.rates
+        self.rates = torch.cat(
+            [torch.full((n,), float(rates[b]), dtype=first.dtype, device=first.device)
+             for b, n in zip(self.names, self.sizes, strict=True)]
+        )  # fmt: skip
+
+    def pack(self, params: Mapping[str, Any]) -> Any:
+        torch = _torch()
+        return torch.cat([params[b].reshape(self.batch_of(params), -1) for b in self.names], 1)
+
+    def batch_of(self, params: Mapping[str, Any]) -> int:
+        return params[self.names[0]].shape[0]
+
+    def unpack(self, y: Any) -> dict[str, Any]:
+        out, k = {}, 0
+        for b, s, n in zip(self.names, self.shapes, self.sizes, strict=True):
+            out[b] = y[:, k : k + n].reshape(y.shape[0], *s)
+            k += n
+        return out
+
+
+def _field(model: Any, packing: _Packing) -> Callable[[Any], Any]:
+    torch = _torch()
+
+    def f(y: Any) -> Any:
+        with torch.enable_grad():
+            z = y.detach().requires_grad_(True)
+            loss = model.loss(packing.unpack(z)).sum()
+            (g,) = torch.autograd.grad(loss, z)
+        return -packing.rates * g
+
+    return f
+
+
+def _check_times(times: Any) -> np.ndarray:
+    ts = np.asarray(times, dtype=float)
+    if ts.ndim != 1 or ts.size == 0:
+        raise ValueError(f"times must be a non-empty 1-d sequence, got shape {ts.shape}")
+    if not np.all(np.isfinite(ts)) or np.any(ts < 0):
+        raise ValueError(f"times must be finite and >= 0, got {times!r:.80}")
+    if np.any(np.diff(ts) < 0):
+        raise ValueError("times must be sorted (non-decreasing)")
+    return ts
+
+
+def _is_oom(exc: BaseException) -> bool:
+    torch = _torch()
+    oom = getattr(torch, "OutOfMemoryError", torch.cuda.OutOfMemoryError)
+    if isinstance(exc, (oom, torch.cuda.OutOfMemoryError, MemoryError)):
+        return True
+    text = str(exc).lower()
+    return isinstance(exc, RuntimeError) and (
+        "out of memory" in text or "can't allocate memory" in text
+    )
+
+
+def _split_on_oom(run: Callable[[dict[str, Any], int], FlowResult], params: dict[str, Any],
+                  max_batch: int | None) -> FlowResult:  # fmt: skip
+    """Run in chunks of ``max_batch``; a chunk that does not fit is halved, not fatal."""
+    torch = _torch()
+    batch = next(iter(params.values())).shape[0]
+    size = batch if max_batch is None else max(1, min(int(max_batch), batch))
+    parts: list[FlowResult] = []
+    start = 0
+    while start < batch:
+        chunk = {k: v[start : start + size] for k, v in params.items()}
+        try:
+            parts.append(run(chunk, start))
+        except Exception as exc:
+            if not _is_oom(exc) or size == 1:
+                raise
+            if torch.cuda.is_available():
+                torch.cuda.empty_cache()
+            size = max(1, size // 2)
+            continue
+        start += size
+    if len(parts) == 1:
+        return parts[0]
+    return FlowResult(
+        times=parts[0].times,
+        params={k: torch.cat([p.params[k] for p in parts], 1) for k in parts[0].params},
+        measures={k: torch.cat([p.measures[k] for p in parts], 1) for k in parts[0].measures},
+        steps=torch.cat([torch.as_tensor(p.steps).reshape(-1) for p in parts]),
+        rejected=torch.cat([torch.as_tensor(p.rejected).reshape(-1) for p in parts]),
+        nfev=sum(p.nfev for p in parts),
+    )
+
+
+def _prepare(model: Any, params: Mapping[str, Any], device: Any, dtype: Any):
+    torch = _torch()
+    if not hasattr(model, "loss") or not hasattr(model, "blocks"):
+        raise TypeError(f"model must be one of numerics.models, got {type(model).__name__}")
+    dev = resolve_device(device) if device is not None else None
+    out = {}
+    for k, v in params.items():
+        t = torch.as_tensor(v)
+        if not torch.is_floating_point(t):
+            t = t.to(torch.float64)
+        out[k] = t.to(device=dev or t.device, dtype=dtype or t.dtype)
+        if not bool(torch.isfinite(out[k]).all()):
+            raise ValueError(f"params[{k!r}] must be finite")
+    _Packing(model, out)  # blocks, shapes and one batch size, checked before any split
+    return out
+
+
+class _Recorder:
+    def __init__(self, measures: Mapping[str, Callable[..., Any]] | None, keep_params: bool,
+                 n_times: int, packing: _Packing, offset: int):  # fmt: skip
+        self.offset = offset
+        self.measures = dict(measures or {})
+        self.keep = keep_params
+        self.T = n_times
+        self.packing = packing
+        self.params: Any = None
+        self.values: dict[str, Any] = {}
+
+    def record(self, y: Any, rows: Any, j: Any) -> None:
+        """Store the states ``y`` (k, N) of batch rows ``rows`` at time indices ``j``."""
+        torch = _torch()
+        B = self.packing.batch
+        if self.keep:
+            if self.params is None:
+                self.params = torch.full((self.T, B, y.shape[1]), math.nan, dtype=y.dtype,
+                                         device=y.device)  # fmt: skip
+            self.params[j, rows] = y
+        if self.measures:
+            p = self.packing.unpack(y)
+            for name, fn in self.measures.items():
+                v = fn(p, rows + self.offset).detach()
+                if name not in self.values:
+                    self.values[name] = torch.full((self.T, B, *v.shape[1:]), math.nan,
+                                                   dtype=v.dtype, device=v.device)  # fmt: skip
+                self.values[name][j, rows] = v
+
+    def params_dict(self) -> dict[str, Any]:
+        if self.params is None:
+            return {}
+        T, B = self.params.shape[:2]
+        flat = self.params.reshape(T * B, -1)
+        return {k: v.reshape(T, B, *v.shape[1:]) for k, v in self.packing.unpack(flat).items()}
+
+
+# ---------------------------------------------------------------------------
+# gradient flow
+# ---------------------------------------------------------------------------
+def gradient_flow(
+    model: Any,
+    params: Mapping[str, Any],
+    times: Sequence[float],
+    *,
+    rtol: float = 1e-10,
+    atol: float | None = None,
+    measures: Mapping[str, Callable[..., Any]] | None = None,
+    keep_params: bool = True,
+    device: Any = None,
+    dtype: Any = None,
+    max_batch: int | None = None,
+    max_steps: int = 100_000,
+    progress: bool = False,
+) -> FlowResult:
+    """Integrate ``d theta/dt = -eta grad L`` for every batch element to each of ``times``.
+
+    ``params``: dict of tensors ``(B, *shape)`` for the model's ``blocks``.  ``rtol`` and
+    ``atol`` (default ``rtol * 1e-3 * max|theta_0|``, per element) as in scipy's DOP853.
+    ``device``/``dtype`` move the parameters (default: where and what they are; float64
+    recommended).  ``max_batch`` caps the chunk size; a chunk that runs out of memory is
+    halved and retried.  ``progress`` shows a tqdm bar of the slowest element's time.
+    """
+    _torch()  # a clear ImportError without torch
+    ts = _check_times(times)
+    if not (isinstance(rtol, (int, float)) and 1e-15 <= rtol < 1):
+        raise ValueError(f"rtol must be in [1e-15, 1), got {rtol!r}")
+    if atol is not None and not (isinstance(atol, (int, float)) and atol > 0):
+        raise ValueError(f"atol must be > 0, got {atol!r}")
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+        raise ValueError(f"max_steps must be an integer >= 1, got {max_steps!r}")
+    p = _prepare(model, params, device, dtype)
+
+    def run(chunk: dict[str, Any], offset: int) -> FlowResult:
+        return _dop853(model, chunk, ts, rtol, atol, measures, keep_params, max_steps, progress,
+                       offset)  # fmt: skip
+
+    return _split_on_oom(run, p, max_batch)
+
+
+def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, progress, offset):
+    torch = _torch()
+    packing = _Packing(model, params)
+    y = packing.pack(params).detach()
+    B, N = y.shape
+    dev, dt = y.device, y.dtype
+    f = _field(model, packing)
+    A = torch.as_tensor(_dop.A[:_STAGES, :_STAGES], dtype=dt, device=dev)
+    Bw = torch.as_tensor(_dop.B, dtype=dt, device=dev)
+    # the flows are autonomous: the nodes C of the tableau are not needed
+    E3 = torch.as_tensor(_dop.E3, dtype=dt, device=dev)
+    E5 = torch.as_tensor(_dop.E5, dtype=dt, device=dev)
+    T = torch.as_tensor(ts, dtype=dt, device=dev)
+    rec = _Recorder(measures, keep_params, len(ts), packing, offset)
+    if atol is None:
+        # as numerics.scipy_ode: three orders below the initial scale (or 1 if all zero)
+        top = y.abs().amax(1)
+        atol_b = rtol * 1e-3 * torch.where(top > 0, top, torch.ones_like(top))
+    else:
+        atol_b = torch.full((B,), float(atol), dtype=dt, device=dev)
+    atol_b = atol_b[:, None]
+
+    t = torch.zeros(B, dtype=dt, device=dev)
+    j = torch.zeros(B, dtype=torch.long, device=dev)  # next time index per element
+    rows = torch.arange(B, device=dev)
+    # times equal to 0 are recorded at once
+    while True:
+        hit = (j < len(ts)) & (T[j.clamp(max=len(ts) - 1)] <= t)
+        if not bool(hit.any()):
+            break
+        rec.record(y[hit], rows[hit], j[hit])
+        j = j + hit.long()
+    steps = torch.zeros(B, dtype=torch.long, device=dev)
+    rejected = torch.zeros(B, dtype=torch.long, device=dev)
+    last_rejected = torch.zeros(B, dtype=torch.bool, device=dev)
+    nfev = 0
+    K = torch.empty((_STAGES + 1, B, N), dtype=dt, device=dev)
+    fy = f(y)
+    nfev += 1
+    h = _initial_step(f, y, fy, rtol, atol_b, T[-1] - t)
+    nfev += 1
+    bar = _progress_bar(float(ts[-1])) if progress else None
+    try:
+        while bool((j < len(ts)).any()):
+            active = j < len(ts)
+            target = T[j.clamp(max=len(ts) - 1)]
+            h_eff = torch.minimum(h, target - t)
+            h_eff = torch.where(active, h_eff, torch.zeros_like(h_eff))
+            hb = h_eff[:, None]
+            K[0] = fy
+            for s in range(1, _STAGES):
+                dy = torch.einsum("k,kbn->bn", A[s, :s], K[:s]) * hb
+                K[s] = f(y + dy)
+            y_new = y + torch.einsum("k,kbn->bn", Bw, K[:_STAGES]) * hb
+            f_new = f(y_new)
+            K[_STAGES] = f_new
+            nfev += _STAGES
+            scale = atol_b + torch.maximum(y.abs(), y_new.abs()) * rtol
+            err5 = torch.einsum("k,kbn->bn", E5, K) / scale
+            err3 = torch.einsum("k,kbn->bn", E3, K) / scale
+            e5 = (err5**2).sum(1)
+            e3 = (err3**2).sum(1)
+            denom = torch.sqrt((e5 + 0.01 * e3) * N)
+            err = h_eff.abs() * e5 / torch.where(denom > 0, denom, 1.0)
+            # a step that overflows (or meets NaN) is rejected like a too-large one
+            finite = torch.isfinite(y_new).all(1) & torch.isfinite(err)
+            err = torch.where(finite, err, torch.full_like(err, math.inf))
+            accept = active & (err < 1)
+            factor = _SAFETY * err.clamp(min=1e-300) ** _ERROR_EXPONENT
+            factor = torch.where(err == 0, _MAX_FACTOR, factor.clamp(_MIN_FACTOR, _MAX_FACTOR))
+            # as scipy: no growth on the step after a rejection
+            factor = torch.where(accept & last_rejected, factor.clamp(max=1.0), factor)
+            last_rejected = active & ~accept
+            reached = accept & (h_eff >= target - t)
+            t = torch.where(accept, torch.where(reached, target, t + h_eff), t)
+            y = torch.where(accept[:, None], y_new, y)
+            fy = torch.where(accept[:, None], f_new, fy)
+            # a step cut short to land on a requested time keeps the step it would have
+            # taken (the error estimate of the shorter step says nothing larger)
+            grown = torch.where(reached & (h_eff < h), h, h_eff * factor)
+            h = torch.where(active, torch.where(accept, grown, h_eff * factor), h)
+            steps += accept.long()
+            rejected += last_rejected.long()
+            # a step below the resolution of t (the flow blows up, or meets NaN) or too many
+            # attempts: stop with the element and its time instead of spinning
+            stuck = active & ~reached & ((t + h == t) | ~torch.isfinite(h))
+            if bool(stuck.any()):
+                bad = int(rows[stuck][0])
+                raise ArithmeticError(
+                    f"batch element {bad}: step size underflow at t = {float(t[bad]):.6g} "
+                    "(non-finite state or finite-time blow-up)"
+                )
+            tired = active & ~reached & (steps + rejected >= max_steps)
+            if bool(tired.any()):
+                bad = int(rows[tired][0])
+                raise ArithmeticError(f"batch element {bad}: max_steps={max_steps} attempted "
+                                      f"steps by t = {float(t[bad]):.6g}")  # fmt: skip
+            while bool(reached.any()):
+                rec.record(y[reached], rows[reached], j[reached])
+                j = j + reached.long()
+                nxt = j.clamp(max=len(ts) - 1)
+                reached = reached & (j < len(ts)) & (T[nxt] <= t)
+            if bar is not None:
+                done = torch.where(j < len(ts), t, T[-1])
+                bar.n = float(done.min())
+                bar.refresh()
+    finally:
+        if bar is not None:
+            bar.close()
+    return FlowResult(
+        times=T, params=rec.params_dict(), measures=rec.values, steps=steps,
+        rejected=rejected, nfev=nfev,
+    )  # fmt: skip
+
+
+def _initial_step(f, y, fy, rtol, atol_b, span):
+    """Hairer, Norsett & Wanner II.4 (as scipy's ``select_initial_step``), per element."""
+    torch = _torch()
+    scale = atol_b + y.abs() * rtol
+    N = y.shape[1]
+    d0 = torch.linalg.vector_norm(y / scale, dim=1) / math.sqrt(N)
+    d1 = torch.linalg.vector_norm(fy / scale, dim=1) / math.sqrt(N)
+    small = (d0 < 1e-5) | (d1 < 1e-5)
+    h0 = torch.where(small, torch.full_like(d0, 1e-6), 0.01 * d0 / torch.where(small, 1.0, d1))
+    h0 = torch.minimum(h0, span.clamp(min=1e-300))
+    f1 = f(y + h0[:, None] * fy)
+    d2 = torch.linalg.vector_norm((f1 - fy) / scale, dim=1) / math.sqrt(N) / h0
+    tiny = (d1 <= 1e-15) & (d2 <= 1e-15)
+    dmax = torch.maximum(d1, d2)
+    h1 = torch.where(tiny, torch.maximum(torch.full_like(h0, 1e-6), h0 * 1e-3),
+                     (0.01 / torch.where(tiny, 1.0, dmax)) ** (1 / 8))  # fmt: skip
+    return torch.minimum(torch.minimum(100 * h0, h1), span.clamp(min=1e-300))
+
+
+def _progress_bar(total: float) -> Any:
+    try:
+        from tqdm.auto import tqdm
+    except ImportError as exc:
+        raise ImportError("progress=True needs tqdm: pip install 'solvable[torch]'") from exc
+    return tqdm(total=total, unit="t", bar_format="{l_bar}{bar}| t={n:.3g}/{total:.3g}")
+
+
+# ---------------------------------------------------------------------------
+# gradient descent
+# ---------------------------------------------------------------------------
+def gradient_descent(
+    model: Any,
+    params: Mapping[str, Any],
+    lr: float,
+    record_steps: Sequence[int],
+    *,
+    measures: Mapping[str, Callable[..., Any]] | None = None,
+    keep_params: bool = True,
+    device: Any = None,
+    dtype: Any = None,
+    max_batch: int | None = None,
+    progress: bool = False,
+) -> FlowResult:
+    """``theta_b <- theta_b - lr eta_b grad_b L``, recording after each of
+    ``record_steps`` (sorted integers >= 0); ``times = step * lr``."""
+    torch = _torch()
+    if not (isinstance(lr, (int, float)) and math.isfinite(lr) and lr > 0):
+        raise ValueError(f"lr must be finite and > 0, got {lr!r}")
+    steps_arr = np.asarray(record_steps)
+    if steps_arr.ndim != 1 or steps_arr.size == 0 or not np.issubdtype(steps_arr.dtype, np.integer):
+        raise ValueError(f"record_steps must be a non-empty 1-d sequence of integers, "
+                         f"got {record_steps!r:.80}")  # fmt: skip
+    if np.any(steps_arr < 0) or np.any(np.diff(steps_arr) < 0):
+        raise ValueError("record_steps must be sorted and >= 0")
+    p = _prepare(model, params, device, dtype)
+
+    def run(chunk: dict[str, Any], offset: int) -> FlowResult:
+        packing = _Packing(model, chunk)
+        y = packing.pack(chunk).detach()
+        f = _field(model, packing)
+        rec = _Recorder(measures, keep_params, len(steps_arr), packing, offset)
+        rows = torch.arange(y.shape[0], device=y.device)
+        bar = _progress_bar(float(steps_arr[-1])) if progress else None
+        k = 0
+        try:
+            for idx, target in enumerate(steps_arr):
+                while k < target:
+                    y = y + lr * f(y)
+                    k += 1
+                    if bar is not None:
+                        bar.update(1)
+                if not bool(torch.isfinite(y).all()):
+                    raise ArithmeticError(f"gradient descent diverged by step {k} (lr = {lr})")
+                rec.record(y, rows, torch.full_like(rows, idx))
+        finally:
+            if bar is not None:
+                bar.close()
+        times = torch.as_tensor(steps_arr * float(lr), dtype=y.dtype, device=y.device)
+        n = torch.full((y.shape[0],), int(steps_arr[-1]), dtype=torch.long, device=y.device)
+        return FlowResult(times, rec.params_dict(), rec.values, n, torch.zeros_like(n), k)
+
+    return _split_on_oom(run, p, max_batch)
