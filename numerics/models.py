@@ -2,10 +2,11 @@
 
 A model is a frozen dataclass holding its data and fixed hyperparameters; the trainable
 parameters are a dict of tensors with a leading batch dimension ``B`` (independent
-networks).  ``loss(params, data)`` returns the ``B`` losses, ``output(params, data, X)``
-the ``(B, n)`` outputs on inputs ``X``; ``rates`` are the per-block learning rates of the
+networks).  ``loss(params)`` returns the ``B`` losses, ``output(params, X)`` the
+``(B, n)`` outputs on inputs ``X``; ``rates`` are the per-block learning rates of the
 gradient flow ``d theta_b / dt = -eta_b grad_b L``.  Gradients come from autograd on the
-loss (:mod:`numerics.torch_flow`); tests compare them with the papers' hand-written flows.
+loss (:mod:`numerics.torch_flow`), or from a model's hand-written ``gradient(params)``
+where it has one (tested against autograd); tests compare both with the papers' flows.
 
 Widths can be batched by padding: in the linear models zero rows of both layers stay
 zero exactly (their gradient is proportional to the other layer's row), and in
@@ -124,6 +125,14 @@ class TwoLayerLinear(_Model):
         x = self._t("x", p["u"])
         f = self.gamma * ((p["W"] @ x) * p["u"]).sum(-1)
         return (f - self.y) ** 2
+
+    def gradient(self, p: dict[str, Any]) -> dict[str, Any]:
+        """Hand-written ``dL/du = 2 gamma (f - y) W x``, ``dL/dW = 2 gamma (f - y) u x^T``
+        (eq. (31) without the rates; tested against autograd of :meth:`loss`)."""
+        x = self._t("x", p["u"])
+        Wx = p["W"] @ x
+        r = 2 * self.gamma * (self.gamma * (Wx * p["u"]).sum(-1) - self.y)  # (B,)
+        return {"u": r[:, None] * Wx, "W": (r[:, None] * p["u"])[:, :, None] * x}
 
 
 @dataclass(frozen=True)

@@ -174,8 +174,19 @@ class _Packing:
         return out
 
 
-def _field(model: Any, packing: _Packing) -> Callable[[Any], Any]:
+def _field(model: Any, packing: _Packing, autograd: bool = False) -> Callable[[Any], Any]:
+    """``y -> -eta * grad L`` on the flat state; the model's hand-written ``gradient`` if
+    it has one (and ``autograd`` is False), else autograd of its loss."""
     torch = _torch()
+    if not autograd and hasattr(model, "gradient"):
+
+        def g(y: Any) -> Any:
+            grads = model.gradient(packing.unpack(y))
+            return -packing.rates * torch.cat(
+                [grads[b].reshape(y.shape[0], -1) for b in packing.names], 1
+            )
+
+        return g
 
     def f(y: Any) -> Any:
         with torch.enable_grad():

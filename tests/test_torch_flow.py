@@ -1,4 +1,5 @@
-"""numerics.torch_flow / models / measures on CPU (and, marked ``gpu``, on CUDA):
+"""numerics.torch_flow / models / measures on CPU (and, marked ``gpu``, on CUDA; the CPU
+tests pin ``device="cpu"`` so that they run the same on a CUDA machine):
 accuracy against the mpmath oracle, gradient descent -> gradient flow at first order,
 batch independence, gradients against the papers' hand-written flows, measures against
 their closed forms, memory-aware splitting, devices, seeds and input errors."""
@@ -139,7 +140,7 @@ def test_gradient_descent_converges_to_gradient_flow_at_first_order():
 def test_batched_equals_separate_runs():
     case = xu_ziyin_case("generic")
     model = _xz_model(case)
-    p = torch_flow.initialise({"u": (3,), "W": (3, 2)}, 6, scale=0.7, seed=1)
+    p = torch_flow.initialise({"u": (3,), "W": (3, 2)}, 6, scale=0.7, seed=1, device="cpu")
     times = [0.0, 0.3, 2.0]
     batched = torch_flow.gradient_flow(model, p, times, rtol=1e-11)
     for b in range(6):
@@ -156,7 +157,7 @@ def test_widths_batch_by_zero_padding():
     """Seed 001: zero rows of u and W stay exactly zero, so widths 2 and 4 share a batch."""
     case = xu_ziyin_case("generic")
     model = _xz_model(case)
-    p4 = torch_flow.initialise({"u": (4,), "W": (4, 2)}, 2, scale=0.5, seed=3)
+    p4 = torch_flow.initialise({"u": (4,), "W": (4, 2)}, 2, scale=0.5, seed=3, device="cpu")
     p4["u"][0, 2:] = 0
     p4["W"][0, 2:] = 0
     res = torch_flow.gradient_flow(model, p4, [1.0], rtol=1e-11)
@@ -185,7 +186,7 @@ class _Tight:
 @pytest.mark.parametrize("method", ["flow", "descent"])
 def test_a_batch_that_does_not_fit_is_split(method):
     case = xu_ziyin_case("generic")
-    p = torch_flow.initialise({"u": (3,), "W": (3, 2)}, 10, scale=0.5, seed=2)
+    p = torch_flow.initialise({"u": (3,), "W": (3, 2)}, 10, scale=0.5, seed=2, device="cpu")
     tight = _Tight(_xz_model(case), limit=3)
     loss = measures.record_loss(_xz_model(case))
     if method == "flow":
@@ -204,7 +205,7 @@ def test_other_errors_are_not_swallowed_by_the_splitter():
             raise RuntimeError("shape mismatch")
 
     case = xu_ziyin_case("generic")
-    p = torch_flow.initialise({"u": (3,), "W": (3, 2)}, 4, seed=0)
+    p = torch_flow.initialise({"u": (3,), "W": (3, 2)}, 4, seed=0, device="cpu")
     with pytest.raises(RuntimeError, match="shape mismatch"):
         torch_flow.gradient_flow(Broken(_xz_model(case), 1), p, [1.0])
 
@@ -214,13 +215,27 @@ def test_other_errors_are_not_swallowed_by_the_splitter():
 # ---------------------------------------------------------------------------
 def _autograd_rhs(model, p):
     packing = torch_flow._Packing(model, p)
-    return torch_flow._field(model, packing)(packing.pack(p)), packing
+    return torch_flow._field(model, packing, autograd=True)(packing.pack(p)), packing
+
+
+def test_hand_written_gradient_is_autograd():
+    case = xu_ziyin_case("generic")
+    model = _xz_model(case)
+    p = torch_flow.initialise({"u": (5,), "W": (5, 2)}, 4, seed=9, device="cpu")
+    packing = torch_flow._Packing(model, p)
+    y = packing.pack(p)
+    hand = torch_flow._field(model, packing)(y)
+    auto = torch_flow._field(model, packing, autograd=True)(y)
+    torch.testing.assert_close(hand, auto, rtol=1e-14, atol=1e-15)  # the same sums
 
 
 def test_two_layer_linear_gradient_is_eq_31():
     """Seed 001 eq. (31) (the sympy flow of solvable.flows, derived from eq. (4))."""
     case = xu_ziyin_case("generic")
-    model, p = _xz_model(case), torch_flow.initialise({"u": (3,), "W": (3, 2)}, 1, seed=5)
+    model, p = (
+        _xz_model(case),
+        torch_flow.initialise({"u": (3,), "W": (3, 2)}, 1, seed=5, device="cpu"),
+    )
     rhs, _ = _autograd_rhs(model, p)
     flow = xu_ziyin_flow(3, 2)
     f = sp.lambdify((flow.state, flow.params), list(flow.rhs), "numpy")
@@ -234,7 +249,7 @@ def test_single_neuron_and_wide_gradients_are_the_sympy_flows():
     rng = np.random.default_rng(0)
     X, y, Y = rng.normal(size=(4, 3)), rng.normal(size=4), rng.normal(size=(4, 2))
     sn = models.SingleNeuron(X, y, eta_a=0.7, eta_w=1.3)
-    p = torch_flow.initialise({"a": (), "w": (3,)}, 1, seed=1)
+    p = torch_flow.initialise({"a": (), "w": (3,)}, 1, seed=1, device="cpu")
     rhs, _ = _autograd_rhs(sn, p)
     flow = kunin_flow(4, 3)
     f = sp.lambdify((flow.state, flow.params), list(flow.rhs), "numpy")
@@ -242,7 +257,7 @@ def test_single_neuron_and_wide_gradients_are_the_sympy_flows():
     np.testing.assert_allclose(rhs[0].numpy(), np.array(ref, dtype=float), rtol=1e-12)
 
     wide = models.WideLinear(X, Y, eta_A=0.5, eta_W=2.0)
-    p = torch_flow.initialise({"A": (2, 2), "W": (2, 3)}, 1, seed=2)
+    p = torch_flow.initialise({"A": (2, 2), "W": (2, 3)}, 1, seed=2, device="cpu")
     rhs, _ = _autograd_rhs(wide, p)
     flow = wide_flow(4, 3, 2, 2)
     f = sp.lambdify((flow.state, flow.params), list(flow.rhs), "numpy")
@@ -261,7 +276,7 @@ def test_node_scaled_gradient_is_the_papers_flow(activation):
     lam = rng.random(m)
     lam /= lam.sum()
     model = models.NodeScaled(X, y, activation=activation, eta=1.0)
-    p = models.node_scaled_parameters(lam, d, 2, seed=4)
+    p = models.node_scaled_parameters(lam, d, 2, seed=4, device="cpu")
     rhs, packing = _autograd_rhs(model, p)
     got = packing.unpack(rhs)
     Xt = torch.tensor(X)
@@ -285,7 +300,7 @@ def test_three_layer_gradient_is_eq_5(bias):
     shapes = {"a": (m,), "W2": (m, m), "W1": (m, d)}
     if bias:
         shapes |= {"b2": (m,), "b1": (m,)}
-    p = torch_flow.initialise(shapes, 2, seed=6)
+    p = torch_flow.initialise(shapes, 2, seed=6, device="cpu")
     rhs, packing = _autograd_rhs(model, p)
     got = packing.unpack(rhs)
     Xt, al = torch.tensor(X), model.alpha
@@ -338,7 +353,7 @@ def test_generic_ntk_is_eq_7_for_node_scaling(activation):
         1 / np.arange(1, 11) ** 2
     )
     model = models.NodeScaled(X, y, activation=activation, eta=0.8)
-    p = models.node_scaled_parameters(lam, 4, 3, seed=0)
+    p = models.node_scaled_parameters(lam, 4, 3, seed=0, device="cpu")
     K = measures.ntk(model, p, X)
     torch.testing.assert_close(K, measures.ntk_node_scaled(model, p), rtol=1e-12, atol=1e-14)
     assert torch.all(measures.min_eigenvalue(K) > 0)
@@ -350,7 +365,7 @@ def test_relative_distance_and_feature_learning_ratios():
     # swish: a smooth flow (with ReLU, DOP853 crawls where a neuron slides along its kink;
     # ReLU nets are trained by gradient descent, as in the papers)
     model = models.NodeScaled(X, y, activation="swish")
-    p0 = models.node_scaled_parameters(np.full(20, 1 / 20), 3, 4, seed=1)
+    p0 = models.node_scaled_parameters(np.full(20, 1 / 20), 3, 4, seed=1, device="cpu")
     x = X[0]
     rec = {
         "RD": measures.record_relative_distance("W", p0),
@@ -385,12 +400,12 @@ def test_devices():
 
 
 def test_seeds_are_reproducible():
-    a = torch_flow.initialise({"W": (4, 3)}, 5, seed=7)
-    b = torch_flow.initialise({"W": (4, 3)}, 5, seed=7)
-    c = torch_flow.initialise({"W": (4, 3)}, 5, seed=8)
+    a = torch_flow.initialise({"W": (4, 3)}, 5, seed=7, device="cpu")
+    b = torch_flow.initialise({"W": (4, 3)}, 5, seed=7, device="cpu")
+    c = torch_flow.initialise({"W": (4, 3)}, 5, seed=8, device="cpu")
     assert torch.equal(a["W"], b["W"]) and not torch.equal(a["W"], c["W"])
-    p = models.node_scaled_parameters([0.5, 0.5], 3, 4, seed=1)
-    q = models.node_scaled_parameters([0.5, 0.5], 3, 4, seed=1)
+    p = models.node_scaled_parameters([0.5, 0.5], 3, 4, seed=1, device="cpu")
+    q = models.node_scaled_parameters([0.5, 0.5], 3, 4, seed=1, device="cpu")
     assert all(torch.equal(p[k], q[k]) for k in p) and set(p["a"].unique().tolist()) <= {-1, 1}
 
 
@@ -447,7 +462,7 @@ _P = {"u": torch.zeros(1, 3, dtype=F64), "W": torch.zeros(1, 3, 2, dtype=F64)}
         (lambda m: torch_flow.gradient_descent(m, _P, 0.0, [1]), ValueError, "lr"),
         (lambda m: torch_flow.gradient_descent(m, _P, 0.1, [3, 1]), ValueError, "sorted"),
         (lambda m: torch_flow.gradient_descent(m, _P, 0.1, [0.5]), ValueError, "integers"),
-        (lambda m: torch_flow.initialise({"W": (2,)}, 0), ValueError, "batch"),
+        (lambda m: torch_flow.initialise({"W": (2,)}, 0, device="cpu"), ValueError, "batch"),
         (lambda m: models.TwoLayerLinear([0.0, 0.0], 1.0), ValueError, "x must not be"),
         (lambda m: models.TwoLayerLinear([1.0], 1.0, gamma=-1), ValueError, "gamma"),
         (lambda m: models.SingleNeuron([[1.0]], [1.0, 2.0]), ValueError, "y must have"),
@@ -479,7 +494,7 @@ def test_gpu_batch_equals_cpu_batch():
     assert torch.cuda.is_available(), "the gpu marker needs CUDA"
     case = xu_ziyin_case("generic")
     model = _xz_model(case)
-    p = torch_flow.initialise({"u": (64,), "W": (64, 2)}, 32, scale=0.2, seed=0)
+    p = torch_flow.initialise({"u": (64,), "W": (64, 2)}, 32, scale=0.2, seed=0, device="cpu")
     cpu = torch_flow.gradient_flow(model, p, [0.5, 2.0], rtol=1e-11, device="cpu")
     gpu = torch_flow.gradient_flow(model, p, [0.5, 2.0], rtol=1e-11, device="cuda")
     # the same algorithm; reductions in another order: a few ulps per step, over
