@@ -144,13 +144,18 @@ def test_batched_equals_separate_runs():
     times = [0.0, 0.3, 2.0]
     batched = torch_flow.gradient_flow(model, p, times, rtol=1e-11)
     for b in range(6):
-        one = torch_flow.gradient_flow(model, {k: v[b : b + 1] for k, v in p.items()}, times,
-                                       rtol=1e-11)  # fmt: skip
-        assert int(one.steps[0]) == int(batched.steps[b])  # per-element step control
+        one = torch_flow.gradient_flow(
+            model, {k: v[b : b + 1] for k, v in p.items()}, times, rtol=1e-11
+        )
+        # Per-element step control: the same steps and, on this 2-core CPU, bitwise the
+        # same numbers.  Batched kernels may sum in another order (seen on a 16-thread
+        # CPU), which can flip one accept decision near err = 1; the two runs then differ
+        # by their integration errors, <= ~1e-11 per e-folding (<= 10 here): 1e-9.
+        assert abs(int(one.steps[0]) - int(batched.steps[b])) <= 1
         for k in ("u", "W"):
-            # same steps, same arithmetic up to the reduction order of batched matmuls
-            torch.testing.assert_close(batched.params[k][:, b], one.params[k][:, 0],
-                                       rtol=1e-13, atol=1e-15)  # fmt: skip
+            torch.testing.assert_close(
+                batched.params[k][:, b], one.params[k][:, 0], rtol=1e-9, atol=1e-12
+            )
 
 
 def test_widths_batch_by_zero_padding():
