@@ -1,0 +1,336 @@
+"""Speed of the batched torch gradient flow, of the float64 closed form at scale, and of
+the mpmath oracle, each against the baseline a user would otherwise run (seed 001,
+Xu & Ziyin: ``f = gamma u^T W x``, ``L = (f - y)^2``).
+
+Run (from the repository root)::
+
+    python benchmarks/bench_torch.py                  # all three, ~1-2 min on 2 CPU cores
+    python benchmarks/bench_torch.py --quick          # smaller sizes, a smoke run (seconds)
+    python benchmarks/bench_torch.py --device cuda    # torch part on the GPU
+    python benchmarks/bench_torch.py --only gf --threads 1
+
+(gf)     B = 256 initialisations (entries N(0, 1/d), ``torch_flow.initialise(seed=0)``)
+         of the width d = 256 net (d0 = 10, a fixed random x with |x| = 1, y = gamma =
+         eta_u = eta_w = 1) integrated to T = 5 (about 7 t_c) at rtol 1e-10, state kept
+         at T only: ``numerics.torch_flow.gradient_flow`` (batched DOP853, one warm-up run,
+         then one timed run) vs a Python loop of ``scipy.integrate.solve_ivp(DOP853)`` on
+         a hand-written numpy vector field over the same initialisations, with the same
+         atol rule (``rtol * 1e-3 * max|theta_0|`` per trajectory).  If the loop passes
+         60 s, the trajectories done so far are timed and the total extrapolated
+         linearly (the output says so).  Printed: both wall times and their ratio, the
+         largest normwise relative difference of the final states, step counts.
+(closed) ``closed_form(setup, u0, W0).sample(times)`` in float64 at 10^4 times in
+         [0, 10 t_c] for d = 1000, d0 = 10 (u and W at every time: 880 MB) vs
+         (a) ``solve_ivp(DOP853, rtol 1e-10, t_eval=times)`` on the hand-written numpy
+         field -- not ``numerics.simulate(method="scipy")``, whose sympy-built field
+         (``numerics.scipy_ode``) takes O(d^2) time to construct (about 40 s at d = 100,
+         roughly an hour at d = 1000) and builds one State per time -- and (b) the
+         memory floor: allocating and filling one float64 array of the same total size.
+(oracle) ``numerics.simulate(method="mpmath", dps=k)`` on the suite case "generic" to
+         [t_c, 10 t_c] for dps 30 and 50: wall time, and the digits reached in u and W
+         (worst over the times) against ``closed_form(dps=k + 20)``.
+
+Times are wall clock on this machine, best of 3 unless noted; the torch runs are timed
+after ``torch.cuda.synchronize()`` on CUDA.  The header prints the device, the torch
+version, torch's thread count and the load average: on a shared CPU, torch's default of
+one thread per core can be slowed tens of times by another busy process (threads spin
+at barriers), so compare with ``--threads 1`` when the load is high.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import time
+from collections.abc import Callable
+from typing import Any
+
+import mpmath
+import numpy as np
+import scipy
+import torch
+from scipy.integrate import solve_ivp
+
+import numerics
+from numerics import models, torch_flow
+from solvable import xu_ziyin as xz
+from solvable.suites import xu_ziyin_case
+from solvable.tolerance import digits
+
+RTOL = 1e-10
+SCIPY_BUDGET_S = 60.0  # the scipy loop is extrapolated beyond this
+_STAGES_PER_STEP = 12  # DOP853 f-evaluations per attempted step (numerics.torch_flow)
+
+
+def best(fn: Callable[[], Any], repeat: int = 3) -> tuple[float, float, Any]:
+    """Best and worst wall-clock time of ``repeat`` calls, and the last result (the
+    previous result is dropped before each call, so large outputs are not held twice)."""
+    times, out = [], None
+    for _ in range(repeat):
+        out = None
+        t0 = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t0)
+    return min(times), max(times), out
+
+
+def secs(t: float) -> str:
+    return f"{t * 1e3:.1f} ms" if t < 1 else f"{t:.2f} s"
+
+
+def cpu_name() -> str:
+    try:
+        out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
+        for line in out.splitlines():
+            if line.lower().startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    return platform.processor() or platform.machine() or "unknown CPU"
+
+
+def device_name(dev: torch.device) -> str:
+    if dev.type == "cuda":
+        return torch.cuda.get_device_name(dev)
+    return f"{cpu_name()}, {os.cpu_count()} cores"
+
+
+def sync(dev: torch.device) -> None:
+    if dev.type == "cuda":
+        torch.cuda.synchronize(dev)
+
+
+def numpy_field(x: np.ndarray, y: float, gamma: float, eta_u: float, eta_w: float, d: int):
+    """Seed 001 eqs. (4)-(5) by hand: du/dt = -eta_u 2 (f - y) gamma W x,
+    dW/dt = -eta_w 2 (f - y) gamma u x^T, state (u, W.ravel())."""
+    d0 = len(x)
+
+    def rhs(_t: float, z: np.ndarray) -> np.ndarray:
+        u, W = z[:d], z[d:].reshape(d, d0)
+        v = W @ x
+        g = 2.0 * (gamma * (u @ v) - y) * gamma
+        return np.concatenate([(-eta_u * g) * v, ((-eta_w * g) * np.outer(u, x)).ravel()])
+
+    return rhs
+
+
+def atol_of(z0: np.ndarray) -> float:
+    """torch_flow's and numerics.scipy_ode's default: rtol * 1e-3 * max|theta_0|."""
+    scale = float(np.max(np.abs(z0)))
+    return RTOL * 1e-3 * (scale if scale > 0 else 1.0)
+
+
+def unit_vector(d0: int, seed: int) -> np.ndarray:
+    x = np.random.default_rng(seed).standard_normal(d0)
+    return x / np.linalg.norm(x)
+
+
+def rel_max(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """max|a - b| / max|b| along the last axis (the project's normwise measure)."""
+    return np.abs(a - b).max(-1) / np.abs(b).max(-1)
+
+
+# ---------------------------------------------------------------------------
+# (gf) batched torch gradient flow vs a loop of solve_ivp
+# ---------------------------------------------------------------------------
+def bench_gf(dev: torch.device, quick: bool) -> None:
+    B, d, d0, T = (32, 64, 10, 5.0) if quick else (256, 256, 10, 5.0)
+    x = unit_vector(d0, 0)
+    model = models.TwoLayerLinear(x, 1.0, gamma=1.0, eta_u=1.0, eta_w=1.0)
+    p0 = torch_flow.initialise(
+        {"u": (d,), "W": (d, d0)}, B, scale=1 / np.sqrt(d), seed=0, device=dev
+    )
+    z0 = np.concatenate([p0["u"].cpu().numpy(), p0["W"].cpu().numpy().reshape(B, -1)], 1)
+    setup = xz.Setup(1.0, 1.0, 1.0, tuple(x.tolist()), 1.0)
+    traj0 = xz.closed_form(setup, z0[0, :d], z0[0, d:].reshape(d, d0))
+    print(
+        f"[gf] B = {B} initialisations, d = {d}, d0 = {d0} (|x| = 1, y = gamma = eta = 1, "
+        f"entries N(0, 1/d)), to T = {T:g} = {T / traj0.t_c:.1f} t_c (t_c = {traj0.t_c:.3f} "
+        f"for element 0), rtol {RTOL:g}, atol rtol 1e-3 max|theta_0|"
+    )
+
+    def run_torch() -> Any:
+        res = torch_flow.gradient_flow(model, p0, [T], rtol=RTOL, keep_params=True)
+        sync(dev)
+        return res
+
+    run_torch()  # warm-up
+    sync(dev)
+    t0 = time.perf_counter()
+    res = run_torch()
+    t_torch = time.perf_counter() - t0
+    zt = np.concatenate(
+        [res.params["u"][-1].cpu().numpy(), res.params["W"][-1].cpu().numpy().reshape(B, -1)], 1
+    )
+    steps = res.steps.cpu().numpy()
+    rejected = res.rejected.cpu().numpy()
+
+    rhs = numpy_field(x, 1.0, 1.0, 1.0, 1.0, d)
+    zs, nfev = [], []
+    t0 = time.perf_counter()
+    for b in range(B):
+        sol = solve_ivp(rhs, (0.0, T), z0[b], method="DOP853", t_eval=[T], rtol=RTOL,
+                        atol=atol_of(z0[b]))  # fmt: skip
+        if not sol.success:
+            raise RuntimeError(f"solve_ivp failed on element {b}: {sol.message}")
+        zs.append(sol.y[:, -1])
+        nfev.append(sol.nfev)
+        if time.perf_counter() - t0 > SCIPY_BUDGET_S:
+            break
+    t_done = time.perf_counter() - t0
+    k = len(zs)
+    t_scipy = t_done * B / k
+    zs_arr = np.array(zs)
+    diff = rel_max(zt[:k], zs_arr)
+    per_elem = _STAGES_PER_STEP * (steps + rejected) + 2
+    loop = (
+        f"{secs(t_scipy)}"
+        if k == B
+        else f"{secs(t_scipy)} extrapolated linearly from {k} of {B} trajectories ({secs(t_done)})"
+    )
+    where = "cuda" if dev.type == "cuda" else f"cpu, {torch.get_num_threads()} threads"
+    print(
+        f"     torch batched DOP853 ({where}): {secs(t_torch)}  (accepted steps per element "
+        f"mean {steps.mean():.1f}, max "
+        f"{steps.max()}; rejected mean {rejected.mean():.2f}; {res.nfev} batched f-evals)"
+    )
+    print(
+        f"     scipy solve_ivp DOP853 loop (CPU, numpy field): {loop}  (mean nfev "
+        f"{np.mean(nfev):.1f}; torch's per-element equivalent 12 (steps + rejected) + 2: "
+        f"mean {per_elem[:k].mean():.1f})"
+    )
+    ratio = t_scipy / t_torch
+    faster = f"torch {ratio:.1f}x faster" if ratio >= 1 else f"torch {1 / ratio:.1f}x slower"
+    print(
+        f"     -> loop / torch = {ratio:.2f} ({faster}); final states differ by at most "
+        f"{diff.max():.1e} (max-norm, relative, per trajectory; median {np.median(diff):.1e})"
+    )
+    ex = traj0.sample([T])
+    z_ex = np.concatenate([ex.u[0], ex.W[0].ravel()])
+    print(
+        f"     element 0 against the closed form: torch {rel_max(zt[0], z_ex):.1e}, "
+        f"scipy {rel_max(zs_arr[0], z_ex):.1e}"
+    )
+
+
+# ---------------------------------------------------------------------------
+# (closed) float64 closed form at scale vs solve_ivp and the memory floor
+# ---------------------------------------------------------------------------
+def bench_closed(quick: bool) -> None:
+    d, d0, n_t = (100, 10, 1000) if quick else (1000, 10, 10_000)
+    x = unit_vector(d0, 0)
+    rng = np.random.default_rng(1)
+    u0 = rng.standard_normal(d) / np.sqrt(d)
+    W0 = rng.standard_normal((d, d0)) / np.sqrt(d)
+    setup = xz.Setup(1.0, 1.0, 1.0, tuple(x.tolist()), 1.0)
+    traj = xz.closed_form(setup, u0, W0)  # also builds the cached numpy evaluators
+    times = np.linspace(0.0, 10 * traj.t_c, n_t)
+    size = n_t * (d + d * d0)
+    print(
+        f"[closed] d = {d}, d0 = {d0}, {n_t} times in [0, 10 t_c] (t_c = {traj.t_c:.3f}); "
+        f"u and W at every time: {size * 8 / 1e6:.0f} MB of float64"
+    )
+
+    t_build, _, _ = best(lambda: xz.closed_form(setup, u0, W0))
+    t_sample, w_sample, _ = best(lambda: traj.sample(times))
+    t_cf, w_cf, s = best(lambda: xz.closed_form(setup, u0, W0).sample(times))
+    u_cf, W_end = s.u.copy(), s.W[-1].copy()
+    del s
+
+    rhs = numpy_field(x, 1.0, 1.0, 1.0, 1.0, d)
+    z0 = np.concatenate([u0, W0.ravel()])
+
+    def ivp() -> Any:
+        sol = solve_ivp(rhs, (0.0, times[-1]), z0, method="DOP853", t_eval=times, rtol=RTOL,
+                        atol=atol_of(z0))  # fmt: skip
+        if not sol.success:
+            raise RuntimeError(f"solve_ivp failed: {sol.message}")
+        return sol
+
+    t_ivp, w_ivp, sol = best(ivp)
+    err_u = float(rel_max(sol.y[:d].T, u_cf).max())
+    err_W = float(rel_max(sol.y[d:, -1], W_end.ravel()))
+    nfev = sol.nfev
+    del sol
+
+    def floor() -> None:
+        a = np.empty(size)
+        a.fill(1.0)
+
+    t_floor, w_floor, _ = best(floor)
+    print(
+        f"         closed_form(...).sample(times): {secs(t_cf)} (slowest of 3: {secs(w_cf)}; "
+        f"constructor alone {secs(t_build)}, sample alone {secs(t_sample)}, slowest "
+        f"{secs(w_sample)})"
+    )
+    print(
+        f"     (a) solve_ivp DOP853 rtol {RTOL:g}, t_eval = the {n_t} times, numpy field: "
+        f"{secs(t_ivp)} (slowest {secs(w_ivp)}; {nfev} f-evals; max rel. difference from "
+        f"the closed form: u over all times {err_u:.1e}, W at 10 t_c {err_W:.1e})"
+    )
+    print(
+        f"     (b) memory floor, np.empty + fill of {size * 8 / 1e6:.0f} MB: {secs(t_floor)} "
+        f"(slowest {secs(w_floor)})"
+    )
+    print(
+        f"     -> solve_ivp / closed form = {t_ivp / t_cf:.2f}; closed form / memory floor = "
+        f"{t_cf / t_floor:.1f}"
+    )
+
+
+# ---------------------------------------------------------------------------
+# (oracle) the mpmath Taylor oracle through numerics.simulate
+# ---------------------------------------------------------------------------
+def bench_oracle(quick: bool) -> None:
+    case = xu_ziyin_case("generic")
+    print(
+        "[oracle] numerics.simulate(method='mpmath') on 'generic' (d = 3, d0 = 2) to "
+        "[t_c, 10 t_c]; digits in u and W (worst over the times) vs closed_form(dps + 20)"
+    )
+    print("     dps   seconds   digits")
+    for dps in (30,) if quick else (30, 50):
+        ref = xz.closed_form(case.setup, case.u0, case.W0, dps=dps + 20)
+        with mpmath.workdps(dps + 20):
+            times = [ref.t_c, 10 * ref.t_c]
+        t0 = time.perf_counter()
+        sim = numerics.simulate(case.setup, case.u0, case.W0, times, method="mpmath", dps=dps)
+        t_sim = time.perf_counter() - t0
+        exact = ref.sample(times)
+        dig = min(
+            min(digits(st.u, exact.u[k]), digits(st.W, exact.W[k])) for k, st in enumerate(sim)
+        )
+        print(f"     {dps:3d}   {t_sim:7.2f}   {dig:6.1f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--device", default=None, help="cpu, cuda or cuda:k (default: cuda "
+                        "if available, else cpu); the torch part only")  # fmt: skip
+    parser.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run)")
+    parser.add_argument("--only", choices=("gf", "closed", "oracle"), help="run one benchmark")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="torch.set_num_threads (default: torch's own)")  # fmt: skip
+    args = parser.parse_args()
+    dev = torch_flow.resolve_device(args.device)
+    if args.threads is not None:
+        torch.set_num_threads(args.threads)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(
+        f"bench_torch{' --quick' if args.quick else ''}: device {dev} ({device_name(dev)}); "
+        f"torch {torch.__version__} (CPU threads: {torch.get_num_threads()}), numpy "
+        f"{np.__version__}, scipy {scipy.__version__}; load average {load:.2f}"
+    )
+    t0 = time.perf_counter()
+    if args.only in (None, "gf"):
+        bench_gf(dev, args.quick)
+    if args.only in (None, "closed"):
+        bench_closed(args.quick)
+    if args.only in (None, "oracle"):
+        bench_oracle(args.quick)
+    print(f"total {time.perf_counter() - t0:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
