@@ -12,10 +12,13 @@ control *per batch element*: each network has its own time and step, accepted or
 rejected on its own error estimate (scipy's error norm), so a batch gives the same
 trajectories as separate runs.  Steps are shortened to land exactly on the requested
 times (no dense-output interpolation error).  Why not torchdiffeq: its adaptive solvers
-share one step across the whole batch (the worst element sets it), and an extra
-dependency would buy nothing here; ``benchmarks/bench_torch.py`` measures the speed
-against a loop of ``solve_ivp`` and ``tests/test_torch_flow.py`` the accuracy against
-the mpmath oracle.
+share one step across the whole batch (one stiff or fast network sets it for all), it
+would be one more dependency, and it was slower on these models: measured once on the
+2-core CPU (torchdiffeq 0.2.5 ``dopri8``, B = 256 two-layer linear nets of width 256,
+d0 = 10, to t = 5 at rtol 1e-10, the same vector field): 16.4 s and 444 evaluations
+against 4.4 s here, both 2e-13 from an rtol 1e-13 reference.  ``benchmarks/bench_torch.py``
+measures the speed against a loop of ``solve_ivp`` and ``tests/test_torch_flow.py`` the
+accuracy against the mpmath oracle.
 
 Gradient descent: ``theta <- theta - lr eta_b grad_b L`` (the papers' experiments), with
 the time of step ``k`` being ``k lr``.
