@@ -1,4 +1,4 @@
-"""Command line: ``solvable verify`` and ``solvable errata``."""
+"""Command line: ``solvable verify``, ``solvable errata`` and ``solvable phases``."""
 
 from __future__ import annotations
 
@@ -121,6 +121,20 @@ def _errata(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 1 if bad else 0
 
 
+PHASE_TABLES: tuple[str, ...] = ("solvable.phases",)
+
+
+def _phases(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Print the phase tables of the papers, computed from the package (not retyped)."""
+    import importlib
+
+    for k, name in enumerate(PHASE_TABLES):
+        if k:
+            print(file=out)
+        print(importlib.import_module(name).format_table_1(), file=out)
+    return 0
+
+
 def _short(expr: object, width: int = 30) -> str:
     text = str(expr)
     return text if len(text) <= width else text[: width - 3] + "..."
@@ -144,8 +158,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     v.add_argument("--dps", type=_dps, default=None, help="digits for numeric checks (>= 15)")
     v.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     sub.add_parser("errata", help="list every disagreement with the papers, with its check")
+    sub.add_parser("phases", help="print the papers' phase tables, computed")
     args = parser.parse_args(argv)
-    handler = {"verify": _verify, "errata": _errata}[args.command]
+    handler = {"verify": _verify, "errata": _errata, "phases": _phases}[args.command]
     return handler(args, sys.stdout, sys.stderr)
 
 

@@ -284,6 +284,13 @@ def _kunin_balanced_m() -> tuple[sp.Expr, sp.Expr]:
     return _exact((lam - printed).subs(point)), sp.simplify(lam - corrected)
 
 
+def _kernel_condition_text() -> tuple[sp.Expr, sp.Expr]:
+    # at the NTK column of Table 1 (c_d = 1, c_gamma = -1/2, c_u = c_w = c_eta = 0), which
+    # the paper itself places in the kernel phase, the equality part must vanish
+    c_d, c_gamma, m = sp.Integer(1), sp.Rational(-1, 2), sp.Integer(0)
+    return c_gamma + c_d + m, 2 * c_gamma + c_d + m
+
+
 @functools.cache
 def _errata() -> tuple[Erratum, ...]:
     s = SEED_XU_ZIYIN
@@ -416,6 +423,17 @@ def _errata() -> tuple[Erratum, ...]:
             changes_math=False,
         ),
         Erratum(
+            s, "Section 3 conclusion and Section 3.1 (kernel condition)",
+            "0 = c_gamma + c_d + max{c_eta_w + c_u, c_eta_u + c_w} > c_eta_u + c_eta_w",
+            "0 = 2 c_gamma + c_d + max{c_eta_w + c_u, c_eta_u + c_w} > 2 c_gamma + c_eta_u + "
+            "c_eta_w",
+            "The two terms of eq. (28) both carry 2 c_gamma (gamma^2 in eq. (27)); eq. (30) "
+            "drops it from both sides consistently, the prose keeps one c_gamma on one side "
+            "only. With the printed text the NTK column of Table 1 would not be in the kernel "
+            "phase. Residual: the equality part at the NTK column (c_d, c_gamma) = (1, -1/2).",
+            _kernel_condition_text,
+        ),
+        Erratum(
             SEED_KUNIN, "Part I, regime 2 (delta = 0)",
             "M = eta_a eta_w ||beta|| (I_d + beta beta^T/||beta||^2)",
             "M = sqrt(eta_a eta_w) ||beta|| (I_d + beta beta^T/||beta||^2)",
@@ -428,4 +446,16 @@ def _errata() -> tuple[Erratum, ...]:
     )  # fmt: skip
 
 
-ERRATA: tuple[Erratum, ...] = _errata()
+def _module_errata() -> tuple[Erratum, ...]:
+    """Errata registered next to their claims (modules with an ``errata()`` function)."""
+    import importlib
+
+    out: list[Erratum] = []
+    for name in _ERRATA_MODULES:
+        out.extend(importlib.import_module(f"solvable.{name}").errata())
+    return tuple(out)
+
+
+_ERRATA_MODULES: tuple[str, ...] = ()
+
+ERRATA: tuple[Erratum, ...] = (*_errata(), *_module_errata())

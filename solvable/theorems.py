@@ -103,9 +103,9 @@ def conservation_claims(model: str) -> list[Theorem]:
 
 
 def _registry() -> tuple[Theorem, ...]:
-    from solvable import claims_kunin, claims_xu_ziyin
+    from solvable import claims_kunin, claims_phases, claims_xu_ziyin
 
-    return (*claims_xu_ziyin.claims(), *claims_kunin.claims())
+    return (*claims_xu_ziyin.claims(), *claims_kunin.claims(), *claims_phases.claims())
 
 
 def registry() -> list[Theorem]:
