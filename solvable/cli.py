@@ -121,7 +121,7 @@ def _errata(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 1 if bad else 0
 
 
-PHASE_TABLES: tuple[str, ...] = ("solvable.phases",)
+PHASE_TABLES: tuple[str, ...] = ("solvable.phases", "solvable.three_layer")
 
 
 def _phases(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -103,9 +103,14 @@ def conservation_claims(model: str) -> list[Theorem]:
 
 
 def _registry() -> tuple[Theorem, ...]:
-    from solvable import claims_kunin, claims_phases, claims_xu_ziyin
+    from solvable import claims_kunin, claims_phases, claims_xu_ziyin, three_layer
 
-    return (*claims_xu_ziyin.claims(), *claims_kunin.claims(), *claims_phases.claims())
+    return (
+        *claims_xu_ziyin.claims(),
+        *claims_kunin.claims(),
+        *claims_phases.claims(),
+        *three_layer.claims(),
+    )
 
 
 def registry() -> list[Theorem]:
