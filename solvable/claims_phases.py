@@ -13,7 +13,7 @@ import itertools
 import sympy as sp
 
 from solvable import phases, xu_ziyin
-from solvable.theorems import Theorem, Verdict, prove_zero
+from solvable.theorems import Theorem, Verdict, decide, prove_zero
 
 SEED = phases.SEED
 
@@ -48,15 +48,12 @@ def _eq_28() -> Verdict:
     """The exponent of 1/t_c^2 is max(a, 2 b); its sign is that of max(a, b) (eq. (28)).
     All 9 sign patterns of (a, b), each with positive magnitudes: sympy decides both signs."""
     al, be = sp.symbols("alpha beta", **_pos)
-    checked = 0
+    cases = []
     for sa, sb in itertools.product((-1, 0, 1), repeat=2):
         a, b = sa * al, sb * be
         s1, s2 = _sign(sp.Max(a, 2 * b)), _sign(sp.Max(a, b))
-        if s1 is None or s1 != s2:
-            return Verdict("failed", f"sign pattern ({sa}, {sb}): {s1} vs {s2}")
-        checked += 1
-    return Verdict("proved", f"sign(max(a, 2b)) = sign(max(a, b)) in all {checked} sign "
-                             "patterns of (a, b)")  # fmt: skip
+        cases.append((f"sign(a, b) = ({sa}, {sb})", s1 is not None and s1 == s2))
+    return decide(cases, "sign(max(a, 2b)) = sign(max(a, b))")
 
 
 def _eq_29_cases() -> Verdict:
@@ -136,7 +133,7 @@ def _corollary(which: int) -> Verdict:
     c_u = sp.Symbol("c_u", real=True)
     s0 = sp.Symbol("s", **_nonneg)
     sp_ = sp.Symbol("s", **_pos)
-    checked = []
+    cases: list[tuple[str, bool | None]] = []
     for order in ("c_u >= c_w", "c_u < c_w"):
         r0 = sp.Symbol("r", **(_nonneg if order == "c_u >= c_w" else _pos))
         c_w = c_u - r0 if order == "c_u >= c_w" else c_u + r0
@@ -151,33 +148,24 @@ def _corollary(which: int) -> Verdict:
                     gamma = -c_d - M + sp_
                     c_eta = -2 * gamma - c_d - M
                 S = _terms(c_d, gamma, c_u, c_w, c_eta)
-                e = sp.Max(S["a"], S["b"])
-                if _sign(e) != 0:
-                    return Verdict("failed", f"Corollary 1, {order}, {branch}: max = {e}")
-                checked.append(f"{order}/{branch}")
+                cases.append((f"{order}, {branch} of min", sp.Max(S["a"], S["b"]).is_zero))
         elif which == 2:
             c_eta = c_d + M + s0  # c_eta >= c_d + M, c_gamma = -c_eta
             S = _terms(c_d, -c_eta, c_u, c_w, c_eta)
-            e = sp.Max(S["a"], S["b"])
-            kernel_gap = S["b"] - S["a"]  # kernel needs b > a
-            if _sign(e) != 0 or kernel_gap.is_positive is not False:
-                return Verdict("failed", f"Corollary 2, {order}: max = {e}, b - a = {kernel_gap}")
-            checked.append(order)
+            holds = sp.Max(S["a"], S["b"]).is_zero and (S["b"] - S["a"]).is_nonpositive
+            cases.append((order, holds))
         else:
             c_eta = c_d + M - sp_  # c_eta < c_d + M
             gamma = -(c_d + M + c_eta) / 2
             S = _terms(c_d, gamma, c_u, c_w, c_eta)
-            e = sp.Max(S["a"], S["b"])
-            if _sign(e) != 0 or not (S["b"] - S["a"]).is_positive:
-                return Verdict("failed", f"Corollary 3, {order}: max = {e}, b - a = "
-                                         f"{S['b'] - S['a']}")  # fmt: skip
-            checked.append(order)
+            holds = sp.Max(S["a"], S["b"]).is_zero and (S["b"] - S["a"]).is_positive
+            cases.append((order, holds))
     what = {
         1: "max(a, b) = 0 (t_c = Theta(1))",
         2: "max(a, b) = 0 and b - a <= 0 (feature learning, whatever P/Q)",
         3: "max(a, b) = 0 and b > a (kernel, given P/Q -> 1, e.g. c_d > 0)",
     }[which]
-    return Verdict("proved", f"{what} in every case: {', '.join(checked)}")
+    return decide(cases, what)
 
 
 def _terms(c_d, c_gamma, c_u, c_w, c_eta) -> dict[str, sp.Expr]:
@@ -186,16 +174,14 @@ def _terms(c_d, c_gamma, c_u, c_w, c_eta) -> dict[str, sp.Expr]:
 
 
 def _table_1() -> Verdict:
-    rows = phases.table_1()
-    bad = [
-        f"{r['column']} {r['block']}: {r['phase']} vs printed {r['printed']}"
-        for r in rows
-        if ("learning" if r["phase"] == "feature learning" else r["phase"]) != r["printed"]
-    ]
-    if bad:
-        return Verdict("failed", "; ".join(bad))
-    return Verdict("proved", f"all {len(rows)} cells computed by Theorem 2 / eq. (28) "
-                             "(exact rationals) equal the printed ones")  # fmt: skip
+    cases = []
+    for r in phases.table_1():
+        short = "learning" if r["phase"] == "feature learning" else r["phase"]
+        name = f"{r['column']} {r['block']}: {short}"
+        cases.append((name if short == r["printed"] else f"{name} vs printed {r['printed']}",
+                      short == r["printed"]))  # fmt: skip
+    return decide(cases, "each cell computed by Theorem 2 / eq. (28) (exact rationals) equals "
+                         "the printed one")  # fmt: skip
 
 
 def _p_q_moments() -> Verdict:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import fnmatch
 import functools
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -21,7 +21,7 @@ import sympy as sp
 from solvable._special import elementary
 from solvable.tolerance import Tolerance
 
-__all__ = ["Theorem", "Verdict", "prove_zero", "registry", "select"]
+__all__ = ["Theorem", "Verdict", "decide", "prove_nonzero", "prove_zero", "registry", "select"]
 
 Status = Literal["proved", "confirmed", "failed"]
 
@@ -86,6 +86,31 @@ def prove_zero(*residuals: sp.Expr, assumptions: dict[sp.Symbol, sp.Expr] | None
     return Verdict(
         "proved", f"{n} residual{'s' * (n > 1)} simplify to 0", residuals=tuple(simplified)
     )
+
+
+def decide(cases: Sequence[tuple[str, bool | None]], what: str) -> Verdict:
+    """A proof by exhaustive cases, each decided by sympy (e.g. from the signs of its
+    symbols): ``proved`` when every case holds.  The residual of a case is 0 when it
+    holds and 1 when it fails or is undecided (``None``), so a proved verdict carries
+    all-zero residuals like :func:`prove_zero`."""
+    residuals = tuple(sp.Integer(0 if ok is True else 1) for _, ok in cases)
+    bad = [name for name, ok in cases if ok is not True]
+    if bad or not cases:
+        return Verdict("failed", f"{what}: fails or undecided in {bad or 'no cases'}",
+                       residuals=residuals)  # fmt: skip
+    return Verdict("proved", f"{what}: {len(cases)} cases ({', '.join(n for n, _ in cases)})",
+                   residuals=residuals)  # fmt: skip
+
+
+def prove_nonzero(*values: sp.Expr, what: str) -> Verdict:
+    """``proved`` when every value is an exactly known non-zero number (a counterexample
+    claim, e.g. "this identity needs homogeneity"); residual 0 per non-zero value."""
+    values = tuple(sp.nsimplify(sp.sympify(v)) if not isinstance(v, sp.Basic) else v
+                   for v in values)  # fmt: skip
+    ok = [bool(v.is_number and v.is_zero is False) for v in values]
+    residuals = tuple(sp.Integer(0 if k else 1) for k in ok)
+    status = "proved" if values and all(ok) else "failed"
+    return Verdict(status, f"{what}: {', '.join(str(v) for v in values)}", residuals=residuals)
 
 
 @functools.cache

@@ -590,15 +590,14 @@ def _homogeneity_needed() -> Verdict:
     values = [sp.expand(r.replace(sigma, concrete[sigma])
                            .replace(sigma_prime, concrete[sigma_prime]).subs(point))
               for r in res]  # fmt: skip
-    if values[0].is_Rational and values[0] != 0:
-        return Verdict(
-            "proved",
-            "rescaling (6)+(8) leaves (5) not of the form (7) for sigma(z) = z + z^2: the "
-            f"a-component residual at m = d = n = 1, alpha = 2, beta = (3, 5, 7), all "
-            f"weights and x 1, y 0, is {values[0]} != 0 (exact rational)",
-            residuals=tuple(values),
-        )
-    return Verdict("failed", f"residuals {values}", residuals=tuple(values))
+    from solvable.theorems import prove_nonzero
+
+    return prove_nonzero(
+        values[0],
+        what="rescaling (6)+(8) leaves (5) not of the form (7) for sigma(z) = z + z^2: the "
+        "a-component residual at m = d = n = 1, alpha = 2, beta = (3, 5, 7), all weights and "
+        "x 1, y 0 (exact rational, non-zero)",
+    )
 
 
 def claims() -> list[Theorem]:

@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+import importlib.util
+import re
+from pathlib import Path
+
 import pytest
 import sympy as sp
 
@@ -10,6 +14,8 @@ from solvable import conservation, errata, theorems
 
 SYMBOLIC = [t for t in theorems.registry() if t.kind == "symbolic"]
 NUMERIC = [t for t in theorems.registry() if t.kind == "numeric"]
+# the seed papers, beside the checkout when present (CI checks the file-name pattern)
+SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 
 
 @pytest.mark.parametrize("thm", SYMBOLIC, ids=lambda t: t.id)
@@ -29,10 +35,13 @@ def test_numeric_claim_is_confirmed(thm):
 def test_registry_ids_unique_and_sourced():
     ids = [t.id for t in theorems.registry()]
     assert len(ids) == len(set(ids))
-    seeds = {"001_070589003213e0cf.txt", "003_cfd8c5fad4b6665d.txt"}
+    seeds = {f.name for f in SEEDS.glob("*.txt")} if SEEDS.is_dir() else set()
     for t in theorems.registry():
-        assert t.source.split(" ", 1)[0] in seeds, t.id
-        assert t.id.split(".", 1)[0] in {"xu_ziyin", "kunin"}
+        seed = t.source.split(" ", 1)[0]
+        assert re.fullmatch(r"00[0-4]_[0-9a-f]{16}\.txt", seed), t.id
+        assert not seeds or seed in seeds, t.id
+        # every id starts with the module the claim is about
+        assert importlib.util.find_spec(f"solvable.{t.id.split('.', 1)[0]}"), t.id
         assert t.statement
 
 
@@ -90,3 +99,13 @@ def test_a_non_conserved_quantity_is_caught():
         "demo", "x", "u_0^2 is not conserved", law.flow.block("u")[0] ** 2, law.flow
     )
     assert wrong.residual() != 0
+
+
+def test_decide_and_prove_nonzero_can_fail():
+    v = theorems.decide([("a", True), ("b", None), ("c", False)], "demo")
+    assert v.status == "failed" and v.residuals == (0, 1, 1) and "['b', 'c']" in v.detail
+    assert theorems.decide([], "demo").status == "failed"
+    assert theorems.prove_nonzero(sp.Integer(0), what="demo").status == "failed"
+    assert theorems.prove_nonzero(sp.Symbol("x"), what="demo").status == "failed"
+    ok = theorems.prove_nonzero(sp.Rational(-3, 7), what="demo")
+    assert ok.status == "proved" and ok.residuals == (0,)
