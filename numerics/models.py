@@ -63,6 +63,19 @@ class _Model:
     field is evaluated thousands of times; on CUDA each copy would be a blocking
     host-to-device transfer).  The cache lives in the instance, outside its fields."""
 
+    def _set_data(self, target: str = "y", target_ndim: int = 1) -> None:
+        """Validate and freeze ``X`` (n, d) and the targets (n,) or (n, c)."""
+        X = _real_array("X", self.X, 2)
+        Y = _real_array(target, getattr(self, target), target_ndim)
+        if len(Y) != len(X):
+            raise ValueError(f"{target} must have {len(X)} rows (as X), got {len(Y)}")
+        object.__setattr__(self, "X", X)
+        object.__setattr__(self, target, Y)
+
+    def _set_rates(self, *names: str) -> None:
+        for name in names:
+            object.__setattr__(self, name, _positive(name, getattr(self, name)))
+
     def _t(self, name: str, like: Any) -> Any:
         import torch
 
@@ -147,13 +160,8 @@ class SingleNeuron(_Model):
     blocks: tuple[str, ...] = field(default=("a", "w"), init=False)
 
     def __post_init__(self) -> None:
-        set_ = object.__setattr__
-        set_(self, "X", _real_array("X", self.X, 2))
-        set_(self, "y", _real_array("y", self.y, 1))
-        if len(self.y) != len(self.X):
-            raise ValueError(f"y must have {len(self.X)} entries (rows of X), got {len(self.y)}")
-        for name in ("eta_a", "eta_w"):
-            set_(self, name, _positive(name, getattr(self, name)))
+        self._set_data()
+        self._set_rates("eta_a", "eta_w")
 
     @property
     def rates(self) -> dict[str, float]:
@@ -179,13 +187,8 @@ class WideLinear(_Model):
     blocks: tuple[str, ...] = field(default=("A", "W"), init=False)
 
     def __post_init__(self) -> None:
-        set_ = object.__setattr__
-        set_(self, "X", _real_array("X", self.X, 2))
-        set_(self, "Y", _real_array("Y", self.Y, 2))
-        if len(self.Y) != len(self.X):
-            raise ValueError(f"Y must have {len(self.X)} rows (as X), got {len(self.Y)}")
-        for name in ("eta_A", "eta_W"):
-            set_(self, name, _positive(name, getattr(self, name)))
+        self._set_data("Y", 2)
+        self._set_rates("eta_A", "eta_W")
 
     @property
     def rates(self) -> dict[str, float]:
@@ -218,13 +221,9 @@ class NodeScaled(_Model):
     blocks: tuple[str, ...] = field(default=("W", "a", "s"), init=False)
 
     def __post_init__(self) -> None:
-        set_ = object.__setattr__
-        set_(self, "X", _real_array("X", self.X, 2))
-        set_(self, "y", _real_array("y", self.y, 1))
-        if len(self.y) != len(self.X):
-            raise ValueError(f"y must have {len(self.X)} entries (rows of X), got {len(self.y)}")
+        self._set_data()
         _activation(self.activation)  # validates the name
-        set_(self, "eta", _positive("eta", self.eta))
+        self._set_rates("eta")
 
     @property
     def rates(self) -> dict[str, float]:
@@ -286,16 +285,12 @@ class ThreeLayerReLU(_Model):
     blocks: tuple[str, ...] = field(default=("a", "W2", "W1"), init=False)
 
     def __post_init__(self) -> None:
-        set_ = object.__setattr__
-        set_(self, "X", _real_array("X", self.X, 2))
-        set_(self, "y", _real_array("y", self.y, 1))
-        if len(self.y) != len(self.X):
-            raise ValueError(f"y must have {len(self.X)} entries (rows of X), got {len(self.y)}")
-        set_(self, "alpha", _positive("alpha", self.alpha))
+        self._set_data()
+        self._set_rates("alpha")
         if not isinstance(self.bias, bool):
             raise TypeError(f"bias must be a bool, got {self.bias!r}")
         if self.bias:
-            set_(self, "blocks", ("a", "W2", "W1", "b2", "b1"))
+            object.__setattr__(self, "blocks", ("a", "W2", "W1", "b2", "b1"))
 
     @property
     def rates(self) -> dict[str, float]:
