@@ -1,0 +1,444 @@
+"""Seed 004 (three-layer ReLU phase diagram), Section 5: the slopes ``S_W1``, ``S_W2``.
+
+One experiment, :func:`rd_point`: a three-layer ReLU network (eq. (1), both biases, as
+the paper folds them into ``W1`` and ``W2``, Section 3) is initialised at a phase point
+``(gamma_2, gamma_3)`` (eqs. (8)-(9)) of width ``m`` and trained by full-batch gradient
+descent on the risk (3) of a 1-d problem of four points until the risk falls below a
+tolerance; it returns the relative distances (10) of the first- and second-layer input
+weights.  :func:`slopes` fits ``S_W = d log RD / d log m`` (eq. (11)) by least squares.
+
+The representatives of a phase point (:func:`scale_exponents`, :func:`initial_scales`):
+eqs. (8)-(9) give, for ``alpha = m^s``, ``beta_3 = m^-p``, ``beta_2 = B m^-p`` (Assumption
+3.2, ``B`` a constant) and ``beta_1 = m^-q``,
+
+    gamma_2 = p - q,      gamma_3 = 2p + q + s,
+
+so ``p = (gamma_2 + gamma_3 - s)/3`` and ``q = (gamma_3 - s - 2 gamma_2)/3``.  Table 2
+uses exactly this family (``beta_2 = beta_3``, ``B = 1``) with ``s`` in {-0.5, 0, 0.5} and
+{-0.3, 0, 0.3}, and says the other experiments use one combination per point; we take
+``s = 0`` (``alpha = 1``, the middle rows of Table 2) and ``B = 1`` by default.  Biases are
+drawn as the extra column of the weight they are folded into: ``b1 ~ N(0, beta_1^2)``,
+``b2 ~ N(0, beta_2^2)`` (Section 5.1: all parameters ``N(0, var)`` with var set by the
+betas), and RD(W1), RD(W2) include them (the abstract: "the input weight of a hidden
+neuron consists of the weight from its input layer ... and its bias term").
+
+What the paper does not state, and what is chosen here (all in ``settings``):
+
+* the four data points: ``x = (-1, -1/3, 1/3, 1)``, ``y = (0.2, 0.6, 0.3, 0.8)``
+  (Section 5.1 says only "a simple 1-d problem of 4 training points");
+* the learning rate: ``lr = min(lr_scale / lambda_max(K_0 / n), lr_max)`` with ``K_0`` the
+  NTK Gram matrix at initialisation (:func:`ntk_gram`), ``lr_scale = 0.25``,
+  ``lr_max = 0.2``.  The first term keeps gradient descent stable in the linear regime,
+  where the curvature ``lambda_max(K/n)`` grows like a power of ``m``; the cap serves the
+  condensed regime, where ``K_0 -> 0`` with ``m`` but the curvature at the end of
+  training is O(1) (measured 3-5 on this problem) and an uncapped rate kills every
+  ReLU.  Measured at m = 256, points (0, 2.1) and (0.7, 2.5): with the cap at 0.5 the
+  runs ended at ``lr lambda_max ~ 2`` (the edge of stability) and RD moved by up to 4 %;
+  with 0.25 and 0.1 the RDs agree to 0.5 %, so with these settings GD tracks the
+  gradient flow (4);
+* the stopping rule: the first multiple of ``check_every`` (50) steps at which
+  ``R_S <= tol`` (1e-6; the initial risk is ~0.14), at most ``max_steps`` steps.
+  Measured at m = 128 (seed 0): checking every step instead moves RD by < 4e-4
+  (relative), and ``tol = 1e-8`` instead of 1e-6 by < 0.7 % at (0, 1.1), (0, 2.1),
+  (1/2, 2.8).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from numbers import Rational
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "DATA_X",
+    "DATA_Y",
+    "DEFAULT_SETTINGS",
+    "PAPER_POINTS",
+    "fit_slope",
+    "initial_scales",
+    "linear_estimate",
+    "measured_regime",
+    "ntk_gram",
+    "rd_point",
+    "scale_exponents",
+    "slopes",
+    "verdict",
+]
+
+DATA_X = (-1.0, -1.0 / 3.0, 1.0 / 3.0, 1.0)
+DATA_Y = (0.2, 0.6, 0.3, 0.8)
+
+DEFAULT_SETTINGS: dict[str, Any] = {
+    "x": DATA_X,
+    "y": DATA_Y,
+    "alpha_exponent": 0.0,
+    "B": 1.0,
+    "bias": True,
+    "lr_scale": 0.25,
+    "lr_max": 0.2,
+    "tol": 1e-6,
+    "check_every": 50,
+    "max_steps": 200_000,
+    "dtype": "float64",
+    "device": None,
+}
+
+
+# ---------------------------------------------------------------------------
+# phase point -> initialisation
+# ---------------------------------------------------------------------------
+def _fraction(name: str, value: Any) -> Fraction:
+    """An exact rational; a float through its shortest decimal repr (1.1 -> 11/10)."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be a real number, got {value!r}")
+    if isinstance(value, (int, Fraction, np.integer)):
+        return Fraction(int(value)) if not isinstance(value, Fraction) else value
+    if isinstance(value, Rational):  # sympy Rational registers as numbers.Rational
+        return Fraction(int(value.numerator), int(value.denominator))
+    if isinstance(value, (float, np.floating)):
+        if not math.isfinite(float(value)):
+            raise ValueError(f"{name} must be finite, got {value!r}")
+        return Fraction(repr(float(value)))
+    try:  # sympy Integer / Rational that do not register
+        import sympy as sp
+
+        if isinstance(value, sp.Rational):
+            return Fraction(int(value.p), int(value.q))
+    except ImportError:  # pragma: no cover
+        pass
+    raise TypeError(f"{name} must be an int, float, Fraction or sympy Rational, got {value!r}")
+
+
+def scale_exponents(gamma_2: Any, gamma_3: Any, alpha_exponent: Any = 0) -> dict[str, Fraction]:
+    """Exponents of the representative initialisation of a phase point (eqs. (8)-(9)).
+
+    Returns ``{"alpha": s, "beta_1": -q, "beta_2": -p, "beta_3": -p}`` (so that e.g.
+    ``beta_1 = m^(-q)``) with ``p = (gamma_2 + gamma_3 - s)/3`` and ``q = (gamma_3 - s -
+    2 gamma_2)/3``: the solution of ``gamma_2 = -log kappa_2 / log m = p - q`` and
+    ``gamma_3 = -log kappa_3 / log m = 2p + q + s`` with ``beta_2 = beta_3`` (Assumption
+    3.2; Table 2's parametrisation).  Exact rationals; floats are read through their
+    decimal repr."""
+    g2 = _fraction("gamma_2", gamma_2)
+    g3 = _fraction("gamma_3", gamma_3)
+    s = _fraction("alpha_exponent", alpha_exponent)
+    p = (g2 + g3 - s) / 3
+    q = (g3 - s - 2 * g2) / 3
+    return {"alpha": s, "beta_1": -q, "beta_2": -p, "beta_3": -p}
+
+
+def initial_scales(gamma_2: Any, gamma_3: Any, m: int, alpha_exponent: Any = 0,
+                   B: float = 1.0) -> dict[str, float]:  # fmt: skip
+    """Concrete ``alpha``, ``beta_1``, ``beta_2 = B beta_3``, ``beta_3`` at width ``m`` for
+    the phase point ``(gamma_2, gamma_3)`` (see :func:`scale_exponents`)."""
+    m = _width(m)
+    b = _positive_float("B", B)
+    e = scale_exponents(gamma_2, gamma_3, alpha_exponent)
+    out = {k: float(m) ** float(v) for k, v in e.items()}
+    out["beta_2"] *= b
+    return out
+
+
+# ---------------------------------------------------------------------------
+# validation helpers
+# ---------------------------------------------------------------------------
+def _width(m: Any) -> int:
+    if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 2:
+        raise ValueError(f"m must be an integer >= 2, got {m!r}")
+    return int(m)
+
+
+def _positive_float(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a real number, got {value!r}")
+    v = float(value)
+    if not (math.isfinite(v) and v > 0):
+        raise ValueError(f"{name} must be finite and > 0, got {value!r}")
+    return v
+
+
+def _settings(overrides: Mapping[str, Any]) -> dict[str, Any]:
+    unknown = sorted(set(overrides) - set(DEFAULT_SETTINGS))
+    if unknown:
+        raise ValueError(f"unknown settings {unknown}; valid: {sorted(DEFAULT_SETTINGS)}")
+    s = {**DEFAULT_SETTINGS, **overrides}
+    x = tuple(float(v) for v in np.asarray(s["x"], dtype=float).reshape(-1))
+    y = tuple(float(v) for v in np.asarray(s["y"], dtype=float).reshape(-1))
+    if len(x) != len(y) or not x:
+        raise ValueError(f"x and y must be non-empty and of equal length, got {len(x)}, {len(y)}")
+    s["x"], s["y"] = x, y
+    for name in ("B", "lr_scale", "lr_max", "tol"):
+        s[name] = _positive_float(name, s[name])
+    s["alpha_exponent"] = float(_fraction("alpha_exponent", s["alpha_exponent"]))
+    for name, low in (("check_every", 1), ("max_steps", 0)):
+        v = s[name]
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low:
+            raise ValueError(f"{name} must be an integer >= {low}, got {v!r}")
+        s[name] = int(v)
+    if not isinstance(s["bias"], bool):
+        raise TypeError(f"bias must be a bool, got {s['bias']!r}")
+    if s["dtype"] not in ("float32", "float64"):
+        raise ValueError(f"dtype must be 'float32' or 'float64', got {s['dtype']!r}")
+    if s["device"] is not None and not isinstance(s["device"], str):
+        raise TypeError(f"device must be None or a string such as 'cpu', got {s['device']!r}")
+    return s
+
+
+# ---------------------------------------------------------------------------
+# NTK and relative distances
+# ---------------------------------------------------------------------------
+def ntk_gram(model: Any, p: Mapping[str, Any]) -> Any:
+    """The NTK Gram matrix ``K_ij = <grad_theta f(x_i), grad_theta f(x_j)>`` of
+    :class:`numerics.models.ThreeLayerReLU` on its data, in closed form (B, n, n).
+
+    With ``h1 = relu(z1)``, ``h2 = relu(z2)``, ``D_l = 1[z_l > 0]`` and ``g_i = W2^T (a *
+    D2_i)``: ``alpha^2 K = h2 h2^T + (sum_k a_k^2 D2_ik D2_jk)(h1_i . h1_j + [b]) + (sum_l
+    g_il g_jl D1_il D1_jl)(x_i . x_j + [b])``, the bracketed 1 with biases (a, W2+b2,
+    W1+b1).  O(n m^2), no Jacobian stored (``numerics.measures.ntk`` is the autograd
+    reference it is tested against)."""
+    import torch
+
+    X = model._t("X", p["W1"])
+    z1 = X @ p["W1"].transpose(1, 2)
+    if model.bias:
+        z1 = z1 + p["b1"][:, None, :]
+    h1 = torch.relu(z1)
+    z2 = h1 @ p["W2"].transpose(1, 2)
+    if model.bias:
+        z2 = z2 + p["b2"][:, None, :]
+    h2 = torch.relu(z2)
+    d1 = (z1 > 0).to(X.dtype)
+    d2 = (z2 > 0).to(X.dtype)
+    one = 1.0 if model.bias else 0.0
+    a = p["a"][:, None, :]
+    K = h2 @ h2.transpose(1, 2)
+    K = K + ((d2 * a**2) @ d2.transpose(1, 2)) * (h1 @ h1.transpose(1, 2) + one)
+    g = ((d2 * a) @ p["W2"]) * d1  # (B, n, m)
+    K = K + (g @ g.transpose(1, 2)) * (X @ X.T + one)
+    return K / model.alpha**2
+
+
+def _layer(p: Mapping[str, Any], w: str, b: str | None) -> Any:
+    """The input weights of a layer as one (B, m * (fan_in + 1)) vector (bias included)."""
+    import torch
+
+    flat = p[w].reshape(p[w].shape[0], -1)
+    return flat if b is None else torch.cat([flat, p[b]], 1)
+
+
+def _rd(p: Mapping[str, Any], p0: Mapping[str, Any], w: str, b: str | None) -> float:
+    from numerics.measures import relative_distance
+
+    return float(relative_distance(_layer(p, w, b), _layer(p0, w, b))[0])
+
+
+# ---------------------------------------------------------------------------
+# one experiment
+# ---------------------------------------------------------------------------
+def rd_point(gamma_2: Any, gamma_3: Any, m: int, seed: int, **settings: Any) -> dict[str, Any]:
+    """Train one network at phase point ``(gamma_2, gamma_3)`` and width ``m``; return RD.
+
+    Seed 004 Section 5: the three-layer ReLU network (1) with biases, initialised by
+    :func:`initial_scales` (``a ~ N(0, beta_3^2)``, ``W2, b2 ~ N(0, beta_2^2)``, ``W1, b1
+    ~ N(0, beta_1^2)``, from ``numerics.torch_flow.initialise(seed=seed)``), trained by
+    full-batch gradient descent on the risk (3) (``numerics.torch_flow.gradient_descent``)
+    until the stopping rule of the module docstring.  A pure function of its arguments
+    (same seed and settings, same device: the same numbers).
+
+    Returns a JSON-serialisable dict: ``rd_w1``, ``rd_w2`` (eq. (10), biases included),
+    ``rd_w1_no_bias``, ``rd_w2_no_bias``, ``rd_a``, ``loss0``, ``loss``, ``steps``,
+    ``converged`` (risk <= tol reached), ``diverged``, ``lr``, ``lambda_max0``
+    (``lambda_max(K_0/n)``), ``scales`` (alpha, betas), ``exponents``, and the inputs
+    ``gamma_2``, ``gamma_3``, ``m``, ``seed``, ``settings``, ``device``.  On divergence
+    the RD entries are ``None``."""
+    import torch
+
+    from numerics.measures import record_loss
+    from numerics.models import ThreeLayerReLU
+    from numerics.torch_flow import gradient_descent, initialise, resolve_device
+
+    m = _width(m)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+    s = _settings(settings)
+    g2, g3 = _fraction("gamma_2", gamma_2), _fraction("gamma_3", gamma_3)
+    scales = initial_scales(g2, g3, m, s["alpha_exponent"], s["B"])
+    exps = scale_exponents(g2, g3, s["alpha_exponent"])
+    dev = resolve_device(s["device"])
+    dtype = getattr(torch, s["dtype"])
+
+    X = np.array(s["x"], dtype=float)[:, None]
+    model = ThreeLayerReLU(X, np.array(s["y"]), alpha=scales["alpha"], bias=s["bias"])
+    shapes: dict[str, tuple[int, ...]] = {"a": (m,), "W2": (m, m), "W1": (m, 1)}
+    std = {"a": scales["beta_3"], "W2": scales["beta_2"], "W1": scales["beta_1"]}
+    if s["bias"]:
+        shapes.update(b2=(m,), b1=(m,))
+        std.update(b2=scales["beta_2"], b1=scales["beta_1"])
+    p0 = initialise(shapes, 1, scale=std, seed=int(seed), device=dev, dtype=dtype)
+
+    with torch.no_grad():
+        lam0 = float(torch.linalg.eigvalsh(ntk_gram(model, p0) / len(s["y"]))[0, -1])
+        loss0 = float(model.loss(p0)[0])
+    lr = min(s["lr_scale"] / lam0, s["lr_max"]) if lam0 > 0 else s["lr_max"]
+
+    p, loss, steps, diverged = p0, loss0, 0, False
+    while loss > s["tol"] and steps < s["max_steps"]:
+        chunk = min(s["check_every"], s["max_steps"] - steps)
+        try:
+            res = gradient_descent(model, p, lr, [chunk], measures={"loss": record_loss(model)},
+                                   device=dev)  # fmt: skip
+        except ArithmeticError:
+            diverged = True
+            break
+        p = {k: v[-1] for k, v in res.params.items()}
+        loss = float(res.measures["loss"][-1, 0])
+        steps += chunk
+        if not math.isfinite(loss):
+            diverged = True
+            break
+
+    def rd(w: str, b: str | None) -> float | None:
+        return None if diverged else _rd(p, p0, w, b)
+
+    bias = s["bias"]
+    return {
+        "gamma_2": float(g2),
+        "gamma_3": float(g3),
+        "m": m,
+        "seed": int(seed),
+        "rd_w1": rd("W1", "b1" if bias else None),
+        "rd_w2": rd("W2", "b2" if bias else None),
+        "rd_w1_no_bias": rd("W1", None),
+        "rd_w2_no_bias": rd("W2", None),
+        "rd_a": rd("a", None),
+        "loss0": loss0,
+        "loss": loss if not diverged else None,
+        "steps": steps,
+        "converged": (not diverged) and loss <= s["tol"],
+        "diverged": diverged,
+        "lr": lr,
+        "lambda_max0": lam0,
+        "scales": scales,
+        "exponents": {k: str(v) for k, v in exps.items()},
+        "device": str(dev),
+        "settings": {k: (list(v) if isinstance(v, tuple) else v) for k, v in s.items()},
+    }
+
+
+# ---------------------------------------------------------------------------
+# slopes, eq. (11)
+# ---------------------------------------------------------------------------
+def fit_slope(m: Sequence[float], rd: Sequence[float]) -> dict[str, float]:
+    """Ordinary least squares ``log rd = c + S log m``: ``slope``, its standard error
+    ``err = sqrt(s^2 / sum (log m - mean)^2)`` with ``s^2`` the residual variance on
+    ``N - 2`` degrees of freedom (``nan`` when ``N = 2``), ``intercept``, ``n``."""
+    m_arr, rd_arr = np.asarray(m, dtype=float), np.asarray(rd, dtype=float)
+    if m_arr.shape != rd_arr.shape or m_arr.ndim != 1:
+        raise ValueError(f"m and rd must be 1-d of equal length, got {m_arr.shape}, {rd_arr.shape}")
+    both = np.concatenate([m_arr, rd_arr])
+    if not (np.all(np.isfinite(both)) and np.all(both > 0)):
+        raise ValueError(f"m and rd must be finite and > 0, got m={m!r:.60}, rd={rd!r:.60}")
+    lm, lr = np.log(m_arr), np.log(rd_arr)
+    sxx = float(((lm - lm.mean()) ** 2).sum())
+    if lm.size < 2 or sxx == 0:
+        raise ValueError(f"need at least two distinct widths, got {sorted(set(m))}")
+    slope = float(((lm - lm.mean()) * (lr - lr.mean())).sum() / sxx)
+    intercept = float(lr.mean() - slope * lm.mean())
+    resid = lr - intercept - slope * lm
+    dof = lm.size - 2
+    err = math.sqrt(float((resid**2).sum()) / dof / sxx) if dof > 0 else math.nan
+    return {"slope": slope, "err": err, "intercept": intercept, "n": int(lm.size)}
+
+
+def slopes(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """``S_W1`` and ``S_W2`` (eq. (11)) from :func:`rd_point` results of one phase point.
+
+    ``S_Wi``/``S_Wi_err``: pooled least squares of ``log RD(W^[i])`` on ``log m`` over all
+    (width, seed) runs (:func:`fit_slope`; the standard error counts seed-to-seed scatter
+    as noise).  With two or more seeds that each have two or more widths, also the
+    per-seed slopes' mean, standard deviation and standard error of the mean
+    (``S_Wi_seed_mean``, ``S_Wi_seed_std``, ``S_Wi_seed_sem``).  Runs that diverged or did
+    not converge are left out and counted in ``excluded``."""
+    if not results:
+        raise ValueError("results must be a non-empty sequence of rd_point results")
+    points = {(r["gamma_2"], r["gamma_3"]) for r in results}
+    if len(points) != 1:
+        raise ValueError(f"results must come from one phase point, got {sorted(points)}")
+    good = [r for r in results if r["converged"] and r["rd_w1"] and r["rd_w2"]]
+    widths = sorted({r["m"] for r in good})
+    seeds = sorted({r["seed"] for r in good})
+    out: dict[str, Any] = {
+        "gamma_2": results[0]["gamma_2"],
+        "gamma_3": results[0]["gamma_3"],
+        "widths": widths,
+        "seeds": seeds,
+        "n_runs": len(good),
+        "excluded": len(results) - len(good),
+    }
+    for key, name in (("rd_w1", "S_W1"), ("rd_w2", "S_W2")):
+        fit = fit_slope([r["m"] for r in good], [r[key] for r in good])
+        out[name], out[f"{name}_err"] = fit["slope"], fit["err"]
+        per_seed = []
+        for sd in seeds:
+            rs = [r for r in good if r["seed"] == sd]
+            if len({r["m"] for r in rs}) >= 2:
+                per_seed.append(fit_slope([r["m"] for r in rs], [r[key] for r in rs])["slope"])
+        if len(per_seed) >= 2:
+            std = float(np.std(per_seed, ddof=1))
+            out[f"{name}_seed_mean"] = float(np.mean(per_seed))
+            out[f"{name}_seed_std"] = std
+            out[f"{name}_seed_sem"] = std / math.sqrt(len(per_seed))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# what the paper says where, and the classification of a measured slope
+# ---------------------------------------------------------------------------
+# (gamma_2, gamma_3) -> (regime of W1, regime of W2, where the paper says so).  The text
+# prints no boundary curves (Figure 5's stars and dashed lines are not in the text); these
+# are the points where it states a regime or prints the slopes.  "n/s": not stated.
+PAPER_POINTS: dict[tuple[Fraction, Fraction], tuple[str, str, str]] = {
+    (Fraction(0), Fraction(11, 10)): (
+        "linear", "linear", "Table 2 No.1: S_W1=-0.41, S_W2=-0.93"),
+    (Fraction(0), Fraction(3, 2)): (
+        "critical", "n/s", "Xavier (Table 1); Fig.2/Sec.5.2: g3=1.5 intermediate"),
+    (Fraction(0), Fraction(21, 10)): (
+        "condensed", "n/s", "Fig.2: g3=2.0 condensed; Fig.4(c) slope grows"),
+    (Fraction(7, 10), Fraction(5, 2)): (
+        "linear", "critical", "Table 2 No.2: S_W1=-0.32, S_W2=0.026"),
+    (Fraction(1, 2), Fraction(14, 5)): (
+        "n/s", "condensed", "Fig.3: g3=2.8 strong condensation of W2"),
+}  # fmt: skip
+
+
+def linear_estimate(gamma_2: Any, gamma_3: Any) -> tuple[Fraction, Fraction]:
+    """Our estimate (not the paper's) of ``(S_W1, S_W2)`` for a network that stays linear:
+    ``(gamma_3 - 2 gamma_2 - 3/2, gamma_3 - 2)``.
+
+    With ``alpha = 1``, ``beta_2 = beta_3 = m^-p``, ``beta_1 = m^-q``
+    (:func:`scale_exponents`), linearised training moves the parameters by ``dtheta_W =
+    J_W^T K^-1 df`` with ``||J_W||^2 ~ K_W``: ``K_a ~ K_W2 ~ m^(2-2p-2q)``, ``K_W1 ~
+    m^(2-4p)`` (so ``K ~ K_a`` for ``gamma_2 >= 0``), while ``||W1(0)|| ~ m^(1/2-q)`` and
+    ``||W2(0)|| ~ m^(1-p)``; hence ``RD(W1) ~ m^(3q-3/2)``, ``RD(W2) ~ m^(2p+q-2)``.
+    Self-consistent only where negative.  It gives (-0.4, -0.9) at Table 2 No. 1, where
+    the paper prints (-0.41, -0.93)."""
+    g2, g3 = _fraction("gamma_2", gamma_2), _fraction("gamma_3", gamma_3)
+    return g3 - 2 * g2 - Fraction(3, 2), g3 - 2
+
+
+def measured_regime(s: float, err: float, band: float = 0.1) -> str:
+    """Regime of a slope: "linear" if ``S < -b``, "condensed" if ``S > b``, else
+    "critical", with ``b = max(band, 2 err)``.  The paper's criterion is the sign of
+    ``S`` (Section 5.3.1, stars at ``S = 0``); the band is a reporting choice for finite
+    widths (its own three parametrisations of one point differ by up to 0.025 in
+    Table 2)."""
+    b = max(band, 2 * err) if math.isfinite(err) else band
+    return "linear" if s < -b else "condensed" if s > b else "critical"
+
+
+def verdict(paper: str, measured: str) -> str:
+    """Paper vs measured: "agrees" / "DISAGREES" / "n/s" (the paper states no regime there)."""
+    return "n/s" if paper == "n/s" else "agrees" if paper == measured else "DISAGREES"
