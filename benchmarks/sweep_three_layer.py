@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import time
 from fractions import Fraction
 from typing import Any
@@ -42,10 +41,11 @@ from numerics.sweep_three_layer import (
     PAPER_POINTS,
     linear_estimate,
     measured_regime,
-    rd_point,
+    rd_sweep_point,
     slopes,
     verdict,
 )
+from numerics.sweeps import run_sweep
 
 
 def _fmt(fit: dict[str, Any], name: str) -> str:
@@ -100,6 +100,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--dtype", default="float64")
     ap.add_argument("--threads", type=int, default=None, help="torch.set_num_threads")
     ap.add_argument("--json-out", default=None)
+    ap.add_argument("--cache-dir", default=None, help="per-point cache: a rerun resumes")
+    ap.add_argument(
+        "--executor",
+        default=None,
+        help="None: in process; 'local': dask LocalCluster; or a scheduler address",
+    )
     ap.add_argument("--from-json", default=None, help="print the table of a saved run")
     args = ap.parse_args(argv)
 
@@ -121,23 +127,15 @@ def main(argv: list[str] | None = None) -> None:
               f"load {os.getloadavg()[0]:.1f}, dtype {args.dtype}, widths {widths}, "
               f"seeds {args.seeds}")  # fmt: skip
     print(header, flush=True)
-    results = []
     t_all = time.perf_counter()
-    # widths outermost, so a run cut short still has every point at the smaller widths;
-    # the JSON is rewritten after every run for the same reason
-    for m in widths:
-        for seed in range(args.seeds):
-            for g2, g3 in points:
-                t0 = time.perf_counter()
-                r = rd_point(g2, g3, m, seed, device=args.device, dtype=args.dtype)
-                r["seconds"] = time.perf_counter() - t0
-                results.append(r)
-                print(f"  ({float(g2):g}, {float(g3):g}) m={m:<6} seed={seed} "
-                      f"steps={r['steps']:<6} lr={r['lr']:.3g} RD1={r['rd_w1']} "
-                      f"RD2={r['rd_w2']} conv={r['converged']} {r['seconds']:.1f}s",
-                      file=sys.stderr, flush=True)  # fmt: skip
-                if args.json_out:
-                    _save(args.json_out, header, results, time.perf_counter() - t_all)
+    # widths outermost, so a run cut short has every point at the smaller widths cached
+    grid = [
+        {"gamma_2": str(Fraction(g2)), "gamma_3": str(Fraction(g3)), "m": m, "seed": seed,
+         "device": args.device, "dtype": args.dtype}
+        for m in widths for seed in range(args.seeds) for g2, g3 in points
+    ]  # fmt: skip
+    results = run_sweep(rd_sweep_point, grid, cache_dir=args.cache_dir, version="1",
+                        executor=args.executor, progress=True)  # fmt: skip
     total = time.perf_counter() - t_all
     print(table(results))
     print(f"\ntotal {total:.0f} s")

@@ -442,3 +442,12 @@ def measured_regime(s: float, err: float, band: float = 0.1) -> str:
 def verdict(paper: str, measured: str) -> str:
     """Paper vs measured: "agrees" / "DISAGREES" / "n/s" (the paper states no regime there)."""
     return "n/s" if paper == "n/s" else "agrees" if paper == measured else "DISAGREES"
+
+
+def rd_sweep_point(point: dict[str, Any]) -> dict[str, Any]:
+    """:func:`rd_point` on one JSON point ``{"gamma_2": "1/2", "gamma_3": "5/2", "m": 256,
+    "seed": 0, **settings}`` (exponents as strings of fractions): the form
+    :func:`numerics.sweeps.run_sweep` runs (in process or on dask workers) and caches."""
+    p = dict(point)
+    return rd_point(Fraction(p.pop("gamma_2")), Fraction(p.pop("gamma_3")), int(p.pop("m")),
+                    int(p.pop("seed")), **p)  # fmt: skip

@@ -350,3 +350,14 @@ def test_full_sweep_matches_the_paper_where_it_states_a_regime():
         if (g2, g3) in printed:  # Table 2, the alpha = 1 rows
             assert fit["S_W1"] == pytest.approx(printed[g2, g3][0], abs=0.15)
             assert fit["S_W2"] == pytest.approx(printed[g2, g3][1], abs=0.15)
+
+
+def test_rd_point_runs_through_the_sweep_executor(tmp_path):
+    from numerics import sweeps
+    from numerics.sweep_three_layer import rd_point, rd_sweep_point
+
+    point = {"gamma_2": "0", "gamma_3": "21/10", "m": 32, "seed": 0, "device": "cpu"}
+    (first,) = sweeps.run_sweep(rd_sweep_point, [point], cache_dir=tmp_path)
+    (again,) = sweeps.run_sweep(rd_sweep_point, [point], cache_dir=tmp_path)  # from the cache
+    direct = rd_point(Fraction(0), Fraction(21, 10), 32, 0, device="cpu")
+    assert first == again and first["rd_w1"] == direct["rd_w1"]
