@@ -128,13 +128,22 @@ def conservation_claims(model: str) -> list[Theorem]:
 
 
 def _registry() -> tuple[Theorem, ...]:
-    from solvable import claims_kunin, claims_phases, claims_xu_ziyin, three_layer
+    from solvable import (
+        claims_kunin,
+        claims_phases,
+        claims_xu_ziyin,
+        lazy_training,
+        node_scaling,
+        three_layer,
+    )
 
     return (
         *claims_xu_ziyin.claims(),
         *claims_kunin.claims(),
         *claims_phases.claims(),
         *three_layer.claims(),
+        *lazy_training.claims(),
+        *node_scaling.claims(),
     )
 
 
