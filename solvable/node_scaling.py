@@ -191,8 +191,35 @@ def _finite_k_parts(K: sp.Expr) -> dict[str, Callable[[sp.Expr], sp.Expr]]:
     }
 
 
+class _WeightFamily:
+    """What Zipf and finite-K weights share: everything follows from their ``_parts()``
+    (closed forms of the weight and of the partial sums)."""
+
+    def _parts(self) -> dict[str, Callable[[sp.Expr], sp.Expr]]:  # pragma: no cover
+        raise NotImplementedError
+
+    def weight(self, j: Any) -> sp.Expr:
+        """``lambda~_j`` (eq. (4), or ``1/K`` for ``j <= K``; ``Piecewise`` if undecidable)."""
+        return self._parts()["weight"](_check_integer("j", j))
+
+    def partial_sum(self, m: Any) -> sp.Expr:
+        """``S_m = sum_{k<=m} lambda~_k`` (Zipf: ``H_m(1/alpha)/zeta(1/alpha)``; finite K:
+        ``min(m, K)/K``)."""
+        return self._parts()["partial_sum"](_check_integer("m", m))
+
+    def partial_sum_squares(self, m: Any) -> sp.Expr:
+        """``Q_m = sum_{k<=m} lambda~_k^2`` (Zipf: ``H_m(2/alpha)/zeta(1/alpha)^2``; finite
+        K: ``min(m, K)/K^2``)."""
+        return self._parts()["partial_sum_squares"](_check_integer("m", m))
+
+    def sum_of_squares(self) -> sp.Expr:
+        """``sum_{j>=1} lambda~_j^2`` by ``sympy.summation`` (Zipf: ``zeta(2/alpha)/
+        zeta(1/alpha)^2``; finite K: ``1/K``)."""
+        return _summed_squares(self)
+
+
 @dataclass(frozen=True)
-class Zipf:
+class Zipf(_WeightFamily):
     """Zipf weights, eq. (4): ``lambda~_j = j^(-1/alpha) / zeta(1/alpha)``, ``alpha in (0, 1)``.
 
     ``alpha``: int/Fraction/Rational (exact), float (through ``nsimplify(rational=True)``)
@@ -212,29 +239,13 @@ class Zipf:
     def _parts(self) -> dict[str, Callable[[sp.Expr], sp.Expr]]:
         return _zipf_parts(self.s)
 
-    def weight(self, j: Any) -> sp.Expr:
-        """``lambda~_j`` (eq. (4))."""
-        return self._parts()["weight"](_check_integer("j", j))
-
-    def partial_sum(self, m: Any) -> sp.Expr:
-        """``S_m = sum_{k<=m} lambda~_k = H_m(1/alpha) / zeta(1/alpha)``."""
-        return self._parts()["partial_sum"](_check_integer("m", m))
-
-    def partial_sum_squares(self, m: Any) -> sp.Expr:
-        """``Q_m = sum_{k<=m} lambda~_k^2 = H_m(2/alpha) / zeta(1/alpha)^2``."""
-        return self._parts()["partial_sum_squares"](_check_integer("m", m))
-
-    def sum_of_squares(self) -> sp.Expr:
-        """``sum_{j>=1} lambda~_j^2`` by ``sympy.summation`` (``zeta(2/alpha)/zeta(1/alpha)^2``)."""
-        return _summed_squares(self)
-
     def large_width(self, n: sp.Expr) -> sp.Expr:
         """A width ``m`` running to infinity with ``n`` (any ``m >= 1`` for Zipf)."""
         return n + 1
 
 
 @dataclass(frozen=True)
-class FiniteK:
+class FiniteK(_WeightFamily):
     """Finite-K weights (Section 3.1): ``lambda~_j = 1/K`` for ``j <= K`` and 0 after.
 
     ``K``: an int >= 1 or a positive integer sympy symbol.
@@ -247,22 +258,6 @@ class FiniteK:
 
     def _parts(self) -> dict[str, Callable[[sp.Expr], sp.Expr]]:
         return _finite_k_parts(self.K)
-
-    def weight(self, j: Any) -> sp.Expr:
-        """``lambda~_j``: ``1/K`` for ``j <= K``, else 0 (``Piecewise`` if undecidable)."""
-        return self._parts()["weight"](_check_integer("j", j))
-
-    def partial_sum(self, m: Any) -> sp.Expr:
-        """``S_m = min(m, K)/K``."""
-        return self._parts()["partial_sum"](_check_integer("m", m))
-
-    def partial_sum_squares(self, m: Any) -> sp.Expr:
-        """``Q_m = min(m, K)/K^2``."""
-        return self._parts()["partial_sum_squares"](_check_integer("m", m))
-
-    def sum_of_squares(self) -> sp.Expr:
-        """``sum_j lambda~_j^2``, by ``sympy.summation`` over ``j <= K`` (= ``1/K``)."""
-        return _summed_squares(self)
 
     def large_width(self, n: sp.Expr) -> sp.Expr:
         """A width ``m >= K`` running to infinity with ``n`` (there ``S_m = 1``)."""
