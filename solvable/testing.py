@@ -41,7 +41,9 @@ def manifold_condition(P: float, Q: float, alpha: float) -> float:
     """
     if P + Q == 0:
         return 1.0
-    return math.sqrt((P + Q) * max(alpha, 1 / alpha) / (P * alpha + Q / alpha))
+    # the same ratio without dividing by alpha (alpha may underflow to 0 or overflow)
+    den = P * alpha * alpha + Q if alpha <= 1 else P + Q / (alpha * alpha)
+    return math.sqrt((P + Q) / den) if den > 0 else math.inf
 
 
 def state_errors(

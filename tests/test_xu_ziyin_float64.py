@@ -31,6 +31,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from solvable import testing
 from solvable import xu_ziyin as xz
 
 RTOL = 1e-10
@@ -84,17 +85,32 @@ def problems(draw):
 def _alignment_bound(ref: xz.Trajectory, f_ref: float, f_tol: float) -> float:
     """First-order error bound of zeta = F / sqrt(F^2 + 4 Lambda), F = f sqrt(eta_u eta_w)
     / (gamma rho), from (i) the float64 rounding of the conserved Lagrange sum
-    Lambda = sum_{i<j}(p_i q_j - p_j q_i)^2, computed from p0, q0 rounded to eps, i.e.
-    |dLambda| <= 4 eps sqrt(Lambda) |p| |q| + 4 eps^2 |p|^2 |q|^2, and (ii) the error
-    ``f_tol`` allowed in f itself."""
+    Lambda = sum_{i<j}(p_i q_j - p_j q_i)^2 and (ii) the error ``f_tol`` allowed in f.
+
+    (i): p_i, q_i = (a_i +- b_i)/2 with a_i = sqrt(eta_u) (W x)_i / rho, b_i = sqrt(eta_w)
+    u_i are computed in float64 with errors |dp_i|, |dq_i| <= (d0 + 2) eps (|a|_i + |b_i|)/2,
+    |a|_i = sqrt(eta_u) sum_j |W_ij x_j| / rho (summation and one addition: nearly aligned
+    layers make p or q cancel, so the error is relative to the summands, not to p, q).
+    Then |dLambda| <= 2 sqrt(2) sqrt(Lambda) (|dp| |q| + |p| |dq|) + 2 (|dp| |q| + |p| |dq|)^2.
+    """
     k = ref._data
     with mpmath.workdps(40):
-        pp = float(mpmath.fsum(p * p for p in k["p0"]))
-        qq = float(mpmath.fsum(q * q for q in k["q0"]))
+        x = [mpmath.mpf(v) for v in k["x"]]
+        sa = mpmath.sqrt(k["eta_u"]) / k["rho"]
+        sb = mpmath.sqrt(k["eta_w"])
+        mags = []
+        for u, row in zip(k["u0"], k["W0"], strict=True):
+            a_abs = sa * mpmath.fsum(abs(w * xj) for w, xj in zip(row, x, strict=True))
+            mags.append((a_abs + sb * abs(u)) / 2)
+        summands = float(mpmath.sqrt(mpmath.fsum(m * m for m in mags)))
+        p_norm = float(mpmath.sqrt(mpmath.fsum(p * p for p in k["p0"])))
+        q_norm = float(mpmath.sqrt(mpmath.fsum(q * q for q in k["q0"])))
         lam = float(k["Lam"])
         to_F = float(mpmath.sqrt(k["eta_u"] * k["eta_w"]) / (k["gamma"] * k["rho"]))
     F, dF = f_ref * to_F, f_tol * to_F
-    dlam = 4 * EPS * math.sqrt(lam * pp * qq) + 4 * EPS**2 * pp * qq
+    dpq = (len(x) + 2) * EPS * summands
+    first = dpq * q_norm + p_norm * dpq
+    dlam = 2 * math.sqrt(2) * math.sqrt(lam) * first + 2 * first**2
     if F == 0:
         return 2.0  # the sign of an underflowed F carries no information
 
@@ -106,21 +122,40 @@ def _alignment_bound(ref: xz.Trajectory, f_ref: float, f_tol: float) -> float:
     return from_lam + from_f
 
 
-def _compare(setup, ref, fast, times):
+def _compare(setup, ref, fast, times, cond=0.0):
     """Assert the float64 trajectory matches the 30-digit one at ``times`` (module doc)."""
     su, sw = math.sqrt(float(setup.eta_w)), math.sqrt(float(setup.eta_u))
     y = float(setup.y)
     a, b = fast.sample(times), ref.sample(times)
+    k0 = ref._data
+    scale0 = max(np.abs(su * _f64(k0["u0"])).max(), np.abs(sw * _f64(k0["W0"])).max())
     for k, t in enumerate(times):
         bu, bW = _f64(b.u[k]), _f64(b.W[k])
         scale = max(np.abs(su * bu).max(), np.abs(sw * bW).max())
         err = max(np.abs(su * (a.u[k] - bu)).max(), np.abs(sw * (a.W[k] - bW)).max())
-        assert err <= RTOL * scale + ATOL, f"state at t={t}: {err / scale:.3g}"
+        # plus the float64 rounding of the initial state (4 eps of its scale), amplified
+        # off the invariant manifolds P = 0 / Q = 0 by kappa (solvable.testing): a state
+        # that decays into the saddle is only determined to that floor
+        kappa = testing.manifold_condition(float(fast.P), float(fast.Q), float(b.alpha[k]))
+        if not math.isfinite(kappa):  # exactly on P = 0 / Q = 0 with alpha -> 0 or oo: no
+            kappa = 1.0  # input rounding off it (assumed above), only the evaluation's own
+        floor = 4 * EPS * scale0 * kappa
+        assert err <= RTOL * scale + floor + ATOL, f"state at t={t}: {err / max(scale, 1e-300):.3g}"
         bf = float(b.f[k])
-        f_tol = RTOL * (abs(y) + abs(float(b.f[k] - mpmath.mpf(y)))) + ATOL
+        # cond: how well float64 inputs fix the smaller of P, Q (relative), which the
+        # late-time f and K run on (see test_float64_matches_30_digits)
+        # ... and a relative error c in the rate of an exponential decay becomes c times the
+        # number of e-foldings done (log of the decay of |f - y| and of K since t = 0)
+        with mpmath.workdps(30):  # logs of the 30-digit values (they may underflow float64)
+            r0, rk = abs(b.f[0] - mpmath.mpf(y)), abs(b.f[k] - mpmath.mpf(y))
+            folds = float(abs(mpmath.log(rk / r0))) if r0 > 0 and rk > 0 else 0.0
+            n0, nk = b.ntk[0], b.ntk[k]
+            k_folds = float(abs(mpmath.log(nk / n0))) if n0 > 0 and nk > 0 else 0.0
+        cond_f, cond_k = cond * (1 + folds), cond * (1 + k_folds)
+        f_tol = (RTOL + cond_f) * (abs(y) + abs(float(b.f[k] - mpmath.mpf(y)))) + ATOL
         assert abs(a.f[k] - bf) <= f_tol, f"f at t={t}: {a.f[k]} vs {bf}"
         bn = float(b.ntk[k])
-        assert abs(a.ntk[k] - bn) <= RTOL * bn + ATOL, f"ntk at t={t}"
+        assert abs(a.ntk[k] - bn) <= (RTOL + cond_k) * bn + ATOL, f"ntk at t={t}"
         ba = float(b.alignment[k])
         if math.isnan(ba):
             assert math.isnan(a.alignment[k])
@@ -151,7 +186,7 @@ def test_float64_matches_30_digits(problem):
     if not math.isfinite(tc):  # D = 0: y = 0 and PQ = 0; use the kernel time 1/(A + C)
         tc = 1.0
     times = [0.0, 1000 * tc] + [tc * 10.0**f for f in fractions]
-    _compare(setup, ref, fast, times)
+    _compare(setup, ref, fast, times, cond=EPS * kappa)
     # (P, Q) normwise; alpha_+-, t_c relative, within RTOL plus the conditioning of P, Q
     assert max(abs(fast.P - P), abs(fast.Q - Q)) <= RTOL * max(P, Q) + ATOL
     for name in ("alpha_plus", "alpha_minus", "t_c"):
