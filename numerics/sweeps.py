@@ -330,6 +330,11 @@ def _progress(total: int, initial: int, enabled: bool) -> Any:
     return tqdm(total=total, initial=initial, unit="pt")
 
 
+def _cancel_futures(fs: Sequence[Any]) -> None:
+    for fut in fs:
+        fut.cancel()
+
+
 def run_sweep(
     fn: Callable[[dict], dict],
     points: Sequence[Mapping[str, Any]],
@@ -400,25 +405,17 @@ def run_sweep(
                         except Exception as exc:
                             raise fail(i, exc) from exc
                         finish(k, i, result)
-                elif kind == "futures":
-                    futs = {ex.submit(fn, dict(points[i])): (k, i) for k, i in todo}
-                    try:
-                        for fut in concurrent.futures.as_completed(futs):
-                            k, i = futs[fut]
-                            try:
-                                result = fut.result()
-                            except Exception as exc:
-                                raise fail(i, exc) from exc
-                            finish(k, i, result)
-                    finally:
-                        for fut in futs:
-                            fut.cancel()
                 else:
-                    distributed = _distributed()
-                    fs = ex.map(fn, [dict(points[i]) for _, i in todo], pure=False)
+                    if kind == "futures":
+                        fs = [ex.submit(fn, dict(points[i])) for _, i in todo]
+                        completed, cancel = concurrent.futures.as_completed, _cancel_futures
+                    else:
+                        fs = ex.map(fn, [dict(points[i]) for _, i in todo], pure=False)
+                        completed = _distributed().as_completed
+                        cancel = lambda fs: ex.cancel([f for f in fs if not f.done()])  # noqa: E731
                     futs = dict(zip(fs, todo, strict=True))
                     try:
-                        for fut in distributed.as_completed(fs):
+                        for fut in completed(fs):
                             k, i = futs[fut]
                             try:
                                 result = fut.result()
@@ -426,7 +423,7 @@ def run_sweep(
                                 raise fail(i, exc) from exc
                             finish(k, i, result)
                     finally:
-                        ex.cancel([f for f in fs if not f.done()])
+                        cancel(fs)
     finally:
         if bar is not None:
             bar.close()

@@ -296,6 +296,13 @@ def _mp_matrix(rows):
     return mpmath.matrix([[mpmath.mpf(v) for v in r] for r in rows])
 
 
+def _wide_blocks(flat, h: int, c: int, d: int):
+    """A (h x c) and W (h x d) from the flat state (or its derivative) of ``wide_flow``."""
+    A = mpmath.matrix([[flat[i * c + j] for j in range(c)] for i in range(h)])
+    W = mpmath.matrix([[flat[h * c + i * d + j] for j in range(d)] for i in range(h)])
+    return A, W
+
+
 def _wide_self_consistent(dps: int = 30) -> Verdict:
     """Part II (Theorem 4.2): for f = A^T W x started from Delta = eta_W A A^T - eta_A W W^T
     = delta I_h (h = d when delta < 0, h = c when delta > 0), along the simulated flow
@@ -339,25 +346,13 @@ def _wide_self_consistent(dps: int = 30) -> Verdict:
             X, Y = _mp_matrix(Xr), _mp_matrix(Yr)
             k2 = eA * eW
             for yv in ys:
-                At = mpmath.matrix(h, c)
-                Wt = mpmath.matrix(h, d)
-                for i in range(h):
-                    for j in range(c):
-                        At[i, j] = yv[i * c + j]
-                    for j in range(d):
-                        Wt[i, j] = yv[h * c + i * d + j]
+                At, Wt = _wide_blocks(yv, h, c, d)
                 Delta = eW * At * At.T - eA * Wt * Wt.T
                 got = [Delta[i, j] for i in range(h) for j in range(h)]
                 ref = [delta if i == j else 0 for i in range(h) for j in range(h)]
                 worst = max(worst, error_in_units(got, ref, tol))
                 dy = rhs(yv, params)
-                dA = mpmath.matrix(h, c)
-                dW = mpmath.matrix(h, d)
-                for i in range(h):
-                    for j in range(c):
-                        dA[i, j] = dy[i * c + j]
-                    for j in range(d):
-                        dW[i, j] = dy[h * c + i * d + j]
+                dA, dW = _wide_blocks(dy, h, c, d)
                 beta = Wt.T * At
                 dbeta = dW.T * At + Wt.T * dA
                 G = X.T * (X * beta - Y)
