@@ -28,10 +28,11 @@ __all__ = [
     "ThreeLayerReLU",
     "TwoLayerLinear",
     "WideLinear",
+    "WideTwoLayer",
     "node_scaled_parameters",
 ]
 
-ACTIVATIONS = ("linear", "relu", "swish")
+ACTIVATIONS = ("linear", "relu", "swish", "tanh")
 
 
 def _real_array(name: str, value: Any, ndim: int) -> np.ndarray:
@@ -95,6 +96,8 @@ def _activation(name: str) -> tuple[Any, Any]:
         return (lambda z: z), (lambda z: torch.ones_like(z))
     if name == "relu":
         return torch.relu, (lambda z: (z > 0).to(z.dtype))
+    if name == "tanh":
+        return torch.tanh, (lambda z: 1 - torch.tanh(z) ** 2)
     if name == "swish":
         return (lambda z: z * torch.sigmoid(z)), (
             lambda z: torch.sigmoid(z) * (1 + z * (1 - torch.sigmoid(z)))
@@ -244,6 +247,56 @@ class NodeScaled(_Model):
     def loss(self, p: dict[str, Any]) -> Any:
         X, y = self._t("X", p["W"]), self._t("y", p["W"])
         return ((y - self.output(p, X)) ** 2).sum(-1) / 2
+
+
+@dataclass(frozen=True)
+class WideTwoLayer(_Model):
+    """Seed 002 eqs. (2.19) / (2.28): ``f(x) = scale * sum_{j<=p} a_j sigma(<w_j, x>)`` with
+    ``scale = 1/sqrt(p)`` (NTK scaling, the default ``scale=None``) or a fixed number (eq.
+    (3.8)'s ``alpha(p)``); empirical risk ``R = 1/(2n) sum_i (y_i - f(x_i))^2`` (eq. (2.22)).
+
+    Blocks: ``W`` (B, p, d) at rate ``eta_w`` and ``a`` (B, p) at rate ``eta_a``; ``eta_a = 0``
+    keeps the second layer fixed (Proposition 1, eq. (2.13)).  The width ``p`` is the
+    number of rows of ``W`` (no padding: the 1/sqrt(p) factor counts every row)."""
+
+    X: Any
+    y: Any
+    activation: str = "tanh"
+    eta_w: float = 1.0
+    eta_a: float = 1.0
+    scale: float | None = None
+    blocks: tuple[str, ...] = field(default=("W", "a"), init=False)
+
+    def __post_init__(self) -> None:
+        self._set_data()
+        _activation(self.activation)  # validates the name
+        self._set_rates("eta_w")
+        if isinstance(self.eta_a, bool) or not isinstance(self.eta_a, (int, float)):
+            raise TypeError(f"eta_a must be a real number >= 0, got {self.eta_a!r}")
+        if not (math.isfinite(self.eta_a) and self.eta_a >= 0):
+            raise ValueError(f"eta_a must be finite and >= 0, got {self.eta_a!r}")
+        object.__setattr__(self, "eta_a", float(self.eta_a))
+        if self.scale is not None:
+            self._set_rates("scale")
+
+    @property
+    def rates(self) -> dict[str, float]:
+        return {"W": self.eta_w, "a": self.eta_a}
+
+    def _scale(self, p: dict[str, Any]) -> float:
+        return 1 / math.sqrt(p["W"].shape[-2]) if self.scale is None else self.scale
+
+    def features(self, p: dict[str, Any], X: Any) -> Any:
+        """``sigma(<w_j, x_i>)``, shape (B, n, p)."""
+        sigma, _ = _activation(self.activation)
+        return sigma(X @ p["W"].transpose(1, 2))
+
+    def output(self, p: dict[str, Any], X: Any) -> Any:
+        return self._scale(p) * (self.features(p, X) * p["a"][:, None, :]).sum(-1)
+
+    def loss(self, p: dict[str, Any]) -> Any:
+        X, y = self._t("X", p["W"]), self._t("y", p["W"])
+        return ((y - self.output(p, X)) ** 2).mean(-1) / 2
 
 
 def node_scaled_parameters(

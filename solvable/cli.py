@@ -36,7 +36,9 @@ def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if not selected:
         print(f"no claim matches --only {args.only!r}", file=err)
         return 2
-    options = {} if args.dps is None else {"dps": args.dps}
+    options: dict[str, object] = {} if args.dps is None else {"dps": args.dps}
+    if args.full:
+        options["full"] = True
     results = []
     start = time.perf_counter()
     n = len(selected)
@@ -157,6 +159,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     v.add_argument("--only", metavar="PATTERN", help="glob or substring of claim ids")
     v.add_argument("--dps", type=_dps, default=None, help="digits for numeric checks (>= 15)")
     v.add_argument("--json", metavar="FILE", help="also write the results as JSON")
+    v.add_argument(
+        "--full",
+        action="store_true",
+        help="run the full width / sample sweeps of the simulation-backed checks (minutes)",
+    )
     sub.add_parser("errata", help="list every disagreement with the papers, with its check")
     sub.add_parser("phases", help="print the papers' phase tables, computed")
     args = parser.parse_args(argv)

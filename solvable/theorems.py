@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+import inspect
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from solvable.tolerance import Tolerance
 __all__ = ["Theorem", "Verdict", "decide", "prove_nonzero", "prove_zero", "registry", "select"]
 
 Status = Literal["proved", "confirmed", "failed"]
+VERIFY_OPTIONS = frozenset({"dps", "full"})
 
 
 @dataclass(frozen=True)
@@ -58,10 +60,22 @@ class Theorem:
     _verify: Callable[..., Verdict] = field(repr=False)
 
     def verify(self, **options: Any) -> Verdict:
-        """Run the check; options (e.g. ``dps``) reach numeric checks."""
+        """Run the check; options reach the numeric checks that take them: ``dps``
+        (digits of the high-precision checks) and ``full`` (``True``: the full sweep of a
+        simulation-backed check instead of its fast default).  Options a check does not
+        take are ignored; an unknown option name is a ``TypeError``."""
+        unknown = set(options) - VERIFY_OPTIONS
+        if unknown:
+            raise TypeError(
+                f"unknown verify option(s) {sorted(unknown)}; valid: {sorted(VERIFY_OPTIONS)}"
+            )
         start = time.perf_counter()
         try:
-            verdict = self._verify(**options) if self.kind == "numeric" else self._verify()
+            if self.kind == "numeric":
+                accepted = inspect.signature(self._verify).parameters
+                verdict = self._verify(**{k: v for k, v in options.items() if k in accepted})
+            else:
+                verdict = self._verify()
         except Exception as exc:  # a crash is a failed verification, reported, not raised
             verdict = Verdict("failed", f"{type(exc).__name__}: {exc}")
         return Verdict(

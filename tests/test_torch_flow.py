@@ -294,6 +294,40 @@ def test_node_scaled_gradient_is_the_papers_flow(activation):
     assert torch.all(got["a"] == 0) and torch.all(got["s"] == 0)
 
 
+@pytest.mark.parametrize("activation", ["relu", "tanh", "swish"])
+@pytest.mark.parametrize(("eta_a", "scale"), [(1.0, None), (0.0, None), (0.5, 0.3)])
+def test_wide_two_layer_gradient_is_the_lectures_flow(activation, eta_a, scale):
+    """Seed 002 eq. (2.22) for eq. (2.28): theta' = 1/n sum_i (y_i - f(x_i)) grad f(x_i), with
+    grad_{w_j} f = c a_j sigma'(<w_j, x>) x (eq. (2.12)) and grad_{a_j} f = c sigma(<w_j, x>),
+    c = 1/sqrt(p) (or the fixed scale); eta_a = 0 keeps a fixed."""
+    rng = np.random.default_rng(2)
+    n, d, p_width = 4, 3, 6
+    X, y = rng.normal(size=(n, d)), rng.normal(size=n)
+    model = models.WideTwoLayer(X, y, activation=activation, eta_w=0.7, eta_a=eta_a, scale=scale)
+    gen = torch.Generator().manual_seed(3)
+    p = {"W": torch.randn(2, p_width, d, generator=gen, dtype=torch.float64),
+         "a": torch.randn(2, p_width, generator=gen, dtype=torch.float64)}  # fmt: skip
+    rhs, packing = _autograd_rhs(model, p)
+    got = packing.unpack(rhs)
+    Xt = torch.tensor(X)
+    sig, dsig = models._activation(activation)
+    c = 1 / math.sqrt(p_width) if scale is None else scale
+    Z = Xt @ p["W"].transpose(1, 2)  # (B, n, p)
+    resid = torch.tensor(y) - c * (sig(Z) * p["a"][:, None, :]).sum(-1)
+    ref_W = 0.7 * c / n * p["a"][:, :, None] * torch.einsum("bi,bij,id->bjd", resid, dsig(Z), Xt)
+    ref_a = eta_a * c / n * torch.einsum("bi,bij->bj", resid, sig(Z))
+    torch.testing.assert_close(got["W"], ref_W, rtol=1e-12, atol=1e-14)
+    torch.testing.assert_close(got["a"], ref_a, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("activation", ["tanh", "swish"])
+def test_activation_derivatives_match_autograd(activation):
+    z = torch.linspace(-6, 6, 101, dtype=torch.float64, requires_grad=True)
+    sig, dsig = models._activation(activation)
+    (g,) = torch.autograd.grad(sig(z).sum(), z)
+    torch.testing.assert_close(dsig(z.detach()), g, rtol=1e-13, atol=1e-15)
+
+
 @pytest.mark.parametrize("bias", [False, True])
 def test_three_layer_gradient_is_eq_5(bias):
     """Seed 004 eq. (5) (hand-written) against autograd of R_S, eq. (3); with biases the
@@ -471,8 +505,11 @@ _P = {"u": torch.zeros(1, 3, dtype=F64), "W": torch.zeros(1, 3, 2, dtype=F64)}
         (lambda m: models.TwoLayerLinear([0.0, 0.0], 1.0), ValueError, "x must not be"),
         (lambda m: models.TwoLayerLinear([1.0], 1.0, gamma=-1), ValueError, "gamma"),
         (lambda m: models.SingleNeuron([[1.0]], [1.0, 2.0]), ValueError, "y must have"),
-        (lambda m: models.NodeScaled([[1.0]], [1.0], activation="tanh"), ValueError,
+        (lambda m: models.NodeScaled([[1.0]], [1.0], activation="softsign"), ValueError,
          "activation"),
+        (lambda m: models.WideTwoLayer([[1.0]], [1.0], eta_a=-1.0), ValueError, "eta_a"),
+        (lambda m: models.WideTwoLayer([[1.0]], [1.0], eta_a="1"), TypeError, "eta_a"),
+        (lambda m: models.WideTwoLayer([[1.0]], [1.0], scale=0.0), ValueError, "scale"),
         (lambda m: models.node_scaled_parameters([-0.1, 1.1], 2, 1), ValueError, "lam"),
         (lambda m: models.ThreeLayerReLU([[1.0]], [1.0], alpha=0), ValueError, "alpha"),
         (lambda m: models.ThreeLayerReLU([[1.0]], [math.nan]), ValueError, "y must be finite"),
