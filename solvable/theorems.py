@@ -76,6 +76,11 @@ class Theorem:
                 verdict = self._verify(**{k: v for k, v in options.items() if k in accepted})
             else:
                 verdict = self._verify()
+        except ModuleNotFoundError as exc:  # a simulation-backed check without its extra
+            verdict = Verdict(
+                "failed",
+                f"needs the optional dependency {exc.name!r}: pip install 'solvable[torch]'",
+            )
         except Exception as exc:  # a crash is a failed verification, reported, not raised
             verdict = Verdict("failed", f"{type(exc).__name__}: {exc}")
         return Verdict(

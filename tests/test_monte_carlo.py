@@ -88,3 +88,12 @@ def test_cli_full_flag_reaches_checks(monkeypatch, capsys):
     assert cli.main(["verify", "--full"]) == 0
     assert cli.main(["verify"]) == 0
     assert seen == [True, False]
+
+
+def test_missing_optional_dependency_is_a_clear_failure():
+    def needs_torch():
+        raise ModuleNotFoundError("No module named 'torch'", name="torch")
+
+    t = theorems.Theorem("demo.torch", "000_x.txt (1)", "s", "numeric", needs_torch)
+    verdict = t.verify()
+    assert verdict.status == "failed" and "solvable[torch]" in verdict.detail
