@@ -456,6 +456,6 @@ def _module_errata() -> tuple[Erratum, ...]:
     return tuple(out)
 
 
-_ERRATA_MODULES: tuple[str, ...] = ("three_layer", "lazy_training", "node_scaling")
+_ERRATA_MODULES: tuple[str, ...] = ("three_layer", "lazy_training", "node_scaling", "kernels")
 
 ERRATA: tuple[Erratum, ...] = (*_errata(), *_module_errata())

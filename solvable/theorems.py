@@ -151,6 +151,7 @@ def _registry() -> tuple[Theorem, ...]:
         claims_kunin,
         claims_phases,
         claims_xu_ziyin,
+        kernels,
         lazy_training,
         node_scaling,
         three_layer,
@@ -162,6 +163,7 @@ def _registry() -> tuple[Theorem, ...]:
         *claims_phases.claims(),
         *three_layer.claims(),
         *lazy_training.claims(),
+        *kernels.claims(),
         *node_scaling.claims(),
     )
 

@@ -1,0 +1,198 @@
+"""Monte Carlo over initialisations of the two-layer ReLU network of seed 002 (Sections 2.1,
+2.3 and Exercise 1): empirical kernels at finite width, from autograd.
+
+The network is :class:`numerics.models.WideTwoLayer` with ``activation="relu"`` (eq. (2.28),
+``f = p^(-1/2) sum_j a_j relu(<w_j, x>)``); parameters are drawn from a
+:class:`solvable.kernels.Initialisation` (``a_j`` uniform / Rademacher / Gaussian with the
+record's second moment, ``w_j ~ N(0, s^2 I_d)``).  For each initialisation:
+
+* ``"k0"``: the empirical NTK (2.25) / (2.29) at ``t = 0``, ``sum_b J_b J_b^T`` over both
+  blocks, by :func:`numerics.measures.ntk` (``torch.func`` Jacobians of ``f``);
+* ``"ntk"``: its ``W`` block alone (the same call on the model with ``eta_a = 0``), the
+  empirical ``K_NTK`` of (2.29) / (4.4);
+* ``"rf"``: its ``a`` block, ``k0 - ntk`` (the empirical random-feature kernel);
+* ``"gp"``: ``f(x_i) f(x_j)`` (2.4).
+
+None of these uses a closed form.  Their expectation over the initialisation equals the
+infinite-width kernel at *every* width (units are i.i.d. and ``E[a_j a_k] = 0``, ``j != k``),
+so Monte Carlo means are compared with the closed forms of :mod:`solvable.kernels` without a
+finite-width bias (:func:`kernel_estimates`); the fluctuation at width ``p`` shrinks like
+``p^(-1/2)`` (:func:`width_convergence`).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from solvable.kernels import KERNELS, Initialisation, gram
+from solvable.tolerance import MonteCarlo, monte_carlo
+
+__all__ = [
+    "WidthFit",
+    "empirical_kernels",
+    "kernel_estimates",
+    "sample_parameters",
+    "upper",
+    "width_convergence",
+]
+
+_JACOBIAN_DOUBLES = 4_000_000  # batch chunk: at most this many Jacobian entries at once
+
+
+def _check_int(name: str, value: Any, low: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int >= {low}, got {type(value).__name__} {value!r}")
+    if int(value) < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+def _check_init(init: Any) -> tuple[float, float, str]:
+    if not isinstance(init, Initialisation):
+        raise TypeError(f"init must be a solvable.kernels.Initialisation, got {init!r}")
+    m2, s2 = init.floats()
+    return m2, s2, init.a_law
+
+
+def _check_X(X: Any) -> np.ndarray:
+    try:
+        arr = np.array(X, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"X must be an (n, d) array of real numbers, got {X!r:.80}") from None
+    if arr.ndim != 2 or 0 in arr.shape:
+        raise ValueError(f"X must be a non-empty (n, d) matrix, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError("X must be finite")
+    return arr
+
+
+def sample_parameters(init: Initialisation, d: int, p: int, batch: int, *, seed: int = 0,
+                      device: Any = "cpu", dtype: Any = None) -> dict[str, Any]:  # fmt: skip
+    """``batch`` independent initialisations of width ``p`` in dimension ``d``: ``{"W": (B, p,
+    d), "a": (B, p)}`` with ``W`` i.i.d. ``N(0, s^2)`` and ``a`` i.i.d. of law ``init.a_law``
+    with second moment ``E[a^2]`` (uniform on ``[-c, c]``, ``c = sqrt(3 E[a^2])``; Rademacher
+    ``+-sqrt(E[a^2])``; Gaussian).  Drawn on the CPU from ``seed`` (the same numbers on every
+    device), then moved to ``device`` (default CPU) as ``dtype`` (default float64)."""
+    import torch
+
+    from numerics.torch_flow import resolve_device
+
+    m2, s2, law = _check_init(init)
+    d, p, batch = _check_int("d", d), _check_int("p", p), _check_int("batch", batch)
+    seed = _check_int("seed", seed, 0)
+    dev = resolve_device(device)
+    dtype = torch.float64 if dtype is None else dtype
+    gen = torch.Generator().manual_seed(seed)
+    W = torch.randn((batch, p, d), generator=gen, dtype=torch.float64) * math.sqrt(s2)
+    if law == "uniform":  # Unif[-c, c] has second moment c^2/3
+        a = (2 * torch.rand((batch, p), generator=gen, dtype=torch.float64) - 1) * math.sqrt(3 * m2)
+    elif law == "rademacher":
+        signs = 2 * torch.randint(0, 2, (batch, p), generator=gen).to(torch.float64) - 1
+        a = signs * math.sqrt(m2)
+    else:
+        a = torch.randn((batch, p), generator=gen, dtype=torch.float64) * math.sqrt(m2)
+    return {"W": W.to(device=dev, dtype=dtype), "a": a.to(device=dev, dtype=dtype)}
+
+
+def empirical_kernels(init: Initialisation, X: Any, p: int, batch: int, *, seed: int = 0,
+                      device: Any = "cpu",
+                      kernels: Any = KERNELS) -> dict[str, np.ndarray]:  # fmt: skip
+    """The empirical kernels ``"k0"``, ``"ntk"``, ``"rf"``, ``"gp"`` (module docstring; those
+    named in ``kernels``) on the rows of ``X`` (n, d), for ``batch`` independent
+    initialisations of width ``p``: arrays (batch, n, n), float64.  NTK blocks by autograd
+    (:func:`numerics.measures.ntk`)."""
+    import torch
+
+    from numerics.measures import ntk
+    from numerics.models import WideTwoLayer
+
+    kernels = tuple(kernels) if not isinstance(kernels, str) else (kernels,)
+    if not kernels or any(k not in KERNELS for k in kernels):
+        raise ValueError(f"kernels must be a non-empty subset of {KERNELS}, got {kernels!r}")
+    X = _check_X(X)
+    params = sample_parameters(init, X.shape[1], p, batch, seed=seed, device=device)
+    n = X.shape[0]
+    zeros = np.zeros(n)
+    full = WideTwoLayer(X, zeros, activation="relu")
+    w_only = WideTwoLayer(X, zeros, activation="relu", eta_a=0.0)
+    chunk = max(1, _JACOBIAN_DOUBLES // (n * p * (X.shape[1] + 1)))
+    out: dict[str, list[np.ndarray]] = {k: [] for k in kernels}
+    Xt = torch.as_tensor(X, dtype=params["W"].dtype, device=params["W"].device)
+    for start in range(0, batch, chunk):
+        q = {k: v[start : start + chunk] for k, v in params.items()}
+        got: dict[str, Any] = {}
+        if {"k0", "rf"} & set(kernels):
+            got["k0"] = ntk(full, q, X)
+        if {"ntk", "rf"} & set(kernels):
+            got["ntk"] = ntk(w_only, q, X)
+        if "rf" in kernels:
+            got["rf"] = got["k0"] - got["ntk"]
+        if "gp" in kernels:
+            f = full.output(q, Xt)
+            got["gp"] = f[:, :, None] * f[:, None, :]
+        for name in kernels:
+            out[name].append(got[name].detach().cpu().numpy())
+    return {k: np.concatenate(v) for k, v in out.items()}
+
+
+def upper(K: Any) -> np.ndarray:
+    """The entries ``i <= j`` of the last two (square) axes, flattened: (..., n(n+1)/2)."""
+    K = np.asarray(K)
+    i, j = np.triu_indices(K.shape[-1])
+    return K[..., i, j]
+
+
+def kernel_estimates(init: Initialisation, X: Any, p: int, batch: int, *, seed: int = 0,
+                     device: Any = "cpu") -> dict[str, MonteCarlo]:  # fmt: skip
+    """Monte Carlo means over ``batch`` initialisations of the empirical kernels at width
+    ``p``, on the upper-triangle entries (:func:`upper`), with the package's simultaneous
+    99.9% confidence intervals (:func:`solvable.tolerance.monte_carlo`)."""
+    samples = empirical_kernels(init, X, p, _check_int("batch", batch, 2), seed=seed,
+                                device=device)  # fmt: skip
+    return {k: monte_carlo(upper(v)) for k, v in samples.items()}
+
+
+@dataclass(frozen=True)
+class WidthFit:
+    """Convergence of the empirical kernel in the width: ``rms[i]`` is the root mean square
+    over all initialisations of ``||K^ - K||_F`` at ``widths[i]``; ``slopes`` the least-squares
+    slopes of ``log rms`` against ``log p``, one per independent replicate; ``slope`` their
+    Monte Carlo mean with the simultaneous CI (``slope.stderr`` is the standard error)."""
+
+    widths: tuple[int, ...]
+    rms: tuple[float, ...]
+    slopes: np.ndarray
+    slope: MonteCarlo
+
+
+def width_convergence(init: Initialisation, X: Any, widths: Any, *, replicates: int,
+                      batch: int, seed: int = 0, device: Any = "cpu",
+                      kernel: str = "k0") -> WidthFit:  # fmt: skip
+    """Fit ``||K^_p - K||_F ~ C p^slope`` (expected slope -1/2: ``E||K^_p - K||_F^2 = V/p``
+    exactly, ``K^_p`` an average of ``p`` i.i.d. unit terms) for the empirical kernel
+    ``kernel`` against the closed form :func:`solvable.kernels.gram`, with ``replicates``
+    independent replicates of ``batch`` initialisations per width."""
+    if kernel not in KERNELS:
+        raise ValueError(f"kernel must be one of {KERNELS}, got {kernel!r}")
+    X = _check_X(X)
+    ws = tuple(_check_int("widths", w) for w in np.atleast_1d(np.asarray(widths, dtype=object)))
+    if len(set(ws)) < 2:
+        raise ValueError(f"widths must hold at least 2 distinct widths, got {widths!r}")
+    replicates = _check_int("replicates", replicates, 2)
+    batch = _check_int("batch", batch)
+    exact = gram(kernel, init, X)
+    sq = np.empty((replicates, len(ws), batch))
+    for i, p in enumerate(ws):  # all replicates of one width in one batch, split afterwards
+        K = empirical_kernels(init, X, p, replicates * batch, seed=seed * 1_000_003 + i,
+                              device=device, kernels=(kernel,))[kernel]  # fmt: skip
+        sq[:, i] = ((K - exact) ** 2).sum(axis=(1, 2)).reshape(replicates, batch)
+    logp = np.log(np.array(ws, dtype=float))
+    rms_r = np.sqrt(sq.mean(axis=2))  # (replicates, widths)
+    slopes = np.array([np.polyfit(logp, np.log(row), 1)[0] for row in rms_r])
+    rms = tuple(float(v) for v in np.sqrt(sq.mean(axis=(0, 2))))
+    return WidthFit(ws, rms, slopes, monte_carlo(slopes))

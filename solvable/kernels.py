@@ -1,0 +1,1135 @@
+r"""Infinite-width kernels of two-layer ReLU networks (seed 002, Sections 2.1 and 2.3, Exercise 1).
+
+Source: seed ``002_938675732d5dff93.txt``, B. Loureiro, "Mathematics of Deep Learning,
+Lecture 3: Neural networks close to initialisation".
+
+Core (Cho & Saul's arc-cosine kernels): for a standard bivariate normal pair ``(u, v)`` with
+correlation ``rho = cos(theta)``, ``theta in [0, pi]``::
+
+    E[1{u > 0} 1{v > 0}]     = J_0(theta) / (2 pi),   J_0 = pi - theta
+    E[relu(u) relu(v)]       = J_1(theta) / (2 pi),   J_1 = sin(theta) + (pi - theta) cos(theta)
+
+(:func:`arccos_expectation`); every ReLU kernel of the lecture is one of these times
+norms and second moments of the initialisation.
+
+Network, eqs. (2.3) / (2.28): ``f(x; theta0) = p^(-1/2) sum_{j<=p} a_j relu(<w_j, x>)`` with
+i.i.d. ``a_j`` of second moment ``E[a^2]`` independent of ``w_j ~ N(0, s^2 I_d)``
+(:class:`Initialisation`).  With ``n = |x|``, ``n' = |x'|`` and ``rho = <x, x'>/(n n')``,
+``<w, x> = s n u`` and ``<w, x'> = s n' v``, so positive homogeneity of ReLU gives::
+
+    K_RF(x, x')  = E_w[relu(<w,x>) relu(<w,x'>)]                 = s^2 n n' J_1/(2 pi)  (2.31)
+    K_NTK(x, x') = <x,x'> E[a^2 relu'(<w,x>) relu'(<w,x'>)]      = E[a^2] n n' rho J_0/(2 pi)
+    K_GP(x, x')  = E[a^2 relu(<w,x>) relu(<w,x'>)] = E[a^2] K_RF                            (2.4)
+    K_0          = K_RF + K_NTK                                                            (2.30)
+
+(:func:`kernel`, names ``"rf"``, ``"ntk"``, ``"gp"``, ``"k0"``).  At ``x = 0`` or ``x' = 0``
+every kernel is 0 (``relu(0) = 0`` and the factor ``<x, x'>``); the closed forms are
+``n n'`` times a function bounded on ``[-1, 1]``, so this is also their limit, for every
+direction (claim ``homogeneity_and_zero_limit``).  The lecture's initialisations are
+:func:`lecture_initialisation` (eq. (2.28): ``a ~ Unif[-1, 1]``, ``w ~ N(0, I_d/d)``) and
+:func:`exercise_initialisation` (Exercise 1: ``a ~ Unif{-1, 1}``, ``w ~ N(0, I_d)``).
+
+Numeric evaluators are generated from these expressions by ``sympy.lambdify``: float64
+(numpy), mpmath at ``dps`` digits and torch (:func:`kernel_numeric`, :func:`kernel_torch`,
+:func:`gram`, :func:`gram_torch`).  Two rewritings, each a sympy expression proved equal to
+the lecture's form (claim ``stable_forms``), keep float64 accurate at ``rho -> +-1``:
+``sqrt(1 - rho^2) = sqrt((1 - rho)(1 + rho))`` for the cosine form, and for Gram matrices the
+angle form in ``theta`` with Kahan's ``theta = 2 atan2(|u - v|, |u + v|)`` (``u, v`` the unit
+vectors), which keeps full precision for nearly parallel or antiparallel inputs, where
+``acos`` of a rounded cosine loses half the digits.
+
+Errata (:func:`errata`): Exercise 1's (4.2) lacks the factor ``<x, x'>``; (2.29), (4.1) and
+(4.4) have cosmetic index slips.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import numbers
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from solvable.errata import Erratum
+from solvable.theorems import Theorem, Verdict, decide, prove_zero
+from solvable.tolerance import Tolerance, error_in_units
+
+SEED = "002_938675732d5dff93.txt"
+
+RHO = sp.Symbol("rho", real=True)
+"""Correlation ``cos(theta)`` of the two pre-activations, in ``[-1, 1]``."""
+THETA = sp.Symbol("theta", nonnegative=True)
+"""Angle between ``x`` and ``x'``, in ``[0, pi]``."""
+N1 = sp.Symbol("n1", positive=True)
+"""``|x|`` (the closed forms extend by 0 to ``|x| = 0``, see :func:`kernel`)."""
+N2 = sp.Symbol("n2", positive=True)
+"""``|x'|``."""
+A2 = sp.Symbol("E_a2", positive=True)
+"""Second moment ``E[a^2]`` of the output weights (generic initialisation)."""
+S2 = sp.Symbol("s2", positive=True)
+"""Variance ``s^2`` of each entry of ``w ~ N(0, s^2 I_d)`` (generic initialisation)."""
+D = sp.Symbol("d", positive=True, integer=True)
+"""The input dimension ``d``."""
+
+KERNELS = ("gp", "rf", "ntk", "k0")
+"""Kernel names: ``gp`` (2.4), ``rf`` and ``ntk`` (2.31), ``k0 = rf + ntk`` (2.30)."""
+A_LAWS = ("uniform", "rademacher", "gaussian")
+"""Laws of the output weights a (for sampling; the kernels only need ``E[a^2]``)."""
+
+__all__ = [
+    "A2",
+    "A_LAWS",
+    "KERNELS",
+    "N1",
+    "N2",
+    "RHO",
+    "S2",
+    "SEED",
+    "THETA",
+    "D",
+    "Initialisation",
+    "arccos_expectation",
+    "claims",
+    "errata",
+    "exercise_initialisation",
+    "exercise_printed_ntk",
+    "generic_initialisation",
+    "gram",
+    "gram_torch",
+    "kernel",
+    "kernel_numeric",
+    "kernel_of_vectors",
+    "kernel_theta",
+    "kernel_torch",
+    "lecture_initialisation",
+]
+
+
+def arccos_expectation(order: int, rho: sp.Expr = RHO) -> sp.Expr:
+    r"""``E[1{u>0} 1{v>0} (u v)^order]`` for standard normals ``u, v`` with correlation
+    ``rho``: ``J_order(arccos rho) / (2 pi)`` (Cho & Saul 2009), ``order in {0, 1}``.
+
+    ``order = 0`` is the ReLU-derivative kernel ``E[sigma'(u) sigma'(v)]``; ``order = 1`` the
+    ReLU kernel ``E[sigma(u) sigma(v)]``."""
+    if order not in (0, 1) or isinstance(order, bool):
+        raise ValueError(f"order must be 0 or 1, got {order!r}")
+    rho = sp.sympify(rho)
+    theta = sp.acos(rho)
+    if order == 0:
+        return (sp.pi - theta) / (2 * sp.pi)
+    return (sp.sqrt(1 - rho**2) + (sp.pi - theta) * rho) / (2 * sp.pi)
+
+
+# ---------------------------------------------------------------------------
+# validation
+# ---------------------------------------------------------------------------
+def _exact_positive(name: str, value: Any) -> sp.Expr:
+    """An exact positive sympy number or a provably positive expression (floats through
+    ``nsimplify(rational=True)``: 0.1 -> 1/10; strings as exact decimals)."""
+    if isinstance(value, bool) or not isinstance(
+        value, (numbers.Real, Fraction, sp.Expr, np.integer, np.floating, str)
+    ):
+        raise TypeError(f"{name} must be a positive real number or sympy expression, got {value!r}")
+    if isinstance(value, (np.integer, np.floating)):
+        value = value.item()
+    if isinstance(value, str):
+        try:
+            expr = sp.Rational(value.strip())
+        except (TypeError, ValueError):
+            raise ValueError(f"{name} must be a decimal number > 0, got {value!r}") from None
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{name} must be finite and > 0, got {value!r}")
+        expr = sp.nsimplify(value, rational=True)
+    elif isinstance(value, Fraction):
+        expr = sp.Rational(value.numerator, value.denominator)
+    else:
+        expr = sp.sympify(value)
+    if expr.has(sp.oo, -sp.oo, sp.zoo, sp.nan) or expr.is_positive is not True:
+        raise ValueError(f"{name} must be finite and > 0 (provably, if symbolic), got {value!r}")
+    return expr
+
+
+def _check_name(name: Any) -> str:
+    if name not in KERNELS:
+        raise ValueError(f"name must be one of {KERNELS}, got {name!r}")
+    return name
+
+
+@dataclass(frozen=True)
+class Initialisation:
+    """Initial law of the two-layer network (2.3): ``a_j`` i.i.d. with second moment
+    ``a_second_moment = E[a^2] > 0`` (law ``a_law``: ``"uniform"`` on ``[-c, c]``,
+    ``"rademacher"`` on ``{-c, c}`` or ``"gaussian"``, scaled to that moment; the kernels
+    depend on ``E[a^2]`` only), independent of ``w_j ~ N(0, w_variance I_d)``.
+
+    Numbers are stored exactly (int, Fraction, exact-decimal str, float via
+    ``nsimplify(rational=True)``, or a provably positive sympy expression)."""
+
+    a_second_moment: Any
+    w_variance: Any
+    a_law: str = "uniform"
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "a_second_moment", _exact_positive("a_second_moment", self.a_second_moment))
+        set_(self, "w_variance", _exact_positive("w_variance", self.w_variance))
+        if self.a_law not in A_LAWS:
+            raise ValueError(f"a_law must be one of {A_LAWS}, got {self.a_law!r}")
+        if not isinstance(self.label, str):
+            raise TypeError(f"label must be a str, got {self.label!r}")
+
+    @property
+    def is_numeric(self) -> bool:
+        """True when both moments are numbers (no free symbols)."""
+        return not (self.a_second_moment.free_symbols or self.w_variance.free_symbols)
+
+    def floats(self) -> tuple[float, float]:
+        """``(E[a^2], s^2)`` as floats (a ``ValueError`` for a symbolic record)."""
+        if not self.is_numeric:
+            raise ValueError(f"init must have numeric moments here, got {self!r}")
+        return float(self.a_second_moment), float(self.w_variance)
+
+
+def lecture_initialisation(d: Any) -> Initialisation:
+    """Eq. (2.28): ``a_j ~ Unif([-1, 1])`` (``E[a^2] = 1/3``), ``w_j ~ N(0, I_d/d)``
+    (``s^2 = 1/d``); ``d`` an int >= 1 or a positive integer sympy symbol."""
+    if isinstance(d, sp.Symbol):
+        if not (d.is_integer and d.is_positive):
+            raise ValueError(f"d must be a positive integer symbol, got {d!r}")
+    elif isinstance(d, bool) or not isinstance(d, (numbers.Integral, sp.Integer)):
+        raise TypeError(f"d must be an int >= 1, got {type(d).__name__} {d!r}")
+    elif int(d) < 1:
+        raise ValueError(f"d must be an integer >= 1, got {d!r}")
+    d = d if isinstance(d, sp.Symbol) else sp.Integer(int(d))
+    return Initialisation(
+        sp.Rational(1, 3), 1 / d, "uniform", f"eq. (2.28): a ~ Unif[-1, 1], w ~ N(0, I_d/{d})"
+    )
+
+
+def exercise_initialisation() -> Initialisation:
+    """Exercise 1: ``a_j ~ Unif({-1, 1})`` (``E[a^2] = 1``), ``w ~ N(0, I_d)`` (``s^2 = 1``)."""
+    return Initialisation(1, 1, "rademacher", "Exercise 1: a ~ Unif{-1, 1}, w ~ N(0, I_d)")
+
+
+def generic_initialisation() -> Initialisation:
+    """Every initialisation at once: ``E[a^2] = A2``, ``s^2 = S2`` (positive symbols)."""
+    return Initialisation(A2, S2, "uniform", "generic")
+
+
+def _check_init(init: Any) -> Initialisation:
+    if init is None:
+        return generic_initialisation()
+    if not isinstance(init, Initialisation):
+        raise TypeError(f"init must be an Initialisation record or None, got {init!r}")
+    return init
+
+
+# ---------------------------------------------------------------------------
+# closed forms
+# ---------------------------------------------------------------------------
+def _check_symbolic_args(n1: Any, n2: Any, rho: Any) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+    out = []
+    for name, value in (("n1", n1), ("n2", n2)):
+        v = sp.sympify(value)
+        if v.is_negative or v.is_real is False or v.has(sp.oo, sp.zoo, sp.nan):
+            raise ValueError(f"{name} must be a norm (>= 0, finite), got {value!r}")
+        out.append(v)
+    r = sp.sympify(rho)
+    if r.is_real is False or (r.is_number and not (-1 <= r <= 1)):
+        raise ValueError(f"rho must be a cosine in [-1, 1], got {rho!r}")
+    return out[0], out[1], r
+
+
+def kernel(name: str, init: Initialisation | None = None, n1: Any = N1, n2: Any = N2,
+           rho: Any = RHO) -> sp.Expr:  # fmt: skip
+    """The infinite-width kernel ``name`` (``"gp"`` (2.4), ``"rf"``, ``"ntk"`` (2.31),
+    ``"k0"`` (2.30)) of the ReLU network as a function of the norms ``n1 = |x|``,
+    ``n2 = |x'|`` and the cosine ``rho`` (``init=None``: generic ``E[a^2] = A2``,
+    ``s^2 = S2``).  See the module docstring for the derivation (claims
+    ``closed_forms_from_definitions``, ``arccos_order_0``, ``arccos_order_1``)."""
+    name, init = _check_name(name), _check_init(init)
+    n1, n2, rho = _check_symbolic_args(n1, n2, rho)
+    m2, s2 = init.a_second_moment, init.w_variance
+    rf = s2 * n1 * n2 * arccos_expectation(1, rho)  # relu(s n u) = s n relu(u), s n > 0
+    ntk = m2 * (n1 * n2 * rho) * arccos_expectation(0, rho)  # relu' is scale invariant
+    return {"rf": rf, "ntk": ntk, "gp": m2 * rf, "k0": rf + ntk}[name]
+
+
+def _angle_form(expr: sp.Expr) -> sp.Expr:
+    """``expr(rho)`` at ``rho = cos(theta)``, ``theta in [0, pi]``: ``acos(cos theta) = theta``
+    and ``sqrt(1 - cos^2 theta) = sin theta`` there (claim ``stable_forms``)."""
+    e = expr.subs(RHO, sp.cos(THETA))
+    return e.replace(sp.acos(sp.cos(THETA)), THETA).subs(
+        sp.sqrt(1 - sp.cos(THETA) ** 2), sp.sin(THETA)
+    )
+
+
+def kernel_theta(name: str, init: Initialisation | None = None, n1: Any = N1, n2: Any = N2,
+                 theta: Any = THETA) -> sp.Expr:  # fmt: skip
+    """:func:`kernel` in terms of the angle ``theta in [0, pi]`` between ``x`` and ``x'``."""
+    th = sp.sympify(theta)
+    if th.is_number and not (0 <= th <= sp.pi):
+        raise ValueError(f"theta must be an angle in [0, pi], got {theta!r}")
+    return _angle_form(kernel(name, init, n1, n2, RHO)).subs(THETA, th)
+
+
+def _cosine_stable(expr: sp.Expr) -> sp.Expr:
+    """``sqrt(1 - rho^2) -> sqrt((1 - rho)(1 + rho))``: no cancellation at ``rho -> +-1``."""
+    return expr.subs(sp.sqrt(1 - RHO**2), sp.sqrt((1 - RHO) * (1 + RHO)))
+
+
+def kernel_of_vectors(name: str, init: Initialisation | None, x: Any, xp: Any) -> sp.Expr:
+    """The kernel at two explicit vectors (exact: ints, Fractions, sympy numbers), 0 when
+    either is the zero vector (module docstring)."""
+    xs, ys = (sp.Matrix([sp.nsimplify(v, rational=True) for v in np.ravel(np.asarray(z,
+              dtype=object))]) for z in (x, xp))  # fmt: skip
+    if xs.shape != ys.shape or xs.shape[0] == 0:
+        raise ValueError(f"x and xp must be vectors of one length, got {xs.shape}, {ys.shape}")
+    n1, n2 = sp.sqrt(xs.dot(xs)), sp.sqrt(ys.dot(ys))
+    if n1 == 0 or n2 == 0:
+        _check_name(name)
+        _check_init(init)
+        return sp.S.Zero
+    return kernel(name, init, n1, n2, sp.radsimp(xs.dot(ys) / (n1 * n2)))
+
+
+def exercise_printed_ntk(rho: Any = RHO) -> sp.Expr:
+    """The right-hand side of (4.2) as printed: ``1/2 - arccos(rho)/(2 pi)`` (it lacks the
+    factor ``<x, x'>``; see :func:`errata`)."""
+    return sp.Rational(1, 2) - sp.acos(sp.sympify(rho)) / (2 * sp.pi)
+
+
+# ---------------------------------------------------------------------------
+# generated numeric evaluators
+# ---------------------------------------------------------------------------
+_GUARD = 10  # mpmath guard digits; the closed forms cancel no digits (all terms >= 0
+# except rho J_0 in k0, which is bounded by the same norms)
+_RHO_SLACK = 8 * np.finfo(float).eps  # a computed cosine may exceed 1 by a few ulps
+
+
+@functools.cache
+def _lambdified(name: str, form: str, backend: str) -> Callable[..., Any]:
+    """``fn(n1, n2, rho_or_theta, E_a2, s2)`` generated from :func:`kernel` (``form="rho"``,
+    with the stable square root) or :func:`kernel_theta` (``form="theta"``)."""
+    if form == "rho":
+        expr, arg = _cosine_stable(kernel(name)), RHO
+    else:
+        expr, arg = kernel_theta(name), THETA
+    modules = {"numpy": "numpy", "mpmath": "mpmath", "torch": "torch"}[backend]
+    return sp.lambdify((N1, N2, arg, A2, S2), expr, modules=modules)
+
+
+def _check_dps(dps: Any) -> int | None:
+    if dps is None:
+        return None
+    if isinstance(dps, bool) or not isinstance(dps, numbers.Integral) or dps < 1:
+        raise ValueError(f"dps must be None (float64) or an integer >= 1, got {dps!r}")
+    return int(dps)
+
+
+def _float_array(name: str, value: Any) -> np.ndarray:
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be real numbers, got {value!r:.80}") from None
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite, got {value!r:.80}")
+    return arr
+
+
+def _check_norms_cosine(n1: Any, n2: Any, rho: Any) -> tuple[np.ndarray, ...]:
+    a1, a2, r = _float_array("n1", n1), _float_array("n2", n2), _float_array("rho", rho)
+    for name, arr in (("n1", a1), ("n2", a2)):
+        if np.any(arr < 0):
+            raise ValueError(f"{name} must be >= 0 (a norm), got {arr[arr < 0].ravel()[0]!r}")
+    outside = r[np.abs(r) > 1 + _RHO_SLACK]
+    if outside.size:
+        raise ValueError(f"rho must be in [-1, 1], got {outside.ravel()[0]!r}")
+    return a1, a2, np.clip(r, -1.0, 1.0)
+
+
+def _to_mpf(value: Any) -> mpmath.mpf:
+    if isinstance(value, sp.Expr):
+        return mpmath.mpf(sp.N(value, mpmath.mp.dps + 5))
+    if isinstance(value, Fraction):
+        return mpmath.mpf(value.numerator) / value.denominator
+    if isinstance(value, str):
+        return mpmath.mpf(value.strip())
+    if isinstance(value, (np.floating, np.integer)):
+        value = value.item()
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, mpmath.mpf)):
+        raise TypeError(f"expected a real number, got {value!r}")
+    return mpmath.mpf(value)
+
+
+def kernel_numeric(name: str, init: Initialisation, n1: Any, n2: Any, rho: Any, *,
+                   dps: int | None = None) -> Any:  # fmt: skip
+    """:func:`kernel` evaluated numerically: float64 numpy (``dps=None``; arrays broadcast;
+    cosines within 8 ulps outside ``[-1, 1]`` are clipped) or an ``mpmath.mpf`` with ``dps``
+    significant digits (scalars; int, float, exact-decimal str, Fraction, mpf).  Norms 0 give
+    0 whatever ``rho``."""
+    name, init, dps = _check_name(name), _check_init(init), _check_dps(dps)
+    m2, s2 = init.floats() if dps is None else (init.a_second_moment, init.w_variance)
+    if not init.is_numeric:
+        raise ValueError(f"init must have numeric moments, got {init!r}")
+    if dps is None:
+        a1, a2, r = _check_norms_cosine(n1, n2, rho)
+        return _lambdified(name, "rho", "numpy")(a1, a2, r, m2, s2)
+    with mpmath.workdps(dps + _GUARD):
+        args = []
+        for label, value in (("n1", n1), ("n2", n2), ("rho", rho)):
+            try:
+                args.append(_to_mpf(value))
+            except TypeError:
+                raise TypeError(f"{label} must be a real number, got {value!r}") from None
+        if args[0] < 0 or args[1] < 0:
+            raise ValueError(f"n1, n2 must be >= 0 (norms), got {n1!r}, {n2!r}")
+        if abs(args[2]) > 1:
+            raise ValueError(f"rho must be in [-1, 1], got {rho!r}")
+        value = _lambdified(name, "rho", "mpmath")(*args, _to_mpf(m2), _to_mpf(s2))
+    with mpmath.workdps(dps):
+        return +value
+
+
+def kernel_torch(name: str, init: Initialisation, n1: Any, n2: Any, rho: Any) -> Any:
+    """:func:`kernel` on torch tensors (same device and dtype as ``rho``, broadcast; cosines
+    clipped to ``[-1, 1]``), generated by ``lambdify(modules="torch")``."""
+    import torch
+
+    name, init = _check_name(name), _check_init(init)
+    m2, s2 = init.floats()
+    rho = torch.as_tensor(rho, dtype=torch.float64) if not torch.is_tensor(rho) else rho
+    n1 = torch.as_tensor(n1, dtype=rho.dtype, device=rho.device)
+    n2 = torch.as_tensor(n2, dtype=rho.dtype, device=rho.device)
+    if bool((n1 < 0).any()) or bool((n2 < 0).any()):
+        raise ValueError("n1, n2 must be >= 0 (norms)")
+    if bool((rho.abs() > 1 + _RHO_SLACK).any()):
+        raise ValueError(f"rho must be in [-1, 1], got max |rho| = {float(rho.abs().max())}")
+    return _lambdified(name, "rho", "torch")(n1, n2, rho.clamp(-1.0, 1.0), m2, s2)
+
+
+def _check_data(name: str, X: Any) -> np.ndarray:
+    arr = _float_array(name, X)
+    if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise ValueError(f"{name} must be a non-empty (n, d) matrix, got shape {arr.shape}")
+    return arr
+
+
+def _scaled_norms(X: np.ndarray) -> np.ndarray:
+    """Row norms without underflow or overflow of the squares (rows scaled by max |x_k|)."""
+    top = np.max(np.abs(X), axis=1)
+    safe = np.where(top > 0, top, 1.0)
+    return top * np.sqrt(((X / safe[:, None]) ** 2).sum(axis=1))
+
+
+def _angles_numpy(X: np.ndarray, Y: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Norms and Kahan's angle ``2 atan2(|u - v|, |u + v|)`` (unit vectors; 0 rows give
+    ``theta = pi/2``, irrelevant since the kernels carry the factor ``n n'``)."""
+    nx, ny = _scaled_norms(X), _scaled_norms(Y)
+    U = X / np.where(nx > 0, nx, 1.0)[:, None]
+    V = Y / np.where(ny > 0, ny, 1.0)[:, None]
+    diff = np.linalg.norm(U[:, None, :] - V[None, :, :], axis=2)
+    summ = np.linalg.norm(U[:, None, :] + V[None, :, :], axis=2)
+    return nx[:, None], ny[None, :], 2 * np.arctan2(diff, summ)
+
+
+def gram(name: str, init: Initialisation, X: Any, Y: Any = None, *,
+         dps: int | None = None) -> np.ndarray:  # fmt: skip
+    """The Gram matrix ``K(x_i, y_j)`` (n, m) on the rows of ``X`` (n, d) and ``Y`` (m, d)
+    (default ``Y = X``): float64 (``dps=None``) or an object array of ``mpmath.mpf`` at
+    ``dps`` digits (inputs converted exactly from their float64 values).  Uses the angle form
+    with Kahan's stable angle (module docstring); zero rows give zero rows."""
+    name, init, dps = _check_name(name), _check_init(init), _check_dps(dps)
+    Xa = _check_data("X", X)
+    Ya = Xa if Y is None else _check_data("Y", Y)
+    if Ya.shape[1] != Xa.shape[1]:
+        raise ValueError(f"Y must have {Xa.shape[1]} columns (as X), got {Ya.shape[1]}")
+    if not init.is_numeric:
+        raise ValueError(f"init must have numeric moments, got {init!r}")
+    if dps is None:
+        m2, s2 = init.floats()
+        return _lambdified(name, "theta", "numpy")(*_angles_numpy(Xa, Ya), m2, s2)
+    fn = _lambdified(name, "theta", "mpmath")
+    with mpmath.workdps(dps + _GUARD):
+        m2, s2 = _to_mpf(init.a_second_moment), _to_mpf(init.w_variance)
+        xs = [[mpmath.mpf(float(v)) for v in row] for row in Xa]
+        ys = [[mpmath.mpf(float(v)) for v in row] for row in Ya]
+
+        def unit(row: list) -> tuple[Any, list]:
+            n = mpmath.sqrt(mpmath.fsum(v * v for v in row))
+            return n, [v / n for v in row] if n else [mpmath.mpf(0)] * len(row)
+
+        ux, uy = [unit(r) for r in xs], [unit(r) for r in ys]
+        out = np.empty((len(xs), len(ys)), dtype=object)
+        for i, (n1, u) in enumerate(ux):
+            for j, (n2, v) in enumerate(uy):
+                dn = mpmath.sqrt(mpmath.fsum((a - b) ** 2 for a, b in zip(u, v, strict=True)))
+                sn = mpmath.sqrt(mpmath.fsum((a + b) ** 2 for a, b in zip(u, v, strict=True)))
+                out[i, j] = fn(n1, n2, 2 * mpmath.atan2(dn, sn), m2, s2)
+    with mpmath.workdps(dps):
+        return np.vectorize(lambda v: +v, otypes=[object])(out)
+
+
+def gram_torch(name: str, init: Initialisation, X: Any, Y: Any = None) -> Any:
+    """:func:`gram` on torch tensors (device and dtype of ``X``; numpy input becomes a
+    float64 CPU tensor)."""
+    import torch
+
+    name, init = _check_name(name), _check_init(init)
+    m2, s2 = init.floats()
+    X = torch.as_tensor(X, dtype=torch.float64) if not torch.is_tensor(X) else X
+    Y = X if Y is None else torch.as_tensor(Y, dtype=X.dtype, device=X.device)
+    if X.ndim != 2 or Y.ndim != 2 or X.shape[1] != Y.shape[1] or 0 in (*X.shape, *Y.shape):
+        raise ValueError(f"X, Y must be non-empty (n, d), (m, d) matrices, got {tuple(X.shape)}, "
+                         f"{tuple(Y.shape)}")  # fmt: skip
+    if not (bool(torch.isfinite(X).all()) and bool(torch.isfinite(Y).all())):
+        raise ValueError("X and Y must be finite")
+
+    def norms(Z: Any) -> Any:  # scaled as in _scaled_norms
+        top = Z.abs().amax(dim=1)
+        safe = torch.where(top > 0, top, torch.ones_like(top))
+        return top * torch.sqrt(((Z / safe[:, None]) ** 2).sum(dim=1))
+
+    nx, ny = norms(X), norms(Y)
+    U = X / torch.where(nx > 0, nx, torch.ones_like(nx))[:, None]
+    V = Y / torch.where(ny > 0, ny, torch.ones_like(ny))[:, None]
+    diff = torch.linalg.vector_norm(U[:, None, :] - V[None, :, :], dim=2)
+    summ = torch.linalg.vector_norm(U[:, None, :] + V[None, :, :], dim=2)
+    theta = 2 * torch.atan2(diff, summ)
+    return _lambdified(name, "theta", "torch")(nx[:, None], ny[None, :], theta, m2, s2)
+
+
+# ---------------------------------------------------------------------------
+# symbolic claims
+# ---------------------------------------------------------------------------
+_U, _V = sp.symbols("u v", real=True)
+_T = sp.Symbol("t", positive=True)  # rho = (1 - t)/(1 + t) runs over (-1, 1) for t > 0
+
+
+def _bivariate_density(rho: sp.Expr) -> sp.Expr:
+    q = sp.factor(1 - rho**2)
+    quad = sp.factor(_U**2 - 2 * rho * _U * _V + _V**2)
+    return sp.exp(-quad / (2 * q)) / (2 * sp.pi * sp.sqrt(q))
+
+
+def _plackett() -> Verdict:
+    # (1) d/drho phi_2 = d^2/(du dv) phi_2 (the bivariate normal density's heat equation);
+    # (2) int_0^oo int_0^oo phi_uv du dv = phi_2(0, 0): the inner integral is
+    #     [phi_v]_{u=0}^{u=oo} = -phi_v(0, v) (phi_v -> 0 as u -> oo) and
+    #     int_0^oo -phi_v(0, v) dv = phi_2(0, 0), by sympy with rho = (1 - t)/(1 + t), t > 0;
+    # (3) phi_2(0, 0; rho) = 1/(2 pi sqrt(1 - rho^2)).
+    F = _bivariate_density(RHO)
+    Ft = _bivariate_density((1 - _T) / (1 + _T))
+    Fv = sp.diff(Ft, _V)
+    inner = sp.integrate(-Fv.subs(_U, 0), (_V, 0, sp.oo))
+    return prove_zero(
+        sp.diff(F, RHO) - sp.diff(F, _U, _V),
+        sp.limit(sp.simplify(Fv), _U, sp.oo),
+        inner - Ft.subs({_U: 0, _V: 0}),
+        F.subs({_U: 0, _V: 0}) - 1 / (2 * sp.pi * sp.sqrt(1 - RHO**2)),
+    )
+
+
+def _gauss(z: sp.Expr) -> sp.Expr:
+    return sp.exp(-(z**2) / 2) / sp.sqrt(2 * sp.pi)
+
+
+def _arccos_order_0() -> Verdict:
+    # given Plackett: dk0/drho = phi_2(0,0;rho); at rho = 0, u and v are independent:
+    # k0(0) = P(u > 0)^2 with P(u > 0) integrated by sympy.  The ODE with this initial value
+    # has one solution on (-1, 1), continuous on [-1, 1].
+    half = sp.integrate(_gauss(_U), (_U, 0, sp.oo))
+    k0 = arccos_expectation(0)
+    return prove_zero(
+        sp.diff(k0, RHO) - 1 / (2 * sp.pi * sp.sqrt(1 - RHO**2)), k0.subs(RHO, 0) - half**2
+    )
+
+
+def _arccos_order_1() -> Verdict:
+    # given Price: d/drho E[relu(u) relu(v)] = E[relu'(u) relu'(v)] = k0; at rho = 0,
+    # k1(0) = E[relu(u)]^2 with E[relu(u)] = int_0^oo u phi(u) du = 1/sqrt(2 pi)
+    mean = sp.integrate(_U * _gauss(_U), (_U, 0, sp.oo))
+    k1 = arccos_expectation(1)
+    return prove_zero(
+        sp.diff(k1, RHO) - arccos_expectation(0),
+        k1.subs(RHO, 0) - mean**2,
+        k1.subs(RHO, 0) - 1 / (2 * sp.pi),
+    )
+
+
+@functools.cache
+def _polar_kernels() -> dict[str, sp.Expr]:
+    """The kernels (2.4), (2.31) integrated from their definitions in polar coordinates:
+    ``x = n1 e1``, ``x' = n2 (cos theta e1 + sin theta e2)``, ``w`` restricted to their span is
+    ``N(0, s2 I_2)`` (rotation invariance), ``w = r (cos phi, sin phi)``; for
+    ``theta in [0, pi]`` both pre-activations are positive exactly on the arc
+    ``phi in (theta - pi/2, pi/2)``."""
+    r, phi = sp.Symbol("r", positive=True), sp.Symbol("phi", real=True)
+    density = r * sp.exp(-(r**2) / (2 * S2)) / (2 * sp.pi * S2)  # dr dphi
+    arc = (phi, THETA - sp.pi / 2, sp.pi / 2)
+
+    def expect(integrand: sp.Expr) -> sp.Expr:
+        radial, angular = integrand.as_independent(phi, as_Add=False)
+        return sp.integrate(radial * density, (r, 0, sp.oo)) * sp.integrate(angular, arc)
+
+    pre1, pre2 = N1 * r * sp.cos(phi), N2 * r * sp.cos(phi - THETA)
+    rf = expect(sp.expand(pre1 * pre2))  # relu(pre1) relu(pre2) on the arc
+    dot = N1 * N2 * sp.cos(THETA)
+    ntk = dot * A2 * expect(sp.S.One)  # E[a^2 relu' relu'] = E[a^2] P(arc)
+    return {"rf": rf, "ntk": ntk, "gp": A2 * rf, "k0": rf + ntk}
+
+
+def _closed_forms_from_definitions() -> Verdict:
+    polar = _polar_kernels()
+    return prove_zero(*(polar[k] - kernel_theta(k) for k in KERNELS))
+
+
+def _stable_forms() -> Verdict:
+    # angle form at theta = acos(rho) (a bijection [-1, 1] -> [0, pi]) is the cosine form;
+    # the stable square root equals the textbook one
+    res = [kernel_theta(k).subs(THETA, sp.acos(RHO)) - kernel(k) for k in KERNELS]
+    res += [_cosine_stable(kernel(k)) - kernel(k) for k in KERNELS]
+    res.append(sp.sqrt((1 - RHO) * (1 + RHO)) ** 2 - (1 - RHO**2))
+    # Kahan: for unit u, v at angle theta, |u - v| = 2 sin(theta/2), |u + v| = 2 cos(theta/2)
+    u = sp.Matrix([1, 0])
+    v = sp.Matrix([sp.cos(THETA), sp.sin(THETA)])
+    half = THETA / 2
+    res.append(sp.expand_trig(((u - v).dot(u - v) - 4 * sp.sin(half) ** 2).rewrite(sp.cos)))
+    res.append(sp.expand_trig(((u + v).dot(u + v) - 4 * sp.cos(half) ** 2).rewrite(sp.cos)))
+    return prove_zero(*res)
+
+
+def _diagonal_values() -> Verdict:
+    # rho = 1 (x' = c x, c > 0) and rho = -1 (x' = -c x); lecture and exercise records
+    init_l, init_e = lecture_initialisation(D), exercise_initialisation()
+    res = [
+        arccos_expectation(0, 1) - sp.Rational(1, 2),
+        arccos_expectation(1, 1) - sp.Rational(1, 2),
+        arccos_expectation(0, -1),
+        arccos_expectation(1, -1),
+        kernel("rf", None, N1, N1, 1) - S2 * N1**2 / 2,
+        kernel("ntk", None, N1, N1, 1) - A2 * N1**2 / 2,
+        kernel("gp", None, N1, N1, 1) - A2 * S2 * N1**2 / 2,
+        kernel("k0", None, N1, N1, 1) - (A2 + S2) * N1**2 / 2,
+        kernel("k0", init_l, N1, N1, 1) - (1 / (2 * D) + sp.Rational(1, 6)) * N1**2,
+        kernel("ntk", init_e, N1, N1, 1) - N1**2 / 2,
+    ]
+    res += [kernel(k, None, N1, N2, -1) for k in KERNELS]
+    return prove_zero(*res)
+
+
+def _homogeneity() -> Verdict:
+    c1, c2 = sp.symbols("c1 c2", positive=True)
+    res = [kernel(k, None, c1 * N1, c2 * N2, RHO) - c1 * c2 * kernel(k) for k in KERNELS]
+    # x -> 0 along any direction: K = n1 * (bounded in rho) -> 0
+    n = sp.Symbol("n", positive=True)
+    res += [sp.limit(kernel(k, None, n, N2, RHO), n, 0) for k in KERNELS]
+    res += [kernel_of_vectors(k, None, [0, 0], [1, 2]) for k in KERNELS]
+    return prove_zero(*res)
+
+
+def _ntk_from_rf() -> Verdict:
+    # Price's theorem with covariance s2 c, c = <x, x'> = n1 n2 rho at fixed norms:
+    # dK_RF/dc = s2 E[relu'(.) relu'(.)], so K_NTK = (E[a^2]/s2) c dK_RF/dc; K_GP = E[a^2] K_RF
+    c = sp.Symbol("c", real=True)
+    rf_c = kernel("rf").subs(RHO, c / (N1 * N2))
+    dK = sp.diff(rf_c, c).subs(c, N1 * N2 * RHO)
+    return prove_zero(
+        kernel("ntk") - A2 / S2 * (N1 * N2 * RHO) * dK,
+        kernel("gp") - A2 * kernel("rf"),
+        sp.diff(kernel("rf"), RHO) - S2 * N1 * N2 * arccos_expectation(0),
+    )
+
+
+def _positivity() -> Verdict:
+    from sympy.calculus.util import function_range, minimum
+
+    th = THETA
+    J0 = 2 * sp.pi * kernel_theta("ntk", exercise_initialisation(), 1, 1) / sp.cos(th)
+    J1 = 2 * sp.pi * kernel_theta("rf", exercise_initialisation(), 1, 1)
+    dJ1 = sp.factor(sp.diff(J1, th))
+    dom = sp.Interval(0, sp.pi)
+    k0_diag = kernel("k0", None, N1, N1, 1)
+    cases = [
+        ("J_0 = pi - theta", sp.simplify(J0 - (sp.pi - th)) == 0),
+        ("min J_0 on [0, pi] = 0", minimum(J0, th, dom) == 0),
+        ("J_0 = 0 only at pi", sp.solveset(J0, th, dom) == sp.FiniteSet(sp.pi)),
+        ("min J_1 on [0, pi] = 0", minimum(J1, th, dom) == 0),
+        ("J_1' = (theta - pi) sin theta", sp.simplify(dJ1 - (th - sp.pi) * sp.sin(th)) == 0),
+        ("sin([0, pi]) = [0, 1]", function_range(sp.sin(th), th, dom) == sp.Interval(0, 1)),
+        ("J_1' = 0 only at 0, pi", sp.solveset(dJ1, th, dom) == sp.FiniteSet(0, sp.pi)),
+        ("J_1(pi) = 0", sp.simplify(J1.subs(th, sp.pi)) == 0),
+        ("K_0(x, x) > 0", bool(k0_diag.is_positive)),
+    ]
+    verdict = decide(cases, "ReLU kernel signs")
+    if verdict.status != "proved":
+        return verdict
+    return Verdict(
+        "proved",
+        verdict.detail + ". Hence J_0 > 0 on [0, pi) (0 at pi); J_1' = (theta - pi) sin theta "
+        "<= 0 vanishing only at 0, pi, so J_1 decreases strictly to J_1(pi) = 0: J_1 > 0 on "
+        "[0, pi). So K_RF, K_GP >= 0 (= 0 iff x' = -c x or a zero input), sign K_NTK = "
+        "sign <x, x'>, K_0(x, x) = (E[a^2] + s^2)|x|^2/2 > 0 for x != 0.",
+        residuals=verdict.residuals,
+    )
+
+
+def _exercise_ntk() -> Verdict:
+    e = exercise_initialisation()
+    corrected = N1 * N2 * RHO * (sp.Rational(1, 2) - sp.acos(RHO) / (2 * sp.pi))
+    polar = _polar_kernels()["ntk"].subs({A2: 1, S2: 1}).subs(THETA, sp.acos(RHO))
+    return prove_zero(kernel("ntk", e) - corrected, polar - corrected)
+
+
+def _lecture_k0() -> Verdict:
+    # eq. (2.28): K_0 = (n n'/d) J_1/(2 pi) + (n n' rho / 3) J_0/(2 pi)
+    init = lecture_initialisation(D)
+    k1, k0 = arccos_expectation(1), arccos_expectation(0)
+    expected = N1 * N2 * k1 / D + N1 * N2 * RHO * k0 / 3
+    return prove_zero(kernel("k0", init) - expected, _polar_kernels()["k0"].subs(
+        {A2: sp.Rational(1, 3), S2: 1 / D}).subs(THETA, sp.acos(RHO)) - expected)  # fmt: skip
+
+
+# ---------------------------------------------------------------------------
+# numeric claims
+# ---------------------------------------------------------------------------
+_F64_TOL = Tolerance(
+    rtol=1e-13,
+    reason="float64 evaluators of O(1)-conditioned forms (stable sqrt, Kahan angle): about 20 "
+    "roundings of 2^-53 each plus libm acos/atan2/sin/cos within 1 ulp; 1e-13 leaves a "
+    "factor ~50 of margin",
+)
+
+
+def _evaluator_points() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    one = 1.0 - np.finfo(float).eps  # the float just below 1
+    rho = np.array([-1.0, -one, -0.9, -0.5, 0.0, 0.3, 0.7, 0.99, one, 1.0, 0.5, 0.5])
+    n1 = np.array([1.0, 2.0, 0.5, 3.0, 1.0, 0.25, 1.5, 1.0, 2.0, 1.0, 0.0, 1.0])
+    n2 = np.array([1.0, 0.5, 2.0, 1.0, 4.0, 2.0, 0.75, 1.0, 0.5, 3.0, 1.0, 0.0])
+    return n1, n2, rho
+
+
+def _evaluator_data() -> np.ndarray:
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(5, 3))
+    x = X[0]
+    return np.vstack([X, x * (1 + 2e-9) + 1e-9 * X[1], -x + 1e-10 * X[2], -2 * x,
+                      np.zeros(3)])  # fmt: skip
+
+
+def _evaluators_agree(dps: int | None = None) -> Verdict:
+    # numpy vs mpmath (dps and 2 dps) on (n1, n2, rho) points incl. rho = +-1 and the
+    # adjacent floats and zero norms; Gram matrices (Kahan angle) incl. nearly parallel /
+    # antiparallel rows and a zero row, against the mpmath Gram.  (The torch evaluators are
+    # compared with these in tests/test_kernels.py, so that this check needs no torch.)
+    dps = 30 if dps is None else dps
+    tol_mp = Tolerance.digits(
+        dps - 2,
+        f"mpmath at {dps} vs {2 * dps} digits (+{_GUARD} guard digits each; the forms cancel "
+        "no digits): 2 digits of margin",
+    )
+    n1, n2, rho = _evaluator_points()
+    X = _evaluator_data()
+    worst_f64, worst_mp = 0.0, 0.0
+    for init in (lecture_initialisation(3), exercise_initialisation()):
+        for k in KERNELS:
+            f64 = kernel_numeric(k, init, n1, n2, rho)
+            lo = [kernel_numeric(k, init, a, b, c, dps=dps)
+                  for a, b, c in zip(n1, n2, rho, strict=True)]  # fmt: skip
+            hi = [kernel_numeric(k, init, a, b, c, dps=2 * dps)
+                  for a, b, c in zip(n1, n2, rho, strict=True)]  # fmt: skip
+            worst_f64 = max(worst_f64, error_in_units(f64, hi, _F64_TOL))
+            worst_mp = max(worst_mp, error_in_units(lo, hi, tol_mp))
+            g64, gmp = gram(k, init, X), gram(k, init, X, dps=dps)
+            worst_f64 = max(worst_f64, error_in_units(g64, gmp, _F64_TOL))
+    worst = max(worst_f64, worst_mp)
+    return Verdict(
+        "confirmed" if worst <= 1 else "failed",
+        f"4 kernels x 2 inits, 12 (n1, n2, rho) points (rho = +-1, +-(1 - 2^-52), zero norms) "
+        f"and 10x10 Gram matrices (nearly parallel/antiparallel rows, a zero row): float64 vs "
+        f"mpmath {worst_f64:.2g} x 1e-13 (normwise), mpmath {dps} vs {2 * dps} digits "
+        f"{worst_mp:.2g} x 1e-{dps - 2}",
+        max_error=worst,
+        tolerance=_F64_TOL,
+    )
+
+
+def _gram_positive_definite(dps: int | None = None) -> Verdict:
+    # Exercise 1(c): lambda_min of the limit Gram matrices is > 0 for pairwise non-parallel
+    # data with n > d (X X^T has rank d < n: positivity comes from the arc-cosine factor)
+    dps = 30 if dps is None else dps
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(12, 3))
+    X /= np.linalg.norm(X, axis=1)[:, None]
+    init = exercise_initialisation()
+    tol = Tolerance(rtol=0.0, atol=1e-12, reason="float64 eigvalsh error <= n eps ||K||_2 "
+                    "~ 12 * 2.2e-16 * 6 ~ 2e-14, bounded by 1e-12")  # fmt: skip
+    found, worst = [], 0.0
+    for k in ("ntk", "rf", "k0"):
+        with mpmath.workdps(dps):
+            K = mpmath.matrix(gram(k, init, X, dps=dps).tolist())
+            lam_mp = min(mpmath.eigsy(K, eigvals_only=True))
+        lam64 = float(np.linalg.eigvalsh(gram(k, init, X))[0])
+        worst = max(worst, error_in_units(lam64, lam_mp, tol))
+        found.append((k, lam_mp, lam64))
+    ok = all(lam > 0 for _, lam, _ in found) and worst <= 1
+    text = ", ".join(f"{k}: {mpmath.nstr(lam, 6)}" for k, lam, _ in found)
+    return Verdict(
+        "confirmed" if ok else "failed",
+        f"Exercise 1 init, 12 random unit vectors in R^3 (rank X X^T = 3 < 12): lambda_min "
+        f"(mpmath {dps} digits) {text}; all > 0; float64 eigvalsh within {worst:.2g} x 1e-12",
+        max_error=worst if ok else float("inf"),
+        tolerance=tol,
+    )
+
+
+_MC_X = np.array([[1.0, 0.0, 0.0], [0.6, 0.8, 0.0], [-0.5, 0.5, 1.0], [2.0, -1.0, 0.5],
+                  [-1.0, 0.0, 0.0]])  # fmt: skip
+"""Monte Carlo inputs (d = 3): norms 1 to 2.3, angles incl. an antipodal pair (rows 0, 4)."""
+
+
+def _mc_tolerance(est: Any, draws: str = "independent initialisations") -> Tolerance:
+    return Tolerance(
+        rtol=0.0,
+        atol=max(float(np.max(est.half_width)), 1e-300),
+        reason=f"{est.confidence:.1%} simultaneous (Bonferroni) normal CI half-width of the "
+        f"Monte Carlo mean over {est.samples} {draws}",
+    )
+
+
+def _mc_units(est: Any, exact: Any) -> float:
+    """Error of a Monte Carlo mean in CI half-widths; entries whose draws are all equal (e.g.
+    relu(u) relu(-u) = 0 for antipodal inputs) have no interval and are compared in units of
+    1e-13 max|K| instead (float64 rounding of the closed form, e.g. sin(pi) = 1.2e-16)."""
+    from solvable.tolerance import MonteCarlo
+
+    exact = np.asarray(exact, dtype=float)
+    hw = np.broadcast_to(est.half_width, exact.shape)
+    live = hw > 0
+    units = 0.0
+    if np.any(live):
+        sub = MonteCarlo(est.mean[live], est.stderr[live], est.samples, est.confidence, est.z)
+        units = sub.error_in_units(exact[live])
+    if np.any(~live):
+        scale = float(np.max(np.abs(exact))) or 1.0
+        diff = float(np.max(np.abs(est.mean[~live] - exact[~live])))
+        units = max(units, diff / (_F64_TOL.rtol * scale))
+    return units
+
+
+def _mc_kernels(full: bool = False) -> Verdict:
+    # E over initialisations of the width-p empirical kernels (autograd NTK (2.29) at t = 0,
+    # its W and a blocks, f f^T) is the limit kernel exactly, at every width p: the units are
+    # i.i.d. and E[a_j a_k] = 0 for j != k
+    from numerics import kernel_sampling as ks
+
+    widths = (16, 256) if full else (32,)
+    batch = 4000 if full else 1000
+    lines, worst, tol = [], 0.0, None
+    for init in (lecture_initialisation(3), exercise_initialisation()):
+        for p in widths:
+            est = ks.kernel_estimates(init, _MC_X, p, batch, seed=p)
+            for k in KERNELS:
+                units = _mc_units(est[k], ks.upper(gram(k, init, _MC_X)))
+                if units > worst or tol is None:
+                    tol = _mc_tolerance(est[k])
+                worst = max(worst, units)
+                lines.append(f"{k}@{init.a_law},p={p}: {units:.2f}")
+    return Verdict(
+        "confirmed" if worst <= 1 else "failed",
+        f"Monte Carlo means of the empirical kernels (autograd NTK of WideTwoLayer relu; "
+        f"15 upper-triangle entries each; {batch} initialisations per width; widths "
+        f"{widths}) vs the closed forms, error in CI half-widths: " + "; ".join(lines),
+        max_error=worst,
+        tolerance=tol,
+    )
+
+
+def _mc_exercise(full: bool = False) -> Verdict:
+    # Exercise 1: the W-block of the autograd NTK, averaged over initialisations, against the
+    # corrected K_NTK = <x,x'>(1/2 - acos(rho)/(2 pi)) (inside the CI) and the printed
+    # right-hand side of (4.2) (outside)
+    from numerics import kernel_sampling as ks
+
+    init = exercise_initialisation()
+    p, batch = (256, 4000) if full else (32, 1000)
+    est = ks.kernel_estimates(init, _MC_X, p, batch, seed=11)["ntk"]
+    Xn = _MC_X / np.linalg.norm(_MC_X, axis=1)[:, None]
+    cos = np.clip(Xn @ Xn.T, -1, 1)
+    printed_fn = sp.lambdify(RHO, exercise_printed_ntk(), "numpy")
+    printed = ks.upper(printed_fn(cos))
+    corrected = ks.upper(gram("ntk", init, _MC_X))
+    u_corr, u_print = _mc_units(est, corrected), _mc_units(est, printed)
+    ok = u_corr <= 1 < u_print
+    return Verdict(
+        "confirmed" if ok else "failed",
+        f"Exercise 1 init, width {p}, {batch} initialisations, 15 entries: corrected (4.2) "
+        f"within {u_corr:.2f} CI half-widths (max half-width {float(np.max(est.half_width)):.3g}); "
+        f"printed (4.2) off by {u_print:.1f} half-widths",
+        max_error=max(u_corr, 1 / u_print if u_print > 0 else float("inf")),
+        tolerance=_mc_tolerance(est),
+    )
+
+
+def _width_convergence(full: bool = False) -> Verdict:
+    # RMS Frobenius error of the empirical K_0 (autograd) at width p, fitted against log p
+    # per independent replicate; the replicate slopes' Monte Carlo CI must cover -1/2
+    from numerics import kernel_sampling as ks
+
+    if full:
+        widths, replicates, batch = (16, 64, 256, 1024, 4096), 40, 32
+    else:
+        widths, replicates, batch = (16, 64, 256, 1024), 12, 12
+    lines, worst, tol = [], 0.0, None
+    inits = (lecture_initialisation(3), exercise_initialisation())
+    for init in inits if full else inits[:1]:
+        fit = ks.width_convergence(init, _MC_X, widths, replicates=replicates, batch=batch,
+                                   seed=7)  # fmt: skip
+        units = fit.slope.error_in_units(-0.5)
+        if units >= worst:
+            worst, tol = units, _mc_tolerance(fit.slope, "independent replicate slopes")
+        lines.append(
+            f"{init.a_law}: slope {float(fit.slope.mean):.4f} +- {float(fit.slope.stderr):.4f} "
+            f"(s.e.; CI half-width {float(fit.slope.half_width):.4f}, {units:.2f} half-widths "
+            f"from -1/2); RMS ||K^ - K_0||_F = "
+            + ", ".join(f"{e:.3g}@{p}" for p, e in zip(widths, fit.rms, strict=True))
+        )
+    return Verdict(
+        "confirmed" if worst <= 1 else "failed",
+        f"widths {widths}, {replicates} replicates x {batch} initialisations per width: "
+        + "; ".join(lines),
+        max_error=worst,
+        tolerance=tol,
+    )
+
+
+def claims() -> list[Theorem]:
+    """Every claim of seed 002, Sections 2.1, 2.3 and Exercise 1, checked here."""
+
+    def T(name, where, statement, fn, kind="symbolic"):
+        return Theorem(f"kernels.{name}", f"{SEED} {where}", statement, kind, fn)
+
+    return [
+        T("plackett_identity", "Section 2.1 (Gaussian orthant)",
+          "The bivariate normal density satisfies d/drho phi_2 = d^2 phi_2/(du dv), hence "
+          "d/drho P(u > 0, v > 0) = phi_2(0, 0; rho) = 1/(2 pi sqrt(1 - rho^2)) (|rho| < 1). "
+          "Rests on exchanging d/drho with the orthant integral (dominated convergence; "
+          "Gaussian decay).", _plackett),
+        T("arccos_order_0", "eq. (2.31), Exercise 1",
+          "Given Plackett's identity, E[1{u>0} 1{v>0}] = (pi - arccos rho)/(2 pi): it has the "
+          "derivative 1/(2 pi sqrt(1 - rho^2)) and the value P(u > 0)^2 = 1/4 at rho = 0.",
+          _arccos_order_0),
+        T("arccos_order_1", "eqs. (2.4), (2.31)",
+          "Given Price's theorem (d/drho E[g(u)h(v)] = E[g'(u)h'(v)]), E[relu(u) relu(v)] = "
+          "(sqrt(1 - rho^2) + (pi - arccos rho) rho)/(2 pi): its derivative is the order-0 "
+          "kernel and its value at rho = 0 is E[relu(u)]^2 = 1/(2 pi).", _arccos_order_1),
+        T("closed_forms_from_definitions", "eqs. (2.4), (2.30), (2.31)",
+          "Integrating the definitions in polar coordinates (x = n1 e1, x' = n2 (cos theta, "
+          "sin theta), w ~ N(0, s^2 I) on span(x, x')) gives K_RF = s^2 n1 n2 J_1/(2 pi), "
+          "K_NTK = E[a^2] n1 n2 cos(theta) J_0/(2 pi), K_GP = E[a^2] K_RF, K_0 = K_RF + K_NTK, "
+          "for every E[a^2], s^2 > 0 and theta in [0, pi]. Rests on rotation invariance of "
+          "N(0, s^2 I_d) and independence of a and w.", _closed_forms_from_definitions),
+        T("stable_forms", "eqs. (2.31), (4.2) (numerics)",
+          "The angle form at theta = arccos(rho) and the stable sqrt((1 - rho)(1 + rho)) form "
+          "equal the cosine form of every kernel; |u - v| = 2 sin(theta/2), |u + v| = "
+          "2 cos(theta/2) for unit vectors (Kahan's angle).", _stable_forms),
+        T("diagonal_values", "eqs. (2.4), (2.21), (2.31)",
+          "rho = 1: both arc-cosine expectations are 1/2, K_RF(x, x) = s^2|x|^2/2, K_NTK(x, x) = "
+          "E[a^2]|x|^2/2, K_GP(x, x) = E[a^2] s^2|x|^2/2, K_0(x, x) = (1/(2d) + 1/6)|x|^2 for "
+          "(2.28) and K_NTK(x, x) = |x|^2/2 for Exercise 1; rho = -1 (x' = -c x): every "
+          "kernel is 0.", _diagonal_values),
+        T("homogeneity_and_zero_limit", "eqs. (2.4), (2.31)",
+          "Every kernel is positively homogeneous of degree 1 in each argument, K(c x, c' x') "
+          "= c c' K(x, x'), and tends to 0 as x -> 0 along any direction (= its value at x = 0).",
+          _homogeneity),
+        T("ntk_from_rf_derivative", "eqs. (2.4), (2.31)",
+          "At fixed norms, K_NTK = (E[a^2]/s^2) <x,x'> dK_RF/d<x,x'> (Price's theorem with "
+          "covariance s^2 <x,x'>), dK_RF/drho = s^2 n1 n2 J_0/(2 pi), and K_GP = E[a^2] K_RF.",
+          _ntk_from_rf),
+        T("positivity", "eqs. (2.31), (2.42), Exercise 1(c)",
+          "J_0, J_1 >= 0 on [0, pi], vanishing only at theta = pi: K_RF, K_GP >= 0 entrywise, "
+          "sign K_NTK = sign <x, x'>, K_0(x, x) > 0 for x != 0.", _positivity),
+        T("exercise_1_ntk", "Exercise 1, eq. (4.2) (corrected)",
+          "For a ~ Unif{-1, 1}, w ~ N(0, I_d): K_NTK(x, x') = <x, x'> (1/2 - arccos(rho)/(2 pi)) "
+          "(closed form and polar integration of the definition).", _exercise_ntk),
+        T("lecture_k0", "eqs. (2.28)-(2.31)",
+          "For a ~ Unif[-1, 1], w ~ N(0, I_d/d): K_0 = (|x||x'|/d) J_1/(2 pi) + (<x, x'>/3) "
+          "J_0/(2 pi).", _lecture_k0),
+        T("evaluators_agree", "eqs. (2.4), (2.31) (generated evaluators)",
+          "The float64 and mpmath evaluators generated from the closed forms agree (float64 to "
+          "1e-13 normwise, incl. rho = +-1 and nearly (anti)parallel Gram rows; mpmath at dps "
+          "and 2 dps to dps - 2 digits).", _evaluators_agree, "numeric"),
+        T("gram_positive_definite", "Exercise 1(c), eq. (2.42)",
+          "lambda_min of the K_NTK, K_RF and K_0 Gram matrices (Exercise 1 init) of 12 "
+          "pairwise non-parallel unit vectors in R^3 is > 0, although X X^T has rank 3.",
+          _gram_positive_definite, "numeric"),
+        T("monte_carlo_kernels", "eqs. (2.4), (2.29)-(2.31)",
+          "Averaged over independent initialisations (both lecture inits), the width-p "
+          "empirical NTK (2.29) at t = 0 (autograd), its W block (K_NTK), its a block (K_RF) "
+          "and f(x) f(x') (K_GP) match the closed forms within the 99.9% simultaneous CI.",
+          _mc_kernels, "numeric"),
+        T("monte_carlo_exercise_1", "Exercise 1, eq. (4.2)",
+          "The Monte Carlo mean of the autograd K_NTK (Exercise 1 init) covers the corrected "
+          "<x, x'>(1/2 - arccos(rho)/(2 pi)) and excludes the printed 1/2 - arccos(rho)/(2 pi).",
+          _mc_exercise, "numeric"),
+        T("width_convergence", "eq. (2.30), Exercise 1(b)",
+          "The RMS Frobenius error of the empirical K_0 Gram matrix (2.29) at t = 0 decays "
+          "like p^(-1/2): the fitted log-log slope's 99.9% CI over independent replicates "
+          "covers -1/2.", _width_convergence, "numeric"),
+    ]  # fmt: skip
+
+
+# ---------------------------------------------------------------------------
+# errata
+# ---------------------------------------------------------------------------
+_SIGMA = sp.Function("sigma")
+
+
+def _cubic(z: sp.Expr) -> sp.Expr:
+    # a concrete smooth activation for printed residuals (closed numbers at a rational point)
+    return z + z**3 / 3
+
+
+def _eq42_factor() -> tuple[sp.Expr, sp.Expr]:
+    # K_NTK from the definition (polar integration, Exercise 1 init) at theta = acos(rho)
+    # against the printed and the corrected right-hand sides of (4.2)
+    definition = _polar_kernels()["ntk"].subs({A2: 1, S2: 1}).subs(THETA, sp.acos(RHO))
+    corrected = N1 * N2 * RHO * exercise_printed_ntk()
+    return exercise_printed_ntk() - definition, corrected - definition
+
+
+def _two_unit_network(shared_w: bool = False, sigma: Callable = _SIGMA):
+    """p = 2 units, d = 1: f = (a0 s(w0 x) + a1 s(w1 x))/sqrt(2) (``shared_w``: w0 = w1 = w)."""
+    a = sp.symbols("a0 a1", real=True)
+    w = sp.symbols("w0 w1", real=True) if not shared_w else (sp.Symbol("w", real=True),) * 2
+    params = list(a) + list(dict.fromkeys(w))
+    f = lambda x: sum(a[j] * sigma(w[j] * x) for j in range(2)) / sp.sqrt(2)  # noqa: E731
+    return a, w, params, f
+
+
+def _gram_entry(f: Callable, params: list, x: sp.Expr, xp: sp.Expr, block: list) -> sp.Expr:
+    return sum(sp.diff(f(x), t) * sp.diff(f(xp), t) for t in block)
+
+
+def _dsigma(sigma: Callable, z: sp.Expr) -> sp.Expr:
+    s = sp.Dummy("s")
+    return sp.diff(sigma(s), s).subs(s, z)
+
+
+def _eq229_index() -> tuple[sp.Expr, sp.Expr]:
+    # W block of (2.25) for p = 2, d = 1.  Printed: "sigma'(<w(t), x>)" read with one w (w_1)
+    # for every j, evaluated with sigma = z + z^3/3; corrected: sigma'(<w_j, x>) with a
+    # generic sigma (symbolic identity)
+    x, xp = sp.symbols("x xp", real=True)
+
+    def residual(sigma: Callable, printed: bool) -> sp.Expr:
+        a, w, params, f = _two_unit_network(sigma=sigma)
+        exact = _gram_entry(f, params, x, xp, list(w))
+        wj = [w[0], w[0]] if printed else list(w)
+        formula = x * xp / 2 * sum(a[j] ** 2 * _dsigma(sigma, wj[j] * x)
+                                   * _dsigma(sigma, wj[j] * xp) for j in range(2))  # fmt: skip
+        return formula - exact
+
+    return residual(_cubic, True), residual(_SIGMA, False)
+
+
+def _eq41_index() -> tuple[sp.Expr, sp.Expr]:
+    # (4.1) as printed shares one w between all units: its W-gradient Gram is
+    # (1/p)(sum_j a_j)^2 sigma' sigma' <x,x'>, not (4.4)'s sum_j a_j^2 sigma'_j sigma'_j;
+    # corrected (w_j): the W-gradient Gram equals (4.4) exactly (generic sigma)
+    x, xp = sp.symbols("x xp", real=True)
+
+    def residual(sigma: Callable, shared: bool) -> sp.Expr:
+        a, w, params, f = _two_unit_network(shared, sigma)
+        exact = _gram_entry(f, params, x, xp, list(dict.fromkeys(w)))
+        eq44 = x * xp / 2 * sum(a[j] ** 2 * _dsigma(sigma, w[j] * x) * _dsigma(sigma, w[j] * xp)
+                                for j in range(2))  # fmt: skip
+        return exact - eq44
+
+    return residual(_cubic, True), residual(_SIGMA, False)
+
+
+def _eq44_inputs() -> tuple[sp.Expr, sp.Expr]:
+    # entry (1, 1) of the Gram matrix on data x_1, x_2 (d = 1, p = 2): printed factor <x, x'>
+    # read as <x_1, x_2> for every entry; corrected <x_i, x_j> (generic sigma)
+    x1, x2 = sp.symbols("x1 x2", real=True)
+
+    def residual(sigma: Callable, printed: bool) -> sp.Expr:
+        a, w, params, f = _two_unit_network(sigma=sigma)
+        exact = _gram_entry(f, params, x1, x1, list(w))
+        factor = x1 * x2 if printed else x1 * x1
+        eq44 = factor / 2 * sum(a[j] ** 2 * _dsigma(sigma, w[j] * x1) ** 2 for j in range(2))
+        return eq44 - exact
+
+    return residual(_cubic, True), residual(_SIGMA, False)
+
+
+@functools.cache
+def _errata() -> tuple[Erratum, ...]:
+    s = SEED
+    return (
+        Erratum(
+            s, "(4.2)",
+            "K_NTK(x, x') := <x, x'> E_{a,w}[a^2 sigma'(<w, x_i>) sigma'(<w, x_j>)] = 1/2 - "
+            "(1/(2 pi)) arccos(<x, x'>/(|x| |x'|))",
+            "K_NTK(x, x') := <x, x'> E_{a,w}[a^2 sigma'(<w, x>) sigma'(<w, x'>)] = <x, x'> "
+            "(1/2 - (1/(2 pi)) arccos(<x, x'>/(|x| |x'|)))",
+            "With a^2 = 1 and w ~ N(0, I_d) the expectation is E[1{u>0}1{v>0}] = 1/2 - "
+            "arccos(rho)/(2 pi) (orthant probability), and the definition keeps the factor "
+            "<x, x'>; the printed value is scale-free and e.g. gives K_NTK(x, x') = 1/4 for "
+            "orthogonal inputs instead of 0, and 1/2 instead of |x|^2/2 on the diagonal (the "
+            "subscripts x_i, x_j inside the expectation should read x, x'). Residuals: each "
+            "right-hand side minus K_NTK integrated from the definition in polar coordinates; "
+            "claim kernels.monte_carlo_exercise_1 confirms by simulation.",
+            _eq42_factor,
+        ),
+        Erratum(
+            s, "(2.29)",
+            "... + <x, x'>/p sum_j a_j^2 sigma'(<w(t), x>) sigma'(<w(t), x'>)",
+            "... + <x, x'>/p sum_j a_j^2 sigma'(<w_j(t), x>) sigma'(<w_j(t), x'>)",
+            "The derivative factors belong to unit j (d f/d w_j = a_j sigma'(<w_j, x>) x / "
+            "sqrt(p)); read literally with one w the sum is a different quantity. Residuals "
+            "(p = 2, d = 1): the W block of the NTK minus each form, printed with w = w_1 and "
+            "sigma(z) = z + z^3/3, corrected for a generic sigma.",
+            _eq229_index,
+            changes_math=False,
+        ),
+        Erratum(
+            s, "(4.1)",
+            "f(x; theta) = p^(-1/2) sum_j a_j sigma(<w, x>),  w^0 ~ N(0, I_d)",
+            "f(x; theta) = p^(-1/2) sum_j a_j sigma(<w_j, x>),  w_j^0 ~ N(0, I_d) i.i.d.",
+            "With one shared w the W-gradient Gram is (1/p)(sum_j a_j)^2 sigma' sigma' <x, x'>, "
+            "not the sum_j a_j^2 sigma'(<w_j, x_i>) sigma'(<w_j, x_j>) of (4.4) that the "
+            "exercise uses. Residuals (p = 2, d = 1): W-gradient Gram minus (4.4), for the "
+            "shared-w model (sigma = z + z^3/3) and for the per-unit model (generic sigma).",
+            _eq41_index,
+            changes_math=False,
+        ),
+        Erratum(
+            s, "(4.4)",
+            "K^_NTK,ij = <x, x'>/p sum_{j=1}^p a_j^2 sigma'(<w_j, x_i>) sigma'(<w_j, x_j>), "
+            "K_NTK,ij = K_NTK(x, x')",
+            "K^_NTK,ij = <x_i, x_j>/p sum_{k=1}^p a_k^2 sigma'(<w_k, x_i>) sigma'(<w_k, x_j>), "
+            "K_NTK,ij = K_NTK(x_i, x_j)",
+            "The entry (i, j) needs the inputs x_i, x_j in the prefactor and in K_NTK, and a "
+            "summation index other than the column index j. Residuals (n = 2, p = 2, d = 1): "
+            "entry (1, 1) of the W-gradient Gram minus the formula, with <x, x'> read as "
+            "<x_1, x_2> (printed, sigma = z + z^3/3) and as <x_1, x_1> (corrected, generic "
+            "sigma).",
+            _eq44_inputs,
+            changes_math=False,
+        ),
+    )  # fmt: skip
+
+
+def errata() -> list[Erratum]:
+    """Disagreements with seed 002 (Sections 2.1, 2.3, Exercise 1) found here."""
+    return list(_errata())
