@@ -456,6 +456,12 @@ def _module_errata() -> tuple[Erratum, ...]:
     return tuple(out)
 
 
-_ERRATA_MODULES: tuple[str, ...] = ("three_layer", "lazy_training", "node_scaling", "kernels")
+_ERRATA_MODULES: tuple[str, ...] = (
+    "three_layer",
+    "lazy_training",
+    "node_scaling",
+    "kernels",
+    "linear_node_scaling",
+)
 
 ERRATA: tuple[Erratum, ...] = (*_errata(), *_module_errata())

@@ -153,6 +153,7 @@ def _registry() -> tuple[Theorem, ...]:
         claims_xu_ziyin,
         kernels,
         lazy_training,
+        linear_node_scaling,
         node_scaling,
         three_layer,
     )
@@ -165,6 +166,7 @@ def _registry() -> tuple[Theorem, ...]:
         *lazy_training.claims(),
         *kernels.claims(),
         *node_scaling.claims(),
+        *linear_node_scaling.claims(),
     )
 
 

@@ -1,0 +1,244 @@
+"""Tests for solvable.linear_node_scaling and numerics.node_scaling_linear (seed 000, Section
+7.2: Theorem 7.4, Theorem 7.5, Proposition 7.6)."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from numerics import node_scaling_linear as nl
+from solvable import linear_node_scaling as lns
+from solvable import node_scaling as ns
+
+CLAIMS = lns.claims()
+
+
+def _instance(n=5, d=3, m=4, seed=0, rank=None, batch=None):
+    X, y, probes = nl.linear_data(n, d, rank=rank, seed=seed)
+    rng = np.random.default_rng(seed)
+    lam = rng.uniform(0.1, 1.0, m)
+    shape = (m,) if batch is None else (batch, m)
+    a = rng.integers(0, 2, shape) * 2.0 - 1
+    W0 = rng.normal(size=(*shape, d))
+    return X, y, probes, lam, a, W0
+
+
+def _gradient(X, y, lam, a, W):
+    """grad_W L of eq. (5) with sigma = id (numpy, per node)."""
+    d = X.shape[1]
+    beta = (np.sqrt(lam) * a) @ W
+    r = y - X @ beta / math.sqrt(d)
+    return -np.outer(np.sqrt(lam) * a, X.T @ r) / math.sqrt(d)
+
+
+def test_ids_sources_and_errata():
+    assert len({c.id for c in CLAIMS}) == len(CLAIMS)
+    assert all(c.id.startswith("linear_node_scaling.") and c.source.startswith(lns.SEED)
+               for c in CLAIMS)  # fmt: skip
+    assert lns.errata() == []  # Theorem 7.4's argmax lives in node_scaling.errata()
+    assert any("Theorem 7.4" in e.equation for e in ns.errata())
+
+
+@pytest.mark.parametrize("n, d, rank", [(8, 4, None), (3, 6, None), (5, 4, 2)])
+def test_closed_form_is_stationary_and_matches_pinv(n, d, rank):
+    X, y, probes, lam, a, W0 = _instance(n, d, seed=n + d, rank=rank)
+    cf = lns.closed_form(X, y, lam, a, W0, probes=probes)
+    assert cf.svd.rank == (rank or min(n, d))
+    np.testing.assert_allclose(cf.beta_inf, math.sqrt(d) * np.linalg.pinv(X) @ y, atol=1e-12)
+    np.testing.assert_allclose(_gradient(X, y, lam, a, cf.W_inf), 0, atol=1e-12)
+    np.testing.assert_allclose(cf.f, cf.f_nodes, atol=1e-12)
+    # every row of delta_W is sqrt(lambda_j) a_j c with c in span V
+    c = cf.delta_W[0] / (math.sqrt(lam[0]) * a[0])
+    np.testing.assert_allclose(cf.delta_W, np.outer(np.sqrt(lam) * a, c), atol=1e-12)
+    np.testing.assert_allclose(cf.projector @ c, c, atol=1e-12)
+
+
+def test_batched_equals_single():
+    X, y, probes, lam, a, W0 = _instance(batch=3)
+    cf = lns.closed_form(X, y, lam, a, W0, probes=probes)
+    for b in range(3):
+        one = lns.closed_form(X, y, lam, a[b], W0[b], probes=probes)
+        np.testing.assert_allclose(cf.delta_W[b], one.delta_W, atol=1e-14)
+        np.testing.assert_allclose(cf.f[b], one.f, atol=1e-14)
+
+
+def test_mpmath_backend_agrees_with_float64():
+    X, y, probes, lam, a, W0 = _instance(3, 5, seed=4)
+    f64 = lns.closed_form(X, y, lam, a, W0, probes=probes)
+    mp = lns.closed_form(X, y, lam, a, W0, probes=probes, dps=40)
+    assert isinstance(mp.delta_W.flat[0], mpmath.mpf)
+    np.testing.assert_allclose(mp.delta_W.astype(float), f64.delta_W, atol=1e-12)
+    np.testing.assert_allclose(mp.f.astype(float), f64.f, atol=1e-12)
+
+
+def test_degenerate_cases():
+    X, y, probes, lam, a, W0 = _instance(3, 5, seed=7)
+    zero = lns.closed_form(X, np.zeros(3), lam, a, W0, probes=probes)
+    np.testing.assert_array_equal(zero.beta_inf, 0)  # y = 0: beta_inf = 0
+    # f on the data is 0 then; the part of beta_0 outside the data span is kept (20)
+    np.testing.assert_allclose(X @ (zero.W_inf.T @ (np.sqrt(lam) * a)), 0, atol=1e-12)
+    # a single node m = 1: w_inf - w_0 = a (beta_inf - P beta_0)/sqrt(lambda)
+    one = lns.closed_form(X, y, [0.3], [-1.0], W0[:1])
+    b0 = -math.sqrt(0.3) * W0[0]
+    np.testing.assert_allclose(one.delta_W[0], -(one.beta_inf - one.projector @ b0)
+                               / math.sqrt(0.3), atol=1e-12)  # fmt: skip
+    # a node with lambda = 0 never moves
+    lam0 = lam.copy()
+    lam0[-1] = 0
+    np.testing.assert_array_equal(lns.closed_form(X, y, lam0, a, W0).delta_W[-1], 0)
+    # a rank-deficient X (rank 1 < min(n, d)) is detected
+    Xr = np.outer([1.0, 2.0, -1.0], [1.0, 0.5, 0, 0, 2.0])
+    assert lns.closed_form(Xr, y, lam, a, W0).svd.rank == 1
+
+
+def test_gamma_one_vs_zero_scalings():
+    # gamma = 1: every node moves by the same amount 1/sqrt(m) |c|; gamma = 0 with finite K:
+    # only the K nodes move
+    X, y, _ = nl.linear_data(3, 4, seed=1)
+    rng = np.random.default_rng(1)
+    m = 8
+    W0 = rng.normal(size=(m, 4))
+    a = np.ones(m)
+    dW1 = lns.closed_form(X, y, nl.scalings(m, 1, ns.zipf("0.5")), a, W0).delta_W
+    norms = np.linalg.norm(dW1, axis=1)
+    np.testing.assert_allclose(norms, norms[0], rtol=1e-12)
+    dW0 = lns.closed_form(X, y, nl.scalings(m, 0, ns.finite_k(3)), a, W0).delta_W
+    assert np.all(np.linalg.norm(dW0[:3], axis=1) > 0)
+    np.testing.assert_array_equal(dW0[3:], 0)
+
+
+@pytest.mark.parametrize(
+    "kwargs, exc, match",
+    [
+        ({"y": np.zeros(2)}, ValueError, "y must have"),
+        ({"lam": -np.ones(4)}, ValueError, "lam must be >= 0"),
+        ({"lam": np.zeros(4)}, ValueError, "positive sum"),
+        ({"a": 0.5 * np.ones(4)}, ValueError, r"a must hold \+-1"),
+        ({"a": np.ones(3)}, ValueError, "a must have 4"),
+        ({"W0": np.zeros((4, 2))}, ValueError, "W0 must have shape"),
+        ({"probes": np.zeros((2, 5))}, ValueError, "probes must have"),
+        ({"X": np.full((5, 3), np.nan)}, ValueError, "X must be finite"),
+        ({"X": "abc"}, TypeError, "X must be an array"),
+        ({"dps": 0}, ValueError, "dps must be"),
+        ({"rank": 7}, ValueError, "rank must be in"),
+    ],
+)
+def test_validation(kwargs, exc, match):
+    X, y, probes, lam, a, W0 = _instance()
+    args = {"X": X, "y": y, "lam": lam, "a": a, "W0": W0, "probes": probes, **kwargs}
+    with pytest.raises(exc, match=match):
+        lns.closed_form(args.pop("X"), args.pop("y"), args.pop("lam"), args.pop("a"),
+                        args.pop("W0"), **args)  # fmt: skip
+
+
+def test_other_validation():
+    with pytest.raises(ValueError, match="rank >= 1"):
+        lns.reduced_svd(np.zeros((3, 2)))
+    with pytest.raises(ValueError, match="lam_T must be in"):
+        lns.group_moments(2.0, 1.0, np.zeros(2), np.eye(2)[:, :1])
+    with pytest.raises(ValueError, match="eps must be"):
+        lns.pruning_bound(np.ones(2), -1.0, 0.5, np.zeros(2))
+    with pytest.raises(ValueError, match="rho must be"):
+        lns.pruned_mass(10, 1.5, 0, ns.zipf("0.5"))
+    with pytest.raises(ValueError, match="method must be"):
+        nl.run_linear(np.eye(2), np.ones(2), [("x", np.ones(2) / 2)], method="rk4")
+    with pytest.raises(ValueError, match="rank must be"):
+        nl.linear_data(3, 4, rank=4)
+
+
+def test_gd_step_bounds_and_pruned_mass():
+    X, _, _ = nl.linear_data(3, 4, seed=0)
+    lam = nl.scalings(10, 0.5, ns.zipf("0.5"))
+    fn, sharp = lns.gd_step_bounds(X, lam)
+    D = np.linalg.svd(X, compute_uv=False)
+    assert fn == pytest.approx(4 / D[0] ** 2) and sharp == pytest.approx(2 * fn)
+    for m, rho, g, w in [(10, 0.25, 0.5, ns.zipf("0.5")), (7, 0.5, 0, ns.finite_k(3)),
+                         (3, 0.25, 1, ns.zipf("0.7"))]:  # fmt: skip
+        exact = float(lns.pruned_mass(m, rho, g, w))
+        assert exact == pytest.approx(lns.pruned_mass_numeric(m, rho, g, w), rel=1e-12)
+    # m -> oo: gamma (1 - rho)
+    assert lns.pruned_mass_numeric(200000, 0.5, 0.5, ns.zipf("0.5")) == pytest.approx(
+        0.25, abs=1e-4)  # fmt: skip
+
+
+def test_pruning_moments_and_bound():
+    X, y, probes = nl.linear_data(2, 3, seed=3)
+    V = lns.reduced_svd(X).V
+    beta_inf = lns.closed_form(X, y, [1.0], [1.0], np.zeros((1, 3))).beta_inf
+    x = probes[0]
+    for mass in (0.01, 0.3, 1.0):
+        mu, var = lns.pruning_error_moments(x, mass, 1.0, beta_inf, V)
+        assert mu == pytest.approx(-mass * x @ beta_inf / math.sqrt(3))
+        p = lns.pruning_exceedance(x, 0.5, mass, 1.0, beta_inf, V)
+        assert 0 <= p <= min(1.0, lns.pruning_bound(x, 0.5, mass, beta_inf))
+        # E|e| <= |mu| + sd <= eps * bound (Markov), as proved in pruning_bound_derivation
+        assert abs(mu) + math.sqrt(var) <= 0.5 * lns.pruning_bound(x, 0.5, mass, beta_inf)
+
+
+def test_contribution_limit_moments_degenerate():
+    b = np.array([1.0, 2.0])
+    V = np.eye(2)[:, :1]
+    mean, cov = lns.contribution_limit_moments(1, 1, ns.zipf("0.5"), b, V)  # gamma = 1
+    np.testing.assert_array_equal(mean, 0)
+    np.testing.assert_array_equal(cov, 0)
+    mean, cov = lns.contribution_limit_moments(4, 0, ns.finite_k(3), b, V)  # lambda~_4 = 0
+    np.testing.assert_array_equal(mean, 0)
+    mean, cov = lns.contribution_limit_moments(1, 0, ns.finite_k(2), b, V)
+    np.testing.assert_allclose(mean, b / 2)
+    np.testing.assert_allclose(cov, 0.5 * (np.eye(2) - 0.5 * V @ V.T))
+
+
+@given(n=st.integers(1, 5), d=st.integers(1, 5), m=st.integers(1, 6), seed=st.integers(0, 10**6))
+def test_stationarity_property(n, d, m, seed):
+    # random small instances (any n, d, rank min(n, d)): the closed form (19) zeroes the
+    # gradient of eq. (5), and (20) equals f(W_inf) on the probes
+    rng = np.random.default_rng(seed)
+    X, y, probes = nl.linear_data(n, d, seed=seed, spread=1.5)
+    lam = rng.uniform(0.01, 1.0, m)
+    a = rng.integers(0, 2, m) * 2.0 - 1
+    W0 = rng.normal(size=(m, d))
+    cf = lns.closed_form(X, y, lam, a, W0, probes=probes)
+    scale = 1 + np.abs(cf.W_inf).max() * np.abs(X).max() * (1 + np.abs(y).max())
+    # float64: O(n d m) rounding of entries O(scale); 1e-10 leaves a wide margin
+    assert np.abs(_gradient(X, y, lam, a, cf.W_inf)).max() <= 1e-10 * scale
+    np.testing.assert_allclose(cf.f, cf.f_nodes, atol=1e-10 * scale)
+
+
+@pytest.mark.parametrize("method", ["flow", "gd"])
+def test_simulation_matches_closed_form(method):
+    # one small batch: the raw flow / GD of numerics vs (19)-(20)
+    X, y, _ = nl.linear_data(3, 6, seed=5)
+    configs = [("g=0.5", nl.scalings(6, 0.5, ns.zipf("0.5"))), ("g=1", nl.scalings(4, 1,
+               ns.zipf("0.5")))]  # fmt: skip
+    run = nl.run_linear(X, y, configs, batch=2, method=method, seed=3)
+    for b in range(len(run.lam)):
+        m = run.widths[b]
+        cf = lns.closed_form(X, y, run.lam[b, :m], run.a[b, :m], run.W0[b, :m])
+        # DOP853 rtol 1e-10 on a contractive linear flow; GD residual 6e-23 (see module)
+        np.testing.assert_allclose(run.W[b, :m] - run.W0[b, :m], cf.delta_W, atol=1e-7)
+        np.testing.assert_array_equal(run.W[b, m:], run.W0[b, m:])  # padded nodes
+
+
+def test_sample_limits_shapes():
+    X, y, probes = nl.linear_data(2, 3, seed=0)
+    lam = nl.scalings(5, 0.5, ns.zipf("0.5"))
+    out = nl.sample_limits(X, y, lam, 10, nodes=[0, 4], probes=probes[:1], chunk=4)
+    assert out["c"].shape == (10, 2, 3) and out["f"].shape == (10, 1)
+    assert out["dz"].shape == out["z0"].shape == out["pruned"].shape == (10, 5)
+    # pruned[:, 0] is the whole function
+    np.testing.assert_allclose(out["pruned"][:, 0], out["f"][:, 0], atol=1e-12)
+
+
+FAST_NUMERIC = [c for c in CLAIMS if c.kind == "numeric"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("claim", FAST_NUMERIC, ids=[c.id for c in FAST_NUMERIC])
+def test_numeric_claims_full(claim):
+    verdict = claim.verify(full=True)
+    assert verdict.status == "confirmed", verdict.detail
