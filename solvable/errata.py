@@ -462,6 +462,7 @@ _ERRATA_MODULES: tuple[str, ...] = (
     "node_scaling",
     "kernels",
     "linear_node_scaling",
+    "linearisation",
 )
 
 ERRATA: tuple[Erratum, ...] = (*_errata(), *_module_errata())

@@ -154,6 +154,7 @@ def _registry() -> tuple[Theorem, ...]:
         kernels,
         lazy_training,
         linear_node_scaling,
+        linearisation,
         node_scaling,
         three_layer,
     )
@@ -165,6 +166,7 @@ def _registry() -> tuple[Theorem, ...]:
         *three_layer.claims(),
         *lazy_training.claims(),
         *kernels.claims(),
+        *linearisation.claims(),
         *node_scaling.claims(),
         *linear_node_scaling.claims(),
     )

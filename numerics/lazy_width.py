@@ -1,0 +1,662 @@
+"""Width scaling of the lazy regime of seed 002 (Sections 2.2-2.3), measured in torch.
+
+Model: :class:`numerics.models.WideTwoLayer`, ``f(x) = (1/sqrt(p)) sum_j a_j sigma(<w_j, x>)``,
+risk ``R = 1/(2n) sum_i (y_i - f(x_i))^2``, initialised as after eq. (2.28):
+``w_j ~ N(0, I/d)``, ``a_j ~ Unif([-1, 1])`` (:func:`initial_parameters`).  Inputs lie on the
+sphere of radius ``sqrt(d)`` (:func:`sphere`), so ``<w_j, x> ~ N(0, 1)`` at initialisation.
+
+Measured, independently of the closed forms of :mod:`solvable.linearisation`:
+
+(a) ``||H||_op`` of the Hessian of ``f(x; .)`` in ``W`` (``a`` fixed) at initialisation:
+    Lanczos (``scipy.sparse.linalg.eigsh``, ``which="LM"``) on autograd Hessian-vector
+    products (reverse-over-reverse), and for small ``p`` the dense autograd Hessian
+    (``torch.autograd.functional.hessian`` + ``eigvalsh``); compared with eq. (2.17).
+(b) ``E(t) = sup_x |f(x; theta(t)) - f_lin(x; theta(t))|`` (eq. (2.32)) along the gradient
+    flow of :func:`numerics.torch_flow.gradient_flow`, the sup over the training inputs and
+    a fixed probe set on the sphere; ``f_lin`` uses the autograd Jacobian at ``theta0``.
+(c) Theorem 1 (Du et al.): ``||y - f(t)|| / (env(t) ||y - f(0)||)`` for the envelopes
+    ``exp(-lambda_0 t/n)`` (lazy, (2.42) corrected), ``exp(-lambda_0 t/(2n))`` (Theorem 1 in
+    this normalisation) and the printed ``exp(-lambda_0 t)``, ``lambda_0`` the smallest
+    eigenvalue of the learning-rate weighted empirical NTK Gram :func:`numerics.measures.ntk`.
+
+Width sweeps fit log-log slopes of the seed mean with :func:`numerics.sweeps.fit_exponent`
+(regression and paired-bootstrap standard errors).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import math
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "HORIZON",
+    "HessianAgreement",
+    "HessianSweep",
+    "LinearisationRun",
+    "LinearisationSweep",
+    "hessian_agreement",
+    "hessian_dense",
+    "hessian_opnorm_closed_form",
+    "hessian_opnorm_dense",
+    "hessian_opnorm_lanczos",
+    "hessian_sweep",
+    "initial_parameters",
+    "linearisation_run",
+    "linearisation_sweep",
+    "sphere",
+]
+
+HORIZON = 40.0
+"""Fixed time horizon of the E(t) sweeps (about 5 n / lambda_0 at n = 8, d = 16: the
+training residual has decayed by ~e^{-5} on the slowest lazy mode)."""
+
+_DENSE_MAX = 4096  # largest p d for which the dense Hessian is formed
+
+
+def _torch() -> Any:
+    import torch
+
+    return torch
+
+
+@contextlib.contextmanager
+def _one_thread() -> Iterator[None]:
+    """torch intra-op threads set to 1 for the block, restored after it (these problems are
+    small; on a shared 2-core machine spinning OpenMP threads were 10-20x slower)."""
+    torch = _torch()
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(old)
+
+
+def _single_threaded(fn: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        with _one_thread():
+            return fn(*args, **kwargs)
+
+    return wrapper
+
+
+def _int(name: str, value: Any, low: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+def sphere(n: int, d: int, *, radius: float | None = None, seed: int = 0) -> np.ndarray:
+    """``n`` points uniform on the sphere of radius ``radius`` (default ``sqrt(d)``) in R^d,
+    shape (n, d), reproducible from ``seed``."""
+    n, d = _int("n", n), _int("d", d)
+    r = math.sqrt(d) if radius is None else radius
+    if isinstance(r, bool) or not isinstance(r, (int, float)) or not (math.isfinite(r) and r > 0):
+        raise ValueError(f"radius must be finite and > 0, got {radius!r}")
+    g = np.random.default_rng(seed).standard_normal((n, d))
+    return r * g / np.linalg.norm(g, axis=1, keepdims=True)
+
+
+def initial_parameters(
+    p: int,
+    d: int,
+    batch: int,
+    *,
+    seed: int = 0,
+    a_init: str = "uniform",
+    device: Any = None,
+    dtype: Any = None,
+) -> dict[str, Any]:
+    """Seed 002 after eq. (2.28): ``W`` (B, p, d) i.i.d. ``N(0, 1/d)``, ``a`` (B, p) i.i.d.
+    ``Unif([-1, 1])`` (``a_init="uniform"``) or ``Unif([0, 1])`` (``"positive"``; not
+    centred: ``f(x; theta0)`` is then of order ``sqrt(p)`` unless ``E sigma = 0``, which
+    leaves the lazy regime).  Drawn on the CPU from ``seed``, then moved (float64 default)."""
+    torch = _torch()
+    from numerics.torch_flow import resolve_device
+
+    p, d, batch = _int("p", p), _int("d", d), _int("batch", batch)
+    if a_init not in ("uniform", "positive"):
+        raise ValueError(f"a_init must be 'uniform' or 'positive', got {a_init!r}")
+    gen = torch.Generator().manual_seed(int(seed))
+    W = torch.randn((batch, p, d), generator=gen, dtype=torch.float64) / math.sqrt(d)
+    u = torch.rand((batch, p), generator=gen, dtype=torch.float64)
+    a = 2 * u - 1 if a_init == "uniform" else u
+    dev = resolve_device(device)
+    dt = torch.float64 if dtype is None else dtype
+    return {"W": W.to(device=dev, dtype=dt), "a": a.to(device=dev, dtype=dt)}
+
+
+# ---------------------------------------------------------------------------
+# (a) the Hessian in W at fixed a
+# ---------------------------------------------------------------------------
+def _check_hessian_args(model: Any, params: Any, x: Any) -> tuple[Any, Any, Any]:
+    torch = _torch()
+    from numerics.models import WideTwoLayer
+
+    if not isinstance(model, WideTwoLayer):
+        raise TypeError(f"model must be a numerics.models.WideTwoLayer, got {type(model).__name__}")
+    if not isinstance(params, dict) or set(params) != {"W", "a"}:
+        raise ValueError(f"params must be a dict with blocks 'W' and 'a', got {params!r:.80}")
+    W, a = params["W"], params["a"]
+    if not (isinstance(W, torch.Tensor) and isinstance(a, torch.Tensor)):
+        raise TypeError("params['W'] and params['a'] must be torch tensors")
+    if W.ndim != 3 or a.shape != W.shape[:2]:
+        raise ValueError(f"need W (B, p, d) and a (B, p), got {tuple(W.shape)}, {tuple(a.shape)}")
+    xa = np.asarray(x, dtype=float)
+    if xa.shape != (W.shape[2],) or not np.all(np.isfinite(xa)):
+        raise ValueError(f"x must be a finite vector of shape ({W.shape[2]},), got {x!r:.80}")
+    return W, a, torch.as_tensor(xa, dtype=W.dtype, device=W.device)
+
+
+def _scalar_fn(model: Any, a_b: Any, x: Any, p: int, d: int):
+    """``w_flat -> f(x; W = w_flat.reshape(p, d), a_b)`` through ``model.output``."""
+
+    def f(w_flat: Any) -> Any:
+        return model.output({"W": w_flat.reshape(1, p, d), "a": a_b[None]}, x[None])[0, 0]
+
+    return f
+
+
+@_single_threaded
+def hessian_dense(model: Any, params: dict[str, Any], x: Any) -> Any:
+    """The autograd Hessian of ``f(x; W)`` in ``W`` (flattened row by row, ``a`` fixed),
+    shape (B, p d, p d), by ``torch.autograd.functional.hessian``; only for ``p d <= 4096``."""
+    torch = _torch()
+
+    W, a, xt = _check_hessian_args(model, params, x)
+    B, p, d = W.shape
+    if p * d > _DENSE_MAX:
+        raise ValueError(f"p d must be <= {_DENSE_MAX} for the dense Hessian, got {p * d}")
+    out = [
+        torch.autograd.functional.hessian(
+            _scalar_fn(model, a[b], xt, p, d), W[b].reshape(-1).detach()
+        )
+        for b in range(B)
+    ]
+    return torch.stack(out)
+
+
+def hessian_opnorm_dense(model: Any, params: dict[str, Any], x: Any) -> np.ndarray:
+    """``max |eigenvalue|`` of :func:`hessian_dense` (``eigvalsh``), shape (B,)."""
+    torch = _torch()
+    H = hessian_dense(model, params, x)
+    return torch.linalg.eigvalsh(H).abs().amax(-1).cpu().numpy()
+
+
+@_single_threaded
+def hessian_opnorm_lanczos(
+    model: Any, params: dict[str, Any], x: Any, *, tol: float = 0.0, seed: int = 0
+) -> np.ndarray:
+    """``max |eigenvalue|`` of the ``W``-Hessian by implicitly restarted Lanczos
+    (``eigsh(which="LM")``, ``tol=0``: machine precision) on autograd Hessian-vector products
+    (reverse-over-reverse through a retained gradient graph), never forming the matrix;
+    shape (B,)."""
+    torch = _torch()
+    from scipy.sparse.linalg import LinearOperator, eigsh
+
+    if not (isinstance(tol, (int, float)) and not isinstance(tol, bool) and tol >= 0):
+        raise ValueError(f"tol must be a number >= 0, got {tol!r}")
+    W, a, xt = _check_hessian_args(model, params, x)
+    B, p, d = W.shape
+    N = p * d
+    v0 = np.random.default_rng(seed).standard_normal(N)
+    out = np.empty(B)
+    for b in range(B):
+        with torch.enable_grad():
+            w = W[b].reshape(-1).detach().clone().requires_grad_(True)
+            (g,) = torch.autograd.grad(
+                _scalar_fn(model, a[b].detach(), xt, p, d)(w), w, create_graph=True
+            )
+
+        def matvec(v: np.ndarray, g=g, w=w) -> np.ndarray:
+            vt = torch.as_tensor(
+                np.ascontiguousarray(v).reshape(-1), dtype=w.dtype, device=w.device
+            )
+            (hv,) = torch.autograd.grad(g, w, vt, retain_graph=True)
+            return hv.detach().cpu().numpy()
+
+        if N <= 2:  # eigsh needs k < N
+            H = np.column_stack([matvec(e) for e in np.eye(N)])
+            out[b] = np.abs(np.linalg.eigvalsh((H + H.T) / 2)).max()
+            continue
+        op = LinearOperator((N, N), matvec=matvec, dtype=np.float64)
+        ncv = min(N - 1, 40)
+        vals = eigsh(
+            op, k=1, which="LM", tol=tol, v0=v0, ncv=ncv, maxiter=100 * N, return_eigenvectors=False
+        )
+        out[b] = abs(vals[0])
+    return out
+
+
+def hessian_opnorm_closed_form(model: Any, params: dict[str, Any], x: Any) -> np.ndarray:
+    """Eq. (2.17) (corrected), generated by :func:`solvable.linearisation.hessian_opnorm_formula`
+    (``1/sqrt(p)`` NTK scaling only), shape (B,)."""
+    from solvable.linearisation import hessian_opnorm_formula
+
+    W, a, xt = _check_hessian_args(model, params, x)
+    if model.scale is not None:
+        raise ValueError(f"eq. (2.17) is for the 1/sqrt(p) scaling (scale=None), got {model.scale}")
+    return hessian_opnorm_formula(a, W, xt, activation=model.activation).cpu().numpy()
+
+
+def _hessian_setup(p: int, d: int, batch: int, seed: int, activation: str, device: Any):
+    from numerics.models import WideTwoLayer
+
+    x = sphere(1, d, seed=10_000 + seed)[0]
+    model = WideTwoLayer(X=x[None], y=[0.0], activation=activation, eta_a=0.0)
+    params = initial_parameters(p, d, batch, seed=seed, device=device)
+    return model, params, x
+
+
+@dataclass(frozen=True)
+class HessianAgreement:
+    """Relative differences between the three ``||H||_op`` computations, per width (max
+    over seeds): dense vs (2.17), Lanczos vs (2.17), Lanczos vs dense."""
+
+    widths: tuple[int, ...]
+    seeds: int
+    dense_vs_formula: np.ndarray
+    lanczos_vs_formula: np.ndarray
+    lanczos_vs_dense: np.ndarray
+
+    def errors(self, tol: Any) -> list[float]:
+        """The largest relative difference of each kind in units of ``tol.rtol``."""
+        return [
+            float(np.max(v)) / tol.rtol
+            for v in (self.dense_vs_formula, self.lanczos_vs_formula, self.lanczos_vs_dense)
+        ]
+
+    def summary(self) -> str:
+        return (
+            f"dense-(2.17) {np.max(self.dense_vs_formula):.1e}, Lanczos-(2.17) "
+            f"{np.max(self.lanczos_vs_formula):.1e}, Lanczos-dense "
+            f"{np.max(self.lanczos_vs_dense):.1e}"
+        )
+
+
+@_single_threaded
+def hessian_agreement(
+    widths: Sequence[int],
+    *,
+    seeds: int = 2,
+    d: int = 4,
+    activation: str = "tanh",
+    device: Any = None,
+) -> HessianAgreement:
+    """Dense autograd, Lanczos and eq. (2.17) on the same networks (small widths)."""
+    widths = tuple(_int("width", w) for w in widths)
+    seeds = _int("seeds", seeds)
+    if not widths:
+        raise ValueError("widths must not be empty")
+    dv, lv, ld = [], [], []
+    for p in widths:
+        model, params, x = _hessian_setup(p, d, seeds, p, activation, device)
+        dense = hessian_opnorm_dense(model, params, x)
+        lanc = hessian_opnorm_lanczos(model, params, x)
+        form = hessian_opnorm_closed_form(model, params, x)
+        dv.append(np.max(np.abs(dense - form) / form))
+        lv.append(np.max(np.abs(lanc - form) / form))
+        ld.append(np.max(np.abs(lanc - dense) / dense))
+    return HessianAgreement(widths, seeds, np.array(dv), np.array(lv), np.array(ld))
+
+
+@dataclass(frozen=True)
+class HessianSweep:
+    """``||H||_op`` at initialisation (Lanczos) over widths and seeds: ``values`` (W, S),
+    ``bound`` (W,) = eq. (2.18) ``M |x|^2 / sqrt(p)`` (tanh, ``|a| <= 1``), ``formula_error``
+    the largest relative Lanczos-(2.17) difference, ``fit`` the log-log slope of the means."""
+
+    widths: tuple[int, ...]
+    values: np.ndarray
+    bound: np.ndarray
+    formula_error: float
+    fit: Any
+
+    @property
+    def drift_band(self) -> float:
+        """How much the slope may exceed -1/2 given the bound: since ``sqrt(p) ||H|| <= M
+        |x|^2``, the mean of ``sqrt(p) ||H||`` (a max over ``p`` units, non-decreasing in
+        ``p`` in law) can grow between the extreme widths by at most the factor
+        ``bound / mean`` at the smallest width: ``log(that) / log(p_max / p_min)``."""
+        ratio = self.bound[0] / self.values[0].mean()
+        # 0 when the values break the bound (the verdict fails on that already)
+        return max(0.0, float(math.log(ratio) / math.log(self.widths[-1] / self.widths[0])))
+
+    def verdict(self, k: float = 3.0) -> Any:
+        """Confirmed when every value is below the bound, Lanczos matches (2.17), and the
+        slope lies in ``[-1/2 - k se, -1/2 + drift_band + k se]``."""
+        from solvable.theorems import Verdict
+        from solvable.tolerance import Tolerance
+
+        e, se = self.fit.exponent, self.fit.error
+        band = self.drift_band
+        lo, hi = -0.5 - k * se, -0.5 + band + k * se
+        under = bool(np.all(self.values <= self.bound[:, None] * (1 + 1e-12)))
+        # slope error in units of the admissible half-band around its centre
+        centre, half = (lo + hi) / 2, (hi - lo) / 2
+        err = abs(e - centre) / half
+        formula_ok = self.formula_error <= 1e-10  # Lanczos to machine precision vs (2.17)
+        ok = under and formula_ok and err <= 1
+        return Verdict(
+            "confirmed" if ok else "failed",
+            f"widths {list(self.widths)}, {self.values.shape[1]} seeds: mean sqrt(p)||H||_op "
+            f"{np.round(self.values.mean(1) * np.sqrt(self.widths), 4).tolist()} <= bound "
+            f"M|x|^2 = {self.bound[0] * math.sqrt(self.widths[0]):.4f} (all {self.values.size} "
+            f"values under it: {under}); fitted slope {e:.4f} +- {se:.4f} (se: max of OLS, "
+            f"bootstrap); admissible [-1/2 - {k:g} se, -1/2 + drift {band:.4f} + {k:g} se] = "
+            f"[{lo:.4f}, {hi:.4f}]; Lanczos vs (2.17) max rel. diff {self.formula_error:.1e}",
+            max_error=float(err) if under and formula_ok else math.inf,
+            tolerance=Tolerance(
+                rtol=0.0,
+                atol=float(half),
+                reason=(
+                    f"{k:g} standard errors of the slope plus the extreme-value drift allowed by "
+                    "the bound (2.18)"
+                ),
+            ),
+        )
+
+
+@_single_threaded
+def hessian_sweep(
+    widths: Sequence[int],
+    *,
+    seeds: int = 4,
+    d: int = 4,
+    activation: str = "tanh",
+    device: Any = None,
+) -> HessianSweep:
+    """Lanczos ``||H||_op`` at initialisation for ``seeds`` networks per width (one fixed
+    input ``x`` on the sphere of radius ``sqrt(d)``), its bound and the fitted slope."""
+    from numerics.sweeps import fit_exponent
+    from solvable.linearisation import hessian_opnorm_bound, second_derivative_sup
+
+    widths = tuple(_int("width", w) for w in widths)
+    if len(widths) < 2 or list(widths) != sorted(set(widths)):
+        raise ValueError(f"widths must be >= 2 increasing integers, got {widths!r}")
+    seeds = _int("seeds", seeds, 2)
+    if activation != "tanh":
+        raise ValueError(f"the sweep uses the tanh bound M = 4 sqrt(3)/9, got {activation!r}")
+    import sympy as sp
+
+    bound_fn = sp.lambdify(
+        sorted(hessian_opnorm_bound().free_symbols, key=lambda s: s.name), hessian_opnorm_bound()
+    )  # (M, m, p, x2)
+    M = float(second_derivative_sup(activation))
+    vals, bounds, ferr = [], [], 0.0
+    x = sphere(1, d, seed=10_000)[0]
+    for p in widths:
+        from numerics.models import WideTwoLayer
+
+        model = WideTwoLayer(X=x[None], y=[0.0], activation=activation, eta_a=0.0)
+        params = initial_parameters(p, d, seeds, seed=p, device=device)
+        lanc = hessian_opnorm_lanczos(model, params, x)
+        form = hessian_opnorm_closed_form(model, params, x)
+        ferr = max(ferr, float(np.max(np.abs(lanc - form) / form)))
+        vals.append(lanc)
+        bounds.append(float(bound_fn(M, 1.0, float(p), float(x @ x))))
+    values = np.array(vals)
+    fit = fit_exponent(widths, list(values))
+    return HessianSweep(widths, values, np.array(bounds), ferr, fit)
+
+
+# ---------------------------------------------------------------------------
+# (b), (c) linearisation error and Theorem 1 along gradient flow
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class LinearisationRun:
+    """One batch of flows: ``times`` (T,), ``E`` (T, B) the linearisation error (2.32)
+    (sup over training + probe inputs), ``residual`` (T, B) ``||y - f(t)||`` on the training
+    set, ``lambda0`` (B,) ``lambda_min`` of the rate-weighted empirical NTK at ``theta0``,
+    ``lambda_t`` (T, B) the same along the flow, ``n`` the number of training points."""
+
+    times: np.ndarray
+    E: np.ndarray
+    residual: np.ndarray
+    lambda0: np.ndarray
+    lambda_t: np.ndarray
+    n: int
+
+    def ratios(self, envelope: str = "lazy") -> np.ndarray:
+        """``||y - f(t)|| / (env(t) ||y - f(0)||)``, (T, B); ``envelope``: ``"lazy"``
+        (``e^{-lambda_0 t/n}``), ``"du"`` (``e^{-lambda_0 t/(2n)}``) or ``"printed"``
+        (``e^{-lambda_0 t}``), generated from :func:`solvable.linearisation.relaxation_envelope`."""
+        from solvable.linearisation import relaxation_envelope
+
+        if envelope not in ("lazy", "du", "printed"):
+            raise ValueError(f"envelope must be 'lazy', 'du' or 'printed', got {envelope!r}")
+        env = relaxation_envelope(
+            self.lambda0[None, :],
+            self.times[:, None],
+            self.n,
+            printed=envelope == "printed",
+            du=envelope == "du",
+        )
+        return self.residual / (env * self.residual[0][None, :])
+
+
+@_single_threaded
+def linearisation_run(
+    model: Any,
+    params0: dict[str, Any],
+    times: Sequence[float],
+    probe: Any,
+    *,
+    rtol: float = 1e-10,
+    device: Any = None,
+) -> LinearisationRun:
+    """Integrate the gradient flow of ``model`` (a :class:`~numerics.models.WideTwoLayer`)
+    from ``params0`` and record E(t) on the rows of ``model.X`` and ``probe``, the training
+    residual norm, and ``lambda_0``."""
+    torch = _torch()
+    from torch.func import jacrev, vmap
+
+    from numerics.measures import ntk
+    from numerics.models import WideTwoLayer
+    from numerics.torch_flow import gradient_flow
+
+    if not isinstance(model, WideTwoLayer):
+        raise TypeError(f"model must be a numerics.models.WideTwoLayer, got {type(model).__name__}")
+    pr = np.asarray(probe, dtype=float)
+    if pr.ndim != 2 or pr.shape[1] != model.X.shape[1] or not np.all(np.isfinite(pr)):
+        raise ValueError(f"probe must be a finite (m, {model.X.shape[1]}) array, got {pr.shape}")
+    p0 = {k: torch.as_tensor(v) for k, v in params0.items()}
+    if device is not None:
+        from numerics.torch_flow import resolve_device
+
+        p0 = {k: v.to(resolve_device(device)) for k, v in p0.items()}
+    like = p0["W"]
+    Xall = torch.as_tensor(np.vstack([model.X, pr]), dtype=like.dtype, device=like.device)
+    Xtr = Xall[: len(model.X)]
+    y = torch.as_tensor(np.array(model.y), dtype=like.dtype, device=like.device)
+
+    def single(theta: dict[str, Any]) -> Any:
+        return model.output({k: v[None] for k, v in theta.items()}, Xall)[0]
+
+    with torch.no_grad():
+        f0 = model.output(p0, Xall)
+    J0 = vmap(jacrev(single))(p0)  # block -> (B, m, *shape)
+    J0 = {b: J0[b].reshape(J0[b].shape[0], J0[b].shape[1], -1).detach() for b in model.blocks}
+
+    def error(p: dict[str, Any], rows: Any) -> Any:
+        rows = rows.to(like.device)
+        lin = f0[rows]
+        for b in model.blocks:
+            delta = (p[b] - p0[b][rows]).reshape(len(rows), -1)
+            lin = lin + torch.einsum("bmk,bk->bm", J0[b][rows], delta)
+        return (model.output(p, Xall) - lin).abs().amax(-1)
+
+    def residual(p: dict[str, Any], rows: Any) -> Any:
+        return torch.linalg.vector_norm(y - model.output(p, Xtr), dim=-1)
+
+    def lam_min(p: dict[str, Any], rows: Any) -> Any:
+        return torch.linalg.eigvalsh(ntk(model, p, model.X))[..., 0]
+
+    lam0 = torch.linalg.eigvalsh(ntk(model, p0, model.X))[..., 0]
+    res = gradient_flow(
+        model,
+        p0,
+        times,
+        rtol=rtol,
+        keep_params=False,
+        measures={"E": error, "residual": residual, "lambda": lam_min},
+    )
+    return LinearisationRun(
+        times=np.asarray(res.times.cpu(), dtype=float),
+        E=res.measures["E"].cpu().numpy(),
+        residual=res.measures["residual"].cpu().numpy(),
+        lambda0=lam0.cpu().numpy(),
+        lambda_t=res.measures["lambda"].cpu().numpy(),
+        n=len(model.X),
+    )
+
+
+def _fmt(values: np.ndarray, digits: int = 6) -> str:
+    return "[" + ", ".join(f"{v:.{digits}g}" for v in np.asarray(values).ravel()) + "]"
+
+
+@dataclass(frozen=True)
+class LinearisationSweep:
+    """Runs per width: ``sup_E`` (W, S) = ``max_t E(t)`` on ``[0, horizon]``, the fitted
+    slope ``fit``, and the Theorem 1 ratios ``max_t`` per run for each envelope."""
+
+    widths: tuple[int, ...]
+    horizon: float
+    eta_a: float
+    a_init: str
+    activation: str
+    sup_E: np.ndarray  # noqa: N815 (the paper's E)
+    fit: Any
+    max_ratio: dict[str, np.ndarray]
+    lambda0: np.ndarray
+    final_residual: np.ndarray
+    kernel_floor: np.ndarray  # (W, S): min_t lambda_min(K_t) / lambda_0 on the time grid
+
+    def error_verdict(self, k: float = 3.0) -> Any:
+        """Confirmed when the slope of ``sup_t E`` is <= -1/2 + k se (Proposition 1 / (2.40)
+        is an upper bound ``O(p^-1/2)``)."""
+        from solvable.theorems import Verdict
+        from solvable.tolerance import Tolerance
+
+        e, se = self.fit.exponent, self.fit.error
+        excess = max(0.0, e + 0.5)
+        err = excess / (k * se) if se > 0 else (0.0 if excess == 0 else math.inf)
+        return Verdict(
+            "confirmed" if err <= 1 else "failed",
+            f"eta_a = {self.eta_a:g}, a ~ {self.a_init}, {self.activation}, horizon "
+            f"{self.horizon:g}, widths {list(self.widths)}, {self.sup_E.shape[1]} seeds: mean "
+            f"sup_t E {_fmt(self.sup_E.mean(1), 3)}; fitted slope {e:.3f} +- "
+            f"{se:.3f} (bound: <= -1/2; observed exponent vs -1: {(e + 1) / se:+.1f} se)",
+            max_error=float(err),
+            tolerance=Tolerance(
+                rtol=0.0,
+                atol=float(k * se) if se > 0 else 1e-300,
+                reason=f"{k:g} standard errors of the fitted slope",
+            ),
+        )
+
+    def theorem_1_verdict(self) -> Any:
+        """Theorem 1 where its proof applies: on every run whose kernel keeps
+        ``lambda_min(K_t) >= lambda_0 / 2`` (Du et al.'s condition, monitored on the time grid),
+        ``||y - f(t)|| <= e^{-lambda_0 t/(2n)} ||y - f(0)||`` (ratio <= 1 + 1e-6: the flow's
+        relative accuracy, rtol 1e-10, with margin).  Runs outside that regime (narrow
+        networks whose kernel moved), the lazy and the printed envelopes are reported."""
+        from solvable.theorems import Verdict
+        from solvable.tolerance import Tolerance
+
+        du, lazy, pr = (self.max_ratio[k] for k in ("du", "lazy", "printed"))
+        covered = self.kernel_floor >= 0.5
+        slack = 1e-6  # integration rtol 1e-10 accumulates far below this
+        worst = float(du[covered].max()) if covered.any() else math.nan
+        err = max(0.0, worst - 1) / slack if covered.any() else math.inf
+        outside = (
+            f"{int((~covered).sum())} run(s) left the regime (min_t lambda_min(K_t)/lambda_0 = "
+            f"{_fmt(self.kernel_floor[~covered], 3)}), their Theorem 1 ratios "
+            f"{_fmt(du[~covered], 4)}"
+            if (~covered).any()
+            else "every run kept lambda_min(K_t) >= lambda_0/2"
+        )
+        return Verdict(
+            "confirmed" if err <= 1 else "failed",
+            f"eta_a = {self.eta_a:g}, {self.activation}, widths {list(self.widths)}, "
+            f"{du.shape[1]} seeds, t in (0, {self.horizon:g}], lambda_0 in "
+            f"[{self.lambda0.min():.3g}, {self.lambda0.max():.3g}], final |r|/|r0| <= "
+            f"{self.final_residual.max():.2g}: max_t |y - f(t)|/(env(t) |y - f(0)|) per width "
+            f"(max over seeds): Theorem 1 env e^(-l0 t/2n) {_fmt(du.max(1))}; lazy env "
+            f"e^(-l0 t/n) {_fmt(lazy.max(1))}; printed e^(-l0 t) {_fmt(pr.max(1), 3)}; "
+            f"worst Theorem 1 ratio in the proof's regime {worst:.6f}; {outside}",
+            max_error=err,
+            tolerance=Tolerance(
+                rtol=0.0,
+                atol=slack,
+                reason="ratio <= 1 up to the flow's integration error (rtol 1e-10)",
+            ),
+        )
+
+
+@_single_threaded
+def linearisation_sweep(
+    widths: Sequence[int],
+    *,
+    seeds: int = 4,
+    n: int = 8,
+    d: int = 16,
+    probes: int = 32,
+    horizon: float = HORIZON,
+    n_times: int = 41,
+    eta_a: float = 1.0,
+    a_init: str = "uniform",
+    activation: str = "tanh",
+    rtol: float = 1e-10,
+    device: Any = None,
+) -> LinearisationSweep:
+    """E(t) and Theorem 1 ratios over widths: fixed data (``n`` training inputs on the
+    sphere of radius ``sqrt(d)``, labels ``y ~ N(0, 1)``, ``probes`` probe inputs), ``seeds``
+    initialisations per width, times ``linspace(0, horizon, n_times)``."""
+    from numerics.models import WideTwoLayer
+    from numerics.sweeps import fit_exponent
+
+    widths = tuple(_int("width", w) for w in widths)
+    if not widths or list(widths) != sorted(set(widths)):
+        raise ValueError(f"widths must be increasing integers, got {widths!r}")
+    seeds, n, d = _int("seeds", seeds, 2), _int("n", n), _int("d", d)
+    probes, n_times = _int("probes", probes), _int("n_times", n_times, 2)
+    if not (isinstance(horizon, (int, float)) and math.isfinite(horizon) and horizon > 0):
+        raise ValueError(f"horizon must be finite and > 0, got {horizon!r}")
+    X = sphere(n, d, seed=1)
+    y = np.random.default_rng(2).standard_normal(n)
+    probe = sphere(probes, d, seed=3)
+    model = WideTwoLayer(X=X, y=y, activation=activation, eta_a=eta_a)
+    times = np.linspace(0.0, float(horizon), n_times)
+    sup_E, ratios, lam, final, floor = [], {"lazy": [], "du": [], "printed": []}, [], [], []
+    for p in widths:
+        params = initial_parameters(p, d, seeds, seed=p, a_init=a_init, device=device)
+        run = linearisation_run(model, params, times, probe, rtol=rtol, device=device)
+        sup_E.append(run.E.max(0))
+        for k in ratios:
+            ratios[k].append(run.ratios(k)[1:].max(0))  # t > 0 (the ratio is 1 at t = 0)
+        lam.append(run.lambda0)
+        final.append(run.residual[-1] / run.residual[0])
+        floor.append(run.lambda_t.min(0) / run.lambda0)
+    sup = np.array(sup_E)
+    fit = fit_exponent(widths, list(sup)) if len(widths) >= 2 else None
+    return LinearisationSweep(
+        widths,
+        float(horizon),
+        float(eta_a),
+        a_init,
+        activation,
+        sup,
+        fit,
+        {k: np.array(v) for k, v in ratios.items()},
+        np.array(lam),
+        np.array(final),
+        np.array(floor),
+    )
