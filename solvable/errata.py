@@ -463,6 +463,7 @@ _ERRATA_MODULES: tuple[str, ...] = (
     "kernels",
     "linear_node_scaling",
     "linearisation",
+    "ntg",
 )
 
 ERRATA: tuple[Erratum, ...] = (*_errata(), *_module_errata())

@@ -156,6 +156,7 @@ def _registry() -> tuple[Theorem, ...]:
         linear_node_scaling,
         linearisation,
         node_scaling,
+        ntg,
         three_layer,
     )
 
@@ -168,6 +169,7 @@ def _registry() -> tuple[Theorem, ...]:
         *kernels.claims(),
         *linearisation.claims(),
         *node_scaling.claims(),
+        *ntg.claims(),
         *linear_node_scaling.claims(),
     )
 

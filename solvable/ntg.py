@@ -1,0 +1,977 @@
+r"""Neural tangent Gram (NTG) matrix of seed 000 at initialisation, and Proposition 4.3.
+
+Source: seed ``000_f57230b12d385b63.txt`` (asymmetrical node scaling), Sections 3.2 and 4.
+
+Model (2): ``f_m(x; W) = sum_j sqrt(lambda_{m,j}) a_j sigma(Z_j(x))``, ``Z_j(x) = w_j^T x /
+sqrt(d)``.  Its NTK (6) and NTG (7) are::
+
+    Theta_m(x, x'; W) = (x^T x'/d) sum_j lambda_{m,j} sigma'(Z_j(x)) sigma'(Z_j(x'))
+    Theta^_m(X; W)    = (1/d) sum_j lambda_{m,j} D_j X X^T D_j,  D_j = diag(sigma'(X w_j/sqrt d))
+
+The mean NTK (10) at the initialisation of Assumption 3.3 (``w ~ N(0, I_d)``) is::
+
+    Theta*(x, x') = (x^T x'/d) E[sigma'(u) sigma'(v)],
+
+``(u, v)`` centred normal with ``Var u = |x|^2/d``, ``Var v = |x'|^2/d``, ``Cov = x^T x'/d``
+(:func:`mean_ntg`), and ``kappa_n = eig_min(Theta*(X))`` (:func:`kappa_n`).  With the angle
+``theta`` between ``x`` and ``x'`` and ``z1, z2`` i.i.d. standard normals,
+``u = s z1``, ``v = s' (cos(theta) z1 + sin(theta) z2)`` (``s = |x|/sqrt d``).
+
+* linear: ``E = 1`` exactly, ``Theta* = X X^T/d``;
+* relu: ``E = J_0(theta)/(2 pi) = (pi - theta)/(2 pi)`` exactly
+  (:func:`solvable.kernels.arccos_expectation` at ``rho = cos(theta)``); ``theta`` is computed
+  as ``2 atan2(|x^ - x'^|, |x^ + x'^|)`` (unit vectors ``x^``), accurate to a few ulps at
+  every angle, where ``acos(rho)`` would lose half the digits near ``rho = +-1``;
+* swish, tanh: a 2-D Gaussian expectation, by tensor Gauss-Hermite quadrature in float64
+  (node count grown by 3/2 until two successive rules agree to 1e-14, see
+  :func:`_gauss_hermite_pairs`), or at ``dps`` digits by ``mpmath.quad`` (1-D: diagonal,
+  parallel inputs) and a 2-D trapezoidal rule with a double-exponential error estimate
+  (:func:`_mpmath_trapezoid_2d`; seconds per off-diagonal pair).
+
+Proposition 4.3 (:func:`frobenius_constant`, :func:`frobenius_variance`,
+:func:`frobenius_variance_limit`): the nodes are i.i.d., so ``E||Theta_m - Theta*||_F^2 =
+C_0(X) sum_j lambda_{m,j}^2`` at every ``m`` with ``C_0(X) = sum_{i,i'} (x_i^T x_i'/d)^2
+Var(sigma'(u_i) sigma'(u_i'))`` (relu: ``p (1 - p)``, ``p = (pi - theta)/(2 pi)``; linear:
+0), and in the limit (13) ``C_0(X) (1 - gamma)^2 sum_j lambda~_j^2``.  Monte Carlo checks:
+:mod:`numerics.ntg_sampling`.
+
+``sigma'`` comes from one sympy definition of each activation (:func:`activation`,
+differentiated by ``sympy.diff``; the swish derivative is evaluated in an overflow-free
+form proved equal to it) and is lambdified to numpy, mpmath and torch.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import numbers
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from solvable.kernels import RHO, arccos_expectation
+from solvable.theorems import Theorem, Verdict, decide, prove_zero
+from solvable.tolerance import MC_CONFIDENCE, Tolerance, error_in_units
+
+SEED = "000_f57230b12d385b63.txt"
+
+__all__ = [
+    "ACTIVATIONS",
+    "SEED",
+    "NTGInstance",
+    "Z",
+    "activation",
+    "activation_derivative",
+    "claims",
+    "derivative_numeric",
+    "derivative_product_variance",
+    "errata",
+    "frobenius_constant",
+    "frobenius_variance",
+    "frobenius_variance_limit",
+    "kappa_n",
+    "mean_ntg",
+    "node_gradient_factor",
+    "ntg",
+    "ntg_symbolic",
+]
+
+ACTIVATIONS = ("linear", "relu", "swish", "tanh")
+Z = sp.Symbol("z", real=True)
+"""The pre-activation variable of :func:`activation`."""
+THETA = sp.Symbol("theta", nonnegative=True)
+"""The angle between two inputs, in ``[0, pi]``."""
+
+
+# ---------------------------------------------------------------------------
+# activations: one sympy definition each
+# ---------------------------------------------------------------------------
+def _check_activation(name: Any) -> str:
+    if not isinstance(name, str):
+        raise TypeError(f"activation must be a str, one of {ACTIVATIONS}, got {name!r}")
+    if name not in ACTIVATIONS:
+        raise ValueError(f"activation must be one of {ACTIVATIONS}, got {name!r}")
+    return name
+
+
+def activation(name: str) -> sp.Expr:
+    """``sigma(z)`` as a sympy expression: linear ``z``, relu ``max(0, z)``, swish
+    ``z/(1 + exp(-z))`` (Section 8), tanh ``tanh(z)``."""
+    name = _check_activation(name)
+    return {
+        "linear": Z,
+        "relu": sp.Max(0, Z),
+        "swish": Z / (1 + sp.exp(-Z)),
+        "tanh": sp.tanh(Z),
+    }[name]
+
+
+def activation_derivative(name: str) -> sp.Expr:
+    """``sigma'(z) = sympy.diff(activation(name), z)``; for relu ``Heaviside(z, 0)``
+    (``sigma'(0) = 0``, the autograd convention; a null set under Assumption 3.3)."""
+    d = sp.diff(activation(name), Z)
+    return d.subs(sp.Heaviside(Z), sp.Heaviside(Z, 0))
+
+
+def _stable_derivative(name: str) -> sp.Expr:
+    """The form of ``sigma'`` that is evaluated: for swish ``(1 + tanh(z/2))/2 +
+    z/(4 cosh(z/2)^2)`` (no ``exp(-z)`` overflow for ``z << 0``; equal to
+    :func:`activation_derivative`, claim ``ntg.swish_derivative_stable_form``)."""
+    if name == "swish":
+        return (1 + sp.tanh(Z / 2)) / 2 + Z / (4 * sp.cosh(Z / 2) ** 2)
+    return activation_derivative(name)
+
+
+def _torch_heaviside(x: Any, value: Any) -> Any:
+    import torch
+
+    return torch.heaviside(x, torch.as_tensor(float(value), dtype=x.dtype, device=x.device))
+
+
+@functools.cache
+def _derivative_fn(name: str, backend: str, power: int = 1) -> Callable[[Any], Any]:
+    # mpmath has no overflow: the plain sympy.diff form (one exp, shared by cse) is evaluated
+    base = activation_derivative(name) if backend == "mpmath" else _stable_derivative(name)
+    expr = base**power
+    if backend == "torch":
+        return sp.lambdify(Z, expr, modules=[{"heaviside": _torch_heaviside}, "torch"])
+    fn = sp.lambdify(Z, expr, modules="mpmath" if backend == "mpmath" else "numpy", cse=True)
+    if not expr.has(Z):  # lambdify returns a scalar; broadcast like the argument
+        const = fn(0)
+        if backend == "numpy":
+            return lambda z: np.full(np.shape(z), float(const))
+        return lambda z: mpmath.mpf(const)
+    if backend == "numpy":
+
+        def quiet(z: Any) -> Any:  # cosh(z/2)^2 -> inf for |z| > ~1420 is intended: z/inf = 0
+            with np.errstate(over="ignore"):
+                return fn(z)
+
+        return quiet
+    return fn
+
+
+def derivative_numeric(name: str, z: Any, *, backend: str = "numpy") -> Any:
+    """``sigma'(z)`` from the generated evaluator: ``backend`` ``"numpy"`` (float64 arrays),
+    ``"mpmath"`` (one number, current precision) or ``"torch"`` (a tensor)."""
+    name = _check_activation(name)
+    if backend not in ("numpy", "mpmath", "torch"):
+        raise ValueError(f"backend must be 'numpy', 'mpmath' or 'torch', got {backend!r}")
+    fn = _derivative_fn(name, backend)
+    if backend == "numpy":
+        return fn(np.asarray(z, dtype=np.float64))
+    if backend == "torch":
+        import torch
+
+        if not isinstance(z, torch.Tensor):
+            raise TypeError(f"z must be a torch.Tensor for backend 'torch', got {type(z)}")
+        out = fn(z)
+        return out if isinstance(out, torch.Tensor) else torch.full_like(z, float(out))
+    return fn(mpmath.mpf(z))
+
+
+# ---------------------------------------------------------------------------
+# input validation
+# ---------------------------------------------------------------------------
+def _check_dps(dps: Any) -> int | None:
+    if dps is None:
+        return None
+    if isinstance(dps, bool) or not isinstance(dps, numbers.Integral) or dps < 1:
+        raise ValueError(f"dps must be None (float64) or an integer >= 1, got {dps!r}")
+    return int(dps)
+
+
+def _to_mpf(x: Any) -> mpmath.mpf:
+    if isinstance(x, sp.Expr):
+        return mpmath.mpf(sp.N(x, mpmath.mp.dps + 5))
+    if isinstance(x, Fraction):
+        return mpmath.mpf(x.numerator) / x.denominator
+    if isinstance(x, str):
+        return mpmath.mpf(x.strip())
+    if isinstance(x, (np.floating, np.integer)):
+        return mpmath.mpf(x.item())
+    return mpmath.mpf(x)
+
+
+def _check_X(X: Any, dps: int | None) -> np.ndarray:
+    """``X`` (n, d): 2-D, finite, every row non-zero (Assumption 3.1(a)).  float64 array,
+    or (``dps``) an object array of ``mpmath.mpf`` (entries may be str/Fraction/sympy)."""
+    if dps is None:
+        try:
+            arr = np.array(X, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"X must be an (n, d) array of real numbers, got {X!r:.80}") from exc
+    else:
+        arr = np.array(X, dtype=object)
+    if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] < 1:
+        raise ValueError(f"X must be a 2-D array (n, d) with n, d >= 1, got shape {arr.shape}")
+    if dps is not None:
+        try:
+            arr = np.vectorize(_to_mpf, otypes=[object])(arr)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"X must hold real numbers, got {X!r:.80}") from exc
+        finite = all(mpmath.isfinite(v) for v in arr.ravel())
+        nonzero = [any(v != 0 for v in row) for row in arr]
+    else:
+        finite = bool(np.all(np.isfinite(arr)))
+        nonzero = list(np.any(arr != 0, axis=1))
+    if not finite:
+        raise ValueError(f"X must be finite, got {X!r:.80}")
+    zero_rows = [i for i, ok in enumerate(nonzero) if not ok]
+    if zero_rows:
+        raise ValueError(
+            f"X must have non-zero rows (Assumption 3.1(a): 0 < |x_i|), rows {zero_rows} are 0"
+        )
+    return arr
+
+
+# ---------------------------------------------------------------------------
+# geometry of the pairs: Gram matrix, scales, angles (stable)
+# ---------------------------------------------------------------------------
+def _geometry(X: np.ndarray, dps: int | None) -> tuple[Any, Any, Any]:
+    """``G = X X^T/d``, the scales ``s_i = |x_i|/sqrt(d)`` and the angles ``theta_{ii'} =
+    2 atan2(|x^_i - x^_i'|, |x^_i + x^_i'|)`` (exact 0 on the diagonal)."""
+    n, d = X.shape
+    if dps is None:
+        G = X @ X.T / d
+        norms = np.linalg.norm(X, axis=1)
+        U = X / norms[:, None]
+        diff = np.linalg.norm(U[:, None, :] - U[None, :, :], axis=-1)
+        summ = np.linalg.norm(U[:, None, :] + U[None, :, :], axis=-1)
+        theta = 2 * np.arctan2(diff, summ)
+        np.fill_diagonal(theta, 0.0)
+        return G, norms / math.sqrt(d), theta
+    Xm = mpmath.matrix(X.tolist())
+    G = np.empty((n, n), dtype=object)
+    for i in range(n):
+        for k in range(n):
+            G[i, k] = mpmath.fsum(Xm[i, c] * Xm[k, c] for c in range(d)) / d
+    norms = [mpmath.sqrt(mpmath.fsum(Xm[i, c] ** 2 for c in range(d))) for i in range(n)]
+    theta = np.empty((n, n), dtype=object)
+    for i in range(n):
+        for k in range(n):
+            if i == k:
+                theta[i, k] = mpmath.mpf(0)
+                continue
+            ui = [Xm[i, c] / norms[i] for c in range(d)]
+            uk = [Xm[k, c] / norms[k] for c in range(d)]
+            dn = mpmath.sqrt(mpmath.fsum((a - b) ** 2 for a, b in zip(ui, uk, strict=True)))
+            sn = mpmath.sqrt(mpmath.fsum((a + b) ** 2 for a, b in zip(ui, uk, strict=True)))
+            theta[i, k] = 2 * mpmath.atan2(dn, sn)
+    scales = [v / mpmath.sqrt(d) for v in norms]
+    return G, scales, theta
+
+
+@functools.cache
+def _relu_kernel_fn(backend: str) -> Callable[[Any], Any]:
+    """``E[1{u>0} 1{v>0}]`` as a function of ``theta``: :func:`arccos_expectation` at
+    ``rho = cos(theta)`` with ``acos(cos(theta)) = theta`` (``theta in [0, pi]``)."""
+    expr = arccos_expectation(0, RHO).subs(RHO, sp.cos(THETA))
+    expr = expr.replace(sp.acos, lambda arg: THETA if arg == sp.cos(THETA) else sp.acos(arg))
+    if expr.has(sp.acos):  # pragma: no cover - guards a change in kernels.py
+        raise RuntimeError(f"unexpected form of arccos_expectation: {expr}")
+    return sp.lambdify(THETA, expr, modules="mpmath" if backend == "mpmath" else "numpy")
+
+
+# ---------------------------------------------------------------------------
+# 2-D Gaussian expectations E[g(u) h(v)]
+# ---------------------------------------------------------------------------
+_GH_START = 32  # first Gauss-Hermite rule (nodes per dimension)
+_GH_MAX = 1536  # largest rule tried before giving up
+_GH_TOL = 1e-14  # successive rules must agree to this (absolute; |g h| <= ~1.2); the float64
+# rounding floor of an N x N rule is ~2e-15 (measured), so 1e-14 is reachable and ~50 ulps
+
+
+@functools.cache
+def _hermite_rule(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Probabilists' Gauss-Hermite rule (``scipy.special.roots_hermitenorm``, stable for
+    large ``n``), weights normalised to sum 1 (the N(0, 1) measure)."""
+    from scipy.special import roots_hermitenorm
+
+    z, w = roots_hermitenorm(n)
+    return z, w / w.sum()
+
+
+def _gh_rule_value(
+    g: Callable[[Any], Any], h: Callable[[Any], Any], s1: Any, s2: Any, theta: Any, n: int
+) -> np.ndarray:
+    z, w = _hermite_rule(n)
+    out = np.empty(len(s1))
+    chunk = max(1, 2_000_000 // (n * n))  # bound the (pairs, n, n) temporaries (~16 MB)
+    for lo in range(0, len(s1), chunk):
+        sl = slice(lo, lo + chunk)
+        a, b, t = s1[sl, None], s2[sl, None], theta[sl, None]
+        gu = g(a * z[None, :])  # (P, n) over z1
+        v = b[:, :, None] * (np.cos(t)[:, :, None] * z[None, :, None]
+                             + np.sin(t)[:, :, None] * z[None, None, :])  # fmt: skip
+        hv = h(v)  # (P, n1, n2)
+        out[sl] = np.einsum("pi,pij,i,j->p", gu, hv, w, w)
+    return out
+
+
+def _gauss_hermite_pairs(
+    g: Callable[[Any], Any], h: Callable[[Any], Any], s1: Any, s2: Any, theta: Any
+) -> np.ndarray:
+    """``E[g(s1 z1) h(s2 (cos(theta) z1 + sin(theta) z2))]`` for arrays of pairs, float64.
+
+    Node count: the integrands here (swish', tanh' and their squares) are analytic in a
+    strip ``|Im z| < c/s`` (poles of tanh at ``i pi/2``, of the logistic at ``i pi``), where
+    Gauss-Hermite converges geometrically in ``sqrt(nodes)``, more slowly the larger the
+    scale ``s = |x|/sqrt(d)``.  So the rule grows by 3/2 from 32 nodes per dimension until
+    two successive rules agree to ``1e-14`` absolute and the finer one is returned (the
+    difference of successive rules bounds the coarser one's error once convergence is
+    geometric; measured: tanh at ``s = 1`` needs 256 nodes, swish at ``s = 1`` 64; the float64
+    rounding floor is ~2e-15).  ``ValueError`` if 1536 nodes do not converge (``s`` far
+    above 1, outside Assumption 3.1(a)): use ``dps=``."""
+    s1, s2, theta = (np.asarray(a, dtype=np.float64) for a in (s1, s2, theta))
+    n = _GH_START
+    prev = _gh_rule_value(g, h, s1, s2, theta, n)
+    while n < _GH_MAX:
+        n = n * 3 // 2
+        cur = _gh_rule_value(g, h, s1, s2, theta, n)
+        if np.max(np.abs(cur - prev)) <= _GH_TOL:
+            return cur
+        prev = cur
+    raise ValueError(
+        f"Gauss-Hermite quadrature did not converge with {_GH_MAX} nodes per dimension "
+        f"(scales |x|/sqrt(d) up to {float(np.max(np.maximum(s1, s2))):.3g}); use dps= "
+        "(mpmath.quad) or inputs with |x| <= 1 (Assumption 3.1(a))"
+    )
+
+
+def _mpmath_trapezoid_2d(g: Callable[[Any], Any], h: Callable[[Any], Any], s1: Any, s2: Any,
+                         c: Any, s: Any) -> mpmath.mpf:  # fmt: skip
+    """``E[g(s1 z1) h(s2 (c z1 + s z2))]`` at the current precision by the 2-D trapezoidal
+    rule on the disc ``z1^2 + z2^2 <= L^2`` (``exp(-L^2/2)`` below the working epsilon),
+    step halved from 1/2.  For an integrand analytic in a strip the error decays like
+    ``C q^(1/h)`` (double-exponentially in the halvings: ``E_{k+1} ~ E_k^2 / C``), so with
+    the successive differences ``d_{k-1}, d_k`` the error of the finer rule is
+    ``~ d_k^3 / d_{k-1}^2``; the rule stops when that is below the working epsilon.
+    (``mpmath.quad`` in 2-D takes minutes here: tanh-sinh over-refines this integrand.)"""
+    eps = mpmath.mpf(2) ** (-mpmath.mp.prec)
+    L = mpmath.sqrt(2 * mpmath.log(1 / eps)) + 1
+    norm = 1 / (2 * mpmath.pi)
+
+    def rule(step: Any) -> Any:
+        n = int(mpmath.ceil(L / step))
+        zs = [k * step for k in range(-n, n + 1)]
+        ws = [mpmath.exp(-z * z / 2) for z in zs]
+        total = []
+        for z1, w1 in zip(zs, ws, strict=True):
+            inner = [w2 * h(s2 * (c * z1 + s * z2))
+                     for z2, w2 in zip(zs, ws, strict=True)
+                     if z1 * z1 + z2 * z2 <= L * L]  # fmt: skip
+            total.append(w1 * g(s1 * z1) * mpmath.fsum(inner))
+        return norm * step * step * mpmath.fsum(total)
+
+    step = mpmath.mpf(1) / 2
+    values = [rule(step)]
+    for _ in range(8):  # down to step 2^-9
+        step /= 2
+        values.append(rule(step))
+        if len(values) >= 3:
+            d0, d1 = abs(values[-3] - values[-2]), abs(values[-2] - values[-1])
+            if d1 <= 8 * eps or (d1 < d0 and d1**3 <= eps * d0**2):
+                return values[-1]
+    raise ArithmeticError(  # pragma: no cover - not reached for the activations here
+        f"2-D trapezoidal rule did not converge (last differences {values[-2:]})"
+    )
+
+
+def _mpmath_pair(
+    g: Callable[[Any], Any], h: Callable[[Any], Any], s1: Any, s2: Any, theta: Any
+) -> mpmath.mpf:
+    """``E[g(s1 z1) h(s2 (cos(theta) z1 + sin(theta) z2))]`` at the current precision:
+    ``mpmath.quad`` (tanh-sinh) in 1-D when ``sin(theta) = 0`` (the diagonal, parallel
+    inputs), else :func:`_mpmath_trapezoid_2d`."""
+    c, s = mpmath.cos(theta), mpmath.sin(theta)
+    if theta == 0 or theta == mpmath.pi:
+        c = mpmath.mpf(1) if theta == 0 else mpmath.mpf(-1)
+        norm = 1 / mpmath.sqrt(2 * mpmath.pi)
+        return mpmath.quad(
+            lambda z: norm * mpmath.exp(-z * z / 2) * g(s1 * z) * h(s2 * c * z),
+            [-mpmath.inf, 0, mpmath.inf],
+        )
+    return _mpmath_trapezoid_2d(g, h, s1, s2, c, s)
+
+
+def _pair_expectations(name: str, power: int, scales: Any, theta: Any, dps: int | None) -> Any:
+    """``E[sigma'(u)^power sigma'(v)^power]`` for every pair ``(i, i')`` (n, n) symmetric."""
+    n = len(scales)
+    iu, ku = np.triu_indices(n)
+    if dps is None:
+        s = np.asarray(scales, dtype=np.float64)
+        fn = _derivative_fn(name, "numpy", power)
+        vals = _gauss_hermite_pairs(fn, fn, s[iu], s[ku], np.asarray(theta)[iu, ku])
+        out = np.empty((n, n))
+    else:
+        fn = _derivative_fn(name, "mpmath", power)
+        vals = [_mpmath_pair(fn, fn, scales[i], scales[k], theta[i, k])
+                for i, k in zip(iu, ku, strict=True)]  # fmt: skip
+        out = np.empty((n, n), dtype=object)
+    for v, i, k in zip(vals, iu, ku, strict=True):
+        out[i, k] = out[k, i] = v
+    return out
+
+
+_QUAD_GUARD = 10  # guard digits of the mpmath quadratures (tanh-sinh error estimate margin)
+
+
+def _derivative_moment(name: str, power: int, X: np.ndarray, dps: int | None) -> Any:
+    """``E[sigma'(u_i)^p sigma'(u_i')^p]`` (n, n), ``p = power``: exact for linear/relu."""
+    _, scales, theta = _geometry(X, dps)
+    n = X.shape[0]
+    if name == "linear":
+        return np.ones((n, n)) if dps is None else np.full((n, n), mpmath.mpf(1), dtype=object)
+    if name == "relu":  # 1{u>0}^p = 1{u>0}
+        if dps is None:
+            return _relu_kernel_fn("numpy")(theta)
+        fn = _relu_kernel_fn("mpmath")
+        return np.vectorize(fn, otypes=[object])(theta)
+    return _pair_expectations(name, power, scales, theta, dps)
+
+
+# ---------------------------------------------------------------------------
+# eq. (10): the mean NTG and kappa_n
+# ---------------------------------------------------------------------------
+def mean_ntg(X: Any, activation: str, *, dps: int | None = None) -> np.ndarray:
+    """The mean NTG at initialisation, eq. (10): ``Theta*(x_i, x_i') = (x_i^T x_i'/d)
+    E[sigma'(u_i) sigma'(u_i')]``, ``u_i = w^T x_i/sqrt(d)``, ``w ~ N(0, I_d)``.
+
+    ``X``: (n, d) inputs, finite, non-zero rows (Assumption 3.1(a)); ``activation`` in
+    :data:`ACTIVATIONS`.  ``dps=None``: float64 ``(n, n)`` array (linear, relu: closed
+    forms; swish, tanh: Gauss-Hermite to ~1e-14 absolute).  ``dps=k``: object array of
+    ``mpmath.mpf`` with ``k`` digits (swish, tanh: quadrature at ``k + 10`` digits, seconds
+    per off-diagonal pair, see :func:`_mpmath_pair`)."""
+    name = _check_activation(activation)
+    dps = _check_dps(dps)
+    if dps is None:
+        X = _check_X(X, None)
+        G, _, _ = _geometry(X, None)
+        return G * _derivative_moment(name, 1, X, None)
+    with mpmath.workdps(dps + _QUAD_GUARD):
+        X = _check_X(X, dps)
+        G, _, _ = _geometry(X, dps)
+        E = _derivative_moment(name, 1, X, dps)
+        out = G * E
+    with mpmath.workdps(dps):
+        return np.vectorize(lambda v: +v, otypes=[object])(out)
+
+
+def kappa_n(X: Any, activation: str, *, dps: int | None = None) -> Any:
+    """``kappa_n = eig_min(Theta*(X))`` (Section 4; > 0 under Assumptions 3.1-3.3 by
+    Proposition 4.1, also for relu by Remark 4.2).  float64 (``numpy.linalg.eigvalsh``)
+    or an ``mpmath.mpf`` at ``dps`` digits (``mpmath.eigsy`` at ``dps + 10``)."""
+    name = _check_activation(activation)
+    dps = _check_dps(dps)
+    if dps is None:
+        return float(np.linalg.eigvalsh(mean_ntg(X, name))[0])
+    K = mean_ntg(X, name, dps=dps + _QUAD_GUARD)
+    with mpmath.workdps(dps + _QUAD_GUARD):
+        ev, _ = mpmath.eigsy(mpmath.matrix(K.tolist()))
+        low = min(ev[i] for i in range(ev.rows))
+    with mpmath.workdps(dps):
+        return +low
+
+
+# ---------------------------------------------------------------------------
+# eqs. (6)-(7): the NTK / NTG of model (2) for given W, a, lambda
+# ---------------------------------------------------------------------------
+_LAM, _A = sp.symbols("lambda a", real=True)
+
+
+def node_gradient_factor(name: str) -> sp.Expr:
+    """``phi(lambda, a, z) = d/dz [sqrt(lambda) a sigma(z)]``: the gradient of node ``j``'s
+    term of eq. (2) is ``grad_{w_j} f(x) = phi(lambda_j, a_j, Z_j(x)) x/sqrt(d)`` (Section
+    3.2), so ``Theta_m(x, x') = (x^T x'/d) sum_j phi_j(x) phi_j(x')`` (eq. (6) with
+    ``a_j^2 = 1``); the float64/torch evaluators of :func:`ntg` are generated from it."""
+    name = _check_activation(name)
+    expr = sp.diff(sp.sqrt(_LAM) * _A * activation(name), Z)
+    return expr.subs(sp.Heaviside(Z), sp.Heaviside(Z, 0))
+
+
+@functools.cache
+def _phi_fn(name: str, backend: str) -> Callable[..., Any]:
+    # the evaluated form: sigma' replaced by its overflow-free form (equal, see claims)
+    expr = node_gradient_factor(name).subs(activation_derivative(name), _stable_derivative(name))
+    if name == "linear":  # sqrt(lambda) a: broadcast against z explicitly
+        expr = expr + 0 * Z
+    if backend == "torch":
+        return sp.lambdify((_LAM, _A, Z), expr,
+                           modules=[{"heaviside": _torch_heaviside}, "torch"])  # fmt: skip
+    fn = sp.lambdify((_LAM, _A, Z), expr, modules="numpy")
+
+    def quiet(lam: Any, a: Any, z: Any) -> Any:  # swish: cosh overflow to inf is intended
+        with np.errstate(over="ignore"):
+            return fn(lam, a, z)
+
+    return quiet
+
+
+def ntg(X: Any, W: Any, a: Any, lam: Any, activation: str) -> Any:
+    """The NTG (7) of model (2), ``Theta_m(X; W)`` (entries: the NTK (6)), as the Gram
+    matrix of the parameter gradients: ``(X X^T/d) * (Phi Phi^T)`` with ``Phi_{ij} =
+    phi(lambda_j, a_j, x_i^T w_j/sqrt(d))`` (:func:`node_gradient_factor`; equal to (7) when
+    ``a_j^2 = 1``, claim ``ntg.ntg_is_jacobian_gram``).
+
+    numpy (float64) or torch (any device/dtype, follows ``W``): ``X`` (n, d); ``W`` (m, d)
+    or (B, m, d); ``a``, ``lam`` (m,) or (B, m).  Returns (n, n) or (B, n, n)."""
+    name = _check_activation(activation)
+    try:
+        import torch
+
+        is_torch = isinstance(W, torch.Tensor)
+    except ImportError:  # pragma: no cover
+        is_torch = False
+    if is_torch:
+        Xt = torch.as_tensor(np.asarray(X, dtype=float) if not isinstance(X, torch.Tensor) else X,
+                             dtype=W.dtype, device=W.device)  # fmt: skip
+        lam_t = torch.as_tensor(lam, dtype=W.dtype, device=W.device)
+        a_t = torch.as_tensor(a, dtype=W.dtype, device=W.device)
+        _check_shapes(tuple(Xt.shape), tuple(W.shape), tuple(a_t.shape), tuple(lam_t.shape))
+        Zp = torch.einsum("id,...md->...im", Xt, W) / math.sqrt(Xt.shape[1])
+        phi = _phi_fn(name, "torch")(lam_t[..., None, :], a_t[..., None, :], Zp)
+        G = Xt @ Xt.T / Xt.shape[1]
+        return G * (phi @ phi.transpose(-1, -2))
+    Xn = _check_X(X, None)
+    Wn, an, ln = (np.asarray(v, dtype=np.float64) for v in (W, a, lam))
+    _check_shapes(Xn.shape, Wn.shape, an.shape, ln.shape)
+    if np.any(ln < 0) or not np.all(np.isfinite(ln)):
+        raise ValueError(f"lam must be finite and >= 0 (node scalings), got {lam!r:.80}")
+    Zp = np.einsum("id,...md->...im", Xn, Wn) / math.sqrt(Xn.shape[1])
+    phi = _phi_fn(name, "numpy")(ln[..., None, :], an[..., None, :], Zp)
+    G = Xn @ Xn.T / Xn.shape[1]
+    return G * (phi @ np.swapaxes(phi, -1, -2))
+
+
+def _check_shapes(xs: tuple, ws: tuple, as_: tuple, ls: tuple) -> None:
+    if len(ws) not in (2, 3) or ws[-1] != xs[1]:
+        raise ValueError(f"W must have shape (m, d) or (B, m, d) with d = {xs[1]}, got {ws}")
+    for nm, sh in (("a", as_), ("lam", ls)):
+        if sh[-1:] != ws[-2:-1] or len(sh) > len(ws) - 1:
+            raise ValueError(f"{nm} must have shape (m,) or (B, m) with m = {ws[-2]}, got {sh}")
+
+
+@dataclass(frozen=True)
+class NTGInstance:
+    """A small generic instance of model (2) with symbolic entries and an undefined
+    activation ``sigma``: ``X`` (n, d), ``W`` (m, d), ``a``, ``lam``; ``f`` the outputs
+    (n,), ``jacobian_gram`` ``J J^T`` with ``J = df/dvec(W)`` (learning rate 1), and
+    ``eq7`` the printed NTG (7)."""
+
+    X: sp.Matrix
+    W: sp.Matrix
+    a: tuple[sp.Symbol, ...]
+    lam: tuple[sp.Symbol, ...]
+    f: sp.Matrix
+    jacobian_gram: sp.Matrix
+    eq7: sp.Matrix
+
+
+def ntg_symbolic(n: int = 2, m: int = 2, d: int = 2) -> NTGInstance:
+    """Model (2) with generic ``sigma`` on an ``n x d`` symbolic input matrix, width ``m``:
+    ``f``, the autograd-style Jacobian Gram ``J J^T`` and eq. (7) (sympy)."""
+    for nm, v in (("n", n), ("m", m), ("d", d)):
+        if isinstance(v, bool) or not isinstance(v, numbers.Integral) or not 1 <= v <= 4:
+            raise ValueError(f"{nm} must be an integer in 1..4 (a small instance), got {v!r}")
+    sigma = sp.Function("sigma")
+    X = sp.Matrix(n, d, lambda i, k: sp.Symbol(f"x{i + 1}{k + 1}", real=True))
+    W = sp.Matrix(m, d, lambda j, k: sp.Symbol(f"w{j + 1}{k + 1}", real=True))
+    a = sp.symbols(f"a1:{m + 1}", real=True)
+    lam = sp.symbols(f"lambda1:{m + 1}", positive=True)
+    Zm = X * W.T / sp.sqrt(d)  # (n, m): Z_j(x_i)
+    f = sp.Matrix([sum(sp.sqrt(lam[j]) * a[j] * sigma(Zm[i, j]) for j in range(m))
+                   for i in range(n)])  # fmt: skip
+    J = f.jacobian(list(W))  # vec(W) row-major = (w_1^T, ..., w_m^T)^T, as in Section 3.1
+    gram = J * J.T
+    t = sp.Symbol("t", real=True)
+
+    def dsig(z: sp.Expr) -> sp.Expr:  # sigma'(z) as sympy writes it: Subs(Derivative)
+        return sp.Subs(sp.Derivative(sigma(t), t), t, z)
+
+    eq7 = sp.zeros(n, n)
+    for j in range(m):
+        D = sp.diag(*[dsig(Zm[i, j]) for i in range(n)])
+        eq7 += lam[j] * D * X * X.T * D
+    return NTGInstance(X, W, a, lam, f, gram, eq7 / d)
+
+
+# ---------------------------------------------------------------------------
+# Proposition 4.3: C_0(X) and the Frobenius variances
+# ---------------------------------------------------------------------------
+def _bernoulli_variance() -> sp.Expr:
+    """``Var(1{u>0} 1{v>0}) = p (1 - p)`` with ``p = arccos_expectation(0, rho)``: the
+    product of indicators is idempotent (a Bernoulli variable), so ``E[B^2] = E[B] = p``."""
+    p = arccos_expectation(0, RHO)
+    return p - p**2
+
+
+def derivative_product_variance(X: Any, activation: str, *, dps: int | None = None) -> Any:
+    """``V_{ii'} = Var(sigma'(u_i) sigma'(u_i'))`` (n, n) at initialisation (Assumption
+    3.3): 0 (linear), ``p (1 - p)``, ``p = (pi - theta)/(2 pi)`` (relu, exact), else
+    ``E[sigma'(u)^2 sigma'(v)^2] - E[sigma'(u) sigma'(v)]^2`` by quadrature."""
+    name = _check_activation(activation)
+    dps = _check_dps(dps)
+    work = None if dps is None else dps + _QUAD_GUARD
+    with mpmath.workdps(work or mpmath.mp.dps):
+        Xc = _check_X(X, work)
+        n = Xc.shape[0]
+        if name == "linear":
+            out = np.zeros((n, n)) if dps is None else np.full((n, n), mpmath.mpf(0), dtype=object)
+        else:
+            first = _derivative_moment(name, 1, Xc, work)
+            if name == "relu":
+                out = first * (1 - first)
+            else:
+                out = _derivative_moment(name, 2, Xc, work) - first * first
+    if dps is None:
+        return out
+    with mpmath.workdps(dps):
+        return np.vectorize(lambda v: +v, otypes=[object])(out)
+
+
+def frobenius_constant(X: Any, activation: str, *, dps: int | None = None) -> Any:
+    """``C_0(X) = sum_{i,i'} (x_i^T x_i'/d)^2 Var(sigma'(u_i) sigma'(u_i'))`` of
+    Proposition 4.3 (float64, or ``mpmath.mpf`` at ``dps``)."""
+    V = derivative_product_variance(X, activation, dps=dps)
+    if dps is None:
+        Xc = _check_X(X, None)
+        G = Xc @ Xc.T / Xc.shape[1]
+        return float(np.sum(G * G * V))
+    with mpmath.workdps(dps + _QUAD_GUARD):
+        Xc = _check_X(X, dps + _QUAD_GUARD)
+        G, _, _ = _geometry(Xc, dps + _QUAD_GUARD)
+        total = mpmath.fsum(G[i, k] ** 2 * V[i, k] for i in range(len(G)) for k in range(len(G)))
+    with mpmath.workdps(dps):
+        return +total
+
+
+def frobenius_variance(X: Any, activation: str, m: int, gamma: Any, weights: Any) -> float:
+    """Exact ``E||Theta_m(X; W_0) - Theta*(X)||_F^2 = C_0(X) sum_{j<=m} lambda_{m,j}^2``
+    (Proposition 4.3 at finite ``m``: independent nodes), float64."""
+    from solvable.node_scaling import sum_of_squares_numeric
+
+    return frobenius_constant(X, activation) * float(sum_of_squares_numeric(m, gamma, weights))
+
+
+def frobenius_variance_limit(X: Any, activation: str, gamma: Any, weights: Any) -> float:
+    """Eq. (13): ``E||Theta_inf - Theta*||_F^2 = C_0(X) (1 - gamma)^2 sum_j lambda~_j^2``
+    (Zipf: ``zeta(2/alpha)/zeta(1/alpha)^2``; finite K: ``1/K``), float64."""
+    from solvable.node_scaling import sum_of_squares_limit_numeric
+
+    return frobenius_constant(X, activation) * float(sum_of_squares_limit_numeric(gamma, weights))
+
+
+# ---------------------------------------------------------------------------
+# claims
+# ---------------------------------------------------------------------------
+def _claim_jacobian_gram() -> Verdict:
+    # sympy: J J^T of f (eq. (2)) w.r.t. vec(W) equals eq. (7) when a_j^2 = 1 (eq. (3)),
+    # for an undefined sigma (every activation); n = m = d = 2.  Eq. (6) is its entry.
+    inst = ntg_symbolic(2, 2, 2)
+    res = (inst.jacobian_gram - inst.eq7).subs({a**2: 1 for a in inst.a})
+    return prove_zero(*res)
+
+
+def _claim_stable_swish() -> Verdict:
+    diff = _stable_derivative("swish") - activation_derivative("swish")
+    return prove_zero(diff.rewrite(sp.exp))
+
+
+def _claim_weighted_sum_variance() -> Verdict:
+    # E||sum_j l_j (A_j - mu)||_F^2 = (sum_j l_j^2) sum_k Var(A_k) for i.i.d. matrices A_j
+    # (m = 3 nodes, 2 x 2 matrices = 4 entries k): expand, then apply E[b_jk b_j'k'] = 0
+    # for j != j' (independent, centred) and = c_kk' for j = j' (identically distributed).
+    m, entries = 3, 4
+    lam = sp.symbols(f"l1:{m + 1}", positive=True)
+    b = [[sp.Symbol(f"b{j}_{k}", real=True) for k in range(entries)] for j in range(m)]
+    c = sp.Matrix(entries, entries, lambda k, q: sp.Symbol(f"c{min(k, q)}{max(k, q)}"))
+    frob = sp.expand(sum(sum(lam[j] * b[j][k] for j in range(m)) ** 2 for k in range(entries)))
+    expectation = sp.S.Zero
+    for term in sp.Add.make_args(frob):
+        coeff, mono = term.as_independent(*[x for row in b for x in row])
+        factors = []
+        for base, exp in mono.as_powers_dict().items():
+            factors += [base] * int(exp)
+        (j1, k1), (j2, k2) = ((int(v.name[1:].split("_")[0]), int(v.name.split("_")[1]))
+                              for v in factors)  # fmt: skip
+        expectation += coeff * (c[k1, k2] if j1 == j2 else 0)
+    target = sum(li**2 for li in lam) * sum(c[k, k] for k in range(entries))
+    return prove_zero(expectation - target)
+
+
+def _claim_relu_bernoulli() -> Verdict:
+    # relu: sigma' = Heaviside(z, 0) is idempotent (cases z > 0, z < 0, z = 0), so the
+    # product B of two of them is Bernoulli: E[B^2] = E[B] = p, Var(B) = p (1 - p), with
+    # p = arccos_expectation(0, rho) the mean (10)
+    h = activation_derivative("relu")
+    zp, zn = sp.Symbol("zp", positive=True), sp.Symbol("zn", negative=True)
+    cases = [
+        (f"z {name}", sp.simplify((h**2 - h).subs(Z, v)) == 0)
+        for name, v in (("> 0", zp), ("< 0", zn), ("= 0", sp.S.Zero))
+    ]
+    verdict = decide(cases, "sigma'(z)^2 = sigma'(z) for relu")
+    p = arccos_expectation(0, RHO)
+    bern = prove_zero(_bernoulli_variance() - (p - p**2))
+    if verdict.status != "proved" or bern.status != "proved":
+        return Verdict("failed", verdict.detail + "; " + bern.detail)
+    return Verdict("proved", verdict.detail + "; Var = p - p^2 = p(1 - p)",
+                   residuals=verdict.residuals + bern.residuals)  # fmt: skip
+
+
+def _unit_ball_data(n: int, d: int, seed: int) -> np.ndarray:
+    """``n`` inputs in the unit ball of R^d (norms in [0.5, 1]), no two parallel
+    (Assumption 3.1(a), (b)); fixed by ``seed``."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    return X * rng.uniform(0.5, 1.0, size=(n, 1))
+
+
+def _claim_quadrature(dps: int | None = None, full: bool = False) -> Verdict:
+    # eq. (10): float64 (Gauss-Hermite / closed forms) vs mpmath at dps digits.  Fast: relu
+    # (closed form both ways, n = 4) and the diagonal of swish/tanh (1-D mpmath.quad);
+    # full: the off-diagonal pair of n = 2 inputs as well (2-D, ~10 s per pair).
+    dps = 20 if dps is None else dps
+    tol = Tolerance(rtol=1e-13, atol=1e-14,
+                    reason="Gauss-Hermite rules agree to 1e-14 absolute (its stopping rule); "
+                    "float64 rounding of the n x n products")  # fmt: skip
+    X = _unit_ball_data(4, 3, 0)
+    worst, parts = 0.0, []
+    ref = mean_ntg(X, "relu", dps=dps)
+    e = error_in_units(mean_ntg(X, "relu"), ref, tol)
+    worst, parts = max(worst, e), [f"relu n=4: {e:.2g}"]
+    for name in ("swish", "tanh"):
+        if full:
+            Xs = X[:2]
+            e = error_in_units(mean_ntg(Xs, name), mean_ntg(Xs, name, dps=dps), tol)
+            parts.append(f"{name} n=2 (2-D): {e:.2g}")
+        else:
+            with mpmath.workdps(dps + _QUAD_GUARD):
+                Xm = _check_X(X, dps + _QUAD_GUARD)
+                G, s, th = _geometry(Xm, dps + _QUAD_GUARD)
+                fn = _derivative_fn(name, "mpmath", 1)
+                diag = [G[i, i] * _mpmath_pair(fn, fn, s[i], s[i], th[i, i]) for i in range(2)]
+            e = error_in_units(np.diag(mean_ntg(X, name))[:2], diag, tol)
+            parts.append(f"{name} diagonal entries 1-2 (1-D): {e:.2g}")
+        worst = max(worst, e)
+    return Verdict("confirmed" if worst <= 1 else "failed",
+                   f"float64 vs mpmath at {dps} digits, error in tolerances: " + "; ".join(parts),
+                   max_error=worst, tolerance=tol)  # fmt: skip
+
+
+def _claim_kappa_positive(dps: int | None = None) -> Verdict:
+    # Proposition 4.1 / Remark 4.2: kappa_n > 0 for relu, swish, tanh on inputs meeting
+    # Assumption 3.1 (n = 6 > d = 3); the linear kernel X X^T/d has rank d < n (kappa = 0:
+    # why Assumption 3.2 excludes polynomials)
+    tol = Tolerance(rtol=0.0, atol=1e-12, reason="eigenvalue of a matrix known to ~1e-14 "
+                    "absolute (quadrature) times n: 1e-12 separates > 0 from 0")  # fmt: skip
+    X = _unit_ball_data(6, 3, 1)
+    vals = {a: kappa_n(X, a) for a in ACTIVATIONS}
+    ok = all(vals[a] > tol.atol for a in ("relu", "swish", "tanh")) and abs(vals["linear"]) < 1e-12
+    detail = ", ".join(f"{a} {v:.6g}" for a, v in vals.items())
+    smallest = min(vals[a] for a in ("relu", "swish", "tanh"))
+    return Verdict("confirmed" if ok else "failed",
+                   f"kappa_n (n=6, d=3): {detail}; smallest nonlinear {smallest:.3g} > 1e-12, "
+                   "linear 0 (rank d < n)",
+                   max_error=tol.atol / smallest if smallest > 0 else math.inf,
+                   tolerance=tol)  # fmt: skip
+
+
+def _claim_autograd() -> Verdict:
+    # eqs. (6)-(7): the generated numpy and torch NTG vs autograd (numerics.measures.ntk,
+    # the Jacobian Gram at learning rate 1) and numerics.measures.ntk_node_scaled
+    from numerics.measures import ntk as ntk_autograd
+    from numerics.measures import ntk_node_scaled
+    from numerics.models import NodeScaled, node_scaled_parameters
+
+    tol = Tolerance(rtol=1e-12, reason="float64 sums of <= 24 node terms in different orders")
+    X = _unit_ball_data(5, 3, 2)
+    rng = np.random.default_rng(3)
+    lam = rng.uniform(size=24)
+    lam /= lam.sum()
+    worst = 0.0
+    for name in ACTIVATIONS:
+        p = node_scaled_parameters(lam, 3, 4, seed=5)
+        model = NodeScaled(X=X, y=np.zeros(5), activation=name)
+        ref = ntk_autograd(model, p, X).numpy()
+        mine_t = ntg(X, p["W"], p["a"], p["s"] ** 2, name).numpy()
+        mine_n = ntg(X, p["W"].numpy(), p["a"].numpy(), (p["s"] ** 2).numpy(), name)
+        other = ntk_node_scaled(model, p).numpy()
+        worst = max(worst, *(error_in_units(v, ref, tol) for v in (mine_t, mine_n, other)))
+    return Verdict("confirmed" if worst <= 1 else "failed",
+                   f"4 activations, B=4 networks, m=24, n=5: generated numpy/torch NTG vs "
+                   f"autograd J J^T: worst {worst:.2g} tolerances",
+                   max_error=worst, tolerance=tol)  # fmt: skip
+
+
+def _sweep_grid(full: bool) -> list[tuple[str, float, Any, tuple[int, ...], int]]:
+    from solvable.node_scaling import finite_k, zipf
+
+    if not full:
+        return [("relu", 0.5, zipf(sp.Rational(1, 2)), (16, 256), 2000),
+                ("swish", 0.0, zipf(sp.Rational(7, 10)), (16, 256), 2000)]  # fmt: skip
+    grid = []
+    for name in ("relu", "swish"):
+        for g in (1.0, 0.5, 0.0):
+            for w in (zipf(sp.Rational(1, 2)), zipf(sp.Rational(7, 10)), finite_k(8)):
+                grid.append((name, g, w, (16, 256, 4096), 4000))
+    return grid
+
+
+@functools.cache
+def _sweep(full: bool) -> tuple[Any, ...]:
+    """Proposition 4.3 Monte Carlo over the grid (n = 5, d = 4), simultaneous over runs."""
+    from numerics.ntg_sampling import proposition_4_3
+
+    X = _unit_ball_data(5, 4, 4)
+    grid = _sweep_grid(full)
+    runs = sum(len(ms) for *_, ms, _ in grid)
+    conf = 1 - (1 - MC_CONFIDENCE) / runs  # Bonferroni over the runs of the sweep
+    out = []
+    for k, (name, g, w, widths, draws) in enumerate(grid):
+        for m in widths:
+            out.append(proposition_4_3(X, name, m, g, w, draws, seed=1000 * k + m,
+                                       confidence=conf))  # fmt: skip
+    return tuple(out)
+
+
+def _mc_verdict(results: Any, key: Callable[[Any], float], what: str,
+                line: Callable[[Any], str]) -> Verdict:  # fmt: skip
+    worst = max(key(r) for r in results)
+    tol = Tolerance(rtol=1e-300, reason="Monte Carlo: errors in units of the 99.9% "
+                    "simultaneous CI half-width (Bonferroni over entries and runs)")  # fmt: skip
+    lines = "; ".join(line(r) for r in results)
+    return Verdict("confirmed" if worst <= 1 else "failed",
+                   f"{what}: worst {worst:.2f} CI units over {len(results)} runs "
+                   f"({results[0].variance.samples} draws each; n=5, d=4). {lines}",
+                   max_error=worst, tolerance=tol)  # fmt: skip
+
+
+def _tag(r: Any) -> str:
+    return f"{r.activation} g={r.gamma} {r.weights!r} m={r.m}"
+
+
+def _claim_mean(full: bool = False) -> Verdict:
+    return _mc_verdict(_sweep(full), lambda r: r.mean.error_in_units(r.mean_exact),
+                       "E[Theta_m(X; W0)] = Theta*(X) entrywise (MC covers (10))",
+                       lambda r: f"{_tag(r)}: {r.mean.error_in_units(r.mean_exact):.2f} "
+                       f"(max hw {float(np.max(r.mean.half_width)):.2g})")  # fmt: skip
+
+
+def _claim_variance(full: bool = False) -> Verdict:
+    return _mc_verdict(_sweep(full), lambda r: r.variance.error_in_units(r.variance_exact),
+                       "E||Theta_m - Theta*||_F^2 = C_0 sum_j lambda_{m,j}^2",
+                       lambda r: f"{_tag(r)}: MC {float(r.variance.mean):.5g} +- "
+                       f"{float(r.variance.half_width):.2g} vs {r.variance_exact:.5g}")  # fmt: skip
+
+
+def _claim_limit(full: bool = False) -> Verdict:
+    res = _sweep(full)
+    largest = max(r.m for r in res)
+    top = [r for r in res if r.m == largest]
+    return _mc_verdict(top, lambda r: r.limit_error_in_units(),
+                       f"eq. (13) at m={largest}: |MC - C_0 (1-gamma)^2 sum lambda~^2| <= "
+                       "half-width + finite-m gap",
+                       lambda r: f"{_tag(r)}: MC {float(r.variance.mean):.5g} +- "
+                       f"{float(r.variance.half_width):.2g}, limit {r.variance_limit:.5g}, "
+                       f"gap {r.gap:.2g}")  # fmt: skip
+
+
+def _claim_almost_sure(full: bool = False) -> Verdict:
+    # eq. (11) on one sequence of nodes (one draw of w_01, w_02, ...): the distance to
+    # Theta_inf (truncated at M nodes) shrinks; its log-log slope is fitted and compared
+    # with that of the exact rms distance.  Pass: final/first distance <= 0.1 (rms ratio
+    # ~0.02-0.06 over these widths; a single path fluctuates by O(1) factors around it).
+    from numerics.ntg_sampling import nested_widths
+    from solvable.node_scaling import zipf
+
+    M = 1 << (20 if full else 16)
+    widths = tuple(4**k for k in range(2, 9 if full else 8))
+    X = _unit_ball_data(5, 4, 4)
+    parts, worst = [], 0.0
+    for name, g, w in (("relu", 0.5, zipf(sp.Rational(1, 2))),
+                       ("swish", 0.0, zipf(sp.Rational(1, 2)))):  # fmt: skip
+        r = nested_widths(X, name, g, w, widths, tail_nodes=M, seed=7)
+        ratio = float(r.distances[-1] / r.distances[0])
+        lx = np.log(np.asarray(widths, float))
+        A = np.vstack([lx, np.ones_like(lx)]).T
+        coef, res, *_ = np.linalg.lstsq(A, np.log(r.distances), rcond=None)
+        se = math.sqrt(float(res[0]) / (len(lx) - 2) / np.sum((lx - lx.mean()) ** 2)) if len(
+            res) else 0.0  # fmt: skip
+        slope_rms = float(np.polyfit(lx, np.log(r.rms), 1)[0])
+        worst = max(worst, ratio / 0.1)
+        dist = np.array2string(r.distances, precision=3)
+        parts.append(f"{name} gamma={g} {w!r}: distances {dist}"
+                     f" (rms {np.array2string(r.rms, precision=3)}), final/first {ratio:.3g}, "
+                     f"slope {coef[0]:.3f} +- {se:.3f} (rms slope {slope_rms:.3f}), "
+                     f"tail bound {r.tail_bound:.2g}")  # fmt: skip
+    tol = Tolerance(rtol=0.1, reason="final/first distance must fall below 0.1")
+    return Verdict("confirmed" if worst <= 1 else "failed",
+                   f"widths {widths}, Theta_inf truncated at M={M} nodes: " + "; ".join(parts),
+                   max_error=worst, tolerance=tol)  # fmt: skip
+
+
+def claims() -> list[Theorem]:
+    """Claims of seed 000, Sections 3.2 and 4 (eqs. (6), (7), (10)-(13), Propositions 4.1
+    and 4.3) checked here."""
+
+    def T(name, where, statement, fn, kind="symbolic"):
+        return Theorem(f"ntg.{name}", f"{SEED} {where}", statement, kind, fn)
+
+    return [
+        T("ntg_is_jacobian_gram", "eqs. (6), (7)",
+          "The NTG (7) (entries: the NTK (6)) equals J J^T, J the Jacobian of the outputs of "
+          "model (2) w.r.t. vec(W), when a_j^2 = 1 (eq. (3)); generic sigma, n = m = d = 2.",
+          _claim_jacobian_gram),
+        T("swish_derivative_stable_form", "Section 8 (swish)",
+          "d/dz [z/(1 + e^-z)] = (1 + tanh(z/2))/2 + z/(4 cosh(z/2)^2) (the evaluated, "
+          "overflow-free form).", _claim_stable_swish),
+        T("weighted_sum_frobenius_variance", "Proposition 4.3 (proof, Appendix C)",
+          "For i.i.d. matrices A_j with mean mu: E||sum_j l_j (A_j - mu)||_F^2 = (sum_j l_j^2) "
+          "sum_entries Var(A); with A_j = D_j X X^T D_j/d this is E||Theta_m - Theta*||_F^2 = "
+          "C_0(X) sum_j lambda_{m,j}^2 (m = 3, 2 x 2).", _claim_weighted_sum_variance),
+        T("relu_bernoulli_variance", "Proposition 4.3, C_0 (ReLU, Remark 4.2)",
+          "For relu sigma'(u) sigma'(v) is Bernoulli(p), p = (pi - theta)/(2 pi): its variance "
+          "in C_0 is p (1 - p).", _claim_relu_bernoulli),
+        T("mean_ntg_quadrature", "eq. (10)",
+          "The float64 mean NTG (closed form for relu; Gauss-Hermite for swish/tanh) agrees "
+          "with mpmath at dps digits (fast: relu and the 1-D diagonal; full: 2-D pairs).",
+          _claim_quadrature, "numeric"),
+        T("kappa_positive", "Proposition 4.1, Remark 4.2",
+          "kappa_n = eig_min(Theta*(X)) > 0 for relu, swish, tanh on n = 6 > d = 3 inputs "
+          "meeting Assumption 3.1; 0 for the (polynomial) linear activation.",
+          _claim_kappa_positive, "numeric"),
+        T("ntg_matches_autograd", "eqs. (6), (7)",
+          "The sympy-generated NTG (numpy, torch) equals the autograd Jacobian Gram "
+          "(numerics.measures.ntk) and numerics.measures.ntk_node_scaled on random networks.",
+          _claim_autograd, "numeric"),
+        T("mean_ntg_monte_carlo", "eq. (10), Proposition 4.3",
+          "E[Theta_m(X; W0)] = Theta*(X) for every m and node scaling (MC; full: relu, swish x "
+          "gamma in {1, 0.5, 0} x Zipf 0.5, 0.7, K = 8 x m in {16, 256, 4096}).",
+          _claim_mean, "numeric"),
+        T("frobenius_variance_monte_carlo", "Proposition 4.3 (finite m)",
+          "E||Theta_m(X; W0) - Theta*(X)||_F^2 = C_0(X) sum_j lambda_{m,j}^2 at every width m "
+          "(MC, same grid).", _claim_variance, "numeric"),
+        T("frobenius_variance_limit", "eq. (13)",
+          "E||Theta_inf - Theta*||_F^2 = C_0(X) (1 - gamma)^2 sum_j lambda~_j^2: at the largest "
+          "m the MC variance is within its CI plus the exact finite-m gap of the limit.",
+          _claim_limit, "numeric"),
+        T("almost_sure_convergence", "eq. (11)",
+          "Theta_m(X; W0) -> Theta_inf(X; W0) along one sequence of nodes (nested widths from "
+          "one draw of w_0j), at the rate of the exact rms distance.", _claim_almost_sure,
+          "numeric"),
+    ]  # fmt: skip
+
+
+def errata() -> list[Any]:
+    """Disagreements with seed 000 eqs. (6), (7), (10)-(13) found here: none.  Checked:
+    (7) = J J^T (with a_j^2 = 1), (10), the finite-m variance and (13) by Monte Carlo,
+    ``C_0 > 0`` under Assumption 3.2 (0 only for the excluded linear activation) and
+    ``(1 - gamma)^2 sum lambda~^2 in [0, 1]``."""
+    return []
