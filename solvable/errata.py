@@ -464,6 +464,7 @@ _ERRATA_MODULES: tuple[str, ...] = (
     "linear_node_scaling",
     "linearisation",
     "ntg",
+    "global_convergence",
 )
 
 ERRATA: tuple[Erratum, ...] = (*_errata(), *_module_errata())

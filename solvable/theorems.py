@@ -151,6 +151,7 @@ def _registry() -> tuple[Theorem, ...]:
         claims_kunin,
         claims_phases,
         claims_xu_ziyin,
+        global_convergence,
         kernels,
         lazy_training,
         linear_node_scaling,
@@ -170,6 +171,7 @@ def _registry() -> tuple[Theorem, ...]:
         *linearisation.claims(),
         *node_scaling.claims(),
         *ntg.claims(),
+        *global_convergence.claims(),
         *linear_node_scaling.claims(),
     )
 

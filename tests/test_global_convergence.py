@@ -1,0 +1,315 @@
+"""Tests for solvable.global_convergence (seed 000 Theorems 5.1, 6.1, eq. (14)) and
+numerics.node_scaling_experiment (monitoring, feature-learning ratios, Section 8.1.1)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import given
+from hypothesis import strategies as st
+
+from solvable import global_convergence as gc
+
+CLAIMS = gc.claims()
+SYMBOLIC = [c for c in CLAIMS if c.kind == "symbolic"]
+ERRATA = gc.errata()
+
+
+def _consts(**kw):
+    base = {"n": 10, "d": 5, "kappa_n": 0.005, "gamma": 0.5, "delta": 0.1, "C": 2.0,
+            "C1": 0.06, "M": 0.5}  # fmt: skip
+    base.update(kw)
+    return gc.Constants(**base)
+
+
+# ---------------------------------------------------------------------------
+# claims and errata
+# ---------------------------------------------------------------------------
+def test_ids_and_sources():
+    assert len({c.id for c in CLAIMS}) == len(CLAIMS)
+    assert all(c.id.startswith("global_convergence.") for c in CLAIMS)
+    assert all(c.source.startswith(gc.SEED) for c in CLAIMS)
+
+
+@pytest.mark.parametrize("claim", SYMBOLIC, ids=[c.id for c in SYMBOLIC])
+def test_symbolic_claim_proved(claim):
+    verdict = claim.verify()
+    assert verdict.status == "proved", verdict.detail
+    assert verdict.residuals and all(r == 0 for r in verdict.residuals)
+
+
+@pytest.mark.parametrize("erratum", ERRATA, ids=[e.equation for e in ERRATA])
+def test_erratum_printed_false_corrected_true(erratum):
+    printed, corrected = erratum.residuals()
+    assert corrected == 0 and printed != 0
+    assert erratum.check()
+    assert erratum.source == gc.SEED
+
+
+# ---------------------------------------------------------------------------
+# expressions and generated evaluators
+# ---------------------------------------------------------------------------
+def test_theorem_records():
+    t5, t6 = gc.theorem_5_1(), gc.theorem_6_1()
+    assert t5.eig_min == gc.GAMMA * gc.KAPPA / 4
+    assert sp.simplify(t5.width - sp.Max(*t5.width_terms)) == 0
+    assert sp.simplify(t6.beta**2 - t6.rate) == 0
+    assert len(t6.step_size_terms) == 3 and len(t6.width_terms) == 3
+
+
+def test_numeric_evaluators_match_the_expressions():
+    c = _consts()
+    sub = c.values()
+    t5 = gc.theorem_5_1()
+    assert gc.eig_min_bound_numeric(c) == pytest.approx(0.5 * 0.005 / 4, rel=1e-15)
+    terms = gc.width_terms_numeric(c)
+    for got, expr in zip(terms, t5.width_terms, strict=True):
+        assert got == pytest.approx(float(expr.subs(sub)), rel=1e-13)
+    assert gc.width_condition_numeric(c) == max(terms)
+    assert gc.loss_bound_numeric(c, 100.0, 3.0) == pytest.approx(3 * math.exp(-0.5 * 0.005 * 50))
+    lam = np.array([0.01, 0.04])
+    w = gc.weight_bound_numeric(c, lam)
+    assert w[1] / w[0] == pytest.approx(2.0, rel=1e-14)  # (c) is proportional to sqrt(lambda)
+    assert float(gc.ntg_change_bound_numeric(c, 0.01)) == pytest.approx(
+        float(t5.ntg_change.subs({**sub, gc.SUM_SQ: sp.Rational(1, 100)})), rel=1e-13
+    )
+    assert float(gc.weight_bound_given_loss_numeric(c, 2.0, 0.01)) == pytest.approx(
+        4 * math.sqrt(2 * 10 * 2.0 * 0.01 / 5) / (0.5 * 0.005), rel=1e-14
+    )
+
+
+def test_mpmath_evaluators_agree_with_float64():
+    c = _consts()
+    for fn, args in ((gc.eig_min_bound_numeric, ()), (gc.width_condition_numeric, ()),
+                     (gc.loss_bound_numeric, (10.0, 1.0)), (gc.weight_bound_numeric, (0.3,)),
+                     (gc.ntg_change_bound_numeric, (0.2,)), (gc.step_size_limit_numeric, ()),
+                     ):  # fmt: skip
+        hi = fn(c, *args, dps=40)
+        assert isinstance(hi, mpmath.mpf)
+        assert float(hi) == pytest.approx(float(fn(c, *args)), rel=1e-13)
+
+
+def test_gradient_descent_quantities():
+    c = _consts()
+    limit = float(gc.step_size_limit_numeric(c))
+    # term 2 binds here: gamma kappa d^2/(8 n^2) vs term 3 with delta, M, C, C_1 above
+    term2 = 0.5 * 0.005 * 25 / 800
+    term3 = 0.5 * 0.005 * 25 * math.sqrt(0.1) / (2**4.5 * 100 * 0.5 * math.sqrt(4.06))
+    assert limit == pytest.approx(min(term2, term3), rel=1e-13)
+    eta = 0.5 * limit
+    rate = float(gc.gd_rate_numeric(c, eta))
+    assert rate == pytest.approx(1 - eta * 0.5 * 0.005 / 2, rel=1e-15) and 0 < rate < 1
+    assert gc.gd_width_condition_numeric(c, eta) > 0
+    with pytest.raises(ValueError, match="eta must be in"):
+        gc.gd_rate_numeric(c, 2 * limit)
+
+
+@given(st.floats(1e-4, 1.0), st.floats(1e-6, 1.0), st.floats(0.0, 1e4), st.floats(0.0, 1e3))
+def test_loss_bound_properties(gamma, kd, t, dt):
+    # (b) decreases in t, equals L_0 at t = 0; term 3 of the width >= term 2 when kappa d <= 1
+    c = _consts(gamma=gamma, kappa_n=kd / 5)
+    b0, b1, b2 = (float(gc.loss_bound_numeric(c, s, 2.0)) for s in (0.0, t, t + dt))
+    assert b0 == 2.0 and b2 <= b1 <= b0
+    w = gc.width_terms_numeric(c)
+    assert w[2] >= 32 * w[1] * (1 - 1e-12)
+
+
+@given(st.floats(0.01, 1.0), st.integers(1, 6))
+def test_c1_increases_in_c(c, d):
+    for name in ("swish", "tanh"):
+        assert gc.c1(name, d, c=c) <= gc.c1(name, d) * (1 + 1e-14)
+
+
+def test_c1_values():
+    assert gc.c1("linear", 4) == pytest.approx(0.25, rel=1e-15)
+    assert gc.c1("relu", 4) == pytest.approx(0.125, rel=1e-15)
+    assert gc.c1("linear", 4, c=0.5) == pytest.approx(0.0625, rel=1e-15)
+    assert gc.c1_expression("relu") == gc._CSCALE**2 / (2 * gc.D)
+    assert isinstance(gc.c1_expression("swish"), sp.Integral)
+    hi = gc.c1("swish", 5, dps=30)
+    assert isinstance(hi, mpmath.mpf) and float(hi) == pytest.approx(gc.c1("swish", 5), rel=1e-14)
+
+
+def test_activation_bounds():
+    b1, b2 = gc.activation_bounds("swish")
+    assert b1 == pytest.approx(1.0998393201288669, rel=1e-12) and b2 == 0.5
+    t1, t2 = gc.activation_bounds("tanh")
+    assert t1 == 1.0 and t2 == pytest.approx(4 * math.sqrt(3) / 9, rel=1e-15)
+    hi = gc.activation_bounds("swish", dps=40)[0]
+    assert mpmath.almosteq(hi, mpmath.mpf("1.09983932012886692"), rel_eps=mpmath.mpf(10) ** -16)
+
+
+def test_constants_from_data():
+    from numerics.node_scaling_experiment import sphere_data
+
+    X, y = sphere_data(4, 3, seed=0)
+    c = gc.Constants.from_data(X, y, "swish", 0.5, 0.1)
+    assert c.n == 4 and c.d == 3 and c.C == pytest.approx(np.max(np.abs(y)))
+    assert c.M == 0.5 and c.C1 == pytest.approx(gc.c1("swish", 3))
+    assert c.kappa_n > 0
+
+
+# ---------------------------------------------------------------------------
+# validation
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("kw", "exc", "match"),
+    [
+        ({"n": 0}, ValueError, "n must be an integer >= 1"),
+        ({"n": 2.0}, TypeError, "n must be an int"),
+        ({"d": True}, TypeError, "d must be an int"),
+        ({"gamma": 0.0}, ValueError, "gamma must be finite and > 0"),
+        ({"gamma": 1.5}, ValueError, r"gamma must be in \(0, 1\]"),
+        ({"delta": 1.0}, ValueError, r"delta must be in \(0, 1\)"),
+        ({"kappa_n": -1.0}, ValueError, "kappa_n must be finite and > 0"),
+        ({"C": math.nan}, ValueError, "C must be finite"),
+        ({"M": "0.5"}, TypeError, "M must be a real number"),
+    ],
+)
+def test_constants_validation(kw, exc, match):
+    with pytest.raises(exc, match=match):
+        _consts(**kw)
+
+
+def test_function_validation():
+    c = _consts()
+    with pytest.raises(ValueError, match="activation must be one of"):
+        gc.c1("gelu", 3)
+    with pytest.raises(TypeError, match="activation must be a str"):
+        gc.c1(None, 3)
+    with pytest.raises(ValueError, match="d must be an integer >= 1"):
+        gc.c1("swish", 0)
+    with pytest.raises(ValueError, match=r"c must be in \(0, 1\]"):
+        gc.c1("swish", 3, c=1.5)
+    with pytest.raises(ValueError, match="dps must be None"):
+        gc.c1("swish", 3, dps=0)
+    with pytest.raises(ValueError, match=r"Assumption 3\.2"):
+        gc.activation_bounds("relu")
+    with pytest.raises(ValueError, match="t must be finite and >= 0"):
+        gc.loss_bound_numeric(c, -1.0, 1.0)
+    with pytest.raises(ValueError, match="lam must be finite and >= 0"):
+        gc.weight_bound_numeric(c, [-0.1])
+    with pytest.raises(TypeError, match="consts must be a Constants"):
+        gc.eig_min_bound_numeric({"n": 1})
+    with pytest.raises(ValueError, match="eta must be finite and > 0"):
+        gc.gd_rate_numeric(c, 0.0)
+    with pytest.raises(ValueError, match=r"y must have shape \(2,\)"):
+        gc.Constants.from_data(np.eye(2), [1.0], "swish", 0.5, 0.1)
+
+
+# ---------------------------------------------------------------------------
+# numerics.node_scaling_experiment
+# ---------------------------------------------------------------------------
+torch = pytest.importorskip("torch")
+ex = pytest.importorskip("numerics.node_scaling_experiment")
+
+
+def test_sphere_data_and_node_scalings():
+    X, y = ex.sphere_data(7, 4, seed=3, noise=0.0)
+    assert np.allclose(np.linalg.norm(X, axis=1), 1.0)
+    assert np.allclose(y, 5 / 4 * np.sin(np.pi * X).sum(1))
+    for g, a in ex.SETTINGS_8_1_1:
+        lam = ex.node_scalings(50, g, a)
+        assert lam.shape == (50,) and lam.sum() == pytest.approx(1.0, rel=1e-13)
+        assert np.all(np.diff(lam) <= 1e-18)  # non-increasing in j
+    assert np.allclose(ex.node_scalings(8, 1.0, None), 1 / 8)
+    with pytest.raises(ValueError, match="alpha must be given"):
+        ex.node_scalings(8, 0.5, None)
+    with pytest.raises(ValueError, match=r"alpha must be in \(0.0, 1.0\)"):
+        ex.node_scalings(8, 0.5, 1.0)
+    with pytest.raises(TypeError, match="n must be an int"):
+        ex.sphere_data(2.5, 3)
+
+
+def test_nested_parameters_share_first_nodes():
+    small = ex.nested_parameters([np.full(5, 0.2)], 3, [7], max_width=20)
+    large = ex.nested_parameters([np.full(20, 0.05)], 3, [7], max_width=20)
+    assert torch.equal(small["W"][0], large["W"][0, :5])
+    assert torch.equal(small["a"][0], large["a"][0, :5])
+    assert set(torch.unique(large["a"]).tolist()) <= {-1.0, 1.0}
+    with pytest.raises(ValueError, match="one entry per network"):
+        ex.nested_parameters([np.ones(3)], 2, [0, 1])
+    with pytest.raises(ValueError, match="max_width must be >= the width"):
+        ex.nested_parameters([np.ones(3)], 2, [0], max_width=2)
+
+
+def test_hand_written_gradient_matches_autograd():
+    from numerics.torch_flow import _field, _Packing
+
+    X, y = ex.sphere_data(5, 3, seed=1)
+    model = ex._model(X, y, "swish")
+    lam = ex.node_scalings(30, 0.2, 0.5)
+    p = ex.nested_parameters([lam, lam], 3, [0, 1])
+    packing = _Packing(model, p)
+    flat = packing.pack(p)
+    hand = _field(model, packing)(flat)
+    auto = _field(model, packing, autograd=True)(flat)
+    assert torch.allclose(hand, auto, rtol=0, atol=1e-14 * float(auto.abs().max()))
+
+
+def test_monitored_bounds_small_case():
+    # Theorem 5.1 along gradient flow at m = 60 (far below the width condition): the bounds
+    # hold in this run; (b) is implied by (a) along the flow (Gronwall), so when (a) holds
+    # the loss ratio must be <= 1 up to integration error.
+    res = ex.monitor_theorem_5_1(n=4, d=3, data_seed=0, gammas=(1.0, 0.3), widths=(60,),
+                                 seeds=(0, 1), horizon=3.0, n_times=20, rtol=1e-8,
+                                 threads=1)  # fmt: skip
+    worst, detail = ex.monitor_summary(res)
+    assert worst <= 1, detail
+    for case in res["cases"]:
+        assert not case["width_condition_met"] and case["width_condition"] > 1e9
+        assert min(case["eig_min_over_bound_min"]) >= 1
+        assert max(case["loss_over_bound_max"]) <= 1
+        assert all(e < s for e, s in zip(case["L_end"], case["L0"], strict=True))
+    json.dumps(res)  # plain numbers
+
+
+def test_feature_learning_sweep_small():
+    res = ex.feature_learning_sweep(n=4, d=3, data_seed=0, gammas=(1.0,), widths=(20, 80),
+                                    seeds=(0, 1), horizon=2.0, rtol=1e-7, threads=1)  # fmt: skip
+    g = res["gammas"][0]
+    assert np.array(g["sum_ratio"]).shape == (2, 2)
+    assert np.all(np.array(g["max_ratio"]) <= np.array(g["sum_ratio"]) + 1e-15)
+    ok, detail = ex.feature_learning_summary(res)
+    assert "slope (17)" in detail and isinstance(ok, bool)
+    with pytest.raises(ValueError, match="at least 2 widths"):
+        ex.feature_learning_sweep(widths=(10,))
+    with pytest.raises(ValueError, match="input_index must be in"):
+        ex.feature_learning_sweep(n=3, d=2, widths=(5, 10), input_index=3)
+
+
+def test_quick_experiment_writes_figure_and_json(tmp_path, capsys):
+    assert ex.main(["--out", str(tmp_path), "--quick", "--device", "cpu"]) == 0
+    data = json.loads((tmp_path / "section_8_1_1.json").read_text())
+    png = tmp_path / "section_8_1_1.png"
+    assert png.stat().st_size > 10_000 and png.read_bytes()[:4] == b"\x89PNG"
+    assert len(data["runs"]) == 4 and data["kappa_n"] > 0
+    run = data["runs"][0]
+    assert len(run["risk"]) == len(data["record_steps"])
+    assert data["checks"]["settings"][0] == "(1, -)"
+    assert "weight_change_increases_as_gamma_alpha_down" in data["checks"]
+    assert "kappa_n" in capsys.readouterr().out
+
+
+def test_section_8_1_1_validation():
+    with pytest.raises(ValueError, match="steps must be an integer >= 1"):
+        ex.section_8_1_1(steps=0)
+    with pytest.raises(ValueError, match=r"lr must be in \(0.0, inf\)"):
+        ex.section_8_1_1(lr=-1.0)
+
+
+# ---------------------------------------------------------------------------
+# slow: the full (moderate-width) numeric claims
+# ---------------------------------------------------------------------------
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["theorem_5_1_monitored", "feature_learning_width_scaling"])
+def test_full_numeric_claims(name):
+    claim = next(c for c in CLAIMS if c.id == f"global_convergence.{name}")
+    verdict = claim.verify(full=True)
+    print(verdict.detail)
+    assert verdict.status == "confirmed", verdict.detail
