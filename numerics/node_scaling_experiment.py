@@ -446,10 +446,16 @@ def feature_learning_summary(result: dict[str, Any]) -> tuple[bool, str]:
     :func:`solvable.tolerance.monte_carlo` over the per-seed log-log slopes): ``gamma = 1``:
     the slope intervals of both ratios lie below 0 (decay with ``m``); ``gamma < 1``: the
     max-ratio's slope interval reaches 0 or above (no significant decay: bounded away from 0
-    along the widths).  Returns ``(all criteria hold, detail)``."""
+    along the widths) AND that slope exceeds the ``gamma = 1`` one by more than the
+    combined half-width (so a sweep too small to tell the regimes apart fails instead of
+    passing on wide intervals).  Returns ``(all criteria hold, detail)``."""
     from solvable.tolerance import monte_carlo
 
     ok, parts = True, []
+    lazy = [g for g in result["gammas"] if g["gamma"] == 1]
+    if len(lazy) != 1:
+        raise ValueError("the sweep must include gamma = 1 exactly once (the reference)")
+    ref = monte_carlo(lazy[0]["max_slopes"])
     for g in result["gammas"]:
         s_mc = monte_carlo(g["sum_slopes"])
         m_mc = monte_carlo(g["max_slopes"])
@@ -458,7 +464,8 @@ def feature_learning_summary(result: dict[str, Any]) -> tuple[bool, str]:
         if g["gamma"] == 1:
             good = bool(s_mc.high < 0 and m_mc.high < 0)
         else:
-            good = bool(m_mc.high >= 0)
+            gap = float(m_mc.mean - ref.mean)
+            good = bool(m_mc.high >= 0 and gap > float(np.hypot(m_mc.half_width, ref.half_width)))
         ok &= good
         parts.append(
             f"gamma={g['gamma']:g}: slope (17) {float(s_mc.mean):.3f} +- "

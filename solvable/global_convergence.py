@@ -878,7 +878,8 @@ def _monitor_setup(full: bool) -> dict[str, Any]:
 def _feature_learning(full: bool = False) -> Verdict:
     # Definitions 7.1 / 7.3 at t large vs width: gamma = 1 ratios decay (per-seed log-log
     # slopes, MC mean and 99.9% CI: high end < 0); gamma < 1 max-ratio stays bounded away
-    # from 0 (slope CI high end >= 0, i.e. no significant decay with m).
+    # from 0 (slope CI high end >= 0, i.e. no significant decay with m) and its slope exceeds
+    # gamma = 1's by more than the combined CI half-width (the regimes are told apart).
     from numerics.node_scaling_experiment import feature_learning_summary, feature_learning_sweep
 
     if full:

@@ -283,6 +283,31 @@ def test_feature_learning_sweep_small():
         ex.feature_learning_sweep(n=3, d=2, widths=(5, 10), input_index=3)
 
 
+def _sweep_result(slopes_by_gamma):
+    widths = (10, 100)
+    gammas = []
+    for gamma, slopes in slopes_by_gamma.items():
+        ratio = [[10.0 ** (s * k) for s in slopes] for k in range(len(widths))]
+        gammas.append({"gamma": gamma, "sum_slopes": list(slopes), "max_slopes": list(slopes),
+                       "max_ratio": ratio, "loss_end": [0.0]})  # fmt: skip
+    return {"n": 4, "d": 3, "alpha": 0.5, "widths": widths, "seeds": (0, 1, 2, 3),
+            "horizon": 1.0, "gammas": gammas}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("rich_slopes", "expected"),
+    [((0.1, -0.1, 0.05, -0.02), True),  # flat, far from the lazy decay: pass
+     ((-1.9, -1.7, -1.4, -1.2), False),  # significant decay: fail
+     ((-1.9, -1.7, 0.4, -1.5), False)],  # CI reaches 0 but indistinguishable from lazy: fail
+)  # fmt: skip
+def test_feature_learning_criterion_tells_the_regimes_apart(rich_slopes, expected):
+    lazy = (-2.0, -1.9, -2.1, -1.95)
+    ok, detail = ex.feature_learning_summary(_sweep_result({1.0: lazy, 0.5: rich_slopes}))
+    assert ok is expected, detail
+    with pytest.raises(ValueError, match="gamma = 1"):
+        ex.feature_learning_summary(_sweep_result({0.5: rich_slopes}))
+
+
 def test_quick_experiment_writes_figure_and_json(tmp_path, capsys):
     assert ex.main(["--out", str(tmp_path), "--quick", "--device", "cpu"]) == 0
     data = json.loads((tmp_path / "section_8_1_1.json").read_text())
