@@ -23,12 +23,12 @@ finite-width bias (:func:`kernel_estimates`); the fluctuation at width ``p`` shr
 from __future__ import annotations
 
 import math
-import numbers
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from solvable._numbers import check_int as _check_int
 from solvable.kernels import KERNELS, Initialisation, gram
 from solvable.tolerance import MonteCarlo, monte_carlo
 
@@ -42,14 +42,6 @@ __all__ = [
 ]
 
 _JACOBIAN_DOUBLES = 4_000_000  # batch chunk: at most this many Jacobian entries at once
-
-
-def _check_int(name: str, value: Any, low: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int >= {low}, got {type(value).__name__} {value!r}")
-    if int(value) < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    return int(value)
 
 
 def _check_init(init: Any) -> tuple[float, float, str]:

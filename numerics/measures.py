@@ -95,7 +95,6 @@ def ntk(model: Any, p: Mapping[str, Any], X: Any) -> Any:
 def ntk_node_scaled(model: Any, p: Mapping[str, Any]) -> Any:
     """Seed 000 eq. (7): ``Theta(X) = 1/d sum_j lambda_j diag(sigma'(X w_j/sqrt d)) X X^T
     diag(sigma'(X w_j / sqrt d))`` on the model's data (B, n, n), times the rate eta."""
-    torch = _torch()
     from numerics.models import _activation
 
     X = model._t("X", p["W"])

@@ -17,7 +17,17 @@ import numpy as np
 
 Number = Union[int, float, str, mpmath.mpf]  # noqa: UP007 (a runtime alias on 3.10)
 
-__all__ = ["Number", "check_matrix", "check_number", "check_vector", "to_float", "to_mpf"]
+__all__ = [
+    "Number",
+    "check_dps",
+    "check_int",
+    "check_matrix",
+    "check_number",
+    "check_vector",
+    "exact_to_mpf",
+    "to_float",
+    "to_mpf",
+]
 
 
 def _describe(value: Any) -> str:
@@ -133,4 +143,42 @@ def to_mpf(value: Number) -> mpmath.mpf:
     """mpmath value at the current working precision (strings parsed exactly)."""
     if isinstance(value, str):
         return mpmath.mpf(value.strip())
+    return mpmath.mpf(value)
+
+
+def check_dps(dps: Any) -> int | None:
+    """``None`` (float64) or a positive number of significant digits, as an ``int``."""
+    if dps is None:
+        return None
+    if isinstance(dps, bool) or not isinstance(dps, numbers.Integral) or dps < 1:
+        raise ValueError(f"dps must be None (float64) or an integer >= 1, got {dps!r}")
+    return int(dps)
+
+
+def check_int(name: str, value: Any, low: int = 1) -> int:
+    """An integer ``>= low`` (``TypeError`` for a non-integer, ``ValueError`` below ``low``)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int >= {low}, got {type(value).__name__} {value!r}")
+    if int(value) < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+def exact_to_mpf(value: Any) -> mpmath.mpf:
+    """``value`` at the working precision: sympy expressions and fractions evaluated with
+    guard digits, strings parsed exactly, numpy scalars unwrapped; other types rejected."""
+    from fractions import Fraction
+
+    import sympy as sp
+
+    if isinstance(value, sp.Expr):
+        return mpmath.mpf(sp.N(value, mpmath.mp.dps + 5))
+    if isinstance(value, Fraction):
+        return mpmath.mpf(value.numerator) / value.denominator
+    if isinstance(value, str):
+        return mpmath.mpf(value.strip())
+    if isinstance(value, (np.floating, np.integer)):
+        value = value.item()
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, mpmath.mpf)):
+        raise TypeError(f"expected a real number, got {value!r}")
     return mpmath.mpf(value)

@@ -52,6 +52,8 @@ import numpy as np
 import sympy as sp
 
 from solvable import ntg
+from solvable._numbers import check_dps as _check_dps
+from solvable._numbers import check_int as _check_int
 from solvable.errata import Erratum
 from solvable.node_scaling import (
     GAMMA,
@@ -231,22 +233,6 @@ def _check_activation(name: Any) -> str:
     if name not in ntg.ACTIVATIONS:
         raise ValueError(f"activation must be one of {ntg.ACTIVATIONS}, got {name!r}")
     return name
-
-
-def _check_int(name: str, value: Any, low: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int >= {low}, got {type(value).__name__} {value!r}")
-    if int(value) < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    return int(value)
-
-
-def _check_dps(dps: Any) -> int | None:
-    if dps is None:
-        return None
-    if isinstance(dps, bool) or not isinstance(dps, numbers.Integral) or dps < 1:
-        raise ValueError(f"dps must be None (float64) or an integer >= 1, got {dps!r}")
-    return int(dps)
 
 
 def c1_expression(activation: str, c: Any = None) -> sp.Expr:

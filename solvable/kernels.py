@@ -56,6 +56,8 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from solvable._numbers import check_dps as _check_dps
+from solvable._numbers import exact_to_mpf as _to_mpf
 from solvable.errata import Erratum
 from solvable.theorems import Theorem, Verdict, decide, prove_zero
 from solvable.tolerance import Tolerance, error_in_units
@@ -327,14 +329,6 @@ def _lambdified(name: str, form: str, backend: str) -> Callable[..., Any]:
     return sp.lambdify((N1, N2, arg, A2, S2), expr, modules=modules)
 
 
-def _check_dps(dps: Any) -> int | None:
-    if dps is None:
-        return None
-    if isinstance(dps, bool) or not isinstance(dps, numbers.Integral) or dps < 1:
-        raise ValueError(f"dps must be None (float64) or an integer >= 1, got {dps!r}")
-    return int(dps)
-
-
 def _float_array(name: str, value: Any) -> np.ndarray:
     try:
         arr = np.asarray(value, dtype=np.float64)
@@ -354,20 +348,6 @@ def _check_norms_cosine(n1: Any, n2: Any, rho: Any) -> tuple[np.ndarray, ...]:
     if outside.size:
         raise ValueError(f"rho must be in [-1, 1], got {outside.ravel()[0]!r}")
     return a1, a2, np.clip(r, -1.0, 1.0)
-
-
-def _to_mpf(value: Any) -> mpmath.mpf:
-    if isinstance(value, sp.Expr):
-        return mpmath.mpf(sp.N(value, mpmath.mp.dps + 5))
-    if isinstance(value, Fraction):
-        return mpmath.mpf(value.numerator) / value.denominator
-    if isinstance(value, str):
-        return mpmath.mpf(value.strip())
-    if isinstance(value, (np.floating, np.integer)):
-        value = value.item()
-    if isinstance(value, bool) or not isinstance(value, (numbers.Real, mpmath.mpf)):
-        raise TypeError(f"expected a real number, got {value!r}")
-    return mpmath.mpf(value)
 
 
 def kernel_numeric(name: str, init: Initialisation, n1: Any, n2: Any, rho: Any, *,

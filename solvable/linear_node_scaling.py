@@ -57,6 +57,7 @@ import sympy as sp
 from sympy.printing.lambdarepr import LambdaPrinter
 
 from solvable import node_scaling as ns
+from solvable._numbers import check_dps as _check_dps
 from solvable.errata import Erratum
 from solvable.theorems import Theorem, Verdict, decide, prove_zero
 from solvable.tolerance import Tolerance, error_in_units
@@ -221,14 +222,6 @@ def _evaluator(name: str, backend: str) -> Callable[..., Any]:
 # ---------------------------------------------------------------------------
 # validation and conversion
 # ---------------------------------------------------------------------------
-def _check_dps(dps: Any) -> int | None:
-    if dps is None:
-        return None
-    if isinstance(dps, bool) or not isinstance(dps, numbers.Integral) or dps < 1:
-        raise ValueError(f"dps must be None (float64) or an integer >= 1, got {dps!r}")
-    return int(dps)
-
-
 def _to_object(arr: Any) -> np.ndarray:
     """An object array of ``mpmath.mpf`` at the working precision (str / float / mpf / int)."""
     a = np.asarray(arr, dtype=object)

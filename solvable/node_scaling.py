@@ -49,6 +49,8 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from solvable._numbers import check_dps as _check_dps
+from solvable._numbers import exact_to_mpf as _to_mpf
 from solvable.errata import Erratum
 from solvable.theorems import Theorem, Verdict, prove_zero
 from solvable.tolerance import Tolerance, error_in_units
@@ -454,29 +456,11 @@ def _param_value(weights: Weights) -> sp.Expr:
     return value
 
 
-def _to_mpf(x: Any) -> mpmath.mpf:
-    if isinstance(x, sp.Expr):
-        return mpmath.mpf(sp.N(x, mpmath.mp.dps + 5))
-    if isinstance(x, Fraction):
-        return mpmath.mpf(x.numerator) / x.denominator
-    if isinstance(x, str):
-        return mpmath.mpf(x.strip())
-    return mpmath.mpf(x)
-
-
 def _check_gamma_numeric(gamma: Any) -> Any:
     g = _check_gamma(gamma)
     if g.free_symbols:
         raise ValueError(f"gamma must be a number for numeric evaluation, got {gamma!r}")
     return gamma
-
-
-def _check_dps(dps: Any) -> int | None:
-    if dps is None:
-        return None
-    if isinstance(dps, bool) or not isinstance(dps, numbers.Integral) or dps < 1:
-        raise ValueError(f"dps must be None (float64) or an integer >= 1, got {dps!r}")
-    return int(dps)
 
 
 def _int_array(name: str, value: Any) -> np.ndarray:

@@ -47,13 +47,14 @@ import math
 import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 import mpmath
 import numpy as np
 import sympy as sp
 
+from solvable._numbers import check_dps as _check_dps
+from solvable._numbers import exact_to_mpf as _to_mpf
 from solvable.kernels import RHO, arccos_expectation
 from solvable.theorems import Theorem, Verdict, decide, prove_zero
 from solvable.tolerance import MC_CONFIDENCE, Tolerance, error_in_units
@@ -178,26 +179,6 @@ def derivative_numeric(name: str, z: Any, *, backend: str = "numpy") -> Any:
 # ---------------------------------------------------------------------------
 # input validation
 # ---------------------------------------------------------------------------
-def _check_dps(dps: Any) -> int | None:
-    if dps is None:
-        return None
-    if isinstance(dps, bool) or not isinstance(dps, numbers.Integral) or dps < 1:
-        raise ValueError(f"dps must be None (float64) or an integer >= 1, got {dps!r}")
-    return int(dps)
-
-
-def _to_mpf(x: Any) -> mpmath.mpf:
-    if isinstance(x, sp.Expr):
-        return mpmath.mpf(sp.N(x, mpmath.mp.dps + 5))
-    if isinstance(x, Fraction):
-        return mpmath.mpf(x.numerator) / x.denominator
-    if isinstance(x, str):
-        return mpmath.mpf(x.strip())
-    if isinstance(x, (np.floating, np.integer)):
-        return mpmath.mpf(x.item())
-    return mpmath.mpf(x)
-
-
 def _check_X(X: Any, dps: int | None) -> np.ndarray:
     """``X`` (n, d): 2-D, finite, every row non-zero (Assumption 3.1(a)).  float64 array,
     or (``dps``) an object array of ``mpmath.mpf`` (entries may be str/Fraction/sympy)."""
