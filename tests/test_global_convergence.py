@@ -10,9 +10,11 @@ import mpmath
 import numpy as np
 import pytest
 import sympy as sp
+import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
+from numerics import node_scaling_experiment as ex
 from solvable import global_convergence as gc
 
 CLAIMS = gc.claims()
@@ -205,8 +207,6 @@ def test_function_validation():
 # ---------------------------------------------------------------------------
 # numerics.node_scaling_experiment
 # ---------------------------------------------------------------------------
-torch = pytest.importorskip("torch")
-ex = pytest.importorskip("numerics.node_scaling_experiment")
 
 
 def test_sphere_data_and_node_scalings():

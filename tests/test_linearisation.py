@@ -12,14 +12,13 @@ import math
 import numpy as np
 import pytest
 import sympy as sp
+import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
+from numerics import lazy_width as lw
+from numerics.models import WideTwoLayer
 from solvable import linearisation as lin
-
-torch = pytest.importorskip("torch")
-lw = pytest.importorskip("numerics.lazy_width")
-from numerics.models import WideTwoLayer  # noqa: E402
 
 # float64 eigvalsh / ARPACK on matrices of size N = p d <= 256: errors ~ N eps ~ 6e-14;
 # 1e-11 leaves two orders of margin

@@ -6,13 +6,12 @@ import mpmath
 import numpy as np
 import pytest
 import sympy as sp
+import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
 from solvable import node_scaling as ns
 from solvable import ntg
-
-torch = pytest.importorskip("torch")
 
 
 def _data(n: int, d: int, seed: int) -> np.ndarray:

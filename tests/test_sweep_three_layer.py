@@ -10,14 +10,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 import sympy as sp
+import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-torch = pytest.importorskip("torch")
-
-from numerics.measures import ntk  # noqa: E402
-from numerics.models import ThreeLayerReLU  # noqa: E402
-from numerics.sweep_three_layer import (  # noqa: E402
+from numerics.measures import ntk
+from numerics.models import ThreeLayerReLU
+from numerics.sweep_three_layer import (
     DATA_X,
     DATA_Y,
     PAPER_POINTS,
@@ -29,7 +28,7 @@ from numerics.sweep_three_layer import (  # noqa: E402
     scale_exponents,
     slopes,
 )
-from numerics.torch_flow import initialise  # noqa: E402
+from numerics.torch_flow import initialise
 
 F = Fraction
 

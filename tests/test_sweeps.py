@@ -167,7 +167,6 @@ def test_concurrent_futures_executor_matches_in_process(tmp_path):
 # ---------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def cluster():
-    pytest.importorskip("distributed")
     # distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True) plus
     # the workers' malloc setting (sweeps.WORKER_ENV)
     with sweeps.local_cluster(2) as c:
