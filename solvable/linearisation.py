@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
+from solvable import ntg
 from solvable.errata import Erratum
 from solvable.theorems import Theorem, Verdict, decide, prove_zero
 from solvable.tolerance import Tolerance
@@ -68,7 +69,7 @@ __all__ = [
     "second_derivative_sup",
 ]
 
-Z = sp.Symbol("z", real=True)
+Z = ntg.Z  # one symbol and one definition of each activation (solvable.ntg)
 """A pre-activation ``<w_j, x>``."""
 P = sp.Symbol("p", positive=True)
 """The width."""
@@ -105,10 +106,9 @@ def _check_activation(name: Any) -> str:
 
 
 def activation(name: str) -> sp.Expr:
-    """``sigma(z)`` as a sympy expression in :data:`Z` (names as in
-    :data:`numerics.models.ACTIVATIONS`; swish is ``z / (1 + exp(-z))``)."""
-    name = _check_activation(name)
-    return {"linear": Z, "tanh": sp.tanh(Z), "swish": Z / (1 + sp.exp(-Z))}[name]
+    """``sigma(z)`` as a sympy expression in :data:`Z`: :func:`solvable.ntg.activation`,
+    restricted to the twice-differentiable activations (no ReLU)."""
+    return ntg.activation(_check_activation(name))
 
 
 def second_derivative(name: str) -> sp.Expr:
