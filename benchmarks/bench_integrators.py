@@ -30,11 +30,9 @@ import numpy as np
 import sympy as sp
 
 from numerics import _program, mp, scipy_ode
-from numerics.systems import xu_ziyin_flow, xu_ziyin_parameters
-from solvable import _numbers
 from solvable import xu_ziyin as xz
-from solvable.suites import XuZiyinCase, xu_ziyin_case
-from solvable.tolerance import digits, relative_error
+from solvable._core import numbers as _numbers
+from solvable._core.tolerance import digits, relative_error
 
 
 def best(fn: Callable[[], Any], repeat: int = 3) -> tuple[float, Any]:
@@ -56,8 +54,8 @@ def float64_trajectory(case: Any) -> None:
     traj = xz.closed_form(case.setup, case.u0, case.W0)
     times = np.linspace(0.0, 10 * traj.t_c, 1000)
     t_cf, exact = best(lambda: xz.closed_form(case.setup, case.u0, case.W0).sample(times))
-    flow = xu_ziyin_flow(len(case.u0), case.setup.d0)
-    params = xu_ziyin_parameters(case.setup, _numbers.to_float)
+    flow = xz.flow(len(case.u0), case.setup.d0)
+    params = xz.SYSTEM.flow_parameters(case.setup, _numbers.to_float)
     y0 = [_numbers.to_float(v) for v in _y0(case)]
     t_ivp, (ys, info) = best(lambda: scipy_ode.integrate(flow, params, y0, times, rtol=1e-10))
     d = len(case.u0)
@@ -72,10 +70,10 @@ def float64_trajectory(case: Any) -> None:
 def taylor(case: Any, dps: int, times: list[Any], **kw: Any) -> tuple[float, Any, Any]:
     """Time one call of :func:`numerics.mp.integrate`; returns (seconds, states, stats)."""
     d, d0 = len(case.u0), case.setup.d0
-    flow = xu_ziyin_flow(d, d0)
+    flow = xz.flow(d, d0)
     prog = _program(flow)
     with mpmath.workdps(dps + kw.get("guard", mp.GUARD_DIGITS)):
-        params = xu_ziyin_parameters(case.setup, _numbers.to_mpf)
+        params = xz.SYSTEM.flow_parameters(case.setup, _numbers.to_mpf)
         y0 = [_numbers.to_mpf(v) for v in _y0(case)]
         ts = [+mpmath.mpf(t) for t in times]
     blocks = [(0, d), (d, d + d * d0)]
@@ -102,10 +100,10 @@ def odefun_vs_taylor(case: Any, factor: int | float) -> None:
     with mpmath.workdps(70):
         horizon = factor * ref.t_c
     exact = ref.sample([horizon])
-    flow = xu_ziyin_flow(d, case.setup.d0)
+    flow = xz.flow(d, case.setup.d0)
     rhs = sp.lambdify((flow.state, flow.params), list(flow.rhs), "mpmath", cse=True)
     with mpmath.workdps(30):
-        params = xu_ziyin_parameters(case.setup, _numbers.to_mpf)
+        params = xz.SYSTEM.flow_parameters(case.setup, _numbers.to_mpf)
         y0 = [_numbers.to_mpf(v) for v in _y0(case)]
         t_h = +horizon
         t0 = time.perf_counter()
@@ -128,7 +126,7 @@ def odefun_vs_taylor(case: Any, factor: int | float) -> None:
 def taylor_table(names: list[str]) -> None:
     """Steps and time of the Taylor integrator to 10 t_c at dps 30 and 50."""
     for name in names:
-        case = xu_ziyin_case(name)
+        case = xz.case(name)
         for dps in (30, 50):
             ref = xz.closed_form(case.setup, case.u0, case.W0, dps=dps + 40)
             with mpmath.workdps(dps + 50):
@@ -144,7 +142,7 @@ def taylor_table(names: list[str]) -> None:
 
 def order_sweep(name: str) -> None:
     """Order and safety factor of the Taylor step, by measurement."""
-    case = xu_ziyin_case(name)
+    case = xz.case(name)
     for dps in (30, 50):
         ref = xz.closed_form(case.setup, case.u0, case.W0, dps=dps + 40)
         with mpmath.workdps(dps + 50):
@@ -168,13 +166,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--orders", action="store_true", help="also sweep order and safety")
     args = parser.parse_args()
-    case = xu_ziyin_case("generic")
+    case = xz.case("generic")
     float64_trajectory(case)
     odefun_vs_taylor(case, 0.1)
     odefun_vs_taylor(case, 10)
     # a slow flow (learning rates / 100, t_c ~ 31): odefun's step cap of 1/2 binds
     slow = xz.Setup(eta_u="0.01", eta_w="0.005", gamma="0.7", x=("1", "2"), y="1.5")
-    odefun_vs_taylor(XuZiyinCase("generic_slow", slow, case.u0, case.W0, "eta / 100"), 1)
+    odefun_vs_taylor(xz.Case("generic_slow", slow, case.u0, case.W0, "eta / 100"), 1)
     print("     Taylor integrator (numerics.mp), u and W against closed_form(dps + 40):")
     taylor_table(["generic", "y_negative", "tiny_init", "near_antiparallel", "P_zero_y_positive"])
     if args.orders:

@@ -56,8 +56,7 @@ from scipy.integrate import solve_ivp
 import numerics
 from numerics import models, torch_flow
 from solvable import xu_ziyin as xz
-from solvable.suites import xu_ziyin_case
-from solvable.tolerance import digits
+from solvable._core.tolerance import digits
 
 RTOL = 1e-10
 SCIPY_BUDGET_S = 60.0  # the scipy loop is extrapolated beyond this
@@ -284,7 +283,7 @@ def bench_closed(quick: bool) -> None:
 # (oracle) the mpmath Taylor oracle through numerics.simulate
 # ---------------------------------------------------------------------------
 def bench_oracle(quick: bool) -> None:
-    case = xu_ziyin_case("generic")
+    case = xz.case("generic")
     print(
         "[oracle] numerics.simulate(method='mpmath') on 'generic' (d = 3, d0 = 2) to "
         "[t_c, 10 t_c]; digits in u and W (worst over the times) vs closed_form(dps + 20)"

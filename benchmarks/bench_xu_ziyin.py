@@ -19,10 +19,8 @@ import mpmath
 import numpy as np
 
 import numerics
-from numerics.systems import xu_ziyin_flow, xu_ziyin_parameters
-from solvable import _numbers
 from solvable import xu_ziyin as xz
-from solvable.suites import xu_ziyin_case
+from solvable._core import numbers as _numbers
 
 
 def best(fn, repeat=3):
@@ -35,7 +33,7 @@ def best(fn, repeat=3):
 
 
 def main() -> None:
-    case = xu_ziyin_case("generic")
+    case = xz.case("generic")
     traj = xz.closed_form(case.setup, case.u0, case.W0)
     times = np.linspace(0, 10 * traj.t_c, 1000)
 
@@ -60,12 +58,12 @@ def main() -> None:
         f"Taylor integrator {t_taylor:.2f} s  -> {t_taylor / t_cf30:.0f}x"
     )
 
-    flow = xu_ziyin_flow(3, 2)
+    flow = xz.flow(3, 2)
     import sympy as sp
 
     f = sp.lambdify((flow.state, flow.params), list(flow.rhs), "mpmath")
     with mpmath.workdps(30):
-        params = xu_ziyin_parameters(case.setup, _numbers.to_mpf)
+        params = xz.SYSTEM.flow_parameters(case.setup, _numbers.to_mpf)
         y0 = flow.pack(
             [_numbers.to_mpf(v) for v in case.u0],
             [[_numbers.to_mpf(v) for v in r] for r in case.W0],

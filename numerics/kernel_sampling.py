@@ -28,9 +28,12 @@ from typing import Any
 
 import numpy as np
 
-from solvable._numbers import check_int as _check_int
+from numerics.measures import ntk
+from numerics.models import WideTwoLayer
+from numerics.torch_flow import resolve_device
+from solvable._core.numbers import check_int as _check_int
+from solvable._core.tolerance import MonteCarlo, monte_carlo
 from solvable.kernels import KERNELS, Initialisation, gram
-from solvable.tolerance import MonteCarlo, monte_carlo
 
 __all__ = [
     "WidthFit",
@@ -72,7 +75,6 @@ def sample_parameters(init: Initialisation, d: int, p: int, batch: int, *, seed:
     device), then moved to ``device`` (default CPU) as ``dtype`` (default float64)."""
     import torch
 
-    from numerics.torch_flow import resolve_device
 
     m2, s2, law = _check_init(init)
     d, p, batch = _check_int("d", d), _check_int("p", p), _check_int("batch", batch)
@@ -100,8 +102,6 @@ def empirical_kernels(init: Initialisation, X: Any, p: int, batch: int, *, seed:
     (:func:`numerics.measures.ntk`)."""
     import torch
 
-    from numerics.measures import ntk
-    from numerics.models import WideTwoLayer
 
     kernels = tuple(kernels) if not isinstance(kernels, str) else (kernels,)
     if not kernels or any(k not in KERNELS for k in kernels):

@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from numerics.models import _activation
+
 __all__ = [
     "alignment",
     "feature_learning_ratios",
@@ -95,8 +97,6 @@ def ntk(model: Any, p: Mapping[str, Any], X: Any) -> Any:
 def ntk_node_scaled(model: Any, p: Mapping[str, Any]) -> Any:
     """Seed 000 eq. (7): ``Theta(X) = 1/d sum_j lambda_j diag(sigma'(X w_j/sqrt d)) X X^T
     diag(sigma'(X w_j / sqrt d))`` on the model's data (B, n, n), times the rate eta."""
-    from numerics.models import _activation
-
     X = model._t("X", p["W"])
     _, dsigma = _activation(model.activation)
     D = dsigma(model.preactivations(p, X))  # (B, n, m)

@@ -16,24 +16,29 @@ zero exactly (their gradient is proportional to the other layer's row), and in
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from numerics.torch_flow import resolve_device
+from solvable import kunin, linearisation, node_scaling, three_layer, xu_ziyin
+from solvable._core.activations import ACTIVATIONS, check_activation, elementwise, evaluator
+from solvable._core.backends import torch_module
+from solvable._core.model import System
+
 __all__ = [
     "ACTIVATIONS",
     "NodeScaled",
     "SingleNeuron",
+    "SystemModel",
     "ThreeLayerReLU",
     "TwoLayerLinear",
     "WideLinear",
     "WideTwoLayer",
     "node_scaled_parameters",
 ]
-
-ACTIVATIONS = ("linear", "relu", "swish", "tanh")
-
 
 def _real_array(name: str, value: Any, ndim: int) -> np.ndarray:
     try:
@@ -78,8 +83,7 @@ class _Model:
             object.__setattr__(self, name, _positive(name, getattr(self, name)))
 
     def _t(self, name: str, like: Any) -> Any:
-        import torch
-
+        torch = torch_module()
         cache = self.__dict__.setdefault("_tensors", {})
         key = (name, like.device, like.dtype)
         if key not in cache:
@@ -89,20 +93,11 @@ class _Model:
         return cache[key]
 
 
-def _activation(name: str) -> tuple[Any, Any]:
-    import torch
-
-    if name == "linear":
-        return (lambda z: z), (lambda z: torch.ones_like(z))
-    if name == "relu":
-        return torch.relu, (lambda z: (z > 0).to(z.dtype))
-    if name == "tanh":
-        return torch.tanh, (lambda z: 1 - torch.tanh(z) ** 2)
-    if name == "swish":
-        return (lambda z: z * torch.sigmoid(z)), (
-            lambda z: torch.sigmoid(z) * (1 + z * (1 - torch.sigmoid(z)))
-        )
-    raise ValueError(f"activation must be one of {ACTIVATIONS}, got {name!r}")
+def _activation(name: str) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    """``(sigma, sigma')`` on torch tensors, generated from the one sympy definition of each
+    activation (:mod:`solvable._core.activations`)."""
+    name = check_activation(name)
+    return elementwise(name, "torch"), evaluator(name, "torch", 1)
 
 
 @dataclass(frozen=True)
@@ -134,13 +129,12 @@ class TwoLayerLinear(_Model):
         return {"u": self.eta_u, "W": self.eta_w}
 
     def output(self, p: dict[str, Any], X: Any) -> Any:
-        """``(B, n)`` outputs on the rows of ``X`` (n, d0)."""
-        return self.gamma * (p["W"] @ X.T * p["u"][:, :, None]).sum(1)
+        """``(B, n)`` outputs on the rows of ``X`` (n, d0)
+        (:func:`solvable.xu_ziyin.network_output`)."""
+        return xu_ziyin.network_output(p["u"], p["W"], X, self.gamma)
 
     def loss(self, p: dict[str, Any]) -> Any:
-        x = self._t("x", p["u"])
-        f = self.gamma * ((p["W"] @ x) * p["u"]).sum(-1)
-        return (f - self.y) ** 2
+        return xu_ziyin.loss(p["u"], p["W"], self._t("x", p["u"]), self.y, self.gamma)
 
     def gradient(self, p: dict[str, Any]) -> dict[str, Any]:
         """Hand-written ``dL/du = 2 gamma (f - y) W x``, ``dL/dW = 2 gamma (f - y) u x^T``
@@ -171,11 +165,10 @@ class SingleNeuron(_Model):
         return {"a": self.eta_a, "w": self.eta_w}
 
     def output(self, p: dict[str, Any], X: Any) -> Any:
-        return p["a"][:, None] * (p["w"] @ X.T)
+        return kunin.output(p["a"], p["w"], X)
 
     def loss(self, p: dict[str, Any]) -> Any:
-        X, y = self._t("X", p["w"]), self._t("y", p["w"])
-        return ((self.output(p, X) - y) ** 2).sum(-1) / 2
+        return kunin.loss(p["a"], p["w"], self._t("X", p["w"]), self._t("y", p["w"]))
 
 
 @dataclass(frozen=True)
@@ -199,11 +192,10 @@ class WideLinear(_Model):
 
     def output(self, p: dict[str, Any], X: Any) -> Any:
         """``(B, n, c)``."""
-        return X @ p["W"].transpose(1, 2) @ p["A"]
+        return kunin.wide_output(p["A"], p["W"], X)
 
     def loss(self, p: dict[str, Any]) -> Any:
-        X, Y = self._t("X", p["W"]), self._t("Y", p["W"])
-        return ((self.output(p, X) - Y) ** 2).sum((-1, -2)) / 2
+        return kunin.wide_loss(p["A"], p["W"], self._t("X", p["W"]), self._t("Y", p["W"]))
 
 
 @dataclass(frozen=True)
@@ -225,7 +217,7 @@ class NodeScaled(_Model):
 
     def __post_init__(self) -> None:
         self._set_data()
-        _activation(self.activation)  # validates the name
+        check_activation(self.activation)
         self._set_rates("eta")
 
     @property
@@ -233,20 +225,24 @@ class NodeScaled(_Model):
         return {"W": self.eta, "a": 0.0, "s": 0.0}
 
     def preactivations(self, p: dict[str, Any], X: Any) -> Any:
-        """``Z_j(x_i) = w_j^T x_i / sqrt(d)``, shape (B, n, m)."""
-        return X @ p["W"].transpose(1, 2) / math.sqrt(X.shape[-1])
+        """``Z_j(x_i) = w_j^T x_i / sqrt(d)``, shape (B, n, m)
+        (:func:`solvable.node_scaling.preactivations`)."""
+        return node_scaling.preactivations(p["W"], X, math.sqrt(X.shape[-1]))
 
     def features(self, p: dict[str, Any], X: Any) -> Any:
         """``sigma(Z_j(x_i))``, shape (B, n, m)."""
-        sigma, _ = _activation(self.activation)
-        return sigma(self.preactivations(p, X))
+        return elementwise(self.activation, "torch")(self.preactivations(p, X))
 
     def output(self, p: dict[str, Any], X: Any) -> Any:
-        return (self.features(p, X) * (p["s"] * p["a"])[:, None, :]).sum(-1)
+        return node_scaling.network_output(p["W"], p["a"], p["s"], X,
+                                           elementwise(self.activation, "torch"),
+                                           math.sqrt(X.shape[-1]))  # fmt: skip
 
     def loss(self, p: dict[str, Any]) -> Any:
         X, y = self._t("X", p["W"]), self._t("y", p["W"])
-        return ((y - self.output(p, X)) ** 2).sum(-1) / 2
+        return node_scaling.loss(p["W"], p["a"], p["s"], X, y,
+                                 elementwise(self.activation, "torch"),
+                                 math.sqrt(X.shape[-1]))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -269,7 +265,7 @@ class WideTwoLayer(_Model):
 
     def __post_init__(self) -> None:
         self._set_data()
-        _activation(self.activation)  # validates the name
+        check_activation(self.activation)
         self._set_rates("eta_w")
         if isinstance(self.eta_a, bool) or not isinstance(self.eta_a, (int, float)):
             raise TypeError(f"eta_a must be a real number >= 0, got {self.eta_a!r}")
@@ -288,15 +284,17 @@ class WideTwoLayer(_Model):
 
     def features(self, p: dict[str, Any], X: Any) -> Any:
         """``sigma(<w_j, x_i>)``, shape (B, n, p)."""
-        sigma, _ = _activation(self.activation)
-        return sigma(X @ p["W"].transpose(1, 2))
+        return elementwise(self.activation, "torch")(X @ p["W"].transpose(1, 2))
 
     def output(self, p: dict[str, Any], X: Any) -> Any:
-        return self._scale(p) * (self.features(p, X) * p["a"][:, None, :]).sum(-1)
+        return linearisation.network_output(p["W"], p["a"], X,
+                                            elementwise(self.activation, "torch"),
+                                            self._scale(p))  # fmt: skip
 
     def loss(self, p: dict[str, Any]) -> Any:
         X, y = self._t("X", p["W"]), self._t("y", p["W"])
-        return ((y - self.output(p, X)) ** 2).mean(-1) / 2
+        return linearisation.risk(p["W"], p["a"], X, y, elementwise(self.activation, "torch"),
+                                  self._scale(p))  # fmt: skip
 
 
 def node_scaled_parameters(
@@ -305,10 +303,7 @@ def node_scaled_parameters(
     """Initial parameters of :class:`NodeScaled`: ``W`` i.i.d. N(0, 1) (B, m, d), ``a``
     i.i.d. uniform on {-1, +1} (eq. (3)), ``s = sqrt(lam)`` for node scalings ``lam``
     (shape (m,), shared, or (B, m)); reproducible from ``seed`` on every device."""
-    import torch
-
-    from numerics.torch_flow import resolve_device
-
+    torch = torch_module()
     lam_arr = np.array(lam, dtype=float)
     if lam_arr.ndim not in (1, 2) or lam_arr.size == 0:
         raise ValueError(f"lam must have shape (m,) or (batch, m), got {lam_arr.shape}")
@@ -350,22 +345,39 @@ class ThreeLayerReLU(_Model):
         return {b: 1.0 for b in self.blocks}
 
     def hidden(self, p: dict[str, Any], X: Any) -> tuple[Any, Any]:
-        """Post-activations of the two hidden layers, (B, n, m) each."""
-        import torch
-
-        z1 = X @ p["W1"].transpose(1, 2)
-        if self.bias:
-            z1 = z1 + p["b1"][:, None, :]
-        h1 = torch.relu(z1)
-        z2 = h1 @ p["W2"].transpose(1, 2)
-        if self.bias:
-            z2 = z2 + p["b2"][:, None, :]
-        return h1, torch.relu(z2)
+        """Post-activations of the two hidden layers, (B, n, m) each
+        (:func:`solvable.three_layer.hidden`)."""
+        return three_layer.hidden(p["W2"], p["W1"], X, elementwise("relu", "torch"),
+                                  p.get("b2"), p.get("b1"))  # fmt: skip
 
     def output(self, p: dict[str, Any], X: Any) -> Any:
-        _, h2 = self.hidden(p, X)
-        return (h2 * p["a"][:, None, :]).sum(-1) / self.alpha
+        return three_layer.network_output(p["a"], p["W2"], p["W1"], X,
+                                          elementwise("relu", "torch"), self.alpha,
+                                          p.get("b2"), p.get("b1"))  # fmt: skip
 
     def loss(self, p: dict[str, Any]) -> Any:
         X, y = self._t("X", p["W1"]), self._t("y", p["W1"])
-        return ((self.output(p, X) - y) ** 2).sum(-1) / (2 * len(self.y))
+        return three_layer.risk(p["a"], p["W2"], p["W1"], X, y, elementwise("relu", "torch"),
+                                self.alpha, p.get("b2"), p.get("b1"))  # fmt: skip
+
+
+class SystemModel:
+    """Any model's :class:`solvable.System` as a batched torch model for
+    :mod:`numerics.torch_flow` (``blocks``, ``rates``, ``loss``): the loss is the system's own
+    definition, its data converted once per device and dtype."""
+
+    def __init__(self, system: System, setup: Any) -> None:
+        if not isinstance(system, System):
+            raise TypeError(f"system must be a solvable.System, got {type(system).__name__}")
+        self.system, self.setup = system, setup
+        rates = system.rates(setup)
+        self.blocks = tuple(b for b in system.blocks if b in rates)
+        self.rates = rates
+        self._data: dict[Any, dict[str, Any]] = {}
+
+    def loss(self, p: dict[str, Any]) -> Any:
+        like = p[self.blocks[0]]
+        key = (like.device, like.dtype)
+        if key not in self._data:
+            self._data[key] = self.system.data(self.setup, "torch", like)
+        return self.system.loss(p, self._data[key])

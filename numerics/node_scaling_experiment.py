@@ -41,6 +41,19 @@ from typing import Any
 
 import numpy as np
 
+from numerics.measures import (
+    feature_learning_ratios,
+    min_eigenvalue,
+    ntk_node_scaled,
+    relative_change,
+)
+from numerics.models import NodeScaled, _activation
+from numerics.torch_flow import gradient_descent, gradient_flow, resolve_device
+from solvable import global_convergence as gcv
+from solvable import ntg
+from solvable._core.tolerance import monte_carlo
+from solvable.node_scaling import node_scaling_numeric, sum_of_squares_numeric, zipf
+
 __all__ = [
     "SETTINGS_8_1_1",
     "feature_learning_summary",
@@ -111,8 +124,6 @@ def node_scalings(m: int, gamma: float, alpha: float | None) -> np.ndarray:
     """``(lambda_{m,j})_{j<=m}`` of eq. (1) with Zipf weights (4) (``alpha in (0, 1)``;
     ``None`` only with ``gamma = 1``), from the generated evaluator of
     :mod:`solvable.node_scaling`."""
-    from solvable.node_scaling import node_scaling_numeric, zipf
-
     m = _int("m", m)
     gamma = _real("gamma", gamma, 0.0, 1.0)
     if alpha is None:
@@ -139,7 +150,6 @@ def nested_parameters(
     different widths with one seed share their first nodes (Definition 7.1).  float64."""
     import torch
 
-    from numerics.torch_flow import resolve_device
 
     d = _int("d", d)
     seeds = _ints("seeds", seeds, 0)
@@ -169,8 +179,6 @@ def _say(progress: bool, text: str) -> None:
 
 
 def _ntg(model: Any, p: Any) -> Any:
-    from numerics.measures import ntk_node_scaled
-
     return ntk_node_scaled(model, p)
 
 
@@ -179,8 +187,6 @@ def _model(X: np.ndarray, y: np.ndarray, activation: str) -> Any:
     loss, ``dL/dw_j = -sqrt(lambda_j) a_j / sqrt(d) sum_i r_i sigma'(Z_j(x_i)) x_i``
     (Section 3.2; tested against autograd of the same loss), which the integrators use
     instead of autograd (about half the cost per evaluation on small networks)."""
-    from numerics.models import NodeScaled, _activation
-
     class NodeScaledGradient(NodeScaled):
         def gradient(self, p: dict[str, Any]) -> dict[str, Any]:
             import torch
@@ -257,10 +263,6 @@ def monitor_theorem_5_1(
     step ``weight_given_loss``) and ``max_t ||Theta_t - Theta_0||_2/(d)``."""
     import torch
 
-    from numerics.measures import min_eigenvalue
-    from numerics.torch_flow import gradient_flow
-    from solvable import global_convergence as gcv
-    from solvable.node_scaling import sum_of_squares_numeric, zipf
 
     gammas = tuple(_real("gammas", g, 0.0, 1.0, open_low=True) for g in gammas)
     widths = _ints("widths", widths)
@@ -394,10 +396,6 @@ def feature_learning_sweep(
     """Ratios (17) and (18) at ``x = X[input_index]`` after gradient flow to ``t_end =
     horizon/(gamma kappa_n)``, for nested widths per seed; per gamma and seed the log-log
     slopes of both ratios against ``m`` (plain numbers, JSON-serialisable)."""
-    from numerics.measures import feature_learning_ratios
-    from numerics.torch_flow import gradient_flow
-    from solvable import ntg
-
     gammas = tuple(_real("gammas", g, 0.0, 1.0, open_low=True) for g in gammas)
     widths = _ints("widths", widths)
     seeds = _ints("seeds", seeds, 0)
@@ -449,8 +447,6 @@ def feature_learning_summary(result: dict[str, Any]) -> tuple[bool, str]:
     along the widths) AND that slope exceeds the ``gamma = 1`` one by more than the
     combined half-width (so a sweep too small to tell the regimes apart fails instead of
     passing on wide intervals).  Returns ``(all criteria hold, detail)``."""
-    from solvable.tolerance import monte_carlo
-
     ok, parts = True, []
     lazy = [g for g in result["gammas"] if g["gamma"] == 1]
     if len(lazy) != 1:
@@ -512,9 +508,6 @@ def section_8_1_1(
     relative Frobenius change of the NTG and its minimum eigenvalue.  Plain numbers."""
     import torch
 
-    from numerics.measures import min_eigenvalue, relative_change
-    from numerics.torch_flow import gradient_descent
-    from solvable import ntg
 
     widths = _ints("widths", widths)
     steps = _int("steps", steps)

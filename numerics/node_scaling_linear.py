@@ -22,9 +22,11 @@ from typing import Any
 
 import numpy as np
 
+from numerics.models import NodeScaled, node_scaled_parameters
+from numerics.torch_flow import gradient_descent, gradient_flow
 from solvable import linear_node_scaling as lns
 from solvable import node_scaling as ns
-from solvable.tolerance import Tolerance, error_in_units, monte_carlo
+from solvable._core.tolerance import Tolerance, error_in_units, monte_carlo
 
 __all__ = [
     "LinearRun",
@@ -109,7 +111,6 @@ def run_linear(
     footnote 3's bound (``method="gd"``), on ``device`` in float64."""
     import torch
 
-    from numerics.models import NodeScaled, node_scaled_parameters
 
     if method not in ("flow", "gd"):
         raise ValueError(f"method must be 'flow' or 'gd', got {method!r}")
@@ -141,8 +142,6 @@ def run_linear(
 
 
 def _integrate(model, params, lam, X, method, rtol, device, labels, widths) -> LinearRun:
-    from numerics.torch_flow import gradient_descent, gradient_flow
-
     if method == "flow":
         res = gradient_flow(model, params, [0.0, T_FINAL], rtol=rtol, device=device)
         W_end, steps = res.params["W"][-1], res.steps

@@ -16,9 +16,11 @@ from typing import Any
 
 import numpy as np
 
+from numerics.models import node_scaled_parameters
 from solvable import node_scaling as ns
 from solvable import ntg as ntg_mod
-from solvable.tolerance import MC_CONFIDENCE, MonteCarlo, monte_carlo
+from solvable._core.activations import check_activation
+from solvable._core.tolerance import MC_CONFIDENCE, MonteCarlo, monte_carlo
 
 __all__ = [
     "NestedWidths",
@@ -52,11 +54,10 @@ def sample_ntg(X: Any, activation: str, lam: Any, draws: int, *, seed: int = 0,
     ``k`` uses seed ``seed + k`` (reproducible on every device)."""
     import torch
 
-    from numerics.models import node_scaled_parameters
 
     draws = _check_draws(draws)
     Xa = ntg_mod._check_X(X, None)
-    ntg_mod._check_activation(activation)
+    check_activation(activation)
     lam_arr = np.asarray(lam, dtype=float)
     if lam_arr.ndim != 1 or lam_arr.size == 0 or np.any(lam_arr < 0):
         raise ValueError(f"lam must be a non-empty 1-D array of scalings >= 0, got {lam!r:.80}")
@@ -159,7 +160,6 @@ def nested_widths(X: Any, activation: str, gamma: Any, weights: Any, widths: Any
     ||X X^T/d||_F`` (``S_M`` the partial sum of the weights)."""
     import torch
 
-    from numerics.models import node_scaled_parameters
 
     widths = tuple(int(w) for w in widths)
     if not widths or any(w < 1 for w in widths) or list(widths) != sorted(set(widths)):

@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import sympy as sp
 from scipy.integrate import solve_ivp
 
-from numerics.systems import GradientFlow
+from solvable._core.backends import generate
+from solvable._core.flows import GradientFlow
 
 __all__ = ["DEFAULT_RTOL", "integrate"]
 
@@ -26,7 +26,7 @@ DEFAULT_RTOL = 1e-13
 
 @functools.cache
 def _compiled(flow: GradientFlow):
-    return sp.lambdify((flow.state, flow.params), list(flow.rhs), modules="numpy", cse=True)
+    return generate((flow.state, flow.params), list(flow.rhs), "numpy", cse=True)
 
 
 def integrate(

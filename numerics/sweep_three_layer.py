@@ -53,6 +53,10 @@ from typing import Any
 
 import numpy as np
 
+from numerics.measures import record_loss, relative_distance
+from numerics.models import ThreeLayerReLU
+from numerics.torch_flow import gradient_descent, initialise, resolve_device
+
 __all__ = [
     "DATA_X",
     "DATA_Y",
@@ -230,8 +234,6 @@ def _layer(p: Mapping[str, Any], w: str, b: str | None) -> Any:
 
 
 def _rd(p: Mapping[str, Any], p0: Mapping[str, Any], w: str, b: str | None) -> float:
-    from numerics.measures import relative_distance
-
     return float(relative_distance(_layer(p, w, b), _layer(p0, w, b))[0])
 
 
@@ -256,9 +258,6 @@ def rd_point(gamma_2: Any, gamma_3: Any, m: int, seed: int, **settings: Any) -> 
     the RD entries are ``None``."""
     import torch
 
-    from numerics.measures import record_loss
-    from numerics.models import ThreeLayerReLU
-    from numerics.torch_flow import gradient_descent, initialise, resolve_device
 
     m = _width(m)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:

@@ -102,6 +102,9 @@ from typing import Any
 
 import numpy as np
 
+from numerics import measures, models, torch_flow
+from solvable.phases import Scaling, table_1, xu_ziyin_phase
+
 __all__ = [
     "DELTA",
     "Z_SCORE",
@@ -455,8 +458,6 @@ def predicted_exponents(
     (28) and the conserved ``K^2 - 4 eta_u eta_w gamma^2 rho^2 f^2`` (module docstring).
     Exponents: int, float (exact binary value), Fraction or sympy Rational (validated by
     :class:`solvable.phases.Scaling`)."""
-    from solvable.phases import Scaling
-
     s = Scaling(c_d, c_gamma, c_u, c_w, c_eta_u, c_eta_w, zero_initial_output)
     m = max(s.c_eta_w + s.c_u, s.c_eta_u + s.c_w)
     a = 2 * s.c_gamma + s.c_eta_u + s.c_eta_w
@@ -569,7 +570,6 @@ def xu_ziyin_point(point: dict) -> dict:
     ``steps`` (most DOP853 steps in the batch)."""
     import torch
 
-    from numerics import measures, models, torch_flow
 
     o = _point_options(point)
     kappa = float(o["kappa"])
@@ -730,8 +730,6 @@ class PhaseCase:
     d_scale: int = 1
 
     def __post_init__(self) -> None:
-        from solvable.phases import Scaling
-
         if not isinstance(self.scaling, Scaling):
             raise TypeError(f"scaling must be a solvable.phases.Scaling, got "
                             f"{type(self.scaling).__name__}")  # fmt: skip
@@ -748,8 +746,6 @@ class PhaseCase:
                                    zero_initial_output=s.zero_initial_output)  # fmt: skip
 
     def paper_phase(self) -> str:
-        from solvable.phases import xu_ziyin_phase
-
         s = self.scaling
         return xu_ziyin_phase(*(getattr(s, k) for k in _EXPONENTS),
                               zero_initial_output=s.zero_initial_output)  # fmt: skip
@@ -769,8 +765,6 @@ def table_1_cases(lazy_width: int = 16) -> dict[str, PhaseCase]:
     keyed ``"<column>, <block>"`` (blocks ``c_eta``, ``c_eta*``, ``+``, ``-``), plus each
     lazy cell with a Gaussian initialisation (``"lazy (gaussian), <block>"``: nonzero
     initial output, outside case 2 of eq. (29)).  The lazy width is ``lazy_width``."""
-    from solvable.phases import Scaling, table_1
-
     out = {}
     for row in table_1():
         s = row["scaling"]

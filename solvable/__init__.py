@@ -1,14 +1,78 @@
 """solvable: exact solutions of lazy vs rich training, as checked mathematics.
 
-Public modules: :mod:`solvable.xu_ziyin` (seed 001, Theorem 1 / Proposition 1),
-:mod:`solvable.theorems` (the registry of claims), :mod:`solvable.errata`
-(disagreements with the papers), :mod:`solvable.suites` (shared test cases),
-:mod:`solvable.tolerance` (the tolerance policy), :mod:`solvable.testing`
-(oracle helpers for pytest).
+Models (one module per paper or model; each is its sympy source, its generated evaluators,
+its loss and flow, its conservation laws, claims and errata):
+
+* :mod:`solvable.xu_ziyin`, :mod:`solvable.phases`: seed 001 (Xu & Ziyin), Sections 2 and 3;
+* :mod:`solvable.kunin`: seed 003 (Kunin et al.);
+* :mod:`solvable.three_layer`: seed 004;
+* :mod:`solvable.lazy_training`, :mod:`solvable.kernels`, :mod:`solvable.linearisation`:
+  seed 002 (the NTK lecture);
+* :mod:`solvable.node_scaling`, :mod:`solvable.ntg`, :mod:`solvable.global_convergence`,
+  :mod:`solvable.linear_node_scaling`: seed 000 (asymmetrical node scaling).
+
+:data:`MODELS` is the one list of models: the registry (:mod:`solvable.theorems`), the
+errata (:mod:`solvable.errata`), ``solvable phases`` and :func:`numerics.simulate` are built
+from it.  Adding a model is one module (defining ``MODEL``, see
+:class:`solvable.Model`) and one line here.
+
+Verification (import them by name; they sit above :mod:`numerics`):
+:mod:`solvable.theorems`, :mod:`solvable.errata`, :mod:`solvable.testing` (pytest oracle),
+:mod:`solvable.cli`, :mod:`solvable.confirmations`.
 """
 
-from solvable import errata, suites, testing, theorems, tolerance, xu_ziyin
-from solvable.tolerance import Tolerance
+from solvable import (
+    global_convergence,
+    kernels,
+    kunin,
+    lazy_training,
+    linear_node_scaling,
+    linearisation,
+    node_scaling,
+    ntg,
+    phases,
+    three_layer,
+    xu_ziyin,
+)
+from solvable._core.claims import Erratum, Theorem, Verdict
+from solvable._core.model import Model, System
+from solvable._core.tolerance import MonteCarlo, Tolerance, monte_carlo
 
-__all__ = ["Tolerance", "errata", "suites", "testing", "theorems", "tolerance", "xu_ziyin"]
+MODELS: tuple[Model, ...] = (
+    xu_ziyin.MODEL,
+    kunin.MODEL,
+    phases.MODEL,
+    three_layer.MODEL,
+    lazy_training.MODEL,
+    kernels.MODEL,
+    linearisation.MODEL,
+    node_scaling.MODEL,
+    ntg.MODEL,
+    global_convergence.MODEL,
+    linear_node_scaling.MODEL,
+)
+"""Every model, in the registry's order (one line per model)."""
+
+__all__ = [
+    "MODELS",
+    "Erratum",
+    "Model",
+    "MonteCarlo",
+    "System",
+    "Theorem",
+    "Tolerance",
+    "Verdict",
+    "global_convergence",
+    "kernels",
+    "kunin",
+    "lazy_training",
+    "linear_node_scaling",
+    "linearisation",
+    "monte_carlo",
+    "node_scaling",
+    "ntg",
+    "phases",
+    "three_layer",
+    "xu_ziyin",
+]
 __version__ = "0.1.0"

@@ -10,6 +10,9 @@ import time
 from collections.abc import Sequence
 from typing import TextIO
 
+from solvable import MODELS, theorems
+from solvable.errata import ERRATA
+
 __all__ = ["main"]
 
 
@@ -30,8 +33,6 @@ def _table(rows: list[list[str]], header: list[str]) -> str:
 
 
 def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from solvable import theorems
-
     selected = theorems.select(args.only)
     if not selected:
         print(f"no claim matches --only {args.only!r}", file=err)
@@ -93,8 +94,6 @@ def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 
 def _errata(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from solvable.errata import ERRATA
-
     rows, details, bad = [], [], 0
     for k, e in enumerate(ERRATA, 1):
         paper, corrected = e.residuals()
@@ -123,17 +122,14 @@ def _errata(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 1 if bad else 0
 
 
-PHASE_TABLES: tuple[str, ...] = ("solvable.phases", "solvable.three_layer")
-
-
 def _phases(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """Print the phase tables of the papers, computed from the package (not retyped)."""
-    import importlib
-
-    for k, name in enumerate(PHASE_TABLES):
+    """Print the papers' tables that the models recompute (``MODEL.tables``), computed
+    from the package (not retyped)."""
+    tables = [m.tables for m in MODELS if m.tables is not None]
+    for k, table in enumerate(tables):
         if k:
             print(file=out)
-        print(importlib.import_module(name).format_table_1(), file=out)
+        print(table(), file=out)
     return 0
 
 

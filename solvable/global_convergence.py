@@ -52,9 +52,14 @@ import numpy as np
 import sympy as sp
 
 from solvable import ntg
-from solvable._numbers import check_dps as _check_dps
-from solvable._numbers import check_int as _check_int
-from solvable.errata import Erratum
+from solvable._core.activations import ACTIVATIONS, Z, activation, check_activation, derivative
+from solvable._core.activations import evaluator as activation_evaluator
+from solvable._core.backends import generate
+from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_zero
+from solvable._core.model import Model
+from solvable._core.numbers import check_dps as _check_dps
+from solvable._core.numbers import check_int as _check_int
+from solvable._core.tolerance import Tolerance, error_in_units
 from solvable.node_scaling import (
     GAMMA,
     J,
@@ -63,8 +68,6 @@ from solvable.node_scaling import (
     sum_of_squares_limit,
     zipf_symbolic,
 )
-from solvable.theorems import Theorem, Verdict, decide, prove_zero
-from solvable.tolerance import Tolerance, error_in_units
 
 SEED = "000_f57230b12d385b63.txt"
 
@@ -227,27 +230,19 @@ def theorem_6_1() -> GradientDescentBounds:
 # ---------------------------------------------------------------------------
 # eq. (14) and the activation constants
 # ---------------------------------------------------------------------------
-def _check_activation(name: Any) -> str:
-    if not isinstance(name, str):
-        raise TypeError(f"activation must be a str, one of {ntg.ACTIVATIONS}, got {name!r}")
-    if name not in ntg.ACTIVATIONS:
-        raise ValueError(f"activation must be one of {ntg.ACTIVATIONS}, got {name!r}")
-    return name
-
-
 def c1_expression(activation: str, c: Any = None) -> sp.Expr:
     """``E_{z ~ N(0,1)}[sigma(c z/sqrt(d))^2]`` of eq. (14) as a sympy expression in ``c``
     (default: the symbol ``c``) and :data:`D`: a closed form for linear (``c^2/d``) and relu
     (``c^2/(2d)``), an unevaluated ``Integral`` for swish and tanh.  ``C_1`` is its
     supremum over ``c in (0, 1]``, attained at ``c = 1`` (claim ``c1_supremum_at_one``)."""
-    name = _check_activation(activation)
+    name = check_activation(activation)
     cv = _CSCALE if c is None else sp.sympify(c)
     return _c1_integral(name, cv)
 
 
 def _c1_integrand(name: str, c: sp.Expr) -> sp.Expr:
     """``sigma(c z/sqrt(d))^2`` times the standard normal density, in ``z`` = ``_ZQ``."""
-    sigma = ntg.activation(name).subs(ntg.Z, c * _ZQ / sp.sqrt(D))
+    sigma = activation(name).subs(Z, c * _ZQ / sp.sqrt(D))
     return sigma**2 * sp.exp(-(_ZQ**2) / 2) / sp.sqrt(2 * sp.pi)
 
 
@@ -259,11 +254,11 @@ def _c1_integral(name: str, c: sp.Expr) -> sp.Expr:
         # on the sympy expression; the z-free factor is pulled out (sympy integrates faster)
         if name == "relu":
             zp, zn = sp.Symbol("zp", positive=True), sp.Symbol("zn", negative=True)
-            sig = ntg.activation("relu")
+            sig = activation("relu")
             lin = c * _ZQ / sp.sqrt(D)
             if (
-                sig.subs(ntg.Z, lin.subs(_ZQ, zp)) != lin.subs(_ZQ, zp)
-                or sig.subs(ntg.Z, lin.subs(_ZQ, zn)) != 0
+                sig.subs(Z, lin.subs(_ZQ, zp)) != lin.subs(_ZQ, zp)
+                or sig.subs(Z, lin.subs(_ZQ, zn)) != 0
             ):  # pragma: no cover - needs c > 0
                 raise ValueError(f"c must be a positive number or symbol, got {c!r}")
             integrand = _c1_integrand("linear", c)
@@ -276,12 +271,12 @@ def _c1_integral(name: str, c: sp.Expr) -> sp.Expr:
 @functools.cache
 def _c1_fn(name: str, backend: str) -> Callable[..., Any]:
     if backend == "mpmath":  # closed form, or mpmath.quad of the Integral
-        return sp.lambdify((_CSCALE, D), _c1_integral(name, _CSCALE), modules="mpmath")
+        return generate((_CSCALE, D), _c1_integral(name, _CSCALE), "mpmath")
     if name in ("linear", "relu"):
-        return sp.lambdify((_CSCALE, D), _c1_integral(name, _CSCALE), modules="numpy")
+        return generate((_CSCALE, D), _c1_integral(name, _CSCALE), "numpy")
     from scipy.integrate import quad
 
-    f = sp.lambdify((_ZQ, _CSCALE, D), _c1_integrand(name, _CSCALE), modules="numpy")
+    f = generate((_ZQ, _CSCALE, D), _c1_integrand(name, _CSCALE), "numpy")
 
     def integral(c: float, d: int) -> float:
         # exp(-c z/sqrt d) overflows to inf for z << 0, where the swish integrand is 0
@@ -298,7 +293,7 @@ def c1(activation: str, d: int, *, c: Any = 1, dps: int | None = None) -> Any:
     (its closed form for linear/relu; for swish/tanh the lambdified integrand by
     ``scipy.integrate.quad`` in float64, ``dps=None``, or the lambdified ``Integral`` by
     ``mpmath.quad`` at ``dps`` digits); at the default ``c = 1`` this is ``C_1`` of (14)."""
-    name = _check_activation(activation)
+    name = check_activation(activation)
     d = _check_int("d", d)
     dps = _check_dps(dps)
     if isinstance(c, bool) or not isinstance(c, (numbers.Real, str, mpmath.mpf)):
@@ -319,8 +314,8 @@ def c1(activation: str, d: int, *, c: Any = 1, dps: int | None = None) -> Any:
 def _swish_second_derivative_identity() -> tuple[sp.Expr, sp.Expr]:
     """``(sigma'', S (1 - S)(2 - u (2 S - 1)))`` for swish, ``S`` the logistic function
     (``2 S(u) - 1 = tanh(u/2)``)."""
-    z = ntg.Z
-    s2 = sp.diff(ntg.activation("swish"), z, 2)
+    z = Z
+    s2 = sp.diff(activation("swish"), z, 2)
     S = 1 / (1 + sp.exp(-z))
     return s2, S * (1 - S) * (2 - z * (2 * S - 1))
 
@@ -332,7 +327,7 @@ def activation_bounds(activation: str, *, dps: int | None = None) -> tuple[Any, 
     ``sup sigma' = 1.09984 > 1`` (see :func:`errata`); ``sup |sigma''| = sigma''(0) = 1/2`` is
     checked by claim ``activation_derivative_bounds``.  float64 or mpmath at ``dps``.
     Linear (a polynomial) and relu (not differentiable) are outside Assumption 3.2."""
-    name = _check_activation(activation)
+    name = check_activation(activation)
     dps = _check_dps(dps)
     if name in ("linear", "relu"):
         raise ValueError(
@@ -345,7 +340,7 @@ def activation_bounds(activation: str, *, dps: int | None = None) -> tuple[Any, 
             b1, b2 = mpmath.mpf(1), 4 * mpmath.sqrt(3) / 9
         else:
             u_star = mpmath.findroot(lambda u: u * mpmath.tanh(u / 2) - 2, mpmath.mpf(2.4))
-            s1 = sp.lambdify(ntg.Z, ntg.activation_derivative("swish"), modules="mpmath")
+            s1 = activation_evaluator("swish", "mpmath", 1)
             b1, b2 = s1(u_star), mpmath.mpf(1) / 2
     if dps is None:
         return float(b1), float(b2)
@@ -405,7 +400,7 @@ class Constants:
         """The constants of a data set: ``C = max |y_i|`` (the smallest valid ``C``),
         ``C_1`` from :func:`c1`, ``M = sup |sigma''|`` from :func:`activation_bounds` and
         ``kappa_n`` from :func:`solvable.ntg.kappa_n` unless given."""
-        name = _check_activation(activation)
+        name = check_activation(activation)
         Xa = np.asarray(X, dtype=float)
         ya = np.asarray(y, dtype=float)
         if Xa.ndim != 2 or Xa.size == 0:
@@ -444,8 +439,7 @@ def _lambdified(name: str, backend: str) -> Callable[..., Any]:
         "gd_width": (t6.width, (ETA,)),
     }
     expr, extra = exprs[name]
-    modules = "numpy" if backend == "numpy" else "mpmath"
-    return sp.lambdify((*_CONST_SYMBOLS, *extra), expr, modules=modules)
+    return generate((*_CONST_SYMBOLS, *extra), expr, backend)
 
 
 def _check_constants(consts: Any) -> Constants:
@@ -560,9 +554,9 @@ def _c1_sup_at_one() -> Verdict:
     # function of u > 0 and k > 0 that sympy shows positive (u and k treated as independent:
     # positivity on the larger set implies it on the curve k = e^u - 1).
     cases = []
-    for name in ntg.ACTIVATIONS:
-        s = ntg.activation(name)
-        h = s.subs(ntg.Z, _U) ** 2 + s.subs(ntg.Z, -_U) ** 2
+    for name in ACTIVATIONS:
+        s = activation(name)
+        h = s.subs(Z, _U) ** 2 + s.subs(Z, -_U) ** 2
         hp = sp.diff(h, _U).rewrite(sp.exp).subs(sp.exp(_U), 1 + _K)
         hp = sp.factor(sp.together(hp))
         cases.append((f"{name}: h'(u) = {hp}", bool(hp.is_positive) and not hp.has(sp.exp)))
@@ -776,12 +770,12 @@ def _c1_quadrature(dps: int = 30) -> Verdict:
     for d in (1, 5):
         for name in ("linear", "relu"):
             # quadrature of the full integrand (Max included), split at the relu kink
-            f = sp.lambdify(_ZQ, _c1_integrand(name, sp.Integer(1)).subs(D, d), "mpmath")
+            f = generate((_ZQ,), _c1_integrand(name, sp.Integer(1)).subs(D, d), "mpmath")
             with mpmath.workdps(dps + _GUARD):
                 quad = mpmath.quad(f, [-mpmath.inf, 0, mpmath.inf])
             worst = max(worst, error_in_units(quad, c1(name, d, dps=dps), tol_mp))
         for name in ("swish", "tanh"):
-            sig = sp.lambdify(ntg.Z, ntg.activation(name), modules="numpy")
+            sig = activation_evaluator(name, "numpy")
             gh = float(np.sum(wq * sig(zq / np.sqrt(d)) ** 2))
             worst = max(worst, error_in_units(c1(name, d), gh, tol_gh))
             worst = max(worst, error_in_units(c1(name, d, dps=dps), gh, tol_gh))
@@ -810,8 +804,8 @@ def _activation_derivative_bounds(dps: int = 30) -> Verdict:
     if ident.status != "proved":
         return Verdict("failed", f"sigma'' identity: {ident.detail}", math.inf, tol)
     b1, b2 = activation_bounds("swish", dps=dps)
-    s2f = sp.lambdify(ntg.Z, s2, modules="mpmath")
-    s3f = sp.lambdify(ntg.Z, sp.diff(s2, ntg.Z), modules="mpmath")
+    s2f = generate((Z,), s2, "mpmath")
+    s3f = generate((Z,), sp.diff(s2, Z), "mpmath")
     with mpmath.workdps(dps + _GUARD):
         grid = [mpmath.mpf(k) / 4 for k in range(-240, 241)]
         crit = [mpmath.mpf(0)]
@@ -834,57 +828,6 @@ def _activation_derivative_bounds(dps: int = 30) -> Verdict:
         max_error=err,
         tolerance=tol,
     )
-
-
-def _monitored(full: bool = False) -> Verdict:
-    # Theorem 5.1 along simulated gradient flow (numerics.node_scaling_experiment).  The
-    # simulated widths are far below the width condition, so this is an empirical check of
-    # the bounds outside the regime the theorem covers: ratios observed/bound <= 1 pass.
-    from numerics.node_scaling_experiment import monitor_summary, monitor_theorem_5_1
-
-    result = monitor_theorem_5_1(**_monitor_setup(full))
-    worst, detail = monitor_summary(result)
-    tol = Tolerance(rtol=1.0, reason="an inequality: max_error is the largest observed/bound "
-                    "ratio over (a)-(d) and t (pass <= 1); DOP853 at rtol <= 1e-8 moves it by "
-                    "< 1e-6")  # fmt: skip
-    return Verdict("confirmed" if worst <= 1 else "failed", detail, max_error=worst,
-                   tolerance=tol)  # fmt: skip
-
-
-def _monitor_setup(full: bool) -> dict[str, Any]:
-    if full:
-        return {"n": 10, "d": 5, "data_seed": 1, "gammas": (1.0, 0.5, 0.2), "alpha": 0.5,
-                "widths": (100, 1000, 4000), "seeds": (0, 1), "delta": 0.1,
-                "threads": 1}  # fmt: skip
-    return {"n": 4, "d": 3, "data_seed": 0, "gammas": (1.0, 0.5), "alpha": 0.5,
-            "widths": (100,), "seeds": (0,), "delta": 0.1, "horizon": 4.0, "n_times": 40,
-            "rtol": 1e-8, "threads": 1}  # fmt: skip
-
-
-def _feature_learning(full: bool = False) -> Verdict:
-    # Definitions 7.1 / 7.3 at t large vs width: gamma = 1 ratios decay (per-seed log-log
-    # slopes, MC mean and 99.9% CI: high end < 0); gamma < 1 max-ratio stays bounded away
-    # from 0 (slope CI high end >= 0, i.e. no significant decay with m) and its slope exceeds
-    # gamma = 1's by more than the combined CI half-width (the regimes are told apart).
-    from numerics.node_scaling_experiment import feature_learning_summary, feature_learning_sweep
-
-    if full:
-        setup = {"n": 10, "d": 5, "data_seed": 1, "gammas": (1.0, 0.5, 0.2), "alpha": 0.5,
-                 "widths": (100, 400, 1600, 6400), "seeds": (0, 1, 2, 3, 4),
-                 "threads": 1}  # fmt: skip
-    else:
-        setup = {"n": 4, "d": 3, "data_seed": 0, "gammas": (1.0, 0.5), "alpha": 0.5,
-                 "widths": (25, 100, 400), "seeds": (0, 1, 2, 3), "horizon": 4.0,
-                 "rtol": 1e-7, "threads": 1}  # fmt: skip
-    result = feature_learning_sweep(**setup)
-    ok, detail = feature_learning_summary(result)
-    tol = Tolerance(
-        rtol=1.0,
-        reason="sign tests on MC intervals (monte_carlo, 99.9% simultaneous) of per-seed "
-        "log-log slopes; max_error 0 pass, 1 fail",
-    )
-    return Verdict("confirmed" if ok else "failed", detail, max_error=0.0 if ok else 1.0,
-                   tolerance=tol)  # fmt: skip
 
 
 def claims() -> list[Theorem]:
@@ -931,15 +874,7 @@ def claims() -> list[Theorem]:
            "beta^2 = 1 - eta gamma kappa_n/2 and (1 - eta gamma kappa_n/2)^(t/eta) -> "
            "exp(-gamma kappa_n t/2) as eta -> 0: the GD rate reproduces Theorem 5.1(b).",
            _gd_matches_gf),
-        T_("theorem_5_1_monitored", "Theorem 5.1 (a)-(d)",
-           "Along simulated gradient flow (swish, gamma in {1, 0.5[, 0.2]}, Zipf alpha = 1/2) "
-           "the bounds (a)-(d) hold at widths far below the width condition (empirical; "
-           "full=True: n = 10, d = 5, m in {100, 1000, 4000}).", _monitored, "numeric"),
-        T_("feature_learning_width_scaling", "Definitions 7.1, 7.3; Theorems 7.5, 7.9",
-           "At the end of gradient-flow training, ratios (17), (18) decay with m for gamma = 1 "
-           "and the max-ratio (18) stays away from 0 for gamma < 1 (full=True: m in {100, 400, "
-           "1600, 6400}, 5 seeds).", _feature_learning, "numeric"),
-    ]  # fmt: skip
+]  # fmt: skip
 
 
 # ---------------------------------------------------------------------------
@@ -966,11 +901,11 @@ def _swish_assumption() -> tuple[sp.Expr, sp.Expr]:
     # Corrected: sup sigma' = sigma'(u*) with sigma''(u*) = 0, u* tanh(u*/2) = 2; residual: the
     # identity sigma'' = S(1 - S)(2 - u (2S - 1)) that locates u*, and sigma' - 1 = (1 - S)
     # (sigma - 1) (so sigma' > 1 wherever sigma > 1).
-    s1 = ntg.activation_derivative("swish")
-    printed = sp.Max(0, s1.subs(ntg.Z, 2) - 1)
+    s1 = derivative("swish")
+    printed = sp.Max(0, s1.subs(Z, 2) - 1)
     s2, form = _swish_second_derivative_identity()
-    S = 1 / (1 + sp.exp(-ntg.Z))
-    excess = (s1 - 1) - (1 - S) * (ntg.activation("swish") - 1)
+    S = 1 / (1 + sp.exp(-Z))
+    excess = (s1 - 1) - (1 - S) * (activation("swish") - 1)
     return printed, (s2 - form) ** 2 + excess**2
 
 
@@ -1013,3 +948,12 @@ def _errata() -> tuple[Erratum, ...]:
 def errata() -> list[Erratum]:
     """Disagreements with seed 000, Sections 3.3 and 6, each with its check."""
     return list(_errata())
+
+
+MODEL = Model(
+    name="global_convergence",
+    seed=SEED,
+    title="Seed 000 Theorems 5.1, 6.1: global convergence bounds",
+    claims=claims,
+    errata=errata,
+)

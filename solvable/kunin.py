@@ -1,4 +1,6 @@
-r"""Single hidden neuron ``f(x) = a w^T x``: conserved delta, lazy / rich / delayed-rich.
+r"""Seed 003 (Kunin et al.): the single hidden neuron ``f(x) = a w^T x`` (conserved delta,
+lazy / rich / delayed rich, exact solution), and the wide linear and piecewise-linear
+networks of Part II.
 
 Source: seed ``003_cfd8c5fad4b6665d.txt``, a poster of Kunin, Raventós, Dominé,
 Chen, Klindt, Saxe, Ganguli, "Get rich quick: exact solutions reveal how
@@ -11,16 +13,16 @@ Model and conventions::
     da/dt = -eta_a dL/da,   dw/dt = -eta_w dL/dw
 
 * ``delta = eta_w a^2 - eta_a ||w||^2`` is conserved (the poster's ``a^2 - ||w||^2``
-  for equal rates): > 0 upstream, = 0 balanced, < 0 downstream.
+  for equal rates; :func:`balance`): > 0 upstream, = 0 balanced, < 0 downstream.
 * ``d beta/dt = -M grad_beta L`` with ``M = eta_w a^2 I + eta_a w w^T``
   ``= (sigma + delta)/2 I + (sigma - delta)/2 beta beta^T/||beta||^2``,
   ``sigma = sqrt(delta^2 + 4 eta_a eta_w ||beta||^2)``; the NTK on the data is
   ``K = X M X^T``.  Regimes: ``M ~ delta I`` (delta >> 0, lazy),
   ``M = sqrt(eta_a eta_w) ||beta|| (I + beta beta^T/||beta||^2)`` (delta = 0, rich;
-  the poster omits the square root, see :mod:`solvable.errata`),
+  the poster omits the square root, an erratum of this module),
   ``M ~ |delta| beta beta^T/||beta||^2`` (delta << 0, delayed rich).
 
-Exact solution (derived here, checked in :mod:`solvable.claims_kunin`): when the
+Exact solution (derived here, checked by this module's claims): when the
 inputs are isotropic, ``X^T X = s I_d`` (whitened: s = 1), the loss is
 ``s/2 ||beta - beta*||^2 + const`` with ``beta* = X^T y / s``.  In the balanced
 coordinates ``z = (a / sqrt(eta_a'), w / sqrt(eta_w'))``, ``eta' = s eta``, the flow
@@ -32,12 +34,18 @@ the plane of ``(a, beta*)``) divided by a Bernoulli normaliser,
 It is evaluated in a form where every term is non-negative and every exponent
 is <= 0 (no cancellation, no overflow), continuous through delta = 0, for any
 sign of ``a`` and any rates.
+
+Part II: the wide linear network ``f(x) = A^T W x`` (:class:`WideSetup`; conserved
+``Delta = eta_w A A^T - eta_a W W^T``, :func:`wide_balance`) and the piecewise-linear
+network ``f(x) = a^T relu(W x)`` (:class:`PiecewiseLinearSetup`; every ``delta_k`` is
+conserved).  Each model's loss is defined once (:func:`loss`, :func:`wide_loss`,
+:func:`piecewise_linear_loss`); ``numerics.simulate`` integrates all three.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,61 +53,94 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from solvable import _numbers
-from solvable._numbers import Number
-from solvable._special import exprel, namespace
+from solvable._core import numbers as nb
+from solvable._core.activations import elementwise
+from solvable._core.backends import elementary, exprel, generate, torch_module
+from solvable._core.claims import Erratum, Theorem, Verdict, prove_zero
+from solvable._core.conservation import ConservationLaw
+from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
+from solvable._core.model import Model, System
+from solvable._core.numbers import Number
 
 __all__ = [
+    "CASES",
+    "MODEL",
+    "SEED",
+    "Case",
+    "PiecewiseLinearSetup",
+    "PiecewiseLinearState",
     "Setup",
     "State",
     "States",
     "Symbols",
     "Trajectory",
+    "WideSetup",
+    "WideState",
+    "balance",
     "closed_form",
+    "flow",
+    "isotropy",
     "loss",
+    "output",
+    "piecewise_linear_flow",
+    "piecewise_linear_loss",
     "preconditioner",
     "regime",
     "symbolic",
+    "wide_balance",
+    "wide_flow",
+    "wide_loss",
+    "wide_output",
 ]
 
-GUARD_DIGITS = 10
+SEED = "003_cfd8c5fad4b6665d.txt"
+GUARD_DIGITS = nb.GUARD_DIGITS
 
 
 # ---------------------------------------------------------------------------
-# model definitions (shared with numerics.simulate)
+# The models: each loss and each conserved quantity defined once (array code that runs
+# on sympy / mpmath object arrays, float64 arrays and batched torch tensors)
 # ---------------------------------------------------------------------------
+def output(a: Any, w: Any, X: Any) -> Any:
+    """``f(x_i) = a w^T x_i`` on the rows of ``X`` (n, d): ``a`` (...), ``w`` (..., d) give
+    (..., n)."""
+    return a[..., None] * (w @ X.swapaxes(-1, -2))
+
+
 def loss(a: Any, w: Any, X: Any, y: Any) -> Any:
-    """``L = 1/2 sum_i (a w^T x_i - y_i)^2``; works on sympy, numpy and mpmath."""
-    total = 0
-    for xi, yi in zip(X, y, strict=True):
-        r = a * sum((wj * xj for wj, xj in zip(w, xi, strict=True)), start=0 * xi[0]) - yi
-        total = total + r * r
-    return total / 2
+    """``L = 1/2 sum_i (a w^T x_i - y_i)^2``: ``a`` (...), ``w`` (..., d), ``X`` (n, d),
+    ``y`` (n,)."""
+    return ((output(a, w, X) - y) ** 2).sum(-1) / 2
+
+
+def balance(a: Any, w: Any, eta_a: Any, eta_w: Any) -> Any:
+    """The conserved ``delta = eta_w a^2 - eta_a |w|^2`` (``a`` (...), ``w`` (..., d)); for a
+    piecewise-linear network ``a`` (..., h), ``W`` (..., h, d) it gives every ``delta_k``."""
+    return eta_w * a**2 - eta_a * (w * w).sum(-1)
+
+
+def wide_output(A: Any, W: Any, X: Any) -> Any:
+    """Wide two-layer linear net ``f(x) = A^T W x`` on the rows of ``X`` (n, d): ``A``
+    (..., h, c), ``W`` (..., h, d) give (..., n, c)."""
+    return X @ W.swapaxes(-1, -2) @ A
 
 
 def wide_loss(A: Any, W: Any, X: Any, Y: Any) -> Any:
-    """Wide two-layer linear net ``f(x) = A^T W x`` (A: h x c, W: h x d):
-    ``L = 1/2 sum_i ||A^T W x_i - y_i||^2`` (X: n x d, Y: n x c)."""
-    h, c, d = len(A), len(A[0]), len(W[0])
-    total = 0
-    for xi, yi in zip(X, Y, strict=True):
-        hidden = [sum(W[k][j] * xi[j] for j in range(d)) for k in range(h)]
-        for o in range(c):
-            r = sum(A[k][o] * hidden[k] for k in range(h)) - yi[o]
-            total = total + r * r
-    return total / 2
+    """``L = 1/2 sum_i ||A^T W x_i - y_i||^2`` (X: n x d, Y: n x c)."""
+    return ((wide_output(A, W, X) - Y) ** 2).sum((-1, -2)) / 2
 
 
-def piecewise_linear_loss(a: Any, W: Any, X: Any, y: Any, slopes: Any) -> Any:
-    """``f(x_i) = sum_k a_k sigma(w_k . x_i)`` with a piecewise-linear ``sigma`` inside one
-    activation region: ``sigma(z) = slopes[k][i] z`` (e.g. 0/1 for ReLU);
-    ``L = 1/2 sum_i (f(x_i) - y_i)^2``."""
-    h, d = len(W), len(W[0])
-    total = 0
-    for i, (xi, yi) in enumerate(zip(X, y, strict=True)):
-        f = sum(a[k] * slopes[k][i] * sum(W[k][j] * xi[j] for j in range(d)) for k in range(h))
-        total = total + (f - yi) ** 2
-    return total / 2
+def wide_balance(A: Any, W: Any, eta_a: Any, eta_w: Any) -> Any:
+    """The conserved ``Delta = eta_w A A^T - eta_a W W^T`` (h x h)."""
+    return eta_w * (A @ A.swapaxes(-1, -2)) - eta_a * (W @ W.swapaxes(-1, -2))
+
+
+def piecewise_linear_loss(a: Any, W: Any, X: Any, y: Any, sigma: Callable[[Any], Any]) -> Any:
+    """``f(x_i) = sum_k a_k sigma(w_k . x_i)``, ``L = 1/2 sum_i (f(x_i) - y_i)^2``; ``a``
+    (..., h), ``W`` (..., h, d); ``sigma`` elementwise on the pre-activations (..., n, h)
+    (ReLU, or inside one activation region ``z -> s z`` with fixed slopes ``s``)."""
+    f = (sigma(X @ W.swapaxes(-1, -2)) * a[..., None, :]).sum(-1)
+    return ((f - y) ** 2).sum(-1) / 2
 
 
 def preconditioner(beta: np.ndarray, delta: float, eta_a: float, eta_w: float) -> np.ndarray:
@@ -117,8 +158,8 @@ def _lambda_fns() -> tuple[Callable[..., Any], Callable[..., Any]]:
     S = symbolic()
     args = (S.delta, S.eta_a, S.eta_w, S.beta2)
     return (
-        sp.lambdify(args, S.exprs["lambda_1"], "numpy"),
-        sp.lambdify(args, S.exprs["lambda_2"], "numpy"),
+        generate(args, S.exprs["lambda_1"], "numpy"),
+        generate(args, S.exprs["lambda_2"], "numpy"),
     )
 
 
@@ -242,21 +283,130 @@ def symbolic() -> Symbols:
 def _evaluators(backend: str) -> dict[str, Callable[..., Any]]:
     S = symbolic()
     ex = S.exprs
-    mods = namespace(backend)
     scal = (S.delta, S.kappa, S.Y)
-    out = {"Omega": sp.lambdify(scal, ex["Omega"], mods)}
-    # the two branches of v_raw, as tuples (lambdify of a Piecewise of matrices is awkward)
+    out = {"Omega": generate(scal, ex["Omega"], backend)}
+    # the two branches of v_raw, as tuples (a Piecewise of matrices does not generate well)
     pos, neg = ex["v_raw"].args[0][0], ex["v_raw"].args[1][0]
-    out["v_pos"] = sp.lambdify((*scal, S.Omega), (pos[0], pos[1]), mods)
-    out["v_neg"] = sp.lambdify((*scal, S.Omega), (neg[0], neg[1]), mods)
+    out["v_pos"] = generate((*scal, S.Omega), (pos[0], pos[1]), backend)
+    out["v_neg"] = generate((*scal, S.Omega), (neg[0], neg[1]), backend)
     targs = (S.delta, S.kappa, S.Y, S.Omega, S.c_plus, S.c_minus, S.cperp, ex["vx"], ex["vy"], S.t)
-    out["coeffs"] = sp.lambdify(targs, (ex["z_a"], ex["z_1"], ex["z_perp"]), mods)
+    out["coeffs"] = generate(targs, (ex["z_a"], ex["z_1"], ex["z_perp"]), backend,
+                             elementwise=True)  # fmt: skip
     return out
 
 
 # ---------------------------------------------------------------------------
-# numeric API
+# Raw gradient flows (derived from the losses) and their conservation laws
 # ---------------------------------------------------------------------------
+def _data_symbols(n: int, d: int, targets: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    X = symbol_array("X", (n, d), real=True)
+    y = symbol_array("Y" if targets else "y", (n, targets) if targets else (n,), real=True)
+    return X, y
+
+
+@functools.cache
+def flow(n: int, d: int) -> GradientFlow:
+    """Part I: the gradient flow of :func:`loss` (rates eta_a, eta_w); parameters
+    ``(eta_a, eta_w, X entries, y entries)``; blocks ``a`` (a scalar) and ``w`` (d,)."""
+    S = symbolic()
+    X, y = _data_symbols(n, d)
+    return gradient_flow(lambda a, w: loss(a, w, X, y), {"a": ((), S.eta_a), "w": ((d,), S.eta_w)},
+                         (S.eta_a, S.eta_w, *X.ravel(), *y))  # fmt: skip
+
+
+@functools.cache
+def wide_flow(n: int, d: int, h: int, c: int) -> GradientFlow:
+    """Part II: the gradient flow of :func:`wide_loss`, ``A`` (h, c) at rate eta_a, ``W``
+    (h, d) at rate eta_w; parameters ``(eta_a, eta_w, X entries, Y entries)``."""
+    S = symbolic()
+    X, Y = _data_symbols(n, d, c)
+    return gradient_flow(lambda A, W: wide_loss(A, W, X, Y),
+                         {"A": ((h, c), S.eta_a), "W": ((h, d), S.eta_w)},
+                         (S.eta_a, S.eta_w, *X.ravel(), *Y.ravel()))  # fmt: skip
+
+
+@functools.cache
+def piecewise_linear_flow(n: int, d: int, h: int, *, region: bool = True) -> GradientFlow:
+    """Part II: the gradient flow of :func:`piecewise_linear_loss`.  ``region=True``: inside
+    one activation region, ``sigma(w_k . x_i) = s_k_i (w_k . x_i)`` with the slopes as
+    parameters (a polynomial flow; parameters ``(eta_a, eta_w, X, y, slopes)``);
+    ``region=False``: ReLU itself (parameters ``(eta_a, eta_w, X, y)``)."""
+    S = symbolic()
+    X, y = _data_symbols(n, d)
+    params: tuple[Any, ...] = (S.eta_a, S.eta_w, *X.ravel(), *y)
+    if region:
+        slopes = symbol_array("s", (h, n), real=True)
+        params = (*params, *slopes.ravel())
+
+        def sigma(Z: Any) -> Any:
+            return slopes.T * Z
+    else:
+        sigma = elementwise("relu", "sympy")
+    return gradient_flow(lambda a, W: piecewise_linear_loss(a, W, X, y, sigma),
+                         {"a": ((h,), S.eta_a), "W": ((h, d), S.eta_w)}, params)  # fmt: skip
+
+
+def _scalar(value: Any) -> Any:
+    return value.item() if isinstance(value, np.ndarray) and value.ndim == 0 else value
+
+
+def laws() -> tuple[ConservationLaw, ...]:
+    """delta (single neuron, any X), the entries of Delta (wide net) and every delta_k
+    (piecewise-linear net, inside an activation region), each proved along its flow."""
+    S = symbolic()
+    s = SEED
+    single = flow(3, 2)
+    out = [
+        ConservationLaw(
+            "kunin.delta", f"{s} Part I",
+            "delta = eta_w a^2 - eta_a ||w||^2 is conserved (single neuron, any X, n = 3, d = 2).",
+            _scalar(balance(single.block("a"), single.block("w"), S.eta_a, S.eta_w)),
+            single, "single neuron, n = 3, d = 2",
+        )
+    ]  # fmt: skip
+    wide = wide_flow(2, 2, 2, 2)
+    Delta = wide_balance(wide.block("A"), wide.block("W"), S.eta_a, S.eta_w)
+    for p, q in ((0, 0), (0, 1), (1, 1)):
+        out.append(
+            ConservationLaw(
+                f"kunin.Delta_{p}{q}", f"{s} Part II",
+                f"Entry ({p},{q}) of Delta = eta_w A A^T - eta_a W W^T is conserved "
+                "(f = A^T W x, h = c = d = n = 2).",
+                Delta[p, q], wide, "wide linear net, h = c = d = n = 2",
+            )
+        )  # fmt: skip
+    pl = piecewise_linear_flow(2, 2, 2)
+    deltas = balance(pl.block("a"), pl.block("W"), S.eta_a, S.eta_w)
+    for k in range(2):
+        out.append(
+            ConservationLaw(
+                f"kunin.delta_k{k}", f"{s} Part II",
+                f"delta_{k} = eta_w a_{k}^2 - eta_a ||w_{k}||^2 is conserved for a "
+                "piecewise-linear f = a^T sigma(W x) (inside an activation region).",
+                deltas[k], pl, "piecewise-linear net, h = 2, d = 2, n = 2",
+            )
+        )  # fmt: skip
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------
+# Single neuron: setup, states, the exact solution
+# ---------------------------------------------------------------------------
+def _check_data(setup: Any, targets: str = "y") -> None:
+    """Validate and store ``eta_a``, ``eta_w``, ``X`` (n, d) and the targets of a setup."""
+    set_ = object.__setattr__
+    set_(setup, "eta_a", nb.check_number("eta_a", setup.eta_a, positive=True))
+    set_(setup, "eta_w", nb.check_number("eta_w", setup.eta_w, positive=True))
+    if targets == "y":
+        y = nb.check_vector("y", setup.y)
+        n = len(y)
+    else:
+        y = nb.check_matrix("Y", setup.Y, (None, None))
+        n = len(y)
+    set_(setup, "X", nb.check_matrix("X", setup.X, (n, None)))
+    set_(setup, targets, y)
+
+
 @dataclass(frozen=True)
 class Setup:
     """Learning rates ``eta_a, eta_w > 0``, data ``X`` (n, d) and targets ``y`` (n,).
@@ -270,16 +420,7 @@ class Setup:
     y: tuple[Number, ...]
 
     def __post_init__(self) -> None:
-        set_ = object.__setattr__
-        set_(self, "eta_a", _numbers.check_number("eta_a", self.eta_a, positive=True))
-        set_(self, "eta_w", _numbers.check_number("eta_w", self.eta_w, positive=True))
-        y = _numbers.check_vector("y", self.y)
-        rows = _numbers._as_nested("X", self.X)
-        if not isinstance(rows, list) or not rows or not isinstance(rows[0], list):
-            raise ValueError(f"X must be a 2-d array of shape (n, d), got {self.X!r:.80}")
-        X = _numbers.check_matrix("X", self.X, (len(y), len(rows[0])))
-        set_(self, "X", X)
-        set_(self, "y", y)
+        _check_data(self)
 
     @property
     def n(self) -> int:
@@ -288,6 +429,26 @@ class Setup:
     @property
     def d(self) -> int:
         return len(self.X[0])
+
+
+def _arrays(setup: Any, dps: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """``X`` and the targets at the working precision (inside ``nb.Precision(dps)``)."""
+    conv, dt = nb.converter(dps), nb.dtype(dps)
+    targets = setup.Y if isinstance(setup, WideSetup) else setup.y
+    X = np.array([[conv(v) for v in row] for row in setup.X], dtype=dt)
+    T = [[conv(v) for v in r] if isinstance(r, tuple) else conv(r) for r in targets]
+    return X, np.array(T, dtype=dt)
+
+
+def _weights(values: Any, dps: int | None) -> np.ndarray:
+    """An array of weights at the working precision (float64, or mpf from exact input)."""
+    arr = np.asarray(values, dtype=object)
+    conv = nb.converter(dps)
+    return np.vectorize(conv, otypes=[nb.dtype(dps)])(arr) if arr.size else arr
+
+
+def _check_weights(setup: Setup, a0: Any, w0: Any) -> tuple[Number, tuple[Number, ...]]:
+    return nb.check_number("a0", a0), nb.check_vector("w0", w0, setup.d)
 
 
 @dataclass(frozen=True)
@@ -304,25 +465,13 @@ class State:
     @classmethod
     def from_weights(cls, setup: Setup, t: Any, a: Any, w: Any, *, dps: int | None = None) -> State:
         """Measure beta, delta and the loss directly from the weights."""
-        conv = _numbers.to_float if dps is None else _numbers.to_mpf
-        ctx = mpmath.workdps(dps + GUARD_DIGITS) if dps is not None else _Null()
-        with ctx:
-            dt = float if dps is None else object
-            w = np.array([conv(v) if dps is not None else float(v) for v in w], dtype=dt)
-            a = conv(a) if dps is not None else float(a)
-            X = np.array([[conv(v) for v in row] for row in setup.X], dtype=dt)
-            y = np.array([conv(v) for v in setup.y], dtype=dt)
-            ea, ew = conv(setup.eta_a), conv(setup.eta_w)
-            delta = ew * a * a - ea * sum(w * w)
-            return cls(t=t, a=a, w=w, beta=a * w, delta=delta, loss=loss(a, w, X, y))
-
-
-class _Null:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
+        with nb.Precision(dps):
+            a, w = _weights(a, dps), _weights(w, dps).reshape(-1)
+            X, y = _arrays(setup, dps)
+            ea, ew = nb.converter(dps)(setup.eta_a), nb.converter(dps)(setup.eta_w)
+            return cls(t=t, a=_scalar(a), w=w, beta=_scalar(a) * w,
+                       delta=_scalar(balance(a, w, ea, ew)),
+                       loss=_scalar(loss(a, w, X, y)))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -361,25 +510,20 @@ class Trajectory:
     _data: dict[str, Any] = field(repr=False)
 
     def at(self, t: Number) -> State:
+        """The state at time ``t >= 0``."""
         return self.sample([t])[0]
 
     def sample(self, times: Any) -> States:
-        from solvable.xu_ziyin import _check_times  # one validation of times
-
-        ts = _check_times(times)
+        """The states at many times (vectorised over ``times``; each ``>= 0``)."""
+        ts = nb.check_times(times)
         k = self._data
         dps = self.dps
         ev = _evaluators("numpy" if dps is None else "mpmath")
-        conv = _numbers.to_float if dps is None else _numbers.to_mpf
-        ctx = mpmath.workdps(dps + GUARD_DIGITS) if dps is not None else _Null()
-        with ctx:
-            dt = float if dps is None else object
-            tt = np.array([conv(v) for v in ts], dtype=dt)
-            fn = ev["coeffs"]
-            if dps is not None:
-                fn = np.vectorize(fn, otypes=[object, object, object])
+        conv = nb.converter(dps)
+        with nb.Precision(dps):
+            tt = np.array([conv(v) for v in ts], dtype=nb.dtype(dps))
             with np.errstate(all="ignore"):
-                za, z1, zp = fn(
+                za, z1, zp = ev["coeffs"](
                     k["delta_p"], k["kappa"], k["Y"], k["Omega"], k["c_plus"], k["c_minus"],
                     k["cperp"], k["vx"], k["vy"], tt,
                 )  # fmt: skip
@@ -389,12 +533,8 @@ class Trajectory:
             a = k["sa"] * za
             w = k["sw"] * (z1[:, None] * k["bhat"][None, :] + zp[:, None] * k["cperp_vec"][None, :])
             beta = a[:, None] * w
-            X, y = k["X"], k["y"]
-            losses = np.array([loss(ai, wi, X, y) for ai, wi in zip(a, w, strict=True)], dtype=dt)
-        if dps is not None:
-            with mpmath.workdps(dps):
-                rnd = np.vectorize(lambda z: +z, otypes=[object])
-                tt, a, w, beta, losses = (rnd(v) for v in (tt, a, w, beta, losses))
+            losses = loss(a, w, k["X"], k["y"])
+        tt, a, w, beta, losses = nb.rounded((tt, a, w, beta, losses), dps)
         return States(t=tt, a=a, w=w, beta=beta, delta=self.delta, loss=losses)
 
 
@@ -402,7 +542,7 @@ def isotropy(setup: Setup, digits: int = 50) -> tuple[Any, Any]:
     """``(s, deviation)`` with ``s = tr(X^T X)/d`` and the largest entry of
     ``|X^T X - s I|`` (computed at ``digits`` digits)."""
     with mpmath.workdps(digits):
-        X = [[_numbers.to_mpf(v) for v in row] for row in setup.X]
+        X = [[nb.to_mpf(v) for v in row] for row in setup.X]
         d = setup.d
         G = [[mpmath.fsum(X[i][p] * X[i][q] for i in range(setup.n)) for q in range(d)]
              for p in range(d)]  # fmt: skip
@@ -419,13 +559,10 @@ def closed_form(setup: Setup, a0: Number, w0: Any, *, dps: int | None = None) ->
     checked to the working precision: ``max|X^T X - s I| <= 10 u s`` with ``u`` the
     unit roundoff of float64 or of ``dps`` digits.
     """
-    from solvable.xu_ziyin import _check_dps
-
     if not isinstance(setup, Setup):
         raise TypeError(f"setup must be a kunin.Setup, got {type(setup).__name__}")
-    dps = _check_dps(dps)
-    a0 = _numbers.check_number("a0", a0)
-    w0c = _numbers.check_vector("w0", w0, setup.d)
+    dps = nb.check_dps(dps)
+    a0, w0c = _check_weights(setup, a0, w0)
     s_exact, dev = isotropy(setup)
     unit = 2.0**-52 if dps is None else 10.0 ** (-dps)
     if not s_exact > 0 or dev > 10 * unit * s_exact:
@@ -435,19 +572,17 @@ def closed_form(setup: Setup, a0: Number, w0: Any, *, dps: int | None = None) ->
             f"{mpmath.nstr(s_exact, 6)} (allowed: {10 * unit:.1e} s). Use numerics.simulate."
         )
     ev = _evaluators("numpy" if dps is None else "mpmath")
-    conv = _numbers.to_float if dps is None else _numbers.to_mpf
-    ctx = mpmath.workdps(dps + GUARD_DIGITS) if dps is not None else _Null()
+    conv = nb.converter(dps)
     sqrt = np.sqrt if dps is None else mpmath.sqrt
-    with ctx:
-        dt = float if dps is None else object
-        X = np.array([[conv(v) for v in row] for row in setup.X], dtype=dt)
-        y = np.array([conv(v) for v in setup.y], dtype=dt)
-        a = conv(a0)
-        w = np.array([conv(v) for v in w0c], dtype=dt)
+    with nb.Precision(dps):
+        X, y = _arrays(setup, dps)
+        a = _weights(a0, dps)
+        w = _weights(w0c, dps)
         s = conv(s_exact) if dps is not None else float(s_exact)
         eta_a, eta_w = conv(setup.eta_a), conv(setup.eta_w)
         ea, ew = s * eta_a, s * eta_w  # primed rates
-        delta = eta_w * a * a - eta_a * sum(w * w)
+        delta = _scalar(balance(a, w, eta_a, eta_w))
+        a = _scalar(a)
         delta_p = s * delta
         beta_star = X.T @ y / s
         Y = sqrt(sum(beta_star * beta_star))
@@ -473,16 +608,553 @@ def closed_form(setup: Setup, a0: Number, w0: Any, *, dps: int | None = None) ->
             delta_p=delta_p, kappa=kappa, Y=Y, Omega=Omega, c_plus=c_plus, c_minus=c_minus,
             cperp=cperp, vx=vx, vy=vy, sa=sa, sw=sw, bhat=bhat, cperp_vec=cperp_vec, X=X, y=y,
         )  # fmt: skip
-    rnd = (lambda z: z) if dps is None else _round(dps)
+    rnd = nb.round_to(dps)
     return Trajectory(
         setup=setup, dps=dps, delta=rnd(delta), s=rnd(s), beta_star=beta_star,
         Omega=rnd(Omega), _data=data,
     )  # fmt: skip
 
 
-def _round(dps: int) -> Callable[[Any], Any]:
-    def rnd(z: Any) -> Any:
-        with mpmath.workdps(dps):
-            return +z
+# ---------------------------------------------------------------------------
+# Part II: the wide linear and the piecewise-linear networks
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class WideSetup:
+    """Wide two-layer linear network ``f(x) = A^T W x``: rates ``eta_a`` (of ``A``, h x c)
+    and ``eta_w`` (of ``W``, h x d), data ``X`` (n, d), targets ``Y`` (n, c);
+    ``L = 1/2 sum_i ||A^T W x_i - y_i||^2`` (:func:`wide_loss`)."""
 
-    return rnd
+    eta_a: Number
+    eta_w: Number
+    X: tuple[tuple[Number, ...], ...]
+    Y: tuple[tuple[Number, ...], ...]
+
+    def __post_init__(self) -> None:
+        _check_data(self, "Y")
+
+    @property
+    def n(self) -> int:
+        return len(self.Y)
+
+    @property
+    def d(self) -> int:
+        return len(self.X[0])
+
+    @property
+    def c(self) -> int:
+        return len(self.Y[0])
+
+
+@dataclass(frozen=True)
+class WideState:
+    """``A`` (h, c), ``W`` (h, d), ``beta = W^T A`` (d, c), the conserved ``Delta`` (h, h)
+    (:func:`wide_balance`) and the ``loss`` at ``t``, measured from the weights."""
+
+    t: Any
+    A: np.ndarray
+    W: np.ndarray
+    beta: np.ndarray
+    Delta: np.ndarray
+    loss: Any
+
+    @classmethod
+    def from_weights(cls, setup: WideSetup, t: Any, A: Any, W: Any, *,
+                     dps: int | None = None) -> WideState:  # fmt: skip
+        with nb.Precision(dps):
+            A, W = _weights(A, dps), _weights(W, dps)
+            X, Y = _arrays(setup, dps)
+            ea, ew = nb.converter(dps)(setup.eta_a), nb.converter(dps)(setup.eta_w)
+            return cls(t=t, A=A, W=W, beta=W.T @ A, Delta=wide_balance(A, W, ea, ew),
+                       loss=_scalar(wide_loss(A, W, X, Y)))  # fmt: skip
+
+
+@dataclass(frozen=True)
+class PiecewiseLinearSetup:
+    """ReLU network ``f(x) = sum_k a_k relu(w_k . x)``: rates ``eta_a`` (of ``a``, (h,)) and
+    ``eta_w`` (of ``W``, (h, d)), data ``X`` (n, d), targets ``y`` (n,);
+    ``L = 1/2 sum_i (f(x_i) - y_i)^2`` (:func:`piecewise_linear_loss`)."""
+
+    eta_a: Number
+    eta_w: Number
+    X: tuple[tuple[Number, ...], ...]
+    y: tuple[Number, ...]
+
+    def __post_init__(self) -> None:
+        _check_data(self)
+
+    @property
+    def n(self) -> int:
+        return len(self.y)
+
+    @property
+    def d(self) -> int:
+        return len(self.X[0])
+
+
+@dataclass(frozen=True)
+class PiecewiseLinearState:
+    """``a`` (h,), ``W`` (h, d), every conserved ``delta_k`` (h,) (:func:`balance`), the
+    activation pattern ``active`` (n, h) (``w_k . x_i > 0``) and the ``loss`` at ``t``."""
+
+    t: Any
+    a: np.ndarray
+    W: np.ndarray
+    delta: np.ndarray
+    active: np.ndarray
+    loss: Any
+
+    @classmethod
+    def from_weights(cls, setup: PiecewiseLinearSetup, t: Any, a: Any, W: Any, *,
+                     dps: int | None = None) -> PiecewiseLinearState:  # fmt: skip
+        with nb.Precision(dps):
+            a, W = _weights(a, dps), _weights(W, dps)
+            X, y = _arrays(setup, dps)
+            ea, ew = nb.converter(dps)(setup.eta_a), nb.converter(dps)(setup.eta_w)
+            relu = _relu("numpy" if dps is None else "mpmath")
+            Z = X @ W.T
+            return cls(t=t, a=a, W=W, delta=balance(a, W, ea, ew), active=np.asarray(Z > 0),
+                       loss=_scalar(piecewise_linear_loss(a, W, X, y, relu)))  # fmt: skip
+
+
+def _relu(backend: str) -> Callable[[Any], Any]:
+    """ReLU, generated from its sympy definition, elementwise for ``backend``."""
+    return elementwise("relu", backend)
+
+
+# ---------------------------------------------------------------------------
+# The raw flows as numerics simulates them
+# ---------------------------------------------------------------------------
+def _torch_data(setup: Any, like: Any) -> tuple[Any, Any]:
+    torch = torch_module()
+    X, T = _arrays(setup, None)
+    return (torch.as_tensor(X, dtype=like.dtype, device=like.device),
+            torch.as_tensor(T, dtype=like.dtype, device=like.device))  # fmt: skip
+
+
+def _data(setup: Any, backend: str, like: Any) -> dict[str, Any]:
+    X, T = _torch_data(setup, like) if backend == "torch" else _arrays(setup, None)
+    return {"X": X, "targets": T}
+
+
+class _KuninSystem(System):
+    """The shared parts of the three Part I / II systems (rates eta_a, eta_w; data X and
+    the targets)."""
+
+    def flow_parameters(self, setup: Any, convert: Callable[[Any], Any]) -> list[Any]:
+        targets = setup.Y if isinstance(setup, WideSetup) else setup.y
+        flat = [v for row in setup.X for v in row]
+        tflat = [v for r in targets for v in (r if isinstance(r, tuple) else (r,))]
+        return [convert(v) for v in (setup.eta_a, setup.eta_w, *flat, *tflat)]
+
+    def rates(self, setup: Any) -> dict[str, float]:
+        return {self.blocks[0]: float(setup.eta_a), self.blocks[1]: float(setup.eta_w)}
+
+    def data(self, setup: Any, backend: str, like: Any = None) -> dict[str, Any]:
+        return _data(setup, backend, like)
+
+
+class SingleNeuronSystem(_KuninSystem):
+    """Part I: blocks ``a`` (a scalar) and ``w`` (d,)."""
+
+    setup_type = Setup
+    blocks = ("a", "w")
+
+    def initial(self, setup: Setup, out0: Any, in0: Any) -> dict[str, np.ndarray]:
+        a0, w0 = _check_weights(setup, out0, in0)
+        return {"a": np.array(a0, dtype=object), "w": np.array(w0, dtype=object)}
+
+    def flow(self, setup: Setup, shapes: Mapping[str, tuple[int, ...]]) -> GradientFlow:
+        return flow(setup.n, setup.d)
+
+    def loss(self, params: Mapping[str, Any], data: Mapping[str, Any]) -> Any:
+        return loss(params["a"], params["w"], data["X"], data["targets"])
+
+    def state(self, setup: Setup, t: Any, params: Mapping[str, Any], dps: int | None) -> State:
+        return State.from_weights(setup, t, params["a"], params["w"], dps=dps)
+
+
+class WideLinearSystem(_KuninSystem):
+    """Part II: blocks ``A`` (h, c) and ``W`` (h, d)."""
+
+    setup_type = WideSetup
+    blocks = ("A", "W")
+
+    def initial(self, setup: WideSetup, out0: Any, in0: Any) -> dict[str, np.ndarray]:
+        A0 = nb.check_matrix("A0", out0, (None, setup.c))
+        W0 = nb.check_matrix("W0", in0, (len(A0), setup.d))
+        return {"A": np.array(A0, dtype=object), "W": np.array(W0, dtype=object)}
+
+    def flow(self, setup: WideSetup, shapes: Mapping[str, tuple[int, ...]]) -> GradientFlow:
+        return wide_flow(setup.n, setup.d, shapes["A"][0], setup.c)
+
+    def loss(self, params: Mapping[str, Any], data: Mapping[str, Any]) -> Any:
+        return wide_loss(params["A"], params["W"], data["X"], data["targets"])
+
+    def state(self, setup: WideSetup, t: Any, params: Mapping[str, Any],
+              dps: int | None) -> WideState:  # fmt: skip
+        return WideState.from_weights(setup, t, params["A"], params["W"], dps=dps)
+
+
+class PiecewiseLinearSystem(_KuninSystem):
+    """Part II: the ReLU network, blocks ``a`` (h,) and ``W`` (h, d); not polynomial (the
+    mpmath Taylor integrator does not apply)."""
+
+    setup_type = PiecewiseLinearSetup
+    blocks = ("a", "W")
+
+    def polynomial(self, setup: PiecewiseLinearSetup) -> bool:
+        return False
+
+    def initial(self, setup: PiecewiseLinearSetup, out0: Any, in0: Any) -> dict[str, np.ndarray]:
+        a0 = nb.check_vector("a0", out0)
+        W0 = nb.check_matrix("W0", in0, (len(a0), setup.d))
+        return {"a": np.array(a0, dtype=object), "W": np.array(W0, dtype=object)}
+
+    def flow(self, setup: PiecewiseLinearSetup,
+             shapes: Mapping[str, tuple[int, ...]]) -> GradientFlow:  # fmt: skip
+        return piecewise_linear_flow(setup.n, setup.d, shapes["a"][0], region=False)
+
+    def data(self, setup: Any, backend: str, like: Any = None) -> dict[str, Any]:
+        return {**_data(setup, backend, like), "sigma": _relu(backend)}
+
+    def loss(self, params: Mapping[str, Any], data: Mapping[str, Any]) -> Any:
+        return piecewise_linear_loss(params["a"], params["W"], data["X"], data["targets"],
+                                     data["sigma"])  # fmt: skip
+
+    def state(self, setup: PiecewiseLinearSetup, t: Any, params: Mapping[str, Any],
+              dps: int | None) -> PiecewiseLinearState:  # fmt: skip
+        return PiecewiseLinearState.from_weights(setup, t, params["a"], params["W"], dps=dps)
+
+
+SYSTEMS = (SingleNeuronSystem(), WideLinearSystem(), PiecewiseLinearSystem())
+
+
+# ---------------------------------------------------------------------------
+# Named initialisations every cross-check runs over (exact decimal strings)
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Case:
+    """One initial condition of the single-neuron model of seed 003."""
+
+    name: str
+    setup: Setup
+    a0: str
+    w0: tuple[str, ...]
+    covers: str
+
+
+# X has orthonormal columns (X^T X = I): beta* = X^T y = (1, 0.5)
+_KX = (("0.6", "0.8"), ("-0.8", "0.6"), ("0", "0"))
+_KY = ("1", "-0.5", "2")
+
+
+def _kcase(name, covers, a0, w0, *, eta_a="1", eta_w="0.5", X=_KX, y=_KY):
+    return Case(name, Setup(eta_a, eta_w, X, y), a0, tuple(w0), covers)
+
+
+CASES: tuple[Case, ...] = (
+    _kcase("upstream", "delta > 0, unequal rates", "1.2", ("0.2", "0.3")),
+    _kcase("downstream", "delta < 0", "0.3", ("0.1", "-0.4")),
+    _kcase("balanced", "delta = 0 exactly (eta_w a^2 = eta_a |w|^2)", "1", ("0.5", "0.5")),
+    _kcase("negative_a", "a0 < 0", "-0.8", ("0.3", "0.2")),
+    _kcase("parallel", "beta0 parallel to beta*", "0.5", ("0.4", "0.2")),
+    _kcase("antiparallel", "beta0 antiparallel to beta*", "0.5", ("-0.4", "-0.2")),
+    _kcase("orthogonal", "beta0 orthogonal to beta*", "0.5", ("-0.2", "0.4")),
+    _kcase("lazy", "delta >> |beta| (lazy)", "10", ("0.1", "0.1")),
+    _kcase("delayed_rich", "delta << -|beta| (delayed rich)", "0.01", ("3", "-2")),
+    _kcase("origin", "a = 0, w = 0: the saddle, stays", "0", ("0", "0")),
+    _kcase("scaled_inputs", "X^T X = 4 I (s = 4)", "0.3", ("0.1", "-0.4"),
+           X=(("1.2", "1.6"), ("-1.6", "1.2"), ("0", "0"))),
+    _kcase("zero_target", "X^T y = 0 (beta* = 0)", "0.7", ("0.2", "-0.3"), y=("0", "0", "2")),
+    _kcase("balanced_zero_target", "delta = 0 and beta* = 0 (Omega = 0)", "1", ("0.5", "0.5"),
+           y=("0", "0", "2")),
+)  # fmt: skip
+
+
+def case(name: str) -> Case:
+    """Look a case up by name."""
+    for c in CASES:
+        if c.name == name:
+            return c
+    names = ", ".join(c.name for c in CASES)
+    raise ValueError(f"name must be one of {names}; got {name!r}")
+
+
+# ---------------------------------------------------------------------------
+# Claims
+# ---------------------------------------------------------------------------
+def _flow(n: int = 2, d: int = 2):
+    F = flow(n, d)
+    a = F.block("a").item()
+    w = list(F.block("w"))
+    eta_a, eta_w = F.params[0], F.params[1]
+    X = [list(F.params[2 + i * d : 2 + (i + 1) * d]) for i in range(n)]
+    y = list(F.params[2 + n * d :])
+    return F, a, w, eta_a, eta_w, X, y
+
+
+def _grad_beta(X, y, beta):
+    # grad_beta L = X^T (X beta - y)
+    n, d = len(X), len(X[0])
+    r = [sum(X[i][j] * beta[j] for j in range(d)) - y[i] for i in range(n)]
+    return [sum(X[i][j] * r[i] for i in range(n)) for j in range(d)]
+
+
+def _beta_flow() -> Verdict:
+    # d beta/dt = -M grad L with M = eta_w a^2 I + eta_a w w^T (n = 2, d = 2, any X)
+    F, a, w, ea, ew, X, y = _flow()
+    beta = [a * wj for wj in w]
+    g = _grad_beta(X, y, beta)
+    d = len(w)
+    res = []
+    for j in range(d):
+        Mg = ew * a**2 * g[j] + ea * w[j] * sum(w[k] * g[k] for k in range(d))
+        res.append(F.ddt(beta[j]) + Mg)
+    return prove_zero(*res)
+
+
+def _m_of_beta_delta() -> Verdict:
+    # M = eta_w a^2 I + eta_a w w^T equals lambda_1 I + lambda_2 beta beta^T/|beta|^2 with
+    # sigma = sqrt(delta^2 + 4 eta_a eta_w |beta|^2) = eta_w a^2 + eta_a |w|^2 (d = 2, a != 0)
+    S = symbolic()
+    a = sp.Symbol("a", nonzero=True, real=True)
+    w = sp.symbols("w0:2", real=True)
+    ea, ew = S.eta_a, S.eta_w
+    beta = [a * wj for wj in w]
+    b2 = sum(b**2 for b in beta)
+    delta = balance(a, np.array(w, dtype=object), ea, ew)
+    sigma = ew * a**2 + ea * sum(wj**2 for wj in w)
+    lam1 = S.exprs["lambda_1"].subs(S.exprs["sigma"], sigma).subs(S.delta, delta)
+    lam2 = S.exprs["lambda_2"].subs(S.exprs["sigma"], sigma).subs(S.delta, delta)
+    res = [sigma**2 - (delta**2 + 4 * ea * ew * b2)]  # sigma is that square root (sigma > 0)
+    for i in range(2):
+        for j in range(2):
+            M = ew * a**2 * (1 if i == j else 0) + ea * w[i] * w[j]
+            res.append(M - (lam1 * (1 if i == j else 0) + lam2 * beta[i] * beta[j] / b2))
+    return prove_zero(*res)
+
+
+def _regimes() -> Verdict:
+    # delta -> +oo: M/delta -> I; delta = 0: M = sqrt(eta_a eta_w)|beta|(I + bb^T/|b|^2);
+    # delta -> -oo: M/|delta| -> bb^T/|b|^2
+    S = symbolic()
+    l1, l2 = S.exprs["lambda_1"], S.exprs["lambda_2"]
+    d = S.delta
+    rich = sp.sqrt(S.eta_a * S.eta_w * S.beta2)
+    return prove_zero(
+        sp.limit(l1 / d, d, sp.oo) - 1,
+        sp.limit(l2 / d, d, sp.oo),
+        l1.subs(d, 0) - rich,
+        l2.subs(d, 0) - rich,
+        sp.limit(l1 / -d, d, -sp.oo),
+        sp.limit(l2 / -d, d, -sp.oo) - 1,
+    )
+
+
+def _ntk() -> Verdict:
+    # d(X beta)/dt = -X M X^T (X beta - y): the NTK on the data is K = X M X^T (n = 2, d = 2)
+    F, a, w, ea, ew, X, y = _flow()
+    beta = [a * wj for wj in w]
+    n, d = len(X), len(w)
+    f = [sum(X[i][j] * beta[j] for j in range(d)) for i in range(n)]
+    r = [f[i] - y[i] for i in range(n)]
+
+    def M(p, q):
+        return ew * a**2 * (1 if p == q else 0) + ea * w[p] * w[q]
+
+    K = [[sum(X[i][p] * M(p, q) * X[k][q] for p in range(d) for q in range(d)) for k in range(n)]
+         for i in range(n)]  # fmt: skip
+    return prove_zero(*(F.ddt(f[i]) + sum(K[i][k] * r[k] for k in range(n)) for i in range(n)))
+
+
+def _reduction() -> Verdict:
+    # whitened inputs (X = I_2): z = (a/sqrt(eta_a), w/sqrt(eta_w)) obeys
+    # dz/dt = G z - (kappa^2/2)|z|^2 z, G = [[delta/2, kappa y^T], [kappa y, -delta/2 I]]
+    F, a, w, ea, ew, X, y = _flow(2, 2)
+    ident = {X[0][0]: 1, X[0][1]: 0, X[1][0]: 0, X[1][1]: 1}
+    kappa = sp.sqrt(ea * ew)
+    delta = balance(a, np.array(w, dtype=object), ea, ew)
+    z = [a / sp.sqrt(ea), w[0] / sp.sqrt(ew), w[1] / sp.sqrt(ew)]
+    zz = sum(v**2 for v in z)
+    G = sp.Matrix(
+        [[delta / 2, kappa * y[0], kappa * y[1]],
+         [kappa * y[0], -delta / 2, 0],
+         [kappa * y[1], 0, -delta / 2]]
+    )  # fmt: skip
+    Gz = G * sp.Matrix(z)
+    res = [(F.ddt(z[i]) - (Gz[i] - kappa**2 / 2 * zz * z[i])).subs(ident) for i in range(3)]
+    return prove_zero(*res)
+
+
+def _bernoulli_lemma() -> Verdict:
+    # z = y/sqrt(phi) with dy/dt = G y and dphi/dt = kappa^2 |y|^2 solves dz/dt = Gz - k^2/2|z|^2 z
+    yv = sp.symbols("y0:3", real=True)
+    phi, k = sp.symbols("phi kappa", positive=True)
+    G = sp.Matrix(3, 3, lambda i, j: sp.Symbol(f"G{min(i, j)}{max(i, j)}"))  # symmetric
+    Y = sp.Matrix(yv)
+    dY = G * Y
+    dphi = k**2 * (Y.T * Y)[0]
+    z = Y / sp.sqrt(phi)
+    dz = dY / sp.sqrt(phi) - Y * dphi / (2 * phi ** sp.Rational(3, 2))
+    zz = (z.T * z)[0]
+    return prove_zero(*(dz - (G * z - k**2 / 2 * zz * z)))
+
+
+def _textbook_solution() -> Verdict:
+    # e^{Jt} = cosh(Omega t) I + sinh(Omega t)/Omega J solves dY/dt = J Y, Y(0) = I;
+    # phi of the docstring has dphi/dt = kappa^2 (|e^{Jt} c|^2 + e^{-delta t} c_perp^2), phi(0) = 1
+    S = symbolic()
+    tb = S.textbook
+    J, eJ, t = tb["J"], tb["eJ"], S.t
+    c = sp.Matrix([S.c0, S.c1])
+    y = eJ * c
+    res = [sp.simplify((sp.diff(eJ[i], t) - (J * eJ)[i]).rewrite(sp.exp)) for i in range(4)]
+    res += [(eJ.subs(t, 0) - sp.eye(2))[i] for i in range(4)]
+    rate = S.kappa**2 * ((y.T * y)[0] + sp.exp(-S.delta * t) * S.cperp**2)
+    res.append((sp.diff(tb["phi"], t) - rate).rewrite(sp.exp))
+    res.append(sp.limit(tb["phi"], t, 0) - 1)
+    return prove_zero(*res)
+
+
+def _stable_solution() -> Verdict:
+    # the evaluated form: e^{-Omega t} e^{Jt} c = c_+ v_+ + c_- e^{-2 Omega t} v_- and
+    # phi_hat = e^{-2 Omega t} phi, for each sign branch of delta
+    S = symbolic()
+    ex, tb = S.exprs, S.textbook
+    Omx = ex["Omega"]
+    t = S.t
+    res = []
+    for sign in (1, -1):
+        dl = sp.Symbol("dpos", positive=True) * sign
+        branch = 0 if sign > 0 else 1
+        raw = ex["v_raw"].args[branch][0]
+        nrm = sp.sqrt(raw[0] ** 2 + raw[1] ** 2)
+        vx, vy = raw[0] / nrm, raw[1] / nrm
+        cp = vx * S.c0 + vy * S.c1
+        cm = -vy * S.c0 + vx * S.c1
+        E2 = sp.exp(-2 * S.Omega * t)
+        stable = sp.Matrix([cp * vx - cm * E2 * vy, cp * vy + cm * E2 * vx])
+        textbook = sp.exp(-S.Omega * t) * tb["eJ"].subs(Omx, S.Omega) * sp.Matrix([S.c0, S.c1])
+        om = {S.Omega: Omx}
+        for r in stable - textbook:
+            res.append(sp.expand(r.subs(om).subs(S.delta, dl).rewrite(sp.exp)))
+        # both Piecewise in phi_hat test delta >= 0 first: take this sign's branch
+        phi_hat = elementary(ex["phi_hat"]).replace(
+            lambda z: isinstance(z, sp.Piecewise), lambda z, b=branch: z.args[b][0]
+        )
+        # the cancellation-free Omega + delta/2 of the delta < 0 branch (proved equal below)
+        om_neg = ex["om_plus"].args[1][0]
+        phi_hat = phi_hat.subs(om_neg, S.Omega + S.delta / 2)
+        res.append(sp.simplify((om_neg - (S.Omega + S.delta / 2)).subs(S.Omega, Omx)))
+        phi_hat = phi_hat.subs({S.c_plus: cp, S.c_minus: cm})
+        target = sp.exp(-2 * S.Omega * t) * tb["phi"].subs(Omx, S.Omega)
+        diff = (phi_hat - target).subs(om).subs(S.delta, dl)
+        res.append(sp.simplify(sp.expand(diff.rewrite(sp.exp))))
+    return prove_zero(*res)
+
+
+def _delta_continuity(dps: int = 40) -> Verdict:
+    """The balanced solution is the limit of unbalanced ones: moving a0 so that delta goes
+    through 1e-12, 1e-18, 0, -1e-18, -1e-12 changes the state continuously (|change| <= C
+    |delta| with C fixed by the two largest |delta|), at t in {1, 10} / Omega."""
+    S_w = ["0.3", "-0.4"]
+    setup = Setup("1", "1", [["1", "0"], ["0", "1"]], ["1", "0.5"])
+    with mpmath.workdps(dps + 20):
+        out = {}  # a0^2 = |w0|^2 + delta (equal rates): delta = 0 at a0 = 0.5
+        for dlt in ("1e-12", "1e-18", "0", "-1e-18", "-1e-12"):
+            a0 = mpmath.sqrt(mpmath.mpf("0.25") + mpmath.mpf(dlt))
+            traj = closed_form(setup, a0, S_w, dps=dps)
+            out[dlt] = traj.sample([1, 10])
+        base = out["0"]
+        slope = max(abs(out["1e-12"].a[k] - base.a[k]) / mpmath.mpf("1e-12") for k in range(2))
+        worst = 0.0
+        for dlt in ("1e-18", "-1e-18", "-1e-12"):
+            for k in range(2):
+                change = abs(out[dlt].a[k] - base.a[k])
+                bound = 2 * slope * abs(mpmath.mpf(dlt)) + mpmath.mpf(10) ** (-dps + 2)
+                worst = max(worst, float(change / bound))
+    return Verdict(
+        "confirmed" if worst <= 1 else "failed",
+        f"|a(delta) - a(0)| <= 2 C |delta| through delta = 0 (C = {mpmath.nstr(slope, 3)}); "
+        f"worst {worst:.2g} of the bound",
+        max_error=worst,
+    )
+
+
+def claims() -> list[Theorem]:
+    """The claims of seed 003 proved or checked from this module alone (the conservation
+    laws come from :func:`laws`, the simulation-backed confirmations are in
+    :mod:`solvable.confirmations.kunin`)."""
+
+    def T(id_, where, statement, fn, kind="symbolic"):
+        return Theorem(f"kunin.{id_}", f"{SEED} {where}", statement, kind, fn)
+
+    return [
+        T("beta_flow", "Part I (self-consistent flow)",
+          "d beta/dt = -M grad_beta L with M = eta_w a^2 I + eta_a w w^T.", _beta_flow),
+        T("M_of_beta_delta", "Part I",
+          "M = (sigma + delta)/2 I + (sigma - delta)/2 beta beta^T/|beta|^2, "
+          "sigma = sqrt(delta^2 + 4 eta_a eta_w |beta|^2).", _m_of_beta_delta),
+        T("ntk", "Part I", "The NTK on the data is K = X M X^T.", _ntk),
+        T("regimes", "Part I, regimes 1-3 (corrected, see errata)",
+          "delta -> +oo: M ~ delta I (lazy); delta = 0: M = sqrt(eta_a eta_w)|beta|(I + "
+          "bb^T/|b|^2) (rich); delta -> -oo: M ~ |delta| bb^T/|b|^2 (delayed rich).", _regimes),
+        T("whitened_reduction", "Part I (exact solution)",
+          "For X^T X = I: z = (a/sqrt(eta_a), w/sqrt(eta_w)) obeys dz/dt = G z - "
+          "(kappa^2/2)|z|^2 z (a Riccati flow in the plane of (a, beta*), Bernoulli norm).",
+          _reduction),
+        T("bernoulli_lemma", "Part I (exact solution)",
+          "z = e^{Gt} z0 / sqrt(phi), phi' = kappa^2 |e^{Gt} z0|^2, phi(0) = 1, solves it.",
+          _bernoulli_lemma),
+        T("textbook_solution", "Part I (exact solution)",
+          "e^{Jt} = cosh(Omega t) + sinh(Omega t) J/Omega and the closed-form phi(t).",
+          _textbook_solution),
+        T("stable_solution", "Part I (evaluation form)",
+          "The evaluated form (eigen-decomposed, all terms >= 0, exponents <= 0) equals the "
+          "textbook one for delta > 0 and delta < 0.", _stable_solution),
+        T("delta_continuity", "Part I (balanced limit)",
+          "The balanced (delta = 0) solution is the continuous limit of unbalanced ones.",
+          _delta_continuity, kind="numeric"),
+    ]  # fmt: skip
+
+
+# ---------------------------------------------------------------------------
+# Errata
+# ---------------------------------------------------------------------------
+def _kunin_balanced_m() -> tuple[sp.Expr, sp.Expr]:
+    # at delta = 0, M = lambda I + lambda bb^T/|b|^2 with lambda = lambda_1 = lambda_2 of
+    # sigma = sqrt(4 eta_a eta_w |beta|^2); point eta_a = 2, eta_w = 3, |beta|^2 = 5
+    S = symbolic()
+    point = {S.eta_a: 2, S.eta_w: 3, S.beta2: 5}
+    lam = S.exprs["lambda_1"].subs(S.delta, 0)
+    printed = S.eta_a * S.eta_w * sp.sqrt(S.beta2)
+    corrected = sp.sqrt(S.eta_a * S.eta_w) * sp.sqrt(S.beta2)
+    return sp.expand(sp.radsimp((lam - printed).subs(point))), sp.simplify(lam - corrected)
+
+
+def errata() -> tuple[Erratum, ...]:
+    """Every disagreement of this module with the printed poster, each with its check."""
+    return (
+        Erratum(
+            SEED, "Part I, regime 2 (delta = 0)",
+            "M = eta_a eta_w ||beta|| (I_d + beta beta^T/||beta||^2)",
+            "M = sqrt(eta_a eta_w) ||beta|| (I_d + beta beta^T/||beta||^2)",
+            "With delta = 0, eta_w a^2 = eta_a ||w||^2 and ||beta||^2 = a^2 ||w||^2 give "
+            "eta_w a^2 = eta_a ||w||^2 = sqrt(eta_a eta_w) ||beta||; the rates enter under a "
+            "square root (the printed form is not even dimensionally consistent). Residual: "
+            "lambda(delta = 0) minus each coefficient, printed at eta = (2, 3), |beta|^2 = 5.",
+            _kunin_balanced_m,
+        ),
+    )  # fmt: skip
+
+
+MODEL = Model(
+    name="kunin",
+    seed=SEED,
+    title="Kunin et al.: single neuron (delta, lazy / rich / delayed rich), wide and "
+    "piecewise-linear networks",
+    claims=claims,
+    errata=errata,
+    laws=laws,
+    systems=SYSTEMS,
+)

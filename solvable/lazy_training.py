@@ -42,8 +42,8 @@ from typing import Any
 
 import sympy as sp
 
-from solvable.errata import Erratum
-from solvable.theorems import Theorem, Verdict, prove_zero
+from solvable._core.claims import Erratum, Theorem, Verdict, prove_zero
+from solvable._core.model import Model
 
 SEED = "002_938675732d5dff93.txt"
 
@@ -505,3 +505,12 @@ def _errata() -> tuple[Erratum, ...]:
 def errata() -> list[Erratum]:
     """Disagreements with seed 002, Section 3, each with its check."""
     return list(_errata())
+
+
+MODEL = Model(
+    name="lazy_training",
+    seed=SEED,
+    title="Seed 002: the lazy criterion kappa_h of the two-layer net, output scale alpha(p)",
+    claims=claims,
+    errata=errata,
+)

@@ -46,7 +46,6 @@ import contextlib
 import functools
 import math
 import numbers
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -57,10 +56,11 @@ import sympy as sp
 from sympy.printing.lambdarepr import LambdaPrinter
 
 from solvable import node_scaling as ns
-from solvable._numbers import check_dps as _check_dps
-from solvable.errata import Erratum
-from solvable.theorems import Theorem, Verdict, decide, prove_zero
-from solvable.tolerance import Tolerance, error_in_units
+from solvable._core.backends import generate
+from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_zero
+from solvable._core.model import Model
+from solvable._core.numbers import check_dps as _check_dps
+from solvable._core.tolerance import Tolerance, error_in_units
 
 SEED = "000_f57230b12d385b63.txt"
 
@@ -173,7 +173,7 @@ class _BatchedPrinter(LambdaPrinter):
         return f"identity({self._print(e.shape[0])})"
 
 
-def _namespace(backend: str) -> dict[str, Any]:
+def _matrix_namespace(backend: str) -> dict[str, Any]:
     mp = backend == "mpmath"
 
     def identity(n: Any) -> np.ndarray:
@@ -213,10 +213,9 @@ _SCALAR_ARGS = {
 def _evaluator(name: str, backend: str) -> Callable[..., Any]:
     expr = symbolic()[name]
     if name in _MATRIX_ARGS:
-        return sp.lambdify(_MATRIX_ARGS[name], expr, modules=[_namespace(backend)],
-                           printer=_BatchedPrinter)  # fmt: skip
-    modules = ["scipy", "numpy"] if backend == "numpy" else "mpmath"
-    return sp.lambdify(_SCALAR_ARGS[name], expr, modules=modules)
+        return generate(_MATRIX_ARGS[name], expr, backend, printer=_BatchedPrinter,
+                        extra=_matrix_namespace(backend))  # fmt: skip
+    return generate(_SCALAR_ARGS[name], expr, backend)
 
 
 # ---------------------------------------------------------------------------
@@ -887,47 +886,6 @@ def _evaluators_mpmath(dps: int = 30) -> Verdict:
     )  # fmt: skip
 
 
-def _flow_claim(method: str) -> Callable[..., Verdict]:
-    def run(full: bool = False) -> Verdict:
-        from numerics import node_scaling_linear as nl
-
-        t0 = time.perf_counter()
-        report = nl.closed_form_agreement(method=method, full=full)
-        worst = report.max_error
-        return Verdict(
-            "confirmed" if worst <= 1 else "failed",
-            report.detail + f" [{time.perf_counter() - t0:.1f} s]",
-            max_error=worst,
-            tolerance=report.tolerance,
-        )
-
-    return run
-
-
-def _contribution_mc(full: bool = False) -> Verdict:
-    from numerics import node_scaling_linear as nl
-
-    rep = nl.contribution_monte_carlo(full=full)
-    return Verdict("confirmed" if rep.max_error <= 1 else "failed", rep.detail,
-                   max_error=rep.max_error, tolerance=rep.tolerance)  # fmt: skip
-
-
-def _feature_learning(full: bool = False) -> Verdict:
-    from numerics import node_scaling_linear as nl
-
-    rep = nl.feature_learning_sweep(full=full)
-    return Verdict("confirmed" if rep.max_error <= 1 else "failed", rep.detail,
-                   max_error=rep.max_error, tolerance=rep.tolerance)  # fmt: skip
-
-
-def _pruning(full: bool = False) -> Verdict:
-    from numerics import node_scaling_linear as nl
-
-    rep = nl.pruning_monte_carlo(full=full)
-    return Verdict("confirmed" if rep.max_error <= 1 else "failed", rep.detail,
-                   max_error=rep.max_error, tolerance=rep.tolerance)  # fmt: skip
-
-
 def claims() -> list[Theorem]:
     """The checks of seed 000, Section 7.2 (Theorem 7.4, Theorem 7.5, Proposition 7.6)."""
 
@@ -971,25 +929,7 @@ def claims() -> list[Theorem]:
         T("evaluators_mpmath", "Theorem 7.4, eqs. (19), (20)",
           "The generated float64 and mpmath evaluators of (19)-(20) match the exact rational "
           "instance.", _evaluators_mpmath, "numeric"),
-        T("gradient_flow_limit", "Theorem 7.4, eqs. (19), (20)",
-          "The simulated gradient flow of eq. (5) (torch DOP853, float64, batched) converges "
-          "to (19) and to f of (20) on probes (n > d and n < d data, gamma in {1, 0.5, 0}, "
-          "Zipf and finite K).", _flow_claim("flow"), "numeric"),
-        T("gradient_descent_limit", "Theorem 7.4, footnote 3",
-          "Gradient descent with step 0.9 d/(D_max^2 sum lambda) (below footnote 3) converges "
-          "to the same (19)-(20).", _flow_claim("gd"), "numeric"),
-        T("contribution_distribution", "Theorem 7.5, eq. (21)",
-          "Monte Carlo over (W0, a): sqrt(lambda_j) a_j w_inf_j ~ N(lambda_j/S beta_inf, "
-          "lambda_j (I - lambda_j/S V V^T)) at finite m, close to eq. (21) at large m; KS test "
-          "of one coordinate.", _contribution_mc, "numeric"),
-        T("feature_learning_iff", "Theorem 7.5, Definitions 7.1, 7.3",
-          "Linear activation at t = oo: the sum- and max-ratios of eqs. (17)-(18) stay "
-          "positive as m grows for gamma < 1 and vanish (like 1/m, 1/m^2) for gamma = 1.",
-          _feature_learning, "numeric"),
-        T("pruning_probability", "Proposition 7.6",
-          "Monte Carlo Pr(|f~_{m,rho}(x) - f_m(x)| > eps) (Clopper-Pearson) matches the exact "
-          "normal probability and lies below the printed bound.", _pruning, "numeric"),
-    ]  # fmt: skip
+]  # fmt: skip
 
 
 def errata() -> list[Erratum]:
@@ -997,3 +937,12 @@ def errata() -> list[Erratum]:
     Theorem 7.4, registered in :func:`solvable.node_scaling.errata`): (19), (20), (21),
     footnote 3 and Proposition 7.6 check out (see :func:`claims`)."""
     return []
+
+
+MODEL = Model(
+    name="linear_node_scaling",
+    seed=SEED,
+    title="Seed 000 Section 7.2: linear activation, Theorems 7.4, 7.5, Proposition 7.6",
+    claims=claims,
+    errata=errata,
+)

@@ -37,24 +37,32 @@ simulations that test them live in :mod:`numerics.lazy_width`.
 from __future__ import annotations
 
 import functools
-import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import sympy as sp
 
-from solvable import ntg
-from solvable.errata import Erratum
-from solvable.theorems import Theorem, Verdict, decide, prove_zero
-from solvable.tolerance import Tolerance
+from solvable._core import activations as act
+from solvable._core import numbers as nb
+from solvable._core.backends import generate, torch_module
+from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_zero
+from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
+from solvable._core.model import Model, System
+from solvable._core.numbers import Number
 
 SEED = "002_938675732d5dff93.txt"
 
 __all__ = [
     "ACTIVATIONS",
+    "MODEL",
     "SEED",
+    "SYSTEM",
     "P",
+    "Setup",
+    "State",
+    "TwoLayerSystem",
     "Z",
     "activation",
     "block_opnorm",
@@ -63,13 +71,15 @@ __all__ = [
     "gronwall_bound",
     "hessian_opnorm_bound",
     "hessian_opnorm_formula",
+    "network_output",
     "relaxation_envelope",
     "relaxation_exponent",
+    "risk",
     "second_derivative",
     "second_derivative_sup",
 ]
 
-Z = ntg.Z  # one symbol and one definition of each activation (solvable.ntg)
+Z = act.Z  # one symbol and one definition of each activation (solvable._core.activations)
 """A pre-activation ``<w_j, x>``."""
 P = sp.Symbol("p", positive=True)
 """The width."""
@@ -96,19 +106,15 @@ _SIGMA = sp.Function("sigma")
 # formulas
 # ---------------------------------------------------------------------------
 def _check_activation(name: Any) -> str:
-    if not isinstance(name, str):
-        raise TypeError(f"activation must be a string, got {type(name).__name__}")
-    if name not in ACTIVATIONS:
-        raise ValueError(
-            f"activation must be one of {ACTIVATIONS} (twice differentiable), got {name!r}"
-        )
-    return name
+    """One of :data:`ACTIVATIONS` (the twice-differentiable ones: no ReLU)."""
+    return act.check_activation(name, ACTIVATIONS, "twice differentiable")
 
 
 def activation(name: str) -> sp.Expr:
-    """``sigma(z)`` as a sympy expression in :data:`Z`: :func:`solvable.ntg.activation`,
-    restricted to the twice-differentiable activations (no ReLU)."""
-    return ntg.activation(_check_activation(name))
+    """``sigma(z)`` as a sympy expression in :data:`Z`
+    (:func:`solvable._core.activations.activation`), restricted to the twice-differentiable
+    activations (no ReLU)."""
+    return act.activation(_check_activation(name))
 
 
 def second_derivative(name: str) -> sp.Expr:
@@ -165,12 +171,14 @@ def gronwall_bound(sharp: bool = False) -> sp.Expr:
 # ---------------------------------------------------------------------------
 @functools.cache
 def _block_fn(name: str, backend: str) -> Callable[..., Any]:
-    return sp.lambdify((_AJ, Z, _X2, P), block_opnorm(name), modules=backend)
+    # (2.16) with sigma'' in its cancellation-free form (equal: tanh_second_derivative_stable_form)
+    expr = block_opnorm().subs(_S2, act.stable_derivative(name, 2))
+    return generate((_AJ, Z, _X2, P), expr, backend)
 
 
 @functools.cache
 def _envelope_fn(printed: bool, du: bool) -> Callable[..., Any]:
-    return sp.lambdify((LAM, T, N), sp.exp(relaxation_exponent(printed, du)), modules="numpy")
+    return generate((LAM, T, N), sp.exp(relaxation_exponent(printed, du)), "numpy")
 
 
 def hessian_opnorm_formula(a: Any, W: Any, x: Any, *, activation: str = "tanh") -> Any:
@@ -219,6 +227,144 @@ def relaxation_envelope(
     if not (np.all(np.isfinite(t_)) and np.all(t_ >= 0)):
         raise ValueError(f"t must be finite and >= 0, got {t!r:.80}")
     return np.asarray(_envelope_fn(bool(printed), bool(du))(lam_, t_, float(n)), dtype=float)
+
+
+# ---------------------------------------------------------------------------
+# The network (2.19) / (2.28) and its risk (2.22): one definition for every backend
+# ---------------------------------------------------------------------------
+def network_output(W: Any, a: Any, X: Any, sigma: Callable[[Any], Any], scale: Any) -> Any:
+    """Eqs. (2.19), (2.28): ``f(x_i) = scale * sum_j a_j sigma(<w_j, x_i>)`` (``scale =
+    1/sqrt(p)``: NTK scaling; eq. (3.8)'s ``alpha(p)`` otherwise); ``W`` (..., p, d), ``a``
+    (..., p), ``X`` (n, d) give (..., n).  Array code for sympy / mpmath object arrays,
+    float64 and batched torch tensors; ``sigma`` entrywise
+    (:func:`solvable._core.activations.elementwise`)."""
+    return scale * (sigma(X @ W.swapaxes(-1, -2)) * a[..., None, :]).sum(-1)
+
+
+def risk(W: Any, a: Any, X: Any, y: Any, sigma: Callable[[Any], Any], scale: Any) -> Any:
+    """Eq. (2.22): ``R = 1/(2n) sum_i (y_i - f(x_i))^2``."""
+    return ((y - network_output(W, a, X, sigma, scale)) ** 2).sum(-1) / (2 * X.shape[-2])
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The lecture's two-layer network (2.19) on data ``X`` (n, d), targets ``y`` (n,), with
+    ``activation`` (any of ``solvable._core.activations.ACTIVATIONS``; the Hessian formulas
+    of this module need a twice-differentiable one), rates ``eta_w`` (of ``W``) and
+    ``eta_a`` (of ``a``; 0 keeps the second layer fixed, Proposition 1) and the output
+    ``scale`` (``None``: ``1/sqrt(p)``, the width ``p`` taken from the weights)."""
+
+    X: tuple[tuple[Number, ...], ...]
+    y: tuple[Number, ...]
+    activation: str = "tanh"
+    eta_w: Number = 1
+    eta_a: Number = 1
+    scale: Number | None = None
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        y = nb.check_vector("y", self.y)
+        set_(self, "X", nb.check_matrix("X", self.X, (len(y), None)))
+        set_(self, "y", y)
+        set_(self, "activation", act.check_activation(self.activation))
+        set_(self, "eta_w", nb.check_number("eta_w", self.eta_w, positive=True))
+        set_(self, "eta_a", nb.check_number("eta_a", self.eta_a, nonnegative=True))
+        if self.scale is not None:
+            set_(self, "scale", nb.check_number("scale", self.scale, positive=True))
+
+    @property
+    def n(self) -> int:
+        return len(self.y)
+
+    @property
+    def d(self) -> int:
+        return len(self.X[0])
+
+
+@dataclass(frozen=True)
+class State:
+    """``W`` (p, d), ``a`` (p,), the outputs ``f`` (n,) and the risk ``R`` at ``t``,
+    measured from the weights."""
+
+    t: Any
+    W: np.ndarray
+    a: np.ndarray
+    f: np.ndarray
+    risk: Any
+
+
+def _scale(setup: Setup, p: int, convert: Callable[[Any], Any], exact: bool = False) -> Any:
+    if setup.scale is not None:
+        return convert(setup.scale)
+    return 1 / sp.sqrt(p) if exact else convert(1) / convert(p) ** 0.5
+
+
+@functools.cache
+def _flow(n: int, d: int, p: int, activation: str, fixed_scale: bool) -> GradientFlow:
+    eta_w, eta_a = sp.symbols("eta_w eta_a", nonnegative=True)
+    X = symbol_array("X", (n, d), real=True)
+    y = symbol_array("y", (n,), real=True)
+    scale = sp.Symbol("scale", positive=True) if fixed_scale else 1 / sp.sqrt(p)
+    params = (eta_w, eta_a, *X.ravel(), *y, *((scale,) if fixed_scale else ()))
+    sigma = act.elementwise(activation, "sympy")
+    return gradient_flow(lambda a, W: risk(W, a, X, y, sigma, scale),
+                         {"a": ((p,), eta_a), "W": ((p, d), eta_w)}, params)  # fmt: skip
+
+
+class TwoLayerSystem(System):
+    """Eqs. (2.19), (2.22) for :func:`numerics.simulate`: ``out0 = a`` (p,), ``in0 = W``
+    (p, d)."""
+
+    setup_type = Setup
+    blocks = ("a", "W")
+
+    def polynomial(self, setup: Setup) -> bool:
+        return setup.activation == "linear"
+
+    def initial(self, setup: Setup, out0: Any, in0: Any) -> dict[str, np.ndarray]:
+        a0 = nb.check_vector("a0", out0)
+        W0 = nb.check_matrix("W0", in0, (len(a0), setup.d))
+        return {"a": np.array(a0, dtype=object), "W": np.array(W0, dtype=object)}
+
+    def flow(self, setup: Setup, shapes: Mapping[str, tuple[int, ...]]) -> GradientFlow:
+        return _flow(setup.n, setup.d, shapes["a"][0], setup.activation, setup.scale is not None)
+
+    def flow_parameters(self, setup: Setup, convert: Callable[[Any], Any]) -> list[Any]:
+        X = [convert(v) for row in setup.X for v in row]
+        out = [convert(setup.eta_w), convert(setup.eta_a), *X, *(convert(v) for v in setup.y)]
+        return out + ([convert(setup.scale)] if setup.scale is not None else [])
+
+    def rates(self, setup: Setup) -> dict[str, float]:
+        return {"a": float(setup.eta_a), "W": float(setup.eta_w)}
+
+    def data(self, setup: Setup, backend: str, like: Any = None) -> dict[str, Any]:
+        X, y = np.array(setup.X, dtype=float), np.array(setup.y, dtype=float)
+        if backend == "torch":
+            torch = torch_module()
+            X = torch.as_tensor(X, dtype=like.dtype, device=like.device)
+            y = torch.as_tensor(y, dtype=like.dtype, device=like.device)
+        scale = None if setup.scale is None else float(setup.scale)
+        return {"X": X, "y": y, "sigma": act.elementwise(setup.activation, backend),
+                "scale": scale}  # fmt: skip
+
+    def loss(self, params: Mapping[str, Any], data: Mapping[str, Any]) -> Any:
+        p = params["W"].shape[-2]
+        scale = data["scale"] if data["scale"] is not None else p**-0.5
+        return risk(params["W"], params["a"], data["X"], data["y"], data["sigma"], scale)
+
+    def state(self, setup: Setup, t: Any, params: Mapping[str, Any], dps: int | None) -> State:
+        conv, dt = nb.converter(dps), nb.dtype(dps)
+        with nb.Precision(dps):
+            X = np.array([[conv(v) for v in row] for row in setup.X], dtype=dt)
+            y = np.array([conv(v) for v in setup.y], dtype=dt)
+            W, a = np.array(params["W"], dtype=dt), np.array(params["a"], dtype=dt)
+            scale = _scale(setup, W.shape[0], conv)
+            sigma = act.elementwise(setup.activation, "numpy" if dps is None else "mpmath")
+            return State(t=t, W=W, a=a, f=network_output(W, a, X, sigma, scale),
+                         risk=risk(W, a, X, y, sigma, scale))
+
+
+SYSTEM = TwoLayerSystem()
 
 
 # ---------------------------------------------------------------------------
@@ -282,6 +428,12 @@ def _hessian_opnorm() -> Verdict:
         block_opnorm().subs({_AJ: a[0], _S2: _deriv(2, z[0]), _X2: X2, P: p}) - sp.Abs(cs[0]) * X2
     )
     return prove_zero(*res)
+
+
+def _tanh_stable_form() -> Verdict:
+    # the evaluated -2 tanh(z)/cosh(z)^2 is sympy's diff(tanh(z), z, 2) = -2 tanh(z)(1 - tanh^2 z)
+    stable, textbook = act.stable_derivative("tanh", 2), second_derivative("tanh")
+    return prove_zero((stable - textbook).rewrite(sp.exp))
 
 
 def _tanh_bound() -> Verdict:
@@ -475,79 +627,6 @@ def _lazy_relaxation() -> Verdict:
 # ---------------------------------------------------------------------------
 # numeric claims (simulations in numerics.lazy_width)
 # ---------------------------------------------------------------------------
-_K_SE = 3.0  # slopes: confirmed within 3 standard errors (two-sided normal ~ 99.7%)
-
-
-def _hessian_formula_check(full: bool = False) -> Verdict:
-    from numerics import lazy_width as lw
-
-    widths = (4, 8, 16, 32, 64) if full else (4, 16)
-    res = lw.hessian_agreement(widths, seeds=3 if full else 2)
-    # dense: eigvalsh of the autograd Hessian (backward stable, error <~ N eps ||H||, N <= 256);
-    # Lanczos: ARPACK to machine precision; formula: a few roundings.  1e-11 relative leaves
-    # two orders of margin over N eps ~ 6e-14.
-    tol = Tolerance(rtol=1e-11, reason="float64 eigvalsh/ARPACK, N = p d <= 256: N eps ~ 6e-14")
-    worst = max(res.errors(tol))
-    return Verdict(
-        "confirmed" if worst <= 1 else "failed",
-        f"||H||_op (W-Hessian, a fixed) by dense autograd + eigvalsh, by Lanczos on autograd "
-        f"HVPs and by (2.17): max relative differences {res.summary()} over widths {widths}, "
-        f"{res.seeds} seeds each",
-        max_error=worst,
-        tolerance=tol,
-    )
-
-
-def _hessian_slope(full: bool = False) -> Verdict:
-    from numerics import lazy_width as lw
-
-    widths = tuple(2**k for k in range(6, 13)) if full else (64, 256, 1024)
-    sweep = lw.hessian_sweep(widths, seeds=8 if full else 3)
-    return sweep.verdict(k=_K_SE)
-
-
-# fixed data n = 8 on the sphere of radius sqrt(d), d = 16 (lambda_0 ~ 1, n/lambda_0 ~ 8);
-# fast: 2 widths, 3 seeds, t <= 10; full: p = 2^5..2^10, 6 seeds, t <= 40 (~5 n/lambda_0)
-_FAST = {"widths": (32, 128), "seeds": 3, "horizon": 10.0}
-_FULL = {"widths": tuple(2**k for k in range(5, 11)), "seeds": 6, "horizon": 40.0}
-
-
-@functools.lru_cache(maxsize=8)
-def _sweep(full: bool, eta_a: float, a_init: str = "uniform", activation: str = "tanh") -> Any:
-    """One deterministic sweep, shared by the E(t) and Theorem 1 claims."""
-    from numerics import lazy_width as lw
-
-    cfg = _FULL if full else _FAST
-    return lw.linearisation_sweep(
-        cfg["widths"],
-        seeds=cfg["seeds"],
-        horizon=cfg["horizon"],
-        eta_a=eta_a,
-        a_init=a_init,
-        activation=activation,
-    )
-
-
-def _combine(verdicts: list[Verdict]) -> Verdict:
-    worst = max(verdicts, key=lambda v: v.max_error if v.max_error is not None else math.inf)
-    ok = all(v.status == "confirmed" for v in verdicts)
-    return Verdict(
-        "confirmed" if ok else "failed",
-        " | ".join(v.detail for v in verdicts),
-        max_error=worst.max_error,
-        tolerance=worst.tolerance,
-    )
-
-
-def _error_slope(full: bool = False) -> Verdict:
-    # both layers trained; full: also a fixed (eta_a = 0)
-    etas = (1.0, 0.0) if full else (1.0,)
-    return _combine([_sweep(full, eta).error_verdict(k=_K_SE) for eta in etas])
-
-
-def _theorem_1(full: bool = False) -> Verdict:
-    etas = (1.0, 0.0) if full else (1.0,)
-    return _combine([_sweep(full, eta).theorem_1_verdict() for eta in etas])
 
 
 def claims() -> list[Theorem]:
@@ -572,6 +651,13 @@ def claims() -> list[Theorem]:
             "prod_j lambda^(d-1)(lambda - c_j |x|^2) (p = 2, d = 2), so ||H||_op = max_j "
             "|a_j sigma''_j| |x|^2/sqrt(p).",
             _hessian_opnorm,
+        ),
+        T_(
+            "tanh_second_derivative_stable_form",
+            "eq. (2.18) (evaluation form)",
+            "The evaluated tanh''(z) = -2 tanh(z)/cosh(z)^2 (no cancellation in 1 - tanh^2 z at "
+            "large |z|) equals sympy's second derivative of tanh.",
+            _tanh_stable_form,
         ),
         T_(
             "tanh_second_derivative_bound",
@@ -620,42 +706,7 @@ def claims() -> list[Theorem]:
             "eigenvector; the relaxation rate is lambda_min/n.",
             _lazy_relaxation,
         ),
-        T_(
-            "hessian_opnorm_autograd",
-            "eq. (2.17)",
-            "||H||_op of the autograd W-Hessian (dense eigvalsh and Lanczos on HVPs) equals "
-            "(2.17) to rounding (tanh, Unif[-1,1] a, N(0, I/d) W).",
-            _hessian_formula_check,
-            "numeric",
-        ),
-        T_(
-            "hessian_opnorm_width_scaling",
-            "eqs. (2.17), (2.18)",
-            "At initialisation ||H||_op <= 4 sqrt(3)|x|^2/(9 sqrt(p)) and its seed mean scales "
-            "as p^(-1/2) (log-log slope, with the extreme-value drift allowed by the bound).",
-            _hessian_slope,
-            "numeric",
-        ),
-        T_(
-            "linearisation_error_width_scaling",
-            "eqs. (2.32)-(2.40), Proposition 1",
-            "sup_{t<=T} E(t), E = sup_x |f - f_lin| along gradient flow (both layers trained), "
-            "decays at least like p^(-1/2) at fixed horizon.",
-            _error_slope,
-            "numeric",
-        ),
-        T_(
-            "theorem_1_monitored",
-            "eqs. (2.42), (2.43), Theorem 1",
-            "On every simulated flow whose kernel keeps lambda_min(K_t) >= lambda_0/2 (the "
-            "proof's condition, monitored): ||y - f(t)|| <= e^{-lambda_0 t/(2n)} ||y - f(0)|| "
-            "(Theorem 1 in the 1/n normalisation, lambda_0 = lambda_min(K_0) empirical); the "
-            "lazy envelope e^{-lambda_0 t/n}, the printed e^{-lambda_0 t} and runs outside "
-            "the regime are reported.",
-            _theorem_1,
-            "numeric",
-        ),
-    ]
+]
 
 
 # ---------------------------------------------------------------------------
@@ -869,3 +920,13 @@ def _errata() -> tuple[Erratum, ...]:
 def errata() -> list[Erratum]:
     """Disagreements with seed 002, Sections 2.2-2.3, each with its check."""
     return list(_errata())
+
+
+MODEL = Model(
+    name="linearisation",
+    seed=SEED,
+    title="Seed 002 Sections 2.2-2.3: the Hessian, linearisation error and lazy relaxation",
+    claims=claims,
+    errata=errata,
+    systems=(SYSTEM,),
+)

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import functools
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Union
@@ -49,28 +49,41 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from solvable._numbers import check_dps as _check_dps
-from solvable._numbers import exact_to_mpf as _to_mpf
-from solvable.errata import Erratum
-from solvable.theorems import Theorem, Verdict, prove_zero
-from solvable.tolerance import Tolerance, error_in_units
+from solvable._core import numbers as nb
+from solvable._core.activations import check_activation, elementwise
+from solvable._core.backends import generate, torch_module
+from solvable._core.claims import Erratum, Theorem, Verdict, prove_zero
+from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
+from solvable._core.model import Model, System
+from solvable._core.numbers import Number
+from solvable._core.numbers import check_dps as _check_dps
+from solvable._core.numbers import exact_to_mpf as _to_mpf
+from solvable._core.tolerance import Tolerance, error_in_units
 
 SEED = "000_f57230b12d385b63.txt"
 
 __all__ = [
     "GAMMA",
+    "MODEL",
+    "SYSTEM",
     "FiniteK",
     "J",
     "M",
+    "NodeScaledSystem",
+    "Setup",
+    "State",
     "Zipf",
     "claims",
     "errata",
     "finite_k",
     "finite_k_symbolic",
+    "loss",
     "max_node_scaling_limit",
+    "network_output",
     "node_scaling",
     "node_scaling_limit",
     "node_scaling_numeric",
+    "preactivations",
     "sum_of_scalings",
     "sum_of_squares",
     "sum_of_squares_limit",
@@ -445,8 +458,7 @@ def _lambdified(quantity: str, family: type, backend: str) -> Callable[..., Any]
         args = (g, _PARAM)
     else:  # pragma: no cover - internal
         raise ValueError(quantity)
-    modules = ["scipy", "numpy"] if backend == "numpy" else "mpmath"
-    return sp.lambdify(args, _hurwitz(expr), modules=modules)
+    return generate(args, _hurwitz(expr), backend)
 
 
 def _param_value(weights: Weights) -> sp.Expr:
@@ -521,6 +533,155 @@ def sum_of_squares_limit_numeric(gamma: Any, weights: Weights, *, dps: int | Non
     dps = _check_dps(dps)
     gamma = _check_gamma_numeric(gamma)
     return _evaluate("sum_of_squares_limit", weights, dps, gamma)
+
+
+# ---------------------------------------------------------------------------
+# The network of eq. (2) and its loss (5): one definition for every backend
+# ---------------------------------------------------------------------------
+def preactivations(W: Any, X: Any, root_d: Any) -> Any:
+    """``Z_j(x_i) = w_j^T x_i / sqrt(d)`` (eq. (2)): ``W`` (..., m, d), ``X`` (n, d) give
+    (..., n, m); ``root_d = sqrt(d)`` (exact for sympy, a float otherwise)."""
+    return X @ W.swapaxes(-1, -2) / root_d
+
+
+def network_output(W: Any, a: Any, s: Any, X: Any, sigma: Callable[[Any], Any],
+                   root_d: Any) -> Any:  # fmt: skip
+    """Eq. (2): ``f(x_i) = sum_j s_j a_j sigma(Z_j(x_i))`` with ``s_j = sqrt(lambda_{m,j})``;
+    ``a``, ``s`` (..., m); returns (..., n).  Array code for sympy / mpmath object arrays,
+    float64 and batched torch tensors; ``sigma`` entrywise
+    (:func:`solvable._core.activations.elementwise`)."""
+    return (sigma(preactivations(W, X, root_d)) * (s * a)[..., None, :]).sum(-1)
+
+
+def loss(W: Any, a: Any, s: Any, X: Any, y: Any, sigma: Callable[[Any], Any],
+         root_d: Any) -> Any:  # fmt: skip
+    """Eq. (5): ``L = 1/2 sum_i (y_i - f(x_i))^2``."""
+    return ((y - network_output(W, a, s, X, sigma, root_d)) ** 2).sum(-1) / 2
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Model (2) trained on loss (5): data ``X`` (n, d), targets ``y`` (n,), node scalings
+    ``lam`` (m,) (``lambda_{m,j} >= 0``, e.g. from :func:`node_scaling_numeric`), the
+    activation (``"linear"``, ``"relu"``, ``"swish"``, ``"tanh"``) and the rate ``eta`` of
+    ``W``; the output weights ``a`` (+-1, eq. (3)) do not train."""
+
+    X: tuple[tuple[Number, ...], ...]
+    y: tuple[Number, ...]
+    lam: tuple[Number, ...]
+    activation: str = "relu"
+    eta: Number = 1
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        y = nb.check_vector("y", self.y)
+        set_(self, "X", nb.check_matrix("X", self.X, (len(y), None)))
+        set_(self, "y", y)
+        lam = nb.check_vector("lam", self.lam)
+        for j, v in enumerate(lam):
+            nb.check_number(f"lam[{j}]", v, nonnegative=True)
+        set_(self, "lam", lam)
+        set_(self, "activation", check_activation(self.activation))
+        set_(self, "eta", nb.check_number("eta", self.eta, positive=True))
+
+    @property
+    def n(self) -> int:
+        return len(self.y)
+
+    @property
+    def d(self) -> int:
+        return len(self.X[0])
+
+    @property
+    def m(self) -> int:
+        return len(self.lam)
+
+
+@dataclass(frozen=True)
+class State:
+    """``W`` (m, d), ``a`` (m,), the outputs ``f`` (n,) on the data and the ``loss`` at
+    ``t``, measured from the weights."""
+
+    t: Any
+    W: np.ndarray
+    a: np.ndarray
+    f: np.ndarray
+    loss: Any
+
+
+@functools.cache
+def _flow(n: int, d: int, m: int, activation: str) -> GradientFlow:
+    eta = sp.Symbol("eta", positive=True)
+    X = symbol_array("X", (n, d), real=True)
+    y = symbol_array("y", (n,), real=True)
+    s = symbol_array("s", (m,), nonnegative=True)
+    sigma = elementwise(activation, "sympy")
+    return gradient_flow(
+        lambda a, W: loss(W, a, s, X, y, sigma, sp.sqrt(d)),
+        {"a": ((m,), 0), "W": ((m, d), eta)},
+        (eta, *X.ravel(), *y, *s),
+    )
+
+
+class NodeScaledSystem(System):
+    """Eqs. (2), (5) for :func:`numerics.simulate`: ``out0 = a`` (m,) (fixed), ``in0 = W``
+    (m, d), trained at rate ``eta``."""
+
+    setup_type = Setup
+    blocks = ("a", "W")
+
+    def polynomial(self, setup: Setup) -> bool:
+        return setup.activation == "linear"
+
+    def initial(self, setup: Setup, out0: Any, in0: Any) -> dict[str, np.ndarray]:
+        a0 = nb.check_vector("a0", out0, setup.m)
+        W0 = nb.check_matrix("W0", in0, (setup.m, setup.d))
+        return {"a": np.array(a0, dtype=object), "W": np.array(W0, dtype=object)}
+
+    def flow(self, setup: Setup, shapes: Mapping[str, tuple[int, ...]]) -> GradientFlow:
+        return _flow(setup.n, setup.d, setup.m, setup.activation)
+
+    def flow_parameters(self, setup: Setup, convert: Callable[[Any], Any]) -> list[Any]:
+        X = [convert(v) for row in setup.X for v in row]
+        return [convert(setup.eta), *X, *(convert(v) for v in setup.y),
+                *(convert(v) ** 0.5 for v in setup.lam)]  # fmt: skip
+
+    def rates(self, setup: Setup) -> dict[str, float]:
+        return {"a": 0.0, "W": float(setup.eta)}
+
+    def data(self, setup: Setup, backend: str, like: Any = None) -> dict[str, Any]:
+        arrays = {
+            "X": np.array(setup.X, dtype=float),
+            "y": np.array(setup.y, dtype=float),
+            "s": np.sqrt(np.array(setup.lam, dtype=float)),
+        }
+        if backend == "torch":
+            torch = torch_module()
+            arrays = {k: torch.as_tensor(v, dtype=like.dtype, device=like.device)
+                      for k, v in arrays.items()}  # fmt: skip
+        return {**arrays, "sigma": elementwise(setup.activation, backend),
+                "root_d": float(np.sqrt(setup.d))}  # fmt: skip
+
+    def loss(self, params: Mapping[str, Any], data: Mapping[str, Any]) -> Any:
+        return loss(params["W"], params["a"], data["s"], data["X"], data["y"], data["sigma"],
+                    data["root_d"])  # fmt: skip
+
+    def state(self, setup: Setup, t: Any, params: Mapping[str, Any], dps: int | None) -> State:
+        conv, dt = nb.converter(dps), nb.dtype(dps)
+        backend = "numpy" if dps is None else "mpmath"
+        with nb.Precision(dps):
+            X = np.array([[conv(v) for v in row] for row in setup.X], dtype=dt)
+            y = np.array([conv(v) for v in setup.y], dtype=dt)
+            s = np.array([conv(v) ** 0.5 for v in setup.lam], dtype=dt)
+            W = np.array(params["W"], dtype=dt)
+            a = np.array(params["a"], dtype=dt)
+            root_d = np.sqrt(setup.d) if dps is None else mpmath.sqrt(setup.d)
+            sigma = elementwise(setup.activation, backend)
+            return State(t=t, W=W, a=a, f=network_output(W, a, s, X, sigma, root_d),
+                         loss=loss(W, a, s, X, y, sigma, root_d))
+
+
+SYSTEM = NodeScaledSystem()
 
 
 # ---------------------------------------------------------------------------
@@ -724,8 +885,8 @@ def _zipf_sum_of_squares_mpmath(dps: int = 30) -> Verdict:
     # the summand many times; evaluating zeta there costs minutes)
     j = sp.Symbol("j", positive=True)
     coefficient, term = _zipf_parts(_PARAM)["weight"](j).as_independent(j, as_Add=False)
-    coef_fn = sp.lambdify((_PARAM,), coefficient, modules="mpmath")
-    term_fn = sp.lambdify((j, _PARAM), term, modules="mpmath")
+    coef_fn = generate((_PARAM,), coefficient, "mpmath")
+    term_fn = generate((j, _PARAM), term, "mpmath")
     worst = 0.0
     for a in _NUMERIC_ALPHAS:
         w = zipf(a)
@@ -896,3 +1057,13 @@ def _errata() -> tuple[Erratum, ...]:
 def errata() -> list[Erratum]:
     """Disagreements with seed 000 (Sections 3-7) found here, each with its check."""
     return list(_errata())
+
+
+MODEL = Model(
+    name="node_scaling",
+    seed=SEED,
+    title="Seed 000: asymmetrical node scalings lambda_{m,j} and their limits",
+    claims=claims,
+    errata=errata,
+    systems=(SYSTEM,),
+)

@@ -45,6 +45,7 @@ from __future__ import annotations
 import functools
 import math
 import numbers
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -53,11 +54,24 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from solvable._numbers import check_dps as _check_dps
-from solvable._numbers import exact_to_mpf as _to_mpf
+from solvable._core.activations import (
+    ACTIVATIONS,
+    Z,
+    activation,
+    check_activation,
+    derivative,
+    stable_derivative,
+)
+from solvable._core.activations import evaluator as activation_evaluator
+from solvable._core.backends import generate, torch_module
+from solvable._core.claims import Theorem, Verdict, decide, prove_zero
+from solvable._core.geometry import norms_and_angles
+from solvable._core.model import Model
+from solvable._core.numbers import check_dps as _check_dps
+from solvable._core.numbers import exact_to_mpf as _to_mpf
+from solvable._core.tolerance import Tolerance, error_in_units
 from solvable.kernels import RHO, arccos_expectation
-from solvable.theorems import Theorem, Verdict, decide, prove_zero
-from solvable.tolerance import MC_CONFIDENCE, Tolerance, error_in_units
+from solvable.node_scaling import sum_of_squares_limit_numeric, sum_of_squares_numeric
 
 SEED = "000_f57230b12d385b63.txt"
 
@@ -82,93 +96,32 @@ __all__ = [
     "ntg_symbolic",
 ]
 
-ACTIVATIONS = ("linear", "relu", "swish", "tanh")
-Z = sp.Symbol("z", real=True)
-"""The pre-activation variable of :func:`activation`."""
 THETA = sp.Symbol("theta", nonnegative=True)
 """The angle between two inputs, in ``[0, pi]``."""
 
-
-# ---------------------------------------------------------------------------
-# activations: one sympy definition each
-# ---------------------------------------------------------------------------
-def _check_activation(name: Any) -> str:
-    if not isinstance(name, str):
-        raise TypeError(f"activation must be a str, one of {ACTIVATIONS}, got {name!r}")
-    if name not in ACTIVATIONS:
-        raise ValueError(f"activation must be one of {ACTIVATIONS}, got {name!r}")
-    return name
+# the activations, their derivatives and the overflow-free swish derivative are defined once,
+# in solvable._core.activations (ACTIVATIONS, Z, activation are re-exported here)
+activation_derivative = derivative
+"""``sigma'(z)`` (:func:`solvable._core.activations.derivative`), re-exported."""
 
 
-def activation(name: str) -> sp.Expr:
-    """``sigma(z)`` as a sympy expression: linear ``z``, relu ``max(0, z)``, swish
-    ``z/(1 + exp(-z))`` (Section 8), tanh ``tanh(z)``."""
-    name = _check_activation(name)
-    return {
-        "linear": Z,
-        "relu": sp.Max(0, Z),
-        "swish": Z / (1 + sp.exp(-Z)),
-        "tanh": sp.tanh(Z),
-    }[name]
-
-
-def activation_derivative(name: str) -> sp.Expr:
-    """``sigma'(z) = sympy.diff(activation(name), z)``; for relu ``Heaviside(z, 0)``
-    (``sigma'(0) = 0``, the autograd convention; a null set under Assumption 3.3)."""
-    d = sp.diff(activation(name), Z)
-    return d.subs(sp.Heaviside(Z), sp.Heaviside(Z, 0))
-
-
-def _stable_derivative(name: str) -> sp.Expr:
-    """The form of ``sigma'`` that is evaluated: for swish ``(1 + tanh(z/2))/2 +
-    z/(4 cosh(z/2)^2)`` (no ``exp(-z)`` overflow for ``z << 0``; equal to
-    :func:`activation_derivative`, claim ``ntg.swish_derivative_stable_form``)."""
-    if name == "swish":
-        return (1 + sp.tanh(Z / 2)) / 2 + Z / (4 * sp.cosh(Z / 2) ** 2)
-    return activation_derivative(name)
-
-
-def _torch_heaviside(x: Any, value: Any) -> Any:
-    import torch
-
-    return torch.heaviside(x, torch.as_tensor(float(value), dtype=x.dtype, device=x.device))
-
-
-@functools.cache
 def _derivative_fn(name: str, backend: str, power: int = 1) -> Callable[[Any], Any]:
-    # mpmath has no overflow: the plain sympy.diff form (one exp, shared by cse) is evaluated
-    base = activation_derivative(name) if backend == "mpmath" else _stable_derivative(name)
-    expr = base**power
-    if backend == "torch":
-        return sp.lambdify(Z, expr, modules=[{"heaviside": _torch_heaviside}, "torch"])
-    fn = sp.lambdify(Z, expr, modules="mpmath" if backend == "mpmath" else "numpy", cse=True)
-    if not expr.has(Z):  # lambdify returns a scalar; broadcast like the argument
-        const = fn(0)
-        if backend == "numpy":
-            return lambda z: np.full(np.shape(z), float(const))
-        return lambda z: mpmath.mpf(const)
-    if backend == "numpy":
-
-        def quiet(z: Any) -> Any:  # cosh(z/2)^2 -> inf for |z| > ~1420 is intended: z/inf = 0
-            with np.errstate(over="ignore"):
-                return fn(z)
-
-        return quiet
-    return fn
+    """``sigma'(z) ** power`` for ``backend`` (mpmath: the plain sympy.diff form; numpy and
+    torch: the overflow-free form)."""
+    return activation_evaluator(name, backend, 1, power)
 
 
 def derivative_numeric(name: str, z: Any, *, backend: str = "numpy") -> Any:
     """``sigma'(z)`` from the generated evaluator: ``backend`` ``"numpy"`` (float64 arrays),
     ``"mpmath"`` (one number, current precision) or ``"torch"`` (a tensor)."""
-    name = _check_activation(name)
+    name = check_activation(name)
     if backend not in ("numpy", "mpmath", "torch"):
         raise ValueError(f"backend must be 'numpy', 'mpmath' or 'torch', got {backend!r}")
     fn = _derivative_fn(name, backend)
     if backend == "numpy":
         return fn(np.asarray(z, dtype=np.float64))
     if backend == "torch":
-        import torch
-
+        torch = torch_module()
         if not isinstance(z, torch.Tensor):
             raise TypeError(f"z must be a torch.Tensor for backend 'torch', got {type(z)}")
         out = fn(z)
@@ -215,37 +168,13 @@ def _check_X(X: Any, dps: int | None) -> np.ndarray:
 # geometry of the pairs: Gram matrix, scales, angles (stable)
 # ---------------------------------------------------------------------------
 def _geometry(X: np.ndarray, dps: int | None) -> tuple[Any, Any, Any]:
-    """``G = X X^T/d``, the scales ``s_i = |x_i|/sqrt(d)`` and the angles ``theta_{ii'} =
-    2 atan2(|x^_i - x^_i'|, |x^_i + x^_i'|)`` (exact 0 on the diagonal)."""
-    n, d = X.shape
-    if dps is None:
-        G = X @ X.T / d
-        norms = np.linalg.norm(X, axis=1)
-        U = X / norms[:, None]
-        diff = np.linalg.norm(U[:, None, :] - U[None, :, :], axis=-1)
-        summ = np.linalg.norm(U[:, None, :] + U[None, :, :], axis=-1)
-        theta = 2 * np.arctan2(diff, summ)
-        np.fill_diagonal(theta, 0.0)
-        return G, norms / math.sqrt(d), theta
-    Xm = mpmath.matrix(X.tolist())
-    G = np.empty((n, n), dtype=object)
-    for i in range(n):
-        for k in range(n):
-            G[i, k] = mpmath.fsum(Xm[i, c] * Xm[k, c] for c in range(d)) / d
-    norms = [mpmath.sqrt(mpmath.fsum(Xm[i, c] ** 2 for c in range(d))) for i in range(n)]
-    theta = np.empty((n, n), dtype=object)
-    for i in range(n):
-        for k in range(n):
-            if i == k:
-                theta[i, k] = mpmath.mpf(0)
-                continue
-            ui = [Xm[i, c] / norms[i] for c in range(d)]
-            uk = [Xm[k, c] / norms[k] for c in range(d)]
-            dn = mpmath.sqrt(mpmath.fsum((a - b) ** 2 for a, b in zip(ui, uk, strict=True)))
-            sn = mpmath.sqrt(mpmath.fsum((a + b) ** 2 for a, b in zip(ui, uk, strict=True)))
-            theta[i, k] = 2 * mpmath.atan2(dn, sn)
-    scales = [v / mpmath.sqrt(d) for v in norms]
-    return G, scales, theta
+    """``G = X X^T/d``, the scales ``s_i = |x_i|/sqrt(d)`` and the angles ``theta_{ii'}``
+    (:func:`solvable._core.geometry.norms_and_angles`, exact 0 on the diagonal)."""
+    d = X.shape[1]
+    norms, _, theta = norms_and_angles(X, X, "numpy" if dps is None else "mpmath")
+    np.fill_diagonal(theta, 0.0 if dps is None else mpmath.mpf(0))
+    root_d = math.sqrt(d) if dps is None else mpmath.sqrt(d)
+    return X @ X.T / d, norms[:, 0] / root_d, theta
 
 
 @functools.cache
@@ -256,7 +185,7 @@ def _relu_kernel_fn(backend: str) -> Callable[[Any], Any]:
     expr = expr.replace(sp.acos, lambda arg: THETA if arg == sp.cos(THETA) else sp.acos(arg))
     if expr.has(sp.acos):  # pragma: no cover - guards a change in kernels.py
         raise RuntimeError(f"unexpected form of arccos_expectation: {expr}")
-    return sp.lambdify(THETA, expr, modules="mpmath" if backend == "mpmath" else "numpy")
+    return generate((THETA,), expr, backend)
 
 
 # ---------------------------------------------------------------------------
@@ -429,7 +358,7 @@ def mean_ntg(X: Any, activation: str, *, dps: int | None = None) -> np.ndarray:
     forms; swish, tanh: Gauss-Hermite to ~1e-14 absolute).  ``dps=k``: object array of
     ``mpmath.mpf`` with ``k`` digits (swish, tanh: quadrature at ``k + 10`` digits, seconds
     per off-diagonal pair, see :func:`_mpmath_pair`)."""
-    name = _check_activation(activation)
+    name = check_activation(activation)
     dps = _check_dps(dps)
     if dps is None:
         X = _check_X(X, None)
@@ -448,7 +377,7 @@ def kappa_n(X: Any, activation: str, *, dps: int | None = None) -> Any:
     """``kappa_n = eig_min(Theta*(X))`` (Section 4; > 0 under Assumptions 3.1-3.3 by
     Proposition 4.1, also for relu by Remark 4.2).  float64 (``numpy.linalg.eigvalsh``)
     or an ``mpmath.mpf`` at ``dps`` digits (``mpmath.eigsy`` at ``dps + 10``)."""
-    name = _check_activation(activation)
+    name = check_activation(activation)
     dps = _check_dps(dps)
     if dps is None:
         return float(np.linalg.eigvalsh(mean_ntg(X, name))[0])
@@ -471,7 +400,7 @@ def node_gradient_factor(name: str) -> sp.Expr:
     term of eq. (2) is ``grad_{w_j} f(x) = phi(lambda_j, a_j, Z_j(x)) x/sqrt(d)`` (Section
     3.2), so ``Theta_m(x, x') = (x^T x'/d) sum_j phi_j(x) phi_j(x')`` (eq. (6) with
     ``a_j^2 = 1``); the float64/torch evaluators of :func:`ntg` are generated from it."""
-    name = _check_activation(name)
+    name = check_activation(name)
     expr = sp.diff(sp.sqrt(_LAM) * _A * activation(name), Z)
     return expr.subs(sp.Heaviside(Z), sp.Heaviside(Z, 0))
 
@@ -479,13 +408,12 @@ def node_gradient_factor(name: str) -> sp.Expr:
 @functools.cache
 def _phi_fn(name: str, backend: str) -> Callable[..., Any]:
     # the evaluated form: sigma' replaced by its overflow-free form (equal, see claims)
-    expr = node_gradient_factor(name).subs(activation_derivative(name), _stable_derivative(name))
+    expr = node_gradient_factor(name).subs(activation_derivative(name), stable_derivative(name))
     if name == "linear":  # sqrt(lambda) a: broadcast against z explicitly
         expr = expr + 0 * Z
+    fn = generate((_LAM, _A, Z), expr, backend)
     if backend == "torch":
-        return sp.lambdify((_LAM, _A, Z), expr,
-                           modules=[{"heaviside": _torch_heaviside}, "torch"])  # fmt: skip
-    fn = sp.lambdify((_LAM, _A, Z), expr, modules="numpy")
+        return fn
 
     def quiet(lam: Any, a: Any, z: Any) -> Any:  # swish: cosh overflow to inf is intended
         with np.errstate(over="ignore"):
@@ -502,14 +430,9 @@ def ntg(X: Any, W: Any, a: Any, lam: Any, activation: str) -> Any:
 
     numpy (float64) or torch (any device/dtype, follows ``W``): ``X`` (n, d); ``W`` (m, d)
     or (B, m, d); ``a``, ``lam`` (m,) or (B, m).  Returns (n, n) or (B, n, n)."""
-    name = _check_activation(activation)
-    try:
-        import torch
-
-        is_torch = isinstance(W, torch.Tensor)
-    except ImportError:  # pragma: no cover
-        is_torch = False
-    if is_torch:
+    name = check_activation(activation)
+    if _is_torch(W):
+        torch = torch_module()
         Xt = torch.as_tensor(np.asarray(X, dtype=float) if not isinstance(X, torch.Tensor) else X,
                              dtype=W.dtype, device=W.device)  # fmt: skip
         lam_t = torch.as_tensor(lam, dtype=W.dtype, device=W.device)
@@ -528,6 +451,12 @@ def ntg(X: Any, W: Any, a: Any, lam: Any, activation: str) -> Any:
     phi = _phi_fn(name, "numpy")(ln[..., None, :], an[..., None, :], Zp)
     G = Xn @ Xn.T / Xn.shape[1]
     return G * (phi @ np.swapaxes(phi, -1, -2))
+
+
+def _is_torch(value: Any) -> bool:
+    """Whether ``value`` is a torch tensor (without importing torch when it is not loaded)."""
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(value, torch.Tensor)
 
 
 def _check_shapes(xs: tuple, ws: tuple, as_: tuple, ls: tuple) -> None:
@@ -596,7 +525,7 @@ def derivative_product_variance(X: Any, activation: str, *, dps: int | None = No
     """``V_{ii'} = Var(sigma'(u_i) sigma'(u_i'))`` (n, n) at initialisation (Assumption
     3.3): 0 (linear), ``p (1 - p)``, ``p = (pi - theta)/(2 pi)`` (relu, exact), else
     ``E[sigma'(u)^2 sigma'(v)^2] - E[sigma'(u) sigma'(v)]^2`` by quadrature."""
-    name = _check_activation(activation)
+    name = check_activation(activation)
     dps = _check_dps(dps)
     work = None if dps is None else dps + _QUAD_GUARD
     with mpmath.workdps(work or mpmath.mp.dps):
@@ -635,16 +564,12 @@ def frobenius_constant(X: Any, activation: str, *, dps: int | None = None) -> An
 def frobenius_variance(X: Any, activation: str, m: int, gamma: Any, weights: Any) -> float:
     """Exact ``E||Theta_m(X; W_0) - Theta*(X)||_F^2 = C_0(X) sum_{j<=m} lambda_{m,j}^2``
     (Proposition 4.3 at finite ``m``: independent nodes), float64."""
-    from solvable.node_scaling import sum_of_squares_numeric
-
     return frobenius_constant(X, activation) * float(sum_of_squares_numeric(m, gamma, weights))
 
 
 def frobenius_variance_limit(X: Any, activation: str, gamma: Any, weights: Any) -> float:
     """Eq. (13): ``E||Theta_inf - Theta*||_F^2 = C_0(X) (1 - gamma)^2 sum_j lambda~_j^2``
     (Zipf: ``zeta(2/alpha)/zeta(1/alpha)^2``; finite K: ``1/K``), float64."""
-    from solvable.node_scaling import sum_of_squares_limit_numeric
-
     return frobenius_constant(X, activation) * float(sum_of_squares_limit_numeric(gamma, weights))
 
 
@@ -660,7 +585,7 @@ def _claim_jacobian_gram() -> Verdict:
 
 
 def _claim_stable_swish() -> Verdict:
-    diff = _stable_derivative("swish") - activation_derivative("swish")
+    diff = stable_derivative("swish") - activation_derivative("swish")
     return prove_zero(diff.rewrite(sp.exp))
 
 
@@ -764,140 +689,6 @@ def _claim_kappa_positive(dps: int | None = None) -> Verdict:
                    tolerance=tol)  # fmt: skip
 
 
-def _claim_autograd() -> Verdict:
-    # eqs. (6)-(7): the generated numpy and torch NTG vs autograd (numerics.measures.ntk,
-    # the Jacobian Gram at learning rate 1) and numerics.measures.ntk_node_scaled
-    from numerics.measures import ntk as ntk_autograd
-    from numerics.measures import ntk_node_scaled
-    from numerics.models import NodeScaled, node_scaled_parameters
-
-    tol = Tolerance(rtol=1e-12, reason="float64 sums of <= 24 node terms in different orders")
-    X = _unit_ball_data(5, 3, 2)
-    rng = np.random.default_rng(3)
-    lam = rng.uniform(size=24)
-    lam /= lam.sum()
-    worst = 0.0
-    for name in ACTIVATIONS:
-        p = node_scaled_parameters(lam, 3, 4, seed=5)
-        model = NodeScaled(X=X, y=np.zeros(5), activation=name)
-        ref = ntk_autograd(model, p, X).numpy()
-        mine_t = ntg(X, p["W"], p["a"], p["s"] ** 2, name).numpy()
-        mine_n = ntg(X, p["W"].numpy(), p["a"].numpy(), (p["s"] ** 2).numpy(), name)
-        other = ntk_node_scaled(model, p).numpy()
-        worst = max(worst, *(error_in_units(v, ref, tol) for v in (mine_t, mine_n, other)))
-    return Verdict("confirmed" if worst <= 1 else "failed",
-                   f"4 activations, B=4 networks, m=24, n=5: generated numpy/torch NTG vs "
-                   f"autograd J J^T: worst {worst:.2g} tolerances",
-                   max_error=worst, tolerance=tol)  # fmt: skip
-
-
-def _sweep_grid(full: bool) -> list[tuple[str, float, Any, tuple[int, ...], int]]:
-    from solvable.node_scaling import finite_k, zipf
-
-    if not full:
-        return [("relu", 0.5, zipf(sp.Rational(1, 2)), (16, 256), 2000),
-                ("swish", 0.0, zipf(sp.Rational(7, 10)), (16, 256), 2000)]  # fmt: skip
-    grid = []
-    for name in ("relu", "swish"):
-        for g in (1.0, 0.5, 0.0):
-            for w in (zipf(sp.Rational(1, 2)), zipf(sp.Rational(7, 10)), finite_k(8)):
-                grid.append((name, g, w, (16, 256, 4096), 4000))
-    return grid
-
-
-@functools.cache
-def _sweep(full: bool) -> tuple[Any, ...]:
-    """Proposition 4.3 Monte Carlo over the grid (n = 5, d = 4), simultaneous over runs."""
-    from numerics.ntg_sampling import proposition_4_3
-
-    X = _unit_ball_data(5, 4, 4)
-    grid = _sweep_grid(full)
-    runs = sum(len(ms) for *_, ms, _ in grid)
-    conf = 1 - (1 - MC_CONFIDENCE) / runs  # Bonferroni over the runs of the sweep
-    out = []
-    for k, (name, g, w, widths, draws) in enumerate(grid):
-        for m in widths:
-            out.append(proposition_4_3(X, name, m, g, w, draws, seed=1000 * k + m,
-                                       confidence=conf))  # fmt: skip
-    return tuple(out)
-
-
-def _mc_verdict(results: Any, key: Callable[[Any], float], what: str,
-                line: Callable[[Any], str]) -> Verdict:  # fmt: skip
-    worst = max(key(r) for r in results)
-    tol = Tolerance(rtol=1e-300, reason="Monte Carlo: errors in units of the 99.9% "
-                    "simultaneous CI half-width (Bonferroni over entries and runs)")  # fmt: skip
-    lines = "; ".join(line(r) for r in results)
-    return Verdict("confirmed" if worst <= 1 else "failed",
-                   f"{what}: worst {worst:.2f} CI units over {len(results)} runs "
-                   f"({results[0].variance.samples} draws each; n=5, d=4). {lines}",
-                   max_error=worst, tolerance=tol)  # fmt: skip
-
-
-def _tag(r: Any) -> str:
-    return f"{r.activation} g={r.gamma} {r.weights!r} m={r.m}"
-
-
-def _claim_mean(full: bool = False) -> Verdict:
-    return _mc_verdict(_sweep(full), lambda r: r.mean.error_in_units(r.mean_exact),
-                       "E[Theta_m(X; W0)] = Theta*(X) entrywise (MC covers (10))",
-                       lambda r: f"{_tag(r)}: {r.mean.error_in_units(r.mean_exact):.2f} "
-                       f"(max hw {float(np.max(r.mean.half_width)):.2g})")  # fmt: skip
-
-
-def _claim_variance(full: bool = False) -> Verdict:
-    return _mc_verdict(_sweep(full), lambda r: r.variance.error_in_units(r.variance_exact),
-                       "E||Theta_m - Theta*||_F^2 = C_0 sum_j lambda_{m,j}^2",
-                       lambda r: f"{_tag(r)}: MC {float(r.variance.mean):.5g} +- "
-                       f"{float(r.variance.half_width):.2g} vs {r.variance_exact:.5g}")  # fmt: skip
-
-
-def _claim_limit(full: bool = False) -> Verdict:
-    res = _sweep(full)
-    largest = max(r.m for r in res)
-    top = [r for r in res if r.m == largest]
-    return _mc_verdict(top, lambda r: r.limit_error_in_units(),
-                       f"eq. (13) at m={largest}: |MC - C_0 (1-gamma)^2 sum lambda~^2| <= "
-                       "half-width + finite-m gap",
-                       lambda r: f"{_tag(r)}: MC {float(r.variance.mean):.5g} +- "
-                       f"{float(r.variance.half_width):.2g}, limit {r.variance_limit:.5g}, "
-                       f"gap {r.gap:.2g}")  # fmt: skip
-
-
-def _claim_almost_sure(full: bool = False) -> Verdict:
-    # eq. (11) on one sequence of nodes (one draw of w_01, w_02, ...): the distance to
-    # Theta_inf (truncated at M nodes) shrinks; its log-log slope is fitted and compared
-    # with that of the exact rms distance.  Pass: final/first distance <= 0.1 (rms ratio
-    # ~0.02-0.06 over these widths; a single path fluctuates by O(1) factors around it).
-    from numerics.ntg_sampling import nested_widths
-    from solvable.node_scaling import zipf
-
-    M = 1 << (20 if full else 16)
-    widths = tuple(4**k for k in range(2, 9 if full else 8))
-    X = _unit_ball_data(5, 4, 4)
-    parts, worst = [], 0.0
-    for name, g, w in (("relu", 0.5, zipf(sp.Rational(1, 2))),
-                       ("swish", 0.0, zipf(sp.Rational(1, 2)))):  # fmt: skip
-        r = nested_widths(X, name, g, w, widths, tail_nodes=M, seed=7)
-        ratio = float(r.distances[-1] / r.distances[0])
-        lx = np.log(np.asarray(widths, float))
-        A = np.vstack([lx, np.ones_like(lx)]).T
-        coef, res, *_ = np.linalg.lstsq(A, np.log(r.distances), rcond=None)
-        se = math.sqrt(float(res[0]) / (len(lx) - 2) / np.sum((lx - lx.mean()) ** 2)) if len(
-            res) else 0.0  # fmt: skip
-        slope_rms = float(np.polyfit(lx, np.log(r.rms), 1)[0])
-        worst = max(worst, ratio / 0.1)
-        dist = np.array2string(r.distances, precision=3)
-        parts.append(f"{name} gamma={g} {w!r}: distances {dist}"
-                     f" (rms {np.array2string(r.rms, precision=3)}), final/first {ratio:.3g}, "
-                     f"slope {coef[0]:.3f} +- {se:.3f} (rms slope {slope_rms:.3f}), "
-                     f"tail bound {r.tail_bound:.2g}")  # fmt: skip
-    tol = Tolerance(rtol=0.1, reason="final/first distance must fall below 0.1")
-    return Verdict("confirmed" if worst <= 1 else "failed",
-                   f"widths {widths}, Theta_inf truncated at M={M} nodes: " + "; ".join(parts),
-                   max_error=worst, tolerance=tol)  # fmt: skip
-
-
 def claims() -> list[Theorem]:
     """Claims of seed 000, Sections 3.2 and 4 (eqs. (6), (7), (10)-(13), Propositions 4.1
     and 4.3) checked here."""
@@ -928,26 +719,7 @@ def claims() -> list[Theorem]:
           "kappa_n = eig_min(Theta*(X)) > 0 for relu, swish, tanh on n = 6 > d = 3 inputs "
           "meeting Assumption 3.1; 0 for the (polynomial) linear activation.",
           _claim_kappa_positive, "numeric"),
-        T("ntg_matches_autograd", "eqs. (6), (7)",
-          "The sympy-generated NTG (numpy, torch) equals the autograd Jacobian Gram "
-          "(numerics.measures.ntk) and numerics.measures.ntk_node_scaled on random networks.",
-          _claim_autograd, "numeric"),
-        T("mean_ntg_monte_carlo", "eq. (10), Proposition 4.3",
-          "E[Theta_m(X; W0)] = Theta*(X) for every m and node scaling (MC; full: relu, swish x "
-          "gamma in {1, 0.5, 0} x Zipf 0.5, 0.7, K = 8 x m in {16, 256, 4096}).",
-          _claim_mean, "numeric"),
-        T("frobenius_variance_monte_carlo", "Proposition 4.3 (finite m)",
-          "E||Theta_m(X; W0) - Theta*(X)||_F^2 = C_0(X) sum_j lambda_{m,j}^2 at every width m "
-          "(MC, same grid).", _claim_variance, "numeric"),
-        T("frobenius_variance_limit", "eq. (13)",
-          "E||Theta_inf - Theta*||_F^2 = C_0(X) (1 - gamma)^2 sum_j lambda~_j^2: at the largest "
-          "m the MC variance is within its CI plus the exact finite-m gap of the limit.",
-          _claim_limit, "numeric"),
-        T("almost_sure_convergence", "eq. (11)",
-          "Theta_m(X; W0) -> Theta_inf(X; W0) along one sequence of nodes (nested widths from "
-          "one draw of w_0j), at the rate of the exact rms distance.", _claim_almost_sure,
-          "numeric"),
-    ]  # fmt: skip
+]  # fmt: skip
 
 
 def errata() -> list[Any]:
@@ -956,3 +728,12 @@ def errata() -> list[Any]:
     ``C_0 > 0`` under Assumption 3.2 (0 only for the excluded linear activation) and
     ``(1 - gamma)^2 sum lambda~^2 in [0, 1]``."""
     return []
+
+
+MODEL = Model(
+    name="ntg",
+    seed=SEED,
+    title="Seed 000 Section 4: the NTK / NTG of node-scaled networks, Proposition 4.3",
+    claims=claims,
+    errata=errata,
+)

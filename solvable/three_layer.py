@@ -24,18 +24,23 @@ lines), never stated in closed form, so this module implements only the slope cr
 
 from __future__ import annotations
 
+import functools
 import numbers
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
+import numpy as np
 import sympy as sp
 
-from solvable.theorems import Theorem, Verdict, prove_zero
-
-if TYPE_CHECKING:
-    from solvable.errata import Erratum
+from solvable._core import numbers as nb
+from solvable._core.activations import elementwise
+from solvable._core.backends import torch_module
+from solvable._core.claims import Erratum, Theorem, Verdict, prove_nonzero, prove_zero
+from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
+from solvable._core.model import Model, System
+from solvable._core.numbers import Number
 
 __all__ = [
     "ALPHA",
@@ -45,21 +50,29 @@ __all__ = [
     "INITIALISATIONS",
     "M1",
     "M2",
+    "MODEL",
+    "SYSTEM",
     "TABLE_2",
     "D",
-    "Initialisation",
+    "InitScheme",
     "M",
+    "Setup",
+    "State",
+    "ThreeLayerSystem",
     "claims",
     "errata",
     "exponent",
     "format_table_1",
     "gamma_coordinates",
     "gradient_flow_residuals",
+    "hidden",
     "homogeneity",
     "kappas",
+    "network_output",
     "regime_from_slope",
     "relu_rescaling_residuals",
     "rescaling_residuals",
+    "risk",
     "sigma",
     "sigma_prime",
     "table_1",
@@ -182,7 +195,7 @@ def gamma_coordinates(
 # Table 1 (and the scalings of Table 2)
 # ---------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Initialisation:
+class InitScheme:
     """One row's scalings: ``alpha`` and the standard deviations ``beta_3`` (of ``a``),
     ``beta_2`` (of ``W2``), ``beta_1`` (of ``W1``), as expressions in m_1, m_2, d (or m)."""
 
@@ -210,12 +223,12 @@ class Initialisation:
 
 
 _r = sp.Rational
-INITIALISATIONS: tuple[Initialisation, ...] = (
+INITIALISATIONS: tuple[InitScheme, ...] = (
     # Table 1, columns alpha, a, W2, W1 (the schemes' definitions, Section 3 and refs.)
-    Initialisation("NTK", sp.sqrt(M1 * M2), sp.Integer(1), sp.Integer(1), sp.Integer(1)),
-    Initialisation("LeCun", sp.Integer(1), sp.sqrt(1 / M2), sp.sqrt(1 / M1), sp.sqrt(1 / D)),
-    Initialisation("He", sp.Integer(1), sp.sqrt(2 / M2), sp.sqrt(2 / M1), sp.sqrt(2 / D)),
-    Initialisation(
+    InitScheme("NTK", sp.sqrt(M1 * M2), sp.Integer(1), sp.Integer(1), sp.Integer(1)),
+    InitScheme("LeCun", sp.Integer(1), sp.sqrt(1 / M2), sp.sqrt(1 / M1), sp.sqrt(1 / D)),
+    InitScheme("He", sp.Integer(1), sp.sqrt(2 / M2), sp.sqrt(2 / M1), sp.sqrt(2 / D)),
+    InitScheme(
         "Xavier",
         sp.Integer(1),
         sp.sqrt(2 / (M2 + 1)),
@@ -224,14 +237,14 @@ INITIALISATIONS: tuple[Initialisation, ...] = (
     ),
 )
 
-TABLE_2: tuple[Initialisation, ...] = (
+TABLE_2: tuple[InitScheme, ...] = (
     # Table 2 (Section 5.3.1): two groups of three scalings sharing (gamma_2, gamma_3)
-    Initialisation("No. 1a", M ** _r(-1, 2), M ** _r(-8, 15), M ** _r(-8, 15), M ** _r(-8, 15)),
-    Initialisation("No. 1b", sp.Integer(1), M ** _r(-11, 30), M ** _r(-11, 30), M ** _r(-11, 30)),
-    Initialisation("No. 1c", M ** _r(1, 2), M ** _r(-1, 5), M ** _r(-1, 5), M ** _r(-1, 5)),
-    Initialisation("No. 2a", M ** _r(-3, 10), M ** _r(-7, 6), M ** _r(-7, 6), M ** _r(-7, 15)),
-    Initialisation("No. 2b", sp.Integer(1), M ** _r(-16, 15), M ** _r(-16, 15), M ** _r(-11, 30)),
-    Initialisation("No. 2c", M ** _r(3, 10), M ** _r(-29, 30), M ** _r(-29, 30), M ** _r(-4, 15)),
+    InitScheme("No. 1a", M ** _r(-1, 2), M ** _r(-8, 15), M ** _r(-8, 15), M ** _r(-8, 15)),
+    InitScheme("No. 1b", sp.Integer(1), M ** _r(-11, 30), M ** _r(-11, 30), M ** _r(-11, 30)),
+    InitScheme("No. 1c", M ** _r(1, 2), M ** _r(-1, 5), M ** _r(-1, 5), M ** _r(-1, 5)),
+    InitScheme("No. 2a", M ** _r(-3, 10), M ** _r(-7, 6), M ** _r(-7, 6), M ** _r(-7, 15)),
+    InitScheme("No. 2b", sp.Integer(1), M ** _r(-16, 15), M ** _r(-16, 15), M ** _r(-11, 30)),
+    InitScheme("No. 2c", M ** _r(3, 10), M ** _r(-29, 30), M ** _r(-29, 30), M ** _r(-4, 15)),
 )
 
 # The paper's printed cells (Table 1: kappa_2, kappa_3, gamma_2, gamma_3; Table 2: gamma_2,
@@ -309,6 +322,163 @@ def _number(name: str, value: Any) -> sp.Rational:
     if not v.is_finite or not v.is_real:
         raise ValueError(f"{name} must be a finite real number, got {_describe(value)}")
     return v
+
+
+# ---------------------------------------------------------------------------
+# The network (1) and its risk (3): one definition for every backend
+# ---------------------------------------------------------------------------
+def hidden(W2: Any, W1: Any, X: Any, relu: Callable[[Any], Any], b2: Any = None,
+           b1: Any = None) -> tuple[Any, Any]:  # fmt: skip
+    """The post-activations of the two hidden layers, ``relu(W1 x + b1)`` and
+    ``relu(W2 h1 + b2)``, each (..., n, m) for ``X`` (n, d), ``W1`` (..., m, d), ``W2``
+    (..., m, m); array code for sympy / mpmath object arrays, float64 and batched torch
+    tensors (``relu`` entrywise, :func:`solvable._core.activations.elementwise`)."""
+    z1 = X @ W1.swapaxes(-1, -2)
+    if b1 is not None:
+        z1 = z1 + b1[..., None, :]
+    h1 = relu(z1)
+    z2 = h1 @ W2.swapaxes(-1, -2)
+    if b2 is not None:
+        z2 = z2 + b2[..., None, :]
+    return h1, relu(z2)
+
+
+def network_output(a: Any, W2: Any, W1: Any, X: Any, relu: Callable[[Any], Any], alpha: Any,
+                   b2: Any = None, b1: Any = None) -> Any:  # fmt: skip
+    """Eq. (1): ``f(x) = a^T relu(W2 relu(W1 x + b1) + b2) / alpha`` on the rows of ``X``."""
+    return (hidden(W2, W1, X, relu, b2, b1)[1] * a[..., None, :]).sum(-1) / alpha
+
+
+def risk(a: Any, W2: Any, W1: Any, X: Any, y: Any, relu: Callable[[Any], Any], alpha: Any,
+         b2: Any = None, b1: Any = None) -> Any:  # fmt: skip
+    """Eq. (3): ``R_S = 1/(2n) sum_i (f(x_i) - y_i)^2``."""
+    f = network_output(a, W2, W1, X, relu, alpha, b2, b1)
+    return ((f - y) ** 2).sum(-1) / (2 * X.shape[-2])
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The three-layer ReLU network (1) on data ``X`` (n, d), targets ``y`` (n,), output
+    scale ``alpha > 0``, with biases when ``bias``; every block trains at rate 1 (eq. (4))."""
+
+    X: tuple[tuple[Number, ...], ...]
+    y: tuple[Number, ...]
+    alpha: Number = 1
+    bias: bool = False
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        y = nb.check_vector("y", self.y)
+        set_(self, "X", nb.check_matrix("X", self.X, (len(y), None)))
+        set_(self, "y", y)
+        set_(self, "alpha", nb.check_number("alpha", self.alpha, positive=True))
+        if not isinstance(self.bias, bool):
+            raise TypeError(f"bias must be a bool, got {self.bias!r}")
+
+    @property
+    def n(self) -> int:
+        return len(self.y)
+
+    @property
+    def d(self) -> int:
+        return len(self.X[0])
+
+
+@dataclass(frozen=True)
+class State:
+    """The weights (``params``, by block), the outputs ``f`` (n,) and the risk at ``t``,
+    measured from the weights."""
+
+    t: Any
+    params: dict[str, np.ndarray]
+    f: np.ndarray
+    risk: Any
+
+
+def _blocks(params: Mapping[str, Any]) -> tuple[Any, ...]:
+    return (params["a"], params["W2"], params["W1"], params.get("b2"), params.get("b1"))
+
+
+@functools.cache
+def _flow(n: int, d: int, m: int, bias: bool) -> GradientFlow:
+    X = symbol_array("X", (n, d), real=True)
+    y = symbol_array("y", (n,), real=True)
+    alpha = sp.Symbol("alpha", positive=True)
+    relu = elementwise("relu", "sympy")
+    blocks: dict[str, Any] = {"a": ((m,), 1), "W2": ((m, m), 1), "W1": ((m, d), 1)}
+    if bias:
+        blocks.update({"b2": ((m,), 1), "b1": ((m,), 1)})
+
+    def objective(a: Any, W2: Any, W1: Any, b2: Any = None, b1: Any = None) -> Any:
+        return risk(a, W2, W1, X, y, relu, alpha, b2, b1)
+
+    return gradient_flow(objective, blocks, (alpha, *X.ravel(), *y))
+
+
+class ThreeLayerSystem(System):
+    """Eqs. (1), (3), (4) for :func:`numerics.simulate`: ``out0 = a`` (m,), ``in0 = (W2,
+    W1)`` ((m, m), (m, d)), or ``(W2, W1, b2, b1)`` with biases; ReLU (not polynomial)."""
+
+    setup_type = Setup
+    blocks = ("a", "W2", "W1", "b2", "b1")
+
+    def polynomial(self, setup: Setup) -> bool:
+        return False
+
+    def initial(self, setup: Setup, out0: Any, in0: Any) -> dict[str, np.ndarray]:
+        a0 = nb.check_vector("a0", out0)
+        m = len(a0)
+        want = 4 if setup.bias else 2
+        if not isinstance(in0, (tuple, list)) or len(in0) != want:
+            names = "(W2, W1, b2, b1)" if setup.bias else "(W2, W1)"
+            raise ValueError(f"in0 must be a tuple {names}, got {nb.describe(in0)}")
+        out = {
+            "a": np.array(a0, dtype=object),
+            "W2": np.array(nb.check_matrix("W2", in0[0], (m, m)), dtype=object),
+            "W1": np.array(nb.check_matrix("W1", in0[1], (m, setup.d)), dtype=object),
+        }
+        if setup.bias:
+            out["b2"] = np.array(nb.check_vector("b2", in0[2], m), dtype=object)
+            out["b1"] = np.array(nb.check_vector("b1", in0[3], m), dtype=object)
+        return out
+
+    def flow(self, setup: Setup, shapes: Mapping[str, tuple[int, ...]]) -> GradientFlow:
+        return _flow(setup.n, setup.d, shapes["a"][0], setup.bias)
+
+    def flow_parameters(self, setup: Setup, convert: Callable[[Any], Any]) -> list[Any]:
+        X = [convert(v) for row in setup.X for v in row]
+        return [convert(setup.alpha), *X, *(convert(v) for v in setup.y)]
+
+    def rates(self, setup: Setup) -> dict[str, float]:
+        names = self.blocks if setup.bias else self.blocks[:3]
+        return {b: 1.0 for b in names}
+
+    def data(self, setup: Setup, backend: str, like: Any = None) -> dict[str, Any]:
+        X, y = np.array(setup.X, dtype=float), np.array(setup.y, dtype=float)
+        if backend == "torch":
+            torch = torch_module()
+            X = torch.as_tensor(X, dtype=like.dtype, device=like.device)
+            y = torch.as_tensor(y, dtype=like.dtype, device=like.device)
+        return {"X": X, "y": y, "relu": elementwise("relu", backend), "alpha": float(setup.alpha)}
+
+    def loss(self, params: Mapping[str, Any], data: Mapping[str, Any]) -> Any:
+        a, W2, W1, b2, b1 = _blocks(params)
+        return risk(a, W2, W1, data["X"], data["y"], data["relu"], data["alpha"], b2, b1)
+
+    def state(self, setup: Setup, t: Any, params: Mapping[str, Any], dps: int | None) -> State:
+        conv, dt = nb.converter(dps), nb.dtype(dps)
+        with nb.Precision(dps):
+            X = np.array([[conv(v) for v in row] for row in setup.X], dtype=dt)
+            y = np.array([conv(v) for v in setup.y], dtype=dt)
+            p = {k: np.array(v, dtype=dt) for k, v in params.items()}
+            relu = elementwise("relu", "numpy" if dps is None else "mpmath")
+            alpha = conv(setup.alpha)
+            a, W2, W1, b2, b1 = _blocks(p)
+            return State(t=t, params=p, f=network_output(a, W2, W1, X, relu, alpha, b2, b1),
+                         risk=risk(a, W2, W1, X, y, relu, alpha, b2, b1))
+
+
+SYSTEM = ThreeLayerSystem()
 
 
 # ---------------------------------------------------------------------------
@@ -590,8 +760,6 @@ def _homogeneity_needed() -> Verdict:
     values = [sp.expand(r.replace(sigma, concrete[sigma])
                            .replace(sigma_prime, concrete[sigma_prime]).subs(point))
               for r in res]  # fmt: skip
-    from solvable.theorems import prove_nonzero
-
     return prove_nonzero(
         values[0],
         what="rescaling (6)+(8) leaves (5) not of the form (7) for sigma(z) = z + z^2: the "
@@ -715,8 +883,6 @@ def _rescaling_lhs_a(pb: _Params) -> sp.Expr:
 
 def errata() -> list[Erratum]:
     """Disagreements with the printed Sections 3-4 of seed 004."""
-    from solvable.errata import Erratum  # here: solvable.errata may import this module
-
     return [
         Erratum(
             SEED, "text after (9) (Assumptions 3.1-3.2)",
@@ -740,3 +906,14 @@ def errata() -> list[Erratum]:
             changes_math=False,
         ),
     ]  # fmt: skip
+
+
+MODEL = Model(
+    name="three_layer",
+    seed=SEED,
+    title="Seed 004: three-layer ReLU network, normalised flow, phase coordinates gamma_2, gamma_3",
+    claims=claims,
+    errata=errata,
+    systems=(SYSTEM,),
+    tables=format_table_1,
+)

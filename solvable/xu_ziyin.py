@@ -11,8 +11,8 @@ Model and conventions (eqs. (4), (5) of the paper)::
 
 with ``u`` of shape ``(d,)``, ``W`` of shape ``(d, d0)``, ``x`` of shape ``(d0,)``.
 
-Conventions that differ from the printed paper (each one is an entry of
-:mod:`solvable.errata`):
+Conventions that differ from the printed paper (each one is an erratum of this module,
+listed by ``solvable errata``):
 
 * ``rho = ||x||``, the Euclidean norm (the paper prints
   ``sqrt(1/d0 sum_{i=0}^{d0} x_i^2)``, which is wrong for ``d0 > 1``).
@@ -28,15 +28,22 @@ Everything follows from one scalar, ``alpha(t) = p_i(t)^2 / p_i(0)^2``, which
 solves the Riccati equation ``d alpha/dt = -4 (A alpha^2 - B alpha - C)``,
 ``alpha(0) = 1``.  Its solution is evaluated through ``ell = log(alpha)`` in a
 form that is free of cancellation and overflow (see :func:`symbolic`, the
-``stable`` expressions, each proved equal to the textbook form by
-``tests/test_xu_ziyin_symbolic.py``), and covers Theorem 1 (P > 0),
-Proposition 1 (P = 0), Q = 0, y = 0 and the saddle P = Q = 0 with one formula.
+``stable`` expressions, each proved equal to the textbook form by a claim of this
+module), and covers Theorem 1 (P > 0), Proposition 1 (P = 0), Q = 0, y = 0 and the
+saddle P = Q = 0 with one formula.
+
+This module is the one place of the model: its sympy source (:func:`symbolic`), the
+evaluators generated from it (float64 and mpmath), its loss and raw gradient flow
+(:func:`loss`, :func:`flow`, the :class:`TwoLayerLinearSystem` that ``numerics.simulate``
+integrates), its conservation laws, its named test cases (:data:`CASES`), its claims and
+its errata (:data:`MODEL`).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+import itertools
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,36 +51,56 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from solvable import _numbers
-from solvable._numbers import Number
-from solvable._special import exprel, log1p, logaddexp, namespace
+from solvable._core import numbers as nb
+from solvable._core.backends import elementary, exprel, generate, log1p, logaddexp, torch_module
+from solvable._core.claims import Erratum, Theorem, Verdict, prove_zero
+from solvable._core.conservation import ConservationLaw
+from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
+from solvable._core.model import Model, System
+from solvable._core.numbers import Number
 
 __all__ = [
+    "CASES",
+    "MODEL",
+    "SEED",
+    "Case",
     "Setup",
     "State",
     "States",
     "Symbols",
     "Trajectory",
+    "TwoLayerLinearSystem",
+    "case",
     "closed_form",
+    "flow",
     "loss",
+    "manifold_condition",
     "network_output",
     "ntk",
     "symbolic",
+    "unit_flow",
 ]
 
-GUARD_DIGITS = 10  # extra working digits for the mpmath evaluation of closed forms
+SEED = "001_070589003213e0cf.txt"
+GUARD_DIGITS = nb.GUARD_DIGITS  # extra working digits of the mpmath closed form
 
 
 # ---------------------------------------------------------------------------
-# The model: definitions shared by the closed form and by numerics.simulate
+# The model: its one definition, shared by the closed form, the flow and numerics
 # ---------------------------------------------------------------------------
 def network_output(u: Any, W: Any, x: Any, gamma: Any) -> Any:
-    """``f(x) = gamma * u^T W x`` (eq. (4)); works on sympy, numpy and mpmath arrays."""
-    return gamma * _dot(u, _matvec(W, x))
+    """``f(x) = gamma * u^T W x`` (eq. (4)).
+
+    ``u`` (..., d), ``W`` (..., d, d0), and ``x`` (d0,) (one input: shape (...)) or ``X``
+    (n, d0) (the outputs on its rows: shape (..., n)); numpy arrays (float64, or object
+    arrays of sympy symbols or ``mpmath.mpf``) or torch tensors with leading batch axes."""
+    h = x @ W.swapaxes(-1, -2)  # (..., d) for one input, (..., n, d) for n
+    return gamma * (h * (u if x.ndim == 1 else u[..., None, :])).sum(-1)
 
 
 def loss(u: Any, W: Any, x: Any, y: Any, gamma: Any) -> Any:
-    """``L = (gamma u^T W x - y)^2``, eq. (4) (no factor 1/2)."""
+    """``L = (gamma u^T W x - y)^2``, eq. (4) (no factor 1/2); arrays as in
+    :func:`network_output`."""
     return (network_output(u, W, x, gamma) - y) ** 2
 
 
@@ -82,26 +109,11 @@ def ntk(u: Any, W: Any, x: Any, eta_u: Any, eta_w: Any, gamma: Any) -> Any:
 
     ``K(x, x) = gamma^2 (eta_u ||W x||^2 + eta_w ||u||^2 ||x||^2)``.  This is eq. (18)
     with the learning rates in their correct places (the paper prints
-    ``eta_w W^T W + eta_u ||u||^2 I``; see :mod:`solvable.errata`).
+    ``eta_w W^T W + eta_u ||u||^2 I``; an erratum of this module).  Arrays as in
+    :func:`network_output`.
     """
-    v = _matvec(W, x)
-    return gamma**2 * (eta_u * _dot(v, v) + eta_w * _dot(u, u) * _dot(x, x))
-
-
-def _is_float_array(a: Any) -> bool:
-    return isinstance(a, np.ndarray) and a.dtype.kind == "f"
-
-
-def _dot(a: Any, b: Any) -> Any:
-    if _is_float_array(a) and _is_float_array(b):
-        return float(a @ b)
-    return sum((ai * bi for ai, bi in zip(a, b, strict=True)), start=0 * a[0])
-
-
-def _matvec(W: Any, x: Any) -> Any:
-    if _is_float_array(W) and _is_float_array(x):
-        return W @ x
-    return [_dot(row, x) for row in W]
+    v = W @ x
+    return gamma**2 * (eta_u * (v * v).sum(-1) + eta_w * (u * u).sum(-1) * (x * x).sum(-1))
 
 
 # ---------------------------------------------------------------------------
@@ -303,6 +315,57 @@ def symbolic() -> Symbols:
 
 
 # ---------------------------------------------------------------------------
+# The raw gradient flow (derived from the loss) and its conservation laws
+# ---------------------------------------------------------------------------
+@functools.cache
+def flow(d: int, d0: int) -> GradientFlow:
+    """Eqs. (4)-(5): the gradient flow of :func:`loss` for ``d`` hidden units and ``d0``
+    inputs, rates ``eta_u``, ``eta_w``; parameters ``(eta_u, eta_w, gamma, y, x_0, ...)``."""
+    S = symbolic()
+    x = symbol_array("x", (d0,), real=True)
+    return gradient_flow(
+        lambda u, W: loss(u, W, x, S.y, S.gamma),
+        {"u": ((d,), S.eta_u), "W": ((d, d0), S.eta_w)},
+        (S.eta_u, S.eta_w, S.gamma, S.y, *x),
+    )
+
+
+def laws() -> tuple[ConservationLaw, ...]:
+    """Eqs. (32)-(38) and the Lagrange form of (23), each proved conserved along the full
+    flow with ``d = 2`` hidden units, ``d0 = 3`` inputs and ``eta_u != eta_w``."""
+    S = symbolic()
+    d, d0 = 2, 3
+    F = flow(d, d0)
+    name = f"xu_ziyin gradient flow, d = {d}, d0 = {d0}"
+    u, W = F.block("u"), F.block("W")
+    x = np.array(F.params[4 : 4 + d0], dtype=object)
+    rho = sp.sqrt((x * x).sum())
+    v = W @ x
+    p = [S.paper["p"].subs({S.rho: rho, S.u: u[i], S.v: v[i]}) for i in range(d)]
+    q = [S.paper["q"].subs({S.rho: rho, S.u: u[i], S.v: v[i]}) for i in range(d)]
+    w0 = W[0]
+
+    def law(id_: str, eqs: str, statement: str, expr: sp.Expr) -> ConservationLaw:
+        return ConservationLaw(f"xu_ziyin.{id_}", f"{SEED} {eqs}", statement, expr, F, name)
+
+    return (
+        law("eq_32", "eq. (32)", "eta_u ||w_i||^2 - eta_w u_i^2 is conserved.",
+            S.eta_u * (w0 * w0).sum() - S.eta_w * u[0] ** 2),
+        law("eq_33", "eq. (33)", "w_ij/x_j - w_ij'/x_j' is conserved (x_j, x_j' != 0).",
+            w0[0] / x[0] - w0[1] / x[1]),
+        law("eq_34", "eq. (34)", "||w_i||^2 - (w_i.x)^2/||x||^2 is conserved.",
+            (w0 * w0).sum() - v[0] ** 2 / rho**2),
+        law("eq_36", "eqs. (35), (36)", "p_i q_i is conserved (rho = ||x||).", p[0] * q[0]),
+        law("eq_38", "eq. (38)", "p_i / p_i' is conserved.", p[0] / p[1]),
+        law("q_ratio", "eqs. (36), (38)", "q_i / q_i' is conserved (from (36) and (38)).",
+            q[0] / q[1]),
+        law("lagrange", "eqs. (21), (23)",
+            "p_i q_i' - p_i' q_i is conserved (so is 4PQ - (2/d sum p_i q_i)^2 of (23)).",
+            p[0] * q[1] - p[1] * q[0]),
+    )  # fmt: skip
+
+
+# ---------------------------------------------------------------------------
 # Generated evaluators
 # ---------------------------------------------------------------------------
 Backend = str  # "numpy" | "mpmath"
@@ -322,18 +385,9 @@ class _Evaluators:
     ntk: Callable[..., Any]
 
 
-def _lambdify(args: Sequence[sp.Symbol], expr: Any, backend: Backend) -> Callable[..., Any]:
-    fn = sp.lambdify(args, expr, modules=namespace(backend))
-    if backend == "mpmath":
-
-        def scalar(*a: Any) -> Any:
-            try:
-                return fn(*a)
-            except ZeroDivisionError:  # 0/0 of an undefined quantity: nan, as in numpy
-                return (mpmath.nan,) * len(expr) if isinstance(expr, tuple) else mpmath.nan
-
-        return np.vectorize(scalar, otypes=[object] * (len(expr) if isinstance(expr, tuple) else 1))
-    return fn
+def _generate(args: Any, expr: Any, backend: Backend) -> Callable[..., Any]:
+    # mpmath: mapped over object arrays; 0/0 of an undefined quantity gives nan, as numpy
+    return generate(args, expr, backend, elementwise=True)
 
 
 @functools.cache
@@ -351,24 +405,24 @@ def _evaluators(backend: Backend) -> _Evaluators:
         st["alpha_plus"].subs({S.N: st["N"], S.M: st["M"]}).subs(abcd),
         st["alpha_minus"].subs(abcd), st["t_c"].subs(abcd),
     )  # fmt: skip
-    constants = sp.lambdify(params, const_exprs, modules=namespace(backend))
+    constants = generate(params, const_exprs, backend)
     coeffs = (S.D, S.G, S.N, S.M, S.t)
-    ell = _lambdify(coeffs, st["ell"], backend)
-    residual = _lambdify((S.D, S.N, S.M, S.f0, S.y, S.t), st["residual"], backend)
-    p = _lambdify((S.p0, S.ell), st["p_t"], backend)
-    q = _lambdify((S.q0, S.ell), st["q_t"], backend)
+    ell = _generate(coeffs, st["ell"], backend)
+    residual = _generate((S.D, S.N, S.M, S.f0, S.y, S.t), st["residual"], backend)
+    p = _generate((S.p0, S.ell), st["p_t"], backend)
+    q = _generate((S.q0, S.ell), st["q_t"], backend)
     neuron_args = (S.u0, S.v0, S.p0, S.q0, S.ell, S.eta_u, S.eta_w, S.rho)
-    neuron = _lambdify(neuron_args, (st["u_t"], st["v_t"]), backend)
+    neuron = _generate(neuron_args, (st["u_t"], st["v_t"]), backend)
     p0q0 = (S.paper["p"], S.paper["q"])
-    pq_of_uv = _lambdify((S.u, S.v, S.eta_u, S.eta_w, S.rho), p0q0, backend)
-    align = _lambdify(
+    pq_of_uv = _generate((S.u, S.v, S.eta_u, S.eta_w, S.rho), p0q0, backend)
+    align = _generate(
         (S.f0, S.Lam, S.ell, S.P, S.Q, S.y, S.eta_u, S.eta_w, S.gamma, S.rho),
         st["alignment"].subs(S.F, st["F_of_f"]),
         backend,
     )
     sums = (S.Sp, S.Sq, S.R, S.y, S.gamma, S.rho, S.eta_u, S.eta_w)
-    f = _lambdify(sums, st["f"], backend)
-    ntk_ = _lambdify((S.Sp, S.Sq, S.gamma, S.rho), st["ntk"], backend)
+    f = _generate(sums, st["f"], backend)
+    ntk_ = _generate((S.Sp, S.Sq, S.gamma, S.rho), st["ntk"], backend)
     return _Evaluators(constants, ell, residual, p, q, neuron, pq_of_uv, align, f, ntk_)
 
 
@@ -393,13 +447,13 @@ class Setup:
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
-        set_(self, "eta_u", _numbers.check_number("eta_u", self.eta_u, positive=True))
-        set_(self, "eta_w", _numbers.check_number("eta_w", self.eta_w, positive=True))
-        set_(self, "gamma", _numbers.check_number("gamma", self.gamma, positive=True))
-        set_(self, "y", _numbers.check_number("y", self.y))
-        x = _numbers.check_vector("x", self.x)
+        set_(self, "eta_u", nb.check_number("eta_u", self.eta_u, positive=True))
+        set_(self, "eta_w", nb.check_number("eta_w", self.eta_w, positive=True))
+        set_(self, "gamma", nb.check_number("gamma", self.gamma, positive=True))
+        set_(self, "y", nb.check_number("y", self.y))
+        x = nb.check_vector("x", self.x)
         with mpmath.workdps(50):
-            if all(_numbers.to_mpf(xi) == 0 for xi in x):
+            if all(nb.to_mpf(xi) == 0 for xi in x):
                 raise ValueError("x must be non-zero (rho = ||x|| = 0 makes the flow trivial)")
         set_(self, "x", x)
 
@@ -426,13 +480,13 @@ class State:
     @classmethod
     def from_weights(cls, setup: Setup, t: Any, u: Any, W: Any, *, dps: int | None = None) -> State:
         """Measure ``f``, alignment and NTK directly from the weights (no closed form)."""
-        conv = _converter(dps)
-        with _Precision(dps):
-            x = np.array([conv(v) for v in setup.x], dtype=_dtype(dps))
+        conv = nb.converter(dps)
+        with nb.Precision(dps):
+            x = np.array([conv(v) for v in setup.x], dtype=nb.dtype(dps))
             g, eu, ew = conv(setup.gamma), conv(setup.eta_u), conv(setup.eta_w)
-            u = np.asarray(u, dtype=_dtype(dps))
-            W = np.asarray(W, dtype=_dtype(dps))
-            v = np.array(_matvec(W, x), dtype=_dtype(dps))
+            u = np.asarray(u, dtype=nb.dtype(dps))
+            W = np.asarray(W, dtype=nb.dtype(dps))
+            v = np.array(W @ x, dtype=nb.dtype(dps))
             f = network_output(u, W, x, g)
             nu, nv = _sqrt(_dot(u, u), dps), _sqrt(_dot(v, v), dps)
             align = _cosine(f / g, nu, nv, dps)
@@ -488,13 +542,13 @@ class Trajectory:
 
     def sample(self, times: Any) -> States:
         """The states at many times (vectorised over ``times``; each ``>= 0``)."""
-        ts = _check_times(times)
+        ts = nb.check_times(times)
         dps = self.dps
         ev = _evaluators("numpy" if dps is None else "mpmath")
         k = self._data
-        conv = _converter(dps)
-        with _Precision(dps):
-            tt = np.array([conv(t) for t in ts], dtype=_dtype(dps))
+        conv = nb.converter(dps)
+        with nb.Precision(dps):
+            tt = np.array([conv(t) for t in ts], dtype=nb.dtype(dps))
             with np.errstate(all="ignore"):
                 ell = ev.ell(k["D"], k["G"], k["N"], k["M"], tt)
                 r = ev.residual(k["D"], k["N"], k["M"], k["f0"], k["y"], tt)
@@ -542,20 +596,19 @@ def closed_form(setup: Setup, u0: Any, W0: Any, *, dps: int | None = None) -> Tr
     """
     if not isinstance(setup, Setup):
         raise TypeError(f"setup must be a xu_ziyin.Setup, got {type(setup).__name__}")
-    dps = _check_dps(dps)
-    u0c = _numbers.check_vector("u0", u0)
-    W0c = _numbers.check_matrix("W0", W0, (len(u0c), setup.d0))
+    dps = nb.check_dps(dps)
+    u0c, W0c = _check_weights(setup, u0, W0)
     ev = _evaluators("numpy" if dps is None else "mpmath")
-    conv = _converter(dps)
-    dt = _dtype(dps)
-    with _Precision(dps):
+    conv = nb.converter(dps)
+    dt = nb.dtype(dps)
+    with nb.Precision(dps):
         x = np.array([conv(v) for v in setup.x], dtype=dt)
         u = np.array([conv(v) for v in u0c], dtype=dt)
         W = np.array([[conv(v) for v in row] for row in W0c], dtype=dt)
         eta_u, eta_w, gamma, y = (conv(v) for v in (setup.eta_u, setup.eta_w, setup.gamma, setup.y))
         x2 = _dot(x, x)
         rho = _sqrt(x2, dps)
-        v = np.array(_matvec(W, x), dtype=dt)
+        v = np.array(W @ x, dtype=dt)
         d = len(u)
         p0, q0 = (np.asarray(a, dtype=dt) for a in ev.pq(u, v, eta_u, eta_w, rho))
         P, Q = (p0 * p0).sum() / d, (q0 * q0).sum() / d
@@ -571,7 +624,7 @@ def closed_form(setup: Setup, u0: Any, W0: Any, *, dps: int | None = None) -> Tr
         D=D, G=G, N=N, M=M, f0=f0, y=y, p0=p0, q0=q0, u0=u, v0=v, W0=W, x=x,
         eta_u=eta_u, eta_w=eta_w, rho=rho, gamma=gamma, Lam=Lam, P=P, Q=Q, x2=x2, W_perp=W_perp,
     )  # fmt: skip
-    rnd = (lambda z: z) if dps is None else _round_to(dps)
+    rnd = nb.round_to(dps)
     return Trajectory(
         setup=setup, u0=u, W0=W, dps=dps, P=rnd(P), Q=rnd(Q),
         alpha_plus=rnd(a_plus), alpha_minus=rnd(a_minus), t_c=rnd(t_c),
@@ -582,58 +635,16 @@ def closed_form(setup: Setup, u0: Any, W0: Any, *, dps: int | None = None) -> Tr
 # ---------------------------------------------------------------------------
 # helpers
 # ---------------------------------------------------------------------------
-def _check_dps(dps: Any) -> int | None:
-    if dps is None:
-        return None
-    if isinstance(dps, bool) or not isinstance(dps, (int, np.integer)):
-        raise TypeError(f"dps must be None or an int >= 1, got {type(dps).__name__} {dps!r}")
-    if dps < 1:
-        raise ValueError(f"dps must be None or an int >= 1, got {dps!r}")
-    return int(dps)
+def _check_weights(setup: Setup, u0: Any, W0: Any) -> tuple[tuple, tuple]:
+    """``u0`` (d,) and ``W0`` (d, d0) validated against ``setup``."""
+    u0c = nb.check_vector("u0", u0)
+    return u0c, nb.check_matrix("W0", W0, (len(u0c), setup.d0))
 
 
-def _check_times(times: Any) -> tuple[Number, ...]:
-    if isinstance(times, np.ndarray) and times.ndim == 0:
-        times = [times.item()]
-    ts = _numbers.check_vector("t", times)
-    if all(type(t) is float or type(t) is int for t in ts):
-        if min(ts) < 0:
-            raise ValueError(f"t must be >= 0, got {min(ts)!r}")
-        return ts
-    for t in ts:
-        _numbers.check_number("t", t, nonnegative=True)
-    return ts
-
-
-class _Precision:
-    """Scoped mpmath precision (``dps + GUARD_DIGITS``); a no-op for float64."""
-
-    def __init__(self, dps: int | None) -> None:
-        self._ctx = None if dps is None else mpmath.workdps(dps + GUARD_DIGITS)
-
-    def __enter__(self) -> None:
-        if self._ctx is not None:
-            self._ctx.__enter__()
-
-    def __exit__(self, *exc: object) -> None:
-        if self._ctx is not None:
-            self._ctx.__exit__(*exc)
-
-
-def _converter(dps: int | None) -> Callable[[Number], Any]:
-    return _numbers.to_float if dps is None else _numbers.to_mpf
-
-
-def _dtype(dps: int | None) -> Any:
-    return float if dps is None else object
-
-
-def _round_to(dps: int) -> Callable[[Any], Any]:
-    def rnd(z: Any) -> Any:
-        with mpmath.workdps(dps):
-            return +z
-
-    return rnd
+def _dot(a: Any, b: Any) -> Any:
+    if a.dtype.kind == "f" and b.dtype.kind == "f":
+        return float(a @ b)
+    return sum((ai * bi for ai, bi in zip(a, b, strict=True)), start=0 * a[0])
 
 
 def _sqrt(z: Any, dps: int | None) -> Any:
@@ -691,3 +702,1026 @@ def unit_flow(d0: int) -> UnitFlow:
     du = -2 * S.eta_u * S.gamma * v * r
     dw = tuple(-2 * S.eta_w * S.gamma * u * xj * r for xj in x)
     return UnitFlow(u=u, w=w, x=x, r=r, du=du, dw=dw)
+
+
+# ---------------------------------------------------------------------------
+# The raw flow as numerics simulates it, and the conditioning of the problem
+# ---------------------------------------------------------------------------
+class TwoLayerLinearSystem(System):
+    """Eqs. (4)-(5) for :func:`numerics.simulate`: blocks ``u`` (d,) and ``W`` (d, d0)."""
+
+    setup_type = Setup
+    blocks = ("u", "W")
+
+    def initial(self, setup: Setup, out0: Any, in0: Any) -> dict[str, np.ndarray]:
+        u0, W0 = _check_weights(setup, out0, in0)
+        return {"u": np.array(u0, dtype=object), "W": np.array(W0, dtype=object)}
+
+    def flow(self, setup: Setup, shapes: Mapping[str, tuple[int, ...]]) -> GradientFlow:
+        return flow(shapes["u"][0], setup.d0)
+
+    def flow_parameters(self, setup: Setup, convert: Callable[[Any], Any]) -> list[Any]:
+        return [convert(v) for v in (setup.eta_u, setup.eta_w, setup.gamma, setup.y, *setup.x)]
+
+    def rates(self, setup: Setup) -> dict[str, float]:
+        return {"u": float(setup.eta_u), "W": float(setup.eta_w)}
+
+    def data(self, setup: Setup, backend: str, like: Any = None) -> dict[str, Any]:
+        x = np.array([float(v) for v in setup.x])
+        if backend == "torch":
+            torch = torch_module()
+            x = torch.as_tensor(x, dtype=like.dtype, device=like.device)
+        return {"x": x, "y": float(setup.y), "gamma": float(setup.gamma)}
+
+    def loss(self, params: Mapping[str, Any], data: Mapping[str, Any]) -> Any:
+        return loss(params["u"], params["W"], data["x"], data["y"], data["gamma"])
+
+    def state(self, setup: Setup, t: Any, params: Mapping[str, Any], dps: int | None) -> State:
+        return State.from_weights(setup, t, params["u"], params["W"], dps=dps)
+
+
+SYSTEM = TwoLayerLinearSystem()
+
+
+def manifold_condition(P: float, Q: float, alpha: float) -> float:
+    """Amplification of a float64 perturbation of the initial state at the time where
+    the closed form has ``alpha(t) = alpha`` (Theorem 1), for any integrator.
+
+    Off the invariant manifolds P = 0 / Q = 0 an error eps in the p (q) direction grows
+    like ``e^{|log alpha|/2}`` while the state shrinks like ``e^{-|log alpha|/2}``:
+    ``kappa = sqrt((P + Q) max(alpha, 1/alpha) / (P alpha + Q / alpha))``; 1 + O(1) for
+    comparable P, Q > 0, ``alpha`` for P = 0 (the flow into the saddle of Proposition 1).
+    """
+    if P + Q == 0:
+        return 1.0
+    # the same ratio without dividing by alpha (alpha may underflow to 0 or overflow)
+    den = P * alpha * alpha + Q if alpha <= 1 else P + Q / (alpha * alpha)
+    return float(np.sqrt((P + Q) / den)) if den > 0 else float("inf")
+
+
+# ---------------------------------------------------------------------------
+# Named initialisations every cross-check runs over (exact decimal strings, so a case means
+# the same thing at every precision; the degenerate cases P = 0, Q = 0, P = Q = 0 are exact)
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Case:
+    """One initial condition of the two-layer model with what it exercises."""
+
+    name: str
+    setup: Setup
+    u0: tuple[str, ...]
+    W0: tuple[tuple[str, ...], ...]
+    covers: str
+
+
+def _case(name, covers, *, eta_u="1", eta_w="0.5", gamma="0.7", x=("1", "2"), y="1.5", u0, W0):
+    setup = Setup(eta_u=eta_u, eta_w=eta_w, gamma=gamma, x=x, y=y)
+    return Case(name, setup, tuple(u0), tuple(tuple(r) for r in W0), covers)
+
+
+_U = ("0.8", "-0.3", "1.1")
+_W = (("0.2", "-0.5"), ("1.3", "0.4"), ("-0.7", "0.9"))
+# x = (3, 4): rho = 5 exactly; with eta_u = 4, eta_w = 1 the unit p_i vanishes
+# exactly when (W x)_i = -(5/2) u_i, and q_i vanishes when (W x)_i = +(5/2) u_i.
+_ANTI_W = (("-0.5", "-0.25"), ("0.125", "0.25"), ("-0.5", "0.25"))  # W x = -2.5 u
+_ANTI_U = ("1", "-0.55", "0.2")
+_PAR_W = (("0.5", "0.25"), ("-0.125", "-0.25"), ("0.5", "-0.25"))  # W x = +2.5 u
+
+CASES: tuple[Case, ...] = (
+    _case("generic", "eta_u != eta_w, d0 = 2, y > 0", u0=_U, W0=_W),
+    _case("y_negative", "y < 0", y="-1.2", u0=_U, W0=_W),
+    _case("y_zero", "y = 0 (D = 2 sqrt(AC))", y="0", u0=_U, W0=_W),
+    _case(
+        "P_greater_Q", "P > Q (u and W x positively correlated)", u0=("0.9", "0.4", "-0.6"),
+        W0=(("0.5", "0.3"), ("0.1", "0.2"), ("-0.4", "-0.1")),
+    ),
+    _case(
+        "P_less_Q", "P < Q (wrong-sign initial output)", u0=("0.9", "0.4", "-0.6"),
+        W0=(("-0.5", "-0.3"), ("-0.1", "-0.2"), ("0.4", "0.1")),
+    ),
+    _case(
+        "P_approx_Q", "P ~ Q (u orthogonal to W x, f0 = 0)", u0=("1", "1", "0"),
+        W0=(("0.2", "0.1"), ("-0.2", "-0.1"), ("0.3", "0.4")),
+    ),
+    _case(
+        "near_parallel", "near-parallel layers (Q ~ 1e-9 P)", eta_u="4", eta_w="1",
+        x=("3", "4"), y="1",
+        u0=_ANTI_U, W0=(("0.5", "0.25"), ("-0.125", "-0.25"), ("0.5001", "-0.25")),
+    ),
+    _case(
+        "near_antiparallel", "near-antiparallel layers (P ~ 1e-9 Q)", eta_u="4", eta_w="1",
+        x=("3", "4"), y="1",
+        u0=_ANTI_U, W0=(("-0.5", "-0.25"), ("0.125", "0.25"), ("-0.5001", "0.25")),
+    ),
+    _case(
+        "tiny_init", "near-saddle initialisation (scale 1e-6)", y="1",
+        u0=("1e-6", "-2e-6", "0.5e-6"), W0=(("1e-6", "0"), ("0", "1e-6"), ("-1e-6", "1e-6")),
+    ),
+    _case(
+        "large_init", "large initialisation (scale 1e3, kernel-like)", gamma="0.01", y="1",
+        u0=("1e3", "-2e3", "0.5e3"), W0=(("1e3", "0"), ("0", "1e3"), ("-1e3", "1e3")),
+    ),
+    _case(
+        "P_zero_y_positive", "P = 0 exactly, y > 0 (Proposition 1: converges to the saddle)",
+        eta_u="4", eta_w="1", x=("3", "4"), y="1", u0=_ANTI_U, W0=_ANTI_W,
+    ),
+    _case(
+        "P_zero_y_negative", "P = 0 exactly, y < 0 (Proposition 1: reaches y)",
+        eta_u="4", eta_w="1", x=("3", "4"), y="-1", u0=_ANTI_U, W0=_ANTI_W,
+    ),
+    _case(
+        "Q_zero_y_negative", "Q = 0 exactly, y < 0 (alpha_plus = 0: converges to the saddle)",
+        eta_u="4", eta_w="1", x=("3", "4"), y="-1", u0=_ANTI_U, W0=_PAR_W,
+    ),
+    _case(
+        "saddle", "P = Q = 0 (u = 0, W = 0): stays at the saddle", y="1",
+        u0=("0", "0", "0"), W0=(("0", "0"), ("0", "0"), ("0", "0")),
+    ),
+    _case(
+        "d0_1_negative_x", "d0 = 1 with x < 0 (rho = |x|), d = 2", x=("-2",), y="0.8",
+        eta_u="0.3", eta_w="2", u0=("0.5", "-1.5"), W0=(("0.7",), ("0.2",)),
+    ),
+    _case(
+        "d0_1_disalign", "d0 = 1, near-parallel large init (learning by disalignment)",
+        x=("1",), y="2", eta_u="1", eta_w="1", gamma="0.1",
+        u0=("3", "-2", "4", "1"), W0=(("3.1",), ("-1.9",), ("4.05",), ("0.9",)),
+    ),
+    _case(
+        "d0_1_align", "d0 = 1, small generic init (learning by alignment)",
+        x=("1.5",), y="2", eta_u="2", eta_w="0.5", gamma="1",
+        u0=("0.01", "-0.02", "0.015"), W0=(("-0.012",), ("0.007",), ("0.02",)),
+    ),
+)  # fmt: skip
+
+
+def case(name: str) -> Case:
+    """Look a case up by name."""
+    for c in CASES:
+        if c.name == name:
+            return c
+    names = ", ".join(c.name for c in CASES)
+    raise ValueError(f"name must be one of {names}; got {name!r}")
+
+
+# ---------------------------------------------------------------------------
+# Symbolic claims: each proved from this module's expressions
+# ---------------------------------------------------------------------------
+def _S() -> Symbols:
+    return symbolic()
+
+
+def _D() -> sp.Expr:
+    S = _S()
+    return sp.sqrt(S.B**2 + 4 * S.A * S.C)
+
+
+def _abc() -> dict[sp.Symbol, sp.Expr]:
+    S = _S()
+    co = S.coefficients
+    return {S.A: co["A"], S.B: co["B"], S.C: co["C"]}
+
+
+def _unit(d0: int = 3):
+    """Flow (31) for one unit, with v = w.x, rho = ||x||, and p, q of eq. (6)."""
+    S = _S()
+    F = unit_flow(d0)
+    v = sum(wj * xj for wj, xj in zip(F.w, F.x, strict=True))
+    rho = sp.sqrt(sum(xj**2 for xj in F.x))
+    sub = {S.rho: rho, S.u: F.u, S.v: v}
+    return F, v, rho, S.paper["p"].subs(sub), S.paper["q"].subs(sub)
+
+
+def _units(d: int):
+    """d units at time t: p_i(t) = p_i(0) g, q_i(t) = q_i(0)/g (eqs. (8), (9), g = sqrt(alpha)),
+    with u_i, w_i from eq. (13) and its partner for d0 = 1, x = rho > 0."""
+    S = _S()
+    p0 = sp.symbols(f"p0:{d}", real=True)
+    q0 = sp.symbols(f"q0:{d}", real=True)
+    g = sp.sqrt(S.alpha)
+    p = [pi * g for pi in p0]
+    q = [qi / g for qi in q0]
+    u = [(pi - qi) / sp.sqrt(S.eta_w) for pi, qi in zip(p, q, strict=True)]
+    w = [(pi + qi) / sp.sqrt(S.eta_u) for pi, qi in zip(p, q, strict=True)]  # v_i / rho
+    P = sum(pi**2 for pi in p0) / d
+    Q = sum(qi**2 for qi in q0) / d
+    spq = sum(pi * qi for pi, qi in zip(p0, q0, strict=True))
+    return p0, q0, u, w, P, Q, spq
+
+
+# ---------------------------------------------------------------------------
+# symbolic claims
+# ---------------------------------------------------------------------------
+def _eq31() -> Verdict:
+    # -eta dL/dtheta of the loss (4), d = 2, d0 = 2, equals eq. (31) with r = f - y.
+    S = _S()
+    F = flow(2, 2)
+    u, W = F.block("u"), F.block("W")
+    x = np.array(F.params[4:6], dtype=object)
+    r = network_output(u, W, x, S.gamma) - S.y
+    rhs = dict(zip(F.state, F.rhs, strict=True))
+    res = []
+    for i in range(2):
+        v_i = sum(W[i][j] * x[j] for j in range(2))
+        res.append(rhs[u[i]] - (-2 * S.eta_u * S.gamma * v_i * r))
+        for j in range(2):
+            res.append(rhs[W[i][j]] - (-2 * S.eta_w * S.gamma * u[i] * x[j] * r))
+    return prove_zero(*res)
+
+
+def _eq37() -> Verdict:
+    S = _S()
+    F, _v, rho, p, q = _unit()
+    k = S.coefficients["k"].subs(S.rho, rho)
+    return prove_zero(F.ddt(p) + k * F.r * p, F.ddt(q) - k * F.r * q)
+
+
+def _eq13() -> Verdict:
+    # inverting eq. (6): u_i = (p_i - q_i)/sqrt(eta_w), (W x)_i = rho (p_i + q_i)/sqrt(eta_u)
+    S = _S()
+    p, q = S.paper["p"], S.paper["q"]
+    return prove_zero((p - q) / sp.sqrt(S.eta_w) - S.u, S.rho * (p + q) / sp.sqrt(S.eta_u) - S.v)
+
+
+def _eq19_unit() -> Verdict:
+    S = _S()
+    p, q = S.paper["p"], S.paper["q"]
+    lhs = S.gamma * S.u * S.v
+    rhs = S.gamma * S.rho * (p**2 - q**2) / sp.sqrt(S.eta_u * S.eta_w)
+    return prove_zero(lhs - rhs)
+
+
+def _eq19_limit() -> Verdict:
+    # f(infinity) = c (alpha_+ P - Q/alpha_+) = y  (P, Q > 0)
+    S = _S()
+    ap = S.paper["alpha_plus"].subs(S.D, _D()).subs(_abc())
+    f_inf = S.paper["f"].subs(S.alpha, ap)
+    return prove_zero(f_inf - S.y)
+
+
+def _eq39() -> Verdict:
+    S = _S()
+    co = S.coefficients
+    a = S.alpha
+    r = co["c"] * (S.P * a - S.Q / a) - S.y
+    return prove_zero(-2 * co["k"] * a * r - S.riccati_rhs(a).subs(_abc()))
+
+
+def _theorem_1() -> Verdict:
+    S = _S()
+    alpha = S.paper["alpha"]
+    ode = sp.diff(alpha, S.t) - S.riccati_rhs(alpha)
+    return prove_zero(ode, alpha.subs(S.t, 0) - 1, assumptions={S.D: _D()})
+
+
+def _alpha_relations() -> Verdict:
+    # text after (14): alpha_+ alpha_- = Q/P; also alpha_+ - alpha_- = B/A, alpha_+ + alpha_- = D/A
+    S = _S()
+    ap, am = S.paper["alpha_plus"], S.paper["alpha_minus"]
+    return prove_zero(
+        (ap * am - S.C / S.A).subs(S.D, _D()),
+        (ap * am).subs(S.D, _D()).subs(_abc()) - S.Q / S.P,
+        ap - am - S.B / S.A,
+        ap + am - S.D / S.A,
+    )
+
+
+def _eq15_16() -> Verdict:
+    # alpha(t) -> alpha_+ (xi -> 0 as exp(-4 D t) -> 0, D > 0): p_i(inf) = p_i(0) sqrt(alpha_+),
+    # q_i(inf) = q_i(0)/sqrt(alpha_+); and alpha_+ is a root of (39)
+    S = _S()
+    alpha = S.paper["alpha"]
+    at_inf = alpha.subs(sp.exp(-4 * S.D * S.t), 0)
+    ap = S.paper["alpha_plus"]
+    return prove_zero(
+        at_inf - ap,
+        S.paper["p_t"].subs(S.alpha, ap).subs(sp.exp(-4 * S.D * S.t), 0) - S.p0 * sp.sqrt(ap),
+        S.riccati_rhs(ap).subs(S.D, _D()),
+    )
+
+
+def _eq17() -> Verdict:
+    S = _S()
+    lhs = (1 / S.paper["t_c"] ** 2).subs(S.D, _D()).subs(_abc())
+    co = S.coefficients
+    rhs = (
+        S.eta_u * S.eta_w * S.gamma**2 * S.rho**2 * S.y**2
+        + 4 * S.rho**4 * (S.gamma**2 * S.d) ** 2 * S.P * S.Q
+    )
+    del co
+    return prove_zero(lhs - rhs)
+
+
+def _eq18() -> Verdict:
+    # df/dt = -2 K (f - y) along the full flow (d = 2, d0 = 2) with K of eq. (18) corrected
+    S = _S()
+    F = flow(2, 2)
+    u, W = F.block("u"), F.block("W")
+    x = np.array(F.params[4:6], dtype=object)
+    f = network_output(u, W, x, S.gamma)
+    K = ntk(u, W, x, S.eta_u, S.eta_w, S.gamma)
+    return prove_zero(F.ddt(f) + 2 * K * (f - S.y))
+
+
+def _eq18_pq() -> Verdict:
+    S = _S()
+    p, q = S.paper["p"], S.paper["q"]
+    lhs = S.gamma**2 * (S.eta_u * S.v**2 + S.eta_w * S.rho**2 * S.u**2)
+    sums = {S.Sp: S.d * S.P * S.alpha, S.Sq: S.d * S.Q / S.alpha}
+    f19 = S.paper["f"]
+    res = [
+        lhs - 2 * S.gamma**2 * S.rho**2 * (p**2 + q**2),
+        S.stable["ntk"].subs(sums) - S.paper["ntk"],
+    ]
+    for expr, _cond in S.stable["f"].args:
+        res.append(expr.subs(sums).subs(S.R, f19 - S.y) - f19)
+    return prove_zero(*res)
+
+
+def _eq14() -> Verdict:
+    S = _S()
+    F = unit_flow(2)
+    rho2 = sum(xj**2 for xj in F.x)
+    rho = sp.sqrt(rho2)
+    p0, q0, p1, q1 = sp.symbols("p_0 q_0 p_t q_t", real=True)
+    v0 = sum(wj * xj for wj, xj in zip(F.w, F.x, strict=True))
+    sub = {q0: sp.sqrt(S.eta_u) * v0 / rho - p0}
+    v_t = rho * (p1 + q1) / sp.sqrt(S.eta_u)
+    res = []
+    for j, xj in enumerate(F.x):
+        paper = F.w[j] + (p1 - p0 + q1 - q0) * xj / (sp.sqrt(S.eta_u) * rho)
+        perp = F.w[j] - v0 * xj / rho2 + v_t * xj / rho2
+        res.append((paper - perp).subs(sub))
+    return prove_zero(*res)
+
+
+def _orthogonal() -> Verdict:
+    # Section 2.1: d/dt (W m) = -2 eta_w gamma (f - y) (x.m) u, zero for every m orthogonal to x
+    S = _S()
+    F = flow(2, 3)
+    u, W = F.block("u"), F.block("W")
+    x = np.array(F.params[4:7], dtype=object)
+    m = sp.symbols("m0:3", real=True)
+    r = network_output(u, W, x, S.gamma) - S.y
+    xm = sum(a * b for a, b in zip(x, m, strict=True))
+    res = [
+        F.ddt(sum(W[i][j] * m[j] for j in range(3))) + 2 * S.eta_w * S.gamma * r * xm * u[i]
+        for i in range(2)
+    ]
+    return prove_zero(*res)
+
+
+def _eq21() -> Verdict:
+    # d = 2, d0 = 1 (x = rho > 0): cos(u, w)^2 from eq. (13) equals (21)^2 and the signs agree
+    S = _S()
+    _p0, _q0, u, w, P, Q, spq = _units(2)
+    a = S.alpha
+    uw = sum(ui * wi for ui, wi in zip(u, w, strict=True))
+    uu = sum(ui**2 for ui in u)
+    ww = sum(wi**2 for wi in w)
+    num = a * P - Q / a
+    den2 = (a * P + Q / a) ** 2 - (2 * spq / 2) ** 2
+    return prove_zero(
+        uw**2 * den2 - num**2 * uu * ww,  # squares agree
+        sp.sqrt(S.eta_u * S.eta_w) * uw - 2 * num,  # u.w = d (alpha P - Q/alpha)/sqrt(eta eta)
+    )
+
+
+def _eq22() -> Verdict:
+    # p_i = C q_i for all i: P = C^2 Q, (2/d) sum p q = 2 C Q, and (21)^2 = 1
+    S = _S()
+    Cc = sp.Symbol("C", positive=True)
+    a = S.alpha
+    P, S2 = Cc**2 * S.Q, 2 * Cc * S.Q
+    zeta2 = (a * P - S.Q / a) ** 2 / ((a * P + S.Q / a) ** 2 - S2**2)
+    return prove_zero(zeta2 - 1)
+
+
+def _eq23() -> Verdict:
+    # d zeta/d alpha of (21) is (23); 4PQ - S^2 = (4/d^2) sum_{i<j} (p_i q_j - p_j q_i)^2 >= 0
+    S = _S()
+    a = S.alpha
+    Ssym = sp.Symbol("S_pq", real=True)  # (2/d) sum p_i q_i
+    P, Q = S.P, S.Q
+    zeta = (a * P - Q / a) / sp.sqrt((a * P + Q / a) ** 2 - Ssym**2)
+    printed = (
+        (P + Q / a**2)
+        * (4 * P * Q - Ssym**2)
+        / ((a * P + Q / a) ** 2 - Ssym**2) ** (sp.Rational(3, 2))
+    )
+    d = 3
+    p = sp.symbols(f"p0:{d}", real=True)
+    q = sp.symbols(f"q0:{d}", real=True)
+    Pd = sum(v**2 for v in p) / d
+    Qd = sum(v**2 for v in q) / d
+    Sd = 2 * sum(a_ * b_ for a_, b_ in zip(p, q, strict=True)) / d
+    lagrange = sp.Rational(4, d**2) * sum(
+        (p[i] * q[j] - p[j] * q[i]) ** 2 for i, j in itertools.combinations(range(d), 2)
+    )
+    return prove_zero(sp.diff(zeta, a) - printed, 4 * Pd * Qd - Sd**2 - lagrange)
+
+
+def _zeta_monotone() -> Verdict:
+    # d alpha/dt = (alpha_+ - 1) * 4 D (alpha_+ + alpha_-) e^{-4Dt} / ((1 + alpha_-)(1 - xi)^2):
+    # the factor after (alpha_+ - 1) is >= 0, so alpha moves monotonically from 1 to alpha_+,
+    # and with d zeta/d alpha >= 0 (eq. (23)) zeta is monotone in t.
+    S = _S()
+    alpha, xi = S.paper["alpha"], S.paper["xi"]
+    ap, am = S.paper["alpha_plus"], S.paper["alpha_minus"]
+    positive = 4 * S.D * (ap + am) * sp.exp(-4 * S.D * S.t) / ((1 + am) * (1 - xi) ** 2)
+    return prove_zero(sp.diff(alpha, S.t) - (ap - 1) * positive)
+
+
+def _eq24() -> Verdict:
+    # alpha_+ is the left side of (24), so (24) <=> alpha_+ > 1
+    S = _S()
+    ap = S.paper["alpha_plus"].subs(S.D, _D()).subs(_abc())
+    b = sp.sqrt(S.eta_u * S.eta_w) * S.y / (2 * S.gamma * S.d * S.rho * S.P)
+    printed = b + sp.sqrt(b**2 + S.Q / S.P)
+    return prove_zero(ap - printed)
+
+
+def _eq24_q_ge_p() -> Verdict:
+    # y > 0, Q = (1 + s) P with s >= 0: alpha_+ - 1 = b + (b^2 + s)/(sqrt(b^2 + 1 + s) + 1),
+    # a sum of positive terms (b > 0): (24) holds whenever Q >= P.
+    b = sp.Symbol("b", positive=True)
+    s = sp.Symbol("s", nonnegative=True)
+    ap = b + sp.sqrt(b**2 + (1 + s))  # (24)'s left side with Q/P = 1 + s
+    return prove_zero(ap - 1 - (b + (b**2 + s) / (sp.sqrt(b**2 + 1 + s) + 1)))
+
+
+def _eq25_26() -> Verdict:
+    # d = 2, d0 = 1 (x = rho): ||u||^2 = (d (alpha P + Q/alpha) - 2 sum p q)/eta_w,
+    # ||w||^2 = (d (alpha P + Q/alpha) + 2 sum p q)/eta_u (eq. (25) corrected);
+    # d||u||^2/d alpha = d (P - Q/alpha^2)/eta_w (eq. (26) corrected), of the sign of
+    # alpha P - Q/alpha, i.e. of zeta.
+    S = _S()
+    d = 2
+    _p0, _q0, u, w, P, Q, spq = _units(d)
+    a = S.alpha
+    uu = sum(ui**2 for ui in u)
+    ww = sum(wi**2 for wi in w)
+    nu = (d * (a * P + Q / a) - 2 * spq) / S.eta_w
+    nw = (d * (a * P + Q / a) + 2 * spq) / S.eta_u
+    return prove_zero(
+        uu - nu,
+        ww - nw,
+        sp.diff(nu, a) - d * (P - Q / a**2) / S.eta_w,
+        sp.diff(nw, a) - d * (P - Q / a**2) / S.eta_u,
+        (P - Q / a**2) * a - (a * P - Q / a),
+    )
+
+
+def _rescaling_sign() -> Verdict:
+    # d||u||^2/dt = (d/eta_w) (P - Q/alpha^2) d alpha/dt = (alpha_+ - 1)(alpha^2 P - Q) * pos:
+    # the sign law behind the four cases of Section 2.3 (confirmed on trajectories by
+    # the confirmation xu_ziyin.rescaling_cases).
+    S = _S()
+    alpha, xi = S.paper["alpha"], S.paper["xi"]
+    ap, am = S.paper["alpha_plus"], S.paper["alpha_minus"]
+    positive = 4 * S.D * (ap + am) * sp.exp(-4 * S.D * S.t) / ((1 + am) * (1 - xi) ** 2)
+    dnorm = S.d / S.eta_w * (S.P - S.Q / alpha**2) * sp.diff(alpha, S.t)
+    law = (ap - 1) * (alpha**2 * S.P - S.Q) * positive * S.d / (S.eta_w * alpha**2)
+    return prove_zero(dnorm - law)
+
+
+def _proposition_1() -> Verdict:
+    S = _S()
+    B, C = S.coefficients["B"], S.coefficients["C"]
+    beta = S.paper["beta"].subs({S.B: B, S.C: C})
+    ode = sp.diff(beta, S.t) + 4 * beta * (C * beta + B)
+    return prove_zero(ode, beta.subs(S.t, 0) - 1)
+
+
+def _proposition_1_saddle() -> Verdict:
+    # y > 0 (B > 0): xi' -> 0 as exp(-4 B t) -> 0, so beta = q_i^2/q_i(0)^2 -> 0 and p_i = 0:
+    # the flow converges to the saddle p = q = 0.
+    S = _S()
+    beta = S.paper["beta"]
+    return prove_zero(beta.subs(sp.exp(-4 * S.B * S.t), 0))
+
+
+def _eq49() -> Verdict:
+    # (49): when B = o(sqrt(AC)) (condition (30)), alpha_+ -> sqrt(C/A) = sqrt(Q/P), = 1 if P = Q
+    S = _S()
+    ap = S.paper["alpha_plus"].subs(S.D, _D())
+    lim = sp.limit(ap, S.B, 0)
+    return prove_zero(lim - sp.sqrt(S.C / S.A), lim.subs(S.C, S.A) - 1)
+
+
+def _stable_alpha() -> Verdict:
+    S = _S()
+    st = S.stable
+    A, B, C, t = S.A, S.B, S.C, S.t
+    D = _D()
+    N, M = D + B + 2 * C, D - B + 2 * A
+    tau = sp.exp(st["lam"])
+    textbook = S.paper["alpha"].subs(S.D, D)
+    vals = {S.N: N, S.M: M, S.D: D, S.G: 2 * (B + C - A)}
+    e4 = sp.exp(4 * D * t)
+    res = [
+        elementary(tau).subs(S.D, D) - (e4 - 1) / (2 * D),
+        (1 + N * (e4 - 1) / (2 * D)) / (1 + M * (e4 - 1) / (2 * D)) - textbook,
+    ]
+    alpha_stable = (1 + N * tau) / (1 + M * tau)
+    for expr, _cond in st["ell"].args:
+        res.append(sp.exp(elementary(expr).subs(vals)) - elementary(alpha_stable).subs(vals))
+    for key, exact in (("D_plus", D + B), ("D_minus", D - B)):
+        for expr, _cond in st[key].args:
+            res.append(expr.subs(S.D, D) - exact)
+    return prove_zero(*res)
+
+
+def _stable_residual() -> Verdict:
+    S = _S()
+    st = S.stable
+    A, B, C, t = S.A, S.B, S.C, S.t
+    D = _D()
+    N, M = D + B + 2 * C, D - B + 2 * A
+    k = sp.Symbol("k", positive=True)
+    f0 = S.y - 2 * (B + C - A) / k
+    vals = {S.N: N, S.M: M, S.D: D, S.f0: f0}
+    tau = (sp.exp(4 * D * t) - 1) / (2 * D)
+    alpha = (1 + N * tau) / (1 + M * tau)
+    r = (elementary(st["residual"]).subs(vals) - S.y).subs(S.y, 0)
+    return prove_zero(sp.diff(alpha, t) + 2 * k * alpha * r)
+
+
+def _stable_units() -> Verdict:
+    S = _S()
+    st = S.stable
+    p0 = S.paper["p"].subs({S.u: S.u0, S.v: S.v0})
+    q0 = S.paper["q"].subs({S.u: S.u0, S.v: S.v0})
+    e = sp.exp(S.ell / 2)
+    exact = {
+        "u_t": (p0 * e - q0 / e) / sp.sqrt(S.eta_w),
+        "v_t": S.rho * (p0 * e + q0 / e) / sp.sqrt(S.eta_u),
+    }
+    res = []
+    for key, target in exact.items():
+        for expr, _cond in st[key].args:
+            expr = elementary(expr).replace(
+                lambda z: isinstance(z, sp.Piecewise), lambda z: z.args[-1][0]
+            )
+            res.append(expr.subs({S.p0: p0, S.q0: q0}) - target)
+    return prove_zero(*(sp.expand(r.rewrite(sp.exp)) for r in res))
+
+
+def _stable_alignment() -> Verdict:
+    # the evaluated alignment: F / sqrt(F^2 + 4 Lambda) with F = sum(p^2 - q^2) and the
+    # conserved Lambda = sum_{i<j}(p_i q_j - p_j q_i)^2 is (21) (d = 3, Lagrange's identity)
+    S = _S()
+    d = 3
+    p = sp.symbols(f"p0:{d}", real=True)
+    q = sp.symbols(f"q0:{d}", real=True)
+    F = sum(v**2 for v in p) - sum(v**2 for v in q)
+    lam = sum((p[i] * q[j] - p[j] * q[i]) ** 2 for i, j in itertools.combinations(range(d), 2))
+    printed_den2 = (sum(v**2 for v in p) + sum(v**2 for v in q)) ** 2 - 4 * sum(
+        a_ * b_ for a_, b_ in zip(p, q, strict=True)
+    ) ** 2
+    expr = S.stable["alignment"].args[-1][0]
+    den = (expr.subs(S.F, F).subs(S.Lam, lam) / F) ** -2
+    return prove_zero(den - printed_den2)
+
+
+def claims() -> list[Theorem]:
+    """The symbolic claims of seed 001, Section 2 and Appendix A.1, in paper order (the
+    conservation laws come from :func:`laws`; the simulation-backed confirmations are in
+    :mod:`solvable.confirmations.xu_ziyin`)."""
+
+    def T(id_, eqs, statement, fn, kind="symbolic"):
+        return Theorem(f"xu_ziyin.{id_}", f"{SEED} {eqs}", statement, kind, fn)
+
+    return [
+        T("eq_31", "eqs. (4), (5), (31)",
+          "The gradient flow of L = (gamma u^T W x - y)^2 is eq. (31).", _eq31),
+        T("eq_37", "eq. (37)",
+          "dp_i/dt = -2 gamma rho sqrt(eta_u eta_w) (f - y) p_i, dq_i/dt = +... q_i.", _eq37),
+        T("eq_39", "eq. (39)",
+          "alpha = p_i^2/p_i(0)^2 obeys d alpha/dt = -4 (A alpha^2 - B alpha - C).", _eq39),
+        T("theorem_1", "Theorem 1, eqs. (8)-(12)",
+          "alpha(t) = (alpha_+ + xi alpha_-)/(1 - xi) solves (39) with alpha(0) = 1 "
+          "(alpha_- = (D - B)/(2A) >= 0, see errata (12)).", _theorem_1),
+        T("alpha_relations", "text after (14), eq. (12)",
+          "alpha_+ alpha_- = Q/P, alpha_+ - alpha_- = B/A, alpha_+ + alpha_- = D/A.",
+          _alpha_relations),
+        T("eq_13", "eq. (13)",
+          "u_i = (p_i - q_i)/sqrt(eta_w), (Wx)_i = rho (p_i + q_i)/sqrt(eta_u).", _eq13),
+        T("eq_14", "eq. (14) (corrected, see errata)",
+          "W(t) = W(0) + (Delta p + Delta q) x^T/(sqrt(eta_u) rho) = W(0)(I - x x^T/rho^2) "
+          "+ (W(t)x) x^T/rho^2: only the x-direction of W moves.", _eq14),
+        T("eq_15_16", "eqs. (15), (16)",
+          "alpha(t) -> alpha_+ (a root of (39)): p_i -> p_i(0) sqrt(alpha_+), "
+          "q_i -> q_i(0)/sqrt(alpha_+).", _eq15_16),
+        T("orthogonal_output", "Section 2.1, after (16)",
+          "For m orthogonal to x, W(t) m = W(0) m: d(Wm)/dt = -2 eta_w gamma (f-y)(x.m) u.",
+          _orthogonal),
+        T("eq_17", "eqs. (11), (17)",
+          "t_c^-2 = eta_u eta_w gamma^2 rho^2 y^2 + 4 rho^4 (gamma^2 d)^2 P Q.", _eq17),
+        T("eq_18", "eq. (18) (corrected, see errata)",
+          "df/dt = -2 K (f - y) with K = gamma^2 x^T (eta_u W^T W + eta_w ||u||^2 I) x.", _eq18),
+        T("eq_18_19_pq", "eqs. (18), (19)",
+          "K = 2 gamma^2 rho^2 d (P alpha + Q/alpha); both evaluated forms of f equal (19).",
+          _eq18_pq),
+        T("eq_19", "eq. (19)",
+          "gamma u_i (W x)_i = gamma rho (p_i^2 - q_i^2)/sqrt(eta_u eta_w), so "
+          "f = (gamma d rho/sqrt(eta_u eta_w)) (P alpha - Q/alpha).", _eq19_unit),
+        T("eq_19_limit", "text after (19)",
+          "f(infinity) = c (alpha_+ P - Q/alpha_+) = y (P, Q > 0; see errata for Q = 0).",
+          _eq19_limit),
+        T("eq_21", "eq. (21)",
+          "zeta = (alpha P - Q/alpha)/sqrt((alpha P + Q/alpha)^2 - (2/d sum p_i q_i)^2) "
+          "(d0 = 1).", _eq21),
+        T("eq_22", "eq. (22) (corrected, see errata)",
+          "If p_i = C q_i for all i, zeta^2 = 1 for all t.", _eq22),
+        T("eq_23", "eq. (23)",
+          "d zeta/d alpha = (P + Q/alpha^2)(4PQ - S^2)/[(alpha P + Q/alpha)^2 - S^2]^(3/2), "
+          "and 4PQ - S^2 = (4/d^2) sum_{i<j} (p_i q_j - p_j q_i)^2 >= 0.", _eq23),
+        T("zeta_monotone", "Section 2.2, after (23)",
+          "d alpha/dt = (alpha_+ - 1) x (positive): alpha moves monotonically from 1 to "
+          "alpha_+, so zeta is monotone in t.", _zeta_monotone),
+        T("eq_24", "eq. (24)", "(24) is alpha_+ > 1.", _eq24),
+        T("eq_24_q_ge_p", "text after (24)",
+          "For y > 0, (24) holds whenever Q >= P.", _eq24_q_ge_p),
+        T("eq_25_26", "eqs. (25), (26) (corrected, see errata)",
+          "||u||^2 = (d(alpha P + Q/alpha) - 2 sum p q)/eta_w, ||w||^2 = (... + ...)/eta_u; "
+          "d||u||^2/d alpha = d(P - Q/alpha^2)/eta_w, of the sign of zeta.", _eq25_26),
+        T("rescaling_sign", "Section 2.3",
+          "d||u||^2/dt = (alpha_+ - 1)(alpha^2 P - Q) x (positive).", _rescaling_sign),
+        T("proposition_1", "Proposition 1, eqs. (44)-(48)",
+          "For P = 0: q_i(t)^2/q_i(0)^2 = alpha' xi'/(1 - xi') solves (48) from 1.",
+          _proposition_1),
+        T("proposition_1_saddle", "Appendix A.1 after (48)",
+          "For P = 0 and y > 0, q_i(t) -> 0: the flow converges to the saddle.",
+          _proposition_1_saddle),
+        T("eq_49", "eq. (49)",
+          "As B/sqrt(AC) -> 0, alpha_+ -> sqrt(Q/P), which is 1 when P = Q.", _eq49),
+        T("stable_alpha", "eqs. (8)-(12) (evaluation form)",
+          "log alpha = log1p(G tau/(1 + M tau)) = log1p(N tau) - log1p(M tau), "
+          "tau = expm1(4Dt)/(2D), equals the textbook alpha(t); D +- B branches are exact.",
+          _stable_alpha),
+        T("stable_residual", "eqs. (19), (37) (evaluation form)",
+          "f(t) - y = (f0 - y) e^{4Dt} / ((1 + N tau)(1 + M tau)).", _stable_residual),
+        T("stable_units", "eqs. (8), (9), (13) (evaluation form)",
+          "Both branches of u(t) and W(t)x equal eq. (13) with (8), (9).", _stable_units),
+        T("stable_alignment", "eq. (21) (evaluation form)",
+          "F/sqrt(F^2 + 4 Lambda), Lambda = sum_{i<j}(p_i q_j - p_j q_i)^2, is (21).",
+          _stable_alignment),
+    ]  # fmt: skip
+
+
+# ---------------------------------------------------------------------------
+# Errata: each disagreement with the printed paper, with the residual of both versions
+# ---------------------------------------------------------------------------
+def _exact(expr: sp.Expr) -> sp.Expr:
+    """Exact value of a closed (symbol-free) algebraic expression, radicals expanded."""
+    return sp.expand(sp.radsimp(expr))
+
+
+def _flow_d0(d0: int) -> tuple[UnitFlow, sp.Expr, sp.Expr]:
+    F = unit_flow(d0)
+    v = sum(wj * xj for wj, xj in zip(F.w, F.x, strict=True))
+    norm = sp.sqrt(sum(xj**2 for xj in F.x))
+    return F, v, norm
+
+
+def _rho_normalisation() -> tuple[sp.Expr, sp.Expr]:
+    # With d0 = 2, eq. (37) needs dp_i/dt to be a multiple of p_i.  Both are linear
+    # in (u_i, w_i0, w_i1); the 2x2 minor of their coefficients vanishes iff parallel.
+    S = symbolic()
+    F, v, norm = _flow_d0(2)
+    printed = sp.sqrt((F.x[0] ** 2 + F.x[1] ** 2) / 2)
+
+    def minor(rho: sp.Expr) -> sp.Expr:
+        p = S.paper["p"].subs({S.rho: rho, S.u: F.u, S.v: v})
+        dp = F.ddt(p)
+        return sp.diff(dp, F.u) * sp.diff(p, F.w[0]) - sp.diff(dp, F.w[0]) * sp.diff(p, F.u)
+
+    return minor(printed), minor(norm)
+
+
+def _alpha_minus_sign() -> tuple[sp.Expr, sp.Expr]:
+    # alpha(t) of eqs. (8)-(10) must solve the reduced flow (39): dalpha/dt = -4(A a^2 - B a - C)
+    # with alpha(0) = 1.  Residual: the ODE residual at t = 0 plus alpha(0) - 1 at a
+    # rational point (A, B, C) = (1, 1/2, 1/3).
+    S = symbolic()
+    A, B, C, D = S.A, S.B, S.C, S.D
+
+    point = {A: 1, B: sp.Rational(1, 2), C: sp.Rational(1, 3)}
+    point[D] = sp.sqrt(B**2 + 4 * A * C).subs(point)
+
+    def residual(am: sp.Expr) -> sp.Expr:
+        ap = ((B + D) / (2 * A)).subs(point)
+        am = am.subs(point)
+        xi = (1 - ap) / (1 + am) * sp.exp(-4 * point[D] * S.t)
+        alpha = (ap + xi * am) / (1 - xi)
+        ode = sp.diff(alpha, S.t) - S.riccati_rhs(alpha).subs(point)
+        return _exact((ode + (alpha - 1) ** 2).subs(S.t, 0))
+
+    return residual((B - D) / (2 * A)), residual((D - B) / (2 * A))
+
+
+def _eq14_factor() -> tuple[sp.Expr, sp.Expr]:
+    # W(t) x must equal v(t) = rho (p + q) / sqrt(eta_u) (inverse of eq. (6)).
+    S = symbolic()
+    dp, dq = sp.symbols("Delta_p Delta_q", real=True)
+    F, _v, norm = _flow_d0(2)
+    target = norm * (dp + dq) / sp.sqrt(S.eta_u)
+
+    def change_of_wx(factor: sp.Expr) -> sp.Expr:
+        return sum((dp + dq) * xj * factor * xj for xj in F.x) - target
+
+    printed = change_of_wx(1 / sp.sqrt(S.eta_u * norm))
+    corrected = change_of_wx(1 / (sp.sqrt(S.eta_u) * norm))
+    return printed, corrected
+
+
+def _df_dt() -> tuple[UnitFlow, sp.Expr, sp.Expr, sp.Expr]:
+    # one unit suffices: f is a sum over units and each term's derivative is a
+    # per-unit expression; here d = 1, d0 = 2.
+    S = symbolic()
+    F, v, norm = _flow_d0(2)
+    f = S.gamma * F.u * v
+    return F, F.ddt(f), v, norm
+
+
+def _ntk_rates() -> tuple[sp.Expr, sp.Expr]:
+    S = symbolic()
+    F, dfdt, v, norm = _df_dt()
+    x2 = norm**2
+    printed = S.gamma**2 * (S.eta_w * v**2 + S.eta_u * F.u**2 * x2)
+    corrected = S.gamma**2 * (S.eta_u * v**2 + S.eta_w * F.u**2 * x2)
+    return dfdt + 2 * printed * F.r, dfdt + 2 * corrected * F.r
+
+
+def _ntk_sign() -> tuple[sp.Expr, sp.Expr]:
+    S = symbolic()
+    F, dfdt, v, norm = _df_dt()
+    K = S.gamma**2 * (S.eta_u * v**2 + S.eta_w * F.u**2 * norm**2)
+    return dfdt - 2 * K * F.r, dfdt + 2 * K * F.r
+
+
+def _eq41_x() -> tuple[sp.Expr, sp.Expr]:
+    # d0 = 1 with x = -2 (rho = 2): zeta = alpha_+ p0^2 must be a root of the quadratic
+    # in the denominator of (41).  Rational point: gamma = eta = d = P = Q = y = p0 = 1.
+    S = symbolic()
+    z = sp.Symbol("zeta")
+    vals = {S.gamma: 1, S.eta_u: 1, S.eta_w: 1, S.d: 1, S.P: 1, S.Q: 1, S.y: 1}
+    rho, x = 2, -2
+    A = S.coefficients["A"].subs(S.rho, rho).subs(vals)
+    C = S.coefficients["C"].subs(S.rho, rho).subs(vals)
+    B = S.coefficients["B"].subs(S.rho, rho).subs(vals)
+    root = (B + sp.sqrt(B**2 + 4 * A * C)) / (2 * A)  # alpha_plus, p0 = 1
+
+    def quad(first_order: sp.Expr) -> sp.Expr:
+        return (A * z**2 - first_order * z - C).subs(z, root)
+
+    s = sp.sqrt(vals[S.eta_u] * vals[S.eta_w])
+    return quad(vals[S.gamma] * x * vals[S.y] * s), quad(vals[S.gamma] * rho * vals[S.y] * s)
+
+
+def _eq43_convention() -> tuple[sp.Expr, sp.Expr]:
+    # With alpha_minus >= 0 (the convention that makes (8)-(10) and alpha_+ alpha_- = Q/P
+    # true), alpha(t) solved from (43) must satisfy the reduced flow (39).  Residual: the
+    # ODE residual at t = 0 at (A, B, C) = (1, 1/2, 1/3).
+    S = symbolic()
+    A, B, C, D, t = S.A, S.B, S.C, S.D, S.t
+    point = {A: 1, B: sp.Rational(1, 2), C: sp.Rational(1, 3)}
+    point[D] = sp.sqrt(B**2 + 4 * A * C).subs(point)
+    ap, am = ((B + D) / (2 * A)).subs(point), ((D - B) / (2 * A)).subs(point)
+
+    def residual(second_root: sp.Expr) -> sp.Expr:
+        # (alpha - ap)/(alpha - second_root) = (1 - ap)/(1 - second_root) exp(-4 D t)
+        e = (1 - ap) / (1 - second_root) * sp.exp(-4 * point[D] * t)
+        alpha = (ap - e * second_root) / (1 - e)
+        ode = (sp.diff(alpha, t) - S.riccati_rhs(alpha).subs(point)).subs(t, 0)
+        return _exact(ode)
+
+    return residual(am), residual(-am)
+
+
+def _alpha_plus_positive() -> tuple[sp.Expr, sp.Expr]:
+    # Footnote 4 claims alpha_+ > 0 for every P != 0.  At Q = 0, y < 0 (rational point)
+    # alpha_+ = 0, and f(infinity) = c * P * alpha_+ = 0 != y.  Residuals: the printed
+    # claim "alpha_+ > 0" as (alpha_+ > 0) - 1, the corrected claim "alpha_+ = 0 when
+    # Q = 0 and y <= 0" as alpha_+ itself.
+    S = symbolic()
+    vals = {S.A: 1, S.B: -1, S.C: 0}
+    ap = ((S.B + sp.sqrt(S.B**2 + 4 * S.A * S.C)) / (2 * S.A)).subs(vals)
+    printed = sp.Integer(1) - sp.Integer(int(bool(ap > 0)))
+    return printed, ap
+
+
+def _pq_product() -> tuple[sp.Expr, sp.Expr]:
+    # text after (21), x = 1 (rho = 1, w_i = v_i): 4 p_i q_i = eta_u w_i^2 - eta_w u_i^2
+    S = symbolic()
+    sub = {S.rho: 1}
+    four_pq = 4 * (S.paper["p"] * S.paper["q"]).subs(sub)
+    return four_pq - (S.u**2 - S.v**2), four_pq - (S.eta_u * S.v**2 - S.eta_w * S.u**2)
+
+
+def _eq22_power() -> tuple[sp.Expr, sp.Expr]:
+    # p_i = C q_i: P = C^2 Q and (2/d) sum p_i q_i = 2 C Q; zeta^2 - 1 with each form
+    a, Cc = sp.symbols("alpha C", positive=True)
+
+    def zeta2_minus_1(k: sp.Expr) -> sp.Expr:
+        return (a * k - 1 / a) ** 2 / ((a * k + 1 / a) ** 2 - 4 * Cc**2) - 1
+
+    return zeta2_minus_1(Cc), zeta2_minus_1(Cc**2)
+
+
+def _units_d1() -> tuple[sp.Expr, ...]:
+    # one unit (d = 1), x = 1: u = (p - q)/sqrt(eta_w), w = (p + q)/sqrt(eta_u) at time t
+    S = symbolic()
+    p0, q0 = sp.symbols("p0 q0", real=True)
+    g = sp.sqrt(S.alpha)
+    p, q = p0 * g, q0 / g
+    u = (p - q) / sp.sqrt(S.eta_w)
+    w = (p + q) / sp.sqrt(S.eta_u)
+    return u, w, p0**2, q0**2, p0 * q0  # d = 1: P, Q, sum p q
+
+
+def _eq25_rates() -> tuple[sp.Expr, sp.Expr]:
+    S = symbolic()
+    u, _w, P, Q, spq = _units_d1()
+    a = S.alpha
+    printed = (P * a + Q / a) - 2 * spq
+    corrected = ((P * a + Q / a) - 2 * spq) / S.eta_w
+    return u**2 - printed, u**2 - corrected
+
+
+def _eq26_equal() -> tuple[sp.Expr, sp.Expr]:
+    S = symbolic()
+    u, w, *_ = _units_d1()
+    du, dw = sp.diff(u**2, S.alpha), sp.diff(w**2, S.alpha)
+    return du - dw, S.eta_w * du - S.eta_u * dw
+
+
+def _a2_convention() -> tuple[sp.Expr, sp.Expr]:
+    # Appendix A.2 writes alpha(t) = (alpha_+ - xi alpha_-)/(1 - xi); with xi of (10) and the
+    # alpha_- >= 0 of (8)-(10), alpha(0) must be 1.  Residual alpha(0) - 1 at (1, 1/2, 1/3).
+    S = symbolic()
+    A, B, C, D = S.A, S.B, S.C, S.D
+    point = {A: 1, B: sp.Rational(1, 2), C: sp.Rational(1, 3)}
+    point[D] = sp.sqrt(B**2 + 4 * A * C).subs(point)
+    ap, am = ((B + D) / (2 * A)).subs(point), ((D - B) / (2 * A)).subs(point)
+    xi0 = (1 - ap) / (1 + am)
+    return _exact((ap - xi0 * am) / (1 - xi0) - 1), _exact((ap + xi0 * am) / (1 - xi0) - 1)
+
+
+def _q_ge_p_strict() -> tuple[sp.Expr, sp.Expr]:
+    # d = 2, x = 1, eta = 1: u = (1, 0), w = (0, 1) has P = Q (u.w = 0).  The printed
+    # equivalence "Q >= P <=> u.w < 0" fails there; "Q >= P <=> u.w <= 0" holds.
+    u, w = (1, 0), (0, 1)
+    p = [(wi + ui) / 2 for ui, wi in zip(u, w, strict=True)]
+    q = [(wi - ui) / 2 for ui, wi in zip(u, w, strict=True)]
+    P = sum(sp.Rational(v) ** 2 for v in p)
+    Q = sum(sp.Rational(v) ** 2 for v in q)
+    uw = sum(a * b for a, b in zip(u, w, strict=True))
+    lhs = int(bool(Q >= P))
+    return sp.Integer(lhs - int(uw < 0)), sp.Integer(lhs - int(uw <= 0))
+
+
+@functools.cache
+def errata() -> tuple[Erratum, ...]:
+    """Every disagreement of this module with the printed paper, each with its check."""
+    s = SEED
+    return (
+        Erratum(
+            s, "(6), (7): rho",
+            "rho := sqrt((1/d0) * sum_{i=0}^{d0} x_i^2)",
+            "rho := ||x|| = sqrt(sum_{j=1}^{d0} x_j^2)",
+            "Eq. (37) needs dp_i/dt proportional to p_i, which holds iff rho^2 = ||x||^2; the "
+            "printed 1/d0 normalisation breaks Theorem 1 for every d0 > 1 (the index i = 0 is "
+            "a typo on top). Residual: the 2x2 minor of the coefficients of dp_i/dt and p_i, "
+            "d0 = 2.",
+            _rho_normalisation,
+        ),
+        Erratum(
+            s, "(12)",
+            "alpha_(+/-) = (B +/- D) / (2 A)",
+            "alpha_(+/-) = (D +/- B) / (2 A),  A = gamma^2 d rho^2 P, B = sqrt(eta_u eta_w) gamma "
+            "rho y, D = 1/t_c",
+            "With the printed alpha_- (< 0), eqs. (8)-(10) do not solve the reduced flow (39) "
+            "and alpha_+ alpha_- = -Q/P, not Q/P as the text says. alpha_- must be the "
+            "magnitude of the negative root. Residual: ODE residual + (alpha(0) - 1)^2 at t = 0, "
+            "(A, B, C) = (1, 1/2, 1/3).",
+            _alpha_minus_sign,
+        ),
+        Erratum(
+            s, "(42), (43)",
+            "log((alpha - alpha_+)/(alpha - alpha_-)),  (1 - alpha_+)/(1 - alpha_-)",
+            "log((alpha - alpha_+)/(alpha + alpha_-)),  (1 - alpha_+)/(1 + alpha_-)",
+            "The appendix uses the printed (negative) alpha_- of (12) while (8)-(10) use its "
+            "magnitude; with one alpha_- only one can be right. In the convention of (8)-(10) "
+            "the constant of (43) must have 1 + alpha_-, else alpha(0) != 1. Residual: "
+            "alpha(0) - 1 at (A, B, C) = (1, 1/2, 1/3).",
+            _eq43_convention,
+        ),
+        Erratum(
+            s, "(14)",
+            "w_ij(t) = w_ij(0) + (p_i(t) - p_i(0) + q_i(t) - q_i(0)) x_j / sqrt(eta_u rho)",
+            "w_ij(t) = w_ij(0) + (p_i(t) - p_i(0) + q_i(t) - q_i(0)) x_j / (sqrt(eta_u) rho)",
+            "W(t) x must change by rho (Delta p + Delta q)/sqrt(eta_u) (inverse of eq. (6)); "
+            "rho belongs outside the square root. Residual: (W(t) - W(0)) x minus that, d0 = 2.",
+            _eq14_factor,
+        ),
+        Erratum(
+            s, "(18)",
+            "K(x, x') = gamma^2 x^T (eta_w W^T W + eta_u ||u||^2 I) x'",
+            "K(x, x') = gamma^2 x^T (eta_u W^T W + eta_w ||u||^2 I) x'",
+            "df/dt = (df/du) du/dt + (df/dW) dW/dt puts eta_u on ||W x||^2 (the u-gradient) "
+            "and eta_w on ||u||^2 ||x||^2 (the W-gradient); the printed rates are swapped "
+            "(harmless only when eta_u = eta_w). Residual: df/dt + 2 K (f - y) along eq. (31).",
+            _ntk_rates,
+        ),
+        Erratum(
+            s, "text before (18)",
+            "df(x)/dt = 2 K(x, x') (f(x') - y)",
+            "df(x)/dt = -2 K(x, x') (f(x') - y)",
+            "Gradient flow decreases the loss: the sign is minus. Residual: df/dt -/+ 2 K (f - y).",
+            _ntk_sign,
+        ),
+        Erratum(
+            s, "(41)",
+            "... - gamma x y sqrt(eta_u eta_w) zeta ...",
+            "... - gamma rho y sqrt(eta_u eta_w) zeta ...",
+            "The linear coefficient comes from (39), where it is gamma rho y sqrt(eta_u eta_w); "
+            "x is a vector for d0 > 1, and for d0 = 1 it differs from rho = |x| when x < 0. "
+            "Residual: the quadratic at zeta = alpha_+ p0^2, d0 = 1, x = -2.",
+            _eq41_x,
+        ),
+        Erratum(
+            s, "footnote 4, text after (19)",
+            "alpha_+ > 0 (so lim f = y) for every P != 0",
+            "alpha_+ > 0 iff Q > 0 or y > 0; for Q = 0, y < 0 alpha_+ = 0 and f -> 0 != y",
+            "With Q = 0 every unit has q_i = 0, so f = c P alpha(t) >= 0 can never reach y < 0; "
+            "the flow runs into the saddle (the mirror image of Proposition 1 with y > 0). "
+            "Residual: [alpha_+ > 0] - 1 vs alpha_+ at A = 1, B = -1, C = 0.",
+            _alpha_plus_positive,
+        ),
+        Erratum(
+            s, "text after (21)",
+            "4 p_i q_i = u_i^2 - w_i^2 = const",
+            "4 p_i q_i = eta_u w_i^2 - eta_w u_i^2 = const  (x = 1)",
+            "From eq. (35) with rho = 1, w_i = v_i: the sign is reversed and the learning "
+            "rates are missing (the printed form is conserved only for eta_u = eta_w, and "
+            "then with the opposite sign). Residual: 4 p q minus each form.",
+            _pq_product,
+        ),
+        Erratum(
+            s, "(22)",
+            "zeta^2 = (alpha C - 1/alpha)^2 / ((alpha C + 1/alpha)^2 - 4 C^2) = 1",
+            "zeta^2 = (alpha C^2 - 1/alpha)^2 / ((alpha C^2 + 1/alpha)^2 - 4 C^2) = 1",
+            "With p_i = C q_i, P = C^2 Q (not C Q) in (21); the printed ratio equals 1 only "
+            "for C = 1. Residual: zeta^2 - 1 with each form.",
+            _eq22_power,
+        ),
+        Erratum(
+            s, "(25)",
+            "||u||^2 = d(alpha P + Q/alpha) - 2 sum p_i q_i,  ||w||^2 = ... + 2 sum p_i q_i",
+            "||u||^2 = (d(alpha P + Q/alpha) - 2 sum p_i q_i)/eta_w,  ||w||^2 = (... + ...)/eta_u",
+            "From eq. (13), u_i = (p_i - q_i)/sqrt(eta_w) and w_i = (p_i + q_i)/sqrt(eta_u) "
+            "(x = 1): the learning rates are missing (the printed form is right only for "
+            "eta_u = eta_w = 1). Residual: ||u||^2 minus each form, d = 1.",
+            _eq25_rates,
+        ),
+        Erratum(
+            s, "(26)",
+            "d||u||^2/d alpha = d||w||^2/d alpha = d (P - Q/alpha^2)",
+            "eta_w d||u||^2/d alpha = eta_u d||w||^2/d alpha = d (P - Q/alpha^2)",
+            "Follows from (25) corrected; the two norms change at different rates when "
+            "eta_u != eta_w (their signs, and so the case analysis of Section 2.3, are "
+            "unaffected). Residual: the difference of the derivatives, each form, d = 1.",
+            _eq26_equal,
+        ),
+        Erratum(
+            s, "Appendix A.2, after (49)",
+            "(alpha_+ - xi alpha_-)/(1 - xi) = (alpha_+ - alpha_-)/(1 - xi) + alpha_-",
+            "(alpha_+ + xi alpha_-)/(1 - xi) = (alpha_+ + alpha_-)/(1 - xi) - alpha_-",
+            "The appendix again uses the negative alpha_- of the printed (12); in the "
+            "convention of (8)-(10) the sign is plus, else alpha(0) != 1 (the monotonicity "
+            "argument is unaffected). Residual: alpha(0) - 1 at (A, B, C) = (1, 1/2, 1/3).",
+            _a2_convention,
+        ),
+        Erratum(
+            s, "text after (24)",
+            "Q >= P, which is equivalent to u^T(0) w(0) < 0",
+            "Q >= P is equivalent to u^T(0) w(0) <= 0 (Q = P iff u^T w = 0)",
+            "P - Q = sqrt(eta_u eta_w) u.Wx/(d rho) (eqs. (6), (19)); the boundary case "
+            "u.w = 0 has Q = P. Residual: [Q >= P] - [u.w < 0] vs [Q >= P] - [u.w <= 0] at "
+            "u = (1, 0), w = (0, 1).",
+            _q_ge_p_strict,
+            changes_math=False,
+        ),
+    )  # fmt: skip
+
+
+MODEL = Model(
+    name="xu_ziyin",
+    seed=SEED,
+    title="Xu & Ziyin: two-layer linear network on rank-1 data (Theorem 1, Proposition 1)",
+    claims=claims,
+    errata=errata,
+    laws=laws,
+    systems=(SYSTEM,),
+)

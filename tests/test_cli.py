@@ -19,7 +19,7 @@ def test_verify_only_prints_table_and_json(tmp_path, capsys):
     assert "xu_ziyin.eq_32" in captured.out and "proved" in captured.out
     assert "[1/8]" in captured.err  # progress display
     data = json.loads(out.read_text())
-    assert [r["id"] for r in data["results"]][:2] == ["xu_ziyin.eq_31", "xu_ziyin.eq_32"]
+    assert {"xu_ziyin.eq_31", "xu_ziyin.eq_32"} <= {r["id"] for r in data["results"]}
     assert all(r["status"] == "proved" for r in data["results"])
 
 

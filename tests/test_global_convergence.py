@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from numerics import node_scaling_experiment as ex
 from solvable import global_convergence as gc
+from solvable import theorems
 
-CLAIMS = gc.claims()
+CLAIMS = theorems.select("global_convergence.*")
 SYMBOLIC = [c for c in CLAIMS if c.kind == "symbolic"]
 ERRATA = gc.errata()
 

@@ -19,8 +19,10 @@ from hypothesis import strategies as st
 
 from numerics import kernel_sampling as ks
 from solvable import kernels as kn
-from solvable import lazy_training
-from solvable.tolerance import Tolerance, error_in_units
+from solvable import lazy_training, theorems
+from solvable._core.geometry import row_norms
+from solvable._core.tolerance import Tolerance, error_in_units
+from solvable.confirmations import kernels as confirm_kn
 
 LECTURE = kn.lecture_initialisation(3)
 EXERCISE = kn.exercise_initialisation()
@@ -245,7 +247,7 @@ def test_gram_symmetric_and_cauchy_schwarz(k, init, entries):
 @given(names, inits, vectors)
 def test_gram_matches_pointwise_cosine_form(k, init, entries):
     X = np.array(entries).reshape(2, 3)
-    n = kn._scaled_norms(X)
+    n = row_norms(X, "numpy")
     rho = float((X[0] / n[0]) @ (X[1] / n[1])) if n.min() > 0 else 0.0
     point = kn.kernel_numeric(k, init, n[0], n[1], np.clip(rho, -1, 1), dps=30)
     g = kn.gram(k, init, X[:1], X[1:], dps=30)[0, 0]
@@ -257,9 +259,9 @@ def test_gram_matches_pointwise_cosine_form(k, init, entries):
 # errata bookkeeping
 # ---------------------------------------------------------------------------
 def test_claim_ids_and_errata_flags():
-    ids = [c.id for c in kn.claims()]
+    ids = [c.id for c in theorems.select("kernels.*")]
     assert len(ids) == len(set(ids)) and all(i.startswith("kernels.") for i in ids)
-    assert all(c.source.startswith(kn.SEED) for c in kn.claims())
+    assert all(c.source.startswith(kn.SEED) for c in theorems.select("kernels.*"))
     flags = {e.equation: e.changes_math for e in kn.errata()}
     assert flags == {"(4.2)": True, "(2.29)": False, "(4.1)": False, "(4.4)": False}
     assert not set(flags) & {e.equation for e in lazy_training.errata()}
@@ -333,7 +335,7 @@ def test_monte_carlo_gaussian_output_weights():
     X = np.array([[1.0, 1.0], [2.0, -1.0], [0.0, 3.0]])
     est = ks.kernel_estimates(init, X, 16, 1500, seed=21)
     for k in kn.KERNELS:
-        assert kn._mc_units(est[k], ks.upper(kn.gram(k, init, X))) <= 1, k
+        assert confirm_kn._mc_units(est[k], ks.upper(kn.gram(k, init, X))) <= 1, k
     assert est["k0"].samples == 1500
 
 
@@ -349,6 +351,6 @@ def test_width_convergence_record():
 @pytest.mark.parametrize("name", ["monte_carlo_kernels", "monte_carlo_exercise_1",
                                   "width_convergence"])  # fmt: skip
 def test_full_sweeps(name):
-    claim = next(c for c in kn.claims() if c.id == f"kernels.{name}")
+    claim = next(c for c in theorems.select("kernels.*") if c.id == f"kernels.{name}")
     verdict = claim.verify(full=True)
     assert verdict.status == "confirmed", verdict.detail

@@ -26,10 +26,9 @@ from hypothesis import strategies as st
 
 import numerics
 from solvable import kunin
-from solvable.suites import KUNIN_SUITE
-from solvable.tolerance import relative_error
+from solvable._core.tolerance import relative_error
 
-# 1e-11: measured worst 3e-15 over KUNIN_SUITE; the map (a0, w0, t) -> state is
+# 1e-11: measured worst 3e-15 over kunin.CASES; the map (a0, w0, t) -> state is
 # well-conditioned away from the saddle (the balanced coordinates rotate hyperbolically
 # at a rate Omega, and relative errors stay relative).  Near-saddle starts are excluded
 # by the strategy below (|beta_0| >= 1e-3 |beta*| or a large |delta|), where the
@@ -118,7 +117,7 @@ def test_float64_matches_30_digits(problem):
     )
 
 
-@pytest.mark.parametrize("case", KUNIN_SUITE, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", kunin.CASES, ids=lambda c: c.name)
 def test_suite_float64_matches_30_digits(case):
     times = [0.0, 0.1, 0.5, 2.0, 10.0, 100.0]
     fast = kunin.closed_form(case.setup, case.a0, case.w0).sample(times)
@@ -135,7 +134,7 @@ def test_float64_is_continuous_through_balance(sign, exponent):
     """delta = +-10^-k (k up to 300, below any cancellation) against the balanced
     solution: the difference is O(delta) (first order in delta), and the float64 result
     at that delta matches the 30-digit one (no loss of accuracy as delta -> 0)."""
-    base = next(c for c in KUNIN_SUITE if c.name == "balanced")
+    base = next(c for c in kunin.CASES if c.name == "balanced")
     setup = base.setup  # eta_a = 1, eta_w = 0.5, a0 = 1, |w0|^2 = 0.5: delta = 0
     eps = sign * 10.0**-exponent
     with mpmath.workdps(400):
@@ -163,7 +162,7 @@ def test_float64_is_continuous_through_balance(sign, exponent):
     ],
 )
 def test_degenerate_starts_match_simulation(a0, w0, what):
-    setup = KUNIN_SUITE[0].setup
+    setup = kunin.CASES[0].setup
     times = [0.0, 0.5, 3.0]
     exact = kunin.closed_form(setup, a0, w0, dps=30).sample(times)
     sim = numerics.simulate(setup, a0, w0, times, method="mpmath", dps=30)
@@ -179,14 +178,14 @@ def test_degenerate_starts_match_simulation(a0, w0, what):
 
 def test_zero_targets_decay_to_the_origin_or_a_balanced_rest():
     """y = 0 (beta* = 0): beta -> 0; with delta != 0 the larger layer keeps sqrt|delta|."""
-    X = KUNIN_SUITE[0].setup.X
+    X = kunin.CASES[0].setup.X
     setup = kunin.Setup(1, 2, X, (0, 0, 0))
     late = kunin.closed_form(setup, "0.8", ("0.1", "0.3")).at(200.0)
     assert np.max(np.abs(late.beta)) < 1e-12  # exponential decay at rate >= delta'
     assert late.a**2 == pytest.approx(float(late.delta) / 2, rel=1e-12)
 
 
-@pytest.mark.parametrize("case", KUNIN_SUITE, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", kunin.CASES, ids=lambda c: c.name)
 def test_scipy_simulation_matches_closed_form(case):
     times = [0.0, 0.5, 2.0, 10.0]
     sim = numerics.simulate(case.setup, case.a0, case.w0, times, method="scipy")

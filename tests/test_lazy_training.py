@@ -11,8 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from solvable import lazy_training as lt
+from solvable import theorems
 
-CLAIMS = lt.claims()
+CLAIMS = theorems.select("lazy_training.*")
 ERRATA = lt.errata()
 
 # exponents a = k/q with |a| <= 3 and small denominators (exact rationals, sympy limits)

@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from numerics import node_scaling_linear as nl
 from solvable import linear_node_scaling as lns
 from solvable import node_scaling as ns
+from solvable import theorems
 
-CLAIMS = lns.claims()
+CLAIMS = theorems.select("linear_node_scaling.*")
 
 
 def _instance(n=5, d=3, m=4, seed=0, rank=None, batch=None):

@@ -1,4 +1,4 @@
-"""The one Monte Carlo confidence policy (``solvable.tolerance.monte_carlo``) and the
+"""The one Monte Carlo confidence policy (``solvable.monte_carlo``) and the
 ``verify`` options that reach numeric checks."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 from scipy.stats import norm
 
 from solvable import cli, theorems
-from solvable.tolerance import MC_CONFIDENCE, monte_carlo
+from solvable._core.tolerance import MC_CONFIDENCE, monte_carlo
 
 
 def test_interval_is_the_normal_quantile_with_bonferroni():

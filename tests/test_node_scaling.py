@@ -13,8 +13,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from solvable import node_scaling as ns
+from solvable import theorems
 
-CLAIMS = ns.claims()
+CLAIMS = theorems.select("node_scaling.*")
 ERRATA = ns.errata()
 EPS = np.finfo(np.float64).eps
 

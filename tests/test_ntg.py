@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from solvable import node_scaling as ns
-from solvable import ntg
+from solvable import ntg, theorems
 
 
 def _data(n: int, d: int, seed: int) -> np.ndarray:
@@ -46,7 +46,7 @@ def test_validation_of_activation_and_dps():
         ntg.kappa_n(X4, 3)
     with pytest.raises(ValueError, match="dps must be"):
         ntg.mean_ntg(X4, "relu", dps=0)
-    with pytest.raises(ValueError, match="dps must be"):
+    with pytest.raises(TypeError, match="dps must be"):  # a bool is not an int (one policy)
         ntg.kappa_n(X4, "relu", dps=True)
 
 
@@ -268,6 +268,6 @@ def test_float64_vs_mpmath_two_precisions_2d(name):
     ],
 )
 def test_full_sweeps(cid):
-    claim = {c.id: c for c in ntg.claims()}[f"ntg.{cid}"]
+    claim = {c.id: c for c in theorems.select("ntg.*")}[f"ntg.{cid}"]
     v = claim.verify(full=True)
     assert v.status == "confirmed", v.detail

@@ -10,11 +10,10 @@ import pytest
 import sympy as sp
 
 import numerics
-from numerics.systems import xu_ziyin_flow
 from solvable import testing
 from solvable import xu_ziyin as xz
-from solvable.suites import XU_ZIYIN_SUITE, xu_ziyin_case
-from solvable.tolerance import Tolerance, digits
+from solvable._core.tolerance import Tolerance, digits
+from solvable.confirmations import xu_ziyin as confirm_xz
 
 
 def _times(traj, dps):
@@ -25,8 +24,8 @@ def _times(traj, dps):
 @pytest.mark.parametrize("name", ["generic", "near_antiparallel", "P_zero_y_positive"])
 def test_mpmath_at_50_digits(name):
     """Second precision: dps=50 simulation vs dps=50 closed form, >= 45 digits
-    (same 5-digit allowance as at dps=30, see solvable.testing.xu_ziyin_agreement)."""
-    case = xu_ziyin_case(name)
+    (same 5-digit allowance as at dps=30, see solvable.confirmations.xu_ziyin.oracle)."""
+    case = xz.case(name)
     traj = xz.closed_form(case.setup, case.u0, case.W0, dps=50)
     times = _times(traj, 50)
     sim = numerics.simulate(case.setup, case.u0, case.W0, times, method="mpmath", dps=50)
@@ -37,7 +36,7 @@ def test_mpmath_at_50_digits(name):
         assert digits([sim[k].f], [exact.f[k]]) >= 45
 
 
-@pytest.mark.parametrize("case", XU_ZIYIN_SUITE, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", xz.CASES, ids=lambda c: c.name)
 def test_scipy_matches_closed_form(case):
     """DOP853 at rtol = 1e-13 against the float64 closed form, 1e-10 normwise in u, W, f.
 
@@ -63,7 +62,7 @@ def test_scipy_matches_closed_form(case):
     g = float(case.setup.gamma)
     P, Q = traj.P, traj.Q
     for k in range(len(times)):
-        kappa = testing.manifold_condition(P, Q, exact.alpha[k])
+        kappa = xz.manifold_condition(P, Q, exact.alpha[k])
         tol = Tolerance(rtol=1e-10 * kappa)
         assert tol.rtol <= 1e-4  # the check stays meaningful
         dot = g * np.linalg.norm(exact.u[k]) * np.linalg.norm(exact.W[k] @ x)
@@ -72,7 +71,7 @@ def test_scipy_matches_closed_form(case):
 
 
 def test_flow_is_the_loss_gradient():
-    flow = xu_ziyin_flow(2, 3)
+    flow = xz.flow(2, 3)
     assert len(flow.state) == 2 + 6
     L = flow.loss
     for s, rhs in zip(flow.state, flow.rhs, strict=True):
@@ -91,21 +90,21 @@ def test_agreement_check_detects_a_wrong_flow(monkeypatch):
         return real(wrong, *args, **kwargs)
 
     monkeypatch.setattr(numerics, "simulate", shifted)
-    verdict = testing.xu_ziyin_agreement(dps=30, cases=["generic"])
+    verdict = confirm_xz.oracle(dps=30, cases=["generic"])
     assert verdict.status == "failed" and verdict.max_error > 1
 
 
 @pytest.mark.slow
 def test_oracle_suite_at_50_digits():
     """The registry's oracle claim at a second precision over the whole suite."""
-    verdict = testing.xu_ziyin_agreement(dps=50)
+    verdict = confirm_xz.oracle(dps=50)
     assert verdict.status == "confirmed", verdict.detail
 
 
 def test_assert_matches_closed_form_as_a_user_oracle():
     """A user's trajectory (here: plain gradient descent, step 1e-4 t_c) passes at the
     accuracy GD has (global error O(step)), and a wrong trajectory fails."""
-    case = xu_ziyin_case("generic")
+    case = xz.case("generic")
     setup = case.setup
     u = np.array([float(v) for v in case.u0])
     W = np.array([[float(v) for v in row] for row in case.W0])

@@ -156,12 +156,10 @@ def test_bad_flag_and_convention():
 def test_table_claim_fails_on_a_wrong_cell(monkeypatch):
     from dataclasses import replace
 
-    from solvable import claims_phases
-
     cols = list(phases.TABLE_1_COLUMNS)
     cols[0] = replace(cols[0], printed=("learning", *cols[0].printed[1:]))
     monkeypatch.setattr(phases, "TABLE_1_COLUMNS", tuple(cols))
-    verdict = claims_phases._table_1()
+    verdict = phases._table_1()
     assert verdict.status == "failed" and "NTK c_eta: kernel vs printed learning" in verdict.detail
 
 

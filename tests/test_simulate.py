@@ -12,10 +12,8 @@ import sympy as sp
 
 import numerics
 from numerics import mp
-from numerics.systems import xu_ziyin_flow
 from solvable import xu_ziyin as xz
-from solvable.suites import xu_ziyin_case
-from solvable.tolerance import digits, relative_error
+from solvable._core.tolerance import digits, relative_error
 
 # d = 3, d0 = 2, eta_u != eta_w in all cases (suite setups: eta_u = 1, eta_w = 0.5 or 4, 1)
 _TINY = (
@@ -28,7 +26,7 @@ _TINY = (
 def _case(name: str):
     if name == "tiny_1e-4":  # near-saddle initialisation, escapes after ~ t_c log(1e4)
         return _TINY
-    c = xu_ziyin_case(name)
+    c = xz.case(name)
     return c.setup, c.u0, c.W0
 
 
@@ -101,7 +99,7 @@ def test_compiler_constant_and_stationary_fields():
 
 def test_compiler_matches_the_sympy_vector_field():
     """The first Taylor coefficient of the compiled seed-001 flow is the lambdified rhs."""
-    flow = xu_ziyin_flow(3, 2)
+    flow = xz.flow(3, 2)
     prog = mp.compile_polynomial(flow.state, flow.params, flow.rhs)
     rng = np.random.default_rng(0)
     f = sp.lambdify((flow.state, flow.params), list(flow.rhs), "mpmath")
@@ -157,9 +155,9 @@ def test_times_in_any_order(method):
 @pytest.mark.parametrize(
     ("kwargs", "exc", "message"),
     [
-        (dict(in0=[[1.0, 2.0]]), ValueError, r"in0 must have shape \(3, 2\)"),
-        (dict(in0=[[1.0, 2.0, 3.0]] * 3), ValueError, r"in0 must have shape \(3, 2\)"),
-        (dict(out0=[[1.0]]), ValueError, "out0 must be one-dimensional"),
+        (dict(in0=[[1.0, 2.0]]), ValueError, r"W0 must have shape \(3, 2\)"),
+        (dict(in0=[[1.0, 2.0, 3.0]] * 3), ValueError, r"W0 must have shape \(3, 2\)"),
+        (dict(out0=[[1.0]]), ValueError, "u0 must be one-dimensional"),
         (dict(times=[0.0, -1.0]), ValueError, "times must be >= 0"),
         (dict(times=[math.nan]), ValueError, r"times\[0\] must be finite"),
         (dict(times=[math.inf]), ValueError, r"times\[0\] must be finite"),

@@ -12,6 +12,7 @@ import sympy as sp
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from solvable import theorems
 from solvable import three_layer as tl
 
 M, M1, M2, D = tl.M, tl.M1, tl.M2, tl.D
@@ -60,7 +61,7 @@ def _value_at_point(residuals, act=None):
 # ---------------------------------------------------------------------------
 # claims and errata
 # ---------------------------------------------------------------------------
-@pytest.mark.parametrize("thm", tl.claims(), ids=lambda t: t.id)
+@pytest.mark.parametrize("thm", theorems.select("three_layer.*"), ids=lambda t: t.id)
 def test_claims_proved(thm):
     v = thm.verify()
     assert v.status == "proved", v.detail
@@ -271,8 +272,8 @@ def test_regime_from_slope(slope, expected):
         (lambda: tl.gradient_flow_residuals(True), TypeError, "m must be an int"),
         (lambda: tl.regime_from_slope(float("inf")), ValueError, "slope must be finite"),
         (lambda: tl.regime_from_slope("0.1"), TypeError, "slope must be a real number"),
-        (lambda: tl.Initialisation("", 1, 1, 1, 1), ValueError, "name"),
-        (lambda: tl.Initialisation("x", 1, 1, 0, 1), ValueError, "beta_2 must be > 0"),
+        (lambda: tl.InitScheme("", 1, 1, 1, 1), ValueError, "name"),
+        (lambda: tl.InitScheme("x", 1, 1, 0, 1), ValueError, "beta_2 must be > 0"),
         (
             lambda: tl.relu_rescaling_residuals([1], [[1]], [[1]], [[0]], [1], 1, [1, 1, 1]),
             ValueError,

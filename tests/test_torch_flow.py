@@ -15,11 +15,9 @@ import torch
 
 import numerics
 from numerics import measures, models, torch_flow
-from solvable import kunin, testing
+from solvable import kunin
 from solvable import xu_ziyin as xz
-from solvable.flows import kunin_flow, wide_flow, xu_ziyin_flow
-from solvable.suites import KUNIN_SUITE, XU_ZIYIN_SUITE, xu_ziyin_case
-from solvable.tolerance import relative_error
+from solvable._core.tolerance import relative_error
 
 F64 = torch.float64
 
@@ -54,7 +52,7 @@ def _balanced_error(u, W, u_ref, W_ref, case):
 # ---------------------------------------------------------------------------
 # accuracy
 # ---------------------------------------------------------------------------
-@pytest.mark.parametrize("case", XU_ZIYIN_SUITE, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", xz.CASES, ids=lambda c: c.name)
 def test_gradient_flow_matches_the_oracle(case, device="cpu"):
     """Every suite case (edge cases included) against the 30-digit closed form, which
     itself agrees with the Taylor-series oracle to all 30 digits (registry entry
@@ -74,14 +72,14 @@ def test_gradient_flow_matches_the_oracle(case, device="cpu"):
         # (measured worst 1.6e-13 on the well-conditioned cases), times the amplification
         # of float64 rounding of the initial state off the unstable manifolds P = 0 / Q = 0
         # (a property of the problem; kappa ~ 1e5 at 3 t_c there, 1 elsewhere)
-        kappa = testing.manifold_condition(fast.P, fast.Q, float(alpha[k]))
+        kappa = xz.manifold_condition(fast.P, fast.Q, float(alpha[k]))
         err = _balanced_error(u, W, _f(ref.u[k]), _f(ref.W[k]), case)
         assert err <= 1e-9 * kappa, (k, case.name, err, kappa)
 
 
 def test_gradient_flow_matches_the_taylor_integrator():
     """Directly against numerics.simulate(method="mpmath") at 30 digits, d0 = 2."""
-    case = xu_ziyin_case("generic")
+    case = xz.case("generic")
     times = [0.25, 1.0, 3.0]
     sim = numerics.simulate(case.setup, case.u0, case.W0, times, method="mpmath", dps=30)
     res = torch_flow.gradient_flow(_xz_model(case), _xz_params(case), times, rtol=1e-12)
@@ -90,7 +88,7 @@ def test_gradient_flow_matches_the_taylor_integrator():
         assert _balanced_error(got_u, got_W, _f(s.u), _f(s.W), case) <= 1e-9  # as above
 
 
-@pytest.mark.parametrize("case", KUNIN_SUITE, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", kunin.CASES, ids=lambda c: c.name)
 def test_simulate_torch_single_neuron(case):
     times = [0.0, 0.5, 2.0, 10.0]
     sim = numerics.simulate(case.setup, case.a0, case.w0, times, method="torch", device="cpu")
@@ -104,7 +102,7 @@ def test_simulate_torch_single_neuron(case):
 
 
 def test_simulate_torch_returns_states_in_the_order_given():
-    case = xu_ziyin_case("generic")
+    case = xz.case("generic")
     sim = numerics.simulate(case.setup, case.u0, case.W0, [1.0, 0.0, 0.5, 1.0], method="torch")
     assert [s.t for s in sim] == [1.0, 0.0, 0.5, 1.0]
     assert all(isinstance(s, xz.State) for s in sim)
@@ -112,7 +110,7 @@ def test_simulate_torch_returns_states_in_the_order_given():
 
 
 def _gd_gap(lr, T=1.0):
-    case = xu_ziyin_case("generic")
+    case = xz.case("generic")
     model, p = _xz_model(case), _xz_params(case)
     steps = round(T / lr)
     gd = torch_flow.gradient_descent(model, p, lr, [steps])
@@ -138,7 +136,7 @@ def test_gradient_descent_converges_to_gradient_flow_at_first_order():
 # batching
 # ---------------------------------------------------------------------------
 def test_batched_equals_separate_runs():
-    case = xu_ziyin_case("generic")
+    case = xz.case("generic")
     model = _xz_model(case)
     p = torch_flow.initialise({"u": (3,), "W": (3, 2)}, 6, scale=0.7, seed=1, device="cpu")
     times = [0.0, 0.3, 2.0]
@@ -160,7 +158,7 @@ def test_batched_equals_separate_runs():
 
 def test_widths_batch_by_zero_padding():
     """Seed 001: zero rows of u and W stay exactly zero, so widths 2 and 4 share a batch."""
-    case = xu_ziyin_case("generic")
+    case = xz.case("generic")
     model = _xz_model(case)
     p4 = torch_flow.initialise({"u": (4,), "W": (4, 2)}, 2, scale=0.5, seed=3, device="cpu")
     p4["u"][0, 2:] = 0
@@ -190,7 +188,7 @@ class _Tight:
 
 @pytest.mark.parametrize("method", ["flow", "descent"])
 def test_a_batch_that_does_not_fit_is_split(method):
-    case = xu_ziyin_case("generic")
+    case = xz.case("generic")
     p = torch_flow.initialise({"u": (3,), "W": (3, 2)}, 10, scale=0.5, seed=2, device="cpu")
     tight = _Tight(_xz_model(case), limit=3)
     loss = measures.record_loss(_xz_model(case))
@@ -209,7 +207,7 @@ def test_other_errors_are_not_swallowed_by_the_splitter():
         def loss(self, p):
             raise RuntimeError("shape mismatch")
 
-    case = xu_ziyin_case("generic")
+    case = xz.case("generic")
     p = torch_flow.initialise({"u": (3,), "W": (3, 2)}, 4, seed=0, device="cpu")
     with pytest.raises(RuntimeError, match="shape mismatch"):
         torch_flow.gradient_flow(Broken(_xz_model(case), 1), p, [1.0])
@@ -224,7 +222,7 @@ def _autograd_rhs(model, p):
 
 
 def test_hand_written_gradient_is_autograd():
-    case = xu_ziyin_case("generic")
+    case = xz.case("generic")
     model = _xz_model(case)
     p = torch_flow.initialise({"u": (5,), "W": (5, 2)}, 4, seed=9, device="cpu")
     packing = torch_flow._Packing(model, p)
@@ -236,13 +234,13 @@ def test_hand_written_gradient_is_autograd():
 
 def test_two_layer_linear_gradient_is_eq_31():
     """Seed 001 eq. (31) (the sympy flow of solvable.flows, derived from eq. (4))."""
-    case = xu_ziyin_case("generic")
+    case = xz.case("generic")
     model, p = (
         _xz_model(case),
         torch_flow.initialise({"u": (3,), "W": (3, 2)}, 1, seed=5, device="cpu"),
     )
     rhs, _ = _autograd_rhs(model, p)
-    flow = xu_ziyin_flow(3, 2)
+    flow = xz.flow(3, 2)
     f = sp.lambdify((flow.state, flow.params), list(flow.rhs), "numpy")
     s = case.setup
     params = [float(v) for v in (s.eta_u, s.eta_w, s.gamma, s.y, *s.x)]
@@ -256,7 +254,7 @@ def test_single_neuron_and_wide_gradients_are_the_sympy_flows():
     sn = models.SingleNeuron(X, y, eta_a=0.7, eta_w=1.3)
     p = torch_flow.initialise({"a": (), "w": (3,)}, 1, seed=1, device="cpu")
     rhs, _ = _autograd_rhs(sn, p)
-    flow = kunin_flow(4, 3)
+    flow = kunin.flow(4, 3)
     f = sp.lambdify((flow.state, flow.params), list(flow.rhs), "numpy")
     ref = f([float(p["a"][0]), *p["w"][0].numpy()], [0.7, 1.3, *X.ravel(), *y])
     np.testing.assert_allclose(rhs[0].numpy(), np.array(ref, dtype=float), rtol=1e-12)
@@ -264,7 +262,7 @@ def test_single_neuron_and_wide_gradients_are_the_sympy_flows():
     wide = models.WideLinear(X, Y, eta_A=0.5, eta_W=2.0)
     p = torch_flow.initialise({"A": (2, 2), "W": (2, 3)}, 1, seed=2, device="cpu")
     rhs, _ = _autograd_rhs(wide, p)
-    flow = wide_flow(4, 3, 2, 2)
+    flow = kunin.wide_flow(4, 3, 2, 2)
     f = sp.lambdify((flow.state, flow.params), list(flow.rhs), "numpy")
     ref = f([*p["A"][0].numpy().ravel(), *p["W"][0].numpy().ravel()],
             [0.5, 2.0, *X.ravel(), *Y.ravel()])  # fmt: skip
@@ -366,7 +364,7 @@ def test_three_layer_gradient_is_eq_5(bias):
 # measures
 # ---------------------------------------------------------------------------
 def test_ntk_and_alignment_match_the_closed_form_along_the_flow():
-    case = xu_ziyin_case("generic")
+    case = xz.case("generic")
     model = _xz_model(case)
     exact = xz.closed_form(case.setup, case.u0, case.W0)
     times = [0.0, 0.3, 1.0]
@@ -449,14 +447,14 @@ def test_seeds_are_reproducible():
 
 
 def test_progress_bar(capsys):
-    case = xu_ziyin_case("generic")
+    case = xz.case("generic")
     torch_flow.gradient_flow(_xz_model(case), _xz_params(case), [1.0], progress=True)
     torch_flow.gradient_descent(_xz_model(case), _xz_params(case), 0.01, [10], progress=True)
     assert "t=1/1" in capsys.readouterr().err
 
 
 def test_divergence_is_reported():
-    case = xu_ziyin_case("generic")
+    case = xz.case("generic")
     with pytest.raises(ArithmeticError, match="diverged"):
         torch_flow.gradient_descent(_xz_model(case), _xz_params(case), 50.0, [200])
 
@@ -516,7 +514,7 @@ _P = {"u": torch.zeros(1, 3, dtype=F64), "W": torch.zeros(1, 3, 2, dtype=F64)}
     ],
 )  # fmt: skip
 def test_bad_input(call, exc, message):
-    model = _xz_model(xu_ziyin_case("generic"))
+    model = _xz_model(xz.case("generic"))
     with pytest.raises(exc, match=message):
         call(model)
 
@@ -525,7 +523,7 @@ def test_bad_input(call, exc, message):
 # GPU (run with -m gpu on a CUDA machine)
 # ---------------------------------------------------------------------------
 @pytest.mark.gpu
-@pytest.mark.parametrize("case", XU_ZIYIN_SUITE, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", xz.CASES, ids=lambda c: c.name)
 def test_gpu_gradient_flow_matches_the_oracle(case):
     assert torch.cuda.is_available(), "the gpu marker needs CUDA"
     test_gradient_flow_matches_the_oracle(case, device="cuda")
@@ -534,7 +532,7 @@ def test_gpu_gradient_flow_matches_the_oracle(case):
 @pytest.mark.gpu
 def test_gpu_batch_equals_cpu_batch():
     assert torch.cuda.is_available(), "the gpu marker needs CUDA"
-    case = xu_ziyin_case("generic")
+    case = xz.case("generic")
     model = _xz_model(case)
     p = torch_flow.initialise({"u": (64,), "W": (64, 2)}, 32, scale=0.2, seed=0, device="cpu")
     cpu = torch_flow.gradient_flow(model, p, [0.5, 2.0], rtol=1e-11, device="cpu")

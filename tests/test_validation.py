@@ -78,7 +78,7 @@ def test_closed_form_type_errors(setup):
         xz.closed_form(GOOD, [1.0], [[1.0, 2.0]])
     with pytest.raises(TypeError, match="dps"):
         xz.closed_form(setup, [1.0], [[1.0, 2.0]], dps=3.5)
-    with pytest.raises(ValueError, match="dps must be None or an int >= 1"):
+    with pytest.raises(ValueError, match=r"dps must be None \(float64\) or an int >= 1"):
         xz.closed_form(setup, [1.0], [[1.0, 2.0]], dps=0)
 
 

@@ -12,8 +12,7 @@ import pytest
 import sympy as sp
 
 from solvable import xu_ziyin as xz
-from solvable.suites import XU_ZIYIN_SUITE, xu_ziyin_case
-from solvable.tolerance import Tolerance, digits, error_in_units
+from solvable._core.tolerance import Tolerance, digits, error_in_units
 
 DPS = 40
 # Textbook (8)-(10) at 60 digits vs the stable form at 40 (+10 guard) digits: both are
@@ -44,7 +43,7 @@ def _mp(k, name):
 
 
 POSITIVE_P = [
-    c for c in XU_ZIYIN_SUITE if c.name not in ("P_zero_y_positive", "P_zero_y_negative", "saddle")
+    c for c in xz.CASES if c.name not in ("P_zero_y_positive", "P_zero_y_negative", "saddle")
 ]
 
 
@@ -60,7 +59,7 @@ def test_stable_alpha_equals_textbook_theorem_1(case):
 @pytest.mark.parametrize("name", ["P_zero_y_positive", "P_zero_y_negative"])
 def test_proposition_1(name):
     """P = 0: p_i(t) = 0 and q_i(t) = q_i(0) sqrt(alpha' xi'/(1 - xi')), eqs. (44)-(47)."""
-    case = xu_ziyin_case(name)
+    case = xz.case(name)
     traj = xz.closed_form(case.setup, case.u0, case.W0, dps=DPS)
     assert traj.P == 0 and traj.Q > 0 and traj.alpha_prime is not None
     S = xz.symbolic()
@@ -86,7 +85,7 @@ def test_proposition_1(name):
 
 def test_p_zero_y_positive_flows_into_the_saddle():
     """Appendix A.1 after (48): for y > 0 the flow converges to p = q = 0."""
-    case = xu_ziyin_case("P_zero_y_positive")
+    case = xz.case("P_zero_y_positive")
     traj = xz.closed_form(case.setup, case.u0, case.W0)
     assert traj.alpha_plus == math.inf
     late = traj.at(200 * traj.t_c)
@@ -99,7 +98,7 @@ def test_p_zero_y_positive_flows_into_the_saddle():
 
 def test_q_zero_y_negative_flows_into_the_saddle():
     """Erratum to footnote 4: Q = 0, y < 0 gives alpha_+ = 0 and f -> 0 != y."""
-    case = xu_ziyin_case("Q_zero_y_negative")
+    case = xz.case("Q_zero_y_negative")
     traj = xz.closed_form(case.setup, case.u0, case.W0)
     assert traj.Q == 0 and traj.alpha_plus == 0
     late = traj.at(1000 * traj.t_c)
@@ -107,14 +106,14 @@ def test_q_zero_y_negative_flows_into_the_saddle():
 
 
 def test_p_zero_y_negative_reaches_the_target():
-    case = xu_ziyin_case("P_zero_y_negative")
+    case = xz.case("P_zero_y_negative")
     traj = xz.closed_form(case.setup, case.u0, case.W0, dps=DPS)
     late = traj.at(100 * traj.t_c)
     assert abs(late.f - mpmath.mpf(case.setup.y)) < mpmath.mpf(10) ** (-DPS + 2)
 
 
 def test_saddle_stays():
-    case = xu_ziyin_case("saddle")
+    case = xz.case("saddle")
     for dps in (None, DPS):
         traj = xz.closed_form(case.setup, case.u0, case.W0, dps=dps)
         s = traj.at(10)
@@ -125,7 +124,7 @@ def test_saddle_stays():
 
 def test_y_zero_q_zero_has_infinite_t_c():
     """D = 0 (y = 0, Q = 0): t_c = inf and alpha(t) = 1/(1 + 4 A t) (eq. (39) with B = C = 0)."""
-    case = xu_ziyin_case("Q_zero_y_negative")
+    case = xz.case("Q_zero_y_negative")
     setup = xz.Setup(case.setup.eta_u, case.setup.eta_w, case.setup.gamma, case.setup.x, 0)
     for dps in (None, DPS):
         traj = xz.closed_form(setup, case.u0, case.W0, dps=dps)
@@ -143,7 +142,7 @@ def test_y_zero_q_zero_has_infinite_t_c():
 
 def test_direction_orthogonal_to_x_never_changes():
     """Section 2.1: for m orthogonal to x, W(t) m = W(0) m (exactly, by construction)."""
-    case = xu_ziyin_case("generic")
+    case = xz.case("generic")
     traj = xz.closed_form(case.setup, case.u0, case.W0, dps=DPS)
     m = np.array([mpmath.mpf(2), mpmath.mpf(-1)])  # x = (1, 2)
     for t in (traj.t_c, 10 * traj.t_c):
@@ -153,7 +152,7 @@ def test_direction_orthogonal_to_x_never_changes():
             assert max(abs(z) for z in drift) < mpmath.mpf(10) ** (-DPS + 2)
 
 
-@pytest.mark.parametrize("case", XU_ZIYIN_SUITE, ids=lambda c: c.name)
+@pytest.mark.parametrize("case", xz.CASES, ids=lambda c: c.name)
 def test_two_precisions_agree(case):
     """dps=30 against dps=60 (numeric claims at two precisions): >= 28 digits in u, W."""
     a = xz.closed_form(case.setup, case.u0, case.W0, dps=30)
@@ -172,7 +171,7 @@ def test_measures_from_weights_match_closed_form():
     """f, alignment and NTK measured from u(t), W(t) (definitions, eq. (4), (20), (18)
     corrected) equal the closed-form values (eq. (19), (21) stable,
     K = 2 g^2 rho^2 sum(p^2 + q^2))."""
-    case = xu_ziyin_case("generic")
+    case = xz.case("generic")
     traj = xz.closed_form(case.setup, case.u0, case.W0, dps=DPS)
     for t in (0, traj.t_c / 10, traj.t_c, 10 * traj.t_c):
         s = traj.at(t)

@@ -3,7 +3,7 @@ hypothesis-generated parameter space: scales 1e-6..1e6, learning rates and gamma
 1e-3..1e3, d in 1..4, d0 in 1..3, generic / exactly aligned / nearly aligned
 layers, y of either sign or 0, and t from 0 to 1000 t_c.
 
-Error measures (one policy: :mod:`solvable.tolerance`; RTOL = 1e-10 as the issue
+Error measures (one policy: :mod:`solvable._core.tolerance`; RTOL = 1e-10 as the issue
 asks, atol = 1e-300 only absorbs values below float64's normal range, ~2.2e-308,
 to which the 30-digit reference is rounded):
 
@@ -31,7 +31,6 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from solvable import testing
 from solvable import xu_ziyin as xz
 
 RTOL = 1e-10
@@ -136,7 +135,7 @@ def _compare(setup, ref, fast, times, cond=0.0):
         # plus the float64 rounding of the initial state (4 eps of its scale), amplified
         # off the invariant manifolds P = 0 / Q = 0 by kappa (solvable.testing): a state
         # that decays into the saddle is only determined to that floor
-        kappa = testing.manifold_condition(float(fast.P), float(fast.Q), float(b.alpha[k]))
+        kappa = xz.manifold_condition(float(fast.P), float(fast.Q), float(b.alpha[k]))
         if not math.isfinite(kappa):  # exactly on P = 0 / Q = 0 with alpha -> 0 or oo: no
             kappa = 1.0  # input rounding off it (assumed above), only the evaluation's own
         floor = 4 * EPS * scale0 * kappa

@@ -1,0 +1,334 @@
+"""Array backends for the generated evaluators: one namespace, one generator, one set of
+array operations per backend (numpy float64, mpmath at the working precision, torch).
+
+Every closed form of :mod:`solvable` is a sympy expression; :func:`generate` turns it into a
+function for a backend (``sympy.lambdify`` with that backend's namespace, the one place where
+namespaces are built).  Where the textbook form of a formula cancels or overflows in float64,
+the stable form is written with the sympy functions below (``expm1``, ``log1p``,
+``logaddexp``, ``exprel``); :func:`elementary` rewrites them back into ``exp``/``log`` so that
+sympy can prove the stable form equal to the textbook one.
+
+Numeric code that is not a closed form (norms, angles, reductions) is written once against
+:func:`ops` (mpmath's ``ctx`` design: one body, many contexts): ``ops("numpy")`` works on
+float64 arrays, ``ops("mpmath")`` on numpy object arrays of ``mpmath.mpf``, ``ops("torch")``
+on tensors.  torch is imported only when the torch backend is asked for.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from types import SimpleNamespace
+from typing import Any
+
+import mpmath
+import numpy as np
+import sympy as sp
+from sympy.codegen.cfunctions import expm1, log1p
+
+__all__ = [
+    "BACKENDS",
+    "check_backend",
+    "elementary",
+    "expm1",
+    "exprel",
+    "generate",
+    "log1p",
+    "logaddexp",
+    "namespace",
+    "ops",
+    "torch_module",
+]
+
+BACKENDS = ("numpy", "mpmath", "torch")
+
+
+def check_backend(backend: Any) -> str:
+    """``backend`` if it is one of :data:`BACKENDS`, else ``ValueError`` naming them."""
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+    return backend
+
+
+def torch_module() -> Any:
+    """``torch``, or an ``ImportError`` that says how to install it (an optional extra)."""
+    try:
+        import torch
+    except ImportError as exc:  # pragma: no cover - depends on the installation
+        raise ImportError(
+            "the torch backend needs torch: pip install 'solvable[torch]' "
+            "(CPU build: pip install torch==2.13.0)"
+        ) from exc
+    return torch
+
+
+# ---------------------------------------------------------------------------
+# stable special functions (sympy), rewritable into exp / log for proofs
+# ---------------------------------------------------------------------------
+class logaddexp(sp.Function):  # noqa: N801 - sympy function names are lower case
+    """``log(exp(a) + exp(b))`` without overflow; ``-oo`` arguments allowed."""
+
+    nargs = 2
+
+    def _eval_rewrite_as_exp(self, a, b, **kwargs):
+        return sp.log(sp.exp(a) + sp.exp(b))
+
+    _eval_rewrite_as_log = _eval_rewrite_as_exp
+
+
+class exprel(sp.Function):  # noqa: N801
+    """``(exp(z) - 1) / z``, continued by ``exprel(0) = 1``."""
+
+    nargs = 1
+
+    @classmethod
+    def eval(cls, z):
+        if z.is_zero:
+            return sp.S.One
+        return None
+
+    def _eval_rewrite_as_exp(self, z, **kwargs):
+        return (sp.exp(z) - 1) / z
+
+
+def elementary(expr: sp.Expr) -> sp.Expr:
+    """Rewrite the stable special functions into ``exp`` and ``log``."""
+    return (
+        sp.sympify(expr)
+        .replace(expm1, lambda z: sp.exp(z) - 1)
+        .replace(log1p, lambda z: sp.log(1 + z))
+        .replace(logaddexp, lambda a, b: sp.log(sp.exp(a) + sp.exp(b)))
+        .replace(exprel, lambda z: (sp.exp(z) - 1) / z)
+    )
+
+
+# --- numpy ----------------------------------------------------------------
+def _np_exprel(z: Any) -> Any:
+    z = np.asarray(z, dtype=float)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        out = np.expm1(z) / z
+    return np.where(z == 0, 1.0, out)
+
+
+def _np_select(condlist: list[Any], choicelist: list[Any], default: Any = np.nan) -> Any:
+    """``numpy.select`` for sympy's Piecewise, with scalar branches broadcast."""
+    arrays = np.broadcast_arrays(*(np.asarray(a) for a in (*condlist, *choicelist)))
+    n = len(condlist)
+    return np.select(arrays[:n], arrays[n:], default=default)
+
+
+class _Broadcasting:
+    """``logical_and``/``logical_or`` whose ``.reduce`` (as printed by sympy's numpy
+    printer for ``And``/``Or``) accepts a mix of scalars and arrays."""
+
+    def __init__(self, ufunc: np.ufunc) -> None:
+        self._ufunc = ufunc
+
+    def __call__(self, *args: Any) -> Any:
+        return self._ufunc(*args)
+
+    def reduce(self, args: Any) -> Any:
+        return functools.reduce(self._ufunc, args)
+
+
+def _np_heaviside(x: Any, value: Any = 0.5) -> Any:
+    return np.heaviside(x, value)
+
+
+# --- mpmath ---------------------------------------------------------------
+def _mp_logaddexp(a: Any, b: Any) -> Any:
+    a, b = mpmath.mpf(a), mpmath.mpf(b)
+    if a == mpmath.ninf:
+        return b
+    if b == mpmath.ninf:
+        return a
+    hi, lo = (a, b) if a >= b else (b, a)
+    if hi == mpmath.inf:
+        return hi
+    return hi + mpmath.log1p(mpmath.exp(lo - hi))
+
+
+def _mp_exprel(z: Any) -> Any:
+    z = mpmath.mpf(z)
+    if z == 0:
+        return mpmath.mpf(1)
+    if z == mpmath.inf:
+        return z
+    return mpmath.expm1(z) / z
+
+
+def _mp_log(z: Any) -> Any:
+    z = mpmath.mpf(z)
+    return mpmath.ninf if z == 0 else mpmath.log(z)
+
+
+def _mp_exp(z: Any) -> Any:
+    z = mpmath.mpf(z)
+    return mpmath.mpf(0) if z == mpmath.ninf else mpmath.exp(z)
+
+
+def _mp_heaviside(x: Any, value: Any = 0.5) -> Any:
+    x = mpmath.mpf(x)
+    return mpmath.mpf(1) if x > 0 else (mpmath.mpf(0) if x < 0 else mpmath.mpf(value))
+
+
+# --- torch ----------------------------------------------------------------
+def _torch_namespace() -> dict[str, Any]:
+    torch = torch_module()
+
+    def heaviside(x: Any, value: Any = 0.5) -> Any:
+        return torch.heaviside(x, torch.as_tensor(float(value), dtype=x.dtype, device=x.device))
+
+    def exprel_(z: Any) -> Any:
+        safe = torch.where(z == 0, torch.ones_like(z), z)
+        return torch.where(z == 0, torch.ones_like(z), torch.expm1(safe) / safe)
+
+    def extremum(op: Any) -> Any:
+        def fn(*args: Any) -> Any:  # sympy's Max / Min print as max(...) / min(...)
+            like = next(a for a in args if isinstance(a, torch.Tensor))
+            ts = [a if isinstance(a, torch.Tensor)
+                  else torch.as_tensor(a, dtype=like.dtype, device=like.device) for a in args]
+            return functools.reduce(op, ts)
+
+        return fn
+
+    return {"heaviside": heaviside, "exprel": exprel_, "logaddexp": torch.logaddexp,
+            "max": extremum(torch.maximum), "min": extremum(torch.minimum)}  # fmt: skip
+
+
+def namespace(backend: str) -> list[Any]:
+    """The ``modules`` argument of :func:`sympy.lambdify` for ``backend``: the
+    implementations of the stable functions, then the backend's own module (numpy also
+    with scipy.special, for zeta and friends)."""
+    backend = check_backend(backend)
+    if backend == "numpy":
+        return [
+            {
+                "exprel": _np_exprel,
+                "logaddexp": np.logaddexp,
+                "select": _np_select,
+                "logical_and": _Broadcasting(np.logical_and),
+                "logical_or": _Broadcasting(np.logical_or),
+                "heaviside": _np_heaviside,
+            },
+            "scipy",
+            "numpy",
+        ]
+    if backend == "mpmath":
+        return [
+            {
+                "logaddexp": _mp_logaddexp,
+                "exprel": _mp_exprel,
+                "log": _mp_log,
+                "exp": _mp_exp,
+                "expm1": mpmath.expm1,
+                "log1p": mpmath.log1p,
+                "heaviside": _mp_heaviside,
+            },
+            "mpmath",
+        ]
+    return [_torch_namespace(), "torch"]
+
+
+def generate(
+    args: Sequence[Any],
+    expr: Any,
+    backend: str,
+    *,
+    cse: bool = False,
+    elementwise: bool = False,
+    printer: Any = None,
+    extra: dict[str, Any] | None = None,
+) -> Callable[..., Any]:
+    """The evaluator of the sympy ``expr`` (or tuple of expressions) of ``args`` for
+    ``backend``: the one code generator of the package.
+
+    ``elementwise`` (mpmath only): map the scalar mpmath function over numpy object arrays
+    (broadcast), returning object arrays; a ``ZeroDivisionError`` of an undefined quantity
+    (0/0) becomes ``nan``, as in numpy.  ``printer`` and ``extra`` (names added to the
+    namespace) serve matrix expressions (see :mod:`solvable.linear_node_scaling`).  A
+    constant expression comes back broadcast like the first argument (numpy, torch)."""
+    backend = check_backend(backend)
+    modules = namespace(backend)
+    if extra:
+        modules = [{**modules[0], **extra}, *modules[1:]]
+    fn = sp.lambdify(args, expr, modules=modules, cse=cse, printer=printer)
+    multi = isinstance(expr, (tuple, list))
+    if backend == "mpmath" and elementwise:
+        n_out = len(expr) if multi else 1
+
+        def scalar(*a: Any) -> Any:
+            try:
+                return fn(*a)
+            except ZeroDivisionError:
+                return (mpmath.nan,) * n_out if multi else mpmath.nan
+
+        return np.vectorize(scalar, otypes=[object] * n_out)
+    free = set().union(*(sp.sympify(e).free_symbols for e in (expr if multi else [expr])))
+    if backend != "mpmath" and not multi and args and not free & set(_flat(args)):
+        # lambdify returns a Python scalar for a constant: broadcast it like the argument
+        if backend == "numpy":
+            return lambda *a: np.full(np.shape(a[0]), float(fn(*a)))
+        torch = torch_module()
+        return lambda *a: torch.full_like(torch.as_tensor(a[0]), float(fn(*a)))
+    return fn
+
+
+def _flat(args: Sequence[Any]) -> list[Any]:
+    out: list[Any] = []
+    for a in args:
+        if isinstance(a, (tuple, list)):
+            out.extend(_flat(a))
+        else:
+            out.append(a)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# array operations: one body, many contexts
+# ---------------------------------------------------------------------------
+@functools.cache
+def ops(backend: str) -> SimpleNamespace:
+    """Elementwise and reducing operations for ``backend`` with one calling convention:
+    ``sqrt``, ``atan2``, ``abs``, ``where(cond, a, b)``, ``amax(x, axis)``, ``sum(x, axis)``,
+    ``ones_like``, ``asarray``.  mpmath works on numpy object arrays of ``mpf`` (at the caller's
+    working precision)."""
+    backend = check_backend(backend)
+    if backend == "numpy":
+        return SimpleNamespace(
+            name="numpy",
+            sqrt=np.sqrt,
+            atan2=np.arctan2,
+            abs=np.abs,
+            where=np.where,
+            amax=lambda x, axis: np.max(x, axis=axis),
+            sum=lambda x, axis: np.sum(x, axis=axis),
+            ones_like=np.ones_like,
+            asarray=lambda x: np.asarray(x, dtype=float),
+        )
+    if backend == "mpmath":
+        sqrt = np.vectorize(mpmath.sqrt, otypes=[object])
+        atan2 = np.vectorize(mpmath.atan2, otypes=[object])
+        return SimpleNamespace(
+            name="mpmath",
+            sqrt=sqrt,
+            atan2=atan2,
+            abs=np.abs,
+            where=lambda c, a, b: np.where(c, a, b).astype(object),
+            amax=lambda x, axis: np.max(x, axis=axis),
+            sum=lambda x, axis: np.sum(x, axis=axis),
+            ones_like=lambda x: np.full(np.shape(x), mpmath.mpf(1), dtype=object),
+            asarray=lambda x: np.vectorize(mpmath.mpf, otypes=[object])(np.asarray(x)),
+        )
+    torch = torch_module()
+    return SimpleNamespace(
+        name="torch",
+        sqrt=torch.sqrt,
+        atan2=torch.atan2,
+        abs=torch.abs,
+        where=torch.where,
+        amax=lambda x, axis: x.amax(dim=axis),
+        sum=lambda x, axis: x.sum(dim=axis),
+        ones_like=torch.ones_like,
+        asarray=lambda x: torch.as_tensor(x, dtype=torch.float64),
+    )

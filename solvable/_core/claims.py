@@ -1,0 +1,208 @@
+"""The typed records of what the package checks, and the proof helpers.
+
+* :class:`Theorem`: one claim of a paper (``id``, ``source``, ``statement``, how it is
+  verified); ``verify()`` returns a :class:`Verdict`.
+* :class:`Verdict`: ``"proved"`` (symbolic: every residual simplified to exactly 0),
+  ``"confirmed"`` (numeric: ``max_error`` in units of ``tolerance`` is <= 1) or ``"failed"``.
+* :class:`Erratum`: one disagreement with a printed paper, with the residuals of both
+  versions.
+* :func:`prove_zero`, :func:`decide`, :func:`prove_nonzero`: symbolic proofs that return a
+  verdict carrying its residuals.
+
+These types know no model: model modules build them, the registry (:mod:`solvable.theorems`)
+and the errata list (:mod:`solvable.errata`) collect them.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import sympy as sp
+
+from solvable._core.backends import elementary
+from solvable._core.tolerance import Tolerance
+
+__all__ = [
+    "VERIFY_OPTIONS",
+    "Erratum",
+    "Status",
+    "Theorem",
+    "Verdict",
+    "at_rational_point",
+    "decide",
+    "prove_nonzero",
+    "prove_zero",
+]
+
+Status = Literal["proved", "confirmed", "failed"]
+VERIFY_OPTIONS = frozenset({"dps", "full"})
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Outcome of one verification.
+
+    ``residuals`` (symbolic claims) are the simplified residuals, all ``0`` when
+    proved; ``max_error`` (numeric claims) is in units of ``tolerance``.
+    """
+
+    status: Status
+    detail: str
+    max_error: float | None = None
+    tolerance: Tolerance | None = None
+    residuals: tuple[sp.Expr, ...] = ()
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.status != "failed"
+
+    @classmethod
+    def from_error(
+        cls, worst: float, detail: str, tolerance: Tolerance | None = None
+    ) -> Verdict:
+        """``confirmed`` when ``worst <= 1`` (errors in units of ``tolerance``), else ``failed``."""
+        return cls("confirmed" if worst <= 1 else "failed", detail, max_error=worst,
+                   tolerance=tolerance)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Theorem:
+    """One claim of a paper: ``id``, ``source`` (seed file and equations),
+    ``statement`` and how it is verified (``kind``: ``"symbolic"`` or ``"numeric"``)."""
+
+    id: str
+    source: str
+    statement: str
+    kind: Literal["symbolic", "numeric"]
+    _verify: Callable[..., Verdict] = field(repr=False)
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("symbolic", "numeric"):
+            raise ValueError(f"kind must be 'symbolic' or 'numeric', got {self.kind!r}")
+        for name in ("id", "source", "statement"):
+            if not isinstance(getattr(self, name), str) or not getattr(self, name):
+                raise ValueError(f"{name} must be a non-empty str, got {getattr(self, name)!r}")
+
+    def verify(self, **options: Any) -> Verdict:
+        """Run the check; options reach the numeric checks that take them: ``dps``
+        (digits of the high-precision checks) and ``full`` (``True``: the full sweep of a
+        simulation-backed check instead of its fast default).  Options a check does not
+        take are ignored; an unknown option name is a ``TypeError``."""
+        unknown = set(options) - VERIFY_OPTIONS
+        if unknown:
+            raise TypeError(
+                f"unknown verify option(s) {sorted(unknown)}; valid: {sorted(VERIFY_OPTIONS)}"
+            )
+        start = time.perf_counter()
+        try:
+            if self.kind == "numeric":
+                accepted = inspect.signature(self._verify).parameters
+                verdict = self._verify(**{k: v for k, v in options.items() if k in accepted})
+            else:
+                verdict = self._verify()
+        except ModuleNotFoundError as exc:  # a simulation-backed check without its extra
+            verdict = Verdict(
+                "failed",
+                f"needs the optional dependency {exc.name!r}: pip install 'solvable[torch]'",
+            )
+        except Exception as exc:  # a crash is a failed verification, reported, not raised
+            verdict = Verdict("failed", f"{type(exc).__name__}: {exc}")
+        return Verdict(
+            verdict.status, verdict.detail, verdict.max_error, verdict.tolerance,
+            verdict.residuals, time.perf_counter() - start,
+        )  # fmt: skip
+
+
+def prove_zero(*residuals: sp.Expr, assumptions: dict[sp.Symbol, sp.Expr] | None = None) -> Verdict:
+    """``proved`` when every residual simplifies to exactly 0 (after rewriting the
+    stable special functions into exp/log and substituting ``assumptions``)."""
+    simplified = []
+    for r in residuals:
+        r = elementary(sp.sympify(r))
+        if assumptions:
+            r = r.subs(assumptions)
+        simplified.append(sp.simplify(r))
+    bad = [r for r in simplified if r != 0]
+    if bad or not simplified:
+        return Verdict("failed", f"non-zero residual: {bad[0] if bad else 'none given'}",
+                       residuals=tuple(simplified))  # fmt: skip
+    n = len(simplified)
+    return Verdict(
+        "proved", f"{n} residual{'s' * (n > 1)} simplify to 0", residuals=tuple(simplified)
+    )
+
+
+def decide(cases: Sequence[tuple[str, bool | None]], what: str) -> Verdict:
+    """A proof by exhaustive cases, each decided by sympy (e.g. from the signs of its
+    symbols): ``proved`` when every case holds.  The residual of a case is 0 when it
+    holds and 1 when it fails or is undecided (``None``), so a proved verdict carries
+    all-zero residuals like :func:`prove_zero`."""
+    residuals = tuple(sp.Integer(0 if ok is True else 1) for _, ok in cases)
+    bad = [name for name, ok in cases if ok is not True]
+    if bad or not cases:
+        return Verdict("failed", f"{what}: fails or undecided in {bad or 'no cases'}",
+                       residuals=residuals)  # fmt: skip
+    return Verdict("proved", f"{what}: {len(cases)} cases ({', '.join(n for n, _ in cases)})",
+                   residuals=residuals)  # fmt: skip
+
+
+def prove_nonzero(*values: sp.Expr, what: str) -> Verdict:
+    """``proved`` when every value is an exactly known non-zero number (a counterexample
+    claim, e.g. "this identity needs homogeneity"); residual 0 per non-zero value."""
+    values = tuple(sp.nsimplify(sp.sympify(v)) if not isinstance(v, sp.Basic) else v
+                   for v in values)  # fmt: skip
+    ok = [bool(v.is_number and v.is_zero is False) for v in values]
+    residuals = tuple(sp.Integer(0 if k else 1) for k in ok)
+    status = "proved" if values and all(ok) else "failed"
+    return Verdict(status, f"{what}: {', '.join(str(v) for v in values)}", residuals=residuals)
+
+
+# ---------------------------------------------------------------------------
+# errata
+# ---------------------------------------------------------------------------
+def at_rational_point(expr: sp.Expr) -> sp.Expr:
+    """``expr`` with each free symbol set to a distinct positive rational ``(k+2)/(k+3)``
+    (in name order), simplified exactly: a non-zero value proves ``expr`` not identically
+    zero."""
+    expr = sp.sympify(expr)
+    free = sorted(expr.free_symbols, key=lambda s: s.name)
+    point = {sym: sp.Rational(k + 2, k + 3) for k, sym in enumerate(free)}
+    return sp.radsimp(sp.simplify(expr.subs(point)))
+
+
+@dataclass(frozen=True)
+class Erratum:
+    """One disagreement with a paper: where (``source`` seed file, ``equation`` as printed),
+    the printed and the corrected statement, why, and the residuals of both versions
+    (``_residuals()`` returns ``(printed, corrected)``; each vanishes exactly when its
+    version is right).  ``changes_math=False`` marks a minor (wording) erratum."""
+
+    source: str
+    equation: str
+    paper: str
+    corrected: str
+    explanation: str
+    _residuals: Callable[[], tuple[sp.Expr, sp.Expr]] = field(repr=False)
+    changes_math: bool = True
+
+    def residuals(self) -> tuple[sp.Expr, sp.Expr]:
+        """(residual of the printed version, residual of the corrected version).
+
+        The corrected residual is simplified symbolically (it must be exactly 0).
+        The printed one is evaluated exactly at a rational point (each free symbol
+        set to a distinct positive rational), so a non-zero value is a proof that
+        the printed version is false, not a failure of ``simplify``.
+        """
+        paper, corrected = self._residuals()
+        return at_rational_point(paper), sp.simplify(elementary(sp.sympify(corrected)))
+
+    def check(self) -> bool:
+        """True when the printed version is shown false and the corrected one true."""
+        paper, corrected = self.residuals()
+        # the printed residual is a closed number: non-zero to 50 digits is a proof
+        return bool(abs(sp.N(paper, 50)) > sp.Float("1e-40", 50)) and corrected == 0

@@ -1,0 +1,278 @@
+"""Validation and conversion of user-supplied numbers: one policy for the whole package.
+
+Numbers may be given as ``int``, ``float``, ``str`` (an exact decimal) or ``mpmath.mpf``;
+numpy scalars are accepted as floats.  They are stored as given (after checking) and
+converted only when a precision is chosen, so that ``"0.1"`` means one tenth at every
+precision.
+
+The exception policy: a value of the wrong *type* (a bool, a complex number, a string that
+is not a decimal where a number is expected as an object, a list where an int is expected)
+raises ``TypeError``; a value of the right type outside its range (non-finite, negative,
+wrong shape, ``dps < 1``) raises ``ValueError``.  Every message names the argument and
+quotes the value received.
+
+Precision is scoped, never set globally: :class:`Precision` is ``mpmath.workdps(dps +
+GUARD_DIGITS)`` for ``dps`` digits and a no-op for float64 (``dps=None``).
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any, Union
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+Number = Union[int, float, str, mpmath.mpf]  # noqa: UP007 (a runtime alias on 3.10)
+
+GUARD_DIGITS = 10
+"""Extra working digits of every mpmath evaluation of a closed form (its result is rounded
+to the ``dps`` digits asked for)."""
+
+__all__ = [
+    "GUARD_DIGITS",
+    "Number",
+    "Precision",
+    "check_dps",
+    "check_int",
+    "check_matrix",
+    "check_number",
+    "check_times",
+    "check_vector",
+    "converter",
+    "describe",
+    "dtype",
+    "exact_to_mpf",
+    "round_to",
+    "rounded",
+    "to_float",
+    "to_mpf",
+]
+
+
+def describe(value: Any) -> str:
+    """``repr(value)``, shortened to 80 characters for error messages."""
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def check_number(
+    name: str, value: Any, *, positive: bool = False, nonnegative: bool = False
+) -> Number:
+    """Return ``value`` if it is a finite real number (with the stated sign).
+
+    Raises ``TypeError`` for a value that is not a real number and
+    ``ValueError`` (naming ``name`` and the valid range) for one out of range.
+    """
+    if isinstance(value, bool) or not isinstance(
+        value, (numbers.Real, str, mpmath.mpf, np.floating, np.integer)
+    ):
+        raise TypeError(
+            f"{name} must be a real number (int, float, str or mpmath.mpf), "
+            f"got {type(value).__name__} {describe(value)}"
+        )
+    if isinstance(value, (np.floating, np.integer)):
+        value = value.item()
+    if isinstance(value, str):
+        try:
+            with mpmath.workdps(50):
+                parsed = mpmath.mpf(value.strip())
+        except (ValueError, TypeError):
+            raise ValueError(f"{name} must be a decimal number, got {value!r}") from None
+    else:
+        with mpmath.workprec(mpmath.mp.prec):
+            parsed = mpmath.mpf(value) if not isinstance(value, int) else value
+    if not mpmath.isfinite(parsed):
+        raise ValueError(f"{name} must be finite, got {describe(value)}")
+    if positive and not parsed > 0:
+        raise ValueError(f"{name} must be > 0, got {describe(value)}")
+    if nonnegative and not parsed >= 0:
+        raise ValueError(f"{name} must be >= 0, got {describe(value)}")
+    return value
+
+
+def check_vector(name: str, value: Any, length: int | None = None) -> tuple[Number, ...]:
+    """A 1-d sequence of finite numbers (numpy arrays, lists, tuples)."""
+    if isinstance(value, np.ndarray) and value.dtype.kind in "fiu" and value.ndim == 1:
+        # vectorised fast path for numeric arrays (e.g. many sample times)
+        if value.size == 0:
+            raise ValueError(f"{name} must not be empty")
+        if length is not None and value.size != length:
+            raise ValueError(f"{name} must have shape ({length},), got ({value.size},)")
+        bad = np.flatnonzero(~np.isfinite(value))
+        if bad.size:
+            i = int(bad[0])
+            raise ValueError(f"{name}[{i}] must be finite, got {value[i]!r}")
+        return tuple(value.tolist())
+    items = _as_nested(name, value)
+    if not isinstance(items, list) or any(isinstance(v, list) for v in items):
+        raise ValueError(f"{name} must be one-dimensional, got shape {_shape(value)}")
+    if len(items) == 0:
+        raise ValueError(f"{name} must not be empty")
+    if length is not None and len(items) != length:
+        raise ValueError(f"{name} must have shape ({length},), got ({len(items)},)")
+    return tuple(check_number(f"{name}[{i}]", v) for i, v in enumerate(items))
+
+
+def check_matrix(
+    name: str, value: Any, shape: tuple[int | None, int | None]
+) -> tuple[tuple[Number, ...], ...]:
+    """A 2-d array of finite numbers of the given shape (``None``: any size, at least 1)."""
+    items = _as_nested(name, value)
+    if not isinstance(items, list) or not items or not isinstance(items[0], list):
+        raise ValueError(f"{name} must be a 2-d array, got shape {_shape(value)}")
+    rows = len(items) if shape[0] is None else shape[0]
+    cols = len(items[0]) if shape[1] is None else shape[1]
+    if (
+        len(items) != rows
+        or cols < 1
+        or any(not isinstance(r, list) or len(r) != cols for r in items)
+    ):
+        want = ("n" if shape[0] is None else shape[0], "m" if shape[1] is None else shape[1])
+        raise ValueError(f"{name} must have shape ({want[0]}, {want[1]}), got {_shape(value)}")
+    return tuple(
+        tuple(check_number(f"{name}[{i},{j}]", v) for j, v in enumerate(row))
+        for i, row in enumerate(items)
+    )
+
+
+def _as_nested(name: str, value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind not in "biuf" and value.dtype != object:
+            raise TypeError(f"{name} must hold real numbers, got dtype {value.dtype}")
+        return value.tolist()
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise TypeError(f"{name} must be an array or sequence, got {type(value).__name__}")
+    return [_as_nested(name, v) if _is_seq(v) else v for v in value]
+
+
+def _is_seq(v: Any) -> bool:
+    return isinstance(v, np.ndarray) or (
+        isinstance(v, Sequence) and not isinstance(v, (str, bytes))
+    )
+
+
+def _shape(value: Any) -> tuple[int, ...]:
+    try:
+        return np.shape(np.asarray(value, dtype=object))
+    except ValueError:
+        return ("ragged",)  # type: ignore[return-value]
+
+
+def check_times(times: Any, name: str = "t") -> tuple[Number, ...]:
+    """One time or a 1-d sequence of times, each a finite number ``>= 0``."""
+    if isinstance(times, np.ndarray) and times.ndim == 0:
+        times = [times.item()]
+    elif isinstance(times, (numbers.Real, str, mpmath.mpf)) and not isinstance(times, bool):
+        times = [times]
+    ts = check_vector(name, times)
+    if all(type(t) is float or type(t) is int for t in ts):
+        if min(ts) < 0:
+            raise ValueError(f"{name} must be >= 0, got {min(ts)!r}")
+        return ts
+    for t in ts:
+        check_number(name, t, nonnegative=True)
+    return ts
+
+
+def check_dps(dps: Any) -> int | None:
+    """``None`` (float64) or a number of significant digits ``>= 1``, as an ``int``."""
+    if dps is None:
+        return None
+    if isinstance(dps, bool) or not isinstance(dps, numbers.Integral):
+        raise TypeError(
+            f"dps must be None (float64) or an int >= 1, got {type(dps).__name__} {describe(dps)}"
+        )
+    if dps < 1:
+        raise ValueError(f"dps must be None (float64) or an int >= 1, got {dps!r}")
+    return int(dps)
+
+
+def check_int(name: str, value: Any, low: int = 1) -> int:
+    """An integer ``>= low`` (``TypeError`` for a non-integer, ``ValueError`` below ``low``)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int >= {low}, got {type(value).__name__} {value!r}")
+    if int(value) < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+def to_float(value: Number) -> float:
+    """float64 value (strings are rounded once, correctly)."""
+    return float(value)
+
+
+def to_mpf(value: Number) -> mpmath.mpf:
+    """mpmath value at the current working precision (strings parsed exactly)."""
+    if isinstance(value, str):
+        return mpmath.mpf(value.strip())
+    return mpmath.mpf(value)
+
+
+def exact_to_mpf(value: Any) -> mpmath.mpf:
+    """``value`` at the working precision: sympy expressions and fractions evaluated with
+    guard digits, strings parsed exactly, numpy scalars unwrapped; other types rejected."""
+    if isinstance(value, sp.Expr):
+        return mpmath.mpf(sp.N(value, mpmath.mp.dps + 5))
+    if isinstance(value, Fraction):
+        return mpmath.mpf(value.numerator) / value.denominator
+    if isinstance(value, str):
+        return mpmath.mpf(value.strip())
+    if isinstance(value, (np.floating, np.integer)):
+        value = value.item()
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, mpmath.mpf)):
+        raise TypeError(f"expected a real number, got {describe(value)}")
+    return mpmath.mpf(value)
+
+
+# ---------------------------------------------------------------------------
+# precision: float64 (dps=None) or mpmath at dps digits, scoped
+# ---------------------------------------------------------------------------
+class Precision:
+    """``with Precision(dps):`` works at ``dps + guard`` digits (mpmath); a no-op for
+    float64 (``dps=None``)."""
+
+    def __init__(self, dps: int | None, guard: int = GUARD_DIGITS) -> None:
+        self._ctx = None if dps is None else mpmath.workdps(dps + guard)
+
+    def __enter__(self) -> None:
+        if self._ctx is not None:
+            self._ctx.__enter__()
+
+    def __exit__(self, *exc: object) -> None:
+        if self._ctx is not None:
+            self._ctx.__exit__(*exc)
+
+
+def converter(dps: int | None) -> Callable[[Number], Any]:
+    """The conversion of a stored number for the chosen precision."""
+    return to_float if dps is None else to_mpf
+
+
+def dtype(dps: int | None) -> Any:
+    """numpy dtype of the arrays at the chosen precision (``object`` holds ``mpf``)."""
+    return float if dps is None else object
+
+
+def round_to(dps: int | None) -> Callable[[Any], Any]:
+    """Round a working-precision number to ``dps`` digits (identity for float64)."""
+    if dps is None:
+        return lambda z: z
+
+    def rnd(z: Any) -> Any:
+        with mpmath.workdps(dps):
+            return +z
+
+    return rnd
+
+
+def rounded(arrays: Sequence[Any], dps: int | None) -> tuple[Any, ...]:
+    """Round every entry of each object array to ``dps`` digits (identity for float64)."""
+    if dps is None:
+        return tuple(arrays)
+    with mpmath.workdps(dps):
+        rnd = np.vectorize(lambda z: +z, otypes=[object])
+        return tuple(rnd(a) if isinstance(a, np.ndarray) else +a for a in arrays)
