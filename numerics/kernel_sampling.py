@@ -75,7 +75,6 @@ def sample_parameters(init: Initialisation, d: int, p: int, batch: int, *, seed:
     device), then moved to ``device`` (default CPU) as ``dtype`` (default float64)."""
     import torch
 
-
     m2, s2, law = _check_init(init)
     d, p, batch = _check_int("d", d), _check_int("p", p), _check_int("batch", batch)
     seed = _check_int("seed", seed, 0)
@@ -101,7 +100,6 @@ def empirical_kernels(init: Initialisation, X: Any, p: int, batch: int, *, seed:
     initialisations of width ``p``: arrays (batch, n, n), float64.  NTK blocks by autograd
     (:func:`numerics.measures.ntk`)."""
     import torch
-
 
     kernels = tuple(kernels) if not isinstance(kernels, str) else (kernels,)
     if not kernels or any(k not in KERNELS for k in kernels):

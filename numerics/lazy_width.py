@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import sympy as sp
+from scipy.sparse.linalg import LinearOperator, eigsh
 
 from numerics.measures import ntk
 from numerics.models import WideTwoLayer
@@ -208,7 +210,6 @@ def hessian_opnorm_lanczos(
     (reverse-over-reverse through a retained gradient graph), never forming the matrix;
     shape (B,)."""
     torch = _torch()
-    from scipy.sparse.linalg import LinearOperator, eigsh
 
     if not (isinstance(tol, (int, float)) and not isinstance(tol, bool) and tol >= 0):
         raise ValueError(f"tol must be a number >= 0, got {tol!r}")
@@ -335,7 +336,6 @@ class HessianSweep:
         return max(0.0, float(math.log(ratio) / math.log(self.widths[-1] / self.widths[0])))
 
 
-
 @_single_threaded
 def hessian_sweep(
     widths: Sequence[int],
@@ -353,7 +353,6 @@ def hessian_sweep(
     seeds = _int("seeds", seeds, 2)
     if activation != "tanh":
         raise ValueError(f"the sweep uses the tanh bound M = 4 sqrt(3)/9, got {activation!r}")
-    import sympy as sp
 
     bound_fn = sp.lambdify(
         sorted(hessian_opnorm_bound().free_symbols, key=lambda s: s.name), hessian_opnorm_bound()
@@ -422,7 +421,6 @@ def linearisation_run(
     residual norm, and ``lambda_0``."""
     torch = _torch()
     from torch.func import jacrev, vmap
-
 
     if not isinstance(model, WideTwoLayer):
         raise TypeError(f"model must be a numerics.models.WideTwoLayer, got {type(model).__name__}")
@@ -499,7 +497,6 @@ class LinearisationSweep:
     lambda0: np.ndarray
     final_residual: np.ndarray
     kernel_floor: np.ndarray  # (W, S): min_t lambda_min(K_t) / lambda_0 on the time grid
-
 
 
 @_single_threaded

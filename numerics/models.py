@@ -40,6 +40,7 @@ __all__ = [
     "node_scaled_parameters",
 ]
 
+
 def _real_array(name: str, value: Any, ndim: int) -> np.ndarray:
     try:
         arr = np.array(value, dtype=float)

@@ -150,7 +150,6 @@ def nested_parameters(
     different widths with one seed share their first nodes (Definition 7.1).  float64."""
     import torch
 
-
     d = _int("d", d)
     seeds = _ints("seeds", seeds, 0)
     if len(lams) != len(seeds):
@@ -187,6 +186,7 @@ def _model(X: np.ndarray, y: np.ndarray, activation: str) -> Any:
     loss, ``dL/dw_j = -sqrt(lambda_j) a_j / sqrt(d) sum_i r_i sigma'(Z_j(x_i)) x_i``
     (Section 3.2; tested against autograd of the same loss), which the integrators use
     instead of autograd (about half the cost per evaluation on small networks)."""
+
     class NodeScaledGradient(NodeScaled):
         def gradient(self, p: dict[str, Any]) -> dict[str, Any]:
             import torch
@@ -262,7 +262,6 @@ def monitor_theorem_5_1(
     ``min_t eig_min/(a)``, ``max_{t,j} ||w_tj - w_0j||/(c)`` (also against the pre-Markov
     step ``weight_given_loss``) and ``max_t ||Theta_t - Theta_0||_2/(d)``."""
     import torch
-
 
     gammas = tuple(_real("gammas", g, 0.0, 1.0, open_low=True) for g in gammas)
     widths = _ints("widths", widths)
@@ -507,7 +506,6 @@ def section_8_1_1(
     ``||w_tj - w_0j||`` of the ``top_neurons`` nodes with the largest change at the end, the
     relative Frobenius change of the NTG and its minimum eigenvalue.  Plain numbers."""
     import torch
-
 
     widths = _ints("widths", widths)
     steps = _int("steps", steps)

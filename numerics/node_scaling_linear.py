@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from scipy import stats
 
 from numerics.models import NodeScaled, node_scaled_parameters
 from numerics.torch_flow import gradient_descent, gradient_flow
@@ -110,7 +111,6 @@ def run_linear(
     DOP853 at ``rtol``) or ``GD_STEPS`` gradient-descent steps of size ``GD_FRACTION`` x
     footnote 3's bound (``method="gd"``), on ``device`` in float64."""
     import torch
-
 
     if method not in ("flow", "gd"):
         raise ValueError(f"method must be 'flow' or 'gd', got {method!r}")
@@ -269,7 +269,6 @@ def contribution_monte_carlo(*, full: bool = False, seed: int = 1) -> Report:
     lambda_j/S V V^T))`` at finite m (exact for Gaussian W0) and vs eq. (21) at the largest m
     where the exact finite-m distance to the limit is below 0.1 half-widths (else reported),
     plus a KS test of one standardised coordinate at level 1e-3."""
-    from scipy import stats
 
     X, y, _ = linear_data(2, 3, seed=seed)  # rank 2 < d = 3: V V^T != I
     N = 20000 if full else 2000
@@ -378,7 +377,6 @@ def feature_learning_sweep(*, full: bool = False, seed: int = 2) -> Report:
 
 
 def _clopper_pearson(k: int, n: int, confidence: float) -> tuple[float, float]:
-    from scipy import stats
 
     alpha = 1 - confidence
     lo = 0.0 if k == 0 else float(stats.beta.ppf(alpha / 2, k, n - k + 1))

@@ -54,7 +54,6 @@ def sample_ntg(X: Any, activation: str, lam: Any, draws: int, *, seed: int = 0,
     ``k`` uses seed ``seed + k`` (reproducible on every device)."""
     import torch
 
-
     draws = _check_draws(draws)
     Xa = ntg_mod._check_X(X, None)
     check_activation(activation)
@@ -159,7 +158,6 @@ def nested_widths(X: Any, activation: str, gamma: Any, weights: Any, widths: Any
     truncated tail moves ``Theta_inf`` by at most ``(1 - gamma) (1 - S_M) sup|sigma'|^2
     ||X X^T/d||_F`` (``S_M`` the partial sum of the weights)."""
     import torch
-
 
     widths = tuple(int(w) for w in widths)
     if not widths or any(w < 1 for w in widths) or list(widths) != sorted(set(widths)):

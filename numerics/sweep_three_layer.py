@@ -52,6 +52,7 @@ from numbers import Rational
 from typing import Any
 
 import numpy as np
+import sympy as sp
 
 from numerics.measures import record_loss, relative_distance
 from numerics.models import ThreeLayerReLU
@@ -108,8 +109,6 @@ def _fraction(name: str, value: Any) -> Fraction:
             raise ValueError(f"{name} must be finite, got {value!r}")
         return Fraction(repr(float(value)))
     try:  # sympy Integer / Rational that do not register
-        import sympy as sp
-
         if isinstance(value, sp.Rational):
             return Fraction(int(value.p), int(value.q))
     except ImportError:  # pragma: no cover
@@ -257,7 +256,6 @@ def rd_point(gamma_2: Any, gamma_3: Any, m: int, seed: int, **settings: Any) -> 
     ``gamma_2``, ``gamma_3``, ``m``, ``seed``, ``settings``, ``device``.  On divergence
     the RD entries are ``None``."""
     import torch
-
 
     m = _width(m)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:

@@ -570,7 +570,6 @@ def xu_ziyin_point(point: dict) -> dict:
     ``steps`` (most DOP853 steps in the batch)."""
     import torch
 
-
     o = _point_options(point)
     kappa = float(o["kappa"])
 

@@ -50,6 +50,8 @@ from typing import Any
 import mpmath
 import numpy as np
 import sympy as sp
+from numpy.polynomial.hermite_e import hermegauss
+from scipy.integrate import quad
 
 from solvable import ntg
 from solvable._core.activations import ACTIVATIONS, Z, activation, check_activation, derivative
@@ -274,7 +276,6 @@ def _c1_fn(name: str, backend: str) -> Callable[..., Any]:
         return generate((_CSCALE, D), _c1_integral(name, _CSCALE), "mpmath")
     if name in ("linear", "relu"):
         return generate((_CSCALE, D), _c1_integral(name, _CSCALE), "numpy")
-    from scipy.integrate import quad
 
     f = generate((_ZQ, _CSCALE, D), _c1_integrand(name, _CSCALE), "numpy")
 
@@ -762,7 +763,6 @@ def _c1_quadrature(dps: int = 30) -> Verdict:
     tol_gh = Tolerance(rtol=1e-12, reason="200-node Gauss-Hermite of an entire (tanh) or "
                        "strip-analytic (swish) integrand converges below 1e-15; float64 "
                        "summation of 200 terms ~1e-14")  # fmt: skip
-    from numpy.polynomial.hermite_e import hermegauss
 
     zq, wq = hermegauss(200)
     wq = wq / np.sqrt(2 * np.pi)

@@ -55,6 +55,7 @@ from typing import Any
 import mpmath
 import numpy as np
 import sympy as sp
+from sympy.calculus.util import function_range, minimum
 
 from solvable._core.backends import generate, torch_module
 from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_zero
@@ -588,7 +589,6 @@ def _ntk_from_rf() -> Verdict:
 
 
 def _positivity() -> Verdict:
-    from sympy.calculus.util import function_range, minimum
 
     th = THETA
     J0 = 2 * sp.pi * kernel_theta("ntk", exercise_initialisation(), 1, 1) / sp.cos(th)

@@ -43,6 +43,7 @@ from typing import Any
 
 import numpy as np
 import sympy as sp
+from sympy.calculus.util import maximum, minimum
 
 from solvable._core import activations as act
 from solvable._core import numbers as nb
@@ -360,8 +361,13 @@ class TwoLayerSystem(System):
             W, a = np.array(params["W"], dtype=dt), np.array(params["a"], dtype=dt)
             scale = _scale(setup, W.shape[0], conv)
             sigma = act.elementwise(setup.activation, "numpy" if dps is None else "mpmath")
-            return State(t=t, W=W, a=a, f=network_output(W, a, X, sigma, scale),
-                         risk=risk(W, a, X, y, sigma, scale))
+            return State(
+                t=t,
+                W=W,
+                a=a,
+                f=network_output(W, a, X, sigma, scale),
+                risk=risk(W, a, X, y, sigma, scale),
+            )
 
 
 SYSTEM = TwoLayerSystem()
@@ -706,7 +712,7 @@ def claims() -> list[Theorem]:
             "eigenvector; the relaxation rate is lambda_min/n.",
             _lazy_relaxation,
         ),
-]
+    ]
 
 
 # ---------------------------------------------------------------------------
@@ -729,7 +735,6 @@ def _eq29_equality() -> tuple[sp.Expr, sp.Expr]:
 
 def _sup_on_circle(expr_in_phi: Any, phi: sp.Symbol, absolute: bool = False) -> sp.Expr:
     """sup over phi in [0, 2 pi] (of |expr| when ``absolute``: max(sup, -inf))."""
-    from sympy.calculus.util import maximum, minimum
 
     dom = sp.Interval(0, 2 * sp.pi)
     top = maximum(expr_in_phi, phi, dom)

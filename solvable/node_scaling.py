@@ -677,8 +677,13 @@ class NodeScaledSystem(System):
             a = np.array(params["a"], dtype=dt)
             root_d = np.sqrt(setup.d) if dps is None else mpmath.sqrt(setup.d)
             sigma = elementwise(setup.activation, backend)
-            return State(t=t, W=W, a=a, f=network_output(W, a, s, X, sigma, root_d),
-                         loss=loss(W, a, s, X, y, sigma, root_d))
+            return State(
+                t=t,
+                W=W,
+                a=a,
+                f=network_output(W, a, s, X, sigma, root_d),
+                loss=loss(W, a, s, X, y, sigma, root_d),
+            )
 
 
 SYSTEM = NodeScaledSystem()

@@ -53,6 +53,7 @@ from typing import Any
 import mpmath
 import numpy as np
 import sympy as sp
+from scipy.special import roots_hermitenorm
 
 from solvable._core.activations import (
     ACTIVATIONS,
@@ -201,7 +202,6 @@ _GH_TOL = 1e-14  # successive rules must agree to this (absolute; |g h| <= ~1.2)
 def _hermite_rule(n: int) -> tuple[np.ndarray, np.ndarray]:
     """Probabilists' Gauss-Hermite rule (``scipy.special.roots_hermitenorm``, stable for
     large ``n``), weights normalised to sum 1 (the N(0, 1) measure)."""
-    from scipy.special import roots_hermitenorm
 
     z, w = roots_hermitenorm(n)
     return z, w / w.sum()

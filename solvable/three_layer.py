@@ -474,8 +474,12 @@ class ThreeLayerSystem(System):
             relu = elementwise("relu", "numpy" if dps is None else "mpmath")
             alpha = conv(setup.alpha)
             a, W2, W1, b2, b1 = _blocks(p)
-            return State(t=t, params=p, f=network_output(a, W2, W1, X, relu, alpha, b2, b1),
-                         risk=risk(a, W2, W1, X, y, relu, alpha, b2, b1))
+            return State(
+                t=t,
+                params=p,
+                f=network_output(a, W2, W1, X, relu, alpha, b2, b1),
+                risk=risk(a, W2, W1, X, y, relu, alpha, b2, b1),
+            )
 
 
 SYSTEM = ThreeLayerSystem()

@@ -186,8 +186,12 @@ def _torch_namespace() -> dict[str, Any]:
     def extremum(op: Any) -> Any:
         def fn(*args: Any) -> Any:  # sympy's Max / Min print as max(...) / min(...)
             like = next(a for a in args if isinstance(a, torch.Tensor))
-            ts = [a if isinstance(a, torch.Tensor)
-                  else torch.as_tensor(a, dtype=like.dtype, device=like.device) for a in args]
+            ts = [
+                a
+                if isinstance(a, torch.Tensor)
+                else torch.as_tensor(a, dtype=like.dtype, device=like.device)
+                for a in args
+            ]
             return functools.reduce(op, ts)
 
         return fn

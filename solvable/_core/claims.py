@@ -62,9 +62,7 @@ class Verdict:
         return self.status != "failed"
 
     @classmethod
-    def from_error(
-        cls, worst: float, detail: str, tolerance: Tolerance | None = None
-    ) -> Verdict:
+    def from_error(cls, worst: float, detail: str, tolerance: Tolerance | None = None) -> Verdict:
         """``confirmed`` when ``worst <= 1`` (errors in units of ``tolerance``), else ``failed``."""
         return cls("confirmed" if worst <= 1 else "failed", detail, max_error=worst,
                    tolerance=tolerance)  # fmt: skip

@@ -18,6 +18,7 @@ from typing import Any
 
 import mpmath
 import numpy as np
+from scipy.stats import norm
 
 __all__ = [
     "MC_CONFIDENCE",
@@ -160,7 +161,6 @@ def monte_carlo(samples: Any, *, confidence: float = MC_CONFIDENCE, axis: int = 
         raise ValueError(f"samples must hold at least 2 draws along axis {axis}, got {n}")
     if not np.all(np.isfinite(arr)):
         raise ValueError("samples must be finite")
-    from scipy.stats import norm
 
     entries = max(int(np.prod(arr.shape[1:])), 1)
     z = float(norm.ppf(1 - (1 - confidence) / (2 * entries)))

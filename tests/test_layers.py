@@ -1,0 +1,179 @@
+"""The layer rules of the package, checked on the source (imports parsed with ``ast``,
+imports inside functions included):
+
+* layers import downward only: core (``solvable._core``) -> models (the model modules of
+  ``solvable.MODELS``) -> ``numerics`` -> verification (``solvable.theorems``,
+  ``solvable.errata``, ``solvable.cli``, ``solvable.testing``, ``solvable.confirmations``);
+* no import cycle among the package's modules (a package's ``__init__`` is a module too;
+  a submodule's implicit import of its parent package is not counted, as Python runs the
+  parent first whichever way the submodule is reached);
+* first-party imports are at module level; inside functions only optional third-party
+  dependencies are imported lazily (torch, dask/distributed, matplotlib, tqdm, ...);
+* adding a model is one module plus one line of ``solvable.MODELS``: every model module
+  is listed there, and every confirmation module is named after a model.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import solvable
+from solvable import confirmations
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("solvable", "numerics")
+VERIFICATION = ("solvable.theorems", "solvable.errata", "solvable.cli", "solvable.testing",
+                "solvable.confirmations")  # fmt: skip
+LAZY_THIRD_PARTY = {"torch", "dask", "distributed", "matplotlib", "tqdm", "IPython"}
+MODEL_MODULES = {f"solvable.{m.name}" for m in solvable.MODELS}
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for pkg in PACKAGES:
+        for path in (ROOT / pkg).rglob("*.py"):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out[".".join(parts)] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _resolve(name: str) -> str | None:
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def _imports(module: str) -> list[tuple[str, int, bool]]:
+    """(imported name, line, inside a function) for every import of ``module``."""
+    path = MODULES[module]
+    tree = ast.parse(path.read_text(), str(path))
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    inside: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            inside.update(n.lineno for n in ast.walk(node) if hasattr(n, "lineno"))
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(a.name, node.lineno, node.lineno in inside) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join(up + ([base] if base else []))
+            names = [f"{base}.{a.name}" for a in node.names]
+            out += [(n, node.lineno, node.lineno in inside) for n in names]
+    return out
+
+
+def _edges() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {m: set() for m in MODULES}
+    for module in MODULES:
+        for name, _line, _inside in _imports(module):
+            target = _resolve(name)
+            if target and target != module:
+                graph[module].add(target)
+    return graph
+
+
+def _layer(module: str) -> int:
+    if module.startswith("solvable._core"):
+        return 0
+    if module in MODEL_MODULES:
+        return 1
+    if module == "solvable":  # the package face: core types and the models
+        return 1
+    if module.startswith("numerics"):
+        return 2
+    if module.startswith(VERIFICATION):
+        return 3
+    raise AssertionError(f"module {module} belongs to no layer: place it in one")
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_every_module_has_a_layer(module):
+    _layer(module)
+
+
+def test_layers_import_downward_only():
+    bad = [
+        f"{m} (layer {_layer(m)}) imports {t} (layer {_layer(t)})"
+        for m, targets in _edges().items()
+        for t in targets
+        if _layer(t) > _layer(m)
+    ]
+    assert not bad, "\n".join(bad)
+
+
+def test_numerics_never_imports_the_verification_layer():
+    bad = [f"{m} -> {t}" for m, ts in _edges().items() if m.startswith("numerics")
+           for t in ts if t.startswith(VERIFICATION)]  # fmt: skip
+    assert not bad, bad
+
+
+def test_no_import_cycle():
+    graph = _edges()
+    state: dict[str, int] = {}
+    cycle: list[str] = []
+
+    def visit(node: str, path: list[str]) -> bool:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycle.extend([*path[path.index(nxt) :], node, nxt] if nxt in path else [node, nxt])
+                return True
+            if state.get(nxt) is None and visit(nxt, [*path, node]):
+                return True
+        state[node] = 2
+        return False
+
+    for node in sorted(graph):
+        if state.get(node) is None and visit(node, []):
+            break
+    assert not cycle, " -> ".join(cycle)
+
+
+def test_only_optional_third_party_imports_inside_functions():
+    bad = []
+    for module in MODULES:
+        for name, line, inside in _imports(module):
+            if not inside:
+                continue
+            top = name.split(".")[0]
+            if top in PACKAGES or top not in LAZY_THIRD_PARTY:
+                bad.append(f"{MODULES[module].relative_to(ROOT)}:{line} imports {name}")
+    assert not bad, "\n".join(bad)
+
+
+def test_every_model_module_is_registered_once():
+    names = [m.name for m in solvable.MODELS]
+    assert len(names) == len(set(names))
+    for module in MODULES:
+        top = module.split(".")
+        if len(top) == 2 and top[0] == "solvable" and not top[1].startswith("_"):
+            if module not in {"solvable.theorems", "solvable.errata", "solvable.cli",
+                              "solvable.testing", "solvable.confirmations"}:  # fmt: skip
+                assert top[1] in names, f"{module} is not in solvable.MODELS"
+    for name in confirmations.modules():
+        assert name in names, f"solvable.confirmations.{name} names no model"
+
+
+def test_the_layer_check_can_fail(monkeypatch):
+    """A model module that imports numerics is reported (the rule is not vacuous)."""
+    real = _imports
+
+    def fake(module):
+        extra = [("numerics", 1, False)] if module == "solvable.kunin" else []
+        return real(module) + extra
+
+    monkeypatch.setattr(__import__(__name__), "_imports", fake)
+    with pytest.raises(AssertionError, match=r"solvable\.kunin"):
+        test_layers_import_downward_only()
