@@ -759,6 +759,10 @@ class SingleNeuronSystem(_KuninSystem):
     setup_type = Setup
     blocks = ("a", "w")
 
+    def example(self) -> tuple[Setup, Any, Any]:
+        c = case("upstream")
+        return c.setup, c.a0, c.w0
+
     def initial(self, setup: Setup, out0: Any, in0: Any) -> dict[str, np.ndarray]:
         a0, w0 = _check_weights(setup, out0, in0)
         return {"a": np.array(a0, dtype=object), "w": np.array(w0, dtype=object)}
@@ -778,6 +782,11 @@ class WideLinearSystem(_KuninSystem):
 
     setup_type = WideSetup
     blocks = ("A", "W")
+
+    def example(self) -> tuple[WideSetup, Any, Any]:
+        X = (("0.6", "0.8"), ("-0.8", "0.6"), ("0", "0"))
+        setup = WideSetup("1", "0.5", X, (("1", "0.2"), ("-0.5", "0.4"), ("2", "0")))
+        return setup, (("0.3", "-0.1"), ("0.2", "0.4")), (("0.1", "-0.2"), ("0.5", "0.3"))
 
     def initial(self, setup: WideSetup, out0: Any, in0: Any) -> dict[str, np.ndarray]:
         A0 = nb.check_matrix("A0", out0, (None, setup.c))
@@ -804,6 +813,11 @@ class PiecewiseLinearSystem(_KuninSystem):
 
     def polynomial(self, setup: PiecewiseLinearSetup) -> bool:
         return False
+
+    def example(self) -> tuple[PiecewiseLinearSetup, Any, Any]:
+        X = (("1", "0.5"), ("-0.5", "1"), ("0.3", "-1"))
+        setup = PiecewiseLinearSetup("1", "0.4", X, ("0.8", "0.3", "-0.2"))
+        return setup, ("0.5", "-0.7"), (("0.6", "0.2"), ("-0.3", "0.9"))
 
     def initial(self, setup: PiecewiseLinearSetup, out0: Any, in0: Any) -> dict[str, np.ndarray]:
         a0 = nb.check_vector("a0", out0)

@@ -322,6 +322,11 @@ class TwoLayerSystem(System):
     def polynomial(self, setup: Setup) -> bool:
         return setup.activation == "linear"
 
+    def example(self) -> tuple[Setup, Any, Any]:
+        X = (("1", "0.5"), ("-0.5", "1"), ("0.3", "-1"))
+        setup = Setup(X, ("0.8", "0.3", "-0.2"), "tanh", "1", "0.5")
+        return setup, ("0.5", "-0.7", "0.2"), (("0.6", "0.2"), ("-0.3", "0.9"), ("0.1", "-0.4"))
+
     def initial(self, setup: Setup, out0: Any, in0: Any) -> dict[str, np.ndarray]:
         a0 = nb.check_vector("a0", out0)
         W0 = nb.check_matrix("W0", in0, (len(a0), setup.d))

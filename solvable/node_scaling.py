@@ -633,6 +633,11 @@ class NodeScaledSystem(System):
     def polynomial(self, setup: Setup) -> bool:
         return setup.activation == "linear"
 
+    def example(self) -> tuple[Setup, Any, Any]:
+        X = (("1", "0.5"), ("-0.5", "1"), ("0.3", "-1"))
+        setup = Setup(X, ("0.8", "0.3", "-0.2"), ("0.5", "0.3", "0.2"), "swish", "1")
+        return setup, ("1", "-1", "1"), (("0.6", "0.2"), ("-0.3", "0.9"), ("0.1", "-0.4"))
+
     def initial(self, setup: Setup, out0: Any, in0: Any) -> dict[str, np.ndarray]:
         a0 = nb.check_vector("a0", out0, setup.m)
         W0 = nb.check_matrix("W0", in0, (setup.m, setup.d))

@@ -425,6 +425,11 @@ class ThreeLayerSystem(System):
     def polynomial(self, setup: Setup) -> bool:
         return False
 
+    def example(self) -> tuple[Setup, Any, Any]:
+        setup = Setup((("-1",), ("-0.5",), ("0.5",), ("1",)), ("0.2", "0.6", "0.3", "0.8"))
+        W2 = (("0.5", "-0.2"), ("0.3", "0.8"))
+        return setup, ("0.7", "-0.4"), (W2, (("0.9",), ("-0.6",)))
+
     def initial(self, setup: Setup, out0: Any, in0: Any) -> dict[str, np.ndarray]:
         a0 = nb.check_vector("a0", out0)
         m = len(a0)

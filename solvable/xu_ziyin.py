@@ -713,6 +713,10 @@ class TwoLayerLinearSystem(System):
     setup_type = Setup
     blocks = ("u", "W")
 
+    def example(self) -> tuple[Setup, Any, Any]:
+        c = case("generic")
+        return c.setup, c.u0, c.W0
+
     def initial(self, setup: Setup, out0: Any, in0: Any) -> dict[str, np.ndarray]:
         u0, W0 = _check_weights(setup, out0, in0)
         return {"u": np.array(u0, dtype=object), "W": np.array(W0, dtype=object)}

@@ -63,6 +63,11 @@ class System(abc.ABC):
         return True
 
     @abc.abstractmethod
+    def example(self) -> tuple[Any, Any, Any]:
+        """A small instance ``(setup, out0, in0)`` (exact decimal strings), used by the generic
+        tests of every system and as a starting point in the documentation."""
+
+    @abc.abstractmethod
     def initial(self, setup: Any, out0: Any, in0: Any) -> dict[str, np.ndarray]:
         """The validated initial weights, one object array of the given numbers (exact) per
         block of :attr:`blocks`; a bad value is a ``ValueError``/``TypeError`` naming
