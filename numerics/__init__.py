@@ -4,7 +4,7 @@ closed forms in :mod:`solvable` (the oracle they are checked against).
 ``simulate(setup, out0, in0, times, *, method, dps, rtol, device)`` integrates
 ``d theta/dt = -eta dL/dtheta`` of the loss the setup describes, from the output-layer
 weights ``out0`` and input-layer weights ``in0``.  It dispatches on the type of ``setup``
-through one table, :data:`SYSTEMS`, built from the systems the models declare
+through one table, :func:`systems`, built from the systems the models declare
 (``MODEL.systems`` of every model in :data:`solvable.MODELS`): a new model's system is
 simulated without touching this package.
 """
@@ -18,21 +18,24 @@ from typing import Any
 import mpmath
 import numpy as np
 
+import solvable
 from numerics import mp, scipy_ode
 from numerics.models import SystemModel
 from numerics.torch_flow import gradient_flow, resolve_device
-from solvable import MODELS
 from solvable._core import numbers as nb
 from solvable._core.flows import GradientFlow
 from solvable._core.model import System
 
-__all__ = ["DEFAULT_DPS", "METHODS", "SYSTEMS", "simulate"]
+__all__ = ["DEFAULT_DPS", "METHODS", "simulate", "systems"]
 
 METHODS = ("mpmath", "scipy", "torch")
 DEFAULT_DPS = 30
 
-SYSTEMS: dict[type, System] = {s.setup_type: s for m in MODELS for s in m.systems}
-"""The one dispatch table: setup type -> the model's :class:`solvable.System`."""
+
+def systems() -> dict[type, System]:
+    """The one dispatch table: setup type -> the model's :class:`solvable.System`, built
+    from ``MODEL.systems`` of every model in :data:`solvable.MODELS`."""
+    return {s.setup_type: s for m in solvable.MODELS for s in m.systems}
 
 
 def simulate(
@@ -58,7 +61,7 @@ def simulate(
     states come back in the order given.  ``dps`` with a float64 method, ``rtol`` with
     ``method="mpmath"`` and ``device`` with a method other than torch are errors.
 
-    Models (dispatch on the type of ``setup``, see :data:`SYSTEMS`): the output-layer and
+    Models (dispatch on the type of ``setup``, see :func:`systems`): the output-layer and
     input-layer blocks are the first two of the system's ``blocks``, e.g.
     :class:`solvable.xu_ziyin.Setup` (``u0`` (d,), ``W0`` (d, d0)),
     :class:`solvable.kunin.Setup` (``a0``, ``w0`` (d,)), :class:`solvable.kunin.WideSetup`
@@ -66,9 +69,10 @@ def simulate(
     :class:`solvable.ntg.Setup`, :class:`solvable.linearisation.Setup`,
     :class:`solvable.three_layer.Setup`; each returns its model's ``State``.
     """
-    system = SYSTEMS.get(type(setup))
+    table = systems()
+    system = table.get(type(setup))
     if system is None:
-        names = ", ".join(f"{t.__module__}.{t.__qualname__}" for t in SYSTEMS)
+        names = ", ".join(f"{t.__module__}.{t.__qualname__}" for t in table)
         raise TypeError(f"setup must be one of {names}; got {type(setup).__name__}")
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")

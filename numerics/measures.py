@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from numerics.models import _activation
+from solvable import ntg, xu_ziyin
 
 __all__ = [
     "alignment",
@@ -62,9 +62,7 @@ def ntk_two_layer_linear(model: Any, p: Mapping[str, Any]) -> Any:
     """Seed 001 eq. (18) (corrected, see ``solvable errata``): ``K(x, x) = gamma^2 (eta_u
     ||W x||^2 + eta_w ||u||^2 ||x||^2)``, shape (B,)."""
     x = model._t("x", p["W"])
-    Wx2 = ((p["W"] @ x) ** 2).sum(-1)
-    u2 = (p["u"] ** 2).sum(-1)
-    return model.gamma**2 * (model.eta_u * Wx2 + model.eta_w * u2 * (x @ x))
+    return xu_ziyin.ntk(p["u"], p["W"], x, model.eta_u, model.eta_w, model.gamma)
 
 
 def ntk(model: Any, p: Mapping[str, Any], X: Any) -> Any:
@@ -98,11 +96,7 @@ def ntk_node_scaled(model: Any, p: Mapping[str, Any]) -> Any:
     """Seed 000 eq. (7): ``Theta(X) = 1/d sum_j lambda_j diag(sigma'(X w_j/sqrt d)) X X^T
     diag(sigma'(X w_j / sqrt d))`` on the model's data (B, n, n), times the rate eta."""
     X = model._t("X", p["W"])
-    _, dsigma = _activation(model.activation)
-    D = dsigma(model.preactivations(p, X))  # (B, n, m)
-    lam = p["s"] ** 2  # (B, m)
-    G = X @ X.T / X.shape[1]
-    return model.eta * G * ((D * lam[:, None, :]) @ D.transpose(1, 2))  # one batched matmul
+    return model.eta * ntg.ntg(X, p["W"], p["a"], p["s"] ** 2, model.activation)
 
 
 def min_eigenvalue(K: Any) -> Any:

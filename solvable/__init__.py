@@ -13,45 +13,38 @@ its loss and flow, its conservation laws, claims and errata):
 
 :data:`MODELS` is the one list of models: the registry (:mod:`solvable.theorems`), the
 errata (:mod:`solvable.errata`), ``solvable phases`` and :func:`numerics.simulate` are built
-from it.  Adding a model is one module (defining ``MODEL``, see
-:class:`solvable.Model`) and one line here.
+from it.  Adding a model is one module (defining ``MODEL``, see :class:`solvable.Model`) and
+one line in ``_MODEL_MODULES`` below.
 
 Verification (import them by name; they sit above :mod:`numerics`):
 :mod:`solvable.theorems`, :mod:`solvable.errata`, :mod:`solvable.testing` (pytest oracle),
 :mod:`solvable.cli`, :mod:`solvable.confirmations`.
 """
 
-from solvable import (
-    global_convergence,
-    kernels,
-    kunin,
-    lazy_training,
-    linear_node_scaling,
-    linearisation,
-    node_scaling,
-    ntg,
-    phases,
-    three_layer,
-    xu_ziyin,
-)
+import importlib
+
 from solvable._core.claims import Erratum, Theorem, Verdict
 from solvable._core.model import Model, System
 from solvable._core.tolerance import MonteCarlo, Tolerance, monte_carlo
 
-MODELS: tuple[Model, ...] = (
-    xu_ziyin.MODEL,
-    kunin.MODEL,
-    phases.MODEL,
-    three_layer.MODEL,
-    lazy_training.MODEL,
-    kernels.MODEL,
-    linearisation.MODEL,
-    node_scaling.MODEL,
-    ntg.MODEL,
-    global_convergence.MODEL,
-    linear_node_scaling.MODEL,
+_MODEL_MODULES = (  # the one list of models, in the registry's order: one line per model
+    "xu_ziyin",
+    "kunin",
+    "phases",
+    "three_layer",
+    "lazy_training",
+    "kernels",
+    "linearisation",
+    "node_scaling",
+    "ntg",
+    "global_convergence",
+    "linear_node_scaling",
 )
-"""Every model, in the registry's order (one line per model)."""
+
+MODELS: tuple[Model, ...] = tuple(
+    importlib.import_module(f"{__name__}.{name}").MODEL for name in _MODEL_MODULES
+)
+"""Every model's :class:`Model` record (its module, ``solvable.<name>``, is imported here)."""
 
 __all__ = [
     "MODELS",
@@ -62,17 +55,7 @@ __all__ = [
     "Theorem",
     "Tolerance",
     "Verdict",
-    "global_convergence",
-    "kernels",
-    "kunin",
-    "lazy_training",
-    "linear_node_scaling",
-    "linearisation",
     "monte_carlo",
-    "node_scaling",
-    "ntg",
-    "phases",
-    "three_layer",
-    "xu_ziyin",
+    *_MODEL_MODULES,
 ]
 __version__ = "0.1.0"

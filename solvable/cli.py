@@ -10,7 +10,8 @@ import time
 from collections.abc import Sequence
 from typing import TextIO
 
-from solvable import MODELS, theorems
+import solvable
+from solvable import theorems
 from solvable.errata import ERRATA
 
 __all__ = ["main"]
@@ -125,7 +126,7 @@ def _errata(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 def _phases(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Print the papers' tables that the models recompute (``MODEL.tables``), computed
     from the package (not retyped)."""
-    tables = [m.tables for m in MODELS if m.tables is not None]
+    tables = [m.tables for m in solvable.MODELS if m.tables is not None]
     for k, table in enumerate(tables):
         if k:
             print(file=out)

@@ -17,7 +17,8 @@ from __future__ import annotations
 import fnmatch
 import functools
 
-from solvable import MODELS, confirmations
+import solvable
+from solvable import confirmations
 from solvable._core.claims import (
     Theorem,
     Verdict,
@@ -30,9 +31,9 @@ __all__ = ["Theorem", "Verdict", "decide", "prove_nonzero", "prove_zero", "regis
 
 
 @functools.cache
-def _registry() -> tuple[Theorem, ...]:
+def _registry(models: tuple[solvable.Model, ...]) -> tuple[Theorem, ...]:
     out: list[Theorem] = []
-    for model in MODELS:
+    for model in models:
         out.extend(model.theorems())
         extra = confirmations.claims_of(model.name)
         for thm in extra:
@@ -47,8 +48,8 @@ def _registry() -> tuple[Theorem, ...]:
 
 
 def registry() -> list[Theorem]:
-    """Every registered claim, in a stable order (model by model, as in ``MODELS``)."""
-    return list(_registry())
+    """Every registered claim, in a stable order (model by model, as in ``solvable.MODELS``)."""
+    return list(_registry(solvable.MODELS))
 
 
 def select(pattern: str | None) -> list[Theorem]:

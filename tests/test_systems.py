@@ -1,4 +1,4 @@
-"""Every simulatable model (``numerics.SYSTEMS``, built from ``MODEL.systems``) through one
+"""Every simulatable model (``numerics.systems()``, built from ``MODEL.systems``) through one
 generic interface: ``numerics.simulate`` by scipy, torch and (polynomial flows) mpmath on
 each system's example, and the loss body, written once, consistent across its backends.
 
@@ -21,7 +21,7 @@ from numerics.models import SystemModel
 from solvable._core.backends import generate
 from solvable._core.tolerance import relative_error
 
-SYSTEMS = sorted(numerics.SYSTEMS.values(), key=lambda s: type(s).__name__)
+SYSTEMS = sorted(numerics.systems().values(), key=lambda s: type(s).__name__)
 IDS = [type(s).__name__ for s in SYSTEMS]
 TIMES = [0.0, 0.5, 2.0]
 
