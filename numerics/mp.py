@@ -46,6 +46,8 @@ from typing import Any
 import mpmath
 import sympy as sp
 
+from solvable._core.backends import generate
+
 __all__ = ["GUARD_DIGITS", "SAFETY", "TaylorProgram", "compile_polynomial", "integrate", "order"]
 
 # Guard digits: beyond the per-step truncation error, rounding errors that leave an
@@ -173,7 +175,7 @@ def _const_values(
                 mpmath.mpf(num.p) / num.q if isinstance(num, sp.Rational) else mpmath.mpf(str(num))
             )
         elif kind == "expr":
-            fn = sp.lambdify(psyms, op[1], "mpmath")
+            fn = generate(psyms, op[1], "mpmath")
             value = fn(*params)
             if not (isinstance(value, (mpmath.mpf, int, float)) and mpmath.isfinite(value)):
                 raise ValueError(f"parameter expression {op[1]} is not a finite real: {value}")
