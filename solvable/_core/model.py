@@ -30,7 +30,7 @@ import abc
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -38,10 +38,23 @@ from solvable._core.claims import Erratum, Theorem
 from solvable._core.conservation import ConservationLaw
 from solvable._core.flows import GradientFlow
 
-__all__ = ["SEED_PATTERN", "Model", "System"]
+__all__ = ["SEED_PATTERN", "Model", "System", "Trajectory"]
 
 SEED_PATTERN = re.compile(r"00[0-9]_[0-9a-f]{16}\.txt")
 """The seed file names (``../shared/seeds/``) that sources cite."""
+
+
+@runtime_checkable
+class Trajectory(Protocol):
+    """An exact solution from one initialisation: the state at one time ``t`` in
+    ``[0, inf)`` (``at``) or at many (``sample``, arrays with a leading time axis), with the
+    model's reported constants as attributes; ``dps`` is None for float64, else the digits."""
+
+    dps: int | None
+
+    def at(self, t: Any) -> Any: ...
+
+    def sample(self, times: Any) -> Any: ...
 
 
 class System(abc.ABC):
@@ -99,6 +112,14 @@ class System(abc.ABC):
     def state(self, setup: Any, t: Any, params: Mapping[str, Any], dps: int | None) -> Any:
         """The model's ``State`` at time ``t`` measured from the weights (no closed form);
         float64 when ``dps`` is None, else object arrays at the working precision."""
+
+    def closed_form(
+        self, setup: Any, out0: Any, in0: Any, *, dps: int | None = None
+    ) -> Trajectory | None:
+        """The exact solution from ``(out0, in0)`` where the model has one for this setup
+        (a :class:`Trajectory` whose states have the same type as :meth:`state`'s); ``None``
+        where it has none (the default)."""
+        return None
 
 
 def _none() -> tuple[()]:
