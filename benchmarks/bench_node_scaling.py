@@ -4,8 +4,9 @@ Run:  python benchmarks/bench_node_scaling.py
 
 1. Theorem 7.4 (linear activation): the learnt weights ``W_inf`` of one network (n = 20,
    d = 10, m = 200, Zipf alpha = 1/2, gamma = 1/2) from ``linear_node_scaling.closed_form``
-   vs integrating the raw gradient flow with ``scipy.integrate.solve_ivp`` (DOP853, rtol 1e-10,
-   atol 1e-12) until ``|r| <= 1e-10 |r_0|``; the error of both against the closed form at 60
+   (``at(inf)``) vs integrating the raw gradient flow with ``scipy.integrate.solve_ivp``
+   (DOP853, rtol 1e-10, atol 1e-12) until ``|r| <= 1e-10 |r_0|``, and the weights at ``t = 1``
+   (``at(1)`` vs ``solve_ivp`` to ``t = 1``); the error of each against the closed form at 60
    digits is printed.
 2. The mean NTG (eq. (10)) of swish on n = 8 inputs: ``ntg.mean_ntg`` (Gauss-Hermite, float64)
    vs ``scipy.integrate.dblquad`` of the same Gaussian expectation entry by entry (epsabs
@@ -18,6 +19,7 @@ Times are the best of 3 (wall clock, this machine); ratios are printed.
 
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -64,14 +66,28 @@ def theorem_7_4() -> None:
                         events=converged)  # fmt: skip
         return sol.y[:, -1].reshape(m, d)
 
-    t_cf, cf = best(lambda: lns.closed_form(X, y, lam, a, W0).W_inf)
+    def scipy_at_one():
+        sol = solve_ivp(rhs, (0, 1), W0.ravel(), method="DOP853", rtol=1e-10, atol=1e-12)
+        return sol.y[:, -1].reshape(m, d)
+
+    setup = ns.Setup(X, y, lam, "linear")
+    t_cf, cf = best(lambda: lns.closed_form(setup, a, W0).at(math.inf).W)
     t_ivp, W_ivp = best(scipy_run)
-    exact = np.array(lns.closed_form(X, y, lam, a, W0, dps=60).W_inf, dtype=float)
+    exact_traj = lns.closed_form(setup, a, W0, dps=60)
+    exact = np.array(exact_traj.at(math.inf).W, dtype=float)
     scale = np.abs(exact).max()
     print(f"1. Theorem 7.4, m = {m}: closed form {t_cf * 1e3:.2f} ms (error "
           f"{np.abs(cf - exact).max() / scale:.1e}) vs solve_ivp to |r| <= 1e-10 |y| "
           f"{t_ivp * 1e3:.0f} ms (error {np.abs(W_ivp - exact).max() / scale:.1e}): "
           f"{t_ivp / t_cf:.0f}x")  # fmt: skip
+    traj = lns.closed_form(setup, a, W0)
+    t_cf1, cf1 = best(lambda: traj.at(1.0).W)
+    t_ivp1, W_ivp1 = best(scipy_at_one)
+    exact1 = np.array(exact_traj.at(1).W, dtype=float)
+    err_cf, err_ivp = (np.abs(v - exact1).max() / scale for v in (cf1, W_ivp1))
+    print(f"   W(t = 1): Trajectory.at {t_cf1 * 1e3:.2f} ms (after closed_form's setup: "
+          f"validation, SVD; error {err_cf:.1e}) vs solve_ivp to t = 1 {t_ivp1 * 1e3:.1f} ms "
+          f"(error {err_ivp:.1e})")  # fmt: skip
 
 
 def mean_ntg_swish() -> None:

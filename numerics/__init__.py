@@ -66,7 +66,7 @@ def simulate(
     :class:`solvable.xu_ziyin.Setup` (``u0`` (d,), ``W0`` (d, d0)),
     :class:`solvable.kunin.Setup` (``a0``, ``w0`` (d,)), :class:`solvable.kunin.WideSetup`
     (``A0`` (h, c), ``W0`` (h, d)), :class:`solvable.kunin.PiecewiseLinearSetup`,
-    :class:`solvable.ntg.Setup`, :class:`solvable.linearisation.Setup`,
+    :class:`solvable.node_scaling.Setup`, :class:`solvable.linearisation.Setup`,
     :class:`solvable.three_layer.Setup`; each returns its model's ``State``.
     """
     table = systems()

@@ -21,6 +21,7 @@ from solvable import node_scaling as ns
 from solvable import ntg as ntg_mod
 from solvable._core.activations import check_activation
 from solvable._core.tolerance import MC_CONFIDENCE, MonteCarlo, monte_carlo
+from solvable.global_convergence import activation_bounds
 
 __all__ = [
     "NestedWidths",
@@ -169,32 +170,28 @@ def nested_widths(X: Any, activation: str, gamma: Any, weights: Any, widths: Any
     g = float(gamma)
     M = int(tail_nodes)
     wt = np.asarray(ns.weight_numeric(np.arange(1, M + 1), weights), float)  # lambda~_j
-    # prefix sums of A_j and lambda~_j A_j over the drawn nodes, recorded at each width
-    marks = sorted(set(widths) | {M})
-    plain, weighted = {}, {}
-    acc_p = torch.zeros(n, n, dtype=torch.float64)
+    # one draw of the first M nodes, in chunks: sum_j lambda~_j A_j over all of them (the
+    # truncated (12), from the generated NTG with scalings lambda~), and the first
+    # widths[-1] nodes kept for Theta_m
     acc_w = torch.zeros(n, n, dtype=torch.float64)
+    kept_W, kept_a = [], []
     chunk = max(1, _CHUNK_ELEMENTS // max(n, d))
-    start = 0
-    while start < M:
-        stop = min(M, start + chunk, *[w for w in marks if w > start])
+    for start in range(0, M, chunk):
+        stop = min(M, start + chunk)
         ones = np.ones(stop - start)
         p = node_scaled_parameters(ones, d, 1, seed=seed + start, device=device)
-        A = ntg_mod.ntg(Xa, p["W"][0], p["a"][0], torch.as_tensor(ones), activation).cpu()
-        # ntg with unit scalings of one node block sums A_j; weighted: scale by lambda~_j
         lamw = torch.as_tensor(wt[start:stop], dtype=p["W"].dtype, device=p["W"].device)
-        Aw = ntg_mod.ntg(Xa, p["W"][0], p["a"][0], lamw, activation).cpu()
-        acc_p += A.to(torch.float64)
-        acc_w += Aw.to(torch.float64)
-        start = stop
-        if stop in marks:
-            plain[stop], weighted[stop] = acc_p.clone(), acc_w.clone()
+        acc_w += ntg_mod.ntg(Xa, p["W"][0], p["a"][0], lamw, activation).cpu().to(torch.float64)
+        if start < widths[-1]:
+            kept_W.append(p["W"][0].cpu().numpy())
+            kept_a.append(p["a"][0].cpu().numpy())
+    W_first, a_first = np.concatenate(kept_W), np.concatenate(kept_a)
     star = ntg_mod.mean_ntg(Xa, activation)
-    theta_inf = g * star + (1 - g) * weighted[M].numpy()
-    S = np.cumsum(wt)
+    theta_inf = g * star + (1 - g) * acc_w.numpy()  # eq. (11)-(12), truncated at M nodes
     dist = []
-    for m in widths:
-        theta_m = (g / m) * plain[m].numpy() + (1 - g) / S[m - 1] * weighted[m].numpy()
+    for m in widths:  # Theta_m(X; W_0) on the first m nodes with the scalings of eq. (1)
+        theta_m = ntg_mod.ntg(Xa, W_first[:m], a_first[:m], node_scalings(m, gamma, weights),
+                              activation)  # fmt: skip
         dist.append(float(np.linalg.norm(theta_m - theta_inf)))
     C0 = ntg_mod.frobenius_constant(Xa, activation)
     rms = []
@@ -203,8 +200,9 @@ def nested_widths(X: Any, activation: str, gamma: Any, weights: Any, widths: Any
         inside = float(np.sum((lam - (1 - g) * wt[:m]) ** 2))
         tail = float(ns.sum_of_squares_limit_numeric(0, weights)) - float(np.sum(wt[:m] ** 2))
         rms.append(math.sqrt(C0 * (inside + (1 - g) ** 2 * max(tail, 0.0))))
-    # sup |sigma'| (swish: max 1.0998 at z ~ 2.4)
-    sup = {"linear": 1.0, "relu": 1.0, "tanh": 1.0, "swish": 1.1}[activation]
+    # sup |sigma'|: 1 for linear and relu, from activation_bounds for swish (1.0998) and tanh
+    sup = 1.0 if activation in ("linear", "relu") else float(activation_bounds(activation)[0])
     G = Xa @ Xa.T / d
-    tail_bound = (1 - g) * max(0.0, 1 - float(S[-1])) * sup**2 * float(np.linalg.norm(G))
+    S = float(np.sum(wt))
+    tail_bound = (1 - g) * max(0.0, 1 - S) * sup**2 * float(np.linalg.norm(G))
     return NestedWidths(widths, np.array(dist), np.array(rms), tail_bound)

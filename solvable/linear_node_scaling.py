@@ -4,27 +4,33 @@ Source: seed ``000_f57230b12d385b63.txt`` ("Over-parameterised shallow neural ne
 asymmetrical node scaling"), Theorem 7.4 (eqs. (19), (20), footnote 3), Theorem 7.5 (eq.
 (21)), Proposition 7.6, Definitions 7.1 / 7.3 with ``sigma(x) = x``.
 
-Model, eqs. (2), (3), (5) with the identity activation: ``f(x; W) = x^T beta(W) / sqrt(d)``,
-``beta(W) = sum_j sqrt(lambda_j) a_j w_j``, ``a_j = +-1`` fixed, ``L = 1/2 |y - X beta/sqrt(d)|^2``
-and the flow ``dw_j/dt = -eta grad_{w_j} L = eta sqrt(lambda_j) a_j X^T r / sqrt(d)``,
-``r = y - X beta / sqrt(d)``.  Every node moves along the same vector ``X^T r``, so
+Model: eqs. (2), (5) with the identity activation, the one definition
+:func:`solvable.node_scaling.loss` (setup :class:`solvable.node_scaling.Setup` with
+``activation="linear"``): ``f(x; W) = x^T beta(W) / sqrt(d)``, ``beta(W) = sum_j sqrt(lambda_j)
+a_j w_j``, ``a_j`` fixed, ``L = 1/2 |y - X beta/sqrt(d)|^2`` and the flow ``dw_j/dt = -eta
+grad_{w_j} L = eta sqrt(lambda_j) a_j X^T r / sqrt(d)``, ``r = y - X beta / sqrt(d)``.  Every
+node moves along the same vector ``X^T r``, so ``W_t - W_0 = (sqrt(lambda) * a) c(t)^T`` with
+``c(t)`` in the row space of X (claim ``gradient_structure``), and ``beta`` obeys the linear ODE
+``dbeta/dt = eta S X^T r/sqrt(d)``, ``S = sum_k lambda_k a_k^2``.  With the reduced SVD ``X = U
+D V^T`` (rank ``k``) its solution is exact (:func:`closed_form`, claims
+``trajectory_solves_flow``, ``trajectory_limit``)::
 
-    W_t - W_0 = (sqrt(lambda) * a) c(t)^T,   c(t) in the row space of X (= span V),
+    c(t) = V diag(1 - exp(-eta S D_i^2 t/d)) V^T (beta_inf - beta_0) / S
+    w_j(t) = w_0j + sqrt(lambda_j) a_j c(t)
 
-(claim ``gradient_structure``) and ``beta_t - beta_0 = (sum_k lambda_k a_k^2) c(t)``.  With the
-reduced SVD ``X = U D V^T`` (rank ``k``), the limit is the unique stationary point in that
-affine set (claims ``stationary_point``, ``limit_is_unique``)::
+and as ``t -> oo`` it reaches the unique stationary point in that affine set (claims
+``stationary_point``, ``limit_is_unique``)::
 
     w_inf_j - w_0j = sqrt(lambda_j) a_j / sum_k lambda_k (beta_inf - V V^T beta_0)      (19)
     beta_0 = sum_j sqrt(lambda_j) a_j w_0j,   beta_inf = sqrt(d) V D^-1 U^T y
     f(x; W_inf) = x^T (beta_inf + (I - V V^T) beta_0) / sqrt(d)                         (20)
 
-for any node scalings (not only eq. (1)): the denominator is ``sum_k lambda_k a_k^2``, which is
-the printed ``sum_k lambda_k`` because ``a_k^2 = 1`` (eq. (3)); (20) needs the same.  Gradient
-descent stays in the same affine set and contracts the data-space error by
-``1 - eta D_i^2 sum_k lambda_k / d`` per step: it converges to (19) iff ``eta < 2 d /
-(D_max^2 sum_k lambda_k)``; footnote 3's ``d / (D_max^2 sum_k lambda_k)`` is sufficient (it
-makes every factor lie in ``[0, 1)``, monotone convergence), half the sharp bound.
+for any node scalings (not only eq. (1)): the denominator is ``S = sum_k lambda_k a_k^2``,
+which is the printed ``sum_k lambda_k`` because ``a_k^2 = 1`` (eq. (3)); (20) needs the same.
+Gradient descent stays in the same affine set and contracts the data-space error by ``1 - eta
+D_i^2 S / d`` per step: it converges to (19) iff ``eta < 2 d / (D_max^2 S)``; footnote 3's
+``d / (D_max^2 S)`` is sufficient (it makes every factor lie in ``[0, 1)``, monotone
+convergence), half the sharp bound.
 
 Theorem 7.5 / Proposition 7.6: for a set ``T`` of nodes with ``Lambda_T = sum_{j in T}
 lambda_j`` and ``S = sum_k lambda_k``, ``sum_{j in T} sqrt(lambda_j) a_j w_inf_j ~
@@ -34,10 +40,13 @@ N(Lambda_T/S beta_inf, Lambda_T (I - Lambda_T/S V V^T))`` exactly for Gaussian `
 :func:`pruning_exceedance` is exact, next to the printed Markov-type bound
 :func:`pruning_bound`).
 
-Numeric evaluators are generated from the sympy matrix expressions by ``sympy.lambdify`` with
-a batch-aware printer (``matmul`` over leading batch axes): float64 numpy, or mpmath at ``dps``
-digits (numpy object arrays of ``mpmath.mpf``).  Simulations of the raw flow / GD that check
-them live in :mod:`numerics.node_scaling_linear`.
+Every formula is a sympy matrix expression of :func:`symbolic`; the evaluators are generated
+from them by ``sympy.lambdify`` with a batch-aware printer (``matmul`` over leading batch axes):
+float64 numpy, or mpmath at ``dps`` digits (numpy object arrays of ``mpmath.mpf``).  Two ways to
+evaluate: :func:`closed_form` (the model protocol: one network, ``Trajectory.at(t)`` for ``t``
+in ``[0, oo]``) and :func:`limit` (eqs. (19)-(20) for a batch of initialisations, for Monte
+Carlo).  Simulations of the raw flow / GD that check them are in :mod:`numerics.simulate`,
+:mod:`numerics.node_scaling_linear` and :mod:`solvable.confirmations.linear_node_scaling`.
 """
 
 from __future__ import annotations
@@ -47,16 +56,19 @@ import functools
 import math
 import numbers
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import mpmath
 import numpy as np
 import sympy as sp
+from sympy.polys.fields import field as rational_field
 from sympy.printing.lambdarepr import LambdaPrinter
 
 from solvable import node_scaling as ns
-from solvable._core.backends import generate
+from solvable._core import numbers as nb
+from solvable._core.activations import Z, activation, elementwise
+from solvable._core.backends import expm1, generate
 from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_zero
 from solvable._core.model import Model
 from solvable._core.numbers import check_dps as _check_dps
@@ -67,12 +79,16 @@ SEED = "000_f57230b12d385b63.txt"
 __all__ = [
     "LinearLimit",
     "ReducedSVD",
+    "States",
+    "Symbols",
+    "Trajectory",
     "claims",
     "closed_form",
     "contribution_limit_moments",
     "errata",
     "gd_step_bounds",
     "group_moments",
+    "limit",
     "pruned_mass",
     "pruned_mass_numeric",
     "pruning_bound",
@@ -94,27 +110,101 @@ _W0 = sp.MatrixSymbol("W0", _m, _d)
 _s = sp.MatrixSymbol("s", _m, 1)  # sqrt(lambda_j)
 _a = sp.MatrixSymbol("a", _m, 1)  # +-1, eq. (3)
 _Xp = sp.MatrixSymbol("Xp", _p, _d)  # probe inputs, one per row
+_G = sp.MatrixSymbol("G", _k, _k)  # diag(1 - exp(-rate_i t)): how far each data mode has moved
 _bvec = sp.MatrixSymbol("beta_inf", _d, 1)
 
-# scalars of Theorem 7.5 / Proposition 7.6 (group T of nodes)
+# scalars of Theorem 7.5 / Proposition 7.6 (group T of nodes) and of the trajectory
 _LT, _S = sp.symbols("Lambda_T S", positive=True)
 _XB = sp.Symbol("xb", real=True)  # x^T beta_inf
 _XX, _XPX = sp.symbols("xx xPx", nonnegative=True)  # |x|^2, |V V^T x|^2
 _NB = sp.Symbol("nb", nonnegative=True)  # |beta_inf|
 _EPS = sp.Symbol("epsilon", positive=True)
 _DMAX = sp.Symbol("D_max", positive=True)
+_DI = sp.Symbol("D_i", positive=True)  # one singular value of X
 _ETA = sp.Symbol("eta", positive=True)
+_T = sp.Symbol("t", nonnegative=True)
+
+
+@dataclass(frozen=True)
+class Symbols:
+    """The sympy symbols and expressions of Theorem 7.4 / 7.5 / Proposition 7.6 (shapes
+    ``n, d, m, k, p`` symbolic; matrices are ``MatrixSymbol`` expressions).
+
+    Symbols: shapes ``n, d, m, k, p``; data ``y`` (n, 1), SVD ``U`` (n, k), ``Dinv`` (k, k),
+    ``V`` (d, k); weights ``W0`` (m, d), ``s = sqrt(lambda)`` (m, 1), ``a`` (m, 1); probes
+    ``Xp`` (p, d); ``G`` (k, k) the diagonal of mode factors; ``beta_vec`` (d, 1) a given
+    ``beta_inf``; scalars ``t``, ``eta``, ``D_i``, ``S``, ``Lambda_T``, ``xb`` (``x^T
+    beta_inf``), ``xx`` (``|x|^2``), ``xPx`` (``|V V^T x|^2``), ``nb`` (``|beta_inf|``),
+    ``epsilon``, ``D_max``.
+
+    Theorem 7.4, the limit: ``beta0``, ``beta_inf``, ``projector`` (``V V^T``), ``c``
+    (``(beta_inf - V V^T beta_0)/sum lambda``, the printed denominator ``s^T s``), ``delta_W``
+    (eq. (19), rows ``j``), ``W_inf``, ``beta_final``, ``f_nodes`` (first form of (20)), ``f``
+    (second form of (20)).
+    Theorem 7.4, the trajectory: ``total`` (1x1: ``S = sum_j lambda_j a_j^2``), ``rate``
+    (``eta S D_i^2/d``, the decay rate of data mode ``i``), ``mode_factor`` (``1 - exp(-rate
+    t)``, as ``-expm1``), ``c_t`` (``V G V^T (beta_inf - beta_0)/S``), ``delta_W_t`` (``W(t) -
+    W_0``), ``W_t``.
+    Theorem 7.5 / Proposition 7.6 / footnote 3: ``group_mean``, ``group_cov`` (a node set of
+    mass ``Lambda_T``), ``error_mean``, ``error_var``, ``exceedance``, ``bound`` (printed),
+    ``eta_bound`` (footnote 3, ``d/(D_max^2 S)``) and ``eta_sharp`` (``2 d/(D_max^2 S)``).
+    """
+
+    n: sp.Symbol
+    d: sp.Symbol
+    m: sp.Symbol
+    k: sp.Symbol
+    p: sp.Symbol
+    y: sp.MatrixSymbol
+    U: sp.MatrixSymbol
+    Dinv: sp.MatrixSymbol
+    V: sp.MatrixSymbol
+    W0: sp.MatrixSymbol
+    s: sp.MatrixSymbol
+    a: sp.MatrixSymbol
+    Xp: sp.MatrixSymbol
+    G: sp.MatrixSymbol
+    beta_vec: sp.MatrixSymbol
+    t: sp.Symbol
+    eta: sp.Symbol
+    D_i: sp.Symbol
+    S: sp.Symbol
+    Lambda_T: sp.Symbol
+    xb: sp.Symbol
+    xx: sp.Symbol
+    xPx: sp.Symbol  # noqa: N815 (|V V^T x|^2)
+    nb: sp.Symbol
+    epsilon: sp.Symbol
+    D_max: sp.Symbol
+    beta0: sp.MatrixExpr = field(repr=False)
+    beta_inf: sp.MatrixExpr = field(repr=False)
+    projector: sp.MatrixExpr = field(repr=False)
+    c: sp.MatrixExpr = field(repr=False)
+    delta_W: sp.MatrixExpr = field(repr=False)  # noqa: N815 (the paper's notation)
+    W_inf: sp.MatrixExpr = field(repr=False)
+    beta_final: sp.MatrixExpr = field(repr=False)
+    f_nodes: sp.MatrixExpr = field(repr=False)
+    f: sp.MatrixExpr = field(repr=False)
+    total: sp.MatrixExpr = field(repr=False)
+    rate: sp.Expr = field(repr=False)
+    mode_factor: sp.Expr = field(repr=False)
+    c_t: sp.MatrixExpr = field(repr=False)
+    delta_W_t: sp.MatrixExpr = field(repr=False)  # noqa: N815
+    W_t: sp.MatrixExpr = field(repr=False)
+    group_mean: sp.MatrixExpr = field(repr=False)
+    group_cov: sp.MatrixExpr = field(repr=False)
+    error_mean: sp.Expr = field(repr=False)
+    error_var: sp.Expr = field(repr=False)
+    exceedance: sp.Expr = field(repr=False)
+    bound: sp.Expr = field(repr=False)
+    eta_bound: sp.Expr = field(repr=False)
+    eta_sharp: sp.Expr = field(repr=False)
 
 
 @functools.cache
-def symbolic() -> dict[str, sp.Basic]:
-    """The sympy expressions of Theorem 7.4 / 7.5 / Proposition 7.6 (shapes ``n, d, m, k, p``
-    symbolic): ``beta0``, ``beta_inf``, ``projector`` (``V V^T``), ``c`` (the common direction,
-    ``(beta_inf - V V^T beta_0)/sum lambda``), ``delta_W`` (eq. (19), rows ``j``), ``beta_final``,
-    ``f_nodes`` (first form of (20)), ``f`` (second form of (20)), ``group_mean`` /
-    ``group_cov`` (Theorem 7.5 for a node set of mass ``Lambda_T``), ``error_mean`` /
-    ``error_var`` / ``exceedance`` / ``bound`` (Proposition 7.6), ``eta_bound`` (footnote 3)
-    and ``eta_sharp``."""
+def symbolic() -> Symbols:
+    """The sympy expressions of Theorem 7.4 (its limit (19)-(20) and its trajectory), Theorem
+    7.5, Proposition 7.6 and footnote 3 (see :class:`Symbols`)."""
     sa = sp.HadamardProduct(_s, _a)
     beta0 = _W0.T * sa
     beta_inf = sp.sqrt(_d) * _V * _Dinv * _U.T * _y
@@ -125,6 +215,11 @@ def symbolic() -> dict[str, sp.Basic]:
     beta_final = W_inf.T * sa
     f_nodes = _Xp * beta_final / sp.sqrt(_d)
     f = _Xp * (beta_inf + beta0 - proj * beta0) / sp.sqrt(_d)
+    # the trajectory: beta - beta_0 = V G V^T (beta_inf - beta_0), G_ii = 1 - exp(-rate_i t)
+    total = sa.T * sa
+    rate = _ETA * _S * _DI**2 / _d
+    c_t = _V * _G * _V.T * (beta_inf - beta0) * sp.Inverse(total)
+    delta_W_t = sa * c_t.T
     # Theorem 7.5 for a node set T (T = {j}: one contribution)
     group_mean = _LT / _S * _bvec
     group_cov = _LT * (sp.Identity(_d) - _LT / _S * proj)
@@ -134,13 +229,17 @@ def symbolic() -> dict[str, sp.Basic]:
     z = sp.sqrt(2 * var)
     exceed = (sp.erfc((_EPS - mu) / z) + sp.erfc((_EPS + mu) / z)) / 2
     bound = sp.sqrt(_XX) / (_EPS * sp.sqrt(_d)) * ((_NB + sp.sqrt(_d)) * _LT + sp.sqrt(_d * _LT))
-    return {
-        "beta0": beta0, "beta_inf": beta_inf, "projector": proj, "c": c,
-        "delta_W": delta_W, "W_inf": W_inf, "beta_final": beta_final, "f_nodes": f_nodes,
-        "f": f, "group_mean": group_mean, "group_cov": group_cov, "error_mean": mu,
-        "error_var": var, "exceedance": exceed, "bound": bound,
-        "eta_bound": _d / (_DMAX**2 * _S), "eta_sharp": 2 * _d / (_DMAX**2 * _S),
-    }  # fmt: skip
+    return Symbols(
+        n=_n, d=_d, m=_m, k=_k, p=_p, y=_y, U=_U, Dinv=_Dinv, V=_V, W0=_W0, s=_s, a=_a,
+        Xp=_Xp, G=_G, beta_vec=_bvec, t=_T, eta=_ETA, D_i=_DI, S=_S, Lambda_T=_LT, xb=_XB,
+        xx=_XX, xPx=_XPX, nb=_NB, epsilon=_EPS, D_max=_DMAX,
+        beta0=beta0, beta_inf=beta_inf, projector=proj, c=c, delta_W=delta_W, W_inf=W_inf,
+        beta_final=beta_final, f_nodes=f_nodes, f=f, total=total, rate=rate,
+        mode_factor=-expm1(-rate * _T), c_t=c_t, delta_W_t=delta_W_t, W_t=_W0 + delta_W_t,
+        group_mean=group_mean, group_cov=group_cov, error_mean=mu, error_var=var,
+        exceedance=exceed, bound=bound,
+        eta_bound=_d / (_DMAX**2 * _S), eta_sharp=2 * _d / (_DMAX**2 * _S),
+    )  # fmt: skip
 
 
 class _BatchedPrinter(LambdaPrinter):
@@ -196,10 +295,16 @@ _MATRIX_ARGS = {
     "W_inf": (_d, _y, _U, _Dinv, _V, _W0, _s, _a),
     "f_nodes": (_d, _y, _U, _Dinv, _V, _W0, _s, _a, _Xp),
     "f": (_d, _y, _U, _Dinv, _V, _W0, _s, _a, _Xp),
+    "total": (_s, _a),
+    "c_t": (_d, _y, _U, _Dinv, _V, _W0, _s, _a, _G),
+    "delta_W_t": (_d, _y, _U, _Dinv, _V, _W0, _s, _a, _G),
+    "W_t": (_d, _y, _U, _Dinv, _V, _W0, _s, _a, _G),
     "group_mean": (_LT, _S, _bvec),
     "group_cov": (_d, _LT, _S, _V),
 }
 _SCALAR_ARGS = {
+    "rate": (_ETA, _S, _DI, _d),
+    "mode_factor": (_ETA, _S, _DI, _T, _d),
     "error_mean": (_LT, _S, _XB, _d),
     "error_var": (_LT, _S, _XX, _XPX, _d),
     "exceedance": (_LT, _S, _XB, _XX, _XPX, _d, _EPS),
@@ -211,11 +316,14 @@ _SCALAR_ARGS = {
 
 @functools.cache
 def _evaluator(name: str, backend: str) -> Callable[..., Any]:
-    expr = symbolic()[name]
+    """The generated evaluator of the expression ``name`` of :func:`symbolic` (matrices:
+    batched numpy / object-array code; scalars: numpy ufunc code, or mpmath mapped over
+    object arrays)."""
+    expr = getattr(symbolic(), name)
     if name in _MATRIX_ARGS:
         return generate(_MATRIX_ARGS[name], expr, backend, printer=_BatchedPrinter,
                         extra=_matrix_namespace(backend))  # fmt: skip
-    return generate(_SCALAR_ARGS[name], expr, backend)
+    return generate(_SCALAR_ARGS[name], expr, backend, elementwise=backend == "mpmath")
 
 
 # ---------------------------------------------------------------------------
@@ -317,16 +425,18 @@ def _check_signs(a: Any) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------
-# Theorem 7.4: the closed form
+# Theorem 7.4, the limit (19)-(20) for a batch of initialisations
 # ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class LinearLimit:
     """Theorem 7.4 for one data set and a batch of initialisations (leading axes ``...``).
 
-    ``svd`` (reduced SVD of X), ``beta0`` (..., d), ``beta_inf`` (d,) (min-norm least
-    squares), ``projector`` ``V V^T`` (d, d), ``delta_W`` ``w_inf_j - w_0j`` (..., m, d) (eq.
-    (19)), ``W_inf`` (..., m, d), ``f`` (..., p) learnt function on the probes (second form of
-    eq. (20); ``None`` without probes), ``f_nodes`` (first form of (20), from ``W_inf``)."""
+    Returned by :func:`limit` (for Monte Carlo over initialisations; one network at every
+    ``t``: :func:`closed_form`).  ``svd`` (reduced SVD of X), ``beta0`` (..., d),
+    ``beta_inf`` (d,) (min-norm least squares), ``projector`` ``V V^T`` (d, d), ``delta_W``
+    ``w_inf_j - w_0j`` (..., m, d) (eq. (19)), ``W_inf`` (..., m, d), ``f`` (..., p) learnt
+    function on the probes (second form of eq. (20); ``None`` without probes), ``f_nodes``
+    (first form of (20), from ``W_inf``)."""
 
     svd: ReducedSVD
     beta0: np.ndarray
@@ -338,11 +448,12 @@ class LinearLimit:
     f_nodes: np.ndarray | None
 
 
-def closed_form(
+def limit(
     X: Any, y: Any, lam: Any, a: Any, W0: Any, *, probes: Any = None, dps: int | None = None,
     rank: int | None = None,
 ) -> LinearLimit:  # fmt: skip
-    """Theorem 7.4 (eqs. (19), (20)) for data ``X`` (n, d), ``y`` (n,), node scalings ``lam``
+    """Eqs. (19), (20) of Theorem 7.4 (the limit ``t -> oo``) for a batch of networks: data
+    ``X`` (n, d), ``y`` (n,), node scalings ``lam``
     (m,) or (B, m) (any ``lambda >= 0`` with ``sum > 0``; eq. (1) not required), output signs
     ``a`` (m,) or (B, m) in {-1, +1} (eq. (3)), initial weights ``W0`` (m, d) or (B, m, d), and
     optional ``probes`` (p, d).  ``dps=None``: float64; ``dps=k``: mpmath at ``k`` digits."""
@@ -397,6 +508,179 @@ def _diag_object(v: np.ndarray) -> np.ndarray:
 
 def _call(backend: str, name: str, *args: Any) -> Any:
     return np.asarray(_evaluator(name, backend)(*args))
+
+
+# ---------------------------------------------------------------------------
+# Theorem 7.4 as a trajectory: the model protocol
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class States:
+    """Many times at once (leading time axis): ``t`` (T,), ``W`` (T, m, d), ``a`` (m,), the
+    outputs ``f`` (T, n) on the data and the ``loss`` (T,), measured from the weights by
+    :func:`solvable.node_scaling.network_output` / :func:`~solvable.node_scaling.loss`."""
+
+    t: np.ndarray
+    W: np.ndarray
+    a: np.ndarray
+    f: np.ndarray
+    loss: np.ndarray
+
+    def __getitem__(self, k: int) -> ns.State:
+        return ns.State(t=self.t[k], W=self.W[k], a=self.a, f=self.f[k], loss=self.loss[k])
+
+    def __len__(self) -> int:
+        return len(self.t)
+
+
+def _is_infinite(t: Any) -> bool:
+    """``t`` is ``+inf`` (float, numpy or mpmath); ``-inf`` is a ``ValueError``."""
+    if isinstance(t, (float, np.floating)) and math.isinf(t):
+        inf = True
+    elif isinstance(t, mpmath.mpf) and mpmath.isinf(t):
+        inf = True
+    else:
+        return False
+    if t < 0:
+        raise ValueError(f"t must be >= 0, got {t!r}")
+    return inf
+
+
+def _check_times(times: Any) -> list[Any]:
+    """One time or a 1-d sequence of times, each a finite number ``>= 0`` or ``+inf``."""
+    if isinstance(times, np.ndarray) and times.ndim == 0:
+        times = [times.item()]
+    elif isinstance(times, (numbers.Real, str, mpmath.mpf)) and not isinstance(times, bool):
+        times = [times]
+    if isinstance(times, (str, bytes)) or not isinstance(times, (list, tuple, np.ndarray)):
+        raise TypeError(f"times must be a number or a sequence of numbers, got {times!r:.80}")
+    if len(times) == 0:
+        raise ValueError("times must not be empty")
+    out = []
+    for t in np.asarray(times, dtype=object).ravel().tolist():
+        out.append(t if _is_infinite(t) else nb.check_number("t", t, nonnegative=True))
+    return out
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """Theorem 7.4 for one network: the exact gradient flow of loss (5) with ``sigma = id``,
+    from ``W0`` with the output weights ``a`` fixed, at every ``t`` in ``[0, oo]``.
+
+    Reported quantities (float64, or ``mpmath.mpf`` / object arrays at ``dps`` digits):
+
+    * ``S``: ``sum_j lambda_j a_j^2``, the ``sum_k lambda_{m,k}`` of (19) when ``a_j = +-1``
+      (eq. (3));
+    * ``beta0`` (d,): ``sum_j sqrt(lambda_j) a_j w_0j``;
+    * ``beta_inf`` (d,): ``sqrt(d) V D^-1 U^T y``, the minimum-norm least-squares solution;
+    * ``projector`` (d, d): ``V V^T``, onto the row space of ``X``;
+    * ``rates`` (k,): ``eta S D_i^2 / d``: the component of ``beta(t)`` along ``v_i`` reaches
+      that of ``beta_inf`` like ``exp(-rate_i t)``;
+    * ``step_bound``: footnote 3's gradient-descent step bound ``d / (D_max^2 S)`` (GD
+      converges to (19) for every step below it; the sharp bound is twice it);
+    * ``svd``: the reduced SVD of ``X`` (:class:`ReducedSVD`).
+
+    ``at(t)`` (``t >= 0``, ``t = inf`` is the limit (19)-(20)) gives a
+    :class:`solvable.node_scaling.State`, the type :func:`numerics.simulate` returns for the
+    same setup; ``sample(times)`` gives :class:`States`."""
+
+    setup: ns.Setup
+    a: np.ndarray
+    W0: np.ndarray
+    dps: int | None
+    svd: ReducedSVD
+    S: Any
+    beta0: np.ndarray
+    beta_inf: np.ndarray
+    projector: np.ndarray
+    rates: np.ndarray
+    step_bound: Any
+    _data: dict[str, Any] = field(repr=False)
+
+    def at(self, t: Any) -> ns.State:
+        """The state at one time ``t`` in ``[0, oo]``."""
+        return self.sample([t])[0]
+
+    def sample(self, times: Any) -> States:
+        """The states at many times (each ``>= 0`` or ``inf``), vectorised over ``times``."""
+        ts = _check_times(times)
+        k, dps = self._data, self.dps
+        backend = "numpy" if dps is None else "mpmath"
+        with nb.Precision(dps):
+            conv = (lambda v: math.inf if _is_infinite(v) else nb.to_float(v)) if dps is None \
+                else (lambda v: mpmath.inf if _is_infinite(v) else nb.to_mpf(v))  # fmt: skip
+            tt = np.array([conv(t) for t in ts], dtype=nb.dtype(dps))
+            g = _evaluator("mode_factor", backend)(
+                k["eta"], k["S"], k["D"][None, :], tt[:, None], k["d"]
+            )  # (T, k): 1 - exp(-rate_i t), exactly 1 at t = inf
+            G = np.zeros((*g.shape, g.shape[-1]), dtype=g.dtype)
+            idx = np.arange(g.shape[-1])
+            G[:, idx, idx] = g
+            delta = np.asarray(
+                _evaluator("delta_W_t", backend)(
+                    k["d"], k["y"], k["U"], k["Dinv"], k["V"], k["W0"], k["s"], k["a"], G
+                )
+            )
+            W = k["W0"][None] + delta
+            sigma = elementwise("linear", backend)
+            a, s = k["a"][:, 0], k["s"][:, 0]
+            f = ns.network_output(W, a, s, k["X"], sigma, k["root_d"])
+            L = ns.loss(W, a, s, k["X"], k["yv"], sigma, k["root_d"])
+        tt, W, f, L = nb.rounded((tt, W, f, L), dps)
+        return States(t=tt, W=W, a=self.a, f=f, loss=L)
+
+
+def closed_form(setup: ns.Setup, a0: Any, W0: Any, *, dps: int | None = None) -> Trajectory:
+    """Theorem 7.4: the exact gradient flow of eqs. (2), (5) with ``sigma = id`` (``setup``:
+    :class:`solvable.node_scaling.Setup` with ``activation="linear"``; any node scalings
+    ``lam >= 0``, not only eq. (1)) from the output weights ``a0`` (m,) (fixed; eq. (3) has
+    ``+-1``, any real values with ``S = sum_j lambda_j a_j^2 > 0`` are solved) and the input
+    weights ``W0`` (m, d), trained at the rate ``setup.eta``.
+
+    ``dps=None``: float64; ``dps=k``: mpmath at ``k`` significant digits (the SVD of ``X`` and
+    every product at ``k + 10``).  The rank of ``X`` follows :func:`reduced_svd`'s rule."""
+    if not isinstance(setup, ns.Setup):
+        raise TypeError(f"setup must be a node_scaling.Setup, got {type(setup).__name__}")
+    if setup.activation != "linear":
+        raise ValueError(
+            f"setup.activation must be 'linear' (Theorem 7.4), got {setup.activation!r}"
+        )
+    dps = _check_dps(dps)
+    a_in = nb.check_vector("a0", a0, setup.m)
+    W_in = nb.check_matrix("W0", W0, (setup.m, setup.d))
+    backend = "numpy" if dps is None else "mpmath"
+    conv, dt = nb.converter(dps), nb.dtype(dps)
+    n, d = setup.n, setup.d
+    with nb.Precision(dps):
+        X = np.array([[conv(v) for v in row] for row in setup.X], dtype=dt)
+        yv = np.array([conv(v) for v in setup.y], dtype=dt)
+        lam = np.array([conv(v) for v in setup.lam], dtype=dt)
+        a = np.array([conv(v) for v in a_in], dtype=dt)
+        Wa = np.array([[conv(v) for v in row] for row in W_in], dtype=dt)
+        sqrt = np.sqrt if dps is None else np.vectorize(mpmath.sqrt, otypes=[object])
+        s = sqrt(lam)
+        svd = reduced_svd(X, dps=None if dps is None else mpmath.mp.dps)
+        D = np.asarray(svd.D, dtype=dt)
+        Dinv = np.diag(1 / D) if dps is None else _diag_object(1 / D)
+        col = lambda v: v[:, None]  # noqa: E731 - vectors as (rows, 1) columns
+        ev = functools.partial(_call, backend)
+        S = ev("total", col(s), col(a))[0, 0]
+        if not S > 0:
+            raise ValueError("a0 must give sum_j lambda_j a_j^2 > 0 (some node must move)")
+        eta = conv(setup.eta)
+        beta0 = ev("beta0", Wa, col(s), col(a))[:, 0]
+        beta_inf = ev("beta_inf", d, col(yv), svd.U, Dinv, svd.V)[:, 0]
+        proj = ev("projector", svd.V)
+        rates = np.asarray(_evaluator("rate", backend)(eta, S, D, d), dtype=dt)
+        step = _evaluator("eta_bound", backend)(d, D[0], S)
+        step = float(step) if dps is None else step[()]
+        data = {"X": X, "yv": yv, "y": col(yv), "U": svd.U, "Dinv": Dinv, "V": svd.V,
+                "W0": Wa, "s": col(s), "a": col(a), "D": D, "d": d, "eta": eta, "S": S,
+                "root_d": math.sqrt(d) if dps is None else mpmath.sqrt(d), "n": n}  # fmt: skip
+    S_r, beta0_r, beta_inf_r, proj_r, rates_r = nb.rounded((S, beta0, beta_inf, proj, rates), dps)
+    (step_r,) = nb.rounded((step,), dps)
+    a_r, W0_r = nb.rounded((a, Wa), dps)
+    return Trajectory(setup, a_r, W0_r, dps, svd, S_r, beta0_r, beta_inf_r, proj_r, rates_r,
+                      step_r, data)  # fmt: skip
 
 
 # ---------------------------------------------------------------------------
@@ -531,91 +815,230 @@ def pruning_bound(x: Any, eps: float, lam_T: float, beta_inf: Any) -> float:
 
 
 # ---------------------------------------------------------------------------
-# symbolic claims
+# symbolic claims, on an instance of the package's network (node_scaling.loss)
 # ---------------------------------------------------------------------------
 _QU = sp.Matrix([[1, 2, 2], [2, 1, -2], [2, -2, 1]]) / 3  # rational orthogonal matrices
 _QV = sp.Matrix([[2, 3, 6], [3, -6, 2], [6, 2, -3]]) / 7
+_QH = sp.Matrix([[1, 1, 1, 1], [1, 1, -1, -1], [1, -1, 1, -1], [1, -1, -1, 1]]) / 2
+_SIGNS = ((1, 1), (1, -1), (-1, 1), (-1, -1))  # every a in {-1, 1}^2 (eq. (3))
+
+
+def _obj(M: Any) -> np.ndarray:
+    return np.array(M.tolist() if isinstance(M, sp.MatrixBase) else list(M), dtype=object)
 
 
 @functools.cache
 def _instance() -> dict[str, Any]:
-    """A small generic instance: n = d = 3, rank k = 2 (so U U^T != I and V V^T != I), m = 2
-    nodes; U, V two columns of rational orthogonal matrices, everything else symbolic
-    (D, y, W0, s = sqrt(lambda), a real non-zero; ``sd`` stands for sqrt(d), which only
-    ever appears as a factor)."""
-    n, d, k, m = 3, 3, 2, 2
-    U, V = _QU[:, :k], _QV[:, :k]
+    """A small generic instance: n = 3, d = 4 (sqrt(d) = 2, rational), rank k = 2 (so U U^T
+    != I and V V^T != I), m = 2 nodes; U, V two columns of rational orthogonal matrices,
+    everything else symbolic (D, y, W0, s = sqrt(lambda) > 0, a real non-zero, the rate eta >
+    0).  ``flow`` is the sympy gradient flow of loss (5)
+    (:func:`solvable.node_scaling.flow_symbolic`, linear) and ``values`` sets its parameters to
+    this data.  ``K`` is the field of rational functions in every symbol used here: the claims
+    evaluate the package's expressions in it (exact arithmetic, a residual is 0 in ``K`` iff it
+    is identically 0), which is much faster than simplifying large sympy expressions."""
+    n, d, k, m = 3, 4, 2, 2
+    U, V = _QU[:, :k], _QH[:, :k]
     D = sp.diag(*sp.symbols("D1:3", positive=True))
     X = U * D * V.T
     y = sp.Matrix(sp.symbols("y1:4", real=True))
     s = sp.symbols("s1:3", positive=True)
     a = sp.symbols("a1:3", real=True, nonzero=True)
-    W0 = sp.Matrix(m, d, sp.symbols("w1:7", real=True))
-    W = sp.Matrix(m, d, sp.symbols("v1:7", real=True))
-    sd = sp.Symbol("sd", positive=True)
-    return dict(n=n, d=d, k=k, m=m, U=U, V=V, D=D, X=X, y=y, s=s, a=a, W0=W0, W=W, sd=sd)
+    W0 = sp.Matrix(m, d, sp.symbols("w1:9", real=True))
+    W = sp.Matrix(m, d, sp.symbols("v1:9", real=True))
+    flow = ns.flow_symbolic(n, d, m, "linear")
+    eta = flow.params[0]
+    values = dict(zip(flow.params, [eta, *X, *y, *s], strict=True))
+    extra = dict(z=sp.symbols("z1:3", real=True), g=sp.symbols("g1:3"), E=sp.symbols("E1:3"),
+                 xp=sp.symbols(f"x1:{d + 1}", real=True), eta_gd=sp.Symbol("eta_gd"))  # fmt: skip
+    gens = (*D.diagonal(), *y, *s, *a, *W0, eta)
+    return dict(n=n, d=d, k=k, m=m, U=U, V=V, D=D, X=X, y=y, s=s, a=a, W0=W0, W=W, eta=eta,
+                flow=flow, values=values, gens=gens, K=rational_field(gens, sp.QQ)[0],
+                **extra)  # fmt: skip
 
 
-def _beta(W: sp.Matrix, inst: dict[str, Any]) -> sp.Matrix:
-    s, a = inst["s"], inst["a"]
-    return sum((s[j] * a[j] * W[j, :].T for j in range(inst["m"])),
-               sp.zeros(inst["d"], 1)).applyfunc(sp.cancel)  # fmt: skip
+@functools.cache
+def _instance_with(*names: str) -> dict[str, Any]:
+    """:func:`_instance` with the field ``K`` extended by the extra symbols ``names`` (``"W"``,
+    ``"z"``, ``"g"``, ``"E"``, ``"xp"``, ``"eta_gd"``): fewer generators, faster arithmetic."""
+    inst = _instance()
+    extra = [x for q in names for x in (inst[q] if q != "eta_gd" else [inst[q]])]
+    return {**inst, "K": rational_field([*inst["gens"], *extra], sp.QQ)[0]}
 
 
-def _residual(W: sp.Matrix, inst: dict[str, Any]) -> sp.Matrix:
-    return (inst["y"] - inst["X"] * _beta(W, inst) / inst["sd"]).applyfunc(sp.cancel)
+def _F(value: Any, inst: dict[str, Any]) -> Any:
+    """Sympy matrices / sequences / expressions as (object arrays of) elements of ``K``."""
+    K = inst["K"]
+    if isinstance(value, sp.MatrixBase):
+        return np.array([[K.from_expr(v) for v in row] for row in value.tolist()], dtype=object)
+    if isinstance(value, (list, tuple)):
+        return np.array([K.from_expr(sp.sympify(v)) for v in value], dtype=object)
+    return K.from_expr(sp.sympify(value))
 
 
-def _instance_limit(inst: dict[str, Any], general: bool = True) -> dict[str, sp.Matrix]:
-    """Eq. (19) on the instance, with denominator ``sum lambda a^2`` (general) or the printed
-    ``sum lambda``."""
-    s, a, U, V, D, y, W0, sd, m = (inst[k] for k in ("s", "a", "U", "V", "D", "y", "W0", "sd",
-                                                     "m"))  # fmt: skip
-    beta0 = _beta(W0, inst)
-    beta_inf = sd * V * D.inv() * U.T * y
-    S = sum(s[j] ** 2 * (a[j] ** 2 if general else 1) for j in range(m))
-    c = (beta_inf - V * V.T * beta0) / S
-    sa = sp.Matrix(m, 1, [s[j] * a[j] for j in range(m)])
-    return {"beta0": beta0, "beta_inf": beta_inf, "c": c, "W_inf": W0 + sa * c.T}
+def _zero(values: Any) -> list[sp.Expr]:
+    """Residuals computed in ``K`` as sympy expressions (``0`` exactly when they vanish)."""
+    return [v.as_expr() for v in np.asarray(values, dtype=object).ravel()]
+
+
+def _evaluate(expr: sp.Expr, vals: dict[sp.Symbol, Any], K: Any, memo: dict) -> Any:
+    """A polynomial sympy expression (the package's flow) evaluated in ``K``."""
+    if expr in memo:
+        return memo[expr]
+    if expr.is_Symbol:
+        out = vals[expr]
+    elif expr.is_Number:
+        out = K.from_expr(expr)
+    elif expr.is_Add or expr.is_Mul:
+        parts = [_evaluate(x, vals, K, memo) for x in expr.args]
+        out = functools.reduce(lambda p, q: p + q if expr.is_Add else p * q, parts)
+    elif expr.is_Pow and expr.exp.is_Integer:
+        out = _evaluate(expr.base, vals, K, memo) ** int(expr.exp)
+    else:  # pragma: no cover - the linear network's flow is polynomial
+        raise TypeError(f"cannot evaluate {expr} in the rational function field")
+    memo[expr] = out
+    return out
+
+
+def _gradient(W: np.ndarray, inst: dict[str, Any], a: Any = None) -> np.ndarray:
+    """``grad_W L`` of loss (5), in ``K``: minus the W-block of the package's sympy flow (the
+    one definition, :func:`solvable.node_scaling.flow_symbolic`) divided by ``eta``, at the
+    weights ``W`` (an (m, d) array in ``K``) and output weights ``a``."""
+    flow, K = inst["flow"], inst["K"]
+    a = _F(list(inst["a"] if a is None else a), inst)
+    vals = {**dict(zip(flow.block("a").ravel(), a, strict=True)),
+            **dict(zip(flow.block("W").ravel(), W.ravel(), strict=True)),
+            **{q: _F(v, inst) for q, v in inst["values"].items()}}  # fmt: skip
+    rhs = dict(zip(flow.state, flow.rhs, strict=True))
+    memo: dict = {}
+    eta = _F(inst["eta"], inst)
+    return np.array([-_evaluate(rhs[w], vals, K, memo) / eta for w in flow.block("W").ravel()],
+                    dtype=object).reshape(W.shape)  # fmt: skip
+
+
+def _outputs(W: np.ndarray, inst: dict[str, Any], X: Any = None, a: Any = None) -> np.ndarray:
+    """``f`` of eq. (2) (sigma = id) on the rows of ``X`` (default the data), in ``K``:
+    :func:`solvable.node_scaling.network_output`, the one definition."""
+    X = _F(inst["X"] if X is None else X, inst)
+    a = _F(list(inst["a"] if a is None else a), inst)
+    sigma = np.vectorize(sp.lambdify(Z, activation("linear")), otypes=[object])
+    return ns.network_output(W, a, _F(list(inst["s"]), inst), X, sigma, 2)  # sqrt(d) = 2
+
+
+def _beta(W: np.ndarray, inst: dict[str, Any], a: Any = None) -> np.ndarray:
+    """``beta(W)`` read off the network: ``f(e_k) = beta_k/sqrt(d)`` for the unit vectors."""
+    return 2 * _outputs(W, inst, sp.eye(inst["d"]), a)
+
+
+@functools.cache
+def _field_evaluator(name: str, K: Any) -> Callable[..., Any]:
+    """The generated evaluator of ``name`` (the same lambdified code as the numpy / mpmath
+    ones) with a namespace for object arrays of elements of the instance's field ``K``
+    (``sqrt(4) = 2`` exactly; scalars as 0-d object arrays, so that they broadcast)."""
+
+    def identity(n: Any) -> np.ndarray:
+        return np.array([[K.one if i == j else K.zero for j in range(int(n))]
+                         for i in range(int(n))], dtype=object)  # fmt: skip
+
+    space = {
+        **_matrix_namespace("mpmath"),
+        "identity": identity,
+        "sqrt": lambda v: np.array(K.from_expr(sp.sqrt(sp.sympify(v))), dtype=object),
+    }
+    return generate(_MATRIX_ARGS[name], getattr(symbolic(), name), "numpy",
+                    printer=_BatchedPrinter, extra=space)  # fmt: skip
+
+
+def _explicit(name: str, inst: dict[str, Any], *, G: sp.Matrix | None = None,
+              Xp: sp.Matrix | None = None, a: Any = None) -> np.ndarray:  # fmt: skip
+    """The generated evaluator of the matrix expression ``name`` of :func:`symbolic`, run on
+    the instance in exact arithmetic (elements of ``K``)."""
+    a = inst["a"] if a is None else a
+    col = lambda v: _F(sp.Matrix(list(v)), inst)  # noqa: E731
+    values = {
+        _d: inst["d"],
+        _y: col(inst["y"]),
+        _U: _F(inst["U"], inst),
+        _Dinv: _F(inst["D"].inv(), inst),
+        _V: _F(inst["V"], inst),
+        _W0: _F(inst["W0"], inst),
+        _s: col(inst["s"]),
+        _a: col(a),
+        _G: None if G is None else _F(G, inst),
+        _Xp: None if Xp is None else _F(Xp, inst),
+    }
+    out = _field_evaluator(name, inst["K"])(*[values[q] for q in _MATRIX_ARGS[name]])
+    return np.asarray(out, dtype=object)
+
+
+def _sa(inst: dict[str, Any], a: Any = None) -> np.ndarray:
+    a = inst["a"] if a is None else a
+    return _F([si * ai for si, ai in zip(inst["s"], a, strict=True)], inst)
 
 
 def _gradient_structure() -> Verdict:
-    # grad_{w_j} L (sympy differentiation of eq. (5) with sigma = id) equals
-    # -(s_j a_j / sqrt(d)) X^T r for every W: all nodes move along one vector X^T r, which lies
-    # in the row space of X; hence W_t - W_0 = (s * a) c(t)^T with c(t) in span V
-    inst = _instance()
-    W, X, s, a, sd = inst["W"], inst["X"], inst["s"], inst["a"], inst["sd"]
-    r = _residual(W, inst)
-    L = (r.T * r)[0] / 2
-    res = []
-    for j in range(inst["m"]):
-        grad = sp.Matrix([sp.diff(L, W[j, i]) for i in range(inst["d"])])
-        res += list((grad + s[j] * a[j] * X.T * r / sd).applyfunc(sp.expand))
-    # X^T r = V (D U^T r): in span V, the row space of X
-    V = inst["V"]
-    res += list((X.T * r - V * (V.T * X.T * r)).applyfunc(sp.expand))
+    # grad_{w_j} L (the package's flow of eq. (5), sigma = id) equals -(s_j a_j / sqrt(d)) X^T r,
+    # r = y - f(W) (node_scaling.network_output), for every W: all nodes move along one vector
+    # X^T r, which lies in the row space of X; hence W_t - W_0 = (s * a) c(t)^T, c(t) in span V
+    inst = _instance_with("W")
+    W = _F(inst["W"], inst)
+    X, V = _F(inst["X"], inst), _F(inst["V"], inst)
+    r = _F(list(inst["y"]), inst) - _outputs(W, inst)
+    grad = _gradient(W, inst)
+    direction = X.T @ r
+    res = _zero(grad + _sa(inst)[:, None] * direction[None, :] / 2)  # sqrt(d) = 2
+    res += _zero(direction - V @ (V.T @ direction))
     return prove_zero(*res)
 
 
 def _stationary_point() -> Verdict:
-    # (19) (denominator sum lambda a^2) is a zero of the loss gradient, on the instance
-    # (gradient X^T r by gradient_structure) and in matrix form for every n, d, m, k
-    # (non-commutative symbols reduced by U^T U = I, V^T V = I, D D^-1 = I)
+    # the limit of the generated trajectory (G = I, any a, S = sum lambda a^2; it is the
+    # generated (19) when a_j^2 = 1, claim trajectory_limit) zeroes the package's loss
+    # gradient on the instance; and in matrix form for every n, d, m, k (the generated
+    # beta_final with non-commutative symbols reduced by U^T U = I, V^T V = I, D D^-1 = I,
+    # (s a)^T (s a) = s^T s)
     inst = _instance()
-    lim = _instance_limit(inst)
-    res = list((inst["X"].T * _residual(lim["W_inf"], inst)).applyfunc(sp.cancel))
+    W_inf = _explicit("W_t", inst, G=sp.eye(inst["k"]))
+    res = _zero(_gradient(W_inf, inst))
     res.append(_matrix_form_gradient())
     return prove_zero(*res)
 
 
+def _noncommutative(expr: sp.Basic, names: dict[str, sp.Symbol]) -> sp.Expr:
+    """A matrix expression of :func:`symbolic` as a product of non-commutative symbols
+    (``X^T`` a symbol of its own, the 1x1 inverse a commutative ``1/S``)."""
+    if isinstance(expr, sp.MatrixSymbol):
+        return names[expr.name]
+    if isinstance(expr, sp.Transpose):
+        inner = expr.arg
+        key = inner.name if isinstance(inner, sp.MatrixSymbol) else "sa"
+        return names[f"{key}^T"]
+    if isinstance(expr, sp.HadamardProduct):  # s * a, or (s * a)^T after doit()
+        return names["sa^T" if all(isinstance(x, sp.Transpose) for x in expr.args) else "sa"]
+    if isinstance(expr, sp.Inverse):
+        return 1 / names["S"]
+    if isinstance(expr, sp.MatMul):
+        out = sp.S.One
+        for arg in expr.args:
+            out = out * _noncommutative(arg, names)
+        return out
+    if isinstance(expr, sp.MatAdd):
+        return sp.Add(*[_noncommutative(arg, names) for arg in expr.args])
+    return expr  # a scalar factor
+
+
 def _matrix_form_gradient() -> sp.Expr:
-    U, D, V, Ut, Vt, Di, y, b0 = sp.symbols("U D V U^T V^T D^-1 y beta_0", commutative=False)
-    d, Sa = sp.symbols("d S_a", positive=True)
-    beta_inf = sp.sqrt(d) * V * Di * Ut * y
-    beta_final = b0 + Sa * (beta_inf - V * Vt * b0) / Sa  # beta_0 + (sum lambda a^2) c
-    r = y - U * D * Vt * beta_final / sp.sqrt(d)
-    g = sp.expand(V * D * Ut * r)  # X^T r with X^T = V D U^T
-    rules = {Ut * U: 1, Vt * V: 1, D * Di: 1}
+    nc = dict(commutative=False)
+    names = {q: sp.Symbol(q, **nc) for q in ("U", "V", "U^T", "V^T", "Dinv", "y", "W0", "W0^T",
+                                             "sa", "sa^T")}  # fmt: skip
+    names["S"] = sp.Symbol("S_p", positive=True)  # s^T s = (s a)^T (s a) under eq. (3)
+    D = sp.Symbol("D", commutative=False)
+    beta_final = _noncommutative(symbolic().beta_final.doit(), names)
+    X, Xt = names["U"] * D * names["V^T"], names["V"] * D * names["U^T"]  # X = U D V^T
+    r = names["y"] - X * beta_final / sp.sqrt(_d)
+    g = sp.expand(Xt * r)  # X^T r, the direction of every node's gradient
+    rules = {names["U^T"] * names["U"]: 1, names["V^T"] * names["V"]: 1, D * names["Dinv"]: 1,
+             names["sa^T"] * names["sa"]: names["S"]}  # fmt: skip
     for _ in range(10):
         new = sp.expand(g.subs(rules))
         if new == g:
@@ -624,97 +1047,154 @@ def _matrix_form_gradient() -> sp.Expr:
     return g
 
 
+def _affine(inst: dict[str, Any], z: Any) -> np.ndarray:
+    """``W0 + (s * a) (V z)^T``: the affine set the flow stays in (gradient_structure)."""
+    V = _F(inst["V"], inst)
+    return _F(inst["W0"], inst) + _sa(inst)[:, None] * (V @ np.asarray(z, dtype=object))[None, :]
+
+
 def _limit_is_unique() -> Verdict:
-    # derivation of (19): W - W0 = (s*a) (V z)^T (gradient_structure), the stationarity
-    # condition X^T r = 0 is linear in z (k unknowns) with a unique solution, equal to V^T c of
-    # (19); then (20) follows from (19) under eq. (3) (a_j = +-1, every sign pattern)
-    inst = _instance()
-    V, s, a, m = inst["V"], inst["s"], inst["a"], inst["m"]
-    z = sp.Matrix(sp.symbols("z1:3"))
-    sa = sp.Matrix(m, 1, [s[j] * a[j] for j in range(m)])
-    W = inst["W0"] + sa * (V * z).T
-    eqs = list((inst["X"].T * _residual(W, inst)).applyfunc(sp.cancel))
-    sol = sp.solve(eqs, list(z), dict=True)
-    lim = _instance_limit(inst)
-    if len(sol) != 1:
-        return Verdict("failed", f"{len(sol)} solutions for z")
-    res = [sp.cancel(sol[0][zi] - ci) for zi, ci in zip(z, V.T * lim["c"], strict=True)]
-    res += list((lim["c"] - V * (V.T * lim["c"])).applyfunc(sp.cancel))  # c in span V
-    # (20): x^T beta(W_inf)/sqrt(d) = x^T (beta_inf + (I - V V^T) beta_0)/sqrt(d), and the
-    # general denominator equals the printed sum lambda, for a in {-1, 1}^2
-    for signs in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
-        sub = dict(zip(a, signs, strict=True))
-        lim_p = _instance_limit(inst, general=False)
-        gen = {k: v.subs(sub) for k, v in lim.items()}
-        res += list((gen["W_inf"] - lim_p["W_inf"].subs(sub)).applyfunc(sp.cancel))
-        beta_f = _beta(gen["W_inf"], {**inst, "a": signs})
-        P = V * V.T
-        target = gen["beta_inf"] + (sp.eye(3) - P) * gen["beta0"]
-        res += list((beta_f - target).applyfunc(sp.cancel))
+    # derivation of (19): W - W0 = (s*a) (V z)^T (gradient_structure); the stationarity
+    # condition (package gradient = 0) is affine in z, A z + b = 0, with A of full rank k = 2
+    # (det(A^T A) > 0: unique solution), solved by V^T c of the generated trajectory at G = I
+    # (denominator S = sum lambda a^2, any a); and (20) (the generated f, second form) is the
+    # network's output at the generated W_inf on a probe x, for every a in {-1, 1}^2
+    inst = _instance_with("xp")
+    K, V = inst["K"], _F(inst["V"], inst)
+    b = _gradient(_affine(inst, [K.zero, K.zero]), inst).ravel()
+    cols = [_gradient(_affine(inst, e), inst).ravel() - b for e in ([K.one, K.zero],
+                                                                    [K.zero, K.one])]  # fmt: skip
+    A = np.stack(cols, axis=1)  # (m d, 2)
+    gram = A.T @ A
+    det = sp.factor((gram[0, 0] * gram[1, 1] - gram[0, 1] * gram[1, 0]).as_expr())
+    c_gen = _explicit("c_t", inst, G=sp.eye(inst["k"]))[:, 0]
+    z_star = V.T @ c_gen
+    res = _zero(A @ z_star + b)
+    res += _zero(c_gen - V @ z_star)  # c in span V
+    xp = sp.Matrix(1, inst["d"], inst["xp"])
+    for signs in _SIGNS:
+        W_inf = _explicit("W_inf", inst, a=signs)
+        res += _zero(_outputs(W_inf, inst, xp, signs) - _explicit("f", inst, Xp=xp,
+                                                                  a=signs)[:, 0])  # fmt: skip
+    unique = decide([(f"det(A^T A) = {det} > 0", bool(det.is_positive))], "A has rank 2")
+    verdict = prove_zero(*res)
+    if verdict.status != "proved" or unique.status != "proved":
+        return Verdict("failed", f"{verdict.detail}; {unique.detail}",
+                       residuals=verdict.residuals + unique.residuals)  # fmt: skip
+    return Verdict("proved", f"{verdict.detail}; {unique.detail}",
+                   residuals=verdict.residuals + unique.residuals)  # fmt: skip
+
+
+def _paper_form() -> Verdict:
+    # the generated (19) and (20) against the formulas as printed in Theorem 7.4 (the paper's
+    # side, typed here as data), on the instance with a in {-1, 1}^2 and a probe x
+    inst = _instance_with("xp")
+    U, V, D, y, W0, s = (inst[q] for q in ("U", "V", "D", "y", "W0", "s"))
+    d, m = inst["d"], inst["m"]
+    xp = sp.Matrix(1, d, inst["xp"])
+    res = []
+    for signs in _SIGNS:
+        beta0 = sum((s[j] * signs[j] * W0[j, :].T for j in range(m)), sp.zeros(d, 1))
+        beta_inf = sp.sqrt(d) * V * D.inv() * U.T * y
+        total = sum(s[j] ** 2 for j in range(m))
+        printed_19 = sp.Matrix.vstack(*[(s[j] / total * signs[j] * (beta_inf - V * V.T * beta0)).T
+                                        for j in range(m)])  # fmt: skip
+        printed_20 = xp * (beta_inf + (sp.eye(d) - V * V.T) * beta0) / sp.sqrt(d)
+        res += _zero(_explicit("delta_W", inst, a=signs) - _F(printed_19, inst))
+        res += _zero(_explicit("f", inst, Xp=xp, a=signs) - _F(printed_20, inst))
+        res += _zero(_explicit("f_nodes", inst, Xp=xp, a=signs) - _F(printed_20, inst))
     return prove_zero(*res)
 
 
-def _evaluator_matches_instance() -> Verdict:
-    # the generated (lambdified) delta_W and f equal the hand-built instance formulas: the
-    # matrix expressions of symbolic() evaluated on the explicit instance (as_explicit)
+def _trajectory_solves_flow() -> Verdict:
+    # the generated W(t) (any a, S = sum lambda a^2) solves the package's gradient flow of
+    # eq. (5) (linear), dW/dt = -eta grad L(W(t)), and W(0) = W0, on the instance.  W(t) is
+    # W(G) at G = diag(g_1(t), g_2(t)), g_i the generated mode factors: by the chain rule
+    # dW/dt = sum_i dW/dg_i g_i'(t), with g_i' by sympy; naming exp(-rate_i t) = E_i (so g_i
+    # = 1 - E_i) the residual is a rational function of E_1, E_2 that is 0 in K (for all E_i)
+    inst = _instance_with("g", "E")
+    t = sp.Symbol("t", nonnegative=True)
+    S = sum(v**2 for v in _sa(inst)).as_expr()  # (s*a)^T (s*a), as the generated total
+    S_gen = _explicit("total", inst)[0, 0].as_expr()
+    sub = [{_ETA: inst["eta"], _S: S_gen, _DI: inst["D"][i, i], _T: t, _d: inst["d"]}
+           for i in range(inst["k"])]  # fmt: skip
+    g = [symbolic().mode_factor.subs(q) for q in sub]
+    rates = [symbolic().rate.subs(q) for q in sub]
+    E, gs = inst["E"], inst["g"]
+
+    def named(v: sp.Expr) -> sp.Expr:  # exp(-rate_i t) -> E_i
+        def rep(z: sp.Expr) -> sp.Expr:
+            for rt, Ei in zip(rates, E, strict=True):
+                if sp.expand(z + rt * t) == 0:
+                    return Ei
+            return sp.exp(z)
+
+        return v.replace(expm1, lambda z: sp.exp(z) - 1).replace(sp.exp, rep)
+
+    K = inst["K"]
+    at = [named(v) for v in g]  # g_i(t) with exp(-rate_i t) = E_i
+    slopes = [_F(named(sp.diff(v, t)), inst) for v in g]  # g_i'(t)
+    W_g = _explicit("W_t", inst, G=sp.diag(*gs))  # in K, with g_i free
+    gens = [K.from_expr(q) for q in gs]
+    dW_dg = [np.vectorize(lambda e, q=q: e.diff(q), otypes=[object])(W_g) for q in gens]
+    res = []
+    for dWi in dW_dg:  # W is affine in G: dW/dg_i does not depend on g
+        for q in gens:
+            res += _zero(np.vectorize(lambda e, q=q: e.diff(q), otypes=[object])(dWi))
+    W_E = _explicit("W_t", inst, G=sp.diag(*at))
+    dW = sum(dWi * si for dWi, si in zip(dW_dg, slopes, strict=True))
+    res += _zero(dW + _gradient(W_E, inst) * _F(inst["eta"], inst))
+    W_at_0 = _explicit("W_t", inst, G=sp.diag(*[v.subs(t, 0) for v in g]))
+    res += _zero(W_at_0 - _F(inst["W0"], inst))
+    res += [sp.expand(v - (1 - Ei)) for v, Ei in zip(at, E, strict=True)]  # g_i = 1 - E_i
+    res.append(sp.expand(S - S_gen))
+    return prove_zero(*res)
+
+
+def _trajectory_limit() -> Verdict:
+    # t -> oo: every generated mode factor 1 - exp(-eta S D_i^2 t/d) -> 1 (sympy limit), so
+    # W(t) -> the generated trajectory at G = I, which is the generated (19) W_inf when
+    # a_j^2 = 1 (every sign pattern); at t = 0 the factor is 0 (W(0) = W0)
     inst = _instance()
-    lim = _instance_limit(inst, general=False)
-    e = symbolic()
-    k, m, d, p = inst["k"], inst["m"], inst["d"], 1
-    xp = sp.Matrix(1, d, sp.symbols("x1:4", real=True))
-    sub = {
-        _n: inst["n"], _d: d, _m: m, _k: k, _p: p,
-    }  # fmt: skip
-    vals = {
-        _y: inst["y"], _U: inst["U"], _Dinv: inst["D"].inv(), _V: inst["V"], _W0: inst["W0"],
-        _s: sp.Matrix(inst["s"]), _a: sp.Matrix(inst["a"]), _Xp: xp,
-    }  # fmt: skip
-    signs = {inst["a"][0]: 1, inst["a"][1]: -1}
-
-    def explicit(name: str) -> sp.Matrix:
-        ex = e[name].subs(sub)
-        ex = ex.subs({sp.MatrixSymbol(ms.name, *[sub.get(q, q) for q in ms.shape]): v
-                      for ms, v in vals.items()})  # fmt: skip
-        return sp.Matrix(ex.doit().as_explicit()).subs(signs)
-
-    def zero(M: sp.Matrix) -> list[sp.Expr]:  # sd = sqrt(3) here: expand the radicals
-        return list(M.subs({inst["sd"]: sp.sqrt(d)}).applyfunc(lambda v: sp.expand(
-            sp.radsimp(sp.together(v)))))  # fmt: skip
-
-    res = zero(explicit("delta_W") - (lim["W_inf"] - inst["W0"]).subs(signs))
-    target_f = xp * (lim["beta_inf"] + lim["beta0"] - inst["V"] * inst["V"].T * lim["beta0"])
-    res += zero(explicit("f") - target_f.subs(signs) / inst["sd"])
-    res += zero(explicit("f_nodes") - explicit("f"))
+    sym = symbolic()
+    res = [sp.limit(sym.mode_factor, _T, sp.oo) - 1, sym.mode_factor.subs(_T, 0)]
+    for signs in _SIGNS:
+        at_inf = _explicit("W_t", inst, G=sp.eye(inst["k"]), a=signs)
+        res += _zero(at_inf - _explicit("W_inf", inst, a=signs))
     return prove_zero(*res)
 
 
 def _gd_step_size() -> Verdict:
-    # GD on W: c <- c + eta X^T r/sqrt(d), so in the data coordinates e = V^T(beta - beta*)
-    # evolves as e <- (I - eta S D^2/d) e (S = sum lambda a^2; residual of the recursion on the
-    # instance).  Footnote 3: eta = theta d/(D_max^2 S), 0 < theta < 1, gives factors
-    # 1 - theta D_i^2/D_max^2 in [0, 1) (convergence, monotone); the sharp bound is 2d/(D_max^2 S)
-    inst = _instance()
-    lim = _instance_limit(inst)
-    V, D, sd, s, a, m = (inst[q] for q in ("V", "D", "sd", "s", "a", "m"))
-    eta = sp.Symbol("eta", positive=True)
-    cz = sp.Matrix(sp.symbols("z1:3"))
-    sa = sp.Matrix(m, 1, [s[j] * a[j] for j in range(m)])
-    W = inst["W0"] + sa * (V * cz).T
-    W_next = W + eta * sa * (inst["X"].T * _residual(W, inst) / sd).T
-    S = sum(s[j] ** 2 * a[j] ** 2 for j in range(m))
-    e_now = V.T * (_beta(W, inst) - _beta(lim["W_inf"], inst))
-    e_next = V.T * (_beta(W_next, inst) - _beta(lim["W_inf"], inst))
-    factor = sp.eye(2) - eta * S * D**2 / sd**2
-    res = list((e_next - factor * e_now).applyfunc(sp.cancel))
-    verdict = prove_zero(*res)
+    # GD on W with the package's gradient: W <- W - eta grad L(W).  From W in the affine set
+    # W0 + (s*a)(V z)^T the data coordinates e = V^T(beta - beta*) evolve as e <- (I - eta S
+    # D^2/d) e (S = sum lambda a^2; residual of the recursion on the instance, beta read off
+    # the network).  Footnote 3: eta = theta d/(D_max^2 S), 0 < theta < 1, gives factors 1 -
+    # theta D_i^2/D_max^2 in [0, 1) (convergence, monotone); the sharp bound is 2d/(D_max^2 S)
+    inst = _instance_with("z", "eta_gd")
+    V, D, d = _F(inst["V"], inst), inst["D"], inst["d"]
+    eta = _F(inst["eta_gd"], inst)
+    W = _affine(inst, _F(list(inst["z"]), inst))
+    W_next = W - _gradient(W, inst) * eta  # (array * element: K's elements do not broadcast)
+    S_gen = _explicit("total", inst)[0, 0]
+    W_star = _explicit("W_t", inst, G=sp.eye(inst["k"]))
+    e_now = V.T @ (_beta(W, inst) - _beta(W_star, inst))
+    e_next = V.T @ (_beta(W_next, inst) - _beta(W_star, inst))
+    D2 = _F(D**2, inst)
+    factor = _F(sp.eye(2), inst) - D2 * (eta * S_gen) / d
+    verdict = prove_zero(*_zero(e_next - factor @ e_now))
     t, u = sp.symbols("t u", positive=True)  # theta = 1/(1 + t) in (0, 1), q = 1/(1 + u)
     theta, q = 1 / (1 + t), 1 / (1 + u)  # q = D_i^2/D_max^2 in (0, 1)  (q = 1: below)
-    f = 1 - theta * q  # the factor at eta = theta d/(D_max^2 S)
+    # the generated footnote-3 bound: eta_bound S D_max^2/d = 1, so the factor at theta x it is
+    # 1 - theta D_i^2/D_max^2
+    Dm, Sm = sp.symbols("D_m S_m", positive=True)
+    unit = sp.simplify(symbolic().eta_bound.subs({_d: d, _S: Sm, _DMAX: Dm}) * Sm * Dm**2 / d)
+    f = 1 - theta * q
 
     def pos(e: sp.Expr) -> bool | None:
         return sp.factor(sp.together(e)).is_positive
 
     cases = [
+        ("eta_bound S D_max^2/d = 1", unit == 1),
         ("factor > 0 (q < 1)", pos(f)),
         ("factor > 0 (q = 1)", pos(1 - theta)),
         ("factor < 1", pos(1 - f)),
@@ -739,7 +1219,8 @@ def _group_covariance() -> Verdict:
     # the sum over a node set T of c_j = sqrt(lambda_j) a_j w_inf_j: mean Lambda_T/S beta_inf,
     # covariance Lambda_T (I - Lambda_T/S P) (m = 4, T = {3, 4}, d = 2, rank-1 P = v v^T),
     # u_k = sqrt(lambda_k) a_k w_0k ~ N(0, lambda_k I) independent: sum_T c_j = sum_k A_k u_k +
-    # Lambda_T/S beta_inf with A_k = 1[k in T] I - Lambda_T/S P
+    # Lambda_T/S beta_inf with A_k = 1[k in T] I - Lambda_T/S P.  Compared with the generated
+    # group_cov (and the printed form of Theorem 7.5, typed as data)
     lam = sp.symbols("lambda1:5", positive=True)
     S = sum(lam)
     T = (2, 3)
@@ -752,27 +1233,38 @@ def _group_covariance() -> Verdict:
     for k in range(4):
         A = (I2 if k in T else sp.zeros(2, 2)) - LT / S * P
         cov += lam[k] * A * A.T
-    # the generated group_cov expression, made explicit at d = 2 with V = v
-    gc = symbolic()["group_cov"].subs(_d, 2)
-    gc = gc.subs({sp.MatrixSymbol("V", 2, _k): sp.Matrix(v)}).subs(_k, 1)
-    gc = sp.Matrix(gc.subs({_LT: LT, _S: S}).doit().as_explicit())
-    return prove_zero(*(cov - LT * (I2 - LT / S * P)), *(gc - LT * (I2 - LT / S * P)))
+    gc = _moment_explicit(symbolic().group_cov, v, LT, S)
+    return prove_zero(*(cov - gc), *(gc - LT * (I2 - LT / S * P)))
+
+
+def _moment_explicit(expr: sp.MatrixExpr, v: sp.Matrix, LT: Any, S: Any,
+                     b: sp.Matrix | None = None) -> sp.Matrix:  # fmt: skip
+    """The generated group_mean / group_cov made explicit with rank-1 ``V = v`` (d =
+    len(v)), ``Lambda_T = LT``, ``S`` and ``beta_inf = b``."""
+    d = v.rows
+    ex = expr.subs(_d, d).subs(_k, 1)
+    sub = {sp.MatrixSymbol("V", d, 1): v}
+    if b is not None:
+        sub[sp.MatrixSymbol("beta_inf", d, 1)] = b
+    return sp.Matrix(ex.subs(sub).subs({_LT: LT, _S: S}).doit().as_explicit())
 
 
 def _contribution_limit() -> Verdict:
     # eq. (21): with lambda_{m,j} -> (1 - gamma) lambda~_j (node_scaling_limit, sympy limit)
-    # and S = 1 (eq. (1)), the moments lambda/S beta_inf and lambda (I - lambda/S P) become
-    # (1 - gamma) lambda~_j beta_inf and (1 - gamma) lambda~_j (I - (1 - gamma) lambda~_j P),
-    # for Zipf (every alpha) and finite K (every K), j = 1 and symbolic j
-    b, p = sp.symbols("b_inf P", real=True)  # one coordinate of beta_inf, one entry of P
+    # and S = 1 (eq. (1)), the generated moments (group_mean, group_cov with Lambda_T =
+    # lambda_{m,j}) become the printed (1 - gamma) lambda~_j beta_inf and (1 - gamma)
+    # lambda~_j (I - (1 - gamma) lambda~_j P), for Zipf (every alpha) and finite K (every K),
+    # j = 1 and symbolic j; d = 1 with P = v^2
+    b, v = sp.symbols("b_inf v", real=True)  # beta_inf and V in d = 1, P = v^2
+    mean_of = _moment_explicit(symbolic().group_mean, sp.Matrix([v]), _LT, 1, sp.Matrix([b]))
+    cov_of = _moment_explicit(symbolic().group_cov, sp.Matrix([v]), _LT, 1)
     res = []
     for w in (ns.zipf_symbolic(), ns.finite_k_symbolic()):
         for j in (1, ns.J):
             lam_lim = ns.node_scaling_limit(j, ns.GAMMA, w)
-            mean = (_LT / _S * b).subs({_LT: lam_lim, _S: 1})
-            cov = (_LT * (1 - _LT / _S * p)).subs({_LT: lam_lim, _S: 1})
+            mean, cov = mean_of[0, 0].subs(_LT, lam_lim), cov_of[0, 0].subs(_LT, lam_lim)
             wt = (1 - ns.GAMMA) * w.weight(j)
-            res += [mean - wt * b, cov - wt * (1 - wt * p)]
+            res += [mean - wt * b, cov - wt * (1 - wt * v**2)]
     return prove_zero(*res)
 
 
@@ -809,15 +1301,18 @@ def _pruned_mass_limit() -> Verdict:
 
 
 def _markov_derivation() -> Verdict:
-    # Proposition 7.6's bound from the exact moments: E|e| <= |mu| + sqrt(var) (triangle and
-    # Jensen), |mu| <= Lambda_T |x||beta_inf|/sqrt(d) (S = 1), var <= Lambda_T |x|^2/d; so
-    # eps * bound - E-bound = |x|/sqrt(d) (sqrt(d) Lambda_T + sqrt(d Lambda_T) - sqrt(Lambda_T))
-    # >= 0 (d >= 1): the printed bound holds (with slack sqrt(d) Lambda_T + (sqrt(d) - 1)
-    # sqrt(Lambda_T)).  Residual: the identity of the slack; the sign by cases.
+    # Proposition 7.6's bound from the generated exact moments: E|e| <= |mu| + sqrt(var)
+    # (triangle and Jensen), with |x^T beta_inf| <= |x| |beta_inf| (Cauchy-Schwarz) in mu and
+    # the non-positive -Lambda_T^2/S |V V^T x|^2/d dropped from var (S = 1); so eps * bound -
+    # E-bound = |x|/sqrt(d) (sqrt(d) Lambda_T + sqrt(d Lambda_T) - sqrt(Lambda_T)) >= 0 (d >=
+    # 1): the printed bound holds (with slack sqrt(d) Lambda_T + (sqrt(d) - 1) sqrt(Lambda_T)).
+    # Residual: the identity of the slack; the sign by cases.
     x = sp.Symbol("x_norm", positive=True)
     e = symbolic()
-    bound = e["bound"].subs({_XX: x**2, _S: 1})
-    eabs = x * _NB * _LT / sp.sqrt(_d) + sp.sqrt(_LT * x**2 / _d)
+    bound = e.bound.subs({_XX: x**2})
+    mu_abs = e.error_mean.subs({_XB: -x * _NB, _S: 1})  # |x^T beta_inf| <= |x| |beta_inf|
+    var_up = e.error_var.subs({_XX: x**2, _XPX: 0, _S: 1})
+    eabs = mu_abs + sp.sqrt(var_up)
     slack = sp.expand(_EPS * bound - eabs)
     target = x / sp.sqrt(_d) * (sp.sqrt(_d) * _LT + sp.sqrt(_d * _LT) - sp.sqrt(_LT))
     q = sp.Symbol("q", nonnegative=True)  # sqrt(d) = 1 + q >= 1
@@ -831,59 +1326,155 @@ def _markov_derivation() -> Verdict:
 # ---------------------------------------------------------------------------
 # numeric claims
 # ---------------------------------------------------------------------------
+def _rational_instance() -> dict[str, Any]:
+    """An exact instance (n = d = 3, rank 2, m = 2, rate eta = 1/2): U, V rational orthogonal
+    columns, D = diag(2, 1), y, W0, lambda rational, a = (1, -1), one probe."""
+    U, V = _QU[:, :2], _QV[:, :2]
+    D = sp.diag(2, 1)
+    return {
+        "U": U, "V": V, "D": D, "X": U * D * V.T,
+        "y": sp.Matrix([1, sp.Rational(-1, 2), sp.Rational(1, 3)]),
+        "W0": sp.Matrix([[sp.Rational(1, 2), -1, sp.Rational(1, 4)], [2, sp.Rational(-1, 3), 1]]),
+        "lam": [sp.Rational(3, 4), sp.Rational(1, 4)], "a": [1, -1],
+        "xp": sp.Matrix([[1, 2, -1]]), "eta": sp.Rational(1, 2),
+    }  # fmt: skip
+
+
+def _exact_values(inst: dict[str, Any], t: Any) -> dict[str, sp.Matrix]:
+    """The generated expressions made explicit on the rational instance, exactly: ``W_t`` at
+    ``t`` (``sp.oo``: the limit, G = I), ``delta_W`` and ``f`` of (19)-(20)."""
+    sym = symbolic()
+    shapes = {_n: 3, _d: 3, _m: 2, _k: 2, _p: 1}
+    s = sp.Matrix([sp.sqrt(v) for v in inst["lam"]])
+    a = sp.Matrix(inst["a"])
+    vals = {_y: inst["y"], _U: inst["U"], _Dinv: inst["D"].inv(), _V: inst["V"],
+            _W0: inst["W0"], _s: s, _a: a, _Xp: inst["xp"]}  # fmt: skip
+    S = sum(v * w**2 for v, w in zip(inst["lam"], inst["a"], strict=True))
+    if t == sp.oo:
+        G = sp.eye(2)
+    else:
+        G = sp.diag(*[sym.mode_factor.subs({_ETA: inst["eta"], _S: S, _DI: inst["D"][i, i],
+                                            _T: t, _d: 3}) for i in range(2)])  # fmt: skip
+    vals[_G] = G
+
+    def explicit(expr: sp.MatrixExpr) -> sp.Matrix:
+        ex = expr.subs(shapes)
+        ex = ex.subs({sp.MatrixSymbol(ms.name, *[shapes.get(q, q) for q in ms.shape]): v
+                      for ms, v in vals.items()})  # fmt: skip
+        return sp.Matrix(ex.doit().as_explicit())
+
+    return {"W_t": explicit(sym.W_t), "delta_W": explicit(sym.delta_W), "f": explicit(sym.f)}
+
+
 def _evaluators_mpmath(dps: int = 30) -> Verdict:
-    # float64 and mpmath evaluators of (19)-(20) against each other and against the exact
-    # rational instance (U, V rational orthogonal columns, D, y, W0 rational): the mpmath
-    # result must match the exact one to dps - 3 digits (3 digits for the SVD at dps digits)
-    tol_mp = Tolerance.digits(dps - 3, "mpmath svd_r and products at dps digits; 3 digits "
-                                       "margin for the conditioning (D_max/D_min = 2)")  # fmt: skip
+    # the generated float64 and mpmath evaluators of (19)-(20) (limit()) and of the trajectory
+    # (closed_form(), at t = 0, 1/2, 3 and oo) against the same sympy expressions evaluated
+    # exactly on a rational instance (then to dps + 10 digits)
+    tol_mp = Tolerance.digits(dps - 3, "mpmath svd_r and products at dps + 10 digits; 3 digits "
+                              "margin for the conditioning (D_max/D_min = 2)")  # fmt: skip
     tol_f = Tolerance(
         rtol=1e-12,
         reason="float64 SVD: backward error ~ 1e-16 times "
         "D_max/D_min = 2, amplified by the O(10) entries; 1e-12 leaves a margin",
     )
-    U, V = np.array(_QU[:, :2].tolist(), dtype=object), np.array(_QV[:, :2].tolist(),
-                                                                  dtype=object)  # fmt: skip
-    Dm = sp.diag(2, 1)
-    Xs = sp.Matrix(U.tolist()) * Dm * sp.Matrix(V.tolist()).T
-    ys = sp.Matrix([1, sp.Rational(-1, 2), sp.Rational(1, 3)])
-    W0s = sp.Matrix([[sp.Rational(1, 2), -1, sp.Rational(1, 4)], [2, sp.Rational(-1, 3), 1]])
-    lam = [sp.Rational(3, 4), sp.Rational(1, 4)]
-    a = [1, -1]
-    xp = sp.Matrix([[1, 2, -1]])
-    S = sum(lam)
-    sa = sp.Matrix([sp.sqrt(li) * ai for li, ai in zip(lam, a, strict=True)])
-    b0 = W0s.T * sa
-    Vs, Us = sp.Matrix(V.tolist()), sp.Matrix(U.tolist())
-    binf = sp.sqrt(3) * Vs * Dm.inv() * Us.T * ys
-    exact_dW = sa * ((binf - Vs * Vs.T * b0) / S).T
-    exact_f = xp * (binf + b0 - Vs * Vs.T * b0) / sp.sqrt(3)
-    to = lambda M: np.array([[str(sp.N(v, dps + 10)) for v in row] for row in M.tolist()])  # noqa: E731
+    inst = _rational_instance()
+    times = [0, sp.Rational(1, 2), 3, sp.oo]
+    exact = {t: _exact_values(inst, t) for t in times}
     dec = lambda v: str(sp.N(v, dps + 10))  # noqa: E731 - exact decimals for mpmath
-    args = (to(Xs), [dec(v) for v in ys], [dec(v) for v in lam], a, to(W0s))
-    kw = {"probes": to(xp), "rank": 2}
-    mp_res = closed_form(*args, dps=dps, **kw)
-    f_res = closed_form(*(np.asarray(v, dtype=float) for v in args[:4]),
-                        np.asarray(args[4], dtype=float), probes=np.asarray(to(xp), dtype=float),
-                        rank=2)  # fmt: skip
+    to = lambda M: [[dec(v) for v in row] for row in M.tolist()]  # noqa: E731
+    args = (to(inst["X"]), [dec(v) for v in inst["y"]], [dec(v) for v in inst["lam"]],
+            inst["a"], to(inst["W0"]))  # fmt: skip
+    mp_res = limit(*args, probes=to(inst["xp"]), dps=dps, rank=2)
+    f_res = limit(*(np.asarray(v, dtype=float) for v in args), probes=np.asarray(
+        to(inst["xp"]), dtype=float), rank=2)  # fmt: skip
     with mpmath.workdps(dps + 10):
-        ex_dW = [[mpmath.mpf(str(sp.N(v, dps + 10))) for v in row] for row in exact_dW.tolist()]
-        ex_f = [mpmath.mpf(str(sp.N(v, dps + 10))) for v in exact_f]
-    errs = [
-        error_in_units(mp_res.delta_W, ex_dW, tol_mp),
-        error_in_units(mp_res.f, ex_f, tol_mp),
-        error_in_units(f_res.delta_W, ex_dW, tol_f),
-        error_in_units(f_res.f, ex_f, tol_f),
-    ]
-    worst = max(errs)
-    return Verdict(
-        "confirmed" if worst <= 1 else "failed",
-        f"exact rational instance (n = d = 3, rank 2, m = 2): mpmath at dps = {dps}: "
-        f"{errs[0]:.2g}, {errs[1]:.2g} tolerances (delta_W, f); float64: {errs[2]:.2g}, "
-        f"{errs[3]:.2g}",
-        max_error=worst,
-        tolerance=tol_mp,
-    )  # fmt: skip
+        mpf = lambda M: [[mpmath.mpf(dec(v)) for v in row] for row in M.tolist()]  # noqa: E731
+        ex = {t: {q: mpf(M) for q, M in e.items()} for t, e in exact.items()}
+    errs = {
+        "limit delta_W mpmath": error_in_units(mp_res.delta_W, ex[sp.oo]["delta_W"], tol_mp),
+        "limit f mpmath": error_in_units(mp_res.f, ex[sp.oo]["f"][0], tol_mp),
+        "limit delta_W float64": error_in_units(f_res.delta_W, ex[sp.oo]["delta_W"], tol_f),
+        "limit f float64": error_in_units(f_res.f, ex[sp.oo]["f"][0], tol_f),
+    }
+    setup = ns.Setup(args[0], args[1], args[2], "linear", dec(inst["eta"]))
+    tnum = [0, "0.5", 3, math.inf]
+    for label, digits, tol in (("mpmath", dps, tol_mp), ("float64", None, tol_f)):
+        traj = closed_form(setup, inst["a"], args[4], dps=digits).sample(tnum)
+        for k, t in enumerate(times):
+            errs[f"W(t={t}) {label}"] = error_in_units(traj.W[k], ex[t]["W_t"], tol)
+    worst = max(errs.values())
+    return Verdict.from_error(
+        worst,
+        f"exact rational instance (n = d = 3, rank 2, m = 2, eta = 1/2), mpmath at dps = "
+        f"{dps}, errors in tolerances: " + ", ".join(f"{k} {v:.2g}" for k, v in errs.items()),
+        tol_mp,
+    )
+
+
+def _reported_constants(dps: int = 30) -> Verdict:
+    # The constants closed_form() reports, at dps and 2 dps digits and in float64, against the
+    # printed forms of Theorem 7.4 and footnote 3 (typed as data) computed directly from the
+    # setup, without the SVD: S = sum_k lambda_{m,k} (a = +-1), beta_inf = sqrt(d) X^T (X
+    # X^T)^-1 y (the minimum-norm solution, X of full row rank n < d), D_i^2 the eigenvalues of
+    # X X^T (so rates = eta S D_i^2/d and footnote 3's d/(D_max^2 sum_k lambda_{m,k})), and
+    # w_inf_j - w_0j of (19) with V V^T = X^T (X X^T)^-1 X; gd_step_bounds() against the same
+    # footnote-3 bound and twice it
+    X = [["0.6", "-0.3", "0.5", "0.1"], ["0.2", "0.7", "-0.4", "0.3"], ["-0.5", "0.1", "0.2",
+         "0.8"]]  # fmt: skip
+    y = ["0.9", "-0.4", "0.3"]
+    lam = [str(v) for v in ns.node_scaling_numeric(4, np.arange(1, 5), 0.5, ns.zipf("0.5"))]
+    a = [1, -1, -1, 1]
+    W0 = [["0.5", "-1", "0.25", "0.1"], ["2", "-0.3", "1", "-0.7"], ["-0.4", "0.9", "0.3", "1.2"],
+          ["0.1", "0.2", "-0.8", "0.6"]]  # fmt: skip
+    setup = ns.Setup(X, y, lam, "linear", "0.5")
+    n, d, m = 3, 4, 4
+    tol_f = Tolerance(rtol=1e-12, reason="float64 SVD / solve: backward error ~1e-16 times the "
+                      "condition number of X X^T (< 10 here) and O(10) entries")  # fmt: skip
+    worst, parts = 0.0, []
+    for digits in (dps, 2 * dps, None):
+        work = 30 if digits is None else digits + 10
+        tol = tol_f if digits is None else Tolerance.digits(
+            digits - 5, "SVD (svd_r) vs solve / eigsy, both at dps + 10 digits: 5 digits of "
+            "margin for the conditioning of X X^T")  # fmt: skip
+        traj = closed_form(setup, a, W0, dps=digits)
+        with mpmath.workdps(work):
+            Xm = mpmath.matrix([[mpmath.mpf(v) for v in row] for row in X])
+            ym = mpmath.matrix([mpmath.mpf(v) for v in y])
+            lm = [mpmath.mpf(v) for v in lam]
+            S = mpmath.fsum(lm)  # the printed sum_k lambda_{m,k}
+            XXt = Xm * Xm.T
+            beta_inf = mpmath.sqrt(d) * Xm.T * mpmath.lu_solve(XXt, ym)
+            ev, _ = mpmath.eigsy(XXt)
+            D2 = sorted((ev[i] for i in range(n)), reverse=True)
+            eta = mpmath.mpf("0.5")
+            rates = [eta * S * v / d for v in D2]
+            step = d / (D2[0] * S)  # footnote 3: d (D_max^2 sum_k lambda_{m,k})^-1
+            P = Xm.T * mpmath.inverse(XXt) * Xm
+            b0 = mpmath.matrix([mpmath.fsum(mpmath.sqrt(lm[j]) * a[j] * mpmath.mpf(W0[j][i])
+                                            for j in range(m)) for i in range(d)])  # fmt: skip
+            c = beta_inf - P * b0
+            dW = [[mpmath.sqrt(lm[j]) / S * a[j] * c[i] for i in range(d)] for j in range(m)]
+            W_inf = traj.at(math.inf).W
+            got_dW = [[W_inf[j][i] - traj.W0[j][i] for i in range(d)] for j in range(m)]
+            e = {
+                "S": error_in_units(traj.S, S, tol),
+                "beta_inf": error_in_units(traj.beta_inf, list(beta_inf), tol),
+                "rates": error_in_units(traj.rates, rates, tol),
+                "step_bound": error_in_units(traj.step_bound, step, tol),
+                "(19)": error_in_units(got_dW, dW, tol),
+            }
+            if digits is None:
+                fn, sharp = gd_step_bounds(np.array(X, dtype=float), np.array(lam, dtype=float))
+                e["gd_step_bounds"] = error_in_units([fn, sharp], [step, 2 * step], tol)
+        worst = max(worst, *e.values())
+        parts.append(f"{'float64' if digits is None else f'dps={digits}'}: "
+                     + ", ".join(f"{k} {v:.2g}" for k, v in e.items()))  # fmt: skip
+    return Verdict.from_error(
+        worst,
+        "closed_form(...) constants vs Theorem 7.4 / footnote 3 computed directly (n = 3 < d = "
+        "4, m = 4, gamma = 1/2, Zipf 1/2, eta = 1/2), errors in tolerances: " + "; ".join(parts),
+        tol_f,
+    )
 
 
 def claims() -> list[Theorem]:
@@ -894,20 +1485,27 @@ def claims() -> list[Theorem]:
 
     return [
         T("gradient_structure", "Section 3.2, Theorem 7.4",
-          "With sigma = id, grad_{w_j} L = -(sqrt(lambda_j) a_j/sqrt(d)) X^T r (differentiated "
-          "from eq. (5)) and X^T r lies in span V: W_t - W_0 = (sqrt(lambda) a) c(t)^T with "
+          "With sigma = id, grad_{w_j} L = -(sqrt(lambda_j) a_j/sqrt(d)) X^T r (the package's "
+          "flow of eq. (5)) and X^T r lies in span V: W_t - W_0 = (sqrt(lambda) a) c(t)^T with "
           "c(t) in the row space of X (flow and GD).", _gradient_structure),
         T("stationary_point", "Theorem 7.4, eq. (19)",
-          "W_0 + (sqrt(lambda) a)(beta_inf - V V^T beta_0)^T / sum_k lambda_k a_k^2 is a zero of "
-          "the loss gradient (generic instance n = d = 3, rank 2, m = 2; and in matrix form for "
-          "all shapes).", _stationary_point),
+          "The generated W_inf of (19) is a zero of the loss gradient for every a in {-1, 1}^m "
+          "(instance n = d = 3, rank 2, m = 2; and in matrix form for all shapes).",
+          _stationary_point),
         T("limit_is_unique", "Theorem 7.4, eqs. (19), (20)",
           "In the affine set reachable by the flow, the stationary point is unique and equals "
-          "(19); under eq. (3) (a_j = +-1) the denominator is the printed sum_k lambda_k, and "
-          "(20) follows from (19).", _limit_is_unique),
+          "the trajectory's limit (denominator sum lambda a^2); under eq. (3) it is (19), and "
+          "(20) is the network's output there.", _limit_is_unique),
         T("generated_formula", "Theorem 7.4, eqs. (19), (20)",
-          "The matrix expressions behind the numeric evaluators equal the instance formulas "
-          "(delta_W, f, and both forms of (20)).", _evaluator_matches_instance),
+          "The generated delta_W, f and f_nodes equal (19) and both forms of (20) as printed "
+          "(a in {-1, 1}^2).", _paper_form),
+        T("trajectory_solves_flow", "Theorem 7.4 (the flow it solves)",
+          "W(t) = W0 + (sqrt(lambda) a) (V diag(1 - exp(-eta S D_i^2 t/d)) V^T (beta_inf - "
+          "beta_0)/S)^T solves the gradient flow of eq. (5) with sigma = id exactly, W(0) = W0 "
+          "(any a, S = sum lambda a^2).", _trajectory_solves_flow),
+        T("trajectory_limit", "Theorem 7.4, eqs. (19), (20)",
+          "As t -> oo every mode factor 1 - exp(-eta S D_i^2 t/d) -> 1 and W(t) -> (19) "
+          "(a in {-1, 1}^2); at t = 0 the factors vanish.", _trajectory_limit),
         T("gd_step_size", "Theorem 7.4, footnote 3",
           "GD contracts the data-space error by I - eta S D^2/d per step: footnote 3's eta < "
           "d/(D_max^2 sum lambda) suffices (monotone); the sharp bound is twice it.",
@@ -917,26 +1515,88 @@ def claims() -> list[Theorem]:
           "Lambda_T/S beta_inf and covariance Lambda_T (I - Lambda_T/S V V^T) (m = 4, "
           "|T| = 2, rank-1 V; T = {j} is Theorem 7.5).", _group_covariance),
         T("contribution_limit", "Theorem 7.5, eq. (21)",
-          "With lambda_{m,j} -> (1 - gamma) lambda~_j and S = 1 the finite-m moments become "
-          "those of eq. (21) (Zipf every alpha, finite K every K).", _contribution_limit),
+          "With lambda_{m,j} -> (1 - gamma) lambda~_j and S = 1 the generated finite-m moments "
+          "become those of eq. (21) (Zipf every alpha, finite K every K).", _contribution_limit),
         T("pruned_mass_limit", "Proposition 7.6",
           "sum_{j > floor(rho m)} lambda_{m,j} -> gamma (1 - rho) (exact partial-sum form; "
           "squeeze over floor; Zipf every alpha, finite K).", _pruned_mass_limit),
         T("pruning_bound_derivation", "Proposition 7.6",
-          "The printed bound is >= (E|mu| + sqrt(var))/eps from the exact error moments "
+          "The printed bound is >= (E|mu| + sqrt(var))/eps from the generated error moments "
           "(Markov): it holds, with slack |x|/(eps sqrt d) (sqrt(d) Lambda_T + (sqrt(d) - 1) "
           "sqrt(Lambda_T)).", _markov_derivation),
         T("evaluators_mpmath", "Theorem 7.4, eqs. (19), (20)",
-          "The generated float64 and mpmath evaluators of (19)-(20) match the exact rational "
-          "instance.", _evaluators_mpmath, "numeric"),
+          "The generated float64 and mpmath evaluators of (19)-(20) (limit) and of the "
+          "trajectory (closed_form, t = 0, 1/2, 3, oo) match the exact rational instance.",
+          _evaluators_mpmath, "numeric"),
+        T("reported_constants", "Theorem 7.4, footnote 3",
+          "closed_form's S, beta_inf, rates, step_bound and W_inf - W0 (dps, 2 dps, float64) "
+          "and gd_step_bounds equal the printed forms computed directly from the setup "
+          "(normal equations, eigenvalues of X X^T).", _reported_constants, "numeric"),
 ]  # fmt: skip
 
 
+# ---------------------------------------------------------------------------
+# errata
+# ---------------------------------------------------------------------------
+def _theorem74_argmax() -> tuple[sp.Expr, sp.Expr]:
+    # L(beta) is loss (5) of the linear network (node_scaling.loss) with one node of weight
+    # beta (lambda = 1, a = 1), X = diag(1, 2), d = 2; beta_inf is the generated expression
+    # (U = V = I, D = X).  Printed (argmax): beta_inf maximises L, violated by how much L(beta_inf
+    # + e) exceeds L(beta_inf) at e = (1, 0).  Corrected (argmin): the gradient vanishes at
+    # beta_inf and L(beta_inf + e) - L(beta_inf) = 1/2 |X e/sqrt(d)|^2 >= 0.
+    y = sp.Matrix(sp.symbols("y1 y2", real=True))
+    e = sp.Matrix(sp.symbols("e1 e2", real=True))
+    X = sp.diag(1, 2)
+    d = 2
+    shapes = {_n: 2, _d: d, _k: 2}
+    ex = symbolic().beta_inf.subs(shapes)
+    ex = ex.subs(
+        {
+            sp.MatrixSymbol("y", 2, 1): y,
+            sp.MatrixSymbol("U", 2, 2): sp.eye(2),
+            sp.MatrixSymbol("Dinv", 2, 2): X.inv(),
+            sp.MatrixSymbol("V", 2, 2): sp.eye(2),
+        }
+    )
+    beta = sp.Matrix(ex.doit().as_explicit())  # fmt: skip
+    sigma = elementwise("linear", "sympy")
+    one = np.array([sp.S.One], dtype=object)
+
+    def L(b: sp.Matrix) -> sp.Expr:
+        return ns.loss(_obj(b.T), one, one, _obj(X), _obj(list(y)), sigma, sp.sqrt(d))
+
+    printed = sp.Max(0, (L(beta + sp.Matrix([1, 0])) - L(beta)))
+    grad = [sp.diff(L(beta + e), ei).subs({e[0]: 0, e[1]: 0}) for ei in e]
+    corrected = (
+        sum(gi**2 for gi in grad)
+        + (L(beta + e) - L(beta) - ((X * e).T * (X * e))[0] / (2 * d)) ** 2
+    )
+    return printed, corrected
+
+
+@functools.cache
+def _errata() -> tuple[Erratum, ...]:
+    return (
+        Erratum(
+            SEED, "Theorem 7.4",
+            "beta_inf = sqrt(d) V D^-1 U^T y is the minimum-norm solution of "
+            "argmax_beta 1/2 ||y - X beta/sqrt(d)||^2",
+            "... of argmin_beta 1/2 ||y - X beta/sqrt(d)||^2",
+            "The least-squares objective is unbounded above; beta_inf is its minimum-norm "
+            "minimiser (gradient zero, L(beta_inf + e) - L(beta_inf) = |X e|^2/(2d) >= 0). "
+            "Residuals at X = diag(1, 2), d = 2 with the package's loss (5) and beta_inf: the "
+            "increase of L away from beta_inf (printed), and the gradient plus the exact "
+            "expansion (corrected).",
+            _theorem74_argmax,
+            changes_math=False,
+        ),
+    )  # fmt: skip
+
+
 def errata() -> list[Erratum]:
-    """Disagreements with seed 000, Section 7.2, found here (none beyond the ``argmax`` of
-    Theorem 7.4, registered in :func:`solvable.node_scaling.errata`): (19), (20), (21),
-    footnote 3 and Proposition 7.6 check out (see :func:`claims`)."""
-    return []
+    """Disagreements with seed 000, Section 7.2, found here: the ``argmax`` of Theorem 7.4;
+    (19), (20), (21), footnote 3 and Proposition 7.6 check out (see :func:`claims`)."""
+    return list(_errata())
 
 
 MODEL = Model(

@@ -43,6 +43,7 @@ form proved equal to it) and is lambdified to numpy, mpmath and torch.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import numbers
 import sys
@@ -61,6 +62,7 @@ from solvable._core.activations import (
     activation,
     check_activation,
     derivative,
+    elementwise,
     stable_derivative,
 )
 from solvable._core.activations import evaluator as activation_evaluator
@@ -72,7 +74,11 @@ from solvable._core.numbers import check_dps as _check_dps
 from solvable._core.numbers import exact_to_mpf as _to_mpf
 from solvable._core.tolerance import Tolerance, error_in_units
 from solvable.kernels import RHO, arccos_expectation
-from solvable.node_scaling import sum_of_squares_limit_numeric, sum_of_squares_numeric
+from solvable.node_scaling import (
+    network_output,
+    sum_of_squares_limit_numeric,
+    sum_of_squares_numeric,
+)
 
 SEED = "000_f57230b12d385b63.txt"
 
@@ -178,15 +184,24 @@ def _geometry(X: np.ndarray, dps: int | None) -> tuple[Any, Any, Any]:
     return X @ X.T / d, norms[:, 0] / root_d, theta
 
 
-@functools.cache
-def _relu_kernel_fn(backend: str) -> Callable[[Any], Any]:
-    """``E[1{u>0} 1{v>0}]`` as a function of ``theta``: :func:`arccos_expectation` at
-    ``rho = cos(theta)`` with ``acos(cos(theta)) = theta`` (``theta in [0, pi]``)."""
-    expr = arccos_expectation(0, RHO).subs(RHO, sp.cos(THETA))
+def _in_theta(expr: sp.Expr) -> sp.Expr:
+    """An expression of ``rho`` (from :func:`solvable.kernels.arccos_expectation`) as a
+    function of ``theta`` with ``rho = cos(theta)`` and ``acos(cos(theta)) = theta``
+    (``theta in [0, pi]``)."""
+    expr = expr.subs(RHO, sp.cos(THETA))
     expr = expr.replace(sp.acos, lambda arg: THETA if arg == sp.cos(THETA) else sp.acos(arg))
     if expr.has(sp.acos):  # pragma: no cover - guards a change in kernels.py
         raise RuntimeError(f"unexpected form of arccos_expectation: {expr}")
-    return generate((THETA,), expr, backend)
+    return expr
+
+
+@functools.cache
+def _relu_kernel_fn(backend: str, quantity: str = "mean") -> Callable[[Any], Any]:
+    """As functions of ``theta``: ``E[1{u>0} 1{v>0}]`` (``"mean"``, :func:`arccos_expectation`
+    at ``rho = cos(theta)``) or its Bernoulli variance (``"variance"``,
+    :func:`_bernoulli_variance`)."""
+    expr = arccos_expectation(0, RHO) if quantity == "mean" else _bernoulli_variance()
+    return generate((THETA,), _in_theta(expr), backend)
 
 
 # ---------------------------------------------------------------------------
@@ -494,9 +509,12 @@ def ntg_symbolic(n: int = 2, m: int = 2, d: int = 2) -> NTGInstance:
     W = sp.Matrix(m, d, lambda j, k: sp.Symbol(f"w{j + 1}{k + 1}", real=True))
     a = sp.symbols(f"a1:{m + 1}", real=True)
     lam = sp.symbols(f"lambda1:{m + 1}", positive=True)
-    Zm = X * W.T / sp.sqrt(d)  # (n, m): Z_j(x_i)
-    f = sp.Matrix([sum(sp.sqrt(lam[j]) * a[j] * sigma(Zm[i, j]) for j in range(m))
-                   for i in range(n)])  # fmt: skip
+    # the outputs of eq. (2) from the one definition, node_scaling.network_output, on
+    # object arrays of symbols with sigma applied entrywise
+    obj = lambda v: np.array(v, dtype=object)  # noqa: E731
+    f = sp.Matrix(network_output(obj(W.tolist()), obj(a), obj([sp.sqrt(v) for v in lam]),
+                                 obj(X.tolist()), np.vectorize(sigma, otypes=[object]),
+                                 sp.sqrt(d)).tolist())  # fmt: skip
     J = f.jacobian(list(W))  # vec(W) row-major = (w_1^T, ..., w_m^T)^T, as in Section 3.1
     gram = J * J.T
     t = sp.Symbol("t", real=True)
@@ -504,6 +522,8 @@ def ntg_symbolic(n: int = 2, m: int = 2, d: int = 2) -> NTGInstance:
     def dsig(z: sp.Expr) -> sp.Expr:  # sigma'(z) as sympy writes it: Subs(Derivative)
         return sp.Subs(sp.Derivative(sigma(t), t), t, z)
 
+    # eq. (7) as printed (the paper's side, typed): (1/d) sum_j lambda_j D_j X X^T D_j
+    Zm = X * W.T / sp.sqrt(d)  # (n, m): Z_j(x_i)
     eq7 = sp.zeros(n, n)
     for j in range(m):
         D = sp.diag(*[dsig(Zm[i, j]) for i in range(n)])
@@ -533,12 +553,13 @@ def derivative_product_variance(X: Any, activation: str, *, dps: int | None = No
         n = Xc.shape[0]
         if name == "linear":
             out = np.zeros((n, n)) if dps is None else np.full((n, n), mpmath.mpf(0), dtype=object)
+        elif name == "relu":  # Bernoulli: generated from _bernoulli_variance
+            _, _, theta = _geometry(Xc, work)
+            fn = _relu_kernel_fn("numpy" if dps is None else "mpmath", "variance")
+            out = fn(theta) if dps is None else np.vectorize(fn, otypes=[object])(theta)
         else:
             first = _derivative_moment(name, 1, Xc, work)
-            if name == "relu":
-                out = first * (1 - first)
-            else:
-                out = _derivative_moment(name, 2, Xc, work) - first * first
+            out = _derivative_moment(name, 2, Xc, work) - first * first
     if dps is None:
         return out
     with mpmath.workdps(dps):
@@ -577,10 +598,30 @@ def frobenius_variance_limit(X: Any, activation: str, gamma: Any, weights: Any) 
 # claims
 # ---------------------------------------------------------------------------
 def _claim_jacobian_gram() -> Verdict:
-    # sympy: J J^T of f (eq. (2)) w.r.t. vec(W) equals eq. (7) when a_j^2 = 1 (eq. (3)),
-    # for an undefined sigma (every activation); n = m = d = 2.  Eq. (6) is its entry.
+    # sympy: J J^T of f (eq. (2), node_scaling.network_output) w.r.t. vec(W) equals eq. (7)
+    # when a_j^2 = 1 (eq. (3)), for an undefined sigma (every activation); n = m = d = 2.
+    # Eq. (6) is its entry.  And for each activation, the Jacobian is J[i, (j, k)] =
+    # Phi_ij x_ik/sqrt(d) with Phi_ij = node_gradient_factor(lambda_j, a_j, Z_j(x_i)), so
+    # J J^T = (X X^T/d) * (Phi Phi^T): the form ntg() evaluates (checked with generic Phi).
     inst = ntg_symbolic(2, 2, 2)
-    res = (inst.jacobian_gram - inst.eq7).subs({a**2: 1 for a in inst.a})
+    res = [sp.expand(r) for r in (inst.jacobian_gram - inst.eq7).subs({a**2: 1 for a in inst.a})]
+    n, d, m = inst.X.rows, inst.X.cols, inst.W.rows
+    obj = lambda v: np.array(v, dtype=object)  # noqa: E731
+    Zm = inst.X * inst.W.T / sp.sqrt(d)
+    G = inst.X * inst.X.T / d
+    for name in ACTIVATIONS:
+        f = sp.Matrix(network_output(obj(inst.W.tolist()), obj(inst.a),
+                                     obj([sp.sqrt(v) for v in inst.lam]), obj(inst.X.tolist()),
+                                     elementwise(name, "sympy"), sp.sqrt(d)).tolist())  # fmt: skip
+        J = f.jacobian(list(inst.W)).replace(sp.Heaviside, lambda x, *_: sp.Heaviside(x, 0))
+        phi = node_gradient_factor(name)
+        Phi = sp.Matrix([[phi.subs({_LAM: inst.lam[j], _A: inst.a[j], Z: Zm[i, j]})
+                          for j in range(m)] for i in range(n)])  # fmt: skip
+        res += [sp.expand(J[i, j * d + k] - Phi[i, j] * inst.X[i, k] / sp.sqrt(d))
+                for i in range(n) for j in range(m) for k in range(d)]  # fmt: skip
+    generic = sp.Matrix(n, m, lambda i, j: sp.Symbol(f"phi{i}{j}", real=True))
+    Jg = sp.Matrix(n, m * d, lambda i, c: generic[i, c // d] * inst.X[i, c % d] / sp.sqrt(d))
+    res += [sp.expand(r) for r in Jg * Jg.T - G.multiply_elementwise(generic * generic.T)]
     return prove_zero(*res)
 
 
@@ -689,6 +730,87 @@ def _claim_kappa_positive(dps: int | None = None) -> Verdict:
                    tolerance=tol)  # fmt: skip
 
 
+def _direct_moment(h: Callable[[Any], Any], xi: Any, xk: Any) -> Any:
+    """``E[h(w^T xi/sqrt(d)) h(w^T xk/sqrt(d))]``, ``w ~ N(0, I_d)``, straight from the
+    definition (10) for a 0-homogeneous ``h`` (the linear and ReLU derivatives and their
+    powers: ``h(c z) = h(z)``, ``c > 0``), at the working precision: in the plane of ``xi``,
+    ``xk`` (orthonormal basis ``e1 = xi/|xi|``, ``e2``) ``w`` has polar angle ``phi`` uniform
+    on ``[0, 2 pi)``, so the expectation is ``(1/2 pi) int h(|xi| cos phi) h(b1 cos phi + b2
+    sin phi) dphi`` (``b = (xk.e1, xk.e2)``); both arguments keep their sign between the
+    angles where they vanish, so the integrand is constant there and the midpoint rule on
+    those pieces is exact (to the working precision)."""
+    a1 = mpmath.sqrt(mpmath.fsum(v * v for v in xi))
+    b1 = mpmath.fsum(p * q for p, q in zip(xi, xk, strict=True)) / a1
+    rest = [q - b1 * p / a1 for p, q in zip(xi, xk, strict=True)]
+    b2 = mpmath.sqrt(mpmath.fsum(v * v for v in rest))
+    two_pi = 2 * mpmath.pi
+    cuts = {mpmath.pi / 2, 3 * mpmath.pi / 2}
+    if b2 != 0:  # b1 cos(phi) + b2 sin(phi) = 0
+        root = mpmath.atan2(b1, -b2) % mpmath.pi
+        cuts |= {root, root + mpmath.pi}
+    points = sorted({mpmath.mpf(0), two_pi, *cuts})
+    total = mpmath.mpf(0)
+    for lo, hi in itertools.pairwise(points):
+        mid = (lo + hi) / 2
+        total += (hi - lo) * h(a1 * mpmath.cos(mid)) * h(b1 * mpmath.cos(mid)
+                                                       + b2 * mpmath.sin(mid))  # fmt: skip
+    return total / two_pi
+
+
+def _claim_reported_constants(dps: int | None = None) -> Verdict:
+    # kappa_n = eig_min(Theta*(X)) (Section 4) and C_0(X) (Proposition 4.3) as reported by
+    # kappa_n() and frobenius_constant() (float64 and at dps, 2 dps), against the paper forms
+    # computed directly: Theta*_{ii'} = (x_i^T x_i'/d) E[sigma'(u_i) sigma'(u_i')] and C_0 =
+    # sum (x_i^T x_i'/d)^2 (E[(sigma' sigma')^2] - E[sigma' sigma']^2), the expectations of
+    # (10) by quadrature of the definition (_direct_moment) and eig_min by mpmath.eigsy, for
+    # relu and linear (closed forms inside the package) on n = 3 inputs in R^4
+    dps = 20 if dps is None else dps
+    X = _unit_ball_data(3, 4, 6)
+    tol_f = Tolerance(rtol=1e-13, atol=1e-15, reason="float64: the angles to a few ulps, "
+                      "eigvalsh backward error ~1e-16 x n")  # fmt: skip
+    worst, parts = 0.0, []
+    for digits in (dps, 2 * dps):
+        tol = Tolerance.digits(digits - 3, "exact rule for a piecewise-constant integrand and "
+                               "eigsy at dps + 10 digits: 3 digits of margin")  # fmt: skip
+        with mpmath.workdps(digits + _QUAD_GUARD):
+            Xm = [[mpmath.mpf(v) for v in row] for row in X]
+            n, d = len(Xm), len(Xm[0])
+            G = [[mpmath.fsum(p * q for p, q in zip(Xm[i], Xm[k], strict=True)) / d
+                  for k in range(n)] for i in range(n)]  # fmt: skip
+            ref = {}
+            for name in ("linear", "relu"):
+                h1 = activation_evaluator(name, "mpmath", 1, 1)
+                h2 = activation_evaluator(name, "mpmath", 1, 2)
+                E1 = [[_direct_moment(h1, Xm[min(i, k)], Xm[max(i, k)]) for k in range(n)]
+                      for i in range(n)]  # fmt: skip
+                E2 = [[_direct_moment(h2, Xm[min(i, k)], Xm[max(i, k)]) for k in range(n)]
+                      for i in range(n)]  # fmt: skip
+                ev, _ = mpmath.eigsy(mpmath.matrix([[G[i][k] * E1[i][k] for k in range(n)]
+                                                    for i in range(n)]))  # fmt: skip
+                kap = min(ev[i] for i in range(n))
+                c0 = mpmath.fsum(G[i][k] ** 2 * (E2[i][k] - E1[i][k] ** 2)
+                                 for i in range(n) for k in range(n))  # fmt: skip
+                ref[name] = (kap, c0)
+        for name, (kap, c0) in ref.items():
+            got_k = kappa_n(X, name, dps=digits)
+            got_c = frobenius_constant(X, name, dps=digits)
+            # C_0 = 0 exactly for linear: compared in units of the kappa scale
+            e = max(error_in_units(got_k, kap, tol),
+                    error_in_units([got_c, kap], [c0, kap], tol))  # fmt: skip
+            worst = max(worst, e)
+            parts.append(f"{name} dps={digits}: kappa_n {mpmath.nstr(kap, 12)}, C_0 "
+                         f"{mpmath.nstr(c0, 12)} ({e:.2g} tol)")  # fmt: skip
+            if digits == dps:
+                ef = max(error_in_units(kappa_n(X, name), kap, tol_f),
+                         error_in_units([frobenius_constant(X, name), float(kap)],
+                                        [c0, kap], tol_f))  # fmt: skip
+                worst = max(worst, ef)
+                parts.append(f"{name} float64: {ef:.2g} tol")
+    return Verdict.from_error(worst, "kappa_n() and frobenius_constant() vs eig_min and C_0 "
+                              "from the definitions (10) by quadrature (n = 3, d = 4): "
+                              + "; ".join(parts), tol_f)  # fmt: skip
+
+
 def claims() -> list[Theorem]:
     """Claims of seed 000, Sections 3.2 and 4 (eqs. (6), (7), (10)-(13), Propositions 4.1
     and 4.3) checked here."""
@@ -715,6 +837,10 @@ def claims() -> list[Theorem]:
           "The float64 mean NTG (closed form for relu; Gauss-Hermite for swish/tanh) agrees "
           "with mpmath at dps digits (fast: relu and the 1-D diagonal; full: 2-D pairs).",
           _claim_quadrature, "numeric"),
+        T("reported_constants", "Section 4 (kappa_n), Proposition 4.3 (C_0)",
+          "kappa_n() and frobenius_constant() (float64, dps and 2 dps digits) equal eig_min "
+          "of (10) and C_0 computed from their definitions (quadrature of the Gaussian "
+          "expectations) for relu and linear.", _claim_reported_constants, "numeric"),
         T("kappa_positive", "Proposition 4.1, Remark 4.2",
           "kappa_n = eig_min(Theta*(X)) > 0 for relu, swish, tanh on n = 6 > d = 3 inputs "
           "meeting Assumption 3.1; 0 for the (polynomial) linear activation.",

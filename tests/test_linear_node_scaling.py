@@ -8,13 +8,17 @@ import math
 import mpmath
 import numpy as np
 import pytest
+import sympy as sp
+import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
+import numerics
 from numerics import node_scaling_linear as nl
 from solvable import linear_node_scaling as lns
 from solvable import node_scaling as ns
 from solvable import theorems
+from solvable._core.activations import elementwise
 
 CLAIMS = theorems.select("linear_node_scaling.*")
 
@@ -30,25 +34,45 @@ def _instance(n=5, d=3, m=4, seed=0, rank=None, batch=None):
 
 
 def _gradient(X, y, lam, a, W):
-    """grad_W L of eq. (5) with sigma = id (numpy, per node)."""
-    d = X.shape[1]
-    beta = (np.sqrt(lam) * a) @ W
-    r = y - X @ beta / math.sqrt(d)
-    return -np.outer(np.sqrt(lam) * a, X.T @ r) / math.sqrt(d)
+    """grad_W L of the package's loss (5) (node_scaling.loss, sigma = id) by torch autograd."""
+    t = lambda v: torch.as_tensor(np.asarray(v, dtype=float))  # noqa: E731
+    Wt = t(W).requires_grad_(True)
+    L = ns.loss(Wt, t(a), t(np.sqrt(lam)), t(X), t(y), elementwise("linear", "torch"),
+                math.sqrt(X.shape[1]))  # fmt: skip
+    (grad,) = torch.autograd.grad(L, Wt)
+    return grad.numpy()
 
 
 def test_ids_sources_and_errata():
     assert len({c.id for c in CLAIMS}) == len(CLAIMS)
     assert all(c.id.startswith("linear_node_scaling.") and c.source.startswith(lns.SEED)
                for c in CLAIMS)  # fmt: skip
-    assert lns.errata() == []  # Theorem 7.4's argmax lives in node_scaling.errata()
-    assert any("Theorem 7.4" in e.equation for e in ns.errata())
+    (erratum,) = lns.errata()  # Theorem 7.4's argmax
+    assert erratum.equation == "Theorem 7.4" and erratum.source == lns.SEED
+    printed, corrected = erratum.residuals()
+    assert corrected == 0 and printed != 0 and erratum.check()
+    assert not any("Theorem 7.4" in e.equation for e in ns.errata())
+
+
+FAST = [c for c in CLAIMS if c.kind == "symbolic" or c.id in (
+    "linear_node_scaling.evaluators_mpmath", "linear_node_scaling.reported_constants",
+    "linear_node_scaling.trajectory_matches_simulation")]  # fmt: skip
+
+
+@pytest.mark.parametrize("claim", FAST, ids=[c.id for c in FAST])
+def test_claim_verified(claim):
+    verdict = claim.verify()
+    assert verdict.status in ("proved", "confirmed"), verdict.detail
+    if claim.kind == "symbolic":
+        assert verdict.residuals and all(r == 0 for r in verdict.residuals)
+    else:
+        assert verdict.max_error <= 1 and verdict.tolerance.reason
 
 
 @pytest.mark.parametrize("n, d, rank", [(8, 4, None), (3, 6, None), (5, 4, 2)])
 def test_closed_form_is_stationary_and_matches_pinv(n, d, rank):
     X, y, probes, lam, a, W0 = _instance(n, d, seed=n + d, rank=rank)
-    cf = lns.closed_form(X, y, lam, a, W0, probes=probes)
+    cf = lns.limit(X, y, lam, a, W0, probes=probes)
     assert cf.svd.rank == (rank or min(n, d))
     np.testing.assert_allclose(cf.beta_inf, math.sqrt(d) * np.linalg.pinv(X) @ y, atol=1e-12)
     np.testing.assert_allclose(_gradient(X, y, lam, a, cf.W_inf), 0, atol=1e-12)
@@ -61,17 +85,17 @@ def test_closed_form_is_stationary_and_matches_pinv(n, d, rank):
 
 def test_batched_equals_single():
     X, y, probes, lam, a, W0 = _instance(batch=3)
-    cf = lns.closed_form(X, y, lam, a, W0, probes=probes)
+    cf = lns.limit(X, y, lam, a, W0, probes=probes)
     for b in range(3):
-        one = lns.closed_form(X, y, lam, a[b], W0[b], probes=probes)
+        one = lns.limit(X, y, lam, a[b], W0[b], probes=probes)
         np.testing.assert_allclose(cf.delta_W[b], one.delta_W, atol=1e-14)
         np.testing.assert_allclose(cf.f[b], one.f, atol=1e-14)
 
 
 def test_mpmath_backend_agrees_with_float64():
     X, y, probes, lam, a, W0 = _instance(3, 5, seed=4)
-    f64 = lns.closed_form(X, y, lam, a, W0, probes=probes)
-    mp = lns.closed_form(X, y, lam, a, W0, probes=probes, dps=40)
+    f64 = lns.limit(X, y, lam, a, W0, probes=probes)
+    mp = lns.limit(X, y, lam, a, W0, probes=probes, dps=40)
     assert isinstance(mp.delta_W.flat[0], mpmath.mpf)
     np.testing.assert_allclose(mp.delta_W.astype(float), f64.delta_W, atol=1e-12)
     np.testing.assert_allclose(mp.f.astype(float), f64.f, atol=1e-12)
@@ -79,22 +103,22 @@ def test_mpmath_backend_agrees_with_float64():
 
 def test_degenerate_cases():
     X, y, probes, lam, a, W0 = _instance(3, 5, seed=7)
-    zero = lns.closed_form(X, np.zeros(3), lam, a, W0, probes=probes)
+    zero = lns.limit(X, np.zeros(3), lam, a, W0, probes=probes)
     np.testing.assert_array_equal(zero.beta_inf, 0)  # y = 0: beta_inf = 0
     # f on the data is 0 then; the part of beta_0 outside the data span is kept (20)
     np.testing.assert_allclose(X @ (zero.W_inf.T @ (np.sqrt(lam) * a)), 0, atol=1e-12)
     # a single node m = 1: w_inf - w_0 = a (beta_inf - P beta_0)/sqrt(lambda)
-    one = lns.closed_form(X, y, [0.3], [-1.0], W0[:1])
+    one = lns.limit(X, y, [0.3], [-1.0], W0[:1])
     b0 = -math.sqrt(0.3) * W0[0]
     np.testing.assert_allclose(one.delta_W[0], -(one.beta_inf - one.projector @ b0)
                                / math.sqrt(0.3), atol=1e-12)  # fmt: skip
     # a node with lambda = 0 never moves
     lam0 = lam.copy()
     lam0[-1] = 0
-    np.testing.assert_array_equal(lns.closed_form(X, y, lam0, a, W0).delta_W[-1], 0)
+    np.testing.assert_array_equal(lns.limit(X, y, lam0, a, W0).delta_W[-1], 0)
     # a rank-deficient X (rank 1 < min(n, d)) is detected
     Xr = np.outer([1.0, 2.0, -1.0], [1.0, 0.5, 0, 0, 2.0])
-    assert lns.closed_form(Xr, y, lam, a, W0).svd.rank == 1
+    assert lns.limit(Xr, y, lam, a, W0).svd.rank == 1
 
 
 def test_gamma_one_vs_zero_scalings():
@@ -105,10 +129,10 @@ def test_gamma_one_vs_zero_scalings():
     m = 8
     W0 = rng.normal(size=(m, 4))
     a = np.ones(m)
-    dW1 = lns.closed_form(X, y, nl.scalings(m, 1, ns.zipf("0.5")), a, W0).delta_W
+    dW1 = lns.limit(X, y, nl.scalings(m, 1, ns.zipf("0.5")), a, W0).delta_W
     norms = np.linalg.norm(dW1, axis=1)
     np.testing.assert_allclose(norms, norms[0], rtol=1e-12)
-    dW0 = lns.closed_form(X, y, nl.scalings(m, 0, ns.finite_k(3)), a, W0).delta_W
+    dW0 = lns.limit(X, y, nl.scalings(m, 0, ns.finite_k(3)), a, W0).delta_W
     assert np.all(np.linalg.norm(dW0[:3], axis=1) > 0)
     np.testing.assert_array_equal(dW0[3:], 0)
 
@@ -133,7 +157,7 @@ def test_validation(kwargs, exc, match):
     X, y, probes, lam, a, W0 = _instance()
     args = {"X": X, "y": y, "lam": lam, "a": a, "W0": W0, "probes": probes, **kwargs}
     with pytest.raises(exc, match=match):
-        lns.closed_form(args.pop("X"), args.pop("y"), args.pop("lam"), args.pop("a"),
+        lns.limit(args.pop("X"), args.pop("y"), args.pop("lam"), args.pop("a"),
                         args.pop("W0"), **args)  # fmt: skip
 
 
@@ -170,7 +194,7 @@ def test_gd_step_bounds_and_pruned_mass():
 def test_pruning_moments_and_bound():
     X, y, probes = nl.linear_data(2, 3, seed=3)
     V = lns.reduced_svd(X).V
-    beta_inf = lns.closed_form(X, y, [1.0], [1.0], np.zeros((1, 3))).beta_inf
+    beta_inf = lns.limit(X, y, [1.0], [1.0], np.zeros((1, 3))).beta_inf
     x = probes[0]
     for mass in (0.01, 0.3, 1.0):
         mu, var = lns.pruning_error_moments(x, mass, 1.0, beta_inf, V)
@@ -203,7 +227,7 @@ def test_stationarity_property(n, d, m, seed):
     lam = rng.uniform(0.01, 1.0, m)
     a = rng.integers(0, 2, m) * 2.0 - 1
     W0 = rng.normal(size=(m, d))
-    cf = lns.closed_form(X, y, lam, a, W0, probes=probes)
+    cf = lns.limit(X, y, lam, a, W0, probes=probes)
     scale = 1 + np.abs(cf.W_inf).max() * np.abs(X).max() * (1 + np.abs(y).max())
     # float64: O(n d m) rounding of entries O(scale); 1e-10 leaves a wide margin
     assert np.abs(_gradient(X, y, lam, a, cf.W_inf)).max() <= 1e-10 * scale
@@ -212,17 +236,110 @@ def test_stationarity_property(n, d, m, seed):
 
 @pytest.mark.parametrize("method", ["flow", "gd"])
 def test_simulation_matches_closed_form(method):
-    # one small batch: the raw flow / GD of numerics vs (19)-(20)
+    # one small batch: the raw flow / GD of numerics vs (19)-(20), and the flow at t = 0.5
+    # against the trajectory W(t)
     X, y, _ = nl.linear_data(3, 6, seed=5)
     configs = [("g=0.5", nl.scalings(6, 0.5, ns.zipf("0.5"))), ("g=1", nl.scalings(4, 1,
                ns.zipf("0.5")))]  # fmt: skip
-    run = nl.run_linear(X, y, configs, batch=2, method=method, seed=3)
+    run = nl.run_linear(X, y, configs, batch=2, method=method, seed=3, times=(0.5, nl.T_FINAL))
     for b in range(len(run.lam)):
         m = run.widths[b]
-        cf = lns.closed_form(X, y, run.lam[b, :m], run.a[b, :m], run.W0[b, :m])
+        cf = lns.limit(X, y, run.lam[b, :m], run.a[b, :m], run.W0[b, :m])
         # DOP853 rtol 1e-10 on a contractive linear flow; GD residual 6e-23 (see module)
         np.testing.assert_allclose(run.W[b, :m] - run.W0[b, :m], cf.delta_W, atol=1e-7)
         np.testing.assert_array_equal(run.W[b, m:], run.W0[b, m:])  # padded nodes
+        if method == "flow":
+            traj = lns.closed_form(ns.Setup(X, y, run.lam[b, :m], "linear"), run.a[b, :m],
+                                   run.W0[b, :m])  # fmt: skip
+            np.testing.assert_allclose(run.W_t[0, b, :m], traj.at(0.5).W, atol=1e-7)
+
+
+# ---------------------------------------------------------------------------
+# the trajectory (model protocol): closed_form(setup, a0, W0)
+# ---------------------------------------------------------------------------
+def _setup(eta="1", activation="linear"):
+    X = (("0.6", "-0.3", "0.5", "0.1"), ("0.2", "0.7", "-0.4", "0.3"),
+         ("-0.5", "0.1", "0.2", "0.8"))  # fmt: skip
+    return ns.Setup(X, ("0.9", "-0.4", "0.3"), ("0.5", "0.3", "0.2"), activation, eta)
+
+
+A0 = ("1", "-1", "1")
+W0 = (("0.5", "-1", "0.25", "0.1"), ("2", "-0.3", "1", "-0.7"), ("-0.4", "0.9", "0.3", "1.2"))
+
+
+def test_trajectory_endpoints_and_reported_quantities():
+    traj = lns.closed_form(_setup("2"), A0, W0)
+    np.testing.assert_array_equal(traj.at(0).W, np.array(W0, dtype=float))
+    lim = lns.limit(np.array(_setup().X, float), np.array(_setup().y, float),
+                    [0.5, 0.3, 0.2], [1, -1, 1], np.array(W0, float))  # fmt: skip
+    # t = inf is the limit (19) (the same expressions at G = I; rounding only)
+    np.testing.assert_allclose(traj.at(math.inf).W, lim.W_inf, rtol=0, atol=1e-14)
+    assert traj.S == pytest.approx(1.0, rel=1e-15)  # sum lambda a^2 with a = +-1
+    np.testing.assert_allclose(traj.beta_inf, lim.beta_inf, atol=1e-14)
+    np.testing.assert_allclose(traj.rates, 2 * traj.S * traj.svd.D**2 / 4, rtol=1e-14)
+    assert traj.step_bound == pytest.approx(
+        lns.gd_step_bounds(np.array(_setup().X, float), [0.5, 0.3, 0.2])[0], rel=1e-14
+    )
+    # the loss decreases along the flow and the late state approaches t = inf
+    states = traj.sample([0, 1, 5, 50, math.inf])
+    assert len(states) == 5 and all(np.diff(states.loss.astype(float)) <= 1e-15)
+    np.testing.assert_allclose(states[3].W, states[4].W, atol=1e-4)
+    assert isinstance(states[2], ns.State) and states[2].t == 5.0
+
+
+def test_trajectory_matches_simulate_and_mpmath():
+    setup = _setup("0.7")
+    traj = lns.closed_form(setup, A0, W0)
+    sim = numerics.simulate(setup, A0, W0, [0.4, 2.0], method="scipy")
+    for k, t in enumerate((0.4, 2.0)):
+        st_ = traj.at(t)
+        np.testing.assert_allclose(sim[k].W, st_.W, rtol=1e-10, atol=1e-12)  # DOP853 1e-13
+        np.testing.assert_allclose(sim[k].f, st_.f, rtol=1e-10, atol=1e-12)
+    hi = lns.closed_form(setup, A0, W0, dps=40).at("0.4")
+    assert isinstance(hi.W[0, 0], mpmath.mpf) and isinstance(hi.loss, mpmath.mpf)
+    np.testing.assert_allclose(hi.W.astype(float), traj.at(0.4).W, rtol=0, atol=1e-14)
+    assert lns.closed_form(setup, A0, W0, dps=40).at(mpmath.inf).loss < 1e-30  # n < d: fits
+
+
+def test_trajectory_general_output_weights():
+    # a not +-1: the flow is solved with S = sum lambda a^2 (the printed sum lambda needs eq. (3))
+    setup = _setup()
+    a = ("2", "-0.5", "1")
+    traj = lns.closed_form(setup, a, W0)
+    assert traj.S == pytest.approx(0.5 * 4 + 0.3 * 0.25 + 0.2)
+    W_inf = traj.at(math.inf).W
+    X, y = np.array(setup.X, float), np.array(setup.y, float)
+    np.testing.assert_allclose(_gradient(X, y, [0.5, 0.3, 0.2], np.array(a, float), W_inf), 0,
+                               atol=1e-12)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "call, exc, match",
+    [
+        (lambda: lns.closed_form("setup", A0, W0), TypeError, "node_scaling.Setup"),
+        (lambda: lns.closed_form(_setup(activation="relu"), A0, W0), ValueError, "'linear'"),
+        (lambda: lns.closed_form(_setup(), ("0", "0", "0"), W0), ValueError, "sum_j lambda_j"),
+        (lambda: lns.closed_form(_setup(), A0[:2], W0), ValueError, "a0 must have shape"),
+        (lambda: lns.closed_form(_setup(), A0, W0[:2]), ValueError, "W0 must have shape"),
+        (lambda: lns.closed_form(_setup(), A0, W0, dps=0), ValueError, "dps must be"),
+        (lambda: lns.closed_form(_setup(), A0, W0).at(-1), ValueError, "t must be >= 0"),
+        (lambda: lns.closed_form(_setup(), A0, W0).at(-math.inf), ValueError, "t must be >= 0"),
+        (lambda: lns.closed_form(_setup(), A0, W0).sample([]), ValueError, "must not be empty"),
+        (lambda: lns.closed_form(_setup(), A0, W0).at("x"), ValueError, "decimal"),
+    ],
+)  # fmt: skip
+def test_trajectory_validation(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()
+
+
+def test_symbols_record():
+    sym = lns.symbolic()
+    assert isinstance(sym, lns.Symbols)
+    assert sym.mode_factor.subs(sym.t, 0) == 0
+    assert sp.limit(sym.mode_factor, sym.t, sp.oo) == 1
+    with pytest.raises(AttributeError):
+        sym.delta_W = None
 
 
 def test_sample_limits_shapes():

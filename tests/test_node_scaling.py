@@ -235,6 +235,19 @@ def test_bad_input(call, exc):
     assert str(info.value)  # the message names the argument and the range
 
 
+def test_flow_is_the_gradient_of_the_one_loss():
+    # the sympy flow of eq. (5) for a tiny linear network: dW/dt = -eta dL/dW of loss()
+    flow = ns.flow_symbolic(1, 1, 1, "linear")
+    eta, x, y, s = flow.params
+    a, w = flow.state
+    assert flow.rhs[0] == 0  # a does not train (eq. (3))
+    assert sp.simplify(flow.rhs[1] - eta * s * a * x * (y - s * a * w * x)) == 0
+    with pytest.raises(ValueError, match="m must be"):
+        ns.flow_symbolic(1, 1, 0, "linear")
+    with pytest.raises(ValueError, match="activation must be one of"):
+        ns.flow_symbolic(1, 1, 1, "gelu")
+
+
 def test_symbolic_records():
     zs, fk = ns.zipf_symbolic(), ns.finite_k_symbolic()
     assert zs.s == 1 + sp.Symbol("b", positive=True)

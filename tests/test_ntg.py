@@ -232,6 +232,27 @@ def test_monte_carlo_fast_case():
     assert r.variance.covers(r.variance_exact)
 
 
+def test_monte_carlo_sweep_is_simultaneous():
+    # the Proposition 4.3 sweep of the confirmations: every run's intervals at the Bonferroni
+    # level over all runs (entries within a run are corrected by monte_carlo itself)
+    from solvable._core.tolerance import MC_CONFIDENCE
+    from solvable.confirmations import ntg as confirmations
+
+    results = confirmations._sweep(False)
+    level = 1 - (1 - MC_CONFIDENCE) / len(results)
+    assert len(results) == 4
+    assert all(r.mean.confidence == level and r.variance.confidence == level for r in results)
+
+
+def test_relu_variance_is_the_generated_bernoulli_form():
+    # C_0's relu variance: the generated p (1 - p) of _bernoulli_variance at the pairs' angles
+    V = ntg.derivative_product_variance(X4, "relu")
+    p = ntg.mean_ntg(X4, "relu") / (X4 @ X4.T / 3)
+    np.testing.assert_allclose(V, p * (1 - p), rtol=1e-13, atol=1e-15)
+    Vm = ntg.derivative_product_variance(X4, "relu", dps=30)
+    np.testing.assert_allclose(np.array(Vm, dtype=float), V, rtol=1e-14, atol=1e-16)
+
+
 def test_nested_widths_shrink():
     from numerics.ntg_sampling import nested_widths
 
