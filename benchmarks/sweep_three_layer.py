@@ -18,18 +18,20 @@ CPU: two torch threads spinning at barriers against another busy process ran up 
 20 times slower here.
 
 Columns: the point; the regime the paper gives for W1 / W2 there and where it says so
-(``PAPER_POINTS``; the text prints no boundary curves; "n/s": not stated); widths and
+(``solvable.three_layer.PAPER_POINTS``; the text prints no boundary curves; "n/s": not
+stated); widths and
 seeds; S_W1 and S_W2 with the pooled least-squares standard error (and, with >= 2
 seeds, the standard deviation of the per-seed slopes); "lin. est.", our estimate of
 the slopes of a network that stays linear (``linear_estimate``, not the paper's);
-the regime measured (``measured_regime``: sign of S with a band of max(0.1, 2 err));
-the verdict.
+the regime measured (``solvable.three_layer.regime_from_slope`` with the band
+``max(0.1, 2 err)``, a reporting choice for finite widths); paper vs measured.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import time
 from fractions import Fraction
@@ -37,15 +39,24 @@ from typing import Any
 
 import torch
 
-from numerics.sweep_three_layer import (
-    PAPER_POINTS,
-    linear_estimate,
-    measured_regime,
-    rd_sweep_point,
-    slopes,
-    verdict,
-)
+from numerics.sweep_three_layer import linear_estimate, rd_sweep_point, slopes
 from numerics.sweeps import run_sweep
+from solvable.three_layer import PAPER_POINTS, regime_from_slope
+
+BAND = 0.1
+"""Slopes within max(BAND, 2 err) of 0 read as critical: the widths are finite (the paper's
+own three parametrisations of one point differ by up to 0.025 in Table 2)."""
+
+
+def measured_regime(s: float, err: float) -> str:
+    """The regime of a measured slope with standard error ``err`` (``nan``: no error)."""
+    band = max(BAND, 2 * err) if math.isfinite(err) else BAND
+    return regime_from_slope(s, band)
+
+
+def agreement(paper: str, measured: str) -> str:
+    """Paper vs measured: "agrees" / "DISAGREES" / "n/s" (the paper states no regime)."""
+    return "n/s" if paper == "n/s" else "agrees" if paper == measured else "DISAGREES"
 
 
 def _fmt(fit: dict[str, Any], name: str) -> str:
@@ -59,7 +70,7 @@ def table(results: list[dict[str, Any]]) -> str:
     rows = []
     head = (f"{'(g2, g3)':<11} {'paper W1/W2':<20} {'widths':<28} {'seeds':<5} "
             f"{'S_W1':<24} {'S_W2':<24} {'lin. est.':<12} {'measured W1/W2':<20} "
-            "verdict W1/W2")  # fmt: skip
+            "paper vs measured W1/W2")  # fmt: skip
     rows.append(head)
     rows.append("-" * len(head))
     notes = []
@@ -78,7 +89,7 @@ def table(results: list[dict[str, Any]]) -> str:
             f"{f'({g2f:g}, {g3f:g})':<11} {f'{p1}/{p2}':<20} {widths:<28} "
             f"{len(fit['seeds']):<5} {_fmt(fit, 'S_W1'):<24} {_fmt(fit, 'S_W2'):<24} "
             f"{f'{float(l1):+.2f}/{float(l2):+.2f}':<12} {f'{m1}/{m2}':<20} "
-            f"{verdict(p1, m1)}/{verdict(p2, m2)}"
+            f"{agreement(p1, m1)}/{agreement(p2, m2)}"
         )
         notes.append(f"  ({g2f:g}, {g3f:g}): {where}; runs {fit['n_runs']}, "
                      f"excluded (not converged) {fit['excluded']}")  # fmt: skip

@@ -272,13 +272,6 @@ class HessianAgreement:
     lanczos_vs_formula: np.ndarray
     lanczos_vs_dense: np.ndarray
 
-    def errors(self, tol: Any) -> list[float]:
-        """The largest relative difference of each kind in units of ``tol.rtol``."""
-        return [
-            float(np.max(v)) / tol.rtol
-            for v in (self.dense_vs_formula, self.lanczos_vs_formula, self.lanczos_vs_dense)
-        ]
-
     def summary(self) -> str:
         return (
             f"dense-(2.17) {np.max(self.dense_vs_formula):.1e}, Lanczos-(2.17) "
@@ -324,16 +317,6 @@ class HessianSweep:
     bound: np.ndarray
     formula_error: float
     fit: Any
-
-    @property
-    def drift_band(self) -> float:
-        """How much the slope may exceed -1/2 given the bound: since ``sqrt(p) ||H|| <= M
-        |x|^2``, the mean of ``sqrt(p) ||H||`` (a max over ``p`` units, non-decreasing in
-        ``p`` in law) can grow between the extreme widths by at most the factor
-        ``bound / mean`` at the smallest width: ``log(that) / log(p_max / p_min)``."""
-        ratio = self.bound[0] / self.values[0].mean()
-        # 0 when the values break the bound (the verdict fails on that already)
-        return max(0.0, float(math.log(ratio) / math.log(self.widths[-1] / self.widths[0])))
 
 
 @_single_threaded

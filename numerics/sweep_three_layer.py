@@ -6,6 +6,8 @@ the paper folds them into ``W1`` and ``W2``, Section 3) is initialised at a phas
 descent on the risk (3) of a 1-d problem of four points until the risk falls below a
 tolerance; it returns the relative distances (10) of the first- and second-layer input
 weights.  :func:`slopes` fits ``S_W = d log RD / d log m`` (eq. (11)) by least squares.
+Numbers only: which regime a slope means (:func:`solvable.three_layer.regime_from_slope`)
+and where the paper states one (:data:`solvable.three_layer.PAPER_POINTS`) are the model's.
 
 The representatives of a phase point (:func:`scale_exponents`, :func:`initial_scales`):
 eqs. (8)-(9) give, for ``alpha = m^s``, ``beta_3 = m^-p``, ``beta_2 = B m^-p`` (Assumption
@@ -62,16 +64,13 @@ __all__ = [
     "DATA_X",
     "DATA_Y",
     "DEFAULT_SETTINGS",
-    "PAPER_POINTS",
     "fit_slope",
     "initial_scales",
     "linear_estimate",
-    "measured_regime",
     "ntk_gram",
     "rd_point",
     "scale_exponents",
     "slopes",
-    "verdict",
 ]
 
 DATA_X = (-1.0, -1.0 / 3.0, 1.0 / 3.0, 1.0)
@@ -392,25 +391,8 @@ def slopes(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------
-# what the paper says where, and the classification of a measured slope
+# a reference number for the slopes
 # ---------------------------------------------------------------------------
-# (gamma_2, gamma_3) -> (regime of W1, regime of W2, where the paper says so).  The text
-# prints no boundary curves (Figure 5's stars and dashed lines are not in the text); these
-# are the points where it states a regime or prints the slopes.  "n/s": not stated.
-PAPER_POINTS: dict[tuple[Fraction, Fraction], tuple[str, str, str]] = {
-    (Fraction(0), Fraction(11, 10)): (
-        "linear", "linear", "Table 2 No.1: S_W1=-0.41, S_W2=-0.93"),
-    (Fraction(0), Fraction(3, 2)): (
-        "critical", "n/s", "Xavier (Table 1); Fig.2/Sec.5.2: g3=1.5 intermediate"),
-    (Fraction(0), Fraction(21, 10)): (
-        "condensed", "n/s", "Fig.2: g3=2.0 condensed; Fig.4(c) slope grows"),
-    (Fraction(7, 10), Fraction(5, 2)): (
-        "linear", "critical", "Table 2 No.2: S_W1=-0.32, S_W2=0.026"),
-    (Fraction(1, 2), Fraction(14, 5)): (
-        "n/s", "condensed", "Fig.3: g3=2.8 strong condensation of W2"),
-}  # fmt: skip
-
-
 def linear_estimate(gamma_2: Any, gamma_3: Any) -> tuple[Fraction, Fraction]:
     """Our estimate (not the paper's) of ``(S_W1, S_W2)`` for a network that stays linear:
     ``(gamma_3 - 2 gamma_2 - 3/2, gamma_3 - 2)``.
@@ -424,21 +406,6 @@ def linear_estimate(gamma_2: Any, gamma_3: Any) -> tuple[Fraction, Fraction]:
     the paper prints (-0.41, -0.93)."""
     g2, g3 = _fraction("gamma_2", gamma_2), _fraction("gamma_3", gamma_3)
     return g3 - 2 * g2 - Fraction(3, 2), g3 - 2
-
-
-def measured_regime(s: float, err: float, band: float = 0.1) -> str:
-    """Regime of a slope: "linear" if ``S < -b``, "condensed" if ``S > b``, else
-    "critical", with ``b = max(band, 2 err)``.  The paper's criterion is the sign of
-    ``S`` (Section 5.3.1, stars at ``S = 0``); the band is a reporting choice for finite
-    widths (its own three parametrisations of one point differ by up to 0.025 in
-    Table 2)."""
-    b = max(band, 2 * err) if math.isfinite(err) else band
-    return "linear" if s < -b else "condensed" if s > b else "critical"
-
-
-def verdict(paper: str, measured: str) -> str:
-    """Paper vs measured: "agrees" / "DISAGREES" / "n/s" (the paper states no regime there)."""
-    return "n/s" if paper == "n/s" else "agrees" if paper == measured else "DISAGREES"
 
 
 def rd_sweep_point(point: dict[str, Any]) -> dict[str, Any]:

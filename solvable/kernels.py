@@ -57,6 +57,7 @@ import numpy as np
 import sympy as sp
 from sympy.calculus.util import function_range, minimum
 
+from solvable._core import activations as act
 from solvable._core.backends import generate, torch_module
 from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_zero
 from solvable._core.geometry import norms_and_angles
@@ -64,6 +65,7 @@ from solvable._core.model import Model
 from solvable._core.numbers import check_dps as _check_dps
 from solvable._core.numbers import exact_to_mpf as _to_mpf
 from solvable._core.tolerance import Tolerance, error_in_units
+from solvable.linearisation import network_output
 
 SEED = "002_938675732d5dff93.txt"
 
@@ -504,26 +506,64 @@ def _arccos_order_1() -> Verdict:
     )
 
 
+def _unit_features() -> dict[str, sp.Expr]:
+    """The integrands of the kernels, from one unit of the package's network
+    (:func:`solvable.linearisation.network_output`, eqs. (2.3), (2.28); ``p = 1``, scale 1:
+    ``f = a relu(<w, x>)``, ReLU from :mod:`solvable._core.activations`) at
+    ``x = n1 e1``, ``x' = n2 (cos theta, sin theta)``, ``w = (w0, w1)`` on their span:
+    ``f(x) f(x')`` (GP, (2.4)), the ``a`` block ``df/da(x) df/da(x')`` (RF) and the ``w``
+    block ``<df/dw(x), df/dw(x')>`` (NTK) of the tangent kernel (2.25), by sympy."""
+    a = sp.Symbol("a", real=True)
+    w = sp.symbols("w0 w1", real=True)
+    W = np.array([list(w)], dtype=object)
+    relu = act.elementwise("relu", "sympy")
+
+    def f(x: tuple[sp.Expr, sp.Expr]) -> sp.Expr:
+        X = np.array([list(x)], dtype=object)
+        return sp.sympify(network_output(W, np.array([a], dtype=object), X, relu, 1)[0])
+
+    fx, fxp = f((N1, 0)), f((N2 * sp.cos(THETA), N2 * sp.sin(THETA)))
+    return {
+        "gp": fx * fxp,
+        "rf": sp.diff(fx, a) * sp.diff(fxp, a),
+        "ntk": sum(sp.diff(fx, v) * sp.diff(fxp, v) for v in w),
+        "_a": a,
+        "_w": w,
+    }
+
+
 @functools.cache
 def _polar_kernels() -> dict[str, sp.Expr]:
     """The kernels (2.4), (2.31) integrated from their definitions in polar coordinates:
-    ``x = n1 e1``, ``x' = n2 (cos theta e1 + sin theta e2)``, ``w`` restricted to their span is
-    ``N(0, s2 I_2)`` (rotation invariance), ``w = r (cos phi, sin phi)``; for
+    the integrands are the package network's feature products (:func:`_unit_features`),
+    ``w`` restricted to the span of ``x, x'`` is ``N(0, s2 I_2)`` (rotation invariance),
+    ``w = r (cos phi, sin phi)``, and ``E[a^2] = A2`` (``a`` independent of ``w``).  For
     ``theta in [0, pi]`` both pre-activations are positive exactly on the arc
-    ``phi in (theta - pi/2, pi/2)``."""
+    ``phi in (theta - pi/2, pi/2)``, where ``relu(z) = z`` and ``relu'(z) = 1``; off it
+    every integrand has a factor ``relu`` or ``relu'`` of a non-positive number, 0."""
     r, phi = sp.Symbol("r", positive=True), sp.Symbol("phi", real=True)
     density = r * sp.exp(-(r**2) / (2 * S2)) / (2 * sp.pi * S2)  # dr dphi
     arc = (phi, THETA - sp.pi / 2, sp.pi / 2)
+    feats = _unit_features()
+    a, (w0, w1) = feats["_a"], feats["_w"]
+
+    def on_arc(e: sp.Expr) -> sp.Expr:
+        e = e.replace(
+            lambda t: isinstance(t, sp.Max), lambda t: sp.Add(*(q for q in t.args if q != 0))
+        )  # relu(z) = z
+        return e.replace(sp.Heaviside, lambda *args: sp.S.One)  # relu'(z) = 1
 
     def expect(integrand: sp.Expr) -> sp.Expr:
-        radial, angular = integrand.as_independent(phi, as_Add=False)
-        return sp.integrate(radial * density, (r, 0, sp.oo)) * sp.integrate(angular, arc)
+        e = sp.expand(on_arc(integrand.subs({w0: r * sp.cos(phi), w1: r * sp.sin(phi)})))
+        e = sp.expand(e.subs(a**2, A2))
+        if a in e.free_symbols:
+            raise ArithmeticError(f"the integrand is not a function of a^2: {e}")
+        poly = sp.Poly(e, r)
+        return sum((sp.integrate(r**k * density, (r, 0, sp.oo)) * sp.integrate(c, arc)
+                    for (k,), c in poly.terms()), sp.S.Zero)  # fmt: skip
 
-    pre1, pre2 = N1 * r * sp.cos(phi), N2 * r * sp.cos(phi - THETA)
-    rf = expect(sp.expand(pre1 * pre2))  # relu(pre1) relu(pre2) on the arc
-    dot = N1 * N2 * sp.cos(THETA)
-    ntk = dot * A2 * expect(sp.S.One)  # E[a^2 relu' relu'] = E[a^2] P(arc)
-    return {"rf": rf, "ntk": ntk, "gp": A2 * rf, "k0": rf + ntk}
+    rf, ntk, gp = (sp.simplify(expect(feats[k])) for k in ("rf", "ntk", "gp"))
+    return {"rf": rf, "ntk": ntk, "gp": gp, "k0": rf + ntk}
 
 
 def _closed_forms_from_definitions() -> Verdict:
@@ -546,22 +586,51 @@ def _stable_forms() -> Verdict:
     return prove_zero(*res)
 
 
+@functools.cache
+def _diagonal_direct() -> dict[str, sp.Expr]:
+    """The definitions (2.4), (2.31) at ``x' = x`` (keys ``"rf"``, ...) and at ``x' = -c x``
+    (keys ``"rf-"``, ..., ``|x'| = n2``), integrated directly: ``<w, x> = sqrt(s2) n1 u`` with
+    ``u ~ N(0, 1)``, the package's ``relu`` and ``relu'`` (:mod:`solvable._core.activations`),
+    one-dimensional Gaussian integrals by sympy; generic moments ``E[a^2] = A2``, ``s^2 = S2``."""
+    u, v = sp.Symbol("u", real=True), sp.Symbol("v", positive=True)
+    relu, drelu = act.activation("relu"), act.derivative("relu")
+
+    def mean(e: sp.Expr) -> sp.Expr:
+        # int_R e(u) phi(u) du = int_0^oo (e(v) + e(-v)) phi(v) dv: with v > 0 declared,
+        # relu and relu' of +-c v (c > 0) evaluate themselves
+        folded = (e.subs(u, v) + e.subs(u, -v)) * _gauss(v)
+        return sp.simplify(sp.integrate(sp.expand(folded), (v, 0, sp.oo)))
+
+    z, zm = sp.sqrt(S2) * N1 * u, -sp.sqrt(S2) * N2 * u
+    out = {}
+    for tag, z2, dot in (("", z, N1**2), ("-", zm, -N1 * N2)):
+        rf = mean(relu.subs(act.Z, z) * relu.subs(act.Z, z2))
+        ntk = A2 * dot * mean(drelu.subs(act.Z, z) * drelu.subs(act.Z, z2))
+        out.update({f"rf{tag}": rf, f"ntk{tag}": ntk, f"gp{tag}": A2 * rf, f"k0{tag}": rf + ntk})
+    return out
+
+
+def _moments(init: Initialisation) -> dict[sp.Symbol, sp.Expr]:
+    return {A2: init.a_second_moment, S2: init.w_variance}
+
+
 def _diagonal_values() -> Verdict:
-    # rho = 1 (x' = c x, c > 0) and rho = -1 (x' = -c x); lecture and exercise records
-    init_l, init_e = lecture_initialisation(D), exercise_initialisation()
+    # rho = 1 (x' = x) and rho = -1 (x' = -c x): the closed forms (the expressions every
+    # evaluator is generated from) against the definitions integrated directly, for the
+    # generic, lecture (2.28) and Exercise 1 records; the arc-cosine expectations against
+    # E[relu(u)^2], E[relu'(u)^2]; K_NTK(x, x) against the corrected (4.2) at rho = 1
+    # (<x, x> times its printed right-hand side)
+    direct = _diagonal_direct()
     res = [
-        arccos_expectation(0, 1) - sp.Rational(1, 2),
-        arccos_expectation(1, 1) - sp.Rational(1, 2),
-        arccos_expectation(0, -1),
-        arccos_expectation(1, -1),
-        kernel("rf", None, N1, N1, 1) - S2 * N1**2 / 2,
-        kernel("ntk", None, N1, N1, 1) - A2 * N1**2 / 2,
-        kernel("gp", None, N1, N1, 1) - A2 * S2 * N1**2 / 2,
-        kernel("k0", None, N1, N1, 1) - (A2 + S2) * N1**2 / 2,
-        kernel("k0", init_l, N1, N1, 1) - (1 / (2 * D) + sp.Rational(1, 6)) * N1**2,
-        kernel("ntk", init_e, N1, N1, 1) - N1**2 / 2,
-    ]
-    res += [kernel(k, None, N1, N2, -1) for k in KERNELS]
+        arccos_expectation(0, 1) - direct["ntk"].subs({A2: 1, N1: 1}),  # E[relu'(u)^2]
+        arccos_expectation(1, 1) - direct["rf"].subs({S2: 1, N1: 1}),  # E[relu(u)^2]
+        arccos_expectation(0, -1), arccos_expectation(1, -1),
+        kernel("ntk", exercise_initialisation(), N1, N1, 1) - N1**2 * exercise_printed_ntk(1),
+    ]  # fmt: skip
+    for init in (generic_initialisation(), lecture_initialisation(D), exercise_initialisation()):
+        mom = _moments(init)
+        res += [kernel(k, init, N1, N1, 1) - direct[k].subs(mom) for k in KERNELS]
+        res += [kernel(k, init, N1, N2, -1) - direct[f"{k}-"].subs(mom) for k in KERNELS]
     return prove_zero(*res)
 
 
@@ -621,19 +690,23 @@ def _positivity() -> Verdict:
 
 
 def _exercise_ntk() -> Verdict:
+    # the corrected (4.2): <x, x'> times its printed right-hand side (data), against the
+    # closed form and the definition integrated in polar coordinates (package network)
     e = exercise_initialisation()
-    corrected = N1 * N2 * RHO * (sp.Rational(1, 2) - sp.acos(RHO) / (2 * sp.pi))
-    polar = _polar_kernels()["ntk"].subs({A2: 1, S2: 1}).subs(THETA, sp.acos(RHO))
+    corrected = N1 * N2 * RHO * exercise_printed_ntk()
+    polar = _polar_kernels()["ntk"].subs(_moments(e)).subs(THETA, sp.acos(RHO))
     return prove_zero(kernel("ntk", e) - corrected, polar - corrected)
 
 
 def _lecture_k0() -> Verdict:
-    # eq. (2.28): K_0 = (n n'/d) J_1/(2 pi) + (n n' rho / 3) J_0/(2 pi)
+    # eq. (2.28): the record's moments are those of a ~ Unif[-1, 1] (E[a^2] integrated) and
+    # w ~ N(0, I_d/d); its K_0 is the definition integrated in polar coordinates with them
     init = lecture_initialisation(D)
-    k1, k0 = arccos_expectation(1), arccos_expectation(0)
-    expected = N1 * N2 * k1 / D + N1 * N2 * RHO * k0 / 3
-    return prove_zero(kernel("k0", init) - expected, _polar_kernels()["k0"].subs(
-        {A2: sp.Rational(1, 3), S2: 1 / D}).subs(THETA, sp.acos(RHO)) - expected)  # fmt: skip
+    a = sp.Symbol("a", real=True)
+    m2 = sp.integrate(a**2 / 2, (a, -1, 1))  # Unif[-1, 1] has density 1/2
+    polar = _polar_kernels()["k0"].subs({A2: m2, S2: 1 / D}).subs(THETA, sp.acos(RHO))
+    return prove_zero(init.a_second_moment - m2, init.w_variance - 1 / D,
+                      kernel("k0", init) - polar)  # fmt: skip
 
 
 # ---------------------------------------------------------------------------
@@ -700,6 +773,56 @@ def _evaluators_agree(dps: int | None = None) -> Verdict:
     )
 
 
+def _diagonal_evaluated(dps: int | None = None) -> Verdict:
+    # what a user gets at rho = +-1 (kernel_numeric in float64 and mpmath; gram, whose Kahan
+    # angle is 0 / pi there, in float64 and mpmath) against the definitions integrated
+    # directly (_diagonal_direct, exact), for the lecture (2.28) and Exercise 1 records
+    dps = 30 if dps is None else dps
+    tol_mp = Tolerance.digits(dps - 2, f"mpmath at {dps} digits (+{_GUARD} guard) vs exact")
+    X = np.array([[0.5, 0.0, 0.0], [0.25, -1.5, 2.0], [-1.0, 2.0, 2.0]])  # dyadic: exact
+    norms = [sp.sqrt(sum(sp.nsimplify(v) ** 2 for v in row)) for row in X]
+    direct = _diagonal_direct()
+    worst_f64, worst_mp = 0.0, 0.0
+    for init in (lecture_initialisation(3), exercise_initialisation()):
+        mom = _moments(init)
+        for k in KERNELS:
+            same = [direct[k].subs(mom).subs(N1, n) for n in norms]  # K(x, x)
+            anti = [direct[f"{k}-"].subs(mom).subs({N1: n, N2: 2 * n}) for n in norms]
+            exact = np.array([float(v) for v in same])
+            zero = np.array([float(v) for v in anti])
+            n64 = np.array([float(n) for n in norms])
+            # the antiparallel value is 0: absolute error in units of 1e-13 |K(x, 2x)|
+            tol_0 = Tolerance(rtol=0.0, atol=_F64_TOL.rtol * 2 * float(np.max(exact)),
+                              reason="float64 rounding (sin(pi) = 1.2e-16) on the scale "
+                              "of K(x, 2x)")  # fmt: skip
+            worst_f64 = max(
+                worst_f64,
+                error_in_units(kernel_numeric(k, init, n64, n64, 1.0), exact, _F64_TOL),
+                error_in_units(np.diag(gram(k, init, X)), exact, _F64_TOL),
+                error_in_units(np.diag(gram(k, init, X, -2 * X)), zero, tol_0),
+            )
+            with mpmath.workdps(dps + _GUARD):
+                ex_mp = [mpmath.mpf(sp.N(v, dps + _GUARD)) for v in same]
+            got = [
+                kernel_numeric(k, init, str(sp.N(n**2, dps + _GUARD)), 1, 1, dps=dps) for n in norms
+            ]  # K(x, x) = |x|^2 K(e, e): n1 = |x|^2, n2 = 1
+            worst_mp = max(
+                worst_mp,
+                error_in_units(got, ex_mp, tol_mp),
+                error_in_units(np.diag(gram(k, init, X, dps=dps)), ex_mp, tol_mp),
+            )
+    worst = max(worst_f64, worst_mp)
+    return Verdict(
+        "confirmed" if worst <= 1 else "failed",
+        f"4 kernels x 2 inits x 3 inputs: K(x, x) and K(x, -2x) from kernel_numeric and gram "
+        f"(float64 {worst_f64:.2g} x 1e-13; mpmath {dps} digits {worst_mp:.2g} x "
+        f"1e-{dps - 2}) equal the definitions (2.4), (2.31) integrated directly "
+        f"(E[relu(<w,x>)^2] = s^2|x|^2/2, E[relu'^2] = 1/2; 0 for antiparallel inputs)",
+        max_error=worst,
+        tolerance=_F64_TOL,
+    )
+
+
 def _gram_positive_definite(dps: int | None = None) -> Verdict:
     # Exercise 1(c): lambda_min of the limit Gram matrices is > 0 for pairwise non-parallel
     # data with n > d (X X^T has rank d < n: positivity comes from the arc-cosine factor)
@@ -759,11 +882,12 @@ def claims() -> list[Theorem]:
           "The angle form at theta = arccos(rho) and the stable sqrt((1 - rho)(1 + rho)) form "
           "equal the cosine form of every kernel; |u - v| = 2 sin(theta/2), |u + v| = "
           "2 cos(theta/2) for unit vectors (Kahan's angle).", _stable_forms),
-        T("diagonal_values", "eqs. (2.4), (2.21), (2.31)",
-          "rho = 1: both arc-cosine expectations are 1/2, K_RF(x, x) = s^2|x|^2/2, K_NTK(x, x) = "
-          "E[a^2]|x|^2/2, K_GP(x, x) = E[a^2] s^2|x|^2/2, K_0(x, x) = (1/(2d) + 1/6)|x|^2 for "
-          "(2.28) and K_NTK(x, x) = |x|^2/2 for Exercise 1; rho = -1 (x' = -c x): every "
-          "kernel is 0.", _diagonal_values),
+        T("diagonal_values", "eqs. (2.4), (2.21), (2.31), (4.2)",
+          "rho = 1: the closed forms equal the definitions integrated directly over <w, x> ~ "
+          "N(0, s^2|x|^2) (K_RF(x, x) = s^2|x|^2/2, K_NTK(x, x) = E[a^2]|x|^2/2, K_GP = E[a^2] "
+          "K_RF), for generic moments and the (2.28) and Exercise 1 records, and K_NTK(x, x) "
+          "is |x|^2 times the printed right-hand side of (4.2) at rho = 1; rho = -1 (x' = -c "
+          "x): every kernel is 0, as is its definition.", _diagonal_values),
         T("homogeneity_and_zero_limit", "eqs. (2.4), (2.31)",
           "Every kernel is positively homogeneous of degree 1 in each argument, K(c x, c' x') "
           "= c c' K(x, x'), and tends to 0 as x -> 0 along any direction (= its value at x = 0).",
@@ -785,6 +909,11 @@ def claims() -> list[Theorem]:
           "The float64 and mpmath evaluators generated from the closed forms agree (float64 to "
           "1e-13 normwise, incl. rho = +-1 and nearly (anti)parallel Gram rows; mpmath at dps "
           "and 2 dps to dps - 2 digits).", _evaluators_agree, "numeric"),
+        T("diagonal_evaluated", "eqs. (2.4), (2.31), (4.2) (evaluators at rho = +-1)",
+          "The evaluated kernels (float64 and mpmath kernel_numeric at rho = 1, gram at x' = x "
+          "and x' = -2x) equal the definitions integrated directly: K_RF(x, x) = E[relu(<w, "
+          "x>)^2], K_NTK(x, x) = |x|^2 E[a^2 relu'(<w, x>)^2], K_GP = E[a^2] K_RF, 0 for "
+          "antiparallel inputs.", _diagonal_evaluated, "numeric"),
         T("gram_positive_definite", "Exercise 1(c), eq. (2.42)",
           "lambda_min of the K_NTK, K_RF and K_0 Gram matrices (Exercise 1 init) of 12 "
           "pairwise non-parallel unit vectors in R^3 is > 0, although X X^T has rank 3.",
@@ -812,11 +941,20 @@ def _eq42_factor() -> tuple[sp.Expr, sp.Expr]:
 
 
 def _two_unit_network(shared_w: bool = False, sigma: Callable = _SIGMA):
-    """p = 2 units, d = 1: f = (a0 s(w0 x) + a1 s(w1 x))/sqrt(2) (``shared_w``: w0 = w1 = w)."""
+    """The package's network (:func:`solvable.linearisation.network_output`) with p = 2
+    units, d = 1: f = (a0 s(w0 x) + a1 s(w1 x))/sqrt(2) (``shared_w``: w0 = w1 = w, the
+    printed (4.1))."""
     a = sp.symbols("a0 a1", real=True)
     w = sp.symbols("w0 w1", real=True) if not shared_w else (sp.Symbol("w", real=True),) * 2
     params = list(a) + list(dict.fromkeys(w))
-    f = lambda x: sum(a[j] * sigma(w[j] * x) for j in range(2)) / sp.sqrt(2)  # noqa: E731
+    W = np.array([[w[0]], [w[1]]], dtype=object)
+    sig = np.vectorize(sigma, otypes=[object])
+
+    def f(x: sp.Expr) -> sp.Expr:
+        X = np.array([[x]], dtype=object)
+        return sp.sympify(network_output(W, np.array(a, dtype=object), X, sig,
+                                         1 / sp.sqrt(2))[0])  # fmt: skip
+
     return a, w, params, f
 
 

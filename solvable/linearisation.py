@@ -300,14 +300,25 @@ def _scale(setup: Setup, p: int, convert: Callable[[Any], Any], exact: bool = Fa
     return 1 / sp.sqrt(p) if exact else convert(1) / convert(p) ** 0.5
 
 
+def _sympy_sigma(activation: str) -> Callable[[Any], Any]:
+    """``sigma`` entrywise on sympy object arrays: a named activation, or ``"generic"``, the
+    undefined smooth function ``sigma`` of the symbolic claims."""
+    if activation == "generic":
+        return np.vectorize(_SIGMA, otypes=[object])
+    return act.elementwise(activation, "sympy")
+
+
 @functools.cache
 def _flow(n: int, d: int, p: int, activation: str, fixed_scale: bool) -> GradientFlow:
+    """The sympy gradient flow of :func:`risk` (what :func:`numerics.simulate` integrates and
+    what the symbolic claims differentiate: ``activation="generic"`` for an undefined
+    ``sigma``)."""
     eta_w, eta_a = sp.symbols("eta_w eta_a", nonnegative=True)
     X = symbol_array("X", (n, d), real=True)
     y = symbol_array("y", (n,), real=True)
     scale = sp.Symbol("scale", positive=True) if fixed_scale else 1 / sp.sqrt(p)
     params = (eta_w, eta_a, *X.ravel(), *y, *((scale,) if fixed_scale else ()))
-    sigma = act.elementwise(activation, "sympy")
+    sigma = _sympy_sigma(activation)
     return gradient_flow(lambda a, W: risk(W, a, X, y, sigma, scale),
                          {"a": ((p,), eta_a), "W": ((p, d), eta_w)}, params)  # fmt: skip
 
@@ -383,15 +394,20 @@ SYSTEM = TwoLayerSystem()
 # ---------------------------------------------------------------------------
 @functools.cache
 def _network(p: int, d: int, sigma: Any = None):
-    """``f = (1/sqrt(p)) sum_j a_j sigma(<w_j, x>)`` with a generic smooth ``sigma`` (or a
-    given one-argument callable); returns (f, a, w (list of rows), x, z)."""
+    """The package's network :func:`network_output` at width ``p`` on one input ``x``
+    (``1/sqrt(p)`` scaling) with a generic smooth ``sigma`` (or a given one-argument
+    callable), on sympy symbols; returns (f, a, w (list of rows), x, z) with ``z_j =
+    <w_j, x>`` the pre-activations in the paper's notation."""
     sig = _SIGMA if sigma is None else sigma
     x = sp.symbols(f"x0:{d}", real=True)
     a = sp.symbols(f"a0:{p}", real=True)
     w = [sp.symbols(f"w{j}_0:{d}", real=True) for j in range(p)]
+    W = np.array([list(row) for row in w], dtype=object).reshape(p, d)
+    X = np.array([list(x)], dtype=object)
+    f = network_output(W, np.array(a, dtype=object), X, np.vectorize(sig, otypes=[object]),
+                       1 / sp.sqrt(p))[0]  # fmt: skip
     z = [sum(wj[k] * x[k] for k in range(d)) for wj in w]
-    f = sum(a[j] * sig(z[j]) for j in range(p)) / sp.sqrt(p)
-    return f, a, w, x, z
+    return sp.sympify(f), a, w, x, z
 
 
 def _deriv(k: int, at: sp.Expr) -> sp.Expr:
@@ -558,23 +574,25 @@ def _gronwall() -> Verdict:
 
 @functools.cache
 def _flow_setup():
-    """p = 2 units, d = 1, n = 2 points, both layers trained at rates eta_w, eta_a:
-    returns (f as a function of an input, theta, dtheta/dt, xs, ys, rates)."""
-    p = 2
-    a = sp.symbols("a0:2", real=True)
-    w = sp.symbols("w0:2", real=True)
-    xs = sp.symbols("x1:3", real=True)
-    ys = sp.symbols("y1:3", real=True)
-    eta_w, eta_a = sp.symbols("eta_w eta_a", positive=True)
-    n = len(xs)
+    """The flow that :func:`numerics.simulate` integrates (:func:`_flow`, the gradient flow
+    of :func:`risk`) for p = 2 units, d = 1, n = 2 points, both layers trained at rates
+    eta_w, eta_a, with a generic sigma: returns (f as a function of an input (the package's
+    :func:`network_output`), theta, dtheta/dt, xs, ys, rates)."""
+    p, d, n = 2, 1, 2
+    flow = _flow(n, d, p, "generic", False)
+    eta_w, eta_a = flow.params[:2]
+    a, W = flow.block("a"), flow.block("W")
+    xs = tuple(flow.params[2 : 2 + n * d])
+    ys = tuple(flow.params[2 + n * d : 2 + n * d + n])
+    sigma = _sympy_sigma("generic")
 
     def f(x: sp.Expr) -> sp.Expr:
-        return sum(a[j] * _SIGMA(w[j] * x) for j in range(p)) / sp.sqrt(p)
+        return sp.sympify(network_output(W, a, np.array([[x]], dtype=object), sigma,
+                                         1 / sp.sqrt(p))[0])  # fmt: skip
 
-    R = sum((ys[i] - f(xs[i])) ** 2 for i in range(n)) / (2 * n)
-    theta = (*w, *a)
-    rate = {**dict.fromkeys(w, eta_w), **dict.fromkeys(a, eta_a)}
-    velocity = {v: -rate[v] * sp.diff(R, v) for v in theta}
+    theta = (*W.ravel(), *a)
+    rate = {**dict.fromkeys(W.ravel(), eta_w), **dict.fromkeys(a, eta_a)}
+    velocity = dict(zip(flow.state, flow.rhs, strict=True))
     return f, theta, velocity, xs, ys, rate
 
 
@@ -601,7 +619,7 @@ def _function_space_flow() -> Verdict:
         res.append(dri + sum(K(xs[i], xs[k]) * (ys[k] - f(xs[k])) for k in range(n)) / n)
     a, w = theta[2:], theta[:2]
     p = 2
-    K1 = K(x, xp).subs({sp.Symbol("eta_w", positive=True): 1, sp.Symbol("eta_a", positive=True): 1})
+    K1 = K(x, xp).subs({rate[w[0]]: 1, rate[a[0]]: 1})
     eq229 = sum(_SIGMA(w[j] * x) * _SIGMA(w[j] * xp) for j in range(p)) / p + x * xp / p * sum(
         a[j] ** 2 * _deriv(1, w[j] * x) * _deriv(1, w[j] * xp) for j in range(p)
     )
@@ -724,16 +742,22 @@ def claims() -> list[Theorem]:
 # errata
 # ---------------------------------------------------------------------------
 def _eq29_equality() -> tuple[sp.Expr, sp.Expr]:
-    # p = 1, d = 1, a = 1, x = 1, w0 = 0: f = tanh(w), f_lin = w, H(w0) = tanh''(0) = 0.
-    # Printed: sup_{|w|<=1} |tanh w - w| = 1 - tanh 1 (monotone) equals 1/2 sup <D, H D> = 0.
-    # Corrected: tanh(w) - w = int_0^1 (1 - s) w^2 tanh''(s w) ds, via the antiderivative
-    # (1 - s) g'(s) + g(s) of (1 - s) g''(s), g(s) = tanh(s w).
-    w, s = sp.symbols("w s", real=True)
-    printed = (1 - sp.tanh(1)) - sp.Rational(1, 2) * sp.diff(sp.tanh(w), w, 2).subs(w, 0)
-    g = sp.tanh(s * w)
+    # The package's network (2.19) at p = 1, d = 1, sigma = tanh, a = x = 1, w0 = 0:
+    # f = tanh(w), f_lin = f(w0) + f'(w0) w = w, H(w0) = tanh''(0) = 0.
+    # Printed: sup_{|w|<=1} |f - f_lin| = |f(1) - f_lin(1)| = 1 - tanh 1 (f - f_lin is odd and
+    # monotone) equals 1/2 sup <D, H D> = 0.
+    # Corrected: f(w) - f_lin(w) = int_0^1 (1 - s) w^2 f''(s w) ds, via the antiderivative
+    # (1 - s) g'(s) + g(s) of (1 - s) g''(s), g(s) = f(s w).
+    s = sp.Symbol("s", real=True)
+    net, a, wrow, x, _ = _network(1, 1, sp.tanh)
+    w = wrow[0][0]
+    f = net.subs({a[0]: 1, x[0]: 1})
+    f_lin = f.subs(w, 0) + sp.diff(f, w).subs(w, 0) * w
+    printed = sp.Abs((f - f_lin).subs(w, 1)) - sp.Rational(1, 2) * sp.diff(f, w, 2).subs(w, 0)
+    g = f.subs(w, s * w)
     anti = (1 - s) * sp.diff(g, s) + g
     corrected = (sp.diff(anti, s) - (1 - s) * sp.diff(g, s, 2)) ** 2 + (
-        anti.subs(s, 1) - anti.subs(s, 0) - (sp.tanh(w) - w)
+        anti.subs(s, 1) - anti.subs(s, 0) - (f - f_lin)
     ) ** 2
     return printed, corrected
 

@@ -51,6 +51,7 @@ __all__ = [
     "M1",
     "M2",
     "MODEL",
+    "PAPER_POINTS",
     "SYSTEM",
     "TABLE_2",
     "D",
@@ -266,6 +267,11 @@ _PRINTED_TABLE_2 = {"No. 1": (sp.Integer(0), _r(11, 10)), "No. 2": (_r(7, 10), _
 def table_1() -> list[dict[str, Any]]:
     """Table 1 recomputed: per initialisation its scalings (inputs) and ``kappa_1..3``
     (eq. (8), in m_1, m_2, d) and ``gamma_1..3`` (eq. (9), m_1 = m_2 = m), sympy values."""
+    return [dict(row) for row in _table_1()]
+
+
+@functools.cache
+def _table_1() -> tuple[dict[str, Any], ...]:
     rows = []
     for init in INITIALISATIONS:
         k1, k2, k3 = init.kappas
@@ -275,7 +281,7 @@ def table_1() -> list[dict[str, Any]]:
             "beta_2": init.beta_2, "beta_1": init.beta_1, "kappa_1": k1, "kappa_2": k2,
             "kappa_3": k3, "gamma_1": g1, "gamma_2": g2, "gamma_3": g3,
         })  # fmt: skip
-    return rows
+    return tuple(rows)
 
 
 def format_table_1() -> str:
@@ -301,13 +307,37 @@ def format_table_1() -> str:
 # ---------------------------------------------------------------------------
 # Section 5.3.1: regime of a layer from the slope S_W of eq. (11)
 # ---------------------------------------------------------------------------
-def regime_from_slope(slope: Any) -> Literal["linear", "critical", "condensed"]:
+def regime_from_slope(slope: Any, band: Any = 0) -> Literal["linear", "critical", "condensed"]:
     """Regime of a layer from ``S_W = lim log RD(W)/log m`` (eq. (11)): ``S_W < 0``
     (RD -> 0) linear, ``S_W = 0`` (RD ~ O(1)) critical, ``S_W > 0`` (RD -> oo) condensed
     (Section 5.3.1 and the abstract).  The paper gives no closed-form boundary in the
-    (gamma_2, gamma_3) plane, so none is implemented."""
+    (gamma_2, gamma_3) plane, so none is implemented.
+
+    ``band >= 0``: a slope measured at finite widths is read as critical when
+    ``|S_W| <= band`` (``band = 0``: the paper's sign criterion; the paper's own three
+    parametrisations of one point differ by up to 0.025 in Table 2)."""
     s = _number("slope", slope)
-    return "linear" if s < 0 else "condensed" if s > 0 else "critical"
+    b = _number("band", band)
+    if b < 0:
+        raise ValueError(f"band must be >= 0, got {_describe(band)}")
+    return "linear" if s < -b else "condensed" if s > b else "critical"
+
+
+# (gamma_2, gamma_3) -> (regime of W1, regime of W2, where the paper says so): data, the
+# points where the text states a regime or prints the slopes (it prints no boundary curves;
+# Figure 5's stars and dashed lines are not in the text).  "n/s": not stated.
+PAPER_POINTS: dict[tuple[Fraction, Fraction], tuple[str, str, str]] = {
+    (Fraction(0), Fraction(11, 10)): (
+        "linear", "linear", "Table 2 No.1: S_W1=-0.41, S_W2=-0.93"),
+    (Fraction(0), Fraction(3, 2)): (
+        "critical", "n/s", "Xavier (Table 1); Fig.2/Sec.5.2: g3=1.5 intermediate"),
+    (Fraction(0), Fraction(21, 10)): (
+        "condensed", "n/s", "Fig.2: g3=2.0 condensed; Fig.4(c) slope grows"),
+    (Fraction(7, 10), Fraction(5, 2)): (
+        "linear", "critical", "Table 2 No.2: S_W1=-0.32, S_W2=0.026"),
+    (Fraction(1, 2), Fraction(14, 5)): (
+        "n/s", "condensed", "Fig.3: g3=2.8 strong condensation of W2"),
+}  # fmt: skip
 
 
 def _number(name: str, value: Any) -> sp.Rational:
@@ -400,11 +430,14 @@ def _blocks(params: Mapping[str, Any]) -> tuple[Any, ...]:
 
 
 @functools.cache
-def _flow(n: int, d: int, m: int, bias: bool) -> GradientFlow:
+def _flow(n: int, d: int, m: int, bias: bool, activation: str = "relu") -> GradientFlow:
+    """The sympy gradient flow (4) of :func:`risk` (rate 1): what :func:`numerics.simulate`
+    integrates (ReLU) and what the symbolic claims differentiate (``activation="generic"``:
+    the undefined :class:`sigma`, whose derivative is :class:`sigma_prime`)."""
     X = symbol_array("X", (n, d), real=True)
     y = symbol_array("y", (n,), real=True)
     alpha = sp.Symbol("alpha", positive=True)
-    relu = elementwise("relu", "sympy")
+    relu = _sympy_activation(activation)
     blocks: dict[str, Any] = {"a": ((m,), 1), "W2": ((m, m), 1), "W1": ((m, d), 1)}
     if bias:
         blocks.update({"b2": ((m,), 1), "b1": ((m,), 1)})
@@ -555,46 +588,126 @@ def _vec(f: Callable[[sp.Expr], sp.Expr], v: sp.Matrix) -> sp.Matrix:
     return v.applyfunc(f)
 
 
-def _network(p: _Params, c: sp.Expr, x: sp.Matrix, act=sigma) -> sp.Expr:
-    """``c a^T act(W2 act(W1 x))``: eq. (1) with c = 1/alpha, eq. (7) with c = kappa_3."""
-    return c * (p.a.T * _vec(act, p.W2 * _vec(act, p.W1 * x)))[0, 0]
+def _sympy_activation(activation: Any) -> Callable[[Any], Any]:
+    """An activation entrywise on sympy object arrays: ``"relu"`` (the package's
+    ``max(0, z)``), ``"generic"`` (:class:`sigma`) or a one-argument sympy callable."""
+    if isinstance(activation, str) and activation == "generic":
+        activation = sigma
+    if isinstance(activation, str):
+        return elementwise(activation, "sympy")
+    return np.vectorize(activation, otypes=[object])
+
+
+def _arrays(p: _Params) -> tuple[np.ndarray, ...]:
+    """``(a, W2, W1, X, y)`` of ``p`` as numpy object arrays, for the array code of
+    :func:`network_output` and :func:`risk`."""
+    m, d = p.W1.shape
+    return (
+        np.array(list(p.a), dtype=object),
+        np.array(list(p.W2), dtype=object).reshape(m, m),
+        np.array(list(p.W1), dtype=object).reshape(m, d),
+        np.array([v for x in p.X for v in x], dtype=object).reshape(len(p.X), d),
+        np.array(list(p.y), dtype=object),
+    )
+
+
+def _network(p: _Params, c: sp.Expr, x: sp.Matrix, act: Any = "generic") -> sp.Expr:
+    """The package's :func:`network_output` on ``x``: ``c a^T act(W2 act(W1 x))``, eq. (1)
+    with ``c = 1/alpha``, eq. (7)'s network with ``c = kappa_3``."""
+    a, W2, W1, _, _ = _arrays(p)
+    X = np.array([list(x)], dtype=object)
+    return sp.sympify(network_output(a, W2, W1, X, _sympy_activation(act), 1 / c)[0])
+
+
+def _gradient_field(p: _Params, alpha: sp.Expr, act: str = "generic") -> tuple[sp.Matrix, ...]:
+    """``-grad R_S`` (eqs. (3)-(4)) at the weights and data of ``p``: the right-hand side of
+    :func:`_flow` (the sympy gradient of the package's :func:`risk`: the flow that
+    :func:`numerics.simulate` integrates), blocks ``a``, ``W2``, ``W1`` as matrices shaped
+    like those of ``p``.  Biases folded in as in :func:`_printed_hidden` (``W2`` with one
+    more column than rows: ``[W2 | b2]``, ``[W1 | b1]``, inputs with a trailing 1) are taken
+    apart into the package's blocks ``b2``, ``b1`` and put back."""
+    m = p.W2.rows
+    bias = p.W2.cols == m + 1
+    d = p.W1.cols - bias
+    blocks = {"a": p.a, "W2": p.W2[:, :m], "W1": p.W1[:, :d]}
+    if bias:
+        blocks.update(b2=p.W2[:, m], b1=p.W1[:, d])
+    X = [list(x)[:d] for x in p.X]
+    flow = _flow(len(p.X), d, m, bias, act)
+    sub = {
+        sym: v
+        for name, blk in blocks.items()
+        for sym, v in zip(flow.block(name).ravel(), list(blk), strict=True)
+    }
+    data = (alpha, *(v for row in X for v in row), *p.y)
+    sub.update(zip(flow.params, data, strict=True))  # fmt: skip
+    rhs = flow.unpack(flow.rhs)
+    out = {name: sp.Matrix(*blk.shape, [e.xreplace(sub) for e in rhs[name].ravel()])
+           for name, blk in blocks.items()}  # fmt: skip
+    if bias:
+        return out["a"], out["W2"].row_join(out["b2"]), out["W1"].row_join(out["b1"])
+    return out["a"], out["W2"], out["W1"]
+
+
+def _printed_hidden(p: _Params, x: sp.Matrix, act: Any) -> tuple[sp.Matrix, ...]:
+    """``z1 = W1 x``, ``h1 = act(z1)``, ``z2 = W2 h1``, as printed in (5) and (7).  With the
+    biases folded into the weights (Section 3: the input weight of a neuron includes its
+    bias), ``W2`` has one more column than rows and ``h1`` carries a constant 1 (and ``x``
+    its trailing 1, supplied by the caller)."""
+    z1 = p.W1 * x
+    h1 = _vec(act, z1)
+    if p.W2.cols == p.W2.rows + 1:
+        h1 = h1.col_join(sp.Matrix([[1]]))
+    return z1, h1, p.W2 * h1
+
+
+def _printed_network(p: _Params, c: sp.Expr, x: sp.Matrix, act: Any) -> sp.Expr:
+    """Eq. (1) as printed inside (5) and (7): ``c a^T act(W2 act(W1 x))`` (the paper's form,
+    data for :func:`_field`)."""
+    return c * (p.a.T * _vec(act, _printed_hidden(p, x, act)[2]))[0, 0]
 
 
 def _field(
     p: _Params, c: sp.Expr, act=sigma, dact=sigma_prime
 ) -> tuple[sp.Matrix, sp.Matrix, sp.Matrix]:
-    """The right-hand sides of (5) (c = 1/alpha) or the bracket of (7) (c = kappa_3):
-    ``-(1/n) sum_i c (...) e_i`` for a, W2, W1, with ``e_i = c a^T act(...) - y_i``."""
-    n = len(p.X)
+    """The right-hand sides of (5) (c = 1/alpha) or the bracket of (7) (c = kappa_3) as
+    printed, the paper's form (data): ``-(1/n) sum_i c (...) e_i`` for a, W2, W1, with
+    ``e_i = c a^T act(...) - y_i`` (biases folded in: see :func:`_printed_hidden`)."""
+    n, m = len(p.X), p.W2.rows
     da = sp.zeros(*p.a.shape)
     dW2 = sp.zeros(*p.W2.shape)
     dW1 = sp.zeros(*p.W1.shape)
     for x, yi in zip(p.X, p.y, strict=True):
-        z1 = p.W1 * x
-        h1 = _vec(act, z1)
-        z2 = p.W2 * h1
-        e = _network(p, c, x, act) - yi
+        z1, h1, z2 = _printed_hidden(p, x, act)
+        e = _printed_network(p, c, x, act) - yi
         back2 = p.a.multiply_elementwise(_vec(dact, z2))  # a ⊙ sigma'(z2)
         da += c * _vec(act, z2) * e
         dW2 += c * back2 * h1.T * e
-        dW1 += c * (p.W2.T * back2).multiply_elementwise(_vec(dact, z1)) * x.T * e
+        dW1 += c * (p.W2[:, :m].T * back2).multiply_elementwise(_vec(dact, z1)) * x.T * e
     return -da / n, -dW2 / n, -dW1 / n
 
 
-def gradient_flow_residuals(m: int = 2, d: int = 2, n: int = 2) -> list[sp.Expr]:
-    """Eq. (5) minus ``-grad R_S`` (eq. (3)-(4)) for every parameter, generic
-    differentiable activation; all residuals simplify to 0."""
+def gradient_flow_residuals(
+    m: int = 2, d: int = 2, n: int = 2, *, bias: bool = False
+) -> list[sp.Expr]:
+    """Eq. (5) as printed (:func:`_field`, the paper's form) minus ``-grad R_S`` of the
+    package's :func:`risk` (eq. (3), differentiated by sympy in :func:`_flow`, the flow
+    that :func:`numerics.simulate` integrates) for every parameter, generic differentiable
+    activation; all residuals simplify to 0.  ``bias``: the network with biases, which (5)
+    covers with the biases folded into ``W1``, ``W2`` (Section 3)."""
     m, d, n = _size("m", m), _size("d", d), _size("n", n)
+    if not isinstance(bias, bool):
+        raise TypeError(f"bias must be a bool, got {bias!r}")
     p = _params(m, d, n, bar=False)
-    risk = sum((_network(p, 1 / ALPHA, x) - yi) ** 2 for x, yi in zip(p.X, p.y, strict=True))
-    risk = risk / (2 * n)
+    if bias:  # [W1 | b1], [W2 | b2], inputs (x, 1)
+        b1 = sp.Matrix(m, 1, lambda i, _: sp.Symbol(f"b1_{i}", real=True))
+        b2 = sp.Matrix(m, 1, lambda i, _: sp.Symbol(f"b2_{i}", real=True))
+        p = _Params(p.a, p.W2.row_join(b2), p.W1.row_join(b1),
+                    [x.col_join(sp.Matrix([[1]])) for x in p.X], p.y)  # fmt: skip
     printed = _field(p, 1 / ALPHA)
-    params = (p.a, p.W2, p.W1)
-    return [
-        sp.expand(pr + sp.diff(risk, th))
-        for block, P in zip(printed, params, strict=True)
-        for pr, th in zip(block, P, strict=True)
-    ]
+    package = _gradient_field(p, ALPHA)
+    return [sp.expand(pr - pk) for P, K in zip(printed, package, strict=True)
+            for pr, pk in zip(P, K, strict=True)]  # fmt: skip
 
 
 KappaFn = Callable[[Any, Any, Any, Any], tuple[sp.Expr, sp.Expr, sp.Expr]]
@@ -625,12 +738,13 @@ def rescaling_residuals(
     dt_dtbar = 1 / time_fn(ALPHA, B1, B2, B3)
     rule = homogeneity if homogeneous else (lambda e: e)
 
+    # d thetabar/dtbar from the package's flow (gradient of risk (3)) at theta = D thetabar
     lhs = [
         (dt_dtbar / scale) * block.applyfunc(rule)
-        for block, scale in zip(_field(orig, 1 / ALPHA), (B3, B2, B1), strict=True)
+        for block, scale in zip(_gradient_field(orig, ALPHA), (B3, B2, B1), strict=True)
     ]
     ga, g2, g1 = _field(pb, k3)
-    rhs = [ga, k1**2 * g2, k2**2 * g1]  # eq. (7)
+    rhs = [ga, k1**2 * g2, k2**2 * g1]  # eq. (7), the paper's form
     res = [sp.expand(left - right) for L, R in zip(lhs, rhs, strict=True)
            for left, right in zip(L, R, strict=True)]  # fmt: skip
     res += [rule(_network(orig, 1 / ALPHA, x)) - _network(pb, k3, x) for x in pb.X]
@@ -682,9 +796,10 @@ def relu_rescaling_residuals(
     orig = _Params(b3 * ab, b2 * W2b, b1 * W1b, Xs, ys)
     k1, k2, k3 = kappas(al, b1, b2, b3)
     dt_dtbar = 1 / time_factor(al, b1, b2, b3)
+    ga, g2, g1 = _field(pb, k3, relu, step)  # (7) as printed; refuses a zero pre-activation
+    # the package's ReLU flow (gradient of risk (3), sigma' = Heaviside) at theta = D thetabar
     lhs = [(dt_dtbar / s) * blk for blk, s in
-           zip(_field(orig, 1 / al, relu, step), (b3, b2, b1), strict=True)]  # fmt: skip
-    ga, g2, g1 = _field(pb, k3, relu, step)
+           zip(_gradient_field(orig, al, "relu"), (b3, b2, b1), strict=True)]  # fmt: skip
     rhs = [ga, k1**2 * g2, k2**2 * g1]
     return [sp.expand(left - right) for L, R in zip(lhs, rhs, strict=True)
             for left, right in zip(L, R, strict=True)]  # fmt: skip
@@ -694,7 +809,9 @@ def relu_rescaling_residuals(
 # claims
 # ---------------------------------------------------------------------------
 def _eq5() -> Verdict:
-    return prove_zero(*gradient_flow_residuals(2, 2, 2))
+    v = prove_zero(*gradient_flow_residuals(2, 2, 2), *gradient_flow_residuals(2, 1, 2, bias=True))
+    return Verdict(v.status, f"(m, d, n) = (2, 2, 2), and (2, 1, 2) with biases: {v.detail}",
+                   residuals=v.residuals)  # fmt: skip
 
 
 def _rescaling() -> Verdict:
@@ -721,15 +838,40 @@ def _kappa1_assumption() -> Verdict:
     return prove_zero(k1 - 1 / Bc, exponent(k1))
 
 
+def _printed_cells_rescale(init: InitScheme) -> list[sp.Expr]:
+    """A direct computation of the printed kappa_2, kappa_3 of a row of Table 1: with the
+    row's scalings in (6), the package's flow (the gradient of risk (3), generic positively
+    homogeneous sigma, m = d = n = 1) becomes the printed (7) with the printed cells (and
+    kappa_1 = beta_3/beta_2, not printed), under the time change of (8) built from them; at
+    the widths ``m_1, m_2, d = 3, 5, 2`` (exact algebraic numbers: the cells themselves are
+    compared with eq. (8) for every width by the row's first residuals)."""
+    k2p, k3p, _, _ = _PRINTED_TABLE_1[init.name]
+    k1 = init.beta_3 / init.beta_2
+
+    def printed(*_: Any) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+        return k1, k2p, k3p
+
+    def time(*_: Any) -> sp.Expr:
+        return sp.powsimp((init.alpha * k1 * k2p * k3p) ** sp.Rational(-2, 3), force=True)
+
+    row = {ALPHA: init.alpha, B1: init.beta_1, B2: init.beta_2, B3: init.beta_3}
+    widths = {M1: 3, M2: 5, D: 2}
+    res = rescaling_residuals(1, 1, 1, kappa_fn=printed, time_fn=time)
+    return [r.subs(row).subs(widths) for r in res]
+
+
 def _table_row(name: str) -> Callable[[], Verdict]:
     def check() -> Verdict:
+        # the reported values (table_1(): kappas of eq. (8), gammas by the limit (9)) against
+        # the printed cells, and the printed cells against the rescaled flow (direct)
         init = next(i for i in INITIALISATIONS if i.name == name)
+        row = next(r for r in table_1() if r["name"] == name)
         k2p, k3p, g2p, g3p = _PRINTED_TABLE_1[name]
-        _, k2, k3 = init.kappas
-        _, g2, g3 = init.gammas
         # kappas are positive: equal iff their squares are (exact rational functions)
-        return prove_zero(sp.cancel(k2**2 - k2p**2), sp.cancel(k3**2 - k3p**2),
-                          g2 - g2p, g3 - g3p)  # fmt: skip
+        return prove_zero(sp.cancel(row["kappa_2"] ** 2 - k2p**2),
+                          sp.cancel(row["kappa_3"] ** 2 - k3p**2),
+                          row["gamma_2"] - g2p, row["gamma_3"] - g3p, row["gamma_1"],
+                          *_printed_cells_rescale(init))  # fmt: skip
 
     return check
 
@@ -784,8 +926,9 @@ def claims() -> list[Theorem]:
         Theorem(
             "three_layer.eq5_gradient",
             f"{s} eqs. (3)-(5)",
-            "Eq. (5) is -grad R_S of eq. (3) for the network (1) (any differentiable "
-            "activation; explicit m = d = n = 2).",
+            "Eq. (5) as printed is -grad R_S of the package's risk (3) for the network (1) "
+            "(the flow numerics.simulate integrates; any differentiable activation; explicit "
+            "m = d = n = 2, and m = 2, d = 1, n = 2 with biases folded into W1, W2).",
             "symbolic",
             _eq5,
         ),
@@ -845,8 +988,12 @@ def claims() -> list[Theorem]:
     for init in INITIALISATIONS:
         out.append(Theorem(
             f"three_layer.table_1.{init.name.lower()}", f"{s} Table 1, row {init.name}",
-            f"{init.name}: kappa_2, kappa_3 from eq. (8) and gamma_2, gamma_3 from eq. (9) "
-            "(m_1 = m_2 = m) equal the printed cells.", "symbolic", _table_row(init.name),
+            f"{init.name}: kappa_2, kappa_3 from eq. (8) and gamma_1..3 from eq. (9) "
+            "(m_1 = m_2 = m), as table_1() reports them, equal the printed cells; and the "
+            "printed kappa_2, kappa_3 turn the package's flow at this row's scalings into "
+            "(7) under the time change (8) (direct computation, m = d = n = 1, at m_1, m_2, "
+            "d = 3, 5, 2).",
+            "symbolic", _table_row(init.name),
         ))  # fmt: skip
     return out
 
@@ -884,9 +1031,10 @@ def _sum_residuals() -> tuple[sp.Expr, sp.Expr]:
 
 
 def _rescaling_lhs_a(pb: _Params) -> sp.Expr:
-    """First component of ``d abar/dtbar`` obtained from (5) by (6) and (8)."""
+    """First component of ``d abar/dtbar`` obtained from the package's flow (the gradient
+    of risk (3)) by (6) and (8)."""
     orig = _Params(B3 * pb.a, B2 * pb.W2, B1 * pb.W1, pb.X, pb.y)
-    da = _field(orig, 1 / ALPHA)[0]
+    da = _gradient_field(orig, ALPHA)[0]
     return homogeneity(da[0]) / (B3 * time_factor(ALPHA, B1, B2, B3))
 
 

@@ -133,9 +133,10 @@ def test_zero_input_gives_zero_kernel():
 def test_parallel_and_antiparallel_inputs(init):
     x = np.array([[0.3, -1.2, 2.0]])
     n2 = float((x**2).sum())
-    m2, s2 = init.floats()
-    expected = {"rf": s2 * n2 / 2, "ntk": m2 * n2 / 2, "gp": m2 * s2 * n2 / 2,
-                "k0": (m2 + s2) * n2 / 2}  # fmt: skip
+    # K(x, x) from the definitions integrated directly (E[relu(<w, x>)^2], ...; no closed form)
+    moments = {kn.A2: init.a_second_moment, kn.S2: init.w_variance}
+    direct = kn._diagonal_direct()
+    expected = {k: float(direct[k].subs(moments).subs(kn.N1, sp.sqrt(n2))) for k in kn.KERNELS}
     for k in kn.KERNELS:
         same = kn.gram(k, init, x, 2.5 * x)[0, 0]  # rho = 1
         assert same == pytest.approx(2.5 * expected[k], rel=1e-14)
@@ -210,6 +211,12 @@ def test_torch_evaluators_match_numpy(init, k):
     X = kn._evaluator_data()
     gt = kn.gram_torch(k, init, torch.tensor(X))
     assert error_in_units(gt.numpy(), kn.gram(k, init, X), F64) <= 1
+    # two different sets of inputs (rows of X against scaled, rotated rows): K(x_i, y_j)
+    Y = 1.5 * X[::-1, [1, 2, 0]][:7]
+    gxy = kn.gram_torch(k, init, torch.tensor(X), torch.tensor(Y)).numpy()
+    assert gxy.shape == (len(X), len(Y))
+    assert error_in_units(gxy, kn.gram(k, init, X, Y), F64) <= 1
+    assert error_in_units(kn.gram(k, init, X, Y), kn.gram(k, init, Y, X).T, F64) <= 1
 
 
 # ---------------------------------------------------------------------------
@@ -258,6 +265,13 @@ def test_gram_matches_pointwise_cosine_form(k, init, entries):
 # ---------------------------------------------------------------------------
 # errata bookkeeping
 # ---------------------------------------------------------------------------
+@pytest.mark.parametrize("erratum", kn.errata(), ids=[e.equation for e in kn.errata()])
+def test_erratum_printed_false_corrected_true(erratum):
+    printed, corrected = erratum.residuals()
+    assert corrected == 0 and printed != 0
+    assert erratum.check()
+
+
 def test_claim_ids_and_errata_flags():
     ids = [c.id for c in theorems.select("kernels.*")]
     assert len(ids) == len(set(ids)) and all(i.startswith("kernels.") for i in ids)

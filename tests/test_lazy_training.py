@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import numpy as np
 import pytest
 import sympy as sp
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solvable import lazy_training as lt
@@ -20,13 +19,6 @@ ERRATA = lt.errata()
 exponents = st.builds(
     lambda k, q: Fraction(k, q), st.integers(-36, 36), st.sampled_from([1, 2, 3, 4, 6, 12])
 )
-
-
-@pytest.mark.parametrize("claim", CLAIMS, ids=[c.id for c in CLAIMS])
-def test_claim_proved(claim):
-    verdict = claim.verify()
-    assert verdict.status == "proved", verdict.detail
-    assert all(r == 0 for r in verdict.residuals)
 
 
 @pytest.mark.parametrize("erratum", ERRATA, ids=[e.equation for e in ERRATA])
@@ -43,6 +35,7 @@ def test_ids_and_sources():
     assert all(c.id.startswith("lazy_training.") and c.source.startswith(lt.SEED) for c in CLAIMS)
 
 
+@settings(max_examples=max(20, settings().max_examples // 2))  # two sympy limits per example
 @given(exponents)
 def test_exponent_is_max(a):
     # the limit-derived exponent (concrete a) equals max(-1/2, -1 - a) and the symbolic
@@ -130,33 +123,11 @@ def test_float_exponent_is_exact():
     assert lt.lazy_criterion_exponent(-1.5) == sp.Rational(1, 2)
 
 
-def _kappa_random_network(p: int, a: float, rng: np.random.Generator) -> float:
-    # h = p^a sum_j a_j tanh(w_j x), x = 1, y = 1, a_j ~ U[-1, 1], w_j ~ N(0, 1) (eq. (3.8));
-    # the Hessian is block diagonal, block j = alpha [[0, s1], [s1, a_j s2]] (claim
-    # two_layer_structure), so its op norm is alpha max_j of the 2x2 eigenvalue magnitudes
-    alpha = float(p) ** a
-    aj = rng.uniform(-1, 1, p)
-    z = rng.standard_normal(p)
-    s0, s1 = np.tanh(z), 1 - np.tanh(z) ** 2
-    s2 = -2 * np.tanh(z) * s1
-    h = alpha * np.sum(aj * s0)
-    half = aj * s2 / 2
-    block = np.abs(half) + np.sqrt(half**2 + s1**2)
-    hess = alpha * block.max()
-    grad2 = alpha**2 * np.sum(s0**2 + aj**2 * s1**2)
-    return abs(1 - h) * hess / grad2
-
-
-@pytest.mark.parametrize("a", [-1.5, -1.0, -0.75, 0.0, 0.5])
-def test_random_networks_follow_the_exponent(a):
-    # Independent of sympy: kappa of sampled networks (geometric mean of 24 draws per width,
-    # p = 2^8 .. 2^16) has a log-log slope close to e(a).  Tolerance 0.12 in the slope: the
-    # sub-leading term of (3.10) bends the slope by at most 0.25 r/(1 + r), r the ratio of the
-    # two terms at p = 2^8 (<= 0.1 away from a = -1/2 for these a), plus sampling noise of the
-    # geometric mean of |y - h| (std of log over 24 draws ~ 0.2, over 9 widths: < 0.03).
-    rng = np.random.default_rng(20250207)
-    ps = 2 ** np.arange(8, 17)
-    logk = [np.mean([np.log(_kappa_random_network(int(p), a, rng)) for _ in range(24)]) for p in ps]
-    slope = np.polyfit(np.log(ps), logk, 1)[0]
-    expected = float(lt.lazy_criterion_exponent(Fraction(a).limit_denominator(8)))
-    assert abs(slope - expected) < 0.12, (slope, expected)
+def test_sampled_slopes_tell_the_exponents_apart():
+    # the direct computation behind the claim exponent_sampled_networks (which the registry
+    # runs with 16 draws): with 8 draws it still separates the derived exponent of (3.10)
+    # at a = 0 (-1/2) from the one the printed (3.9) would give (-1), by more than
+    # 3 slope tolerances, and sits within one of the derived
+    slope = lt.sampled_kappa_slopes((Fraction(0),), draws=8)[Fraction(0)]
+    assert abs(slope - float(lt.lazy_criterion_exponent(0))) <= lt._SLOPE_TOL
+    assert abs(slope - (-1)) > 3 * lt._SLOPE_TOL

@@ -16,11 +16,15 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
+import numerics
 from numerics import lazy_width as lw
+from numerics import measures
 from numerics.models import WideTwoLayer
+from numerics.torch_flow import gradient_flow as gradient_flow_torch
 from solvable import linearisation as lin
 from solvable import theorems
-from solvable._core.activations import evaluator
+from solvable._core.activations import elementwise, evaluator
+from solvable._core.tolerance import relative_error
 from solvable.confirmations import linearisation as confirm_lin
 
 # float64 eigvalsh / ARPACK on matrices of size N = p d <= 256: errors ~ N eps ~ 6e-14;
@@ -323,3 +327,153 @@ def test_numeric_claims_full(name):
     claim = next(c for c in theorems.select("linearisation.*") if c.id == f"linearisation.{name}")
     verdict = claim.verify(full=True)
     assert verdict.status == "confirmed", verdict.detail
+
+
+# ---------------------------------------------------------------------------
+# the system (2.19), (2.22): numerics.simulate against the experiments' torch model and
+# against the paper's flows
+# ---------------------------------------------------------------------------
+SYS_X = (("1", "0.5"), ("-0.5", "1"), ("0.3", "-1"))
+SYS_Y = ("0.8", "0.3", "-0.2")
+SYS_A0 = ("0.5", "-0.7", "0.2")
+SYS_W0 = (("0.6", "0.2"), ("-0.3", "0.9"), ("0.1", "-0.4"))
+SYS_TIMES = [0.0, 0.5, 2.0]
+# (activation, scale (None: 1/sqrt(p)), eta_a): every activation, both scalings, a fixed
+SYSTEM_CASES = [
+    ("tanh", None, "0.5"),
+    ("tanh", "0.7", "0"),
+    ("swish", None, "0"),
+    ("linear", "1.3", "0.5"),
+]
+
+
+def _setup(activation, scale, eta_a):
+    return lin.Setup(SYS_X, SYS_Y, activation, "1.5", eta_a, scale)
+
+
+class _PaperFlow:
+    """Eq. (2.22) as printed, theta dot = (1/n) sum_i (y_i - f(x_i)) grad f(x_i) (per block
+    times its rate), with grad f by autograd of the model's output: no loss is
+    differentiated.  For :func:`numerics.torch_flow.gradient_flow` (its ``gradient``)."""
+
+    def __init__(self, model):
+        self.model, self.blocks, self.rates = model, model.blocks, model.rates
+
+    def loss(self, p):
+        return self.model.loss(p)
+
+    def gradient(self, p):
+        X, y = self.model._t("X", p["W"]), self.model._t("y", p["W"])
+        with torch.enable_grad():
+            q = {b: v.detach().requires_grad_(True) for b, v in p.items()}
+            f = self.model.output(q, X)
+            r = (y - f).detach()
+            grads = torch.autograd.grad(f, [q[b] for b in self.blocks], grad_outputs=r / len(y))
+        return {b: -g for b, g in zip(self.blocks, grads, strict=True)}  # theta dot = -rate x
+
+
+def _torch_run(model, times):
+    a0 = torch.tensor([float(v) for v in SYS_A0], dtype=torch.float64)[None]
+    W0 = torch.tensor([[float(v) for v in row] for row in SYS_W0], dtype=torch.float64)[None]
+    with lw._one_thread():
+        return gradient_flow_torch(model, {"W": W0, "a": a0}, times, rtol=1e-12)
+
+
+@pytest.mark.parametrize(("activation", "scale", "eta_a"), SYSTEM_CASES, ids=str)
+def test_simulate_agrees_with_the_torch_model_and_eq_2_22(activation, scale, eta_a):
+    """numerics.simulate (sympy gradient of the package's risk, scipy DOP853 at rtol 1e-13)
+    against the experiments' WideTwoLayer (autograd of the risk) and the printed (2.22)
+    (autograd of the output, residual-weighted), both by torch DOP853 at rtol 1e-12: global
+    errors ~1e-11 each over t <= 2 on O(1) weights, so 1e-9 relative has two orders of
+    margin.  eta_a = 0 keeps a exactly (no rounding: its velocity is 0)."""
+    setup = _setup(activation, scale, eta_a)
+    states = numerics.simulate(setup, SYS_A0, SYS_W0, SYS_TIMES, method="scipy")
+    X, y = np.array(SYS_X, dtype=float), np.array(SYS_Y, dtype=float)
+    model = WideTwoLayer(X, y, activation, eta_w=1.5, eta_a=float(eta_a),
+                         scale=None if scale is None else float(scale))  # fmt: skip
+    runs = {"WideTwoLayer": _torch_run(model, SYS_TIMES),
+            "(2.22)": _torch_run(_PaperFlow(model), SYS_TIMES)}  # fmt: skip
+    for name, res in runs.items():
+        for k, st_ in enumerate(states):
+            W, a = res.params["W"][k, 0].numpy(), res.params["a"][k, 0].numpy()
+            sim = np.concatenate(
+                [np.asarray(st_.W, dtype=float).ravel(), np.asarray(st_.a, dtype=float)]
+            )
+            assert relative_error(np.concatenate([W.ravel(), a]), sim) <= 1e-9, (name, k)
+            f = model.output({"W": res.params["W"][k], "a": res.params["a"][k]},
+                             torch.tensor(X))[0].numpy()  # fmt: skip
+            assert relative_error(f, np.asarray(st_.f, dtype=float)) <= 1e-9, (name, k)
+    W_end, W_start = (np.asarray(states[k].W, dtype=float) for k in (-1, 0))
+    assert relative_error(W_end, W_start) > 1e-2  # it trains
+    if eta_a == "0":
+        assert np.array_equal(np.asarray(states[-1].a, dtype=float), [float(v) for v in SYS_A0])
+    assert float(states[-1].risk) < float(states[0].risk)
+
+
+def _ntk_on_data(setup, W, a):
+    """The rate-weighted empirical NTK (2.25) on the training inputs, from the package's
+    network_output differentiated by sympy (exact data, weights substituted)."""
+    p, d = len(a), setup.d
+    Ws = np.array(sp.symbols(f"W0:{p * d}", real=True), dtype=object).reshape(p, d)
+    As = np.array(sp.symbols(f"a0:{p}", real=True), dtype=object)
+    Xs = np.array([[sp.Rational(v) for v in row] for row in setup.X], dtype=object)
+    scale = 1 / sp.sqrt(p) if setup.scale is None else sp.Rational(str(setup.scale))
+    F = lin.network_output(Ws, As, Xs, elementwise(setup.activation, "sympy"), scale)
+    theta = [*Ws.ravel(), *As]
+    rate = [sp.Rational(str(setup.eta_w))] * (p * d) + [sp.Rational(str(setup.eta_a))] * p
+    J = sp.Matrix([[sp.diff(Fi, v) for v in theta] for Fi in F])
+    K = J * sp.diag(*rate) * J.T
+    values = dict(zip(theta, [*np.ravel(W), *np.ravel(a)], strict=True))
+    return sp.Matrix(K).xreplace(values)
+
+
+def test_linear_network_function_space_flow_at_30_digits():
+    """The corrected (2.27), f dot = +(1/n) K (y - f) with the rate-weighted NTK, along the
+    mpmath Taylor trajectory (30 digits) of the linear network: f dot by central
+    differences at h = 1e-10 (error ~h^2 |f'''| ~ 1e-20, rounding 1e-30/h = 1e-20), K from
+    sympy derivatives of network_output; agreement to 1e-15 relative.  The printed sign
+    (-) is off by O(1).  The same trajectory agrees with scipy to 1e-10."""
+    import mpmath
+
+    setup = _setup("linear", None, "0.5")
+    times = ["0.4999999999", "0.5", "0.5000000001", "1.4999999999", "1.5", "1.5000000001"]
+    hi = numerics.simulate(setup, SYS_A0, SYS_W0, times, method="mpmath", dps=30)
+    lo = numerics.simulate(setup, SYS_A0, SYS_W0, [float(t) for t in times], method="scipy")
+    n = setup.n
+    y = sp.Matrix([sp.Rational(v) for v in setup.y])
+    for k in range(2):
+        before, mid, after = hi[3 * k : 3 * k + 3]
+        with mpmath.workdps(30):
+            h = mpmath.mpf("1e-10")
+            fdot = [(fa - fb) / (2 * h) for fa, fb in zip(after.f, before.f, strict=True)]
+            K = _ntk_on_data(setup, mid.W, mid.a)
+            r = y - sp.Matrix([sp.Float(str(v), 35) for v in mid.f])
+            drive = [mpmath.mpf(str(sp.N(v, 35))) for v in (K * r / n)]
+            assert relative_error(fdot, drive) <= 1e-15
+            assert relative_error(fdot, [-v for v in drive]) > 1
+        assert relative_error(np.asarray(lo[3 * k + 1].f, dtype=float),
+                              np.array([float(v) for v in mid.f])) <= 1e-10  # fmt: skip
+
+
+@pytest.mark.parametrize("activation", ["tanh", "swish"])
+def test_function_space_flow_float64(activation):
+    """The corrected (2.27) along the scipy trajectory of the nonlinear networks: f dot by
+    Richardson-extrapolated central differences (h = 1e-2, 5e-3: error O(h^4) ~ 1e-9 for
+    O(1) derivatives; DOP853 noise 1e-13/h ~ 1e-11) against (1/n) K (y - f), K the autograd
+    NTK (numerics.measures.ntk) of the torch model at the simulated weights: 1e-7
+    relative; the printed sign is off by O(1)."""
+    setup = _setup(activation, None, "0.5")
+    t, h = 1.0, 1e-2
+    times = [t - h, t - h / 2, t, t + h / 2, t + h]
+    states = numerics.simulate(setup, SYS_A0, SYS_W0, times, method="scipy")
+    f = [np.asarray(s.f, dtype=float) for s in states]
+    d1, d2 = (f[4] - f[0]) / (2 * h), (f[3] - f[1]) / h
+    fdot = (4 * d2 - d1) / 3
+    X, y = np.array(SYS_X, dtype=float), np.array(SYS_Y, dtype=float)
+    model = WideTwoLayer(X, y, activation, eta_w=1.5, eta_a=0.5)
+    mid = {"W": torch.tensor(np.asarray(states[2].W, dtype=float))[None],
+           "a": torch.tensor(np.asarray(states[2].a, dtype=float))[None]}  # fmt: skip
+    K = measures.ntk(model, mid, X)[0].numpy()
+    drive = K @ (y - f[2]) / len(y)
+    assert relative_error(fdot, drive) <= 1e-7
+    assert relative_error(fdot, -drive) > 1
