@@ -26,12 +26,14 @@ terms of p_i = q_i +- ... dominates).  Otherwise feature learning.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import numbers
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any, Literal
 
+import numpy as np
 import sympy as sp
 from sympy.stats import E, Normal, variance
 
@@ -40,10 +42,13 @@ from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_zero
 from solvable._core.model import Model
 
 __all__ = [
+    "EXPONENT_NAMES",
+    "EXPONENT_SYMBOLS",
     "MODEL",
     "PHASES",
     "TABLE_1_COLUMNS",
     "Scaling",
+    "exponents",
     "format_table_1",
     "p_q_moments",
     "table_1",
@@ -53,6 +58,26 @@ __all__ = [
 Phase = Literal["kernel", "feature learning", "frozen", "unstable"]
 PHASES: tuple[str, ...] = ("kernel", "feature learning", "frozen", "unstable")
 SEED = "001_070589003213e0cf.txt"
+
+EXPONENT_NAMES = ("c_d", "c_gamma", "c_u", "c_w", "c_eta_u", "c_eta_w")
+EXPONENT_SYMBOLS: tuple[sp.Symbol, ...] = sp.symbols(EXPONENT_NAMES, real=True)
+
+
+def exponents() -> dict[str, sp.Expr]:
+    """The exponents of eqs. (27)-(28) as sympy expressions in :data:`EXPONENT_SYMBOLS`
+    (the one definition: :class:`Scaling` evaluates them, the claims prove them from
+    :func:`solvable.xu_ziyin.symbolic`'s coefficients and :func:`p_q_moments`):
+    ``m = max(c_eta_w + c_u, c_eta_u + c_w)`` (P, Q ~ kappa^m), ``a = 2 c_gamma + c_eta_u +
+    c_eta_w`` (B^2 ~ kappa^a), ``b = 2 c_gamma + c_d + m`` (4AC ~ kappa^(2b); the initial
+    NTK ~ kappa^b) and ``t_c = -max(a, 2 b)/2`` (t_c ~ kappa^t_c)."""
+    c_d, c_gamma, c_u, c_w, c_eta_u, c_eta_w = EXPONENT_SYMBOLS
+    m = sp.Max(c_eta_w + c_u, c_eta_u + c_w)
+    a = 2 * c_gamma + c_eta_u + c_eta_w
+    b = 2 * c_gamma + c_d + m
+    return {"m": m, "a": a, "b": b, "t_c": -sp.Max(a, 2 * b) / 2}
+
+
+_EXPONENTS = exponents()
 
 
 def _exponent(name: str, value: Any) -> sp.Rational:
@@ -103,26 +128,33 @@ class Scaling:
         if not isinstance(self.zero_initial_output, bool):
             raise TypeError(f"zero_initial_output must be a bool, got {self.zero_initial_output!r}")
 
+    def exponent(self, name: str) -> sp.Rational:
+        """``exponents()[name]`` (``"m"``, ``"a"``, ``"b"`` or ``"t_c"``) at these exponents,
+        exactly."""
+        values = dict(zip(EXPONENT_SYMBOLS, (getattr(self, k) for k in EXPONENT_NAMES),
+                          strict=True))  # fmt: skip
+        return sp.Rational(_EXPONENTS[name].xreplace(values))
+
     @property
     def pq_exponent(self) -> sp.Rational:
         """``P, Q ~ kappa^m``, ``m = max(c_eta_w + c_u, c_eta_u + c_w)``."""
-        return max(self.c_eta_w + self.c_u, self.c_eta_u + self.c_w)
+        return self.exponent("m")
 
     @property
     def first_term(self) -> sp.Rational:
         """``a = 2 c_gamma + c_eta_u + c_eta_w`` (eq. (28), from eta_u eta_w gamma^2)."""
-        return 2 * self.c_gamma + self.c_eta_u + self.c_eta_w
+        return self.exponent("a")
 
     @property
     def second_term(self) -> sp.Rational:
         """``b = 2 c_gamma + c_d + m`` (eq. (28), from gamma^2 d sqrt(PQ)); also the
         exponent of the initial NTK."""
-        return 2 * self.c_gamma + self.c_d + self.pq_exponent
+        return self.exponent("b")
 
     @property
     def t_c_exponent(self) -> sp.Rational:
         """``t_c ~ kappa^e`` with ``e = -max(a, 2 b)/2`` (eq. (27))."""
-        return -max(self.first_term, 2 * self.second_term) / 2
+        return self.exponent("t_c")
 
     @property
     def p_over_q_case(self) -> int | None:
@@ -261,15 +293,21 @@ def p_q_moments(rho_convention: str = "norm") -> dict[str, sp.Expr]:
     sympy expressions (keys ``mean_P``, ``var_P``, ``mean_Q``, ``var_Q``, ``x2``, ``d0``)."""
     if rho_convention not in ("norm", "printed"):
         raise ValueError(f"rho_convention must be 'norm' or 'printed', got {rho_convention!r}")
-    pos = {"positive": True}
-    eta_u, eta_w, s_u, s_w, x2 = sp.symbols("eta_u eta_w sigma_u sigma_w x2", **pos)
-    d = sp.Symbol("d", integer=True, positive=True)
+    return dict(_moments(rho_convention))
+
+
+@functools.cache
+def _moments(rho_convention: str) -> dict[str, sp.Expr]:
+    S = xu_ziyin.symbolic()
+    eta_u, eta_w, d = S.eta_u, S.eta_w, S.d
+    s_u, s_w, x2 = sp.symbols("sigma_u sigma_w x2", positive=True)
     d0 = sp.Symbol("d0", integer=True, positive=True)
     rho2 = x2 if rho_convention == "norm" else x2 / d0
     u = Normal("u", 0, s_u)
     v = Normal("v", 0, s_w * sp.sqrt(x2))  # (W x)_i
-    p = (sp.sqrt(eta_u) * v / sp.sqrt(rho2) + sp.sqrt(eta_w) * u) / 2
-    q = (sp.sqrt(eta_u) * v / sp.sqrt(rho2) - sp.sqrt(eta_w) * u) / 2
+    # eq. (6) as the model defines it, with rho^2 of the chosen convention
+    at = {S.u: u, S.v: v, S.rho: sp.sqrt(rho2)}
+    p, q = (S.paper[k].subs(at, simultaneous=True) for k in ("p", "q"))
     out = {"x2": x2, "d0": d0, "d": d, "eta_u": eta_u, "eta_w": eta_w, "sigma_u": s_u,
            "sigma_w": s_w}  # fmt: skip
     for name, z in (("P", p), ("Q", q)):
@@ -320,6 +358,66 @@ def _eq_28() -> Verdict:
     return decide(cases, "sign(max(a, 2b)) = sign(max(a, b))")
 
 
+def _kappa_powers() -> tuple[sp.Symbol, dict[sp.Symbol, sp.Expr]]:
+    """kappa and the hyperparameters of xu_ziyin.symbolic() as powers of it (rho, y fixed)."""
+    S = xu_ziyin.symbolic()
+    kappa = sp.Symbol("kappa", positive=True)
+    c_d, c_gamma, _c_u, _c_w, c_eta_u, c_eta_w = EXPONENT_SYMBOLS
+    powers = {S.d: kappa**c_d, S.gamma: kappa**c_gamma, S.eta_u: kappa**c_eta_u,
+              S.eta_w: kappa**c_eta_w}  # fmt: skip
+    return kappa, powers
+
+
+def _exponent_of(expr: sp.Expr, kappa: sp.Symbol) -> sp.Expr:
+    """The power of ``kappa`` in a monomial ``c kappa^e`` (``c`` free of kappa)."""
+    expr = sp.powsimp(sp.expand_power_base(sp.powdenest(expr, force=True), force=True),
+                      force=True)  # fmt: skip
+    coeff, e = expr.as_coeff_exponent(kappa)
+    if coeff.has(kappa):
+        raise ValueError(f"not a monomial in kappa: {expr}")
+    return e
+
+
+def _eq_28_exponents() -> Verdict:
+    """The exponents of :func:`exponents` are those of the model's own coefficients
+    (xu_ziyin.symbolic().coefficients) with every hyperparameter a power of kappa:
+    B^2 ~ kappa^a, 4 A C ~ kappa^(2b) for P, Q ~ kappa^m, and E[P] = E[Q] (p_q_moments)
+    ~ kappa^m: E[P] / kappa^m tends to a positive constant, in each order of the two terms
+    of m."""
+    S = xu_ziyin.symbolic()
+    co = S.coefficients
+    ex = exponents()
+    kappa, powers = _kappa_powers()
+    m = sp.Symbol("m", real=True)
+    pq = {S.P: S.P * kappa**m, S.Q: S.Q * kappa**m}
+    b2 = _exponent_of((co["B"] ** 2).subs(powers).subs(pq), kappa)
+    ac4 = _exponent_of((4 * co["A"] * co["C"]).subs(powers).subs(pq), kappa)
+    residuals = [b2 - ex["a"], ac4 - 2 * ex["b"].subs(ex["m"], m)]
+    # m: the mean of P under Gaussian initialisation, sigma_u^2 ~ kappa^c_u, sigma_w^2 ~ kappa^c_w
+    mom = p_q_moments()
+    _c_d, _c_gamma, c_u, c_w, c_eta_u, c_eta_w = EXPONENT_SYMBOLS
+    gauss = {mom["sigma_u"]: kappa ** (c_u / 2), mom["sigma_w"]: kappa ** (c_w / 2)}
+    gap = sp.Symbol("s", positive=True)
+    cases: list[tuple[str, bool | None]] = []
+    for name, order in (
+        ("c_eta_w + c_u > c_eta_u + c_w", {c_u: c_eta_u + c_w - c_eta_w + gap}),
+        ("c_eta_w + c_u < c_eta_u + c_w", {c_w: c_eta_w + c_u - c_eta_u + gap}),
+        ("c_eta_w + c_u = c_eta_u + c_w", {c_w: c_eta_w + c_u - c_eta_u}),
+    ):
+        mean = mom["mean_P"].subs(gauss).subs(powers).subs(order)
+        ratio = sp.powsimp(sp.expand(mean / kappa ** ex["m"].subs(order)), force=True)
+        try:
+            lim = sp.limit(ratio, kappa, sp.oo)
+            cases.append((name, bool(lim.is_positive and lim.is_finite)))
+        except (NotImplementedError, ValueError):  # sympy cannot take it: undecided, a failure
+            cases.append((name, None))
+    verdict = prove_zero(*residuals)
+    decided = decide(cases, "E[P] ~ kappa^m")
+    status = "proved" if verdict.status == decided.status == "proved" else "failed"
+    return Verdict(status, f"B^2, 4AC: {verdict.detail}; {decided.detail}",
+                   residuals=verdict.residuals + decided.residuals)  # fmt: skip
+
+
 def _eq_29_cases() -> Verdict:
     """The three cases of eq. (29) in which P/Q -> 1, and the balanced finite-width case in
     which it does not.  p_i, q_i = (a_i +- b_i)/2 with a_i = sqrt(eta_u) (W x)_i / rho and
@@ -332,19 +430,19 @@ def _eq_29_cases() -> Verdict:
     r1 = m["mean_P"] - m["mean_Q"]
     r2 = sp.limit(m["var_P"], m["d"], sp.oo)
     r3 = sp.limit(m["var_Q"], m["d"], sp.oo)
-    # (2): two neurons, d0 = 2, explicit weights
-    eta_u, eta_w, gamma = sp.symbols("eta_u eta_w gamma", **_pos)
-    u = sp.symbols("u0:2", real=True)
-    W = sp.Matrix(2, 2, sp.symbols("w0:4", real=True))
-    x = sp.Matrix(sp.symbols("x0:2", real=True))
-    rho = sp.sqrt(x.dot(x))
-    v = W * x
-    a = [sp.sqrt(eta_u) * v[i] / rho for i in range(2)]
-    b = [sp.sqrt(eta_w) * u[i] for i in range(2)]
-    P = sum(((a[i] + b[i]) / 2) ** 2 for i in range(2)) / 2
-    Q = sum(((a[i] - b[i]) / 2) ** 2 for i in range(2)) / 2
-    f = gamma * sum(u[i] * v[i] for i in range(2))
-    r4 = P - Q - sp.sqrt(eta_u * eta_w) * f / (gamma * rho * 2)
+    # (2): two neurons, d0 = 2, explicit weights: P - Q = f / c (eq. (19) at alpha = 1), with
+    # p, q of eq. (6) and f = network_output (the model's definitions)
+    S = xu_ziyin.symbolic()
+    u = np.array(sp.symbols("u0:2", real=True), dtype=object)
+    W = np.array(sp.symbols("w0:4", real=True), dtype=object).reshape(2, 2)
+    x = np.array(sp.symbols("x0:2", real=True), dtype=object)
+    rho = sp.sqrt((x * x).sum())
+    v = W @ x
+    unit = [{S.u: u[i], S.v: v[i], S.rho: rho} for i in range(2)]
+    P = sum(S.paper["p"].subs(at) ** 2 for at in unit) / 2
+    Q = sum(S.paper["q"].subs(at) ** 2 for at in unit) / 2
+    f = xu_ziyin.network_output(u, W, x, S.gamma)
+    r4 = P - Q - f / S.coefficients["c"].subs({S.d: 2, S.rho: rho})
     # (3): t = kappa^(-|e - e'|/2) -> 0; g, h the fixed Gaussian draws, d = 2
     t = sp.Symbol("t", **_pos)
     g = sp.symbols("g0:2", real=True)
@@ -367,19 +465,23 @@ def _eq_29_cases() -> Verdict:
 
 
 def _theorem_2() -> Verdict:
-    """Theorem 2's mechanism: K = 2 gamma^2 rho^2 (sum p_i^2 + sum q_i^2) = 2 gamma^2 rho^2 d
-    (P alpha + Q/alpha) (eq. (18) in p, q), and alpha_+ = (B + D)/(2A) -> sqrt(C/A) =
-    sqrt(Q/P) exactly when B^2/(4AC) -> 0 (b > a, eq. (30)); with B^2 = 4AC beta^2 at
-    fixed beta != 0 alpha_+ differs from sqrt(Q/P) (so the NTK moves when a = b)."""
-    eta_u, eta_w, gamma, rho = sp.symbols("eta_u eta_w gamma rho", **_pos)
-    u, v = sp.symbols("u v", real=True)
-    p = (sp.sqrt(eta_u) * v / rho + sp.sqrt(eta_w) * u) / 2
-    q = (sp.sqrt(eta_u) * v / rho - sp.sqrt(eta_w) * u) / 2
-    # per neuron: gamma^2 (eta_u v^2 + eta_w u^2 rho^2) (v = (W x)_i, rho = |x|)
-    r1 = gamma**2 * (eta_u * v**2 + eta_w * u**2 * rho**2) - 2 * gamma**2 * rho**2 * (p**2 + q**2)
+    """Theorem 2's mechanism: the NTK of one unit (xu_ziyin.ntk) is 2 gamma^2 rho^2 (p^2 + q^2)
+    (paper["ntk"] at d = 1, alpha = 1), so K = 2 gamma^2 rho^2 d (P alpha + Q/alpha) moves
+    with alpha; alpha_+ = (B + D)/(2A) (paper["alpha_plus"]) -> sqrt(C/A) = sqrt(Q/P)
+    exactly when B^2/(4AC) -> 0 (b > a, eq. (30)); with B^2 = 4AC beta^2 at fixed
+    beta != 0 alpha_+ differs from sqrt(Q/P) (so the NTK moves when a = b)."""
+    S = xu_ziyin.symbolic()
+    p, q = S.paper["p"], S.paper["q"]
+    K_unit = xu_ziyin.ntk(np.array([S.u]), np.array([[S.v / S.rho]]), np.array([S.rho]),
+                          S.eta_u, S.eta_w, S.gamma)  # fmt: skip
+    r1 = K_unit - S.paper["ntk"].subs({S.d: 1, S.P: p**2, S.Q: q**2, S.alpha: 1})
     A, C, beta = sp.symbols("A C beta", **_pos)
     B = 2 * sp.sqrt(A * C) * beta
-    alpha_plus = (B + sp.sqrt(B**2 + 4 * A * C)) / (2 * A)
+    alpha_plus = (
+        S.paper["alpha_plus"]
+        .subs(S.D, S.coefficients["D"])
+        .subs({S.A: A, S.B: B, S.C: C}, simultaneous=True)
+    )
     r2 = sp.limit(alpha_plus, beta, 0) - sp.sqrt(C / A)
     moved = sp.simplify(alpha_plus.subs(beta, sp.Rational(1, 3)) / sp.sqrt(C / A) - 1)
     verdict = prove_zero(r1, r2)
@@ -433,8 +535,9 @@ def _corollary(which: int) -> Verdict:
 
 
 def _terms(c_d, c_gamma, c_u, c_w, c_eta) -> dict[str, sp.Expr]:
-    m = sp.Max(c_eta + c_u, c_eta + c_w)
-    return {"a": sp.simplify(2 * c_gamma + 2 * c_eta), "b": sp.simplify(2 * c_gamma + c_d + m)}
+    """a, b of :func:`exponents` at equal rates c_eta_u = c_eta_w = c_eta (any expressions)."""
+    values = dict(zip(EXPONENT_SYMBOLS, (c_d, c_gamma, c_u, c_w, c_eta, c_eta), strict=True))
+    return {k: sp.simplify(_EXPONENTS[k].xreplace(values)) for k in ("a", "b")}
 
 
 def _table_1() -> Verdict:
@@ -477,6 +580,9 @@ def claims() -> list[Theorem]:
           "Theta(1) (1/t_c^2 = B^2 + 4AC).", _eq_27),
         T("eq_28", "eq. (28)", "In exponents: max(2c_gamma + c_eta_u + c_eta_w, 2c_gamma + c_d "
           "+ max(c_eta_w + c_u, c_eta_u + c_w)) = 0; > 0 unstable, < 0 frozen.", _eq_28),
+        T("eq_28_exponents", "eqs. (27), (28)", "The exponents a, b, m used by Scaling are those "
+          "of B^2, (4AC)^(1/2) and E[P] from the model's coefficients (seed 001, Section 2) "
+          "with every hyperparameter a power of kappa.", _eq_28_exponents),
         T("p_q_moments", "Section 3 (moments of P, Q)", "E[P] = E[Q] = (eta_w sigma_u^2 + "
           "eta_u sigma_w^2)/4, Var = (...)^2/(8d), for rho = ||x||.", _p_q_moments),
         T("eq_29_cases", "eq. (29), cases 1-3", "P/Q -> 1 for d -> oo, for zero initial output, "
@@ -500,9 +606,11 @@ def claims() -> list[Theorem]:
 # ---------------------------------------------------------------------------
 def _kernel_condition_text() -> tuple[sp.Expr, sp.Expr]:
     # at the NTK column of Table 1 (c_d = 1, c_gamma = -1/2, c_u = c_w = c_eta = 0), which
-    # the paper itself places in the kernel phase, the equality part must vanish
-    c_d, c_gamma, m = sp.Integer(1), sp.Rational(-1, 2), sp.Integer(0)
-    return c_gamma + c_d + m, 2 * c_gamma + c_d + m
+    # the paper itself places in the kernel phase, the equality part must vanish: printed
+    # c_gamma + c_d + m, and this module's b (Scaling.second_term)
+    ntk = Scaling(1, sp.Rational(-1, 2), 0, 0, 0, 0)
+    printed = ntk.c_gamma + ntk.c_d + ntk.pq_exponent
+    return printed, ntk.second_term
 
 
 def errata() -> tuple[Erratum, ...]:

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,7 +54,7 @@ import sympy as sp
 
 from solvable._core import numbers as nb
 from solvable._core.backends import elementary, exprel, generate, log1p, logaddexp, torch_module
-from solvable._core.claims import Erratum, Theorem, Verdict, prove_zero
+from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_zero
 from solvable._core.conservation import ConservationLaw
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
 from solvable._core.model import Model, System
@@ -72,17 +73,22 @@ __all__ = [
     "TwoLayerLinearSystem",
     "case",
     "closed_form",
+    "constants",
     "flow",
     "loss",
     "manifold_condition",
     "network_output",
     "ntk",
+    "paper_constants",
+    "pq_coordinates",
     "symbolic",
     "unit_flow",
 ]
 
 SEED = "001_070589003213e0cf.txt"
 GUARD_DIGITS = nb.GUARD_DIGITS  # extra working digits of the mpmath closed form
+REPORTED = ("P", "Q", "alpha_plus", "alpha_minus", "t_c", "alpha_prime")
+"""The constants a :class:`Trajectory` reports (and :func:`constants` returns, less P, Q)."""
 
 
 # ---------------------------------------------------------------------------
@@ -162,6 +168,14 @@ class Symbols:
     Sp: sp.Symbol
     Sq: sp.Symbol
     R: sp.Symbol
+    # sum_i p_i(0) q_i(0) (conserved, eq. (36)); alpha_+ and alpha_- as symbols; eq. (14)
+    Spq: sp.Symbol
+    ap: sp.Symbol
+    am: sp.Symbol
+    w0: sp.Symbol
+    xj: sp.Symbol
+    pt: sp.Symbol
+    qt: sp.Symbol
     coefficients: dict[str, sp.Expr] = field(repr=False)
     paper: dict[str, sp.Expr] = field(repr=False)
     stable: dict[str, sp.Expr] = field(repr=False)
@@ -176,11 +190,18 @@ def symbolic() -> Symbols:
     """The sympy expressions of Theorem 1 and Proposition 1 (seed 001).
 
     Keys of ``paper``: ``p``, ``q`` (eq. (6)), ``u``, ``v`` (eq. (13), and
-    ``v = W x``), ``alpha_plus``, ``alpha_minus`` (eq. (12), corrected sign),
+    ``v = W x``), ``four_pq`` (``4 p_i q_i`` from eq. (35); the text after (21), corrected,
+    at ``x = 1``), ``alpha_plus``, ``alpha_minus`` (eq. (12), corrected sign),
     ``t_c`` (eq. (11)), ``xi`` (eq. (10), corrected), ``alpha`` (the bracket of
-    eqs. (8)-(9)), ``p_t``, ``q_t`` (eqs. (8), (9)), ``f`` (eq. (19)),
-    ``alpha_prime``, ``xi_prime``, ``beta`` (Proposition 1, eqs. (45)-(47);
-    ``q_i(t) = q_i(0) sqrt(beta)``), ``ntk`` (eq. (18) corrected, in p/q form).
+    eqs. (8)-(9)), ``alpha_roots`` (the same bracket with the symbols ``ap``, ``am`` for
+    alpha_+-), ``p_alpha``, ``q_alpha`` (eqs. (8), (9) as functions of ``alpha``), ``p_t``,
+    ``q_t`` (eqs. (8), (9)), ``w_t`` (eq. (14), corrected: ``w_ij(t)`` from ``w0 = w_ij(0)``,
+    ``xj = x_j`` and ``pt``, ``qt``), ``f`` (eq. (19)), ``zeta`` (eq. (21): the cosine
+    between ``u`` and ``W x``, with ``Spq = sum_i p_i(0) q_i(0)``), ``norm_u2``,
+    ``norm_w2`` (eq. (25) corrected: ``||u||^2`` and ``||W x||^2 / rho^2``, which is
+    ``||w||^2`` for d0 = 1), ``alpha_prime``, ``xi_prime``, ``beta`` (Proposition 1,
+    eqs. (45)-(47); ``q_i(t) = q_i(0) sqrt(beta)``), ``ntk`` (eq. (18) corrected, in p/q
+    form).
 
     Keys of ``stable``: ``D_plus``, ``D_minus`` (``D +- B`` without
     cancellation), ``N``, ``M`` (``alpha(t) = (1 + N tau)/(1 + M tau)``,
@@ -189,8 +210,9 @@ def symbolic() -> Symbols:
     ``ell`` (``log alpha``), ``residual`` (``f(t) - y``), ``u_t``, ``v_t``,
     ``p_t``, ``q_t``, ``alignment`` (eq. (21) as
     ``F / sqrt(F^2 + 4 Lambda)``, ``F_of_f`` gives ``F`` from ``f`` (symbol
-    ``f0``)), ``alpha_plus``,
-    ``alpha_minus``, ``t_c``, ``G`` (``N - M`` from the initial residual).
+    ``f0``)), the reported constants ``alpha_plus``, ``alpha_minus`` (in terms of ``N``,
+    ``M``, ``D_plus``, ``D_minus``: their P -> 0 limits included), ``t_c``, ``alpha_prime``
+    (``nan`` where ``Q = 0``), ``G`` (``N - M`` from the initial residual).
     """
     pos = {"positive": True}
     eta_u, eta_w, gamma, rho = sp.symbols("eta_u eta_w gamma rho", **pos)
@@ -206,6 +228,9 @@ def symbolic() -> Symbols:
     # sum_i p_i(t)^2 = d P alpha, sum_i q_i(t)^2 = d Q / alpha, and the residual f - y
     Sp, Sq = sp.symbols("Sigma_p2 Sigma_q2", nonnegative=True)
     R = sp.Symbol("R", real=True)
+    Spq = sp.Symbol("Sigma_pq", real=True)
+    ap_, am_ = sp.symbols("alpha_p alpha_m", nonnegative=True)
+    w0, xj, pt, qt = sp.symbols("w0 x_j p_t q_t", real=True)
     s = sp.sqrt(eta_u * eta_w)
     half = sp.Rational(1, 2)
 
@@ -222,23 +247,35 @@ def symbolic() -> Symbols:
     # ---- textbook forms (corrected conventions) ----------------------------
     ap = (B + D) / (2 * A)
     am = (D - B) / (2 * A)
-    xi = (1 - ap) / (1 + am) * sp.exp(-4 * t * D)
-    alpha_t = (ap + xi * am) / (1 - xi)
+    xi_roots = (1 - ap_) / (1 + am_) * sp.exp(-4 * t * D)
+    alpha_roots = (ap_ + xi_roots * am_) / (1 - xi_roots)
+    roots = {ap_: ap, am_: am}
+    alpha_t = alpha_roots.subs(roots)
     alpha_prime = B / C
     xi_prime = sp.exp(-4 * B * t) / (1 + alpha_prime)
+    p_alpha, q_alpha = p0 * sp.sqrt(alpha), q0 / sp.sqrt(alpha)
+    sum_pq = (alpha * P + Q / alpha, 2 * Spq / d)  # (alpha P + Q/alpha, (2/d) sum p_i q_i)
     paper = {
         "p": (sp.sqrt(eta_u) * v + sp.sqrt(eta_w) * rho * u) / (2 * rho),
         "q": (sp.sqrt(eta_u) * v - sp.sqrt(eta_w) * rho * u) / (2 * rho),
         "u": (p0 - q0) / sp.sqrt(eta_w),
         "v": rho * (p0 + q0) / sp.sqrt(eta_u),
+        "four_pq": eta_u * v**2 / rho**2 - eta_w * u**2,
         "alpha_plus": ap,
         "alpha_minus": am,
         "t_c": 1 / D,
-        "xi": xi,
+        "xi": xi_roots.subs(roots),
         "alpha": alpha_t,
-        "p_t": p0 * sp.sqrt(alpha_t),
-        "q_t": q0 / sp.sqrt(alpha_t),
+        "alpha_roots": alpha_roots,
+        "p_alpha": p_alpha,
+        "q_alpha": q_alpha,
+        "p_t": p_alpha.subs(alpha, alpha_t),
+        "q_t": q_alpha.subs(alpha, alpha_t),
+        "w_t": w0 + (pt - p0 + qt - q0) * xj / (sp.sqrt(eta_u) * rho),
         "f": coefficients["c"] * (P * alpha - Q / alpha),
+        "zeta": (alpha * P - Q / alpha) / sp.sqrt(sum_pq[0] ** 2 - sum_pq[1] ** 2),
+        "norm_u2": (d * sum_pq[0] - 2 * Spq) / eta_w,
+        "norm_w2": (d * sum_pq[0] + 2 * Spq) / eta_u,
         "alpha_prime": alpha_prime,
         "xi_prime": xi_prime,
         "beta": alpha_prime * xi_prime / (1 - xi_prime),
@@ -263,11 +300,15 @@ def symbolic() -> Symbols:
         "D_minus": D_minus,
         "N": D_plus + 2 * C,
         "M": D_minus + 2 * A,
+        # the reported constants: alpha_+ = N/M is (B + D)/(2A) for P > 0 and its P -> 0
+        # limit C/|B| (y < 0) or oo (y >= 0) for P = 0; alpha_- likewise (2C/D_plus: the
+        # P -> 0 limit C/B = 1/alpha' for y > 0)
         "alpha_plus": sp.Piecewise((N / M, M > 0), (sp.oo, True)),
         "alpha_minus": sp.Piecewise(
             (D_minus / (2 * A), A > 0), (2 * C / D_plus, D_plus > 0), (sp.oo, True)
         ),
         "t_c": sp.Piecewise((1 / D, D > 0), (sp.oo, True)),
+        "alpha_prime": sp.Piecewise((alpha_prime, C > 0), (sp.nan, True)),
         "lam": lam,
         "L_N": L_N,
         "L_M": L_M,
@@ -310,6 +351,7 @@ def symbolic() -> Symbols:
         eta_u=eta_u, eta_w=eta_w, gamma=gamma, rho=rho, y=y, d=d, P=P, Q=Q, t=t,
         u=u, v=v, p0=p0, q0=q0, u0=u0, v0=v0, ell=ell, alpha=alpha,
         A=A, B=B, C=C, D=D, G=G, N=N, M=M, f0=f0, F=F, Lam=Lam, Sp=Sp, Sq=Sq, R=R,
+        Spq=Spq, ap=ap_, am=am_, w0=w0, xj=xj, pt=pt, qt=qt,
         coefficients=coefficients, paper=paper, stable=stable,
     )  # fmt: skip
 
@@ -374,6 +416,7 @@ Backend = str  # "numpy" | "mpmath"
 @dataclass(frozen=True)
 class _Evaluators:
     constants: Callable[..., tuple[Any, ...]]
+    reported: Callable[..., tuple[Any, ...]]
     ell: Callable[..., Any]
     residual: Callable[..., Any]
     p: Callable[..., Any]
@@ -400,12 +443,11 @@ def _evaluators(backend: Backend) -> _Evaluators:
     Dx = co["D"].subs(subs_abc)
     abcd = {**subs_abc, S.D: Dx}
     const_exprs = (
-        co["A"], co["B"], co["C"], Dx, co["G"],
-        st["N"].subs(abcd), st["M"].subs(abcd),
-        st["alpha_plus"].subs({S.N: st["N"], S.M: st["M"]}).subs(abcd),
-        st["alpha_minus"].subs(abcd), st["t_c"].subs(abcd),
+        co["A"], co["B"], co["C"], Dx, co["G"], st["N"].subs(abcd), st["M"].subs(abcd)
     )  # fmt: skip
     constants = generate(params, const_exprs, backend)
+    # the reported constants (alpha_+, alpha_-, t_c, alpha') from the same eight scalars
+    reported = generate(params[:-1], _reported_exprs(abcd), backend)
     coeffs = (S.D, S.G, S.N, S.M, S.t)
     ell = _generate(coeffs, st["ell"], backend)
     residual = _generate((S.D, S.N, S.M, S.f0, S.y, S.t), st["residual"], backend)
@@ -423,7 +465,17 @@ def _evaluators(backend: Backend) -> _Evaluators:
     sums = (S.Sp, S.Sq, S.R, S.y, S.gamma, S.rho, S.eta_u, S.eta_w)
     f = _generate(sums, st["f"], backend)
     ntk_ = _generate((S.Sp, S.Sq, S.gamma, S.rho), st["ntk"], backend)
-    return _Evaluators(constants, ell, residual, p, q, neuron, pq_of_uv, align, f, ntk_)
+    return _Evaluators(constants, reported, ell, residual, p, q, neuron, pq_of_uv, align, f, ntk_)
+
+
+def _reported_exprs(abcd: Mapping[sp.Symbol, sp.Expr]) -> tuple[sp.Expr, ...]:
+    """``stable["alpha_plus"]``, ``["alpha_minus"]``, ``["t_c"]``, ``["alpha_prime"]`` in the
+    eight scalars ``(eta_u, eta_w, gamma, rho, y, d, P, Q)`` (``abcd``: A, B, C, D as
+    expressions of them)."""
+    S = symbolic()
+    st = S.stable
+    nm = {S.N: st["N"], S.M: st["M"]}
+    return tuple(st[k].subs(nm).subs(abcd) for k in REPORTED[2:])
 
 
 # ---------------------------------------------------------------------------
@@ -521,7 +573,9 @@ class Trajectory:
     ``inf`` when P = 0 and y >= 0, ``C/|B| = 1/|alpha'|`` when P = 0 and y < 0);
     ``alpha_minus = (D - B)/(2A) >= 0`` (its P -> 0 limit ``2C/(D + B)`` when
     P = 0); ``t_c = 1/D`` (eq. (11); ``inf`` when D = 0, i.e. y = 0 and PQ = 0);
-    ``alpha_prime`` (eq. (47), only when P = 0 and Q > 0, else ``None``).
+    ``alpha_prime = B/C`` (eq. (47), only when P = 0 and Q > 0, else ``None``).  All from
+    the generated evaluator of ``symbolic().stable`` (see :func:`constants`); floats for
+    float64, ``mpf`` rounded to ``dps`` digits otherwise.
     """
 
     setup: Setup
@@ -588,6 +642,57 @@ class Trajectory:
         return States(t=tt, u=u, W=W, f=f, alignment=align, ntk=K, alpha=alpha)
 
 
+def constants(
+    eta_u: Number, eta_w: Number, gamma: Number, rho: Number, y: Number, d: int,
+    P: Number, Q: Number, *, dps: int | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """``alpha_plus``, ``alpha_minus``, ``t_c`` (eqs. (11), (12), corrected sign) and
+    ``alpha_prime`` (eq. (47); ``None`` unless ``P = 0 < Q``) of Theorem 1 / Proposition 1
+    from the scalars they depend on: the rates, ``gamma``, ``rho = ||x||``, ``y``, the width
+    ``d`` and ``P, Q >= 0`` of eq. (7) (e.g. their means under Gaussian initialisation,
+    Section 3).  The values :func:`closed_form` reports, from the same generated evaluator
+    (``symbolic().stable``): at ``P = 0`` the ``P -> 0`` limits (``alpha_plus = oo`` for
+    ``y >= 0``, ``C/|B| = -1/alpha'`` for ``y < 0``; ``alpha_minus = 1/alpha'`` for ``y > 0``,
+    ``oo`` for ``y <= 0``), ``t_c = oo`` where ``D = 0``.  ``dps``: as in
+    :func:`closed_form`."""
+    dps = nb.check_dps(dps)
+    args = {"eta_u": eta_u, "eta_w": eta_w, "gamma": gamma, "rho": rho}
+    checked = [nb.check_number(k, v, positive=True) for k, v in args.items()]
+    checked.append(nb.check_number("y", y))
+    d = nb.check_int("d", d)
+    checked += [nb.check_number(k, v, nonnegative=True) for k, v in (("P", P), ("Q", Q))]
+    conv = nb.converter(dps)
+    with nb.Precision(dps):
+        *vals, PP, QQ = (conv(v) for v in checked)
+        with np.errstate(all="ignore"):
+            out = _evaluators("numpy" if dps is None else "mpmath").reported(*vals, d, PP, QQ)
+    a_plus, a_minus, t_c, a_prime = (_scalar(v, dps) for v in out)
+    return {"alpha_plus": a_plus, "alpha_minus": a_minus, "t_c": t_c,
+            "alpha_prime": a_prime if (PP == 0 and QQ > 0) else None}  # fmt: skip
+
+
+def pq_coordinates(setup: Setup, u: Any, W: Any, *, dps: int | None = None) -> tuple[Any, Any]:
+    """``p_i``, ``q_i`` of eq. (6) (``rho = ||x||``) on the weights ``u`` (d,), ``W``
+    (d, d0) -- e.g. those of a simulated or trained network at any time -- from the
+    generated evaluator of ``symbolic().paper["p"]``, ``["q"]``.  ``dps``: as in
+    :func:`closed_form` (mpmath arrays at ``dps`` digits, computed with guard digits)."""
+    if not isinstance(setup, Setup):
+        raise TypeError(f"setup must be a xu_ziyin.Setup, got {type(setup).__name__}")
+    dps = nb.check_dps(dps)
+    uc, Wc = _check_weights(setup, u, W)
+    conv = nb.converter(dps)
+    dt = nb.dtype(dps)
+    with nb.Precision(dps):
+        x = np.array([conv(v) for v in setup.x], dtype=dt)
+        uu = np.array([conv(v) for v in uc], dtype=dt)
+        WW = np.array([[conv(v) for v in row] for row in Wc], dtype=dt)
+        v = np.array(WW @ x, dtype=dt)
+        eta_u, eta_w = conv(setup.eta_u), conv(setup.eta_w)
+        ev = _evaluators("numpy" if dps is None else "mpmath")
+        p, q = (np.asarray(a, dtype=dt) for a in ev.pq(uu, v, eta_u, eta_w, _sqrt(_dot(x, x), dps)))
+    return nb.rounded((p, q), dps)
+
+
 def closed_form(setup: Setup, u0: Any, W0: Any, *, dps: int | None = None) -> Trajectory:
     """Exact gradient-flow solution from ``(u0, W0)``: Theorem 1 and Proposition 1.
 
@@ -616,19 +721,18 @@ def closed_form(setup: Setup, u0: Any, W0: Any, *, dps: int | None = None) -> Tr
         Lam = _lagrange(p0, q0)
         W_perp = W - np.outer(v, x) / x2
         with np.errstate(all="ignore"):
-            _A, B, C, D, G, N, M, a_plus, a_minus, t_c = ev.constants(
-                eta_u, eta_w, gamma, rho, y, d, P, Q, f0
-            )
-        alpha_prime = B / C if (P == 0 and Q > 0) else None
+            _A, _B, _C, D, G, N, M = ev.constants(eta_u, eta_w, gamma, rho, y, d, P, Q, f0)
+            a_plus, a_minus, t_c, a_prime = ev.reported(eta_u, eta_w, gamma, rho, y, d, P, Q)
+        alpha_prime = a_prime if (P == 0 and Q > 0) else None
     data = dict(
         D=D, G=G, N=N, M=M, f0=f0, y=y, p0=p0, q0=q0, u0=u, v0=v, W0=W, x=x,
         eta_u=eta_u, eta_w=eta_w, rho=rho, gamma=gamma, Lam=Lam, P=P, Q=Q, x2=x2, W_perp=W_perp,
     )  # fmt: skip
-    rnd = nb.round_to(dps)
     return Trajectory(
-        setup=setup, u0=u, W0=W, dps=dps, P=rnd(P), Q=rnd(Q),
-        alpha_plus=rnd(a_plus), alpha_minus=rnd(a_minus), t_c=rnd(t_c),
-        alpha_prime=None if alpha_prime is None else rnd(alpha_prime), _data=data,
+        setup=setup, u0=u, W0=W, dps=dps, P=_scalar(P, dps), Q=_scalar(Q, dps),
+        alpha_plus=_scalar(a_plus, dps), alpha_minus=_scalar(a_minus, dps),
+        t_c=_scalar(t_c, dps),
+        alpha_prime=None if alpha_prime is None else _scalar(alpha_prime, dps), _data=data,
     )  # fmt: skip
 
 
@@ -639,6 +743,11 @@ def _check_weights(setup: Setup, u0: Any, W0: Any) -> tuple[tuple, tuple]:
     """``u0`` (d,) and ``W0`` (d, d0) validated against ``setup``."""
     u0c = nb.check_vector("u0", u0)
     return u0c, nb.check_matrix("W0", W0, (len(u0c), setup.d0))
+
+
+def _scalar(z: Any, dps: int | None) -> Any:
+    """A reported constant: a Python float (float64), or an ``mpf`` rounded to ``dps``."""
+    return float(z) if dps is None else nb.round_to(dps)(z)
 
 
 def _dot(a: Any, b: Any) -> Any:
@@ -875,14 +984,28 @@ def _S() -> Symbols:
 
 
 def _D() -> sp.Expr:
-    S = _S()
-    return sp.sqrt(S.B**2 + 4 * S.A * S.C)
+    """``D = sqrt(B^2 + 4AC)`` in the symbols A, B, C (``coefficients["D"]``)."""
+    return _S().coefficients["D"]
 
 
 def _abc() -> dict[sp.Symbol, sp.Expr]:
     S = _S()
     co = S.coefficients
     return {S.A: co["A"], S.B: co["B"], S.C: co["C"]}
+
+
+def _pieces(expr: sp.Expr) -> list[sp.Expr]:
+    """Every way of replacing each ``Piecewise`` in ``expr`` by one of its pieces (the
+    conditions dropped): a stable form whose every piece is proved equal to the textbook
+    value holds on every branch."""
+    pw = sorted(expr.atoms(sp.Piecewise), key=sp.default_sort_key)
+    if not pw:
+        return [expr]
+    out: list[sp.Expr] = []
+    for piece, _cond in pw[0].args:
+        if piece.is_finite is not False and piece is not sp.nan:
+            out.extend(_pieces(expr.xreplace({pw[0]: piece})))
+    return out
 
 
 def _unit(d0: int = 3):
@@ -896,39 +1019,49 @@ def _unit(d0: int = 3):
 
 
 def _units(d: int):
-    """d units at time t: p_i(t) = p_i(0) g, q_i(t) = q_i(0)/g (eqs. (8), (9), g = sqrt(alpha)),
-    with u_i, w_i from eq. (13) and its partner for d0 = 1, x = rho > 0."""
+    """d units at ``alpha``: p_i = p_i(0) sqrt(alpha), q_i = q_i(0)/sqrt(alpha) (eqs. (8),
+    (9): ``paper["p_alpha"]``, ``["q_alpha"]``), u_i and w_i = (W x)_i / rho from eq. (13)
+    (``paper["u"]``, ``["v"]``; w_i is the weight for d0 = 1, x = rho > 0); P, Q (eq. (7)) and
+    sum_i p_i(0) q_i(0)."""
     S = _S()
     p0 = sp.symbols(f"p0:{d}", real=True)
     q0 = sp.symbols(f"q0:{d}", real=True)
-    g = sp.sqrt(S.alpha)
-    p = [pi * g for pi in p0]
-    q = [qi / g for qi in q0]
-    u = [(pi - qi) / sp.sqrt(S.eta_w) for pi, qi in zip(p, q, strict=True)]
-    w = [(pi + qi) / sp.sqrt(S.eta_u) for pi, qi in zip(p, q, strict=True)]  # v_i / rho
+    u, w = [], []
+    for pi, qi in zip(p0, q0, strict=True):
+        at = {S.p0: S.paper["p_alpha"].subs(S.p0, pi), S.q0: S.paper["q_alpha"].subs(S.q0, qi)}
+        u.append(S.paper["u"].subs(at, simultaneous=True))
+        w.append(S.paper["v"].subs(at, simultaneous=True) / S.rho)
     P = sum(pi**2 for pi in p0) / d
     Q = sum(qi**2 for qi in q0) / d
     spq = sum(pi * qi for pi, qi in zip(p0, q0, strict=True))
     return p0, q0, u, w, P, Q, spq
 
 
-# ---------------------------------------------------------------------------
-# symbolic claims
-# ---------------------------------------------------------------------------
+def _at_units(expr: sp.Expr, d: int, P: sp.Expr, Q: sp.Expr, spq: sp.Expr) -> sp.Expr:
+    S = _S()
+    return expr.subs({S.d: d, S.P: P, S.Q: Q, S.Spq: spq}, simultaneous=True)
+
+
 def _eq31() -> Verdict:
-    # -eta dL/dtheta of the loss (4), d = 2, d0 = 2, equals eq. (31) with r = f - y.
+    # -eta dL/dtheta of the loss (4), d = 2, d0 = 2, equals eq. (31) with r = f - y; and the
+    # per-unit flow unit_flow(2) that the other claims differentiate along is that flow.
     S = _S()
     F = flow(2, 2)
     u, W = F.block("u"), F.block("W")
     x = np.array(F.params[4:6], dtype=object)
     r = network_output(u, W, x, S.gamma) - S.y
     rhs = dict(zip(F.state, F.rhs, strict=True))
+    U = unit_flow(2)
     res = []
     for i in range(2):
         v_i = sum(W[i][j] * x[j] for j in range(2))
         res.append(rhs[u[i]] - (-2 * S.eta_u * S.gamma * v_i * r))
+        on_unit = {U.u: u[i], U.r: r, **dict(zip(U.w, W[i], strict=True)),
+                   **dict(zip(U.x, x, strict=True))}  # fmt: skip
+        res.append(rhs[u[i]] - U.du.subs(on_unit, simultaneous=True))
         for j in range(2):
             res.append(rhs[W[i][j]] - (-2 * S.eta_w * S.gamma * u[i] * x[j] * r))
+            res.append(rhs[W[i][j]] - U.dw[j].subs(on_unit, simultaneous=True))
     return prove_zero(*res)
 
 
@@ -942,16 +1075,23 @@ def _eq37() -> Verdict:
 def _eq13() -> Verdict:
     # inverting eq. (6): u_i = (p_i - q_i)/sqrt(eta_w), (W x)_i = rho (p_i + q_i)/sqrt(eta_u)
     S = _S()
-    p, q = S.paper["p"], S.paper["q"]
-    return prove_zero((p - q) / sp.sqrt(S.eta_w) - S.u, S.rho * (p + q) / sp.sqrt(S.eta_u) - S.v)
+    at = {S.p0: S.paper["p"], S.q0: S.paper["q"]}
+    return prove_zero(S.paper["u"].subs(at) - S.u, S.paper["v"].subs(at) - S.v)
+
+
+def _eq35() -> Verdict:
+    # 4 p_i q_i = eta_u (W x)_i^2 / rho^2 - eta_w u_i^2 (eq. (35)), conserved by eq. (36)
+    S = _S()
+    return prove_zero(4 * S.paper["p"] * S.paper["q"] - S.paper["four_pq"])
 
 
 def _eq19_unit() -> Verdict:
+    # gamma u_i (W x)_i = (c/d) (p_i^2 - q_i^2): summed over i, f = c (P alpha - Q/alpha)
     S = _S()
     p, q = S.paper["p"], S.paper["q"]
-    lhs = S.gamma * S.u * S.v
-    rhs = S.gamma * S.rho * (p**2 - q**2) / sp.sqrt(S.eta_u * S.eta_w)
-    return prove_zero(lhs - rhs)
+    f_unit = network_output(np.array([S.u]), np.array([[S.v / S.rho]]), np.array([S.rho]), S.gamma)
+    per_unit = S.paper["f"].subs({S.P: p**2, S.Q: q**2, S.alpha: 1}) / S.d
+    return prove_zero(f_unit - per_unit)
 
 
 def _eq19_limit() -> Verdict:
@@ -963,11 +1103,11 @@ def _eq19_limit() -> Verdict:
 
 
 def _eq39() -> Verdict:
+    # d alpha/dt = 2 alpha d log p_i/dt = -2 k alpha (f - y) (eq. (37)) with f of eq. (19)
     S = _S()
-    co = S.coefficients
     a = S.alpha
-    r = co["c"] * (S.P * a - S.Q / a) - S.y
-    return prove_zero(-2 * co["k"] * a * r - S.riccati_rhs(a).subs(_abc()))
+    r = S.paper["f"] - S.y
+    return prove_zero(-2 * S.coefficients["k"] * a * r - S.riccati_rhs(a).subs(_abc()))
 
 
 def _theorem_1() -> Verdict:
@@ -993,25 +1133,24 @@ def _eq15_16() -> Verdict:
     # alpha(t) -> alpha_+ (xi -> 0 as exp(-4 D t) -> 0, D > 0): p_i(inf) = p_i(0) sqrt(alpha_+),
     # q_i(inf) = q_i(0)/sqrt(alpha_+); and alpha_+ is a root of (39)
     S = _S()
-    alpha = S.paper["alpha"]
-    at_inf = alpha.subs(sp.exp(-4 * S.D * S.t), 0)
+    late = {sp.exp(-4 * S.D * S.t): 0}
     ap = S.paper["alpha_plus"]
     return prove_zero(
-        at_inf - ap,
-        S.paper["p_t"].subs(S.alpha, ap).subs(sp.exp(-4 * S.D * S.t), 0) - S.p0 * sp.sqrt(ap),
+        S.paper["alpha"].subs(late) - ap,
+        S.paper["p_t"].subs(late) - S.paper["p_alpha"].subs(S.alpha, ap),
+        S.paper["q_t"].subs(late) - S.paper["q_alpha"].subs(S.alpha, ap),
         S.riccati_rhs(ap).subs(S.D, _D()),
     )
 
 
 def _eq17() -> Verdict:
+    # (17) as printed: t_c^-2 = eta_u eta_w gamma^2 rho^2 y^2 + 4 rho^4 (gamma^2 d)^2 P Q
     S = _S()
     lhs = (1 / S.paper["t_c"] ** 2).subs(S.D, _D()).subs(_abc())
-    co = S.coefficients
     rhs = (
         S.eta_u * S.eta_w * S.gamma**2 * S.rho**2 * S.y**2
         + 4 * S.rho**4 * (S.gamma**2 * S.d) ** 2 * S.P * S.Q
     )
-    del co
     return prove_zero(lhs - rhs)
 
 
@@ -1027,13 +1166,16 @@ def _eq18() -> Verdict:
 
 
 def _eq18_pq() -> Verdict:
+    # ntk() of one unit (x = rho, w = v/rho) is 2 gamma^2 rho^2 (p^2 + q^2); the evaluated
+    # forms of the NTK and of f (from the unit sums) equal eq. (18) in p, q and eq. (19)
     S = _S()
     p, q = S.paper["p"], S.paper["q"]
-    lhs = S.gamma**2 * (S.eta_u * S.v**2 + S.eta_w * S.rho**2 * S.u**2)
+    K_unit = ntk(np.array([S.u]), np.array([[S.v / S.rho]]), np.array([S.rho]), S.eta_u,
+                 S.eta_w, S.gamma)  # fmt: skip
     sums = {S.Sp: S.d * S.P * S.alpha, S.Sq: S.d * S.Q / S.alpha}
     f19 = S.paper["f"]
     res = [
-        lhs - 2 * S.gamma**2 * S.rho**2 * (p**2 + q**2),
+        K_unit - S.paper["ntk"].subs({S.d: 1, S.P: p**2, S.Q: q**2, S.alpha: 1}),
         S.stable["ntk"].subs(sums) - S.paper["ntk"],
     ]
     for expr, _cond in S.stable["f"].args:
@@ -1042,17 +1184,18 @@ def _eq18_pq() -> Verdict:
 
 
 def _eq14() -> Verdict:
+    # eq. (14) (corrected, paper["w_t"]) is W(t) = W(0)(I - x x^T/rho^2) + v(t) x^T/rho^2 with
+    # v(t) = W(t) x of eq. (13): the form the closed form evaluates
     S = _S()
     F = unit_flow(2)
     rho2 = sum(xj**2 for xj in F.x)
     rho = sp.sqrt(rho2)
-    p0, q0, p1, q1 = sp.symbols("p_0 q_0 p_t q_t", real=True)
     v0 = sum(wj * xj for wj, xj in zip(F.w, F.x, strict=True))
-    sub = {q0: sp.sqrt(S.eta_u) * v0 / rho - p0}
-    v_t = rho * (p1 + q1) / sp.sqrt(S.eta_u)
+    sub = {S.q0: sp.sqrt(S.eta_u) * v0 / rho - S.p0}  # p0 + q0 = sqrt(eta_u) v0 / rho
+    v_t = S.paper["v"].subs({S.p0: S.pt, S.q0: S.qt}, simultaneous=True).subs(S.rho, rho)
     res = []
     for j, xj in enumerate(F.x):
-        paper = F.w[j] + (p1 - p0 + q1 - q0) * xj / (sp.sqrt(S.eta_u) * rho)
+        paper = S.paper["w_t"].subs({S.w0: F.w[j], S.xj: xj, S.rho: rho})
         perp = F.w[j] - v0 * xj / rho2 + v_t * xj / rho2
         res.append((paper - perp).subs(sub))
     return prove_zero(*res)
@@ -1075,29 +1218,33 @@ def _orthogonal() -> Verdict:
 
 
 def _eq21() -> Verdict:
-    # d = 2, d0 = 1 (x = rho > 0): cos(u, w)^2 from eq. (13) equals (21)^2 and the signs agree
+    # d = 2, d0 = 1 (x = rho > 0): cos(u, w) of eq. (13) with (8), (9) is paper["zeta"]:
+    # (u.w)^2 = zeta^2 ||u||^2 ||w||^2; u.w = f/(gamma rho) (eq. (19)); and zeta is (21) as
+    # printed, f/c over the positive root of (alpha P + Q/alpha)^2 - (2/d sum p_i q_i)^2, so
+    # it has the sign of u.w
     S = _S()
-    _p0, _q0, u, w, P, Q, spq = _units(2)
-    a = S.alpha
+    d = 2
+    _p0, _q0, u, w, P, Q, spq = _units(d)
+    zeta = S.paper["zeta"]
+    f = S.paper["f"]
     uw = sum(ui * wi for ui, wi in zip(u, w, strict=True))
     uu = sum(ui**2 for ui in u)
     ww = sum(wi**2 for wi in w)
-    num = a * P - Q / a
-    den2 = (a * P + Q / a) ** 2 - (2 * spq / 2) ** 2
+    a = S.alpha
+    printed_den = (a * S.P + S.Q / a) ** 2 - (2 * S.Spq / S.d) ** 2
     return prove_zero(
-        uw**2 * den2 - num**2 * uu * ww,  # squares agree
-        sp.sqrt(S.eta_u * S.eta_w) * uw - 2 * num,  # u.w = d (alpha P - Q/alpha)/sqrt(eta eta)
+        uw**2 - _at_units(zeta, d, P, Q, spq) ** 2 * uu * ww,
+        S.gamma * S.rho * uw - _at_units(f, d, P, Q, spq),
+        zeta * S.coefficients["c"] / f - printed_den ** sp.Rational(-1, 2),
     )
 
 
 def _eq22() -> Verdict:
-    # p_i = C q_i for all i: P = C^2 Q, (2/d) sum p q = 2 C Q, and (21)^2 = 1
+    # p_i = C q_i for all i: P = C^2 Q, sum p_i q_i = C d Q, and (21)^2 = 1
     S = _S()
     Cc = sp.Symbol("C", positive=True)
-    a = S.alpha
-    P, S2 = Cc**2 * S.Q, 2 * Cc * S.Q
-    zeta2 = (a * P - S.Q / a) ** 2 / ((a * P + S.Q / a) ** 2 - S2**2)
-    return prove_zero(zeta2 - 1)
+    zeta = S.paper["zeta"].subs({S.P: Cc**2 * S.Q, S.Spq: Cc * S.d * S.Q})
+    return prove_zero(zeta**2 - 1)
 
 
 def _eq23() -> Verdict:
@@ -1106,7 +1253,7 @@ def _eq23() -> Verdict:
     a = S.alpha
     Ssym = sp.Symbol("S_pq", real=True)  # (2/d) sum p_i q_i
     P, Q = S.P, S.Q
-    zeta = (a * P - Q / a) / sp.sqrt((a * P + Q / a) ** 2 - Ssym**2)
+    zeta = S.paper["zeta"].subs(S.Spq, S.d * Ssym / 2)
     printed = (
         (P + Q / a**2)
         * (4 * P * Q - Ssym**2)
@@ -1124,15 +1271,19 @@ def _eq23() -> Verdict:
     return prove_zero(sp.diff(zeta, a) - printed, 4 * Pd * Qd - Sd**2 - lagrange)
 
 
-def _zeta_monotone() -> Verdict:
-    # d alpha/dt = (alpha_+ - 1) * 4 D (alpha_+ + alpha_-) e^{-4Dt} / ((1 + alpha_-)(1 - xi)^2):
-    # the factor after (alpha_+ - 1) is >= 0, so alpha moves monotonically from 1 to alpha_+,
-    # and with d zeta/d alpha >= 0 (eq. (23)) zeta is monotone in t.
+def _positive_rate() -> sp.Expr:
+    # d alpha/dt / (alpha_+ - 1) >= 0: 4 D (alpha_+ + alpha_-) e^{-4Dt} / ((1 + alpha_-)(1 - xi)^2)
     S = _S()
-    alpha, xi = S.paper["alpha"], S.paper["xi"]
-    ap, am = S.paper["alpha_plus"], S.paper["alpha_minus"]
-    positive = 4 * S.D * (ap + am) * sp.exp(-4 * S.D * S.t) / ((1 + am) * (1 - xi) ** 2)
-    return prove_zero(sp.diff(alpha, S.t) - (ap - 1) * positive)
+    ap, am, xi = S.paper["alpha_plus"], S.paper["alpha_minus"], S.paper["xi"]
+    return 4 * S.D * (ap + am) * sp.exp(-4 * S.D * S.t) / ((1 + am) * (1 - xi) ** 2)
+
+
+def _zeta_monotone() -> Verdict:
+    # d alpha/dt = (alpha_+ - 1) x (a positive factor): alpha moves monotonically from 1 to
+    # alpha_+, and with d zeta/d alpha >= 0 (eq. (23)) zeta is monotone in t.
+    S = _S()
+    alpha = S.paper["alpha"]
+    return prove_zero(sp.diff(alpha, S.t) - (S.paper["alpha_plus"] - 1) * _positive_rate())
 
 
 def _eq24() -> Verdict:
@@ -1147,44 +1298,42 @@ def _eq24() -> Verdict:
 def _eq24_q_ge_p() -> Verdict:
     # y > 0, Q = (1 + s) P with s >= 0: alpha_+ - 1 = b + (b^2 + s)/(sqrt(b^2 + 1 + s) + 1),
     # a sum of positive terms (b > 0): (24) holds whenever Q >= P.
+    S = _S()
     b = sp.Symbol("b", positive=True)
     s = sp.Symbol("s", nonnegative=True)
-    ap = b + sp.sqrt(b**2 + (1 + s))  # (24)'s left side with Q/P = 1 + s
+    # alpha_+ = (B + D)/(2A) with A = 1, B = 2b, C = 1 + s (so Q/P = 1 + s)
+    ap = S.paper["alpha_plus"].subs(S.D, _D()).subs({S.A: 1, S.B: 2 * b, S.C: 1 + s})
     return prove_zero(ap - 1 - (b + (b**2 + s) / (sp.sqrt(b**2 + 1 + s) + 1)))
 
 
 def _eq25_26() -> Verdict:
-    # d = 2, d0 = 1 (x = rho): ||u||^2 = (d (alpha P + Q/alpha) - 2 sum p q)/eta_w,
-    # ||w||^2 = (d (alpha P + Q/alpha) + 2 sum p q)/eta_u (eq. (25) corrected);
-    # d||u||^2/d alpha = d (P - Q/alpha^2)/eta_w (eq. (26) corrected), of the sign of
-    # alpha P - Q/alpha, i.e. of zeta.
+    # d = 2, d0 = 1 (x = rho): ||u||^2, ||w||^2 of eq. (13) with (8), (9) are paper["norm_u2"],
+    # ["norm_w2"] (eq. (25) corrected); d||u||^2/d alpha = d (P - Q/alpha^2)/eta_w (eq. (26)
+    # corrected), of the sign of alpha P - Q/alpha, i.e. of zeta.
     S = _S()
     d = 2
     _p0, _q0, u, w, P, Q, spq = _units(d)
     a = S.alpha
-    uu = sum(ui**2 for ui in u)
-    ww = sum(wi**2 for wi in w)
-    nu = (d * (a * P + Q / a) - 2 * spq) / S.eta_w
-    nw = (d * (a * P + Q / a) + 2 * spq) / S.eta_u
+    nu = S.paper["norm_u2"]
+    nw = S.paper["norm_w2"]
     return prove_zero(
-        uu - nu,
-        ww - nw,
-        sp.diff(nu, a) - d * (P - Q / a**2) / S.eta_w,
-        sp.diff(nw, a) - d * (P - Q / a**2) / S.eta_u,
-        (P - Q / a**2) * a - (a * P - Q / a),
+        sum(ui**2 for ui in u) - _at_units(nu, d, P, Q, spq),
+        sum(wi**2 for wi in w) - _at_units(nw, d, P, Q, spq),
+        sp.diff(nu, a) - S.d * (S.P - S.Q / a**2) / S.eta_w,
+        sp.diff(nw, a) - S.d * (S.P - S.Q / a**2) / S.eta_u,
+        (S.P - S.Q / a**2) * a - (a * S.P - S.Q / a),
     )
 
 
 def _rescaling_sign() -> Verdict:
-    # d||u||^2/dt = (d/eta_w) (P - Q/alpha^2) d alpha/dt = (alpha_+ - 1)(alpha^2 P - Q) * pos:
+    # d||u||^2/dt = (d||u||^2/d alpha) d alpha/dt = (alpha_+ - 1)(alpha^2 P - Q) x (positive):
     # the sign law behind the four cases of Section 2.3 (confirmed on trajectories by
     # the confirmation xu_ziyin.rescaling_cases).
     S = _S()
-    alpha, xi = S.paper["alpha"], S.paper["xi"]
-    ap, am = S.paper["alpha_plus"], S.paper["alpha_minus"]
-    positive = 4 * S.D * (ap + am) * sp.exp(-4 * S.D * S.t) / ((1 + am) * (1 - xi) ** 2)
-    dnorm = S.d / S.eta_w * (S.P - S.Q / alpha**2) * sp.diff(alpha, S.t)
-    law = (ap - 1) * (alpha**2 * S.P - S.Q) * positive * S.d / (S.eta_w * alpha**2)
+    alpha = S.paper["alpha"]
+    dnorm = sp.diff(S.paper["norm_u2"], S.alpha).subs(S.alpha, alpha) * sp.diff(alpha, S.t)
+    ap = S.paper["alpha_plus"]
+    law = (ap - 1) * (alpha**2 * S.P - S.Q) * _positive_rate() * S.d / (S.eta_w * alpha**2)
     return prove_zero(dnorm - law)
 
 
@@ -1212,83 +1361,355 @@ def _eq49() -> Verdict:
     return prove_zero(lim - sp.sqrt(S.C / S.A), lim.subs(S.C, S.A) - 1)
 
 
-def _stable_alpha() -> Verdict:
+def _stable_N_M() -> list[tuple[sp.Expr, sp.Expr]]:
+    """Every branch combination of the stable ``(N, M)`` with ``D = sqrt(B^2 + 4AC)``."""
     S = _S()
     st = S.stable
-    A, B, C, t = S.A, S.B, S.C, S.t
-    D = _D()
-    N, M = D + B + 2 * C, D - B + 2 * A
-    tau = sp.exp(st["lam"])
+    pairs = _pieces(sp.Tuple(st["N"], st["M"]).subs(S.D, _D()))
+    return [(nm[0], nm[1]) for nm in pairs]
+
+
+def _stable_alpha() -> Verdict:
+    # alpha(t) = (1 + N tau)/(1 + M tau), tau = (e^{4Dt} - 1)/(2D) = e^lam, is the textbook
+    # alpha(t) for every branch of N, M; G (from the initial residual) is N - M; each branch
+    # of ell is log alpha.
+    S = _S()
+    st = S.stable
+    D, t = _D(), S.t
     textbook = S.paper["alpha"].subs(S.D, D)
-    vals = {S.N: N, S.M: M, S.D: D, S.G: 2 * (B + C - A)}
     e4 = sp.exp(4 * D * t)
-    res = [
-        elementary(tau).subs(S.D, D) - (e4 - 1) / (2 * D),
-        (1 + N * (e4 - 1) / (2 * D)) / (1 + M * (e4 - 1) / (2 * D)) - textbook,
-    ]
-    alpha_stable = (1 + N * tau) / (1 + M * tau)
-    for expr, _cond in st["ell"].args:
-        res.append(sp.exp(elementary(expr).subs(vals)) - elementary(alpha_stable).subs(vals))
-    for key, exact in (("D_plus", D + B), ("D_minus", D - B)):
-        for expr, _cond in st[key].args:
-            res.append(expr.subs(S.D, D) - exact)
+    tau = elementary(sp.exp(st["lam"])).subs(S.D, D)
+    f_init = S.paper["f"].subs(S.alpha, 1)  # f(0) = c (P - Q), eq. (19)
+    G = S.coefficients["G"].subs(S.f0, f_init)
+    res = [tau - (e4 - 1) / (2 * D)]
+    for N, M in _stable_N_M():
+        alpha_nm = (1 + N * (e4 - 1) / (2 * D)) / (1 + M * (e4 - 1) / (2 * D))
+        res.append(alpha_nm - textbook)
+        res.append(G - (N - M).subs(_abc()))
+        vals = {S.N: N, S.M: M, S.D: D, S.G: N - M}
+        alpha_stable = elementary((1 + S.N * sp.exp(st["lam"])) / (1 + S.M * sp.exp(st["lam"])))
+        for expr, _cond in st["ell"].args:
+            res.append(sp.exp(elementary(expr).subs(vals)) - alpha_stable.subs(vals))
+    for key, exact in (("D_plus", D + S.B), ("D_minus", D - S.B)):
+        for expr in _pieces(st[key].subs(S.D, D)):
+            res.append(expr - exact)
     return prove_zero(*res)
 
 
 def _stable_residual() -> Verdict:
+    # f(t) - y = (f0 - y) e^{4Dt}/((1 + N tau)(1 + M tau)) solves d alpha/dt = -2 k alpha (f - y)
+    # (eq. (37)) with f0 - y = -G/k, G = N - M, for every branch of N, M
     S = _S()
     st = S.stable
-    A, B, C, t = S.A, S.B, S.C, S.t
-    D = _D()
-    N, M = D + B + 2 * C, D - B + 2 * A
+    D, t = _D(), S.t
     k = sp.Symbol("k", positive=True)
-    f0 = S.y - 2 * (B + C - A) / k
-    vals = {S.N: N, S.M: M, S.D: D, S.f0: f0}
     tau = (sp.exp(4 * D * t) - 1) / (2 * D)
-    alpha = (1 + N * tau) / (1 + M * tau)
-    r = (elementary(st["residual"]).subs(vals) - S.y).subs(S.y, 0)
-    return prove_zero(sp.diff(alpha, t) + 2 * k * alpha * r)
+    res = []
+    for N, M in _stable_N_M():
+        vals = {S.N: N, S.M: M, S.D: D, S.f0: S.y - (N - M) / k}
+        alpha = (1 + N * tau) / (1 + M * tau)
+        r = elementary(st["residual"]).subs(vals)
+        res.append(sp.diff(alpha, t) + 2 * k * alpha * r)
+    return prove_zero(*res)
 
 
 def _stable_units() -> Verdict:
     S = _S()
     st = S.stable
-    p0 = S.paper["p"].subs({S.u: S.u0, S.v: S.v0})
-    q0 = S.paper["q"].subs({S.u: S.u0, S.v: S.v0})
-    e = sp.exp(S.ell / 2)
+    init = {S.u: S.u0, S.v: S.v0}
+    at = {S.p0: S.paper["p"].subs(init), S.q0: S.paper["q"].subs(init)}
+    e = sp.exp(S.ell)
     exact = {
-        "u_t": (p0 * e - q0 / e) / sp.sqrt(S.eta_w),
-        "v_t": S.rho * (p0 * e + q0 / e) / sp.sqrt(S.eta_u),
-    }
+        "u_t": S.paper["u"].subs({S.p0: S.paper["p_alpha"], S.q0: S.paper["q_alpha"]},
+                                 simultaneous=True),
+        "v_t": S.paper["v"].subs({S.p0: S.paper["p_alpha"], S.q0: S.paper["q_alpha"]},
+                                 simultaneous=True),
+    }  # fmt: skip
     res = []
     for key, target in exact.items():
+        target = target.subs(S.alpha, e).subs(at, simultaneous=True)
         for expr, _cond in st[key].args:
             expr = elementary(expr).replace(
                 lambda z: isinstance(z, sp.Piecewise), lambda z: z.args[-1][0]
             )
-            res.append(expr.subs({S.p0: p0, S.q0: q0}) - target)
+            res.append(expr.subs(at, simultaneous=True) - target)
     return prove_zero(*(sp.expand(r.rewrite(sp.exp)) for r in res))
 
 
 def _stable_alignment() -> Verdict:
     # the evaluated alignment: F / sqrt(F^2 + 4 Lambda) with F = sum(p^2 - q^2) and the
-    # conserved Lambda = sum_{i<j}(p_i q_j - p_j q_i)^2 is (21) (d = 3, Lagrange's identity)
+    # conserved Lambda = sum_{i<j}(p_i q_j - p_j q_i)^2 is (21), paper["zeta"] (d = 3,
+    # Lagrange's identity; at alpha = 1, the time of the p_i, q_i given)
     S = _S()
     d = 3
     p = sp.symbols(f"p0:{d}", real=True)
     q = sp.symbols(f"q0:{d}", real=True)
     F = sum(v**2 for v in p) - sum(v**2 for v in q)
     lam = sum((p[i] * q[j] - p[j] * q[i]) ** 2 for i, j in itertools.combinations(range(d), 2))
-    printed_den2 = (sum(v**2 for v in p) + sum(v**2 for v in q)) ** 2 - 4 * sum(
-        a_ * b_ for a_, b_ in zip(p, q, strict=True)
-    ) ** 2
-    expr = S.stable["alignment"].args[-1][0]
-    den = (expr.subs(S.F, F).subs(S.Lam, lam) / F) ** -2
-    return prove_zero(den - printed_den2)
+    expr = S.stable["alignment"].args[-1][0].subs({S.F: F, S.Lam: lam})
+    P, Q = sum(v**2 for v in p) / d, sum(v**2 for v in q) / d
+    spq = sum(a_ * b_ for a_, b_ in zip(p, q, strict=True))
+    zeta = _at_units(S.paper["zeta"], d, P, Q, spq).subs(S.alpha, 1)
+    # (expr/zeta)^2 = 1, and expr/zeta = d sqrt(...)/sqrt(F^2 + 4 Lambda) > 0
+    return prove_zero((expr / zeta) ** 2 - 1)
+
+
+def _limit_p0(expr: sp.Expr, sign_y: int) -> tuple[sp.Expr, dict[sp.Symbol, sp.Expr]]:
+    """The ``P -> 0+`` limit (``A -> 0+``) of a paper form in A, B, C, D at ``B`` of the sign
+    of ``y`` (``C > 0``)."""
+    S = _S()
+    A = sp.Symbol("A_", positive=True)
+    B = sp.Symbol("B_", positive=True) * sign_y if sign_y else sp.Integer(0)
+    C = sp.Symbol("C_", positive=True)
+    e = expr.subs(S.D, _D()).subs({S.A: A, S.B: B, S.C: C}, simultaneous=True)
+    return sp.limit(e, A, 0, "+"), {S.A: 0, S.B: B, S.C: C}
+
+
+def _evaluate_at(expr: sp.Basic, at: Mapping[sp.Symbol, sp.Expr]) -> sp.Basic:
+    """``expr`` at ``at``, each ``Piecewise`` reduced to its selected piece before the
+    others are evaluated (an unselected piece may be 0/0 there, as in numpy's select)."""
+    if isinstance(expr, sp.Piecewise):
+        for piece, cond in expr.args:
+            holds = _evaluate_at(cond, at)
+            if holds == sp.true:
+                return _evaluate_at(piece, at)
+            if holds != sp.false:
+                raise ValueError(f"undecided condition {holds} at {at}")
+        return sp.nan
+    if isinstance(expr, sp.ITE):  # a Piecewise condition: If-Then-Else
+        cond, then, other = expr.args
+        holds = _evaluate_at(cond, at)
+        if holds not in (sp.true, sp.false):
+            raise ValueError(f"undecided condition {holds} at {at}")
+        return _evaluate_at(then if holds == sp.true else other, at)
+    if isinstance(expr, sp.Symbol):
+        return at.get(expr, expr)
+    if not expr.args:
+        return expr
+    return expr.func(*(_evaluate_at(a, at) for a in expr.args))
+
+
+def _stable_constants() -> Verdict:
+    # the reported constants as evaluated (stable forms, every branch) equal eqs. (11), (12),
+    # (47) where P > 0, and their P -> 0+ limits where P = 0 (Proposition 1): alpha_+ -> oo
+    # (y >= 0) or C/|B| = -1/alpha' (y < 0); alpha_- -> C/B = 1/alpha' (y > 0) or oo (y <= 0)
+    S = _S()
+    st, pa = S.stable, S.paper
+    D = _D()
+    nm = {S.N: st["N"], S.M: st["M"]}
+    res: list[sp.Expr] = []
+    cases: list[tuple[str, bool | None]] = []
+    # P > 0: the first piece of each (N/M, D_minus/(2A), 1/D, B/C) on every branch of N, M
+    for key in ("alpha_plus", "alpha_minus", "t_c", "alpha_prime"):
+        first = st[key].args[0][0].subs(nm).subs(S.D, D)
+        for expr in _pieces(first):
+            res.append(expr - pa[key].subs(S.D, D))
+    # P = 0 (A = 0): the stable Piecewise, evaluated by sympy at each sign of y, against the
+    # limit of the paper form; alpha' against the printed (47) (B/C, no limit needed)
+    for sign_y in (1, -1, 0):
+        for key in ("alpha_plus", "alpha_minus", "t_c"):
+            lim, at = _limit_p0(pa[key], sign_y)
+            if sign_y == 0 and key == "t_c":
+                lim = sp.oo  # D = |B| = 0: 1/D is infinite (t_c = oo)
+            value = _evaluate_at(st[key].subs(nm).subs(S.D, D), at)
+            if lim.is_infinite:
+                cases.append((f"{key}, P = 0, sign y = {sign_y}: oo", value == sp.oo))
+            else:
+                res.append(value - lim)
+    verdict = prove_zero(*res)
+    decided = decide(cases, "infinite limits")
+    if verdict.status == "proved" and decided.status == "proved":
+        return Verdict("proved", f"{verdict.detail}; {decided.detail}",
+                       residuals=verdict.residuals + decided.residuals)  # fmt: skip
+    return Verdict("failed", f"{verdict.detail}; {decided.detail}",
+                   residuals=verdict.residuals + decided.residuals)  # fmt: skip
+
+
+# ---------------------------------------------------------------------------
+# Numeric claims: the reported constants against the paper's forms, evaluated exactly
+# ---------------------------------------------------------------------------
+def _rational(value: Number) -> sp.Rational:
+    """The exact value of a stored number: a decimal string exactly, a float or an ``mpf`` at
+    its exact binary value."""
+    if isinstance(value, str):
+        return sp.Rational(value.strip())
+    if isinstance(value, mpmath.mpf):
+        man, exp = value.man_exp
+        return sp.Integer(man) * sp.Integer(2) ** exp
+    return sp.Rational(value)
+
+
+def paper_constants(setup: Setup, u0: Any, W0: Any) -> dict[str, sp.Expr | None]:
+    """The constants a :class:`Trajectory` reports, in exact arithmetic from the paper's
+    forms: ``P``, ``Q`` of eqs. (6), (7) on ``(u0, W0)`` (``symbolic().paper["p"]``,
+    ``["q"]``, every number taken at its exact value), then ``alpha_plus``,
+    ``alpha_minus`` (eq. (12), corrected sign), ``t_c`` (eq. (11)) and, for ``P = 0 < Q``,
+    ``alpha_prime`` (eq. (47)).  For ``P = 0`` alpha_+- are the ``P -> 0+`` limits of
+    eq. (12) (``sympy.oo`` where infinite; for ``y < 0`` alpha_+ is also the late-time limit
+    of ``1/beta(t)`` of Proposition 1), and ``t_c = oo`` where ``D = 0``.  Closed sympy
+    numbers (algebraic), for checks: evaluate with ``sympy.N`` at any precision."""
+    S = symbolic()
+    co, pa = S.coefficients, S.paper
+    u0c, W0c = _check_weights(setup, u0, W0)
+    x = [_rational(v) for v in setup.x]
+    rho = sp.sqrt(sum(v**2 for v in x))
+    base = {S.eta_u: _rational(setup.eta_u), S.eta_w: _rational(setup.eta_w),
+            S.gamma: _rational(setup.gamma), S.rho: rho, S.y: _rational(setup.y)}  # fmt: skip
+    p, q = [], []
+    for ui, row in zip(u0c, W0c, strict=True):
+        v = sum(_rational(w) * xj for w, xj in zip(row, x, strict=True))
+        at = {**base, S.u: _rational(ui), S.v: v}
+        p.append(pa["p"].subs(at))
+        q.append(pa["q"].subs(at))
+    d = len(p)
+    P = sp.radsimp(sp.expand(sum(v**2 for v in p) / d))
+    Q = sp.radsimp(sp.expand(sum(v**2 for v in q) / d))
+    at = {**base, S.d: d, S.P: P, S.Q: Q}
+    A, B, C = (sp.radsimp(co[k].subs(at)) for k in ("A", "B", "C"))
+    D = sp.sqrt(B**2 + 4 * A * C)
+    out: dict[str, sp.Expr | None] = {"P": P, "Q": Q}
+    num = {S.A: A, S.B: B, S.C: C, S.D: D}
+    if P != 0:
+        for key in ("alpha_plus", "alpha_minus"):
+            out[key] = pa[key].subs(num)
+    else:
+        a = sp.Symbol("a", positive=True)  # A -> 0+
+        for key in ("alpha_plus", "alpha_minus"):
+            expr = pa[key].subs(S.D, _D()).subs({S.A: a, S.B: B, S.C: C}, simultaneous=True)
+            out[key] = sp.limit(expr, a, 0, "+")
+    out["t_c"] = pa["t_c"].subs(num) if D != 0 else sp.oo
+    out["alpha_prime"] = pa["alpha_prime"].subs(num) if (P == 0 and Q != 0) else None
+    if P == 0 and Q != 0 and B < 0:  # Proposition 1: alpha_+ = lim 1/beta(t)
+        out["alpha_plus (Prop. 1)"] = sp.limit(1 / pa["beta"].subs(num), S.t, sp.oo)
+    return out
+
+
+# Tolerances of the reported constants against their exact values, in units of tolerance:
+# * mpmath at dps: rounded to dps digits (relative error <= 10**-dps; 10**(1 - dps) asked),
+#   evaluated at dps + GUARD_DIGITS (10) digits; the only cancellation is in p_i, q_i (a_i +-
+#   b_i), whose relative error is amplified by cond = max_i (|a_i| + |b_i|)/|a_i +- b_i|
+#   (<= 1e5 in the suite): 10**-(dps + 10) * 4 cond is added.
+# * float64: about 20 roundings of inputs and operations (<= eps/2 each) reach P, Q, B
+#   amplified by cond; alpha_+-, t_c, alpha' have condition <= 2 in P, Q, B (roots of
+#   A a^2 - B a - C: |d log alpha_+-| <= 2 max |d log(A, B, C)|): rtol = 64 eps (1 + cond).
+def _pq_condition(case_: Case) -> float:
+    """``max_i (|a_i| + |b_i|) / |a_i +- b_i|`` over the units with ``a_i +- b_i != 0`` (the
+    amplification of rounding errors by the cancellation in p_i, q_i of eq. (6))."""
+    with mpmath.workdps(40):
+        x = [mpmath.mpf(v) for v in case_.setup.x]
+        rho = mpmath.sqrt(mpmath.fsum(v * v for v in x))
+        sa = mpmath.sqrt(mpmath.mpf(case_.setup.eta_u)) / rho
+        sb = mpmath.sqrt(mpmath.mpf(case_.setup.eta_w))
+        worst = mpmath.mpf(1)
+        for ui, row in zip(case_.u0, case_.W0, strict=True):
+            a = sa * mpmath.fsum(mpmath.mpf(w) * xj for w, xj in zip(row, x, strict=True))
+            b = sb * mpmath.mpf(ui)
+            for c in (a + b, a - b):
+                if abs(c) > (abs(a) + abs(b)) * mpmath.mpf(10) ** -35:
+                    worst = max(worst, (abs(a) + abs(b)) / abs(c))
+        return float(worst)
+
+
+def _constant_error(got: Any, exact: sp.Expr | None, rtol: float) -> float:
+    """Error of a reported constant in units of ``rtol`` (relative): ``inf`` where
+    ``None``/infinite/zero do not match exactly."""
+    if exact is None or got is None:
+        return 0.0 if exact is None and got is None else math.inf
+    with mpmath.workdps(80):
+        g = mpmath.mpf(got)
+        if exact.is_infinite:
+            return 0.0 if g == mpmath.inf else math.inf
+        e = mpmath.mpf(sp.N(exact, 90))
+        if e == 0:
+            return 0.0 if g == 0 else math.inf
+        return float(abs(g - e) / (rtol * abs(e)))
+
+
+def _reported_constants(dps: int = 30) -> Verdict:
+    """Every reported constant of :func:`closed_form` (float64, mpmath at ``dps`` and at
+    ``2 dps``) on every named case against :func:`paper_constants`."""
+    worst, where, n = 0.0, "", 0
+    for c in CASES:
+        exact = paper_constants(c.setup, c.u0, c.W0)
+        cond = _pq_condition(c)
+        for prec in (None, dps, 2 * dps):
+            traj = closed_form(c.setup, c.u0, c.W0, dps=prec)
+            if prec is None:
+                rtol = 64 * 2.0**-52 * (1 + cond)
+            else:
+                rtol = 10.0 ** (1 - prec) + 4 * cond * 10.0 ** -(prec + GUARD_DIGITS)
+            for key, value in exact.items():
+                got = getattr(traj, key.split(" ")[0])
+                err = _constant_error(got, value, rtol)
+                n += 1
+                if not err <= worst:
+                    worst, where = err, f"{c.name}: {key} at dps={prec}"
+    return Verdict.from_error(
+        worst,
+        f"{n} comparisons ({len(CASES)} cases x float64, dps={dps}, {2 * dps}) with eqs. "
+        f"(6), (7), (11), (12), (47) in exact arithmetic; worst {worst:.2g} tolerances "
+        f"({where})",
+    )
+
+
+def _reported_relations(dps: int = 30) -> Verdict:
+    """Relations between the reported constants, at their working precision: for P > 0
+    alpha_+ alpha_- = Q/P, alpha_+ - alpha_- = B/A, alpha_+ + alpha_- = 1/(A t_c) (text
+    after (14)); for P = 0 < Q, alpha' C = B (eq. (47)), t_c |B| = 1, and alpha_+ alpha' = -1
+    (y < 0) or alpha_- alpha' = 1 (y > 0) (the P -> 0 limits of (12)).  A, B, C from the
+    generated evaluator of ``symbolic().coefficients`` at the reported P, Q."""
+    S = symbolic()
+    co = S.coefficients
+    worst, where, n = 0.0, "", 0
+    for c in CASES:
+        cond = _pq_condition(c)
+        for prec in (None, dps, 2 * dps):
+            traj = closed_form(c.setup, c.u0, c.W0, dps=prec)
+            k = traj._data
+            backend = "numpy" if prec is None else "mpmath"
+            abc = generate((S.eta_u, S.eta_w, S.gamma, S.rho, S.y, S.d, S.P, S.Q),
+                           (co["A"], co["B"], co["C"]), backend)  # fmt: skip
+            # each side combines <= 3 reported values: 3 times their tolerance (see
+            # _reported_constants), relative to the magnitudes of the terms
+            rtol = 3 * (
+                64 * 2.0**-52 * (1 + cond)
+                if prec is None
+                else 10.0 ** (1 - prec) + 4 * cond * 10.0 ** -(prec + GUARD_DIGITS)
+            )
+            with nb.Precision(prec):
+                A, B, C = abc(k["eta_u"], k["eta_w"], k["gamma"], k["rho"], k["y"],
+                              len(k["p0"]), traj.P, traj.Q)  # fmt: skip
+                ap, am, tc, P, Q = traj.alpha_plus, traj.alpha_minus, traj.t_c, traj.P, traj.Q
+                pairs = []
+                if P > 0:
+                    pairs += [
+                        ("alpha_+ alpha_- = Q/P", ap * am, Q / P),
+                        ("alpha_+ - alpha_- = B/A", ap - am, B / A, ap + am),
+                        ("alpha_+ + alpha_- = 1/(A t_c)", ap + am, 1 / (A * tc)),
+                    ]
+                elif Q > 0:
+                    ab = traj.alpha_prime
+                    pairs += [("alpha' C = B", ab * C, B), ("t_c |B| = 1", tc * abs(B), 1)]
+                    pairs += [("alpha_+ alpha' = -1", ap * ab, -1)] if B < 0 else []
+                    pairs += [("alpha_- alpha' = 1", am * ab, 1)] if B > 0 else []
+                else:
+                    continue  # the saddle: no relation (all constants checked exactly)
+            for name, lhs, rhs, *scale in pairs:
+                with mpmath.workdps(80):
+                    diff = abs(mpmath.mpf(lhs) - mpmath.mpf(rhs))
+                    mag = abs(mpmath.mpf(scale[0] if scale else rhs))
+                    err = 0.0 if diff == 0 else float(diff / (rtol * mag)) if mag else math.inf
+                n += 1
+                if not err <= worst:
+                    worst, where = err, f"{c.name}: {name} at dps={prec}"
+    return Verdict.from_error(
+        worst,
+        f"{n} relations over the cases x 3 precisions; worst {worst:.2g} tolerances ({where})",
+    )
 
 
 def claims() -> list[Theorem]:
-    """The symbolic claims of seed 001, Section 2 and Appendix A.1, in paper order (the
+    """The claims of seed 001, Section 2 and Appendix A.1, in paper order (the
     conservation laws come from :func:`laws`; the simulation-backed confirmations are in
     :mod:`solvable.confirmations.xu_ziyin`)."""
 
@@ -1297,7 +1718,10 @@ def claims() -> list[Theorem]:
 
     return [
         T("eq_31", "eqs. (4), (5), (31)",
-          "The gradient flow of L = (gamma u^T W x - y)^2 is eq. (31).", _eq31),
+          "The gradient flow of L = (gamma u^T W x - y)^2 is eq. (31), per unit as "
+          "unit_flow.", _eq31),
+        T("pq_invariant", "eq. (35)",
+          "4 p_i q_i = eta_u (W x)_i^2/rho^2 - eta_w u_i^2.", _eq35),
         T("eq_37", "eq. (37)",
           "dp_i/dt = -2 gamma rho sqrt(eta_u eta_w) (f - y) p_i, dq_i/dt = +... q_i.", _eq37),
         T("eq_39", "eq. (39)",
@@ -1361,8 +1785,8 @@ def claims() -> list[Theorem]:
           "As B/sqrt(AC) -> 0, alpha_+ -> sqrt(Q/P), which is 1 when P = Q.", _eq49),
         T("stable_alpha", "eqs. (8)-(12) (evaluation form)",
           "log alpha = log1p(G tau/(1 + M tau)) = log1p(N tau) - log1p(M tau), "
-          "tau = expm1(4Dt)/(2D), equals the textbook alpha(t); D +- B branches are exact.",
-          _stable_alpha),
+          "tau = expm1(4Dt)/(2D), equals the textbook alpha(t) on every branch of N, M; "
+          "G = N - M; D +- B branches are exact.", _stable_alpha),
         T("stable_residual", "eqs. (19), (37) (evaluation form)",
           "f(t) - y = (f0 - y) e^{4Dt} / ((1 + N tau)(1 + M tau)).", _stable_residual),
         T("stable_units", "eqs. (8), (9), (13) (evaluation form)",
@@ -1370,11 +1794,25 @@ def claims() -> list[Theorem]:
         T("stable_alignment", "eq. (21) (evaluation form)",
           "F/sqrt(F^2 + 4 Lambda), Lambda = sum_{i<j}(p_i q_j - p_j q_i)^2, is (21).",
           _stable_alignment),
+        T("stable_constants", "eqs. (11), (12), (47) (evaluation form)",
+          "The evaluated alpha_+, alpha_-, t_c, alpha' equal (11), (12), (47) for P > 0 on "
+          "every branch, and the P -> 0+ limits of (12) for P = 0 (Proposition 1).",
+          _stable_constants),
+        T("reported_constants", "eqs. (6), (7), (11), (12), (47)",
+          "P, Q, alpha_+, alpha_-, t_c, alpha' reported by closed_form (float64, two mpmath "
+          "precisions) equal the paper's forms evaluated exactly from each case's setup and "
+          "initial weights (P = 0, Q = 0 and the saddle included).",
+          _reported_constants, "numeric"),
+        T("reported_relations", "text after (14), eq. (47)",
+          "The reported constants satisfy alpha_+ alpha_- = Q/P, alpha_+ - alpha_- = B/A, "
+          "alpha_+ + alpha_- = 1/(A t_c) (P > 0), alpha' C = B, t_c |B| = 1 (P = 0).",
+          _reported_relations, "numeric"),
     ]  # fmt: skip
 
 
 # ---------------------------------------------------------------------------
-# Errata: each disagreement with the printed paper, with the residual of both versions
+# Errata: each disagreement with the printed paper, with the residual of both versions.
+# The printed side is typed as printed (data); the corrected side is this module's code.
 # ---------------------------------------------------------------------------
 def _exact(expr: sp.Expr) -> sp.Expr:
     """Exact value of a closed (symbol-free) algebraic expression, radicals expanded."""
@@ -1403,183 +1841,184 @@ def _rho_normalisation() -> tuple[sp.Expr, sp.Expr]:
     return minor(printed), minor(norm)
 
 
-def _alpha_minus_sign() -> tuple[sp.Expr, sp.Expr]:
-    # alpha(t) of eqs. (8)-(10) must solve the reduced flow (39): dalpha/dt = -4(A a^2 - B a - C)
-    # with alpha(0) = 1.  Residual: the ODE residual at t = 0 plus alpha(0) - 1 at a
-    # rational point (A, B, C) = (1, 1/2, 1/3).
-    S = symbolic()
-    A, B, C, D = S.A, S.B, S.C, S.D
+_POINT = (1, sp.Rational(1, 2), sp.Rational(1, 3))  # (A, B, C) of the rational checks
 
-    point = {A: 1, B: sp.Rational(1, 2), C: sp.Rational(1, 3)}
-    point[D] = sp.sqrt(B**2 + 4 * A * C).subs(point)
+
+def _point() -> dict[sp.Symbol, sp.Expr]:
+    S = symbolic()
+    point = dict(zip((S.A, S.B, S.C), _POINT, strict=True))
+    point[S.D] = _D().subs(point)
+    return point
+
+
+def _alpha_minus_sign() -> tuple[sp.Expr, sp.Expr]:
+    # alpha(t) of eqs. (8)-(10) (paper["alpha_roots"]) must solve the reduced flow (39) with
+    # alpha(0) = 1.  Residual: the ODE residual at t = 0 plus (alpha(0) - 1)^2 at the rational
+    # point (A, B, C) = (1, 1/2, 1/3), with the printed alpha_- and with paper["alpha_minus"].
+    S = symbolic()
+    point = _point()
 
     def residual(am: sp.Expr) -> sp.Expr:
-        ap = ((B + D) / (2 * A)).subs(point)
-        am = am.subs(point)
-        xi = (1 - ap) / (1 + am) * sp.exp(-4 * point[D] * S.t)
-        alpha = (ap + xi * am) / (1 - xi)
+        roots = {S.ap: S.paper["alpha_plus"], S.am: am}
+        alpha = S.paper["alpha_roots"].subs(roots, simultaneous=True).subs(point)
         ode = sp.diff(alpha, S.t) - S.riccati_rhs(alpha).subs(point)
         return _exact((ode + (alpha - 1) ** 2).subs(S.t, 0))
 
-    return residual((B - D) / (2 * A)), residual((D - B) / (2 * A))
+    return residual((S.B - S.D) / (2 * S.A)), residual(S.paper["alpha_minus"])
 
 
 def _eq14_factor() -> tuple[sp.Expr, sp.Expr]:
-    # W(t) x must equal v(t) = rho (p + q) / sqrt(eta_u) (inverse of eq. (6)).
+    # W(t) x - W(0) x must equal v(Delta p, Delta q) = rho (Delta p + Delta q)/sqrt(eta_u)
+    # (eq. (13), paper["v"]); with the printed factor of (14), and with paper["w_t"].
     S = symbolic()
     dp, dq = sp.symbols("Delta_p Delta_q", real=True)
     F, _v, norm = _flow_d0(2)
-    target = norm * (dp + dq) / sp.sqrt(S.eta_u)
-
-    def change_of_wx(factor: sp.Expr) -> sp.Expr:
-        return sum((dp + dq) * xj * factor * xj for xj in F.x) - target
-
-    printed = change_of_wx(1 / sp.sqrt(S.eta_u * norm))
-    corrected = change_of_wx(1 / (sp.sqrt(S.eta_u) * norm))
-    return printed, corrected
+    target = S.paper["v"].subs({S.p0: dp, S.q0: dq, S.rho: norm}, simultaneous=True)
+    change = {S.pt: S.p0 + dp, S.qt: S.q0 + dq, S.rho: norm}
+    printed = sum((dp + dq) * xj / sp.sqrt(S.eta_u * norm) * xj for xj in F.x)
+    corrected = sum((S.paper["w_t"].subs({**change, S.xj: xj}) - S.w0) * xj for xj in F.x)
+    return printed - target, corrected - target
 
 
-def _df_dt() -> tuple[UnitFlow, sp.Expr, sp.Expr, sp.Expr]:
+def _df_dt() -> tuple[UnitFlow, sp.Expr, Any, Any]:
     # one unit suffices: f is a sum over units and each term's derivative is a
     # per-unit expression; here d = 1, d0 = 2.
     S = symbolic()
-    F, v, norm = _flow_d0(2)
-    f = S.gamma * F.u * v
-    return F, F.ddt(f), v, norm
+    F, _v, _norm = _flow_d0(2)
+    u, W, x = np.array([F.u]), np.array([list(F.w)]), np.array(list(F.x))
+    f = network_output(u, W, x, S.gamma)
+    return F, F.ddt(f), (u, W, x)
 
 
 def _ntk_rates() -> tuple[sp.Expr, sp.Expr]:
     S = symbolic()
-    F, dfdt, v, norm = _df_dt()
-    x2 = norm**2
+    F, dfdt, (u, W, x) = _df_dt()
+    v, x2 = (W @ x)[0], (x * x).sum()
     printed = S.gamma**2 * (S.eta_w * v**2 + S.eta_u * F.u**2 * x2)
-    corrected = S.gamma**2 * (S.eta_u * v**2 + S.eta_w * F.u**2 * x2)
+    corrected = ntk(u, W, x, S.eta_u, S.eta_w, S.gamma)
     return dfdt + 2 * printed * F.r, dfdt + 2 * corrected * F.r
 
 
 def _ntk_sign() -> tuple[sp.Expr, sp.Expr]:
+    # printed: df/dt = +2 K (f - y); corrected: -2 K (f - y), K = ntk()
     S = symbolic()
-    F, dfdt, v, norm = _df_dt()
-    K = S.gamma**2 * (S.eta_u * v**2 + S.eta_w * F.u**2 * norm**2)
+    F, dfdt, (u, W, x) = _df_dt()
+    K = ntk(u, W, x, S.eta_u, S.eta_w, S.gamma)
     return dfdt - 2 * K * F.r, dfdt + 2 * K * F.r
 
 
 def _eq41_x() -> tuple[sp.Expr, sp.Expr]:
     # d0 = 1 with x = -2 (rho = 2): zeta = alpha_+ p0^2 must be a root of the quadratic
-    # in the denominator of (41).  Rational point: gamma = eta = d = P = Q = y = p0 = 1.
+    # in the denominator of (41) (-riccati_rhs/4, p0 = 1).  Rational point: gamma = eta = d =
+    # P = Q = y = p0 = 1.  Printed: gamma x y sqrt(eta_u eta_w) as the linear coefficient;
+    # corrected: coefficients["B"].
     S = symbolic()
     z = sp.Symbol("zeta")
-    vals = {S.gamma: 1, S.eta_u: 1, S.eta_w: 1, S.d: 1, S.P: 1, S.Q: 1, S.y: 1}
-    rho, x = 2, -2
-    A = S.coefficients["A"].subs(S.rho, rho).subs(vals)
-    C = S.coefficients["C"].subs(S.rho, rho).subs(vals)
-    B = S.coefficients["B"].subs(S.rho, rho).subs(vals)
-    root = (B + sp.sqrt(B**2 + 4 * A * C)) / (2 * A)  # alpha_plus, p0 = 1
+    vals = {S.gamma: 1, S.eta_u: 1, S.eta_w: 1, S.d: 1, S.P: 1, S.Q: 1, S.y: 1, S.rho: 2}
+    x = -2
+    abc = {k: v.subs(vals) for k, v in _abc().items()}
+    root = S.paper["alpha_plus"].subs(S.D, _D()).subs(abc)
+    quad = S.riccati_rhs(z)
 
-    def quad(first_order: sp.Expr) -> sp.Expr:
-        return (A * z**2 - first_order * z - C).subs(z, root)
+    def residual(b: sp.Expr) -> sp.Expr:
+        return quad.subs({**abc, S.B: b}).subs(z, root)
 
-    s = sp.sqrt(vals[S.eta_u] * vals[S.eta_w])
-    return quad(vals[S.gamma] * x * vals[S.y] * s), quad(vals[S.gamma] * rho * vals[S.y] * s)
+    printed_b = (S.gamma * x * S.y * sp.sqrt(S.eta_u * S.eta_w)).subs(vals)
+    return residual(printed_b), residual(abc[S.B])
 
 
 def _eq43_convention() -> tuple[sp.Expr, sp.Expr]:
     # With alpha_minus >= 0 (the convention that makes (8)-(10) and alpha_+ alpha_- = Q/P
-    # true), alpha(t) solved from (43) must satisfy the reduced flow (39).  Residual: the
-    # ODE residual at t = 0 at (A, B, C) = (1, 1/2, 1/3).
+    # true), alpha(t) solved from (43) as printed, and paper["alpha"], must satisfy the
+    # reduced flow (39).  Residual: the ODE residual at t = 0 at (A, B, C) = (1, 1/2, 1/3).
     S = symbolic()
-    A, B, C, D, t = S.A, S.B, S.C, S.D, S.t
-    point = {A: 1, B: sp.Rational(1, 2), C: sp.Rational(1, 3)}
-    point[D] = sp.sqrt(B**2 + 4 * A * C).subs(point)
-    ap, am = ((B + D) / (2 * A)).subs(point), ((D - B) / (2 * A)).subs(point)
+    point = _point()
+    t = S.t
+    ap, am = S.paper["alpha_plus"].subs(point), S.paper["alpha_minus"].subs(point)
 
-    def residual(second_root: sp.Expr) -> sp.Expr:
-        # (alpha - ap)/(alpha - second_root) = (1 - ap)/(1 - second_root) exp(-4 D t)
-        e = (1 - ap) / (1 - second_root) * sp.exp(-4 * point[D] * t)
-        alpha = (ap - e * second_root) / (1 - e)
+    def residual(alpha: sp.Expr) -> sp.Expr:
         ode = (sp.diff(alpha, t) - S.riccati_rhs(alpha).subs(point)).subs(t, 0)
         return _exact(ode)
 
-    return residual(am), residual(-am)
+    # (alpha - ap)/(alpha - am) = (1 - ap)/(1 - am) exp(-4 D t), as printed
+    e = (1 - ap) / (1 - am) * sp.exp(-4 * point[S.D] * t)
+    printed = (ap - e * am) / (1 - e)
+    return residual(printed), residual(S.paper["alpha"].subs(point))
 
 
 def _alpha_plus_positive() -> tuple[sp.Expr, sp.Expr]:
     # Footnote 4 claims alpha_+ > 0 for every P != 0.  At Q = 0, y < 0 (rational point)
     # alpha_+ = 0, and f(infinity) = c * P * alpha_+ = 0 != y.  Residuals: the printed
     # claim "alpha_+ > 0" as (alpha_+ > 0) - 1, the corrected claim "alpha_+ = 0 when
-    # Q = 0 and y <= 0" as alpha_+ itself.
+    # Q = 0 and y <= 0" as alpha_+ itself (paper["alpha_plus"]).
     S = symbolic()
     vals = {S.A: 1, S.B: -1, S.C: 0}
-    ap = ((S.B + sp.sqrt(S.B**2 + 4 * S.A * S.C)) / (2 * S.A)).subs(vals)
+    ap = S.paper["alpha_plus"].subs(S.D, _D()).subs(vals)
     printed = sp.Integer(1) - sp.Integer(int(bool(ap > 0)))
     return printed, ap
 
 
 def _pq_product() -> tuple[sp.Expr, sp.Expr]:
-    # text after (21), x = 1 (rho = 1, w_i = v_i): 4 p_i q_i = eta_u w_i^2 - eta_w u_i^2
+    # text after (21), x = 1 (rho = 1, w_i = v_i): 4 p_i q_i against the printed
+    # u_i^2 - w_i^2 and against paper["four_pq"] (eq. (35))
     S = symbolic()
     sub = {S.rho: 1}
     four_pq = 4 * (S.paper["p"] * S.paper["q"]).subs(sub)
-    return four_pq - (S.u**2 - S.v**2), four_pq - (S.eta_u * S.v**2 - S.eta_w * S.u**2)
+    return four_pq - (S.u**2 - S.v**2), four_pq - S.paper["four_pq"].subs(sub)
 
 
 def _eq22_power() -> tuple[sp.Expr, sp.Expr]:
-    # p_i = C q_i: P = C^2 Q and (2/d) sum p_i q_i = 2 C Q; zeta^2 - 1 with each form
-    a, Cc = sp.symbols("alpha C", positive=True)
-
-    def zeta2_minus_1(k: sp.Expr) -> sp.Expr:
-        return (a * k - 1 / a) ** 2 / ((a * k + 1 / a) ** 2 - 4 * Cc**2) - 1
-
-    return zeta2_minus_1(Cc), zeta2_minus_1(Cc**2)
-
-
-def _units_d1() -> tuple[sp.Expr, ...]:
-    # one unit (d = 1), x = 1: u = (p - q)/sqrt(eta_w), w = (p + q)/sqrt(eta_u) at time t
+    # p_i = C q_i: zeta^2 - 1 with the printed (22) and with paper["zeta"] at P = C^2 Q,
+    # sum p_i q_i = C d Q
     S = symbolic()
-    p0, q0 = sp.symbols("p0 q0", real=True)
-    g = sp.sqrt(S.alpha)
-    p, q = p0 * g, q0 / g
-    u = (p - q) / sp.sqrt(S.eta_w)
-    w = (p + q) / sp.sqrt(S.eta_u)
-    return u, w, p0**2, q0**2, p0 * q0  # d = 1: P, Q, sum p q
+    a, Cc = S.alpha, sp.Symbol("C", positive=True)
+    printed = (a * Cc - 1 / a) ** 2 / ((a * Cc + 1 / a) ** 2 - 4 * Cc**2) - 1
+    zeta = S.paper["zeta"].subs({S.P: Cc**2 * S.Q, S.Spq: Cc * S.d * S.Q})
+    return printed, zeta**2 - 1
 
 
 def _eq25_rates() -> tuple[sp.Expr, sp.Expr]:
+    # ||u||^2 of one unit (d = 1, eq. (13)) against the printed (25) and paper["norm_u2"]
     S = symbolic()
-    u, _w, P, Q, spq = _units_d1()
+    _p0, _q0, u, _w, P, Q, spq = _units(1)
     a = S.alpha
     printed = (P * a + Q / a) - 2 * spq
-    corrected = ((P * a + Q / a) - 2 * spq) / S.eta_w
-    return u**2 - printed, u**2 - corrected
+    corrected = _at_units(S.paper["norm_u2"], 1, P, Q, spq)
+    return u[0] ** 2 - printed, u[0] ** 2 - corrected
 
 
 def _eq26_equal() -> tuple[sp.Expr, sp.Expr]:
+    # d||u||^2/d alpha vs d||w||^2/d alpha for one unit (d = 1, eq. (13) with (8), (9)):
+    # printed equal; corrected eta_w d||u||^2/d alpha = eta_u d||w||^2/d alpha
     S = symbolic()
-    u, w, *_ = _units_d1()
-    du, dw = sp.diff(u**2, S.alpha), sp.diff(w**2, S.alpha)
+    _p0, _q0, u, w, *_ = _units(1)
+    du, dw = sp.diff(u[0] ** 2, S.alpha), sp.diff(w[0] ** 2, S.alpha)
     return du - dw, S.eta_w * du - S.eta_u * dw
 
 
 def _a2_convention() -> tuple[sp.Expr, sp.Expr]:
     # Appendix A.2 writes alpha(t) = (alpha_+ - xi alpha_-)/(1 - xi); with xi of (10) and the
-    # alpha_- >= 0 of (8)-(10), alpha(0) must be 1.  Residual alpha(0) - 1 at (1, 1/2, 1/3).
+    # alpha_- >= 0 of (8)-(10), alpha(0) must be 1.  Residual alpha(0) - 1 at (1, 1/2, 1/3),
+    # printed and paper["alpha"].
     S = symbolic()
-    A, B, C, D = S.A, S.B, S.C, S.D
-    point = {A: 1, B: sp.Rational(1, 2), C: sp.Rational(1, 3)}
-    point[D] = sp.sqrt(B**2 + 4 * A * C).subs(point)
-    ap, am = ((B + D) / (2 * A)).subs(point), ((D - B) / (2 * A)).subs(point)
-    xi0 = (1 - ap) / (1 + am)
-    return _exact((ap - xi0 * am) / (1 - xi0) - 1), _exact((ap + xi0 * am) / (1 - xi0) - 1)
+    point = _point()
+    ap, am = S.paper["alpha_plus"].subs(point), S.paper["alpha_minus"].subs(point)
+    xi0 = S.paper["xi"].subs(point).subs(S.t, 0)
+    printed = (ap - xi0 * am) / (1 - xi0)
+    corrected = S.paper["alpha"].subs(point).subs(S.t, 0)
+    return _exact(printed - 1), _exact(corrected - 1)
 
 
 def _q_ge_p_strict() -> tuple[sp.Expr, sp.Expr]:
     # d = 2, x = 1, eta = 1: u = (1, 0), w = (0, 1) has P = Q (u.w = 0).  The printed
     # equivalence "Q >= P <=> u.w < 0" fails there; "Q >= P <=> u.w <= 0" holds.
+    S = symbolic()
     u, w = (1, 0), (0, 1)
-    p = [(wi + ui) / 2 for ui, wi in zip(u, w, strict=True)]
-    q = [(wi - ui) / 2 for ui, wi in zip(u, w, strict=True)]
-    P = sum(sp.Rational(v) ** 2 for v in p)
-    Q = sum(sp.Rational(v) ** 2 for v in q)
+    one = {S.eta_u: 1, S.eta_w: 1, S.rho: 1}
+    p = [S.paper["p"].subs({**one, S.u: ui, S.v: wi}) for ui, wi in zip(u, w, strict=True)]
+    q = [S.paper["q"].subs({**one, S.u: ui, S.v: wi}) for ui, wi in zip(u, w, strict=True)]
+    P = sum(v**2 for v in p)
+    Q = sum(v**2 for v in q)
     uw = sum(a * b for a, b in zip(u, w, strict=True))
     lhs = int(bool(Q >= P))
     return sp.Integer(lhs - int(uw < 0)), sp.Integer(lhs - int(uw <= 0))

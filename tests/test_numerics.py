@@ -4,6 +4,8 @@ claim ``xu_ziyin.theorem_1_oracle``, run by tests/test_registry.py)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import mpmath
 import numpy as np
 import pytest
@@ -90,8 +92,62 @@ def test_agreement_check_detects_a_wrong_flow(monkeypatch):
         return real(wrong, *args, **kwargs)
 
     monkeypatch.setattr(numerics, "simulate", shifted)
-    verdict = confirm_xz.oracle(dps=30, cases=["generic"])
+    confirm_xz._simulation.cache_clear()  # the confirmations cache their simulations
+    try:
+        verdict = confirm_xz.oracle(dps=30, cases=["generic"])
+    finally:
+        confirm_xz._simulation.cache_clear()
     assert verdict.status == "failed" and verdict.max_error > 1
+
+
+def test_time_scale_is_independent_of_and_below_t_c():
+    """The oracle's times come from the setup and initial weights only (time_scale), which
+    never exceeds t_c = 1/D (D <= |B| + K/2), here t_c/6 to t_c."""
+    for case in xz.CASES:
+        T = confirm_xz.time_scale(case.setup, case.u0, case.W0)
+        tc = xz.closed_form(case.setup, case.u0, case.W0, dps=30).t_c
+        assert tc / 6 <= T <= tc * (1 + mpmath.mpf(10) ** -25), case.name
+
+
+@pytest.mark.parametrize("field", ["alignment", "ntk"])
+def test_oracle_compares_alignment_and_ntk(monkeypatch, field):
+    """A closed form whose alignment (sign flipped) or NTK (x 1.01) is wrong fails the oracle,
+    though u, W and f are right."""
+    real = xz.Trajectory.sample
+
+    def wrong(self, times):
+        s = real(self, times)
+        value = getattr(s, field)
+        return replace(s, **{field: -value if field == "alignment" else value * 1.01})
+
+    monkeypatch.setattr(xz.Trajectory, "sample", wrong)
+    verdict = confirm_xz.oracle(dps=30, cases=["generic"])
+    assert verdict.status == "failed" and field in verdict.detail
+
+
+@pytest.mark.parametrize(
+    ("name", "field", "wrong"),
+    [
+        ("generic", "t_c", lambda v: 2 * v),
+        ("generic", "alpha_minus", lambda v: -v),
+        ("P_zero_y_positive", "alpha_prime", lambda v: 1 / v),
+        ("P_zero_y_negative", "alpha_plus", lambda v: v * (1 + mpmath.mpf(10) ** -12)),
+        ("Q_zero_y_negative", "alpha_minus", lambda v: v / 2),
+    ],
+)
+def test_measured_constants_catch_a_wrong_reported_constant(monkeypatch, name, field, wrong):
+    """The simulation-backed measurement of the reported constants has teeth: a wrong value
+    reported by closed_form (the trajectory itself unchanged) fails it."""
+    assert confirm_xz.measured_constants(cases=[name]).status == "confirmed"
+    real = xz.closed_form
+
+    def mutated(*args, **kwargs):
+        traj = real(*args, **kwargs)
+        return replace(traj, **{field: wrong(getattr(traj, field))})
+
+    monkeypatch.setattr(xz, "closed_form", mutated)
+    verdict = confirm_xz.measured_constants(cases=[name])
+    assert verdict.status == "failed" and field in verdict.detail
 
 
 @pytest.mark.slow

@@ -4,16 +4,20 @@ moments of P and Q (symbolic, and by Monte Carlo), and input errors."""
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 
+import mpmath
 import numpy as np
 import pytest
 import sympy as sp
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from solvable import phases
+from solvable import xu_ziyin as xz
+from solvable._core.backends import generate
 from solvable.phases import Scaling, xu_ziyin_phase
 
 # exponents: rationals with small denominators in [-3, 3] (c_d >= 0)
@@ -81,20 +85,79 @@ def test_corollary_3_gives_the_kernel_phase(c_d, c_u, c_w, slack):
     assert xu_ziyin_phase(c_d, c_gamma, c_u, c_w, c_eta, c_eta) == "kernel"
 
 
+@functools.cache
+def _mean_p():
+    m = phases.p_q_moments()
+    args = (m["eta_u"], m["eta_w"], m["sigma_u"], m["sigma_w"])
+    return generate(args, m["mean_P"], "mpmath")
+
+
+def _measured(c_d, c_gamma, c_u, c_w, c_eu, c_ew, log10_kappa):
+    """t_c and alpha_+ of Theorem 1 (xu_ziyin.constants, 30 digits) with every
+    hyperparameter a power of kappa = 10**log10_kappa, x = y = 1 and P = Q = E[P] under
+    Gaussian initialisation (phases.p_q_moments)."""
+    with mpmath.workdps(40):
+
+        def power(c):
+            return mpmath.mpf(10) ** (log10_kappa * mpmath.mpf(c.numerator) / c.denominator)
+
+        eta_u, eta_w, gamma = power(c_eu), power(c_ew), power(c_gamma)
+        P = _mean_p()(eta_u, eta_w, mpmath.sqrt(power(c_u)), mpmath.sqrt(power(c_w)))
+        d = int(mpmath.nint(power(c_d)))
+        out = xz.constants(eta_u, eta_w, gamma, 1, 1, d, P, P, dps=30)
+    return out["t_c"], out["alpha_plus"]
+
+
+@settings(max_examples=30, deadline=None)
 @given(_qd, _q, _q, _q, _q, _q, st.booleans())
-def test_phase_agrees_with_its_definition(c_d, c_gamma, c_u, c_w, c_eu, c_ew, zero):
-    """An independent restatement of Theorem 2 / eq. (28) in Fractions."""
-    a = 2 * c_gamma + c_eu + c_ew
-    b = 2 * c_gamma + c_d + max(c_ew + c_u, c_eu + c_w)
-    pq = c_d > 0 or zero or c_u + c_ew != c_w + c_eu
-    expect = (
-        "unstable" if max(a, b) > 0 else "frozen" if max(a, b) < 0
-        else "kernel" if (b > a and pq) else "feature learning"
-    )  # fmt: skip
-    assert xu_ziyin_phase(c_d, c_gamma, c_u, c_w, c_eu, c_ew, zero_initial_output=zero) == expect
-    # t_c ~ kappa^e: e = 0 exactly when learning, and of the right sign otherwise
-    e = Scaling(c_d, c_gamma, c_u, c_w, c_eu, c_ew).t_c_exponent
-    assert (e > 0) == (expect == "frozen") and (e < 0) == (expect == "unstable")
+def test_phase_agrees_with_the_closed_form_at_large_kappa(c_d, c_gamma, c_u, c_w, c_eu, c_ew, zero):
+    """Scaling's exponents and phase against the model of Section 2 evaluated at kappa =
+    1e1200 and 1e2400 (nothing retyped: xu_ziyin.constants on the hyperparameters; the
+    exponents drawn have denominators <= 6, so a and 2b are multiples of 1/60):
+    * the measured exponent of t_c is Scaling.t_c_exponent (the subdominant term of D^2
+      changes the slope by at most kappa^(-1/60) = 1e-20);
+    * alpha_+ -> 1 (P = Q, so the NTK does not move, eq. (49)) exactly when a < 2 b: then
+      |alpha_+ - 1| ~ kappa^((a - 2b)/2) <= 1e-20, else it is >= sqrt(2) - 1 or grows;
+    * the phase: unstable / frozen by the sign of the t_c exponent, else kernel exactly when
+      alpha_+ -> 1 and eq. (29) has a case, else feature learning."""
+    s = Scaling(c_d, c_gamma, c_u, c_w, c_eu, c_ew, zero_initial_output=zero)
+    t1, _ = _measured(c_d, c_gamma, c_u, c_w, c_eu, c_ew, 1200)
+    t2, ap = _measured(c_d, c_gamma, c_u, c_w, c_eu, c_ew, 2400)
+    with mpmath.workdps(30):
+        slope = mpmath.log(t2 / t1) / (1200 * mpmath.log(10))
+        kernel_like = abs(ap - 1) < mpmath.mpf(10) ** -6
+    assert abs(slope - float(s.t_c_exponent)) < 1e-9, (slope, s.t_c_exponent)
+    assert kernel_like == (s.first_term < 2 * s.second_term)
+    if s.t_c_exponent > 0:
+        assert s.phase == "frozen"
+    elif s.t_c_exponent < 0:
+        assert s.phase == "unstable"
+    elif kernel_like and s.p_over_q_case is not None:
+        assert s.phase == "kernel"
+    else:
+        assert s.phase == "feature learning"
+
+
+def test_exponents_are_one_set_of_expressions():
+    """Scaling evaluates phases.exponents() (the expressions the claims prove)."""
+    ex = phases.exponents()
+    s = Scaling(1, Fraction(-1, 2), Fraction(1, 3), 0, 2, -1)
+    values = dict(zip(phases.EXPONENT_SYMBOLS, (1, sp.Rational(-1, 2), sp.Rational(1, 3), 0, 2,
+                                                -1), strict=True))  # fmt: skip
+    for name, attr in (("a", "first_term"), ("b", "second_term"), ("m", "pq_exponent"),
+                       ("t_c", "t_c_exponent")):  # fmt: skip
+        assert getattr(s, attr) == ex[name].subs(values) == s.exponent(name)
+
+
+def test_exponent_claim_fails_on_a_wrong_exponent(monkeypatch):
+    """phases.eq_28_exponents derives a, b, m from the model's coefficients: an exponent that
+    drops the factor 2 of c_gamma in b (the printed kernel condition) fails it."""
+    real = phases.exponents()
+    wrong = dict(real)
+    c_gamma = phases.EXPONENT_SYMBOLS[1]
+    wrong["b"] = real["b"] - c_gamma
+    monkeypatch.setattr(phases, "exponents", lambda: wrong)
+    assert phases._eq_28_exponents().status == "failed"
 
 
 def test_table_1_is_reproduced_cell_by_cell():
