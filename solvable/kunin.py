@@ -12,41 +12,46 @@ Model and conventions::
     L = 1/2 sum_i (a w^T x_i - y_i)^2 = 1/2 ||X beta - y||^2,   beta = a w
     da/dt = -eta_a dL/da,   dw/dt = -eta_w dL/dw
 
-* ``delta = eta_w a^2 - eta_a ||w||^2`` is conserved (the poster's ``a^2 - ||w||^2``
-  for equal rates; :func:`balance`): > 0 upstream, = 0 balanced, < 0 downstream.
+* ``delta = eta_w a^2 - eta_a ||w||^2`` is conserved (:func:`balance`): > 0 upstream,
+  = 0 balanced, < 0 downstream.  In the unit-rate variables ``a/sqrt(eta_a)``,
+  ``w/sqrt(eta_w)`` (plain gradient flow of the same model with inputs ``sqrt(eta_a eta_w)
+  X``) it is ``eta_a eta_w`` times the poster's ``a^2 - ||w||^2`` (claim ``kunin.unit_rates``).
 * ``d beta/dt = -M grad_beta L`` with ``M = eta_w a^2 I + eta_a w w^T``
-  ``= (sigma + delta)/2 I + (sigma - delta)/2 beta beta^T/||beta||^2``,
-  ``sigma = sqrt(delta^2 + 4 eta_a eta_w ||beta||^2)``; the NTK on the data is
-  ``K = X M X^T``.  Regimes: ``M ~ delta I`` (delta >> 0, lazy),
-  ``M = sqrt(eta_a eta_w) ||beta|| (I + beta beta^T/||beta||^2)`` (delta = 0, rich;
-  the poster omits the square root, an erratum of this module),
-  ``M ~ |delta| beta beta^T/||beta||^2`` (delta << 0, delayed rich).
+  (:func:`weight_preconditioner`) ``= (sigma + delta)/2 I + (sigma - delta)/2 beta
+  beta^T/||beta||^2`` (:func:`preconditioner`), ``sigma = sqrt(delta^2 + 4 eta_a eta_w
+  ||beta||^2)``; the NTK on the data is ``K = X M X^T`` (:func:`ntk`).  Regimes:
+  ``M ~ delta I`` (delta >> 0, lazy), ``M = sqrt(eta_a eta_w) ||beta|| (I + beta
+  beta^T/||beta||^2)`` (delta = 0, rich; the poster omits the square root, an erratum of
+  this module), ``M ~ |delta| beta beta^T/||beta||^2`` (delta << 0, delayed rich).
 
 Exact solution (derived here, checked by this module's claims): when the
 inputs are isotropic, ``X^T X = s I_d`` (whitened: s = 1), the loss is
 ``s/2 ||beta - beta*||^2 + const`` with ``beta* = X^T y / s``.  In the balanced
 coordinates ``z = (a / sqrt(eta_a'), w / sqrt(eta_w'))``, ``eta' = s eta``, the flow
 is ``dz/dt = G z - (kappa^2/2) ||z||^2 z`` with the constant symmetric
-``G = [[delta'/2, kappa beta*^T], [kappa beta*, -delta'/2 I]]``,
-``kappa = sqrt(eta_a' eta_w')``, ``delta' = s delta``: a linear flow (Riccati in
-the plane of ``(a, beta*)``) divided by a Bernoulli normaliser,
+``G = [[delta'/2, kappa beta*^T], [kappa beta*, -delta'/2 I]]`` (:func:`generator`,
+:func:`reduced_field`), ``kappa = sqrt(eta_a' eta_w')``, ``delta' = s delta``; its largest
+eigenvalue is the reported ``Omega = sqrt(delta'^2/4 + kappa^2 |beta*|^2)``.  A linear flow
+(Riccati in the plane of ``(a, beta*)``) divided by a Bernoulli normaliser,
 ``z(t) = e^{G t} z0 / sqrt(phi(t))``, ``phi = 1 + kappa^2 int_0^t |e^{G s} z0|^2 ds``.
 It is evaluated in a form where every term is non-negative and every exponent
 is <= 0 (no cancellation, no overflow), continuous through delta = 0, for any
 sign of ``a`` and any rates.
 
 Part II: the wide linear network ``f(x) = A^T W x`` (:class:`WideSetup`; conserved
-``Delta = eta_w A A^T - eta_a W W^T``, :func:`wide_balance`) and the piecewise-linear
-network ``f(x) = a^T relu(W x)`` (:class:`PiecewiseLinearSetup`; every ``delta_k`` is
-conserved).  Each model's loss is defined once (:func:`loss`, :func:`wide_loss`,
-:func:`piecewise_linear_loss`); ``numerics.simulate`` integrates all three.
+``Delta = eta_w A A^T - eta_a W W^T``, :func:`wide_balance`; Theorem 4.2's
+self-consistent flow from ``Delta = delta I``, :func:`wide_preconditioner`) and the
+piecewise-linear network ``f(x) = a^T relu(W x)`` (:class:`PiecewiseLinearSetup`; every
+``delta_k`` is conserved; ``relu'(0) = 0`` on every backend).  Each model's loss is
+defined once (:func:`loss`, :func:`wide_loss`, :func:`piecewise_linear_loss`);
+``numerics.simulate`` integrates all three.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import mpmath
@@ -54,13 +59,14 @@ import numpy as np
 import sympy as sp
 
 from solvable._core import numbers as nb
-from solvable._core.activations import elementwise
+from solvable._core.activations import Z, activation, derivative, elementwise
 from solvable._core.backends import elementary, exprel, generate, torch_module
 from solvable._core.claims import Erratum, Theorem, Verdict, prove_zero
 from solvable._core.conservation import ConservationLaw
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
 from solvable._core.model import Model, System
 from solvable._core.numbers import Number
+from solvable._core.tolerance import Tolerance, error_in_units
 
 __all__ = [
     "CASES",
@@ -77,20 +83,26 @@ __all__ = [
     "WideSetup",
     "WideState",
     "balance",
+    "beta_gradient",
     "closed_form",
     "flow",
+    "generator",
     "isotropy",
     "loss",
+    "ntk",
     "output",
     "piecewise_linear_flow",
     "piecewise_linear_loss",
     "preconditioner",
+    "reduced_field",
     "regime",
     "symbolic",
+    "weight_preconditioner",
     "wide_balance",
     "wide_flow",
     "wide_loss",
     "wide_output",
+    "wide_preconditioner",
 ]
 
 SEED = "003_cfd8c5fad4b6665d.txt"
@@ -143,24 +155,117 @@ def piecewise_linear_loss(a: Any, W: Any, X: Any, y: Any, sigma: Callable[[Any],
     return ((f - y) ** 2).sum(-1) / 2
 
 
-def preconditioner(beta: np.ndarray, delta: float, eta_a: float, eta_w: float) -> np.ndarray:
-    """``M(beta, delta)`` of ``d beta/dt = -M grad L`` (float64), from :func:`symbolic`."""
-    lam1, lam2 = _lambda_fns()
-    b = np.asarray(beta, dtype=float)
-    nb2 = float(b @ b)
-    l1, l2 = float(lam1(delta, eta_a, eta_w, nb2)), float(lam2(delta, eta_a, eta_w, nb2))
-    proj = np.outer(b, b) / nb2 if nb2 > 0 else np.zeros((b.size, b.size))
-    return l1 * np.eye(b.size) + l2 * proj
+def weight_preconditioner(a: Any, w: Any, eta_a: Any, eta_w: Any) -> Any:
+    """``M = eta_w a^2 I + eta_a w w^T`` (..., d, d) from the weights (``a`` (...), ``w``
+    (..., d)): ``d beta/dt = -M grad_beta L`` (Part I, the self-consistent flow; claim
+    ``kunin.beta_flow``).  Runs on sympy / mpmath object arrays and float64 arrays."""
+    a, w = np.asarray(a), np.asarray(w)
+    eye = np.eye(w.shape[-1], dtype=int)
+    return eta_w * a[..., None, None] ** 2 * eye + eta_a * w[..., :, None] * w[..., None, :]
+
+
+def ntk(a: Any, w: Any, X: Any, eta_a: Any, eta_w: Any) -> Any:
+    """The NTK on the data, ``K = X M X^T`` (n, n) with ``M`` of :func:`weight_preconditioner`
+    (Part I): ``d f/dt = -K (f - y)`` (claim ``kunin.ntk``)."""
+    return X @ weight_preconditioner(a, w, eta_a, eta_w) @ X.swapaxes(-1, -2)
+
+
+def preconditioner(beta: Any, delta: Any, eta_a: Any, eta_w: Any, *,
+                   dps: int | None = None) -> np.ndarray:  # fmt: skip
+    """``M(beta, delta) = lambda_1 I + lambda_2 beta beta^T/|beta|^2`` of ``d beta/dt = -M grad
+    L`` (Part I), from the generated ``lambda_1``, ``lambda_2`` of :func:`symbolic`: float64
+    (``dps=None``) or mpmath at ``dps`` digits (object array)."""
+    dps = nb.check_dps(dps)
+    lam1, lam2 = _lambda_fns("numpy" if dps is None else "mpmath")
+    conv = nb.converter(dps)
+    with nb.Precision(dps):
+        b = _weights(beta, dps).reshape(-1)
+        delta, eta_a, eta_w = conv(delta), conv(eta_a), conv(eta_w)
+        nb2 = sum(b * b)
+        l1, l2 = lam1(delta, eta_a, eta_w, nb2), lam2(delta, eta_a, eta_w, nb2)
+        proj = np.outer(b, b) / nb2 if nb2 > 0 else np.zeros((b.size, b.size), dtype=b.dtype)
+        M = l1 * np.eye(b.size, dtype=int) + l2 * proj
+    return np.asarray(M, dtype=float) if dps is None else nb.rounded((M,), dps)[0]
 
 
 @functools.cache
-def _lambda_fns() -> tuple[Callable[..., Any], Callable[..., Any]]:
+def _lambda_fns(backend: str = "numpy") -> tuple[Callable[..., Any], Callable[..., Any]]:
     S = symbolic()
     args = (S.delta, S.eta_a, S.eta_w, S.beta2)
-    return (
-        generate(args, S.exprs["lambda_1"], "numpy"),
-        generate(args, S.exprs["lambda_2"], "numpy"),
-    )
+    ex = S.exprs
+    return generate(args, ex["lambda_1"], backend), generate(args, ex["lambda_2"], backend)
+
+
+def _singular_functions(
+    B: np.ndarray, f_left: Callable[[Any], Any], f_right: Callable[[Any], Any], dps: int | None
+) -> tuple[Any, Any]:
+    """``(f_left(B B^T), f_right(B^T B))`` for a (d, c) matrix ``B``, from its singular value
+    decomposition ``B = U S V^T`` (each function of a squared singular value; 0 on the extra
+    columns of U or V).  Through the SVD, not the eigenvalues of ``B B^T``: a zero singular
+    value is 0 to the working precision instead of ``u |B|^2``, which matters where ``f`` has
+    a square-root branch point at 0 (``delta = 0``)."""
+    d, c = B.shape
+    if dps is None:
+        U, sv, Vt = np.linalg.svd(np.asarray(B, dtype=float), full_matrices=True)
+        sq = [float(v) ** 2 for v in sv]
+        V = Vt.T
+    else:
+        Um, Sm, Vm = mpmath.svd_r(mpmath.matrix(B.tolist()), full_matrices=True)
+        sq = [Sm[k] ** 2 for k in range(min(d, c))]
+        U = np.array([[Um[i, j] for j in range(d)] for i in range(d)], dtype=object)
+        V = np.array([[Vm[j, i] for j in range(c)] for i in range(c)], dtype=object)
+    zero = 0.0 if dps is None else mpmath.mpf(0)
+    left = np.array([f_left(sq[k] if k < len(sq) else zero) for k in range(d)])
+    right = np.array([f_right(sq[k] if k < len(sq) else zero) for k in range(c)])
+    return (U * left) @ U.T, (V * right) @ V.T
+
+
+def wide_preconditioner(beta: Any, delta: Any, eta_a: Any, eta_w: Any, *,
+                        dps: int | None = None) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Part II, Theorem 4.2 (wide linear net ``f = A^T W x`` started from ``Delta = delta
+    I_h``, ``h = d`` if ``delta < 0``, ``h = c`` if ``delta > 0``): ``d beta/dt = -(M_L G +
+    G M_R)`` with ``G = grad_beta L`` (d, c), ``beta = W^T A`` (d, c) and
+
+        ``M_L = lambda_2(beta beta^T) = (sqrt(delta^2 I_d + 4 eta_a eta_w beta beta^T) -
+        delta I_d)/2``,  ``M_R = lambda_1(beta^T beta) = (sqrt(delta^2 I_c + 4 eta_a eta_w
+        beta^T beta) + delta I_c)/2``:
+
+    the single neuron's ``lambda_2``, ``lambda_1`` of :func:`symbolic` (generated evaluators)
+    applied as matrix functions.  Returns ``(M_L, M_R)``, float64 or mpmath at ``dps``
+    digits.  For ``c = 1`` and ``delta >= 0`` (or ``d = 1``) ``M_L + M_R`` is
+    :func:`preconditioner` (claim ``kunin.wide_preconditioner_single``)."""
+    dps = nb.check_dps(dps)
+    lam1, lam2 = _lambda_fns("numpy" if dps is None else "mpmath")
+    conv = nb.converter(dps)
+    with nb.Precision(dps):
+        B = _weights(beta, dps)
+        if B.ndim != 2:
+            raise ValueError(f"beta must be a (d, c) matrix, got shape {B.shape}")
+        delta, eta_a, eta_w = conv(delta), conv(eta_a), conv(eta_w)
+        f_left = functools.partial(lam2, delta, eta_a, eta_w)  # M_L = lambda_2(beta beta^T)
+        f_right = functools.partial(lam1, delta, eta_a, eta_w)  # M_R = lambda_1(beta^T beta)
+        left, right = _singular_functions(B, f_left, f_right, dps)
+    return (left, right) if dps is None else nb.rounded((left, right), dps)
+
+
+def generator(delta_p: Any, kappa: Any, beta_star: Any) -> np.ndarray:
+    """``G = [[delta'/2, kappa beta*^T], [kappa beta*, -delta'/2 I_d]]`` (d + 1, d + 1) of
+    the whitened flow ``dz/dt = G z - (kappa^2/2)|z|^2 z`` (:func:`reduced_field`; claim
+    ``kunin.whitened_reduction``), from the primed ``delta' = s delta``, ``kappa =
+    sqrt(eta_a' eta_w')`` and ``beta*``; ``Omega`` is its largest eigenvalue."""
+    b = list(beta_star)
+    d = len(b)
+    rows = [[delta_p / 2, *(kappa * v for v in b)]]
+    for i in range(d):
+        rows.append([kappa * b[i], *(-delta_p / 2 if j == i else 0 * delta_p for j in range(d))])
+    return np.array(rows)
+
+
+def reduced_field(z: Any, G: Any, kappa: Any) -> Any:
+    """``G z - (kappa^2/2) |z|^2 z``: the flow in the balanced coordinates ``z = (a /
+    sqrt(eta_a'), w / sqrt(eta_w'))`` for isotropic inputs (Part I, exact solution)."""
+    z = np.asarray(z)
+    return G @ z - kappa**2 / 2 * (z @ z) * z
 
 
 def regime(delta: float, eta_a: float, eta_w: float, beta_norm: float, ratio: float = 10.0) -> str:
@@ -185,8 +290,11 @@ class Symbols:
     """Symbols and expressions of the single-neuron model (see the module docstring).
 
     ``exprs``: ``sigma``, ``lambda_1``, ``lambda_2`` (``M = lambda_1 I +
-    lambda_2 beta beta^T/||beta||^2``), ``Omega``, ``v_plus`` (unit eigenvector of the
-    2x2 block of G for +Omega), ``E`` (= e^{-Omega t}), ``h_perp``
+    lambda_2 beta beta^T/||beta||^2``), the primed quantities of isotropic inputs
+    ``X^T X = s I`` (``delta_p`` = s delta, ``kappa_of_rates`` = sqrt(eta_a' eta_w'),
+    ``root_a`` = sqrt(eta_a'), ``root_w`` = sqrt(eta_w'), eta' = s eta), ``Omega``,
+    ``v_plus`` (unit eigenvector of the 2x2 block of G for +Omega), ``E`` (= e^{-Omega t}),
+    ``h_perp``
     (= e^{-(Omega + delta/2) t}), ``phi_hat`` (= e^{-2 Omega t} phi), ``z_a``, ``z_1``,
     ``z_perp`` (coefficients of z(t) along e_a, beta*-hat, and of c_perp);
     ``textbook``: ``phi`` and the 2x2 block ``eJ`` in cosh/sinh form.
@@ -205,6 +313,7 @@ class Symbols:
     c_plus: sp.Symbol
     c_minus: sp.Symbol
     Omega: sp.Symbol
+    s: sp.Symbol
     exprs: dict[str, Any] = field(repr=False)
     textbook: dict[str, Any] = field(repr=False)
 
@@ -219,6 +328,7 @@ def symbolic() -> Symbols:
     t = sp.Symbol("t", nonnegative=True)
     c0, c1, c_plus, c_minus = sp.symbols("c0 c1 c_plus c_minus", real=True)
     Omega = sp.Symbol("Omega", nonnegative=True)
+    s = sp.Symbol("s", positive=True)
 
     sigma = sp.sqrt(delta**2 + 4 * eta_a * eta_w * beta2)
     Om = sp.sqrt(delta**2 / 4 + kappa**2 * Y**2)
@@ -245,6 +355,10 @@ def symbolic() -> Symbols:
         "sigma": sigma,
         "lambda_1": (sigma + delta) / 2,
         "lambda_2": (sigma - delta) / 2,
+        "delta_p": s * delta,
+        "kappa_of_rates": sp.sqrt((s * eta_a) * (s * eta_w)),
+        "root_a": sp.sqrt(s * eta_a),
+        "root_w": sp.sqrt(s * eta_w),
         "Omega": Om,
         "v_raw": raw,
         "om_plus": om_plus,
@@ -274,7 +388,7 @@ def symbolic() -> Symbols:
     }
     return Symbols(
         eta_a=eta_a, eta_w=eta_w, delta=delta, kappa=kappa, Y=Y, t=t, beta2=beta2,
-        c0=c0, c1=c1, cperp=cperp, c_plus=c_plus, c_minus=c_minus, Omega=Omega,
+        c0=c0, c1=c1, cperp=cperp, c_plus=c_plus, c_minus=c_minus, Omega=Omega, s=s,
         exprs=exprs, textbook=textbook,
     )  # fmt: skip
 
@@ -285,6 +399,8 @@ def _evaluators(backend: str) -> dict[str, Callable[..., Any]]:
     ex = S.exprs
     scal = (S.delta, S.kappa, S.Y)
     out = {"Omega": generate(scal, ex["Omega"], backend)}
+    primed = (ex["delta_p"], ex["kappa_of_rates"], ex["root_a"], ex["root_w"])
+    out["primed"] = generate((S.eta_a, S.eta_w, S.s, S.delta), primed, backend)
     # the two branches of v_raw, as tuples (a Piecewise of matrices does not generate well)
     pos, neg = ex["v_raw"].args[0][0], ex["v_raw"].args[1][0]
     out["v_pos"] = generate((*scal, S.Omega), (pos[0], pos[1]), backend)
@@ -342,8 +458,38 @@ def piecewise_linear_flow(n: int, d: int, h: int, *, region: bool = True) -> Gra
             return slopes.T * Z
     else:
         sigma = elementwise("relu", "sympy")
-    return gradient_flow(lambda a, W: piecewise_linear_loss(a, W, X, y, sigma),
-                         {"a": ((h,), S.eta_a), "W": ((h, d), S.eta_w)}, params)  # fmt: skip
+    F = gradient_flow(lambda a, W: piecewise_linear_loss(a, W, X, y, sigma),
+                      {"a": ((h,), S.eta_a), "W": ((h, d), S.eta_w)}, params)  # fmt: skip
+    if region:
+        return F
+    # sympy differentiates max(0, z) into Heaviside(z) (= 1/2 at 0); the package's ReLU
+    # derivative is Heaviside(z, 0) (sigma'(0) = 0, as torch's autograd): a neuron whose
+    # pre-activations are all <= 0 receives no gradient
+    relu_prime = derivative("relu")
+    rhs = tuple(
+        e.xreplace({H: relu_prime.subs(Z, H.args[0]) for H in e.atoms(sp.Heaviside)}) for e in F.rhs
+    )
+    return replace(F, rhs=rhs)
+
+
+@functools.cache
+def beta_gradient(n: int, d: int, c: int | None = None) -> tuple[np.ndarray, ...]:
+    """``(beta, X, targets, grad)``: sympy symbol arrays and ``grad_beta L`` (shaped like
+    ``beta``), derived by sympy from :func:`loss` at ``a = 1, w = beta`` (``c`` None: beta
+    (d,)) or from :func:`wide_loss` at ``A = beta, W = I_d`` (beta (d, c)); both losses depend
+    on the weights only through ``beta = a w`` (``W^T A``).  ``X`` and the targets are the
+    symbols of :func:`flow` / :func:`wide_flow`."""
+    X, T = _data_symbols(n, d, c)
+    if c is None:
+        B = symbol_array("beta", (d,), real=True)
+        L = loss(np.array(sp.Integer(1), dtype=object), B, X, T)
+    else:
+        B = symbol_array("beta", (d, c), real=True)
+        eye = np.array([[sp.Integer(int(i == j)) for j in range(d)] for i in range(d)])
+        L = wide_loss(B, eye, X, T)
+    L = sp.sympify(_scalar(L))
+    grad = np.vectorize(lambda b: sp.diff(L, b), otypes=[object])(B)
+    return B, X, T, grad
 
 
 def _scalar(value: Any) -> Any:
@@ -580,15 +726,14 @@ def closed_form(setup: Setup, a0: Number, w0: Any, *, dps: int | None = None) ->
         w = _weights(w0c, dps)
         s = conv(s_exact) if dps is not None else float(s_exact)
         eta_a, eta_w = conv(setup.eta_a), conv(setup.eta_w)
-        ea, ew = s * eta_a, s * eta_w  # primed rates
         delta = _scalar(balance(a, w, eta_a, eta_w))
         a = _scalar(a)
-        delta_p = s * delta
+        # the primed quantities (eta' = s eta): delta' = s delta, kappa = sqrt(eta_a' eta_w')
+        delta_p, kappa, sa, sw = ev["primed"](eta_a, eta_w, s, delta)
         beta_star = X.T @ y / s
         Y = sqrt(sum(beta_star * beta_star))
         bhat = beta_star / Y if Y != 0 else np.zeros_like(beta_star)
-        sa, sw = sqrt(ea), sqrt(ew)
-        kappa = sqrt(ea * ew)
+        # balanced coordinates z0 = (a / sqrt(eta_a'), w / sqrt(eta_w'))
         c0 = a / sa
         w_par = sum(bhat * w)
         c1 = w_par / sw
@@ -717,8 +862,16 @@ class PiecewiseLinearState:
 
 
 def _relu(backend: str) -> Callable[[Any], Any]:
-    """ReLU, generated from its sympy definition, elementwise for ``backend``."""
-    return elementwise("relu", backend)
+    """ReLU, generated from its sympy definition, elementwise for ``backend``.  For torch
+    from its Piecewise rewrite, ``where(z <= 0, 0, z)``: autograd then differentiates it with
+    the package's ``sigma'(0) = 0`` (:func:`activations.derivative`), where the generated
+    ``maximum(0, z)`` would split the gradient 1/2 : 1/2 at the tie."""
+    return _torch_relu() if backend == "torch" else elementwise("relu", backend)
+
+
+@functools.cache
+def _torch_relu() -> Callable[[Any], Any]:
+    return generate((Z,), activation("relu").rewrite(sp.Piecewise), "torch")
 
 
 # ---------------------------------------------------------------------------
@@ -897,121 +1050,186 @@ def case(name: str) -> Case:
 # ---------------------------------------------------------------------------
 # Claims
 # ---------------------------------------------------------------------------
-def _flow(n: int = 2, d: int = 2):
+def _flow_parts(n: int = 2, d: int = 2) -> tuple[GradientFlow, Any, np.ndarray, np.ndarray, Any]:
+    """The single-neuron flow with its blocks ``a`` (0-d), ``w`` and data symbols."""
     F = flow(n, d)
-    a = F.block("a").item()
-    w = list(F.block("w"))
-    eta_a, eta_w = F.params[0], F.params[1]
-    X = [list(F.params[2 + i * d : 2 + (i + 1) * d]) for i in range(n)]
-    y = list(F.params[2 + n * d :])
-    return F, a, w, eta_a, eta_w, X, y
+    X, y = _data_symbols(n, d)
+    return F, F.block("a"), F.block("w"), X, y
 
 
-def _grad_beta(X, y, beta):
-    # grad_beta L = X^T (X beta - y)
-    n, d = len(X), len(X[0])
-    r = [sum(X[i][j] * beta[j] for j in range(d)) - y[i] for i in range(n)]
-    return [sum(X[i][j] * r[i] for i in range(n)) for j in range(d)]
+def _at(exprs: np.ndarray, symbols: np.ndarray, values: Any) -> np.ndarray:
+    """``exprs`` with ``symbols`` replaced by ``values`` (arrays of the same shape)."""
+    sub = dict(zip(np.ravel(symbols), np.ravel(values), strict=True))
+    return np.vectorize(lambda e: sp.sympify(e).xreplace(sub), otypes=[object])(exprs)
+
+
+def _factor_radicands(expr: sp.Expr) -> sp.Expr:
+    """Every square root with its radicand factored (``sqrt(x^2) -> |x|`` then applies)."""
+    return expr.replace(lambda x: x.is_Pow and x.exp == sp.S.Half,
+                        lambda x: sp.sqrt(sp.factor(x.base)))  # fmt: skip
+
+
+def _poster_delta(a: Any, w: Any) -> Any:
+    """The poster's conserved quantity as printed (Part I), for equal unit rates:
+    ``delta = a^2 - ||w||^2`` (paper data, not the module's)."""
+    return a**2 - sum(v**2 for v in w)
 
 
 def _beta_flow() -> Verdict:
-    # d beta/dt = -M grad L with M = eta_w a^2 I + eta_a w w^T (n = 2, d = 2, any X)
-    F, a, w, ea, ew, X, y = _flow()
-    beta = [a * wj for wj in w]
-    g = _grad_beta(X, y, beta)
-    d = len(w)
-    res = []
-    for j in range(d):
-        Mg = ew * a**2 * g[j] + ea * w[j] * sum(w[k] * g[k] for k in range(d))
-        res.append(F.ddt(beta[j]) + Mg)
-    return prove_zero(*res)
+    # d(a w)/dt along the flow of `loss` (n = d = 2, any X) is -M grad_beta L with M of
+    # weight_preconditioner and grad_beta L derived from `loss` (beta_gradient)
+    S = symbolic()
+    F, a, w, _, _ = _flow_parts()
+    beta = _scalar(a) * w
+    B, _, _, grad = beta_gradient(2, 2)
+    Mg = weight_preconditioner(a, w, S.eta_a, S.eta_w) @ _at(grad, B, beta)
+    return prove_zero(*(F.ddt(beta[j]) + Mg[j] for j in range(2)))
 
 
 def _m_of_beta_delta() -> Verdict:
-    # M = eta_w a^2 I + eta_a w w^T equals lambda_1 I + lambda_2 beta beta^T/|beta|^2 with
-    # sigma = sqrt(delta^2 + 4 eta_a eta_w |beta|^2) = eta_w a^2 + eta_a |w|^2 (d = 2, a != 0)
+    # weight_preconditioner(a, w) = lambda_1 I + lambda_2 beta beta^T/|beta|^2 with lambda_i of
+    # symbolic() at delta = balance(a, w), |beta|^2 = |a w|^2 (d = 2, a != 0): sigma's radicand
+    # is a perfect square
     S = symbolic()
     a = sp.Symbol("a", nonzero=True, real=True)
-    w = sp.symbols("w0:2", real=True)
-    ea, ew = S.eta_a, S.eta_w
-    beta = [a * wj for wj in w]
-    b2 = sum(b**2 for b in beta)
-    delta = balance(a, np.array(w, dtype=object), ea, ew)
-    sigma = ew * a**2 + ea * sum(wj**2 for wj in w)
-    lam1 = S.exprs["lambda_1"].subs(S.exprs["sigma"], sigma).subs(S.delta, delta)
-    lam2 = S.exprs["lambda_2"].subs(S.exprs["sigma"], sigma).subs(S.delta, delta)
-    res = [sigma**2 - (delta**2 + 4 * ea * ew * b2)]  # sigma is that square root (sigma > 0)
-    for i in range(2):
-        for j in range(2):
-            M = ew * a**2 * (1 if i == j else 0) + ea * w[i] * w[j]
-            res.append(M - (lam1 * (1 if i == j else 0) + lam2 * beta[i] * beta[j] / b2))
-    return prove_zero(*res)
+    w = np.array(sp.symbols("w0:2", real=True), dtype=object)
+    beta = a * w
+    b2 = beta @ beta
+    at = {S.delta: balance(a, w, S.eta_a, S.eta_w), S.beta2: b2}
+    lam1, lam2 = (_factor_radicands(S.exprs[k].subs(at)) for k in ("lambda_1", "lambda_2"))
+    ref = lam1 * np.eye(2, dtype=int) + lam2 * np.outer(beta, beta) / b2
+    return prove_zero(*(weight_preconditioner(a, w, S.eta_a, S.eta_w) - ref).ravel())
+
+
+def _balanced_m() -> tuple[list[sp.Expr], list[sp.Expr]]:
+    """Regime 2 (delta = 0) on the balanced manifold ``a = sqrt(eta_a/eta_w) |w|`` (d = 2):
+    the entries of ``M - c (I + beta beta^T/|beta|^2)`` with ``M`` of
+    :func:`weight_preconditioner` and ``c`` the poster's printed coefficient
+    ``eta_a eta_w |beta|`` (paper data), resp. the module's ``lambda_1(delta = 0)`` (plus
+    ``lambda_1 - lambda_2`` at delta = 0: the module's M has that form)."""
+    S = symbolic()
+    w = np.array(sp.symbols("w0:2", real=True), dtype=object)
+    a = sp.sqrt(S.eta_a / S.eta_w) * sp.sqrt(w @ w)
+    beta = a * w
+    b2 = beta @ beta
+    M = weight_preconditioner(a, w, S.eta_a, S.eta_w)
+    rich = np.eye(2, dtype=int) + np.outer(beta, beta) / b2
+    printed = S.eta_a * S.eta_w * sp.sqrt(b2)
+    lam1, lam2 = (S.exprs[k].subs({S.delta: 0, S.beta2: b2}) for k in ("lambda_1", "lambda_2"))
+    return list((M - printed * rich).ravel()), [*(M - lam1 * rich).ravel(), lam1 - lam2]
 
 
 def _regimes() -> Verdict:
-    # delta -> +oo: M/delta -> I; delta = 0: M = sqrt(eta_a eta_w)|beta|(I + bb^T/|b|^2);
-    # delta -> -oo: M/|delta| -> bb^T/|b|^2
+    # delta -> +oo: M/delta -> I (printed: M ~ delta I); delta -> -oo: M/|delta| -> bb^T/|b|^2
+    # (printed: M ~ |delta| bb^T/|b|^2); delta = 0: M = lambda_1(0) (I + bb^T/|b|^2), checked
+    # against weight_preconditioner on the balanced manifold (the corrected form, see errata)
     S = symbolic()
     l1, l2 = S.exprs["lambda_1"], S.exprs["lambda_2"]
     d = S.delta
-    rich = sp.sqrt(S.eta_a * S.eta_w * S.beta2)
     return prove_zero(
         sp.limit(l1 / d, d, sp.oo) - 1,
         sp.limit(l2 / d, d, sp.oo),
-        l1.subs(d, 0) - rich,
-        l2.subs(d, 0) - rich,
         sp.limit(l1 / -d, d, -sp.oo),
         sp.limit(l2 / -d, d, -sp.oo) - 1,
+        *_balanced_m()[1],
     )
 
 
 def _ntk() -> Verdict:
-    # d(X beta)/dt = -X M X^T (X beta - y): the NTK on the data is K = X M X^T (n = 2, d = 2)
-    F, a, w, ea, ew, X, y = _flow()
-    beta = [a * wj for wj in w]
-    n, d = len(X), len(w)
-    f = [sum(X[i][j] * beta[j] for j in range(d)) for i in range(n)]
-    r = [f[i] - y[i] for i in range(n)]
-
-    def M(p, q):
-        return ew * a**2 * (1 if p == q else 0) + ea * w[p] * w[q]
-
-    K = [[sum(X[i][p] * M(p, q) * X[k][q] for p in range(d) for q in range(d)) for k in range(n)]
-         for i in range(n)]  # fmt: skip
-    return prove_zero(*(F.ddt(f[i]) + sum(K[i][k] * r[k] for k in range(n)) for i in range(n)))
+    # d f/dt = -K (f - y) along the flow, f = output(a, w, X), K = ntk(a, w, X) (n = d = 2)
+    S = symbolic()
+    F, a, w, X, y = _flow_parts()
+    f = output(a, w, X)
+    Kr = ntk(a, w, X, S.eta_a, S.eta_w) @ (f - y)
+    return prove_zero(*(F.ddt(f[i]) + Kr[i] for i in range(2)))
 
 
-def _reduction() -> Verdict:
-    # whitened inputs (X = I_2): z = (a/sqrt(eta_a), w/sqrt(eta_w)) obeys
-    # dz/dt = G z - (kappa^2/2)|z|^2 z, G = [[delta/2, kappa y^T], [kappa y, -delta/2 I]]
-    F, a, w, ea, ew, X, y = _flow(2, 2)
-    ident = {X[0][0]: 1, X[0][1]: 0, X[1][0]: 0, X[1][1]: 1}
-    kappa = sp.sqrt(ea * ew)
-    delta = balance(a, np.array(w, dtype=object), ea, ew)
-    z = [a / sp.sqrt(ea), w[0] / sp.sqrt(ew), w[1] / sp.sqrt(ew)]
-    zz = sum(v**2 for v in z)
-    G = sp.Matrix(
-        [[delta / 2, kappa * y[0], kappa * y[1]],
-         [kappa * y[0], -delta / 2, 0],
-         [kappa * y[1], 0, -delta / 2]]
-    )  # fmt: skip
-    Gz = G * sp.Matrix(z)
-    res = [(F.ddt(z[i]) - (Gz[i] - kappa**2 / 2 * zz * z[i])).subs(ident) for i in range(3)]
+def _unit_rates() -> Verdict:
+    # a~ = a/sqrt(eta_a), w~ = w/sqrt(eta_w) follow the unit-rate flow of `loss` with inputs
+    # sqrt(eta_a eta_w) X, and balance(a, w) = eta_a eta_w (a~^2 - |w~|^2): the poster's
+    # printed delta of the equal-rate model, times eta_a eta_w
+    S = symbolic()
+    F, a, w, X, _ = _flow_parts()
+    ra, rw = sp.sqrt(S.eta_a), sp.sqrt(S.eta_w)
+    tilde = [_scalar(a) / ra, *(w / rw)]
+    unit = {
+        S.eta_a: 1,
+        S.eta_w: 1,
+        _scalar(a): tilde[0],
+        **{x: ra * rw * x for x in X.ravel()},
+        **dict(zip(w, tilde[1:], strict=True)),
+    }
+    rhs = [e.subs(unit, simultaneous=True) for e in F.rhs]
+    res = [F.ddt(q) - r for q, r in zip(tilde, rhs, strict=True)]
+    res.append(balance(a, w, S.eta_a, S.eta_w) - S.eta_a * S.eta_w * _poster_delta(
+        tilde[0], tilde[1:]))  # fmt: skip
     return prove_zero(*res)
 
 
+def _reduction() -> Verdict:
+    # isotropic inputs X = c I_2 (s = c^2): z = (a/sqrt(eta_a'), w/sqrt(eta_w')) obeys
+    # dz/dt = reduced_field(z, G, kappa), G = generator(delta', kappa, beta*) with beta* the
+    # zero of grad_beta L (beta_gradient) and the primed quantities of symbolic(); G restricted
+    # to the plane (e_a, beta*-hat) is the J of the exact solution, -delta'/2 across it
+    S = symbolic()
+    ex = S.exprs
+    F, a, w, X, _ = _flow_parts()
+    c = sp.Symbol("c", positive=True)
+    iso = {X[0, 0]: c, X[0, 1]: 0, X[1, 0]: 0, X[1, 1]: c}
+    B, _, _, grad = beta_gradient(2, 2)
+    (sol,) = sp.solve([g.subs(iso) for g in grad], list(B), dict=True)
+    beta_star = np.array([sol[b] for b in B])
+    prm = {S.s: c**2, S.delta: balance(a, w, S.eta_a, S.eta_w)}
+    delta_p, kappa, ra, rw = (ex[k].subs(prm) for k in ("delta_p", "kappa_of_rates", "root_a",
+                                                        "root_w"))  # fmt: skip
+    z = np.array([_scalar(a) / ra, *(w / rw)])
+    field_ = reduced_field(z, generator(delta_p, kappa, beta_star), kappa)
+    res = [F.ddt(z[i]).subs(iso) - field_[i] for i in range(3)]
+    # the plane of (e_a, beta*-hat) and its complement, for a generic beta* = b
+    b = np.array(sp.symbols("b0:2", real=True), dtype=object)
+    G = generator(S.delta, S.kappa, b)
+    Y = sp.sqrt(b @ b)
+    e_a, u, perp = np.array([1, 0, 0]), np.array([0, *(b / Y)]), np.array([0, -b[1], b[0]])
+    J = S.textbook["J"].subs(S.Y, Y)
+    basis = (e_a, u)
+    res += [basis[i] @ G @ basis[j] - J[i, j] for i in range(2) for j in range(2)]
+    res += list(G @ perp + S.delta / 2 * perp)
+    return prove_zero(*res)
+
+
+def _eigenvector() -> Verdict:
+    # on each branch of v_raw (delta > 0, delta < 0): J v_raw = Omega v_raw, J v_- = -Omega v_-
+    # with v_- = (-v_y, v_x), Omega of symbolic(), and v_raw != 0
+    S = symbolic()
+    ex = S.exprs
+    J = S.textbook["J"]
+    res, nonzero = [], []
+    for branch, sign in ((0, 1), (1, -1)):
+        raw = ex["v_raw"].args[branch][0]
+        at = {S.delta: sign * sp.Symbol("dpos", positive=True)}
+        minus = sp.Matrix([-raw[1], raw[0]])
+        for v, lam in ((raw, S.Omega), (minus, -S.Omega)):
+            res += [r.subs(S.Omega, ex["Omega"]).subs(at) for r in J * v - lam * v]
+        norm2 = (raw[0] ** 2 + raw[1] ** 2).subs(S.Omega, ex["Omega"]).subs(at)
+        nonzero.append(sp.simplify(norm2).is_positive)
+    verdict = prove_zero(*res)
+    if verdict.status == "proved" and not all(nonzero):
+        return Verdict("failed", f"v_raw may vanish on a branch: {nonzero}",
+                       residuals=verdict.residuals)  # fmt: skip
+    return verdict
+
+
 def _bernoulli_lemma() -> Verdict:
-    # z = y/sqrt(phi) with dy/dt = G y and dphi/dt = kappa^2 |y|^2 solves dz/dt = Gz - k^2/2|z|^2 z
-    yv = sp.symbols("y0:3", real=True)
+    # z = y/sqrt(phi) with dy/dt = G y and dphi/dt = kappa^2 |y|^2 solves
+    # dz/dt = reduced_field(z, G, kappa), for any symmetric G
+    yv = np.array(sp.symbols("y0:3", real=True), dtype=object)
     phi, k = sp.symbols("phi kappa", positive=True)
-    G = sp.Matrix(3, 3, lambda i, j: sp.Symbol(f"G{min(i, j)}{max(i, j)}"))  # symmetric
-    Y = sp.Matrix(yv)
-    dY = G * Y
-    dphi = k**2 * (Y.T * Y)[0]
-    z = Y / sp.sqrt(phi)
-    dz = dY / sp.sqrt(phi) - Y * dphi / (2 * phi ** sp.Rational(3, 2))
-    zz = (z.T * z)[0]
-    return prove_zero(*(dz - (G * z - k**2 / 2 * zz * z)))
+    G = np.array([[sp.Symbol(f"G{min(i, j)}{max(i, j)}") for j in range(3)] for i in range(3)])
+    dY = G @ yv
+    dphi = k**2 * (yv @ yv)
+    z = yv / sp.sqrt(phi)
+    dz = dY / sp.sqrt(phi) - yv * dphi / (2 * phi ** sp.Rational(3, 2))
+    return prove_zero(*(dz - reduced_field(z, G, k)))
 
 
 def _textbook_solution() -> Verdict:
@@ -1095,6 +1313,172 @@ def _delta_continuity(dps: int = 40) -> Verdict:
     )
 
 
+def _rational(value: Any) -> sp.Rational:
+    """A stored number exactly (decimal strings, ints, floats, mpf, fractions)."""
+    if isinstance(value, str):
+        return sp.Rational(value.strip())
+    if isinstance(value, mpmath.mpf):
+        man, exp = value.man_exp
+        return sp.Integer(man) * sp.Integer(2) ** exp
+    return sp.Rational(value)
+
+
+def _exact_constants(setup: Setup, a0: Any, w0: Any, digits: int = 150) -> dict[str, Any]:
+    """``s``, ``beta_star``, ``delta``, ``Omega`` of ``closed_form``'s report, each from its
+    definition in exact arithmetic (``Omega`` as mpf at ``digits``):
+
+    * ``s``: ``X^T X = s I`` (checked exactly);
+    * ``beta_star``: the least-squares solution, the zero of ``grad_beta L``
+      (:func:`beta_gradient`, derived from :func:`loss`), solved exactly;
+    * ``delta``: the poster's printed ``a^2 - ||w||^2`` in the unit-rate variables
+      ``(a0/sqrt(eta_a), w0/sqrt(eta_w))`` times ``eta_a eta_w`` (claim ``kunin.unit_rates``);
+    * ``Omega``: the largest eigenvalue of :func:`generator` (the linear part of the whitened
+      flow, claim ``kunin.whitened_reduction``), by ``mpmath.eigsy``.
+
+    Also ``scale = eta_w a0^2 + eta_a |w0|^2``, the size of the two terms of ``delta``."""
+    X = sp.Matrix([[_rational(v) for v in row] for row in setup.X])
+    y = [_rational(v) for v in setup.y]
+    XtX = X.T * X
+    s = XtX[0, 0]
+    if XtX != s * sp.eye(setup.d):
+        raise ValueError(f"X^T X must be s I exactly, got {XtX.tolist()}")
+    B, Xs, ys, grad = beta_gradient(setup.n, setup.d)
+    data = {**dict(zip(Xs.ravel(), X, strict=True)), **dict(zip(ys, y, strict=True))}
+    (sol,) = sp.solve([g.xreplace(data) for g in grad], list(B), dict=True)
+    beta = [sol[b] for b in B]
+    ea, ew = _rational(setup.eta_a), _rational(setup.eta_w)
+    a = _rational(a0)
+    w = [_rational(v) for v in w0]
+    delta = sp.nsimplify(ea * ew * _poster_delta(a / sp.sqrt(ea), [v / sp.sqrt(ew) for v in w]))
+    S = symbolic()
+    prm = {S.eta_a: ea, S.eta_w: ew, S.s: s, S.delta: delta}
+    G = generator(S.exprs["delta_p"].subs(prm), S.exprs["kappa_of_rates"].subs(prm), beta)
+    with mpmath.workdps(digits):
+        Gm = mpmath.matrix([[nb.exact_to_mpf(e) for e in row] for row in G.tolist()])
+        Omega = max(mpmath.eigsy(Gm, eigvals_only=True))
+    return {"s": s, "beta_star": beta, "delta": delta, "Omega": Omega,
+            "scale": ew * a**2 + ea * sum(v**2 for v in w)}  # fmt: skip
+
+
+def _mpf_list(values: Any, digits: int = 150) -> list[mpmath.mpf]:
+    with mpmath.workdps(digits):
+        return [nb.exact_to_mpf(v) for v in np.ravel(np.asarray(values, dtype=object))]
+
+
+# float64: every reported constant is a few (<= ~10) roundings of inputs that are themselves
+# rounded once (0.5 ulp); measured worst 1.4 eps (reported_constants, wide_preconditioner_single)
+# and 0.9 eps (preconditioner_evaluators): 32 eps leaves a factor >= 20
+F64 = Tolerance(
+    rtol=32 * float(np.finfo(float).eps),
+    reason="float64: inputs rounded once, then <= ~10 roundings per constant",
+)
+
+
+def _units(got: Any, ref: Any, tol: Tolerance) -> float:
+    """:func:`error_in_units`, and ``inf`` (not a ``ZeroDivisionError``) for a non-zero error
+    against an exactly zero reference with no absolute floor."""
+    try:
+        return error_in_units(got, ref, tol)
+    except ZeroDivisionError:
+        return float("inf")
+
+
+def _tolerance(dps: int | None) -> Tolerance:
+    """Of a reported constant at ``dps`` digits (``None``: float64): closed_form works at
+    dps + 10 digits and rounds to dps, so it is right to one unit of the last digit."""
+    return F64 if dps is None else Tolerance.digits(dps - 1, f"closed form rounded to {dps} digits")
+
+
+def _reported_constants(dps: int = 30) -> Verdict:
+    """``closed_form``'s ``s``, ``beta_star``, ``delta``, ``Omega`` against their definitions
+    evaluated exactly (:func:`_exact_constants`), over :data:`CASES`, in float64 and at
+    ``dps`` and ``2 dps`` digits.  delta is compared in units of ``eta_w a0^2 + eta_a |w0|^2``
+    (it is their difference: an absolute floor, so that delta = 0 is measured too)."""
+    worst, where = 0.0, ""
+    for case in CASES:
+        ex = _exact_constants(case.setup, case.a0, case.w0)
+        for prec in (None, dps, 2 * dps):
+            tol = _tolerance(prec)
+            traj = closed_form(case.setup, case.a0, case.w0, dps=prec)
+            scale = _mpf_list([ex["scale"]])[0]
+            dtol = Tolerance(tol.rtol, float(tol.rtol * scale), "delta: relative to its terms")
+            for name, got, ref, t in (
+                ("s", [traj.s], _mpf_list([ex["s"]]), tol),
+                ("beta_star", traj.beta_star, _mpf_list(ex["beta_star"]), tol),
+                ("delta", [traj.delta], _mpf_list([ex["delta"]]), dtol),
+                ("Omega", [traj.Omega], [ex["Omega"]], tol),
+            ):  # fmt: skip
+                err = _units(got, ref, t)
+                if err > worst:
+                    worst, where = err, f"{case.name}: {name} at dps={prec}"
+    return Verdict.from_error(
+        worst,
+        f"{len(CASES)} cases x (float64, dps {dps}, {2 * dps}): s, beta_star, delta, Omega vs "
+        f"their exact definitions; worst {worst:.2g} tolerances" + (f" ({where})" * bool(where)),
+        F64,
+    )
+
+
+def _preconditioner_evaluators(dps: int = 30) -> Verdict:
+    """:func:`preconditioner` (generated lambda_1, lambda_2; float64 and mpmath at dps and
+    2 dps digits) at every case's ``beta0 = a0 w0`` and ``delta0`` equals
+    :func:`weight_preconditioner` at ``(a0, w0)`` evaluated exactly (normwise)."""
+    worst, where, n = 0.0, "", 0
+    for case in CASES:
+        ex = _exact_constants(case.setup, case.a0, case.w0)
+        a = _rational(case.a0)
+        w = np.array([_rational(v) for v in case.w0], dtype=object)
+        if a == 0 or not any(w):
+            continue  # beta0 = 0: the direction beta/|beta| of M(beta, delta) is undefined
+        n += 1
+        ea, ew = _rational(case.setup.eta_a), _rational(case.setup.eta_w)
+        ref = _mpf_list(weight_preconditioner(a, w, ea, ew))
+        for prec in (None, dps, 2 * dps):
+            with mpmath.workdps(2 * dps + 20):
+                beta = _mpf_list(a * w, 2 * dps + 20)
+                delta = _mpf_list([ex["delta"]], 2 * dps + 20)[0]
+            if prec is None:
+                beta, delta = [float(v) for v in beta], float(delta)
+            got = preconditioner(beta, delta, case.setup.eta_a, case.setup.eta_w, dps=prec)
+            err = _units(got, ref, _tolerance(prec))
+            if err > worst:
+                worst, where = err, f"{case.name} at dps={prec}"
+    return Verdict.from_error(
+        worst, f"{n} cases x (float64, dps {dps}, {2 * dps}); worst {worst:.2g} tolerances"
+        + (f" ({where})" * bool(where)), F64)  # fmt: skip
+
+
+def _wide_preconditioner_single(dps: int = 30) -> Verdict:
+    """Theorem 4.2 at h = c = 1 is the single neuron: for every case with delta >= 0 (d = 2)
+    and every case's d = 1 restriction (first coordinate), ``M_L + M_R`` of
+    :func:`wide_preconditioner` at ``beta0`` (as a d x 1 matrix) equals :func:`preconditioner`;
+    float64 and mpmath at dps, 2 dps digits."""
+    worst, where, n = 0.0, "", 0
+    for case in CASES:
+        a = _rational(case.a0)
+        ea, ew = case.setup.eta_a, case.setup.eta_w
+        for w in ([_rational(v) for v in case.w0], [_rational(case.w0[0])]):
+            delta = balance(a, np.array(w, dtype=object), _rational(ea), _rational(ew))
+            if a == 0 or not any(w) or (delta < 0 and len(w) > 1):
+                continue  # beta0 = 0, or Theorem 4.2's h = d fails for a single neuron
+            n += 1
+            beta = [a * v for v in w]
+            for prec in (None, dps, 2 * dps):
+                conv = float if prec is None else (lambda v: _mpf_list([v], 2 * dps + 20)[0])
+                b, dl = [conv(v) for v in beta], conv(delta)
+                left, right = wide_preconditioner([[v] for v in b], dl, ea, ew, dps=prec)
+                single = preconditioner(b, dl, ea, ew, dps=prec)
+                with mpmath.workdps(2 * dps + 20):  # the sum at the compared precision
+                    got = left + right[0, 0] * np.eye(len(b), dtype=int)
+                # the SVD of a d x 1 matrix and a few products: roundings ~ d eps of |M|
+                err = _units(got, single, _tolerance(prec))
+                if err > worst:
+                    worst, where = err, f"{case.name} (d={len(w)}) at dps={prec}"
+    return Verdict.from_error(
+        worst, f"{n} (case, d) pairs x (float64, dps {dps}, {2 * dps}); worst {worst:.2g} "
+        "tolerances" + (f" ({where})" * bool(where)), F64)  # fmt: skip
+
+
 def claims() -> list[Theorem]:
     """The claims of seed 003 proved or checked from this module alone (the conservation
     laws come from :func:`laws`, the simulation-backed confirmations are in
@@ -1105,18 +1489,26 @@ def claims() -> list[Theorem]:
 
     return [
         T("beta_flow", "Part I (self-consistent flow)",
-          "d beta/dt = -M grad_beta L with M = eta_w a^2 I + eta_a w w^T.", _beta_flow),
+          "d beta/dt = -M grad_beta L with M = eta_w a^2 I + eta_a w w^T "
+          "(weight_preconditioner; grad_beta L derived from the loss).", _beta_flow),
         T("M_of_beta_delta", "Part I",
           "M = (sigma + delta)/2 I + (sigma - delta)/2 beta beta^T/|beta|^2, "
           "sigma = sqrt(delta^2 + 4 eta_a eta_w |beta|^2).", _m_of_beta_delta),
-        T("ntk", "Part I", "The NTK on the data is K = X M X^T.", _ntk),
+        T("ntk", "Part I", "The NTK on the data is K = X M X^T: df/dt = -K (f - y).", _ntk),
         T("regimes", "Part I, regimes 1-3 (corrected, see errata)",
           "delta -> +oo: M ~ delta I (lazy); delta = 0: M = sqrt(eta_a eta_w)|beta|(I + "
           "bb^T/|b|^2) (rich); delta -> -oo: M ~ |delta| bb^T/|b|^2 (delayed rich).", _regimes),
+        T("unit_rates", "Part I (delta = a^2 - ||w||^2)",
+          "a/sqrt(eta_a), w/sqrt(eta_w) follow the unit-rate flow with inputs sqrt(eta_a eta_w) "
+          "X, and delta = eta_w a^2 - eta_a |w|^2 is eta_a eta_w times the poster's a^2 - "
+          "||w||^2 in those variables.", _unit_rates),
         T("whitened_reduction", "Part I (exact solution)",
-          "For X^T X = I: z = (a/sqrt(eta_a), w/sqrt(eta_w)) obeys dz/dt = G z - "
-          "(kappa^2/2)|z|^2 z (a Riccati flow in the plane of (a, beta*), Bernoulli norm).",
-          _reduction),
+          "For X^T X = s I: z = (a/sqrt(eta_a'), w/sqrt(eta_w')) obeys dz/dt = G z - "
+          "(kappa^2/2)|z|^2 z, G = [[delta'/2, kappa beta*^T], [kappa beta*, -delta'/2 I]]; "
+          "G is J on the plane of (a, beta*) and -delta'/2 across it.", _reduction),
+        T("eigenvector", "Part I (exact solution)",
+          "Omega and v_+ (both sign branches of delta) are the unstable eigenpair of J, "
+          "(-v_y, v_x) the stable one.", _eigenvector),
         T("bernoulli_lemma", "Part I (exact solution)",
           "z = e^{Gt} z0 / sqrt(phi), phi' = kappa^2 |e^{Gt} z0|^2, phi(0) = 1, solves it.",
           _bernoulli_lemma),
@@ -1129,6 +1521,18 @@ def claims() -> list[Theorem]:
         T("delta_continuity", "Part I (balanced limit)",
           "The balanced (delta = 0) solution is the continuous limit of unbalanced ones.",
           _delta_continuity, kind="numeric"),
+        T("reported_constants", "Part I (exact solution)",
+          "closed_form's s, beta_star, delta and Omega (float64; mpmath at two precisions) "
+          "equal their definitions evaluated exactly (X^T X = s I; the least-squares "
+          "solution; the poster's delta; the largest eigenvalue of G) over the suite.",
+          _reported_constants, kind="numeric"),
+        T("preconditioner_evaluators", "Part I",
+          "The generated M(beta, delta) (float64; mpmath at two precisions) equals eta_w a^2 I "
+          "+ eta_a w w^T at the suite's initial weights.", _preconditioner_evaluators,
+          kind="numeric"),
+        T("wide_preconditioner_single", "Part II, Theorem 4.2 (h = c = 1)",
+          "Theorem 4.2's preconditioners at h = c = 1 add up to the single neuron's M "
+          "(delta >= 0, or d = 1).", _wide_preconditioner_single, kind="numeric"),
     ]  # fmt: skip
 
 
@@ -1136,14 +1540,10 @@ def claims() -> list[Theorem]:
 # Errata
 # ---------------------------------------------------------------------------
 def _kunin_balanced_m() -> tuple[sp.Expr, sp.Expr]:
-    # at delta = 0, M = lambda I + lambda bb^T/|b|^2 with lambda = lambda_1 = lambda_2 of
-    # sigma = sqrt(4 eta_a eta_w |beta|^2); point eta_a = 2, eta_w = 3, |beta|^2 = 5
-    S = symbolic()
-    point = {S.eta_a: 2, S.eta_w: 3, S.beta2: 5}
-    lam = S.exprs["lambda_1"].subs(S.delta, 0)
-    printed = S.eta_a * S.eta_w * sp.sqrt(S.beta2)
-    corrected = sp.sqrt(S.eta_a * S.eta_w) * sp.sqrt(S.beta2)
-    return sp.expand(sp.radsimp((lam - printed).subs(point))), sp.simplify(lam - corrected)
+    # on the balanced manifold: M (weight_preconditioner) minus the printed coefficient times
+    # (I + bb^T/|b|^2), resp. minus the module's lambda_1(delta = 0) times it; as sums of squares
+    printed, corrected = _balanced_m()
+    return sum(r**2 for r in printed), sum(sp.simplify(r) ** 2 for r in corrected)
 
 
 def errata() -> tuple[Erratum, ...]:
@@ -1156,7 +1556,8 @@ def errata() -> tuple[Erratum, ...]:
             "With delta = 0, eta_w a^2 = eta_a ||w||^2 and ||beta||^2 = a^2 ||w||^2 give "
             "eta_w a^2 = eta_a ||w||^2 = sqrt(eta_a eta_w) ||beta||; the rates enter under a "
             "square root (the printed form is not even dimensionally consistent). Residual: "
-            "lambda(delta = 0) minus each coefficient, printed at eta = (2, 3), |beta|^2 = 5.",
+            "M = eta_w a^2 I + eta_a w w^T on the balanced manifold minus each form (squared "
+            "entries), the printed one at a rational point.",
             _kunin_balanced_m,
         ),
     )  # fmt: skip

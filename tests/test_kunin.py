@@ -21,6 +21,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import pytest
+import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -239,3 +240,72 @@ _X = (("0.6", "0.8"), ("-0.8", "0.6"))
 def test_bad_input(call, exc, message):
     with pytest.raises(exc, match=message):
         call()
+
+
+# ---------------------------------------------------------------------------
+# the preconditioners and the erratum, through the public functions
+# ---------------------------------------------------------------------------
+def test_erratum_printed_form_is_false_and_the_module_form_true():
+    (erratum,) = kunin.errata()
+    printed, corrected = erratum.residuals()
+    assert corrected == 0 and abs(float(printed)) > 1e-3
+    assert erratum.check()
+
+
+@given(
+    a=st.floats(-3, 3).filter(lambda v: abs(v) > 1e-2),
+    w=st.lists(st.floats(-3, 3), min_size=1, max_size=3).filter(lambda v: max(map(abs, v)) > 1e-2),
+    eta=st.tuples(st.floats(0.1, 10), st.floats(0.1, 10)),
+)
+def test_preconditioner_of_beta_and_delta_is_the_weight_form(a, w, eta):
+    """M(beta, delta) (generated lambda_1, lambda_2) at beta = a w, delta = balance(a, w)
+    equals eta_w a^2 I + eta_a w w^T (normwise: lambda_1 = (sigma + delta)/2 cancels for
+    delta << 0, relative to |M| it is a few roundings)."""
+    ea, ew = eta
+    w = np.array(w)
+    M = kunin.weight_preconditioner(a, w, ea, ew)
+    got = kunin.preconditioner(a * w, kunin.balance(a, w, ea, ew), ea, ew)
+    assert relative_error(got, M) <= 64 * EPS
+
+
+def test_preconditioner_at_two_precisions_and_its_validation():
+    case = kunin.case("downstream")
+    a, w = float(case.a0), np.array([float(v) for v in case.w0])
+    args = (a * w, kunin.balance(a, w, 1.0, 0.5), 1.0, 0.5)
+    lo, hi = kunin.preconditioner(*args), kunin.preconditioner(*args, dps=30)
+    assert hi.dtype == object and relative_error(lo, hi) <= 16 * EPS  # same float64 inputs
+    with pytest.raises(ValueError, match="dps"):
+        kunin.preconditioner(*args, dps=0)
+
+
+def test_wide_preconditioner_is_symmetric_and_positive_semidefinite():
+    beta = np.array([[0.3, -0.2], [0.5, 0.1], [-0.4, 0.6]])
+    for delta in (-0.7, 0.0, 0.6):
+        left, right = kunin.wide_preconditioner(beta, delta, 1.0, 0.5)
+        for m in (left, right):
+            assert np.allclose(m, m.T, rtol=0, atol=8 * EPS)
+            assert np.min(np.linalg.eigvalsh(m)) >= -8 * EPS
+
+
+def test_ntk_is_the_gram_matrix_of_the_output_jacobian():
+    """K = X M X^T equals sum_theta eta_theta (df/dtheta)(df/dtheta)^T, the NTK's definition,
+    with df/dtheta from sympy's derivative of ``kunin.output`` (n = 3, d = 2)."""
+    setup = kunin.case("upstream").setup
+    F = kunin.flow(3, 2)
+    a, w = F.block("a"), F.block("w")
+    X = np.array(F.params[2:8]).reshape(3, 2)  # (eta_a, eta_w, X entries, y entries)
+    f = kunin.output(a, w, X)
+    rates = [F.params[0]] + [F.params[1]] * 2
+    J = np.array([[sp.diff(fi, s) for s in F.state] for fi in f])
+    K = (J * np.array(rates)) @ J.T
+    at = {
+        F.state[0]: sp.Rational("1.2"),
+        F.state[1]: sp.Rational("0.2"),
+        F.state[2]: sp.Rational("0.3"),
+        F.params[0]: 1,
+        F.params[1]: sp.Rational("0.5"),
+        **{x: sp.Rational(v) for x, v in zip(X.ravel(), np.ravel(setup.X), strict=True)},
+    }
+    ref = np.vectorize(lambda e: float(e.subs(at)), otypes=[float])(K)
+    got = kunin.ntk(1.2, np.array([0.2, 0.3]), np.array(setup.X, dtype=float), 1.0, 0.5)
+    assert relative_error(got, ref) <= 8 * EPS

@@ -1,56 +1,176 @@
 """Simulation-backed confirmations of seed 003 (Kunin et al.): the single-neuron closed
-form of :mod:`solvable.kunin` against the raw flow integrated by :func:`numerics.simulate`,
-Theorem 4.2's self-consistent flow on simulated wide nets, delta_k along simulated ReLU
-nets, and the cross-check of the two closed forms of seeds 001 and 003.
+form of :mod:`solvable.kunin` against the raw flow integrated by :func:`numerics.simulate`
+(at absolute times), the reported constants measured on the simulated flow, Theorem 4.2's
+self-consistent flow on simulated wide nets, every delta_k along simulated ReLU nets, and
+the cross-check of the two closed forms of seeds 001 and 003.
+
+Every check integrates the flow that sympy derives from the module's loss
+(:func:`numerics.simulate`) and measures it with the module's own functions
+(:func:`kunin.balance`, :func:`kunin.wide_balance`, :func:`kunin.wide_preconditioner`,
+:func:`kunin.beta_gradient`); none retypes a formula.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
+from typing import Any
 
 import mpmath
 import numpy as np
-from scipy.integrate import DOP853
 
 import numerics
-from numerics import mp
 from solvable import kunin, xu_ziyin
+from solvable._core import numbers as nb
 from solvable._core.backends import generate
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import Tolerance, error_in_units
+from solvable._core.tolerance import Tolerance
 
 SEED = kunin.SEED
+_units = kunin._units  # error_in_units, inf against an exact 0 with no floor
+
+
+# Absolute times (no time scale of the closed form).  At t = 30 the slowest mode of the
+# approach to the fixed point has decayed by >= 20 e-folds in 9 of the 13 cases (the
+# in-plane mode, rate 2 Omega, by >= 47); origin stays at its saddle; in zero_target it has
+# decayed by 3.4 (rate delta' = 0.115), in delayed_rich the direction across beta* by 1.4
+# (rate Omega + delta'/2 = 0.048: the delay itself; the in-plane mode by 390);
+# balanced_zero_target (Omega = 0) decays algebraically
+ORACLE_TIMES = ("0", "0.1", "0.5", "2", "8", "30")
+
+
+def _scale(setup: Any, a0: Any, w0: Any) -> Any:
+    """``eta_w a0^2 + eta_a |w0|^2`` (at the working precision): the size of the two terms
+    of delta, the floor its errors are measured against."""
+    ea, ew = nb.to_mpf(setup.eta_a), nb.to_mpf(setup.eta_w)
+    return ew * nb.to_mpf(a0) ** 2 + ea * mpmath.fsum(nb.to_mpf(v) ** 2 for v in w0)
 
 
 def _oracle(dps: int = 30, cases: Sequence[str] | None = None) -> Verdict:
-    """Closed form vs simulated raw flow over the single-neuron suite, dps - 5 digits."""
-    tol = Tolerance.digits(dps - 5, "Taylor integrator at dps + 20 digits, closed form at dps + 10")
+    """Closed form vs the simulated raw flow over the single-neuron suite at the absolute
+    :data:`ORACLE_TIMES`: the state, beta, the conserved delta and the loss, dps - 5 digits.
+
+    Measures (errors in units of the tolerance): the state ``(a/sqrt(eta_a), w/sqrt(eta_w))``
+    normwise (a block may decay exponentially and is then only determined relative to the
+    whole state); beta normwise with the floor ``|beta*|`` (it tends to beta*); delta with
+    the floor ``eta_w a0^2 + eta_a |w0|^2`` (a difference of those terms, 0 when balanced);
+    the loss with the floor ``L(0)``."""
+    # The Taylor integrator works at dps + 20 digits with a per-step error 10^-(dps + 20) of
+    # the state; over the <= ~3000 steps to t = 30 and the growth of rounding errors off the
+    # unstable manifolds (<= 1e9, numerics.mp) it keeps >= dps + 5 digits.  The closed form
+    # works at dps + 10 and both round to dps digits: dps - 5 leaves 4 digits for the
+    # conditioning of the compared quantities.
+    rtol = 10.0 ** -(dps - 5)
+    tol = Tolerance(rtol, reason="Taylor integrator at dps + 20 digits, closed form at dps + 10")
     worst, where, n = 0.0, "", 0
     for case in kunin.CASES:
         if cases is not None and case.name not in cases:
             continue
         n += 1
-        traj = kunin.closed_form(case.setup, case.a0, case.w0, dps=dps)
-        with mpmath.workdps(dps + 10):
-            scale = 1 / (traj.Omega if traj.Omega > 0 else 1)
-            times = [mpmath.mpf(0), scale / 10, scale, 10 * scale]
-        exact = traj.sample(times)
-        sim = numerics.simulate(case.setup, case.a0, case.w0, times, method="mpmath", dps=dps)
-        for k, t in enumerate(times):
-            for name, got, ref in (
-                ("a", [sim[k].a], [exact.a[k]]), ("w", sim[k].w, exact.w[k]),
-                ("beta", sim[k].beta, exact.beta[k]),
-            ):  # fmt: skip
-                err = error_in_units(got, ref, tol)
+        setup = case.setup
+        traj = kunin.closed_form(setup, case.a0, case.w0, dps=dps)
+        exact = traj.sample(list(ORACLE_TIMES))
+        sim = numerics.simulate(setup, case.a0, case.w0, list(ORACLE_TIMES), method="mpmath",
+                                dps=dps)  # fmt: skip
+        with mpmath.workdps(dps + 20):
+            ra, rw = mpmath.sqrt(nb.to_mpf(setup.eta_a)), mpmath.sqrt(nb.to_mpf(setup.eta_w))
+            floors = {
+                "beta": max(abs(v) for v in traj.beta_star),
+                "delta": _scale(setup, case.a0, case.w0),
+                "loss": exact.loss[0],
+            }
+            for k, t in enumerate(ORACLE_TIMES):
+                s, e = sim[k], exact[k]
+                for name, got, ref in (
+                    ("state", [s.a / ra, *(s.w / rw)], [e.a / ra, *(e.w / rw)]),
+                    ("beta", s.beta, e.beta),
+                    ("delta", [s.delta], [traj.delta]),
+                    ("loss", [s.loss], [e.loss]),
+                ):  # fmt: skip
+                    floor = floors.get(name, 0)
+                    err = _units(got, ref, Tolerance(rtol, float(rtol * floor)))
+                    if err > worst:
+                        worst, where = err, f"{case.name}: {name} at t={t}"
+    return Verdict.from_error(
+        worst,
+        f"{n} cases x t in {{{', '.join(ORACLE_TIMES)}}}: state, beta, delta, loss; worst "
+        f"{worst:.2g} tolerances" + (f" ({where})" if where else ""),
+        tol,
+    )
+
+
+def _rate_setups() -> list[tuple[str, kunin.Setup, str, tuple[str, ...]]]:
+    """Starts in the plane of ``(a, beta*)`` (``w0`` parallel to beta*: the approach to the
+    fixed point is the in-plane mode alone): the suite's ``parallel`` and ``antiparallel``
+    cases, and the d = 1 restriction (first input coordinate) of every case with ``X^T y !=
+    0`` and ``beta0`` neither 0 (a saddle) nor beta* (at rest)."""
+    out = [(c.name, c.setup, c.a0, c.w0) for c in kunin.CASES
+           if c.name in ("parallel", "antiparallel")]  # fmt: skip
+    for c in kunin.CASES:
+        X1 = tuple((row[0],) for row in c.setup.X)
+        with mpmath.workdps(50):
+            x = [nb.to_mpf(r[0]) for r in X1]
+            xty = mpmath.fsum(xi * nb.to_mpf(v) for xi, v in zip(x, c.setup.y, strict=True))
+            beta0 = nb.to_mpf(c.a0) * nb.to_mpf(c.w0[0])
+            at_rest = beta0 == xty / mpmath.fsum(xi**2 for xi in x)  # already at beta*
+        if xty == 0 or beta0 == 0 or at_rest:
+            continue
+        setup = kunin.Setup(c.setup.eta_a, c.setup.eta_w, X1, c.setup.y)
+        out.append((f"{c.name} (d=1)", setup, c.a0, (c.w0[0],)))
+    return out
+
+
+def _time_unit(setup: kunin.Setup, a0: Any, w0: Any) -> float:
+    """``1/R`` with ``R = s (|delta|/2 + sqrt(eta_a eta_w) |X^T y|/s)`` computed from the setup
+    and the initial weights (not from the closed form): a bound ``Omega <= R <= sqrt(2)
+    Omega`` that places the late-time window."""
+    X = np.array([[float(v) for v in row] for row in setup.X])
+    y = np.array([float(v) for v in setup.y])
+    s = float(np.sum(X[:, 0] ** 2))
+    ea, ew = float(setup.eta_a), float(setup.eta_w)
+    delta = float(kunin.balance(float(a0), np.array([float(v) for v in w0]), ea, ew))
+    return 1.0 / (s * abs(delta) / 2 + np.sqrt(ea * ew) * float(np.linalg.norm(X.T @ y)))
+
+
+def _constants_on_flow(dps: int = 30) -> Verdict:
+    """What the closed form reports, measured on the simulated raw flow (mpmath Taylor
+    integrator at ``dps`` digits): for starts in the plane of ``(a, beta*)``
+    (:func:`_rate_setups`) beta(t) tends to the reported ``beta_star`` with the late-time rate
+    ``2 Omega`` (reported ``Omega``) and the measured delta(t) is the reported delta.
+
+    The rate is ``log(|beta(t1) - beta*| / |beta(t2) - beta*|) / (t2 - t1)`` on ``[t1, t2] =
+    [10, 14]`` time units of :func:`_time_unit`: there the in-plane deviation ``c_- e^{-2 Omega
+    t} v_-`` dominates its next term (relative size ``e^{-2 Omega t1} <= e^{-14}``), which
+    moves the measured rate by ``<= 1e-6`` relative; ``|beta - beta*|`` is still ``>= 1e-17``
+    of ``|beta*|`` at t2, resolved to >= 10 digits at dps = 30."""
+    rate_tol = Tolerance(1e-5, reason="next in-plane mode e^{-4 Omega t}: <= 1e-6 of the rate")
+    d_rtol = 10.0 ** -(dps - 5)
+    worst, where, rates = 0.0, "", []
+    for name, setup, a0, w0 in _rate_setups():
+        traj = kunin.closed_form(setup, a0, w0, dps=dps)
+        unit = _time_unit(setup, a0, w0)
+        times = [0.0, 10 * unit, 14 * unit]
+        sim = numerics.simulate(setup, a0, w0, times, method="mpmath", dps=dps)
+        with mpmath.workdps(dps + 20):
+            dev = [mpmath.sqrt(mpmath.fsum((st.beta - traj.beta_star) ** 2)) for st in sim[1:]]
+            rate = mpmath.log(dev[0] / dev[1]) / mpmath.mpf(times[2] - times[1])
+            expected = 2 * traj.Omega
+            err = _units([rate], [expected], rate_tol)
+            rates.append(float(rate / expected - 1))
+            if err > worst:
+                worst, where = err, f"{name}: rate {mpmath.nstr(rate, 8)} vs 2 Omega"
+            dtol = Tolerance(d_rtol, float(d_rtol * _scale(setup, a0, w0)), "delta")
+            for st, t in zip(sim, times, strict=True):
+                err = _units([st.delta], [traj.delta], dtol)
                 if err > worst:
-                    worst, where = err, f"{case.name}: {name} at t={mpmath.nstr(t, 5)}"
-    status = "confirmed" if worst <= 1 else "failed"
-    return Verdict(
-        status,
-        f"{n} cases x 4 times (t in 0, 1/10, 1, 10 x 1/Omega); worst {worst:.2g} tolerances"
-        + (f" ({where})" if where else ""),
-        max_error=worst,
-        tolerance=tol,
+                    worst, where = err, f"{name}: delta at t={t:.3g}"
+    n = len(rates)
+    return Verdict.from_error(
+        worst,
+        f"{n} in-plane starts: the late rate of |beta - beta_star| is 2 Omega to "
+        f"{max(abs(r) for r in rates):.1e} relative; delta(t) = the reported delta; worst "
+        f"{worst:.2g} tolerances" + (f" ({where})" if where else ""),
+        rate_tol,
     )
 
 
@@ -74,159 +194,130 @@ def _xu_ziyin_cross(dps: int = 30) -> Verdict:
             times = [mpmath.mpf(0), xt.t_c / 10, xt.t_c, 10 * xt.t_c]
         ka, xa = kt.sample(times), xt.sample(times)
         for k in range(len(times)):
-            worst = max(worst, error_in_units([ka.a[k]], [xa.u[k][0]], tol))
-            worst = max(worst, error_in_units(ka.w[k], xa.W[k][:, 0], tol))
-    return Verdict(
-        "confirmed" if worst <= 1 else "failed",
-        f"3 setups x 4 times, both closed forms at dps={dps}; worst {worst:.2g} tolerances",
-        max_error=worst,
-        tolerance=tol,
-    )
+            worst = max(worst, _units([ka.a[k]], [xa.u[k][0]], tol))
+            worst = max(worst, _units(ka.w[k], xa.W[k][:, 0], tol))
+    return Verdict.from_error(
+        worst, f"3 setups x 4 times, both closed forms at dps={dps}; worst {worst:.2g} tolerances",
+        tol)  # fmt: skip
 
 
-def _mp_matrix(rows):
-    return mpmath.matrix([[mpmath.mpf(v) for v in r] for r in rows])
+# Theorem 4.2's wide net: n = 4 samples, d = 3 inputs, c = 2 outputs
+_WIDE_X = (("0.5", "-0.2", "0.9"), ("0.1", "0.7", "-0.4"), ("-0.6", "0.3", "0.2"),
+           ("0.8", "0.5", "0.1"))  # fmt: skip
+_WIDE_Y = (("1", "-0.5"), ("0.3", "0.8"), ("-0.7", "0.2"), ("0.4", "1.1"))
 
 
-def _wide_blocks(flat, h: int, c: int, d: int):
-    """A (h x c) and W (h x d) from the flat state (or its derivative) of ``wide_flow``."""
-    A = mpmath.matrix([[flat[i * c + j] for j in range(c)] for i in range(h)])
-    W = mpmath.matrix([[flat[h * c + i * d + j] for j in range(d)] for i in range(h)])
-    return A, W
+def _balanced_wide_start(setup: kunin.WideSetup, delta: Any, h: int,
+                         digits: int) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """``(A0, W0)`` with ``Delta = eta_w A A^T - eta_a W W^T = delta I_h`` (at ``digits``):
+    ``h = d`` (delta < 0): A chosen, ``W W^T = (eta_w A A^T - delta I)/eta_a`` by Cholesky;
+    ``h = c`` (delta > 0): W chosen, ``A A^T = (delta I + eta_a W W^T)/eta_w``."""
+    with mpmath.workdps(digits):
+        eA, eW, delta = nb.to_mpf(setup.eta_a), nb.to_mpf(setup.eta_w), nb.to_mpf(delta)
+        if h == setup.d:
+            A = mpmath.matrix([["0.3", "-0.2"], ["0.5", "0.1"], ["-0.4", "0.6"]])
+            W = mpmath.cholesky((eW * A * A.T - delta * mpmath.eye(h)) / eA)
+        else:
+            W = mpmath.matrix([["0.4", "0.1", "-0.3"], ["-0.2", "0.5", "0.2"]])
+            A = mpmath.cholesky((delta * mpmath.eye(h) + eA * W * W.T) / eW)
+        return (np.array(A.tolist(), dtype=object), np.array(W.tolist(), dtype=object))
 
 
 def _wide_self_consistent(dps: int = 30) -> Verdict:
-    """Part II (Theorem 4.2): for f = A^T W x started from Delta = eta_W A A^T - eta_A W W^T
-    = delta I_h (h = d when delta < 0, h = c when delta > 0), along the simulated flow
-    (i) Delta stays delta I and (ii) d beta/dt of the raw flow (beta = W^T A) equals
-    -1/2 (sqrt(delta^2 I + 4 k^2 beta beta^T) - delta I) G - 1/2 G (sqrt(delta^2 I +
-    4 k^2 beta^T beta) + delta I), G = grad_beta L, k^2 = eta_A eta_W; dps - 5 digits."""
-    n, d, c = 4, 3, 2
-    Xr = [["0.5", "-0.2", "0.9"], ["0.1", "0.7", "-0.4"], ["-0.6", "0.3", "0.2"],
-          ["0.8", "0.5", "0.1"]]  # fmt: skip
-    Yr = [["1", "-0.5"], ["0.3", "0.8"], ["-0.7", "0.2"], ["0.4", "1.1"]]
-    eA, eW = mpmath.mpf(1), mpmath.mpf("0.5")
-    tol = Tolerance.digits(dps - 5, "Taylor integrator at dps + 20 digits, mpmath sqrtm")
-    worst, checked = 0.0, []
+    """Part II (Theorem 4.2): for f = A^T W x started from Delta = delta I_h (h = d when
+    delta < 0, h = c when delta > 0), along the flow simulated by ``numerics.simulate``
+    (mpmath, dps digits) (i) ``wide_balance`` stays delta I and (ii) d beta/dt of the raw
+    flow (its sympy vector field at the simulated weights, beta = W^T A) equals
+    ``-(M_L G + G M_R)`` with ``(M_L, M_R) = kunin.wide_preconditioner(beta, delta)`` and
+    ``G = grad_beta L`` (``kunin.beta_gradient``, derived from ``wide_loss``); dps - 5 digits."""
+    setup = kunin.WideSetup("1", "0.5", _WIDE_X, _WIDE_Y)
+    n, d, c = setup.n, setup.d, setup.c
+    system = kunin.WideLinearSystem()
+    # integrator at dps + 20 (see _oracle); the state rounded to dps digits, at which the
+    # vector field, the SVD and the self-consistent form are evaluated (dps + 20 digits)
+    tol = Tolerance.digits(dps - 5, "Taylor integrator at dps + 20 digits, states at dps")
+    B, Xs, Ys, grad = kunin.beta_gradient(n, d, c)
+    G_of = generate((list(B.ravel()), list(Xs.ravel()), list(Ys.ravel())), list(grad.ravel()),
+                    "mpmath")  # fmt: skip
+    worst, where, checked = 0.0, "", []
+    times = ["0", "0.5", "2"]
     for delta_s, h in (("-0.7", d), ("0.6", c)):
-        with mpmath.workdps(dps + 20):
-            delta = mpmath.mpf(delta_s)
-            if h == d:  # choose A, then W W^T = (eta_W A A^T - delta I)/eta_A
-                A = _mp_matrix([["0.3", "-0.2"], ["0.5", "0.1"], ["-0.4", "0.6"]])
-                WWt = (eW * A * A.T - delta * mpmath.eye(h)) / eA
-                W = mpmath.cholesky(WWt)  # h x h = h x d
-            else:  # choose W, then A A^T = (delta I + eta_A W W^T)/eta_W
-                W = _mp_matrix([["0.4", "0.1", "-0.3"], ["-0.2", "0.5", "0.2"]])
-                AAt = (delta * mpmath.eye(h) + eA * W * W.T) / eW
-                A = mpmath.cholesky(AAt)  # h x h = h x c
-            flow = kunin.wide_flow(n, d, h, c)
-            params = [eA, eW, *[mpmath.mpf(v) for r in Xr for v in r],
-                      *[mpmath.mpf(v) for r in Yr for v in r]]  # fmt: skip
-            y0 = [A[i, j] for i in range(h) for j in range(c)] + [
-                W[i, j] for i in range(h) for j in range(d)
-            ]
-        prog = mp.compile_polynomial(flow.state, flow.params, flow.rhs)
-        times = [mpmath.mpf("0.5"), mpmath.mpf(2)]
-        ys, _ = mp.integrate(
-            prog, params, flow.params, y0, times, dps, [(0, h * c), (h * c, len(y0))]
-        )
+        A0, W0 = _balanced_wide_start(setup, delta_s, h, dps + 40)
+        states = numerics.simulate(setup, A0, W0, times, method="mpmath", dps=dps)
+        flow = kunin.wide_flow(n, d, h, c)
         rhs = generate((flow.state, flow.params), list(flow.rhs), "mpmath")
         with mpmath.workdps(dps + 20):
-            X, Y = _mp_matrix(Xr), _mp_matrix(Yr)
-            k2 = eA * eW
-            for yv in ys:
-                At, Wt = _wide_blocks(yv, h, c, d)
-                Delta = eW * At * At.T - eA * Wt * Wt.T
-                got = [Delta[i, j] for i in range(h) for j in range(h)]
-                ref = [delta if i == j else 0 for i in range(h) for j in range(h)]
-                worst = max(worst, error_in_units(got, ref, tol))
-                dy = rhs(yv, params)
-                dA, dW = _wide_blocks(dy, h, c, d)
-                beta = Wt.T * At
-                dbeta = dW.T * At + Wt.T * dA
-                G = X.T * (X * beta - Y)
-                Id, Ic = mpmath.eye(d), mpmath.eye(c)
-                left = mpmath.sqrtm(delta**2 * Id + 4 * k2 * beta * beta.T) - delta * Id
-                right = mpmath.sqrtm(delta**2 * Ic + 4 * k2 * beta.T * beta) + delta * Ic
-                formula = -(left * G + G * right) / 2
-                got = [dbeta[i, j] for i in range(d) for j in range(c)]
-                ref = [formula[i, j] for i in range(d) for j in range(c)]
-                worst = max(worst, error_in_units(got, ref, tol))
+            params = system.flow_parameters(setup, nb.to_mpf)
+            delta = mpmath.mpf(delta_s)
+            X = [nb.to_mpf(v) for row in _WIDE_X for v in row]
+            Y = [nb.to_mpf(v) for row in _WIDE_Y for v in row]
+            for st, t in zip(states, times, strict=True):
+                ref = delta * np.eye(h, dtype=int)
+                err = _units(st.Delta, ref, tol)
+                if err > worst:
+                    worst, where = err, f"Delta - delta I at delta={delta_s}, t={t}"
+                dy = flow.unpack(rhs(flow.pack({"A": st.A, "W": st.W}), params))
+                dbeta = dy["W"].T @ st.A + st.W.T @ dy["A"]
+                G = np.array(G_of(list(st.beta.ravel()), X, Y), dtype=object).reshape(d, c)
+                left, right = kunin.wide_preconditioner(st.beta, delta, setup.eta_a,
+                                                        setup.eta_w, dps=dps + 20)  # fmt: skip
+                err = _units(dbeta, -(left @ G + G @ right), tol)
+                if err > worst:
+                    worst, where = err, f"d beta/dt at delta={delta_s}, t={t}"
         checked.append(f"delta={delta_s}, h={h}")
-    return Verdict(
-        "confirmed" if worst <= 1 else "failed",
-        f"{'; '.join(checked)} (n={n}, d={d}, c={c}), t in {{0.5, 2}}: Delta - delta I and the "
-        f"self-consistent d beta/dt; worst {worst:.2g} tolerances",
-        max_error=worst,
-        tolerance=tol,
+    return Verdict.from_error(
+        worst,
+        f"{'; '.join(checked)} (n={n}, d={d}, c={c}), t in {{{', '.join(times)}}}: Delta - delta "
+        f"I and the self-consistent d beta/dt; worst {worst:.2g} tolerances"
+        + (f" ({where})" if where else ""),
+        tol,
     )
 
 
-def _relu_conservation() -> Verdict:
-    """Part II: along a simulated ReLU net f = a^T relu(W x) (h = 8, d = 3, n = 10, targets
-    from a 3-neuron ReLU teacher, rates eta_a = 1, eta_w = 0.4), every delta_k =
-    eta_w a_k^2 - eta_a |w_k|^2 stays constant through activation changes, checked after
-    every accepted DOP853 step (rtol 1e-12).  The hand-written ReLU gradient is first
-    checked against the sympy gradient of the loss (solvable.flows.piecewise_linear_flow)
-    inside one activation region.
-
-    The data seed (3) is fixed: with other seeds a neuron can slide along its kink
-    (a Filippov sliding mode, where the flow pushes w_k . x_i towards 0 from both sides),
-    which an explicit integrator resolves only with ever smaller steps; the step cap turns
-    that into a failure instead of a hang.  Conservation itself holds there too (sigma(z) =
-    sigma'(z) z makes both sides' contributions equal), as the per-region proof shows."""
-    rng = np.random.default_rng(3)
-    h, d, n = 8, 3, 10
-    X = rng.normal(size=(n, d))
+def _relu_problem() -> tuple[kunin.PiecewiseLinearSetup, np.ndarray, np.ndarray]:
+    """ReLU student (h = 4, d = 2) on n = 5 points labelled by a 3-neuron ReLU teacher,
+    rates eta_a = 1, eta_w = 0.4 (data seed 8, rounded to 4 decimals): 4 activation changes
+    in t <= 2.  The seed is fixed: with many others (4 of 10 seeds at h = 5, n = 6) a neuron
+    slides along its kink (a Filippov sliding mode: the vector field, discontinuous
+    across w_k . x_i = 0, pushes towards it from both sides), which an explicit integrator
+    resolves only with ever smaller steps; conservation holds there too (sigma(z) =
+    sigma'(z) z), as the per-region law ``kunin.delta_k0`` shows."""
+    rng = np.random.default_rng(8)
+    h, d, n = 4, 2, 5
+    X = np.round(rng.normal(size=(n, d)), 4)
     teacher_W, teacher_a = rng.normal(size=(3, d)), rng.normal(size=3)
-    y = teacher_a @ np.maximum(teacher_W @ X.T, 0)
-    ea, ew = 1.0, 0.4
-    a0 = rng.normal(size=h)
-    W0 = rng.normal(size=(h, d))
+    y = np.round(teacher_a @ np.maximum(teacher_W @ X.T, 0), 4)
+    a0, W0 = np.round(rng.normal(size=h), 4), np.round(rng.normal(size=(h, d)), 4)
+    setup = kunin.PiecewiseLinearSetup(1, 0.4, tuple(map(tuple, X.tolist())), tuple(y.tolist()))
+    return setup, a0, W0
 
-    def grads(a, W, X, y):
-        z = W @ X.T  # h x n
-        act = (z > 0).astype(float)
-        r = a @ (act * z) - y  # n
-        return -ea * (act * z) @ r, -ew * (a[:, None] * act * r[None, :]) @ X
 
-    # hand-written gradient vs the sympy gradient of the loss (n = 2, h = 2 sub-problem)
-    flow = kunin.piecewise_linear_flow(2, d, 2)
-    slopes = (W0[:2] @ X[:2].T > 0).astype(float)
-    params = [ea, ew, *X[:2].ravel(), *y[:2], *slopes.ravel()]
-    f = generate((flow.state, flow.params), list(flow.rhs), "numpy")
-    ref = np.array(f([*a0[:2], *W0[:2].ravel()], params), dtype=float)
-    da, dW = grads(a0[:2], W0[:2], X[:2], y[:2])
-    grad_err = float(np.max(np.abs(np.concatenate([da, dW.ravel()]) - ref)) / np.max(np.abs(ref)))
-
-    def rhs(_t, yv):
-        da, dW = grads(yv[:h], yv[h:].reshape(h, d), X, y)
-        return np.concatenate([da, dW.ravel()])
-
-    solver = DOP853(rhs, 0.0, np.concatenate([a0, W0.ravel()]), 2.0, rtol=1e-12, atol=1e-14)
+def _relu_conservation() -> Verdict:
+    """Part II: along a ReLU net f = a^T relu(W x) simulated by ``numerics.simulate`` (scipy
+    DOP853 at rtol 1e-13 on the flow sympy derives from ``piecewise_linear_loss``, sampled at
+    201 times in [0, 2]), every delta_k (``kunin.balance`` of the simulated weights) stays
+    constant through the activation changes it goes through."""
+    setup, a0, W0 = _relu_problem()
+    times = list(np.linspace(0.0, 2.0, 201))
+    states = numerics.simulate(setup, a0, W0, times, method="scipy")
+    ea, ew = float(setup.eta_a), float(setup.eta_w)
     scale = float(np.max(ew * a0**2 + ea * np.sum(W0**2, axis=1)))
-    delta0 = ew * a0**2 - ea * np.sum(W0**2, axis=1)
-    drift, flips, steps, cap = 0.0, 0, 0, 5000
-    prev = W0 @ X.T > 0
-    while solver.status == "running" and steps < cap:
-        solver.step()
-        steps += 1
-        a, W = solver.y[:h], solver.y[h:].reshape(h, d)
-        drift = max(drift, float(np.max(np.abs(ew * a**2 - ea * np.sum(W**2, axis=1) - delta0))))
-        now = W @ X.T > 0
-        flips += int(np.sum(now != prev))
-        prev = now
-    # per-step local error <= 1e-12 relative (the step controller also rejects steps
-    # across a kink until they meet it); a few hundred steps: 1e-9 of the weight scale
-    tol = Tolerance(rtol=1e-9, reason="DOP853 at rtol 1e-12 over <= 5000 steps")
-    ok = solver.status == "finished" and grad_err < 1e-13 and drift <= 1e-9 * scale and flips > 0
-    return Verdict(
-        "confirmed" if ok else "failed",
-        f"max |delta_k(t) - delta_k(0)| = {drift:.1e} (scale {scale:.2f}) over t in [0, 2], "
-        f"{steps} steps ({solver.status}), {flips} activation changes; hand-written vs sympy "
-        f"gradient {grad_err:.1e}",
-        max_error=drift / (1e-9 * scale),
-        tolerance=tol,
+    delta0 = kunin.balance(a0, W0, ea, ew)
+    drift = max(float(np.max(np.abs(st.delta - delta0))) for st in states)
+    flips = sum(int(np.sum(s.active != p.active)) for p, s in itertools.pairwise(states))
+    # DOP853 at rtol 1e-13 (atol 1e-16 of the weights): a global error ~1e-11 of the weights
+    # over t <= 2 (the step controller rejects steps across a kink until they meet it), so
+    # delta_k, quadratic in them, moves by ~1e-11 of its terms; 1e-9 leaves two orders
+    tol = Tolerance(rtol=1e-9, reason="DOP853 at rtol 1e-13 through activation changes")
+    moved = max(float(np.max(np.abs(s.W - W0))) for s in states)
+    worst = drift / (tol.rtol * scale)
+    if flips == 0 or moved < 1e-2:  # no activation change: the check would be vacuous
+        worst = max(worst, float("inf"))
+    return Verdict.from_error(
+        worst,
+        f"max |delta_k(t) - delta_k(0)| = {drift:.1e} (terms {scale:.2f}) over 201 times in "
+        f"[0, 2], {flips} activation changes, weights moved by {moved:.2f}",
+        tol,
     )
 
 
@@ -238,9 +329,13 @@ def claims() -> list[Theorem]:
 
     return [
         T("closed_form_oracle", "Part I (exact solution)",
-          "Closed form and the simulated raw flow agree to dps - 5 digits in a, w, beta over "
-          "the suite (delta <, =, > 0; a of both signs; unequal rates; beta0 parallel, "
-          "antiparallel, orthogonal to beta*).", _oracle),
+          "Closed form and the simulated raw flow agree to dps - 5 digits in the state, beta, "
+          "delta and the loss at absolute times 0 to 30 over the suite (delta <, =, > 0; a of "
+          "both signs; unequal rates; beta0 parallel, antiparallel, orthogonal to beta*).",
+          _oracle),
+        T("constants_on_the_flow", "Part I (exact solution)",
+          "On the simulated raw flow, beta(t) tends to the reported beta_star at the rate "
+          "2 Omega (reported Omega), and delta(t) is the reported delta.", _constants_on_flow),
         T("wide_self_consistent", "Part II, Theorem 4.2",
           "From Delta = delta I (h = d if delta < 0, h = c if delta > 0) the simulated wide "
           "net keeps Delta = delta I and beta = W^T A follows the self-consistent flow.",
