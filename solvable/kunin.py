@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import mpmath
@@ -59,7 +59,7 @@ import numpy as np
 import sympy as sp
 
 from solvable._core import numbers as nb
-from solvable._core.activations import Z, activation, derivative, elementwise
+from solvable._core.activations import elementwise
 from solvable._core.backends import elementary, exprel, generate, torch_module
 from solvable._core.claims import Erratum, Theorem, Verdict, prove_zero
 from solvable._core.conservation import ConservationLaw
@@ -460,16 +460,7 @@ def piecewise_linear_flow(n: int, d: int, h: int, *, region: bool = True) -> Gra
         sigma = elementwise("relu", "sympy")
     F = gradient_flow(lambda a, W: piecewise_linear_loss(a, W, X, y, sigma),
                       {"a": ((h,), S.eta_a), "W": ((h, d), S.eta_w)}, params)  # fmt: skip
-    if region:
-        return F
-    # sympy differentiates max(0, z) into Heaviside(z) (= 1/2 at 0); the package's ReLU
-    # derivative is Heaviside(z, 0) (sigma'(0) = 0, as torch's autograd): a neuron whose
-    # pre-activations are all <= 0 receives no gradient
-    relu_prime = derivative("relu")
-    rhs = tuple(
-        e.xreplace({H: relu_prime.subs(Z, H.args[0]) for H in e.atoms(sp.Heaviside)}) for e in F.rhs
-    )
-    return replace(F, rhs=rhs)
+    return F
 
 
 @functools.cache
@@ -862,16 +853,9 @@ class PiecewiseLinearState:
 
 
 def _relu(backend: str) -> Callable[[Any], Any]:
-    """ReLU, generated from its sympy definition, elementwise for ``backend``.  For torch
-    from its Piecewise rewrite, ``where(z <= 0, 0, z)``: autograd then differentiates it with
-    the package's ``sigma'(0) = 0`` (:func:`activations.derivative`), where the generated
-    ``maximum(0, z)`` would split the gradient 1/2 : 1/2 at the tie."""
-    return _torch_relu() if backend == "torch" else elementwise("relu", backend)
-
-
-@functools.cache
-def _torch_relu() -> Callable[[Any], Any]:
-    return generate((Z,), activation("relu").rewrite(sp.Piecewise), "torch")
+    """ReLU, generated from its sympy definition (its Piecewise form, so that sympy's and
+    torch's derivatives give ``sigma'(0) = 0``), elementwise for ``backend``."""
+    return elementwise("relu", backend)
 
 
 # ---------------------------------------------------------------------------
@@ -1374,15 +1358,6 @@ F64 = Tolerance(
 )
 
 
-def _units(got: Any, ref: Any, tol: Tolerance) -> float:
-    """:func:`error_in_units`, and ``inf`` (not a ``ZeroDivisionError``) for a non-zero error
-    against an exactly zero reference with no absolute floor."""
-    try:
-        return error_in_units(got, ref, tol)
-    except ZeroDivisionError:
-        return float("inf")
-
-
 def _tolerance(dps: int | None) -> Tolerance:
     """Of a reported constant at ``dps`` digits (``None``: float64): closed_form works at
     dps + 10 digits and rounds to dps, so it is right to one unit of the last digit."""
@@ -1408,7 +1383,7 @@ def _reported_constants(dps: int = 30) -> Verdict:
                 ("delta", [traj.delta], _mpf_list([ex["delta"]]), dtol),
                 ("Omega", [traj.Omega], [ex["Omega"]], tol),
             ):  # fmt: skip
-                err = _units(got, ref, t)
+                err = error_in_units(got, ref, t)
                 if err > worst:
                     worst, where = err, f"{case.name}: {name} at dps={prec}"
     return Verdict.from_error(
@@ -1440,7 +1415,7 @@ def _preconditioner_evaluators(dps: int = 30) -> Verdict:
             if prec is None:
                 beta, delta = [float(v) for v in beta], float(delta)
             got = preconditioner(beta, delta, case.setup.eta_a, case.setup.eta_w, dps=prec)
-            err = _units(got, ref, _tolerance(prec))
+            err = error_in_units(got, ref, _tolerance(prec))
             if err > worst:
                 worst, where = err, f"{case.name} at dps={prec}"
     return Verdict.from_error(
@@ -1471,7 +1446,7 @@ def _wide_preconditioner_single(dps: int = 30) -> Verdict:
                 with mpmath.workdps(2 * dps + 20):  # the sum at the compared precision
                     got = left + right[0, 0] * np.eye(len(b), dtype=int)
                 # the SVD of a d x 1 matrix and a few products: roundings ~ d eps of |M|
-                err = _units(got, single, _tolerance(prec))
+                err = error_in_units(got, single, _tolerance(prec))
                 if err > worst:
                     worst, where = err, f"{case.name} (d={len(w)}) at dps={prec}"
     return Verdict.from_error(

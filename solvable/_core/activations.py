@@ -31,6 +31,7 @@ __all__ = [
     "check_activation",
     "derivative",
     "elementwise",
+    "evaluated_form",
     "evaluator",
     "stable_derivative",
 ]
@@ -85,6 +86,16 @@ def stable_derivative(name: str, order: int = 1) -> sp.Expr:
     return derivative(name, order)
 
 
+def evaluated_form(name: str) -> sp.Expr:
+    """The form of ``sigma`` that is evaluated and differentiated: :func:`activation`, with
+    ReLU's ``max(0, z)`` rewritten as ``Piecewise((0, z <= 0), (z, True))`` so that sympy's
+    derivative and torch's autograd both give ``sigma'(0) = 0``, the convention of
+    :func:`derivative` (``diff(max(0, z))`` is ``Heaviside(z)``, 1/2 at 0; autograd of
+    ``maximum`` splits the gradient 1/2 : 1/2 at the tie)."""
+    expr = activation(name)
+    return expr.rewrite(sp.Piecewise) if expr.has(sp.Max) else expr
+
+
 @functools.cache
 def evaluator(name: str, backend: str, order: int = 0, power: int = 1) -> Callable[[Any], Any]:
     """``z -> sigma^(order)(z) ** power`` for ``backend`` (numpy float64 arrays, one mpmath
@@ -92,7 +103,7 @@ def evaluator(name: str, backend: str, order: int = 0, power: int = 1) -> Callab
     cancellation- and overflow-free :func:`stable_derivative` outside mpmath)."""
     name, backend = check_activation(name), check_backend(backend)
     if order == 0:
-        expr = activation(name)
+        expr = evaluated_form(name)
     elif backend != "mpmath":
         expr = stable_derivative(name, order)
     else:
@@ -114,7 +125,7 @@ def elementwise(name: str, backend: str) -> Callable[[Any], Any]:
     arrays of sympy expressions, for deriving a flow), ``"mpmath"`` (object arrays of
     ``mpf``), ``"numpy"`` (float64) or ``"torch"`` (tensors); from :func:`activation`."""
     if backend == "sympy":
-        expr = activation(name)
+        expr = evaluated_form(name)
         return np.vectorize(lambda z: expr.subs(Z, z), otypes=[object])
     fn = evaluator(name, backend)
     return np.vectorize(fn, otypes=[object]) if backend == "mpmath" else fn

@@ -111,10 +111,13 @@ def _np_exprel(z: Any) -> Any:
 
 
 def _np_select(condlist: list[Any], choicelist: list[Any], default: Any = np.nan) -> Any:
-    """``numpy.select`` for sympy's Piecewise, with scalar branches broadcast."""
+    """``numpy.select`` for sympy's Piecewise, with scalar branches broadcast; a condition
+    that is itself a (nested, boolean-valued) Piecewise arrives as 0.0 / 1.0 and is cast
+    back to bool."""
     arrays = np.broadcast_arrays(*(np.asarray(a) for a in (*condlist, *choicelist)))
     n = len(condlist)
-    return np.select(arrays[:n], arrays[n:], default=default)
+    conds = [c if c.dtype == bool else c.astype(bool) for c in arrays[:n]]
+    return np.select(conds, arrays[n:], default=default)
 
 
 class _Broadcasting:

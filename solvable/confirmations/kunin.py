@@ -24,10 +24,9 @@ from solvable import kunin, xu_ziyin
 from solvable._core import numbers as nb
 from solvable._core.backends import generate
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import Tolerance
+from solvable._core.tolerance import Tolerance, error_in_units
 
 SEED = kunin.SEED
-_units = kunin._units  # error_in_units, inf against an exact 0 with no floor
 
 
 # Absolute times (no time scale of the closed form).  At t = 30 the slowest mode of the
@@ -88,7 +87,7 @@ def _oracle(dps: int = 30, cases: Sequence[str] | None = None) -> Verdict:
                     ("loss", [s.loss], [e.loss]),
                 ):  # fmt: skip
                     floor = floors.get(name, 0)
-                    err = _units(got, ref, Tolerance(rtol, float(rtol * floor)))
+                    err = error_in_units(got, ref, Tolerance(rtol, float(rtol * floor)))
                     if err > worst:
                         worst, where = err, f"{case.name}: {name} at t={t}"
     return Verdict.from_error(
@@ -155,13 +154,13 @@ def _constants_on_flow(dps: int = 30) -> Verdict:
             dev = [mpmath.sqrt(mpmath.fsum((st.beta - traj.beta_star) ** 2)) for st in sim[1:]]
             rate = mpmath.log(dev[0] / dev[1]) / mpmath.mpf(times[2] - times[1])
             expected = 2 * traj.Omega
-            err = _units([rate], [expected], rate_tol)
+            err = error_in_units([rate], [expected], rate_tol)
             rates.append(float(rate / expected - 1))
             if err > worst:
                 worst, where = err, f"{name}: rate {mpmath.nstr(rate, 8)} vs 2 Omega"
             dtol = Tolerance(d_rtol, float(d_rtol * _scale(setup, a0, w0)), "delta")
             for st, t in zip(sim, times, strict=True):
-                err = _units([st.delta], [traj.delta], dtol)
+                err = error_in_units([st.delta], [traj.delta], dtol)
                 if err > worst:
                     worst, where = err, f"{name}: delta at t={t:.3g}"
     n = len(rates)
@@ -194,8 +193,8 @@ def _xu_ziyin_cross(dps: int = 30) -> Verdict:
             times = [mpmath.mpf(0), xt.t_c / 10, xt.t_c, 10 * xt.t_c]
         ka, xa = kt.sample(times), xt.sample(times)
         for k in range(len(times)):
-            worst = max(worst, _units([ka.a[k]], [xa.u[k][0]], tol))
-            worst = max(worst, _units(ka.w[k], xa.W[k][:, 0], tol))
+            worst = max(worst, error_in_units([ka.a[k]], [xa.u[k][0]], tol))
+            worst = max(worst, error_in_units(ka.w[k], xa.W[k][:, 0], tol))
     return Verdict.from_error(
         worst, f"3 setups x 4 times, both closed forms at dps={dps}; worst {worst:.2g} tolerances",
         tol)  # fmt: skip
@@ -253,7 +252,7 @@ def _wide_self_consistent(dps: int = 30) -> Verdict:
             Y = [nb.to_mpf(v) for row in _WIDE_Y for v in row]
             for st, t in zip(states, times, strict=True):
                 ref = delta * np.eye(h, dtype=int)
-                err = _units(st.Delta, ref, tol)
+                err = error_in_units(st.Delta, ref, tol)
                 if err > worst:
                     worst, where = err, f"Delta - delta I at delta={delta_s}, t={t}"
                 dy = flow.unpack(rhs(flow.pack({"A": st.A, "W": st.W}), params))
@@ -261,7 +260,7 @@ def _wide_self_consistent(dps: int = 30) -> Verdict:
                 G = np.array(G_of(list(st.beta.ravel()), X, Y), dtype=object).reshape(d, c)
                 left, right = kunin.wide_preconditioner(st.beta, delta, setup.eta_a,
                                                         setup.eta_w, dps=dps + 20)  # fmt: skip
-                err = _units(dbeta, -(left @ G + G @ right), tol)
+                err = error_in_units(dbeta, -(left @ G + G @ right), tol)
                 if err > worst:
                     worst, where = err, f"d beta/dt at delta={delta_s}, t={t}"
         checked.append(f"delta={delta_s}, h={h}")
