@@ -153,22 +153,11 @@ MUTANTS = [
         seed="003",
         backend="scipy",
         file=_K,
-        old='    relu_prime = derivative("relu")',
-        new="    relu_prime = sp.Heaviside(Z)",
-        why="the sympy ReLU flow with sympy's Heaviside(0) = 1/2 instead of the package's "
-        "sigma'(0) = 0: a neuron on its kink receives half a gradient",
-        tests=_TESTS,
-        claims=_CLAIMS,
-    ),
-    dict(
-        name="kunin.torch_relu_maximum",
-        seed="003",
-        backend="torch",
-        file=_K,
-        old='    return _torch_relu() if backend == "torch" else elementwise("relu", backend)',
-        new='    return elementwise("relu", backend)',
-        why="the torch ReLU as the generated maximum(0, z), whose autograd splits the "
-        "gradient 1/2 : 1/2 at z = 0 (sigma'(0) = 1/2 on torch only)",
+        old='        sigma = elementwise("relu", "sympy")',
+        new="        sigma = lambda z: np.vectorize(lambda v: sp.Max(0, v))(z)  # noqa: E731",
+        why="the sympy ReLU flow built on max(0, z), whose sympy derivative is Heaviside(z) "
+        "= 1/2 at 0, instead of the package's sigma'(0) = 0: a neuron on its kink receives "
+        "half a gradient",
         tests=_TESTS,
         claims=_CLAIMS,
     ),
