@@ -547,11 +547,16 @@ def _polar_kernels() -> dict[str, sp.Expr]:
     feats = _unit_features()
     a, (w0, w1) = feats["_a"], feats["_w"]
 
+    def positive_branch(t: sp.Piecewise) -> sp.Expr:
+        # relu's evaluated form Piecewise((0, z <= 0), (z, True)) and its derivative
+        # Piecewise((0, z <= 0), (1, True)): for z > 0 the last branch
+        (zero, _), (value, otherwise) = t.args
+        if zero != 0 or otherwise is not sp.true:
+            raise ArithmeticError(f"not a ReLU branch: {t}")
+        return value
+
     def on_arc(e: sp.Expr) -> sp.Expr:
-        e = e.replace(
-            lambda t: isinstance(t, sp.Max), lambda t: sp.Add(*(q for q in t.args if q != 0))
-        )  # relu(z) = z
-        return e.replace(sp.Heaviside, lambda *args: sp.S.One)  # relu'(z) = 1
+        return e.replace(lambda t: isinstance(t, sp.Piecewise), positive_branch)
 
     def expect(integrand: sp.Expr) -> sp.Expr:
         e = sp.expand(on_arc(integrand.subs({w0: r * sp.cos(phi), w1: r * sp.sin(phi)})))

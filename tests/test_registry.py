@@ -11,6 +11,7 @@ import pytest
 import sympy as sp
 
 from solvable import MODELS, errata, theorems
+from solvable._core import activations as act
 from solvable._core.conservation import ConservationLaw
 
 LAWS = [law for model in MODELS for law in model.laws()]
@@ -53,6 +54,15 @@ def test_prove_zero_reports_a_false_claim():
     verdict = theorems.prove_zero(sp.sqrt(x**2) - x, sp.exp(sp.log(x)) - x + 1)
     assert verdict.status == "failed"
     assert verdict.residuals == (0, 1)
+
+
+def test_prove_zero_relu_conventions_heaviside_against_piecewise():
+    """ReLU's derivative convention Heaviside(z, 0) equals the derivative of its evaluated
+    Piecewise form everywhere (proved); sympy's Heaviside(z) = 1/2 at 0 does not."""
+    z = act.Z
+    from_form = sp.diff(act.evaluated_form("relu"), z)
+    assert theorems.prove_zero(from_form - act.derivative("relu")).status == "proved"
+    assert theorems.prove_zero(from_form - sp.Heaviside(z)).status == "failed"
 
 
 def test_verify_turns_a_crash_into_a_failed_verdict():

@@ -118,13 +118,19 @@ class Theorem:
 
 def prove_zero(*residuals: sp.Expr, assumptions: dict[sp.Symbol, sp.Expr] | None = None) -> Verdict:
     """``proved`` when every residual simplifies to exactly 0 (after rewriting the
-    stable special functions into exp/log and substituting ``assumptions``)."""
+    stable special functions into exp/log and substituting ``assumptions``).  A residual
+    that mixes ``Heaviside`` (the ReLU derivative convention) with ``Piecewise`` (ReLU's
+    evaluated form, differentiated) and does not simplify is tried once more with every
+    ``Heaviside`` rewritten as its ``Piecewise`` (an identity) and the branches folded."""
     simplified = []
     for r in residuals:
         r = elementary(sp.sympify(r))
         if assumptions:
             r = r.subs(assumptions)
-        simplified.append(sp.simplify(r))
+        s = sp.simplify(r)
+        if s != 0 and s.has(sp.Heaviside) and s.has(sp.Piecewise):
+            s = sp.simplify(sp.piecewise_fold(s.rewrite(sp.Piecewise)))
+        simplified.append(s)
     bad = [r for r in simplified if r != 0]
     if bad or not simplified:
         return Verdict("failed", f"non-zero residual: {bad[0] if bad else 'none given'}",
