@@ -203,6 +203,31 @@ def _torch_namespace() -> dict[str, Any]:
             "max": extremum(torch.maximum), "min": extremum(torch.minimum)}  # fmt: skip
 
 
+@functools.cache
+def _torch_printer(names: tuple[str, ...]) -> Any:
+    """sympy's ``TorchPrinter`` (sympy >= 1.14, the version required), which prints neither ``expm1`` / ``log1p``
+    nor the package's ``exprel`` / ``logaddexp``: here the first two print as ``torch.expm1``
+    / ``torch.log1p`` and the others as calls into the torch namespace (without it a stable
+    form written in them, e.g. xu_ziyin's ``ell``, could not be generated for torch).
+    ``names``: the namespace dict's entries, printed as themselves (as lambdify's own
+    printer does)."""
+    from sympy.printing.pytorch import TorchPrinter  # third-party, only for torch
+
+    def call(name: str) -> Callable[[Any, Any], str]:
+        def print_(self: Any, e: Any) -> str:
+            return f"{name}({', '.join(self._print(a) for a in e.args)})"
+
+        return print_
+
+    cls = type("_TorchPrinter", (TorchPrinter,), {
+        "_print_expm1": call("torch.expm1"), "_print_log1p": call("torch.log1p"),
+        # the package's own functions, resolved in the torch namespace dict
+        "_print_exprel": call("exprel"), "_print_logaddexp": call("logaddexp"),
+    })  # fmt: skip
+    return cls({"fully_qualified_modules": False, "inline": True, "allow_unknown_functions": True,
+                "user_functions": {n: n for n in names}})  # fmt: skip
+
+
 def namespace(backend: str) -> list[Any]:
     """The ``modules`` argument of :func:`sympy.lambdify` for ``backend``: the
     implementations of the stable functions, then the backend's own module (numpy also
@@ -259,6 +284,8 @@ def generate(
     modules = namespace(backend)
     if extra:
         modules = [{**modules[0], **extra}, *modules[1:]]
+    if backend == "torch" and printer is None:
+        printer = _torch_printer(tuple(sorted(modules[0])))
     fn = sp.lambdify(args, expr, modules=modules, cse=cse, printer=printer)
     multi = isinstance(expr, (tuple, list))
     if backend == "mpmath" and elementwise:

@@ -1,0 +1,96 @@
+"""The stable special functions (``expm1``, ``log1p``, ``exprel``, ``logaddexp``) as every
+backend evaluates them (evaluators built by the package's one generator,
+``solvable._core.backends.generate``), against their elementary definitions
+(``backends.elementary``) evaluated by sympy at 50 digits; at the removable point ``z = 0``
+the reference is sympy's limit of the elementary form.  These are the functions the stable
+closed forms are written in (xu_ziyin's ``ell``, kunin's ``phi``), so a wrong continuation
+or a cancelling rewrite shows here first, on every backend."""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solvable._core import backends as bk
+from solvable._core.tolerance import Tolerance, error_in_units
+
+A, B = sp.symbols("a b", real=True)
+UNARY = {"expm1": bk.expm1(A), "log1p": bk.log1p(A), "exprel": bk.exprel(A)}
+BINARY = {"logaddexp": bk.logaddexp(A, B)}
+MP_DPS = 30
+# float64: numpy / torch expm1, log1p, exp are within 1-2 ulp and exprel / logaddexp add one
+# division or one addition and a log1p of an argument in (0, 1] (condition <= 1): within
+# 8 eps.  The unstable textbook forms lose ~|log10 z| digits near 0, far outside this.
+F64 = Tolerance(8 * np.finfo(float).eps, reason="a few roundings of correctly-rounded-ish ops")
+# mpmath at 30 digits: the same few roundings at 10^-30, with 2 guard digits of headroom
+MP = Tolerance(1e-28, reason="30-digit evaluation, a few roundings")
+
+
+def _reference(expr: sp.Expr, args: tuple[sp.Symbol, ...], values: list[float]) -> mpmath.mpf:
+    """``expr`` from its elementary definition, evaluated at 400 digits: enough for the
+    cancellation in ``exp(z) - 1`` / ``log(1 + z)`` at the smallest normal double (|z| >=
+    2.2e-308: 308 digits cancel, ~90 remain); the limit at a removable 0/0 (exprel(0))."""
+    form = bk.elementary(expr)
+    with mpmath.workdps(400):
+        try:
+            return bk.generate(args, form, "mpmath")(*(mpmath.mpf(v) for v in values))
+        except ZeroDivisionError:
+            exact = {s: sp.Rational(v) for s, v in zip(args, values, strict=True)}
+            (z, z0), *rest = exact.items()
+            return mpmath.mpf(sp.N(sp.limit(form.subs(dict(rest)), z, z0), 50))
+
+
+def _evaluate(expr: sp.Expr, args: tuple[sp.Symbol, ...], backend: str, values: list[float]):
+    fn = bk.generate(args, expr, backend)
+    if backend == "numpy":
+        return float(fn(*(np.float64(v) for v in values)))
+    if backend == "torch":
+        return float(fn(*(torch.tensor(v, dtype=torch.float64) for v in values)))
+    with mpmath.workdps(MP_DPS):
+        return fn(*(mpmath.mpf(v) for v in values))
+
+
+def _check(expr: sp.Expr, args: tuple[sp.Symbol, ...], values: list[float]) -> None:
+    ref = _reference(expr, args, values)
+    for backend in bk.BACKENDS:
+        got = _evaluate(expr, args, backend, values)
+        tol = MP if backend == "mpmath" else F64
+        with mpmath.workdps(50):
+            err = error_in_units(got, ref, tol)
+        assert err <= 1, (backend, str(expr), values, got, ref, err)
+
+
+# arguments where every function is finite in float64: |z| <= 700 (exp overflows at 709.8);
+# log1p needs z > -1.  Normal doubles and exact zeros: a subnormal carries fewer than 53
+# bits, so a relative tolerance in eps cannot hold there (numpy's expm1(5e-324) is 0).
+_TINY = float(np.finfo(float).tiny)
+_Z = st.one_of(
+    st.floats(-700, 700, allow_nan=False, allow_subnormal=False),
+    st.floats(-1e-8, 1e-8, allow_nan=False, allow_subnormal=False),
+    st.sampled_from([0.0, -0.0, _TINY, -_TINY, 1e-300, -1e-300]),
+)
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_unary_at_zero_is_the_limit(name):
+    _check(UNARY[name], (A,), [0.0])
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+@settings(max_examples=40, deadline=None)
+@given(z=_Z)
+def test_unary_matches_its_elementary_definition(name, z):
+    if name == "log1p" and z <= -1 + 1e-12:
+        z = abs(z)  # log1p is defined for z > -1
+    _check(UNARY[name], (A,), [z])
+
+
+@settings(max_examples=40, deadline=None)
+@given(a=_Z, b=_Z)
+def test_logaddexp_matches_its_elementary_definition(a, b):
+    _check(BINARY["logaddexp"], (A, B), [a, b])
