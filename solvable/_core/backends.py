@@ -205,7 +205,7 @@ def _torch_namespace() -> dict[str, Any]:
 
 @functools.cache
 def _torch_printer(names: tuple[str, ...]) -> Any:
-    """sympy's ``TorchPrinter`` (sympy >= 1.14, the version required), which prints neither ``expm1`` / ``log1p``
+    """sympy's ``TorchPrinter`` (sympy >= 1.14), which prints neither ``expm1`` / ``log1p``
     nor the package's ``exprel`` / ``logaddexp``: here the first two print as ``torch.expm1``
     / ``torch.log1p`` and the others as calls into the torch namespace (without it a stable
     form written in them, e.g. xu_ziyin's ``ell``, could not be generated for torch).
