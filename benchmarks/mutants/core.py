@@ -111,7 +111,7 @@ MUTANTS = [
         old="        allowance = tol.atol + tol.rtol * float(np.max(np.abs(fb), initial=0.0))",
         new="        allowance = tol.atol + tol.rtol",
         why="the tolerance policy divides by rtol alone: a relative tolerance used as absolute",
-        tests=["tests/test_kernels.py"],
+        tests=["tests/test_tolerance.py"],
         claims="kernels.*",
     ),
     dict(
