@@ -46,6 +46,47 @@ def _digits(sim, exact):
     )
 
 
+def test_taylor_coefficients_are_the_series_of_the_solution():
+    """The integrator's Taylor coefficients (Cauchy products of the compiled program) at
+    t = 0 are those of the exact solutions: x' = x^2, x(0) = 1 is 1/(1 - t) and
+    x' = x y, y' = -x y, (x, y)(0) = (1, 1) is x = 2/(1 + e^{-2t}), y = 2 - x (a product of
+    two different series); coefficients from mpmath.taylor at 40 digits."""
+    x, y = sp.symbols("x y")
+    order_ = 12
+    with mpmath.workdps(40):
+        square = mp.compile_polynomial([x], [], [x**2])
+        cvals = mp._const_values(square, [], [])
+        (got,) = mp._taylor(square, mp._plan(square, cvals), cvals, [mpmath.mpf(1)], order_)
+        want = mpmath.taylor(lambda t: 1 / (1 - t), 0, order_)
+        assert max(abs(a - b) for a, b in zip(got, want, strict=True)) <= mpmath.mpf(10) ** -35
+        pair = mp.compile_polynomial([x, y], [], [x * y, -x * y])
+        cvals = mp._const_values(pair, [], [])
+        gx, gy = mp._taylor(pair, mp._plan(pair, cvals), cvals, [mpmath.mpf(1)] * 2, order_)
+        wx = mpmath.taylor(lambda t: 2 / (1 + mpmath.exp(-2 * t)), 0, order_)
+        wy = mpmath.taylor(lambda t: 2 - 2 / (1 + mpmath.exp(-2 * t)), 0, order_)
+        # mpmath.taylor differentiates numerically: ~10^-30 at order 12 with 40 digits
+        for g, w in ((gx, wx), (gy, wy)):
+            assert max(abs(a - b) for a, b in zip(g, w, strict=True)) <= mpmath.mpf(10) ** -25
+
+
+@pytest.mark.parametrize("scale", ["1e-40", "1", "1e40"])
+def test_error_control_is_relative_to_the_state(scale):
+    """x' = -x from x(0) = scale: x(t) = scale e^{-t} to 28 relative digits at dps 30,
+    whatever the scale (the step rule is relative to each block's size; an absolute rule
+    would leave ~10 digits at scale 1e-40)."""
+    x = sp.Symbol("x")
+    prog = mp.compile_polynomial([x], [], [-x])
+    times = [mpmath.mpf(1) / 3, 5, 40]
+    with mpmath.workdps(40):
+        x0 = mpmath.mpf(scale)  # the same 40-digit number for both sides
+    ys, _ = mp.integrate(prog, [], [], [x0], times, dps=30)
+    with mpmath.workdps(40):
+        for t, (xt,) in zip(times, ys, strict=True):
+            exact = x0 * mpmath.exp(-t)
+            # dps - 2, as in test_compiler_on_a_known_ode
+            assert abs(xt - exact) <= mpmath.mpf(10) ** -28 * abs(exact)
+
+
 @pytest.mark.parametrize("name", CASES)
 def test_taylor_matches_closed_form_at_30_digits(name):
     setup, u0, W0 = _case(name)
