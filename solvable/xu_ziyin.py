@@ -27,10 +27,13 @@ listed by ``solvable errata``):
 Everything follows from one scalar, ``alpha(t) = p_i(t)^2 / p_i(0)^2``, which
 solves the Riccati equation ``d alpha/dt = -4 (A alpha^2 - B alpha - C)``,
 ``alpha(0) = 1``.  Its solution is evaluated through ``ell = log(alpha)`` in a
-form that is free of cancellation and overflow (see :func:`symbolic`, the
-``stable`` expressions, each proved equal to the textbook form by a claim of this
-module), and covers Theorem 1 (P > 0), Proposition 1 (P = 0), Q = 0, y = 0 and the
-saddle P = Q = 0 with one formula.
+form that is free of cancellation and overflow at every ``t`` in ``[0, oo]`` (early in
+``tau = expm1(4Dt)/(2D)``, late in ``s = 1/tau``, which is 0 at ``t = oo``; see
+:func:`symbolic`, the ``stable`` expressions, each proved equal to the textbook form, and
+their ``t -> oo`` limits, by claims of this module), and covers Theorem 1 (P > 0),
+Proposition 1 (P = 0), Q = 0, y = 0 and the saddle P = Q = 0 with one formula.  In float64,
+data outside the range where float64 neither overflows nor underflows (see
+:data:`SAFE_INPUT`) are evaluated by the same generated evaluators in mpmath and rounded.
 
 This module is the one place of the model: its sympy source (:func:`symbolic`), the
 evaluators generated from it (float64 and mpmath), its loss and raw gradient flow
@@ -44,6 +47,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,7 +57,7 @@ import numpy as np
 import sympy as sp
 
 from solvable._core import numbers as nb
-from solvable._core.backends import elementary, exprel, generate, log1p, logaddexp, torch_module
+from solvable._core.backends import elementary, expm1, exprel, generate, log1p, torch_module
 from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_zero
 from solvable._core.conservation import ConservationLaw
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
@@ -205,9 +209,11 @@ def symbolic() -> Symbols:
 
     Keys of ``stable``: ``D_plus``, ``D_minus`` (``D +- B`` without
     cancellation), ``N``, ``M`` (``alpha(t) = (1 + N tau)/(1 + M tau)``,
-    ``tau = expm1(4 D t) / (2 D)``), ``lam`` (``log tau``), ``L_N``, ``L_M``
-    (``log(1 + N tau)``, ``log(1 + M tau)``), ``delta`` (``alpha - 1``),
-    ``ell`` (``log alpha``), ``residual`` (``f(t) - y``), ``u_t``, ``v_t``,
+    ``tau = expm1(4 D t) / (2 D)``, key ``tau``), ``s`` (``1/tau``, 0 at ``t = oo``), ``Es``
+    (``e^{4Dt} s``), ``L_N``, ``L_M`` (``log(1 + N tau)``, ``log(1 + M tau)``), ``delta``
+    (``alpha - 1``), ``ell`` (``log alpha``: early in ``tau``, late ``log((N + s)/(M + s))``,
+    on the manifolds M = 0 / N = 0 ``+-L_N``/``L_M``), ``ell_inf`` (its ``t -> oo`` limit),
+    ``residual`` (``f(t) - y``), ``residual_inf`` (its limit), ``u_t``, ``v_t``,
     ``p_t``, ``q_t``, ``alignment`` (eq. (21) as
     ``F / sqrt(F^2 + 4 Lambda)``, ``F_of_f`` gives ``F`` from ``f`` (symbol
     ``f0``)), the reported constants ``alpha_plus``, ``alpha_minus`` (in terms of ``N``,
@@ -285,11 +291,55 @@ def symbolic() -> Symbols:
     # ---- stable forms -------------------------------------------------------
     D_plus = sp.Piecewise((D + B, B >= 0), (4 * A * C / (D - B), True))
     D_minus = sp.Piecewise((D - B, B <= 0), (4 * A * C / (D + B), True))
-    lam = sp.log(2 * t) + 4 * D * t + sp.log(exprel(-4 * D * t))  # log tau
-    L_N = logaddexp(0, lam + sp.log(N))
-    L_M = logaddexp(0, lam + sp.log(M))
-    delta = G * sp.exp(lam - L_M)  # alpha - 1 = G tau / (1 + M tau)
-    ell_t = sp.Piecewise((log1p(delta), sp.Abs(delta) <= half), (L_N - L_M, True))
+    # tau = expm1(4Dt)/(2D) = 2t exprel(4Dt) (2t at D = 0), alpha = (1 + N tau)/(1 + M tau).
+    # Early (tau <= 1) the forms in tau; late (tau > 1) the same ratios in s = 1/tau =
+    # 2D e^{-4Dt}/(-expm1(-4Dt)) (1/(2t) at D = 0), which is 0 at t = oo and neither it nor
+    # any rearrangement sympy makes of it (e.g. in a Piecewise condition) overflows:
+    # alpha = (N + s)/(M + s).  Es = e^{4Dt} s = 2D/(-expm1(-4Dt)) (s at D = 0).
+    tau = 2 * t * exprel(4 * D * t)
+    # tau <= 1, written without tau (2t exprel(4Dt) is inf * 0 = nan in numpy at t = oo)
+    early = sp.Or(sp.And(D > 0, expm1(4 * D * t) <= 2 * D), sp.And(sp.Eq(D, 0), 2 * t <= 1))
+    decay = sp.exp(-4 * D * t)
+    s_inv = sp.Piecewise((-2 * D * decay / expm1(-4 * D * t), D > 0), (1 / (2 * t), True))
+    Es = sp.Piecewise((-2 * D / expm1(-4 * D * t), D > 0), (s_inv, True))
+
+    def log1p_tau(K: sp.Expr) -> sp.Expr:
+        # log(1 + K tau) for K >= 0: late, 4Dt + log(-expm1(-4Dt)) + log((K + s)/(2D)), a sum
+        # of terms that do not cancel (K >= 2D where it is used: N when M = 0, M when N = 0)
+        return sp.Piecewise(
+            (log1p(K * tau), early),
+            (4 * D * t + sp.log(-expm1(-4 * D * t)) + sp.log((K + s_inv) / (2 * D)), D > 0),
+            (sp.log(2 * t) + sp.log(K + s_inv), True),
+        )
+
+    L_N, L_M = log1p_tau(N), log1p_tau(M)
+    delta = sp.Piecewise((G * tau / (1 + M * tau), early), (G / (M + s_inv), True))  # alpha - 1
+    ell_t = sp.Piecewise(
+        (0, sp.Eq(G, 0)),  # f0 = y: alpha = 1 for all t (N = M)
+        (-L_M, sp.Eq(N, 0)),  # Q = 0, y <= 0: alpha = 1/(1 + M tau) -> 0
+        (L_N, sp.Eq(M, 0)),  # P = 0, y >= 0: alpha = 1 + N tau -> oo (into the saddle)
+        (log1p(delta), sp.Abs(delta) <= half),
+        (sp.log((1 + N * tau) / (1 + M * tau)), early),
+        (sp.log((N + s_inv) / (M + s_inv)), True),
+    )
+    # t -> oo (claim stable_limits): alpha -> N/M, or 0 / oo on the manifolds Q = 0 / P = 0
+    ell_inf = sp.Piecewise(
+        (0, sp.Eq(G, 0)), (-sp.oo, sp.Eq(N, 0)), (sp.oo, sp.Eq(M, 0)), (sp.log(N / M), True)
+    )
+    # f - y = (f0 - y) e^{4Dt}/((1 + N tau)(1 + M tau)); late: (f0 - y) Es s/((N + s)(M + s))
+    residual = sp.Piecewise(
+        (0, sp.Eq(f0, y)),
+        ((f0 - y) * sp.exp(4 * D * t) / ((1 + N * tau) * (1 + M * tau)), early),
+        ((f0 - y) * Es / (N + s_inv), sp.Eq(M, 0)),
+        ((f0 - y) * Es / (M + s_inv), sp.Eq(N, 0)),
+        ((f0 - y) * Es * s_inv / ((N + s_inv) * (M + s_inv)), True),
+    )
+    residual_inf = sp.Piecewise(
+        (0, sp.Eq(f0, y)),
+        ((f0 - y) * 2 * D / N, sp.Eq(M, 0)),
+        ((f0 - y) * 2 * D / M, sp.Eq(N, 0)),
+        (0, True),
+    )
     ch, sh = sp.cosh(ell / 2), sp.sinh(ell / 2)
     r_uv = sp.sqrt(eta_u / eta_w) / rho  # u-units per v-unit
     p_t = sp.Piecewise((0, sp.Eq(p0, 0)), (p0 * sp.exp(ell / 2), True))
@@ -309,12 +359,16 @@ def symbolic() -> Symbols:
         ),
         "t_c": sp.Piecewise((1 / D, D > 0), (sp.oo, True)),
         "alpha_prime": sp.Piecewise((alpha_prime, C > 0), (sp.nan, True)),
-        "lam": lam,
+        "tau": tau,
+        "s": s_inv,
+        "Es": Es,
         "L_N": L_N,
         "L_M": L_M,
         "delta": delta,
         "ell": ell_t,
-        "residual": (f0 - y) * sp.exp(4 * D * t - L_N - L_M),
+        "ell_inf": ell_inf,
+        "residual": residual,
+        "residual_inf": residual_inf,
         "p_t": p_t,
         "q_t": q_t,
         "u_t": sp.Piecewise(
@@ -337,12 +391,16 @@ def symbolic() -> Symbols:
         # / (gamma rho)) and the conserved Lambda = sum_{i<j} (p_i q_j - p_j q_i)^2 (eq. (21))
         "F_of_f": f0 * s / (gamma * rho),
         # Lambda = 0 (aligned layers): the cosine is sign(F), taken from f while f is
-        # representable; for y = 0, f = f0 exp(...) keeps the sign of f0 = c (P - Q); else
+        # representable; for y = 0, f = f0 exp(...) keeps the sign of f0 = c (P - Q), and on
+        # the manifolds P = 0 / Q = 0 (also at t = oo, ell = +-oo) so does sign(P - Q); else
         # (flow into the saddle, ell -> +-oo) sign(F) = sign(ell - log(Q/P)/2).
         # 0/0 (u = 0 or W x = 0) gives nan.
         "alignment": sp.Piecewise(
             (sp.sign(F), sp.And(sp.Eq(Lam, 0), sp.Ne(F, 0))),
-            ((P - Q) / sp.Abs(P - Q), sp.And(sp.Eq(Lam, 0), sp.Eq(y, 0))),
+            (
+                (P - Q) / sp.Abs(P - Q),
+                sp.And(sp.Eq(Lam, 0), sp.Or(sp.Eq(y, 0), sp.Eq(P, 0), sp.Eq(Q, 0))),
+            ),
             (sp.sign(ell - (sp.log(Q) - sp.log(P)) / 2), sp.Eq(Lam, 0)),
             (F / sp.sqrt(F**2 + 4 * Lam), True),
         ),
@@ -591,13 +649,35 @@ class Trajectory:
     _data: dict[str, Any] = field(repr=False)
 
     def at(self, t: Number) -> State:
-        """The state at time ``t >= 0``."""
+        """The state at time ``t``: ``0 <= t <= inf`` (``float("inf")``, ``mpmath.inf`` or
+        ``"inf"``: the limit state, e.g. the saddle for P = 0 < y)."""
         return self.sample([t])[0]
 
     def sample(self, times: Any) -> States:
-        """The states at many times (vectorised over ``times``; each ``>= 0``)."""
-        ts = nb.check_times(times)
-        dps = self.dps
+        """The states at many times (vectorised over ``times``; each ``0 <= t <= inf``).
+
+        float64 (``dps=None``): where the setup and the initial weights lie in the range
+        where float64 arithmetic neither overflows nor underflows (see :func:`closed_form`),
+        the generated numpy evaluators; otherwise the mpmath evaluators at
+        ``EXTENDED_DPS`` digits (no exponent range), rounded to float64.  A state component
+        beyond the float64 range raises ``ValueError``."""
+        ts = _check_times(times)
+        if self._data["work_dps"] is None:
+            out = self._evaluate(ts, None)
+            finite = all(np.all(np.isfinite(a)) for a in (out.u, out.W, out.f, out.ntk))
+            if finite:
+                return out
+            # a float64 overflow the range check did not foresee: evaluate without one
+            return _to_float64(self._extended()._evaluate(ts, EXTENDED_DPS))
+        out = self._evaluate(ts, self._data["work_dps"])
+        return _to_float64(out) if self.dps is None else out
+
+    def _extended(self) -> Trajectory:
+        """This trajectory evaluated with mpmath at ``EXTENDED_DPS`` digits."""
+        u0c, W0c = self._data["given"]
+        return closed_form(self.setup, u0c, W0c, dps=EXTENDED_DPS)
+
+    def _evaluate(self, ts: tuple[Number, ...], dps: int | None) -> States:
         ev = _evaluators("numpy" if dps is None else "mpmath")
         k = self._data
         conv = nb.converter(dps)
@@ -640,6 +720,70 @@ class Trajectory:
                 rnd = np.vectorize(lambda z: +z, otypes=[object])
                 tt, u, W, f, align, K, alpha = (rnd(a) for a in (tt, u, W, f, align, K, alpha))
         return States(t=tt, u=u, W=W, f=f, alignment=align, ntk=K, alpha=alpha)
+
+
+EXTENDED_DPS = 17
+"""Digits (plus ``GUARD_DIGITS``) at which a float64 closed form whose data lie outside the
+float64-safe range is evaluated with mpmath (unbounded exponent), then rounded to float64."""
+SAFE_INPUT = 2.0**250
+"""float64 direct evaluation needs every non-zero input, ``v = W x``, ``p_i``, ``q_i`` in
+``[1/SAFE_INPUT, SAFE_INPUT]`` and every derived scalar (``rho``, ``P``, ``Q``, ``A``, ``B``,
+``C``, ``D``, ``N``, ``M``, ``G``, ``f0``, Lambda) in ``[SAFE_INPUT**-2, SAFE_INPUT**2]``:
+then the products the evaluators form (``4AC``, ``B^2``, ``p_i^2``, ``N/M``, ``exp(ell/2)
+p_i``) stay in float64's normal range."""
+
+
+def _is_plus_inf(t: Any) -> bool:
+    if isinstance(t, bool):
+        return False
+    if isinstance(t, (float, np.floating)):
+        return bool(t == math.inf)
+    if isinstance(t, mpmath.mpf):
+        return bool(t == mpmath.inf)
+    if isinstance(t, str):
+        return t.strip().lower() in ("inf", "+inf", "infinity", "+infinity")
+    return False
+
+
+def _check_times(times: Any) -> tuple[Number, ...]:
+    """:func:`solvable._core.numbers.check_times` with ``+inf`` allowed (the limit state)."""
+    if isinstance(times, np.ndarray) and times.ndim <= 1:
+        items = [times.item()] if times.ndim == 0 else times.tolist()
+    elif isinstance(times, (numbers.Real, str, mpmath.mpf)) and not isinstance(times, bool):
+        items = [times]
+    elif isinstance(times, (list, tuple)):
+        items = list(times)
+    else:
+        return nb.check_times(times)
+    inf = [_is_plus_inf(t) for t in items]
+    checked = nb.check_times([0 if i else t for t, i in zip(items, inf, strict=True)])
+    return tuple(math.inf if i else t for t, i in zip(checked, inf, strict=True))
+
+
+def _to_float64(states: States) -> States:
+    """``states`` (mpmath) rounded to float64; ``ValueError`` for a finite value beyond the
+    float64 range (an underflow rounds to 0 or a subnormal, as float64 itself rounds)."""
+    out = {}
+    for name in ("t", "u", "W", "f", "alignment", "ntk", "alpha"):
+        a = getattr(states, name)
+        fa = np.array([float(z) for z in np.ravel(a)], dtype=float).reshape(np.shape(a))
+        if name not in ("t", "alpha"):
+            with mpmath.workdps(30):
+                big = [
+                    (i, z) for i, z in enumerate(np.ravel(a))
+                    if mpmath.isfinite(z) and not math.isfinite(float(z))
+                ]  # fmt: skip
+            if big:
+                i, z = big[0]
+                t = states.t[np.unravel_index(i, np.shape(a))[0]]
+                raise ValueError(
+                    f"the state's {name} at t = {mpmath.nstr(t, 6)} is "
+                    f"{mpmath.nstr(z, 6)}, beyond the float64 range (|value| <= 1.8e308) for "
+                    "this setup and these initial weights; use closed_form(..., dps=k) "
+                    "(mpmath has no exponent range)"
+                )
+        out[name] = fa
+    return States(**out)
 
 
 def constants(
@@ -698,11 +842,47 @@ def closed_form(setup: Setup, u0: Any, W0: Any, *, dps: int | None = None) -> Tr
 
     ``dps=None`` evaluates in float64 with numpy; ``dps=k`` with mpmath at ``k``
     significant digits (arrays are numpy object arrays of ``mpmath.mpf``).
+
+    float64 at any scale: where an input, ``W x``, a ``p_i``/``q_i`` or a derived scalar
+    leaves the range of :data:`SAFE_INPUT` (e.g. initial weights of scale 1e150 or 1e-160,
+    learning rates of 1e-300), the same generated evaluators run in mpmath at
+    ``EXTENDED_DPS`` (+ guard) digits, whose exponent range is unbounded, and the states are
+    rounded to float64: right to float64 accuracy, or a ``ValueError`` where a component of
+    the state itself is beyond the float64 range.  A reported constant that float64 cannot
+    hold (e.g. ``P = 1e-600``) is then an ``mpmath.mpf`` of 17 digits.
     """
     if not isinstance(setup, Setup):
         raise TypeError(f"setup must be a xu_ziyin.Setup, got {type(setup).__name__}")
     dps = nb.check_dps(dps)
     u0c, W0c = _check_weights(setup, u0, W0)
+    if dps is None:
+        try:  # float64 first; Python floats raise OverflowError where numpy gives inf
+            with np.errstate(all="ignore"):
+                data, reported = _trajectory_data(setup, u0c, W0c, dps)
+            safe = _float64_safe(setup, u0c, W0c, data)
+        except (OverflowError, ZeroDivisionError):
+            safe = False
+    else:
+        data, reported = _trajectory_data(setup, u0c, W0c, dps)
+    if dps is None and not safe:
+        # outside the float64-safe range: the same evaluators in mpmath (no exponent range)
+        data, reported = _trajectory_data(setup, u0c, W0c, EXTENDED_DPS)
+    u, W, P, Q, a_plus, a_minus, t_c, alpha_prime = reported
+    if data["work_dps"] is not None and dps is None:
+        u, W = data["u0_f64"], data["W0_f64"]
+    rep = functools.partial(_report, dps=dps)
+    return Trajectory(
+        setup=setup, u0=u, W0=W, dps=dps, P=rep(P), Q=rep(Q),
+        alpha_plus=rep(a_plus), alpha_minus=rep(a_minus), t_c=rep(t_c),
+        alpha_prime=None if alpha_prime is None else rep(alpha_prime), _data=data,
+    )  # fmt: skip
+
+
+def _trajectory_data(
+    setup: Setup, u0c: tuple, W0c: tuple, dps: int | None
+) -> tuple[dict[str, Any], tuple[Any, ...]]:
+    """The scalars and arrays the evaluators of :meth:`Trajectory.sample` take, at ``dps``
+    (``None``: float64), and ``(u0, W0, P, Q, alpha_+, alpha_-, t_c, alpha')``."""
     ev = _evaluators("numpy" if dps is None else "mpmath")
     conv = nb.converter(dps)
     dt = nb.dtype(dps)
@@ -727,13 +907,47 @@ def closed_form(setup: Setup, u0: Any, W0: Any, *, dps: int | None = None) -> Tr
     data = dict(
         D=D, G=G, N=N, M=M, f0=f0, y=y, p0=p0, q0=q0, u0=u, v0=v, W0=W, x=x,
         eta_u=eta_u, eta_w=eta_w, rho=rho, gamma=gamma, Lam=Lam, P=P, Q=Q, x2=x2, W_perp=W_perp,
+        A=_A, B=_B, C=_C, work_dps=dps, given=(u0c, W0c),
     )  # fmt: skip
-    return Trajectory(
-        setup=setup, u0=u, W0=W, dps=dps, P=_scalar(P, dps), Q=_scalar(Q, dps),
-        alpha_plus=_scalar(a_plus, dps), alpha_minus=_scalar(a_minus, dps),
-        t_c=_scalar(t_c, dps),
-        alpha_prime=None if alpha_prime is None else _scalar(alpha_prime, dps), _data=data,
-    )  # fmt: skip
+    if dps is not None:
+        data["u0_f64"] = np.array([float(z) for z in u], dtype=float)
+        data["W0_f64"] = np.array([[float(z) for z in row] for row in W], dtype=float)
+    return data, (u, W, P, Q, a_plus, a_minus, t_c, alpha_prime)
+
+
+def _float64_safe(setup: Setup, u0c: tuple, W0c: tuple, data: Mapping[str, Any]) -> bool:
+    """Whether the float64 data of a closed form lie in the range of :data:`SAFE_INPUT`
+    (inputs given as strings are compared at their exact values: ``"1e-400"`` is not 0)."""
+    lo, hi = 1 / SAFE_INPUT, SAFE_INPUT
+    with mpmath.workdps(20):
+        given = [setup.eta_u, setup.eta_w, setup.gamma, setup.y, *setup.x, *u0c]
+        given += [w for row in W0c for w in row]
+        for z in given:
+            m = abs(nb.to_mpf(z))
+            if m != 0 and not lo <= m <= hi:
+                return False
+    first = [*data["v0"], *data["p0"], *data["q0"]]
+    second = [data[k] for k in ("rho", "P", "Q", "A", "B", "C", "D", "N", "M", "G", "f0")]
+    second.append(data["Lam"])
+    for vals, (a, b) in ((first, (lo, hi)), (second, (lo * lo, hi * hi))):
+        arr = np.abs(np.asarray(vals, dtype=float))
+        if not np.all(np.isfinite(arr)) or np.any((arr != 0) & ((arr < a) | (arr > b))):
+            return False
+    return True
+
+
+def _report(z: Any, dps: int | None) -> Any:
+    """A reported constant: :func:`_scalar`; for a float64 closed form evaluated in mpmath
+    (outside the float64-safe range) a float where float64 holds it to its normal precision
+    and ``inf`` / ``0`` / ``nan`` where exactly so, else the ``mpf`` (17 digits)."""
+    if dps is not None or not isinstance(z, mpmath.mpf):
+        return _scalar(z, dps)
+    if not mpmath.isfinite(z) or z == 0:
+        return float(z)
+    f = float(z)
+    if math.isfinite(f) and abs(f) >= 2.0**-1022:
+        return f
+    return nb.round_to(EXTENDED_DPS)(z)
 
 
 # ---------------------------------------------------------------------------
@@ -1369,27 +1583,63 @@ def _stable_N_M() -> list[tuple[sp.Expr, sp.Expr]]:
     return [(nm[0], nm[1]) for nm in pairs]
 
 
+def _late(expr: sp.Expr, D_positive: bool, vals: Mapping[sp.Symbol, Any]) -> list[sp.Expr]:
+    """Every branch of ``expr`` (early in ``tau``, late in ``s``) at ``vals``, with the
+    ``D > 0`` (or ``D = 0``, then ``vals[D]`` is 0) pieces of ``s``, ``Es``, ``log(1 + K
+    tau)`` chosen, as elementary functions (for proofs)."""
+    D = _S().D
+
+    def pick(pw: sp.Piecewise) -> sp.Expr:
+        rest = [a for a in pw.args if a[1] != (D > 0)]
+        chosen = [a for a in pw.args if a[1] == (D > 0)]
+        if not chosen:
+            return pw
+        return chosen[0][0] if D_positive else pw.func(*rest)
+
+    out = expr.replace(lambda z: isinstance(z, sp.Piecewise) and z.has(D > 0), pick)
+    out = out.subs(vals)
+    return [elementary(p) for p in _pieces(out)]
+
+
+_MANIFOLD_PIECES = {"ell": {1: "N = 0", 2: "M = 0"}, "residual": {2: "M = 0", 3: "N = 0"}}
+"""The pieces of ``stable["ell"]``, ``["residual"]`` that hold on one manifold only."""
+
+
+def _branch_points(key: str, index: int) -> list[tuple[str, Any, Any]]:
+    Np, Mp = sp.Symbol("N_", positive=True), sp.Symbol("M_", positive=True)
+    points = [("N, M > 0", Np, Mp), ("N = 0", 0, Mp), ("M = 0", Np, 0)]
+    only = _MANIFOLD_PIECES[key].get(index)
+    return [pt for pt in points if only is None or pt[0] == only]
+
+
 def _stable_alpha() -> Verdict:
-    # alpha(t) = (1 + N tau)/(1 + M tau), tau = (e^{4Dt} - 1)/(2D) = e^lam, is the textbook
-    # alpha(t) for every branch of N, M; G (from the initial residual) is N - M; each branch
-    # of ell is log alpha.
+    # alpha(t) = (1 + N tau)/(1 + M tau), tau = (e^{4Dt} - 1)/(2D) (2t at D = 0), is the
+    # textbook alpha(t) for every branch of N, M; G (from the initial residual) is N - M; and
+    # every branch of the evaluated ell (early in tau, late in s = 1/tau, the manifolds
+    # N = 0 / M = 0) is log alpha, for D > 0 and for D = 0.
     S = _S()
     st = S.stable
     D, t = _D(), S.t
     textbook = S.paper["alpha"].subs(S.D, D)
     e4 = sp.exp(4 * D * t)
-    tau = elementary(sp.exp(st["lam"])).subs(S.D, D)
     f_init = S.paper["f"].subs(S.alpha, 1)  # f(0) = c (P - Q), eq. (19)
     G = S.coefficients["G"].subs(S.f0, f_init)
-    res = [tau - (e4 - 1) / (2 * D)]
+    res = [elementary(st["tau"]).subs(S.D, D) - (e4 - 1) / (2 * D)]
     for N, M in _stable_N_M():
         alpha_nm = (1 + N * (e4 - 1) / (2 * D)) / (1 + M * (e4 - 1) / (2 * D))
         res.append(alpha_nm - textbook)
         res.append(G - (N - M).subs(_abc()))
-        vals = {S.N: N, S.M: M, S.D: D, S.G: N - M}
-        alpha_stable = elementary((1 + S.N * sp.exp(st["lam"])) / (1 + S.M * sp.exp(st["lam"])))
-        for expr, _cond in st["ell"].args:
-            res.append(sp.exp(elementary(expr).subs(vals)) - alpha_stable.subs(vals))
+    Dp = sp.Symbol("D_", positive=True)
+    for D_positive in (True, False):
+        tau = (sp.exp(4 * Dp * t) - 1) / (2 * Dp) if D_positive else 2 * t
+        for index, (expr, _cond) in enumerate(st["ell"].args):
+            if index == 0:
+                continue  # G = 0: ell = 0, alpha = 1 (N = M)
+            for _name, N, M in _branch_points("ell", index):
+                vals = {S.N: N, S.M: M, S.G: N - M, S.D: Dp if D_positive else 0}
+                alpha = (1 + N * tau) / (1 + M * tau)
+                for e in _late(expr, D_positive, vals):
+                    res.append(sp.expand_log(sp.exp(e), force=True) - alpha)
     for key, exact in (("D_plus", D + S.B), ("D_minus", D - S.B)):
         for expr in _pieces(st[key].subs(S.D, D)):
             res.append(expr - exact)
@@ -1398,19 +1648,85 @@ def _stable_alpha() -> Verdict:
 
 def _stable_residual() -> Verdict:
     # f(t) - y = (f0 - y) e^{4Dt}/((1 + N tau)(1 + M tau)) solves d alpha/dt = -2 k alpha (f - y)
-    # (eq. (37)) with f0 - y = -G/k, G = N - M, for every branch of N, M
+    # (eq. (37)) with f0 - y = -G/k, G = N - M, for every branch of N, M; every branch of the
+    # evaluated residual (early, late, on the manifolds N = 0 / M = 0) is that form.
     S = _S()
     st = S.stable
     D, t = _D(), S.t
     k = sp.Symbol("k", positive=True)
     tau = (sp.exp(4 * D * t) - 1) / (2 * D)
+    form = (S.f0 - S.y) * sp.exp(4 * S.D * t) / ((1 + S.N * tau) * (1 + S.M * tau))
     res = []
     for N, M in _stable_N_M():
         vals = {S.N: N, S.M: M, S.D: D, S.f0: S.y - (N - M) / k}
         alpha = (1 + N * tau) / (1 + M * tau)
-        r = elementary(st["residual"]).subs(vals)
-        res.append(sp.diff(alpha, t) + 2 * k * alpha * r)
+        res.append(sp.diff(alpha, t) + 2 * k * alpha * form.subs(vals))
+    Dp = sp.Symbol("D_", positive=True)
+    for D_positive in (True, False):
+        tau_ = (sp.exp(4 * Dp * t) - 1) / (2 * Dp) if D_positive else 2 * t
+        for index, (expr, _cond) in enumerate(st["residual"].args):
+            if index == 0:
+                continue  # f0 = y: the residual is 0
+            for _name, N, M in _branch_points("residual", index):
+                vals = {S.N: N, S.M: M, S.D: Dp if D_positive else 0}
+                exact = form.subs(tau, tau_).subs(vals)
+                for e in _late(expr, D_positive, vals):
+                    res.append(e - exact)
     return prove_zero(*res)
+
+
+def _stable_limits() -> Verdict:
+    # t -> oo: sympy's limit of alpha = (1 + N tau)/(1 + M tau) (the textbook alpha, claim
+    # stable_alpha) is exp(ell_inf) on each branch (N, M > 0: alpha_+ = N/M; M = 0, i.e.
+    # P = 0 <= y: oo, the saddle of Proposition 1; N = 0, i.e. Q = 0, y <= 0: 0), for D > 0
+    # and D = 0; sympy's limit of f - y is residual_inf; the late branch of the evaluated ell
+    # and residual tends to them; and at t = oo, where the generated code has s = 0 and
+    # Es = 2D, the evaluated late forms are exactly ell_inf, residual_inf.
+    S = _S()
+    st = S.stable
+    t = S.t
+    Dp = sp.Symbol("D_", positive=True)
+    r = sp.Symbol("r", nonzero=True)  # f0 - y
+    res: list[sp.Expr] = []
+    cases: list[tuple[str, bool | None]] = []
+    late = {"ell": len(st["ell"].args) - 1, "residual": len(st["residual"].args) - 1}
+    manifold = {"N = 0": {"ell": 1, "residual": 3}, "M = 0": {"ell": 2, "residual": 2}}
+    for D_positive in (True, False):
+        tau = (sp.exp(4 * Dp * t) - 1) / (2 * Dp) if D_positive else 2 * t
+        e4 = sp.exp(4 * Dp * t) if D_positive else 1
+        for name, N, M in _branch_points("ell", 3):
+            vals = {S.N: N, S.M: M, S.G: N - M, S.D: Dp if D_positive else 0}
+            tag = f"{name}, D {'> 0' if D_positive else '= 0'}"
+            # off the fixed point f0 = y (G = N - M != 0, residual r != 0)
+            off = {S.G: sp.Symbol("G_", nonzero=True), S.f0: S.y + r}
+            ell_inf = _evaluate_at(st["ell_inf"], {**vals, **off})
+            r_inf = _evaluate_at(st["residual_inf"], {**vals, **off})
+            lim_alpha = sp.limit((1 + N * tau) / (1 + M * tau), t, sp.oo)
+            exact_r = r * e4 / ((1 + N * tau) * (1 + M * tau))
+            res.append(sp.limit(exact_r, t, sp.oo) - r_inf)
+            idx = manifold.get(name, late)
+            ell_late = _late(st["ell"].args[idx["ell"]][0], D_positive, vals)
+            r_late = _late(st["residual"].args[idx["residual"]][0], D_positive, vals)
+            at_oo = {st["s"]: 0, st["Es"]: 2 * S.D if D_positive else 0}
+            r_at_oo = elementary(st["residual"].args[idx["residual"]][0].xreplace(at_oo))
+            res.append(r_at_oo.subs(vals).subs(S.f0, S.y + r) - r_inf)
+            for e in r_late:
+                res.append(sp.limit(e.subs(S.f0, S.y + r), t, sp.oo) - r_inf)
+            if ell_inf.is_infinite:
+                cases.append((f"{tag}: alpha -> {sp.exp(ell_inf)}", lim_alpha == sp.exp(ell_inf)))
+                for e in ell_late:
+                    cases.append((f"{tag}: ell -> {ell_inf}", sp.limit(e, t, sp.oo) == ell_inf))
+            else:
+                res.append(lim_alpha - sp.exp(ell_inf))
+                for e in ell_late:
+                    res.append(sp.limit(e, t, sp.oo) - ell_inf)
+                s0 = elementary(st["ell"].args[late["ell"]][0].xreplace({st["s"]: 0}))
+                res.append(s0.subs(vals) - ell_inf)
+    verdict = prove_zero(*res)
+    decided = decide(cases, "infinite limits")
+    status = "proved" if verdict.status == decided.status == "proved" else "failed"
+    return Verdict(status, f"{verdict.detail}; {decided.detail}",
+                   residuals=verdict.residuals + decided.residuals)  # fmt: skip
 
 
 def _stable_units() -> Verdict:
@@ -1784,9 +2100,14 @@ def claims() -> list[Theorem]:
         T("eq_49", "eq. (49)",
           "As B/sqrt(AC) -> 0, alpha_+ -> sqrt(Q/P), which is 1 when P = Q.", _eq49),
         T("stable_alpha", "eqs. (8)-(12) (evaluation form)",
-          "log alpha = log1p(G tau/(1 + M tau)) = log1p(N tau) - log1p(M tau), "
-          "tau = expm1(4Dt)/(2D), equals the textbook alpha(t) on every branch of N, M; "
+          "log alpha = log1p(G tau/(1 + M tau)) = log((N + s)/(M + s)), s = 1/tau = "
+          "2D/expm1(4Dt), (and the forms on P = 0, Q = 0) equals the textbook alpha(t) on "
+          "every branch of N, M; "
           "G = N - M; D +- B branches are exact.", _stable_alpha),
+        T("stable_limits", "eqs. (8)-(12), (15), (16), Proposition 1 (t = oo)",
+          "As t -> oo, alpha -> N/M = alpha_+ (P > 0), oo (P = 0 <= y: the saddle), 0 "
+          "(Q = 0, y <= 0); the evaluated ell and f - y at t = oo (s = 0) are these limits "
+          "(ell_inf, residual_inf, derived by sympy's limit).", _stable_limits),
         T("stable_residual", "eqs. (19), (37) (evaluation form)",
           "f(t) - y = (f0 - y) e^{4Dt} / ((1 + N tau)(1 + M tau)).", _stable_residual),
         T("stable_units", "eqs. (8), (9), (13) (evaluation form)",

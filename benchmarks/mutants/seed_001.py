@@ -7,6 +7,7 @@ FLOAT64 = "tests/test_xu_ziyin_float64.py"
 NUMERICS = "tests/test_numerics.py"
 PHASES = "tests/test_phases.py"
 XZ = "solvable/xu_ziyin.py"
+EDGES = "tests/test_xu_ziyin_edges.py"
 
 MUTANTS = [
     dict(
@@ -14,8 +15,8 @@ MUTANTS = [
         seed="001",
         backend="numpy",
         file=XZ,
-        old="alpha_minus=_scalar(a_minus, dps),",
-        new="alpha_minus=_scalar(-a_minus, dps),",
+        old="alpha_minus=rep(a_minus),",
+        new="alpha_minus=rep(-a_minus),",
         why="the reported alpha_minus with the sign of the printed eq. (12) (the trajectory "
         "itself is unchanged)",
         tests=[CASES],
@@ -104,12 +105,11 @@ MUTANTS = [
         seed="001",
         backend="numpy",
         file=XZ,
-        old="(log1p(delta), sp.Abs(delta) <= half), (L_N - L_M, True)",
-        new="(log1p(delta), sp.Abs(delta) <= half),\n"
-        "        (sp.log((1 + N * sp.exp(lam)) / (1 + M * sp.exp(lam))), True),",
-        why="log alpha as log of the ratio instead of log1p(N tau) - log1p(M tau): tau = "
-        "e^lam overflows float64 at large t (inf/inf = nan)",
-        tests=[FLOAT64, CASES],
+        old="        (sp.log((1 + N * tau) / (1 + M * tau)), early),\n",
+        new="        (sp.log((1 + N * tau) / (1 + M * tau)), True),\n",
+        why="log alpha as log((1 + N tau)/(1 + M tau)) at every t instead of the late form "
+        "log((N + s)/(M + s)), s = 1/tau: tau overflows float64 at large t (inf/inf = nan)",
+        tests=[FLOAT64, CASES, EDGES],
         claims="xu_ziyin.*",
     ),
     dict(
@@ -117,11 +117,11 @@ MUTANTS = [
         seed="001",
         backend="numpy",
         file=XZ,
-        old='"residual": (f0 - y) * sp.exp(4 * D * t - L_N - L_M),',
-        new='"residual": (f0 - y) * sp.exp(4 * D * t) / sp.exp(L_N + L_M),',
+        old="((f0 - y) * sp.exp(4 * D * t) / ((1 + N * tau) * (1 + M * tau)), early),",
+        new="((f0 - y) * sp.exp(4 * D * t) / ((1 + N * tau) * (1 + M * tau)), True),",
         why="f - y with e^{4Dt} and (1 + N tau)(1 + M tau) formed separately: both overflow "
         "float64 at large t",
-        tests=[FLOAT64, CASES],
+        tests=[FLOAT64, CASES, EDGES],
         claims="xu_ziyin.*",
     ),
     dict(
