@@ -50,6 +50,7 @@ defined once (:func:`loss`, :func:`wide_loss`, :func:`piecewise_linear_loss`);
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -98,6 +99,7 @@ __all__ = [
     "regime",
     "symbolic",
     "weight_preconditioner",
+    "whitening_rtol",
     "wide_balance",
     "wide_flow",
     "wide_loss",
@@ -268,17 +270,30 @@ def reduced_field(z: Any, G: Any, kappa: Any) -> Any:
     return G @ z - kappa**2 / 2 * (z @ z) * z
 
 
-def regime(delta: float, eta_a: float, eta_w: float, beta_norm: float, ratio: float = 10.0) -> str:
+def regime(delta: Number, eta_a: Number, eta_w: Number, beta_norm: Number,
+           ratio: Number = 10.0) -> str:  # fmt: skip
     """``"lazy"`` (delta >= ratio * scale), ``"rich"`` (|delta| < scale / ratio),
     ``"delayed rich"`` (delta <= -ratio * scale) or ``"intermediate"``; the scale is
-    ``2 sqrt(eta_a eta_w) ||beta||``, the size of ``sigma`` at delta = 0."""
-    scale = 2 * float(np.sqrt(eta_a * eta_w)) * beta_norm
-    if delta >= ratio * scale:
-        return "lazy"
-    if delta <= -ratio * scale:
-        return "delayed rich"
-    if abs(delta) < scale / ratio:
-        return "rich"
+    ``2 sqrt(eta_a eta_w) ||beta||``, the size of ``sigma`` at delta = 0 (Part I, regimes
+    1-3).  ``delta`` finite, ``eta_a, eta_w > 0``, ``beta_norm >= 0``, ``ratio >= 1`` (else
+    ``ValueError`` naming the argument); compared at 30 digits, so every float64 scale
+    works."""
+    delta = nb.check_number("delta", delta)
+    eta_a = nb.check_number("eta_a", eta_a, positive=True)
+    eta_w = nb.check_number("eta_w", eta_w, positive=True)
+    beta_norm = nb.check_number("beta_norm", beta_norm, nonnegative=True)
+    ratio = nb.check_number("ratio", ratio, positive=True)
+    with mpmath.workdps(30):
+        dl, r = nb.to_mpf(delta), nb.to_mpf(ratio)
+        if r < 1:
+            raise ValueError(f"ratio must be >= 1, got {nb.describe(ratio)}")
+        scale = 2 * mpmath.sqrt(nb.to_mpf(eta_a) * nb.to_mpf(eta_w)) * nb.to_mpf(beta_norm)
+        if dl >= r * scale:
+            return "lazy"
+        if dl <= -r * scale:
+            return "delayed rich"
+        if abs(dl) < scale / r:
+            return "rich"
     return "intermediate"
 
 
@@ -372,6 +387,29 @@ def symbolic() -> Symbols:
         "z_perp": h_perp / sp.sqrt(phi_hat),
         "vx": vx,
         "vy": vy,
+        # t -> oo (claim kunin.limit_at_infinity, sympy limits of z_a, z_1, z_perp on every
+        # branch): the fixed point |z|^2 = 2 Omega/kappa^2 along sign(c_+) v_+ when c_+ != 0
+        # and Omega > 0; on the stable manifold (c_+ = 0) of a downstream start (delta < 0)
+        # the rest point a = 0, |w|^2 = |delta|/eta_a across beta* (z_perp is the coefficient
+        # of the unnormalised c_perp vector); otherwise the saddle z = 0
+        "z_a_inf": sp.Piecewise(
+            (
+                sp.sign(c_plus) * vx * sp.sqrt(2 * Omega) / kappa,
+                sp.And(sp.Ne(c_plus, 0), Omega > 0),
+            ),
+            (0, True),
+        ),
+        "z_1_inf": sp.Piecewise(
+            (
+                sp.sign(c_plus) * vy * sp.sqrt(2 * Omega) / kappa,
+                sp.And(sp.Ne(c_plus, 0), Omega > 0),
+            ),
+            (0, True),
+        ),
+        "z_perp_inf": sp.Piecewise(
+            (sp.sqrt(-delta) / (kappa * cperp), sp.And(sp.Eq(c_plus, 0), delta < 0, cperp > 0)),
+            (0, True),
+        ),
     }
     J = sp.Matrix([[delta / 2, kappa * Y], [kappa * Y, -delta / 2]])
     cc = sp.Matrix([c0, c1])
@@ -408,6 +446,8 @@ def _evaluators(backend: str) -> dict[str, Callable[..., Any]]:
     targs = (S.delta, S.kappa, S.Y, S.Omega, S.c_plus, S.c_minus, S.cperp, ex["vx"], ex["vy"], S.t)
     out["coeffs"] = generate(targs, (ex["z_a"], ex["z_1"], ex["z_perp"]), backend,
                              elementwise=True)  # fmt: skip
+    largs = (S.delta, S.kappa, S.Omega, S.c_plus, S.cperp, ex["vx"], ex["vy"])
+    out["limits"] = generate(largs, (ex["z_a_inf"], ex["z_1_inf"], ex["z_perp_inf"]), backend)
     return out
 
 
@@ -636,6 +676,13 @@ class Trajectory:
     Attributes: ``delta`` (conserved, eta_w a^2 - eta_a ||w||^2), ``s``,
     ``beta_star`` (= X^T y / s, the least-squares solution), ``Omega`` (rate of the
     Riccati block, for the primed rates eta' = s eta).
+
+    Valid for every ``t`` in ``[0, inf]`` (``float("inf")`` or ``mpmath.inf``: the limit,
+    ``z_*_inf`` of :func:`symbolic`).  float64: evaluated in float64 where every constant
+    lies in ``[1e-20, 1e20]`` (or is 0) and no term can underflow (:func:`_f64_safe`), and
+    otherwise at 17 digits in mpmath (no exponent range) and rounded once; a result that
+    float64 cannot hold raises ``ValueError``.  mpmath: the exponents ``Omega t`` are formed
+    with ``log10(rate t)`` extra digits, so ``e^{-Omega t}`` keeps ``dps`` digits at any t.
     """
 
     setup: Setup
@@ -647,32 +694,193 @@ class Trajectory:
     _data: dict[str, Any] = field(repr=False)
 
     def at(self, t: Number) -> State:
-        """The state at time ``t >= 0``."""
+        """The state at time ``t`` in ``[0, inf]``."""
         return self.sample([t])[0]
 
     def sample(self, times: Any) -> States:
-        """The states at many times (vectorised over ``times``; each ``>= 0``)."""
-        ts = nb.check_times(times)
+        """The states at many times (vectorised over ``times``; each in ``[0, inf]``)."""
+        ts, inf = _times(times)
+        if self.dps is None:
+            a, w, losses = self._float64(ts, inf)
+            tt = np.array([math.inf if i else float(v) for v, i in zip(ts, inf, strict=True)])
+        else:
+            a, w, losses = self._mpmath(ts, inf)
+            with mpmath.workdps(self.dps):
+                tt = np.array([mpmath.inf if i else nb.to_mpf(v)
+                               for v, i in zip(ts, inf, strict=True)], dtype=object)  # fmt: skip
+        with nb.Precision(self.dps), np.errstate(over="ignore"):
+            beta = a[:, None] * w
+        if self.dps is None and not np.all(np.isfinite(beta)):
+            raise ValueError(
+                "the state's beta = a w exceeds the float64 range (|value| <= 1.8e308) for "
+                "these X, y, eta_a, eta_w, a0, w0; pass dps=... for mpmath"
+            )
+        if self.dps is not None:
+            a, w, beta, losses = nb.rounded((a, w, beta, losses), self.dps)
+        return States(t=tt, a=a, w=w, beta=beta, delta=self.delta, loss=losses)
+
+    def _states(self, ts: Any, inf: list[bool]) -> tuple[Any, Any, Any]:
+        """``a`` (T,), ``w`` (T, d), ``loss`` (T,) at the working precision of the stored
+        constants (no refinement; float64 without the safety check)."""
         k = self._data
         dps = self.dps
         ev = _evaluators("numpy" if dps is None else "mpmath")
         conv = nb.converter(dps)
-        with nb.Precision(dps):
-            tt = np.array([conv(v) for v in ts], dtype=nb.dtype(dps))
-            with np.errstate(all="ignore"):
-                za, z1, zp = ev["coeffs"](
+        dt = nb.dtype(dps)
+        T = len(ts)
+        with nb.Precision(dps), np.errstate(all="ignore"):
+            za, z1, zp = (np.empty(T, dtype=dt) for _ in range(3))
+            fin = [i for i in range(T) if not inf[i]]
+            if fin:
+                tt = np.array([conv(ts[i]) for i in fin], dtype=dt)
+                out = ev["coeffs"](
                     k["delta_p"], k["kappa"], k["Y"], k["Omega"], k["c_plus"], k["c_minus"],
                     k["cperp"], k["vx"], k["vy"], tt,
                 )  # fmt: skip
-            za = np.broadcast_to(za, tt.shape)
-            z1 = np.broadcast_to(z1, tt.shape)
-            zp = np.broadcast_to(zp, tt.shape)
+                for arr, val in zip((za, z1, zp), out, strict=True):
+                    arr[fin] = np.broadcast_to(val, tt.shape)
+            if len(fin) < T:
+                lim = ev["limits"](k["delta_p"], k["kappa"], k["Omega"], k["c_plus"],
+                                   k["cperp"], k["vx"], k["vy"])  # fmt: skip
+                for arr, val in zip((za, z1, zp), lim, strict=True):
+                    arr[[i for i in range(T) if inf[i]]] = conv(val) if dps else float(val)
             a = k["sa"] * za
             w = k["sw"] * (z1[:, None] * k["bhat"][None, :] + zp[:, None] * k["cperp_vec"][None, :])
-            beta = a[:, None] * w
             losses = loss(a, w, k["X"], k["y"])
-        tt, a, w, beta, losses = nb.rounded((tt, a, w, beta, losses), dps)
-        return States(t=tt, a=a, w=w, beta=beta, delta=self.delta, loss=losses)
+        return a, w, losses
+
+    def _refined(self, dps: int) -> Trajectory:
+        """The same trajectory with its constants at ``dps`` digits (cached)."""
+        cache = self._data["refined"]
+        if dps not in cache:
+            k = self._data
+            cache[dps] = _build(self.setup, k["a0"], k["w0"], dps)
+        return cache[dps]
+
+    def _mpmath(self, ts: Any, inf: list[bool]) -> tuple[Any, Any, Any]:
+        """mpmath: the time ``t`` at ``dps + log10(rate t)`` digits (``rate = 2 Omega +
+        |delta'|`` bounds every exponent rate of z(t)), so that the exponents are formed to
+        ``dps + GUARD_DIGITS`` digits and the rounded result keeps ``dps`` digits."""
+        k = self._data
+        T = len(ts)
+        extra = [0] * T
+        with nb.Precision(self.dps):
+            rate = 2 * k["Omega"] + abs(k["delta_p"])
+            for i in range(T):
+                if not inf[i]:
+                    rt = rate * nb.to_mpf(ts[i])
+                    extra[i] = int(mpmath.ceil(mpmath.log10(rt))) + 1 if rt > 1 else 0
+        a = np.empty(T, dtype=object)
+        w = np.empty((T, self.setup.d), dtype=object)
+        losses = np.empty(T, dtype=object)
+        for e in sorted(set(extra)):
+            idx = [i for i in range(T) if extra[i] == e]
+            traj = self if e == 0 else self._refined(self.dps + e)
+            ai, wi, li = traj._states([ts[i] for i in idx], [inf[i] for i in idx])
+            a[idx], w[idx], losses[idx] = ai, wi, li
+        return a, w, losses
+
+    def _float64(self, ts: Any, inf: list[bool]) -> tuple[Any, Any, Any]:
+        k = self._data
+        T = len(ts)
+        safe = [k["trusted"] and _f64_safe(k, float(ts[i]), inf[i]) for i in range(T)]
+        a = np.empty(T)
+        w = np.empty((T, self.setup.d))
+        losses = np.empty(T)
+        idx = [i for i in range(T) if safe[i]]
+        if idx:
+            a[idx], w[idx], losses[idx] = self._states([ts[i] for i in idx],
+                                                       [inf[i] for i in idx])  # fmt: skip
+        rest = [i for i in range(T) if not safe[i]]
+        if rest:
+            shadow = self._refined(_SHADOW_DPS)
+            ar, wr, lr = shadow._mpmath([ts[i] for i in rest], [inf[i] for i in rest])
+            with mpmath.workdps(_SHADOW_DPS):
+                a[rest] = [float(v) for v in ar]
+                w[rest] = [[float(v) for v in row] for row in wr]
+                losses[rest] = [float(v) for v in lr]
+        for name, arr in (("a", a), ("w", w), ("loss", losses)):
+            if not np.all(np.isfinite(arr)):
+                raise ValueError(
+                    f"the state's {name} exceeds the float64 range (|value| <= 1.8e308) for "
+                    "these X, y, eta_a, eta_w, a0, w0; pass dps=... for mpmath"
+                )
+        return a, w, losses
+
+
+# float64 is used where it cannot under- or overflow: constants in [1e-20, 1e20] (or 0), so
+# that a product of three stays within [1e-60, 1e60]; t <= 1e100 (Omega = 0: phi grows like
+# kappa^2 |c|^2 t <= 1e160); and either every exponent (2 Omega + |delta'|) t <= 250 (then
+# e^{-2 Omega t}, e^{-2 om t} >= e^{-500} = 7e-218: a product with constants stays normal) or
+# the unstable coefficient |c_+| > 1e-30 |c| (then phi_hat >= kappa^2 c_+^2 / (2 e Omega)
+# >= 1e-161 stays normal, and the underflowing terms are below 1e-300 of it).
+_F64_RANGE = 1e20
+_F64_MAX_T = 1e100
+_F64_MAX_EXPONENT = 250.0
+_F64_MIN_UNSTABLE = 1e-30
+_SHADOW_DPS = 17  # the mpmath fallback of float64: 17 digits (+ guard), rounded once
+
+
+def _f64_safe(k: dict[str, Any], t: float, inf: bool) -> bool:
+    if inf:
+        return True
+    if t > _F64_MAX_T:
+        return False
+    if (2 * k["Omega"] + abs(k["delta_p"])) * t <= _F64_MAX_EXPONENT:
+        return True
+    return abs(k["c_plus"]) > _F64_MIN_UNSTABLE * k["r"]
+
+
+def _f64_trusted(k: dict[str, Any]) -> bool:
+    """Every constant finite and 0 or within ``[1/_F64_RANGE, _F64_RANGE]``."""
+    vals = [k[n] for n in ("delta_p", "kappa", "Y", "Omega", "sa", "sw", "r", "s")]
+    vals += [float(np.max(np.abs(k["X"]))), float(np.max(np.abs(k["y"])))]
+    return all(
+        math.isfinite(v) and (v == 0 or 1 / _F64_RANGE <= abs(v) <= _F64_RANGE) for v in vals
+    )
+
+
+def _times(times: Any) -> tuple[tuple[Number, ...], list[bool]]:
+    """Validated times and which of them are ``+inf`` (``float("inf")``, ``numpy.inf`` or
+    ``mpmath.inf``); every other value as :func:`numbers.check_times` demands."""
+
+    def is_inf(v: Any) -> bool:
+        if isinstance(v, (float, np.floating)):
+            return bool(v == math.inf)
+        return isinstance(v, mpmath.mpf) and v == mpmath.inf
+
+    if isinstance(times, np.ndarray) and times.ndim == 0:
+        times = times.item()
+    if is_inf(times):
+        return (0,), [True]
+    if isinstance(times, (list, tuple, np.ndarray)) and len(times) > 0:
+        items = list(times)
+        flags = [is_inf(v) for v in items]
+        if any(flags):
+            finite = nb.check_times([0 if f else v for v, f in zip(items, flags, strict=True)])
+            return finite, flags
+    ts = nb.check_times(times)
+    return ts, [False] * len(ts)
+
+
+# Whitening in float64 leaves X^T X = s (I + E) with |E_pq| up to about n eps (a dot product
+# of n terms carries gamma_n ~ n eps of s; rounding the entries alone gives <= 2 eps s by
+# Cauchy-Schwarz) times the condition number of the data whitened (ZCA divides by its
+# eigenvalues).  Measured (numpy QR and ZCA, n = 3..2000, d = 2..20, 30 draws each): QR
+# <= 0.7 n eps, ZCA of data of condition number k <= 0.7 n k eps; 4 leaves a factor >= 5.
+WHITENING_C = 4
+
+
+def whitening_rtol(n: int, condition: Number = 1) -> float:
+    """The relative isotropy defect ``max|X^T X - s I| / s`` that float64 whitening
+    leaves in ``n`` rows of data of condition number ``condition``:
+    ``WHITENING_C * n * condition * eps`` (the default ``isotropy_rtol`` of
+    :func:`closed_form` for float inputs, with ``condition = 1``)."""
+    n = nb.check_int("n", n)
+    cond = float(nb.check_number("condition", condition, positive=True))
+    if cond < 1:
+        raise ValueError(f"condition must be >= 1, got {nb.describe(condition)}")
+    return WHITENING_C * n * cond * float(np.finfo(float).eps)
 
 
 def isotropy(setup: Setup, digits: int = 50) -> tuple[Any, Any]:
@@ -688,30 +896,82 @@ def isotropy(setup: Setup, digits: int = 50) -> tuple[Any, Any]:
         return s, dev
 
 
-def closed_form(setup: Setup, a0: Number, w0: Any, *, dps: int | None = None) -> Trajectory:
-    """Exact gradient-flow solution from ``(a0, w0)``.
+def closed_form(setup: Setup, a0: Number, w0: Any, *, dps: int | None = None,
+                isotropy_rtol: Number | None = None) -> Trajectory:  # fmt: skip
+    """Exact gradient-flow solution from ``(a0, w0)`` (seed 003, Part I, exact solution).
 
     Exists (and is implemented) when the inputs are isotropic, ``X^T X = s I_d`` with
-    ``s > 0`` (whitened data: ``s = 1``); otherwise ``ValueError``.  The condition is
-    checked to the working precision: ``max|X^T X - s I| <= 10 u s`` with ``u`` the
-    unit roundoff of float64 or of ``dps`` digits.
+    ``s > 0`` (whitened data: ``s = 1``); otherwise ``ValueError``.  Accepted when
+    ``max|X^T X - s I| <= rtol s`` (``s = tr(X^T X)/d``) with ``rtol = isotropy_rtol`` or by
+    default ``max(10 u, r_data)``: ``u`` the unit roundoff of float64 or of ``dps`` digits,
+    ``r_data = whitening_rtol(n)`` (``4 n eps``) when any entry of X is a float (data whitened
+    in float64 cannot be more isotropic, whatever ``dps``) and 0 for exact entries (int, str,
+    mpf).  Data whitened from ill-conditioned inputs: ``isotropy_rtol=whitening_rtol(n,
+    condition)``.
+
+    Error from the isotropy defect: the solution is that of ``X^T X`` replaced by ``s I``.
+    With ``X^T X = s (I + E)``, ``eps_iso = ||E||_2 <= d max|X^T X - s I| / s``, the true flow
+    has the extra field ``-M s E beta``; to first order in ``eps_iso`` its state differs by
+    ``int_0^t Phi(t, tau) M s E beta dtau``, of norm ``<= eps_iso s int_0^t ||Phi(t, tau)||
+    ||M(tau)|| |beta(tau)| dtau`` (Phi the flow's linearisation); at ``t = inf`` the limit
+    ``beta_inf = (X^T X)^-1 X^T y`` differs from ``beta*`` by ``<= eps_iso/(1 - eps_iso)
+    |beta*|``.  So a defect of ``k eps`` costs about ``k`` units in the last place of the
+    state, not more, on every time scale the flow is stable.
     """
     if not isinstance(setup, Setup):
         raise TypeError(f"setup must be a kunin.Setup, got {type(setup).__name__}")
     dps = nb.check_dps(dps)
     a0, w0c = _check_weights(setup, a0, w0)
-    s_exact, dev = isotropy(setup)
     unit = 2.0**-52 if dps is None else 10.0 ** (-dps)
-    if not s_exact > 0 or dev > 10 * unit * s_exact:
+    if isotropy_rtol is None:
+        floats = any(isinstance(v, float) for row in setup.X for v in row)
+        rtol = max(10 * unit, whitening_rtol(setup.n) if floats else 0.0)
+    else:
+        rtol = float(nb.check_number("isotropy_rtol", isotropy_rtol, nonnegative=True))
+        if not rtol < 1:
+            raise ValueError(f"isotropy_rtol must be in [0, 1), got {nb.describe(isotropy_rtol)}")
+    s_exact, dev = isotropy(setup, max(50, (dps or 17) + 20))
+    if not s_exact > 0 or dev > rtol * s_exact:
         raise ValueError(
             "X must have isotropic columns (X^T X = s I, e.g. whitened data) for the exact "
             f"solution; got max|X^T X - s I| = {mpmath.nstr(dev, 3)} with s = "
-            f"{mpmath.nstr(s_exact, 6)} (allowed: {10 * unit:.1e} s). Use numerics.simulate."
+            f"{mpmath.nstr(s_exact, 6)} (allowed: isotropy_rtol = {rtol:.1e} times s; data "
+            "whitened from ill-conditioned inputs: isotropy_rtol=kunin.whitening_rtol(n, "
+            "condition)). Use numerics.simulate."
         )
+    traj = _build(setup, a0, w0c, dps, s_exact)
+    if dps is not None:
+        return traj
+    k = traj._data
+    k["trusted"] = _f64_trusted(k)
+    if k["trusted"]:
+        return traj
+    # constants out of the safe float64 range: report them from the 17-digit evaluation
+    shadow = traj._refined(_SHADOW_DPS)
+    with mpmath.workdps(_SHADOW_DPS):
+        rep = {"delta": float(shadow.delta), "s": float(shadow.s), "Omega": float(shadow.Omega),
+               "beta_star": np.array([float(v) for v in shadow.beta_star])}  # fmt: skip
+    args = {"delta": "a0, w0, eta_a, eta_w", "s": "X", "Omega": "X, y, eta_a, eta_w, a0, w0",
+            "beta_star": "X, y"}  # fmt: skip
+    for name, v in rep.items():
+        if not np.all(np.isfinite(v)):
+            raise ValueError(
+                f"{name} exceeds the float64 range (|value| <= 1.8e308): {args[name]} too "
+                "large for float64; pass dps=... for mpmath"
+            )
+    return Trajectory(setup=setup, dps=None, _data=k, **rep)
+
+
+def _build(setup: Setup, a0: Number, w0c: Any, dps: int | None,
+           s_exact: Any = None) -> Trajectory:  # fmt: skip
+    """The trajectory's constants at ``dps`` digits (float64: ``None``), isotropy checked
+    by the caller (``s_exact`` from :func:`isotropy`; recomputed when missing)."""
+    if s_exact is None:
+        s_exact = isotropy(setup, max(50, (dps or 17) + 20))[0]
     ev = _evaluators("numpy" if dps is None else "mpmath")
     conv = nb.converter(dps)
     sqrt = np.sqrt if dps is None else mpmath.sqrt
-    with nb.Precision(dps):
+    with nb.Precision(dps), np.errstate(all="ignore"):
         X, y = _arrays(setup, dps)
         a = _weights(a0, dps)
         w = _weights(w0c, dps)
@@ -739,10 +999,12 @@ def closed_form(setup: Setup, a0: Number, w0: Any, *, dps: int | None = None) ->
             vx, vy = rx / nrm, ry / nrm
         c_plus = vx * c0 + vy * c1
         c_minus = -vy * c0 + vx * c1
+        r = max(abs(c_plus), abs(c_minus), abs(cperp))
         # w(t) = sqrt(eta_w') (z_1(t) bhat + z_perp(t) c_perp_vec)
         data = dict(
             delta_p=delta_p, kappa=kappa, Y=Y, Omega=Omega, c_plus=c_plus, c_minus=c_minus,
             cperp=cperp, vx=vx, vy=vy, sa=sa, sw=sw, bhat=bhat, cperp_vec=cperp_vec, X=X, y=y,
+            r=r, s=s, a0=a0, w0=w0c, refined={}, trusted=True,
         )  # fmt: skip
     rnd = nb.round_to(dps)
     return Trajectory(
@@ -1269,6 +1531,40 @@ def _stable_solution() -> Verdict:
     return prove_zero(*res)
 
 
+def _limit_at_infinity() -> Verdict:
+    # sympy's limit t -> oo of the evaluated z_a, z_1, z_perp (symbolic(), exprel written
+    # out) on every branch equals z_a_inf, z_1_inf, z_perp_inf of symbolic(): delta = D > 0,
+    # = 0, = -D < 0 with Omega = |delta|/2 + q (q > 0: Y > 0; Omega + delta/2 = q for delta
+    # < 0, proved in stable_solution), c_+ > 0, < 0 and = 0; and Omega = 0 (delta = Y = 0,
+    # the limits delta -> 0, Omega -> 0 taken first)
+    S = symbolic()
+    ex, t = S.exprs, S.t
+    D, q, cp, cm, cq = sp.symbols("D q c_p c_m c_q", positive=True)
+    names = ("z_a", "z_1", "z_perp")
+    res = []
+
+    def branch(e: Any, b: int) -> Any:
+        return e.replace(lambda z: isinstance(z, sp.Piecewise), lambda z: z.args[b][0])
+
+    om_neg = ex["om_plus"].args[1][0]
+    for sign, b in ((1, 0), (0, 0), (-1, 1)):
+        dl = sign * D if sign else D  # delta = 0: the limit D -> 0+ taken before t -> oo
+        for c_plus in (cp, -cp, sp.Integer(0)):
+            at = {S.delta: dl, S.Omega: D / 2 + q, S.c_plus: c_plus, S.c_minus: cm, S.cperp: cq}
+            for name in names:
+                e = branch(elementary(ex[name]), b).subs(om_neg, S.Omega + S.delta / 2)
+                e, at_inf = e.subs(at), at
+                if not sign:
+                    e, at_inf = sp.limit(e, D, 0, "+"), {**at, S.delta: 0, S.Omega: q}
+                res.append(sp.limit(e, t, sp.oo) - ex[name + "_inf"].subs(at_inf))
+    at0 = {S.c_plus: cp, S.c_minus: cm, S.cperp: cq}
+    for name in names:
+        e = branch(elementary(ex[name]), 0).subs(at0)
+        e = sp.limit(sp.limit(e.subs(S.delta, D), D, 0), S.Omega, 0, "+")
+        res.append(sp.limit(e, t, sp.oo) - ex[name + "_inf"].subs({**at0, S.delta: 0, S.Omega: 0}))
+    return prove_zero(*res)
+
+
 def _delta_continuity(dps: int = 40) -> Verdict:
     """The balanced solution is the limit of unbalanced ones: moving a0 so that delta goes
     through 1e-12, 1e-18, 0, -1e-18, -1e-12 changes the state continuously (|change| <= C
@@ -1493,6 +1789,11 @@ def claims() -> list[Theorem]:
         T("stable_solution", "Part I (evaluation form)",
           "The evaluated form (eigen-decomposed, all terms >= 0, exponents <= 0) equals the "
           "textbook one for delta > 0 and delta < 0.", _stable_solution),
+        T("limit_at_infinity", "Part I (exact solution, t -> oo)",
+          "The state at t = oo (z_a_inf, z_1_inf, z_perp_inf: the fixed point along sign(c_+) "
+          "v_+, the downstream rest point across beta* when c_+ = 0, or the saddle) is the "
+          "limit of the evaluated solution on every branch (delta >< 0, c_+ >< 0, Omega = 0).",
+          _limit_at_infinity),
         T("delta_continuity", "Part I (balanced limit)",
           "The balanced (delta = 0) solution is the continuous limit of unbalanced ones.",
           _delta_continuity, kind="numeric"),
