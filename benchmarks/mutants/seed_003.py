@@ -5,7 +5,7 @@ wide and ReLU losses, the ReLU derivative convention of the sympy and torch flow
 mpmath isotropy check and the torch data.  Format: see ``benchmarks/mutation.py``."""
 
 _K = "solvable/kunin.py"
-_TESTS = ["tests/test_kunin.py", "tests/test_kunin_systems.py"]
+_TESTS = ["tests/test_kunin.py", "tests/test_kunin_systems.py", "tests/test_kunin_edges.py"]
 _CLAIMS = "kunin.*"
 
 MUTANTS = [
