@@ -82,8 +82,9 @@ def test_closed_form_type_errors(setup):
         xz.closed_form(setup, [1.0], [[1.0, 2.0]], dps=0)
 
 
-@pytest.mark.parametrize("t", [-1.0, -1e-300, math.nan, math.inf, "-0.1"])
+@pytest.mark.parametrize("t", [-1.0, -1e-300, math.nan, -math.inf, "-0.1"])
 def test_negative_or_nonfinite_time(setup, t):
+    """Negative times and nan are refused; +inf is the limit state (test_xu_ziyin_edges)."""
     traj = xz.closed_form(setup, [1.0], [[1.0, 2.0]])
     with pytest.raises(ValueError, match="t"):
         traj.at(t)

@@ -211,7 +211,8 @@ def _torch_printer(names: tuple[str, ...]) -> Any:
     form written in them, e.g. xu_ziyin's ``ell``, could not be generated for torch).
     ``names``: the namespace dict's entries, printed as themselves (as lambdify's own
     printer does)."""
-    from sympy.printing.pytorch import TorchPrinter  # third-party, only for torch
+    # lazily: importing sympy.printing.pytorch imports torch
+    from sympy.printing.pytorch import TorchPrinter
 
     def call(name: str) -> Callable[[Any, Any], str]:
         def print_(self: Any, e: Any) -> str:
