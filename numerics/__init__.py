@@ -12,6 +12,8 @@ simulated without touching this package.
 from __future__ import annotations
 
 import functools
+import math
+import numbers
 from collections.abc import Sequence
 from typing import Any
 
@@ -48,6 +50,8 @@ def simulate(
     dps: int | None = None,
     rtol: float | None = None,
     device: Any = None,
+    max_steps: int | None = None,
+    progress: bool = False,
 ) -> list[Any]:
     """Integrate the raw gradient flow and return the states at ``times``.
 
@@ -60,6 +64,14 @@ def simulate(
     Times may come in any order (and repeat); each must be finite and ``>= 0``; the
     states come back in the order given.  ``dps`` with a float64 method, ``rtol`` with
     ``method="mpmath"`` and ``device`` with a method other than torch are errors.
+
+    Long times: the scipy and torch paths test, every few steps, whether the rest of the
+    trajectory is the linearised flow around a stable fixed point to within the tolerance
+    (:class:`numerics.scipy_ode.LinearTail` states the criterion) and then evaluate it in
+    closed form, so ``t = 1e6`` costs what reaching the fixed point costs (a saddle is
+    integrated on: the flow leaves it).  ``max_steps`` (default 100000, every method) caps
+    the integrator's steps with an ``ArithmeticError`` naming it instead of a hang;
+    ``progress=True`` shows a tqdm bar of the time reached.
 
     Models (dispatch on the type of ``setup``, see :func:`systems`): the output-layer and
     input-layer blocks are the first two of the system's ``blocks``, e.g.
@@ -78,7 +90,11 @@ def simulate(
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     if device is not None and method != "torch":
         raise ValueError(f"device is only meaningful for torch; method={method!r} got {device!r}")
-    weights = system.initial(setup, out0, in0)
+    if max_steps is not None:
+        max_steps = nb.check_int("max_steps", max_steps)
+    if not isinstance(progress, bool):
+        raise TypeError(f"progress must be True or False, got {nb.describe(progress)}")
+    weights = _initial(system, setup, out0, in0)
     shapes = {b: w.shape for b, w in weights.items()}
     if isinstance(times, (str, bytes)) or not isinstance(times, (Sequence, np.ndarray)):
         raise TypeError(f"times must be a sequence of numbers, got {type(times).__name__}")
@@ -89,21 +105,26 @@ def simulate(
             raise ValueError(
                 f"dps is for method='mpmath'; method={method!r} is float64, got dps={dps}"
             )
-        if rtol is not None and not (0 < rtol < 1):
-            raise ValueError(f"rtol must be in (0, 1), got {rtol}")
+        if rtol is not None:
+            _check_rtol(rtol)
+        steps = scipy_ode.MAX_STEPS if max_steps is None else max_steps
         tf = np.array([nb.to_float(t) for t in ts])
         order = np.argsort(tf, kind="stable")
         if method == "scipy":
             flow = system.flow(setup, shapes)
             y0 = [nb.to_float(v) for v in flow.pack(weights)]
+            rates = system.rates(setup)
+            eta = [float(rates[b]) for b, shape in flow.blocks for _ in range(math.prod(shape))]
             ys, _ = scipy_ode.integrate(
                 flow, system.flow_parameters(setup, nb.to_float), y0, tf[order],
-                rtol=scipy_ode.DEFAULT_RTOL if rtol is None else rtol,
+                rtol=scipy_ode.DEFAULT_RTOL if rtol is None else rtol, rates=eta,
+                max_steps=steps, progress=progress,
             )  # fmt: skip
             rows = [flow.unpack(row, float) for row in ys]
         else:
             rows = _torch_integrate(system, setup, weights, tf[order],
-                                    1e-12 if rtol is None else rtol, device)  # fmt: skip
+                                    1e-12 if rtol is None else rtol, device, steps,
+                                    progress)  # fmt: skip
         states: list[Any] = [None] * len(ts)
         for row, k in zip(rows, order, strict=True):
             states[k] = system.state(setup, tf[k], row, None)
@@ -124,7 +145,9 @@ def simulate(
         y0 = [nb.to_mpf(v) for v in flow.pack(weights)]
         params = system.flow_parameters(setup, nb.to_mpf)
     ys, _stats = mp.integrate(_program(flow), params, flow.params, y0, [tm[k] for k in order],
-                              dps, flow.spans())  # fmt: skip
+                              dps, flow.spans(),
+                              max_steps=mp.MAX_STEPS if max_steps is None else max_steps,
+                              progress=progress)  # fmt: skip
     states = [None] * len(ts)
     for row, k in zip(ys, order, strict=True):
         # measures at the integrator's working precision (f = gamma u.Wx cancels as f -> 0)
@@ -135,7 +158,7 @@ def simulate(
 
 def _torch_integrate(
     system: System, setup: Any, weights: dict[str, np.ndarray], times: np.ndarray,
-    rtol: float, device: Any,
+    rtol: float, device: Any, max_steps: int, progress: bool,
 ) -> list[dict[str, Any]]:  # fmt: skip
     """One trajectory with :func:`numerics.torch_flow.gradient_flow` on the system's loss,
     as float64 weight arrays per time."""
@@ -145,8 +168,34 @@ def _torch_integrate(
     params = {b: torch.tensor(np.vectorize(nb.to_float, otypes=[float])(w), dtype=torch.float64,
                               device=dev)[None] for b, w in weights.items()}  # fmt: skip
     model = SystemModel(system, setup)
-    res = gradient_flow(model, params, times, rtol=rtol)
+    res = gradient_flow(model, params, times, rtol=rtol, max_steps=max_steps, progress=progress)
     return [{b: res.params[b][k, 0].cpu().numpy() for b in model.blocks} for k in range(len(times))]
+
+
+def _initial(system: System, setup: Any, out0: Any, in0: Any) -> dict[str, np.ndarray]:
+    """The system's validated initial weights; an error about one of its blocks says which
+    of simulate's arguments carries it (``out0``: the output layer, ``in0``: the rest)."""
+    try:
+        return system.initial(setup, out0, in0)
+    except (TypeError, ValueError) as exc:
+        out_name, in_names = system.blocks[0], system.blocks[1:]
+        inner = in_names[0] if len(in_names) == 1 else "(" + ", ".join(in_names) + ")"
+        where = (f"simulate's out0 is {type(setup).__name__}'s {out_name}0, "
+                 f"in0 its {inner}{'0' if len(in_names) == 1 else ''}")  # fmt: skip
+        raise type(exc)(f"{exc} ({where})") from exc
+
+
+def _check_rtol(rtol: Any) -> float:
+    """rtol of the float64 methods: a real number in ``[100 eps, 1)`` (scipy raises a smaller
+    one to ``100 eps`` anyway; below it the error control cannot be met)."""
+    floor = 100 * float(np.finfo(np.float64).eps)
+    if isinstance(rtol, bool) or not isinstance(rtol, numbers.Real):
+        raise TypeError(f"rtol must be a real number in [{floor:.3g}, 1), got "
+                        f"{type(rtol).__name__} {nb.describe(rtol)}")  # fmt: skip
+    if not (floor <= float(rtol) < 1):
+        raise ValueError(f"rtol must be in [{floor:.3g}, 1) (100 float64 eps: the float64 "
+                         f"methods cannot meet less), got {nb.describe(rtol)}")  # fmt: skip
+    return float(rtol)
 
 
 def _rounded(st: Any, dps: int) -> Any:

@@ -46,6 +46,7 @@ from typing import Any
 import mpmath
 import sympy as sp
 
+from numerics.scipy_ode import progress_bar
 from solvable._core.backends import generate
 
 __all__ = ["GUARD_DIGITS", "SAFETY", "TaylorProgram", "compile_polynomial", "integrate", "order"]
@@ -257,6 +258,8 @@ def integrate(
     guard: int = GUARD_DIGITS,
     taylor_order: int | None = None,
     safety: float = SAFETY,
+    max_steps: int = MAX_STEPS,
+    progress: bool = False,
 ) -> tuple[list[list[Any]], dict[str, int]]:
     """States at ``times`` (sorted, ``>= 0``) from ``y0`` at ``t = 0``, to ``dps`` digits.
 
@@ -267,7 +270,10 @@ def integrate(
     if the state is zero).  A stationary state (all derivatives zero) stays put.
     Times inside a step are dense output (Horner at the offset); only the last time
     cuts a step short.  ``guard``, ``taylor_order`` (default :func:`order`) and
-    ``safety`` are exposed for measurement.
+    ``safety`` are exposed for measurement.  ``max_steps`` caps the steps (an
+    ``ArithmeticError`` naming it, not a hang); ``progress`` shows a tqdm bar of ``t``.
+    Near a stable fixed point the step grows by itself (it is set relative to the state,
+    whose Taylor coefficients decay), so long times need no special treatment here.
 
     Returns the states (lists of ``mpf`` at ``dps + guard`` digits) and statistics
     (``steps``, ``order``).
@@ -281,6 +287,8 @@ def integrate(
     p = order(work) if taylor_order is None else int(taylor_order)
     if p < 2:
         raise ValueError(f"taylor_order must be >= 2, got {p}")
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+        raise ValueError(f"max_steps must be an integer >= 1, got {max_steps!r}")
     out: list[list[Any]] = []
     steps = 0
     with mpmath.workdps(work):
@@ -294,36 +302,49 @@ def integrate(
             raise ValueError("times must be sorted and >= 0")
         t = mpmath.mpf(0)
         j = 0
+        bar = progress_bar(float(targets[-1])) if progress and targets else None
         while j < len(targets) and targets[j] <= t:  # t = 0 requested
             out.append(list(y))
             j += 1
-        while j < len(targets):
-            Y = _taylor(prog, plan, cvals, y, p)
-            h = targets[-1] - t
-            total = max((abs(v) for v in y), default=mpmath.mpf(0))
-            for start, stop in blocks:
-                scale = max((abs(v) for v in y[start:stop]), default=mpmath.mpf(0))
-                ref = scale if scale > 0 else (total if total > 0 else mpmath.mpf(1))
-                for k in (p - 1, p):
-                    size = max((abs(Y[i][k]) for i in range(start, stop)), default=0)
-                    if not mpmath.isfinite(size):
-                        raise ArithmeticError(f"Taylor coefficient overflow at t = {t}")
-                    if size > 0:
-                        h = min(h, safety * (eps * ref / size) ** inv[k])
-            t_next = t + h
-            last = t_next >= targets[-1]
-            if not last and (t_next == t or steps >= MAX_STEPS):
-                raise ArithmeticError(
-                    f"step {mpmath.nstr(h, 3)} at t = {mpmath.nstr(t, 12)} after {steps} steps: "
-                    "finite-time blow-up (or a flow far too stiff for an explicit method)"
-                )
-            while j < len(targets) and (last or targets[j] <= t_next):  # dense output
-                s = targets[j] - t
-                out.append([_horner(Yi, s) for Yi in Y])
-                j += 1
-            y = [_horner(Yi, h) for Yi in Y]
-            t = targets[-1] if last else t_next
-            steps += 1
+        try:
+            while j < len(targets):
+                Y = _taylor(prog, plan, cvals, y, p)
+                h = targets[-1] - t
+                total = max((abs(v) for v in y), default=mpmath.mpf(0))
+                for start, stop in blocks:
+                    scale = max((abs(v) for v in y[start:stop]), default=mpmath.mpf(0))
+                    ref = scale if scale > 0 else (total if total > 0 else mpmath.mpf(1))
+                    for k in (p - 1, p):
+                        size = max((abs(Y[i][k]) for i in range(start, stop)), default=0)
+                        if not mpmath.isfinite(size):
+                            raise ArithmeticError(f"Taylor coefficient overflow at t = {t}")
+                        if size > 0:
+                            h = min(h, safety * (eps * ref / size) ** inv[k])
+                t_next = t + h
+                last = t_next >= targets[-1]
+                if not last and steps >= max_steps:
+                    raise ArithmeticError(
+                        f"max_steps={max_steps} steps taken by t = {mpmath.nstr(t, 6)} of "
+                        f"{mpmath.nstr(targets[-1], 6)}: raise max_steps (or the flow blows up)"
+                    )
+                if not last and t_next == t:
+                    raise ArithmeticError(
+                        f"step {mpmath.nstr(h, 3)} at t = {mpmath.nstr(t, 12)} after {steps} "
+                        "steps: finite-time blow-up (or a flow too stiff for an explicit method)"
+                    )
+                while j < len(targets) and (last or targets[j] <= t_next):  # dense output
+                    s = targets[j] - t
+                    out.append([_horner(Yi, s) for Yi in Y])
+                    j += 1
+                y = [_horner(Yi, h) for Yi in Y]
+                t = targets[-1] if last else t_next
+                steps += 1
+                if bar is not None:
+                    bar.n = float(t)
+                    bar.refresh()
+        finally:
+            if bar is not None:
+                bar.close()
     return out, {"steps": steps, "order": p}
 
 

@@ -1,32 +1,189 @@
-"""float64 integration of the raw gradient flow with ``scipy.integrate.solve_ivp``.
+"""float64 integration of the raw gradient flow with scipy's DOP853, and the fixed-point test
+shared with :mod:`numerics.torch_flow`.
 
 The vector field is the same sympy expression as for the mpmath integrator,
 lambdified to numpy (``cse=True``).  DOP853 (explicit Runge-Kutta of order 8) at
-``rtol = 1e-13`` by default: the flows of this package are not stiff (their
-Jacobian spectrum is bounded by ~1/t_c), and DOP853's global error at these
+``rtol = 1e-13`` by default: the flows of this package are not stiff while they move
+(their Jacobian spectrum is bounded by ~1/t_c), and DOP853's global error at these
 tolerances stays within ~1e-11 relative over O(10) e-foldings.
+
+Near a stable fixed point an explicit method's step is bounded by its stability region
+(``h <~ 3.3 / lambda_max``), not by accuracy, so integrating to ``t = 1e6`` would cost
+``~ t lambda_max`` steps.  :class:`LinearTail` decides, from the Hessian at the current
+state, when the rest of the trajectory is the linearised flow to within the tolerance, and
+then evaluates it in closed form (see its docstring for the criterion); the cost of a
+simulation to any ``t`` is then what it takes to reach the fixed point.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from scipy.integrate import solve_ivp
+import sympy as sp
+from scipy.integrate import DOP853
 
 from solvable._core.backends import generate
 from solvable._core.flows import GradientFlow
 
-__all__ = ["DEFAULT_RTOL", "integrate"]
+__all__ = [
+    "DEFAULT_RTOL",
+    "FIXED_POINT_MAX_STATE",
+    "MAX_STEPS",
+    "LinearTail",
+    "check_interval",
+    "integrate",
+    "progress_bar",
+]
 
 DEFAULT_RTOL = 1e-13
+MAX_STEPS = 100_000
+"""Default cap on the accepted steps of one integration: a clear error instead of a hang."""
+FIXED_POINT_MAX_STATE = 64
+"""The fixed-point test needs the dense Hessian (symbolic here, ``N^2`` entries): it runs for
+flows of at most this many parameters; larger ones integrate to the end (``max_steps``)."""
+_FIRST_CHECK = 64  # steps before the first fixed-point test (short runs never pay for it)
 
 
 @functools.cache
 def _compiled(flow: GradientFlow):
     return generate((flow.state, flow.params), list(flow.rhs), "numpy", cse=True)
+
+
+@functools.cache
+def _jacobian(flow: GradientFlow):
+    """``d rhs / d state`` (N, N), generated from the same sympy vector field."""
+    J = sp.Matrix(flow.rhs).jacobian(sp.Matrix(flow.state))
+    return generate((flow.state, flow.params), list(J), "numpy", cse=True)
+
+
+def check_interval(n_state: int) -> int:
+    """Steps between two fixed-point tests: a test costs about ``N + 2`` evaluations of the
+    field (the Hessian, and the field at the predicted limit) and a DOP853 step 12, so
+    testing every ``max(16, (N + 2) / 3)`` steps adds at most ~25% to the cost."""
+    return max(16, math.ceil((n_state + 2) / 3))
+
+
+class LinearTail:
+    """The linearised gradient flow around the current state, and whether it is the rest of
+    the trajectory to within the tolerance (batched: leading axis ``B``).
+
+    The flow is ``theta' = -eta grad L(theta)`` with ``eta`` a positive diagonal (a block
+    that does not train has ``eta = 0`` and never moves).  In ``z = theta / sqrt(eta)`` it
+    is the plain gradient flow ``z' = -S (z - z*) + O(|z - z*|^2)`` with the symmetric
+    ``S = sqrt(eta) H sqrt(eta)`` (``H`` the Hessian of ``L``), eigenpairs ``(lam_k, v_k)``.
+    With ``c_k = v_k . z'`` the linearised flow moves by
+
+        ``z(t + s) - z(t) = sum_k c_k phi_k(s) v_k``,  ``phi_k(s) = (1 - exp(-lam_k s)) / lam_k``,
+
+    so at most ``|c_k| / lam_k`` along a stable mode however long it runs (for a gradient
+    flow with smallest Hessian eigenvalue ``lam`` the remaining change is
+    ``<= |grad| / lam``), and ``|c_k| (exp(|lam_k| s) - 1) / |lam_k|`` along an unstable one.
+    Eigenvalues are resolved only to ``tau = max|lam| (64 N eps + 10 rtol)`` (the rounding
+    of ``S``, and the state itself known to ``rtol``); a mode with ``|lam_k| <= tau`` is
+    flat (a direction along a set of fixed points, e.g. a symmetry orbit, where ``z'`` is
+    second order in the distance to that set and decays with the normal modes): its drift
+    is bounded by ``|c_k| min(s, 1 / lam_+)``, ``lam_+`` the smallest eigenvalue above ``tau``.
+
+    The criterion, with ``s = t_left`` (the time still to integrate) and in the
+    integrator's own error norm ``atol + rtol |theta_i|`` (max over components ``i``):
+
+    1. the rest of the trajectory is small: ``sqrt(eta_i) sum_k |v_ki| |c_k| phi_k`` is
+       ``<= 1`` over the flat modes (their drift is not extrapolated) and ``<= 100`` over
+       the others (it is: an explicit method near its stability limit leaves the stiffest
+       mode excited at about the tolerance, which the linear flow then damps exactly).
+       Near a saddle (a plateau of the delayed-rich regime) the unstable mode's
+       ``exp(|lam| s)`` makes it fail: the flow will leave, and it is integrated on;
+    2. a posteriori check of the linearisation: at the predicted end state
+       ``theta + sqrt(eta) sum_k c_k phi_k(s) v_k`` the bound of 1. over all modes is
+       ``<= 1`` (the end state is a fixed point to within the tolerance; a curvature that
+       the linear model misses shows up here, its error being second order in a change of
+       at most 100 tolerances);
+    3. ``S`` is finite and symmetric to ``1e-3`` relative (a guard against rates that do
+       not match the flow).
+
+    When it holds, the state at a later time ``t + s`` is ``theta + sqrt(eta) sum_k c_k
+    phi_k(s) v_k`` over the non-flat modes: its error is the linearisation's, second order
+    in a change that is itself below the tolerance.
+    """
+
+    def __init__(self, S: np.ndarray, zdot: np.ndarray, scale: np.ndarray, root_eta: np.ndarray,
+                 t_left: np.ndarray, eps: float, rtol: float) -> None:  # fmt: skip
+        S = np.asarray(S, dtype=float)
+        B, N = S.shape[0], S.shape[1]
+        norm = np.abs(S).max(axis=(1, 2)) if N else np.zeros(B)
+        asym = np.abs(S - np.swapaxes(S, 1, 2)).max(axis=(1, 2)) if N else np.zeros(B)
+        S = 0.5 * (S + np.swapaxes(S, 1, 2))
+        zdot = np.asarray(zdot, dtype=float)
+        finite = np.isfinite(S).all(axis=(1, 2)) & np.isfinite(zdot).all(axis=1)
+        S = np.where(finite[:, None, None], S, 0.0)
+        self.lam, self.V = np.linalg.eigh(S)
+        top = np.abs(self.lam).max(axis=1) if N else np.zeros(B)
+        self.tau = top * (64 * N * eps + 10 * rtol)
+        self.flat = np.abs(self.lam) <= self.tau[:, None]
+        lam_plus = np.where(self.lam > self.tau[:, None], self.lam, np.inf).min(axis=1)
+        self.t_left = np.asarray(t_left, dtype=float).reshape(B)
+        self.flat_horizon = np.minimum(self.t_left, 1.0 / lam_plus)
+        self.scale = np.asarray(scale, dtype=float)
+        self.root_eta = np.asarray(root_eta, dtype=float)
+        self.zdot = zdot
+        self.admissible = finite & (asym <= 1e-3 * norm)
+        self.remaining = self.bound(self.zdot, flat=False)
+        self.drift = self.bound(self.zdot, modes=False)
+
+    def _phi(self, s: np.ndarray) -> np.ndarray:
+        """``phi_k(s)`` of the non-flat modes (0 on flat ones), (B, N); ``s`` (B,) >= 0."""
+        lam = np.where(self.flat, 1.0, self.lam)
+        with np.errstate(over="ignore", invalid="ignore"):
+            phi = -np.expm1(-lam * s[:, None]) / lam
+        return np.where(self.flat, 0.0, phi)
+
+    def bound(self, zdot: np.ndarray, *, flat: bool = True, modes: bool = True) -> np.ndarray:
+        """The remaining-change bound (criterion 1) for the velocity ``zdot``, in units of the
+        tolerance, per batch element (``inf`` where it overflows), over the flat modes, the
+        others, or both."""
+        c = np.abs(np.einsum("bik,bi->bk", self.V, zdot))
+        weight = self._phi(self.t_left) if modes else np.zeros_like(self.lam)
+        if flat:
+            weight = weight + np.where(self.flat, self.flat_horizon[:, None], 0.0)
+        with np.errstate(over="ignore", invalid="ignore"):
+            moved = np.einsum("bik,bk->bi", np.abs(self.V), c * weight)
+            units = self.root_eta * moved / self.scale
+        units = np.where(np.isnan(units), np.inf, units)
+        return units.max(axis=1) if units.shape[1] else np.zeros(units.shape[0])
+
+    def change(self, s: Any) -> np.ndarray:
+        """``theta(t + s) - theta(t)`` of the linearised flow over its non-flat modes,
+        ``0 <= s`` (scalar or (B,)), shape (B, N)."""
+        s = np.maximum(np.broadcast_to(np.asarray(s, dtype=float), self.lam.shape[:1]), 0.0)
+        c = np.einsum("bik,bi->bk", self.V, self.zdot)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return self.root_eta * np.einsum("bik,bk->bi", self.V, c * self._phi(s))
+
+    def end(self) -> np.ndarray:
+        """The predicted state change by the end of the integration, (B, N)."""
+        return self.change(self.t_left)
+
+    def converged(self, zdot_at_end: np.ndarray) -> np.ndarray:
+        """Criteria 1-3, given the velocity ``z'`` at the predicted end state ``end()``."""
+        again = self.bound(np.asarray(zdot_at_end, dtype=float))
+        return self.candidate() & (again <= 1.0)
+
+    def candidate(self) -> np.ndarray:
+        """Criteria 1 and 3 (the ones that need no further evaluation of the field)."""
+        return self.admissible & (self.remaining <= 100.0) & (self.drift <= 1.0)
+
+
+def progress_bar(total: float, unit: str = "t") -> Any:
+    """A tqdm bar of the time reached (``progress=True`` of the integrators)."""
+    try:
+        from tqdm.auto import tqdm
+    except ImportError as exc:
+        raise ImportError("progress=True needs tqdm: pip install 'solvable[torch]'") from exc
+    return tqdm(total=total, unit=unit, bar_format="{l_bar}{bar}| " + unit + "={n:.3g}/{total:.3g}")
 
 
 def integrate(
@@ -35,30 +192,118 @@ def integrate(
     y0: Sequence[float],
     times: Sequence[float],
     rtol: float = DEFAULT_RTOL,
+    *,
+    rates: Sequence[float] | None = None,
+    max_steps: int = MAX_STEPS,
+    progress: bool = False,
 ) -> tuple[np.ndarray, dict[str, Any]]:
     """States at ``times`` (sorted, ``>= 0``), shape ``(len(times), len(y0))``.
 
     ``atol = rtol * 1e-3 * (max|y0| or 1)``: the error is controlled relative to each
     component, with a floor three orders below the initial scale so that components
     that decay (e.g. ``u`` flowing into the saddle) are not over-resolved.  The vector
-    field is seed 001 eqs. (4)-(5) (or another model's), lambdified with ``cse=True``.
+    field is seed 001 eqs. (4)-(5) (or another model's), lambdified with ``cse=True``;
+    times inside a step are DOP853's 7th-order dense output.
+
+    ``rates``: the learning rate of each state component (``eta`` of the flow).  With it,
+    and at most :data:`FIXED_POINT_MAX_STATE` components, the fixed-point test of
+    :class:`LinearTail` runs every :func:`check_interval` steps after the first 64: once the
+    rest of the trajectory is the linearised flow to within the tolerance, the remaining
+    times are evaluated from it (so ``t = 1e6`` costs what reaching the fixed point costs).
+    ``max_steps`` caps the accepted steps (``ArithmeticError`` naming it, instead of a hang);
+    ``progress`` shows a tqdm bar of ``t``.  Statistics: ``nfev``, ``steps``, ``checks``
+    and ``fixed_point_t`` (the time the test succeeded, or None).
     """
+    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
+        raise ValueError(f"max_steps must be an integer >= 1, got {max_steps!r}")
     f = _compiled(flow)
     y0 = np.asarray(y0, dtype=float)
     params = list(params)
     scale = float(np.max(np.abs(y0))) if y0.size else 0.0
     atol = rtol * 1e-3 * (scale if scale > 0 else 1.0)
+    nfev = 0
 
     def rhs(_t: float, y: np.ndarray) -> np.ndarray:
+        nonlocal nfev
+        nfev += 1
         return np.asarray(f(y, params), dtype=float)
 
     times = np.asarray(times, dtype=float)
+    stats: dict[str, Any] = {"nfev": 0, "steps": 0, "checks": 0, "fixed_point_t": None}
     t_end = float(times[-1]) if times.size else 0.0
     if t_end == 0.0:
-        return np.tile(y0, (len(times), 1)), {"nfev": 0}
-    # t_eval must be strictly increasing: evaluate the distinct times, then repeat
-    grid, where = np.unique(times, return_inverse=True)
-    sol = solve_ivp(rhs, (0.0, t_end), y0, method="DOP853", t_eval=grid, rtol=rtol, atol=atol)
-    if not sol.success:
-        raise RuntimeError(f"solve_ivp failed: {sol.message}")
-    return sol.y.T[where.ravel()].copy(), {"nfev": int(sol.nfev)}
+        return np.tile(y0, (len(times), 1)), stats
+    N = y0.size
+    test = rates is not None and 0 < N <= FIXED_POINT_MAX_STATE
+    root_eta = np.sqrt(np.asarray(rates, dtype=float)) if test else None
+    every = check_interval(N)
+    out = np.empty((len(times), N))
+    j = 0
+    while j < len(times) and times[j] <= 0.0:
+        out[j] = y0
+        j += 1
+    solver = DOP853(rhs, 0.0, y0, t_end, rtol=rtol, atol=atol)
+    bar = progress_bar(t_end) if progress else None
+    steps = 0
+    try:
+        while j < len(times):
+            if steps >= max_steps:
+                raise ArithmeticError(
+                    f"max_steps={max_steps} steps taken by t = {solver.t:.6g} of "
+                    f"{t_end:.6g}: raise max_steps (or rtol)"
+                )
+            message = solver.step()
+            if solver.status == "failed":
+                raise ArithmeticError(f"DOP853 failed at t = {solver.t:.6g}: {message}")
+            steps += 1
+            inside = j
+            while inside < len(times) and times[inside] <= solver.t:
+                inside += 1
+            dense = None
+            for k in range(j, inside):
+                if times[k] == solver.t:
+                    out[k] = solver.y
+                else:
+                    dense = solver.dense_output() if dense is None else dense
+                    out[k] = dense(times[k])
+            j = inside
+            if bar is not None:
+                bar.n = min(float(solver.t), t_end)
+                bar.refresh()
+            if test and j < len(times) and steps >= _FIRST_CHECK and steps % every == 0:
+                stats["checks"] += 1
+                tail = _tail(flow, params, solver.y, rtol, atol, root_eta, t_end - solver.t)
+                if tail.candidate()[0]:
+                    limit = solver.y + tail.end()[0]
+                    done = bool(tail.converged(_zdot(rhs(0.0, limit), root_eta)[None])[0])
+                else:
+                    done = False
+                if done:
+                    stats["fixed_point_t"] = float(solver.t)
+                    for k in range(j, len(times)):
+                        out[k] = solver.y + tail.change(times[k] - solver.t)[0]
+                    j = len(times)
+    finally:
+        if bar is not None:
+            bar.close()
+    stats.update(nfev=nfev, steps=steps)
+    return out, stats
+
+
+def _zdot(fy: np.ndarray, root_eta: np.ndarray) -> np.ndarray:
+    """``z' = theta' / sqrt(eta)`` (0 on blocks that do not train)."""
+    return np.where(root_eta > 0, fy / np.where(root_eta > 0, root_eta, 1.0), 0.0)
+
+
+def _tail(flow: GradientFlow, params: list[float], y: np.ndarray, rtol: float, atol: float,
+          root_eta: np.ndarray, t_left: float) -> LinearTail:  # fmt: skip
+    """:class:`LinearTail` at ``y`` from the generated Jacobian ``J = -eta H``:
+    ``S_ij = -J_ij sqrt(eta_j / eta_i)`` (0 on blocks that do not train)."""
+    N = y.size
+    J = np.asarray(_jacobian(flow)(y, params), dtype=float).reshape(N, N)
+    inv = np.where(root_eta > 0, 1.0 / np.where(root_eta > 0, root_eta, 1.0), 0.0)
+    S = -(inv[:, None] * J * root_eta[None, :])
+    zdot = _zdot(np.asarray(_compiled(flow)(y, params), dtype=float), root_eta)
+    scale = atol + rtol * np.abs(y)
+    return LinearTail(S[None], zdot[None], scale[None], root_eta[None], np.array([t_left]),
+                      float(np.finfo(float).eps), rtol)  # fmt: skip

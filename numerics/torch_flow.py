@@ -20,6 +20,15 @@ against 4.4 s here, both 2e-13 from an rtol 1e-13 reference.  ``benchmarks/bench
 measures the speed against a loop of ``solve_ivp`` and ``tests/test_torch_flow.py`` the
 accuracy against the mpmath oracle.
 
+Near a stable fixed point an explicit method's step is bounded by stability, not accuracy:
+every few steps the flow tests, per batch element, whether the rest of its trajectory is the
+linearised flow to within the tolerance (:class:`numerics.scipy_ode.LinearTail`, from the
+autograd Hessian) and then evaluates the remaining requested times from it.
+
+Tolerances are checked against the parameters' dtype: ``rtol`` must be at least
+``100 eps`` of the dtype (float64: 2.2e-14; float32: 1.2e-5), the accuracy an error
+controller in that precision can meet (as scipy's ``100 * EPS`` floor).
+
 Gradient descent: ``theta <- theta - lr eta_b grad_b L`` (the papers' experiments), with
 the time of step ``k`` being ``k lr``.
 
@@ -39,17 +48,32 @@ from typing import Any
 import numpy as np
 from scipy.integrate._ivp import dop853_coefficients as _dop
 
+from numerics.scipy_ode import FIXED_POINT_MAX_STATE, LinearTail, check_interval, progress_bar
+from solvable._core import numbers as nb
+
 __all__ = [
     "FlowResult",
     "gradient_descent",
     "gradient_flow",
     "initialise",
+    "min_rtol",
     "resolve_device",
 ]
 
 _SAFETY, _MIN_FACTOR, _MAX_FACTOR = 0.9, 0.2, 10.0
 _ERROR_EXPONENT = -1.0 / 8.0  # DOP853: error ~ h^8
 _STAGES = _dop.N_STAGES
+DEFAULT_RTOL = 1e-10
+"""float64's default ``rtol`` of :func:`gradient_flow` (a lower precision gets
+:func:`min_rtol` of its dtype)."""
+RTOL_FLOOR_EPS = 100
+"""The smallest ``rtol`` is this many ``eps`` of the dtype (scipy's floor for its solvers)."""
+FIXED_POINT_MAX_ENTRIES = 2**20
+"""The fixed-point test takes a dense Hessian (``N`` backward passes) and its eigenvectors
+per batch element: it runs where ``batch * N^2`` is at most this (8 MiB in float64) and
+``N <= 64`` (:data:`numerics.scipy_ode.FIXED_POINT_MAX_STATE`), so that a test costs about
+what a few steps cost; larger batches of wide nets integrate to the end (``max_steps``)."""
+_FIRST_CHECK = 64  # attempted steps before the first fixed-point test
 
 
 def _torch() -> Any:
@@ -61,6 +85,13 @@ def _torch() -> Any:
             "(CPU build: pip install torch==2.13.0)"
         ) from exc
     return torch
+
+
+def min_rtol(dtype: Any) -> float:
+    """The smallest ``rtol`` :func:`gradient_flow` accepts for parameters of ``dtype``:
+    ``RTOL_FLOOR_EPS * eps`` (float64 2.2e-14, float32 1.2e-5, bfloat16 0.78)."""
+    torch = _torch()
+    return RTOL_FLOOR_EPS * float(torch.finfo(dtype).eps)
 
 
 def resolve_device(device: Any = None) -> Any:
@@ -96,19 +127,30 @@ def initialise(
 ) -> dict[str, Any]:
     """i.i.d. Gaussian parameters ``N(0, scale^2)`` of shape ``(batch, *shape)`` per block.
 
-    Drawn on the CPU from ``torch.Generator().manual_seed(seed)`` and then moved, so the
-    same seed gives the same numbers on every device."""
+    ``scale``: one finite number ``>= 0`` or one per block (a mapping with exactly the
+    blocks of ``shapes``).  Drawn on the CPU from ``torch.Generator().manual_seed(seed)``
+    and then moved, so the same seed gives the same numbers on every device."""
     torch = _torch()
-    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
-        raise ValueError(f"batch must be an integer >= 1, got {batch!r}")
+    batch = nb.check_int("batch", batch)
+    seed = nb.check_int("seed", seed, low=0)
+    if isinstance(scale, Mapping):
+        missing = sorted(set(shapes) - set(scale))
+        extra = sorted(set(scale) - set(shapes))
+        if missing or extra:
+            raise ValueError(f"scale must give one value per block {sorted(shapes)}; missing "
+                             f"{missing}, unexpected {extra}")  # fmt: skip
+        scales = {k: float(nb.check_number(f"scale[{k!r}]", v, nonnegative=True))
+                  for k, v in scale.items()}  # fmt: skip
+    else:
+        value = float(nb.check_number("scale", scale, nonnegative=True))
+        scales = dict.fromkeys(shapes, value)
     dev = resolve_device(device)
     dtype = torch.float64 if dtype is None else dtype
     gen = torch.Generator().manual_seed(int(seed))
     out = {}
     for name, shape in shapes.items():
-        s = scale[name] if isinstance(scale, Mapping) else scale
         z = torch.randn((batch, *shape), generator=gen, dtype=torch.float64)
-        out[name] = (float(s) * z).to(device=dev, dtype=dtype)
+        out[name] = (scales[name] * z).to(device=dev, dtype=dtype)
     return out
 
 
@@ -124,6 +166,9 @@ class FlowResult:
     steps: Any
     rejected: Any
     nfev: int
+    fixed_point_t: Any = None
+    """(B,): the time at which the fixed-point test succeeded (the later times are the
+    linearised flow from there), NaN where it did not (gradient flow only)."""
 
 
 # ---------------------------------------------------------------------------
@@ -252,6 +297,9 @@ def _split_on_oom(run: Callable[[dict[str, Any], int], FlowResult], params: dict
         steps=torch.cat([torch.as_tensor(p.steps).reshape(-1) for p in parts]),
         rejected=torch.cat([torch.as_tensor(p.rejected).reshape(-1) for p in parts]),
         nfev=sum(p.nfev for p in parts),
+        fixed_point_t=None
+        if parts[0].fixed_point_t is None
+        else torch.cat([p.fixed_point_t for p in parts]),
     )
 
 
@@ -317,7 +365,7 @@ def gradient_flow(
     params: Mapping[str, Any],
     times: Sequence[float],
     *,
-    rtol: float = 1e-10,
+    rtol: float | None = None,
     atol: float | None = None,
     measures: Mapping[str, Callable[..., Any]] | None = None,
     keep_params: bool = True,
@@ -326,33 +374,103 @@ def gradient_flow(
     max_batch: int | None = None,
     max_steps: int = 100_000,
     progress: bool = False,
+    fixed_point: bool = True,
 ) -> FlowResult:
     """Integrate ``d theta/dt = -eta grad L`` for every batch element to each of ``times``.
 
     ``params``: dict of tensors ``(B, *shape)`` for the model's ``blocks``.  ``rtol`` and
     ``atol`` (default ``rtol * 1e-3 * max|theta_0|``, per element) as in scipy's DOP853.
+    ``rtol`` defaults to 1e-10 in float64 and to :func:`min_rtol` (``100 eps``) of a lower
+    precision (float32: 1.19e-5); an ``rtol`` below :func:`min_rtol` of the parameters'
+    dtype is a ``ValueError`` that names the dtype and the smallest valid value (the step
+    control could not meet it and would shrink the step for minutes).
     ``device``/``dtype`` move the parameters (default: where and what they are; float64
     recommended).  ``max_batch`` caps the chunk size; a chunk that runs out of memory is
-    halved and retried.  ``progress`` shows a tqdm bar of the slowest element's time.
+    halved and retried.  ``max_steps`` caps the attempted steps of each element (an
+    ``ArithmeticError`` naming it, not a hang).  ``progress`` shows a tqdm bar of the
+    slowest element's time.
+
+    ``fixed_point`` (default on): from the 64th step on, every
+    :func:`numerics.scipy_ode.check_interval` steps, an element whose remaining trajectory
+    is its linearised flow to within the tolerance (the criterion of
+    :class:`numerics.scipy_ode.LinearTail`, with the autograd Hessian: no unstable
+    direction, remaining change ``<= |grad| / lambda`` per mode below ``atol + rtol
+    |theta|``, checked again at the predicted limit) stops stepping and its later times
+    are evaluated from the linearised flow; ``FlowResult.fixed_point_t`` says when.  It runs
+    where the dense Hessians are small (N <= 64, :data:`FIXED_POINT_MAX_ENTRIES`).
     """
-    _torch()  # a clear ImportError without torch
+    torch = _torch()  # a clear ImportError without torch
     ts = _check_times(times)
-    if not (isinstance(rtol, (int, float)) and 1e-15 <= rtol < 1):
-        raise ValueError(f"rtol must be in [1e-15, 1), got {rtol!r}")
-    if atol is not None and not (isinstance(atol, (int, float)) and atol > 0):
-        raise ValueError(f"atol must be > 0, got {atol!r}")
-    if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
-        raise ValueError(f"max_steps must be an integer >= 1, got {max_steps!r}")
+    if atol is not None:
+        atol = float(nb.check_number("atol", atol, positive=True))
+    max_steps = nb.check_int("max_steps", max_steps)
+    if not isinstance(fixed_point, bool):
+        raise TypeError(f"fixed_point must be True or False, got {nb.describe(fixed_point)}")
     p = _prepare(model, params, device, dtype)
+    work = next(iter(p.values())).dtype
+    floor = min_rtol(work)
+    if rtol is None:
+        rtol = DEFAULT_RTOL if work == torch.float64 else max(DEFAULT_RTOL, floor)
+    else:
+        rtol = float(nb.check_number("rtol", rtol, positive=True))
+        if not rtol < 1:
+            raise ValueError(f"rtol must be in [{floor:.3g}, 1), got {rtol!r}")
+        if rtol < floor:
+            raise ValueError(
+                f"rtol={rtol!r} is below what {work} can meet: rtol must be >= {floor:.3g} "
+                f"({RTOL_FLOOR_EPS} eps of {work}); use float64 parameters for a smaller rtol"
+            )
 
     def run(chunk: dict[str, Any], offset: int) -> FlowResult:
         return _dop853(model, chunk, ts, rtol, atol, measures, keep_params, max_steps, progress,
-                       offset)  # fmt: skip
+                       offset, fixed_point)  # fmt: skip
 
     return _split_on_oom(run, p, max_batch)
 
 
-def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, progress, offset):
+def _hessian(model: Any, packing: _Packing, y: Any) -> Any:
+    """``d^2 L / d theta^2`` per batch element, (B, N, N), by autograd of the model's loss
+    (one backward pass per parameter; the elements are independent)."""
+    torch = _torch()
+    B, N = y.shape
+    with torch.enable_grad():
+        z = y.detach().requires_grad_(True)
+        loss = model.loss(packing.unpack(z)).sum()
+        (g,) = torch.autograd.grad(loss, z, create_graph=True)
+        if not g.requires_grad:  # a loss linear in the parameters
+            return torch.zeros((B, N, N), dtype=y.dtype, device=y.device)
+        rows = []
+        for i in range(N):
+            (r,) = torch.autograd.grad(g[:, i].sum(), z, retain_graph=i < N - 1,
+                                       allow_unused=True)  # fmt: skip
+            rows.append(torch.zeros_like(y) if r is None else r)
+    return torch.stack(rows, 1).detach()
+
+
+def _fixed_point(model, packing, f, y, fy, due, t, T_end, rtol, atol_b):
+    """The elements ``due`` whose rest is their linearised flow (see
+    :class:`numerics.scipy_ode.LinearTail`), and that :class:`LinearTail` (or None)."""
+    torch = _torch()
+    root = packing.rates.clamp(min=0).sqrt()
+    inv = torch.where(root > 0, 1 / torch.where(root > 0, root, 1.0), 0.0)
+    H = _hessian(model, packing, y)
+    S = root[None, :, None] * H * root[None, None, :]
+    zdot = fy * inv
+    scale = atol_b + rtol * y.abs()
+    eps = float(torch.finfo(y.dtype).eps)
+    cpu = {"dtype": torch.float64, "device": "cpu"}
+    tail = LinearTail(S.to(**cpu).numpy(), zdot.to(**cpu).numpy(),
+                      scale.to(**cpu).numpy(), root.to(**cpu).numpy()[None],
+                      (T_end - t).to(**cpu).numpy(), eps, rtol)  # fmt: skip
+    limit = np.where(due.cpu().numpy()[:, None], tail.end(), 0.0)
+    limit = np.where(np.isfinite(limit), limit, 0.0)  # an unstable mode: refused below anyway
+    f_lim = f(y + torch.as_tensor(limit, dtype=y.dtype, device=y.device))
+    ok = tail.converged((f_lim * inv).to(**cpu).numpy())
+    return due & torch.as_tensor(ok, device=y.device), tail
+
+
+def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, progress, offset,
+            fixed_point=True):  # fmt: skip
     torch = _torch()
     packing = _Packing(model, params)
     y = packing.pack(params).detach()
@@ -386,6 +504,10 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
         j = j + hit.long()
     steps = torch.zeros(B, dtype=torch.long, device=dev)
     rejected = torch.zeros(B, dtype=torch.long, device=dev)
+    fixed_t = torch.full((B,), math.nan, dtype=dt, device=dev)
+    test = fixed_point and N <= FIXED_POINT_MAX_STATE and B * N * N <= FIXED_POINT_MAX_ENTRIES
+    every = check_interval(N)
+    attempts = 0
     last_rejected = torch.zeros(B, dtype=torch.bool, device=dev)
     nfev = 0
     K = torch.empty((_STAGES + 1, B, N), dtype=dt, device=dev)
@@ -393,9 +515,10 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
     nfev += 1
     h = _initial_step(f, y, fy, rtol, atol_b, T[-1] - t)
     nfev += 1
-    bar = _progress_bar(float(ts[-1])) if progress else None
+    bar = progress_bar(float(ts[-1])) if progress else None
     try:
         while bool((j < len(ts)).any()):
+            attempts += 1
             active = j < len(ts)
             target = T[j.clamp(max=len(ts) - 1)]
             h_eff = torch.minimum(h, target - t)
@@ -454,6 +577,20 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
                 j = j + reached.long()
                 nxt = j.clamp(max=len(ts) - 1)
                 reached = reached & (j < len(ts)) & (T[nxt] <= t)
+            if test and attempts >= _FIRST_CHECK and attempts % every == 0:
+                due = j < len(ts)
+                if bool(due.any()):
+                    done, tail = _fixed_point(model, packing, f, y, fy, due, t, T[-1], rtol,
+                                              atol_b)  # fmt: skip
+                    nfev += N + 2
+                    for k in range(len(ts)):
+                        now = done & (j <= k)
+                        if bool(now.any()):
+                            ext = tail.change((T[k] - t).cpu().numpy())
+                            ext = torch.as_tensor(ext, dtype=dt, device=dev)
+                            rec.record((y + ext)[now], rows[now], torch.full_like(j[now], k))
+                    fixed_t = torch.where(done, t, fixed_t)
+                    j = torch.where(done, torch.full_like(j, len(ts)), j)
             if bar is not None:
                 done = torch.where(j < len(ts), t, T[-1])
                 bar.n = float(done.min())
@@ -463,7 +600,7 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
             bar.close()
     return FlowResult(
         times=T, params=rec.params_dict(), measures=rec.values, steps=steps,
-        rejected=rejected, nfev=nfev,
+        rejected=rejected, nfev=nfev, fixed_point_t=fixed_t,
     )  # fmt: skip
 
 
@@ -486,14 +623,6 @@ def _initial_step(f, y, fy, rtol, atol_b, span):
     return torch.minimum(torch.minimum(100 * h0, h1), span.clamp(min=1e-300))
 
 
-def _progress_bar(total: float) -> Any:
-    try:
-        from tqdm.auto import tqdm
-    except ImportError as exc:
-        raise ImportError("progress=True needs tqdm: pip install 'solvable[torch]'") from exc
-    return tqdm(total=total, unit="t", bar_format="{l_bar}{bar}| t={n:.3g}/{total:.3g}")
-
-
 # ---------------------------------------------------------------------------
 # gradient descent
 # ---------------------------------------------------------------------------
@@ -511,10 +640,10 @@ def gradient_descent(
     progress: bool = False,
 ) -> FlowResult:
     """``theta_b <- theta_b - lr eta_b grad_b L``, recording after each of
-    ``record_steps`` (sorted integers >= 0); ``times = step * lr``."""
+    ``record_steps`` (sorted integers >= 0); ``times = step * lr``.  ``lr``: a finite real
+    number ``> 0`` (numpy scalars too; a bool or a tensor is a ``TypeError``)."""
     torch = _torch()
-    if not (isinstance(lr, (int, float)) and math.isfinite(lr) and lr > 0):
-        raise ValueError(f"lr must be finite and > 0, got {lr!r}")
+    lr = float(nb.check_number("lr", lr, positive=True))
     steps_arr = np.asarray(record_steps)
     if steps_arr.ndim != 1 or steps_arr.size == 0 or not np.issubdtype(steps_arr.dtype, np.integer):
         raise ValueError(f"record_steps must be a non-empty 1-d sequence of integers, "
@@ -529,7 +658,7 @@ def gradient_descent(
         f = _field(model, packing)
         rec = _Recorder(measures, keep_params, len(steps_arr), packing, offset)
         rows = torch.arange(y.shape[0], device=y.device)
-        bar = _progress_bar(float(steps_arr[-1])) if progress else None
+        bar = progress_bar(float(steps_arr[-1]), "step") if progress else None
         k = 0
         try:
             for idx, target in enumerate(steps_arr):

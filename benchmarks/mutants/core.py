@@ -166,7 +166,7 @@ MUTANTS = [
         old="_ERROR_EXPONENT = -1.0 / 8.0  # DOP853: error ~ h^8",
         new="_ERROR_EXPONENT = -1.0 / 5.0  # DOP853: error ~ h^8",
         why="step-size controller with RK45's exponent -1/5 instead of DOP853's -1/8",
-        tests=["tests/test_torch_flow.py"],
+        tests=["tests/test_simulator_edges.py"],
         claims=[],
     ),
     dict(
@@ -177,7 +177,7 @@ MUTANTS = [
         old='dy = torch.einsum("k,kbn->bn", A[s, :s], K[:s]) * hb',
         new='dy = torch.einsum("k,kbn->bn", A[s - 1, :s], K[:s]) * hb',
         why="off-by-one row of the DOP853 Butcher tableau for the stage increments",
-        tests=["tests/test_torch_flow.py"],
+        tests=["tests/test_simulator_edges.py"],
         claims=[],
     ),
 ]
