@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -140,10 +141,30 @@ def _short(expr: object, width: int = 30) -> str:
 
 
 def _dps(text: str) -> int:
-    value = int(text)
-    if value < 15:
-        raise argparse.ArgumentTypeError(f"--dps must be an integer >= 15, got {text}")
+    """``--dps``: an integer >= 15 (argparse reports the ``ArgumentTypeError``, exit code 2)."""
+    try:
+        value = int(text.strip())
+    except ValueError:
+        value = None
+    if value is None or value < 15:
+        raise argparse.ArgumentTypeError(f"--dps must be an integer >= 15, got {text!r}")
     return value
+
+
+def _json_path_problem(path: str) -> str | None:
+    """Why ``--json path`` cannot be written, or ``None``: checked before any claim runs, so
+    a typo does not cost a full run and a traceback at the end."""
+    target = os.path.abspath(path)
+    folder = os.path.dirname(target)
+    if os.path.isdir(target):
+        return f"--json must name a file, got the directory {path!r}"
+    if not os.path.isdir(folder):
+        return f"--json: the directory {folder!r} of {path!r} does not exist"
+    if not os.access(folder, os.W_OK) or (
+        os.path.exists(target) and not os.access(target, os.W_OK)
+    ):
+        return f"--json: {path!r} is not writable"
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -164,6 +185,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub.add_parser("errata", help="list every disagreement with the papers, with its check")
     sub.add_parser("phases", help="print the papers' phase tables, computed")
     args = parser.parse_args(argv)
+    if args.command == "verify" and args.json is not None:
+        problem = _json_path_problem(args.json)
+        if problem is not None:
+            v.error(problem)  # usage + message on stderr, SystemExit(2)
     handler = {"verify": _verify, "errata": _errata, "phases": _phases}[args.command]
     return handler(args, sys.stdout, sys.stderr)
 

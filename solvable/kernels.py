@@ -63,6 +63,8 @@ from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_zero
 from solvable._core.geometry import norms_and_angles
 from solvable._core.model import Model
 from solvable._core.numbers import check_dps as _check_dps
+from solvable._core.numbers import check_int as _check_int
+from solvable._core.numbers import describe as _describe
 from solvable._core.numbers import exact_to_mpf as _to_mpf
 from solvable._core.tolerance import Tolerance, error_in_units
 from solvable.linearisation import network_output
@@ -177,12 +179,16 @@ class Initialisation:
     depend on ``E[a^2]`` only), independent of ``w_j ~ N(0, w_variance I_d)``.
 
     Numbers are stored exactly (int, Fraction, exact-decimal str, float via
-    ``nsimplify(rational=True)``, or a provably positive sympy expression)."""
+    ``nsimplify(rational=True)``, or a provably positive sympy expression).  ``d``: the input
+    dimension the record is made for (``None``: any; :func:`lecture_initialisation` records
+    its ``d`` because ``s^2 = 1/d`` is only the lecture's law in that dimension), checked by
+    :func:`gram`, :func:`gram_torch` and :func:`kernel_of_vectors`."""
 
     a_second_moment: Any
     w_variance: Any
     a_law: str = "uniform"
     label: str = ""
+    d: int | None = None
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -192,6 +198,8 @@ class Initialisation:
             raise ValueError(f"a_law must be one of {A_LAWS}, got {self.a_law!r}")
         if not isinstance(self.label, str):
             raise TypeError(f"label must be a str, got {self.label!r}")
+        if self.d is not None:
+            set_(self, "d", _check_int("d", self.d))
 
     @property
     def is_numeric(self) -> bool:
@@ -217,7 +225,11 @@ def lecture_initialisation(d: Any) -> Initialisation:
         raise ValueError(f"d must be an integer >= 1, got {d!r}")
     d = d if isinstance(d, sp.Symbol) else sp.Integer(int(d))
     return Initialisation(
-        sp.Rational(1, 3), 1 / d, "uniform", f"eq. (2.28): a ~ Unif[-1, 1], w ~ N(0, I_d/{d})"
+        sp.Rational(1, 3),
+        1 / d,
+        "uniform",
+        f"eq. (2.28): a ~ Unif[-1, 1], w ~ N(0, I_d/{d})",
+        None if isinstance(d, sp.Symbol) else int(d),
     )
 
 
@@ -242,16 +254,41 @@ def _check_init(init: Any) -> Initialisation:
 # ---------------------------------------------------------------------------
 # closed forms
 # ---------------------------------------------------------------------------
+def _symbolic_arg(name: str, value: Any, valid: str) -> sp.Expr:
+    """One argument of :func:`kernel`: a real number (int, float, numpy scalar, Fraction,
+    exact-decimal str) or a sympy expression; ``TypeError`` for anything else (bool, complex,
+    None, arrays, torch tensors), ``ValueError`` for a string that is not a decimal."""
+    want = f"{name} must be {valid}: a real number, exact-decimal str or sympy expression"
+    if isinstance(value, str):
+        try:
+            return sp.Rational(value.strip())
+        except (TypeError, ValueError):
+            raise ValueError(f"{want}, got {value!r} (not a decimal)") from None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (numbers.Real, Fraction, sp.Expr, np.integer, np.floating)
+    ):
+        raise TypeError(f"{want}, got {type(value).__name__} {_describe(value)}")
+    if isinstance(value, (np.integer, np.floating)):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{name} must be finite ({valid}), got {value!r}")
+    return sp.sympify(value)
+
+
 def _check_symbolic_args(n1: Any, n2: Any, rho: Any) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
     out = []
     for name, value in (("n1", n1), ("n2", n2)):
-        v = sp.sympify(value)
-        if v.is_negative or v.is_real is False or v.has(sp.oo, sp.zoo, sp.nan):
-            raise ValueError(f"{name} must be a norm (>= 0, finite), got {value!r}")
+        v = _symbolic_arg(name, value, "a norm (>= 0, finite)")
+        if v.is_negative or v.is_real is False or v.has(sp.oo, -sp.oo, sp.zoo, sp.nan):
+            raise ValueError(f"{name} must be a norm (>= 0, finite), got {_describe(value)}")
         out.append(v)
-    r = sp.sympify(rho)
-    if r.is_real is False or (r.is_number and not (-1 <= r <= 1)):
-        raise ValueError(f"rho must be a cosine in [-1, 1], got {rho!r}")
+    r = _symbolic_arg("rho", rho, "a cosine in [-1, 1]")
+    if (
+        r.is_real is False
+        or r.has(sp.oo, -sp.oo, sp.zoo, sp.nan)
+        or (r.is_number and not (-1 <= r <= 1))
+    ):
+        raise ValueError(f"rho must be a cosine in [-1, 1], got {_describe(rho)}")
     return out[0], out[1], r
 
 
@@ -300,6 +337,8 @@ def kernel_of_vectors(name: str, init: Initialisation | None, x: Any, xp: Any) -
               dtype=object))]) for z in (x, xp))  # fmt: skip
     if xs.shape != ys.shape or xs.shape[0] == 0:
         raise ValueError(f"x and xp must be vectors of one length, got {xs.shape}, {ys.shape}")
+    if init is not None:
+        _check_dimension("x", xs.shape[0], _check_init(init))
     n1, n2 = sp.sqrt(xs.dot(xs)), sp.sqrt(ys.dot(ys))
     if n1 == 0 or n2 == 0:
         _check_name(name)
@@ -333,18 +372,44 @@ def _lambdified(name: str, form: str, backend: str) -> Callable[..., Any]:
     return generate((N1, N2, arg, A2, S2), expr, backend)
 
 
-def _float_array(name: str, value: Any) -> np.ndarray:
+def _float_array(name: str, value: Any, torch_fn: str = "the *_torch functions") -> np.ndarray:
+    """``value`` as a float64 array of finite real numbers: ``TypeError`` for what is not
+    real numbers (None, bools, complex, non-numeric strings, a torch tensor: use
+    ``torch_fn``), ``ValueError`` for a ragged shape or a non-finite entry; each message
+    names ``name`` and quotes the value."""
+    want = f"{name} must be an array of finite real numbers"
+    if type(value).__module__.split(".", 1)[0] == "torch":
+        raise TypeError(f"{want}, got a torch tensor (use {torch_fn} for tensors)")
+    if value is None or isinstance(value, (str, bytes, bool, complex)):
+        raise TypeError(f"{want}, got {type(value).__name__} {_describe(value)}")
     try:
-        arr = np.asarray(value, dtype=np.float64)
+        raw = np.asarray(value)
+    except ValueError:  # numpy refuses ragged nesting
+        raise ValueError(f"{want} of one rectangular shape, got {_describe(value)}") from None
+    if raw.dtype.kind == "O":
+        bad = [
+            v
+            for v in raw.ravel()
+            if v is None
+            or isinstance(v, (bool, np.bool_, complex, np.complexfloating, str, bytes))
+            or type(v).__module__.split(".", 1)[0] == "torch"
+        ]
+        if bad:
+            raise TypeError(f"{want}, got an entry {type(bad[0]).__name__} {_describe(bad[0])}")
+    elif raw.dtype.kind not in "iuf":
+        raise TypeError(f"{want}, got dtype {raw.dtype} ({_describe(value)})")
+    try:
+        arr = raw.astype(np.float64)
     except (TypeError, ValueError):
-        raise TypeError(f"{name} must be real numbers, got {value!r:.80}") from None
+        raise TypeError(f"{want}, got {_describe(value)}") from None
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite, got {value!r:.80}")
+        raise ValueError(f"{name} must be finite, got {_describe(value)}")
     return arr
 
 
 def _check_norms_cosine(n1: Any, n2: Any, rho: Any) -> tuple[np.ndarray, ...]:
-    a1, a2, r = _float_array("n1", n1), _float_array("n2", n2), _float_array("rho", rho)
+    a1, a2, r = (_float_array(k, v, "kernel_torch") for k, v in (("n1", n1), ("n2", n2),
+                                                                  ("rho", rho)))  # fmt: skip
     for name, arr in (("n1", a1), ("n2", a2)):
         if np.any(arr < 0):
             raise ValueError(f"{name} must be >= 0 (a norm), got {arr[arr < 0].ravel()[0]!r}")
@@ -399,11 +464,21 @@ def kernel_torch(name: str, init: Initialisation, n1: Any, n2: Any, rho: Any) ->
     return _lambdified(name, "rho", "torch")(n1, n2, rho.clamp(-1.0, 1.0), m2, s2)
 
 
-def _check_data(name: str, X: Any) -> np.ndarray:
-    arr = _float_array(name, X)
+def _check_data(name: str, X: Any, init: Initialisation) -> np.ndarray:
+    arr = _float_array(name, X, "gram_torch")
     if arr.ndim != 2 or arr.shape[0] == 0 or arr.shape[1] == 0:
         raise ValueError(f"{name} must be a non-empty (n, d) matrix, got shape {arr.shape}")
+    _check_dimension(name, arr.shape[1], init)
     return arr
+
+
+def _check_dimension(name: str, d: int, init: Initialisation) -> None:
+    """The inputs' dimension ``d`` against the one ``init`` is made for (if it records one)."""
+    if init.d is not None and d != init.d:
+        raise ValueError(
+            f"{name} must have d = {init.d} columns (the input dimension of init "
+            f"{init.label or init!r}), got {d}"
+        )
 
 
 def gram(name: str, init: Initialisation, X: Any, Y: Any = None, *,
@@ -413,8 +488,8 @@ def gram(name: str, init: Initialisation, X: Any, Y: Any = None, *,
     ``dps`` digits (inputs converted exactly from their float64 values).  Uses the angle form
     with Kahan's stable angle (module docstring); zero rows give zero rows."""
     name, init, dps = _check_name(name), _check_init(init), _check_dps(dps)
-    Xa = _check_data("X", X)
-    Ya = Xa if Y is None else _check_data("Y", Y)
+    Xa = _check_data("X", X, init)
+    Ya = Xa if Y is None else _check_data("Y", Y, init)
     if Ya.shape[1] != Xa.shape[1]:
         raise ValueError(f"Y must have {Xa.shape[1]} columns (as X), got {Ya.shape[1]}")
     if not init.is_numeric:
@@ -437,11 +512,22 @@ def gram_torch(name: str, init: Initialisation, X: Any, Y: Any = None) -> Any:
     torch = torch_module()
     name, init = _check_name(name), _check_init(init)
     m2, s2 = init.floats()
-    X = torch.as_tensor(X, dtype=torch.float64) if not torch.is_tensor(X) else X
-    Y = X if Y is None else torch.as_tensor(Y, dtype=X.dtype, device=X.device)
+
+    def tensor(label: str, value: Any, like: Any) -> Any:
+        if not torch.is_tensor(value):  # numpy / nested sequences: checked as by gram
+            value = torch.as_tensor(_float_array(label, value, "gram_torch"))
+        elif not torch.is_floating_point(value):
+            raise TypeError(f"{label} must be a real floating-point tensor, got {value.dtype}")
+        if like is not None:
+            value = value.to(dtype=like.dtype, device=like.device)
+        return value
+
+    X = tensor("X", X, None)
+    Y = X if Y is None else tensor("Y", Y, X)
     if X.ndim != 2 or Y.ndim != 2 or X.shape[1] != Y.shape[1] or 0 in (*X.shape, *Y.shape):
         raise ValueError(f"X, Y must be non-empty (n, d), (m, d) matrices, got {tuple(X.shape)}, "
                          f"{tuple(Y.shape)}")  # fmt: skip
+    _check_dimension("X", X.shape[1], init)
     if not (bool(torch.isfinite(X).all()) and bool(torch.isfinite(Y).all())):
         raise ValueError("X and Y must be finite")
 

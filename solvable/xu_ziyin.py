@@ -954,9 +954,23 @@ def _report(z: Any, dps: int | None) -> Any:
 # helpers
 # ---------------------------------------------------------------------------
 def _check_weights(setup: Setup, u0: Any, W0: Any) -> tuple[tuple, tuple]:
-    """``u0`` (d,) and ``W0`` (d, d0) validated against ``setup``."""
+    """``u0`` (d,) and ``W0`` (d, d0) validated against ``setup``: each on its own first (so
+    a bad entry is blamed on its own argument), then the hidden width ``d`` they share."""
+    if not isinstance(setup, Setup):
+        raise TypeError(f"setup must be a xu_ziyin.Setup, got {type(setup).__name__}")
     u0c = nb.check_vector("u0", u0)
-    return u0c, nb.check_matrix("W0", W0, (len(u0c), setup.d0))
+    W0c = nb.check_matrix("W0", W0, (None, None))
+    d, d0, (r, c) = len(u0c), setup.d0, (len(W0c), len(W0c[0]))
+    if c != d0:
+        raise ValueError(
+            f"W0 must have shape ({d}, {d0}) (d = len(u0), d0 = len(setup.x)), got ({r}, {c})"
+        )
+    if r != d:
+        raise ValueError(
+            f"u0 and W0 disagree on the hidden width d: u0 has shape ({d},), so W0 must have "
+            f"shape ({d}, {d0}); W0 has shape ({r}, {c}), so u0 must have shape ({r},)"
+        )
+    return u0c, W0c
 
 
 def _scalar(z: Any, dps: int | None) -> Any:

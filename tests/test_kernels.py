@@ -120,7 +120,7 @@ def test_zero_input_gives_zero_kernel():
                                      np.array([-1.0, 0.3, 1.0]))  # fmt: skip
             assert np.all(vals == 0)
             assert kn.kernel_numeric(k, init, 0, 1, 0.5, dps=25) == 0
-    X = np.array([[1.0, 2.0], [0.0, 0.0], [-3.0, 1.0]])
+    X = np.array([[1.0, 2.0, 0.0], [0.0, 0.0, 0.0], [-3.0, 1.0, 0.0]])  # LECTURE: d = 3
     for k in kn.KERNELS:
         G = kn.gram(k, LECTURE, X)
         assert np.all(G[1] == 0) and np.all(G[:, 1] == 0)

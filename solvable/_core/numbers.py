@@ -8,8 +8,17 @@ precision.
 The exception policy: a value of the wrong *type* (a bool, a complex number, a string that
 is not a decimal where a number is expected as an object, a list where an int is expected)
 raises ``TypeError``; a value of the right type outside its range (non-finite, negative,
-wrong shape, ``dps < 1``) raises ``ValueError``.  Every message names the argument and
-quotes the value received.
+wrong shape, ``dps < 1``) raises ``ValueError``.  Every message names the argument, the
+valid range, and quotes the value received.
+
+Edge values, decided once here: a ``bool`` (or ``numpy.bool_``) is not a number
+(``TypeError``), nor is a complex number (``TypeError``, even with a zero imaginary part);
+numpy floating and integer scalars of every width are numbers (``np.float32(1e-3)`` is the
+float it holds); a string must be a decimal (``"0.1"``, ``"1e-3"``; anything else is a
+``ValueError`` naming the argument).  A torch tensor, even a 0-d one, is refused with a
+``TypeError`` that says how to pass its value (``float(t)`` / ``t.item()`` for a number,
+``t.tolist()`` for an array): a tensor may live on a GPU or carry a graph, and converting it
+silently would hide a device transfer and detach it.
 
 Precision is scoped, never set globally: :class:`Precision` is ``mpmath.workdps(dps +
 GUARD_DIGITS)`` for ``dps`` digits and a no-op for float64 (``dps=None``).
@@ -34,6 +43,7 @@ to the ``dps`` digits asked for)."""
 
 __all__ = [
     "GUARD_DIGITS",
+    "MAX_DPS",
     "Number",
     "Precision",
     "check_dps",
@@ -59,20 +69,38 @@ def describe(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def _is_tensor(value: Any) -> bool:
+    """A torch tensor, recognised without importing torch (the core does not need it)."""
+    return type(value).__module__.split(".", 1)[0] == "torch"
+
+
+def _tensor_hint(value: Any, want: str) -> str:
+    return (
+        f" (a torch tensor is not accepted where {want} is expected: pass "
+        + ("float(t) or t.item()" if want == "a number" else "t.tolist() or t.cpu().numpy()")
+        + ")"
+        if _is_tensor(value)
+        else ""
+    )
+
+
 def check_number(
     name: str, value: Any, *, positive: bool = False, nonnegative: bool = False
 ) -> Number:
     """Return ``value`` if it is a finite real number (with the stated sign).
 
-    Raises ``TypeError`` for a value that is not a real number and
-    ``ValueError`` (naming ``name`` and the valid range) for one out of range.
+    Raises ``TypeError`` for a value that is not a real number (bool, complex, None, an
+    array or list, a torch tensor) and ``ValueError`` (naming ``name`` and the valid range,
+    quoting the value) for one out of range or a string that is not a decimal.
     """
-    if isinstance(value, bool) or not isinstance(
+    low = " and > 0" if positive else " and >= 0" if nonnegative else ""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
         value, (numbers.Real, str, mpmath.mpf, np.floating, np.integer)
     ):
         raise TypeError(
-            f"{name} must be a real number (int, float, str or mpmath.mpf), "
-            f"got {type(value).__name__} {describe(value)}"
+            f"{name} must be a finite real number{low} (int, float, numpy scalar, decimal str "
+            f"or mpmath.mpf), got {type(value).__name__} {describe(value)}"
+            + _tensor_hint(value, "a number")
         )
     if isinstance(value, (np.floating, np.integer)):
         value = value.item()
@@ -81,12 +109,14 @@ def check_number(
             with mpmath.workdps(50):
                 parsed = mpmath.mpf(value.strip())
         except (ValueError, TypeError):
-            raise ValueError(f"{name} must be a decimal number, got {value!r}") from None
+            raise ValueError(
+                f"{name} must be a decimal number{low} (e.g. '0.5', '1e-3'), got {describe(value)}"
+            ) from None
     else:
         with mpmath.workprec(mpmath.mp.prec):
             parsed = mpmath.mpf(value) if not isinstance(value, int) else value
     if not mpmath.isfinite(parsed):
-        raise ValueError(f"{name} must be finite, got {describe(value)}")
+        raise ValueError(f"{name} must be finite{low}, got {describe(value)}")
     if positive and not parsed > 0:
         raise ValueError(f"{name} must be > 0, got {describe(value)}")
     if nonnegative and not parsed >= 0:
@@ -142,10 +172,13 @@ def check_matrix(
 def _as_nested(name: str, value: Any) -> Any:
     if isinstance(value, np.ndarray):
         if value.dtype.kind not in "biuf" and value.dtype != object:
-            raise TypeError(f"{name} must hold real numbers, got dtype {value.dtype}")
+            raise TypeError(f"{name} must hold finite real numbers, got dtype {value.dtype}")
         return value.tolist()
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
-        raise TypeError(f"{name} must be an array or sequence, got {type(value).__name__}")
+        raise TypeError(
+            f"{name} must be an array or sequence of finite real numbers, got "
+            f"{type(value).__name__} {describe(value)}" + _tensor_hint(value, "an array")
+        )
     return [_as_nested(name, v) if _is_seq(v) else v for v in value]
 
 
@@ -178,23 +211,34 @@ def check_times(times: Any, name: str = "t") -> tuple[Number, ...]:
     return ts
 
 
+MAX_DPS = 100_000
+"""The most digits :func:`check_dps` accepts: mpmath runs at any precision, but a closed form
+or a claim at more digits takes hours, and a huge ``dps`` is a typo more often than not."""
+
+
 def check_dps(dps: Any) -> int | None:
-    """``None`` (float64) or a number of significant digits ``>= 1``, as an ``int``."""
+    """``None`` (float64) or a number of significant digits ``1 <= dps <= MAX_DPS``, as an
+    ``int``."""
+    valid = f"None (float64) or an int >= 1 (and <= {MAX_DPS})"
     if dps is None:
         return None
-    if isinstance(dps, bool) or not isinstance(dps, numbers.Integral):
+    if isinstance(dps, (bool, np.bool_)) or not isinstance(dps, numbers.Integral):
         raise TypeError(
-            f"dps must be None (float64) or an int >= 1, got {type(dps).__name__} {describe(dps)}"
+            f"dps must be {valid}, got {type(dps).__name__} {describe(dps)}"
+            + _tensor_hint(dps, "a number")
         )
-    if dps < 1:
-        raise ValueError(f"dps must be None (float64) or an int >= 1, got {dps!r}")
+    if not 1 <= dps <= MAX_DPS:
+        raise ValueError(f"dps must be {valid}, got {describe(dps)}")
     return int(dps)
 
 
 def check_int(name: str, value: Any, low: int = 1) -> int:
     """An integer ``>= low`` (``TypeError`` for a non-integer, ``ValueError`` below ``low``)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an int >= {low}, got {type(value).__name__} {value!r}")
+        raise TypeError(
+            f"{name} must be an int >= {low}, got {type(value).__name__} {describe(value)}"
+            + _tensor_hint(value, "a number")
+        )
     if int(value) < low:
         raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
     return int(value)
