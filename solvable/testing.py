@@ -1,30 +1,763 @@
-"""Oracle helpers: compare trajectories with the exact solution, in one place.
+"""The exact solutions as pytest oracles for users' own training and kernel code.
 
-For users' own training code::
+Every exact solution of the package checks a trajectory (or a Gram matrix) that a user's
+code produced, with validated inputs, a stated tolerance and a failure message that says
+where and by how much the trajectory left the exact one::
 
-    from solvable.testing import assert_matches_closed_form
-    assert_matches_closed_form(setup, u0, W0, times, us, Ws, rtol=1e-6)
+    from solvable import testing
+    oracle = testing.xu_ziyin(setup, u0, W0)          # seed 001, Theorem 1 / Proposition 1
+    oracle.check(times, us, Ws)                       # exact flow (an ODE solver, tiny steps)
+    oracle.check(times, us, Ws, lr=1e-3)              # gradient descent, t = k * lr
 
-and, for the package's own confirmations, :func:`state_errors` (errors of a state in
-units of a tolerance).
+    testing.kunin(setup, a0, w0)                      # seed 003, single neuron (a, w)
+    testing.linear_node_scaling(setup, a0, W0)        # seed 000, Theorem 7.4 (W; a fixed)
+    testing.kernel("ntk", init, X).check(K)           # seed 002: your Gram matrix
+    testing.kernel("ntk", init, X).check_samples(Ks)  # ... or its Monte Carlo estimates
+
+The pytest plugin (:mod:`solvable.pytest_plugin`, registered through the ``pytest11``
+entry point) hands these out as the fixture ``solvable_oracle`` (an :class:`Oracle`) and the
+named edge cases of the models as ``solvable_edge_case`` (:class:`EdgeCase`).
+
+Time convention (every model): the flow is ``d theta/dt = -eta_block dL/dtheta`` with the
+learning rate ``eta_block`` of each block in the setup (``eta_u, eta_w``; ``eta_a, eta_w``;
+``eta``).  Gradient descent ``theta_{k+1} = theta_k - lr * eta_block * dL/dtheta(theta_k)``
+is its explicit Euler method with step ``lr`` in flow time: ``times[k] = k * lr``.  A trainer
+with per-layer step sizes ``h_u, h_w`` is this with ``lr = h_u / eta_u = h_w / eta_w``
+(choose the setup's rates in the ratio of the step sizes).
+
+Tolerance: block ``b`` at time ``t`` passes when ``max|got_b - exact_b| <= atol + rtol
+max|exact_b| + A_b(t)``: normwise, as :mod:`solvable._core.tolerance`; errors are reported
+in units of that allowance (pass: ``<= 1``).  ``A_b = 0`` for the exact flow;
+``lr=`` adds the gradient-descent allowance of :func:`gd_allowance`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import math
+import numbers
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import mpmath
 import numpy as np
+from scipy.integrate import solve_ivp
 
-from solvable import xu_ziyin
-from solvable._core.tolerance import Tolerance, error_in_units
+import solvable
+from solvable import kernels
+from solvable import kunin as _kn
+from solvable import linear_node_scaling as _lns
+from solvable import node_scaling as ns
+from solvable import xu_ziyin as _xz
+from solvable._core import numbers as nb
+from solvable._core.backends import generate
+from solvable._core.flows import GradientFlow
+from solvable._core.model import System
+from solvable._core.tolerance import MC_CONFIDENCE, Tolerance, error_in_units, monte_carlo
 
-__all__ = ["assert_matches_closed_form", "state_errors"]
+__all__ = [
+    "GD_SAFETY",
+    "GD_STEP_LIMIT",
+    "EdgeCase",
+    "KernelOracle",
+    "Oracle",
+    "Report",
+    "TrajectoryOracle",
+    "assert_matches_closed_form",
+    "edge_case",
+    "edge_cases",
+    "gd_allowance",
+    "kernel",
+    "kunin",
+    "linear_node_scaling",
+    "state_errors",
+    "xu_ziyin",
+]
+
+GD_SAFETY = 2.0
+"""Factor on the first-order gradient-descent error ``lr max|e|`` (:func:`gd_allowance`): it
+covers the neglected ``O(lr^2)`` terms while ``lr ||J|| <= GD_STEP_LIMIT``.  Measured with
+``rtol = 1e-12`` (GD to t = 10 and 40, lr = 1e-4 ... 3e-3) on ``xu_ziyin.CASES`` generic,
+near_parallel, P_zero_y_negative, P_zero_y_positive, Q_zero_y_negative and large_init: the
+true GD error was at most 1.06 ``lr max|e|`` for ``lr ||J|| <= 0.35`` and 1.22 at ``lr ||J|| =
+0.46`` (large_init); ``tests/test_oracle.py`` pins ``<= 1.25`` on five cases.  It is an
+allowance for discretisation, not for rounding: GD's accumulated rounding (``~k eps`` after
+``k`` steps) is amplified near a saddle (P_zero_y_positive at lr = 1e-4: 1.87 ``lr max|e|``
+at rtol = 1e-12) and must fit in ``rtol``."""
+GD_STEP_LIMIT = 0.25
+"""Largest ``lr * max_t ||J(theta(t))||_2`` (``J`` the Jacobian of the flow's vector field)
+for which the first-order allowance is used: beyond it the ``O(lr^2)`` remainder is no
+longer small next to the first-order term, and the check refuses with a ``ValueError``."""
+_REFERENCE_DPS = 30  # digits of the reference for rtol < _FLOAT64_RTOL
+_FLOAT64_RTOL = 1e-10  # float64 closed forms are confirmed to ~1e-13 (their claims): a factor
+# 1000 of margin; below it the reference is evaluated at _REFERENCE_DPS digits
 
 
+# ---------------------------------------------------------------------------
+# validation of what the user hands in
+# ---------------------------------------------------------------------------
+def _real(name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, mpmath.mpf)):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__} "
+                        f"{nb.describe(value)}")  # fmt: skip
+    out = float(value)
+    if not math.isfinite(out):
+        raise ValueError(f"{name} must be finite, got {nb.describe(value)}")
+    return out
+
+
+def _check_rtol(rtol: Any) -> float:
+    out = _real("rtol", rtol)
+    if not 0 < out < 1:
+        raise ValueError(f"rtol must be in (0, 1) (a relative tolerance), got {nb.describe(rtol)}")
+    return out
+
+
+def _check_atol(atol: Any) -> float:
+    out = _real("atol", atol)
+    if out < 0:
+        raise ValueError(f"atol must be >= 0, got {nb.describe(atol)}")
+    return out
+
+
+def _check_lr(lr: Any) -> float | None:
+    if lr is None:
+        return None
+    out = _real("lr", lr)
+    if not out > 0:
+        raise ValueError(f"lr must be > 0 (the gradient-descent step in flow time), got "
+                         f"{nb.describe(lr)}")  # fmt: skip
+    return out
+
+
+def _as_array(name: str, value: Any) -> np.ndarray:
+    """``value`` as a float64 array, never reshaped: torch tensors (detached, on the CPU),
+    numpy arrays, nested lists; bool, complex, strings and ragged lists are refused."""
+    if hasattr(value, "detach") and hasattr(value, "cpu"):  # a torch tensor, without torch
+        value = value.detach().cpu().numpy()
+    try:
+        arr = np.asarray(value)
+    except ValueError:
+        raise ValueError(f"{name} must be a rectangular array (one entry per time), got a "
+                         f"ragged sequence {nb.describe(value)}") from None  # fmt: skip
+    if arr.dtype.kind == "O":
+        try:
+            arr = np.vectorize(lambda v: _real(name, v), otypes=[float])(arr)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"{name} must hold real numbers only: {exc}") from None
+    if arr.dtype.kind not in "fiu":
+        raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype} "
+                        f"({nb.describe(value)})")  # fmt: skip
+    return arr.astype(np.float64)
+
+
+def _check_finite(name: str, arr: np.ndarray) -> None:
+    bad = ~np.isfinite(arr)
+    if np.any(bad):
+        idx = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise ValueError(f"{name} must be finite: {name}{list(idx)} = {arr[idx]!r}")
+
+
+def _check_times(times: Any, allow_inf: bool) -> np.ndarray:
+    ts = _as_array("times", times)
+    if ts.ndim != 1 or ts.size == 0:
+        raise ValueError(f"times must be a non-empty 1-d sequence, got shape {ts.shape}")
+    if np.any(np.isnan(ts)) or (not allow_inf and np.any(np.isinf(ts))):
+        _check_finite("times", ts)
+    if np.any(ts < 0):
+        k = int(np.argmax(ts < 0))
+        raise ValueError(f"times must be >= 0: times[{k}] = {ts[k]!r}")
+    return ts
+
+
+def _check_block(name: str, value: Any, shape: tuple[int, ...]) -> np.ndarray:
+    arr = _as_array(name, value)
+    if arr.shape != shape:
+        raise ValueError(f"{name} must have shape {shape} (times, *block), got {arr.shape}; "
+                         f"it is never reshaped")  # fmt: skip
+    _check_finite(name, arr)
+    return arr
+
+
+# ---------------------------------------------------------------------------
+# the gradient-descent allowance: the first-order global error of explicit Euler
+# ---------------------------------------------------------------------------
+@functools.cache
+def _vector_field(flow: GradientFlow) -> Callable[[np.ndarray, list[float]], np.ndarray]:
+    """The model's own flow ``theta' = F(theta)`` (sympy, from its loss), generated for numpy."""
+    fn = generate((flow.state, flow.params), list(flow.rhs), "numpy", cse=True)
+    return lambda y, p: np.asarray(fn(y, p), dtype=float)
+
+
+def _jvp(F: Callable[[np.ndarray], np.ndarray], y: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """``J(y) v`` by a central difference: exact up to ``h^2 F'''`` (the flows are polynomials
+    of degree <= 3, so the relative error is ~``(h |v| / |y|)^2 = 1e-10``, below the rounding
+    ``eps / 1e-5`` of the difference)."""
+    nv = float(np.max(np.abs(v)))
+    if nv == 0:
+        return np.zeros_like(y)
+    h = 1e-5 * max(1.0, float(np.max(np.abs(y)))) / nv
+    return (F(y + h * v) - F(y - h * v)) / (2 * h)
+
+
+def _jacobian_norm(F: Callable[[np.ndarray], np.ndarray], y: np.ndarray) -> float:
+    eye = np.eye(y.size)
+    J = np.column_stack([_jvp(F, y, eye[i]) for i in range(y.size)])
+    return float(np.linalg.norm(J, 2)) if J.size else 0.0
+
+
+def gd_allowance(flow: GradientFlow, params: Sequence[float], y0: Sequence[float],
+                 times: Sequence[float], lr: float) -> tuple[np.ndarray, float]:  # fmt: skip
+    """First-order global error of gradient descent with step ``lr`` and the check that it
+    applies: ``(lr * e(times), lr * max ||J||)``, ``e`` of shape ``(len(times), N)``.
+
+    Gradient descent is explicit Euler for ``theta' = F(theta)``.  Its global error has the
+    asymptotic expansion ``theta_k - theta(k lr) = lr e(t) + O(lr^2)`` (Hairer, Nørsett &
+    Wanner, Solving ODEs I, Thm. II.8.1), where ``e`` solves the variational equation
+    ``e' = J(theta(t)) (e - F(theta(t))/2)``, ``e(0) = 0`` (the local error of one step is
+    ``-(lr^2/2) J F``).  ``e`` is integrated here, with ``theta``, from the model's own sympy
+    vector field (``J v`` by central differences); it is exact to first order, whatever the
+    Lipschitz constant (the classical bound ``lr M2 (e^{Lip t} - 1)/(2 Lip)`` is valid but
+    useless beyond ``t ~ 1/Lip``).  The ``O(lr^2)`` remainder is small next to it while
+    ``lr ||J||`` is small: the second value is ``lr max ||J(theta(t))||_2`` over ``times``,
+    checked against :data:`GD_STEP_LIMIT` by the oracle."""
+    F0 = _vector_field(flow)
+    p = list(params)
+
+    def F(y: np.ndarray) -> np.ndarray:
+        return F0(y, p)
+
+    y0 = np.asarray(y0, dtype=float)
+    N = y0.size
+    ts = np.asarray(times, dtype=float)
+    order = np.argsort(ts, kind="stable")
+    t_end = float(ts[order[-1]])
+    out = np.zeros((ts.size, 2 * N))
+    if t_end > 0:
+
+        def rhs(_t: float, z: np.ndarray) -> np.ndarray:
+            th, e = z[:N], z[N:]
+            f = F(th)
+            return np.concatenate([f, _jvp(F, th, e - f / 2)])
+
+        scale = max(1.0, float(np.max(np.abs(y0))))
+        # a few digits of e suffice (it sets a tolerance); LSODA for the stiff tail near a
+        # fixed point
+        sol = solve_ivp(rhs, (0.0, t_end), np.concatenate([y0, np.zeros(N)]), method="LSODA",
+                        t_eval=ts[order], rtol=1e-8, atol=1e-12 * scale)  # fmt: skip
+        if not sol.success:
+            raise ArithmeticError(f"the first-order error equation failed: {sol.message}")
+        out[order] = sol.y.T
+    else:
+        out[:, :N] = y0
+    step = max(_jacobian_norm(F, row[:N]) for row in out[:: max(1, len(out) // 50)])
+    return lr * out[:, N:], lr * step
+
+
+# ---------------------------------------------------------------------------
+# reports
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Report:
+    """The comparison of a trajectory with the exact solution.
+
+    ``errors[b][k]``: block ``b``'s error at ``times[k]`` in units of its allowance
+    ``allowed[b][k]`` (pass: ``<= 1``); ``first_failure``: the index of the first failing
+    time (``None`` when all pass); ``exact_f``, ``got_f``, ``exact_loss``, ``got_loss``: the
+    network output(s) on the data and the loss, exact and measured from the given weights,
+    at every time."""
+
+    model: str
+    source: str
+    times: np.ndarray
+    errors: Mapping[str, np.ndarray]
+    diffs: Mapping[str, np.ndarray]
+    allowed: Mapping[str, np.ndarray]
+    exact_f: np.ndarray
+    got_f: np.ndarray
+    exact_loss: np.ndarray
+    got_loss: np.ndarray
+    rtol: float
+    atol: float
+    lr: float | None
+
+    @property
+    def first_failure(self) -> int | None:
+        bad = np.zeros(len(self.times), dtype=bool)
+        for err in self.errors.values():
+            bad |= err > 1
+        return int(np.argmax(bad)) if bad.any() else None
+
+    @property
+    def passed(self) -> bool:
+        return self.first_failure is None
+
+    @property
+    def worst(self) -> float:
+        """The largest error, in units of the allowance."""
+        return max(float(np.max(e)) for e in self.errors.values())
+
+    def __str__(self) -> str:
+        k = self.first_failure
+        n_bad = int(sum(np.any([e[j] > 1 for e in self.errors.values()])
+                        for j in range(len(self.times))))  # fmt: skip
+        worst_b = max(self.errors, key=lambda b: float(np.max(self.errors[b])))
+        j = int(np.argmax(self.errors[worst_b]))
+        if k is None:
+            head = (f"{self.model} ({self.source}): matches the exact solution at all "
+                    f"{len(self.times)} times (worst: {worst_b}, {self.worst:.3g} tolerances "
+                    f"at t = {self.times[j]:.6g})")  # fmt: skip
+            k = j
+        else:
+            head = (f"{self.model} ({self.source}): the trajectory leaves the exact solution "
+                    f"at times[{k}] = {self.times[k]:.6g}, the first of {n_bad} failing "
+                    f"times of {len(self.times)} (worst: {worst_b}, {self.worst:.3g} "
+                    f"tolerances at t = {self.times[j]:.6g})")  # fmt: skip
+        gd = ("" if self.lr is None else
+              f" + {GD_SAFETY:g} lr max|e| (gradient descent, lr = {self.lr:.6g})")  # fmt: skip
+        lines = [head, f"  tolerance per block: atol + rtol max|exact| (rtol = {self.rtol:.3g}, "
+                 f"atol = {self.atol:.3g}){gd}", f"  at t = {self.times[k]:.6g}:"]  # fmt: skip
+        for b in self.errors:
+            err, diff, allow = self.errors[b][k], self.diffs[b][k], self.allowed[b][k]
+            lines.append(f"    {b:>6}: {err:10.3g} tolerances  (max|got - exact| = {diff:.3g}, "
+                         f"allowed {allow:.3g})")  # fmt: skip
+        lines.append(f"    {'f':>6}: exact {_fmt(self.exact_f[k])}, got {_fmt(self.got_f[k])}")
+        lines.append(f"    {'loss':>6}: exact {_fmt(self.exact_loss[k])}, got "
+                     f"{_fmt(self.got_loss[k])}")  # fmt: skip
+        if self.first_failure is not None and self.lr is None:
+            lines.append(
+                "  (a gradient-descent trajectory has an O(lr) discretisation error: "
+                "pass lr=<step in flow time>, times[k] = k * lr, to allow for it)"
+            )
+        return "\n".join(lines)
+
+
+def _fmt(value: Any) -> str:
+    arr = np.asarray(value, dtype=float)
+    if arr.ndim == 0:
+        return f"{float(arr):.10g}"
+    return np.array2string(arr, precision=8, max_line_width=200, threshold=12)
+
+
+# ---------------------------------------------------------------------------
+# trajectory oracles
+# ---------------------------------------------------------------------------
+def _system(setup: Any) -> System:
+    for model in solvable.MODELS:
+        for system in model.systems:
+            if type(setup) is system.setup_type:
+                return system
+    raise TypeError(f"no system simulates {type(setup).__name__}")  # pragma: no cover
+
+
+class TrajectoryOracle:
+    """An exact gradient-flow solution as the oracle of a user's trajectory.
+
+    ``blocks``: the trained weights, in the order :meth:`check` takes them, with their
+    shapes; ``model`` and ``source`` name the solution (paper and theorem)."""
+
+    model: str = ""
+    source: str = ""
+
+    def __init__(self, setup: Any, out0: Any, in0: Any, trajectory: Any,
+                 blocks: Mapping[str, tuple[int, ...]]) -> None:  # fmt: skip
+        self.setup = setup
+        self.trajectory = trajectory
+        self.blocks = dict(blocks)
+        self._system = _system(setup)
+        self._data = self._system.data(setup, "numpy")
+        self._out0, self._in0 = out0, in0
+
+    # -- per model ---------------------------------------------------------
+    def _weights(self, blocks: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """All of the system's parameters (adds fixed blocks)."""
+        return dict(blocks)
+
+    def _sample(self, times: Sequence[Any], dps: int | None) -> dict[str, np.ndarray]:
+        raise NotImplementedError
+
+    def output(self, weights: Mapping[str, np.ndarray]) -> np.ndarray:
+        """The network output(s) on the data from weights with a leading time axis."""
+        raise NotImplementedError
+
+    # -- shared --------------------------------------------------------------
+    def exact(self, times: Any, *, dps: int | None = None) -> dict[str, np.ndarray]:
+        """The exact blocks at ``times`` (float64 arrays with a leading time axis; ``dps``:
+        evaluated with mpmath at ``dps`` digits, then rounded to float64)."""
+        ts = _check_times(times, allow_inf=True)
+        out = self._sample(ts.tolist(), dps)
+        return {b: np.asarray(v, dtype=float).reshape(len(ts), *self.blocks[b])
+                for b, v in out.items()}  # fmt: skip
+
+    def loss(self, weights: Mapping[str, np.ndarray]) -> np.ndarray:
+        """The model's loss (its one definition) from weights with a leading time axis."""
+        return np.asarray(self._system.loss(self._weights(weights), self._data), dtype=float)
+
+    def _resolve(self, arrays: tuple[Any, ...], named: Mapping[str, Any]) -> dict[str, Any]:
+        names = list(self.blocks)
+        if len(arrays) > len(names):
+            raise TypeError(f"{self.model} has {len(names)} blocks {names}, got "
+                            f"{len(arrays)} arrays")  # fmt: skip
+        given = dict(zip(names, arrays, strict=False))
+        for k, v in named.items():
+            if k not in names:
+                raise TypeError(f"unknown block {k!r}: {self.model}'s blocks are {names}")
+            if k in given:
+                raise TypeError(f"block {k!r} given twice")
+            given[k] = v
+        missing = [b for b in names if b not in given]
+        if missing:
+            raise TypeError(f"missing block(s) {missing} ({self.model}'s blocks: {names})")
+        return given
+
+    def compare(self, times: Any, *arrays: Any, lr: Any = None, rtol: Any = 1e-6,
+                atol: Any = 0.0, **named: Any) -> Report:  # fmt: skip
+        """The :class:`Report` of a trajectory ``arrays[b][k]`` at ``times[k]`` (blocks in
+        the order of ``blocks``, positional or by name), without raising on a mismatch.
+
+        ``lr``: the trajectory is gradient descent with step ``lr`` in flow time (``times``
+        must be multiples ``k * lr``); the allowance grows by :func:`gd_allowance`."""
+        rtol, atol, lr = _check_rtol(rtol), _check_atol(atol), _check_lr(lr)
+        ts = _check_times(times, allow_inf=lr is None)
+        if lr is not None:
+            k = ts / lr
+            off = np.abs(k - np.round(k))
+            if np.any(off > 1e-6 * np.maximum(1.0, k)):  # float t = k * lr or a running sum
+                j = int(np.argmax(off > 1e-6 * np.maximum(1.0, k)))
+                raise ValueError(
+                    f"times must be multiples k * lr of lr = {lr:.6g} (gradient "
+                    f"descent's time), got times[{j}] = {ts[j]!r} = {k[j]:.6g} lr"
+                )
+        given = self._resolve(arrays, named)
+        got = {b: _check_block(f"{b} ({self.model} block)", given[b], (len(ts), *shape))
+               for b, shape in self.blocks.items()}  # fmt: skip
+        ref = self.exact(ts, dps=None if rtol >= _FLOAT64_RTOL else _REFERENCE_DPS)
+        extra = {b: np.zeros(len(ts)) for b in self.blocks}
+        if lr is not None:
+            extra = self._gd_allowance(ts, lr)
+        errors, diffs, allowed = {}, {}, {}
+        for b in self.blocks:
+            n = len(ts)
+            diff = np.abs(got[b] - ref[b]).reshape(n, -1).max(axis=1, initial=0.0)
+            allow = atol + rtol * np.abs(ref[b]).reshape(n, -1).max(axis=1, initial=0.0)
+            allow = allow + extra[b]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                units = np.where(diff == 0, 0.0, diff / np.where(allow > 0, allow, 1.0))
+            units = np.where((allow == 0) & (diff > 0), np.inf, units)
+            errors[b], diffs[b], allowed[b] = units, diff, allow
+        got_f, got_l = self.output(got), self.loss(got)
+        ref_f, ref_l = self.output(ref), self.loss(ref)
+        return Report(self.model, self.source, ts, errors, diffs, allowed, ref_f, got_f, ref_l,
+                      got_l, rtol, atol, lr)  # fmt: skip
+
+    def check(self, times: Any, *arrays: Any, lr: Any = None, rtol: Any = 1e-6,
+              atol: Any = 0.0, **named: Any) -> Report:  # fmt: skip
+        """Assert that the trajectory follows the exact solution (see :meth:`compare`):
+        ``AssertionError`` with the first failing time, every block's error in units of the
+        tolerance and the exact and actual output and loss there; the report otherwise."""
+        report = self.compare(times, *arrays, lr=lr, rtol=rtol, atol=atol, **named)
+        if not report.passed:
+            raise AssertionError(str(report))
+        return report
+
+    def _gd_allowance(self, ts: np.ndarray, lr: float) -> dict[str, np.ndarray]:
+        system = self._system
+        weights = system.initial(self.setup, self._out0, self._in0)
+        flow = system.flow(self.setup, {b: w.shape for b, w in weights.items()})
+        params = system.flow_parameters(self.setup, float)
+        y0 = [float(v) for v in flow.pack(weights)]
+        E, step = gd_allowance(flow, params, y0, ts, lr)
+        if step > GD_STEP_LIMIT:
+            raise ValueError(
+                f"lr = {lr:.6g} is too large for the first-order gradient-descent allowance: "
+                f"lr * max||J|| = {step:.3g} > GD_STEP_LIMIT = {GD_STEP_LIMIT} (J the "
+                f"Jacobian of the flow); use a smaller step or compare at a smaller lr"
+            )
+        spans = {name: span for (name, _), span in zip(flow.blocks, flow.spans(), strict=True)}
+        out = {}
+        for b in self.blocks:
+            lo, hi = spans[b]
+            per_time = np.abs(E[:, lo:hi]).max(axis=1, initial=0.0)
+            # running max over the given times (sorted): robust where e(t) crosses zero and
+            # the O(lr^2) term is all there is
+            order = np.argsort(ts, kind="stable")
+            run = np.maximum.accumulate(per_time[order])
+            allow = np.empty_like(run)
+            allow[order] = run
+            out[b] = GD_SAFETY * allow
+        return out
+
+
+class _XuZiyin(TrajectoryOracle):
+    model = "xu_ziyin"
+    source = "seed 001, Theorem 1 / Proposition 1"
+
+    def __init__(self, setup: _xz.Setup, u0: Any, W0: Any) -> None:
+        traj = _xz.closed_form(setup, u0, W0)
+        d = len(traj.u0)
+        super().__init__(setup, u0, W0, traj, {"u": (d,), "W": (d, setup.d0)})
+
+    def _sample(self, times: Sequence[Any], dps: int | None) -> dict[str, np.ndarray]:
+        if dps is None:
+            st = self.trajectory.sample(times)
+        else:
+            u0, W0 = self.trajectory._data["given"]
+            st = _xz.closed_form(self.setup, u0, W0, dps=dps).sample(times)
+        return {"u": st.u, "W": st.W}
+
+    def output(self, weights: Mapping[str, np.ndarray]) -> np.ndarray:
+        d = self._data
+        return np.asarray(_xz.network_output(weights["u"], weights["W"], d["x"],
+                                                   d["gamma"]), dtype=float)  # fmt: skip
+
+
+class _Kunin(TrajectoryOracle):
+    model = "kunin"
+    source = "seed 003, single neuron, exact solution for X^T X = s I"
+
+    def __init__(self, setup: _kn.Setup, a0: Any, w0: Any) -> None:
+        traj = _kn.closed_form(setup, a0, w0)
+        super().__init__(setup, a0, w0, traj, {"a": (), "w": (setup.d,)})
+        self._given = (a0, w0)
+
+    def _sample(self, times: Sequence[Any], dps: int | None) -> dict[str, np.ndarray]:
+        traj = self.trajectory
+        if dps is not None:
+            traj = _kn.closed_form(self.setup, *self._given, dps=dps)
+        st = traj.sample(times)
+        return {"a": st.a, "w": st.w}
+
+    def output(self, weights: Mapping[str, np.ndarray]) -> np.ndarray:
+        return np.asarray(_kn.output(weights["a"], weights["w"], self._data["X"]), dtype=float)
+
+
+class _LinearNodeScaling(TrajectoryOracle):
+    model = "linear_node_scaling"
+    source = "seed 000, Theorem 7.4 (sigma = id)"
+
+    def __init__(self, setup: ns.Setup, a0: Any, W0: Any) -> None:
+        traj = _lns.closed_form(setup, a0, W0)
+        super().__init__(setup, a0, W0, traj, {"W": (setup.m, setup.d)})
+        self._a = np.asarray(traj.a, dtype=float)
+
+    def _weights(self, blocks: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        return {"a": self._a, "W": blocks["W"]}
+
+    def _sample(self, times: Sequence[Any], dps: int | None) -> dict[str, np.ndarray]:
+        traj = self.trajectory
+        if dps is not None:
+            traj = _lns.closed_form(self.setup, self._out0, self._in0, dps=dps)
+        return {"W": traj.sample(times).W}
+
+    def output(self, weights: Mapping[str, np.ndarray]) -> np.ndarray:
+        d = self._data
+        return np.asarray(ns.network_output(weights["W"], self._a, d["s"], d["X"], d["sigma"],
+                                            d["root_d"]), dtype=float)  # fmt: skip
+
+
+def xu_ziyin(setup: _xz.Setup, u0: Any, W0: Any) -> TrajectoryOracle:
+    """Oracle of seed 001's two-layer linear network (Theorem 1 / Proposition 1): blocks
+    ``u`` (d,) and ``W`` (d, d0); rates ``eta_u``, ``eta_w``; loss ``(gamma u^T W x - y)^2``
+    (no 1/2): GD is ``u -= lr eta_u dL/du``, ``W -= lr eta_w dL/dW``, ``t = k lr``."""
+    return _XuZiyin(setup, u0, W0)
+
+
+def kunin(setup: _kn.Setup, a0: Any, w0: Any) -> TrajectoryOracle:
+    """Oracle of seed 003's single neuron ``f = a w^T x`` (exact for ``X^T X = s I``): blocks
+    ``a`` (a scalar: shape ``()``, so ``(T,)`` over times) and ``w`` (d,); loss ``1/2 sum_i
+    (a w^T x_i - y_i)^2``; GD ``a -= lr eta_a dL/da``, ``w -= lr eta_w dL/dw``."""
+    return _Kunin(setup, a0, w0)
+
+
+def linear_node_scaling(setup: ns.Setup, a0: Any, W0: Any) -> TrajectoryOracle:
+    """Oracle of seed 000's Theorem 7.4 (``activation="linear"``): block ``W`` (m, d) (the
+    output weights ``a0`` are fixed); loss (5) ``1/2 sum_i (y_i - f(x_i))^2``; GD ``W -= lr
+    eta dL/dW``."""
+    return _LinearNodeScaling(setup, a0, W0)
+
+
+# ---------------------------------------------------------------------------
+# kernels (seed 002)
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class KernelReport:
+    """A Gram matrix (or a Monte Carlo estimate of one) against the closed form: the error
+    in units of the tolerance, the worst entry ``(i, j)``, both values there."""
+
+    kernel: str
+    units: float
+    worst: tuple[int, int]
+    exact: float
+    got: float
+    tolerance: str
+
+    @property
+    def passed(self) -> bool:
+        return self.units <= 1
+
+    def __str__(self) -> str:
+        state = "matches" if self.passed else "does not match"
+        i, j = self.worst
+        return (
+            f"kernel {self.kernel!r} (seed 002, {_KERNEL_EQ[self.kernel]}): the Gram matrix "
+            f"{state} the closed form: {self.units:.3g} tolerances at entry ({i}, {j}): "
+            f"exact {self.exact:.10g}, got {self.got:.10g}; tolerance: {self.tolerance}"
+        )
+
+
+_KERNEL_EQ = {"gp": "eq. (2.4)", "rf": "eq. (2.31)", "ntk": "eq. (2.31)", "k0": "eq. (2.30)"}
+
+
+class KernelOracle:
+    """The infinite-width kernel ``name`` of seed 002 (:func:`solvable.kernels.gram`) on the
+    rows of ``X`` (n, d) and ``Y`` (m, d) (default ``X``) as the oracle of a user's kernel
+    code: :meth:`check` for an analytic Gram matrix, :meth:`check_samples` for empirical
+    (finite-width) kernels of random initialisations."""
+
+    def __init__(self, name: str, init: kernels.Initialisation, X: Any, Y: Any = None) -> None:
+        self.name = name
+        self.exact = kernels.gram(name, init, X, Y)
+        self.init = init
+
+    def _got(self, name: str, value: Any, lead: bool = False) -> np.ndarray:
+        arr = _as_array(name, value)
+        want = ("S", *self.exact.shape) if lead else self.exact.shape
+        ok = arr.shape[1:] == self.exact.shape and arr.ndim == 3 if lead else (
+            arr.shape == self.exact.shape)  # fmt: skip
+        if not ok:
+            raise ValueError(f"{name} must have shape {want}, got {arr.shape}; it is never "
+                             f"reshaped")  # fmt: skip
+        _check_finite(name, arr)
+        return arr
+
+    def compare(self, K: Any, *, rtol: Any = 1e-10, atol: Any = 0.0) -> KernelReport:
+        """An analytic Gram matrix ``K`` (n, m) against the closed form, normwise: ``max|K -
+        exact| <= atol + rtol max|exact|``.  Default ``rtol = 1e-10``: the package's float64
+        kernels are confirmed to 1e-13 (claim ``kernels.evaluators_agree``), a user's
+        float64 evaluation of the same angle forms to a few hundred ulps."""
+        rtol, atol = _check_rtol(rtol), _check_atol(atol)
+        got = self._got("K", K)
+        tol = Tolerance(rtol=rtol, atol=atol)
+        units = error_in_units(got, self.exact, tol)
+        i, j = np.unravel_index(int(np.argmax(np.abs(got - self.exact))), got.shape)
+        return KernelReport(self.name, units, (int(i), int(j)), float(self.exact[i, j]),
+                            float(got[i, j]), f"rtol = {rtol:.3g}, atol = {atol:.3g}")  # fmt: skip
+
+    def check(self, K: Any, *, rtol: Any = 1e-10, atol: Any = 0.0) -> KernelReport:
+        """:meth:`compare`, raising ``AssertionError`` (with the worst entry) on a mismatch."""
+        report = self.compare(K, rtol=rtol, atol=atol)
+        if not report.passed:
+            raise AssertionError(str(report))
+        return report
+
+    def compare_samples(self, samples: Any, *, confidence: Any = MC_CONFIDENCE) -> KernelReport:
+        """Empirical kernels ``samples`` (S, n, m), one per independent random initialisation
+        (any width ``p``: the width-``p`` kernel of the network (2.3) is an average of ``p``
+        i.i.d. unit terms, so its expectation is the closed form exactly), against the closed
+        form: the Monte Carlo mean must lie in the simultaneous ``confidence`` interval of
+        :func:`solvable._core.tolerance.monte_carlo` (Bonferroni over the entries; a correct
+        kernel fails with probability about ``1 - confidence``).  Entries whose samples are
+        all equal (e.g. ``relu(u) relu(-u) = 0`` for antipodal inputs) have no interval and
+        are compared at ``kernels``' float64 tolerance (1e-13 relative to ``max|exact|``)."""
+        conf = _real("confidence", confidence)
+        if not 0 < conf < 1:
+            raise ValueError(f"confidence must be in (0, 1), got {nb.describe(confidence)}")
+        arr = self._got("samples", samples, lead=True)
+        if arr.shape[0] < 2:
+            raise ValueError(f"samples must hold at least 2 kernels (S >= 2), got {arr.shape[0]}")
+        est = monte_carlo(arr, confidence=conf)
+        hw = np.broadcast_to(est.half_width, self.exact.shape)
+        live = hw > 0
+        units = np.zeros(self.exact.shape)
+        diff = np.abs(est.mean - self.exact)
+        units[live] = diff[live] / hw[live]
+        floor = kernels._F64_TOL.rtol * (float(np.max(np.abs(self.exact))) or 1.0)
+        units[~live] = diff[~live] / floor
+        i, j = np.unravel_index(int(np.argmax(units)), units.shape)
+        tol = (f"{est.confidence:.1%} simultaneous normal CI of the mean of {est.samples} "
+               f"samples (half-width {float(hw[i, j]):.3g} at the worst entry)")  # fmt: skip
+        return KernelReport(self.name, float(units[i, j]), (int(i), int(j)),
+                            float(self.exact[i, j]), float(est.mean[i, j]), tol)  # fmt: skip
+
+    def check_samples(self, samples: Any, *, confidence: Any = MC_CONFIDENCE) -> KernelReport:
+        """:meth:`compare_samples`, raising ``AssertionError`` on a mismatch."""
+        report = self.compare_samples(samples, confidence=confidence)
+        if not report.passed:
+            raise AssertionError(str(report))
+        return report
+
+
+def kernel(name: str, init: kernels.Initialisation, X: Any, Y: Any = None) -> KernelOracle:
+    """Oracle of seed 002's infinite-width kernel ``name`` (``"gp"``, ``"rf"``, ``"ntk"``,
+    ``"k0"``) for the initialisation ``init`` on the rows of ``X`` (and ``Y``)."""
+    return KernelOracle(name, init, X, Y)
+
+
+# ---------------------------------------------------------------------------
+# the fixture objects
+# ---------------------------------------------------------------------------
+class Oracle:
+    """What the ``solvable_oracle`` fixture hands out: one method per exact solution."""
+
+    xu_ziyin = staticmethod(xu_ziyin)
+    kunin = staticmethod(kunin)
+    linear_node_scaling = staticmethod(linear_node_scaling)
+    kernel = staticmethod(kernel)
+
+
+_CASE_MODELS: dict[str, Any] = {"xu_ziyin": _xz, "kunin": _kn}
+
+
+@dataclass(frozen=True)
+class EdgeCase:
+    """A named initial condition of a model (``xu_ziyin.CASES``, ``kunin.CASES``) as float64
+    arrays, ready for a trainer: ``out0`` / ``in0`` are the output / input layer (``u0``,
+    ``W0`` or ``a0`` (a float), ``w0``); :meth:`oracle` is the exact solution from them."""
+
+    model: str
+    name: str
+    covers: str
+    setup: Any
+    out0: np.ndarray | float
+    in0: np.ndarray
+
+    @property
+    def id(self) -> str:
+        return f"{self.model}:{self.name}"
+
+    def oracle(self) -> TrajectoryOracle:
+        return {"xu_ziyin": xu_ziyin, "kunin": kunin}[self.model](self.setup, self.out0, self.in0)
+
+
+def edge_cases(model: str | None = None) -> list[str]:
+    """The ids ``"model:name"`` of every named case (of ``model``, or of all models)."""
+    if model is not None and model not in _CASE_MODELS:
+        raise ValueError(f"model must be one of {sorted(_CASE_MODELS)}, got {model!r}")
+    names = [model] if model is not None else list(_CASE_MODELS)
+    return [f"{m}:{c.name}" for m in names for c in _CASE_MODELS[m].CASES]
+
+
+def edge_case(case_id: str) -> EdgeCase:
+    """The :class:`EdgeCase` ``"model:name"`` (see :func:`edge_cases`)."""
+    if not isinstance(case_id, str) or case_id.count(":") != 1:
+        raise ValueError(f"case_id must be 'model:name' (one of solvable.testing.edge_cases()), "
+                         f"got {case_id!r}")  # fmt: skip
+    model, name = case_id.split(":")
+    if model not in _CASE_MODELS:
+        raise ValueError(f"case_id's model must be one of {sorted(_CASE_MODELS)}, got {model!r}")
+    c = _CASE_MODELS[model].case(name)
+    out0, in0 = (c.u0, c.W0) if model == "xu_ziyin" else (c.a0, c.w0)
+    out = np.array(out0, dtype=float)
+    return EdgeCase(model, c.name, c.covers, c.setup, float(out) if out.ndim == 0 else out,
+                    np.array(in0, dtype=float))  # fmt: skip
+
+
+# ---------------------------------------------------------------------------
+# the original helpers
+# ---------------------------------------------------------------------------
 def state_errors(
-    got: xu_ziyin.State, ref: xu_ziyin.State, y: Any, tol: Tolerance, *, f_floor: Any = 0
+    got: _xz.State, ref: _xz.State, y: Any, tol: Tolerance, *, f_floor: Any = 0
 ) -> dict[str, float]:
     """Errors of ``got`` against ``ref`` in units of ``tol``: ``u`` and ``W``
     normwise relative, ``f`` relative to ``|y| + |f_ref - y| + f_floor`` (the scale
@@ -44,7 +777,7 @@ def state_errors(
 
 
 def assert_matches_closed_form(
-    setup: xu_ziyin.Setup,
+    setup: _xz.Setup,
     u0: Any,
     W0: Any,
     times: Sequence[Any],
@@ -53,25 +786,10 @@ def assert_matches_closed_form(
     *,
     rtol: float = 1e-6,
     atol: float = 0.0,
-) -> None:
-    """Assert that a trajectory ``(us[k], Ws[k])`` at ``times[k]`` (e.g. from your
-    own training loop with a small step) follows the exact gradient flow of
-    Theorem 1 (seed 001) to ``rtol`` (normwise relative in ``u`` and ``W``)."""
-    if len(times) != len(us) or len(times) != len(Ws):
-        raise ValueError(
-            f"times, us and Ws must have equal lengths, got {len(times)}, {len(us)}, {len(Ws)}"
-        )
-    tol = Tolerance(rtol=rtol, atol=atol)
-    ref = xu_ziyin.closed_form(setup, u0, W0).sample(list(times))
-    worst = (0.0, "", None)
-    for k, t in enumerate(times):
-        for name, got, exact in (("u", us[k], ref.u[k]), ("W", Ws[k], ref.W[k])):
-            err = error_in_units(np.asarray(got, dtype=float), exact, tol)
-            if err > worst[0]:
-                worst = (err, name, t)
-    if worst[0] > 1:
-        err, name, t = worst
-        raise AssertionError(
-            f"{name} at t={t} is {err:.3g} tolerances (rtol={rtol}, atol={atol}) "
-            "away from the exact gradient flow"
-        )
+    lr: float | None = None,
+) -> Report:
+    """Assert that a trajectory ``(us[k], Ws[k])`` at ``times[k]`` follows the exact gradient
+    flow of seed 001 (Theorem 1 / Proposition 1) to ``rtol`` (normwise relative per block),
+    with the gradient-descent allowance when ``lr`` is given: ``xu_ziyin(setup, u0,
+    W0).check(times, us, Ws, lr=lr, rtol=rtol, atol=atol)``."""
+    return _XuZiyin(setup, u0, W0).check(times, us, Ws, lr=lr, rtol=rtol, atol=atol)

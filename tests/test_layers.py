@@ -26,7 +26,7 @@ from solvable import confirmations
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("solvable", "numerics")
 VERIFICATION = ("solvable.theorems", "solvable.errata", "solvable.cli", "solvable.testing",
-                "solvable.confirmations")  # fmt: skip
+                "solvable.pytest_plugin", "solvable.confirmations")  # fmt: skip
 LAZY_THIRD_PARTY = {"torch", "dask", "distributed", "matplotlib", "tqdm", "IPython"}
 # modules of a required package that import an optional one when imported
 # (sympy.printing.pytorch runs import_module("torch"))
@@ -163,8 +163,7 @@ def test_every_model_module_is_registered_once():
     for module in MODULES:
         top = module.split(".")
         if len(top) == 2 and top[0] == "solvable" and not top[1].startswith("_"):
-            if module not in {"solvable.theorems", "solvable.errata", "solvable.cli",
-                              "solvable.testing", "solvable.confirmations"}:  # fmt: skip
+            if module not in VERIFICATION:
                 assert top[1] in names, f"{module} is not in solvable.MODELS"
     for name in confirmations.modules():
         assert name in names, f"solvable.confirmations.{name} names no model"

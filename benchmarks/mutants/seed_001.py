@@ -49,10 +49,10 @@ MUTANTS = [
         seed="001",
         backend="numpy",
         file=XZ,
-        old="(sp.sign(ell - (sp.log(Q) - sp.log(P)) / 2), sp.Eq(Lam, 0)),",
-        new="(sp.sign((sp.log(Q) - sp.log(P)) / 2 - ell), sp.Eq(Lam, 0)),",
-        why="the alignment's sign on the saddle branch (aligned layers, F underflowed to 0 in "
-        "float64 on the P = 0 / Q = 0 manifolds) flipped",
+        old="                (P - Q) / sp.Abs(P - Q),\n",
+        new="                (Q - P) / sp.Abs(P - Q),\n",
+        why="the alignment's sign on the branch of aligned layers on the P = 0 / Q = 0 "
+        "manifolds (the flow into the saddle for P = 0 < y) and y = 0 flipped",
         tests=[CASES, FLOAT64],
         claims="xu_ziyin.theorem_1_oracle",
     ),
