@@ -108,11 +108,11 @@ def simulate(
         if rtol is not None:
             _check_rtol(rtol)
         steps = scipy_ode.MAX_STEPS if max_steps is None else max_steps
-        tf = np.array([nb.to_float(t) for t in ts])
+        tf = np.array([nb.to_float(t, "times") for t in ts])
         order = np.argsort(tf, kind="stable")
         if method == "scipy":
             flow = system.flow(setup, shapes)
-            y0 = [nb.to_float(v) for v in flow.pack(weights)]
+            y0 = [nb.to_float(v, "out0/in0") for v in flow.pack(weights)]
             rates = system.rates(setup)
             eta = [float(rates[b]) for b, shape in flow.blocks for _ in range(math.prod(shape))]
             ys, _ = scipy_ode.integrate(

@@ -131,6 +131,7 @@ def initialise(
     blocks of ``shapes``).  Drawn on the CPU from ``torch.Generator().manual_seed(seed)``
     and then moved, so the same seed gives the same numbers on every device."""
     torch = _torch()
+    shapes = _check_shapes(shapes)
     batch = nb.check_int("batch", batch)
     seed = nb.check_int("seed", seed, low=0)
     if isinstance(scale, Mapping):
@@ -139,10 +140,10 @@ def initialise(
         if missing or extra:
             raise ValueError(f"scale must give one value per block {sorted(shapes)}; missing "
                              f"{missing}, unexpected {extra}")  # fmt: skip
-        scales = {k: float(nb.check_number(f"scale[{k!r}]", v, nonnegative=True))
-                  for k, v in scale.items()}  # fmt: skip
+        scales = {k: nb.to_float(nb.check_number(f"scale[{k!r}]", v, nonnegative=True),
+                                 f"scale[{k!r}]") for k, v in scale.items()}  # fmt: skip
     else:
-        value = float(nb.check_number("scale", scale, nonnegative=True))
+        value = nb.to_float(nb.check_number("scale", scale, nonnegative=True), "scale")
         scales = dict.fromkeys(shapes, value)
     dev = resolve_device(device)
     dtype = torch.float64 if dtype is None else dtype
@@ -151,6 +152,27 @@ def initialise(
     for name, shape in shapes.items():
         z = torch.randn((batch, *shape), generator=gen, dtype=torch.float64)
         out[name] = (scales[name] * z).to(device=dev, dtype=dtype)
+    return out
+
+
+def _check_shapes(shapes: Any) -> dict[str, tuple[int, ...]]:
+    """``shapes``: a non-empty mapping of block name (str) -> shape (a sequence of ints
+    ``>= 0``; ``()`` for a scalar block)."""
+    want = "a mapping of block name (str) -> shape (tuple of ints >= 0)"
+    if not isinstance(shapes, Mapping):
+        raise TypeError(f"shapes must be {want}, got {type(shapes).__name__} "
+                        f"{nb.describe(shapes)}")  # fmt: skip
+    if not shapes:
+        raise ValueError(f"shapes must be {want} with at least one block, got {{}}")
+    out = {}
+    for name, shape in shapes.items():
+        if not isinstance(name, str):
+            raise TypeError(f"shapes must be {want}; got the key {nb.describe(name)}")
+        if isinstance(shape, (str, bytes)) or not isinstance(shape, Sequence):
+            raise TypeError(f"shapes[{name!r}] must be a tuple of ints >= 0, got "
+                            f"{type(shape).__name__} {nb.describe(shape)}")  # fmt: skip
+        out[name] = tuple(nb.check_int(f"shapes[{name!r}][{i}]", d, low=0)
+                          for i, d in enumerate(shape))  # fmt: skip
     return out
 
 
@@ -246,12 +268,24 @@ def _field(model: Any, packing: _Packing, autograd: bool = False) -> Callable[[A
     return f
 
 
+def _is_tensor(value: Any) -> bool:
+    return type(value).__module__.split(".", 1)[0] == "torch"
+
+
 def _check_times(times: Any) -> np.ndarray:
-    ts = np.asarray(times, dtype=float)
-    if ts.ndim != 1 or ts.size == 0:
-        raise ValueError(f"times must be a non-empty 1-d sequence, got shape {ts.shape}")
-    if not np.all(np.isfinite(ts)) or np.any(ts < 0):
-        raise ValueError(f"times must be finite and >= 0, got {times!r:.80}")
+    """``times``: a non-empty sorted 1-d sequence of finite real numbers ``>= 0`` (a numpy
+    array, list or tuple; the package's number policy, :func:`solvable._core.numbers.
+    check_times`: no bool, complex, string that is not a decimal, or tensor), as float64."""
+    if isinstance(times, (str, bytes)) or not isinstance(times, (Sequence, np.ndarray)):
+        raise TypeError(
+            f"times must be a non-empty 1-d sequence of finite real numbers >= 0, got "
+            f"{type(times).__name__} {nb.describe(times)}"
+            + (" (pass t.tolist() for a tensor)" if _is_tensor(times) else "")
+        )
+    if (times.size if isinstance(times, np.ndarray) else len(times)) == 0:
+        raise ValueError("times must be a non-empty 1-d sequence, got an empty one")
+    checked = nb.check_times(times if isinstance(times, np.ndarray) else list(times), "times")
+    ts = np.array([nb.to_float(t, "times") for t in checked], dtype=float)
     if np.any(np.diff(ts) < 0):
         raise ValueError("times must be sorted (non-decreasing)")
     return ts
@@ -307,10 +341,22 @@ def _prepare(model: Any, params: Mapping[str, Any], device: Any, dtype: Any):
     torch = _torch()
     if not hasattr(model, "loss") or not hasattr(model, "blocks"):
         raise TypeError(f"model must be one of numerics.models, got {type(model).__name__}")
+    if not isinstance(params, Mapping):
+        raise TypeError(
+            f"params must be a mapping of block name (str) -> torch tensor (B, *shape) for "
+            f"the blocks {model.blocks}, got {type(params).__name__} {nb.describe(params)}"
+        )
     dev = resolve_device(device) if device is not None else None
     out = {}
     for k, v in params.items():
+        if not isinstance(k, str):
+            raise TypeError(f"params must be keyed by block name (str), got {nb.describe(k)}")
+        if not isinstance(v, (torch.Tensor, np.ndarray)):
+            raise TypeError(f"params[{k!r}] must be a torch tensor (B, *shape), got "
+                            f"{type(v).__name__} {nb.describe(v)}")  # fmt: skip
         t = torch.as_tensor(v)
+        if t.dtype == torch.bool or t.is_complex():
+            raise TypeError(f"params[{k!r}] must be a real tensor, got dtype {t.dtype}")
         if not torch.is_floating_point(t):
             t = t.to(torch.float64)
         out[k] = t.to(device=dev or t.device, dtype=dtype or t.dtype)
@@ -402,7 +448,7 @@ def gradient_flow(
     torch = _torch()  # a clear ImportError without torch
     ts = _check_times(times)
     if atol is not None:
-        atol = float(nb.check_number("atol", atol, positive=True))
+        atol = nb.to_float(nb.check_number("atol", atol, positive=True), "atol")
     max_steps = nb.check_int("max_steps", max_steps)
     if not isinstance(fixed_point, bool):
         raise TypeError(f"fixed_point must be True or False, got {nb.describe(fixed_point)}")
@@ -412,7 +458,7 @@ def gradient_flow(
     if rtol is None:
         rtol = DEFAULT_RTOL if work == torch.float64 else max(DEFAULT_RTOL, floor)
     else:
-        rtol = float(nb.check_number("rtol", rtol, positive=True))
+        rtol = nb.to_float(nb.check_number("rtol", rtol, positive=True), "rtol")
         if not rtol < 1:
             raise ValueError(f"rtol must be in [{floor:.3g}, 1), got {rtol!r}")
         if rtol < floor:
@@ -643,7 +689,7 @@ def gradient_descent(
     ``record_steps`` (sorted integers >= 0); ``times = step * lr``.  ``lr``: a finite real
     number ``> 0`` (numpy scalars too; a bool or a tensor is a ``TypeError``)."""
     torch = _torch()
-    lr = float(nb.check_number("lr", lr, positive=True))
+    lr = nb.to_float(nb.check_number("lr", lr, positive=True), "lr")
     steps_arr = np.asarray(record_steps)
     if steps_arr.ndim != 1 or steps_arr.size == 0 or not np.issubdtype(steps_arr.dtype, np.integer):
         raise ValueError(f"record_steps must be a non-empty 1-d sequence of integers, "

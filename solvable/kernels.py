@@ -62,6 +62,7 @@ from solvable._core.backends import generate, torch_module
 from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_zero
 from solvable._core.geometry import norms_and_angles
 from solvable._core.model import Model
+from solvable._core.numbers import FLOAT64_MAX, Float64RangeError
 from solvable._core.numbers import check_dps as _check_dps
 from solvable._core.numbers import check_int as _check_int
 from solvable._core.numbers import describe as _describe
@@ -400,6 +401,10 @@ def _float_array(name: str, value: Any, torch_fn: str = "the *_torch functions")
         raise TypeError(f"{want}, got dtype {raw.dtype} ({_describe(value)})")
     try:
         arr = raw.astype(np.float64)
+    except OverflowError:  # an int entry like 10**400
+        raise Float64RangeError(
+            f"{name} has an entry outside the float64 range (|value| <= {FLOAT64_MAX:.4g})"
+        ) from None
     except (TypeError, ValueError):
         raise TypeError(f"{want}, got {_describe(value)}") from None
     if not np.all(np.isfinite(arr)):

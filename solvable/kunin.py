@@ -580,7 +580,7 @@ def _check_data(setup: Any, targets: str = "y") -> None:
     else:
         y = nb.check_matrix("Y", setup.Y, (None, None))
         n = len(y)
-    set_(setup, "X", nb.check_matrix("X", setup.X, (n, None)))
+    set_(setup, "X", nb.check_rows("X", setup.X, n, targets))
     set_(setup, targets, y)
 
 
@@ -617,10 +617,11 @@ def _arrays(setup: Any, dps: int | None) -> tuple[np.ndarray, np.ndarray]:
     return X, np.array(T, dtype=dt)
 
 
-def _weights(values: Any, dps: int | None) -> np.ndarray:
-    """An array of weights at the working precision (float64, or mpf from exact input)."""
+def _weights(values: Any, dps: int | None, name: str | None = None) -> np.ndarray:
+    """An array of weights at the working precision (float64, or mpf from exact input);
+    ``name``: the argument, named if an entry is beyond the float64 range."""
     arr = np.asarray(values, dtype=object)
-    conv = nb.converter(dps)
+    conv = nb.converter(dps, name)
     return np.vectorize(conv, otypes=[nb.dtype(dps)])(arr) if arr.size else arr
 
 
@@ -973,8 +974,8 @@ def _build(setup: Setup, a0: Number, w0c: Any, dps: int | None,
     sqrt = np.sqrt if dps is None else mpmath.sqrt
     with nb.Precision(dps), np.errstate(all="ignore"):
         X, y = _arrays(setup, dps)
-        a = _weights(a0, dps)
-        w = _weights(w0c, dps)
+        a = _weights(a0, dps, "a0")
+        w = _weights(w0c, dps, "w0")
         s = conv(s_exact) if dps is not None else float(s_exact)
         eta_a, eta_w = conv(setup.eta_a), conv(setup.eta_w)
         delta = _scalar(balance(a, w, eta_a, eta_w))

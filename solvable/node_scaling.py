@@ -577,7 +577,7 @@ class Setup:
     def __post_init__(self) -> None:
         set_ = object.__setattr__
         y = nb.check_vector("y", self.y)
-        set_(self, "X", nb.check_matrix("X", self.X, (len(y), None)))
+        set_(self, "X", nb.check_rows("X", self.X, len(y), "y"))
         set_(self, "y", y)
         lam = nb.check_vector("lam", self.lam)
         for j, v in enumerate(lam):

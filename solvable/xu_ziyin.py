@@ -680,7 +680,7 @@ class Trajectory:
     def _evaluate(self, ts: tuple[Number, ...], dps: int | None) -> States:
         ev = _evaluators("numpy" if dps is None else "mpmath")
         k = self._data
-        conv = nb.converter(dps)
+        conv = nb.converter(dps, "t")
         with nb.Precision(dps):
             tt = np.array([conv(t) for t in ts], dtype=nb.dtype(dps))
             with np.errstate(all="ignore"):
@@ -860,7 +860,7 @@ def closed_form(setup: Setup, u0: Any, W0: Any, *, dps: int | None = None) -> Tr
             with np.errstate(all="ignore"):
                 data, reported = _trajectory_data(setup, u0c, W0c, dps)
             safe = _float64_safe(setup, u0c, W0c, data)
-        except (OverflowError, ZeroDivisionError):
+        except (OverflowError, ZeroDivisionError, nb.Float64RangeError):
             safe = False
     else:
         data, reported = _trajectory_data(setup, u0c, W0c, dps)

@@ -9,8 +9,7 @@ or raises ``TypeError`` / ``ValueError`` whose message names the corrupted argum
 other exception, a NaN or inf in the output, or a message that does not name the argument
 fails the test.  Sizes are tiny (one data point, width 2), so no call can take long.
 
-Entry points not fuzzed here because they fail the property today are listed in the
-report of issue 14 (item 5) with the exact failing cases; they are not skipped tests.
+Every (entry point, argument) pair below is fuzzed; none is left out.
 
 Then the cases of the issue's "Why" list that belong to this item, one test each.
 """
@@ -305,25 +304,7 @@ ENTRIES = [
     ),
 ]
 
-# (entry point, argument) pairs that fail the property today, in modules this test's author
-# does not own (see the issue 14 item 5 report for each failing value): not fuzzed until
-# their owners fix them; every other pair above is.  ``test_known_failures_still_fail``
-# keeps this list honest: a pair that starts passing must be moved back into the fuzz.
-KNOWN_FAILING = {
-    # a y of the wrong length is blamed on X ("X must have shape (5, m), got (2, 2)")
-    ("kunin.Setup", "y"): [1.0] * 5,
-    ("three_layer.Setup", "y"): [1.0] * 5,
-    ("node_scaling.Setup", "y"): [1.0] * 5,
-    # shapes=None / "abc": "'NoneType' object is not iterable", AttributeError
-    ("torch_flow.initialise", "shapes"): "abc",
-    # params=None: AttributeError "'NoneType' object has no attribute 'items'"
-    ("torch_flow.gradient_flow", "params"): None,
-    ("torch_flow.gradient_descent", "params"): None,
-    # times="abc": "could not convert string to float" (no name); complex times are cast
-    # to real with a ComplexWarning
-    ("torch_flow.gradient_flow", "times"): "abc",
-}
-CASES = [(e, arg) for e in ENTRIES for arg in e.kinds if (e.name, arg) not in KNOWN_FAILING]
+CASES = [(e, arg) for e in ENTRIES for arg in e.kinds]
 
 
 def _check(entry: Entry, arg: str, bad: Any) -> None:
@@ -353,15 +334,6 @@ def test_fuzz_public_entry_points(case, pick):
     entry, arg = case
     values = BAD[entry.kinds[arg]]
     _check(entry, arg, values[pick % len(values)]())
-
-
-@pytest.mark.parametrize(("key", "bad"), list(KNOWN_FAILING.items()), ids=str)
-def test_known_failures_still_fail(key, bad):
-    """Each pair left out of the fuzz still fails with its recorded value (so the list is
-    the current truth, and a fixed pair is noticed and moved back into the fuzz)."""
-    entry = {e.name: e for e in ENTRIES}[key[0]]
-    with pytest.raises(Exception):  # noqa: B017 (any failure of the property)
-        _check(entry, key[1], bad)
 
 
 def test_fuzz_covers_every_entry_point():
@@ -493,3 +465,171 @@ def test_number_policy(value, exc, message):
 def test_tensor_where_an_array_is_expected():
     with pytest.raises(TypeError, match=r"x must be an array .* t.tolist\(\)"):
         nb.check_vector("x", torch.ones(2))
+
+
+# ---------------------------------------------------------------------------
+# pairs that used to fail the fuzz, one test each
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("make", "targets"),
+    [
+        (lambda X, y: kunin.Setup(eta_a=1.0, eta_w=2.0, X=X, y=y), "y"),
+        (lambda X, y: kunin.WideSetup(eta_a=1.0, eta_w=2.0, X=X, Y=[[v] for v in y]), "Y"),
+        (lambda X, y: three_layer.Setup(X=X, y=y), "y"),
+        (lambda X, y: node_scaling.Setup(X=X, y=y, lam=[1.0, 0.5]), "y"),
+    ],
+    ids=["kunin", "kunin-wide", "three_layer", "node_scaling"],
+)
+def test_wrong_length_targets_name_the_targets_and_X(make, targets):
+    X = [[1.0, 0.5], [0.2, -1.0]]
+    with pytest.raises(ValueError, match=rf"^{targets} has length 5 but X has 2 rows"):
+        make(X, [1.0] * 5)
+    with pytest.raises(ValueError, match=rf"^{targets} has length 2 but X has 1 rows"):
+        make([[1.0, 0.5]], [1.0, -0.5])
+    # a malformed X (not the lengths) is still blamed on X alone
+    with pytest.raises(ValueError, match=r"^X must have shape \(n, m\), got"):
+        make([[1.0, 0.5], [0.2]], [1.0, -0.5])
+
+
+@pytest.mark.parametrize(
+    ("shapes", "exc", "message"),
+    [
+        ("abc", TypeError, "shapes must be a mapping of block name"),
+        (None, TypeError, "shapes must be a mapping .* got NoneType None"),
+        ([("u", (2,))], TypeError, "shapes must be a mapping"),
+        ({}, ValueError, "shapes must be .* at least one block"),
+        ({1: (2,)}, TypeError, "shapes must be .*; got the key 1"),
+        ({"u": 2}, TypeError, r"shapes\['u'\] must be a tuple of ints >= 0, got int 2"),
+        ({"u": "ab"}, TypeError, r"shapes\['u'\] must be a tuple"),
+        ({"u": (2.0,)}, TypeError, r"shapes\['u'\]\[0\] must be an int >= 0, got float"),
+        ({"u": (True,)}, TypeError, r"shapes\['u'\]\[0\] must be an int"),
+        ({"u": (2, -1)}, ValueError, r"shapes\['u'\]\[1\] must be an integer >= 0, got -1"),
+    ],
+)
+def test_initialise_validates_shapes(shapes, exc, message):
+    with pytest.raises(exc, match=message):
+        torch_flow.initialise(shapes, 1, device="cpu")
+
+
+def test_initialise_accepts_lists_and_scalar_blocks():
+    p = torch_flow.initialise({"a": (), "w": [3], "W": (0, 2)}, 2, device="cpu")
+    assert {k: tuple(v.shape) for k, v in p.items()} == {"a": (2,), "w": (2, 3), "W": (2, 0, 2)}
+
+
+@pytest.mark.parametrize("flow", ["gradient_flow", "gradient_descent"])
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        (None, r"params must be a mapping of block name \(str\) -> torch tensor"),
+        ([1.0, 2.0], "params must be a mapping"),
+        ({0: torch.zeros(1, 2)}, r"params must be keyed by block name \(str\), got 0"),
+        ({"u": [[0.3, -0.2]]}, r"params\['u'\] must be a torch tensor \(B, \*shape\), got list"),
+        ({"u": 1.0}, r"params\['u'\] must be a torch tensor"),
+        ({"u": torch.ones(1, 2, dtype=torch.complex128)}, r"params\['u'\] must be a real"),
+        ({"u": torch.ones(1, 2, dtype=torch.bool)}, r"params\['u'\] must be a real"),
+    ],
+)
+def test_flows_validate_params(flow, params, message):
+    call = {
+        "gradient_flow": lambda p: torch_flow.gradient_flow(_xz_model(), p, [0.1]),
+        "gradient_descent": lambda p: torch_flow.gradient_descent(_xz_model(), p, 0.01, [1]),
+    }[flow]
+    with pytest.raises(TypeError, match=message):
+        call(params)
+
+
+@pytest.mark.parametrize(
+    ("times", "exc", "message"),
+    [
+        ("abc", TypeError, "times must be a non-empty 1-d sequence .* got str 'abc'"),
+        ({"a": 1.0}, TypeError, "times must be a non-empty 1-d sequence .* got dict"),
+        (0.5, TypeError, "times must be a non-empty 1-d sequence .* got float"),
+        (torch.tensor([0.5]), TypeError, r"got Tensor .* t.tolist\(\)"),
+        (["abc"], ValueError, r"times\[0\] must be a decimal number"),
+        ([0.5 + 1j], TypeError, r"times\[0\] must be a finite real number .* got complex"),
+        (np.array([0.5 + 0j]), TypeError, "times must hold finite real numbers, got dtype complex"),
+        ([True], TypeError, r"times\[0\] must be a finite real number .* got bool"),
+        ([math.nan], ValueError, r"times\[0\] must be finite"),
+        ([-1.0], ValueError, "times must be >= 0"),
+        ([[0.5]], ValueError, "times must be one-dimensional"),
+        (np.empty(0), ValueError, "times must be a non-empty"),
+    ],
+)
+def test_gradient_flow_times_follow_the_number_policy(times, exc, message):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", np.exceptions.ComplexWarning)  # never a silent cast
+        with pytest.raises(exc, match=message):
+            torch_flow.gradient_flow(_xz_model(), _xz_params(), times)
+
+
+def test_gradient_flow_times_accept_decimal_strings_and_numpy():
+    a = torch_flow.gradient_flow(_xz_model(), _xz_params(), ["0", "0.25", 0.5], rtol=1e-12)
+    b = torch_flow.gradient_flow(_xz_model(), _xz_params(), np.array([0.0, 0.25, 0.5]), rtol=1e-12)
+    assert torch.equal(a.times, b.times)
+    assert torch.equal(a.params["W"], b.params["W"])
+
+
+_HUGE = [10**400, -(10**400), "1e400", mpmath.mpf("1e500")]
+
+
+@pytest.mark.parametrize("value", _HUGE, ids=str)
+def test_float_conversion_beyond_float64_is_a_value_error(value):
+    with pytest.raises(
+        ValueError, match=r"^lr = .* outside the float64 range \(\|value\| <= 1.798e\+308\)"
+    ):
+        nb.to_float(value, "lr")
+    with pytest.raises(ValueError, match=r"^the number .* outside the float64 range"):
+        nb.to_float(value)
+    with pytest.raises(ValueError, match=r"^W0 = .* outside the float64 range"):
+        nb.converter(None, "W0")(value)
+    # at dps digits the same value is a number like any other
+    assert mpmath.isfinite(nb.converter(30, "W0")(value))
+
+
+def test_float_conversion_keeps_the_edges_of_float64():
+    assert nb.to_float(10**308, "x") == 1e308
+    assert nb.to_float("1.7976931348623157e308", "x") == nb.FLOAT64_MAX
+    assert nb.to_float("1e-400", "x") == 0.0  # underflow to 0 is float64's rounding, not an error
+    assert nb.to_float(math.inf, "t") == math.inf  # a checked inf (t = inf) passes through
+    assert nb.to_float("0.1", "x") == 0.1
+
+
+@pytest.mark.parametrize("value", [10**400, "1e400", mpmath.mpf("1e500")], ids=str)
+@pytest.mark.parametrize(
+    ("arg", "call"),
+    [
+        ("scale", lambda v: torch_flow.initialise({"u": (2,)}, 1, scale=v, device="cpu")),
+        ("scale['u']", lambda v: torch_flow.initialise({"u": (2,)}, 1, scale={"u": v})),
+        ("lr", lambda v: torch_flow.gradient_descent(_xz_model(), _xz_params(), v, [1])),
+        ("rtol", lambda v: torch_flow.gradient_flow(_xz_model(), _xz_params(), [0.1], rtol=v)),
+        ("atol", lambda v: torch_flow.gradient_flow(_xz_model(), _xz_params(), [0.1], atol=v)),
+        ("times", lambda v: torch_flow.gradient_flow(_xz_model(), _xz_params(), [0.1, v])),
+    ],
+)
+def test_torch_flow_refuses_numbers_beyond_float64_naming_them(value, arg, call):
+    with pytest.raises(ValueError, match=r"outside the float64 range") as info:
+        call(value)
+    assert str(info.value).startswith(arg + " = "), str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("arg", "call"),
+    [
+        ("t", lambda: _XZ_TRAJ.at(10**400)),
+        ("a0", lambda: kunin.closed_form(_KU_SETUP, 10**400, [0.2, -0.1])),
+        ("times", lambda: numerics.simulate(
+            _XZ_SETUP, [0.3, -0.2], [[0.1, 0.2], [-0.3, 0.1]], [10**400], method="scipy"
+        )),
+        ("X", lambda: kernels.gram("ntk", kernels.lecture_initialisation(2),
+                                   np.array([[10**400, 1]], dtype=object))),
+    ],
+    ids=["Trajectory.at", "kunin.closed_form", "simulate", "kernels.gram"],
+)  # fmt: skip
+def test_float64_overflow_elsewhere_is_a_value_error_naming_the_argument(arg, call):
+    # a float64 conversion of a number beyond the float64 range: a ValueError with the range
+    # that names the argument, never OverflowError
+    with pytest.raises(
+        ValueError, match=r"outside the float64 range \(\|value\| <= 1.798e\+308\)"
+    ) as info:
+        call()
+    assert str(info.value).startswith(arg + " "), str(info.value)

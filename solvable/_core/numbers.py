@@ -26,6 +26,7 @@ GUARD_DIGITS)`` for ``dps`` digits and a no-op for float64 (``dps=None``).
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -42,14 +43,17 @@ GUARD_DIGITS = 10
 to the ``dps`` digits asked for)."""
 
 __all__ = [
+    "FLOAT64_MAX",
     "GUARD_DIGITS",
     "MAX_DPS",
+    "Float64RangeError",
     "Number",
     "Precision",
     "check_dps",
     "check_int",
     "check_matrix",
     "check_number",
+    "check_rows",
     "check_times",
     "check_vector",
     "converter",
@@ -169,6 +173,19 @@ def check_matrix(
     )
 
 
+def check_rows(name: str, value: Any, n: int, targets: str) -> tuple[tuple[Number, ...], ...]:
+    """A data matrix ``value`` (n, d), any ``d >= 1``, whose row count ``n`` is the length
+    of the (already checked) ``targets``: a mismatch names both, with both lengths."""
+    rows = check_matrix(name, value, (None, None))
+    if len(rows) != n:
+        raise ValueError(
+            f"{targets} has length {n} but {name} has {len(rows)} rows: {name} must have shape "
+            f"({n}, m), one row (data point) per entry of {targets}, got "
+            f"({len(rows)}, {len(rows[0])})"
+        )
+    return rows
+
+
 def _as_nested(name: str, value: Any) -> Any:
     if isinstance(value, np.ndarray):
         if value.dtype.kind not in "biuf" and value.dtype != object:
@@ -244,9 +261,48 @@ def check_int(name: str, value: Any, low: int = 1) -> int:
     return int(value)
 
 
-def to_float(value: Number) -> float:
-    """float64 value (strings are rounded once, correctly)."""
-    return float(value)
+FLOAT64_MAX = float(np.finfo(np.float64).max)
+"""The largest finite float64 (about 1.8e308): a checked number beyond it has no float64
+value, so :func:`to_float` refuses it rather than return inf (or raise ``OverflowError``)."""
+
+
+class Float64RangeError(ValueError):
+    """A finite number that float64 cannot hold (a ``ValueError``: callers that can evaluate
+    in mpmath instead catch this one kind)."""
+
+
+def to_float(value: Number, name: str | None = None) -> float:
+    """float64 value (strings are rounded once, correctly).
+
+    A finite number beyond the float64 range (an ``int`` like ``10**400``, the string
+    ``"1e400"``, a large ``mpf``) raises :class:`Float64RangeError` (a ``ValueError``) naming
+    ``name`` (when given) and the range, never ``OverflowError`` or a silent ``inf``; such a
+    value is fine at ``dps``
+    digits (mpmath has no exponent limit), so it is refused only when float64 is chosen.
+    """
+    try:
+        out = float(value)
+    except OverflowError:
+        out = math.inf
+    if math.isfinite(out) or not _finite(value):
+        return out
+    shown = f"int ~{mpmath.nstr(mpmath.mpf(value), 6)}" if isinstance(value, int) else None
+    raise Float64RangeError(
+        f"{name + ' = ' if name else 'the number '}{shown or describe(value)} is outside the "
+        f"float64 range (|value| <= {FLOAT64_MAX:.4g}): it has no float64 value (rescale it, "
+        "or use dps=... where the function offers mpmath, which has no exponent limit)"
+    )
+
+
+def _finite(value: Any) -> bool:
+    """Whether ``value`` (a checked number) is finite as a real number (any size)."""
+    if isinstance(value, int):
+        return True
+    try:
+        with mpmath.workdps(20):
+            return bool(mpmath.isfinite(to_mpf(value)))
+    except (TypeError, ValueError):
+        return False
 
 
 def to_mpf(value: Number) -> mpmath.mpf:
@@ -291,9 +347,12 @@ class Precision:
             self._ctx.__exit__(*exc)
 
 
-def converter(dps: int | None) -> Callable[[Number], Any]:
-    """The conversion of a stored number for the chosen precision."""
-    return to_float if dps is None else to_mpf
+def converter(dps: int | None, name: str | None = None) -> Callable[[Number], Any]:
+    """The conversion of a stored number for the chosen precision (``name``: the argument
+    the numbers come from, named in the error for one beyond the float64 range)."""
+    if dps is not None:
+        return to_mpf
+    return to_float if name is None else lambda v: to_float(v, name)
 
 
 def dtype(dps: int | None) -> Any:
