@@ -111,6 +111,8 @@ _s = sp.MatrixSymbol("s", _m, 1)  # sqrt(lambda_j)
 _a = sp.MatrixSymbol("a", _m, 1)  # +-1, eq. (3)
 _Xp = sp.MatrixSymbol("Xp", _p, _d)  # probe inputs, one per row
 _G = sp.MatrixSymbol("G", _k, _k)  # diag(1 - exp(-rate_i t)): how far each data mode has moved
+_E = sp.MatrixSymbol("E", _k, _k)  # diag(exp(-rate_i t)) = I - G: how much of each mode is left
+_Dm = sp.MatrixSymbol("D", _k, _k)  # diag(D_1, ..., D_k)
 _bvec = sp.MatrixSymbol("beta_inf", _d, 1)
 
 # scalars of Theorem 7.5 / Proposition 7.6 (group T of nodes) and of the trajectory
@@ -132,7 +134,8 @@ class Symbols:
 
     Symbols: shapes ``n, d, m, k, p``; data ``y`` (n, 1), SVD ``U`` (n, k), ``Dinv`` (k, k),
     ``V`` (d, k); weights ``W0`` (m, d), ``s = sqrt(lambda)`` (m, 1), ``a`` (m, 1); probes
-    ``Xp`` (p, d); ``G`` (k, k) the diagonal of mode factors; ``beta_vec`` (d, 1) a given
+    ``Xp`` (p, d); ``G`` (k, k) the diagonal of mode factors, ``E = I - G`` (k, k) the decays,
+    ``D`` (k, k) the singular values; ``beta_vec`` (d, 1) a given
     ``beta_inf``; scalars ``t``, ``eta``, ``D_i``, ``S``, ``Lambda_T``, ``xb`` (``x^T
     beta_inf``), ``xx`` (``|x|^2``), ``xPx`` (``|V V^T x|^2``), ``nb`` (``|beta_inf|``),
     ``epsilon``, ``D_max``.
@@ -143,8 +146,9 @@ class Symbols:
     (second form of (20)).
     Theorem 7.4, the trajectory: ``total`` (1x1: ``S = sum_j lambda_j a_j^2``), ``rate``
     (``eta S D_i^2/d``, the decay rate of data mode ``i``), ``mode_factor`` (``1 - exp(-rate
-    t)``, as ``-expm1``), ``c_t`` (``V G V^T (beta_inf - beta_0)/S``), ``delta_W_t`` (``W(t) -
-    W_0``), ``W_t``.
+    t)``, as ``-expm1``), ``decay`` (``exp(-rate t)``), ``c_t`` (``V G V^T (beta_inf -
+    beta_0)/S``), ``delta_W_t`` (``W(t) - W_0``), ``W_t``, and the outputs on the data in mode
+    form ``f_t`` (``U E D V^T beta_0/sqrt(d) + U G U^T y``) and ``residual_t`` (``y - f(t)``).
     Theorem 7.5 / Proposition 7.6 / footnote 3: ``group_mean``, ``group_cov`` (a node set of
     mass ``Lambda_T``), ``error_mean``, ``error_var``, ``exceedance``, ``bound`` (printed),
     ``eta_bound`` (footnote 3, ``d/(D_max^2 S)``) and ``eta_sharp`` (``2 d/(D_max^2 S)``).
@@ -165,6 +169,8 @@ class Symbols:
     Xp: sp.MatrixSymbol
     G: sp.MatrixSymbol
     beta_vec: sp.MatrixSymbol
+    D: sp.MatrixSymbol
+    E: sp.MatrixSymbol
     t: sp.Symbol
     eta: sp.Symbol
     D_i: sp.Symbol
@@ -188,9 +194,12 @@ class Symbols:
     total: sp.MatrixExpr = field(repr=False)
     rate: sp.Expr = field(repr=False)
     mode_factor: sp.Expr = field(repr=False)
+    decay: sp.Expr = field(repr=False)
     c_t: sp.MatrixExpr = field(repr=False)
     delta_W_t: sp.MatrixExpr = field(repr=False)  # noqa: N815
     W_t: sp.MatrixExpr = field(repr=False)
+    f_t: sp.MatrixExpr = field(repr=False)
+    residual_t: sp.MatrixExpr = field(repr=False)
     group_mean: sp.MatrixExpr = field(repr=False)
     group_cov: sp.MatrixExpr = field(repr=False)
     error_mean: sp.Expr = field(repr=False)
@@ -220,6 +229,12 @@ def symbolic() -> Symbols:
     rate = _ETA * _S * _DI**2 / _d
     c_t = _V * _G * _V.T * (beta_inf - beta0) * sp.Inverse(total)
     delta_W_t = sa * c_t.T
+    # the outputs on the data in mode form (X = U D V^T, E = I - G): each data mode is the convex
+    # combination exp(-rate t) f_0 + (1 - exp(-rate t)) y, so f(t) and the residual y - f(t) are
+    # evaluated without the cancellation of X W(t) (claim ``output_mode_form``)
+    f0_modes = _Dm * _V.T * beta0 / sp.sqrt(_d)  # U^T f_0
+    f_t = _U * _E * f0_modes + _U * _G * _U.T * _y
+    residual_t = (_y - _U * _U.T * _y) + _U * _E * (_U.T * _y - f0_modes)
     # Theorem 7.5 for a node set T (T = {j}: one contribution)
     group_mean = _LT / _S * _bvec
     group_cov = _LT * (sp.Identity(_d) - _LT / _S * proj)
@@ -231,11 +246,13 @@ def symbolic() -> Symbols:
     bound = sp.sqrt(_XX) / (_EPS * sp.sqrt(_d)) * ((_NB + sp.sqrt(_d)) * _LT + sp.sqrt(_d * _LT))
     return Symbols(
         n=_n, d=_d, m=_m, k=_k, p=_p, y=_y, U=_U, Dinv=_Dinv, V=_V, W0=_W0, s=_s, a=_a,
-        Xp=_Xp, G=_G, beta_vec=_bvec, t=_T, eta=_ETA, D_i=_DI, S=_S, Lambda_T=_LT, xb=_XB,
+        Xp=_Xp, G=_G, beta_vec=_bvec, D=_Dm, E=_E,
+        t=_T, eta=_ETA, D_i=_DI, S=_S, Lambda_T=_LT, xb=_XB,
         xx=_XX, xPx=_XPX, nb=_NB, epsilon=_EPS, D_max=_DMAX,
         beta0=beta0, beta_inf=beta_inf, projector=proj, c=c, delta_W=delta_W, W_inf=W_inf,
         beta_final=beta_final, f_nodes=f_nodes, f=f, total=total, rate=rate,
-        mode_factor=-expm1(-rate * _T), c_t=c_t, delta_W_t=delta_W_t, W_t=_W0 + delta_W_t,
+        mode_factor=-expm1(-rate * _T), decay=sp.exp(-rate * _T), c_t=c_t, f_t=f_t,
+        residual_t=residual_t, delta_W_t=delta_W_t, W_t=_W0 + delta_W_t,
         group_mean=group_mean, group_cov=group_cov, error_mean=mu, error_var=var,
         exceedance=exceed, bound=bound,
         eta_bound=_d / (_DMAX**2 * _S), eta_sharp=2 * _d / (_DMAX**2 * _S),
@@ -254,7 +271,7 @@ class _BatchedPrinter(LambdaPrinter):
         out = self._print(mats[0])
         for x in mats[1:]:
             out = f"matmul({out}, {self._print(x)})"
-        return out if coeff == 1 else f"({self._print(coeff)})*{out}"
+        return out if coeff == 1 else f"multiply({self._print(coeff)}, {out})"
 
     def _print_MatAdd(self, e: sp.MatAdd) -> str:
         return "(" + " + ".join(self._print(x) for x in e.args) + ")"
@@ -299,12 +316,15 @@ _MATRIX_ARGS = {
     "c_t": (_d, _y, _U, _Dinv, _V, _W0, _s, _a, _G),
     "delta_W_t": (_d, _y, _U, _Dinv, _V, _W0, _s, _a, _G),
     "W_t": (_d, _y, _U, _Dinv, _V, _W0, _s, _a, _G),
+    "f_t": (_d, _y, _U, _Dm, _V, _W0, _s, _a, _G, _E),
+    "residual_t": (_d, _y, _U, _Dm, _V, _W0, _s, _a, _E),
     "group_mean": (_LT, _S, _bvec),
     "group_cov": (_d, _LT, _S, _V),
 }
 _SCALAR_ARGS = {
     "rate": (_ETA, _S, _DI, _d),
     "mode_factor": (_ETA, _S, _DI, _T, _d),
+    "decay": (_ETA, _S, _DI, _T, _d),
     "error_mean": (_LT, _S, _XB, _d),
     "error_var": (_LT, _S, _XX, _XPX, _d),
     "exceedance": (_LT, _S, _XB, _XX, _XPX, _d, _EPS),
@@ -516,8 +536,9 @@ def _call(backend: str, name: str, *args: Any) -> Any:
 @dataclass(frozen=True)
 class States:
     """Many times at once (leading time axis): ``t`` (T,), ``W`` (T, m, d), ``a`` (m,), the
-    outputs ``f`` (T, n) on the data and the ``loss`` (T,), measured from the weights by
-    :func:`solvable.node_scaling.network_output` / :func:`~solvable.node_scaling.loss`."""
+    outputs ``f`` (T, n) on the data and the ``loss`` (T,) of eq. (5), from the mode forms
+    ``f_t`` / ``residual_t`` (equal to :func:`solvable.node_scaling.network_output` at ``W``,
+    claim ``output_mode_form``, without its cancellation when ``|X W_0| >> |y|``)."""
 
     t: np.ndarray
     W: np.ndarray
@@ -601,32 +622,116 @@ class Trajectory:
         return self.sample([t])[0]
 
     def sample(self, times: Any) -> States:
-        """The states at many times (each ``>= 0`` or ``inf``), vectorised over ``times``."""
+        """The states at many times (each ``>= 0`` or ``inf``), vectorised over ``times``.
+
+        Evaluated without cancellation or overflow at every ``t`` in ``[0, oo]``: the mode
+        factors ``1 - exp(-x)`` and ``exp(-x)`` of ``x = rate_i t`` (``x`` as mantissa and
+        exponent: ``t = 1e300`` or a rate beyond float64 is not an ``inf * 0``; the product is
+        exact to rounding); ``W(t) - W_0`` is linear in
+        ``(y, W_0)`` and the outputs ``f`` and the residual ``y - f`` are taken in mode form
+        (``f_t``, ``residual_t`` of :func:`symbolic`), each part evaluated on the power-of-two
+        mantissas of the data and rescaled exactly.  In float64 a state whose ``W``, ``f`` or
+        ``loss`` exceeds the float64 range (about 1.8e308) is refused with a ``ValueError``."""
         ts = _check_times(times)
         k, dps = self._data, self.dps
         backend = "numpy" if dps is None else "mpmath"
+        e = k["exp"]  # the power-of-two scales of X, y, lam (even), a, W0 (0 at dps)
         with nb.Precision(dps):
             conv = (lambda v: math.inf if _is_infinite(v) else nb.to_float(v)) if dps is None \
                 else (lambda v: mpmath.inf if _is_infinite(v) else nb.to_mpf(v))  # fmt: skip
             tt = np.array([conv(t) for t in ts], dtype=nb.dtype(dps))
-            g = _evaluator("mode_factor", backend)(
-                k["eta"], k["S"], k["D"][None, :], tt[:, None], k["d"]
-            )  # (T, k): 1 - exp(-rate_i t), exactly 1 at t = inf
-            G = np.zeros((*g.shape, g.shape[-1]), dtype=g.dtype)
-            idx = np.arange(g.shape[-1])
-            G[:, idx, idx] = g
-            delta = np.asarray(
-                _evaluator("delta_W_t", backend)(
-                    k["d"], k["y"], k["U"], k["Dinv"], k["V"], k["W0"], k["s"], k["a"], G
-                )
+            G, E, boost = self._mode_matrices(tt)
+            nb_ = lambda ndim: -boost.reshape((-1,) + (1,) * (ndim - 1))  # noqa: E731
+            base = (k["d"], k["y"], k["U"])
+            zy, zW = k["zero_y"], k["zero_W"]
+            w_args = (k["V"], k["W0"], k["s"], k["a"])
+            ev = functools.partial(_call, backend)
+            # W(t) - W_0 = (y-part) + (W_0-part); rows sqrt(lambda) a times c(t)
+            dW_y = ev("delta_W_t", *base, k["Dinv"], k["V"], zW, k["s"], k["a"], G)
+            dW_w = ev("delta_W_t", k["d"], zy, k["U"], k["Dinv"], *w_args, G)
+            # both parts are linear in G (a boosted row is scaled back)
+            ey_W = e["y"] - e["X"] - e["lam"] // 2 - e["a"] + nb_(3)  # the y-part's scale
+            W = k["W0_full"][None] + self._scaled(dW_y, ey_W) \
+                + self._scaled(dW_w, e["W0"] + nb_(3))  # fmt: skip
+            ew_f = e["X"] + e["W0"] + e["lam"] // 2 + e["a"]  # the scale of f_0 = X beta_0/sqrt(d)
+            f_y = ev("f_t", *base, k["Dm"], k["V"], zW, k["s"], k["a"], G, E)
+            f = self._scaled(f_y, e["y"] + nb_(3)) + self._scaled(
+                ev("f_t", k["d"], zy, k["U"], k["Dm"], *w_args, G, E), ew_f
             )
-            W = k["W0"][None] + delta
-            sigma = elementwise("linear", backend)
-            a, s = k["a"][:, 0], k["s"][:, 0]
-            f = ns.network_output(W, a, s, k["X"], sigma, k["root_d"])
-            L = ns.loss(W, a, s, k["X"], k["yv"], sigma, k["root_d"])
+            r_y = ev("residual_t", *base, k["Dm"], k["V"], zW, k["s"], k["a"], E)[..., 0]
+            r_w = ev("residual_t", k["d"], zy, k["U"], k["Dm"], *w_args, E)[..., 0]
+            # eq. (5): L = 1/2 |y - f|^2, the residual taken at the larger of the two scales
+            top = max(e["y"], ew_f)
+            r = self._scaled(r_y, e["y"] - top) + self._scaled(r_w, ew_f - top)
+            L = self._scaled((r**2).sum(-1) / 2, 2 * top)
+            f = f[..., 0]
+        if dps is None:
+            for name, v in (("W", W), ("f", f), ("loss", L)):
+                if not np.all(np.isfinite(v)):
+                    raise ValueError(
+                        f"{name}(t) exceeds the float64 range (|value| < 1.8e308) for this setup "
+                        "(the scales of X, y, lam, a0, W0): rescale the data, or use dps=k "
+                        "(mpmath, no exponent limit)"
+                    )
         tt, W, f, L = nb.rounded((tt, W, f, L), dps)
         return States(t=tt, W=W, a=self.a, f=f, loss=L)
+
+    def _scaled(self, v: Any, exponent: Any) -> Any:
+        """``v 2^exponent`` exactly (float64: ``ldexp``; mpmath: the scales are 0)."""
+        if self.dps is not None or np.all(exponent == 0):
+            return v
+        with np.errstate(over="ignore"):  # overflow is reported by sample() as a ValueError
+            return np.ldexp(v, exponent)
+
+    def _mode_matrices(self, tt: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``G = diag(1 - exp(-rate_i t))`` and ``E = diag(exp(-rate_i t))`` (T, k, k) from the
+        generated ``mode_factor`` and ``decay`` at ``x = rate_i t`` (``eta = S = D = d = 1``):
+        float64 multiplies the mantissas and adds the exponents (no ``inf * 0`` at ``t = inf``
+        or a rate that underflows, no overflow of ``rate t``); ``t = 0`` gives ``G = 0``,
+        ``t = inf`` gives ``G = I``."""
+        k, dps = self._data, self.dps
+        backend = "numpy" if dps is None else "mpmath"
+        if dps is None:
+            # x = rate_i t = (mantissa product) 2^K: mantissas of rate_i and t multiplied, the
+            # exponents added exactly; ldexp saturates to 0 / inf (G = 0 / I, never inf * 0)
+            tm, te = np.frexp(np.where(np.isinf(tt), 1.0, tt))
+            K = k["rate_exp"][None, :] + te[:, None]
+            with np.errstate(over="ignore"):  # rate t beyond 1.8e308: G = I, E = 0 exactly
+                x = np.ldexp(k["rate_mant"][None, :] * tm[:, None], np.clip(K, -2000, 2000))
+            x = np.where(np.isinf(tt)[:, None], math.inf, x)
+            # all modes of a row below 2^-960: G = x to relative 2^-960 (far below eps) would be
+            # subnormal, so that row carries G 2^boost (its y-parts are scaled back by 2^-boost)
+            top = K.max(axis=1)
+            boost = np.where((top < -960) & (tt > 0) & np.isfinite(tt), -top, 0)
+        else:
+            boost = np.zeros(len(tt), dtype=int)
+            x = k["rates"][None, :] * tt[:, None]  # mpmath: inf at t = inf, no overflow
+        one = 1.0 if dps is None else mpmath.mpf(1)
+        g = np.asarray(_evaluator("mode_factor", backend)(one, one, one, x, one))
+        h = np.asarray(_evaluator("decay", backend)(one, one, one, x, one))
+        idx = np.arange(g.shape[-1])
+        G = np.zeros((*g.shape, g.shape[-1]), dtype=g.dtype)
+        E = np.zeros((*h.shape, h.shape[-1]), dtype=h.dtype)
+        if dps is not None:
+            G[...] = mpmath.mpf(0)
+            E[...] = mpmath.mpf(0)
+        G[:, idx, idx] = g
+        E[:, idx, idx] = h
+        if dps is None and np.any(boost):
+            rows = boost > 0
+            Gb = np.ldexp(k["rate_mant"][None, :] * tm[:, None], K + boost[:, None])
+            G[np.nonzero(rows)[0][:, None], idx[None, :], idx[None, :]] = Gb[rows]
+        return G, E, boost
+
+
+def _power_of_two(v: np.ndarray, even: bool = False) -> int:
+    """The exponent ``e`` with ``max |v| 2^-e`` in ``[1/4, 1)`` (``even``: ``e`` even, so that a
+    square root scales exactly); 0 for a zero array."""
+    top = float(np.max(np.abs(v))) if v.size else 0.0
+    if top == 0:
+        return 0
+    e = math.frexp(top)[1]
+    return e + (e % 2) if even else e
 
 
 def closed_form(setup: ns.Setup, a0: Any, W0: Any, *, dps: int | None = None) -> Trajectory:
@@ -637,7 +742,16 @@ def closed_form(setup: ns.Setup, a0: Any, W0: Any, *, dps: int | None = None) ->
     weights ``W0`` (m, d), trained at the rate ``setup.eta``.
 
     ``dps=None``: float64; ``dps=k``: mpmath at ``k`` significant digits (the SVD of ``X`` and
-    every product at ``k + 10``).  The rank of ``X`` follows :func:`reduced_svd`'s rule."""
+    every product at ``k + 10``).  The rank of ``X`` follows :func:`reduced_svd`'s rule.
+
+    Every finite float64 input (scales 1e-308..1e308) is accepted: float64 evaluates on the
+    power-of-two mantissas of ``X``, ``y``, ``lam``, ``a0``, ``W0`` (the flow is homogeneous in
+    them) and ``rate_i t`` as a mantissa and an exponent, so a state is right to float64 accuracy
+    or, where ``W``, ``f`` or the loss exceed the float64 range, refused by ``at`` / ``sample``
+    with a ``ValueError``.  The reported constants ``S``, ``beta0``, ``beta_inf``, ``rates`` and
+    ``step_bound`` are ``inf`` / ``0`` where they leave the float64 range (the trajectory keeps
+    their mantissas and exponents, so the states stay exact: ``beta_inf`` = 1e309 only refuses
+    the late states whose ``W`` follows it)."""
     if not isinstance(setup, ns.Setup):
         raise TypeError(f"setup must be a node_scaling.Setup, got {type(setup).__name__}")
     if setup.activation != "linear":
@@ -656,29 +770,68 @@ def closed_form(setup: ns.Setup, a0: Any, W0: Any, *, dps: int | None = None) ->
         lam = np.array([conv(v) for v in setup.lam], dtype=dt)
         a = np.array([conv(v) for v in a_in], dtype=dt)
         Wa = np.array([[conv(v) for v in row] for row in W_in], dtype=dt)
+        if dps is None:  # power-of-two mantissas (exact); the flow is homogeneous in each
+            exp = {"X": _power_of_two(X), "y": _power_of_two(yv),
+                   "lam": _power_of_two(lam, even=True), "a": _power_of_two(a),
+                   "W0": _power_of_two(Wa)}  # fmt: skip
+        else:
+            exp = dict.fromkeys(("X", "y", "lam", "a", "W0"), 0)
+        sc = (lambda v, e: np.ldexp(v, -e)) if dps is None else (lambda v, e: v)
+        Xh, yh, lamh, ah, Wh = (sc(X, exp["X"]), sc(yv, exp["y"]), sc(lam, exp["lam"]),
+                                sc(a, exp["a"]), sc(Wa, exp["W0"]))  # fmt: skip
         sqrt = np.sqrt if dps is None else np.vectorize(mpmath.sqrt, otypes=[object])
-        s = sqrt(lam)
-        svd = reduced_svd(X, dps=None if dps is None else mpmath.mp.dps)
+        s = sqrt(lamh)
+        svd = reduced_svd(Xh, dps=None if dps is None else mpmath.mp.dps)
         D = np.asarray(svd.D, dtype=dt)
         Dinv = np.diag(1 / D) if dps is None else _diag_object(1 / D)
+        Dm = np.diag(D) if dps is None else _diag_object(D)
         col = lambda v: v[:, None]  # noqa: E731 - vectors as (rows, 1) columns
         ev = functools.partial(_call, backend)
-        S = ev("total", col(s), col(a))[0, 0]
+        S = ev("total", col(s), col(ah))[0, 0]
         if not S > 0:
             raise ValueError("a0 must give sum_j lambda_j a_j^2 > 0 (some node must move)")
         eta = conv(setup.eta)
-        beta0 = ev("beta0", Wa, col(s), col(a))[:, 0]
-        beta_inf = ev("beta_inf", d, col(yv), svd.U, Dinv, svd.V)[:, 0]
+        beta0 = ev("beta0", Wh, col(s), col(ah))[:, 0]
+        beta_inf = ev("beta_inf", d, col(yh), svd.U, Dinv, svd.V)[:, 0]
         proj = ev("projector", svd.V)
-        rates = np.asarray(_evaluator("rate", backend)(eta, S, D, d), dtype=dt)
-        step = _evaluator("eta_bound", backend)(d, D[0], S)
-        step = float(step) if dps is None else step[()]
-        data = {"X": X, "yv": yv, "y": col(yv), "U": svd.U, "Dinv": Dinv, "V": svd.V,
-                "W0": Wa, "s": col(s), "a": col(a), "D": D, "d": d, "eta": eta, "S": S,
+        log2 = math.log(2)
+        if dps is None:
+            # rate = eta S D^2/d is a monomial: its log from the mantissas and the exponents
+            # (degrees read off the sympy expression), exact to rounding at every scale
+            sym = symbolic()
+            deg_S, deg_D = int(sp.degree(sym.rate, _S)), int(sp.degree(sym.rate, _DI))
+            rate_mant, rate_exp = np.frexp(_evaluator("rate", backend)(1.0, S, D, d))
+            eta_mant, eta_exp = math.frexp(eta)
+            rate_mant = rate_mant * eta_mant
+            rate_exp = rate_exp + eta_exp + deg_S * (exp["lam"] + 2 * exp["a"]) + deg_D * exp["X"]
+            with np.errstate(over="ignore", under="ignore"):
+                rates = np.ldexp(rate_mant, rate_exp)
+                step = float(np.exp(np.log(_evaluator("eta_bound", backend)(d, D[0], S))
+                                    - (deg_S * (exp["lam"] + 2 * exp["a"])
+                                       + deg_D * exp["X"]) * log2))  # fmt: skip
+                S_full = float(np.ldexp(S, exp["lam"] + 2 * exp["a"]))
+                beta0_full = np.ldexp(beta0, exp["W0"] + exp["lam"] // 2 + exp["a"])
+                beta_inf_full = np.ldexp(beta_inf, exp["y"] - exp["X"])
+        else:
+            rates = np.asarray(_evaluator("rate", backend)(eta, S, D, d), dtype=dt)
+            step = _evaluator("eta_bound", backend)(d, D[0], S)[()]
+            S_full, beta0_full, beta_inf_full = S, beta0, beta_inf
+        zero = 0.0 if dps is None else mpmath.mpf(0)
+        data = {"X": X, "yv": yv, "y": col(yh), "U": svd.U, "Dinv": Dinv, "Dm": Dm, "V": svd.V,
+                "W0": Wh, "W0_full": Wa, "s": col(s), "a": col(ah), "D": D, "d": d, "eta": eta,
+                "S": S, "rates": rates, "exp": exp,
+                "rate_mant": rate_mant if dps is None else None,
+                "rate_exp": rate_exp if dps is None else None,
+                "zero_y": np.full((n, 1), zero, dtype=dt),
+                "zero_W": np.full(Wa.shape, zero, dtype=dt),
                 "root_d": math.sqrt(d) if dps is None else mpmath.sqrt(d), "n": n}  # fmt: skip
-    S_r, beta0_r, beta_inf_r, proj_r, rates_r = nb.rounded((S, beta0, beta_inf, proj, rates), dps)
+    S_r, beta0_r, beta_inf_r, proj_r, rates_r = nb.rounded(
+        (S_full, beta0_full, beta_inf_full, proj, rates), dps
+    )
     (step_r,) = nb.rounded((step,), dps)
     a_r, W0_r = nb.rounded((a, Wa), dps)
+    if dps is None:  # the reported SVD is that of X itself
+        svd = ReducedSVD(svd.U, np.ldexp(svd.D, exp["X"]), svd.V)
     return Trajectory(setup, a_r, W0_r, dps, svd, S_r, beta0_r, beta_inf_r, proj_r, rates_r,
                       step_r, data)  # fmt: skip
 
@@ -950,7 +1103,8 @@ def _field_evaluator(name: str, K: Any) -> Callable[..., Any]:
 
 
 def _explicit(name: str, inst: dict[str, Any], *, G: sp.Matrix | None = None,
-              Xp: sp.Matrix | None = None, a: Any = None) -> np.ndarray:  # fmt: skip
+              Xp: sp.Matrix | None = None, a: Any = None,
+              E: sp.Matrix | None = None) -> np.ndarray:  # fmt: skip
     """The generated evaluator of the matrix expression ``name`` of :func:`symbolic`, run on
     the instance in exact arithmetic (elements of ``K``)."""
     a = inst["a"] if a is None else a
@@ -965,6 +1119,8 @@ def _explicit(name: str, inst: dict[str, Any], *, G: sp.Matrix | None = None,
         _s: col(inst["s"]),
         _a: col(a),
         _G: None if G is None else _F(G, inst),
+        _E: None if E is None else _F(E, inst),
+        _Dm: _F(inst["D"], inst),
         _Xp: None if Xp is None else _F(Xp, inst),
     }
     out = _field_evaluator(name, inst["K"])(*[values[q] for q in _MATRIX_ARGS[name]])
@@ -1161,6 +1317,22 @@ def _trajectory_limit() -> Verdict:
     for signs in _SIGNS:
         at_inf = _explicit("W_t", inst, G=sp.eye(inst["k"]), a=signs)
         res += _zero(at_inf - _explicit("W_inf", inst, a=signs))
+    return prove_zero(*res)
+
+
+def _output_mode_form() -> Verdict:
+    # the outputs the trajectory reports: the generated f_t (mode form, G and E = I - G) equals
+    # the network's output (node_scaling.network_output) at the generated W_t for every G =
+    # diag(g1, g2), and residual_t equals y minus it; the generated decay is 1 - mode_factor
+    inst = _instance_with("g")
+    G = sp.diag(*inst["g"])
+    E = sp.eye(inst["k"]) - G
+    W_t = _explicit("W_t", inst, G=G)
+    f_net = _outputs(W_t, inst)
+    res = _zero(_explicit("f_t", inst, G=G, E=E)[:, 0] - f_net)
+    res += _zero(_explicit("residual_t", inst, E=E)[:, 0] - (_F(list(inst["y"]), inst) - f_net))
+    sym = symbolic()
+    res.append(sym.decay - (1 - sym.mode_factor))
     return prove_zero(*res)
 
 
@@ -1506,6 +1678,11 @@ def claims() -> list[Theorem]:
         T("trajectory_limit", "Theorem 7.4, eqs. (19), (20)",
           "As t -> oo every mode factor 1 - exp(-eta S D_i^2 t/d) -> 1 and W(t) -> (19) "
           "(a in {-1, 1}^2); at t = 0 the factors vanish.", _trajectory_limit),
+        T("output_mode_form", "Theorem 7.4 (the outputs along the flow)",
+          "The trajectory's outputs in mode form, U E D V^T beta_0/sqrt(d) + U G U^T y with E = "
+          "I - G = diag(exp(-rate_i t)), equal the network's output at W(t) for every G, and "
+          "the residual form equals y minus it (no cancellation at large t or scale).",
+          _output_mode_form),
         T("gd_step_size", "Theorem 7.4, footnote 3",
           "GD contracts the data-space error by I - eta S D^2/d per step: footnote 3's eta < "
           "d/(D_max^2 sum lambda) suffices (monotone); the sharp bound is twice it.",

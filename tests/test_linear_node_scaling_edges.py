@@ -1,0 +1,222 @@
+"""Edges of seed 000 Theorem 7.4's closed form (issue 14, items 1-2): every t in [0, oo] and
+every scale float64 holds, float64 against the mpmath evaluation (itself checked at dps = 30
+against dps = 60), and sampled cases against the raw-flow simulation."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import numerics
+from solvable import linear_node_scaling as lns
+from solvable import node_scaling as ns
+from solvable._core.tolerance import Tolerance, error_in_units
+
+EPS = float(np.finfo(float).eps)
+MAX_COND = 30.0  # data drawn with cond(X) <= 30 (conditioning enters the tolerances below)
+SUB = 20 * 4.9e-324  # 20 subnormal spacings (see _errors)
+BIG = 1e290  # a refused state must have a reference quantity this close to float64's 1.8e308
+
+
+def _need(ok):
+    assert ok, "the fixed test data must have cond(X) <= MAX_COND"
+
+
+def _setup(seed, n, d, m, sx, sy, sl, sw, eta, check=_need):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    s = np.linalg.svd(X, compute_uv=False)
+    check(s[-1] > 0 and s[0] / s[-1] <= MAX_COND)
+    y = rng.normal(size=n) * sy
+    lam = rng.uniform(0.1, 1.0, m) * sl
+    a = rng.choice([-1.0, 1.0], m)
+    W0 = rng.normal(size=(m, d)) * sw
+    setup = ns.Setup((X * sx).tolist(), y.tolist(), lam.tolist(), "linear", eta)
+    return setup, a.tolist(), W0.tolist(), s[0] / s[-1]
+
+
+def _mp(v):
+    return np.array(np.asarray(v, dtype=object).tolist(), dtype=object)
+
+
+def _scales(st_ref, W0, y):
+    """The natural scales of W(t) and f(t) (the reference's, at 60 digits): the output and the
+    weights are sums of terms of these sizes, so their rounding error is relative to them."""
+    with mpmath.workdps(60):
+        amax = lambda v: max((abs(mpmath.mpf(x)) for x in np.ravel(v)), default=mpmath.mpf(0))  # noqa: E731
+        sW = amax(W0) + amax(st_ref.W)
+        sf = amax(y) + amax(st_ref.f)
+    return sW, sf
+
+
+def _y_term(setup, a):
+    """The size of the terms of W's y-part sqrt(lam) a (sqrt(d) V D^-1 U^T y)^T / S: each
+    entry of U^T y is a sum whose rounding is relative to |U|^T |y| <= |y|_1, not to the sum
+    (y nearly orthogonal to the range of X cancels), so W's error scale includes
+    sqrt(d) max_j sqrt(lam_j) |a_j| |y|_1 / (D_min S)."""
+    with mpmath.workdps(60):
+        X = mpmath.matrix(_mp(setup.X).tolist())
+        D = mpmath.svd_r(X, compute_uv=False)
+        dmin = min(D[i] for i in range(len(D)))
+        S = mpmath.fsum(
+            mpmath.mpf(lv) * mpmath.mpf(av) ** 2 for lv, av in zip(setup.lam, a, strict=True)
+        )
+        top = max(
+            mpmath.sqrt(lv) * abs(mpmath.mpf(av)) for lv, av in zip(setup.lam, a, strict=True)
+        )
+        y1 = mpmath.fsum(abs(mpmath.mpf(v)) for v in setup.y)
+        return mpmath.sqrt(setup.d) * top * y1 / (dmin * S)
+
+
+def _errors(got, ref, W0, y, f0max, rtol, y_term=0):
+    """Errors of state ``got`` against ``ref`` in units of ``rtol`` times the scales: W
+    relative to |W0| + |W| + the size of its y-terms (:func:`_y_term`), f relative to |y| + |f| +
+    |f_0| (the data modes mix f_0 and y), the loss (1/2 |r|^2) to first order in the residual's
+    error: rtol (L + |r| s_f) + (rtol s_f)^2."""
+    sW, sf = _scales(ref, W0, y)
+    sW = sW + y_term
+    sf = sf + f0max
+    with mpmath.workdps(60):
+        dW = max(
+            abs(mpmath.mpf(a) - b) for a, b in zip(np.ravel(got.W), np.ravel(ref.W), strict=True)
+        )
+        df = max(
+            abs(mpmath.mpf(a) - b) for a, b in zip(np.ravel(got.f), np.ravel(ref.f), strict=True)
+        )
+        L = mpmath.mpf(ref.loss)
+        dL = abs(mpmath.mpf(got.loss) - L)
+        rnorm = mpmath.sqrt(2 * L)
+        # + SUB: float64 values below 2.2e-308 are subnormal (absolute spacing 4.9e-324); the
+        # float64 result is one rounding of each entry there, 20 spacings leave a margin
+        units = [dW / (rtol * sW + SUB), df / (rtol * sf + SUB),
+                 dL / (rtol * (L + rnorm * sf) + (rtol * sf) ** 2 + SUB)]  # fmt: skip
+        return float(max(units))
+
+
+def _f0max(setup, a, W0):
+    with mpmath.workdps(60):
+        X = mpmath.matrix(_mp(setup.X).tolist())
+        b = [mpmath.fsum(mpmath.sqrt(setup.lam[j]) * a[j] * W0[j][i] for j in range(setup.m))
+             for i in range(setup.d)]  # fmt: skip
+        f0 = X * mpmath.matrix(b) / mpmath.sqrt(setup.d)
+        return max(abs(v) for v in f0)
+
+
+_exp = st.floats(-300, 300)
+_times = st.one_of(st.just(0.0), st.just(math.inf), st.floats(-300, 300).map(lambda e: 10.0**e))
+
+
+def _check(seed, n, d, m, ex, ey, el, ew, ee, t, check=_need):
+    scale = lambda e: 10.0**e  # noqa: E731
+    setup, a, W0, cond = _setup(seed, n, d, m, scale(ex), scale(ey), scale(el), scale(ew),
+                                scale(ee), check)  # fmt: skip
+    ref30 = lns.closed_form(setup, a, W0, dps=30).at(t)
+    ref60 = lns.closed_form(setup, a, W0, dps=60).at(t)
+    f0max = _f0max(setup, a, W0)
+    # the reference: 30 digits against 60 agree to 30 - 6 digits (the SVD's backward error
+    # amplified by cond(X)^2 <= 900 and O(10) terms; mpmath works at dps + 10 guard digits)
+    y_term = _y_term(setup, a)
+    err_ref = _errors(ref30, ref60, W0, setup.y, f0max, 1e-24, y_term)
+    assert err_ref <= 1, f"dps 30 vs 60: {err_ref:.3g} tolerances"
+    # float64: backward error eps of the SVD of the mantissas, amplified by cond(X)^2 (beta_inf
+    # and the projector V V^T), 16 for the sums over n, d, m <= 4 and the products of U, D, V
+    rtol = 16 * EPS * cond**2
+    try:
+        got = lns.closed_form(setup, a, W0).at(t)
+    except ValueError as exc:
+        assert "float64 range" in str(exc), str(exc)
+        sW, sf = _scales(ref60, W0, setup.y)
+        big = max(sW, sf + f0max, mpmath.mpf(ref60.loss), (EPS * (sf + f0max)) ** 2)
+        assert big > BIG, f"refused although every reference value is {big} < {BIG}"
+        return 0.0
+    assert np.all(np.isfinite(got.W)) and np.all(np.isfinite(got.f)) and np.isfinite(got.loss)
+    err = _errors(got, ref60, W0, setup.y, f0max, rtol, y_term)
+    assert err <= 1, f"float64 vs dps 60: {err:.3g} tolerances (rtol {rtol:.2g})"
+    return err
+
+
+_CASE = dict(
+    seed=st.integers(0, 2**32 - 1), n=st.integers(1, 4), d=st.integers(1, 4),
+    m=st.integers(1, 3), ex=_exp, ey=_exp, el=_exp, ew=_exp, ee=st.floats(-6, 6), t=_times,
+)  # fmt: skip
+_WORST = [0.0]
+
+
+@settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(**_CASE)
+def test_float64_matches_mpmath_at_every_scale(seed, n, d, m, ex, ey, el, ew, ee, t):
+    _check(seed, n, d, m, ex, ey, el, ew, ee, t, assume)
+
+
+@pytest.mark.slow
+@settings(
+    max_examples=10_000,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(**_CASE)
+def test_float64_matches_mpmath_at_every_scale_slow(seed, n, d, m, ex, ey, el, ew, ee, t):
+    _WORST[0] = max(_WORST[0], _check(seed, n, d, m, ex, ey, el, ew, ee, t, assume))
+    print(f"worst so far {_WORST[0]:.3g}")
+
+
+@pytest.mark.parametrize("t", [0.0, 1e-300, 1.0, 1e8, 1e15, 1e300, math.inf])
+@pytest.mark.parametrize("scale", [1e-300, 1e-160, 1.0, 1e150])
+def test_pinned_edges(t, scale):
+    # each scale on each argument at once (X and W0 small / large, lam and y alike), eta = 1
+    for which in ("X", "y", "lam", "W0"):
+        s = {k: (scale if k == which else 1.0) for k in ("X", "y", "lam", "W0")}
+        ex, ey, el, ew = (math.log10(s[k]) for k in ("X", "y", "lam", "W0"))
+        _check(7, 3, 4, 3, ex, ey, el, ew, 0.0, t)
+
+
+def test_limit_is_t_infinity_and_has_no_nan():
+    setup, a, W0, _ = _setup(3, 3, 4, 2, 1.0, 1.0, 1.0, 1.0, 1.0)
+    tr = lns.closed_form(setup, a, W0)
+    lim = lns.limit(np.array(setup.X), np.array(setup.y), np.array(setup.lam), a, W0)
+    # t = inf and t = 1e300 are the limit (19) to float64 rounding of the O(1) entries
+    tol = Tolerance(rtol=1e-13, reason="(19) via limit() vs the trajectory: two float64 "
+                    "evaluations of O(1) entries, cond(X) < 30")  # fmt: skip
+    for t in (math.inf, 1e300):
+        assert error_in_units(tr.at(t).W, lim.W_inf, tol) <= 1
+    # the rates underflow (X 1e-300) and overflow (eta 1e6, X 1e200): no NaN, log_rates exact
+    small = ns.Setup((np.array(setup.X) * 1e-300).tolist(), setup.y, setup.lam, "linear", 1)
+    st_inf = lns.closed_form(small, a, W0).at(math.inf)
+    assert np.all(np.isfinite(st_inf.W)) and np.isfinite(st_inf.loss)
+    assert np.all(np.abs(st_inf.W) > 1e250)  # W moves by ~ y / X to fit the data
+
+
+def test_overflow_is_refused_with_a_clear_message():
+    setup, a, W0, _ = _setup(3, 3, 4, 2, 1.0, 1e300, 1.0, 1.0, 1.0)
+    with pytest.raises(ValueError, match="float64 range"):
+        lns.closed_form(setup, a, W0).at(1.0)
+    big = ns.Setup(setup.X, setup.y, setup.lam, "linear", 1)
+    # the same setup at dps = 20 has no exponent limit
+    assert mpmath.mpf(lns.closed_form(big, a, W0, dps=20).at(1.0).loss) > mpmath.mpf("1e500")
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_edge_case_matches_raw_flow(seed):
+    # X at 1e-3 (slow rates), W0 at 1e3, lam at 1e-2: the raw flow by the Taylor method at 30
+    # digits (error-controlled to 1e-50 per step) against the closed form at dps = 30
+    setup, a, W0, _ = _setup(seed, 3, 2, 2, 1e-3, 1.0, 1e-2, 1e3, 1e6)
+    times = [0.0, 0.5, 2.0]
+    sim = numerics.simulate(setup, a, W0, times, method="mpmath", dps=30)
+    tr = lns.closed_form(setup, a, W0, dps=30).sample(times)
+    tol = Tolerance.digits(
+        20,
+        "Taylor flow at 30 digits vs the closed form at 30 digits: "
+        "10 digits margin for cond(X)^2 <= 900 and the 1e6 range of scales",
+    )
+    for k in range(len(times)):
+        assert error_in_units(sim[k].W, tr.W[k], tol) <= 1
+        assert error_in_units(sim[k].f, tr.f[k], tol) <= 1
