@@ -39,6 +39,7 @@ _MODEL_MODULES = (  # the one list of models, in the registry's order: one line 
     "ntg",
     "global_convergence",
     "linear_node_scaling",
+    "mirror_flow",
 )
 
 MODELS: tuple[Model, ...] = tuple(
