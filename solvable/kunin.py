@@ -45,6 +45,13 @@ piecewise-linear network ``f(x) = a^T relu(W x)`` (:class:`PiecewiseLinearSetup`
 ``delta_k`` is conserved; ``relu'(0) = 0`` on every backend).  Each model's loss is
 defined once (:func:`loss`, :func:`wide_loss`, :func:`piecewise_linear_loss`);
 ``numerics.simulate`` integrates all three.
+
+Exact solution of the wide net (derived here): for ``X^T X = s I`` and ``Delta(0) = delta
+I_h`` (Theorem 4.2's setting) the stacked ``Q = [A/sqrt(eta_a'), W/sqrt(eta_w')]`` follows
+``dQ/dt = Q K - (kappa^2/2) Q Q^T Q`` and ``P = Q^T Q`` a matrix Riccati equation solved in
+closed form (:func:`wide_closed_form`: beta, outputs, loss, NTK, ``A^T A``, ``W^T W``; ``A``,
+``W`` for ``h = 1``).  The poster's ``delta = a^2 - ||w||^2`` holds for equal rates only
+(erratum).
 """
 
 from __future__ import annotations
@@ -68,6 +75,7 @@ from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
 from solvable._core.model import Model, System
 from solvable._core.numbers import Number
 from solvable._core.tolerance import Tolerance, error_in_units
+from solvable.mirror_flow import hyperbolic_entropy
 
 __all__ = [
     "CASES",
@@ -81,13 +89,17 @@ __all__ = [
     "States",
     "Symbols",
     "Trajectory",
+    "WideExactState",
     "WideSetup",
     "WideState",
+    "WideSymbols",
+    "WideTrajectory",
     "balance",
     "beta_gradient",
     "closed_form",
     "flow",
     "generator",
+    "hyperbolic_entropy",
     "isotropy",
     "loss",
     "ntk",
@@ -97,14 +109,24 @@ __all__ = [
     "preconditioner",
     "reduced_field",
     "regime",
+    "riccati_core",
+    "riccati_direct",
+    "riccati_factor",
+    "riccati_gram",
     "symbolic",
     "weight_preconditioner",
     "whitening_rtol",
     "wide_balance",
+    "wide_closed_form",
+    "wide_field",
     "wide_flow",
+    "wide_generator",
     "wide_loss",
+    "wide_ntk",
     "wide_output",
     "wide_preconditioner",
+    "wide_start",
+    "wide_symbolic",
 ]
 
 SEED = "003_cfd8c5fad4b6665d.txt"
@@ -923,23 +945,7 @@ def closed_form(setup: Setup, a0: Number, w0: Any, *, dps: int | None = None,
         raise TypeError(f"setup must be a kunin.Setup, got {type(setup).__name__}")
     dps = nb.check_dps(dps)
     a0, w0c = _check_weights(setup, a0, w0)
-    unit = 2.0**-52 if dps is None else 10.0 ** (-dps)
-    if isotropy_rtol is None:
-        floats = any(isinstance(v, float) for row in setup.X for v in row)
-        rtol = max(10 * unit, whitening_rtol(setup.n) if floats else 0.0)
-    else:
-        rtol = float(nb.check_number("isotropy_rtol", isotropy_rtol, nonnegative=True))
-        if not rtol < 1:
-            raise ValueError(f"isotropy_rtol must be in [0, 1), got {nb.describe(isotropy_rtol)}")
-    s_exact, dev = isotropy(setup, max(50, (dps or 17) + 20))
-    if not s_exact > 0 or dev > rtol * s_exact:
-        raise ValueError(
-            "X must have isotropic columns (X^T X = s I, e.g. whitened data) for the exact "
-            f"solution; got max|X^T X - s I| = {mpmath.nstr(dev, 3)} with s = "
-            f"{mpmath.nstr(s_exact, 6)} (allowed: isotropy_rtol = {rtol:.1e} times s; data "
-            "whitened from ill-conditioned inputs: isotropy_rtol=kunin.whitening_rtol(n, "
-            "condition)). Use numerics.simulate."
-        )
+    s_exact = _isotropic_s(setup, dps, isotropy_rtol)
     traj = _build(setup, a0, w0c, dps, s_exact)
     if dps is not None:
         return traj
@@ -1065,6 +1071,499 @@ class WideState:
             ea, ew = nb.converter(dps)(setup.eta_a), nb.converter(dps)(setup.eta_w)
             return cls(t=t, A=A, W=W, beta=W.T @ A, Delta=wide_balance(A, W, ea, ew),
                        loss=_scalar(wide_loss(A, W, X, Y)))  # fmt: skip
+
+
+# ---------------------------------------------------------------------------
+# Part II: the exact solution of the wide linear network (Theorem 4.2's setting)
+# ---------------------------------------------------------------------------
+def wide_generator(delta_p: Any, kappa: Any, beta_star: Any) -> np.ndarray:
+    """``K = [[delta'/2 I_c, kappa B*^T], [kappa B*, -delta'/2 I_d]]`` ((c + d) x (c + d),
+    A-block first) of the stacked flow ``dQ/dt = Q K - (kappa^2/2) Q Q^T Q`` of ``Q = [A /
+    sqrt(eta_a'), W / sqrt(eta_w')]`` (h x (c + d); claim ``kunin.wide_reduction``), from
+    ``delta' = s delta``, ``kappa = sqrt(eta_a' eta_w')`` and ``B* = X^T Y / s`` (d, c).  For
+    ``c = 1`` it is the single neuron's :func:`generator`."""
+    B = np.asarray(beta_star, dtype=object)
+    d, c = B.shape
+    zero = 0 * delta_p
+    rows = [
+        [delta_p / 2 if i == j else zero for j in range(c)] + [kappa * B[j, i] for j in range(d)]
+        for i in range(c)
+    ]
+    rows += [
+        [kappa * B[i, j] for j in range(c)] + [-delta_p / 2 if i == j else zero for j in range(d)]
+        for i in range(d)
+    ]
+    return np.array(rows)
+
+
+def wide_field(Q: Any, K: Any, kappa: Any) -> Any:
+    """``Q K - (kappa^2/2) Q Q^T Q`` (Q: h x (c + d)): the wide flow in the stacked
+    coordinates when ``Delta = delta I_h`` (claim ``kunin.wide_reduction``)."""
+    return Q @ K - kappa**2 / 2 * (Q @ Q.T @ Q)
+
+
+def wide_ntk(gram_A: Any, gram_W: Any, X: Any, eta_a: Any, eta_w: Any) -> np.ndarray:
+    """The NTK of ``f = A^T W x`` on the data, (n, c, n, c): ``K[i, a, j, b] = eta_a x_i^T
+    W^T W x_j delta_ab + eta_w (A^T A)_ab x_i^T x_j``, from ``gram_A = A^T A`` (c, c) and
+    ``gram_W = W^T W`` (d, d); ``d F/dt = -K (F - Y)`` with ``F = X W^T A`` (claim
+    ``kunin.wide_ntk``)."""
+    X = np.asarray(X)
+    gram_A = np.asarray(gram_A)
+    c = gram_A.shape[-1]
+    xx = X @ X.T
+    xwx = X @ np.asarray(gram_W) @ X.T
+    eye = np.eye(c, dtype=int)
+    return (eta_a * xwx[:, None, :, None] * eye[None, :, None, :]
+            + eta_w * xx[:, None, :, None] * gram_A[None, :, None, :])  # fmt: skip
+
+
+def riccati_core(Z: Any, H: Any, e_plus: Any, e_minus: Any, g_plus: Any, g_minus: Any,
+                 kappa: Any) -> tuple[Any, Any]:  # fmt: skip
+    """The evaluated form of the Riccati solution in the eigenbasis of ``K`` (Part II, exact
+    solution; claim ``kunin.wide_stable_form``): ``core = e_+ (Z Z^T + kappa^2 H g_- H^T) e_+
+    + kappa^2 g_+`` (h x h, symmetric positive definite) and ``M = e_+ H e_-`` (h x (m - h)),
+    with ``Z = C_+^{-1}``, ``H = Z C_-``, ``C = Q0 R`` split into the h modes ``+`` (rates
+    ``k_+ >= 0``) and the rest (``k_- <= 0``), ``e_+ = e^{-k_+ t}``, ``e_- = e^{k_- t}``,
+    ``g_+ = t exprel(-2 k_+ t)``, ``g_- = t exprel(2 k_- t)`` (diagonals as vectors).  Every
+    exponent is <= 0.  Array code: runs on float64, mpmath and sympy object arrays."""
+    e_plus, e_minus = np.asarray(e_plus), np.asarray(e_minus)
+    M = e_plus[:, None] * H * e_minus[None, :]
+    inner = Z @ Z.T + kappa**2 * ((H * np.asarray(g_minus)[None, :]) @ H.T)
+    core = e_plus[:, None] * inner * e_plus[None, :] + kappa**2 * np.diag(np.asarray(g_plus))
+    return core, M
+
+
+def riccati_factor(Z: Any, H: Any, e_plus: Any, r_plus: Any, r_minus: Any,
+                   kappa: Any) -> Any:  # fmt: skip
+    """``L`` (h x (2h + m - h)) with ``L L^T`` = the ``core`` of :func:`riccati_core`:
+    ``[e_+ Z, kappa e_+ H r_-, kappa r_+]`` with ``r_+- = sqrt(g_+-)`` (diagonals as
+    vectors).  The evaluation inverts ``core`` through the QR factor of ``L^T`` (its condition
+    is the square root of core's: cond(C_+), not cond(C_+)^2, at small t)."""
+    e_plus = np.asarray(e_plus)
+    eZ = e_plus[:, None] * Z
+    eH = kappa * e_plus[:, None] * H * np.asarray(r_minus)[None, :]
+    return np.concatenate([eZ, eH, kappa * np.diag(np.asarray(r_plus))], axis=1)
+
+
+def riccati_direct(C: Any, lam: Any, r: Any, kappa: Any) -> tuple[Any, Any]:
+    """The textbook form in the eigenbasis of ``K``: ``Y = C e^{k t}`` and ``N = I + kappa^2
+    C diag(r^2) C^T`` (``r = sqrt(t exprel(2 k t))``), so that ``P = Y^T N^{-1} Y`` and, for
+    ``h = 1``, ``Q = Y / sqrt(N)`` (claim ``kunin.wide_riccati``).  Evaluated at small t
+    (``e^{2 k_max t} <= condition^2``), where it is better conditioned than
+    :func:`riccati_core` (no ``C_+^{-1}``).  Array code (float64, mpmath, sympy)."""
+    lam, r = np.asarray(lam), np.asarray(r)
+    Cr = C * r[None, :]
+    eye = np.eye(C.shape[0], dtype=int)
+    return C * lam[None, :], eye + kappa**2 * (Cr @ Cr.T)
+
+
+def riccati_gram(core_inv: Any, M: Any) -> np.ndarray:
+    """``P = Q^T Q`` in the eigenbasis of ``K``: ``[[core^-1, core^-1 M], [M^T core^-1, M^T
+    core^-1 M]]`` (m x m) from :func:`riccati_core` (``= [I, M]^T core^-1 [I, M]``)."""
+    top = np.concatenate([core_inv, core_inv @ M], axis=1)
+    return np.concatenate([top, np.concatenate([M.T @ core_inv, M.T @ core_inv @ M], axis=1)])
+
+
+@dataclass(frozen=True)
+class WideSymbols:
+    """The scalar pieces of the wide exact solution (one mode of rate ``k``): ``e_plus =
+    e^{-k t}``, ``e_minus = e^{k t}``, ``g_plus = t exprel(-2 k t) = e^{-2kt} int_0^t e^{2ku}
+    du``, ``g_minus = t exprel(2 k t) = int_0^t e^{2ku} du``, ``p_inf = 2 max(k, 0)/kappa^2``
+    (the limit t -> oo of a ``+`` mode's entry of P)."""
+
+    k: sp.Symbol
+    t: sp.Symbol
+    kappa: sp.Symbol
+    exprs: dict[str, Any] = field(repr=False)
+
+
+@functools.cache
+def wide_symbolic() -> WideSymbols:
+    """The sympy expressions of the wide exact solution's scalar pieces."""
+    k = sp.Symbol("k", real=True)
+    t = sp.Symbol("t", nonnegative=True)
+    kappa = sp.Symbol("kappa", positive=True)
+    exprs = {
+        "e_plus": sp.exp(-k * t),
+        "e_minus": sp.exp(k * t),
+        "g_plus": t * exprel(-2 * k * t),
+        "g_minus": t * exprel(2 * k * t),
+        "p_inf": sp.Piecewise((2 * k / kappa**2, k > 0), (0, True)),
+    }
+    exprs["r_plus"] = sp.sqrt(exprs["g_plus"])
+    exprs["r_minus"] = sp.sqrt(exprs["g_minus"])
+    return WideSymbols(k=k, t=t, kappa=kappa, exprs=exprs)
+
+
+@functools.cache
+def _wide_evaluators(backend: str) -> dict[str, Callable[..., Any]]:
+    W = wide_symbolic()
+    ex = W.exprs
+    mp = backend == "mpmath"
+    return {
+        "plus": generate((W.k, W.t), (ex["e_plus"], ex["r_plus"]), backend, elementwise=mp),
+        "minus": generate((W.k, W.t), (ex["e_minus"], ex["r_minus"]), backend, elementwise=mp),
+        "p_inf": generate((W.k, W.kappa), ex["p_inf"], backend, elementwise=mp),
+    }
+
+
+def _svd(B: np.ndarray, dps: int | None) -> tuple[np.ndarray, list[Any], np.ndarray]:
+    """Full SVD ``B = U S V^T`` of a (d, c) matrix: ``U`` (d, d), the min(c, d) singular
+    values, ``V`` (c, c) (float64, or mpmath at the working precision)."""
+    d, c = B.shape
+    if dps is None:
+        U, sv, Vt = np.linalg.svd(np.asarray(B, dtype=float), full_matrices=True)
+        return U, [float(v) for v in sv], Vt.T
+    Um, Sm, Vm = mpmath.svd_r(mpmath.matrix(B.tolist()), full_matrices=True)
+    U = np.array([[Um[i, j] for j in range(d)] for i in range(d)], dtype=object)
+    V = np.array([[Vm[j, i] for j in range(c)] for i in range(c)], dtype=object)
+    return U, [Sm[k] for k in range(min(c, d))], V
+
+
+def _wide_eigenbasis(delta_p: Any, kappa: Any, B: np.ndarray, side: str,
+                     dps: int | None) -> tuple[np.ndarray, np.ndarray, int]:  # fmt: skip
+    """``(R, k, h)``: ``K = R diag(k) R^T`` (:func:`wide_generator`), columns ordered ``+``
+    first.  Each singular triple ``(sigma, u, v)`` of ``B*`` with ``sigma > 0`` spans a plane
+    ``([v; 0], [0; u])`` on which K is the single neuron's 2 x 2 block ``J`` with ``Y =
+    sigma``: eigenvalues ``+-Omega`` and eigenvectors ``v_+``, ``(-v_y, v_x)`` from the
+    single neuron's generated evaluators.  The rest: ``[v; 0]`` (rate ``delta'/2``) and ``[0;
+    u]`` (rate ``-delta'/2``).  ``side = "A"``: the ``+`` modes are the ``+Omega`` ones and
+    the ``[v; 0]`` ones (c modes, rates >= 0 when delta >= 0); ``"W"``: ``+Omega`` and ``[0;
+    u]`` (d modes, rates >= 0 when delta <= 0)."""
+    ev = _evaluators("numpy" if dps is None else "mpmath")
+    d, c = B.shape
+    U, sv, V = _svd(B, dps)
+    sqrt = np.sqrt if dps is None else mpmath.sqrt
+    zc, zd = np.zeros(c, dtype=V.dtype), np.zeros(d, dtype=U.dtype)
+    if dps is not None:
+        zc, zd = np.full(c, mpmath.mpf(0), dtype=object), np.full(d, mpmath.mpf(0), dtype=object)
+    plus, minus, a_null, w_null = [], [], [], []
+    for i in range(max(c, d)):
+        sigma = sv[i] if i < len(sv) else 0
+        if sigma > 0:
+            Om = ev["Omega"](delta_p, kappa, sigma)
+            rx, ry = (ev["v_pos"] if delta_p >= 0 else ev["v_neg"])(delta_p, kappa, sigma, Om)
+            nrm = sqrt(rx * rx + ry * ry)
+            vx, vy = rx / nrm, ry / nrm
+            plus.append((Om, np.concatenate([vx * V[:, i], vy * U[:, i]])))
+            minus.append((-Om, np.concatenate([-vy * V[:, i], vx * U[:, i]])))
+            continue
+        if i < c:
+            a_null.append((delta_p / 2, np.concatenate([V[:, i], zd])))
+        if i < d:
+            w_null.append((-delta_p / 2, np.concatenate([zc, U[:, i]])))
+    plus += a_null if side == "A" else w_null
+    minus += w_null if side == "A" else a_null
+    modes = plus + minus
+    R = np.array([v for _, v in modes]).T
+    k = np.array([r for r, _ in modes], dtype=nb.dtype(dps))
+    return R, k, len(plus)
+
+
+def _inverse(M: np.ndarray, dps: int | None) -> np.ndarray:
+    """The inverse of a (symmetric positive definite) matrix, float64 or mpmath."""
+    if dps is None:
+        return np.linalg.inv(np.asarray(M, dtype=float))
+    inv = mpmath.inverse(mpmath.matrix(M.tolist()))
+    n = M.shape[0]
+    return np.array([[inv[i, j] for j in range(n)] for i in range(n)], dtype=object)
+
+
+def _inverse_gram(L: np.ndarray, dps: int | None) -> np.ndarray:
+    """``(L L^T)^{-1}`` as ``R^{-1} R^{-T}`` from the QR factor ``L^T = Q R`` (float64 or
+    mpmath)."""
+    if dps is None:
+        Rinv = np.linalg.inv(np.linalg.qr(np.asarray(L, dtype=float).T, mode="r"))
+        return Rinv @ Rinv.T
+    _, Rm = mpmath.qr(mpmath.matrix(L.T.tolist()), mode="skinny")
+    Rinv = _inverse(np.array(Rm.tolist(), dtype=object), dps)
+    return Rinv @ Rinv.T
+
+
+@dataclass(frozen=True)
+class WideExactState:
+    """The wide net at ``t`` (Part II, exact solution): ``beta = W^T A`` (d, c), ``outputs
+    = X beta`` (n, c), ``loss``, ``ntk`` (n, c, n, c; :func:`wide_ntk`), ``gram_a = A^T A``
+    (c, c), ``gram_w = W^T W`` (d, d), the conserved ``delta`` (``Delta = delta I_h``), and
+    ``A`` (h, c), ``W`` (h, d) when ``h = 1`` (else ``None``: determined only up to a
+    rotation of the hidden layer, see :func:`wide_closed_form`)."""
+
+    t: Any
+    beta: np.ndarray
+    outputs: np.ndarray
+    loss: Any
+    ntk: np.ndarray
+    gram_a: np.ndarray
+    gram_w: np.ndarray
+    delta: Any
+    A: np.ndarray | None
+    W: np.ndarray | None
+
+
+@dataclass(frozen=True)
+class WideTrajectory:
+    """Exact solution of the wide net from ``(A0, W0)`` with ``Delta(0) = delta I_h`` and
+    ``X^T X = s I``: attributes ``delta``, ``s``, ``beta_star`` (= X^T Y / s), ``rates``
+    (the eigenvalues of ``K``, ``+`` modes first; :func:`wide_generator`), ``h``,
+    ``condition`` (``|Q0|_F / sigma_min(C_+)``, ``C_+ = Q0 R_+``: float64 results carry
+    ~``condition * eps``);
+    ``at(t)`` for ``t`` in ``[0, inf]`` (``t = inf``: the limit)."""
+
+    setup: WideSetup
+    dps: int | None
+    delta: Any
+    s: Any
+    beta_star: np.ndarray
+    rates: np.ndarray
+    h: int
+    condition: float
+    _data: dict[str, Any] = field(repr=False)
+
+    def at(self, t: Number) -> WideExactState:
+        """The state at time ``t`` in ``[0, inf]``."""
+        ts, inf = _times(t)
+        if len(ts) != 1:
+            raise ValueError(f"t must be one time, got {len(ts)}; use sample() for many")
+        return self._state(ts[0], inf[0])
+
+    def sample(self, times: Any) -> list[WideExactState]:
+        """The states at many times (each in ``[0, inf]``)."""
+        ts, inf = _times(times)
+        return [self._state(t, i) for t, i in zip(ts, inf, strict=True)]
+
+    def _state(self, t: Number, inf: bool) -> WideExactState:
+        k, dps = self._data, self.dps
+        ev = _wide_evaluators("numpy" if dps is None else "mpmath")
+        conv = nb.converter(dps)
+        h = self.h
+        with nb.Precision(dps), np.errstate(all="ignore"):
+            kp, km, kappa = k["rates"][:h], k["rates"][h:], k["kappa"]
+            sqrt = math.sqrt if dps is None else mpmath.sqrt
+            tt = (math.inf if dps is None else mpmath.inf) if inf else conv(t)
+            direct = not inf and 2 * max(k["rates"]) * tt <= 2 * math.log(self.condition)
+            if inf:
+                core_inv = np.diag(np.asarray(ev["p_inf"](kp, kappa)))
+                M = np.zeros((h, len(km)), dtype=nb.dtype(dps))
+                if dps is not None:
+                    M[...] = mpmath.mpf(0)
+                scale = sqrt(core_inv[0, 0])
+            elif direct:  # small t: the textbook form, P = Y^T N^-1 Y (no C_+^{-1})
+                lam, rr = ev["minus"](k["rates"], tt)
+                Yd, Nd = riccati_direct(k["C"], lam, rr, kappa)
+                P_eig = Yd.T @ _inverse(Nd, dps) @ Yd
+                row = Yd[0] / sqrt(Nd[0, 0])
+            else:
+                ep, rp = ev["plus"](kp, tt)
+                em, rm = ev["minus"](km, tt)
+                M = np.asarray(ep)[:, None] * k["H"] * np.asarray(em)[None, :]
+                L = riccati_factor(k["Z"], k["H"], ep, rp, rm, kappa)
+                core_inv = _inverse_gram(L, dps)
+                scale = 1 / sqrt((L @ L.T)[0, 0])
+            if not direct:
+                P_eig = riccati_gram(core_inv, M)
+                # h = 1: Q = sign(c_+) core^{-1/2} [1, M] R^T (claim kunin.wide_stable_form)
+                if h == 1:
+                    row = np.concatenate([np.array([1 + 0 * scale]), M[0]]) * (k["sign"] * scale)
+            R = k["R"]
+            P = R @ P_eig @ R.T
+            c = self.setup.c
+            gram_a, gram_w = k["sa"] ** 2 * P[:c, :c], k["sw"] ** 2 * P[c:, c:]
+            beta = k["sa"] * k["sw"] * P[c:, :c]
+            A = W = None
+            if h == 1:
+                Q = (R @ row)[None, :]
+                A, W = k["sa"] * Q[:, :c], k["sw"] * Q[:, c:]
+            X, Y = k["X"], k["Y"]
+            eye = np.eye(self.setup.d, dtype=int)
+            out = dict(beta=beta, outputs=X @ beta, loss=_scalar(wide_loss(beta, eye, X, Y)),
+                       ntk=wide_ntk(gram_a, gram_w, X, k["eta_a"], k["eta_w"]),
+                       gram_a=gram_a, gram_w=gram_w)  # fmt: skip
+        if dps is None:
+            for name, v in out.items():
+                if not np.all(np.isfinite(np.asarray(v, dtype=float))):
+                    raise ValueError(f"the state's {name} is not finite in float64 at t = "
+                                     f"{t!r}; pass dps=... for mpmath")  # fmt: skip
+        else:
+            names = list(out)
+            vals = nb.rounded([out[n] for n in names] + [v for v in (A, W) if v is not None], dps)
+            out = dict(zip(names, vals[: len(names)], strict=True))
+            if A is not None:
+                A, W = vals[len(names) :]
+        return WideExactState(t=tt, delta=self.delta, A=A, W=W, **out)
+
+
+def wide_start(setup: WideSetup, delta: Number, *, A: Any = None, W: Any = None,
+               dps: int | None = None) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Initial weights with ``Delta = eta_w A A^T - eta_a W W^T = delta I_h`` (Theorem 4.2's
+    setting): give ``A`` (h, c) and get ``W = [L, 0]`` (h, d; ``L L^T = (eta_w A A^T - delta
+    I)/eta_a``, Cholesky, needs ``d >= h``), or give ``W`` (h, d) and get ``A = [L, 0]`` (``L
+    L^T = (delta I + eta_a W W^T)/eta_w``, needs ``c >= h``).  float64 (``dps=None``) or mpmath
+    at ``dps`` digits; ``ValueError`` when the matrix is not positive definite."""
+    dps = nb.check_dps(dps)
+    delta = nb.check_number("delta", delta)
+    if (A is None) == (W is None):
+        raise ValueError("wide_start needs exactly one of A (h, c) or W (h, d)")
+    given_name, given = ("A", A) if W is None else ("W", W)
+    width = setup.c if given_name == "A" else setup.d
+    rows = nb.check_matrix(given_name, given, (None, width))
+    h = len(rows)
+    other = setup.d if given_name == "A" else setup.c
+    if other < h:
+        raise ValueError(f"{given_name} has h = {h} rows but the other layer has only "
+                         f"{other} columns: need h <= {other}")  # fmt: skip
+    with mpmath.workdps((dps or 17) + GUARD_DIGITS):
+        G = mpmath.matrix([[nb.to_mpf(v) for v in r] for r in rows])
+        ea, ew, dl = (nb.to_mpf(v) for v in (setup.eta_a, setup.eta_w, delta))
+        if given_name == "A":
+            target = (ew * G * G.T - dl * mpmath.eye(h)) / ea
+        else:
+            target = (dl * mpmath.eye(h) + ea * G * G.T) / ew
+        try:
+            L = mpmath.cholesky(target)
+        except ValueError:
+            raise ValueError(f"delta = {nb.describe(delta)} leaves the other layer's Gram "
+                             "matrix not positive definite for this "
+                             f"{given_name}") from None  # fmt: skip
+        made = [[L[i, j] if j < h else mpmath.mpf(0) for j in range(other)] for i in range(h)]
+        rnd = (lambda v: float(v)) if dps is None else nb.round_to(dps)
+        made_arr = np.array([[rnd(v) for v in r] for r in made], dtype=nb.dtype(dps))
+        given_arr = np.array([[rnd(v) for v in r] for r in G.tolist()], dtype=nb.dtype(dps))
+    return (given_arr, made_arr) if given_name == "A" else (made_arr, given_arr)
+
+
+def _default_rtol(values: Any, unit: float, n: int) -> float:
+    """``max(10 u, 4 n eps)`` when any value is a Python float (rounded once in float64),
+    else ``10 u``."""
+    floats = any(isinstance(v, float) for v in values)
+    return max(10 * unit, WHITENING_C * n * float(np.finfo(float).eps) if floats else 0.0)
+
+
+def _isotropic_s(setup: Any, dps: int | None, isotropy_rtol: Number | None) -> Any:
+    """``s`` (exact, at >= 50 digits) of data with ``X^T X = s I`` to ``isotropy_rtol`` (see
+    :func:`closed_form`), else ``ValueError`` pointing to ``numerics.simulate``."""
+    unit = 2.0**-52 if dps is None else 10.0 ** (-dps)
+    if isotropy_rtol is None:
+        rtol = _default_rtol([v for row in setup.X for v in row], unit, setup.n)
+    else:
+        rtol = float(nb.check_number("isotropy_rtol", isotropy_rtol, nonnegative=True))
+        if not rtol < 1:
+            raise ValueError(f"isotropy_rtol must be in [0, 1), got {nb.describe(isotropy_rtol)}")
+    s_exact, dev = isotropy(setup, max(50, (dps or 17) + 20))
+    if not s_exact > 0 or dev > rtol * s_exact:
+        raise ValueError(
+            "X must have isotropic columns (X^T X = s I, e.g. whitened data) for the exact "
+            f"solution; got max|X^T X - s I| = {mpmath.nstr(dev, 3)} with s = "
+            f"{mpmath.nstr(s_exact, 6)} (allowed: isotropy_rtol = {rtol:.1e} times s; data "
+            "whitened from ill-conditioned inputs: isotropy_rtol=kunin.whitening_rtol(n, "
+            "condition)). Use numerics.simulate."
+        )
+    return s_exact
+
+
+def wide_closed_form(setup: WideSetup, A0: Any, W0: Any, *, dps: int | None = None,
+                     isotropy_rtol: Number | None = None,
+                     balance_rtol: Number | None = None) -> WideTrajectory:  # fmt: skip
+    """Exact gradient flow of the wide net ``f = A^T W x`` (seed 003 Part II, Theorem 4.2's
+    setting), derived here.
+
+    Conditions (else ``ValueError``, pointing to ``numerics.simulate``): ``X^T X = s I``
+    (as :func:`closed_form`, ``isotropy_rtol``) and ``Delta(0) = eta_w A0 A0^T - eta_a W0
+    W0^T = delta I_h`` (to ``balance_rtol`` times ``max diag(eta_w A A^T + eta_a W W^T)``;
+    default ``10 u``, or ``4 (c + d) eps`` for float entries) with ``h = c`` if ``delta >
+    0``, ``h = d`` if ``delta < 0``, ``h`` = c or d if ``delta = 0`` (and ``C_+`` below
+    invertible, which Theorem 4.2's setting guarantees for ``delta != 0``; at ``delta = 0`` a
+    start on the stable manifold of a saddle is refused).
+
+    Derivation: with ``eta' = s eta``, ``kappa = sqrt(eta_a' eta_w')``, ``delta' = s delta``
+    and ``Q = [A/sqrt(eta_a'), W/sqrt(eta_w')]`` (h x (c + d)), the flow is ``dQ/dt = Q K -
+    (kappa^2/2) Q Q^T Q`` (:func:`wide_generator`, claim ``kunin.wide_reduction``); ``P = Q^T
+    Q`` obeys the matrix Riccati equation ``P' = K P + P K - kappa^2 P^2``, solved by ``P =
+    e^{Kt} Q0^T N^{-1} Q0 e^{Kt}``, ``N = I + kappa^2 Q0 int_0^t e^{2Ku} du Q0^T`` (claim
+    ``kunin.wide_riccati``).  P gives ``A^T A = eta_a' P_AA``, ``W^T W = eta_w' P_WW``,
+    ``beta = W^T A = kappa P_WA``, the outputs, the loss and the NTK.  ``Q`` itself is ``S
+    Q0 e^{Kt}`` with ``S^T S = N^{-1}`` and ``S' S^{-1}`` symmetric: ``S = N^{-1/2}`` up to a
+    rotation of the hidden layer that obeys an ODE of its own, so ``A``, ``W`` are returned
+    for ``h = 1`` only (there ``S = N^{-1/2}``).  Evaluation: in the eigenbasis of ``K``
+    (:func:`riccati_core`), every exponent <= 0; ``t = inf`` gives ``P = (2/kappa^2) K_+``
+    (the positive part of K; claim ``kunin.wide_limit_at_infinity``)."""
+    if not isinstance(setup, WideSetup):
+        raise TypeError(f"setup must be a kunin.WideSetup, got {type(setup).__name__}")
+    dps = nb.check_dps(dps)
+    A0c = nb.check_matrix("A0", A0, (None, setup.c))
+    W0c = nb.check_matrix("W0", W0, (len(A0c), setup.d))
+    h, c, d = len(A0c), setup.c, setup.d
+    s_exact = _isotropic_s(setup, dps, isotropy_rtol)
+    unit = 2.0**-52 if dps is None else 10.0 ** (-dps)
+    if balance_rtol is None:
+        brtol = _default_rtol([v for r in (*A0c, *W0c) for v in r], unit, c + d)
+    else:
+        brtol = float(nb.check_number("balance_rtol", balance_rtol, nonnegative=True))
+    with mpmath.workdps(max(50, (dps or 17) + 20)):
+        Am = np.array([[nb.to_mpf(v) for v in r] for r in A0c], dtype=object)
+        Wm = np.array([[nb.to_mpf(v) for v in r] for r in W0c], dtype=object)
+        ea, ew = nb.to_mpf(setup.eta_a), nb.to_mpf(setup.eta_w)
+        Dl = wide_balance(Am, Wm, ea, ew)
+        delta_x = mpmath.fsum(Dl[i, i] for i in range(h)) / h
+        dev = max(abs(Dl[i, j] - (delta_x if i == j else 0)) for i in range(h) for j in range(h))
+        scale = max(ew * mpmath.fsum(Am[i] ** 2) + ea * mpmath.fsum(Wm[i] ** 2) for i in range(h))
+        if dev > brtol * scale:
+            raise ValueError(
+                "wide_closed_form needs Delta(0) = eta_w A0 A0^T - eta_a W0 W0^T = delta I_h "
+                f"(Theorem 4.2's setting); got max|Delta - delta I| = {mpmath.nstr(dev, 3)} "
+                f"with terms of size {mpmath.nstr(scale, 3)} (allowed: balance_rtol = "
+                f"{brtol:.1e} times that). Use numerics.simulate."
+            )
+        tiny = brtol * scale
+        if h == c and (delta_x > tiny or (abs(delta_x) <= tiny and (h != d or delta_x >= 0))):
+            side = "A"
+        elif h == d and delta_x < tiny:
+            side = "W"
+        else:
+            raise ValueError(
+                f"wide_closed_form covers Theorem 4.2's setting: h = c if delta > 0, h = d if "
+                f"delta < 0 (either at delta = 0); got h = {h}, c = {c}, d = {d}, delta = "
+                f"{mpmath.nstr(delta_x, 6)}. Use numerics.simulate."
+            )
+    conv = nb.converter(dps)
+    with nb.Precision(dps), np.errstate(all="ignore"):
+        X, Y = _arrays(setup, dps)
+        eta_a, eta_w = conv(setup.eta_a), conv(setup.eta_w)
+        s = conv(s_exact) if dps is not None else float(s_exact)
+        delta = conv(delta_x) if dps is not None else float(delta_x)
+        delta_p, kappa, sa, sw = _evaluators("numpy" if dps is None else "mpmath")["primed"](
+            eta_a, eta_w, s, delta)  # fmt: skip
+        B = X.T @ Y / s
+        R, rates, _ = _wide_eigenbasis(delta_p, kappa, B, side, dps)
+        A, W = _weights(A0c, dps, "A0"), _weights(W0c, dps, "W0")
+        Q0 = np.concatenate([A / sa, W / sw], axis=1)
+        C = Q0 @ R
+        Cp, Cm = C[:, :h], C[:, h:]
+        # singular to the working precision, relative to the size of the start
+        size = max(abs(v) for v in Q0.ravel())
+        if dps is None:
+            sv = [float(v) for v in np.linalg.svd(Cp, compute_uv=False)]
+        else:
+            sv = list(mpmath.svd_r(mpmath.matrix(Cp.tolist()), compute_uv=False))
+        singular = not min(sv) > 100 * h * unit * size
+        if singular:
+            raise ValueError(
+                "the start lies on the stable manifold of a saddle (C_+ = Q0 R_+ is singular, "
+                "possible only at delta = 0): not covered by wide_closed_form. Use "
+                "numerics.simulate."
+            )
+        # |Q0|_F / sigma_min(C_+): how much C_+^{-1} amplifies the start's rounding errors
+        condition = math.sqrt(float(sum(v * v for v in Q0.ravel()))) / float(min(sv))
+        Z = _inverse(Cp, dps)
+        data = dict(rates=rates, kappa=kappa, R=R, Z=Z, H=Z @ Cm, C=C, sa=sa, sw=sw, X=X, Y=Y,
+                    eta_a=eta_a, eta_w=eta_w,
+                    sign=int(Cp[0, 0] > 0) - int(Cp[0, 0] < 0) if h == 1 else None)  # fmt: skip
+        if h == 1 and dps is not None:
+            data["sign"] = mpmath.mpf(data["sign"])
+    rnd = nb.round_to(dps)
+    brnd = nb.rounded((B, rates), dps)
+    return WideTrajectory(setup=setup, dps=dps, delta=rnd(delta), s=rnd(s),
+                          beta_star=brnd[0], rates=brnd[1], h=h,
+                          condition=float(condition), _data=data)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -1392,6 +1891,10 @@ def _ntk() -> Verdict:
 
 
 def _unit_rates() -> Verdict:
+    return prove_zero(*_unit_rates_residuals())
+
+
+def _unit_rates_residuals() -> list[sp.Expr]:
     # a~ = a/sqrt(eta_a), w~ = w/sqrt(eta_w) follow the unit-rate flow of `loss` with inputs
     # sqrt(eta_a eta_w) X, and balance(a, w) = eta_a eta_w (a~^2 - |w~|^2): the poster's
     # printed delta of the equal-rate model, times eta_a eta_w
@@ -1410,7 +1913,7 @@ def _unit_rates() -> Verdict:
     res = [F.ddt(q) - r for q, r in zip(tilde, rhs, strict=True)]
     res.append(balance(a, w, S.eta_a, S.eta_w) - S.eta_a * S.eta_w * _poster_delta(
         tilde[0], tilde[1:]))  # fmt: skip
-    return prove_zero(*res)
+    return res
 
 
 def _reduction() -> Verdict:
@@ -1751,6 +2254,191 @@ def _wide_preconditioner_single(dps: int = 30) -> Verdict:
         "tolerances" + (f" ({where})" * bool(where)), F64)  # fmt: skip
 
 
+# --- Part II: the wide exact solution ---------------------------------------------------
+def _wide_reduction() -> Verdict:
+    # isotropic inputs X = c I_2 (s = c^2), h = c = d = n = 2: the raw flow of wide_loss in
+    # Q = [A/sqrt(eta_a'), W/sqrt(eta_w')] is wide_field(Q, K) + (s/2)(Delta - delta I) Q J,
+    # J = diag(I_c, -I_d), K = wide_generator(delta', kappa, B*) with B* the zero of
+    # grad_beta L (beta_gradient): exactly wide_field where Delta = delta I (conserved)
+    S = symbolic()
+    ex = S.exprs
+    F = wide_flow(2, 2, 2, 2)
+    A, W = F.block("A"), F.block("W")
+    X, _ = _data_symbols(2, 2, 2)
+    c = sp.Symbol("c", positive=True)
+    iso = {X[0, 0]: c, X[0, 1]: 0, X[1, 0]: 0, X[1, 1]: c}
+    B, _, _, grad = beta_gradient(2, 2, 2)
+    (sol,) = sp.solve([g.subs(iso) for g in grad.ravel()], list(B.ravel()), dict=True)
+    beta_star = np.array([[sol[b] for b in row] for row in B])
+    prm = {S.s: c**2, S.delta: S.delta}
+    delta_p, kappa, ra, rw = (ex[k].subs(prm) for k in ("delta_p", "kappa_of_rates", "root_a",
+                                                        "root_w"))  # fmt: skip
+    Q = np.concatenate([A / ra, W / rw], axis=1)
+    dQ = np.concatenate([np.vectorize(F.ddt, otypes=[object])(A) / ra,
+                         np.vectorize(F.ddt, otypes=[object])(W) / rw], axis=1)  # fmt: skip
+    J = np.diag([1, 1, -1, -1])
+    Delta = wide_balance(A, W, S.eta_a, S.eta_w)
+    extra = c**2 / 2 * ((Delta - S.delta * np.eye(2, dtype=int)) @ Q @ J)
+    target = wide_field(Q, wide_generator(delta_p, kappa, beta_star), kappa) + extra
+    return prove_zero(*(np.vectorize(lambda e: e.subs(iso), otypes=[object])(dQ) - target).ravel())
+
+
+def _wide_riccati() -> Verdict:
+    # h = 2, m = 3, generic Y(t), N(t) (symmetric), K (symmetric): with Y' = Y K and N' =
+    # kappa^2 Y Y^T, P = Y^T N^-1 Y obeys P' = K P + P K - kappa^2 P^2 (sympy differentiates);
+    # h = 1: Q = Y/sqrt(N) obeys dQ/dt = wide_field(Q, K); N(t) = I + kappa^2 C Phi C^T in the
+    # eigenbasis has N' = kappa^2 Y Y^T: d/dt g_minus = e^{2kt}, g_minus(0) = 0, and
+    # g_plus = e^{-2kt} g_minus, e_plus = 1/e_minus (the scalar pieces of wide_symbolic)
+    t, kap = sp.Symbol("t"), sp.Symbol("kappa", positive=True)
+    h, m = 2, 3
+    Yf = sp.Matrix(h, m, lambda i, j: sp.Function(f"Y{i}{j}")(t))
+    Nf = sp.Matrix(h, h, lambda i, j: sp.Function(f"N{min(i, j)}{max(i, j)}")(t))
+    K = sp.Matrix(m, m, lambda i, j: sp.Symbol(f"K{min(i, j)}{max(i, j)}"))
+    dY, dN = Yf * K, kap**2 * Yf * Yf.T
+    rules = {sp.Derivative(Yf[i, j], t): dY[i, j] for i in range(h) for j in range(m)}
+    rules.update({sp.Derivative(Nf[i, j], t): dN[i, j] for i in range(h) for j in range(h)})
+    P = Yf.T * Nf.inv() * Yf
+    res = list((P.diff(t).subs(rules) - (K * P + P * K - kap**2 * P * P)).applyfunc(sp.cancel))
+    y1 = sp.Matrix(1, m, lambda i, j: sp.Function(f"y{j}")(t))
+    n1 = sp.Function("n")(t)
+    r1 = {sp.Derivative(y1[j], t): (y1 * K)[j] for j in range(m)}
+    r1[sp.Derivative(n1, t)] = kap**2 * (y1 * y1.T)[0]
+    Q = np.array(y1 / sp.sqrt(n1))
+    res += list((np.array(sp.Matrix(Q).diff(t).subs(r1)) - wide_field(Q, np.array(K), kap)).ravel())
+    W = wide_symbolic()
+    ex, k = W.exprs, W.k
+    res.append(sp.diff(elementary(ex["g_minus"]), W.t) - sp.exp(2 * k * W.t))
+    res.append(sp.limit(elementary(ex["g_minus"]), W.t, 0))
+    res.append(ex["g_plus"] - sp.exp(-2 * k * W.t) * ex["g_minus"])
+    res.append(ex["e_plus"] * ex["e_minus"] - 1)
+    return prove_zero(*res)
+
+
+def _generic_modes() -> dict[str, Any]:
+    """Generic symbols for h = 2 ``+`` modes and one ``-`` mode: ``C_+`` (2 x 2), ``C_-``
+    (2 x 1), ``lam = e^{k t}`` (3 positive), ``phi`` = int_0^t e^{2 k u} du (3 positive)."""
+    Cp = np.array(sp.symbols("p00 p01 p10 p11", real=True), dtype=object).reshape(2, 2)
+    Cm = np.array(sp.symbols("q0 q1", real=True), dtype=object).reshape(2, 1)
+    lam = np.array(sp.symbols("l0:3", positive=True), dtype=object)
+    phi = np.array(sp.symbols("f0:3", positive=True), dtype=object)
+    return {"Cp": Cp, "Cm": Cm, "lam": lam, "phi": phi, "kappa": sp.Symbol("kappa", positive=True)}
+
+
+def _wide_stable_form() -> Verdict:
+    # the evaluated form (riccati_core, riccati_gram; e_+ = 1/lam_+, e_- = lam_-, g_+ =
+    # phi_+/lam_+^2, g_- = phi_-: identities of wide_riccati) equals the textbook
+    # Lam C^T N^-1 C Lam, N = I + kappa^2 C diag(phi) C^T (h = 2, one - mode); and for h = 1
+    # (C_+ = p of either sign) sign(p) core^{-1/2} [1, M] equals N^{-1/2} C Lam
+    g = _generic_modes()
+    Cp, Cm, lam, phi, kap = g["Cp"], g["Cm"], g["lam"], g["phi"], g["kappa"]
+    C = np.concatenate([Cp, Cm], axis=1)
+    Z = np.array(sp.Matrix(Cp).inv())
+    core, M = riccati_core(Z, Z @ Cm, 1 / lam[:2], lam[2:], phi[:2] / lam[:2] ** 2, phi[2:], kap)
+    r_plus, r_minus = [sp.sqrt(v) for v in phi[:2] / lam[:2] ** 2], [sp.sqrt(phi[2])]
+    L = riccati_factor(Z, Z @ Cm, 1 / lam[:2], r_plus, r_minus, kap)
+    res = [sp.cancel(e) for e in (sp.Matrix(L @ L.T) - sp.Matrix(core))]
+    P = riccati_gram(np.array(sp.Matrix(core).inv()), M)
+    Yd, Nd = riccati_direct(C, lam, [sp.sqrt(v) for v in phi], kap)
+    textbook = sp.Matrix(Yd).T * sp.Matrix(Nd).inv() * sp.Matrix(Yd)
+    N = sp.eye(2) + kap**2 * sp.Matrix(C) * sp.diag(*phi) * sp.Matrix(C).T
+    res += list(sp.Matrix(Nd) - N) + list(sp.Matrix(Yd) - sp.Matrix(C) * sp.diag(*lam))
+    res += [sp.cancel(e) for e in (sp.Matrix(P) - textbook)]
+    for sign in (1, -1):
+        p = sign * sp.Symbol("p", positive=True)
+        c1 = np.array([[p, Cm[0, 0]]], dtype=object)
+        z1 = np.array([[1 / p]], dtype=object)
+        core1, M1 = riccati_core(z1, z1 * Cm[0, 0], 1 / lam[:1], lam[2:], phi[:1] / lam[0] ** 2,
+                                 phi[2:], kap)  # fmt: skip
+        Q = sign * np.concatenate([[1], M1[0]]) / sp.sqrt(core1[0, 0])
+        n1 = 1 + kap**2 * (p**2 * phi[0] + Cm[0, 0] ** 2 * phi[2])
+        ref = c1[0] * np.array([lam[0], lam[2]]) / sp.sqrt(n1)
+        res += list(Q - ref)
+    return prove_zero(*res)
+
+
+def _wide_limit_at_infinity() -> Verdict:
+    # t -> oo with k_+ > 0 >= k_-: sympy's limits of the scalar pieces (e_+ -> 0, e_+ e_- -> 0,
+    # g_+ -> 1/(2 k_+)), put into riccati_core / riccati_gram, give diag(p_inf) + 0 with
+    # p_inf of wide_symbolic (h = 2, one - mode), a fixed point of P' = K P + P K - kappa^2
+    # P^2 (K = diag(k) in the eigenbasis)
+    W = wide_symbolic()
+    ex, t = W.exprs, W.t
+    k0, k1 = sp.symbols("k0 k1", positive=True)
+    km = -sp.Symbol("km", nonnegative=True)
+    g = _generic_modes()
+    kap = W.kappa
+    res = [
+        sp.limit(elementary(ex["e_plus"]).subs(W.k, k0), t, sp.oo),
+        sp.limit(elementary(ex["e_plus"] * ex["e_minus"].subs(W.k, km)).subs(W.k, k0), t, sp.oo),
+    ]
+    gp = [sp.limit(elementary(ex["g_plus"]).subs(W.k, kk), t, sp.oo) for kk in (k0, k1)]
+    Z = np.array(sp.Matrix(g["Cp"]).inv())
+    zero = np.array([0, 0], dtype=object)
+    core, M = riccati_core(Z, Z @ g["Cm"], zero, np.array([0]), np.array(gp), g["phi"][2:], kap)
+    P = sp.Matrix(riccati_gram(np.array(sp.Matrix(core).inv()), M))
+    p_inf = [ex["p_inf"].subs(W.k, kk) for kk in (k0, k1, km)]
+    res += list(P - sp.diag(*p_inf))
+    Kd = sp.diag(k0, k1, km)
+    res += list(Kd * P + P * Kd - kap**2 * P * P)
+    return prove_zero(*res)
+
+
+def _wide_ntk() -> Verdict:
+    # d vec(F)/dt = -K vec(F - Y) along the raw wide flow, F = X W^T A (wide_output), K =
+    # wide_ntk(A^T A, W^T W) (h = n = d = c = 2, any X)
+    S = symbolic()
+    F = wide_flow(2, 2, 2, 2)
+    A, W = F.block("A"), F.block("W")
+    X, Y = _data_symbols(2, 2, 2)
+    out = wide_output(A, W, X)
+    K = wide_ntk(A.T @ A, W.T @ W, X, S.eta_a, S.eta_w)
+    Kr = np.einsum("iajb,jb->ia", K, out - Y)
+    return prove_zero(*(np.vectorize(F.ddt, otypes=[object])(out) + Kr).ravel())
+
+
+def _wide_single_neuron(dps: int = 30) -> Verdict:
+    """h = c = 1: wide_closed_form's A, W and beta equal closed_form's a, w, beta (Part I)
+    over every case with delta >= 0 (d = 2) and every case's d = 1 restriction, at t in {0,
+    0.5, 3, 30, 1e4, inf}, float64 and dps digits (the origin, a saddle, is refused by the
+    wide form and skipped)."""
+    times = ("0", "0.5", "3", "30", "1e4", math.inf)
+    worst, where, n = 0.0, "", 0
+    for cs in CASES:
+        for w in (list(cs.w0), [cs.w0[0]]):
+            X = cs.setup.X if len(w) == 2 else tuple((r[0],) for r in cs.setup.X)
+            single = Setup(cs.setup.eta_a, cs.setup.eta_w, X, cs.setup.y)
+            wide = WideSetup(cs.setup.eta_a, cs.setup.eta_w, X, tuple((v,) for v in cs.setup.y))
+            delta = balance(_rational(cs.a0), np.array([_rational(v) for v in w]),
+                            _rational(cs.setup.eta_a), _rational(cs.setup.eta_w))  # fmt: skip
+            if (delta < 0 and len(w) > 1) or (_rational(cs.a0) == 0 and not any(map(_rational, w))):
+                continue  # outside Theorem 4.2's h = d, or the saddle at the origin
+            n += 1
+            for prec in (None, dps):
+                tw = wide_closed_form(wide, [[cs.a0]], [w], dps=prec)
+                ts = closed_form(single, cs.a0, w, dps=prec)
+                tol = _wide_tolerance(prec)
+                for t in times:
+                    a, b = tw.at(t), ts.at(t)
+                    got = np.concatenate([a.A.ravel(), a.W.ravel(), a.beta.ravel()])
+                    ref = np.concatenate([[b.a], b.w, b.beta])
+                    err = error_in_units(got, ref, tol)
+                    if err > worst:
+                        worst, where = err, f"{cs.name} (d={len(w)}) at t={t}, dps={prec}"
+    return Verdict.from_error(
+        worst, f"{n} (case, d) pairs x 6 times x (float64, dps {dps}); worst {worst:.2g} "
+        "tolerances" + (f" ({where})" * bool(where)), _wide_tolerance(None))  # fmt: skip
+
+
+def _wide_tolerance(dps: int | None) -> Tolerance:
+    """Of two closed forms (wide and single neuron) compared normwise: float64, each is an
+    SVD / eigen-decomposition, a 2 x 2 eigenvector and <= ~20 roundings of O(1) terms; with
+    condition ~|Z| (C_+^{-1}, <= ~10 in the suite): measured worst 2.6 eps, 32 eps leaves a
+    factor >= 10.  mpmath: both at dps + 10 digits, rounded to dps: dps - 2 digits."""
+    if dps is None:
+        return Tolerance(32 * float(np.finfo(float).eps), reason="float64, two evaluations")
+    return Tolerance.digits(dps - 2, f"two closed forms rounded to {dps} digits")
+
+
 def claims() -> list[Theorem]:
     """The claims of seed 003 proved or checked from this module alone (the conservation
     laws come from :func:`laws`, the simulation-backed confirmations are in
@@ -1810,6 +2498,28 @@ def claims() -> list[Theorem]:
         T("wide_preconditioner_single", "Part II, Theorem 4.2 (h = c = 1)",
           "Theorem 4.2's preconditioners at h = c = 1 add up to the single neuron's M "
           "(delta >= 0, or d = 1).", _wide_preconditioner_single, kind="numeric"),
+        T("wide_reduction", "Part II, Theorem 4.2 setting (exact solution)",
+          "For X^T X = s I, Q = [A/sqrt(eta_a'), W/sqrt(eta_w')] obeys dQ/dt = Q K - "
+          "(kappa^2/2) Q Q^T Q + (s/2)(Delta - delta I) Q J, K = [[delta'/2 I, kappa B*^T], "
+          "[kappa B*, -delta'/2 I]]: the Riccati flow wherever Delta = delta I.", _wide_reduction),
+        T("wide_riccati", "Part II (exact solution)",
+          "P = Y^T N^-1 Y (Y' = Y K, N' = kappa^2 Y Y^T) solves P' = K P + P K - kappa^2 P^2; "
+          "for h = 1, Q = Y/sqrt(N) solves the Q flow; N = I + kappa^2 C diag(t exprel(2kt)) "
+          "C^T in the eigenbasis.", _wide_riccati),
+        T("wide_stable_form", "Part II (exact solution, evaluation form)",
+          "The evaluated form (riccati_core = L L^T with L of riccati_factor, riccati_gram: "
+          "exponents <= 0) equals Lam C^T N^-1 C Lam, and for h = 1 sign(c_+) core^-1/2 "
+          "[1, M] = N^-1/2 C Lam.", _wide_stable_form),
+        T("wide_limit_at_infinity", "Part II (exact solution, t -> oo)",
+          "As t -> oo, P tends to diag(2 k_+/kappa^2) (+ modes, rates k_+ > 0) and 0 elsewhere, "
+          "a fixed point of the Riccati equation: P(oo) = (2/kappa^2) K_+.",
+          _wide_limit_at_infinity),
+        T("wide_ntk", "Part II (NTK)",
+          "d F/dt = -K (F - Y) along the wide flow with K[i,a,j,b] = eta_a x_i^T W^T W x_j "
+          "delta_ab + eta_w (A^T A)_ab x_i^T x_j (wide_ntk).", _wide_ntk),
+        T("wide_single_neuron", "Part II vs Part I (h = c = 1)",
+          "At h = c = 1 wide_closed_form's A, W, beta are closed_form's a, w, beta (delta >= 0, "
+          "or d = 1), float64 and mpmath, t in [0, oo].", _wide_single_neuron, kind="numeric"),
     ]  # fmt: skip
 
 
@@ -1821,6 +2531,18 @@ def _kunin_balanced_m() -> tuple[sp.Expr, sp.Expr]:
     # (I + bb^T/|b|^2), resp. minus the module's lambda_1(delta = 0) times it; as sums of squares
     printed, corrected = _balanced_m()
     return sum(r**2 for r in printed), sum(sp.simplify(r) ** 2 for r in corrected)
+
+
+def _rates_delta() -> tuple[sp.Expr, sp.Expr]:
+    # along the flow with rates eta_a, eta_w (n = d = 2): d/dt of the printed a^2 - |w|^2
+    # (non-zero unless eta_a = eta_w), resp. d/dt of balance() = eta_w a^2 - eta_a |w|^2 plus
+    # the residuals of the claim kunin.unit_rates (balance = eta_a eta_w times the printed
+    # delta of the unit-rate variables), as sums of squares
+    S = symbolic()
+    F, a, w, _, _ = _flow_parts()
+    printed = F.ddt(_poster_delta(_scalar(a), w))
+    corrected = sp.simplify(F.ddt(_scalar(balance(a, w, S.eta_a, S.eta_w)))) ** 2
+    return printed, corrected + sum(sp.simplify(r) ** 2 for r in _unit_rates_residuals())
 
 
 def errata() -> tuple[Erratum, ...]:
@@ -1836,6 +2558,19 @@ def errata() -> tuple[Erratum, ...]:
             "M = eta_w a^2 I + eta_a w w^T on the balanced manifold minus each form (squared "
             "entries), the printed one at a rational point.",
             _kunin_balanced_m,
+        ),
+        Erratum(
+            SEED, "Part I (delta = a^2 - ||w||^2)",
+            "delta = a^2 - ||w||^2 is conserved",
+            "delta = eta_w a^2 - eta_a ||w||^2 is conserved (a^2 - ||w||^2 only when eta_a = "
+            "eta_w; in the unit-rate variables a/sqrt(eta_a), w/sqrt(eta_w) it is eta_a eta_w "
+            "(a~^2 - ||w~||^2))",
+            "The printed quantity is the conserved one of equal learning rates only: along the "
+            "flow da/dt = -eta_a dL/da, dw/dt = -eta_w dL/dw, d(a^2 - |w|^2)/dt = -2 (eta_a - "
+            "eta_w) beta . grad_beta L. Residuals: d/dt of each form along the flow (the printed "
+            "one at a rational point, eta_a != eta_w), the corrected one with the claim "
+            "kunin.unit_rates.",
+            _rates_delta,
         ),
     )  # fmt: skip
 

@@ -245,8 +245,8 @@ def test_bad_input(call, exc, message):
 # ---------------------------------------------------------------------------
 # the preconditioners and the erratum, through the public functions
 # ---------------------------------------------------------------------------
-def test_erratum_printed_form_is_false_and_the_module_form_true():
-    (erratum,) = kunin.errata()
+@pytest.mark.parametrize("erratum", kunin.errata(), ids=lambda e: e.equation)
+def test_erratum_printed_form_is_false_and_the_module_form_true(erratum):
     printed, corrected = erratum.residuals()
     assert corrected == 0 and abs(float(printed)) > 1e-3
     assert erratum.check()

@@ -345,4 +345,68 @@ def claims() -> list[Theorem]:
         T("xu_ziyin_cross_check", "seed 001 Theorem 1 vs seed 003",
           "With one hidden neuron and rank-1 (d = 1) data the two closed forms coincide.",
           _xu_ziyin_cross),
+        T("wide_closed_form_oracle", "Part II, Theorem 4.2 setting (exact solution)",
+          "wide_closed_form and the simulated raw (A, W) flow agree to dps - 5 digits in beta, "
+          "the outputs, the loss, A^T A, W^T W and the NTK (delta <, =, > 0; h = c and h = d; "
+          "s = 1 and 4; unequal rates) at times 0 to 12.", _wide_oracle),
     ]  # fmt: skip
+
+
+# Theorem 4.2's setting, exact solution: (name, setup, delta, the given layer); the other
+# layer from kunin.wide_start (Cholesky at dps + 20 digits)
+_EXACT_X = (("0.6", "0.8", "0"), ("-0.8", "0.6", "0"), ("0", "0", "1"), ("0", "0", "0"))  # s = 1
+_EXACT_X4 = tuple(tuple(str(2 * float(v)) for v in r) for r in _EXACT_X)  # s = 4
+_A3 = (("0.3", "-0.2"), ("0.5", "0.1"), ("-0.4", "0.6"))
+_W2 = (("0.4", "0.1", "-0.3"), ("-0.2", "0.5", "0.2"))
+
+
+def _wide_cases() -> list[tuple[str, kunin.WideSetup, str, dict[str, Any]]]:
+    up = kunin.WideSetup("1", "0.5", _EXACT_X, _WIDE_Y)
+    s4 = kunin.WideSetup("0.3", "2", _EXACT_X4, _WIDE_Y)
+    return [
+        ("upstream h=c=2", up, "0.6", {"W": _W2}),
+        ("downstream h=d=3", up, "-0.7", {"A": _A3}),
+        ("balanced h=c=2", up, "0", {"W": _W2}),
+        ("balanced s=4, eta_w > eta_a", s4, "0", {"W": _W2}),
+        ("upstream s=4, eta_w > eta_a", s4, "0.9", {"W": _W2}),
+        ("downstream s=4, eta_w > eta_a", s4, "-0.2", {"A": _A3}),
+    ]
+
+
+WIDE_TIMES = ("0", "0.3", "1", "4", "12")
+
+
+def _wide_oracle(dps: int = 30) -> Verdict:
+    """kunin.wide_closed_form vs the raw (A, W) flow integrated by ``numerics.simulate``
+    (mpmath Taylor, dps digits) over :func:`_wide_cases` at :data:`WIDE_TIMES`: beta, the
+    outputs, the loss, A^T A, W^T W and the NTK (measured from the simulated weights with
+    ``kunin.wide_ntk``), each normwise, dps - 5 digits (as :func:`_oracle`)."""
+    rtol = 10.0 ** -(dps - 5)
+    tol = Tolerance(rtol, reason="Taylor integrator at dps + 20 digits, closed form at dps + 10")
+    worst, where = 0.0, ""
+    for name, setup, delta, given in _wide_cases():
+        A0, W0 = kunin.wide_start(setup, delta, dps=dps + 20, **given)
+        exact = kunin.wide_closed_form(setup, A0, W0, dps=dps).sample(list(WIDE_TIMES))
+        sim = numerics.simulate(setup, A0, W0, list(WIDE_TIMES), method="mpmath", dps=dps)
+        with mpmath.workdps(dps + 20):
+            X = np.array([[nb.to_mpf(v) for v in r] for r in setup.X], dtype=object)
+            ea, ew = nb.to_mpf(setup.eta_a), nb.to_mpf(setup.eta_w)
+            for t, e, s in zip(WIDE_TIMES, exact, sim, strict=True):
+                ga, gw = s.A.T @ s.A, s.W.T @ s.W
+                for what, got, ref in (
+                    ("beta", e.beta, s.beta),
+                    ("outputs", e.outputs, X @ s.beta),
+                    ("loss", [e.loss], [s.loss]),
+                    ("A^T A", e.gram_a, ga),
+                    ("W^T W", e.gram_w, gw),
+                    ("ntk", e.ntk, kunin.wide_ntk(ga, gw, X, ea, ew)),
+                ):
+                    err = error_in_units(got, ref, tol)
+                    if err > worst:
+                        worst, where = err, f"{name}: {what} at t={t}"
+    return Verdict.from_error(
+        worst,
+        f"{len(_wide_cases())} starts x t in {{{', '.join(WIDE_TIMES)}}}: beta, outputs, loss, "
+        f"A^T A, W^T W, NTK; worst {worst:.2g} tolerances" + (f" ({where})" if where else ""),
+        tol,
+    )
