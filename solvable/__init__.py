@@ -40,6 +40,7 @@ _MODEL_MODULES = (  # the one list of models, in the registry's order: one line 
     "global_convergence",
     "linear_node_scaling",
     "mirror_flow",
+    "delayed_rich",
 )
 
 MODELS: tuple[Model, ...] = tuple(
