@@ -130,8 +130,10 @@ MUTANTS = [
         seed="003",
         backend="mpmath",
         file=_K,
-        old="    unit = 2.0**-52 if dps is None else 10.0 ** (-dps)",
-        new="    unit = 2.0**-52",
+        old="    :func:`closed_form`), else ``ValueError`` pointing to "
+        '``numerics.simulate``."""\n    unit = 2.0**-52 if dps is None else 10.0 ** (-dps)',
+        new="    :func:`closed_form`), else ``ValueError`` pointing to "
+        '``numerics.simulate``."""\n    unit = 2.0**-52',
         why="the isotropy condition X^T X = s I checked at float64 resolution at every "
         "precision: nearly isotropic data accepted for a 30-digit exact solution",
         tests=_TESTS,
