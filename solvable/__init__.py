@@ -41,6 +41,7 @@ _MODEL_MODULES = (  # the one list of models, in the registry's order: one line 
     "linear_node_scaling",
     "mirror_flow",
     "delayed_rich",
+    "piecewise_linear",
 )
 
 MODELS: tuple[Model, ...] = tuple(
