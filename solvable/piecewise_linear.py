@@ -130,8 +130,9 @@ class Symbols:
     """``delta``, ``eta_a``, ``eta_w`` (those of :func:`solvable.kunin.symbolic`) and ``b =
     |beta_k| >= 0``; ``exprs``: ``sigma`` (the radial rate), ``lambda_1``, ``lambda_2`` (at
     ``|beta|^2 = b^2``), their cancellation-free forms ``lambda_1_stable``,
-    ``proj_coefficient`` (``lambda_2/b^2``), ``angular_rate`` (``lambda_1/b``, with its
-    limits at ``b = 0``) and ``a_squared`` (``lambda_1/eta_w``, :func:`neuron_start`)."""
+    ``lambda_2_stable``, ``angular_rate`` (``lambda_1/b``, with its
+    limits at ``b = 0``) and ``a_magnitude`` (``|a| = sqrt(lambda_1/eta_w)``, in forms
+    without ``b^2``, which underflows before ``|a|`` does; :func:`neuron_start`)."""
 
     delta: sp.Symbol
     eta_a: sp.Symbol
@@ -150,12 +151,12 @@ def symbolic() -> Symbols:
     sigma = K.exprs["sigma"].subs(at)
     kappa2 = ea * ew
     # lambda_1 = (sigma + delta)/2 = 2 kappa^2 b^2/(sigma - delta): the second form for
-    # delta < 0, where the first cancels; lambda_2/b^2 likewise for delta >= 0
+    # delta < 0, where the first cancels; lambda_2 likewise for delta >= 0
     lam1 = sp.Piecewise(
         ((sigma + delta) / 2, delta >= 0), (2 * kappa2 * b**2 / (sigma - delta), True)
     )
-    proj = sp.Piecewise(
-        (2 * kappa2 / (sigma + delta), delta >= 0), ((sigma - delta) / (2 * b**2), True)
+    lam2 = sp.Piecewise(
+        (2 * kappa2 * b**2 / (sigma + delta), delta > 0), ((sigma - delta) / 2, True)
     )
     angular = sp.Piecewise(
         (sp.oo, sp.And(sp.Eq(b, 0), delta > 0)),
@@ -168,9 +169,12 @@ def symbolic() -> Symbols:
         "lambda_1": K.exprs["lambda_1"].subs(at),
         "lambda_2": K.exprs["lambda_2"].subs(at),
         "lambda_1_stable": lam1,
-        "proj_coefficient": proj,
+        "lambda_2_stable": lam2,
         "angular_rate": angular,
-        "a_squared": sp.piecewise_fold(lam1 / ew),
+        "a_magnitude": sp.Piecewise(
+            (sp.sqrt((sigma + delta) / (2 * ew)), delta >= 0),
+            (b * sp.sqrt(2 * ea / (sigma - delta)), True),
+        ),
     }
     return Symbols(delta=delta, eta_a=ea, eta_w=ew, b=b, exprs=exprs)
 
@@ -179,7 +183,7 @@ def symbolic() -> Symbols:
 def _evaluators(backend: str) -> dict[str, Callable[..., Any]]:
     S = symbolic()
     args = (S.delta, S.eta_a, S.eta_w, S.b)
-    names = ("sigma", "lambda_1_stable", "proj_coefficient", "angular_rate", "a_squared")
+    names = ("sigma", "lambda_1_stable", "lambda_2_stable", "angular_rate", "a_magnitude")
     return {k: generate(args, S.exprs[k], backend) for k in names}
 
 
@@ -188,6 +192,42 @@ def _evaluators(backend: str) -> dict[str, Callable[..., Any]]:
 # ---------------------------------------------------------------------------
 def _sqrt(x: Any, dps: int | None) -> Any:
     return math.sqrt(x) if dps is None else mpmath.sqrt(x)
+
+
+def _norm(v: np.ndarray, dps: int | None) -> Any:
+    """``|v|`` without underflow or overflow of the squares (float64: scaled by max|v|)."""
+    if dps is not None:
+        return mpmath.sqrt(sum(x * x for x in v))
+    m = float(np.max(np.abs(v)))
+    return 0.0 if m == 0 else m * math.sqrt(float(np.sum((v / m) ** 2)))
+
+
+# each expression's degree of homogeneity in (delta, |beta|) jointly
+_DEGREE = {"sigma": 1, "lambda_1_stable": 1, "lambda_2_stable": 1, "angular_rate": 0,
+           "a_magnitude": 0.5}  # fmt: skip
+
+
+def _eval(name: str, dps: int | None, delta: Any, eta_a: Any, eta_w: Any, b: Any) -> Any:
+    """The generated evaluator ``name`` at ``(delta, eta_a, eta_w, b)``.  In float64, at
+    ``(delta, b)`` scaled by a power of two to a maximum near 1 and the result scaled back
+    (``_DEGREE``; exact), so that ``delta^2`` and ``b^2`` inside sigma neither overflow nor
+    underflow from 1e-300 to 1e300."""
+    if dps is not None:
+        return _evaluators("mpmath")[name](delta, eta_a, eta_w, b)
+    big = max(abs(delta), b)
+    e = 2 * (math.frexp(big)[1] // 2) if big > 0 else 0  # even: a_magnitude has degree 1/2
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # every branch runs
+        value = float(_evaluators("numpy")[name](math.ldexp(delta, -e), eta_a, eta_w,
+                                                 math.ldexp(b, -e)))  # fmt: skip
+    return math.ldexp(value, int(e * _DEGREE[name])) if math.isfinite(value) else value
+
+
+def _finite(name: str, value: Any, dps: int | None) -> Any:
+    """``value``, or a ``ValueError`` where float64 overflowed on finite inputs."""
+    if dps is None and not np.all(np.isfinite(value)):
+        raise ValueError(f"{name} overflows float64 for these inputs (|beta|, |delta| or the "
+                         f"data near 1e150 or beyond): use dps=30")  # fmt: skip
+    return value
 
 
 def _rates(eta_a: Any, eta_w: Any) -> None:
@@ -203,10 +243,12 @@ def _scalar_rate(name: str, delta: Number, beta_norm: Number, eta_a: Number, eta
     _rates(eta_a, eta_w)
     conv = nb.converter(dps)
     with nb.Precision(dps):
-        fn = _evaluators("numpy" if dps is None else "mpmath")[name]
-        with np.errstate(divide="ignore", invalid="ignore"):  # numpy evaluates every branch
-            value = fn(*(conv(v) for v in (delta, eta_a, eta_w, beta_norm)))
-    return float(value) if dps is None else nb.rounded((value,), dps)[0]
+        value = _eval(name, dps, *(conv(v) for v in (delta, eta_a, eta_w, beta_norm)))
+    if dps is not None:
+        return nb.rounded((value,), dps)[0]
+    if name == "angular_rate" and value == math.inf and conv(beta_norm) == 0:
+        return math.inf  # the limit |beta| -> 0 at delta > 0
+    return float(_finite(name, value, dps))
 
 
 def radial_rate(delta: Number, beta_norm: Number, eta_a: Number = 1, eta_w: Number = 1, *,
@@ -259,8 +301,7 @@ def neuron_start(beta: Any, delta: Any, sign: Any = None, eta_a: Number = 1, eta
     with nb.Precision(dps):
         B, dl, s = _neuron_arrays(beta, delta, sign, dps)
         ea, ew = conv(eta_a), conv(eta_w)
-        a_sq = _evaluators("numpy" if dps is None else "mpmath")["a_squared"]
-        a = np.array([s[k] * _sqrt(a_sq(dl[k], ea, ew, _sqrt(sum(B[k] * B[k]), dps)), dps)
+        a = np.array([s[k] * _eval("a_magnitude", dps, dl[k], ea, ew, _norm(B[k], dps))
                       for k in range(len(B))], dtype=B.dtype)  # fmt: skip
         W = np.zeros_like(B)
         for k in range(len(B)):
@@ -271,7 +312,12 @@ def neuron_start(beta: Any, delta: Any, sign: Any = None, eta_a: Number = 1, eta
                     f"beta[{k}] = 0 with delta[{k}] = {dl[k]} < 0: a = 0 and the direction "
                     f"of w_{k} (|w|^2 = -delta/eta_a) is not fixed by beta"
                 )
-    return (a, W) if dps is None else nb.rounded((a, W), dps)
+    if dps is None:
+        if np.any((a == 0) & np.any(B != 0, axis=1)):
+            raise ValueError("a_k underflows float64 for these inputs (|beta_k| tiny with "
+                             "delta_k < 0): use dps=30")  # fmt: skip
+        return _finite("neuron_start a", a, dps), _finite("neuron_start W", W, dps)
+    return nb.rounded((a, W), dps)
 
 
 def self_consistent_field(setup: kunin.PiecewiseLinearSetup, beta: Any, delta: Any,
@@ -279,7 +325,8 @@ def self_consistent_field(setup: kunin.PiecewiseLinearSetup, beta: Any, delta: A
     """``d beta_k/dt = -M(beta_k, delta_k) g_k`` (h, d) for every neuron (Part II, the
     self-consistent equation): ``g_k`` of :func:`neuron_gradient` on the pattern
     :func:`activation_pattern` of ``(beta, sign)``, ``M = lambda_1 I + lambda_2 u u^T`` with
-    the generated cancellation-free ``lambda_1`` and ``lambda_2/|beta|^2``.  A neuron with
+    the generated cancellation-free ``lambda_1``, ``lambda_2`` and ``u = beta_k/|beta_k|``.
+    A neuron with
     ``beta_k = 0`` and ``delta_k >= 0`` has ``w_k = 0`` (``delta_k > 0``) or ``a_k = w_k =
     0``: it does not move; ``beta_k = 0`` with ``delta_k < 0`` is a ``ValueError`` (the flow
     then depends on the direction of ``w_k``, which ``beta_k`` does not carry).  float64, or
@@ -294,19 +341,19 @@ def self_consistent_field(setup: kunin.PiecewiseLinearSetup, beta: Any, delta: A
         y = np.array([conv(v) for v in setup.y], dtype=B.dtype)
         ea, ew = conv(setup.eta_a), conv(setup.eta_w)
         g = neuron_gradient(B, activation_pattern(B, s, X).astype(int), X, y)
-        ev = _evaluators("numpy" if dps is None else "mpmath")
         out = np.zeros_like(B)
         for k in range(len(B)):
-            b = _sqrt(sum(B[k] * B[k]), dps)
+            b = _norm(B[k], dps)
             if b == 0:
                 if dl[k] < 0:
                     raise ValueError(f"beta[{k}] = 0 with delta[{k}] = {dl[k]} < 0: the flow "
                                      f"of beta_{k} depends on the direction of w_{k}")  # fmt: skip
                 continue
-            lam1 = ev["lambda_1_stable"](dl[k], ea, ew, b)
-            proj = ev["proj_coefficient"](dl[k], ea, ew, b)
-            out[k] = -(lam1 * g[k] + proj * B[k] * sum(B[k] * g[k]))
-    return out if dps is None else nb.rounded((out,), dps)[0]
+            lam1 = _eval("lambda_1_stable", dps, dl[k], ea, ew, b)
+            lam2 = _eval("lambda_2_stable", dps, dl[k], ea, ew, b)
+            u = B[k] / b
+            out[k] = -(lam1 * g[k] + lam2 * u * sum(u * g[k]))
+    return _finite("self_consistent_field", out, dps) if dps is None else nb.rounded((out,), dps)[0]
 
 
 # ---------------------------------------------------------------------------
@@ -398,7 +445,7 @@ def _radial_directional() -> Verdict:
     res += [sp.sympify(e).subs(unit) for e in P(Mg) - lam1 * P(g)]
     res.append(lam1 + lam2 - ex["sigma"])
     bpos = sp.Symbol("b_pos", positive=True)
-    for stable, exact in (("lambda_1_stable", lam1), ("proj_coefficient", lam2 / S.b**2)):
+    for stable, exact in (("lambda_1_stable", lam1), ("lambda_2_stable", lam2)):
         for _, (e, _cond) in enumerate(ex[stable].args):
             res.append((e - exact).subs(S.b, bpos))
     for e, cond in ex["angular_rate"].args:
@@ -449,13 +496,13 @@ def _pattern_from_beta() -> Verdict:
 
 
 def _neuron_start() -> Verdict:
-    # a^2 = lambda_1/eta_w, w = beta/a (d = 2, b = |beta| > 0): a w = beta and eta_w a^2 -
-    # eta_a |w|^2 = delta on both branches of the stable lambda_1
+    # |a| = sqrt(lambda_1/eta_w) on both branches, w = beta/a (d = 2, b = |beta| > 0): a w =
+    # beta and eta_w a^2 - eta_a |w|^2 = delta
     S = symbolic()
     beta = np.array(sp.symbols("beta0:2", real=True), dtype=object)
     res = []
-    for e, _cond in S.exprs["a_squared"].args:
-        a2 = e.subs(S.b, sp.sqrt(beta @ beta))
+    for e, _cond in S.exprs["a_magnitude"].args:
+        a2 = (e**2).subs(S.b, sp.sqrt(beta @ beta))
         res.append(S.eta_w * a2 - S.eta_a * (beta @ beta) / a2 - S.delta)
     return prove_zero(*res)
 
@@ -531,7 +578,7 @@ def claims() -> list[Theorem]:
           "|beta|/|delta| (delta -> -oo), ~ delta/|beta| (delta -> +oo), sigma ~ |delta| at "
           "both ends; the |beta| = 0 branches are the limits.", _angular_rate),
         T("neuron_start", "Part II (delta_k per neuron)",
-          "a^2 = lambda_1/eta_w, w = beta/a gives a w = beta and eta_w a^2 - eta_a |w|^2 = "
+          "|a| = sqrt(lambda_1/eta_w), w = beta/a gives a w = beta and eta_w a^2 - eta_a |w|^2 = "
           "delta.", _neuron_start),
         T("evaluators", "Part II",
           "angular_rate, radial_rate, self_consistent_field and neuron_start in float64 and at "
