@@ -190,10 +190,6 @@ def _evaluators(backend: str) -> dict[str, Callable[..., Any]]:
 # ---------------------------------------------------------------------------
 # Numeric API (float64, or mpmath at dps digits)
 # ---------------------------------------------------------------------------
-def _sqrt(x: Any, dps: int | None) -> Any:
-    return math.sqrt(x) if dps is None else mpmath.sqrt(x)
-
-
 def _norm(v: np.ndarray, dps: int | None) -> Any:
     """``|v|`` without underflow or overflow of the squares (float64: scaled by max|v|)."""
     if dps is not None:
@@ -326,11 +322,12 @@ def self_consistent_field(setup: kunin.PiecewiseLinearSetup, beta: Any, delta: A
     self-consistent equation): ``g_k`` of :func:`neuron_gradient` on the pattern
     :func:`activation_pattern` of ``(beta, sign)``, ``M = lambda_1 I + lambda_2 u u^T`` with
     the generated cancellation-free ``lambda_1``, ``lambda_2`` and ``u = beta_k/|beta_k|``.
-    A neuron with
-    ``beta_k = 0`` and ``delta_k >= 0`` has ``w_k = 0`` (``delta_k > 0``) or ``a_k = w_k =
-    0``: it does not move; ``beta_k = 0`` with ``delta_k < 0`` is a ``ValueError`` (the flow
-    then depends on the direction of ``w_k``, which ``beta_k`` does not carry).  float64, or
-    mpmath at ``dps`` digits."""
+    A neuron with ``beta_k = 0`` and ``delta_k >= 0`` has ``w_k = 0`` (``delta_k > 0``) or
+    ``a_k = w_k = 0``: it does not move; ``beta_k = 0`` with ``delta_k < 0`` is a
+    ``ValueError`` (the flow then depends on the direction of ``w_k``, which ``beta_k`` does
+    not carry).  float64 (inputs scaled so that no square under- or overflows; a
+    ``ValueError`` naming ``dps`` where the field itself leaves float64), or mpmath at
+    ``dps`` digits."""
     if not isinstance(setup, kunin.PiecewiseLinearSetup):
         raise TypeError(f"setup must be a kunin.PiecewiseLinearSetup, got {type(setup).__name__}")
     dps = nb.check_dps(dps)
