@@ -811,6 +811,30 @@ def _flow_sign() -> tuple[sp.Expr, sp.Expr]:
     return printed, sp.expand(dfdt - drive)
 
 
+def _eq224_gradient() -> tuple[sp.Expr, sp.Expr]:
+    # df(x)/dt along (2.22) at unit rates (as printed there; p = 2, d = 1, n = 2), sign as
+    # corrected above, against (1/n) sum_i (y_i - f_i) <grad f(x), g_i> with g_i = f(x_i) 1
+    # (the printed pairing, the scalar f(x_i) in every component) and g_i = grad f(x_i).
+    # Printed: sigma(u) = u + u^2/2 at a rational point (exact); corrected: generic sigma.
+    f, theta, vel, xs, ys, rate = _flow_setup()
+    unit = {r: 1 for r in set(rate.values())}
+    x = sp.Symbol("x", real=True)
+    n = len(xs)
+    dfdt = sum(sp.diff(f(x), v) * vel[v] for v in theta).subs(unit)
+
+    def drive(pair: Callable[[Any, int], sp.Expr]) -> sp.Expr:
+        return sum((ys[i] - f(xs[i])) * sum(sp.diff(f(x), v) * pair(v, i) for v in theta)
+                   for i in range(n)) / n  # fmt: skip
+
+    printed = dfdt - drive(lambda v, i: f(xs[i]))
+    corrected = dfdt - drive(lambda v, i: sp.diff(f(xs[i]), v))
+    u = sp.Dummy("u")
+    to_poly = {_SIGMA: sp.Lambda(u, u + u**2 / 2)}
+    free = sorted(printed.free_symbols, key=lambda q: q.name)
+    point = {q: sp.Rational(k + 2, k + 3) for k, q in enumerate(free)}
+    return sp.nsimplify(printed.subs(to_poly).doit().subs(point)), sp.expand(corrected)
+
+
 def _eq242_exponent() -> tuple[sp.Expr, sp.Expr]:
     # Constant K = diag(1, 2), n = 2, r(0) = e_1 (slowest eigenvector), t = 1: the exact
     # r(t) = e^{-K t/n} r(0) has |r(1)| = e^{-1/2}; printed bound e^{-lambda_min t} = e^{-1}:
@@ -907,6 +931,21 @@ def _errata() -> tuple[Erratum, ...]:
             "grad f(x_i)>. Residual: df/dt -/+ (1/n) sum_i K(x, x_i) r_i for p = 2, d = 1, "
             "n = 2, generic sigma (printed: sigma(u) = u + u^2/2 at a rational point).",
             _flow_sign,
+        ),
+        Erratum(
+            s,
+            "(2.24)",
+            "df(x)/dt = ... sum_i (y_i - f(x_i)) <grad f(x; theta), f(x_i; theta)>",
+            "df(x)/dt = ... sum_i (y_i - f(x_i)) <grad f(x; theta), grad f(x_i; theta)>  "
+            "(= K(x, x_i) of (2.25), as (2.26) uses)",
+            "Inserting theta dot of (2.22), a combination of the gradients grad f(x_i), into "
+            "<grad f(x), theta dot> of (2.23) pairs grad f(x) with grad f(x_i); the printed "
+            "f(x_i) is a scalar, not a vector of parameter space (the gradient is missing). "
+            "Residual (sign as corrected by the (2.24), (2.26) erratum, unit rates as in "
+            "(2.22)): df/dt minus each form, the printed pairing read as <grad f(x), f(x_i) 1>; "
+            "p = 2, d = 1, n = 2, generic sigma (printed: sigma(u) = u + u^2/2 at a rational "
+            "point).",
+            _eq224_gradient,
         ),
         Erratum(
             s,

@@ -22,6 +22,13 @@ frozen (t_c -> oo), ``= 0`` learning (eq. (28)).  Then (Theorem 2) the NTK
 numbers: P and Q have the same mean), (ii) for a zero initial output (``P = Q``
 exactly), (iii) for ``c_d = 0`` with ``c_u + c_eta_w != c_w + c_eta_u`` (one of the two
 terms of p_i = q_i +- ... dominates).  Otherwise feature learning.
+
+Section 3.2 (:func:`initialisation_phase`): ``d`` and ``eta`` fixed, ``c_u = max{0, c_w}``,
+``c_gamma = min{-c_w/2, 0}``.  Eq. (28) holds for every ``c_w`` and eq. (30) iff ``c_w >
+0``, but the initial output grows as ``kappa^(c_w/2)`` for ``c_w > 0``, and there
+``c_u = c_w`` at fixed ``d`` leaves ``P/Q`` random under i.i.d. Gaussian initialisation
+(as in Table 1's lazy column without a zero output): feature learning for every ``c_w``
+unless the initial output is zero (errata of this module, with Appendix B.4's exponents).
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ from __future__ import annotations
 import functools
 import itertools
 import numbers
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -42,15 +49,20 @@ from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_zero
 from solvable._core.model import Model
 
 __all__ = [
+    "C_W",
     "EXPONENT_NAMES",
     "EXPONENT_SYMBOLS",
     "MODEL",
     "PHASES",
     "TABLE_1_COLUMNS",
+    "InitialisationPhase",
     "Scaling",
     "exponents",
     "format_table_1",
+    "initialisation_phase",
     "p_q_moments",
+    "section_3_2_exponents",
+    "section_3_2_scaling",
     "table_1",
     "xu_ziyin_phase",
 ]
@@ -69,12 +81,15 @@ def exponents() -> dict[str, sp.Expr]:
     :func:`solvable.xu_ziyin.symbolic`'s coefficients and :func:`p_q_moments`):
     ``m = max(c_eta_w + c_u, c_eta_u + c_w)`` (P, Q ~ kappa^m), ``a = 2 c_gamma + c_eta_u +
     c_eta_w`` (B^2 ~ kappa^a), ``b = 2 c_gamma + c_d + m`` (4AC ~ kappa^(2b); the initial
-    NTK ~ kappa^b) and ``t_c = -max(a, 2 b)/2`` (t_c ~ kappa^t_c)."""
+    NTK ~ kappa^b), ``t_c = -max(a, 2 b)/2`` (t_c ~ kappa^t_c) and ``f0 = c_gamma + (c_d +
+    c_u + c_w)/2`` (the initial output ``gamma u^T W x`` has r.m.s. ~ kappa^f0 under i.i.d.
+    Gaussian initialisation; claim ``phases.output_exponent``)."""
     c_d, c_gamma, c_u, c_w, c_eta_u, c_eta_w = EXPONENT_SYMBOLS
     m = sp.Max(c_eta_w + c_u, c_eta_u + c_w)
     a = 2 * c_gamma + c_eta_u + c_eta_w
     b = 2 * c_gamma + c_d + m
-    return {"m": m, "a": a, "b": b, "t_c": -sp.Max(a, 2 * b) / 2}
+    f0 = c_gamma + (c_d + c_u + c_w) / 2
+    return {"m": m, "a": a, "b": b, "t_c": -sp.Max(a, 2 * b) / 2, "f0": f0}
 
 
 _EXPONENTS = exponents()
@@ -129,8 +144,8 @@ class Scaling:
             raise TypeError(f"zero_initial_output must be a bool, got {self.zero_initial_output!r}")
 
     def exponent(self, name: str) -> sp.Rational:
-        """``exponents()[name]`` (``"m"``, ``"a"``, ``"b"`` or ``"t_c"``) at these exponents,
-        exactly."""
+        """``exponents()[name]`` (``"m"``, ``"a"``, ``"b"``, ``"t_c"`` or ``"f0"``) at these
+        exponents, exactly."""
         values = dict(zip(EXPONENT_SYMBOLS, (getattr(self, k) for k in EXPONENT_NAMES),
                           strict=True))  # fmt: skip
         return sp.Rational(_EXPONENTS[name].xreplace(values))
@@ -155,6 +170,13 @@ class Scaling:
     def t_c_exponent(self) -> sp.Rational:
         """``t_c ~ kappa^e`` with ``e = -max(a, 2 b)/2`` (eq. (27))."""
         return self.exponent("t_c")
+
+    @property
+    def output_exponent(self) -> sp.Expr:
+        """The initial output ``f_0 = gamma u^T W x`` is ``Theta(kappa^e)`` (its r.m.s. under
+        i.i.d. Gaussian initialisation), ``e = c_gamma + (c_d + c_u + c_w)/2``; ``-oo`` for a
+        zero initial output (``zero_initial_output``)."""
+        return sp.S.NegativeInfinity if self.zero_initial_output else self.exponent("f0")
 
     @property
     def p_over_q_case(self) -> int | None:
@@ -189,6 +211,85 @@ def xu_ziyin_phase(
     (t_c -> 0).  Exponents may be int, float, ``fractions.Fraction`` or sympy Rational;
     the arithmetic is exact.  See :class:`Scaling` for the derivation."""
     return Scaling(c_d, c_gamma, c_u, c_w, c_eta_u, c_eta_w, zero_initial_output).phase
+
+
+# ---------------------------------------------------------------------------
+# Section 3.2: the initialisation scale at fixed width
+# ---------------------------------------------------------------------------
+C_W = EXPONENT_SYMBOLS[3]
+"""The parameter of Section 3.2 (``sigma_w^2 ~ kappa^c_w``)."""
+
+
+def section_3_2_exponents() -> dict[str, sp.Expr]:
+    """Seed 001 Section 3.2's choice as sympy expressions in :data:`C_W` (the one
+    definition): ``d`` fixed (``c_d = 0``), the learning rate fixed (``c_eta_u = c_eta_w =
+    0``, Appendix B.4), ``c_u = max{0, c_w}`` and ``c_gamma = min{-c_w/2, 0}``."""
+    zero = sp.Integer(0)
+    return {"c_d": zero, "c_gamma": sp.Min(-C_W / 2, 0), "c_u": sp.Max(0, C_W), "c_w": C_W,
+            "c_eta_u": zero, "c_eta_w": zero}  # fmt: skip
+
+
+_B4_C = sp.Symbol("c", real=True)
+
+
+def _appendix_b4() -> dict[str, sp.Expr]:
+    """Appendix B.4's choice as printed, in its parameter ``c`` (data: the errata
+    ``Appendix B.4`` correct it): ``sigma_u^2 = kappa^c``, ``sigma_w^2 = kappa^max{c, 0}``,
+    ``gamma = kappa^-min{0, -c/2}``, ``d`` and ``eta`` fixed."""
+    zero = sp.Integer(0)
+    return {"c_d": zero, "c_gamma": -sp.Min(0, -_B4_C / 2), "c_u": _B4_C,
+            "c_w": sp.Max(_B4_C, 0), "c_eta_u": zero, "c_eta_w": zero}  # fmt: skip
+
+
+def section_3_2_scaling(c_w: Any, *, zero_initial_output: bool = False) -> Scaling:
+    """The :class:`Scaling` of seed 001 Section 3.2 at ``c_w`` (exact rational; types as
+    for :class:`Scaling`): :func:`section_3_2_exponents` evaluated exactly."""
+    value = _exponent("c_w", c_w)
+    ex = {k: sp.Rational(v.xreplace({C_W: value})) for k, v in section_3_2_exponents().items()}
+    return Scaling(**ex, zero_initial_output=zero_initial_output)
+
+
+@dataclass(frozen=True)
+class InitialisationPhase:
+    """Seed 001 Section 3.2 at one ``c_w``, derived from :class:`Scaling`.
+
+    ``output_exponent``: the initial output is ``Theta(kappa^e)`` (``-oo``: zero output);
+    ``output_bounded``: ``e <= 0`` (the printed "initial model output is O(1)");
+    ``eq_28``: ``max(a, b) = 0`` (t_c = Theta(1)); ``eq_30``: ``b > a``;
+    ``p_over_q_case``: the case of eq. (29) that gives ``P/Q -> 1`` (``None``: at fixed
+    ``d`` under i.i.d. Gaussian initialisation with ``c_u = c_w``, ``P/Q`` stays random);
+    ``phase``: Theorem 2; ``printed_phase``: the paper's "kernel iff c_w > 0"."""
+
+    c_w: sp.Rational
+    scaling: Scaling
+    output_exponent: sp.Expr
+    output_bounded: bool
+    eq_28: bool
+    eq_30: bool
+    p_over_q_case: int | None
+    phase: Phase
+    printed_phase: Phase
+
+
+def initialisation_phase(c_w: Any, *, zero_initial_output: bool = False) -> InitialisationPhase:
+    """Seed 001 Section 3.2 (and Appendix B.4, corrected): ``d`` and the learning rates
+    fixed, ``sigma_w^2 ~ kappa^c_w``, ``c_u = max{0, c_w}``, ``c_gamma = min{-c_w/2, 0}``.
+
+    Exact rational arithmetic.  What holds (claims ``phases.section_3_2``): eq. (28) for
+    every ``c_w``; ``b - a = max{c_w, 0}``, so eq. (30) iff ``c_w > 0``; the initial output
+    ``~ kappa^(c_w/2)``.  What does not (errata): the output is ``O(1)`` only for ``c_w <= 0``,
+    and for ``c_w > 0`` (``c_u = c_w``, fixed ``d``) ``P/Q`` does not tend to 1 under i.i.d.
+    Gaussian initialisation, so Theorem 2 gives feature learning for every ``c_w``; the
+    printed "kernel iff c_w > 0" holds for a zero initial output (``zero_initial_output``,
+    case 2 of eq. (29))."""
+    s = section_3_2_scaling(c_w, zero_initial_output=zero_initial_output)
+    e = s.output_exponent
+    return InitialisationPhase(
+        c_w=s.c_w, scaling=s, output_exponent=e, output_bounded=bool(e <= 0),
+        eq_28=max(s.first_term, s.second_term) == 0, eq_30=s.second_term > s.first_term,
+        p_over_q_case=s.p_over_q_case, phase=s.phase,
+        printed_phase="kernel" if s.c_w > 0 else "feature learning",
+    )  # fmt: skip
 
 
 # ---------------------------------------------------------------------------
@@ -290,7 +391,9 @@ def p_q_moments(rho_convention: str = "norm") -> dict[str, sp.Expr]:
     ``(W x)_i ~ N(0, sigma_w^2 ||x||^2)`` and ``u_i`` are independent Gaussians, so
     ``p_i ~ N(0, s^2)`` with ``s^2 = (eta_w sigma_u^2 + eta_u sigma_w^2 ||x||^2/rho^2)/4``,
     ``E[p_i^4] = 3 s^4`` and, the p_i being i.i.d., ``Var P = 2 s^4 / d``.  Returns the
-    sympy expressions (keys ``mean_P``, ``var_P``, ``mean_Q``, ``var_Q``, ``x2``, ``d0``)."""
+    sympy expressions (keys ``mean_P``, ``var_P``, ``mean_Q``, ``var_Q``, ``mean_P_minus_Q``,
+    ``msq_P_minus_Q`` (``E[(P - Q)^2]``), and the symbols ``x2``, ``d0``, ``d``, ``eta_u``,
+    ``eta_w``, ``sigma_u``, ``sigma_w``)."""
     if rho_convention not in ("norm", "printed"):
         raise ValueError(f"rho_convention must be 'norm' or 'printed', got {rho_convention!r}")
     return dict(_moments(rho_convention))
@@ -313,6 +416,9 @@ def _moments(rho_convention: str) -> dict[str, sp.Expr]:
     for name, z in (("P", p), ("Q", q)):
         out[f"mean_{name}"] = sp.simplify(E(z**2))
         out[f"var_{name}"] = sp.simplify(variance(z**2) / d)  # i.i.d. over i
+    # P - Q = (1/d) sum_i (p_i^2 - q_i^2): a mean of i.i.d. terms
+    out["mean_P_minus_Q"] = sp.simplify(E(p**2 - q**2))
+    out["msq_P_minus_Q"] = sp.simplify(E(sp.expand((p**2 - q**2) ** 2)) / d)
     return out
 
 
@@ -418,6 +524,23 @@ def _eq_28_exponents() -> Verdict:
                    residuals=verdict.residuals + decided.residuals)  # fmt: skip
 
 
+def _p_minus_q_is_output() -> sp.Expr:
+    """Residual of ``P - Q = f / c`` (eq. (19) at alpha = 1, so a zero output gives P = Q):
+    two neurons, d0 = 2, explicit weights, p, q of eq. (6) and f = network_output (the
+    model's definitions)."""
+    S = xu_ziyin.symbolic()
+    u = np.array(sp.symbols("u0:2", real=True), dtype=object)
+    W = np.array(sp.symbols("w0:4", real=True), dtype=object).reshape(2, 2)
+    x = np.array(sp.symbols("x0:2", real=True), dtype=object)
+    rho = sp.sqrt((x * x).sum())
+    v = W @ x
+    unit = [{S.u: u[i], S.v: v[i], S.rho: rho} for i in range(2)]
+    P = sum(S.paper["p"].subs(at) ** 2 for at in unit) / 2
+    Q = sum(S.paper["q"].subs(at) ** 2 for at in unit) / 2
+    f = xu_ziyin.network_output(u, W, x, S.gamma)
+    return P - Q - f / S.coefficients["c"].subs({S.d: 2, S.rho: rho})
+
+
 def _eq_29_cases() -> Verdict:
     """The three cases of eq. (29) in which P/Q -> 1, and the balanced finite-width case in
     which it does not.  p_i, q_i = (a_i +- b_i)/2 with a_i = sqrt(eta_u) (W x)_i / rho and
@@ -430,19 +553,7 @@ def _eq_29_cases() -> Verdict:
     r1 = m["mean_P"] - m["mean_Q"]
     r2 = sp.limit(m["var_P"], m["d"], sp.oo)
     r3 = sp.limit(m["var_Q"], m["d"], sp.oo)
-    # (2): two neurons, d0 = 2, explicit weights: P - Q = f / c (eq. (19) at alpha = 1), with
-    # p, q of eq. (6) and f = network_output (the model's definitions)
-    S = xu_ziyin.symbolic()
-    u = np.array(sp.symbols("u0:2", real=True), dtype=object)
-    W = np.array(sp.symbols("w0:4", real=True), dtype=object).reshape(2, 2)
-    x = np.array(sp.symbols("x0:2", real=True), dtype=object)
-    rho = sp.sqrt((x * x).sum())
-    v = W @ x
-    unit = [{S.u: u[i], S.v: v[i], S.rho: rho} for i in range(2)]
-    P = sum(S.paper["p"].subs(at) ** 2 for at in unit) / 2
-    Q = sum(S.paper["q"].subs(at) ** 2 for at in unit) / 2
-    f = xu_ziyin.network_output(u, W, x, S.gamma)
-    r4 = P - Q - f / S.coefficients["c"].subs({S.d: 2, S.rho: rho})
+    r4 = _p_minus_q_is_output()
     # (3): t = kappa^(-|e - e'|/2) -> 0; g, h the fixed Gaussian draws, d = 2
     t = sp.Symbol("t", **_pos)
     g = sp.symbols("g0:2", real=True)
@@ -569,6 +680,101 @@ def _p_q_moments() -> Verdict:
                    f"mean differs by {off}", residuals=verdict.residuals)  # fmt: skip
 
 
+# ---------------------------------------------------------------------------
+# Section 3.2 and the moments of P - Q
+# ---------------------------------------------------------------------------
+_POS_S = sp.Symbol("s", positive=True)
+# every c_w falls in one of three sign cases; Max/Min of the exponents evaluate in each
+_SIGN_CASES: tuple[tuple[str, sp.Expr], ...] = (
+    ("c_w > 0", _POS_S),
+    ("c_w = 0", sp.Integer(0)),
+    ("c_w < 0", -_POS_S),
+)
+# prefactors: sigma_u^2 = k_u kappa^c_u, sigma_w^2 = k_w kappa^c_w, eta_u = e_u kappa^c_eta_u, ...
+_K_U, _K_W, _E_U, _E_W = sp.symbols("k_u k_w e_u e_w", positive=True)
+
+
+def _evaluate(values: dict[str, Any], name: str) -> sp.Expr:
+    """``exponents()[name]`` at exponents given as expressions (keys EXPONENT_NAMES)."""
+    sub = dict(zip(EXPONENT_SYMBOLS, (sp.sympify(values[k]) for k in EXPONENT_NAMES),
+                   strict=True))  # fmt: skip
+    return sp.simplify(exponents()[name].xreplace(sub))
+
+
+def _section_3_2_at(c: sp.Expr) -> dict[str, sp.Expr]:
+    return {k: v.xreplace({C_W: c}) for k, v in section_3_2_exponents().items()}
+
+
+def _fluctuation(values: dict[str, Any]) -> sp.Expr:
+    """``lim_{kappa -> oo} E[(P - Q)^2] / E[P]^2`` at fixed ``d`` (p_q_moments, rho = ||x||)
+    with every hyperparameter ``prefactor * kappa^exponent`` at the exponents ``values``."""
+    m = p_q_moments()
+    kappa = sp.Symbol("kappa", positive=True)
+    sub = {m["sigma_u"]: sp.sqrt(_K_U * kappa ** values["c_u"]),
+           m["sigma_w"]: sp.sqrt(_K_W * kappa ** values["c_w"]),
+           m["eta_u"]: _E_U * kappa ** values["c_eta_u"],
+           m["eta_w"]: _E_W * kappa ** values["c_eta_w"]}  # fmt: skip
+    ratio = sp.simplify((m["msq_P_minus_Q"] / m["mean_P"] ** 2).subs(sub))
+    return sp.simplify(sp.limit(ratio, kappa, sp.oo))
+
+
+def _balanced_fluctuation() -> sp.Expr:
+    """The claimed balanced limit ``16 A B / (d (A + B)^2)``, ``A = e_w k_u``, ``B = e_u k_w``
+    (``4/d`` for equal prefactors)."""
+    A, B = _E_W * _K_U, _E_U * _K_W
+    return 16 * A * B / (p_q_moments()["d"] * (A + B) ** 2)
+
+
+def _output_exponent() -> Verdict:
+    """E[f_0] = 0 and E[f_0^2] = gamma^2 d sigma_u^2 sigma_w^2 ||x||^2 for f_0 =
+    network_output with i.i.d. u_i ~ N(0, sigma_u^2), W_ij ~ N(0, sigma_w^2) (d = d0 = 2; the
+    d terms are i.i.d. with mean 0, so E[f_0^2] is linear in d); with every hyperparameter a
+    power of kappa, sqrt(E[f_0^2]) ~ kappa^f0 (:func:`exponents`)."""
+    S = xu_ziyin.symbolic()
+    m = p_q_moments()
+    s_u, s_w = m["sigma_u"], m["sigma_w"]
+    d, d0 = 2, 2
+    u = np.array([Normal(f"u{i}", 0, s_u) for i in range(d)], dtype=object)
+    W = np.array([[Normal(f"W{i}{j}", 0, s_w) for j in range(d0)] for i in range(d)],
+                 dtype=object)  # fmt: skip
+    x = np.array(sp.symbols(f"x0:{d0}", real=True), dtype=object)
+    f0 = xu_ziyin.network_output(u, W, x, S.gamma)
+    msq = S.gamma**2 * S.d * s_u**2 * s_w**2 * (x * x).sum()
+    kappa, powers = _kappa_powers()
+    _c_d, _c_gamma, c_u, c_w, _c_eta_u, _c_eta_w = EXPONENT_SYMBOLS
+    scale = {s_u: kappa ** (c_u / 2), s_w: kappa ** (c_w / 2)}
+    e = _exponent_of(sp.sqrt(msq.subs(powers).subs(scale)), kappa)
+    return prove_zero(E(f0), E(sp.expand(f0**2)) - msq.subs(S.d, d), e - exponents()["f0"])
+
+
+def _section_3_2() -> Verdict:
+    """Section 3.2's choice (section_3_2_exponents) in each sign case of c_w: max(a, b) = 0
+    (eq. (28)), b - a = max(c_w, 0) (eq. (30) iff c_w > 0) and f0 = c_w / 2."""
+    res = []
+    for _name, c in _SIGN_CASES:
+        v = _section_3_2_at(c)
+        a, b, f0 = (_evaluate(v, k) for k in ("a", "b", "f0"))
+        res += [sp.Max(a, b), b - a - sp.Max(c, 0), f0 - c / 2]
+    return prove_zero(*res)
+
+
+def _p_minus_q() -> Verdict:
+    """E[P - Q] = 0, E[(P - Q)^2] = eta_u eta_w sigma_u^2 sigma_w^2 / d (rho = ||x||); the
+    kappa -> oo limit of E[(P - Q)^2]/E[P]^2 at fixed d, with c_u = c_w + c_eta_u - c_eta_w
+    + delta: the balanced constant for delta = 0, and 0 for delta = +-s (s > 0)."""
+    m = p_q_moments()
+    r1 = m["mean_P_minus_Q"]
+    claimed = m["eta_u"] * m["eta_w"] * m["sigma_u"] ** 2 * m["sigma_w"] ** 2 / m["d"]
+    r2 = m["msq_P_minus_Q"] - claimed
+    _c_d, _c_gamma, _c_u, c_w, c_eta_u, c_eta_w = EXPONENT_SYMBOLS
+    res = [r1, r2]
+    for delta in (0, _POS_S, -_POS_S):
+        v = {"c_u": c_w + c_eta_u - c_eta_w + delta, "c_w": c_w, "c_eta_u": c_eta_u,
+             "c_eta_w": c_eta_w}  # fmt: skip
+        res.append(_fluctuation(v) - (_balanced_fluctuation() if delta == 0 else 0))
+    return prove_zero(*res)
+
+
 def claims() -> list[Theorem]:
     """Seed 001 Section 3: the phase conditions, proved for all exponents."""
 
@@ -598,6 +804,17 @@ def claims() -> list[Theorem]:
           "< c_d + max(c_u, c_w) gives the kernel phase (P/Q -> 1).", lambda: _corollary(3)),
         T("table_1", "Table 1", "Every cell of Table 1 follows from Theorem 2 and eq. (28).",
           _table_1),
+        T("output_exponent", "Sections 3, 3.2 (initial output of eq. (4))", "Under i.i.d. "
+          "Gaussian initialisation E[f_0] = 0 and E[f_0^2] = gamma^2 d sigma_u^2 sigma_w^2 "
+          "||x||^2, so f_0 ~ kappa^(c_gamma + (c_d + c_u + c_w)/2).", _output_exponent),
+        T("section_3_2", "Section 3.2", "With d and eta fixed, c_u = max{0, c_w} and c_gamma = "
+          "min{-c_w/2, 0}: eq. (28) holds for every c_w, b - a = max{c_w, 0} (so eq. (30) "
+          "holds iff c_w > 0), and the initial output is ~ kappa^(c_w/2).", _section_3_2),
+        T("p_minus_q_moments", "Section 3 (moments of P - Q), eq. (29)", "E[P - Q] = 0, "
+          "E[(P - Q)^2] = eta_u eta_w sigma_u^2 sigma_w^2/d; at fixed d, E[(P - Q)^2]/E[P]^2 "
+          "tends to 16AB/(d(A + B)^2) > 0 (A, B the prefactors of eta_w sigma_u^2, eta_u "
+          "sigma_w^2) if c_u + c_eta_w = c_w + c_eta_u (P/Q stays random), else to 0.",
+          _p_minus_q),
     ]  # fmt: skip
 
 
@@ -613,6 +830,87 @@ def _kernel_condition_text() -> tuple[sp.Expr, sp.Expr]:
     return printed, ntk.second_term
 
 
+def _max_ab(values: dict[str, Any]) -> sp.Expr:
+    """The left side of eq. (28), max(a, b), at the exponents ``values``."""
+    return sp.Max(_evaluate(values, "a"), _evaluate(values, "b"))
+
+
+def _initial_output() -> tuple[sp.Expr, sp.Expr]:
+    # printed "O(1)" for every c_w: max(f0, 0) = 0 (at a rational point c_w > 0).  Corrected:
+    # f0 = c_w/2 in each sign case, and at c_w = s > 0 the c_gamma = -s that makes f0 = 0
+    # gives max(a, b) = -s (frozen, eta fixed)
+    printed = sp.Max(_evaluate(section_3_2_exponents(), "f0"), 0)
+    res = [(_evaluate(_section_3_2_at(c), "f0") - c / 2) ** 2 for _, c in _SIGN_CASES]
+    alt = {**_section_3_2_at(_POS_S), "c_gamma": -_POS_S}
+    res += [_evaluate(alt, "f0") ** 2, (_max_ab(alt) + _POS_S) ** 2]
+    return printed, sum(res)
+
+
+def _section_3_2_phase() -> tuple[sp.Expr, sp.Expr]:
+    # printed "kernel iff c_w > 0" needs P/Q -> 1 at c_w > 0 (eq. (29)): the limit of
+    # E[(P - Q)^2]/E[P]^2 there must vanish.  Corrected: b - a = max(c_w, 0) in each sign case;
+    # that limit is the balanced constant for c_w >= 0 (c_u = c_w) and 0 for c_w < 0; a zero
+    # initial output gives P = Q (P - Q = f/c)
+    printed = _fluctuation(_section_3_2_at(_POS_S))
+    res = []
+    for _, c in _SIGN_CASES:
+        v = _section_3_2_at(c)
+        target = 0 if c.is_negative else _balanced_fluctuation()
+        res += [(_evaluate(v, "b") - _evaluate(v, "a") - sp.Max(c, 0)) ** 2,
+                (_fluctuation(v) - target) ** 2]  # fmt: skip
+    return printed, sum(res) + _p_minus_q_is_output() ** 2
+
+
+def _b4_gamma() -> tuple[sp.Expr, sp.Expr]:
+    # (28) requires max(a, b) = 0: B.4 as printed (a rational point has c > 0), and with
+    # the sign of gamma's exponent corrected, in each sign case of c
+    b4 = _appendix_b4()
+    fixed = {**b4, "c_gamma": -b4["c_gamma"]}
+    corrected = sum(_max_ab({k: v.xreplace({_B4_C: c}) for k, v in fixed.items()}) ** 2
+                    for _, c in _SIGN_CASES)  # fmt: skip
+    return _max_ab(b4), corrected
+
+
+def _b4_roles() -> tuple[sp.Expr, sp.Expr]:
+    # (c_u, c_w) of B.4 (gamma's sign corrected) against Section 3.2's at c_w = c: printed at
+    # c = -s (they agree for c >= 0); corrected (sigma_u, sigma_w swapped back) in each sign
+    # case, all six exponents; and at equal rates a, b, m, f0 are symmetric in c_u <-> c_w and
+    # case 3 of eq. (29) depends on |c_u - c_w| only, so the swap changes no phase
+    b4 = _appendix_b4()
+    b4 = {**b4, "c_gamma": -b4["c_gamma"]}
+    swapped = {**b4, "c_u": b4["c_w"], "c_w": b4["c_u"]}
+
+    def gap(values: dict[str, sp.Expr], c: sp.Expr, keys: tuple[str, ...]) -> sp.Expr:
+        at = {k: v.xreplace({_B4_C: c}) for k, v in values.items()}
+        return sum((at[k] - _section_3_2_at(c)[k]) ** 2 for k in keys)
+
+    printed = gap(b4, -_POS_S, ("c_u", "c_w"))
+    corrected = sum(gap(swapped, c, EXPONENT_NAMES) for _, c in _SIGN_CASES)
+    _c_d, _c_gamma, c_u, c_w, c_eta_u, c_eta_w = EXPONENT_SYMBOLS
+    equal = {c_eta_w: c_eta_u}
+    swap = {c_u: c_w, c_w: c_u}
+    for e in exponents().values():
+        e = e.xreplace(equal)
+        corrected += (e - e.xreplace(swap)) ** 2
+    case_3 = (c_u + c_eta_w - c_w - c_eta_u).xreplace(equal)
+    return printed, corrected + (case_3 + case_3.xreplace(swap)) ** 2
+
+
+def _lazy_column() -> tuple[sp.Expr, sp.Expr]:
+    # the lazy cells printed "kernel": (29) needs the limit of E[(P - Q)^2]/E[P]^2 to vanish;
+    # under i.i.d. Gaussian initialisation it is the balanced constant (c_d = 0, c_u = c_w,
+    # equal rates).  Corrected: that value, P = Q for a zero output (P - Q = f/c), and the
+    # phases Scaling gives with and without zero output
+    cells = [r["scaling"] for r in table_1() if r["column"] == "lazy" and r["printed"] == "kernel"]
+    values = [{k: getattr(s, k) for k in EXPONENT_NAMES} for s in cells]
+    printed = sum(_fluctuation(v) for v in values)
+    corrected = sum((_fluctuation(v) - _balanced_fluctuation()) ** 2 for v in values)
+    phases_ok = all(s.phase == "kernel" and replace(s, zero_initial_output=False).phase
+                    == "feature learning" for s in cells)  # fmt: skip
+    corrected += _p_minus_q_is_output() ** 2 + sp.Integer(0 if cells and phases_ok else 1)
+    return printed, corrected
+
+
 def errata() -> tuple[Erratum, ...]:
     """The disagreements of Section 3 with this module, each with its check."""
     return (
@@ -626,6 +924,71 @@ def errata() -> tuple[Erratum, ...]:
             "only. With the printed text the NTK column of Table 1 would not be in the kernel "
             "phase. Residual: the equality part at the NTK column (c_d, c_gamma) = (1, -1/2).",
             _kernel_condition_text,
+        ),
+        Erratum(
+            SEED, "Section 3.2 (initial output)",
+            "c_u = max{0, c_w}, c_gamma = min{-c_w/2, 0}: this choice ensures that the initial "
+            "model output is O(1)",
+            "the initial output is ~ kappa^(c_w/2): O(1) only for c_w <= 0; for c_w > 0 it "
+            "grows as kappa^(c_w/2) (an O(1) output needs c_gamma = -c_w, which at fixed eta "
+            "gives max(a, b) = -c_w < 0: frozen)",
+            "f_0 = gamma u^T W x has r.m.s. kappa^(c_gamma + (c_d + c_u + c_w)/2) (claim "
+            "phases.output_exponent); with c_d = 0, c_u = c_w and c_gamma = -c_w/2 that is "
+            "kappa^(c_w/2). Residuals: max(f0, 0) at c_w > 0; f0 - c_w/2 in each sign case, "
+            "and f0 and max(a, b) + c_w at c_gamma = -c_w.",
+            _initial_output,
+        ),
+        Erratum(
+            SEED, "Section 3.2 (phase)",
+            "By Theorem 2, the network is in the kernel phase if and only if c_w > 0",
+            "eq. (30) holds iff c_w > 0 (b - a = max{c_w, 0}), but with c_u = c_w at fixed d "
+            "P/Q does not tend to 1 under i.i.d. Gaussian initialisation (eq. (29) fails): "
+            "feature learning for every c_w; kernel iff c_w > 0 for a zero initial output "
+            "(case 2 of eq. (29))",
+            "At fixed d, c_u + c_eta_w = c_w + c_eta_u makes p_i and q_i of the same order and "
+            "the law of (P, Q)/E[P] independent of kappa: E[(P - Q)^2]/E[P]^2 -> 16AB/(d(A + "
+            "B)^2) (4/d at equal prefactors; claim phases.p_minus_q_moments), so alpha_+ -> "
+            "sqrt(Q/P) != 1 and the NTK moves by O(1/d) (small at the paper's d = 2000, but not "
+            "o(1) in kappa). For c_w <= 0, a = b: feature learning, as printed. Residuals: that "
+            "limit at c_w > 0; b - a - max(c_w, 0) and the limit in each sign case, and P - Q - "
+            "f/c.",
+            _section_3_2_phase,
+        ),
+        Erratum(
+            SEED, "Appendix B.4 (gamma)",
+            "gamma = kappa^(-min{0, -c/2})",
+            "gamma = kappa^(min{0, -c/2})  (Section 3.2's c_gamma = min{-c_w/2, 0})",
+            "For c > 0 the printed gamma grows as kappa^(c/2): with sigma_u^2, sigma_w^2 = "
+            "kappa^c, a = c and b = 2c, so t_c -> 0 (unstable) and eq. (28) fails; with the "
+            "sign of Section 3.2 max(a, b) = 0 for every c. Residual: max(a, b) of eq. (28), "
+            "printed at c > 0, corrected in each sign case.",
+            _b4_gamma,
+        ),
+        Erratum(
+            SEED, "Appendix B.4 (sigma_u, sigma_w)",
+            "sigma_u^2 = kappa^c, sigma_w^2 = kappa^max{c, 0}",
+            "sigma_w^2 = kappa^c, sigma_u^2 = kappa^max{c, 0}  (Section 3.2: c_u = max{0, c_w})",
+            "B.4 swaps the roles of u and w relative to Section 3.2 (they differ for c < 0). "
+            "At equal learning rates the exponents a, b, m, f0 are symmetric in c_u <-> c_w "
+            "and case 3 of eq. (29) depends on |c_u - c_w|, so the swap changes no phase; "
+            "Section 3.2's labelling is taken as the intended one. Residuals: (c_u, c_w) of "
+            "B.4 minus Section 3.2's at c < 0; swapped back, all exponents in each sign case, "
+            "plus the symmetry.",
+            _b4_roles,
+            changes_math=False,
+        ),
+        Erratum(
+            SEED, "Table 1 (lazy column, c_eta^* and c_eta^- blocks)",
+            "lazy (c_d = 0, c_u = c_w = 0, equal rates): kernel",
+            "kernel only for a zero initial output (case 2 of eq. (29), Chizat et al.'s "
+            "assumption; this package's Table 1 column); under Section 3's i.i.d. Gaussian "
+            "initialisation P/Q stays random at fixed d and these cells are feature learning",
+            "Section 3 states Gaussian initialisation, and the table does not state the zero "
+            "output. With c_d = 0 and c_u + c_eta_w = c_w + c_eta_u none of the three cases "
+            "of eq. (29) holds: E[(P - Q)^2]/E[P]^2 -> 16AB/(d(A + B)^2) > 0 (claim "
+            "phases.p_minus_q_moments). Residuals: that limit at the two cells; corrected, "
+            "its value, P - Q - f/c, and Scaling's phase with and without zero output.",
+            _lazy_column,
         ),
     )  # fmt: skip
 

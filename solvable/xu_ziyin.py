@@ -2359,6 +2359,47 @@ def _q_ge_p_strict() -> tuple[sp.Expr, sp.Expr]:
     return sp.Integer(lhs - int(uw < 0)), sp.Integer(lhs - int(uw <= 0))
 
 
+def _eq19_rho() -> tuple[sp.Expr, sp.Expr]:
+    # f = network_output (d = 2, d0 = 2, explicit weights) at t = 0 (alpha = 1), with P, Q of
+    # eq. (7) from p, q of eq. (6), rho = ||x||: minus the printed gamma d/sqrt(eta_u eta_w)
+    # (P - Q), and minus paper["f"] (coefficient c = gamma rho d/sqrt(eta_u eta_w))
+    S = symbolic()
+    d = 2
+    u = np.array(sp.symbols(f"u0:{d}", real=True), dtype=object)
+    W = np.array(sp.symbols(f"w0:{2 * d}", real=True), dtype=object).reshape(d, 2)
+    x = np.array(sp.symbols("x0:2", real=True), dtype=object)
+    rho = sp.sqrt((x * x).sum())
+    at = [{S.u: u[i], S.v: (W @ x)[i], S.rho: rho} for i in range(d)]
+    P = sum(S.paper["p"].subs(a) ** 2 for a in at) / d
+    Q = sum(S.paper["q"].subs(a) ** 2 for a in at) / d
+    f = network_output(u, W, x, S.gamma)
+    printed = S.gamma * d / sp.sqrt(S.eta_u * S.eta_w) * (P - Q)
+    corrected = S.paper["f"].subs({S.P: P, S.Q: Q, S.alpha: 1, S.d: d, S.rho: rho},
+                                  simultaneous=True)  # fmt: skip
+    return f - printed, f - corrected
+
+
+def _eq21_sign() -> tuple[sp.Expr, sp.Expr]:
+    # d = 2, d0 = 1, x = -rho < 0 (rho = |x|, both conventions of rho agree for d0 = 1):
+    # cos(u, w) (eq. (20)) minus paper["zeta"] (eq. (21) as printed, at the current p, q:
+    # alpha = 1) and minus sign(x) paper["zeta"]
+    S = symbolic()
+    d = 2
+    u = sp.symbols(f"u0:{d}", real=True)
+    w = sp.symbols(f"w0:{d}", real=True)
+    x = -S.rho
+    at = [{S.u: ui, S.v: wi * x} for ui, wi in zip(u, w, strict=True)]
+    p = [S.paper["p"].subs(a) for a in at]
+    q = [S.paper["q"].subs(a) for a in at]
+    P, Q = sum(v**2 for v in p) / d, sum(v**2 for v in q) / d
+    spq = sum(a * b for a, b in zip(p, q, strict=True))
+    zeta = S.paper["zeta"].subs({S.alpha: 1, S.P: P, S.Q: Q, S.Spq: spq, S.d: d},
+                                simultaneous=True)  # fmt: skip
+    uw = sum(a * b for a, b in zip(u, w, strict=True))
+    cos = uw / sp.sqrt(sp.expand(sum(a * a for a in u) * sum(b * b for b in w)))
+    return cos - zeta, cos - sp.sign(x) * zeta
+
+
 @functools.cache
 def errata() -> tuple[Erratum, ...]:
     """Every disagreement of this module with the printed paper, each with its check."""
@@ -2490,6 +2531,28 @@ def errata() -> tuple[Erratum, ...]:
             "u = (1, 0), w = (0, 1).",
             _q_ge_p_strict,
             changes_math=False,
+        ),
+        Erratum(
+            s, "(19) and the limit after it",
+            "f(x) = gamma d / sqrt(eta_u eta_w) (P alpha - Q/alpha),  lim f = gamma d / "
+            "sqrt(eta_u eta_w) (alpha_+ P - Q/alpha_+)",
+            "f(x) = gamma rho d / sqrt(eta_u eta_w) (P alpha - Q/alpha)  (paper['f'], "
+            "coefficient c)",
+            "From eq. (6), p_i^2 - q_i^2 = sqrt(eta_u eta_w) u_i (W x)_i / rho, so f = gamma "
+            "sum_i u_i (W x)_i carries the factor rho (right as printed only for rho = 1). "
+            "Residual: network_output minus each form at alpha = 1, d = 2, d0 = 2.",
+            _eq19_rho,
+        ),
+        Erratum(
+            s, "(21) (x < 0)",
+            "zeta(t) = (alpha P - Q/alpha) / sqrt((alpha P + Q/alpha)^2 - (2/d sum p_i q_i)^2) "
+            "(stated for x = 1, 'without loss of generality')",
+            "zeta(t) = sign(x) (alpha P - Q/alpha) / sqrt(...)  (d0 = 1, rho = |x|); the "
+            "unsigned form is the cosine between u and W x/||x|| (State.alignment)",
+            "With rho = |x| > 0, p_i^2 - q_i^2 = sqrt(eta_u eta_w) u_i w_i x / rho has the sign "
+            "of x u_i w_i, while the denominator is positive: for x < 0 the printed form is "
+            "-cos(u, w). Residual: cos(u, w) minus each form, d = 2, d0 = 1, x = -rho.",
+            _eq21_sign,
         ),
     )  # fmt: skip
 
