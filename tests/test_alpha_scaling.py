@@ -296,6 +296,10 @@ def test_small_curve_trend(small64):
     diff, se = c.difference("test_error", 0.25, 16.0)
     assert diff > 3 * se
     assert np.all(c.values["edge"] < 2)  # GD stayed stable on the final kernel
+    # the step is lr_factor n / lambda_max(K_0) (largest over the seeds): edge/kernel_growth
+    # = lr lambda_0/n, a ratio of the same float64 numbers (a few roundings: 1e-12)
+    lr0 = (c.values["edge"] / c.values["kernel_growth"]).max(axis=1)
+    np.testing.assert_allclose(lr0, c.setup.lr_factor, rtol=1e-12)
     v = kunin_claims._alpha_scaling(curve=c)
     assert v.status == "confirmed", v.detail
 
@@ -308,9 +312,11 @@ def test_the_verdict_can_fail(small64):
     unstable = dict(c.values, edge=c.values["edge"] + 2)
     kd = c.values["kernel_distance"].copy()
     kd[[1, 2]] = kd[[2, 1]]
+    untrained = dict(c.values, train_error=c.values["train_error"] + 0.05)
     for values, what in ((lazy, "rich kernel distance"), (flat, "test error gap"),
                          (unstable, "stability"), (dict(c.values, kernel_distance=kd),
-                                                   "monotone kernel_distance")):  # fmt: skip
+                                                   "monotone kernel_distance"),
+                         (untrained, "rich nets fit")):  # fmt: skip
         v = kunin_claims._alpha_scaling(curve=dataclasses.replace(c, values=values))
         assert v.status == "failed" and what in v.detail, v.detail
     no_gap = dataclasses.replace(c, alphas=(1.0, 2.0, 3.0, 4.0))  # nothing <= 1/4

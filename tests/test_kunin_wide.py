@@ -57,7 +57,7 @@ def wide_problems(draw):
     return setup, A0, W0
 
 
-def _check(problem):
+def _check(problem, times=None):
     setup, A0, W0 = problem
     try:
         f64 = kunin.wide_closed_form(setup, A0, W0)
@@ -76,7 +76,7 @@ def _check(problem):
                   state.beta / (sc * math.sqrt(ea * ew)))  # fmt: skip
         return np.concatenate([np.ravel(np.asarray(b, dtype=object)) for b in blocks])
 
-    for t in TIMES:
+    for t in TIMES if times is None else times(f64):
         a, b = f64.at(t), ref.at(t)
         worst = max(worst, error_in_units(stacked(a), stacked(b), F64_TOL))
         worst = max(worst, error_in_units(a.ntk, b.ntk, F64_TOL))
@@ -107,6 +107,23 @@ def test_float64_matches_40_digits(problem):
 @given(wide_problems())
 def test_float64_matches_40_digits_slow(problem):
     _check(problem)
+
+
+def test_high_condition_start_around_the_switch():
+    # the textbook form loses log10(condition) digits per e-fold of e^{2 k t} until the
+    # switch to the stable form at e^{2 k_max t} = condition (commit 080c032); a start of
+    # condition ~8e3 (default_rng(0) draws, delta = 1e-3) on a dense grid around the switch
+    # time: a switch placed later (at condition^2) loses ~4.5 tolerances there
+    setup = kunin.WideSetup(1.0, 1.0, ((1.0, 0.0), (0.0, 1.0)), ((1.0, 0.5), (-0.3, 2.0)))
+    W = ((0.7318, -1.4043), (-2.6569, -0.0945))
+    A0, W0 = kunin.wide_start(setup, 1e-3, W=W)
+
+    def around_switch(f):
+        assert f.condition > 1e3  # the case this test is for
+        t_switch = math.log(f.condition) / (2 * max(f.rates))
+        return list(np.linspace(0.5 * t_switch, 2.5 * t_switch, 41))
+
+    _check((setup, A0, W0), around_switch)
 
 
 X3 = (("0.6", "0.8", "0"), ("-0.8", "0.6", "0"), ("0", "0", "1"), ("0", "0", "0"))
