@@ -1,4 +1,5 @@
-"""Command line: ``solvable verify``, ``solvable errata`` and ``solvable phases``."""
+"""Command line: ``solvable verify``, ``solvable errata``, ``solvable phases`` and
+``solvable figures``."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 import solvable
-from solvable import theorems
+from solvable import figures, theorems
 from solvable.errata import ERRATA
 
 __all__ = ["main"]
@@ -135,6 +136,27 @@ def _phases(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def _figures(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """``--list``: one line per figure (id, seed file, label, title); otherwise render the
+    ``--only`` figures (default: all) into ``--out``.  An unknown id exits 2 with the list."""
+    try:
+        chosen = figures.select(args.only)
+    except ValueError as exc:
+        print(f"solvable figures: {exc}", file=err)
+        return 2
+    if args.list:
+        for fig in chosen:
+            print(fig.line(), file=out)
+        return 0
+    start = time.perf_counter()
+    paths = figures.render([f.id for f in chosen], args.out, full=args.full, progress=True)
+    for path in paths:
+        print(path, file=out)
+    print(f"{len(chosen)} figure(s), {len(paths)} files in {time.perf_counter() - start:.1f} s",
+          file=out)  # fmt: skip
+    return 0
+
+
 def _short(expr: object, width: int = 30) -> str:
     text = str(expr)
     return text if len(text) <= width else text[: width - 3] + "..."
@@ -184,12 +206,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     sub.add_parser("errata", help="list every disagreement with the papers, with its check")
     sub.add_parser("phases", help="print the papers' phase tables, computed")
+    f = sub.add_parser(
+        "figures", help="list or render the papers' figures (theory over simulation)"
+    )
+    f.add_argument("--list", action="store_true", help="list the figures: id, seed, label, title")
+    f.add_argument("--only", nargs="+", metavar="ID", help="figure ids to render (default: all)")
+    f.add_argument("--out", metavar="DIR", help="directory for <id>.png and <id>.svg")
+    f.add_argument("--full", action="store_true",
+                   help="the paper's sizes (minutes to hours; CUDA where available)")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.command == "figures" and not args.list and args.out is None:
+        f.error("--out DIR is required unless --list is given")  # usage on stderr, exit 2
     if args.command == "verify" and args.json is not None:
         problem = _json_path_problem(args.json)
         if problem is not None:
             v.error(problem)  # usage + message on stderr, SystemExit(2)
-    handler = {"verify": _verify, "errata": _errata, "phases": _phases}[args.command]
+    handler = {"verify": _verify, "errata": _errata, "phases": _phases,
+               "figures": _figures}[args.command]  # fmt: skip
     return handler(args, sys.stdout, sys.stderr)
 
 

@@ -1,0 +1,125 @@
+"""``solvable figures``: the registry, the command line and the fast render of every figure."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from solvable import cli, figures
+from solvable.figures import Figure, figure
+
+# rendered in the default suite (a few seconds each, at least one per seed); the others
+# take 5-15 s on one core and are marked slow
+FAST = {"001-fig1a", "001-fig1b", "003-fig-regimes", "003-fig-wide", "003-fig-plateau"}
+IDS = [f.id for f in figures.figures()]
+
+
+def test_registry_ids_unique_and_well_formed():
+    figs = figures.figures()
+    assert len(IDS) == len(set(IDS))
+    assert FAST <= set(IDS)
+    for f in figs:
+        prefix = f.id.split("-", 1)[0]
+        assert f.seed_file.startswith(prefix + "_")
+        assert f.caption.strip() and f.title.strip() and f.label.strip()
+    seeds = {f.seed_file for f in figs}
+    assert all(sum(f.seed_file == s for f in figs) >= 2 for s in seeds)
+
+
+def test_list_prints_one_line_per_figure(capsys):
+    assert cli.main(["figures", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == IDS
+    for line, f in zip(lines, figures.figures(), strict=True):
+        fid, seed = line.split()[:2]
+        assert re.fullmatch(r"\d{3}-[a-z0-9-]+", fid)
+        assert seed == f.seed_file
+        assert f.label in line and line.rstrip().endswith(f.title)
+
+
+def test_list_with_only(capsys):
+    assert cli.main(["figures", "--list", "--only", IDS[-1], IDS[0]]) == 0
+    assert [line.split()[0] for line in capsys.readouterr().out.splitlines()] == [IDS[0], IDS[-1]]
+
+
+def test_unknown_id_exits_2_with_the_valid_ids(tmp_path, capsys):
+    assert cli.main(["figures", "--only", "999-nope", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "'999-nope'" in err
+    assert all(i in err for i in IDS)
+    assert not any(tmp_path.iterdir())
+
+
+def test_out_is_required_unless_list(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["figures", "--only", IDS[0]])
+    assert exc.value.code == 2
+    assert "--out DIR is required" in capsys.readouterr().err
+
+
+def test_select_and_render_reject_bad_input(tmp_path):
+    with pytest.raises(ValueError, match=r"valid ids: .*001-fig1a"):
+        figures.select(["001-fig1z"])
+    with pytest.raises(TypeError, match="not the str '001-fig1a'"):
+        figures.select("001-fig1a")
+    with pytest.raises(TypeError, match="full must be True or False, got 1"):
+        figures.render([IDS[0]], tmp_path, full=1)
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(ValueError, match="out_dir must be a directory"):
+        figures.select([IDS[0]])[0].render(tmp_path / "file", full=False, progress=False)
+
+
+def test_figure_record_is_validated():
+    def draw(fig, full, progress):
+        return None
+
+    good = figure("003-demo", "003_cfd8c5fad4b6665d.txt", "Part I", "t", "c", draw)
+    assert isinstance(good, Figure)
+    with pytest.raises(ValueError, match="id must look like"):
+        figure("3-demo", "003_cfd8c5fad4b6665d.txt", "Part I", "t", "c", draw)
+    with pytest.raises(ValueError, match="seed prefix '003'"):
+        figure("001-demo", "003_cfd8c5fad4b6665d.txt", "Part I", "t", "c", draw)
+    with pytest.raises(ValueError, match="seed_file must be"):
+        figure("003-demo", "003.txt", "Part I", "t", "c", draw)
+    with pytest.raises(ValueError, match="caption must be a non-empty string"):
+        figure("003-demo", "003_cfd8c5fad4b6665d.txt", "Part I", "t", " ", draw)
+    with pytest.raises(TypeError, match="render must be callable"):
+        Figure("003-demo", "003_cfd8c5fad4b6665d.txt", "Part I", "t", "c", None)
+
+
+def test_duplicate_ids_are_refused(monkeypatch):
+    from solvable.figures import seed_001
+
+    monkeypatch.setattr(seed_001, "FIGURES", seed_001.FIGURES + seed_001.FIGURES[:1])
+    with pytest.raises(ValueError, match="registered twice"):
+        figures.figures()
+
+
+def _check_files(paths, fid, tmp_path):
+    assert [p.name for p in paths] == [f"{fid}.png", f"{fid}.svg"]
+    for p in paths:
+        assert p.parent == tmp_path and p.stat().st_size > 10_000
+    assert paths[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert b"<svg" in paths[1].read_bytes()[:2000]
+
+
+@pytest.mark.parametrize("fid", sorted(FAST))
+def test_render_fast(fid, tmp_path):
+    (fig,) = figures.select([fid])
+    _check_files(fig.render(tmp_path, full=False, progress=False), fid, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fid", sorted(set(IDS) - FAST))
+def test_render_fast_slow_ones(fid, tmp_path):
+    (fig,) = figures.select([fid])
+    _check_files(fig.render(tmp_path, full=False, progress=False), fid, tmp_path)
+
+
+def test_cli_renders_with_progress(tmp_path, capsys):
+    assert cli.main(["figures", "--only", "003-fig-regimes", "--out", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    assert str(tmp_path / "003-fig-regimes.png") in out and "1 figure(s), 2 files" in out
+    assert "003-fig-regimes" in err  # the progress bar (or its plain-line fallback)
+    assert (tmp_path / "003-fig-regimes.svg").stat().st_size > 10_000
