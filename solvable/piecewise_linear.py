@@ -204,14 +204,18 @@ _DEGREE = {"sigma": 1, "lambda_1_stable": 1, "lambda_2_stable": 1, "angular_rate
 
 
 def _eval(name: str, dps: int | None, delta: Any, eta_a: Any, eta_w: Any, b: Any) -> Any:
-    """The generated evaluator ``name`` at ``(delta, eta_a, eta_w, b)``.  In float64, at
-    ``(delta, b)`` scaled by a power of two to a maximum near 1 and the result scaled back
-    (``_DEGREE``; exact), so that ``delta^2`` and ``b^2`` inside sigma neither overflow nor
-    underflow from 1e-300 to 1e300."""
+    """The generated evaluator ``name`` at ``(delta, eta_a, eta_w, b)``.  In float64, where
+    ``max(|delta|, b)`` lies outside ``2^+-500``, at ``(delta, b)`` scaled by a power of two to
+    a maximum near 1 and the result scaled back (``_DEGREE``; exact), so that ``delta^2`` and
+    ``b^2`` inside sigma neither overflow nor underflow from 1e-300 to 1e300."""
     if dps is not None:
         return _evaluators("mpmath")[name](delta, eta_a, eta_w, b)
     big = max(abs(delta), b)
-    e = 2 * (math.frexp(big)[1] // 2) if big > 0 else 0  # even: a_magnitude has degree 1/2
+    # scale only where a square would leave float64 (never otherwise: scaling by the larger
+    # of the two could push the smaller, which multiplies in lambda_1 and |a|, into the
+    # subnormal range); e even: a_magnitude has degree 1/2
+    outside = big > 2.0**500 or 0 < big < 2.0**-500
+    e = 2 * (math.frexp(big)[1] // 2) if outside else 0
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # every branch runs
         value = float(_evaluators("numpy")[name](math.ldexp(delta, -e), eta_a, eta_w,
                                                  math.ldexp(b, -e)))  # fmt: skip
@@ -303,15 +307,17 @@ def neuron_start(beta: Any, delta: Any, sign: Any = None, eta_a: Number = 1, eta
         for k in range(len(B)):
             if a[k] != 0:
                 W[k] = B[k] / a[k]
+            elif np.any(B[k] != 0):  # |a_k| below float64's smallest subnormal
+                raise ValueError(
+                    f"a_{k} underflows float64 for these inputs (|beta_{k}| = "
+                    f"{_norm(B[k], dps)!r} with delta_{k} < 0): use dps=30"
+                )
             elif dl[k] < 0:
                 raise ValueError(
                     f"beta[{k}] = 0 with delta[{k}] = {dl[k]} < 0: a = 0 and the direction "
                     f"of w_{k} (|w|^2 = -delta/eta_a) is not fixed by beta"
                 )
     if dps is None:
-        if np.any((a == 0) & np.any(B != 0, axis=1)):
-            raise ValueError("a_k underflows float64 for these inputs (|beta_k| tiny with "
-                             "delta_k < 0): use dps=30")  # fmt: skip
         return _finite("neuron_start a", a, dps), _finite("neuron_start W", W, dps)
     return nb.rounded((a, W), dps)
 

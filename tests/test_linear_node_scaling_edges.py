@@ -99,11 +99,16 @@ def _errors(got, ref, W0, y, f0max, rtol, y_term=0):
 
 
 def _f0max(setup, a, W0):
+    """The natural scale of f_0 = X beta_0/sqrt(d), beta_0 = sum_j sqrt(lam_j) a_j w_j: the
+    size of its terms, |X| sum_j |sqrt(lam_j) a_j w_j| (float64 rounds the terms; where they
+    cancel, e.g. seed 150 of the slow run with beta_0 ~ 1e-3 of its terms ~ 84, the error is
+    eps times the terms, not times f_0)."""
     with mpmath.workdps(60):
         X = mpmath.matrix(_mp(setup.X).tolist())
-        b = [mpmath.fsum(mpmath.sqrt(setup.lam[j]) * a[j] * W0[j][i] for j in range(setup.m))
+        absX = mpmath.matrix([[abs(X[i, k]) for k in range(X.cols)] for i in range(X.rows)])
+        b = [mpmath.fsum(abs(mpmath.sqrt(setup.lam[j]) * a[j] * W0[j][i]) for j in range(setup.m))
              for i in range(setup.d)]  # fmt: skip
-        f0 = X * mpmath.matrix(b) / mpmath.sqrt(setup.d)
+        f0 = absX * mpmath.matrix(b) / mpmath.sqrt(setup.d)
         return max(abs(v) for v in f0)
 
 

@@ -93,16 +93,32 @@ def test_neuron_start_has_the_asked_beta_and_delta(rows, delta, rates):
             pl.neuron_start(beta, [delta] * len(beta), None, *rates)
         return
     sign = np.where(np.arange(len(beta)) % 2 == 0, 1, -1)
-    a, W = pl.neuron_start(beta, [delta] * len(beta), sign, *rates)
+    try:
+        a, W = pl.neuron_start(beta, [delta] * len(beta), sign, *rates)
+    except ValueError as exc:  # a refusal only where |a_k| is below float64's subnormals
+        assert "underflows" in str(exc) and "dps" in str(exc), exc
+        exact = pl.neuron_start(beta, [delta] * len(beta), sign, *rates, dps=30)[0]
+        assert min(abs(float(v)) for v in exact) < 2.0**-1074
+        return
     assert np.all(np.sign(a[a != 0]) == sign[a != 0])
-    # a w = beta: one division and one product, 2 eps relative per entry (4 eps)
-    assert error_in_units(a[:, None] * W, beta, Tolerance(rtol=4 * EPS)) <= 1
-    # delta: eta_w a^2 - eta_a |w|^2 cancels by (eta_w a^2 + eta_a |w|^2)/|delta| = sigma/|delta|
+    # a w = beta: one division and one product, 2 eps relative per entry (4 eps); a subnormal
+    # a or w (|beta| near 1e-308) carries an absolute error of up to 2^-1074 more, which the
+    # product scales by the other factor
+    tiny = 2.0**-1074
+    for k in range(len(beta)):
+        ak, wk = abs(float(a[k])), np.abs(W[k])
+        slack = 2 * tiny * (ak + np.max(wk) + 1)
+        assert np.all(np.abs(a[k] * W[k] - beta[k]) <= 4 * EPS * np.abs(beta[k]) + slack)
+    # delta: eta_w a^2 - eta_a |w|^2 cancels by (eta_w a^2 + eta_a |w|^2)/|delta| = sigma/|delta|;
+    # a subnormal a has relative error up to 2^-1074/|a|, which w = beta/a and |w|^2 carry
     got = kunin.balance(a, W, *rates)
     for k in range(len(beta)):
         sigma = pl.radial_rate(delta, norms[k], *rates)
-        # (a subnormal result carries an absolute error of a few units of 2^-1074)
-        assert abs(got[k] - delta) <= 16 * EPS * max(sigma, abs(delta)) + 4 * 2.0**-1074
+        ak = abs(float(a[k]))
+        rel_a = tiny / ak if ak > 0 else 0.0
+        w2 = float(np.sum(W[k] ** 2))
+        bound = 16 * EPS * max(sigma, abs(delta)) + 4 * rates[0] * w2 * rel_a + 4 * tiny
+        assert abs(got[k] - delta) <= bound
 
 
 @pytest.mark.parametrize("dps", [None, 30])
