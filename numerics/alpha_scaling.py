@@ -39,11 +39,10 @@ Experiment (numbers only; the decision is the claim ``kunin.alpha_scaling`` of
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import math
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -51,7 +50,7 @@ import numpy as np
 
 from numerics.measures import ntk, relative_change
 from numerics.models import WideTwoLayer
-from numerics.torch_flow import gradient_descent, resolve_device
+from numerics.torch_flow import gradient_descent, resolve_device, threads
 from solvable._core import numbers as nb
 
 __all__ = [
@@ -89,19 +88,6 @@ def _torch() -> Any:
     import torch
 
     return torch
-
-
-@contextlib.contextmanager
-def _one_thread() -> Iterator[None]:
-    """torch intra-op threads set to 1 for the block (these problems are small; spinning
-    OpenMP threads on a shared CPU only slow them down), restored after it."""
-    torch = _torch()
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(old)
 
 
 def _check_dtype(dtype: Any) -> Any:
@@ -370,7 +356,7 @@ def alpha_curve(
     values: dict[str, list[np.ndarray]] = {k: [] for k in METRICS}
     lrs = []
     start = time.perf_counter()
-    with _one_thread():
+    with threads(1):
         for alpha in alphas:
             p0 = initial_parameters(alpha, width, d, seeds, seed=init_seed, device=dev, dtype=dt)
             K0 = ntk(model, p0, X)

@@ -25,10 +25,9 @@ Width sweeps fit log-log slopes of the seed mean with :func:`numerics.sweeps.fit
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +38,7 @@ from scipy.sparse.linalg import LinearOperator, eigsh
 from numerics.measures import ntk
 from numerics.models import WideTwoLayer
 from numerics.sweeps import fit_exponent
-from numerics.torch_flow import gradient_flow, resolve_device
+from numerics.torch_flow import gradient_flow, resolve_device, threads
 from solvable.linearisation import (
     hessian_opnorm_bound,
     hessian_opnorm_formula,
@@ -78,23 +77,10 @@ def _torch() -> Any:
     return torch
 
 
-@contextlib.contextmanager
-def _one_thread() -> Iterator[None]:
-    """torch intra-op threads set to 1 for the block, restored after it (these problems are
-    small; on a shared 2-core machine spinning OpenMP threads were 10-20x slower)."""
-    torch = _torch()
-    old = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(old)
-
-
 def _single_threaded(fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        with _one_thread():
+        with threads(1):
             return fn(*args, **kwargs)
 
     return wrapper

@@ -40,8 +40,9 @@ callables ``fn(params, rows) -> tensor (k, ...)`` evaluated on the ``k`` batch e
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -85,6 +86,21 @@ def _torch() -> Any:
             "(CPU build: pip install torch==2.13.0)"
         ) from exc
     return torch
+
+
+@contextlib.contextmanager
+def threads(n: int | None) -> Iterator[None]:
+    """torch intra-op threads set to ``n`` for the block (``None``: leave them), restored
+    after it.  The seeds' problems are small: on a shared 2-core machine spinning OpenMP
+    threads made them 10-20x slower than one thread."""
+    torch = _torch()
+    old = torch.get_num_threads()
+    if n is not None:
+        torch.set_num_threads(nb.check_int("threads", n))
+    try:
+        yield
+    finally:
+        torch.set_num_threads(old)
 
 
 def min_rtol(dtype: Any) -> float:

@@ -21,6 +21,7 @@ from numerics import lazy_width as lw
 from numerics import measures
 from numerics.models import WideTwoLayer
 from numerics.torch_flow import gradient_flow as gradient_flow_torch
+from numerics.torch_flow import threads
 from solvable import linearisation as lin
 from solvable import theorems
 from solvable._core.activations import elementwise, evaluator
@@ -256,7 +257,7 @@ def test_fixed_a_does_not_move_a():
     X = lw.sphere(4, 8, seed=1)
     model = WideTwoLayer(X=X, y=np.ones(4), eta_a=0.0)
     p0 = lw.initial_parameters(32, 8, 1)
-    with lw._one_thread():  # small problem: one torch thread (shared 2-core machine)
+    with threads(1):  # small problem: one torch thread (shared 2-core machine)
         res = gradient_flow(model, p0, [0.0, 3.0])
     assert torch.equal(res.params["a"][-1], p0["a"])
 
@@ -375,7 +376,7 @@ class _PaperFlow:
 def _torch_run(model, times):
     a0 = torch.tensor([float(v) for v in SYS_A0], dtype=torch.float64)[None]
     W0 = torch.tensor([[float(v) for v in row] for row in SYS_W0], dtype=torch.float64)[None]
-    with lw._one_thread():
+    with threads(1):
         return gradient_flow_torch(model, {"W": W0, "a": a0}, times, rtol=1e-12)
 
 

@@ -26,7 +26,7 @@ from numerics.sweep_three_layer import (
     scale_exponents,
     slopes,
 )
-from numerics.torch_flow import initialise
+from numerics.torch_flow import initialise, threads
 from solvable import three_layer as tl
 
 F = Fraction
@@ -36,10 +36,8 @@ F = Fraction
 def _one_thread():
     """One torch thread: on the shared 2-core machine (pytest -n 2) two threads per
     worker spin at barriers and run many times slower; restored afterwards."""
-    n = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(n)
+    with threads(1):
+        yield
 
 
 # ---------------------------------------------------------------------------

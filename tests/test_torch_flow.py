@@ -540,3 +540,15 @@ def test_gpu_batch_equals_cpu_batch():
     # the same algorithm; reductions in another order: a few ulps per step, over
     # O(100) steps of an at most mildly expanding flow
     torch.testing.assert_close(gpu.params["W"].cpu(), cpu.params["W"], rtol=1e-11, atol=1e-13)
+
+
+def test_threads_is_scoped_and_validated():
+    before = torch.get_num_threads()
+    with torch_flow.threads(1):
+        assert torch.get_num_threads() == 1
+    assert torch.get_num_threads() == before
+    with torch_flow.threads(None):
+        assert torch.get_num_threads() == before
+    with pytest.raises(ValueError, match="threads"), torch_flow.threads(0):
+        pass
+    assert torch.get_num_threads() == before
