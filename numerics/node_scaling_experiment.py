@@ -19,7 +19,10 @@ scalings from :func:`solvable.node_scaling.node_scaling_numeric`.
   ``(w_0j, a_j)_{j>=1}`` per seed, as in Definition 7.1), and per-seed log-log slopes.
 * :func:`section_8_1_1`: GD at learning rate 1 on the simulated data of Section 8.1.1,
   scaled down (fewer steps and repeats), with :func:`section_8_1_1_summary` (the numbers the
-  paper's orderings are about); :func:`plot_section_8_1_1` draws the 4 panels of Figure 1.
+  paper's orderings are about); :func:`draw_section_8_1_1` draws the 4 panels of Figure 1
+  with the theory (the one drawing path, used by :func:`plot_section_8_1_1` and by
+  ``solvable figures``), and :func:`kernel_gd` steps the ``gamma = 1`` kernel limit.
+* :func:`single_relu_experiment`: Section 8.1.2 (Figure 2), reduced by its arguments.
   Command line: ``python -m numerics.node_scaling_experiment --out DIR`` (writes JSON and the
   figure, prints the numbers).
 
@@ -49,10 +52,11 @@ import numpy as np
 from numerics.measures import (
     feature_learning_ratios,
     min_eigenvalue,
+    ntk,
     ntk_node_scaled,
     relative_change,
 )
-from numerics.models import NodeScaled, _activation
+from numerics.models import NodeScaled, WideTwoLayer, _activation
 from numerics.torch_flow import gradient_descent, gradient_flow, resolve_device
 from solvable import global_convergence as gcv
 from solvable import ntg
@@ -60,7 +64,9 @@ from solvable.node_scaling import node_scaling_numeric, sum_of_squares_numeric, 
 
 __all__ = [
     "SETTINGS_8_1_1",
+    "draw_section_8_1_1",
     "feature_learning_sweep",
+    "kernel_gd",
     "main",
     "monitor_table",
     "monitor_theorem_5_1",
@@ -69,6 +75,8 @@ __all__ = [
     "plot_section_8_1_1",
     "section_8_1_1",
     "section_8_1_1_summary",
+    "single_relu_data",
+    "single_relu_experiment",
     "sphere_data",
 ]
 
@@ -234,6 +242,59 @@ def _scoped_threads(fn: Callable[..., Any]) -> Callable[..., Any]:
             return fn(*args, **kwargs)
 
     return wrapper
+
+
+def kernel_gd(
+    K: np.ndarray,
+    r0: np.ndarray,
+    lr: float,
+    record_steps: Sequence[int],
+    *,
+    K_cross: np.ndarray | None = None,
+    f0_cross: np.ndarray | None = None,
+    y_cross: np.ndarray | None = None,
+) -> dict[str, np.ndarray]:
+    """Gradient descent on the linear (kernel) model with a fixed NTG ``K`` (n, n): the
+    infinite-width limit of eq. (2) at ``gamma = 1`` (Proposition 4.3: the NTG is the
+    constant mean NTG), stepped exactly as the network is, ``f <- f + lr K (y - f)`` on the
+    training inputs and ``f(x) <- f(x) + lr K(x, X) (y - f)`` at other inputs (eq. (8)
+    with the linearised output).  Simulated, not a closed form: ``r <- (I - lr K) r``.
+
+    ``r0`` (R, n): initial residuals ``y - f_0`` (one row per network); ``K_cross``
+    (n_test, n), ``f0_cross`` (R, n_test), ``y_cross`` (n_test,): optional other inputs.
+    Returns ``"risk"`` (T, R) ``|r|^2/n`` at ``record_steps`` and, with ``K_cross``,
+    ``"test"`` (T, R), the mean squared error on the other inputs."""
+    K = np.asarray(K, dtype=float)
+    r = np.array(r0, dtype=float, ndmin=2)
+    if K.ndim != 2 or K.shape != (r.shape[1], r.shape[1]):
+        raise ValueError(f"K must be (n, n) with n = r0.shape[-1] = {r.shape[1]}, got {K.shape}")
+    lr = _real("lr", lr, 0.0, math.inf, open_low=True, open_high=True)
+    steps = np.asarray(record_steps)
+    if steps.ndim != 1 or steps.size == 0 or np.any(np.diff(steps) < 0) or np.any(steps < 0):
+        raise ValueError(f"record_steps must be sorted integers >= 0, got {record_steps!r:.80}")
+    cross = K_cross is not None
+    if cross:
+        Kc = np.asarray(K_cross, dtype=float)
+        f = np.array(f0_cross, dtype=float, ndmin=2).copy()
+        yc = np.asarray(y_cross, dtype=float)
+        if Kc.shape != (yc.shape[0], K.shape[0]) or f.shape != (r.shape[0], yc.shape[0]):
+            raise ValueError(f"K_cross (n_test, n), f0_cross (R, n_test), y_cross (n_test,) "
+                             f"disagree: {Kc.shape}, {f.shape}, {yc.shape}")  # fmt: skip
+    risk, test = [], []
+    k = 0
+    for target in steps:
+        while k < target:
+            if cross:
+                f += lr * r @ Kc.T
+            r = r - lr * r @ K  # K symmetric
+            k += 1
+        risk.append((r**2).mean(1))
+        if cross:
+            test.append(((f - yc) ** 2).mean(1))
+    out = {"risk": np.array(risk)}
+    if cross:
+        out["test"] = np.array(test)
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -467,7 +528,8 @@ def section_8_1_1(
     lr = _real("lr", lr, 0.0, math.inf, open_low=True, open_high=True)
     settings = tuple((float(g), None if a is None else float(a)) for g, a in settings)
     X, y = sphere_data(n, d, seed=data_seed, noise=1.0)
-    kappa = float(ntg.kappa_n(X, activation))
+    theta_star = ntg.mean_ntg(X, activation)  # eq. (10), also the gamma = 1 limit below
+    kappa = float(np.linalg.eigvalsh(theta_star)[0])  # = ntg.kappa_n(X, activation), reused
     model = _model(X, y, activation)
     record = np.unique(np.round(np.geomspace(1, steps, n_records - 1)).astype(int))
     record = np.concatenate([[0], record])
@@ -485,6 +547,9 @@ def section_8_1_1(
         p0 = nested_parameters(lams, d, seeds, device=device)
         K0 = _ntg(model, p0)
         W0 = p0["W"]
+        Xt, yt = (torch.as_tensor(v, dtype=W0.dtype, device=W0.device) for v in (X, y))
+        with torch.no_grad():
+            r0 = (yt - model.output(p0, Xt)).cpu().numpy()  # (B, n), for the kernel limit
         measures = {
             "loss": lambda p, rows: model.loss(p),
             "eig_min": lambda p, rows: min_eigenvalue(_ntg(model, p)),
@@ -510,7 +575,14 @@ def section_8_1_1(
                 "top_neurons": top.tolist(),
                 "top_moved": top_traj.tolist(),
                 "max_moved_end": moved[-1].max(-1).tolist(),
+                "residual0": r0[rows].tolist(),
             })  # fmt: skip
+    # the gamma = 1 infinite-width limit (Proposition 4.3: NTG = the mean NTG Theta*), the
+    # linear model stepped by the same GD from each gamma = 1 network's own initial residual
+    for run in out["runs"]:
+        if run["gamma"] == 1:
+            run["kernel_limit_risk"] = kernel_gd(theta_star, np.array(run["residual0"]), lr,
+                                                 record)["risk"].tolist()  # fmt: skip
     out["summary"] = section_8_1_1_summary(out)
     return out
 
@@ -558,44 +630,228 @@ def section_8_1_1_summary(result: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def plot_section_8_1_1(result: dict[str, Any], path: str | Path) -> Path:
-    """Figure 1 of seed 000, reduced: training risk, ``||w_tj - w_0j||`` of the node with the
-    largest change at the end (repeat mean), relative NTG change and ``eig_min`` of the NTG
-    against the GD step (log axes), one line per ``(gamma, alpha)`` at the largest width."""
-    import matplotlib
+THEOREM_5_1_DELTA = 0.5
+"""The probability level ``delta`` the Theorem 5.1 constants are built with for drawing:
+bounds (a) and (b) do not depend on it (only the width condition and (c), (d) do)."""
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
 
-    path = Path(path)
+def draw_section_8_1_1(fig: Any, result: dict[str, Any]) -> dict[str, float]:
+    """Draw Figure 1 of seed 000 from :func:`section_8_1_1`'s ``result`` into the matplotlib
+    figure ``fig`` (4 panels, GD step on log axes, repeat means at the largest width): the
+    simulation as markers, and the theory as lines: the ``gamma = 1`` infinite-width limit
+    (``kernel_limit_risk``, the linear model with the mean NTG, Proposition 4.3) on the
+    risk; Theorem 5.1(b)'s envelope ``exp(-gamma kappa_n t/2) R_0`` at ``t = step * lr``
+    for each ``gamma > 0`` (:func:`solvable.global_convergence.loss_bound_numeric`; the
+    flow's bound, drawn as a reference for GD) on the risk; ``kappa_n`` (the ``gamma = 1``
+    limit) and Theorem 5.1(a)'s ``gamma kappa_n/4`` on ``eig_min``.  The one drawing path
+    of both :func:`plot_section_8_1_1` and ``solvable figures`` (``000-fig1``).  Returns
+    ``{"risk_vs_kernel_limit": max |risk - kernel limit| at gamma = 1 (relative to the
+    initial risk)}``."""
     steps = np.array(result["record_steps"], dtype=float)
     x = np.maximum(steps, 1)
     m = max(r["width"] for r in result["runs"])
-    fig, axes = plt.subplots(1, 4, figsize=(17, 3.8))
-    for r in (r for r in result["runs"] if r["width"] == m):
+    runs = [r for r in result["runs"] if r["width"] == m]
+    X, y = sphere_data(result["n"], result["d"], seed=result["data_seed"], noise=1.0)
+    kappa = result["kappa_n"]
+    axes = fig.subplots(1, 4)
+    err = math.nan
+    for k, r in enumerate(runs):
+        col = f"C{k}"
         lab = f"γ={r['gamma']:g}" + ("" if r["alpha"] is None else f", α={r['alpha']:g}")
-        axes[0].plot(x, np.mean(r["risk"], 1), label=lab)
-        axes[1].plot(x, np.mean(np.array(r["top_moved"])[:, :, 0], 1), label=lab)
-        axes[2].plot(x, np.mean(r["ntg_change"], 1), label=lab)
-        axes[3].plot(x, np.mean(r["eig_min"], 1), label=lab)
-    titles = ["training risk", "max_j ||w_tj - w_0j|| (j: max at end)",
-              "||NTG_t - NTG_0||_F / ||NTG_0||_F", "eig_min(NTG)"]  # fmt: skip
+        risk = np.mean(r["risk"], 1)
+        axes[0].plot(x, risk, col + "o-", ms=2.5, lw=0.6)
+        axes[1].plot(x, np.mean(np.array(r["top_moved"])[:, :, 0], 1), col + "o-", ms=2.5,
+                     lw=0.6, label=lab)  # fmt: skip
+        axes[2].plot(x, np.mean(r["ntg_change"], 1), col + "o-", ms=2.5, lw=0.6, label=lab)
+        axes[3].plot(x, np.mean(r["eig_min"], 1), col + "o-", ms=2.5, lw=0.6)
+        if r["gamma"] > 0:
+            consts = gcv.Constants.from_data(X, y, result["activation"], r["gamma"],
+                                             THEOREM_5_1_DELTA, kappa_n=kappa)  # fmt: skip
+            bound = np.asarray(gcv.loss_bound_numeric(consts, steps * result["lr"], risk[0]))
+            axes[0].plot(x, bound, col, ls=":", lw=1.2)
+            axes[3].axhline(float(gcv.eig_min_bound_numeric(consts)), color=col, ls=":", lw=1.2)
+        if "kernel_limit_risk" in r:
+            limit = np.mean(r["kernel_limit_risk"], 1)
+            axes[0].plot(x, limit, "k-", lw=1.2, label="γ=1 limit: linear model, Θ*")
+            err = float(np.max(np.abs(risk - limit)) / risk[0])
+    axes[0].plot([], [], "k:", lw=1.2, label="Thm 5.1(b) exp(-γκ_n t/2) R_0")
+    axes[3].axhline(kappa, color="k", ls="-", lw=1.2, label="κ_n = eig_min Θ* (γ=1 limit)")
+    axes[3].plot([], [], "k:", lw=1.2, label="Thm 5.1(a) γκ_n/4")
+    titles = ["training risk" + (f"\nmax |γ=1 - limit|/R_0 = {err:.1e}" if err == err else ""),
+              "||w_tj - w_0j|| (j: max at end)", "||NTG_t - NTG_0||_F / ||NTG_0||_F",
+              "eig_min(NTG)"]  # fmt: skip
     for ax, title in zip(axes, titles, strict=True):
         ax.set_xscale("log")
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize=9)
         ax.set_xlabel("GD step")
     axes[0].set_yscale("log")
+    axes[0].set_ylim(bottom=max(1e-6, 0.3 * min(np.min(np.mean(r["risk"], 1)) for r in runs)))
     axes[3].set_yscale("log")
-    axes[3].axhline(result["kappa_n"], color="k", ls=":", lw=1, label="κ_n")
-    axes[3].legend(fontsize=8)
+    low = min(float(np.min(np.mean(r["eig_min"], 1))) for r in runs)
+    axes[3].set_ylim(bottom=min(low, kappa * min(r["gamma"] or 1 for r in runs) / 4) / 8)
+    axes[0].legend(fontsize=6, loc="lower left")
+    axes[1].legend(fontsize=6, loc="upper left", title="simulated (GD)", title_fontsize=6)
+    axes[3].legend(fontsize=6, loc="lower right")
+    return {"risk_vs_kernel_limit": err}
+
+
+def plot_section_8_1_1(result: dict[str, Any], path: str | Path) -> Path:
+    """Figure 1 of seed 000, reduced, drawn by :func:`draw_section_8_1_1` and saved as a PNG
+    at ``path`` (matplotlib's object API on an Agg canvas: no pyplot state)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    path = Path(path)
+    fig = Figure(figsize=(17, 4.2))
+    FigureCanvasAgg(fig)
+    draw_section_8_1_1(fig, result)
+    m = max(r["width"] for r in result["runs"])
     fig.suptitle(f"Seed 000 Section 8.1.1 (reduced): n={result['n']}, d={result['d']}, m={m}, "
                  f"lr={result['lr']:g}, {result['steps']} steps, {result['repeats']} repeat(s)",
                  fontsize=10)  # fmt: skip
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
-    plt.close(fig)
     return path
+
+
+# ---------------------------------------------------------------------------
+# Section 8.1.2, reduced: a single ReLU unit
+# ---------------------------------------------------------------------------
+def single_relu_data(n: int, d: int, *, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Section 8.1.2's data: ``x ~ N(0, I_d)``, ``y = relu(w_0^T x)``, ``w_0 = (1, ..., 1)``
+    (as printed: no ``1/sqrt(d)``), ``n`` points from ``seed``."""
+    n, d = _int("n", n), _int("d", d)
+    _int("seed", seed, 0)
+    X = np.random.default_rng(seed).normal(size=(n, d))
+    return X, np.maximum(X.sum(1), 0.0)
+
+
+def _pytorch_default(m: int, d: int, seed: int, device: Any) -> dict[str, Any]:
+    """``nn.Linear``'s default initialisation (Kaiming-uniform with ``a = sqrt(5)``, i.e.
+    ``U(-1/sqrt(fan_in), 1/sqrt(fan_in))``) of both layers, without biases: ``W`` (1, m, d),
+    ``a`` (1, m)."""
+    import torch
+
+    gen = torch.Generator().manual_seed(seed)
+    W = (2 * torch.rand((1, m, d), generator=gen, dtype=torch.float64) - 1) / math.sqrt(d)
+    a = (2 * torch.rand((1, m), generator=gen, dtype=torch.float64) - 1) / math.sqrt(m)
+    dev = resolve_device(device)
+    return {"W": W.to(dev), "a": a.to(dev)}
+
+
+def _error_measures(model: Any, to_risk: float, X_test: Any, y_test: Any) -> dict[str, Any]:
+    """Measures for :func:`gradient_descent`: ``"train"`` = ``to_risk * loss`` (the mean
+    squared training residual) and ``"test"`` = the mean squared error on ``X_test``."""
+
+    def train(p: Any, rows: Any) -> Any:
+        return to_risk * model.loss(p)
+
+    def test(p: Any, rows: Any) -> Any:
+        return ((model.output(p, X_test) - y_test) ** 2).mean(-1)
+
+    return {"train": train, "test": test}
+
+
+@_scoped_threads
+def single_relu_experiment(
+    *,
+    n: int = 100,
+    d: int = 10,
+    width: int = 2000,
+    n_test: int = 5000,
+    steps: int = 20000,
+    repeats: int = 5,
+    settings: Sequence[tuple[float, float | None]] = SETTINGS_8_1_1,
+    pytorch_default: bool = True,
+    activation: str = "relu",
+    n_records: int = 40,
+    data_seed: int = 0,
+    device: Any = "cpu",
+    threads: int | None = None,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Section 8.1.2: full-batch GD on :func:`single_relu_data` (``n`` train, ``n_test``
+    test points, resampled per repeat from ``data_seed + 1000 r``) for the node-scaled
+    network (2) of width ``width`` with each ``(gamma, alpha)`` of ``settings`` (output
+    weights fixed, eq. (3)), and with ``pytorch_default`` the standard two-layer network
+    ``sum_j a_j sigma(w_j^T x)`` (:class:`numerics.models.WideTwoLayer`, ``scale = 1``)
+    with ``nn.Linear``'s default initialisation, both layers trained.
+
+    Learning rates (the paper states none): node-scaled nets ``lr = d/lambda_max(X X^T)``
+    on ``L = 1/2 sum r^2``: with ``|sigma'| <= 1`` (relu) the NTG (7) is a convex
+    combination of ``D X X^T D/d`` (``D`` diagonal in ``[0, 1]``), so ``lambda_max(lr NTG)
+    <= 1 < 2`` at every ``W`` (GD stays stable).  The standard network: ``lr = n /
+    lambda_max(K_0)`` on ``R = 1/(2n) sum r^2``, ``K_0`` its empirical NTK at
+    initialisation (:func:`numerics.measures.ntk`).
+
+    Recorded at ``n_records`` steps (log-spaced): the training risk ``(1/n) sum r_i^2`` and
+    the test MSE; and, for ``gamma = 1``, the infinite-width limit of the same GD
+    (:func:`kernel_gd` with the mean NTG :func:`solvable.ntg.mean_ntg`, Proposition 4.3)
+    from each network's own initial outputs on train and test.  Plain numbers."""
+    import torch
+
+    n, d, width = _int("n", n), _int("d", d), _int("width", width)
+    n_test, steps, repeats = _int("n_test", n_test), _int("steps", steps), _int("repeats", repeats)
+    n_records = _int("n_records", n_records, 2)
+    _int("data_seed", data_seed, 0)
+    settings = tuple((float(g), None if a is None else float(a)) for g, a in settings)
+    record = np.unique(np.round(np.geomspace(1, steps, n_records - 1)).astype(int))
+    record = np.concatenate([[0], record])
+    labels = [f"γ={g:g}" + ("" if a is None else f", α={a:g}") for g, a in settings]
+    if pytorch_default:
+        labels.append("pytorch default init")
+    out: dict[str, Any] = {"n": n, "d": d, "width": width, "n_test": n_test, "steps": steps,
+                           "repeats": repeats, "activation": activation,
+                           "data_seed": data_seed, "record_steps": record.tolist(),
+                           "labels": labels, "lr": [], "lr_pytorch": [],
+                           "train": [[] for _ in labels], "test": [[] for _ in labels],
+                           "kernel_limit_train": [], "kernel_limit_test": [],
+                           "trivial_test": []}  # fmt: skip
+    dev = resolve_device(device)
+    for rep in range(repeats):
+        start = time.perf_counter()
+        X, y = single_relu_data(n, d, seed=data_seed + 1000 * rep)
+        Xt, yt = single_relu_data(n_test, d, seed=data_seed + 1000 * rep + 1)
+        Xt_t = torch.as_tensor(Xt, dtype=torch.float64, device=dev)
+        yt_t = torch.as_tensor(yt, dtype=torch.float64, device=dev)
+        X_t = torch.as_tensor(X, dtype=torch.float64, device=dev)
+        out["trivial_test"].append(float(np.mean(yt**2)))  # the zero predictor
+
+        model = _model(X, y, activation)
+        lams = [node_scalings(width, g, a) for g, a in settings]
+        p0 = nested_parameters(lams, d, [rep * 100 + k for k in range(len(settings))],
+                               device=dev)  # fmt: skip
+        lr = float(d / np.linalg.eigvalsh(X @ X.T)[-1])
+        with torch.no_grad():
+            f0 = model.output(p0, X_t).cpu().numpy()
+            f0_test = model.output(p0, Xt_t).cpu().numpy()
+        res = gradient_descent(model, p0, lr, record, keep_params=False, device=dev,
+                               measures=_error_measures(model, 2 / n, Xt_t, yt_t))  # fmt: skip
+        for k in range(len(settings)):
+            out["train"][k].append(res.measures["train"][:, k].cpu().numpy().tolist())
+            out["test"][k].append(res.measures["test"][:, k].cpu().numpy().tolist())
+        out["lr"].append(lr)
+        ones = [k for k, (g, _) in enumerate(settings) if g == 1]
+        if ones:
+            k = ones[0]
+            Xall = np.vstack([X, Xt])
+            theta = ntg.mean_ntg(Xall, activation)  # the limiting NTK (gamma = 1)
+            lim = kernel_gd(theta[:n, :n], (y - f0[k])[None], lr, record, K_cross=theta[n:, :n],
+                            f0_cross=f0_test[k][None], y_cross=yt)  # fmt: skip
+            out["kernel_limit_train"].append(lim["risk"][:, 0].tolist())
+            out["kernel_limit_test"].append(lim["test"][:, 0].tolist())
+        if pytorch_default:
+            std = WideTwoLayer(X, y, activation=activation, scale=1.0)
+            q0 = _pytorch_default(width, d, 7919 + rep, dev)
+            lr_pt = float(n / torch.linalg.eigvalsh(ntk(std, q0, X))[0, -1])
+            res = gradient_descent(std, q0, lr_pt, record, keep_params=False, device=dev,
+                                   measures=_error_measures(std, 2.0, Xt_t, yt_t))  # fmt: skip
+            out["train"][-1].append(res.measures["train"][:, 0].cpu().numpy().tolist())
+            out["test"][-1].append(res.measures["test"][:, 0].cpu().numpy().tolist())
+            out["lr_pytorch"].append(lr_pt)
+        _say(progress, f"8.1.2 repeat {rep}: {time.perf_counter() - start:.1f} s")
+    return out
 
 
 # ---------------------------------------------------------------------------

@@ -10,9 +10,11 @@ from solvable import cli, figures
 from solvable.figures import Figure, figure
 
 # rendered in the default suite (a few seconds each, at least one per seed); the others
-# take 5-15 s on one core and are marked slow
-FAST = {"001-fig1a", "001-fig1b", "003-fig-regimes", "003-fig-wide", "003-fig-plateau"}
+# take 5-60 s on one core and are marked slow
+FAST = {"000-fig1", "001-fig1a", "001-fig1b", "002-kernel-width", "003-fig-regimes",
+        "003-fig-wide", "003-fig-plateau"}  # fmt: skip
 IDS = [f.id for f in figures.figures()]
+SEEDS = sorted({i.split("-", 1)[0] for i in IDS})
 
 
 def test_registry_ids_unique_and_well_formed():
@@ -25,6 +27,10 @@ def test_registry_ids_unique_and_well_formed():
         assert f.caption.strip() and f.title.strip() and f.label.strip()
     seeds = {f.seed_file for f in figs}
     assert all(sum(f.seed_file == s for f in figs) >= 2 for s in seeds)
+    # issue 16: at least 14 figures, every seed in the default render test, seed order
+    assert len(IDS) >= 14
+    assert {i.split("-", 1)[0] for i in FAST} == set(SEEDS)
+    assert [i.split("-", 1)[0] for i in IDS] == sorted(i.split("-", 1)[0] for i in IDS)
 
 
 def test_list_prints_one_line_per_figure(capsys):

@@ -371,3 +371,83 @@ def test_full_numeric_claims(name):
     verdict = claim.verify(full=True)
     print(verdict.detail)
     assert verdict.status == "confirmed", verdict.detail
+
+
+# ---------------------------------------------------------------------------
+# numerics.node_scaling_experiment: the kernel limit, Section 8.1.2 and the shared drawing
+# ---------------------------------------------------------------------------
+@given(st.integers(0, 2**31 - 1), st.integers(2, 6), st.floats(0.05, 0.99))
+def test_kernel_gd_steps_the_linear_model(seed, n, frac):
+    """``kernel_gd`` is GD on the linear model: against the eigen-solution ``r_s = V (1 -
+    lr lambda)^s V^T r_0`` of a random PSD kernel, and monotone for ``lr < 1/lambda_max``."""
+    rng = np.random.default_rng(seed)
+    A = rng.normal(size=(n, n))
+    K = A @ A.T / n
+    lam, V = np.linalg.eigh(K)
+    lr = frac / lam[-1]
+    r0 = rng.normal(size=(2, n))
+    steps = [0, 1, 5, 20]
+    Kc, f0c, yc = rng.normal(size=(3, n)), rng.normal(size=(2, 3)), rng.normal(size=3)
+    got = ex.kernel_gd(K, r0, lr, steps, K_cross=Kc, f0_cross=f0c, y_cross=yc)
+    for k, s in enumerate(steps):
+        r_s = r0 @ V @ np.diag((1 - lr * lam) ** s) @ V.T
+        # 1e-10: s <= 20 products of a contraction, float64 round-off only
+        assert np.allclose(got["risk"][k], (r_s**2).mean(1), rtol=1e-10, atol=1e-14)
+        # off-sample outputs accumulate lr K(x, X) r_j over j < s: (I - (1 - lr K)^s) K^-1
+        acc = r0 @ V @ np.diag((1 - (1 - lr * lam) ** s) / lam) @ V.T @ Kc.T
+        assert np.allclose(got["test"][k], ((f0c + acc - yc) ** 2).mean(1), rtol=1e-8,
+                           atol=1e-12)  # fmt: skip
+    assert np.all(np.diff(got["risk"], axis=0) <= 1e-15)
+
+
+def test_kernel_gd_rejects_bad_input():
+    with pytest.raises(ValueError, match=r"K must be \(n, n\) with n = r0.shape\[-1\] = 2"):
+        ex.kernel_gd(np.eye(3), np.ones(2), 0.1, [0, 1])
+    with pytest.raises(ValueError, match=r"lr must be in \(0.0, inf\), got -1"):
+        ex.kernel_gd(np.eye(2), np.ones(2), -1.0, [0, 1])
+    with pytest.raises(ValueError, match="record_steps must be sorted"):
+        ex.kernel_gd(np.eye(2), np.ones(2), 0.1, [3, 1])
+
+
+def test_kernel_gd_detects_a_wrong_kernel():
+    """A broken input (the kernel scaled by 2) moves the curve: the comparison the figures
+    draw is sensitive to the kernel."""
+    K = np.diag([1.0, 0.5])
+    good = ex.kernel_gd(K, np.ones(2), 0.5, [0, 4])["risk"]
+    bad = ex.kernel_gd(2 * K, np.ones(2), 0.5, [0, 4])["risk"]
+    assert bad[-1, 0] < 0.5 * good[-1, 0]  # 0.002 against 0.052: twice the decay rate
+
+
+def test_section_8_1_1_records_the_kernel_limit():
+    """gamma = 1 at a small width: the recorded kernel-limit risk starts at the network's
+    own risk (the same initial residual), and every run stores its residuals."""
+    res = ex.section_8_1_1(n=12, d=6, widths=(50,), steps=40, n_records=8, threads=1,
+                           settings=((1.0, None), (0.5, 0.7)))  # fmt: skip
+    one, half = res["runs"]
+    assert "kernel_limit_risk" in one and "kernel_limit_risk" not in half
+    assert np.allclose(np.array(one["kernel_limit_risk"])[0], np.array(one["risk"])[0])
+    assert np.array(half["residual0"]).shape == (1, 12)
+
+
+def test_single_relu_experiment_small():
+    res = ex.single_relu_experiment(n=20, d=4, width=40, n_test=30, steps=30, repeats=2,
+                                    n_records=5, threads=1)  # fmt: skip
+    T = len(res["record_steps"])
+    assert res["labels"][-1] == "pytorch default init" and len(res["labels"]) == 5
+    for key in ("train", "test"):
+        assert np.array(res[key]).shape == (5, 2, T)
+        assert np.all(np.isfinite(res[key]))
+    train = np.array(res["train"])
+    assert np.all(train[:, :, -1] < train[:, :, 0])  # GD at the stable lr decreases the risk
+    assert np.array(res["kernel_limit_test"]).shape == (2, T)
+    # the kernel limit starts from the gamma = 1 network's own outputs
+    assert np.allclose(np.array(res["kernel_limit_train"])[:, 0], train[0, :, 0])
+    X, y = ex.single_relu_data(20, 4, seed=0)
+    assert np.array_equal(y, np.maximum(X.sum(1), 0))
+
+
+def test_single_relu_experiment_validation():
+    with pytest.raises(ValueError, match="width must be an integer >= 1, got 0"):
+        ex.single_relu_experiment(width=0)
+    with pytest.raises(TypeError, match="n_test must be an int"):
+        ex.single_relu_experiment(n_test=2.5)

@@ -1,6 +1,6 @@
 """``solvable figures``: the seed papers' figures, regenerated, theory over simulation.
 
-Each seed has one module (``seed_001.py``, ``seed_003.py``, ...) with a tuple ``FIGURES`` of
+Each seed has one module (``seed_000.py``, ``seed_001.py``, ...) with a tuple ``FIGURES`` of
 :class:`Figure` records; :func:`figures` is the registry built from them (ids unique,
 validated).  Every figure overlays the theory (the exact solution or the predicted boundary,
 from the model modules) on a simulation (:mod:`numerics`: the raw gradient flow or gradient
@@ -19,13 +19,14 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from solvable.figures import seed_001, seed_003
+from solvable.figures import seed_000, seed_001, seed_002, seed_003
 from solvable.figures._common import Figure, figure
 
 __all__ = ["Figure", "figure", "figures", "render", "select"]
 
-SEED_MODULES = (seed_001, seed_003)
-"""The seed modules whose ``FIGURES`` make the registry."""
+# seed order; seed 004's module (``seed_004.py``) goes after seed_003 when it exists
+SEED_MODULES = (seed_000, seed_001, seed_002, seed_003)
+"""The seed modules whose ``FIGURES`` make the registry, in seed order."""
 
 
 def figures() -> list[Figure]:
