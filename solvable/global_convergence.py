@@ -87,6 +87,8 @@ __all__ = [
     "L0",
     "LAM",
     "MS",
+    "R0",
+    "STEPS",
     "SUM_SQ",
     "Constants",
     "D",
@@ -101,6 +103,8 @@ __all__ = [
     "eig_min_bound_numeric",
     "errata",
     "gd_rate_numeric",
+    "gd_residual_bound_numeric",
+    "gd_weight_bound_given_residual_numeric",
     "gd_width_condition_numeric",
     "gd_width_stable",
     "loss_bound_numeric",
@@ -138,6 +142,10 @@ LAM = sp.Symbol("lambda_mj", nonnegative=True)
 """One node scaling ``lambda_{m,j}``."""
 SUM_SQ = sp.Symbol("S_2", nonnegative=True)
 """``sum_{j<=m} lambda_{m,j}^2``."""
+R0 = sp.Symbol("R_0", nonnegative=True)
+"""``||y - u_0||``, the initial residual norm of gradient descent (Section 6)."""
+STEPS = sp.Symbol("s", nonnegative=True, integer=True)
+"""The gradient-descent step count ``s``."""
 _CSCALE = sp.Symbol("c", positive=True)  # the c of eq. (14)
 _ZQ = sp.Symbol("z_q", real=True)  # the integration variable of eq. (14)
 _U = sp.Symbol("u", positive=True)
@@ -174,12 +182,22 @@ class GradientFlowBounds:
 class GradientDescentBounds:
     """Theorem 6.1 (gradient descent): ``step_size_terms`` (``eta < min``), ``beta``,
     ``width_terms`` and the per-step factor ``rate`` of ``||y - u_s||^2`` (corrected (16):
-    ``1 - eta gamma kappa_n/2 = beta^2``; the printed one reads ``1 - alpha``)."""
+    ``1 - eta gamma kappa_n/2 = beta^2``; the printed one reads ``1 - alpha``);
+    ``residual_sq`` the bound (16) after :data:`STEPS` steps, ``rate^s R_0^2``.  The weights'
+    distance bound that the width condition is built from (the proof in Appendix H is not in
+    the seed; reconstructed, claim ``gd_weight_bound_from_rate``): ``weight_given_residual``
+    ``= eta sqrt(n lambda_{m,j}/d) R_0 (1 - beta^s)/(1 - beta)`` (holds on every run where
+    (16) holds, with the run's ``R_0``) and ``weight`` ``= eta sqrt(n lambda_{m,j}/d)
+    sqrt(2 n (C^2 + C_1)/delta)/(1 - beta)`` (all ``s``, after Markov's inequality on
+    ``L_0``)."""
 
     step_size_terms: tuple[sp.Expr, sp.Expr, sp.Expr]
     beta: sp.Expr
     width_terms: tuple[sp.Expr, sp.Expr, sp.Expr]
     rate: sp.Expr
+    residual_sq: sp.Expr
+    weight_given_residual: sp.Expr
+    weight: sp.Expr
 
     @property
     def step_size(self) -> sp.Expr:
@@ -232,6 +250,9 @@ def theorem_6_1() -> GradientDescentBounds:
             2**11 * ETA**2 * n**4 * MS**2 * cc / (k**2 * d**4 * (1 - beta) ** 2 * dl),
         ),
         rate=1 - ETA * g * k / 2,
+        residual_sq=(1 - ETA * g * k / 2) ** STEPS * R0**2,
+        weight_given_residual=ETA * sp.sqrt(n * LAM / d) * R0 * (1 - beta**STEPS) / (1 - beta),
+        weight=ETA * sp.sqrt(n * LAM / d) * sp.sqrt(2 * n * cc / dl) / (1 - beta),
     )
 
 
@@ -456,6 +477,11 @@ def _lambdified(name: str, backend: str) -> Callable[..., Any]:
         "gd_width_1": (gd_width_stable(t6.width_terms[0]), (ETA,)),
         "gd_width_2": (gd_width_stable(t6.width_terms[1]), (ETA,)),
         "gd_width_3": (gd_width_stable(t6.width_terms[2]), (ETA,)),
+        "gd_residual": (t6.residual_sq, (ETA, STEPS, R0)),
+        "gd_weight_given_residual": (
+            gd_width_stable(t6.weight_given_residual),
+            (ETA, R0, LAM, STEPS),
+        ),
     }
     expr, extra = exprs[name]
     return generate((*_CONST_SYMBOLS, *extra), expr, backend)
@@ -557,6 +583,32 @@ def gd_rate_numeric(consts: Constants, eta: Any, *, dps: int | None = None) -> A
     """Theorem 6.1, corrected (16): the factor ``1 - eta gamma kappa_n/2 = beta^2`` of
     ``||y - u_s||^2`` per step (``eta`` below :func:`step_size_limit_numeric`)."""
     return _evaluate("gd_rate", consts, _check_eta(_check_constants(consts), eta), dps=dps)
+
+
+def gd_residual_bound_numeric(consts: Constants, eta: Any, steps: Any, R0_sq: Any, *,
+                              dps: int | None = None) -> Any:  # fmt: skip
+    """Theorem 6.1, corrected (16): ``(1 - eta gamma kappa_n/2)^s ||y - u_0||^2`` after
+    ``steps`` steps (``R0_sq = ||y - u_0||^2``; float64 arrays broadcast)."""
+    e = _check_eta(_check_constants(consts), eta)
+    s_arr, r_arr = _nonnegative_array("steps", steps), _nonnegative_array("R0_sq", R0_sq)
+    if dps is not None:
+        return _evaluate("gd_residual", consts, e, float(s_arr), math.sqrt(float(r_arr)),
+                         dps=dps)  # fmt: skip
+    return _evaluate("gd_residual", consts, e, s_arr, np.sqrt(r_arr))
+
+
+def gd_weight_bound_given_residual_numeric(
+    consts: Constants, eta: Any, R0: Any, lam: Any, steps: Any, *, dps: int | None = None
+) -> Any:
+    """The weights' distance bound of gradient descent (see :class:`GradientDescentBounds`):
+    ``eta sqrt(n lam/d) R0 (1 - beta^s)/(1 - beta)`` for ``R0 = ||y - u_0||``, node scalings
+    ``lam`` and ``steps`` (``1 - beta`` in the stable form of :func:`gd_width_stable`)."""
+    e = _check_eta(_check_constants(consts), eta)
+    arrs = [_nonnegative_array(k, v) for k, v in (("R0", R0), ("lam", lam), ("steps", steps))]
+    if dps is not None:
+        return _evaluate("gd_weight_given_residual", consts, e, *(float(a) for a in arrs),
+                         dps=dps)  # fmt: skip
+    return _evaluate("gd_weight_given_residual", consts, e, *arrs)
 
 
 def gd_width_condition_numeric(consts: Constants, eta: Any, *, dps: int | None = None) -> Any:
@@ -772,6 +824,48 @@ def _gd_width_stable() -> Verdict:
                        residuals=verdict.residuals + cases.residuals)  # fmt: skip
     return Verdict("proved", f"{verdict.detail}; {cases.detail}",
                    residuals=verdict.residuals + cases.residuals)  # fmt: skip
+
+
+def _gd_weight_bound() -> Verdict:
+    # Reconstructed (Appendix H is not in the seed): ||grad_{w_j} L(W_k)|| = sqrt(lambda/d)
+    # ||sum_i r_i sigma'_i x_i|| <= sqrt(lambda/d) sum_i |r_i| <= sqrt(n lambda/d) ||r_k||
+    # (|sigma'| <= 1, |x_i| <= 1, Cauchy-Schwarz), and ||r_k|| <= beta^k R_0 by (16); summing
+    # the GD steps k = 0..s-1 gives weight_given_residual (geometric series, sympy summation);
+    # s -> oo and Markov (R_0^2 = 2 L_0 <= 2 n (C^2 + C_1)/delta, as for Theorem 5.1(c)) give
+    # weight.  The width terms 2 and 3 of Theorem 6.1 are 2^4 n M^2 R^2/(kappa_n d^2) and
+    # 2^10 n^2 M^2 R^2/(kappa_n^2 d^3) with R = weight/sqrt(lambda): the width condition is
+    # built on exactly this radius.
+    t6 = theorem_6_1()
+    k = sp.Symbol("k", nonnegative=True, integer=True)
+    # beta in (0, 1) written as 1/(1 + b), b > 0: eta = 2 (1 - 1/(1 + b)^2)/(gamma kappa_n)
+    b = sp.Symbol("b", positive=True)
+    at_b = {ETA: 2 * (1 - 1 / (1 + b) ** 2) / (GAMMA * KAPPA)}
+    beta_b = sp.simplify(t6.beta.subs(at_b))
+    step = (ETA * sp.sqrt(N * LAM / D) * R0).subs(at_b) * beta_b**k
+    summed = sp.summation(step, (k, 0, STEPS - 1))
+    closed = t6.weight_given_residual.subs(at_b)
+    lim = sp.limit(closed, STEPS, sp.oo)
+    markov = sp.sqrt(2 * N * (CS**2 + C1) / DELTA)
+    R = t6.weight / sp.sqrt(LAM)
+    res = [
+        beta_b - 1 / (1 + b),
+        summed - closed,
+        lim.subs(R0, markov) - t6.weight.subs(at_b),
+        t6.width_terms[1] - 2**4 * N * MS**2 * R**2 / (KAPPA * D**2),
+        t6.width_terms[2] - 2**10 * N**2 * MS**2 * R**2 / (KAPPA**2 * D**3),
+        t6.residual_sq - t6.beta ** (2 * STEPS) * R0**2,
+    ]
+    verdict = prove_zero(*res)
+    if verdict.status != "proved":
+        return verdict
+    return Verdict(
+        "proved",
+        "sum_{k<s} eta sqrt(n lambda/d) beta^k R_0 = eta sqrt(n lambda/d) R_0 (1 - beta^s)/(1 - "
+        "beta); s -> oo with Markov gives eta sqrt(n lambda/d) sqrt(2 n (C^2 + C_1)/delta)/(1 - "
+        "beta) =: sqrt(lambda) R; width terms 2, 3 = 2^4 n M^2 R^2/(kappa_n d^2), 2^10 n^2 M^2 "
+        "R^2/(kappa_n^2 d^3); (16) after s steps is beta^(2s) R_0^2",
+        residuals=verdict.residuals,
+    )
 
 
 def _gd_matches_gf() -> Verdict:
@@ -997,6 +1091,12 @@ def claims() -> list[Theorem]:
            "beta^2 = 1 - eta gamma kappa_n/2 and (1 - eta gamma kappa_n/2)^(t/eta) -> "
            "exp(-gamma kappa_n t/2) as eta -> 0: the GD rate reproduces Theorem 5.1(b).",
            _gd_matches_gf),
+        T_("gd_weight_bound_from_rate", "Theorem 6.1 (width condition; proof, Appendix H)",
+           "Summing ||grad_{w_j} L|| <= sqrt(n lambda_j/d) ||y - u_k|| over GD steps with (16) "
+           "bounds ||w_sj - w_0j|| by eta sqrt(n lambda_j/d) ||y - u_0|| (1 - beta^s)/(1 - "
+           "beta); with Markov on L_0 this radius R sqrt(lambda_j) is the one Theorem 6.1's "
+           "width terms 2, 3 are written in (2^4 n M^2 R^2/(kappa_n d^2), 2^10 n^2 M^2 R^2/"
+           "(kappa_n^2 d^3)).", _gd_weight_bound),
 ]  # fmt: skip
 
 

@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 import math
 import numbers
 from collections.abc import Callable
@@ -89,6 +90,8 @@ __all__ = [
     "gd_step_bounds",
     "group_moments",
     "limit",
+    "mean_field_expressions",
+    "mean_field_moments",
     "pruned_mass",
     "pruned_mass_numeric",
     "pruning_bound",
@@ -967,6 +970,34 @@ def pruning_bound(x: Any, eps: float, lam_T: float, beta_inf: Any) -> float:
     return float(fn(LT, float(np.linalg.norm(b)), float(xa @ xa), len(xa), e))
 
 
+def mean_field_expressions() -> dict[str, sp.Expr]:
+    """Theorem 7.5's mean-field bullet (``lambda_{m,j} = 1/m^2``, any ``eta`` below footnote 3,
+    e.g. the mean-field ``eta_0 m``) at ``t = oo`` and a probe ``x``: ratio (17) ``=
+    N_m/D_m`` with ``N_m = (x^T (beta_inf - V V^T beta_0))^2``, ``D_m = (1/m) sum_k (x^T
+    w_0k)^2``, and ratio (18) ``= (17)/m``.  Returns ``mean_N`` ``(x^T beta_inf)^2 + |V V^T
+    x|^2/m``, ``mean_D`` ``|x|^2`` (their expectations over Assumption 3.3 and eq. (3)) and
+    ``limit`` ``(x^T beta_inf)^2/|x|^2`` (the almost-sure limit of (17)), in the symbols
+    ``m``, ``xb``, ``xPx``, ``xx`` of :func:`symbolic` (claim ``mean_field_bullet``)."""
+    return {"mean_N": _XB**2 + _XPX / _m, "mean_D": _XX, "limit": _XB**2 / _XX}
+
+
+def mean_field_moments(X: Any, y: Any, x: Any, m: int) -> tuple[float, float, float]:
+    """``(E N_m, E D_m, lim (17))`` of :func:`mean_field_expressions` for data ``X``, ``y``, a
+    probe ``x`` (d,) and width ``m`` (float64, generated)."""
+    xa = _array("x", x, (1,), None)
+    m = int(ns._check_integer("m", m))
+    d = _array("X", X, (2,), None).shape[1]
+    if len(xa) != d:
+        raise ValueError(f"x must have d = {d} entries (columns of X), got {len(xa)}")
+    lim = limit(X, y, [1.0], [1.0], np.zeros((1, d)))
+    Px = lim.projector @ xa
+    args = (_m, _XB, _XPX, _XX)
+    vals = (m, float(xa @ lim.beta_inf), float(Px @ Px), float(xa @ xa))
+    return tuple(
+        float(generate(args, e, "numpy")(*vals)) for e in mean_field_expressions().values()
+    )  # type: ignore[return-value]
+
+
 # ---------------------------------------------------------------------------
 # symbolic claims, on an instance of the package's network (node_scaling.loss)
 # ---------------------------------------------------------------------------
@@ -1440,6 +1471,78 @@ def _contribution_limit() -> Verdict:
     return prove_zero(*res)
 
 
+def _mean_field_bullet() -> Verdict:
+    # Instance d = 2, m = 2, n = 1, rank-1 V = (cos t, sin t), probe x, lambda_j = 1/m^2
+    # (s_j = 1/2), every a in {-1, 1}^2, all from the generated expressions of symbolic():
+    # (i) the rows of delta_W (19) are a_j (beta_inf - V V^T beta_0), so lambda_j (x^T
+    # dw_j)^2/d is the same for every node: (18) = (17)/m, and (17) = N_m/D_m; (ii) E over
+    # w_0k ~ N(0, I) of N_m is mean_N (beta_0 the generated beta0) and of D_m is mean_D;
+    # (iii) as m -> oo, mean_N/mean_D -> limit and limit/m -> 0; the contribution moments
+    # (group_mean, group_cov with Lambda_T = 1/m^2, S = 1/m) -> 0 ("contributions are
+    # asymptotically vanishing").
+    m, d = 2, 2
+    t, yv, Dv = (
+        sp.Symbol("t", real=True),
+        sp.Symbol("y1", real=True),
+        sp.Symbol("D1", positive=True),
+    )
+    v = sp.Matrix([sp.cos(t), sp.sin(t)])
+    x = sp.Matrix(sp.symbols("x1 x2", real=True))
+    W0 = sp.Matrix(m, d, sp.symbols(f"w1:{m * d + 1}", real=True))
+    s_ = sp.Matrix([sp.Rational(1, m)] * m)
+    e = symbolic()
+    expr = mean_field_expressions()
+
+    def explicit(M: sp.MatrixExpr, a: sp.Matrix) -> sp.Matrix:
+        sub = {sp.MatrixSymbol("V", d, 1): v, sp.MatrixSymbol("W0", m, d): W0,
+               sp.MatrixSymbol("s", m, 1): s_, sp.MatrixSymbol("a", m, 1): a,
+               sp.MatrixSymbol("U", 1, 1): sp.Matrix([[1]]),
+               sp.MatrixSymbol("Dinv", 1, 1): sp.Matrix([[1 / Dv]]),
+               sp.MatrixSymbol("y", 1, 1): sp.Matrix([[yv]])}  # fmt: skip
+        ex = M.subs({_m: m, _d: d, _k: 1, _n: 1}).subs(sub).doit()
+        return sp.Matrix(ex.as_explicit()).applyfunc(sp.expand)
+
+    P = v * v.T
+    res = []
+    for signs in itertools.product((1, -1), repeat=m):
+        a = sp.Matrix(signs)
+        dW, beta0, b = explicit(e.delta_W, a), explicit(e.beta0, a), explicit(e.beta_inf, a)
+        res += [sp.expand(dW[j, k] - a[j] * (b - P * beta0)[k])
+                for j in range(m) for k in range(d)]  # fmt: skip
+        terms = [s_[j] ** 2 * ((x.T * dW.row(j).T)[0, 0]) ** 2 / d for j in range(m)]
+        den = sum(s_[j] ** 2 * ((x.T * W0.row(j).T)[0, 0]) ** 2 / d for j in range(m))
+        N = ((x.T * (b - P * beta0))[0, 0]) ** 2
+        Dm = sum(((x.T * W0.row(j).T)[0, 0]) ** 2 for j in range(m)) / m
+        res += [sp.expand(terms[j] - terms[0]) for j in range(1, m)]
+        res.append(sp.expand(sum(terms) * Dm - N * den))  # (17) = N/D, cross-multiplied
+        w = list(W0)
+        sub_x = {_XB: (x.T * b)[0, 0], _XPX: ((P * x).T * (P * x))[0, 0], _XX: (x.T * x)[0, 0],
+                 _m: m}  # fmt: skip
+        res += [
+            sp.expand(_gauss_expect(sp.expand(N), w) - expr["mean_N"].subs(sub_x)),
+            sp.expand(_gauss_expect(sp.expand(Dm), w) - expr["mean_D"].subs(sub_x)),
+        ]
+    res += [sp.limit(expr["mean_N"] / expr["mean_D"], _m, sp.oo) - expr["limit"],
+            sp.limit(expr["limit"] / _m, _m, sp.oo)]  # fmt: skip
+    bvec = sp.Matrix(sp.symbols("bi1 bi2", real=True))
+    mean_c = _moment_explicit(e.group_mean, v, 1 / _m**2, 1 / _m, bvec)
+    cov_c = _moment_explicit(e.group_cov, v, 1 / _m**2, 1 / _m)
+    res += [sp.limit(c, _m, sp.oo) for c in (*mean_c, *cov_c)]
+    return prove_zero(*res)
+
+
+def _gauss_expect(expr: sp.Expr, w: list[sp.Symbol]) -> sp.Expr:
+    """``E`` of a polynomial of degree <= 2 in independent standard normal ``w``."""
+    poly = sp.Poly(expr, *w)
+    out = sp.S.Zero
+    for powers, coeff in poly.terms():
+        if sum(powers) == 0:
+            out += coeff
+        elif max(powers) == 2 and sum(powers) == 2:
+            out += coeff
+    return out
+
+
 def _pruned_mass_limit() -> Verdict:
     # sum_{j > r} lambda_{m,j} = gamma (m - r)/m + (1 - gamma)(S_m - S_r)/S_m, r = floor(rho m):
     # (i) the identity against the direct sum (m <= 6, rho = 1/2, 1/3, Zipf 1/2, K = 2);
@@ -1694,6 +1797,12 @@ def claims() -> list[Theorem]:
         T("contribution_limit", "Theorem 7.5, eq. (21)",
           "With lambda_{m,j} -> (1 - gamma) lambda~_j and S = 1 the generated finite-m moments "
           "become those of eq. (21) (Zipf every alpha, finite K every K).", _contribution_limit),
+        T("mean_field_bullet", "Theorem 7.5 (second bullet)",
+          "Under the mean-field scaling lambda_{m,j} = 1/m^2, every node moves by a_j (beta_inf "
+          "- V V^T beta_0) (eq. (19)), so ratio (18) = ratio (17)/m exactly; (17) = N_m/D_m "
+          "with E N_m = (x^T beta_inf)^2 + |V V^T x|^2/m and E D_m = |x|^2 (Gaussian W_0), "
+          "so (17) -> (x^T beta_inf)^2/|x|^2 > 0 (feature learning) while (18) -> 0 (no "
+          "non-uniform feature learning).", _mean_field_bullet),
         T("pruned_mass_limit", "Proposition 7.6",
           "sum_{j > floor(rho m)} lambda_{m,j} -> gamma (1 - rho) (exact partial-sum form; "
           "squeeze over floor; Zipf every alpha, finite K).", _pruned_mass_limit),

@@ -40,6 +40,7 @@ at most ~2 for ``alpha <= 0.99`` (mpmath adds 10 guard digits).
 from __future__ import annotations
 
 import functools
+import itertools
 import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -51,7 +52,7 @@ import numpy as np
 import sympy as sp
 
 from solvable._core import numbers as nb
-from solvable._core.activations import check_activation, elementwise
+from solvable._core.activations import Z, activation, check_activation, elementwise
 from solvable._core.backends import generate, torch_module
 from solvable._core.claims import Erratum, Theorem, Verdict, prove_zero
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
@@ -66,8 +67,10 @@ SEED = "000_f57230b12d385b63.txt"
 __all__ = [
     "GAMMA",
     "MODEL",
+    "SIGMA",
     "SYSTEM",
     "FiniteK",
+    "FirstStep",
     "J",
     "M",
     "NodeScaledSystem",
@@ -78,6 +81,9 @@ __all__ = [
     "errata",
     "finite_k",
     "finite_k_symbolic",
+    "first_step_expectations",
+    "first_step_numeric",
+    "first_step_symbolic",
     "flow_symbolic",
     "loss",
     "max_node_scaling_limit",
@@ -92,6 +98,8 @@ __all__ = [
     "sum_of_squares_limit_numeric",
     "sum_of_squares_numeric",
     "weight_numeric",
+    "zeroed_loss",
+    "zeroed_output",
     "zipf",
     "zipf_symbolic",
 ]
@@ -561,6 +569,190 @@ def loss(W: Any, a: Any, s: Any, X: Any, y: Any, sigma: Callable[[Any], Any],
     return ((y - network_output(W, a, s, X, sigma, root_d)) ** 2).sum(-1) / 2
 
 
+# ---------------------------------------------------------------------------
+# Section 7.3: the zeroed model (Assumption 7.7) and its first gradient-descent step
+# ---------------------------------------------------------------------------
+def zeroed_output(W: Any, W0: Any, a: Any, s: Any, X: Any, sigma: Callable[[Any], Any],
+                  root_d: Any) -> Any:  # fmt: skip
+    """Assumption 7.7: ``f(x; W) - f(x; W_0)``, the network (2) minus a frozen copy at the
+    initialisation ``W0`` (so it is 0 at ``W = W0``: "zeroed initialisation" is this
+    subtraction, no layer is set to zero); shapes as :func:`network_output`."""
+    return network_output(W, a, s, X, sigma, root_d) - network_output(W0, a, s, X, sigma, root_d)
+
+
+def zeroed_loss(W: Any, W0: Any, a: Any, s: Any, X: Any, y: Any, sigma: Callable[[Any], Any],
+                root_d: Any) -> Any:  # fmt: skip
+    """Eq. (5) for the zeroed model of Assumption 7.7: ``1/2 sum_i (y_i - f(x_i; W) +
+    f(x_i; W_0))^2``."""
+    return ((y - zeroed_output(W, W0, a, s, X, sigma, root_d)) ** 2).sum(-1) / 2
+
+
+SIGMA = sp.Function("sigma")
+"""A generic activation (any differentiable ``sigma``) for the Section 7.3 derivations."""
+_ZS = sp.Symbol("zeta", real=True)
+
+
+def _sigma_prime(z: sp.Expr) -> sp.Expr:
+    """``sigma'(z)`` of the generic :data:`SIGMA` (sympy's ``Subs(Derivative(...))``)."""
+    return SIGMA(_ZS).diff(_ZS).subs(_ZS, z)
+
+
+@dataclass(frozen=True)
+class FirstStep:
+    """The first gradient-descent step (8) of the zeroed model (Assumption 7.7) from ``W_0``,
+    derived by ``sympy.diff`` of :func:`zeroed_loss` with a generic activation :data:`SIGMA`,
+    next to the paper's forms.  Symbols: ``eta``, ``X`` (n, d), ``y`` (n,), ``W0`` (m, d),
+    ``a`` (m,), ``s`` (m,) (``s_j = sqrt(lambda_{m,j})``).  Derived: ``output0`` (n,) the
+    zeroed output at ``W_0``; ``gradient`` (m, d) ``grad_{w_j} L(W_0)``; ``dZ`` (n, m)
+    ``Z_j(x_i; W_1) - Z_j(x_i; W_0)``; ``grad_norm_sq`` (m,).  Printed: ``eq24`` (n, m) the
+    right side of eq. (24) for node ``j`` (``lambda_{m,1}`` read as ``s_j^2``); ``g`` (n, m)
+    the sum inside it; ``eq27_sum`` (m,) the double sum inside ``|.|`` of eq. (27);
+    ``gradient_vector`` (m, d) ``sum_i y_i sigma'(Z_j(x_i)) x_i``."""
+
+    eta: sp.Symbol
+    X: np.ndarray
+    y: np.ndarray
+    W0: np.ndarray
+    a: np.ndarray
+    s: np.ndarray
+    output0: np.ndarray
+    gradient: np.ndarray
+    dZ: np.ndarray  # noqa: N815 (the paper's Z)
+    grad_norm_sq: np.ndarray
+    eq24: np.ndarray
+    g: np.ndarray
+    eq27_sum: np.ndarray
+    gradient_vector: np.ndarray
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        """``(n, d, m)``."""
+        return (*self.X.shape, self.W0.shape[0])
+
+
+@functools.cache
+def first_step_symbolic(n: int, d: int, m: int) -> FirstStep:
+    """:class:`FirstStep` for ``n`` inputs in R^d and width ``m`` (ints >= 1): the gradient
+    of :func:`zeroed_loss` at ``W = W_0`` by ``sympy.diff``, ``W_1 = W_0 - eta grad`` (eq. (8))
+    and the printed right sides of eqs. (24) and (27)."""
+    n, d, m = (int(_check_integer(k, v)) for k, v in (("n", n), ("d", d), ("m", m)))
+    eta = sp.Symbol("eta", positive=True)
+    X = symbol_array("x", (n, d), real=True)
+    y = symbol_array("y", (n,), real=True)
+    W = symbol_array("w", (m, d), real=True)
+    W0 = symbol_array("w0", (m, d), real=True)
+    a = symbol_array("a", (m,), real=True)
+    s = symbol_array("s", (m,), nonnegative=True)
+    sigma = np.vectorize(SIGMA, otypes=[object])
+    root_d = sp.sqrt(d)
+    L = zeroed_loss(W, W0, a, s, X, y, sigma, root_d)
+    at0 = dict(zip(W.ravel(), W0.ravel(), strict=True))
+    grad = np.array([[sp.diff(L, W[j, k]).subs(at0) for k in range(d)] for j in range(m)],
+                    dtype=object)  # fmt: skip
+    W1 = W0 - eta * grad
+    dZ = preactivations(W1, X, root_d) - preactivations(W0, X, root_d)
+    Z0 = preactivations(W0, X, root_d)  # (n, m)
+    sp0 = np.vectorize(_sigma_prime, otypes=[object])(Z0)
+    gram = X @ X.T  # x_i^T x_i'
+    g = np.array([[sum(y[k] * sp0[k, j] * gram[k, i] for k in range(n)) for j in range(m)]
+                  for i in range(n)], dtype=object)  # fmt: skip
+    eq24 = np.array([[eta**2 * s[j] ** 2 / d**2 * g[i, j] ** 2 for j in range(m)]
+                     for i in range(n)], dtype=object)  # fmt: skip
+    eq27 = np.array([sum(y[i] * y[k] * gram[i, k] * sp0[i, j] * sp0[k, j]
+                         for i in range(n) for k in range(n)) for j in range(m)],
+                    dtype=object)  # fmt: skip
+    vec = np.array([[sum(y[i] * sp0[i, j] * X[i, k] for i in range(n)) for k in range(d)]
+                    for j in range(m)], dtype=object)  # fmt: skip
+    return FirstStep(
+        eta=eta, X=X, y=y, W0=W0, a=a, s=s,
+        output0=zeroed_output(W0, W0, a, s, X, sigma, root_d),
+        gradient=grad, dZ=dZ, grad_norm_sq=(grad**2).sum(-1),
+        eq24=eq24, g=g, eq27_sum=eq27, gradient_vector=vec,
+    )  # fmt: skip
+
+
+def _expect_over_targets(expr: sp.Expr, y: np.ndarray, var: sp.Symbol) -> sp.Expr:
+    """``E_y[expr]`` for a polynomial of degree <= 2 in independent zero-mean targets ``y``
+    of variance ``var`` (Assumption 7.8 with ``E y_i = 0``): ``y_i^2 -> var``, every other
+    monomial of positive degree -> 0."""
+    poly = sp.Poly(sp.expand(expr), *y)
+    if poly.total_degree() > 2:  # pragma: no cover - internal
+        raise ValueError("only quadratic forms in y are handled")
+    out = sp.S.Zero
+    for powers, coeff in poly.terms():
+        if sum(powers) == 0:
+            out += coeff
+        elif sorted(powers)[-1] == 2:
+            out += coeff * var
+    return out
+
+
+_VAR_Y = sp.Symbol("v_y", positive=True)  # Var(y_i)
+
+
+def first_step_expectations(n: int, d: int) -> tuple[sp.Expr, ...]:
+    """For one node (``m = 1``): ``E_y`` of eq. (24)'s right side at each input ``i`` and of
+    ``||grad_{w_1} L(W_0)||^2`` (derived), over independent zero-mean targets of variance
+    ``v_y`` (Assumption 7.8 with ``E y_i = 0``): ``eta^2 lambda/d^2 v_y sum_i' sigma'(Z(x_i'))^2
+    (x_i'^T x_i)^2`` and ``lambda/d v_y sum_i sigma'(Z(x_i))^2 |x_i|^2`` (sympy, generic
+    ``sigma``)."""
+    fs = first_step_symbolic(n, d, 1)
+    sub = {fs.a[0]: 1}  # a_1^2 = 1 (eq. (3)); the expressions depend on a_1 only through a_1^2
+    return (*(_expect_over_targets(e, fs.y, _VAR_Y) for e in fs.eq24[:, 0]),
+            _expect_over_targets(fs.grad_norm_sq[0].subs(sub), fs.y, _VAR_Y))  # fmt: skip
+
+
+@functools.cache
+def _first_step_fn(n: int, d: int, name: str) -> Callable[..., Any]:
+    """float64 evaluator of one node's eq. (24) (n values), ``||grad||^2`` and their
+    ``E_y`` (n + 1 values), generated from :func:`first_step_symbolic` /
+    :func:`first_step_expectations` with ``sigma`` = the activation ``name``."""
+    fs = first_step_symbolic(n, d, 1)
+    exprs = (*fs.eq24[:, 0], fs.grad_norm_sq[0].subs(fs.a[0], 1), *first_step_expectations(n, d))
+    concrete = sp.Lambda(Z, activation(name))
+    exprs = tuple(sp.sympify(e).subs(SIGMA, concrete).doit() for e in exprs)
+    args = (fs.eta, _VAR_Y, fs.s[0], *fs.X.ravel(), *fs.y, *fs.W0[0])
+    return generate(args, exprs, "numpy", cse=True)
+
+
+def first_step_numeric(X: Any, y: Any, W0: Any, lam: Any, eta: Any, activation: str = "tanh",
+                       var_y: Any = 1.0) -> dict[str, np.ndarray]:  # fmt: skip
+    """The first-step quantities of Theorems 7.9 / 7.10 in float64, from the generated
+    evaluators of :func:`first_step_symbolic` (eqs. (24), (27)): ``X`` (n, d), ``y`` (..., n),
+    ``W0`` (..., m, d), ``lam`` (..., m) (``lambda_{m,j} >= 0``), ``eta > 0``; returns
+    ``"dz_sq"`` (..., n, m) eq. (24) for every node, ``"grad_norm_sq"`` (..., m) ``lambda_{m,j}
+    /d`` times the double sum of (27) (= ``||grad_{w_j} L(W_0)||^2``), and their expectations
+    over targets of variance ``var_y`` (``"dz_sq_mean"``, ``"grad_norm_sq_mean"``)."""
+    name = check_activation(activation)
+    Xa = np.asarray(X, dtype=float)
+    if Xa.ndim != 2 or not np.all(np.isfinite(Xa)):
+        raise ValueError(f"X must be a finite (n, d) array, got shape {Xa.shape}")
+    n, d = Xa.shape
+    ya = np.asarray(y, dtype=float)
+    W0a = np.asarray(W0, dtype=float)
+    lama = np.asarray(lam, dtype=float)
+    if ya.shape[-1:] != (n,) or W0a.shape[-1:] != (d,) or W0a.ndim < 2:
+        raise ValueError(f"y must end in ({n},) and W0 in (m, {d}), got {ya.shape}, {W0a.shape}")
+    if lama.shape[-1:] != W0a.shape[-2:-1] or np.any(lama < 0) or not np.all(np.isfinite(lama)):
+        raise ValueError(f"lam must be finite, >= 0 and end in ({W0a.shape[-2]},), got "
+                         f"{lama.shape}")  # fmt: skip
+    eta_f = nb.to_float(nb.check_number("eta", eta, positive=True), "eta")
+    var_f = nb.to_float(nb.check_number("var_y", var_y, positive=True), "var_y")
+    fn = _first_step_fn(n, d, name)
+    ys = [ya[..., i, None] for i in range(n)]  # broadcast over the nodes
+    ws = [W0a[..., k] for k in range(d)]
+    out = [np.asarray(v, dtype=float) for v in
+           fn(eta_f, var_f, np.sqrt(lama), *Xa.ravel(), *ys, *ws)]  # fmt: skip
+    shape = np.broadcast_shapes(*(v.shape for v in out))
+    out = [np.broadcast_to(v, shape) for v in out]
+    return {
+        "dz_sq": np.stack(out[:n], -2),
+        "grad_norm_sq": out[n],
+        "dz_sq_mean": np.stack(out[n + 1 : 2 * n + 1], -2),
+        "grad_norm_sq_mean": out[-1],
+    }
+
+
 @dataclass(frozen=True)
 class Setup:
     """Model (2) trained on loss (5): data ``X`` (n, d), targets ``y`` (n,), node scalings
@@ -874,6 +1066,78 @@ def _symmetric_part() -> Verdict:
     )
 
 
+def _sign_patterns(fs: FirstStep) -> list[dict[sp.Symbol, int]]:
+    """Every ``a`` in ``{-1, 1}^m`` (eq. (3))."""
+    return [dict(zip(fs.a, signs, strict=True))
+            for signs in itertools.product((1, -1), repeat=len(fs.a))]  # fmt: skip
+
+
+def _theorem_7_9() -> Verdict:
+    # n = 3 inputs in R^2, m = 2 nodes, generic sigma: the zeroed output vanishes at W_0
+    # (Assumption 7.7); the first GD step of zeroed_loss (sympy.diff) moves Z_j(x_i) by
+    # dZ with dZ^2 = eq. (24) for every a in {-1, 1}^2; g_i (the sum in (24)) is linear in y
+    # with d g_i/d y_i = sigma'(Z_1(x_i)) |x_i|^2 (> 0 when sigma' > 0, x_i != 0), so g_i = 0
+    # only on a hyperplane of y (probability 0 under Assumption 7.8); and (24) with
+    # lambda_{m,1} -> its limit (node_scaling_limit) is exactly the printed (25).
+    fs = first_step_symbolic(3, 2, 2)
+    n, d, m = fs.shape
+    res = list(fs.output0)
+    for sub in _sign_patterns(fs):
+        res += [sp.expand((fs.dZ[i, j] ** 2 - fs.eq24[i, j]).subs(sub))
+                for i in range(n) for j in range(m)]  # fmt: skip
+    Z0 = preactivations(fs.W0, fs.X, sp.sqrt(d))
+    res += [sp.diff(fs.g[i, 0], fs.y[i]) - _sigma_prime(Z0[i, 0]) * (fs.X[i] @ fs.X[i])
+            for i in range(n)]  # fmt: skip
+    for w in (zipf_symbolic(), finite_k_symbolic()):
+        lim = node_scaling_limit(1, GAMMA, w)
+        eq25 = fs.eta**2 * (1 - GAMMA) * w.weight(1) / d**2 * fs.g[0, 0] ** 2
+        res.append(fs.eq24[0, 0].subs(fs.s[0], sp.sqrt(lim)) - eq25)
+    verdict = prove_zero(*res)
+    if verdict.status != "proved":
+        return verdict
+    return Verdict(
+        "proved",
+        f"{len(res)} residuals (n = 3, d = 2, m = 2, generic sigma, a in {{-1, 1}}^2): f(W_0) = 0; "
+        "(Z_j(x_i; W_1) - Z_j(x_i; W_0))^2 = eq. (24) from the gradient of the zeroed loss; "
+        "dg_i/dy_i = sigma'(Z_1(x_i)) |x_i|^2; (24) -> (25) as m -> oo (Zipf, finite K); with "
+        "lambda_{m,1} >= (1 - gamma) lambda~_1 (claim lower_bound) (24) >= (25) for every m",
+        residuals=verdict.residuals,
+    )
+
+
+def _theorem_7_10() -> Verdict:
+    # ||grad_{w_j} L(W_0)||^2 of the zeroed loss (sympy.diff) equals lambda_{m,j}/d times the
+    # double sum of eq. (27) (a_j^2 = 1), that double sum is the squared norm ||sum_i y_i
+    # sigma'(Z_j(x_i)) x_i||^2 (so the |.| of (27) is redundant and the sum is >= 0), its
+    # vector is linear in y with d/dy_i = sigma'(Z_j(x_i)) x_i (zero only on a proper subspace
+    # of y: probability 0 under Assumption 7.8), and lambda_{m,j}/d -> (1 - gamma) lambda~_j/d
+    # (every j; node_scaling_limit): (27) with equality in the limit.
+    fs = first_step_symbolic(3, 2, 2)
+    n, d, m = fs.shape
+    res = []
+    for sub in _sign_patterns(fs):
+        res += [sp.expand((fs.grad_norm_sq[j] - fs.s[j] ** 2 * fs.eq27_sum[j] / d).subs(sub))
+                for j in range(m)]  # fmt: skip
+    res += [sp.expand(fs.eq27_sum[j] - (fs.gradient_vector[j] ** 2).sum()) for j in range(m)]
+    Z0 = preactivations(fs.W0, fs.X, sp.sqrt(d))
+    res += [sp.diff(fs.gradient_vector[0, k], fs.y[i]) - _sigma_prime(Z0[i, 0]) * fs.X[i, k]
+            for i in range(n) for k in range(d)]  # fmt: skip
+    for w in (zipf_symbolic(), finite_k_symbolic()):
+        res.append(node_scaling_limit(J, GAMMA, w) / d - (1 - GAMMA) * w.weight(J) / d)
+    verdict = prove_zero(*res)
+    if verdict.status != "proved":
+        return verdict
+    return Verdict(
+        "proved",
+        f"{len(res)} residuals (n = 3, d = 2, m = 2, generic sigma): ||grad_{{w_j}} L(W_0)||^2 "
+        "= lambda_{m,j}/d * sum_{i,i'} y_i y_i' x_i^T x_i' sigma'_i sigma'_i' = lambda_{m,j}/d "
+        "||sum_i y_i sigma'(Z_j(x_i)) x_i||^2 (so |.| in (27) is not needed); lambda_{m,j} -> "
+        "(1 - gamma) lambda~_j: (27) holds for every m (claim lower_bound) and is attained in "
+        "the limit",
+        residuals=verdict.residuals,
+    )
+
+
 _NUMERIC_ALPHAS = (sp.Rational(1, 10), sp.Rational(1, 4), sp.Rational(1, 2), sp.Rational(2, 3),
                    sp.Rational(9, 10))  # fmt: skip
 
@@ -977,6 +1241,15 @@ def claims() -> list[Theorem]:
         T("lower_bound", "eqs. (25), (27)",
           "lambda_{m,j} >= (1 - gamma) lambda~_j for every m (used for the m-independent "
           "bounds of Theorems 7.9, 7.10).", _lower_bound),
+        T("theorem_7_9_first_step", "Section 7.3, Theorem 7.9, eqs. (24), (25)",
+          "For the zeroed model (Assumption 7.7) the first GD step (8) from W_0 gives (Z_j(x_i; "
+          "W_1) - Z_j(x_i; W_0))^2 = eta^2 lambda_{m,j}/d^2 (sum_i' y_i' sigma'(Z_j(x_i')) x_i'^T "
+          "x_i)^2 (eq. (24), derived from the loss), >= its m -> oo limit (25) for every m, "
+          "and the sum is non-zero off a hyperplane of y (sigma' > 0).", _theorem_7_9),
+        T("theorem_7_10_gradient_norm", "Section 7.3, Theorem 7.10, eq. (27)",
+          "For the zeroed model, ||grad_{w_j} L(W_0)||^2 = lambda_{m,j}/d ||sum_i y_i "
+          "sigma'(Z_j(x_i)) x_i||^2 exactly (the double sum of (27), a squared norm), so (27) "
+          "holds for every m and with equality as m -> oo.", _theorem_7_10),
         T("symmetric_part_vanishes", "Section 5, proof sketch (Appendix B.2)",
           "(gamma/m) sum_j sqrt(lambda_{m,j}) -> 0; (1 - gamma) sum_j lambda~_j "
           "sqrt(lambda_{m,j})/S_m does not vanish unless gamma = 1 (exact for finite K).",

@@ -1,0 +1,215 @@
+"""Seed 000 Section 7 by gradient descent (Theorems 7.9, 7.10, the mean-field bullet of 7.5)
+and Theorem 6.1 monitored along GD: the symbolic claims, the generated first-step evaluators,
+and for every simulation-backed claim a broken measurement that makes it fail."""
+
+from __future__ import annotations
+
+import copy
+import math
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from numerics import node_scaling_gd as gd
+from solvable import linear_node_scaling as lns
+from solvable import node_scaling as ns
+from solvable import theorems
+from solvable.confirmations import global_convergence as gcc
+from solvable.confirmations import node_scaling as nsc
+
+NEW_SYMBOLIC = ["node_scaling.theorem_7_9_first_step", "node_scaling.theorem_7_10_gradient_norm",
+                "linear_node_scaling.mean_field_bullet",
+                "global_convergence.gd_weight_bound_from_rate"]  # fmt: skip
+
+
+@pytest.mark.parametrize("cid", NEW_SYMBOLIC)
+def test_new_symbolic_claims_proved(cid):
+    (claim,) = [t for t in theorems.registry() if t.id == cid]
+    verdict = claim.verify()
+    assert verdict.status == "proved", verdict.detail
+    assert verdict.residuals and all(r == 0 for r in verdict.residuals)
+
+
+def test_zeroed_model_vanishes_at_initialisation():
+    rng = np.random.default_rng(0)
+    X, W0 = rng.normal(size=(3, 2)), rng.normal(size=(4, 2))
+    a, s = np.array([1.0, -1, 1, -1]), np.full(4, 0.5)
+    sig = np.tanh
+    assert np.all(ns.zeroed_output(W0, W0, a, s, X, sig, math.sqrt(2)) == 0)
+    y = rng.normal(size=3)
+    assert ns.zeroed_loss(W0, W0, a, s, X, y, sig, math.sqrt(2)) == pytest.approx(y @ y / 2)
+
+
+def _data(seed=0, n=3, d=2, m=4):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    return X, rng.uniform(-1, 1, size=n), rng.normal(size=(m, d)), rng.uniform(0.01, 1, size=m)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.floats(0.01, 3.0), st.floats(0.1, 10.0))
+def test_first_step_numeric_properties(seed, eta, c):
+    # (24) scales as eta^2 and lambda, is even in y; ||grad||^2 is >= 0, linear in lambda and
+    # free of eta; the target expectations scale with the variance
+    X, y, W0, lam = _data(seed)
+    base = ns.first_step_numeric(X, y, W0, lam, eta)
+    assert np.all(base["dz_sq"] >= 0) and np.all(base["grad_norm_sq"] >= 0)
+    scaled = ns.first_step_numeric(X, y, W0, c * lam, math.sqrt(c) * eta)
+    np.testing.assert_allclose(scaled["dz_sq"], c**2 * base["dz_sq"], rtol=1e-12, atol=1e-300)
+    np.testing.assert_allclose(scaled["grad_norm_sq"], c * base["grad_norm_sq"], rtol=1e-12)
+    flipped = ns.first_step_numeric(X, -y, W0, lam, eta)
+    np.testing.assert_allclose(flipped["dz_sq"], base["dz_sq"], rtol=1e-12, atol=1e-300)
+    var = ns.first_step_numeric(X, y, W0, lam, eta, var_y=c)
+    np.testing.assert_allclose(var["grad_norm_sq_mean"], c * base["grad_norm_sq_mean"],
+                               rtol=1e-12)  # fmt: skip
+
+
+def test_first_step_numeric_matches_autograd_of_the_zeroed_loss():
+    X, y, W0, lam = _data(3)
+    Wt = torch.tensor(W0, requires_grad=True)
+    a = torch.tensor([1.0, -1, -1, 1], dtype=torch.float64)
+    L = ns.zeroed_loss(Wt, torch.tensor(W0), a, torch.tensor(np.sqrt(lam)), torch.tensor(X),
+                       torch.tensor(y), torch.tanh, math.sqrt(2))  # fmt: skip
+    (g,) = torch.autograd.grad(L, Wt)
+    ref = ns.first_step_numeric(X, y, W0, lam, 0.7)
+    np.testing.assert_allclose((g**2).sum(-1).numpy(), ref["grad_norm_sq"], rtol=1e-12)
+    dz = (-0.7 * g.numpy()) @ X.T / math.sqrt(2)  # (m, n): Z_j(x_i; W_1) - Z_j(x_i; W_0)
+    np.testing.assert_allclose(dz.T**2, ref["dz_sq"], rtol=1e-11)
+
+
+@pytest.mark.parametrize("bad", [
+    {"eta": 0.0}, {"eta": -1.0}, {"lam": -np.ones(4)}, {"y": np.zeros(5)},
+    {"W0": np.zeros((4, 3))}, {"X": np.full((3, 2), np.nan)}, {"var_y": 0.0},
+])  # fmt: skip
+def test_first_step_numeric_rejects_bad_input(bad):
+    X, y, W0, lam = _data()
+    kw = {"X": X, "y": y, "W0": W0, "lam": lam, "eta": 1.0, **bad}
+    with pytest.raises((ValueError, TypeError)):
+        ns.first_step_numeric(**kw)
+
+
+def test_first_step_numeric_rejects_unknown_activation():
+    X, y, W0, lam = _data()
+    with pytest.raises(ValueError, match="activation"):
+        ns.first_step_numeric(X, y, W0, lam, 1.0, "softsign")
+
+
+def test_node_scaled_gd_gradient_matches_autograd():
+    X, y, _, _ = _data(1)
+    for act in ("tanh", "linear", "swish"):
+        model = gd.NodeScaledGD(X, y, activation=act)
+        gen = torch.Generator().manual_seed(0)
+        p = {"W": torch.randn((2, 5, 2), generator=gen, dtype=torch.float64),
+             "a": torch.tensor([[1.0, -1, 1, -1, 1]] * 2, dtype=torch.float64),
+             "s": torch.rand((2, 5), generator=gen, dtype=torch.float64)}  # fmt: skip
+        W = p["W"].clone().requires_grad_(True)
+        (g,) = torch.autograd.grad(model.loss({**p, "W": W}).sum(), W)
+        torch.testing.assert_close(model.gradient(p)["W"], g, rtol=1e-12, atol=1e-14)
+
+
+# ---------------------------------------------------------------------------
+# simulation-backed claims: small runs, and broken measurements that must fail
+# ---------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def runs():
+    return gd.first_step_runs(widths=(10, 100, 1000), seeds=(0, 1, 2, 3))
+
+
+@pytest.fixture(scope="module")
+def samples():
+    return gd.first_step_target_samples(samples=1000)
+
+
+def test_first_step_runs_pass(runs, samples):
+    fe = nsc.first_step_errors(runs)
+    assert max(fe.values()) <= 1, fe
+    assert max(v[3] for v in nsc.slope_errors(runs).values()) <= 1
+    assert nsc.target_mc_errors(samples)["error"] <= 1
+
+
+def _scaled(runs, key, factor, gamma=None):
+    bad = copy.deepcopy(runs)
+    for c in bad["cases"]:
+        if gamma is None or c["gamma"] == gamma:
+            c[key] = (np.array(c[key]) * factor(c["width"])).tolist()
+    return bad
+
+
+def test_broken_dz_fails_eq24_and_bound25(runs):
+    assert nsc.first_step_errors(_scaled(runs, "dz_sq", lambda m: 1 + 1e-9))["eq24"] > 1
+    assert nsc.first_step_errors(_scaled(runs, "dz_sq", lambda m: 0.5))["bound25"] > 1
+
+
+def test_broken_gradient_fails_eq27_and_bound27(runs):
+    assert nsc.first_step_errors(_scaled(runs, "grad_norm_sq", lambda m: 1 + 1e-9))["eq27"] > 1
+    assert nsc.first_step_errors(_scaled(runs, "grad_norm_sq", lambda m: 0.5))["bound27"] > 1
+
+
+def test_decaying_ratio_fails_theorem_7_9(runs):
+    # a max-ratio (18) that decays like 1/m at gamma < 1 (no feature learning) must fail
+    bad = _scaled(runs, "max_ratio", lambda m: 1 / m, gamma=0.5)
+    assert nsc.slope_errors(bad)[(0.5, "max")][3] > 1
+
+
+def test_shifted_targets_mean_fails(samples):
+    bad = dict(samples, dz_sq=samples["dz_sq"] * 1.2)
+    assert nsc.target_mc_errors(bad)["error"] > 1
+    bad = dict(samples, grad_norm_sq=samples["grad_norm_sq"] * 1.2)
+    assert nsc.target_mc_errors(bad)["error"] > 1
+
+
+@pytest.fixture(scope="module")
+def mean_field():
+    return gd.mean_field_linear(widths=(10, 100), samples=200)
+
+
+def test_mean_field_pass_and_broken(mean_field):
+    ok = nsc.mean_field_errors(mean_field)["cases"]
+    assert max(max(e["W"], e["ratio"], e["mc"]) for e in ok) <= 1
+    for key, factor in (("W_end", 1 + 1e-6), ("max_ratio", 1.5), ("den", 1.2)):
+        bad = copy.deepcopy(mean_field)
+        for c in bad["cases"]:
+            c[key] = c[key] * factor
+        errs = nsc.mean_field_errors(bad)["cases"]
+        assert max(max(e["W"], e["ratio"], e["mc"]) for e in errs) > 1, key
+
+
+def test_mean_field_moments_limit():
+    X, y = [[1.0, 0, 0], [0, 2, 0]], [1.0, 1.0]
+    mean_N, mean_D, lim = lns.mean_field_moments(X, y, [0.6, 0.8, 0], 10**9)
+    assert mean_D == 1.0 and mean_N == pytest.approx(lim, rel=1e-8) and lim > 0
+    with pytest.raises(ValueError, match="x must have"):
+        lns.mean_field_moments(X, y, [1.0, 0.0], 10)
+
+
+@pytest.fixture(scope="module")
+def gd_monitor():
+    return gd.monitor_theorem_6_1(width=50, horizon=0.3, n_records=20)
+
+
+def test_theorem_6_1_monitor_pass_and_broken(gd_monitor):
+    worst, detail = gcc.gd_monitor_verdict(gd_monitor)
+    assert worst <= 1, detail
+    assert "NOT met" in detail  # the width condition (~1e8) is far above m = 50
+    for key, factor in (("residual_sq", 2.0), ("move_scaled", 10.0)):
+        bad = copy.deepcopy(gd_monitor)
+        for c in bad["cases"]:
+            arr = np.array(c[key])
+            arr[:, 1:] *= factor  # the start stays (it sets the bound)
+            c[key] = arr.tolist()
+        assert gcc.gd_monitor_verdict(bad)[0] > 1, key
+
+
+def test_monitor_rejects_bad_input():
+    with pytest.raises(ValueError, match="step_fraction"):
+        gd.monitor_theorem_6_1(step_fraction=1.5)
+    with pytest.raises(ValueError, match="gammas"):
+        gd.monitor_theorem_6_1(gammas=(0.0,))
+    with pytest.raises(ValueError, match="widths"):
+        gd.first_step_runs(widths=(0,))
+    with pytest.raises(ValueError, match="eta"):
+        gd.first_step_runs(eta=-1.0)
