@@ -13,6 +13,12 @@ record's second moment, ``w_j ~ N(0, s^2 I_d)``).  For each initialisation:
 * ``"rf"``: its ``a`` block, ``k0 - ntk`` (the empirical random-feature kernel);
 * ``"gp"``: ``f(x_i) f(x_j)`` (2.4).
 
+:func:`output_samples` draws the outputs ``f(x_i; theta0)`` themselves (for the law of the
+output, not only its covariance: the Gaussian limit (2.5)), under a
+:class:`~solvable.kernels.Initialisation` (``1/sqrt(p)`` scaling (2.3)) or under a row of
+Table 1 (:class:`~solvable.kernels.DefaultInitialisation`, uniform laws, eq. (2.1) without
+the ``1/sqrt(p)``; :func:`sample_table_1`).
+
 None of these uses a closed form.  Their expectation over the initialisation equals the
 infinite-width kernel at *every* width (units are i.i.d. and ``E[a_j a_k] = 0``, ``j != k``),
 so Monte Carlo means are compared with the closed forms of :mod:`solvable.kernels` without a
@@ -33,13 +39,15 @@ from numerics.models import WideTwoLayer
 from numerics.torch_flow import resolve_device
 from solvable._core.numbers import check_int as _check_int
 from solvable._core.tolerance import MonteCarlo, monte_carlo
-from solvable.kernels import KERNELS, Initialisation, gram
+from solvable.kernels import KERNELS, DefaultInitialisation, Initialisation, gram
 
 __all__ = [
     "WidthFit",
     "empirical_kernels",
     "kernel_estimates",
+    "output_samples",
     "sample_parameters",
+    "sample_table_1",
     "upper",
     "width_convergence",
 ]
@@ -186,3 +194,56 @@ def width_convergence(init: Initialisation, X: Any, widths: Any, *, replicates: 
     slopes = np.array([np.polyfit(logp, np.log(row), 1)[0] for row in rms_r])
     rms = tuple(float(v) for v in np.sqrt(sq.mean(axis=(0, 2))))
     return WidthFit(ws, rms, slopes, monte_carlo(slopes))
+
+
+def sample_table_1(init: DefaultInitialisation, d: int, p: int, batch: int, *, seed: int = 0,
+                   device: Any = "cpu", dtype: Any = None) -> dict[str, Any]:  # fmt: skip
+    """``batch`` initialisations of Table 1's row ``init`` (width ``p``, dimension ``d``):
+    ``W`` (B, p, d) i.i.d. ``Unif([-w_bound, w_bound])``, ``a`` (B, p) i.i.d.
+    ``Unif([-a_bound, a_bound])`` (``b = 0``); drawn on the CPU from ``seed``, float64."""
+    import torch
+
+    if not isinstance(init, DefaultInitialisation):
+        raise TypeError(f"init must be a solvable.kernels.DefaultInitialisation, got {init!r}")
+    d, p, batch = _check_int("d", d), _check_int("p", p), _check_int("batch", batch)
+    seed = _check_int("seed", seed, 0)
+    bounds = init.at(p, d)
+    gen = torch.Generator().manual_seed(seed)
+    W = (2 * torch.rand((batch, p, d), generator=gen, dtype=torch.float64) - 1) * bounds["w_bound"]
+    a = (2 * torch.rand((batch, p), generator=gen, dtype=torch.float64) - 1) * bounds["a_bound"]
+    dev, dtype = resolve_device(device), torch.float64 if dtype is None else dtype
+    return {"W": W.to(device=dev, dtype=dtype), "a": a.to(device=dev, dtype=dtype)}
+
+
+_OUTPUT_DOUBLES = 4_000_000  # batch chunk of output_samples: at most this many weights at once
+
+
+def output_samples(init: Initialisation | DefaultInitialisation, X: Any, p: int, batch: int, *,
+                   seed: int = 0, device: Any = "cpu") -> np.ndarray:  # fmt: skip
+    """The outputs ``f(x_i; theta0)`` of ``batch`` independent ReLU networks of width ``p`` on
+    the rows of ``X`` (n, d): shape (batch, n), float64, through
+    :class:`numerics.models.WideTwoLayer` (no closed form).  ``init``: an
+    :class:`~solvable.kernels.Initialisation` (network (2.3), scale ``1/sqrt(p)``) or a
+    :class:`~solvable.kernels.DefaultInitialisation` (Table 1, network (2.1), scale 1).
+    Drawn in chunks, chunk ``k`` from seed ``seed * 1_000_003 + k``."""
+    import torch
+
+    X = _check_X(X)
+    p, batch = _check_int("p", p), _check_int("batch", batch)
+    seed = _check_int("seed", seed, 0)
+    table = isinstance(init, DefaultInitialisation)
+    if not table:
+        _check_init(init)
+    d = X.shape[1]
+    model = WideTwoLayer(X, np.zeros(len(X)), activation="relu", scale=1.0 if table else None)
+    chunk = max(1, _OUTPUT_DOUBLES // (p * (d + 1)))
+    out = []
+    for k, start in enumerate(range(0, batch, chunk)):
+        size = min(chunk, batch - start)
+        s = seed * 1_000_003 + k
+        params = (sample_table_1(init, d, p, size, seed=s, device=device) if table
+                  else sample_parameters(init, d, p, size, seed=s, device=device))  # fmt: skip
+        Xt = torch.as_tensor(X, dtype=params["W"].dtype, device=params["W"].device)
+        with torch.no_grad():
+            out.append(model.output(params, Xt).cpu().numpy())
+    return np.concatenate(out)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -39,6 +39,8 @@ from numerics.measures import ntk
 from numerics.models import WideTwoLayer
 from numerics.sweeps import fit_exponent
 from numerics.torch_flow import gradient_flow, resolve_device, threads
+from solvable import linearisation
+from solvable._core.activations import elementwise
 from solvable.linearisation import (
     hessian_opnorm_bound,
     hessian_opnorm_formula,
@@ -48,6 +50,7 @@ from solvable.linearisation import (
 
 __all__ = [
     "HORIZON",
+    "ComposedTwoLayer",
     "HessianAgreement",
     "HessianSweep",
     "LinearisationRun",
@@ -101,6 +104,31 @@ def sphere(n: int, d: int, *, radius: float | None = None, seed: int = 0) -> np.
         raise ValueError(f"radius must be finite and > 0, got {radius!r}")
     g = np.random.default_rng(seed).standard_normal((n, d))
     return r * g / np.linalg.norm(g, axis=1, keepdims=True)
+
+
+@dataclass(frozen=True)
+class ComposedTwoLayer(WideTwoLayer):
+    """Exercise 2 of seed 002: the network of :class:`~numerics.models.WideTwoLayer` followed
+    by an output nonlinearity, ``g(x) = phi(f(x))``
+    (:func:`solvable.linearisation.composed_output`), trained on the risk
+    ``1/(2n) sum_i (y_i - g(x_i))^2`` (:func:`solvable.linearisation.risk` with ``phi``);
+    ``phi`` names a twice-differentiable activation (:data:`solvable.linearisation.ACTIVATIONS`).
+    Autograd gives its gradient, NTK and Hessians, so every measure of this module applies."""
+
+    phi: str = field(default="tanh", kw_only=True)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        linearisation.activation(self.phi)  # ValueError / TypeError naming the choices
+
+    def output(self, p: dict[str, Any], X: Any) -> Any:
+        sigma, phi = elementwise(self.activation, "torch"), elementwise(self.phi, "torch")
+        return linearisation.composed_output(p["W"], p["a"], X, sigma, self._scale(p), phi)
+
+    def loss(self, p: dict[str, Any]) -> Any:
+        X, y = self._t("X", p["W"]), self._t("y", p["W"])
+        return linearisation.risk(p["W"], p["a"], X, y, elementwise(self.activation, "torch"),
+                                  self._scale(p), elementwise(self.phi, "torch"))  # fmt: skip
 
 
 def initial_parameters(
@@ -466,6 +494,7 @@ class LinearisationSweep:
     lambda0: np.ndarray
     final_residual: np.ndarray
     kernel_floor: np.ndarray  # (W, S): min_t lambda_min(K_t) / lambda_0 on the time grid
+    output: str | None = None  # Exercise 2's phi (None: the plain network)
 
 
 @_single_threaded
@@ -483,10 +512,14 @@ def linearisation_sweep(
     activation: str = "tanh",
     rtol: float = 1e-10,
     device: Any = None,
+    output: str | None = None,
 ) -> LinearisationSweep:
     """E(t) and Theorem 1 ratios over widths: fixed data (``n`` training inputs on the
     sphere of radius ``sqrt(d)``, labels ``y ~ N(0, 1)``, ``probes`` probe inputs), ``seeds``
-    initialisations per width, times ``linspace(0, horizon, n_times)``."""
+    initialisations per width, times ``linspace(0, horizon, n_times)``.  ``output``: an
+    output nonlinearity ``phi`` (Exercise 2, :class:`ComposedTwoLayer`): the flow trains
+    ``g = phi(f)`` and ``E(t)`` is ``g``'s linearisation error (labels ``tanh(y)`` then, in
+    ``phi``'s range for ``phi = tanh``); ``None``: the plain network."""
     widths = tuple(_int("width", w) for w in widths)
     if not widths or list(widths) != sorted(set(widths)):
         raise ValueError(f"widths must be increasing integers, got {widths!r}")
@@ -497,7 +530,11 @@ def linearisation_sweep(
     X = sphere(n, d, seed=1)
     y = np.random.default_rng(2).standard_normal(n)
     probe = sphere(probes, d, seed=3)
-    model = WideTwoLayer(X=X, y=y, activation=activation, eta_a=eta_a)
+    if output is None:
+        model = WideTwoLayer(X=X, y=y, activation=activation, eta_a=eta_a)
+    else:
+        y = np.tanh(y)  # reachable labels for phi = tanh (|y| < 1)
+        model = ComposedTwoLayer(X=X, y=y, activation=activation, eta_a=eta_a, phi=output)
     times = np.linspace(0.0, float(horizon), n_times)
     sup_E, ratios, lam, final, floor = [], {"lazy": [], "du": [], "printed": []}, [], [], []
     for p in widths:
@@ -523,4 +560,5 @@ def linearisation_sweep(
         np.array(lam),
         np.array(final),
         np.array(floor),
+        output,
     )

@@ -95,17 +95,25 @@ A_LAWS = ("uniform", "rademacher", "gaussian")
 __all__ = [
     "A2",
     "A_LAWS",
+    "C1",
+    "C2",
+    "COVARIANCE_PAIRS",
     "KERNELS",
     "N1",
     "N2",
     "RHO",
     "S2",
     "SEED",
+    "TABLE_1",
     "THETA",
     "D",
+    "DefaultInitialisation",
     "Initialisation",
+    "P",
+    "a_fourth_moment",
     "arccos_expectation",
     "claims",
+    "default_initialisation",
     "errata",
     "exercise_initialisation",
     "exercise_printed_ntk",
@@ -118,6 +126,11 @@ __all__ = [
     "kernel_theta",
     "kernel_torch",
     "lecture_initialisation",
+    "output_cumulant",
+    "output_excess_kurtosis",
+    "relu_moment",
+    "table_1_covariance",
+    "uniform_variance",
 ]
 
 
@@ -352,6 +365,190 @@ def exercise_printed_ntk(rho: Any = RHO) -> sp.Expr:
     """The right-hand side of (4.2) as printed: ``1/2 - arccos(rho)/(2 pi)`` (it lacks the
     factor ``<x, x'>``; see :func:`errata`)."""
     return sp.Rational(1, 2) - sp.acos(sp.sympify(rho)) / (2 * sp.pi)
+
+
+# ---------------------------------------------------------------------------
+# Table 1 and eq. (2.2): the frameworks' default initialisations
+# ---------------------------------------------------------------------------
+P = sp.Symbol("p", positive=True)
+"""The width ``p``."""
+C1, C2 = sp.symbols("c1 c2", real=True)
+"""Coefficients of a projection ``c1 f(x) + c2 f(x')`` of the output pair."""
+TABLE_1 = ("kaiming", "xavier")
+"""The rows of Table 1."""
+COVARIANCE_PAIRS = ("same_direction", "orthogonal_axes", "antipodal")
+"""Input pairs on which :func:`table_1_covariance` is exact (see there)."""
+
+
+def uniform_variance(bound: Any) -> sp.Expr:
+    """``Var Unif([-c, c]) = c^2 / 3`` (claim ``table_1_variances`` integrates it)."""
+    return sp.sympify(bound) ** 2 / 3
+
+
+@dataclass(frozen=True)
+class DefaultInitialisation:
+    """One row of Table 1 for the network (2.1) ``f(x) = sum_j a_j sigma(<w_j, x> + b_j)``
+    (no ``1/sqrt(p)``): ``a_j ~ Unif([-a_bound, a_bound])``, ``w_jk ~ Unif([-w_bound,
+    w_bound])`` i.i.d., ``b_j = b`` (bounds are sympy expressions in :data:`P` and
+    :data:`D`)."""
+
+    name: str
+    framework: str
+    a_bound: sp.Expr
+    w_bound: sp.Expr
+    b: sp.Expr
+    source: str
+
+    @property
+    def a_variance(self) -> sp.Expr:
+        """``Var a_j = a_bound^2 / 3``."""
+        return uniform_variance(self.a_bound)
+
+    @property
+    def w_variance(self) -> sp.Expr:
+        """``Var w_jk = w_bound^2 / 3``."""
+        return uniform_variance(self.w_bound)
+
+    def at(self, p: int, d: int) -> dict[str, float]:
+        """The bounds as floats at width ``p`` and dimension ``d`` (ints >= 1)."""
+        p, d = _check_int("p", p), _check_int("d", d)
+        sub = {P: p, D: d}
+        return {"a_bound": float(self.a_bound.subs(sub)), "w_bound": float(self.w_bound.subs(sub))}
+
+
+def default_initialisation(name: str) -> DefaultInitialisation:
+    """Table 1's row ``name``: ``"kaiming"`` (printed "Kaiming (Pytorch)": ``a ~ Unif[+-
+    sqrt(6/p)]``, ``w ~ Unif[+- sqrt(6/d)]``, ``b = 0``) or ``"xavier"`` ("Xavier
+    (Tensorflow)": ``a ~ Unif[+- sqrt(6/(p+1))]``, ``w ~ Unif[+- sqrt(6/(p+d))]``, ``b = 0``)."""
+    if name not in TABLE_1:
+        raise ValueError(f"name must be one of {TABLE_1}, got {name!r}")
+    where = f"{SEED} Table 1"
+    if name == "kaiming":
+        return DefaultInitialisation(name, "Pytorch (as printed; see errata)",
+                                     sp.sqrt(6 / P), sp.sqrt(6 / D), sp.S.Zero, where)  # fmt: skip
+    return DefaultInitialisation(name, "Tensorflow", sp.sqrt(6 / (P + 1)), sp.sqrt(6 / (P + D)),
+                                 sp.S.Zero, where)  # fmt: skip
+
+
+def table_1_covariance(name: str, pair: str = "same_direction") -> sp.Expr:
+    """``E[f(x) f(x')]`` at initialisation for Table 1's row ``name``, ReLU, ``b = 0``, exact
+    at every width ``p`` (:data:`P`; ``E f = 0`` and ``E[a_j a_k] = 0`` for ``j != k``, so it is
+    ``p Var(a) E[relu(<w, x>) relu(<w, x'>)]``), with ``|x| = n1``, ``|x'| = n2``:
+
+    * ``"same_direction"`` (``x' = c x``, ``c > 0``; any direction): ``<w, x>`` is symmetric,
+      so ``E[relu(<w,x>)^2] = E[<w,x>^2]/2 = Var(w) |x|^2/2``: ``p Var(a) Var(w) n1 n2 / 2``
+      (``n1 = n2``: the output variance);
+    * ``"orthogonal_axes"`` (``x = n1 e_k``, ``x' = n2 e_l``, ``k != l``): independent
+      coordinates, ``E[relu(w)] = w_bound/4``: ``p Var(a) (w_bound/4)^2 n1 n2``;
+    * ``"antipodal"`` (``x' = -c x``): 0.
+    """
+    init = default_initialisation(name)
+    if pair not in COVARIANCE_PAIRS:
+        raise ValueError(f"pair must be one of {COVARIANCE_PAIRS}, got {pair!r}")
+    scale = P * init.a_variance * N1 * N2
+    if pair == "same_direction":
+        return scale * init.w_variance / 2
+    if pair == "orthogonal_axes":
+        return scale * (init.w_bound / 4) ** 2
+    return sp.S.Zero
+
+
+# ---------------------------------------------------------------------------
+# the Gaussian limit (2.3)-(2.5): the fourth cumulant at finite width
+# ---------------------------------------------------------------------------
+def _unit_values() -> tuple[sp.Expr, sp.Expr, sp.Symbol, tuple[sp.Symbol, sp.Symbol]]:
+    """One unit of the package's network (p = 1, scale 1, ReLU) at ``x = n1 e1`` and
+    ``x' = n2 (cos theta, sin theta)``: ``(f(x), f(x'), a, (w0, w1))``."""
+    a = sp.Symbol("a", real=True)
+    w = sp.symbols("w0 w1", real=True)
+    W = np.array([list(w)], dtype=object)
+    relu = act.elementwise("relu", "sympy")
+
+    def f(x: tuple[sp.Expr, sp.Expr]) -> sp.Expr:
+        X = np.array([list(x)], dtype=object)
+        return sp.sympify(network_output(W, np.array([a], dtype=object), X, relu, 1)[0])
+
+    return f((N1, 0)), f((N2 * sp.cos(THETA), N2 * sp.sin(THETA))), a, w
+
+
+@functools.cache
+def relu_moment(k: int, m: int) -> sp.Expr:
+    """``E[relu(<w, x>)^k relu(<w, x'>)^m]`` for ``w ~ N(0, s^2 I_d)`` (``k, m >= 0``,
+    ``k + m <= 4``) in :data:`N1`, :data:`N2`, :data:`THETA` (``[0, pi]``) and :data:`S2`:
+    the package's ReLU unit integrated in polar coordinates on the span of ``x, x'``
+    (``w = r (cos phi, sin phi)``, density ``r e^{-r^2/(2 s^2)}/(2 pi s^2)``), over the arc
+    where the pre-activations that appear are positive (``relu = identity`` there, 0 off
+    it)."""
+    for name, v in (("k", k), ("m", m)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ValueError(f"{name} must be an integer >= 0, got {v!r}")
+    if k + m > 4:
+        raise ValueError(f"k + m must be <= 4, got {k} + {m}")
+    fx, fxp, a, (w0, w1) = _unit_values()
+    r, phi = sp.Symbol("r", positive=True), sp.Symbol("phi", real=True)
+    density = r * sp.exp(-(r**2) / (2 * S2)) / (2 * sp.pi * S2)
+    lo = THETA - sp.pi / 2 if m else -sp.pi / 2
+    hi = sp.pi / 2 if k else THETA + sp.pi / 2
+
+    def positive_branch(t: sp.Piecewise) -> sp.Expr:
+        (zero, _), (value, otherwise) = t.args
+        if zero != 0 or otherwise is not sp.true:
+            raise ArithmeticError(f"not a ReLU branch: {t}")
+        return value
+
+    e = (fx**k * fxp**m).subs(a, 1)
+    e = e.subs({w0: r * sp.cos(phi), w1: r * sp.sin(phi)})
+    e = e.replace(lambda t: isinstance(t, sp.Piecewise), positive_branch)
+    poly = sp.Poly(sp.expand(e), r)
+    total = sum((sp.integrate(r**j * density, (r, 0, sp.oo))
+                 * sp.integrate(sp.expand(c, trig=True), (phi, lo, hi))
+                 for (j,), c in poly.terms()), sp.S.Zero)  # fmt: skip
+    return sp.simplify(total)
+
+
+def a_fourth_moment(init: Initialisation) -> sp.Expr:
+    """``E[a^4]`` of the record's output-weight law at second moment ``m2``: uniform
+    ``9 m2^2/5``, Rademacher ``m2^2``, Gaussian ``3 m2^2`` (claim ``fourth_cumulant``)."""
+    init = _check_init(init)
+    m2 = init.a_second_moment
+    return {"uniform": sp.Rational(9, 5), "rademacher": sp.S.One,
+            "gaussian": sp.Integer(3)}[init.a_law] * m2**2  # fmt: skip
+
+
+def _projection_moment(order: int) -> sp.Expr:
+    """``E[(c1 relu(<w,x>) + c2 relu(<w,x'>))^order]`` (binomial expansion)."""
+    return sum(sp.binomial(order, i) * C1**i * C2 ** (order - i) * relu_moment(i, order - i)
+               for i in range(order + 1))  # fmt: skip
+
+
+def output_cumulant(order: int, init: Initialisation | None = None, p: Any = P) -> sp.Expr:
+    """Cumulant ``kappa_order`` (2 or 4) of the projection ``c1 f(x) + c2 f(x')`` of the ReLU
+    network (2.3) at initialisation, width ``p``: with ``u_j = a_j (c1 relu(<w_j,x>) + c2
+    relu(<w_j,x'>))`` i.i.d. and symmetric, ``kappa_2 = E[u^2] = E[a^2] E[s^2]`` (``= c^T K_GP
+    c``) and ``kappa_4 = (E[a^4] E[s^4] - 3 E[a^2]^2 E[s^2]^2) / p`` exactly (claim
+    ``fourth_cumulant``); 0 in the Gaussian limit (2.5).  Symbols :data:`C1`, :data:`C2`,
+    :data:`N1`, :data:`N2`, :data:`THETA`, :data:`P`; ``init=None``: generic moments with the
+    law's ``E[a^4]`` left as ``E_a4``."""
+    if order not in (2, 4):
+        raise ValueError(f"order must be 2 or 4, got {order!r}")
+    if init is None:
+        m2, m4, s2 = A2, sp.Symbol("E_a4", positive=True), S2
+    else:
+        init = _check_init(init)
+        m2, m4, s2 = init.a_second_moment, a_fourth_moment(init), init.w_variance
+    e2 = _projection_moment(2).subs(S2, s2)
+    if order == 2:
+        return m2 * e2
+    return (m4 * _projection_moment(4).subs(S2, s2) - 3 * m2**2 * e2**2) / sp.sympify(p)
+
+
+def output_excess_kurtosis(init: Initialisation | None = None, p: Any = P, c1: Any = 1,
+                           c2: Any = 0) -> sp.Expr:  # fmt: skip
+    """``kappa_4 / kappa_2^2`` of the projection ``c1 f(x) + c2 f(x')``
+    (:func:`output_cumulant`); for ``f(x)`` alone (the default ``c = (1, 0)``):
+    ``(6 E[a^4]/E[a^2]^2 - 3)/p`` (``E[relu^4]/E[relu^2]^2 = 6``)."""
+    c = {C1: sp.sympify(c1), C2: sp.sympify(c2)}
+    return sp.simplify(output_cumulant(4, init, p).subs(c) / output_cumulant(2, init).subs(c) ** 2)
 
 
 # ---------------------------------------------------------------------------
@@ -806,6 +1003,110 @@ def _lecture_k0() -> Verdict:
 
 
 # ---------------------------------------------------------------------------
+# Table 1, (2.2) and the fourth cumulant: symbolic claims
+# ---------------------------------------------------------------------------
+def _uniform_mean(integrand: Callable[[sp.Expr], sp.Expr], bound: sp.Expr) -> sp.Expr:
+    """``E[integrand(u)]`` for ``u ~ Unif([-bound, bound])`` (density ``1/(2 bound)``)."""
+    u = sp.Symbol("u", real=True)
+    return sp.integrate(integrand(u) / (2 * bound), (u, -bound, bound))
+
+
+def _table_1_variances() -> Verdict:
+    # Var of each row's laws integrated from the uniform density; (2.2): sqrt(p) std(a_j) ->
+    # sqrt(2) under both rows (std = Theta(1/sqrt(p))); the rescaled a~ = sqrt(p) a of (2.3)
+    # has E[a~^2] = 2 (Kaiming, every p) and 2p/(p+1) -> 2 (Xavier)
+    res = []
+    for name, var_a, var_w in (("kaiming", 2 / P, 2 / D), ("xavier", 2 / (P + 1), 2 / (P + D))):
+        init = default_initialisation(name)
+        for bound, var, rec in ((init.a_bound, var_a, init.a_variance),
+                                (init.w_bound, var_w, init.w_variance)):  # fmt: skip
+            res += [_uniform_mean(lambda u: u**2, bound) - var, rec - var,
+                    _uniform_mean(lambda u: u, bound)]  # fmt: skip
+        res.append(sp.limit(sp.sqrt(P) * sp.sqrt(init.a_variance), P, sp.oo) - sp.sqrt(2))
+        res.append(sp.limit(P * init.a_variance, P, sp.oo) - 2)
+    res.append(P * default_initialisation("kaiming").a_variance - 2)
+    return prove_zero(*res)
+
+
+def _table_1_covariance() -> Verdict:
+    # each exact covariance against the definition integrated over the uniform laws with the
+    # package's ReLU (axis-aligned inputs: one coordinate for same direction / antipodal,
+    # two independent coordinates for orthogonal axes); E[a] = 0 kills j != k.  Then the
+    # widths: Kaiming's output variance 2|x|^2/d is free of p (the NTK scaling (2.3) with
+    # O(1) first layer); Xavier's, 2 p |x|^2/((p+1)(p+d)), tends to 0 like 2|x|^2/p.  And
+    # the Kaiming limit kernel differs from the Gaussian-weight arc-cosine kernel with the
+    # same variances (E[a~^2] = 2, s^2 = 2/d) at orthogonal axes (equal on the diagonal).
+    relu = act.activation("relu")
+    res = []
+    for name in TABLE_1:
+        init = default_initialisation(name)
+        c = init.w_bound
+        same = _uniform_mean(lambda w: relu.subs(act.Z, N1 * w) * relu.subs(act.Z, N2 * w), c)
+        anti = _uniform_mean(lambda w: relu.subs(act.Z, N1 * w) * relu.subs(act.Z, -N2 * w), c)
+        axis = (_uniform_mean(lambda w: relu.subs(act.Z, N1 * w), c)
+                * _uniform_mean(lambda w: relu.subs(act.Z, N2 * w), c))  # fmt: skip
+        pre = P * _uniform_mean(lambda u: u**2, init.a_bound)
+        res += [pre * same - table_1_covariance(name, "same_direction"),
+                pre * anti - table_1_covariance(name, "antipodal"),
+                pre * axis - table_1_covariance(name, "orthogonal_axes")]  # fmt: skip
+    var_k = table_1_covariance("kaiming").subs(N2, N1)
+    var_x = table_1_covariance("xavier").subs(N2, N1)
+    res += [sp.diff(var_k, P), var_k - 2 * N1**2 / D, sp.limit(var_x, P, sp.oo),
+            sp.limit(P * var_x, P, sp.oo) - 2 * N1**2]  # fmt: skip
+    proof = prove_zero(*res)
+    gauss = Initialisation(2, 2 / D, "uniform", "Gaussian w, same variances as Kaiming")
+    diff = sp.simplify(table_1_covariance("kaiming", "orthogonal_axes")
+                       - kernel("gp", gauss, N1, N2, 0))  # fmt: skip
+    same = sp.simplify(var_k - kernel("gp", gauss, N1, N1, 1))
+    ok = proof.status == "proved" and same == 0 and bool(diff.is_positive)
+    return Verdict(
+        "proved" if ok else "failed",
+        f"{proof.detail}; at orthogonal axes K_Kaiming - K_arccos = {diff} > 0, on the "
+        f"diagonal equal",
+        residuals=(*proof.residuals, same, sp.Integer(0 if diff.is_positive else 1)),
+    )
+
+
+def _fourth_cumulant() -> Verdict:
+    # (1) f = p^(-1/2) sum_j u_j, u_j i.i.d. symmetric (a symmetric, independent of w) with
+    # moments m2, m4: the cumulant generating function p log M_u(t/sqrt(p)), M_u = 1 + m2
+    # t^2/2 + m4 t^4/24 + O(t^6), has kappa_2 = m2 and kappa_4 = (m4 - 3 m2^2)/p;
+    # (2) the ReLU moments (polar integration) against 1-D integrals and the kernels: E[relu^2]
+    # = s^2 n^2/2, E[relu^4] = 3 s^4 n^4/2, relu_moment(1, 1) = K_RF, relu_moment(2, 2) at
+    # theta = 0 is E[relu^4] |x'|^2/|x|^2..., 0 at theta = pi; kappa_2 = c^T K_GP c;
+    # (3) E[a^4] of each law integrated; (4) excess kurtosis of f(x): 39/(5p) (eq. (2.28)),
+    # 3/p (Exercise 1), and p kappa_4 free of p: kappa_4 -> 0 as p -> oo.
+    t, m2, m4 = sp.Symbol("t", real=True), sp.Symbol("m2", positive=True), sp.Symbol("m4")
+    cgf = P * sp.log(1 + m2 * (t / sp.sqrt(P)) ** 2 / 2 + m4 * (t / sp.sqrt(P)) ** 4 / 24)
+    ser = sp.series(cgf, t, 0, 6).removeO()
+    res = [sp.simplify(2 * ser.coeff(t, 2) - m2),
+           sp.simplify(24 * ser.coeff(t, 4) - (m4 - 3 * m2**2) / P)]  # fmt: skip
+    u = sp.Symbol("u", real=True)
+    relu = act.activation("relu")
+    gauss1 = lambda e: sp.integrate(e * _gauss(u), (u, -sp.oo, sp.oo))  # noqa: E731
+    z = sp.sqrt(S2) * N1 * u
+    res += [relu_moment(2, 0) - gauss1(relu.subs(act.Z, z) ** 2),
+            relu_moment(4, 0) - gauss1(relu.subs(act.Z, z) ** 4),
+            relu_moment(0, 4) - relu_moment(4, 0).subs(N1, N2),
+            relu_moment(1, 1) - kernel_theta("rf"),
+            relu_moment(2, 2).subs(THETA, 0) - 3 * S2**2 * N1**2 * N2**2 / 2,
+            relu_moment(2, 2).subs(THETA, sp.pi), relu_moment(3, 1).subs(THETA, sp.pi)]  # fmt: skip
+    quad = (C1**2 * kernel_theta("gp", None, N1, N1, 0) + 2 * C1 * C2 * kernel_theta("gp")
+            + C2**2 * kernel_theta("gp", None, N2, N2, 0))  # fmt: skip
+    res.append(output_cumulant(2) - quad)
+    for law, m4_law in (("uniform", _uniform_mean(lambda v: v**4, sp.sqrt(3 * A2))),
+                        ("rademacher", A2**2),
+                        ("gaussian", gauss1((sp.sqrt(A2) * u) ** 4))):  # fmt: skip
+        res.append(a_fourth_moment(Initialisation(A2, S2, law)) - m4_law)
+    for init, value in ((lecture_initialisation(D), sp.Rational(39, 5) / P),
+                        (exercise_initialisation(), 3 / P)):  # fmt: skip
+        res.append(output_excess_kurtosis(init) - value)
+        res.append(sp.diff(P * output_cumulant(4, init), P))
+    res.append(sp.limit(output_cumulant(4, exercise_initialisation()), P, sp.oo))
+    return prove_zero(*res)
+
+
+# ---------------------------------------------------------------------------
 # numeric claims
 # ---------------------------------------------------------------------------
 _F64_TOL = Tolerance(
@@ -1014,6 +1315,25 @@ def claims() -> list[Theorem]:
           "lambda_min of the K_NTK, K_RF and K_0 Gram matrices (Exercise 1 init) of 12 "
           "pairwise non-parallel unit vectors in R^3 is > 0, although X X^T has rank 3.",
           _gram_positive_definite, "numeric"),
+        T("table_1_variances", "Table 1, eqs. (2.2), (2.3)",
+          "Integrating the uniform laws of Table 1: Var a_j = 2/p (Kaiming), 2/(p+1) (Xavier), "
+          "Var w_jk = 2/d, 2/(p+d), all centred; sqrt(p) std(a_j) -> sqrt(2) under both rows "
+          "(2.2), and a~ = sqrt(p) a of (2.3) has E[a~^2] = 2 (Kaiming) and 2p/(p+1) -> 2.",
+          _table_1_variances),
+        T("table_1_output_covariance", "Table 1, eqs. (2.1)-(2.5)",
+          "ReLU, b = 0, at every width p: E[f(x) f(x')] = p Var(a) Var(w) |x||x'|/2 for x' = c x "
+          "(c > 0), p Var(a) (w_bound/4)^2 |x||x'| for orthogonal coordinate axes, 0 for "
+          "x' = -c x (the definitions integrated over the uniform laws). Kaiming: Var f(x) = "
+          "2|x|^2/d free of p; Xavier: 2p|x|^2/((p+1)(p+d)) -> 0 like 2|x|^2/p. The Kaiming "
+          "limit kernel exceeds the Gaussian-weight arc-cosine kernel of the same variances at "
+          "orthogonal axes (3/(4d) vs 2/(pi d)), though both agree on the diagonal.",
+          _table_1_covariance),
+        T("fourth_cumulant", "eqs. (2.3)-(2.5), (2.28), Exercise 1",
+          "For the ReLU net (2.3) with a symmetric, independent of w ~ N(0, s^2 I): the "
+          "projection c1 f(x) + c2 f(x') has kappa_2 = c^T K_GP c and kappa_4 = (E[a^4] E[s^4] "
+          "- 3 E[a^2]^2 E[s^2]^2)/p exactly (cumulants of a sum of p i.i.d. units; mixed ReLU "
+          "moments by polar integration); the excess kurtosis of f(x) is 39/(5p) under (2.28) "
+          "and 3/p under Exercise 1, so kappa_4 -> 0 as p -> oo.", _fourth_cumulant),
 ]  # fmt: skip
 
 
@@ -1111,6 +1431,33 @@ def _eq44_inputs() -> tuple[sp.Expr, sp.Expr]:
     return residual(_cubic, True), residual(_SIGMA, False)
 
 
+def _table_1_pytorch() -> tuple[sp.Expr, sp.Expr]:
+    # squared bound of the output-layer weights (fan_in = p).  torch.nn.Linear's default is
+    # kaiming_uniform_(a = sqrt(5)): bound^2 = gain^2 * 3 / fan_in with the leaky-ReLU gain
+    # gain^2 = 2/(1 + a^2) = 1/3, i.e. 1/p; the printed row, 6/p, is kaiming_uniform_ with the
+    # ReLU gain sqrt(2) (a = 0).  Residuals: printed minus the default; corrected minus it.
+    def bound_sq(a: sp.Expr) -> sp.Expr:
+        return 2 / (1 + a**2) * 3 / P
+
+    default = bound_sq(sp.sqrt(5))
+    return default_initialisation("kaiming").a_bound ** 2 - default, 1 / P - default
+
+
+def _table_1_ntk_scaling() -> tuple[sp.Expr, sp.Expr]:
+    # Printed: Table 1's rows are the NTK scaling (2.3) (summands of O(1) variance, a
+    # non-degenerate GP limit): lim Var_Xavier f(x) / Var_Kaiming f(x) = 1 (ReLU, b = 0).
+    # It is 0.  Corrected: Var_Xavier f(x) = 2 p |x|^2/((p+1)(p+d)), from the uniform laws
+    # integrated directly (one coordinate axis), and -> 0.
+    var_k = table_1_covariance("kaiming").subs(N2, N1)
+    init = default_initialisation("xavier")
+    relu = act.activation("relu")
+    direct = (P * _uniform_mean(lambda u: u**2, init.a_bound)
+              * _uniform_mean(lambda w: relu.subs(act.Z, N1 * w) ** 2, init.w_bound))  # fmt: skip
+    printed = sp.limit(direct / var_k, P, sp.oo) - 1
+    corrected = direct - 2 * P * N1**2 / ((P + 1) * (P + D))
+    return printed, corrected + sp.limit(direct, P, sp.oo)
+
+
 @functools.cache
 def _errata() -> tuple[Erratum, ...]:
     s = SEED
@@ -1165,6 +1512,37 @@ def _errata() -> tuple[Erratum, ...]:
             "sigma).",
             _eq44_inputs,
             changes_math=False,
+        ),
+        Erratum(
+            s, "Table 1 (Kaiming (Pytorch) row)",
+            "Pytorch default: a_j ~ Unif[-sqrt(6/p), sqrt(6/p)], w_jk ~ Unif[-sqrt(6/d), "
+            "sqrt(6/d)], b = 0",
+            "Pytorch's nn.Linear default is kaiming_uniform_(a = sqrt(5)): a_j ~ "
+            "Unif[-1/sqrt(p), 1/sqrt(p)], w_jk ~ Unif[-1/sqrt(d), 1/sqrt(d)], b_j ~ "
+            "Unif[-1/sqrt(d), 1/sqrt(d)]; the printed row is Kaiming-He uniform with the ReLU "
+            "gain (kaiming_uniform_(nonlinearity='relu'))",
+            "torch.nn.Linear.reset_parameters calls kaiming_uniform_(weight, a=sqrt(5)), whose "
+            "bound gain * sqrt(3/fan_in) with gain^2 = 2/(1 + a^2) = 1/3 is 1/sqrt(fan_in), and "
+            "draws the bias from the same interval. (2.2) holds either way (std a_j = "
+            "1/sqrt(3p)). Residuals: the squared output-layer bound, printed 6/p and corrected "
+            "1/p, minus the default's gain^2 * 3/p; tests/test_kernels.py checks torch's layer.",
+            _table_1_pytorch,
+            changes_math=False,
+        ),
+        Erratum(
+            s, "Table 1 with (2.3) and the Epilogue",
+            "the standard initialisation from Table 1 (a.k.a. NTK scaling): f(x; theta0) is a "
+            "sum of p independent O(1)-variance terms scaled by 1/sqrt(p), with a GP limit (2.5)",
+            "only the Kaiming row is the NTK scaling (2.3) (w = O(1): Var f(x) = 2|x|^2/d at "
+            "every p, ReLU); under Xavier the first layer shrinks too, Var w_jk = 2/(p+d), so "
+            "Var f(x; theta0) = 2p|x|^2/((p+1)(p+d)) -> 0: the wide limit is the zero function",
+            "Xavier scales w by fan_in + fan_out = p + d, so <w_j, x> = O(1/sqrt(p)) and each "
+            "summand a~_j relu(<w_j, x>) of (2.3) has variance O(1/p), not O(1). The lecture's "
+            "(2.28) uses w ~ N(0, I/d), i.e. the Kaiming-like row. Residuals (ReLU, b = 0, "
+            "integrated from the uniform laws): lim Var_Xavier / Var_Kaiming - 1 = -1 "
+            "(printed), Var_Xavier - 2p|x|^2/((p+1)(p+d)) plus its limit (corrected: 0); claim "
+            "kernels.monte_carlo_table_1 confirms by simulation.",
+            _table_1_ntk_scaling,
         ),
     )  # fmt: skip
 

@@ -48,7 +48,7 @@ from sympy.calculus.util import maximum, minimum
 from solvable._core import activations as act
 from solvable._core import numbers as nb
 from solvable._core.backends import generate, torch_module
-from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_zero
+from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_nonzero, prove_zero
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
 from solvable._core.model import Model, System
 from solvable._core.numbers import Number
@@ -57,6 +57,10 @@ SEED = "002_938675732d5dff93.txt"
 
 __all__ = [
     "ACTIVATIONS",
+    "EA2",
+    "ES1",
+    "F_OUT",
+    "G2",
     "MODEL",
     "SEED",
     "SYSTEM",
@@ -68,7 +72,10 @@ __all__ = [
     "activation",
     "block_opnorm",
     "claims",
+    "composed_hessian_terms",
+    "composed_output",
     "errata",
+    "gradient_norm_sq",
     "gronwall_bound",
     "hessian_opnorm_bound",
     "hessian_opnorm_formula",
@@ -92,6 +99,7 @@ LAM = sp.Symbol("lambda", positive=True)
 """An eigenvalue of the NTK Gram matrix (``lambda_min`` / ``lambda_0``)."""
 _AJ = sp.Symbol("a_j", real=True)
 _S2 = sp.Symbol("sigma2", real=True)  # sigma''(<w_j, x>)
+_S1 = sp.Symbol("sigma1", real=True)  # sigma'(<w_j, x>)
 _X2 = sp.Symbol("x2", nonnegative=True)  # |x|^2
 _M_A = sp.Symbol("m", positive=True)  # sup |a_j|
 _M_S = sp.Symbol("M", nonnegative=True)  # sup |sigma''|
@@ -165,6 +173,50 @@ def gronwall_bound(sharp: bool = False) -> sp.Expr:
     if sharp:
         return c * V**2 * T**2 / (2 * sp.sqrt(P))
     return R * V * c * T / sp.sqrt(P)
+
+
+# ---------------------------------------------------------------------------
+# Exercise 2: an output nonlinearity g = phi(f)
+# ---------------------------------------------------------------------------
+F_OUT = sp.Symbol("f", real=True)
+"""The network's value ``f(x; theta)`` (the argument of ``phi`` in Exercise 2)."""
+G2 = sp.Symbol("G2", nonnegative=True)
+"""``||grad_w f(x; theta)||^2`` (eq. (2.21))."""
+EA2 = sp.Symbol("E_a2", positive=True)
+"""``E[a_j^2]`` of the second-layer weights."""
+ES1 = sp.Symbol("E_ds2", positive=True)
+"""``E[sigma'(<w_j, x>)^2]`` over the first-layer weights."""
+_PHI = sp.Function("phi")
+
+
+def _phi_derivatives(phi: str | None) -> tuple[sp.Expr, sp.Expr]:
+    """``(phi'(f), phi''(f))`` in :data:`F_OUT`: of the activation named ``phi`` (one of
+    :data:`ACTIVATIONS`, twice differentiable), or of an undefined ``phi`` (``None``)."""
+    expr = _PHI(F_OUT) if phi is None else activation(phi).subs(Z, F_OUT)
+    return sp.diff(expr, F_OUT), sp.diff(expr, F_OUT, 2)
+
+
+def composed_hessian_terms(phi: str | None = None) -> tuple[sp.Expr, sp.Expr]:
+    """Exercise 2(b): operator norms of the two terms of eq. (4.6),
+    ``H_g = phi'(f) H + phi''(f) grad_w f grad_w f^T``:
+
+    * ``||phi'(f) H||_op <= |phi'(f)| m M |x|^2 / sqrt(p)`` (eq. (2.18) with ``|a_j| <= m``,
+      ``|sigma''| <= M``): ``O(p^(-1/2))``;
+    * ``||phi''(f) grad_w f grad_w f^T||_op = |phi''(f)| G2`` exactly (rank one, claim
+      ``exercise_2_scalings``), ``G2 = ||grad_w f||^2`` of mean ``E[a^2] E[sigma'^2] |x|^2``
+      at every width (:func:`gradient_norm_sq`): ``Theta(1)``.
+
+    ``phi``: the name of a twice-differentiable activation, or ``None`` (generic ``phi``).
+    Symbols :data:`F_OUT`, :data:`G2`, ``m``, ``M``, ``x2``, :data:`P`."""
+    d1, d2 = _phi_derivatives(None if phi is None else _check_activation(phi))
+    return sp.Abs(d1) * hessian_opnorm_bound(), sp.Abs(d2) * G2
+
+
+def gradient_norm_sq(mean: bool = False) -> sp.Expr:
+    """Eq. (2.21) for one unit's share: ``||grad_w f||^2 = (1/p) sum_j a_j^2 sigma'(z_j)^2
+    |x|^2``; ``mean=True``: its expectation over i.i.d. units, ``E[a^2] E[sigma'^2] |x|^2``
+    (:data:`EA2`, :data:`ES1`, ``x2``), the same at every width ``p``."""
+    return EA2 * ES1 * _X2 if mean else _AJ**2 * _S1**2 * _X2 / P
 
 
 # ---------------------------------------------------------------------------
@@ -242,9 +294,21 @@ def network_output(W: Any, a: Any, X: Any, sigma: Callable[[Any], Any], scale: A
     return scale * (sigma(X @ W.swapaxes(-1, -2)) * a[..., None, :]).sum(-1)
 
 
-def risk(W: Any, a: Any, X: Any, y: Any, sigma: Callable[[Any], Any], scale: Any) -> Any:
-    """Eq. (2.22): ``R = 1/(2n) sum_i (y_i - f(x_i))^2``."""
-    return ((y - network_output(W, a, X, sigma, scale)) ** 2).sum(-1) / (2 * X.shape[-2])
+def composed_output(W: Any, a: Any, X: Any, sigma: Callable[[Any], Any], scale: Any,
+                    phi: Callable[[Any], Any]) -> Any:  # fmt: skip
+    """Exercise 2: ``g(x; theta) = phi(f(x; theta))``, an output nonlinearity ``phi``
+    (entrywise, e.g. :func:`solvable._core.activations.elementwise`) after the network
+    :func:`network_output` (eq. (4.5)); same shapes and backends."""
+    return phi(network_output(W, a, X, sigma, scale))
+
+
+def risk(W: Any, a: Any, X: Any, y: Any, sigma: Callable[[Any], Any], scale: Any,
+         phi: Callable[[Any], Any] | None = None) -> Any:  # fmt: skip
+    """Eq. (2.22): ``R = 1/(2n) sum_i (y_i - f(x_i))^2``; with ``phi`` the risk of
+    Exercise 2's ``g = phi(f)`` (:func:`composed_output`) in place of ``f``."""
+    out = (network_output(W, a, X, sigma, scale) if phi is None
+           else composed_output(W, a, X, sigma, scale, phi))  # fmt: skip
+    return ((y - out) ** 2).sum(-1) / (2 * X.shape[-2])
 
 
 @dataclass(frozen=True)
@@ -653,6 +717,80 @@ def _lazy_relaxation() -> Verdict:
     return prove_zero(*res)
 
 
+def _phi_at(k: int, at: sp.Expr) -> sp.Expr:
+    u = sp.Dummy("u")
+    return _PHI(u).diff(u, k).subs(u, at) if k else _PHI(at)
+
+
+def _exercise_2_hessian() -> Verdict:
+    # (4.6) on the package's network (p = 2, d = 2, generic sigma and phi, a fixed):
+    # Hess_W phi(f) = phi'(f) Hess_W f + phi''(f) grad_W f grad_W f^T (chain rule twice)
+    f, _a, w, _x, _z = _network(2, 2)
+    flat = [v for row in w for v in row]
+    grad = sp.Matrix([sp.diff(f, v) for v in flat])
+    Hg = sp.hessian(_PHI(f), flat)
+    target = _phi_at(1, f) * sp.hessian(f, flat) + _phi_at(2, f) * grad * grad.T
+    return prove_zero(*(Hg - target))
+
+
+def _exercise_2_scalings() -> Verdict:
+    # (b) the rank-one term: det(lambda - c g g^T) = lambda^3 (lambda - c |g|^2) and
+    # (g g^T) g = |g|^2 g (n = 4), so ||phi'' grad f grad f^T||_op = |phi''| |grad_W f|^2;
+    # (2.21) on the network (p = 3, d = 2, generic sigma): |grad_W f|^2 = sum_j a_j^2
+    # sigma'(z_j)^2 |x|^2 / p, whose mean over i.i.d. units, E[a^2] E[sigma'^2] |x|^2, is free
+    # of p; the other term's bound (2.18) -> 0 as p -> oo (phi = tanh and generic phi).
+    lam, c = sp.symbols("lambda c", real=True)
+    g = sp.Matrix(sp.symbols("g0:4", real=True))
+    g2 = (g.T * g)[0]
+    R = c * g * g.T
+    res = [sp.expand((lam * sp.eye(4) - R).det() - lam**3 * (lam - c * g2))]
+    res.extend(R * g - c * g2 * g)
+    p = 3
+    f, a, w, x, z = _network(p, 2)
+    X2 = sum(v**2 for v in x)
+    grad2 = sum(sp.diff(f, v) ** 2 for row in w for v in row)
+    per_unit = [gradient_norm_sq().subs({_AJ: a[j], _S1: _deriv(1, z[j]), _X2: X2, P: p})
+                for j in range(p)]  # fmt: skip
+    res.append(sp.expand(grad2 - sum(per_unit)))
+    res.append(P * gradient_norm_sq().subs({_AJ**2: EA2, _S1**2: ES1}) - gradient_norm_sq(True))
+    for phi in (None, "tanh"):
+        first, second = composed_hessian_terms(phi)
+        res.append(sp.limit(first, P, sp.oo))
+        res.append(sp.diff(second.subs(G2, gradient_norm_sq(True)), P))
+    return prove_zero(*res)
+
+
+def _exercise_2_no_linearisation() -> Verdict:
+    # (c) sigma linear (p = 3, d = 2, generic phi): f is linear in W, so along the unit
+    # gradient direction u = grad_W f / G (G = |grad_W f|) f(W + t u) = f + t G exactly and
+    # f - f_lin = 0, while g = phi(f) has g(W + t u) - g_lin = phi(f + t G) - phi(f) - t G
+    # phi'(f) at every width: with G^2 -> E[a^2] |x|^2 > 0 (LLN) this stays O(1).  Example:
+    # phi = tanh, f = 0, a ~ Unif[-1, 1] (E[a^2] = 1/3), |x|^2 = 3, t = 1: tanh(1) - 1 != 0.
+    f, _a, w, _x, _z = _network(3, 2, sp.Id)
+    flat = [v for row in w for v in row]
+    grad = [sp.diff(f, v) for v in flat]
+    G = sp.sqrt(sum(gk**2 for gk in grad))
+    t = sp.Symbol("t", real=True)
+    moved = f.subs({v: v + t * gk / G for v, gk in zip(flat, grad, strict=True)},
+                   simultaneous=True)  # fmt: skip
+    step = sum(gk * t * gk / G for gk in grad)  # <grad f, t u>: f_lin - f and g_lin's step
+    proof = prove_zero(moved - (f + t * G), step - t * G)
+    if proof.status != "proved":
+        return proof
+    tanh = activation("tanh")
+    G_inf = sp.sqrt(sp.Rational(1, 3) * 3)
+    gap = tanh.subs(Z, G_inf) - tanh.subs(Z, 0) - G_inf * sp.diff(tanh, Z).subs(Z, 0)
+    nonzero = prove_nonzero(gap, what="tanh(f + G) - tanh(f) - G tanh'(f) at f = 0, G = 1")
+    ok = nonzero.status == "proved"
+    return Verdict(
+        "proved" if ok else "failed",
+        f"f(W + t u) = f + t G and <grad f, t u> = t G ({proof.detail}): f - f_lin = 0, g - "
+        f"g_lin = phi(f + t G) - phi(f) - t G phi'(f) at every p; {nonzero.detail} "
+        f"(~ {float(gap):.4f})",
+        residuals=proof.residuals + nonzero.residuals,
+    )
+
+
 # ---------------------------------------------------------------------------
 # numeric claims (simulations in numerics.lazy_width)
 # ---------------------------------------------------------------------------
@@ -734,6 +872,31 @@ def claims() -> list[Theorem]:
             "||r(t)|| <= e^{-lambda_min(K) t/n} ||r(0)||, with equality on the slowest "
             "eigenvector; the relaxation rate is lambda_min/n.",
             _lazy_relaxation,
+        ),
+        T_(
+            "exercise_2_hessian",
+            "Exercise 2(a), eq. (4.6)",
+            "For g = phi(f) and fixed a: H_g = phi'(f) H + phi''(f) grad_w f grad_w f^T "
+            "(p = 2, d = 2, generic sigma and phi).",
+            _exercise_2_hessian,
+        ),
+        T_(
+            "exercise_2_scalings",
+            "Exercise 2(b), eqs. (2.18), (2.21), (4.6)",
+            "||phi'(f) H||_op <= |phi'(f)| m M |x|^2/sqrt(p) -> 0, while the rank-one term has "
+            "||phi''(f) grad_w f grad_w f^T||_op = |phi''(f)| ||grad_w f||^2 with "
+            "||grad_w f||^2 = (1/p) sum_j a_j^2 sigma'(z_j)^2 |x|^2, of mean E[a^2] "
+            "E[sigma'^2] |x|^2 at every p: Theta(1).",
+            _exercise_2_scalings,
+        ),
+        T_(
+            "exercise_2_no_linearisation",
+            "Exercise 2(c), Remark 1 (third item)",
+            "For linear sigma, along the unit gradient direction u: f(W + t u) - f_lin = 0 but "
+            "g(W + t u) - g_lin = phi(f + t G) - phi(f) - t G phi'(f) (G = ||grad_w f||, "
+            "G^2 -> E[a^2]|x|^2) at every width; for phi = tanh it is tanh(1) - 1 != 0 at "
+            "f = 0, G = 1: g does not linearise as p -> oo.",
+            _exercise_2_no_linearisation,
         ),
     ]
 

@@ -277,7 +277,9 @@ def test_claim_ids_and_errata_flags():
     assert len(ids) == len(set(ids)) and all(i.startswith("kernels.") for i in ids)
     assert all(c.source.startswith(kn.SEED) for c in theorems.select("kernels.*"))
     flags = {e.equation: e.changes_math for e in kn.errata()}
-    assert flags == {"(4.2)": True, "(2.29)": False, "(4.1)": False, "(4.4)": False}
+    assert flags == {"(4.2)": True, "(2.29)": False, "(4.1)": False, "(4.4)": False,
+                     "Table 1 (Kaiming (Pytorch) row)": False,
+                     "Table 1 with (2.3) and the Epilogue": True}  # fmt: skip
     assert not set(flags) & {e.equation for e in lazy_training.errata()}
 
 
