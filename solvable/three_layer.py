@@ -19,7 +19,15 @@ The regimes (linear / critical / condensed) of Section 5 are defined by the sign
 empirical slope ``S_W = lim log RD(W)/log m`` (eqs. (10)-(11)); their boundaries in the
 ``(gamma_2, gamma_3)`` plane (Figures 1, 5, 6) are only measured and conjectured (dashed
 lines), never stated in closed form, so this module implements only the slope criterion
-(:func:`regime_from_slope`).
+(:func:`regime_from_slope`) and the exact measures the criterion and Section 5.4 read:
+``RD`` (10) (:func:`relative_distance`), ``D`` (2) (:func:`cosine_similarity`) and the
+condensation ``zeta`` (:func:`condensation`), each unchanged by the rescaling (6).
+
+Biases: the first-layer bias folds into ``W1`` exactly (claim
+``three_layer.bias_first_layer``); the second-layer bias folded as Section 3 says does not
+give (7) (erratum "Section 3 (bias b^[2]) with (6)-(7)": the normalised hidden layer is
+extended by ``1/beta_1``, not 1).  :func:`power_law_scheme` is the power-law
+initialisation at a phase point, ``alpha = m^s``; Table 2's rows are that family.
 """
 
 from __future__ import annotations
@@ -33,11 +41,12 @@ from typing import Any, Literal
 
 import numpy as np
 import sympy as sp
+from sympy import stats
 
 from solvable._core import numbers as nb
-from solvable._core.activations import elementwise
+from solvable._core.activations import Z, activation, derivative, elementwise
 from solvable._core.backends import torch_module
-from solvable._core.claims import Erratum, Theorem, Verdict, prove_nonzero, prove_zero
+from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_nonzero, prove_zero
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
 from solvable._core.model import Model, System
 from solvable._core.numbers import Number
@@ -47,6 +56,7 @@ __all__ = [
     "B1",
     "B2",
     "B3",
+    "BLOCKS",
     "INITIALISATIONS",
     "M1",
     "M2",
@@ -61,6 +71,8 @@ __all__ = [
     "State",
     "ThreeLayerSystem",
     "claims",
+    "condensation",
+    "cosine_similarity",
     "errata",
     "exponent",
     "format_table_1",
@@ -70,7 +82,9 @@ __all__ = [
     "homogeneity",
     "kappas",
     "network_output",
+    "power_law_scheme",
     "regime_from_slope",
+    "relative_distance",
     "relu_rescaling_residuals",
     "rescaling_residuals",
     "risk",
@@ -102,7 +116,8 @@ def _describe(value: Any) -> str:
 
 def _scale(name: str, value: Any, *, free: bool = False) -> sp.Expr:
     """A positive scale (alpha or beta_i): a number or a sympy expression in m, m_1, m_2, d
-    (with ``free``, also in other symbols declared ``positive=True``).
+    (with ``free``, also in other symbols declared ``positive=True``, and in real symbols
+    where the expression is manifestly positive, e.g. the exponent ``s`` of ``m**s``).
 
     Floats are converted to the decimal they print as (``sp.nsimplify(...,
     rational=True)``, e.g. 0.1 -> 1/10); symbols are matched by name to ``m, m_1, m_2, d``.
@@ -124,7 +139,8 @@ def _scale(name: str, value: Any, *, free: bool = False) -> sp.Expr:
         raise TypeError(f"{name} must be a sympy expression, got {_describe(value)}")
     unknown = sorted(
         s.name for s in expr.free_symbols
-        if s.name not in _NAMED and not (free and s.is_positive)
+        if s.name not in _NAMED
+        and not (free and (s.is_positive or (s.is_real and expr.is_positive)))
     )  # fmt: skip
     if unknown:
         extra = " and positive symbols" if free else ""
@@ -171,7 +187,8 @@ def time_factor(alpha: Any, beta_1: Any, beta_2: Any, beta_3: Any) -> sp.Expr:
 
 def exponent(kappa: Any) -> sp.Expr:
     """``lim_{m->oo} -log(kappa)/log(m)`` (eq. (9)) with ``m_1 = m_2 = m`` (Assumption 3.1)
-    and ``d`` fixed; an exact sympy number.
+    and ``d`` fixed; an exact sympy number (an expression in the exponents' symbols when
+    ``kappa`` is ``m`` to a symbolic real power, e.g. ``m**(p - q)`` gives ``q - p``).
 
     Other symbols declared positive are constants independent of m (e.g. ``B`` of
     Assumption 3.2).  Raises ``ValueError`` when the limit is not a finite real number
@@ -179,7 +196,11 @@ def exponent(kappa: Any) -> sp.Expr:
     """
     k = _scale("kappa", kappa, free=True).subs({M1: M, M2: M})
     g = sp.limit(-sp.expand_log(sp.log(k), force=True) / sp.log(M), M, sp.oo)
-    if not (g.is_number and g.is_finite and g.is_real) or g.has(sp.AccumBounds):
+    if (
+        not (g.is_finite and g.is_real)
+        or g.has(sp.AccumBounds, M, D)
+        or not all(s.is_real for s in g.free_symbols)
+    ):
         raise ValueError(f"kappa must be of power-law order in m, got {_describe(kappa)}")
     return g
 
@@ -540,7 +561,8 @@ class sigma(sp.Function):  # noqa: N801
 def _split_positive(arg: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
     """``arg = c * rest`` with ``c`` the product of the manifestly positive factors."""
     c, rest = sp.Integer(1), sp.Integer(1)
-    for f in sp.Mul.make_args(sp.factor_terms(arg)):
+    # together: a positive denominator of some terms only (b/beta_1 + W h) is a factor too
+    for f in sp.Mul.make_args(sp.factor_terms(sp.together(arg))):
         if f.is_positive:
             c *= f
         else:
@@ -649,26 +671,31 @@ def _gradient_field(p: _Params, alpha: sp.Expr, act: str = "generic") -> tuple[s
     return out["a"], out["W2"], out["W1"]
 
 
-def _printed_hidden(p: _Params, x: sp.Matrix, act: Any) -> tuple[sp.Matrix, ...]:
+def _printed_hidden(
+    p: _Params, x: sp.Matrix, act: Any, appended: sp.Expr = sp.S.One
+) -> tuple[sp.Matrix, ...]:
     """``z1 = W1 x``, ``h1 = act(z1)``, ``z2 = W2 h1``, as printed in (5) and (7).  With the
     biases folded into the weights (Section 3: the input weight of a neuron includes its
-    bias), ``W2`` has one more column than rows and ``h1`` carries a constant 1 (and ``x``
-    its trailing 1, supplied by the caller)."""
+    bias), ``W2`` has one more column than rows and ``h1`` carries the constant
+    ``appended`` (Section 3: 1; see :func:`rescaling_residuals` for the normalised model's
+    ``1/beta_1``) and ``x`` its trailing 1, supplied by the caller."""
     z1 = p.W1 * x
     h1 = _vec(act, z1)
     if p.W2.cols == p.W2.rows + 1:
-        h1 = h1.col_join(sp.Matrix([[1]]))
+        h1 = h1.col_join(sp.Matrix([[appended]]))
     return z1, h1, p.W2 * h1
 
 
-def _printed_network(p: _Params, c: sp.Expr, x: sp.Matrix, act: Any) -> sp.Expr:
+def _printed_network(
+    p: _Params, c: sp.Expr, x: sp.Matrix, act: Any, appended: sp.Expr = sp.S.One
+) -> sp.Expr:
     """Eq. (1) as printed inside (5) and (7): ``c a^T act(W2 act(W1 x))`` (the paper's form,
     data for :func:`_field`)."""
-    return c * (p.a.T * _vec(act, _printed_hidden(p, x, act)[2]))[0, 0]
+    return c * (p.a.T * _vec(act, _printed_hidden(p, x, act, appended)[2]))[0, 0]
 
 
 def _field(
-    p: _Params, c: sp.Expr, act=sigma, dact=sigma_prime
+    p: _Params, c: sp.Expr, act=sigma, dact=sigma_prime, appended: sp.Expr = sp.S.One
 ) -> tuple[sp.Matrix, sp.Matrix, sp.Matrix]:
     """The right-hand sides of (5) (c = 1/alpha) or the bracket of (7) (c = kappa_3) as
     printed, the paper's form (data): ``-(1/n) sum_i c (...) e_i`` for a, W2, W1, with
@@ -678,8 +705,8 @@ def _field(
     dW2 = sp.zeros(*p.W2.shape)
     dW1 = sp.zeros(*p.W1.shape)
     for x, yi in zip(p.X, p.y, strict=True):
-        z1, h1, z2 = _printed_hidden(p, x, act)
-        e = _printed_network(p, c, x, act) - yi
+        z1, h1, z2 = _printed_hidden(p, x, act, appended)
+        e = _printed_network(p, c, x, act, appended) - yi
         back2 = p.a.multiply_elementwise(_vec(dact, z2))  # a ⊙ sigma'(z2)
         da += c * _vec(act, z2) * e
         dW2 += c * back2 * h1.T * e
@@ -714,6 +741,45 @@ KappaFn = Callable[[Any, Any, Any, Any], tuple[sp.Expr, sp.Expr, sp.Expr]]
 TimeFn = Callable[[Any, Any, Any, Any], sp.Expr]
 
 
+BLOCKS = ("a", "W2", "W1", "f")
+"""The parts of the rescaling claim: the three blocks of (7) and the output ``f`` (``e_i``)."""
+
+
+def _folded_params(m: int, d: int, n: int, bias: str) -> _Params:
+    """Normalised weights ``(abar, W2bar, W1bar)`` and data; ``bias`` ``"first"`` folds
+    ``b1bar`` into ``W1bar`` (inputs ``(x, 1)``), ``"both"`` also ``b2bar`` into ``W2bar``
+    (Section 3)."""
+    pb = _params(m, d, n, bar=True)
+    if bias == "none":
+        return pb
+    b1 = sp.Matrix(m, 1, lambda i, _: sp.Symbol(f"b1bar_{i}", real=True))
+    W1 = pb.W1.row_join(b1)
+    X = [x.col_join(sp.Matrix([[1]])) for x in pb.X]
+    W2 = pb.W2
+    if bias == "both":
+        W2 = W2.row_join(sp.Matrix(m, 1, lambda i, _: sp.Symbol(f"b2bar_{i}", real=True)))
+    return _Params(pb.a, W2, W1, X, pb.y)
+
+
+def _normalised_lhs(
+    pb: _Params,
+    scales: tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr],
+    time_fn: TimeFn = time_factor,
+    rule: Callable[[sp.Expr], sp.Expr] = lambda e: e,
+) -> list[sp.Matrix]:
+    """``d thetabar/dtbar = (dt/dtbar) D^-1 (-grad R_S at theta = D thetabar)`` for the
+    blocks ``a``, ``W2``, ``W1`` (``D = diag(beta_3, beta_2, beta_1)``, eq. (6); ``-grad
+    R_S`` from the package's flow, :func:`_gradient_field`; ``dtbar/dt = time_fn``),
+    ``scales = (alpha, beta_1, beta_2, beta_3)``, with ``rule`` applied to every entry."""
+    al, b1, b2, b3 = scales
+    orig = _Params(b3 * pb.a, b2 * pb.W2, b1 * pb.W1, pb.X, pb.y)
+    dt_dtbar = 1 / time_fn(al, b1, b2, b3)
+    return [
+        (dt_dtbar / scale) * block.applyfunc(rule)
+        for block, scale in zip(_gradient_field(orig, al), (b3, b2, b1), strict=True)
+    ]
+
+
 def rescaling_residuals(
     m: int = 2,
     d: int = 2,
@@ -722,6 +788,9 @@ def rescaling_residuals(
     kappa_fn: KappaFn = kappas,
     time_fn: TimeFn = time_factor,
     homogeneous: bool = True,
+    bias: Literal["none", "first", "both"] = "none",
+    appended: Any = None,
+    block: Literal["a", "W2", "W1", "f"] | None = None,
 ) -> list[sp.Expr]:
     """Residuals of the claim "(6) + (8) map (5) to (7)", one per component of the vector
     field plus ``f(theta) - f_bar(theta_bar)``.
@@ -730,25 +799,76 @@ def rescaling_residuals(
     with ``D = diag(beta_3, beta_2, beta_1)`` and ``dtbar/dt = time_fn(...)``; the right side
     is (7) with the kappas of ``kappa_fn`` (e_i inside the sum).  ``homogeneous`` applies
     ReLU's positive homogeneity; ``kappa_fn``/``time_fn`` exist to test mutations.
+
+    Parameters
+    ----------
+    m, d, n : int
+        Width, input dimension and number of samples, each in ``[1, MAX_SIZE]``.
+    kappa_fn, time_fn : callable
+        ``(alpha, beta_1, beta_2, beta_3) -> (kappa_1, kappa_2, kappa_3)`` and
+        ``-> dtbar/dt`` (eq. (8) by default).
+    homogeneous : bool
+        Apply ``sigma(cz) = c sigma(z)``, ``sigma'(cz) = sigma'(z)`` (``c > 0``).
+    bias : {"none", "first", "both"}
+        Fold ``b1`` into ``W1`` (inputs ``(x, 1)``), and with ``"both"`` also ``b2`` into
+        ``W2`` (``sigma(W1 x)`` extended by a constant), as Section 3 says; the folded
+        columns are normalised with their weight (``b1bar = b1/beta_1``,
+        ``b2bar = b2/beta_2``, eq. (6)).
+    appended : number or sympy expression, optional
+        With ``bias="both"``: the constant that extends ``sigma(W1bar x)`` in the normalised
+        model (7).  Default ``1/beta_1``, the value that makes the residuals vanish;
+        Section 3's ``1`` leaves them non-zero (erratum "Section 3 (bias b^[2]) with (6)-(7)").
+    block : {"a", "W2", "W1", "f"}, optional
+        Only the residuals of that block of (7), or of the output (``e_i``).
+
+    Returns
+    -------
+    list of sympy.Expr
+        Expanded residuals; all simplify to 0 when the claim holds.
     """
     m, d, n = _size("m", m), _size("d", d), _size("n", n)
-    pb = _params(m, d, n, bar=True)
-    orig = _Params(B3 * pb.a, B2 * pb.W2, B1 * pb.W1, pb.X, pb.y)
+    if bias not in ("none", "first", "both"):
+        raise ValueError(f"bias must be 'none', 'first' or 'both', got {_describe(bias)}")
+    if block is not None and block not in BLOCKS:
+        raise ValueError(f"block must be None or one of {BLOCKS}, got {_describe(block)}")
+    if appended is not None and bias != "both":
+        raise ValueError(f"appended needs bias='both', got bias={bias!r}")
+    extra = 1 / B1 if appended is None else _scale("appended", appended, free=True)
+    pb = _folded_params(m, d, n, bias)
     k1, k2, k3 = kappa_fn(ALPHA, B1, B2, B3)
-    dt_dtbar = 1 / time_fn(ALPHA, B1, B2, B3)
     rule = homogeneity if homogeneous else (lambda e: e)
 
     # d thetabar/dtbar from the package's flow (gradient of risk (3)) at theta = D thetabar
-    lhs = [
-        (dt_dtbar / scale) * block.applyfunc(rule)
-        for block, scale in zip(_gradient_field(orig, ALPHA), (B3, B2, B1), strict=True)
-    ]
-    ga, g2, g1 = _field(pb, k3)
-    rhs = [ga, k1**2 * g2, k2**2 * g1]  # eq. (7), the paper's form
-    res = [sp.expand(left - right) for L, R in zip(lhs, rhs, strict=True)
-           for left, right in zip(L, R, strict=True)]  # fmt: skip
-    res += [rule(_network(orig, 1 / ALPHA, x)) - _network(pb, k3, x) for x in pb.X]
-    return res
+    lhs = _normalised_lhs(pb, (ALPHA, B1, B2, B3), time_fn, rule)
+    ga, g2, g1 = _field(pb, k3, appended=extra)
+    # eq. (7), the paper's form (the rule acts only where a positive factor sits inside
+    # sigma: the appended constant 1/beta_1 of the second layer's folded bias)
+    rhs = [blk.applyfunc(rule) for blk in (ga, k1**2 * g2, k2**2 * g1)]
+    res = {
+        name: [sp.expand(left - right) for left, right in zip(L, R, strict=True)]
+        for name, L, R in zip(BLOCKS[:3], lhs, rhs, strict=True)
+    }
+    orig = _Params(B3 * pb.a, B2 * pb.W2, B1 * pb.W1, pb.X, pb.y)
+    if bias == "none":  # the package's network_output (1) against (7)'s kappa_3-network
+        res["f"] = [rule(_network(orig, 1 / ALPHA, x)) - _network(pb, k3, x) for x in pb.X]
+    else:  # biases folded (Section 3): (1) with the constant 1, (7) with ``extra``
+        res["f"] = [
+            sp.expand(rule(_printed_network(orig, 1 / ALPHA, x, sigma))
+                      - rule(_printed_network(pb, k3, x, sigma, extra)))
+            for x in pb.X
+        ]  # fmt: skip
+    return res[block] if block else [r for name in BLOCKS for r in res[name]]
+
+
+def _rescaling_by_block(m: int, d: int, n: int) -> dict[str, list[sp.Expr]]:
+    """:func:`rescaling_residuals` (defaults) split by block, computed once."""
+    flat = rescaling_residuals(m, d, n)
+    sizes = {"a": m, "W2": m * m, "W1": m * d, "f": n}
+    out, start = {}, 0
+    for name in BLOCKS:
+        out[name] = flat[start : start + sizes[name]]
+        start += sizes[name]
+    return out
 
 
 def relu_rescaling_residuals(
@@ -806,6 +926,176 @@ def relu_rescaling_residuals(
 
 
 # ---------------------------------------------------------------------------
+# Sections 4 and 5.3.1: the power-law initialisations behind the coordinates (9)
+# ---------------------------------------------------------------------------
+def _power_law_scales(
+    gamma_2: sp.Expr, gamma_3: sp.Expr, s: sp.Expr, B: sp.Expr
+) -> tuple[sp.Expr, sp.Expr, sp.Expr, sp.Expr]:
+    """``(alpha, beta_1, beta_2, beta_3) = (m^s, m^-q, B m^-p, m^-p)`` with
+    ``p = (gamma_2 + gamma_3 - s)/3``, ``q = (gamma_3 - s - 2 gamma_2)/3``: the power laws of
+    Assumptions 3.1-3.2 at the phase point ``(gamma_2, gamma_3)``, since eq. (9) gives
+    ``gamma_2 = p - q`` and ``gamma_3 = 2p + q + s`` (claim ``three_layer.power_law_family``)."""
+    p = (gamma_2 + gamma_3 - s) / 3
+    q = (gamma_3 - s - 2 * gamma_2) / 3
+    return M**s, M**-q, B * M**-p, M**-p
+
+
+def power_law_scheme(gamma_2: Any, gamma_3: Any, alpha_exponent: Any = 0, B: Any = 1) -> InitScheme:
+    """The initialisation with ``alpha = m^s`` (``s = alpha_exponent``), ``beta_3 = m^-p``,
+    ``beta_2 = B beta_3`` (Assumption 3.2) and ``beta_1 = m^-q`` whose coordinates (9) are
+    ``(gamma_1, gamma_2, gamma_3) = (0, gamma_2, gamma_3)``.
+
+    For each ``s`` it is the only such power law (``p``, ``q`` solve a linear system), and
+    Table 2's six rows are exactly this family at ``s`` = their alpha exponent, ``B = 1``
+    (claims ``three_layer.power_law_family``, ``three_layer.table_2_family``).
+
+    Parameters
+    ----------
+    gamma_2, gamma_3 : int, float, Fraction or sympy number
+        The phase point (floats are read as the decimal they print as, 1.1 -> 11/10).
+    alpha_exponent : int, float, Fraction or sympy number, optional
+        ``s`` in ``alpha = m^s``; 0 (``alpha = 1``) by default.
+    B : number or sympy expression, optional
+        The constant of Assumption 3.2, ``> 0``.
+
+    Returns
+    -------
+    InitScheme
+        Named ``"power law (gamma_2, gamma_3; s)"``.
+    """
+    g2, g3, s = (_number(n, v) for n, v in (("gamma_2", gamma_2), ("gamma_3", gamma_3),
+                                            ("alpha_exponent", alpha_exponent)))  # fmt: skip
+    b = _scale("B", B)
+    if b.free_symbols:
+        raise ValueError(f"B must be a constant independent of m (Assumption 3.2), got {B!r}")
+    alpha, b1, b2, b3 = _power_law_scales(g2, g3, s, b)
+    return InitScheme(f"power law ({g2}, {g3}; {s})", alpha, b3, b2, b1)
+
+
+# ---------------------------------------------------------------------------
+# eqs. (2), (10) and Section 5.4: the measures, exact
+# ---------------------------------------------------------------------------
+def _vector(name: str, value: Any) -> list[sp.Expr]:
+    if isinstance(value, (str, bytes)) or not isinstance(
+        value, (Sequence, sp.MatrixBase, np.ndarray)
+    ):
+        raise TypeError(f"{name} must be a sequence of numbers, got {_describe(value)}")
+    out = [
+        sp.nsimplify(v, rational=True) if isinstance(v, float) else sp.sympify(v)
+        for v in list(value)
+    ]
+    if not out:
+        raise ValueError(f"{name} must not be empty, got {_describe(value)}")
+    bad = [v for v in out if v.has(sp.nan, sp.zoo, sp.oo, -sp.oo) or v.is_real is False
+           or v.is_finite is False]  # fmt: skip
+    if bad:
+        raise ValueError(f"{name} must hold finite real numbers, got {_describe(value)}")
+    return out
+
+
+def _inner(u: Sequence[sp.Expr], v: Sequence[sp.Expr]) -> sp.Expr:
+    return sp.Add(*(a * b for a, b in zip(u, v, strict=True)))
+
+
+def cosine_similarity(u: Any, v: Any) -> sp.Expr:
+    """Eq. (2): ``D(u, v) = u^T v / ((u^T u)^(1/2) (v^T v)^(1/2))``, exact (sympy).
+
+    Parameters
+    ----------
+    u, v : sequence of numbers or sympy expressions
+        Two vectors of the same length (floats are read as the decimal they print as).
+
+    Returns
+    -------
+    sympy.Expr
+        In ``[-1, 1]``; ``1`` (``-1``) for equal (opposite) directions, ``0`` for
+        perpendicular vectors (Figure 3's caption; claim ``three_layer.cosine_similarity``).
+    """
+    a, b = _vector("u", u), _vector("v", v)
+    if len(a) != len(b):
+        raise ValueError(f"u and v must have the same length, got {len(a)} and {len(b)}")
+    for name, w in (("u", a), ("v", b)):
+        if all(x.is_zero for x in w):
+            raise ValueError(f"{name} must not be the zero vector (D is undefined), got {w}")
+    return _inner(a, b) / (sp.sqrt(_inner(a, a)) * sp.sqrt(_inner(b, b)))
+
+
+def relative_distance(final: Any, initial: Any) -> sp.Expr:
+    """Eq. (10): ``RD(W) = ||theta_W* - theta_W(0)||_2 / ||theta_W(0)||_2``, exact (sympy),
+    with the weights of a layer (and their biases) flattened into one vector.
+
+    Parameters
+    ----------
+    final, initial : sequence (or nested sequences) of numbers or sympy expressions
+        ``theta_W*`` after training and ``theta_W(0)``, the same shape.
+
+    Returns
+    -------
+    sympy.Expr
+        ``RD >= 0``; unchanged by the rescaling (6) and by the time change (8) (claim
+        ``three_layer.rd_invariance``), so ``S_W`` of eq. (11) is the same for the raw and
+        the normalised network.
+    """
+    w1, w0 = _vector("final", _flatten(final)), _vector("initial", _flatten(initial))
+    if len(w1) != len(w0):
+        raise ValueError(f"final and initial must have the same size, got {len(w1)}, {len(w0)}")
+    if all(x.is_zero for x in w0):
+        raise ValueError("initial must not be all zeros (RD divides by ||theta_W(0)||)")
+    diff = [a - b for a, b in zip(w1, w0, strict=True)]
+    return sp.sqrt(_inner(diff, diff)) / sp.sqrt(_inner(w0, w0))
+
+
+def _flatten(value: Any) -> Any:
+    if isinstance(value, sp.MatrixBase):
+        return list(value)
+    if isinstance(value, np.ndarray):
+        return list(value.ravel())
+    if (
+        isinstance(value, Sequence)
+        and not isinstance(value, (str, bytes))
+        and value
+        and all(
+            isinstance(r, (Sequence, np.ndarray)) and not isinstance(r, (str, bytes)) for r in value
+        )
+    ):
+        return [x for r in value for x in r]
+    return value
+
+
+def condensation(W: Any) -> sp.Expr:
+    """Section 5.4: ``zeta = (1/(m/2)^2) sum_{i,j=1}^{m/2} |D(u_i, u_j)|`` over the
+    ``m/2`` rows of ``W`` with the largest norms (``u_i`` = the row ranked ``i``; the
+    caption of Figure 3 selects the half with the largest modulus), exact (sympy).
+
+    ``m/2`` is rounded down for odd ``m`` (the paper's widths are even); rows of equal
+    norm keep their order.  ``zeta = 1`` when the selected rows are parallel or opposite
+    ("condense in one direction", Figure 8) and ``2/m`` (its least value: the diagonal
+    alone) when they are mutually perpendicular (claim ``three_layer.condensation``).
+
+    Parameters
+    ----------
+    W : nested sequence of numbers, shape (m, k), m >= 2
+        The rows are the neurons' input weights (``W^[2]``, with its bias column when the
+        network has one).
+
+    Returns
+    -------
+    sympy.Expr
+        ``zeta`` in ``[2/m, 1]``.
+    """
+    if isinstance(W, (str, bytes)) or not isinstance(W, (Sequence, sp.MatrixBase, np.ndarray)):
+        raise TypeError(f"W must be a nested sequence (m, k), got {_describe(W)}")
+    rows = [list(W.row(i)) for i in range(W.rows)] if isinstance(W, sp.MatrixBase) else [
+        _vector(f"W[{i}]", r) for i, r in enumerate(W)]  # fmt: skip
+    if len(rows) < 2 or len({len(r) for r in rows}) != 1:
+        raise ValueError(f"W must have m >= 2 rows of equal length, got {_describe(W)}")
+    k = len(rows) // 2
+    order = sorted(range(len(rows)), key=lambda i: -sp.sqrt(_inner(rows[i], rows[i])))
+    top = [rows[i] for i in order[:k]]
+    return sp.Add(*(sp.Abs(cosine_similarity(u, v)) for u in top for v in top)) / k**2
+
+
+# ---------------------------------------------------------------------------
 # claims
 # ---------------------------------------------------------------------------
 def _eq5() -> Verdict:
@@ -815,7 +1105,8 @@ def _eq5() -> Verdict:
 
 
 def _rescaling() -> Verdict:
-    v = prove_zero(*rescaling_residuals(2, 2, 2), *rescaling_residuals(3, 1, 1))
+    res = [r for size in ((2, 2, 2), (3, 1, 1)) for b in BLOCKS for r in _claim_residuals(*size)[b]]
+    v = prove_zero(*res)
     return Verdict(v.status, f"(m, d, n) = (2, 2, 2) and (3, 1, 1): {v.detail}",
                    residuals=v.residuals)  # fmt: skip
 
@@ -919,6 +1210,207 @@ def _homogeneity_needed() -> Verdict:
     )
 
 
+def _merge(*verdicts: Verdict) -> Verdict:
+    """One verdict from several proofs: proved when all are."""
+    bad = [v for v in verdicts if v.status != "proved"]
+    res = tuple(r for v in verdicts for r in v.residuals)
+    if bad:
+        return Verdict("failed", bad[0].detail, residuals=res)
+    return Verdict("proved", "; ".join(v.detail for v in verdicts), residuals=res)
+
+
+def _eq6_standard_normal() -> Verdict:
+    # (6): a ~ N(0, beta_3^2) => abar = a/beta_3 ~ N(0, 1), likewise W2, W1 (densities)
+    z = sp.Symbol("z", real=True)
+    unit = stats.density(stats.Normal("u", 0, 1))(z)
+    res = [stats.density(stats.Normal(name, 0, b) / b)(z) - unit
+           for name, b in (("a_k", B3), ("W2_kl", B2), ("W1_kl", B1))]  # fmt: skip
+    return prove_zero(*res)
+
+
+def _relu_homogeneity() -> Verdict:
+    # the package's ReLU max(0, z) and its derivative Heaviside(z, 0), at z = u, -u, 0
+    # (u > 0: every real z), scaled by c > 0: sigma(cz) = c sigma(z), sigma'(cz) = sigma'(z)
+    relu, drelu = activation("relu"), derivative("relu")
+    c, u = sp.symbols("c u", positive=True)
+    res = []
+    for z in (u, -u, sp.Integer(0)):
+        res += [relu.subs(Z, c * z) - c * relu.subs(Z, z), drelu.subs(Z, c * z) - drelu.subs(Z, z)]
+    proved = prove_zero(*res)
+    # c > 0 is needed: c = -1, z = 1 gives max(0, -1) - (-1) max(0, 1) = 1
+    counter = prove_nonzero(relu.subs(Z, -1) + relu.subs(Z, 1),
+                            what="c = -1, z = 1: sigma(cz) - c sigma(z)")  # fmt: skip
+    return _merge(proved, counter)
+
+
+@functools.cache
+def _claim_residuals(m: int, d: int, n: int) -> dict[str, tuple[sp.Expr, ...]]:
+    """:func:`rescaling_residuals` by block, computed once for the claims that share them
+    (``three_layer.rescaling`` and ``three_layer.eq7.*``); tests that break the network
+    clear this cache with :func:`_flow`'s."""
+    return {b: tuple(r) for b, r in _rescaling_by_block(m, d, n).items()}
+
+
+def _eq7_block(block: str) -> Callable[[], Verdict]:
+    def check() -> Verdict:
+        v = prove_zero(*_claim_residuals(2, 2, 2)[block], *_claim_residuals(3, 1, 1)[block])
+        return Verdict(v.status, f"(m, d, n) = (2, 2, 2), (3, 1, 1): {v.detail}",
+                       residuals=v.residuals)  # fmt: skip
+
+    return check
+
+
+def _bias_first_layer() -> Verdict:
+    v = prove_zero(*rescaling_residuals(2, 1, 2, bias="first"))
+    return Verdict(v.status, f"(m, d, n) = (2, 1, 2), b1 folded into W1: {v.detail}",
+                   residuals=v.residuals)  # fmt: skip
+
+
+def _time_exponent() -> Verdict:
+    # the a-block of (7) (prefactor kappa_3) fixes dtbar/dt: solve its residual for T, then
+    # (alpha kappa_1 kappa_2 kappa_3)^r = T has the single solution r = -2/3
+    T, r = sp.Symbol("T", positive=True), sp.Symbol("r", real=True)
+    res = rescaling_residuals(1, 1, 1, time_fn=lambda *_: T, block="a")
+    sols_T = sp.solve(res[0], T)
+    k1, k2, k3 = kappas(ALPHA, B1, B2, B3)
+    sols_r = []
+    if len(sols_T) == 1:
+        eq = sp.expand_log(sp.log((ALPHA * k1 * k2 * k3) ** r) - sp.log(sols_T[0]), force=True)
+        sols_r = sp.solve(eq, r)
+    if len(sols_T) != 1 or len(sols_r) != 1:
+        return Verdict("failed", f"no unique solution: T in {sols_T}, r in {sols_r}")
+    v = prove_zero(sols_T[0] - B3**-2, sols_r[0] + sp.Rational(2, 3))
+    return Verdict(v.status, f"dtbar/dt = {sols_T[0]}, exponent r = {sols_r[0]}: {v.detail}",
+                   residuals=v.residuals)  # fmt: skip
+
+
+def _log_jacobian(fns: Sequence[sp.Expr]) -> sp.Matrix:
+    """``d log f_i / d log p_j`` for ``p = (alpha, beta_1, beta_2, beta_3)``."""
+    ps = (ALPHA, B1, B2, B3)
+    return sp.Matrix([[sp.simplify(p * sp.diff(f, p) / f) for p in ps] for f in fns])
+
+
+def _kappas_independent() -> Verdict:
+    # the kappas have a rank-3 log-Jacobian whose kernel is (3, 1, 1, 1) (alpha -> c^3
+    # alpha, beta_i -> c beta_i), along which the time factor tbar/t moves as c^-2
+    J = _log_jacobian(kappas(ALPHA, B1, B2, B3))
+    ker = J.nullspace()
+    joint = sp.Matrix([3, 1, 1, 1])
+    Jt = _log_jacobian([time_factor(ALPHA, B1, B2, B3)])
+    res = [sp.Integer(J.rank() - 3), sp.Integer(len(ker) - 1), *(J * joint),
+           (Jt * joint)[0] + 2]  # fmt: skip
+    if len(ker) == 1:  # the kernel is the joint direction: ker x joint has rank 1
+        res.append(sp.Integer(sp.Matrix.hstack(ker[0], joint).rank() - 1))
+    return prove_zero(*res)
+
+
+def _joint_rescaling() -> Verdict:
+    # the normalised flow computed from the package's flow (not from (7)) at (c^3 alpha,
+    # c beta_i) equals that at (alpha, beta_i), block by block, and so does the output
+    c = sp.Symbol("c", positive=True)
+    pb = _params(2, 1, 2, bar=True)
+    base = (ALPHA, B1, B2, B3)
+    moved = (c**3 * ALPHA, c * B1, c * B2, c * B3)
+    lhs0, lhs1 = (_normalised_lhs(pb, sc, rule=homogeneity) for sc in (base, moved))
+    res = [sp.expand(a - b) for L0, L1 in zip(lhs0, lhs1, strict=True)
+           for a, b in zip(L0, L1, strict=True)]  # fmt: skip
+    for x in pb.X:
+        f = [homogeneity(_network(_Params(b3 * pb.a, b2 * pb.W2, b1 * pb.W1, pb.X, pb.y),
+                                  1 / al, x)) for al, b1, b2, b3 in (base, moved)]  # fmt: skip
+        res.append(f[0] - f[1])
+    res += [a - b for a, b in zip(kappas(*base), kappas(*moved), strict=True)]
+    v = prove_zero(*res)
+    return Verdict(v.status, f"(m, d, n) = (2, 1, 2), every block and f: {v.detail}",
+                   residuals=v.residuals)  # fmt: skip
+
+
+def _power_law_family() -> Verdict:
+    # for symbolic gamma_2, gamma_3, s (real) and B > 0: the coordinates (9) of the family
+    # are (0, gamma_2, gamma_3), and its (p, q) solve the linear system uniquely
+    g2, g3, s_ = sp.symbols("gamma_2 gamma_3 s", real=True)
+    Bc = sp.Symbol("B", positive=True)
+    alpha, b1, b2, b3 = _power_law_scales(g2, g3, s_, Bc)
+    got = gamma_coordinates(alpha, b1, b2, b3)
+    p, q = sp.symbols("p q", real=True)
+    k = kappas(M**s_, M**-q, Bc * M**-p, M**-p)
+    sol = sp.solve([exponent(k[1]) - g2, exponent(k[2]) - g3], [p, q], dict=True)
+    res = [got[0], got[1] - g2, got[2] - g3, sp.Integer(len(sol) - 1)]
+    if len(sol) == 1:
+        res += [sol[0][p] - exponent(b3), sol[0][q] - exponent(b1)]
+    return prove_zero(*res)
+
+
+def _table_2_family() -> Verdict:
+    # each row of Table 2 is power_law_scheme(printed gamma_2, gamma_3, s = alpha's
+    # exponent, B = 1); within a group the kappas are equal as functions of m, and only
+    # the time factor tbar/t = beta_3^-2 differs
+    res, cases = [], []
+    for group in ("No. 1", "No. 2"):
+        rows = [r for r in TABLE_2 if r.name.startswith(group)]
+        g2p, g3p = _PRINTED_TABLE_2[group]
+        for row in rows:
+            fam = power_law_scheme(g2p, g3p, -exponent(row.alpha))
+            res += [row.alpha - fam.alpha, row.beta_1 - fam.beta_1, row.beta_2 - fam.beta_2,
+                    row.beta_3 - fam.beta_3]  # fmt: skip
+            res += [a - b for a, b in zip(row.kappas, rows[0].kappas, strict=True)]
+        times = [time_factor(r.alpha, r.beta_1, r.beta_2, r.beta_3) for r in rows]
+        cases.append((f"{group}: time factors {times} distinct",
+                      len({sp.simplify(t) for t in times}) == len(rows)))  # fmt: skip
+    return _merge(prove_zero(*res), decide(cases, "Table 2 groups"))
+
+
+def _rd_invariance() -> Verdict:
+    # RD (10) of W1 (m x (d+1), bias folded) and of W2 (m x (m+1)) at m = 2, d = 1: the same
+    # for theta = beta thetabar and thetabar (any beta > 0), so S_W (11) agrees for the raw
+    # and the normalised net; RD reads only the two end points, so the time change is moot
+    res = []
+    for name, beta, shape in (("W1", B1, (2, 2)), ("W2", B2, (2, 3))):
+        fin = sp.Matrix(*shape, lambda i, j, n=name: sp.Symbol(f"{n}s_{i}{j}", real=True))
+        ini = sp.Matrix(*shape, lambda i, j, n=name: sp.Symbol(f"{n}0_{i}{j}", real=True))
+        res.append(relative_distance(beta * fin, beta * ini) - relative_distance(fin, ini))
+    return prove_zero(*res)
+
+
+def _cosine_claim() -> Verdict:
+    # Figure 3's reading of D (2): 1 for equal, -1 for opposite, 0 for perpendicular
+    # directions; |D| <= 1 by Lagrange's identity; D(c u, c' v) = D(u, v) for c, c' > 0
+    # (so Figure 3 and zeta read the same on W2 and on W2bar = W2/beta_2, eq. (6))
+    u = sp.symbols("u_0:3", real=True)
+    v = sp.symbols("v_0:3", real=True)
+    c, c2 = sp.symbols("c c'", positive=True)
+    perp = (u[1], -u[0], 0)  # perpendicular to u (u_0 or u_1 non-zero)
+    lagrange = (
+        _inner(u, u) * _inner(v, v)
+        - _inner(u, v) ** 2
+        - sum((u[i] * v[j] - u[j] * v[i]) ** 2 for i in range(3) for j in range(i))
+    )
+    res = [
+        cosine_similarity(u, u) - 1,
+        cosine_similarity(u, [-x for x in u]) + 1,
+        cosine_similarity(u, perp),
+        sp.expand(lagrange),
+        cosine_similarity([c * x for x in u], [c2 * x for x in v]) - cosine_similarity(u, v),
+    ]  # fmt: skip
+    return prove_zero(*res)
+
+
+def _condensation_claim() -> Verdict:
+    # zeta = 1 for parallel/opposite rows (m = 6, rows c_i u with signs mixed); 2/m for
+    # mutually perpendicular rows (m = 4); unchanged by W2 -> W2/beta_2 (eq. (6))
+    r = sp.Rational
+    u = (1, -2, 3)
+    cs = (3, r(-1, 2), 2, -5, r(1, 3), r(7, 4))
+    collinear = [[ci * x for x in u] for ci in cs]
+    perpendicular = [[2, 0, 0, 0], [0, -3, 0, 0], [0, 0, r(1, 2), 0], [0, 0, 0, 5]]
+    generic = [[1, -2, r(1, 3)], [r(3, 2), 1, -1], [-2, r(1, 2), 4], [r(2, 3), 3, 1]]
+    beta = r(7, 3)
+    return prove_zero(
+        condensation(collinear) - 1,
+        condensation(perpendicular) - r(2, 4),
+        condensation([[x / beta for x in row] for row in generic]) - condensation(generic),
+    )
+
+
 def claims() -> list[Theorem]:
     """Every closed-form claim of Sections 3-4 (and the coordinates of Table 2)."""
     s = SEED
@@ -985,6 +1477,156 @@ def claims() -> list[Theorem]:
             _homogeneity_needed,
         ),
     ]
+    out += [
+        Theorem(
+            "three_layer.eq6_standard_normal",
+            f"{s} eq. (6) and Section 3",
+            "With a_k ~ N(0, beta_3^2), W2_kl ~ N(0, beta_2^2), W1_kl ~ N(0, beta_1^2) (Section "
+            "3), the rescaled abar = a/beta_3, W2bar = W2/beta_2, W1bar = W1/beta_1 of (6) are "
+            "standard normal ('so that all the parameters are picked from standard normal "
+            "distribution'): their densities equal exp(-z^2/2)/sqrt(2 pi).",
+            "symbolic",
+            _eq6_standard_normal,
+        ),
+        Theorem(
+            "three_layer.relu_homogeneity",
+            f"{s} Section 4, text after eq. (6)",
+            "The package's ReLU max(0, z) and its derivative Heaviside(z, 0) satisfy "
+            "sigma(c z) = c sigma(z) and sigma'(c z) = sigma'(z) for every real z and c > 0 "
+            "(cases z > 0, z < 0, z = 0); the condition c > 0 is needed (c = -1, z = 1 "
+            "fails).",
+            "symbolic",
+            _relu_homogeneity,
+        ),
+        Theorem(
+            "three_layer.eq7.a",
+            f"{s} eqs. (6)-(8), first line of (7)",
+            "The a-block: d abar/dtbar = -(1/n) sum_i kappa_3 sigma(W2bar sigma(W1bar x_i)) "
+            "e_i, derived from the package's flow (gradient of (3)) by (6) and the time "
+            "change (8), generic positively homogeneous sigma; (m, d, n) = (2, 2, 2), "
+            "(3, 1, 1).",
+            "symbolic",
+            _eq7_block("a"),
+        ),
+        Theorem(
+            "three_layer.eq7.W2",
+            f"{s} eqs. (6)-(8), second line of (7)",
+            "The W2-block: d W2bar/dtbar = -kappa_1^2 (1/n) sum_i kappa_3 (abar o "
+            "sigma'(W2bar sigma(W1bar x_i))) sigma(W1bar x_i)^T e_i with kappa_1 = "
+            "beta_3/beta_2; (m, d, n) = (2, 2, 2), (3, 1, 1).",
+            "symbolic",
+            _eq7_block("W2"),
+        ),
+        Theorem(
+            "three_layer.eq7.W1",
+            f"{s} eqs. (6)-(8), third line of (7)",
+            "The W1-block: d W1bar/dtbar = -kappa_2^2 (1/n) sum_i kappa_3 (W2bar^T (abar o "
+            "sigma'(...)) o sigma'(W1bar x_i)) x_i^T e_i with kappa_2 = beta_3/beta_1; "
+            "(m, d, n) = (2, 2, 2), (3, 1, 1).",
+            "symbolic",
+            _eq7_block("W1"),
+        ),
+        Theorem(
+            "three_layer.eq7.output",
+            f"{s} eqs. (1), (6)-(8): e_i in (7)",
+            "The error e_i of (5) is that of the normalised network: (1/alpha) a^T sigma(W2 "
+            "sigma(W1 x)) = kappa_3 abar^T sigma(W2bar sigma(W1bar x)) with kappa_3 = beta_1 "
+            "beta_2 beta_3/alpha, so (7) is closed in the normalised variables; (m, d, n) = "
+            "(2, 2, 2), (3, 1, 1).",
+            "symbolic",
+            _eq7_block("f"),
+        ),
+        Theorem(
+            "three_layer.bias_first_layer",
+            f"{s} Section 3 (bias b^[1]) with eqs. (6)-(7)",
+            "The first-layer bias folded into W1 as Section 3 says (x -> (x^T, 1)^T, W1 -> "
+            "(W1, b1), normalised with W1: b1bar = b1/beta_1) keeps the normalised flow (7) "
+            "exact, every block and the output; (m, d, n) = (2, 1, 2). (The second-layer "
+            "bias does not: see the erratum on Section 3.)",
+            "symbolic",
+            _bias_first_layer,
+        ),
+        Theorem(
+            "three_layer.time_exponent",
+            f"{s} eq. (8)",
+            "The exponent -2/3 of the time change is forced: the a-block of (7) (prefactor "
+            "kappa_3) holds for the package's flow only with dtbar/dt = beta_3^-2 (solved "
+            "from its residual), and (alpha kappa_1 kappa_2 kappa_3)^r = beta_3^-2 has the "
+            "single solution r = -2/3.",
+            "symbolic",
+            _time_exponent,
+        ),
+        Theorem(
+            "three_layer.kappas_independent",
+            f"{s} Section 1 and Section 4 (principles (i)-(ii))",
+            "'Since we only care about the training trajectory up to a time scaling, we "
+            "obtain three independent quantities': d log(kappa_1, kappa_2, kappa_3) / d "
+            "log(alpha, beta_1, beta_2, beta_3) has rank 3, its kernel is the joint scaling "
+            "(alpha, beta_i) -> (c^3 alpha, c beta_i), and along it tbar/t = beta_3^-2 moves "
+            "as c^-2 (the time scaling).",
+            "symbolic",
+            _kappas_independent,
+        ),
+        Theorem(
+            "three_layer.joint_rescaling",
+            f"{s} Section 4 (principle (ii)), eqs. (6)-(8)",
+            "Two networks related by alpha -> c^3 alpha, beta_i -> c beta_i (c > 0) have "
+            "the same kappas and the same normalised flow in tbar: the field d thetabar/dtbar "
+            "computed from the package's flow (not from (7)) and the output agree exactly at "
+            "(m, d, n) = (2, 1, 2); only the time change t = beta_3^2 tbar differs.",
+            "symbolic",
+            _joint_rescaling,
+        ),
+        Theorem(
+            "three_layer.power_law_family",
+            f"{s} eq. (9), Assumptions 3.1-3.2",
+            "For alpha = m^s, beta_3 = m^-p, beta_2 = B m^-p, beta_1 = m^-q: gamma_1 = 0, "
+            "gamma_2 = p - q, gamma_3 = 2p + q + s; for symbolic real gamma_2, gamma_3, s "
+            "and B > 0 the unique (p, q) is ((gamma_2 + gamma_3 - s)/3, (gamma_3 - s - "
+            "2 gamma_2)/3), and power_law_scheme's coordinates are (0, gamma_2, gamma_3).",
+            "symbolic",
+            _power_law_family,
+        ),
+        Theorem(
+            "three_layer.table_2_family",
+            f"{s} Table 2, Section 5.3.1",
+            "Each row of Table 2 is power_law_scheme(gamma_2, gamma_3, s) with s the "
+            "exponent of its alpha (B = 1); within a group the three rows have equal "
+            "kappa_1, kappa_2, kappa_3 as functions of m (not only equal gammas), hence the "
+            "same normalised flow (7), and differ only in the time factor tbar/t = beta_3^-2.",
+            "symbolic",
+            _table_2_family,
+        ),
+        Theorem(
+            "three_layer.rd_invariance",
+            f"{s} eqs. (6), (10)-(11)",
+            "RD(W) of (10) is unchanged by the rescaling (6), RD(beta Wbar*, beta Wbar(0)) = "
+            "RD(Wbar*, Wbar(0)) for beta > 0 (W1 with its bias, 2 x 2; W2 with its bias, "
+            "2 x 3), and reads only the end points (not the time change (8)); so S_W of "
+            "(11) is the same for a network and its normalised model.",
+            "symbolic",
+            _rd_invariance,
+        ),
+        Theorem(
+            "three_layer.cosine_similarity",
+            f"{s} eq. (2), caption of Figure 3",
+            "D(u, v) of (2) is 1 for equal, -1 for opposite and 0 for perpendicular "
+            "directions (Figure 3's reading), |D| <= 1 ((u.u)(v.v) - (u.v)^2 = sum_{i<j} "
+            "(u_i v_j - u_j v_i)^2, d = 3), and D(c u, c' v) = D(u, v) for c, c' > 0.",
+            "symbolic",
+            _cosine_claim,
+        ),
+        Theorem(
+            "three_layer.condensation",
+            f"{s} Section 5.4 (zeta), captions of Figures 3 and 8",
+            "zeta = (1/(m/2)^2) sum_{i,j<=m/2} |D(u_i, u_j)| over the m/2 largest rows is 1 "
+            "when the rows condense on one line (m = 6, rows c_k u with mixed signs), 2/m "
+            "(only the diagonal) for mutually perpendicular rows (m = 4), and unchanged by "
+            "W2 -> W2/beta_2 (eq. (6)); exact.",
+            "symbolic",
+            _condensation_claim,
+        ),
+    ]
     for init in INITIALISATIONS:
         out.append(Theorem(
             f"three_layer.table_1.{init.name.lower()}", f"{s} Table 1, row {init.name}",
@@ -1038,9 +1680,40 @@ def _rescaling_lhs_a(pb: _Params) -> sp.Expr:
     return homogeneity(da[0]) / (B3 * time_factor(ALPHA, B1, B2, B3))
 
 
+def _bias_2_residuals() -> tuple[sp.Expr, sp.Expr]:
+    # m = d = n = 1, both biases folded (Section 3); printed: the normalised hidden layer
+    # extended by 1, as for the raw one; corrected: by 1/beta_1.  The printed residuals with
+    # sigma = identity (every unit active at the positive rational point of the check, so
+    # exactly ReLU there); the corrected ones for a generic homogeneous sigma.
+    z = sp.Symbol("z")
+    active = {sigma: sp.Lambda(z, z), sigma_prime: sp.Lambda(z, 1)}
+    printed = rescaling_residuals(1, 1, 1, bias="both", appended=1)
+    printed = [r.replace(sigma, active[sigma]).replace(sigma_prime, active[sigma_prime])
+               for r in printed]  # fmt: skip
+    corrected = rescaling_residuals(1, 1, 1, bias="both")
+    return sp.Add(*(r**2 for r in printed)), sp.Add(*(r**2 for r in corrected))
+
+
 def errata() -> list[Erratum]:
     """Disagreements with the printed Sections 3-4 of seed 004."""
     return [
+        Erratum(
+            SEED, "Section 3 (bias b^[2]) with (6)-(7)",
+            "b^[2] is incorporated by expanding xbar = sigma(W1 x) to (xbar^T, 1)^T and W2 "
+            "to (W2, b^[2]); the rescaling (6) then gives the normalised flow (7)",
+            "with b2bar = b2/beta_2 (eq. (6) on the folded W2) the normalised flow is (7) "
+            "with sigma(W1bar x) extended by 1/beta_1 = kappa_2/beta_3, not by 1: with a "
+            "second-layer bias the normalised model depends on beta_1 besides kappa_1..3",
+            "sigma(W1 x) = beta_1 sigma(W1bar x) is rescaled but the appended constant is "
+            "not, so W2 (xbar, 1) = beta_2 beta_1 (W2bar sigma(W1bar x) + b2bar/beta_1). "
+            "The first-layer bias folds in exactly (claim three_layer.bias_first_layer). "
+            "Consequence: along Table 2's family (alpha -> c^3 alpha, beta_i -> c beta_i) "
+            "the constant 1/beta_1 changes, so with b^[2] the rows of a group are not the "
+            "same normalised network. Residual: every component of the rescaled flow and "
+            "the output minus (7) (sum of squares, m = d = n = 1, both biases), with 1 "
+            "(printed) vs 1/beta_1 (corrected).",
+            _bias_2_residuals,
+        ),
         Erratum(
             SEED, "text after (9) (Assumptions 3.1-3.2)",
             "assumptions 3.1 and 3.2 mean kappa_1 = B",

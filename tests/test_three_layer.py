@@ -73,8 +73,14 @@ def _value_at_point(residuals, act=None):
 def test_claim_ids_and_sources():
     # each claim is verified once, by tests/test_registry.py
     thms = theorems.select("three_layer.*")
-    assert len({t.id for t in thms}) == len(thms) >= 11
+    assert len({t.id for t in thms}) == len(thms) >= 26
     assert all(t.source.startswith(tl.SEED) for t in thms)
+    ids = {t.id for t in thms}
+    for new in ("eq6_standard_normal", "relu_homogeneity", "eq7.a", "eq7.W2", "eq7.W1",
+                "eq7.output", "bias_first_layer", "time_exponent", "kappas_independent",
+                "joint_rescaling", "power_law_family", "table_2_family", "rd_invariance",
+                "cosine_similarity", "condensation"):  # fmt: skip
+        assert f"three_layer.{new}" in ids
 
 
 @pytest.mark.parametrize("err", tl.errata(), ids=lambda e: e.equation)
@@ -339,6 +345,7 @@ def _broken(monkeypatch, name, fn):
     and the caches cleared again, when the test ends)."""
     monkeypatch.setattr(tl, name, fn)
     tl._flow.cache_clear()
+    tl._claim_residuals.cache_clear()
     monkeypatch.setattr(tl, "_flow", tl._flow)  # undo order: attribute first, then the cache
 
 
@@ -346,6 +353,7 @@ def _broken(monkeypatch, name, fn):
 def clean_flow_cache():
     yield
     tl._flow.cache_clear()
+    tl._claim_residuals.cache_clear()
 
 
 def test_a_wrong_risk_breaks_eq5_and_the_rescaling(monkeypatch, clean_flow_cache):
@@ -461,3 +469,233 @@ def test_simulate_agrees_with_the_torch_model_and_the_printed_eq5(bias):
         z1 = np.array(setup.X, dtype=float) @ q["W1"].T + (q["b1"] if bias else 0)
         z2 = np.maximum(z1, 0) @ q["W2"].T + (q["b2"] if bias else 0)
         assert np.abs(z1).min() > 1e-2 and np.abs(z2).min() > 1e-2
+
+
+@pytest.mark.slow
+def test_a_wrong_network_fails_the_block_claims(monkeypatch, clean_flow_cache):
+    # the registered claims eq7.* and rescaling, fed a network without its 1/alpha: failed
+    # (~2 min: simplify works hard on the non-zero residuals at (m, d, n) = (2, 2, 2);
+    # the default suite breaks the same residuals at (1, 1, 1) in the test above)
+    def times_alpha(a, W2, W1, X, relu, alpha, b2=None, b1=None):
+        return (tl.hidden(W2, W1, X, relu, b2, b1)[1] * a[..., None, :]).sum(-1) * alpha
+
+    _broken(monkeypatch, "network_output", times_alpha)
+    for cid in ("three_layer.eq7.a", "three_layer.eq7.output", "three_layer.rescaling"):
+        (thm,) = theorems.select(cid)
+        assert thm.verify().status == "failed", cid
+
+
+# ---------------------------------------------------------------------------
+# the blocks of (7), the biases (Section 3) and the joint rescaling
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "mutation,broken",
+    [("kappa_1 = beta_2/beta_3", {"W2"}), ("kappa_2 = beta_3/beta_2", {"W1"}),
+     ("kappa_3 = beta_1 beta_2 beta_3 alpha", {"a", "W2", "W1", "f"}),
+     ("time t/beta_3", {"a", "W2", "W1"})],
+)  # fmt: skip
+def test_each_block_sees_its_own_kappa(mutation, broken):
+    """A wrong kappa_1 breaks only the W2-block of (7), a wrong kappa_2 only the W1-block,
+    a wrong kappa_3 every block and the output; a wrong time change every block."""
+    for block in tl.BLOCKS:
+        vals = _value_at_point(tl.rescaling_residuals(2, 1, 1, block=block, **MUTATIONS[mutation]))
+        assert all(v.is_Rational for v in vals)
+        assert any(v != 0 for v in vals) == (block in broken), block
+
+
+def test_blocks_partition_the_residuals():
+    full = tl.rescaling_residuals(2, 1, 2)
+    parts = [tl.rescaling_residuals(2, 1, 2, block=b) for b in tl.BLOCKS]
+    assert [len(p) for p in parts] == [2, 4, 2, 2]
+    assert [r for p in parts for r in p] == full
+
+
+def test_first_layer_bias_folds_in_exactly():
+    res = tl.rescaling_residuals(2, 1, 1, bias="first")
+    assert len(res) == 2 + 4 + 2 * 2 + 1  # W1 carries its bias column
+    assert all(sp.simplify(r) == 0 for r in res)
+
+
+def test_second_layer_bias_needs_one_over_beta_1():
+    """Section 3's folding of b^[2] with the constant 1 leaves exact non-zero residuals
+    (all units active, positive rational point); 1/beta_1 makes every residual 0, for a
+    generic homogeneous sigma; the raw flow with both biases is still the printed (5)."""
+    good = tl.rescaling_residuals(1, 1, 2, bias="both")
+    assert all(sp.simplify(r) == 0 for r in good)
+    printed = _value_at_point(tl.rescaling_residuals(1, 1, 2, bias="both", appended=1))
+    assert all(v.is_Rational for v in printed) and any(v != 0 for v in printed)
+    # at beta_1 = 1 the two readings coincide
+    at_one = [r.subs(B1, 1) for r in tl.rescaling_residuals(1, 1, 1, bias="both", appended=1)]
+    assert all(v == 0 for v in _value_at_point(at_one))
+
+
+def _lhs_at(pb, scales):
+    return [sp.expand(e) for blk in tl._normalised_lhs(pb, scales, rule=tl.homogeneity)
+            for e in blk]  # fmt: skip
+
+
+def test_joint_rescaling_moves_the_flow_with_a_second_layer_bias():
+    """The erratum's consequence: with b^[2] folded, alpha -> c^3 alpha, beta_i -> c beta_i
+    changes the normalised field (c = 2), without biases it does not."""
+    base, moved = (A, B1, B2, B3), (8 * A, 2 * B1, 2 * B2, 2 * B3)
+    for bias, changes in (("both", True), ("first", False), ("none", False)):
+        pb = tl._folded_params(1, 1, 1, bias)
+        diff = [x - y for x, y in zip(_lhs_at(pb, base), _lhs_at(pb, moved), strict=True)]
+        assert any(v != 0 for v in _value_at_point(diff)) == changes, bias
+
+
+# ---------------------------------------------------------------------------
+# the power-law family and Table 2
+# ---------------------------------------------------------------------------
+exponents = st.fractions(min_value=-3, max_value=3, max_denominator=10)
+
+
+@given(g2=exponents, g3=exponents, s=exponents, B=positive)
+def test_power_law_scheme_coordinates(g2, g3, s, B):
+    """The coordinates (9) of power_law_scheme are (0, gamma_2, gamma_3) for every s and B;
+    its kappas do not depend on s (only the time factor does)."""
+    sch = tl.power_law_scheme(g2, g3, s, B)
+    assert sch.gammas == (0, sp.Rational(g2.numerator, g2.denominator),
+                          sp.Rational(g3.numerator, g3.denominator))  # fmt: skip
+    other = tl.power_law_scheme(g2, g3, s + 1, B)
+    assert all(sp.simplify(a - b) == 0 for a, b in zip(sch.kappas, other.kappas, strict=True))
+    t0 = tl.time_factor(sch.alpha, sch.beta_1, sch.beta_2, sch.beta_3)
+    t1 = tl.time_factor(other.alpha, other.beta_1, other.beta_2, other.beta_3)
+    # s -> s + 1: p -> p - 1/3, so beta_3 -> m^(1/3) beta_3 and tbar/t = beta_3^-2 -> m^(-2/3)
+    assert sp.simplify(t1 / t0 - M ** sp.Rational(-2, 3)) == 0
+
+
+@pytest.mark.parametrize("row", PAPER_TABLE_2, ids=str)
+def test_table_2_rows_are_the_power_law_family(row):
+    (ea, e3, e2, e1), (g2, g3) = row
+    q = sp.Rational
+    sch = tl.power_law_scheme(q(g2), q(g3), q(ea))
+    assert (sch.alpha, sch.beta_3, sch.beta_2, sch.beta_1) == tuple(M ** q(e) for e in
+                                                                    (ea, e3, e2, e1))  # fmt: skip
+
+
+def test_kappas_independent_detects_a_wrong_kappa():
+    # kappa_3 with alpha in the numerator: the joint scaling no longer leaves it fixed
+    J = tl._log_jacobian([B3 / B2, B3 / B1, B1 * B2 * B3 * A])
+    assert any(v != 0 for v in J * sp.Matrix([3, 1, 1, 1]))
+    assert not any(tl._log_jacobian(tl.kappas(A, B1, B2, B3)) * sp.Matrix([3, 1, 1, 1]))
+
+
+# ---------------------------------------------------------------------------
+# the measures: D (2), RD (10), zeta (Section 5.4)
+# ---------------------------------------------------------------------------
+small = st.fractions(min_value=-4, max_value=4, max_denominator=9)
+vectors = st.integers(1, 4).flatmap(
+    lambda k: st.tuples(
+        st.lists(small, min_size=k, max_size=k), st.lists(small, min_size=k, max_size=k)
+    )
+)
+
+
+def _q(xs):
+    return [sp.Rational(x.numerator, x.denominator) for x in xs]
+
+
+@given(uv=vectors, c=positive, c2=positive)
+def test_cosine_similarity_properties(uv, c, c2):
+    u, v = (_q(x) for x in uv)
+    assume(any(u) and any(v))
+    D = tl.cosine_similarity(u, v)
+    assert D**2 <= 1  # exact: squares of algebraic numbers compared by sympy
+    assert sp.simplify(tl.cosine_similarity(u, u) - 1) == 0
+    assert sp.simplify(tl.cosine_similarity(u, [-x for x in v]) + D) == 0
+    scaled = tl.cosine_similarity([c * x for x in u], [c2 * x for x in v])
+    assert sp.simplify(scaled - D) == 0
+    assert sp.simplify(tl.cosine_similarity(v, u) - D) == 0
+
+
+def test_cosine_similarity_values():
+    assert tl.cosine_similarity([1, 0], [0, 2]) == 0
+    assert tl.cosine_similarity([1, 1], [1, 0]) == 1 / sp.sqrt(2)
+    assert tl.cosine_similarity([0.5, 0], [-3, 0]) == -1
+
+
+@given(uv=vectors, beta=positive)
+def test_relative_distance_properties(uv, beta):
+    fin, ini = (_q(x) for x in uv)
+    assume(any(ini))
+    rd = tl.relative_distance(fin, ini)
+    assert rd >= 0
+    b = sp.Rational(beta.numerator, beta.denominator)
+    assert sp.simplify(tl.relative_distance([b * x for x in fin], [b * x for x in ini]) - rd) == 0
+    assert tl.relative_distance(ini, ini) == 0
+
+
+def test_relative_distance_values_and_shapes():
+    # ||(3, 4) - (0, 0)|| ... : W(0) = [[3, 0], [0, 4]], W* = [[3, 1], [0, 4]]: 1/5
+    assert tl.relative_distance([[3, 1], [0, 4]], [[3, 0], [0, 4]]) == sp.Rational(1, 5)
+    assert tl.relative_distance(np.array([[3.0, 1.0], [0, 4]]), sp.Matrix([[3, 0], [0, 4]])) == (
+        sp.Rational(1, 5))  # fmt: skip
+    # a non-uniform rescaling (rows by different factors) is not a symmetry of RD
+    assert tl.relative_distance([[6, 2], [0, 4]], [[6, 0], [0, 4]]) != sp.Rational(1, 5)
+
+
+@given(
+    c=st.lists(small.filter(lambda x: x != 0), min_size=2, max_size=7),
+    u=st.lists(small, min_size=1, max_size=3),
+    beta=positive,
+)
+def test_condensation_of_collinear_rows_is_one(c, u, beta):
+    assume(any(u))
+    W = [[ci * ui for ui in _q(u)] for ci in _q(c)]
+    assert sp.simplify(tl.condensation(W) - 1) == 0
+    b = sp.Rational(beta.numerator, beta.denominator)
+    assert sp.simplify(tl.condensation([[x / b for x in r] for r in W]) - 1) == 0
+
+
+@given(
+    rows=st.integers(2, 6).flatmap(
+        lambda m: st.lists(
+            st.lists(small, min_size=2, max_size=2).filter(any), min_size=m, max_size=m
+        )
+    )
+)
+def test_condensation_bounds_and_scale(rows):
+    W = [_q(r) for r in rows]
+    z = tl.condensation(W)
+    k = len(W) // 2
+    assert sp.Rational(1, k) <= z <= 1  # the diagonal gives k/k^2; each |D| <= 1
+    assert sp.simplify(tl.condensation([[3 * x for x in r] for r in W]) - z) == 0
+
+
+def test_condensation_uses_the_largest_half():
+    # the two long rows are perpendicular, the two short ones parallel to the first
+    W = [[10, 0], [0, 9], [1, 0], [2, 0]]
+    assert tl.condensation(W) == sp.Rational(1, 2)
+    # odd m: m/2 rounded down (here the single longest row)
+    assert tl.condensation([[10, 0], [0, 9], [1, 0]]) == 1
+
+
+@pytest.mark.parametrize(
+    "call,exc,match",
+    [
+        (lambda: tl.cosine_similarity([0, 0], [1, 2]), ValueError, "u must not be the zero"),
+        (lambda: tl.cosine_similarity([1, 2], [1]), ValueError, "same length"),
+        (lambda: tl.cosine_similarity("ab", [1, 2]), TypeError, "u must be a sequence"),
+        (lambda: tl.cosine_similarity([], []), ValueError, "u must not be empty"),
+        (lambda: tl.cosine_similarity([1, float("nan")], [1, 2]), ValueError, "u must hold"),
+        (lambda: tl.relative_distance([1, 2], [0, 0]), ValueError, "initial must not be all"),
+        (lambda: tl.relative_distance([1, 2, 3], [1, 2]), ValueError, "same size"),
+        (lambda: tl.relative_distance(3, [1]), TypeError, "final must be a sequence"),
+        (lambda: tl.condensation([[1, 2]]), ValueError, "m >= 2 rows"),
+        (lambda: tl.condensation([[1, 2], [1]]), ValueError, "equal length"),
+        (lambda: tl.condensation("W"), TypeError, "W must be a nested sequence"),
+        (lambda: tl.power_law_scheme("1", 1), TypeError, "gamma_2 must be a real number"),
+        (lambda: tl.power_law_scheme(0, float("inf")), ValueError, "gamma_3 must be finite"),
+        (lambda: tl.power_law_scheme(0, 1, B=0), ValueError, "B must be > 0"),
+        (lambda: tl.power_law_scheme(0, 1, B=M), ValueError, "B must be a constant"),
+        (lambda: tl.rescaling_residuals(1, 1, 1, bias="b2"), ValueError, "bias must be"),
+        (lambda: tl.rescaling_residuals(1, 1, 1, block="b"), ValueError, "block must be"),
+        (lambda: tl.rescaling_residuals(1, 1, 1, appended=1), ValueError, "appended needs"),
+        (lambda: tl.rescaling_residuals(1, 1, 1, bias="both", appended=-1), ValueError,
+         "appended must be > 0"),
+    ],
+)  # fmt: skip
+def test_new_bad_inputs(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()
