@@ -47,6 +47,7 @@ What the paper does not state, and what is chosen here (all in ``settings``):
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -59,6 +60,7 @@ import sympy as sp
 from numerics.measures import record_loss, relative_distance
 from numerics.models import ThreeLayerReLU
 from numerics.torch_flow import gradient_descent, initialise, resolve_device
+from solvable import three_layer
 
 __all__ = [
     "DATA_X",
@@ -120,16 +122,22 @@ def scale_exponents(gamma_2: Any, gamma_3: Any, alpha_exponent: Any = 0) -> dict
 
     Returns ``{"alpha": s, "beta_1": -q, "beta_2": -p, "beta_3": -p}`` (so that e.g.
     ``beta_1 = m^(-q)``) with ``p = (gamma_2 + gamma_3 - s)/3`` and ``q = (gamma_3 - s -
-    2 gamma_2)/3``: the solution of ``gamma_2 = -log kappa_2 / log m = p - q`` and
-    ``gamma_3 = -log kappa_3 / log m = 2p + q + s`` with ``beta_2 = beta_3`` (Assumption
-    3.2; Table 2's parametrisation).  Exact rationals; floats are read through their
-    decimal repr."""
-    g2 = _fraction("gamma_2", gamma_2)
-    g3 = _fraction("gamma_3", gamma_3)
-    s = _fraction("alpha_exponent", alpha_exponent)
-    p = (g2 + g3 - s) / 3
-    q = (g3 - s - 2 * g2) / 3
-    return {"alpha": s, "beta_1": -q, "beta_2": -p, "beta_3": -p}
+    2 gamma_2)/3``: the model's :func:`solvable.three_layer.power_law_scheme` (``B = 1``,
+    Table 2's parametrisation; claim ``three_layer.power_law_family``), each exponent read
+    off by :func:`solvable.three_layer.exponent`.  Exact rationals; floats are read through
+    their decimal repr."""
+    return dict(_scale_exponents(_fraction("gamma_2", gamma_2), _fraction("gamma_3", gamma_3),
+                                 _fraction("alpha_exponent", alpha_exponent)))  # fmt: skip
+
+
+@functools.cache
+def _scale_exponents(g2: Fraction, g3: Fraction, s: Fraction) -> tuple[tuple[str, Fraction], ...]:
+    scheme = three_layer.power_law_scheme(g2, g3, s)
+    out = []
+    for name in ("alpha", "beta_1", "beta_2", "beta_3"):
+        e = -three_layer.exponent(getattr(scheme, name))  # scale = m^e
+        out.append((name, Fraction(int(e.p), int(e.q))))
+    return tuple(out)
 
 
 def initial_scales(gamma_2: Any, gamma_3: Any, m: int, alpha_exponent: Any = 0,
