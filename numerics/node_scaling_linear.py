@@ -317,7 +317,7 @@ def feature_learning_sweep(*, full: bool = False, seed: int = 2) -> FeatureLearn
 
 def pruning_samples(*, full: bool = False, seed: int = 3, eps: float = 0.5) -> dict[str, Any]:
     """Proposition 7.6: over ``(W0, a)``, how often ``|f~_{m,rho}(x) - f_m(x)| > eps`` at the
-    first probe ``x`` (|x| = 1; d = 3, n = 2, Zipf(0.5)): per case ``(m, gamma, rho)`` the
+    first probe ``x`` (``|x| = 1``; d = 3, n = 2, Zipf(0.5)): per case ``(m, gamma, rho)`` the
     pruned mass ``sum_{j > floor(rho m)} lambda_{m,j}``, the total ``sum_j lambda_{m,j}`` and
     the count of exceedances among ``samples`` draws; with ``x``, ``X``, ``y``, ``eps``."""
     X, y, probes = linear_data(2, 3, seed=seed)

@@ -566,7 +566,7 @@ def xu_ziyin_point(point: dict) -> dict:
     (T in units of the largest t_c of the batch), ``n_times`` (recorded times), ``threads``
     (torch threads) and ``case`` (a label).  Returns per-network lists ``t_c``,
     ``ntk_change``, ``t_c_eq11`` (eq. (11) at the initial weights, horizon only),
-    ``residual_ratio`` (|f - y| at T over its start), ``f0``, ``ntk0``, and ``d``,
+    ``residual_ratio`` (``|f - y|`` at T over its start), ``f0``, ``ntk0``, and ``d``,
     ``steps`` (most DOP853 steps in the batch)."""
     import torch
 

@@ -194,7 +194,7 @@ def _check_shapes(shapes: Any) -> dict[str, tuple[int, ...]]:
 
 @dataclass(frozen=True)
 class FlowResult:
-    """``times`` (T,); ``params[name]``: (T, B, *shape) (if kept); ``measures[name]``:
+    """``times`` (T,); ``params[name]``: ``(T, B, *shape)`` (if kept); ``measures[name]``:
     (T, B, ...); ``steps``, ``rejected``, ``nfev``: per batch element (B,) (gradient
     flow) or totals (gradient descent)."""
 

@@ -1,11 +1,12 @@
 r"""Seed 003 (Kunin et al.), Part I, regime 3: "delayed rich" (delta << 0) as a time scale.
 
-Source: seed ``003_cfd8c5fad4b6665d.txt``, Part I ("Delayed rich -- when delta << 0, M ~
-|delta| beta beta^T/||beta||^2, initially lazy followed by rich").  Everything here is read off
-the single-neuron closed form of :mod:`solvable.kunin` (whitened inputs ``X^T X = s I``; the
-primed ``delta' = s delta``, ``kappa = sqrt(eta_a' eta_w')``, ``Y = |beta*|``, ``Omega =
-sqrt(delta'^2/4 + kappa^2 Y^2)``; the coefficients ``c_+, c_-, c_perp`` of ``z0`` and the unit
-eigenvector ``v_+ = (v_x, v_y)``).  Write ``D = -delta' > 0`` (downstream).
+Source: seed ``003_cfd8c5fad4b6665d.txt``, Part I ("Delayed rich -- when delta << 0,
+``M ~ |delta| beta beta^T/||beta||^2``, initially lazy followed by rich").  Everything here is
+read off the single-neuron closed form of :mod:`solvable.kunin` (whitened inputs
+``X^T X = s I``; the primed ``delta' = s delta``, ``kappa = sqrt(eta_a' eta_w')``,
+``Y = |beta*|``, ``Omega = sqrt(delta'^2/4 + kappa^2 Y^2)``; the coefficients
+``c_+, c_-, c_perp`` of ``z0`` and the unit eigenvector ``v_+ = (v_x, v_y)``).  Write
+``D = -delta' > 0`` (downstream).
 
 The angle.  ``w(t) = sqrt(eta_w') (z_1 beta*-hat + z_perp c_perp_vec)`` with ``|c_perp_vec| =
 c_perp``, so the angle ``theta`` between ``w`` and the line of ``beta*`` has, exactly (the
@@ -242,6 +243,8 @@ def plateau_time(setup: kunin.Setup, a0: Number, w0: Any, *, dps: int | None = N
         ``ValueError``); ``beta* != 0``.
     dps : None (float64: 17 digits in mpmath, rounded once) or mpmath digits.
 
+    Notes
+    -----
     The evaluated form has only positive terms (no cancellation at any ``|delta|``)."""
     dps = nb.check_dps(dps)
     work = _SHADOW_DPS if dps is None else dps

@@ -294,7 +294,7 @@ def reduced_field(z: Any, G: Any, kappa: Any) -> Any:
 
 def regime(delta: Number, eta_a: Number, eta_w: Number, beta_norm: Number,
            ratio: Number = 10.0) -> str:  # fmt: skip
-    """``"lazy"`` (delta >= ratio * scale), ``"rich"`` (|delta| < scale / ratio),
+    """``"lazy"`` (delta >= ratio * scale), ``"rich"`` (``|delta| < scale / ratio``),
     ``"delayed rich"`` (delta <= -ratio * scale) or ``"intermediate"``; the scale is
     ``2 sqrt(eta_a eta_w) ||beta||``, the size of ``sigma`` at delta = 0 (Part I, regimes
     1-3).  ``delta`` finite, ``eta_a, eta_w > 0``, ``beta_norm >= 0``, ``ratio >= 1`` (else

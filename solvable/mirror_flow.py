@@ -208,6 +208,8 @@ def hyperbolic_entropy(s: Number, delta: Number, eta_a: Number, eta_w: Number, *
         At ``s = delta = 0``: ``phi = 0``, ``phi' = -inf``, ``phi'' = +inf`` (the limits).
     dps : None (float64) or mpmath digits (result rounded to ``dps``).
 
+    Notes
+    -----
     The float64 value is the generated numpy evaluator where every input is 0 or within
     ``[1e-150, 1e150]``, else the mpmath evaluator at 17 digits rounded once; a value beyond
     the float64 range is a ``ValueError`` (pass ``dps``)."""

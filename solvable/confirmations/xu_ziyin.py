@@ -375,8 +375,8 @@ its constants are tied to the paper's forms by the claim xu_ziyin.reported_const
 
 def measured_constants(dps: int = 30, cases: Sequence[str] | None = None) -> Verdict:
     """The constants :func:`xu_ziyin.closed_form` reports (dps and float64), against the
-    same constants measured on the simulated raw flow (:func:`_measure`): alpha_+ (fixed
-    point of the sampled flow, and the late-time limit of p_i(t)^2/p_i(0)^2), alpha_- (the
+    same constants measured on the simulated raw flow (:func:`_measure`): ``alpha_+`` (fixed
+    point of the sampled flow, and the late-time limit of p_i(t)^2/p_i(0)^2), ``alpha_-`` (the
     other fixed point), t_c (multiplier of the sampled flow, and the decay rate of the
     residual f - y, or of f where the flow runs into the saddle), alpha' (P = 0:
     Proposition 1's fixed point -1/alpha'), and the Riccati structure itself (the fifth

@@ -1,0 +1,214 @@
+"""The Sphinx documentation builds with ``-W`` (every warning an error) and has its pages.
+
+``python -m sphinx -W -b html docs OUT`` runs in a subprocess with this interpreter, into a
+temporary directory, without ``-j``.  Two builds:
+
+* the default suite builds the quick variant (``SOLVABLE_DOCS_EXECUTE=0``,
+  ``SOLVABLE_DOCS_FIGURES=0``: notebooks not executed, gallery without images; about 20
+  CPU-seconds) and checks every page: index, getting started, one API page per public module,
+  one page per notebook, the gallery with one entry per registered figure, the errata and
+  claims tables with one row per registered record (counts from the registries);
+* ``-m docs`` (marked ``slow`` too, so the default suite skips it; ``.ci/run`` runs it) builds
+  the complete documentation, as a user does, and checks in addition the notebook outputs
+  and one image per figure.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import nbformat
+import pytest
+
+import solvable
+from solvable import figures, theorems
+from solvable.errata import ERRATA
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+BUILD_TIMEOUT_S = 3600  # the complete build renders every figure: minutes, not an hour
+
+
+def _extension():
+    """``docs/_ext/solvable_docs.py`` (not a package module: loaded from its file)."""
+    spec = importlib.util.spec_from_file_location(
+        "solvable_docs", DOCS / "_ext" / "solvable_docs.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class Page(HTMLParser):
+    """The parts of one HTML page the checks read: element ids, the rows of each table body
+    (by the table's first class), image sources, notebook cell outputs, the text."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.ids: list[str] = []
+        self.rows: dict[str, int] = {}
+        self.images: list[str] = []
+        self.outputs = 0
+        self.chunks: list[str] = []
+        self._table: str | None = None
+        self._in_body = False
+        self.feed(path.read_text(encoding="utf-8"))
+        self.text = re.sub(r"\s+", " ", "".join(self.chunks))  # highlighted code: one span a word
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        classes = (attrs.get("class") or "").split()
+        if "id" in attrs:
+            self.ids.append(attrs["id"])
+        if tag == "table":
+            self._table = classes[0] if classes else ""
+            self.rows[self._table] = 0
+        elif tag == "tbody":
+            self._in_body = True
+        elif tag == "tr" and self._in_body and self._table is not None:
+            self.rows[self._table] += 1
+        elif tag == "img":
+            self.images.append(attrs.get("src", ""))
+        if "cell_output" in classes:
+            self.outputs += 1
+
+    def handle_endtag(self, tag):
+        if tag == "tbody":
+            self._in_body = False
+        elif tag == "table":
+            self._table = None
+
+    def handle_data(self, data):
+        self.chunks.append(data)
+
+
+def build(out: Path, *, execute: bool, images: bool) -> str:
+    """Run ``python -m sphinx -W --keep-going -b html docs out``; returns its output and
+    fails the test with that output when the build fails."""
+    env = dict(os.environ)
+    env["SOLVABLE_DOCS_EXECUTE"] = "1" if execute else "0"
+    env["SOLVABLE_DOCS_FIGURES"] = "1" if images else "0"
+    cmd = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-b", "html", str(DOCS), str(out)]
+    proc = subprocess.run(
+        cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S
+    )
+    log = proc.stdout + proc.stderr
+    assert proc.returncode == 0, f"{' '.join(cmd)} failed ({proc.returncode}):\n{log[-8000:]}"
+    return log
+
+
+def check_pages(out: Path, *, executed: bool, images: bool) -> None:
+    """Every page exists and holds what the registries say it must."""
+    for page in ("index", "getting_started", "notebooks", "gallery", "errata", "claims"):
+        assert (out / f"{page}.html").is_file(), f"{page}.html missing"
+
+    # the API reference: one page per public module, each documenting its module
+    api = out / "_generated" / "api"
+    modules = _extension().public_modules()
+    expected = {"solvable", "numerics", "solvable._core", "solvable.theorems", "solvable.errata"}
+    expected |= {f"solvable.{name}" for name in solvable._MODEL_MODULES}
+    assert expected <= set(modules)
+    assert (api / "index.html").is_file()
+    for module in modules:
+        page = api / f"{module}.html"
+        assert page.is_file(), f"no API page for {module}"
+        assert f"module-{module}" in Page(page).ids, f"{page.name} does not document {module}"
+
+    # one page per notebook, titled by the notebook's first heading; outputs when executed
+    assert NOTEBOOKS
+    for path in NOTEBOOKS:
+        page = out / "_generated" / "notebooks" / f"{path.stem}.html"
+        assert page.is_file(), f"no page for {path.name}"
+        nb = nbformat.read(path, as_version=4)
+        first = next(c for c in nb.cells if c.cell_type == "markdown")
+        title = first.source.splitlines()[0].lstrip("# ").replace("`", "")
+        parsed = Page(page)
+        assert title in parsed.text, f"{page.name} lacks its title {title!r}"
+        if executed:
+            assert parsed.outputs > 0, f"{page.name} shows no cell output"
+        else:
+            assert parsed.outputs == 0
+
+    # the gallery: one section per registered figure, with its command (and its image)
+    gallery = Page(out / "gallery.html")
+    registered = figures.figures()
+    assert sum(i.startswith("figure-") for i in gallery.ids) == len(registered)
+    for fig in registered:
+        assert f"figure-{fig.id}" in gallery.ids
+        assert f"solvable figures --only {fig.id} --out DIR" in gallery.text
+        pngs = [src for src in gallery.images if src.endswith(f"/{fig.id}.png")]
+        if images:
+            assert len(pngs) == 1, f"{fig.id}: images {gallery.images}"
+            assert (out / "gallery.html").parent.joinpath(pngs[0]).is_file()
+        else:
+            assert pngs == []
+
+    # the tables: one row per registered record, every record named
+    errata = Page(out / "errata.html")
+    assert errata.rows["solvable-errata"] == len(ERRATA)
+    claims = Page(out / "claims.html")
+    registry = theorems.registry()
+    assert claims.rows["solvable-claims"] == len(registry)
+    for thm in registry:
+        assert thm.id in claims.text
+
+
+@pytest.fixture(scope="module")
+def quick_build(tmp_path_factory):
+    out = tmp_path_factory.mktemp("docs-quick")
+    build(out, execute=False, images=False)
+    return out
+
+
+def test_quick_build_has_every_page(quick_build):
+    check_pages(quick_build, executed=False, images=False)
+
+
+def test_gallery_says_the_images_were_skipped(quick_build):
+    assert "SOLVABLE_DOCS_FIGURES=0" in Page(quick_build / "gallery.html").text
+
+
+def test_switches_refuse_other_values(monkeypatch):
+    ext = _extension()
+    for name in ext.SWITCHES:
+        monkeypatch.setenv(name, "yes")
+        with pytest.raises(ValueError, match=f"{name} must be 0 or 1.*'yes'"):
+            ext.switch(name)
+        monkeypatch.setenv(name, "0")
+        assert ext.switch(name) is False
+        monkeypatch.delenv(name)
+        assert ext.switch(name) is True
+    with pytest.raises(ValueError, match="name must be one of"):
+        ext.switch("SOLVABLE_DOCS_OTHER")
+
+
+def test_check_pages_sees_a_missing_row(quick_build, monkeypatch):
+    """The page checks are not vacuous: one registered claim more than the page shows fails."""
+    registered = theorems.registry()
+    monkeypatch.setattr(theorems, "registry", lambda: [*registered, registered[0]])
+    with pytest.raises(AssertionError):
+        check_pages(quick_build, executed=False, images=False)
+
+
+def test_build_refuses_a_bad_switch(tmp_path):
+    env = {**os.environ, "SOLVABLE_DOCS_EXECUTE": "yes"}
+    cmd = [sys.executable, "-m", "sphinx", "-W", "-b", "html", str(DOCS), str(tmp_path)]
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode != 0
+    assert "SOLVABLE_DOCS_EXECUTE must be 0 or 1 (unset: 1), got 'yes'" in proc.stdout + proc.stderr
+
+
+@pytest.mark.docs
+@pytest.mark.slow
+def test_complete_build(tmp_path):
+    """As a user builds it: notebooks executed, every figure rendered, ``-W``."""
+    out = tmp_path / "html"
+    build(out, execute=True, images=True)
+    check_pages(out, executed=True, images=True)
