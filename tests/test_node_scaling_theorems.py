@@ -5,6 +5,7 @@ and for every simulation-backed claim a broken measurement that makes it fail.""
 from __future__ import annotations
 
 import copy
+import itertools
 import math
 
 import numpy as np
@@ -65,6 +66,20 @@ def test_first_step_numeric_properties(seed, eta, c):
     np.testing.assert_allclose(flipped["dz_sq"], base["dz_sq"], rtol=1e-12, atol=1e-300)
     var = ns.first_step_numeric(X, y, W0, lam, eta, var_y=c)
     np.testing.assert_allclose(var["grad_norm_sq_mean"], c * base["grad_norm_sq_mean"],
+                               rtol=1e-12)  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", [0, 5])
+def test_first_step_expectations_are_the_mean_over_symmetric_targets(seed):
+    # E_y over independent zero-mean targets of variance v (Assumption 7.8): for a quadratic
+    # form in y it is exactly the average over the 2^n sign patterns y in {-sqrt(v), sqrt(v)}^n
+    # (E y_i = 0, E y_i^2 = v, E y_i y_k = 0): the cross terms y_i y_k must drop out
+    X, _, W0, lam = _data(seed)
+    n, v = X.shape[0], 0.37
+    signs = np.array(list(itertools.product((-1.0, 1.0), repeat=n)))
+    out = ns.first_step_numeric(X, math.sqrt(v) * signs, W0, lam, 0.8, var_y=v)
+    np.testing.assert_allclose(out["dz_sq"].mean(0), out["dz_sq_mean"][0], rtol=1e-12)
+    np.testing.assert_allclose(out["grad_norm_sq"].mean(0), out["grad_norm_sq_mean"][0],
                                rtol=1e-12)  # fmt: skip
 
 

@@ -379,6 +379,27 @@ def test_judge_condensation():
     assert conf.judge_condensation([(0.1, 0.4)], [(0.1, 0.2)]).status == "failed"
 
 
+def test_judges_read_a_slope_inside_the_critical_band_as_critical():
+    # |S| <= B = max(0.1, 2 err) reads critical (BAND): a slope of -0.05 (+0.05) is neither
+    # linear nor condensed, although RD still falls (rises) with m at every seed
+    inside = _synthetic(0, 1, -0.05, -1.0, noise=0.01)
+    assert np.all(inside.rd["W1"][-1] < inside.rd["W1"][0])
+    assert inside.regime("W1") == "critical"
+    assert conf.judge_linear(inside).status == "failed"
+    assert conf.judge_linear(_synthetic(0, 1, -0.25, -1.0, noise=0.01)).status == "confirmed"
+    mixed = _synthetic(0, F(21, 10), 0.05, -0.3, noise=0.01)
+    assert conf.judge_layers_differ(mixed, "condensed", "linear").status == "failed"
+
+
+def test_judge_condensation_holds_the_linear_point_to_5_percent():
+    # ZETA_STILL: at the linear point zeta may move by 5 % (relative), not 10 %
+    condensed = [(0.1, 0.4)]
+    assert conf.judge_condensation(condensed, [(0.1, 0.104)]).status == "confirmed"
+    assert conf.judge_condensation(condensed, [(0.1, 0.096)]).status == "confirmed"
+    assert conf.judge_condensation(condensed, [(0.1, 0.11)]).status == "failed"
+    assert conf.judge_condensation(condensed, [(0.1, 0.09)]).status == "failed"
+
+
 def test_claims_registered():
     cs = claims_of("three_layer")
     assert len(cs) == 9 and len({c.id for c in cs}) == 9

@@ -172,6 +172,20 @@ def test_composed_model_validation_and_output():
     torch.testing.assert_close(m.output(q, torch.as_tensor(X)), torch.tanh(plain))
 
 
+def test_composed_model_trains_the_risk_of_g():
+    # Exercise 2: the flow descends the risk (2.22) of g = phi(f), 1/(2n) |y - g|^2 with g
+    # the model's own output, not the risk of the plain f
+    X = lw.sphere(3, 4, seed=0)
+    y = np.tanh(np.array([0.3, -0.8, 0.5]))
+    m = lw.ComposedTwoLayer(X=X, y=y, phi="tanh")
+    q = lw.initial_parameters(8, 4, 2, seed=1)
+    Xt, yt = torch.as_tensor(X), torch.as_tensor(y)
+    g = m.output(q, Xt)
+    torch.testing.assert_close(m.loss(q), ((yt - g) ** 2).sum(-1) / (2 * len(y)))
+    plain = WideTwoLayer(X=X, y=y).loss(q)
+    assert torch.all((m.loss(q) - plain).abs() > 1e-6)
+
+
 @pytest.mark.parametrize("p", [1, 3, 6])
 def test_composed_hessian_is_eq_4_6(p):
     # the autograd W-Hessian of g = tanh(f) against (4.6) assembled from autograd pieces of

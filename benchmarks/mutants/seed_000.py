@@ -155,3 +155,80 @@ MUTANTS = [
         claims="linear_node_scaling.*",
     ),
 ]
+
+# Section 7.3 and Theorem 6.1 by gradient descent, the mean-field bullet (commit 509f4d9)
+_NST = ["tests/test_node_scaling_theorems.py"]
+
+MUTANTS += [
+    dict(
+        name="node_scaling.first_step_eq24_over_d",
+        seed="000",
+        backend="sympy",
+        file="solvable/node_scaling.py",
+        old="    eq24 = np.array([[eta**2 * s[j] ** 2 / d**2 * g[i, j] ** 2 for j in range(m)]",
+        new="    eq24 = np.array([[eta**2 * s[j] ** 2 / d * g[i, j] ** 2 for j in range(m)]",
+        why="eq. (24)'s prefactor eta^2 lambda_{m,j}/d^2 typed with 1/d (both 1/sqrt(d) of Z "
+        "and of the gradient are needed)",
+        tests=_NST,
+        claims="node_scaling.theorem_7_9_first_step",
+    ),
+    dict(
+        name="node_scaling.target_expectation_keeps_cross_terms",
+        seed="000",
+        backend="sympy",
+        file="solvable/node_scaling.py",
+        old="        elif sorted(powers)[-1] == 2:",
+        new="        elif sum(powers) == 2:",
+        why="E_y over independent zero-mean targets: every quadratic monomial y_i y_k -> v_y, "
+        "not only y_i^2 (the cross terms have mean 0)",
+        tests=_NST,
+        claims="node_scaling.theorem_7_9_first_step_simulated",
+    ),
+    dict(
+        name="node_scaling.gd_gradient_without_sqrt_d",
+        seed="000",
+        backend="torch",
+        file="numerics/node_scaling_gd.py",
+        old='        return {"W": -(coef / math.sqrt(X.shape[-1])).transpose(1, 2) @ X,',
+        new='        return {"W": -coef.transpose(1, 2) @ X,',
+        why="NodeScaledGD's hand-written torch gradient of (5) without the 1/sqrt(d) of Z_j",
+        tests=_NST,
+        claims="global_convergence.theorem_6_1_monitored",
+    ),
+    dict(
+        name="global_convergence.gd_weight_bound_off_by_one",
+        seed="000",
+        backend="sympy",
+        file="solvable/global_convergence.py",
+        old="        weight_given_residual=ETA * sp.sqrt(n * LAM / d) * R0 * (1 - beta**STEPS) "
+        "/ (1 - beta),",
+        new="        weight_given_residual=ETA * sp.sqrt(n * LAM / d) * R0 "
+        "* (1 - beta**(STEPS + 1)) / (1 - beta),",
+        why="the GD weight bound summed over steps k = 0..s (s + 1 terms) for k = 0..s-1",
+        tests=_NST,
+        claims="global_convergence.gd_weight_bound_from_rate",
+    ),
+    dict(
+        name="global_convergence.gd_monitor_ignores_weight_bound",
+        seed="000",
+        backend="numpy",
+        file="solvable/confirmations/global_convergence.py",
+        old="        worst = max(worst, rate_ratio, move_ratio)",
+        new="        worst = max(worst, rate_ratio)",
+        why="the Theorem 6.1 GD judge reports the weights' distance ratio but never fails on it",
+        tests=_NST,
+        claims="global_convergence.theorem_6_1_monitored",
+    ),
+    dict(
+        name="linear_node_scaling.mean_field_numerator_without_1_over_m",
+        seed="000",
+        backend="sympy",
+        file="solvable/linear_node_scaling.py",
+        old='    return {"mean_N": _XB**2 + _XPX / _m, "mean_D": _XX, "limit": _XB**2 / _XX}',
+        new='    return {"mean_N": _XB**2 + _XPX, "mean_D": _XX, "limit": _XB**2 / _XX}',
+        why="E N_m of Theorem 7.5's mean-field bullet without the 1/m of |V V^T x|^2/m (the "
+        "initial term then does not vanish)",
+        tests=_NST,
+        claims="linear_node_scaling.mean_field_bullet",
+    ),
+]

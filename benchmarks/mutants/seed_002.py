@@ -70,8 +70,8 @@ MUTANTS = [
         seed="002",
         backend="sympy",
         file="solvable/linearisation.py",
-        old="scale)) ** 2).sum(-1) / (2 * X.shape[-2])",
-        new="scale)) ** 2).sum(-1) / 2",
+        old="    return ((y - out) ** 2).sum(-1) / (2 * X.shape[-2])",
+        new="    return ((y - out) ** 2).sum(-1) / 2",
         why="the empirical risk (2.22) without its 1/n (every backend: one definition)",
         tests=_LIN_TESTS,
         claims="linearisation.*",
@@ -130,5 +130,81 @@ MUTANTS = [
         why="kappa_h (3.7) divided by ||grad h||^4 (the squared norm squared again)",
         tests=_LAZY_TESTS,
         claims="lazy_training.*",
+    ),
+]
+
+# Table 1 / (2.2), the fourth cumulant of (2.3)-(2.5) and Exercise 2 (commit f71c2e6)
+_S002 = ["tests/test_seed002_defaults_and_limits.py"]
+
+MUTANTS += [
+    dict(
+        name="kernels.xavier_w_bound_fan_in_only",
+        seed="002",
+        backend="sympy",
+        file="solvable/kernels.py",
+        old='"Tensorflow", sp.sqrt(6 / (P + 1)), sp.sqrt(6 / (P + D)),',
+        new='"Tensorflow", sp.sqrt(6 / (P + 1)), sp.sqrt(6 / D),',
+        why="Table 1's Xavier row with w ~ Unif[+-sqrt(6/d)] (fan_in only, Kaiming's) for "
+        "sqrt(6/(p + d))",
+        tests=_S002,
+        claims="kernels.table_1_variances",
+    ),
+    dict(
+        name="kernels.table_1_orthogonal_relu_mean",
+        seed="002",
+        backend="sympy",
+        file="solvable/kernels.py",
+        old="        return scale * (init.w_bound / 4) ** 2",
+        new="        return scale * (init.w_bound / 2) ** 2",
+        why="E[relu(w)] for w ~ Unif[-c, c] taken as c/2 (the mean of |w|) for c/4",
+        tests=_S002,
+        claims="kernels.table_1_output_covariance",
+    ),
+    dict(
+        name="kernels.uniform_fourth_moment_unsquared_3",
+        seed="002",
+        backend="sympy",
+        file="solvable/kernels.py",
+        old='    return {"uniform": sp.Rational(9, 5), "rademacher": sp.S.One,',
+        new='    return {"uniform": sp.Rational(3, 5), "rademacher": sp.S.One,',
+        why="E[a^4] = c^4/5 of Unif[-c, c] written 3 m2^2/5 (m2 = c^2/3 not squared)",
+        tests=_S002,
+        claims="kernels.fourth_cumulant",
+    ),
+    dict(
+        name="kernel_sampling.table_1_a_drawn_with_w_bound",
+        seed="002",
+        backend="torch",
+        file="numerics/kernel_sampling.py",
+        old="    a = (2 * torch.rand((batch, p), generator=gen, dtype=torch.float64) - 1) * "
+        'bounds["a_bound"]',
+        new="    a = (2 * torch.rand((batch, p), generator=gen, dtype=torch.float64) - 1) * "
+        'bounds["w_bound"]',
+        why="sample_table_1 scales the output weights by the first layer's bound (copy-paste)",
+        tests=_S002,
+        claims="kernels.monte_carlo_table_1",
+    ),
+    dict(
+        name="lazy_width.composed_loss_without_phi",
+        seed="002",
+        backend="torch",
+        file="numerics/lazy_width.py",
+        old='                                  self._scale(p), elementwise(self.phi, "torch"))',
+        new="                                  self._scale(p))",
+        why="Exercise 2's ComposedTwoLayer trains the plain network's risk (phi dropped from the "
+        "loss, kept in the output)",
+        tests=_S002,
+        claims="linearisation.exercise_2_linearisation_error",
+    ),
+    dict(
+        name="linearisation.exercise_2_judge_ignores_plain",
+        seed="002",
+        backend="numpy",
+        file="solvable/confirmations/linearisation.py",
+        old="    worst = max(plain_units, comp_units)",
+        new="    worst = comp_units",
+        why="Exercise 2's judge drops the plain network's p^(-1/2) decay from the verdict",
+        tests=_S002,
+        claims="linearisation.exercise_2_linearisation_error",
     ),
 ]
