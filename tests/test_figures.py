@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 import pytest
 
@@ -10,9 +11,9 @@ from solvable import cli, figures
 from solvable.figures import Figure, figure
 
 # rendered in the default suite (a few seconds each, at least one per seed); the others
-# take 5-60 s on one core and are marked slow
+# take 5-60 s on one core (seed 004's phase grid ~1.5-2.5 min) and are marked slow
 FAST = {"000-fig1", "001-fig1a", "001-fig1b", "002-kernel-width", "003-fig-regimes",
-        "003-fig-wide", "003-fig-plateau"}  # fmt: skip
+        "003-fig-wide", "003-fig-plateau", "004-condensation"}  # fmt: skip
 IDS = [f.id for f in figures.figures()]
 SEEDS = sorted({i.split("-", 1)[0] for i in IDS})
 
@@ -129,3 +130,26 @@ def test_cli_renders_with_progress(tmp_path, capsys):
     assert str(tmp_path / "003-fig-regimes.png") in out and "1 figure(s), 2 files" in out
     assert "003-fig-regimes" in err  # the progress bar (or its plain-line fallback)
     assert (tmp_path / "003-fig-regimes.svg").stat().st_size > 10_000
+
+
+@pytest.mark.slow
+def test_seed_004_full_branch_with_small_sizes(tmp_path, monkeypatch):
+    """The ``--full`` path of seed 004 (the paper's widths, seeds, grid and m, device None)
+    runs end to end: its sizes are shrunk here (the real ones take hours)."""
+    from numerics import phase_diagram as pdg
+    from numerics.torch_flow import threads
+    from solvable.figures import seed_004
+
+    monkeypatch.setattr(pdg, "FULL_WIDTHS", (32, 64))  # m = 16 can fail to converge
+    monkeypatch.setattr(pdg, "FULL_SEEDS", (0, 1))
+    monkeypatch.setattr(
+        seed_004, "GRID_FULL", ((Fraction(0), Fraction(7, 10)), (Fraction(11, 10), Fraction(14, 5)))
+    )
+    monkeypatch.setattr(seed_004, "FIG4_WIDTHS_FULL", (32, 64))
+    monkeypatch.setattr(seed_004, "COND_WIDTH_FULL", 32)
+    with threads(1):  # device None is the CPU here; one thread on a shared machine
+        for fig in seed_004.FIGURES:
+            _check_files(fig.render(tmp_path, full=True, progress=False), fig.id, tmp_path)
+    # the full measurement used the shrunk sizes (and is cached apart from the reduced one)
+    p = seed_004._measure(Fraction(0), Fraction(11, 10), True, False)
+    assert p.widths == (32, 64) and p.seeds == (0, 1)

@@ -19,13 +19,13 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from solvable.figures import seed_000, seed_001, seed_002, seed_003
+from solvable.figures import seed_000, seed_001, seed_002, seed_003, seed_004
 from solvable.figures._common import Figure, figure
 
 __all__ = ["Figure", "figure", "figures", "render", "select"]
 
-# seed order; seed 004's module (``seed_004.py``) goes after seed_003 when it exists
-SEED_MODULES = (seed_000, seed_001, seed_002, seed_003)
+# seed order
+SEED_MODULES = (seed_000, seed_001, seed_002, seed_003, seed_004)
 """The seed modules whose ``FIGURES`` make the registry, in seed order."""
 
 
