@@ -82,7 +82,7 @@ class Figure:
 
     def line(self) -> str:
         """The ``solvable figures --list`` line: id, seed file, label, title."""
-        return f"{self.id:<18} {self.seed_file}  {self.label:<18} {self.title}"
+        return f"{self.id:<24} {self.seed_file}  {self.label:<20} {self.title}"
 
 
 def _matplotlib() -> Any:
