@@ -52,18 +52,23 @@ def simulate(
     device: Any = None,
     max_steps: int | None = None,
     progress: bool = False,
+    engine: str | None = None,
 ) -> list[Any]:
     """Integrate the raw gradient flow and return the states at ``times``.
 
     ``method="mpmath"``: Taylor series method at ``dps`` digits (default 30),
     error-controlled to ``10**-(dps + 20)`` per step (:mod:`numerics.mp`); needs a polynomial
     vector field (the linear networks; ReLU, tanh and swish networks are refused).
+    ``engine`` picks how the Taylor series is computed (:data:`numerics.mp.ENGINES`:
+    ``"vector"``, the default, or ``"reference"``, the node-by-node ``mpmath.fdot``
+    recurrence kept for comparison; the same order, error control and precision).
     ``method="scipy"``: float64 DOP853 at ``rtol`` (default 1e-13).
     ``method="torch"``: float64 DOP853 in torch (:mod:`numerics.torch_flow`) at ``rtol``
     (default 1e-12) on ``device`` (default: CUDA when available, else CPU).
     Times may come in any order (and repeat); each must be finite and ``>= 0``; the
     states come back in the order given.  ``dps`` with a float64 method, ``rtol`` with
-    ``method="mpmath"`` and ``device`` with a method other than torch are errors.
+    ``method="mpmath"``, ``engine`` with a method other than mpmath and ``device`` with a
+    method other than torch are errors.
 
     Long times: the scipy and torch paths test, every few steps, whether the rest of the
     trajectory is the linearised flow around a stable fixed point to within the tolerance
@@ -90,6 +95,10 @@ def simulate(
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     if device is not None and method != "torch":
         raise ValueError(f"device is only meaningful for torch; method={method!r} got {device!r}")
+    if engine is not None and method != "mpmath":
+        raise ValueError(f"engine is for method='mpmath'; method={method!r} got {engine!r}")
+    if engine is not None and engine not in mp.ENGINES:
+        raise ValueError(f"engine must be one of {mp.ENGINES}, got {engine!r}")
     if max_steps is not None:
         max_steps = nb.check_int("max_steps", max_steps)
     if not isinstance(progress, bool):
@@ -147,7 +156,7 @@ def simulate(
     ys, _stats = mp.integrate(_program(flow), params, flow.params, y0, [tm[k] for k in order],
                               dps, flow.spans(),
                               max_steps=mp.MAX_STEPS if max_steps is None else max_steps,
-                              progress=progress)  # fmt: skip
+                              progress=progress, engine=engine or "vector")  # fmt: skip
     states = [None] * len(ts)
     for row, k in zip(ys, order, strict=True):
         # measures at the integrator's working precision (f = gamma u.Wx cancels as f -> 0)
