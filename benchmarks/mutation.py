@@ -337,7 +337,7 @@ def _claims(copy: Path, env: dict[str, str], patterns: Sequence[str], tmp: Path,
     for pattern in patterns or [""]:
         report, log = tmp / "verify.json", tmp / "verify.log"
         report.unlink(missing_ok=True)
-        cmd = [sys.executable, "-m", "solvable.cli", "verify", "--json", str(report)]
+        cmd = [sys.executable, "-m", "solvable.cli", "verify", "--no-cache", "--json", str(report)]
         cmd += ["--only", pattern] if pattern else []
         rc = _run(cmd, copy, env, log, deadline)
         if not report.is_file():

@@ -13,8 +13,13 @@ from collections.abc import Sequence
 from typing import TextIO
 
 import solvable
-from solvable import figures, theorems
+from solvable import figures, theorems, verify_runner
 from solvable.errata import ERRATA
+
+try:
+    import resource
+except ImportError:  # pragma: no cover - Windows: no getrusage, this process's CPU only
+    resource = None  # type: ignore[assignment]
 
 __all__ = ["main"]
 
@@ -43,57 +48,96 @@ def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     options: dict[str, object] = {} if args.dps is None else {"dps": args.dps}
     if args.full:
         options["full"] = True
-    results = []
-    start = time.perf_counter()
+    jobs = verify_runner.default_jobs() if args.jobs is None else args.jobs
+    cache = None if args.no_cache else verify_runner.ProofCache()
     n = len(selected)
-    for k, thm in enumerate(selected, 1):
-        print(f"[{k:>{len(str(n))}}/{n}] {thm.id} ...", end="", file=err, flush=True)
-        verdict = thm.verify(**options)
-        print(f" {verdict.status} ({verdict.seconds:.2f} s)", file=err, flush=True)
-        results.append((thm, verdict))
+    width = len(str(n))
+
+    open_line: list[str] = []  # the id whose progress line awaits its status
+
+    def on_start(k: int, n: int, thm: theorems.Theorem) -> None:
+        # a claim checked in this process: its id first, its status when done (as before)
+        print(f"[{k:>{width}}/{n}] {thm.id} ...", end="", file=err, flush=True)
+        open_line.append(thm.id)
+
+    def on_done(k: int, n: int, o: verify_runner.Outcome) -> None:
+        when = "" if o.cached else f" ({o.verdict.seconds:.2f} s)"
+        if open_line and open_line[-1] == o.theorem.id:
+            open_line.clear()
+            print(f" {o.label}{when}", file=err, flush=True)
+        else:  # a cached proof, or a claim checked by a worker: one line when done
+            print(f"[{k:>{width}}/{n}] {o.theorem.id} ... {o.label}{when}", file=err,
+                  flush=True)  # fmt: skip
+
+    start = time.perf_counter()
+    cpu0 = _cpu_seconds()
+    results = verify_runner.run(
+        selected, options, jobs=jobs, cache=cache,
+        on_start=on_start, on_done=on_done,
+    )  # fmt: skip
     total = time.perf_counter() - start
+    cpu = _cpu_seconds() - cpu0
+    if cache is not None and cache.write_error is not None:
+        print(f"warning: proofs not cached in {cache.directory}: {cache.write_error}", file=err)
     rows = [
         [
-            t.id,
-            t.source[:3] + " " + t.source.split(" ", 1)[1],
-            v.status,
-            _fmt_err(v.max_error),
-            f"{v.seconds:.2f}",
+            o.theorem.id,
+            o.theorem.source[:3] + " " + o.theorem.source.split(" ", 1)[1],
+            o.label,
+            _fmt_err(o.verdict.max_error),
+            f"{o.verdict.seconds:.2f}",
         ]
-        for t, v in results
+        for o in results
     ]
     print(_table(rows, ["id", "source (seed, place)", "status", "max error", "time (s)"]), file=out)
-    failed = [t.id for t, v in results if not v.ok]
-    counts = {s: sum(v.status == s for _, v in results) for s in ("proved", "confirmed", "failed")}
+    counts = {s: sum(o.verdict.status == s for o in results)
+              for s in ("proved", "confirmed", "failed")}  # fmt: skip
+    cached = sum(o.cached for o in results)
     print(
-        f"\n{counts['proved']} proved, {counts['confirmed']} confirmed, "
-        f"{counts['failed']} failed in {total:.1f} s",
+        f"\n{counts['proved']} proved ({cached} cached), {counts['confirmed']} confirmed, "
+        f"{counts['failed']} failed in {total:.1f} s ({cpu:.1f} CPU s, {jobs} job"
+        f"{'s' * (jobs > 1)})",
         file=out,
     )
-    for t, v in results:
-        if not v.ok:
-            print(f"FAILED {t.id}: {v.detail}", file=out)
+    for o in results:
+        if not o.verdict.ok:
+            print(f"FAILED {o.theorem.id}: {o.verdict.detail}", file=out)
     if args.json:
         payload = {
             "seconds": total,
+            "cpu_seconds": cpu,
+            "jobs": jobs,
+            "cache": None if cache is None else str(cache.directory),
             "results": [
                 {
-                    "id": t.id,
-                    "source": t.source,
-                    "statement": t.statement,
-                    "kind": t.kind,
-                    "status": v.status,
-                    "max_error": v.max_error,
-                    "tolerance": None if v.tolerance is None else vars(v.tolerance),
-                    "detail": v.detail,
-                    "seconds": v.seconds,
+                    "id": o.theorem.id,
+                    "source": o.theorem.source,
+                    "statement": o.theorem.statement,
+                    "kind": o.theorem.kind,
+                    "status": o.verdict.status,
+                    "cached": o.cached,
+                    "max_error": o.verdict.max_error,
+                    "tolerance": None if o.verdict.tolerance is None else vars(o.verdict.tolerance),
+                    "detail": o.verdict.detail,
+                    "seconds": o.verdict.seconds,
+                    "cpu_seconds": o.cpu_seconds,
                 }
-                for t, v in results
+                for o in results
             ],
         }
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(payload, fh, indent=2)
-    return 1 if failed else 0
+    return 1 if counts["failed"] else 0
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds (user + system) of this process and of its finished children (the
+    workers of ``--jobs``, once joined)."""
+    if resource is None:  # pragma: no cover
+        return time.process_time()
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def _errata(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -173,6 +217,18 @@ def _dps(text: str) -> int:
     return value
 
 
+def _jobs(text: str) -> int:
+    """``--jobs``: an integer >= 1 (argparse reports the ``ArgumentTypeError``, exit
+    code 2)."""
+    try:
+        value = int(text.strip())
+    except ValueError:
+        value = None
+    if value is None or value < 1:
+        raise argparse.ArgumentTypeError(f"--jobs must be an integer >= 1, got {text!r}")
+    return value
+
+
 def _json_path_problem(path: str) -> str | None:
     """Why ``--json path`` cannot be written, or ``None``: checked before any claim runs, so
     a typo does not cost a full run and a traceback at the end."""
@@ -203,6 +259,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--full",
         action="store_true",
         help="run the full width / sample sweeps of the simulation-backed checks (minutes)",
+    )
+    v.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=None,
+        metavar="N",
+        help=f"worker processes (default: the CPUs available, at most "
+        f"{verify_runner.MAX_DEFAULT_JOBS}; 1: in this process, in order)",
+    )
+    v.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="prove every symbolic claim again, and store nothing (default: proofs are "
+        f"cached in ${verify_runner.CACHE_ENV}, else $XDG_CACHE_HOME/solvable or "
+        "~/.cache/solvable, keyed by a hash of the package source)",
     )
     sub.add_parser("errata", help="list every disagreement with the papers, with its check")
     sub.add_parser("phases", help="print the papers' phase tables, computed")

@@ -6,9 +6,22 @@ reproducible and a landing is never decided by a random draw; exploring is the j
 ``thorough`` (``--hypothesis-profile=thorough``, used with ``-m slow`` runs: 1000 random
 examples) and of the explicit ``slow`` property tests (5000-10^4 random examples), which found
 every edge failure so far.
+
+``SOLVABLE_CACHE_DIR``: ``solvable verify``'s proof cache (``solvable.verify_runner``) points
+at a fresh temporary directory for the whole session, so no test reads or writes the user's
+cache.
 """
 
+import atexit
+import os
+import shutil
+import tempfile
+
 from hypothesis import HealthCheck, settings
+
+_CACHE = tempfile.mkdtemp(prefix="solvable-test-cache-")
+os.environ["SOLVABLE_CACHE_DIR"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 
 settings.register_profile(
     "default",

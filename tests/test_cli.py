@@ -8,7 +8,13 @@ import sys
 
 import pytest
 
-from solvable import cli
+from solvable import cli, verify_runner
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path, monkeypatch):
+    """The proof cache of these runs is the test's own, never the user's."""
+    monkeypatch.setenv(verify_runner.CACHE_ENV, str(tmp_path / "cache"))
 
 
 def test_verify_only_prints_table_and_json(tmp_path, capsys):
@@ -41,6 +47,21 @@ def test_verify_no_match(capsys):
 def test_dps_must_be_reasonable():
     with pytest.raises(SystemExit):
         cli.main(["verify", "--dps", "3"])
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "x", "1.5", "", "2x"])
+def test_jobs_must_be_a_positive_integer(value, capsys):
+    with pytest.raises(SystemExit) as info:
+        cli.main(["verify", "--jobs", value, "--only", "xu_ziyin.eq_33"])
+    assert info.value.code == 2
+    assert f"--jobs must be an integer >= 1, got {value!r}" in capsys.readouterr().err
+
+
+def test_jobs_and_no_cache_in_the_help(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["verify", "--help"])
+    text = capsys.readouterr().out
+    assert "--jobs N" in text and "--no-cache" in text
 
 
 def test_errata_lists_every_erratum(capsys):
