@@ -16,7 +16,7 @@ from scipy.integrate import solve_ivp
 import numerics
 from numerics.alpha_scaling import activation_change, kernel_distance
 from numerics.models import SystemModel
-from numerics.torch_flow import gradient_descent
+from numerics.torch_flow import gradient_descent, threads
 from solvable import kunin
 from solvable import piecewise_linear as pl
 from solvable._core.backends import generate, torch_module
@@ -239,7 +239,11 @@ def _rapid_feature_learning(full: bool = False, sweep: dict[str, Any] | None = N
         # the step is set from K_0; near delta = 0 the kernel grows several-fold while the
         # net learns (|beta| from 0.1 to O(1)), and among the full run's 12 seeds one then
         # drifts by 0.025 at lr_factor 0.25: the full run takes 0.1
-        sweep = delta_sweep(deltas, seeds=12 if full else 6, lr_factor=0.1 if full else 0.25)
+        # one torch thread: the nets are tiny (h = 16), and two threads under a second
+        # process (pytest -n 2) took 80 s instead of 17
+        with threads(1):
+            sweep = delta_sweep(deltas, seeds=12 if full else 6,
+                                lr_factor=0.1 if full else 0.25)  # fmt: skip
     deltas = tuple(sweep.get("deltas", deltas))
     pat, par = sweep["pattern_change"], sweep["parameter_change"]
     S = pat.shape[1]
