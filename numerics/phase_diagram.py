@@ -52,7 +52,6 @@ from typing import Any, Literal
 
 import numpy as np
 
-from numerics.measures import record_loss
 from numerics.models import ThreeLayerReLU
 from numerics.sweep_three_layer import (
     DEFAULT_SETTINGS,
@@ -60,12 +59,12 @@ from numerics.sweep_three_layer import (
     _settings,
     fit_slope,
     initial_scales,
-    ntk_gram,
     rd_sweep_point,
     scale_exponents,
+    train_run,
 )
 from numerics.sweeps import run_sweep
-from numerics.torch_flow import gradient_descent, gradient_flow, initialise, resolve_device
+from numerics.torch_flow import gradient_flow, initialise
 from solvable import three_layer
 
 __all__ = [
@@ -583,43 +582,16 @@ def train(gamma_2: Any, gamma_3: Any, m: int, seed: int, **settings: Any) -> dic
     ``b1``]), ``loss``, ``steps``, ``converged``, ``lr``."""
     import torch
 
-    if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 2:
-        raise ValueError(f"m must be an integer >= 2, got {m!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
-    s = _settings(settings)
-    g2, g3 = _fraction("gamma_2", gamma_2), _fraction("gamma_3", gamma_3)
-    scales = initial_scales(g2, g3, int(m), s["alpha_exponent"], s["B"])
-    dev = resolve_device(s["device"])
-    dtype = getattr(torch, s["dtype"])
-    model = ThreeLayerReLU(np.array(s["x"], dtype=float)[:, None], np.array(s["y"]),
-                           alpha=scales["alpha"], bias=s["bias"])  # fmt: skip
-    shapes: dict[str, tuple[int, ...]] = {"a": (m,), "W2": (m, m), "W1": (m, 1)}
-    std = {"a": scales["beta_3"], "W2": scales["beta_2"], "W1": scales["beta_1"]}
-    if s["bias"]:
-        shapes.update(b2=(m,), b1=(m,))
-        std.update(b2=scales["beta_2"], b1=scales["beta_1"])
-    p0 = initialise(shapes, 1, scale=std, seed=int(seed), device=dev, dtype=dtype)
-    with torch.no_grad():
-        lam0 = float(torch.linalg.eigvalsh(ntk_gram(model, p0) / len(s["y"]))[0, -1])
-        loss = float(model.loss(p0)[0])
-    lr = min(s["lr_scale"] / lam0, s["lr_max"]) if lam0 > 0 else s["lr_max"]
-    p, steps = p0, 0
-    while loss > s["tol"] and steps < s["max_steps"]:
-        chunk = min(s["check_every"], s["max_steps"] - steps)
-        res = gradient_descent(model, p, lr, [chunk], measures={"loss": record_loss(model)},
-                               device=dev)  # fmt: skip
-        p = {k: v[-1] for k, v in res.params.items()}
-        loss = float(res.measures["loss"][-1, 0])
-        steps += chunk
-        if not math.isfinite(loss):
-            raise ArithmeticError(f"training diverged at step {steps} (lr = {lr})")
+    r = train_run(gamma_2, gamma_3, m, seed, **settings)
+    if r["diverged"]:
+        raise ArithmeticError(f"training diverged at step {r['steps']} (lr = {r['lr']})")
+    loss, tol = r["loss"], r["settings"]["tol"]
 
     def host(q: Mapping[str, Any]) -> dict[str, np.ndarray]:
         return {k: v[0].detach().to("cpu", torch.float64).numpy() for k, v in q.items()}
 
-    return {"p0": host(p0), "p": host(p), "loss": loss, "steps": steps,
-            "converged": loss <= s["tol"], "lr": lr}  # fmt: skip
+    return {"p0": host(r["p0"]), "p": host(r["p"]), "loss": loss, "steps": r["steps"],
+            "converged": loss <= tol, "lr": r["lr"]}  # fmt: skip
 
 
 def input_weights(params: Mapping[str, np.ndarray], layer: Layer) -> np.ndarray:

@@ -246,22 +246,12 @@ def _rd(p: Mapping[str, Any], p0: Mapping[str, Any], w: str, b: str | None) -> f
 # ---------------------------------------------------------------------------
 # one experiment
 # ---------------------------------------------------------------------------
-def rd_point(gamma_2: Any, gamma_3: Any, m: int, seed: int, **settings: Any) -> dict[str, Any]:
-    """Train one network at phase point ``(gamma_2, gamma_3)`` and width ``m``; return RD.
-
-    Seed 004 Section 5: the three-layer ReLU network (1) with biases, initialised by
-    :func:`initial_scales` (``a ~ N(0, beta_3^2)``, ``W2, b2 ~ N(0, beta_2^2)``, ``W1, b1
-    ~ N(0, beta_1^2)``, from ``numerics.torch_flow.initialise(seed=seed)``), trained by
-    full-batch gradient descent on the risk (3) (``numerics.torch_flow.gradient_descent``)
-    until the stopping rule of the module docstring.  A pure function of its arguments
-    (same seed and settings, same device: the same numbers).
-
-    Returns a JSON-serialisable dict: ``rd_w1``, ``rd_w2`` (eq. (10), biases included),
-    ``rd_w1_no_bias``, ``rd_w2_no_bias``, ``rd_a``, ``loss0``, ``loss``, ``steps``,
-    ``converged`` (risk <= tol reached), ``diverged``, ``lr``, ``lambda_max0``
-    (``lambda_max(K_0/n)``), ``scales`` (alpha, betas), ``exponents``, and the inputs
-    ``gamma_2``, ``gamma_3``, ``m``, ``seed``, ``settings``, ``device``.  On divergence
-    the RD entries are ``None``."""
+def train_run(gamma_2: Any, gamma_3: Any, m: int, seed: int, **settings: Any) -> dict[str, Any]:
+    """The training of :func:`rd_point`, with the weights: ``p0``, ``p`` (torch tensors per
+    block, batch of one), ``loss0``, ``loss``, ``steps``, ``diverged``, ``lr``, ``lam0``
+    (``lambda_max(K_0/n)``), ``scales``, ``exponents``, ``settings`` (validated), ``device``,
+    ``gamma_2``, ``gamma_3`` (exact).  One code path for :func:`rd_point` and
+    :func:`numerics.phase_diagram.train`."""
     import torch
 
     m = _width(m)
@@ -304,6 +294,32 @@ def rd_point(gamma_2: Any, gamma_3: Any, m: int, seed: int, **settings: Any) -> 
             diverged = True
             break
 
+    return {"p0": p0, "p": p, "loss0": loss0, "loss": loss, "steps": steps,
+            "diverged": diverged, "lr": lr, "lam0": lam0, "scales": scales, "exponents": exps,
+            "settings": s, "device": dev, "gamma_2": g2, "gamma_3": g3}  # fmt: skip
+
+
+def rd_point(gamma_2: Any, gamma_3: Any, m: int, seed: int, **settings: Any) -> dict[str, Any]:
+    """Train one network at phase point ``(gamma_2, gamma_3)`` and width ``m``; return RD.
+
+    Seed 004 Section 5: the three-layer ReLU network (1) with biases, initialised by
+    :func:`initial_scales` (``a ~ N(0, beta_3^2)``, ``W2, b2 ~ N(0, beta_2^2)``, ``W1, b1
+    ~ N(0, beta_1^2)``, from ``numerics.torch_flow.initialise(seed=seed)``), trained by
+    full-batch gradient descent on the risk (3) (``numerics.torch_flow.gradient_descent``)
+    until the stopping rule of the module docstring.  A pure function of its arguments
+    (same seed and settings, same device: the same numbers).
+
+    Returns a JSON-serialisable dict: ``rd_w1``, ``rd_w2`` (eq. (10), biases included),
+    ``rd_w1_no_bias``, ``rd_w2_no_bias``, ``rd_a``, ``loss0``, ``loss``, ``steps``,
+    ``converged`` (risk <= tol reached), ``diverged``, ``lr``, ``lambda_max0``
+    (``lambda_max(K_0/n)``), ``scales`` (alpha, betas), ``exponents``, and the inputs
+    ``gamma_2``, ``gamma_3``, ``m``, ``seed``, ``settings``, ``device``.  On divergence
+    the RD entries are ``None``."""
+    r = train_run(gamma_2, gamma_3, m, seed, **settings)
+    p, p0, s, diverged = r["p"], r["p0"], r["settings"], r["diverged"]
+    g2, g3, loss, dev = r["gamma_2"], r["gamma_3"], r["loss"], r["device"]
+    m = _width(m)
+
     def rd(w: str, b: str | None) -> float | None:
         return None if diverged else _rd(p, p0, w, b)
 
@@ -318,15 +334,15 @@ def rd_point(gamma_2: Any, gamma_3: Any, m: int, seed: int, **settings: Any) -> 
         "rd_w1_no_bias": rd("W1", None),
         "rd_w2_no_bias": rd("W2", None),
         "rd_a": rd("a", None),
-        "loss0": loss0,
+        "loss0": r["loss0"],
         "loss": loss if not diverged else None,
-        "steps": steps,
+        "steps": r["steps"],
         "converged": (not diverged) and loss <= s["tol"],
         "diverged": diverged,
-        "lr": lr,
-        "lambda_max0": lam0,
-        "scales": scales,
-        "exponents": {k: str(v) for k, v in exps.items()},
+        "lr": r["lr"],
+        "lambda_max0": r["lam0"],
+        "scales": r["scales"],
+        "exponents": {k: str(v) for k, v in r["exponents"].items()},
         "device": str(dev),
         "settings": {k: (list(v) if isinstance(v, tuple) else v) for k, v in s.items()},
     }
