@@ -800,17 +800,9 @@ def _unit_features() -> dict[str, sp.Expr]:
     ``f = a relu(<w, x>)``, ReLU from :mod:`solvable._core.activations`) at
     ``x = n1 e1``, ``x' = n2 (cos theta, sin theta)``, ``w = (w0, w1)`` on their span:
     ``f(x) f(x')`` (GP, (2.4)), the ``a`` block ``df/da(x) df/da(x')`` (RF) and the ``w``
-    block ``<df/dw(x), df/dw(x')>`` (NTK) of the tangent kernel (2.25), by sympy."""
-    a = sp.Symbol("a", real=True)
-    w = sp.symbols("w0 w1", real=True)
-    W = np.array([list(w)], dtype=object)
-    relu = act.elementwise("relu", "sympy")
-
-    def f(x: tuple[sp.Expr, sp.Expr]) -> sp.Expr:
-        X = np.array([list(x)], dtype=object)
-        return sp.sympify(network_output(W, np.array([a], dtype=object), X, relu, 1)[0])
-
-    fx, fxp = f((N1, 0)), f((N2 * sp.cos(THETA), N2 * sp.sin(THETA)))
+    block ``<df/dw(x), df/dw(x')>`` (NTK) of the tangent kernel (2.25), by sympy
+    (the unit: :func:`_unit_values`)."""
+    fx, fxp, a, w = _unit_values()
     return {
         "gp": fx * fxp,
         "rf": sp.diff(fx, a) * sp.diff(fxp, a),
