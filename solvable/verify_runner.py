@@ -305,7 +305,7 @@ def run(claims: Sequence[Theorem], options: Mapping[str, Any] | None = None, *,
 
     Parameters
     ----------
-    claims : sequence of Theorem
+    claims : sequence of solvable.Theorem
         The claims (e.g. :func:`solvable.theorems.select`).
     options : mapping, optional
         ``Theorem.verify`` options (``dps``, ``full``).
