@@ -341,7 +341,9 @@ def _split_on_oom(run: Callable[[dict[str, Any], int], FlowResult], params: dict
     if len(parts) == 1:
         return parts[0]
     return FlowResult(
-        times=parts[0].times,
+        times=parts[0].times
+        if parts[0].times.ndim == 1
+        else torch.cat([p.times for p in parts], 1),
         params={k: torch.cat([p.params[k] for p in parts], 1) for k in parts[0].params},
         measures={k: torch.cat([p.measures[k] for p in parts], 1) for k in parts[0].measures},
         steps=torch.cat([torch.as_tensor(p.steps).reshape(-1) for p in parts]),
@@ -351,6 +353,25 @@ def _split_on_oom(run: Callable[[dict[str, Any], int], FlowResult], params: dict
         if parts[0].fixed_point_t is None
         else torch.cat([p.fixed_point_t for p in parts]),
     )
+
+
+def _lr_is_sequence(lr: Any) -> bool:
+    """Whether ``lr`` is meant as one learning rate per batch element (a 1-d container)."""
+    if _is_tensor(lr) or isinstance(lr, np.ndarray):
+        return getattr(lr, "ndim", 0) >= 1
+    return isinstance(lr, (list, tuple))
+
+
+def _check_lr_vector(lr: Any) -> np.ndarray:
+    """One learning rate per batch element: a 1-d array of finite float64 numbers > 0."""
+    values = lr.detach().cpu().numpy() if _is_tensor(lr) else lr
+    shape = np.shape(values)
+    if len(shape) != 1 or shape[0] == 0:
+        raise ValueError(f"lr must be one number or a non-empty 1-d sequence (one per batch "
+                         f"element), got shape {shape}")  # fmt: skip
+    out = np.array([nb.to_float(nb.check_number(f"lr[{i}]", v, positive=True), f"lr[{i}]")
+                    for i, v in enumerate(np.asarray(values).tolist())])  # fmt: skip
+    return out
 
 
 def _prepare(model: Any, params: Mapping[str, Any], device: Any, dtype: Any):
@@ -691,7 +712,7 @@ def _initial_step(f, y, fy, rtol, atol_b, span):
 def gradient_descent(
     model: Any,
     params: Mapping[str, Any],
-    lr: float,
+    lr: float | Sequence[float] | np.ndarray,
     record_steps: Sequence[int],
     *,
     measures: Mapping[str, Callable[..., Any]] | None = None,
@@ -701,11 +722,21 @@ def gradient_descent(
     max_batch: int | None = None,
     progress: bool = False,
 ) -> FlowResult:
-    """``theta_b <- theta_b - lr eta_b grad_b L``, recording after each of
-    ``record_steps`` (sorted integers >= 0); ``times = step * lr``.  ``lr``: a finite real
-    number ``> 0`` (numpy scalars too; a bool or a tensor is a ``TypeError``)."""
+    """``theta_b <- theta_b - lr_b eta_b grad_b L``, recording after each of
+    ``record_steps`` (sorted integers >= 0).
+
+    ``lr``: one finite real number ``> 0`` for the whole batch (numpy scalars too; a bool or
+    a 0-d tensor is a ``TypeError``), or one per batch element: a 1-d sequence, numpy array
+    or tensor of length ``B`` of finite numbers ``> 0`` (e.g. runs whose step is set by
+    their own initial kernel, trained together).  ``times = step * lr``: shape ``(T,)`` for
+    one ``lr``, ``(T, B)`` for one per element."""
     torch = _torch()
-    lr = nb.to_float(nb.check_number("lr", lr, positive=True), "lr")
+    per_element = _lr_is_sequence(lr)
+    lr = (
+        _check_lr_vector(lr)
+        if per_element
+        else nb.to_float(nb.check_number("lr", lr, positive=True), "lr")
+    )
     steps_arr = np.asarray(record_steps)
     if steps_arr.ndim != 1 or steps_arr.size == 0 or not np.issubdtype(steps_arr.dtype, np.integer):
         raise ValueError(f"record_steps must be a non-empty 1-d sequence of integers, "
@@ -713,11 +744,23 @@ def gradient_descent(
     if np.any(steps_arr < 0) or np.any(np.diff(steps_arr) < 0):
         raise ValueError("record_steps must be sorted and >= 0")
     p = _prepare(model, params, device, dtype)
+    if per_element:
+        batch = next(iter(p.values())).shape[0]
+        if len(lr) != batch:
+            raise ValueError(
+                f"lr must be one number or one per batch element ({batch}), got {len(lr)} values"
+            )
 
     def run(chunk: dict[str, Any], offset: int) -> FlowResult:
         packing = _Packing(model, chunk)
         y = packing.pack(chunk).detach()
         f = _field(model, packing)
+        if per_element:
+            rate = torch.as_tensor(lr[offset : offset + y.shape[0]], dtype=y.dtype,
+                                   device=y.device)  # fmt: skip
+            step = rate[:, None]
+        else:
+            step = lr
         rec = _Recorder(measures, keep_params, len(steps_arr), packing, offset)
         rows = torch.arange(y.shape[0], device=y.device)
         bar = progress_bar(float(steps_arr[-1]), "step") if progress else None
@@ -725,17 +768,21 @@ def gradient_descent(
         try:
             for idx, target in enumerate(steps_arr):
                 while k < target:
-                    y = y + lr * f(y)
+                    y = y + step * f(y)
                     k += 1
                     if bar is not None:
                         bar.update(1)
                 if not bool(torch.isfinite(y).all()):
-                    raise ArithmeticError(f"gradient descent diverged by step {k} (lr = {lr})")
+                    what = "lr per element" if per_element else f"lr = {lr}"
+                    raise ArithmeticError(f"gradient descent diverged by step {k} ({what})")
                 rec.record(y, rows, torch.full_like(rows, idx))
         finally:
             if bar is not None:
                 bar.close()
-        times = torch.as_tensor(steps_arr * float(lr), dtype=y.dtype, device=y.device)
+        if per_element:
+            times = torch.as_tensor(steps_arr, dtype=y.dtype, device=y.device)[:, None] * rate
+        else:
+            times = torch.as_tensor(steps_arr * float(lr), dtype=y.dtype, device=y.device)
         n = torch.full((y.shape[0],), int(steps_arr[-1]), dtype=torch.long, device=y.device)
         return FlowResult(times, rec.params_dict(), rec.values, n, torch.zeros_like(n), k)
 

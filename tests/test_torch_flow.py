@@ -120,6 +120,47 @@ def _gd_gap(lr, T=1.0):
     return float(torch.linalg.vector_norm(a - b) / torch.linalg.vector_norm(b))
 
 
+@pytest.mark.parametrize("kind", ["list", "numpy", "tensor"])
+def test_gradient_descent_takes_one_learning_rate_per_element(kind):
+    """A batch trained with one ``lr`` per element is each element trained alone: the
+    three runs below, batched, against three single runs with a scalar ``lr``."""
+    case = xz.case("generic")
+    model, p1 = _xz_model(case), _xz_params(case)
+    gen = torch.Generator().manual_seed(0)
+    p = {k: v + 0.1 * torch.randn((3, *v.shape[1:]), generator=gen, dtype=F64)
+         for k, v in p1.items()}  # fmt: skip
+    rates = [0.01, 0.03, 0.002]
+    lr = {"list": rates, "numpy": np.array(rates), "tensor": torch.tensor(rates, dtype=F64)}[kind]
+    res = torch_flow.gradient_descent(model, p, lr, [5, 40], max_batch=2)  # split too
+    assert res.times.shape == (2, 3)
+    np.testing.assert_array_equal(res.times[:, 1].numpy(), np.array([5, 40]) * 0.03)
+    for b, rate in enumerate(rates):
+        alone = torch_flow.gradient_descent(model, {k: v[b : b + 1] for k, v in p.items()},
+                                            rate, [5, 40])  # fmt: skip
+        for k in p:
+            # the same float64 operations on the same numbers; a batched matrix product may
+            # sum in another order: 40 steps of a contraction, a few ulps (measured: equal)
+            torch.testing.assert_close(res.params[k][:, b], alone.params[k][:, 0],
+                                       rtol=1e-13, atol=0)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("lr", "message"),
+    [
+        ([0.1, 0.2], r"one per batch element \(3\), got 2"),
+        ([0.1, -0.2, 0.1], r"lr\[1\] must be > 0, got -0.2"),
+        ([0.1, math.nan, 0.1], r"lr\[1\] must be finite and > 0, got nan"),
+        (np.zeros((3, 1)), "1-d sequence"),
+        ([], "1-d sequence"),
+    ],
+)
+def test_gradient_descent_refuses_bad_learning_rates_per_element(lr, message):
+    case = xz.case("generic")
+    p = {k: v.expand(3, *v.shape[1:]).clone() for k, v in _xz_params(case).items()}
+    with pytest.raises(ValueError, match=message):
+        torch_flow.gradient_descent(_xz_model(case), p, lr, [1])
+
+
 def test_gradient_descent_converges_to_gradient_flow_at_first_order():
     """Forward Euler: global error C lr + O(lr^2).  The fitted log-log slope over lr in
     2^-6 .. 2^-10 (t = 1, ~3 t_c) is 1 to within the O(lr) curvature of the error."""
