@@ -69,7 +69,8 @@ __all__ = [
 ALPHAS = tuple(2.0**k for k in range(-3, 5))
 """The full grid, 1/8 .. 16 (factor 2): three octaves downstream, four upstream."""
 ALPHAS_SMALL = (0.125, 0.25, 1.0, 4.0, 16.0)
-"""The default grid of the registered claim (both ends, standard, one step in between)."""
+"""The quick grid (both ends, standard, one step in between) of the figure without ``full``
+(the registered claim's default run uses its ends and 1: ``kunin.alpha_scaling``)."""
 
 METRICS = {
     "test_error": "relative test MSE, mean (f - y)^2 / Var(y) on the held-out set",
@@ -335,6 +336,7 @@ def alpha_curve(
     init_seed: int = 0,
     device: Any = None,
     dtype: Any = None,
+    batched: bool = True,
 ) -> AlphaCurve:
     """Train ``seeds`` students per alpha (one batch) on the teacher task and measure
     :data:`METRICS` (see the module docstring for the protocol).
@@ -342,28 +344,49 @@ def alpha_curve(
     ``alphas``: strictly increasing numbers > 0; ``seeds >= 2`` (a standard error);
     ``device``: ``None`` (CUDA when available, else CPU), ``"cpu"``, ``"cuda[:k]"``;
     ``dtype``: ``torch.float64`` (``None``) or ``torch.float32``.  The data and the initial
-    draws are float64 numbers rounded once to ``dtype``.  On the CPU torch runs one thread."""
+    draws are float64 numbers rounded once to ``dtype``.  On the CPU torch runs one thread.
+    ``batched``: train every alpha's networks in one batch, each at its own step (one
+    :func:`numerics.torch_flow.gradient_descent` call; the default), or one call per alpha
+    (``False``, the reference path: the same numbers bit for bit)."""
     torch = _torch()
     setup = AlphaSetup(d, n_train, n_test, width, steps, lr_factor, data_seed, init_seed)
     alphas = _check_alphas(alphas)
     seeds = nb.check_int("seeds", seeds, low=2)
     dev = resolve_device(device)
     dt = _check_dtype(dtype)
+    if not isinstance(batched, bool):
+        raise TypeError(f"batched must be True or False, got {nb.describe(batched)}")
     X, y, X_test, y_test = teacher_data(setup)
     model = WideTwoLayer(X=X, y=y, activation="relu", scale=1.0)
     Xt = torch.as_tensor(X_test, dtype=dt, device=dev)
     var_test, var_train = float(np.var(y_test)), float(np.var(y))
     values: dict[str, list[np.ndarray]] = {k: [] for k in METRICS}
-    lrs = []
+    lrs: list[float] = []
     start = time.perf_counter()
     with threads(1):
+        starts, kernels = [], []
         for alpha in alphas:
             p0 = initial_parameters(alpha, width, d, seeds, seed=init_seed, device=dev, dtype=dt)
             K0 = ntk(model, p0, X)
             lam0 = torch.linalg.eigvalsh(K0)[..., -1]
             lr = lr_factor * n_train / float(lam0.max())
-            res = gradient_descent(model, p0, lr, [steps], keep_params=True)
-            pT = {k: v[-1] for k, v in res.params.items()}
+            lrs.append(lr)
+            starts.append(p0)
+            kernels.append((K0, lam0))
+        if batched:
+            # every alpha's seeds in one batch, each with its own step: the same float64
+            # operations per network as one call per alpha (tests/test_alpha_scaling.py
+            # checks the two paths are equal bit for bit), in a quarter of the calls
+            both = {k: torch.cat([p[k] for p in starts]) for k in starts[0]}
+            res = gradient_descent(model, both, np.repeat(lrs, seeds), [steps])
+            ends = [{k: v[-1][i * seeds : (i + 1) * seeds] for k, v in res.params.items()}
+                    for i in range(len(alphas))]  # fmt: skip
+        else:
+            ends = []
+            for p0, lr in zip(starts, lrs, strict=True):
+                res = gradient_descent(model, p0, lr, [steps], keep_params=True)
+                ends.append({k: v[-1] for k, v in res.params.items()})
+        for p0, pT, (K0, lam0), lr in zip(starts, ends, kernels, lrs, strict=True):
             KT = ntk(model, pT, X)
             lamT = torch.linalg.eigvalsh(KT)[..., -1]
             with torch.no_grad():
@@ -383,7 +406,6 @@ def alpha_curve(
                 if isinstance(v, torch.Tensor):
                     v = v.detach().to(torch.float64).cpu().numpy()
                 values[k].append(np.asarray(v, dtype=float))
-            lrs.append(lr)
     return AlphaCurve(
         alphas=alphas,
         seeds=seeds,

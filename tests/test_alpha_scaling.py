@@ -332,6 +332,24 @@ def test_float32_agrees_with_float64(small64, small32):
     _agree_within_stderr(small32, small64)
 
 
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32])
+def test_batched_path_is_the_reference_bit_for_bit(dtype):
+    """One gradient_descent call for every alpha (a step per network) against one call per
+    alpha (the reference path): the same operations on each network, so every measured
+    number is equal, not close."""
+    kw = {**SMALL, "alphas": (0.25, 4.0), "seeds": 2, "steps": 200, "dtype": dtype}
+    fast = al.alpha_curve(**kw, device="cpu")
+    ref = al.alpha_curve(**kw, device="cpu", batched=False)
+    assert np.array_equal(fast.lrs, ref.lrs)
+    for m in al.METRICS:
+        assert np.array_equal(fast.values[m], ref.values[m]), m
+
+
+def test_bad_batched():
+    with pytest.raises(TypeError, match="batched must be True or False, got 1"):
+        al.alpha_curve((1.0,), batched=1)
+
+
 def test_curve_record(small64):
     c = small64
     text = c.table()

@@ -6,6 +6,7 @@ can fail."""
 from __future__ import annotations
 
 import math
+import types
 
 import numpy as np
 import pytest
@@ -266,3 +267,36 @@ def test_rapid_feature_learning_decides(sweep, fails):
 def test_rapid_feature_learning_full_sweep():
     verdict = conf._rapid_feature_learning(full=True)
     assert verdict.status == "confirmed", verdict
+
+
+# ---------------------------------------------------------------------------
+# The fast paths of the simulation-backed claims (issue 17) give the reference's answers
+# ---------------------------------------------------------------------------
+def test_batched_sweep_is_the_reference_bit_for_bit():
+    """Every delta's nets in one GD call, each at its own step and read at its own step
+    count, against one call per delta: the same float64 operations per net, so every
+    number is equal (step counts differ by delta here: 1 .. 4 times apart)."""
+    kw = {"h": 4, "n": 6, "seeds": 2, "T": 2.0}
+    fast = conf.delta_sweep((-2.0, 0.0, 2.0), **kw)
+    ref = conf.delta_sweep((-2.0, 0.0, 2.0), **kw, batched=False)
+    assert len(set(fast["steps"])) == 3
+    for key, value in ref.items():
+        assert np.array_equal(np.asarray(fast[key]), np.asarray(value)), key
+    with pytest.raises(TypeError, match="batched must be True or False, got 1"):
+        conf.delta_sweep((0.0,), batched=1)
+
+
+def _state(active, a):
+    return types.SimpleNamespace(active=np.array(active), a=np.array(a, dtype=float))
+
+
+def test_mp_states_cover_both_sides_of_every_change():
+    """The 30-digit check's states: every 10th, the last, and both states around each
+    change of the activation pattern or of a sign(a_k)."""
+    states = [_state([1, 0], [1.0, 2.0]) for _ in range(25)]
+    for k in range(13, 25):  # an activation change between 12 and 13
+        states[k] = _state([1, 1], [1.0, 2.0])
+    for k in range(17, 25):  # a_0 changes sign between 16 and 17
+        states[k] = _state([1, 1], [-1.0, 2.0])
+    assert conf._mp_states(states) == [0, 10, 12, 13, 16, 17, 20, 24]
+    assert conf._mp_states(states, every=1) == list(range(25))

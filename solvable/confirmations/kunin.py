@@ -275,13 +275,15 @@ def _wide_self_consistent(dps: int = 30) -> Verdict:
 
 
 def _relu_conservation() -> Verdict:
-    """Part II: along a ReLU net f = a^T relu(W x) simulated by ``numerics.simulate`` (scipy
-    DOP853 at rtol 1e-13 on the flow sympy derives from ``piecewise_linear_loss``, sampled at
-    201 times in [0, 2]), every delta_k (``kunin.balance`` of the simulated weights) stays
+    """Part II: along a ReLU net f = a^T relu(W x) simulated by ``numerics.simulate`` (torch
+    DOP853 at rtol 1e-13 on autograd of ``piecewise_linear_loss``, sampled at 201 times in
+    [0, 2]), every delta_k (``kunin.balance`` of the simulated weights) stays
     constant through the activation changes it goes through."""
     setup, a0, W0 = piecewise_linear.example(8)  # a_k crosses 0: conserved through it too
     times = list(np.linspace(0.0, 2.0, 201))
-    states = numerics.simulate(setup, a0, W0, times, method="scipy")
+    # torch's DOP853 at rtol 1e-13 (as method="scipy", at half its cost: the sympy field's
+    # Piecewise entries are evaluated one scalar at a time there); one thread, on the CPU
+    states = numerics.simulate(setup, a0, W0, times, method="torch", rtol=1e-13, device="cpu")
     ea, ew = float(setup.eta_a), float(setup.eta_w)
     scale = float(np.max(ew * a0**2 + ea * np.sum(W0**2, axis=1)))
     delta0 = kunin.balance(a0, W0, ea, ew)
@@ -303,10 +305,22 @@ def _relu_conservation() -> Verdict:
     )
 
 
+# The default run's grid: both ends and standard parameterisation.  Every condition of the
+# claim is decided on it (lazy at 1/8 and rich at 16 on every seed, the seed means
+# increasing along the grid, the test-error gap 1/8 vs 16); the full grid (1/8 .. 16 by
+# factors of 2, 8 seeds) adds the intermediate points to the monotonicity and the gaps
+# 1/4 vs 4 .. 16.  The networks at 1/8, 1 and 16 are the same draws, trained the same way, as
+# on the 5-point grid (1/8, 1/4, 1, 4, 16) this claim used before, so their numbers are
+# unchanged (measured: kernel distance 4.1e-9 / 0.0034 / 0.36, activation change 2.2e-4 /
+# 0.028 / 0.23, the gap 1/8 vs 16 4.6 paired SE against the 3 required): the 1/4 and 4
+# networks cost 40% of the run and decided no condition the ends do not.
+_ALPHAS_QUICK = (0.125, 1.0, 16.0)
+
+
 def _alpha_scaling(full: bool = False, curve: alpha_scaling.AlphaCurve | None = None) -> Verdict:
     """Part III: students ``f = a^T relu(W x)`` initialised with ``W / alpha`` (symmetric,
     ``f(x; theta_0) = 0``) trained by GD on a single-index ReLU teacher
-    (:func:`numerics.alpha_scaling.alpha_curve`: the grid 1/8, 1/4, 1, 4, 16 with 4 seeds;
+    (:func:`numerics.alpha_scaling.alpha_curve`: the grid 1/8, 1, 16 with 4 seeds;
     ``full``: 1/8 .. 16 by factors of 2 with 8 seeds; ``curve``: decide on a given curve).
 
     The thresholds are fixed by what they mean, not by the measured numbers.  Lazy at the
@@ -323,7 +337,7 @@ def _alpha_scaling(full: bool = False, curve: alpha_scaling.AlphaCurve | None = 
     ratio that is <= 1 when it holds; the verdict's error is the largest."""
     inf = float("inf")
     if curve is None:
-        grid, seeds = (alpha_scaling.ALPHAS, 8) if full else (alpha_scaling.ALPHAS_SMALL, 4)
+        grid, seeds = (alpha_scaling.ALPHAS, 8) if full else (_ALPHAS_QUICK, 4)
         curve = alpha_scaling.alpha_curve(grid, seeds=seeds)
     kd, act = curve.values["kernel_distance"], curve.values["activation_change"]
     lazy_kd, lazy_act, rich_kd, rich_act, sig = 0.01, 0.01, 0.1, 0.1, 3.0
