@@ -720,8 +720,51 @@ class Trajectory:
         """The state at time ``t`` in ``[0, inf]``."""
         return self.sample([t])[0]
 
-    def sample(self, times: Any) -> States:
-        """The states at many times (vectorised over ``times``; each in ``[0, inf]``)."""
+    def sample(self, times: Any, *, out: States | None = None) -> States:
+        """The states at many times (vectorised over ``times``; each in ``[0, inf]``).
+
+        Parameters
+        ----------
+        times
+            One time or a 1-d sequence / array of times, each ``>= 0`` or ``+inf``.
+        out
+            float64 only (``dps=None``): a preallocated :class:`States` (e.g. an earlier
+            result) whose ``t``, ``a``, ``loss`` (T,) and ``w``, ``beta`` (T, d) are writeable
+            float64 arrays that do not overlap; they are filled in place.
+
+        Returns
+        -------
+        States
+            The states; with ``out``, a :class:`States` holding ``out``'s arrays (``out`` itself
+            when its ``delta`` is this trajectory's).
+
+        float64 (issue 17): the time-only coefficients ``z_a``, ``z_1``, ``z_perp`` of
+        :func:`symbolic` are evaluated once on the (T,) vector of times, from evaluators in
+        which every ``Piecewise`` whose condition depends on the trajectory's constants only
+        (the sign of delta) is resolved once (:func:`_resolved_coefficients`: the same
+        arithmetic as the ``Piecewise``, only the piece that applies); ``w`` and ``beta`` are
+        written block by block (:data:`_BLOCK_BYTES`) into the output arrays, never through a
+        temporary of the output's size, and the loss is :func:`loss` of the two coordinates of
+        ``w`` in its plane ``(beta*-hat, c_perp)`` (``w @ X^T`` reassociated, so that a time
+        costs O(n + d), not O(n d)).  ``a``, ``w``, ``beta`` and ``t`` are bit-for-bit those
+        of the previous path (:meth:`_sample_reference`); the loss agrees to rounding.  Times
+        outside the float64-safe range (:func:`_f64_safe`) take the 17-digit fallback as
+        before.
+        """
+        if self.dps is None:
+            return self._sample_f64(times, out)
+        if out is not None:
+            raise ValueError(
+                f"out must be None for dps={self.dps} (preallocated outputs are float64 only, "
+                f"dps=None), got {type(out).__name__}"
+            )
+        return self._sample_reference(times)
+
+    def _sample_reference(self, times: Any) -> States:
+        """The path before issue 17 (every time through :meth:`_float64` / :meth:`_mpmath`,
+        ``w`` and the loss on (T, d) and (T, n) temporaries): kept as the reference of the
+        fast float64 path (tests, ``benchmarks/closed_form_scale_models.py``) and as the
+        mpmath path."""
         ts, inf = _times(times)
         if self.dps is None:
             a, w, losses = self._float64(ts, inf)
@@ -829,6 +872,248 @@ class Trajectory:
                     "these X, y, eta_a, eta_w, a0, w0; pass dps=... for mpmath"
                 )
         return a, w, losses
+
+    def _sample_f64(self, times: Any, out: States | None) -> States:
+        """float64 :meth:`sample`: coefficients once on the (T,) times, ``w``, ``beta`` and
+        the loss block by block into ``out`` (see :meth:`sample`)."""
+        k = self._data
+        tf, inf, orig = _float_times(times)
+        T, d = len(tf), self.setup.d
+        res = _check_out(out, T, d) if out is not None else _empty_states(T, d, self.delta)
+        res.t[...] = tf
+        # the float64-safe times (the vectorised _f64_safe: the same float64 operations)
+        if k["trusted"]:
+            rate = 2 * k["Omega"] + abs(k["delta_p"])
+            with np.errstate(invalid="ignore", over="ignore"):
+                ok = (tf <= _F64_MAX_T) & (
+                    (rate * tf <= _F64_MAX_EXPONENT)
+                    | (abs(k["c_plus"]) > _F64_MIN_UNSTABLE * k["r"])
+                )
+            safe = inf | ok
+        else:
+            safe = np.zeros(T, dtype=bool)
+        fin = safe & ~inf
+        consts = (k["delta_p"], k["kappa"], k["Y"], k["Omega"], k["c_plus"], k["c_minus"],
+                  k["cperp"], k["vx"], k["vy"])  # fmt: skip
+        coeffs = _resolved_coefficients(_piece_choice(k["delta_p"]))
+        lim = None
+        if np.any(inf & safe):
+            with np.errstate(all="ignore"):  # the pieces that do not apply may be nan
+                lim = [float(v) for v in _evaluators("numpy")["limits"](
+                    k["delta_p"], k["kappa"], k["Omega"], k["c_plus"], k["cperp"], k["vx"],
+                    k["vy"])]  # fmt: skip
+        # the loss from the coordinates of w in the plane (beta*-hat, c_perp): X w =
+        # sw z_1 (X beta*-hat) + sw z_perp (X c_perp); loss() of those coordinates
+        XB = k["X"] @ np.stack([k["bhat"], k["cperp_vec"]], axis=1)
+        # w and beta are finite where sw (|z_1| max|beta*-hat| + |z_perp| max|c_perp|) (times
+        # |a|) is below the largest double by more than the rounding of its 4 operations
+        # (relative 4 u each way, 8 u < 1e-15): checked on the times, else entry by entry
+        wide = (
+            abs(k["sw"]) * float(np.max(np.abs(k["bhat"]), initial=0.0)),
+            abs(k["sw"]) * float(np.max(np.abs(k["cperp_vec"]), initial=0.0)),
+        )
+        limit = np.finfo(float).max * (1 - 1e-15)
+        finite = dict.fromkeys(("w", "beta"), True)
+        step = max(1, _BLOCK_BYTES // (8 * max(d, self.setup.n)))
+        chunk = max(step, _COEFFICIENT_TIMES - _COEFFICIENT_TIMES % step)
+        tmp = np.empty((min(step, T), d))
+        coords = np.empty((min(step, T), 2))
+        with np.errstate(all="ignore"):
+            for c0 in range(0, T, chunk):
+                cs = slice(c0, min(c0 + chunk, T))
+                za, z1, zp = _chunk_coefficients(coeffs, consts, lim, tf[cs], fin[cs],
+                                                 inf[cs] & safe[cs])  # fmt: skip
+                a = res.a[cs]
+                np.multiply(za, k["sa"], out=a)  # a = sqrt(eta_a') z_a
+                bound = wide[0] * np.abs(z1) + wide[1] * np.abs(zp)
+                w_ok = bool(np.all(bound < limit))
+                beta_ok = w_ok and bool(np.all(np.abs(a) * bound < limit))
+                for i0 in range(0, cs.stop - c0, step):
+                    i1 = min(i0 + step, cs.stop - c0)
+                    blk = slice(c0 + i0, c0 + i1)
+                    wb, bb, tb = res.w[blk], res.beta[blk], tmp[: i1 - i0]
+                    # w = sqrt(eta_w') (z_1 beta*-hat + z_perp c_perp), as in _states
+                    np.multiply(z1[i0:i1, None], k["bhat"], out=wb)
+                    np.multiply(zp[i0:i1, None], k["cperp_vec"], out=tb)
+                    np.add(wb, tb, out=wb)
+                    np.multiply(wb, k["sw"], out=wb)
+                    np.multiply(a[i0:i1, None], wb, out=bb)  # beta = a w
+                    cb = coords[: i1 - i0]
+                    np.multiply(z1[i0:i1], k["sw"], out=cb[:, 0])
+                    np.multiply(zp[i0:i1], k["sw"], out=cb[:, 1])
+                    res.loss[blk] = loss(a[i0:i1], cb, XB, k["y"])
+                    if not w_ok:
+                        finite["w"] &= bool(np.isfinite(wb).all())
+                    if not beta_ok:
+                        finite["beta"] &= bool(np.isfinite(bb).all())
+            finite["a"] = bool(np.isfinite(res.a).all())
+            finite["loss"] = bool(np.isfinite(res.loss).all())
+        rest = np.flatnonzero(~safe)
+        if rest.size:  # the 17-digit fallback (raises for a state beyond float64)
+            given = [float(orig[i]) if orig is tf else orig[i] for i in rest]
+            ar, wr, lr = self._float64(given, [bool(inf[i]) for i in rest])
+            res.a[rest], res.w[rest], res.loss[rest] = ar, wr, lr
+            with np.errstate(over="ignore"):
+                res.beta[rest] = ar[:, None] * wr
+            finite.update(a=bool(np.isfinite(res.a).all()), w=bool(np.isfinite(res.w).all()),
+                          loss=bool(np.isfinite(res.loss).all()),
+                          beta=bool(np.isfinite(res.beta).all()))  # fmt: skip
+        for name in ("a", "w", "loss"):
+            if not finite[name]:
+                raise ValueError(
+                    f"the state's {name} exceeds the float64 range (|value| <= 1.8e308) for "
+                    "these X, y, eta_a, eta_w, a0, w0; pass dps=... for mpmath"
+                )
+        if not finite["beta"]:
+            raise ValueError(
+                "the state's beta = a w exceeds the float64 range (|value| <= 1.8e308) for "
+                "these X, y, eta_a, eta_w, a0, w0; pass dps=... for mpmath"
+            )
+        if res.delta is self.delta or res.delta == self.delta:
+            return res
+        return States(t=res.t, a=res.a, w=res.w, beta=res.beta, delta=self.delta, loss=res.loss)
+
+
+# The block of times of the float64 sample: 256 KiB per (times, d) or (times, n) array, so
+# that the block's w, beta, the temporary and the loss's (times, n) array (about 1 MiB
+# together) stay in a 2 MiB L2 cache (this machine's, per core) between the operations.
+_BLOCK_BYTES = 1 << 18
+# The chunk of times whose coefficients z_a, z_1, z_perp are evaluated together: 8192 times
+# are 64 KiB per (times,) array, so the generated evaluator's dozen live temporaries stay in
+# L2 too, and its ~60 numpy calls are amortised over 8192 entries.
+_COEFFICIENT_TIMES = 8192
+
+
+def _chunk_coefficients(
+    coeffs: Callable[..., Any],
+    consts: tuple[Any, ...],
+    lim: Any,
+    tf: np.ndarray,
+    fin: np.ndarray,
+    inf: np.ndarray,
+) -> list[np.ndarray]:
+    """``z_a, z_1, z_perp`` on a chunk of times: the resolved evaluator at the finite safe
+    times, the limits at ``+inf``, 0 elsewhere (the times of the 17-digit fallback)."""
+    if fin.all():
+        return [np.broadcast_to(v, tf.shape) for v in coeffs(*consts, tf)]
+    out = [np.zeros(len(tf)) for _ in range(3)]
+    if fin.any():
+        tt = tf[fin]
+        for arr, val in zip(out, coeffs(*consts, tt), strict=True):
+            arr[fin] = np.broadcast_to(val, tt.shape)
+    if inf.any():
+        for arr, val in zip(out, lim, strict=True):
+            arr[inf] = val
+    return out
+
+
+class resolved_piece(sp.Function):  # noqa: N801 - sympy function names are lower case
+    """The piece of a ``Piecewise`` chosen once per trajectory, printed as a call of the
+    identity: sympy keeps it as one factor, so the generated arithmetic is that of the
+    ``Piecewise`` (no re-association of the piece into the product around it).  Any number
+    of arguments, as ``Piecewise``: sympy then orders it among the factors of a product as it
+    orders the ``Piecewise`` (its class key), so the printed products multiply in the same
+    order."""
+
+
+def _coefficient_conditions() -> list[Any]:
+    """The conditions of the ``Piecewise`` in ``z_a``, ``z_1``, ``z_perp`` (other than
+    ``True``); each depends on the trajectory's constants only (checked)."""
+    S = symbolic()
+    conds: list[Any] = []
+    for e in (S.exprs["z_a"], S.exprs["z_1"], S.exprs["z_perp"]):
+        for pw in e.atoms(sp.Piecewise):
+            for _, c in pw.args:
+                if c is not sp.true and c not in conds:
+                    if S.t in c.free_symbols:
+                        raise AssertionError(f"condition {c} depends on t")
+                    conds.append(c)
+    return conds
+
+
+def _piece_choice(delta_p: float) -> tuple[bool, ...]:
+    """The truth value of each condition of :func:`_coefficient_conditions` for this
+    trajectory (they depend on delta only; float64 ``delta_p >= 0`` as numpy decides it)."""
+    S = symbolic()
+    out = []
+    for c in _coefficient_conditions():
+        if c.free_symbols != {S.delta}:
+            raise AssertionError(f"condition {c} depends on more than delta")
+        value = sp.lambdify((S.delta,), c, modules="numpy")(delta_p)
+        out.append(bool(value))
+    return tuple(out)
+
+
+@functools.cache
+def _resolved_coefficients(choice: tuple[bool, ...]) -> Callable[..., Any]:
+    """The float64 evaluator of ``(z_a, z_1, z_perp)`` with every ``Piecewise`` replaced by
+    its first piece whose condition is true under ``choice`` (:func:`_piece_choice`), as a
+    :class:`resolved_piece`: generated from the sympy pieces, evaluating only the one that
+    applies, with the arithmetic of the ``Piecewise`` (bit-for-bit, ``tests/
+    test_closed_form_scale_models.py``)."""
+    S = symbolic()
+    ex = S.exprs
+    truth = dict(zip(_coefficient_conditions(), choice, strict=True))
+    truth[sp.true] = True
+
+    def pick(*args: Any) -> Any:
+        for e, c in sp.Piecewise(*args, evaluate=False).args:
+            if truth[c]:
+                return resolved_piece(e)
+        raise AssertionError("no piece applies")  # pragma: no cover - True closes each
+
+    exprs = tuple(ex[n].replace(sp.Piecewise, pick) for n in ("z_a", "z_1", "z_perp"))
+    targs = (S.delta, S.kappa, S.Y, S.Omega, S.c_plus, S.c_minus, S.cperp, ex["vx"], ex["vy"], S.t)
+    # no cse: sympy's cse re-associates the products (1/sqrt(phi) times ..., not a quotient),
+    # which is not the arithmetic of the reference; the evaluation runs on cached chunks
+    return generate(targs, exprs, "numpy", extra={"resolved_piece": lambda x: x})
+
+
+def _float_times(times: Any) -> tuple[np.ndarray, np.ndarray, Any]:
+    """float64 times, which are ``+inf``, and the values as given (for the 17-digit
+    fallback): a numeric 1-d array is validated vectorised (a bad value is reported by
+    :func:`_times`), anything else through :func:`_times`."""
+    if (isinstance(times, np.ndarray) and times.ndim == 1 and times.size
+            and times.dtype.kind in "fiu"):  # fmt: skip
+        tf = times.astype(float, copy=False)
+        if not np.all(tf >= 0):  # nan, -inf or negative: _times raises the message
+            _times(times)
+        return tf, np.isinf(tf), tf
+    ts, flags = _times(times)
+    tf = np.array([math.inf if f else float(v) for v, f in zip(ts, flags, strict=True)])
+    return tf, np.array(flags, dtype=bool), ts
+
+
+def _empty_states(T: int, d: int, delta: Any) -> States:
+    return States(t=np.empty(T), a=np.empty(T), w=np.empty((T, d)), beta=np.empty((T, d)),
+                  delta=delta, loss=np.empty(T))  # fmt: skip
+
+
+def _check_out(out: Any, T: int, d: int) -> States:
+    """``out`` if it is a :class:`States` of writeable, non-overlapping float64 arrays of the
+    shapes of ``T`` times in dimension ``d``; else ``TypeError`` / ``ValueError`` naming the
+    field, the expected shape and dtype."""
+    if not isinstance(out, States):
+        raise TypeError(f"out must be a kunin.States (e.g. an earlier sample), got "
+                        f"{type(out).__name__}")  # fmt: skip
+    shapes = {"t": (T,), "a": (T,), "w": (T, d), "beta": (T, d), "loss": (T,)}
+    for name, shape in shapes.items():
+        arr = getattr(out, name)
+        want = f"a writeable float64 array of shape {shape}"
+        if not isinstance(arr, np.ndarray):
+            raise TypeError(f"out.{name} must be {want}, got {type(arr).__name__}")
+        if arr.dtype != np.float64:
+            raise TypeError(f"out.{name} must be {want}, got dtype {arr.dtype}")
+        if arr.shape != shape:
+            raise ValueError(f"out.{name} must be {want}, got shape {arr.shape}")
+        if not arr.flags.writeable:
+            raise ValueError(f"out.{name} must be {want}, got a read-only array")
+    names = list(shapes)
+    for i, p in enumerate(names):
+        for q in names[i + 1 :]:
+            if np.may_share_memory(getattr(out, p), getattr(out, q)):
+                raise ValueError(f"out.{p} and out.{q} must not overlap (share memory)")
+    return out
 
 
 # float64 is used where it cannot under- or overflow: constants in [1e-20, 1e20] (or 0), so

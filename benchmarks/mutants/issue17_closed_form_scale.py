@@ -1,0 +1,59 @@
+"""Mutants of the fast float64 ``sample`` paths of issue 17 target 1 for seeds 003 and 000
+(``kunin.Trajectory._sample_f64``, ``linear_node_scaling.Trajectory._sample_f64``): each a
+realistic bug in the fast path that the reference path does not share, killed by
+``tests/test_closed_form_scale_models.py`` (fast against reference).  Format: see
+``benchmarks/mutation.py``."""
+
+_T = ["tests/test_closed_form_scale_models.py"]
+
+MUTANTS = [
+    dict(
+        name="kunin.fast_piece_sign_lost",
+        seed="003",
+        backend="numpy",
+        file="solvable/kunin.py",
+        old='        coeffs = _resolved_coefficients(_piece_choice(k["delta_p"]))',
+        new='        coeffs = _resolved_coefficients(_piece_choice(abs(k["delta_p"])))',
+        why="the Piecewise of the coefficients resolved on |delta'|: every trajectory takes "
+        "the delta >= 0 pieces, wrong downstream (killed by "
+        "test_kunin_named_cases_match_the_reference[downstream])",
+        tests=_T,
+        claims="kunin.*",
+    ),
+    dict(
+        name="kunin.fast_loss_coordinate_rate",
+        seed="003",
+        backend="numpy",
+        file="solvable/kunin.py",
+        old='                    np.multiply(zp[i0:i1], k["sw"], out=cb[:, 1])',
+        new='                    np.multiply(zp[i0:i1], k["sa"], out=cb[:, 1])',
+        why="the loss's c_perp coordinate of w scaled by sqrt(eta_a') instead of sqrt(eta_w') "
+        "(killed by test_kunin_named_cases_match_the_reference, the loss bound)",
+        tests=_T,
+        claims="kunin.*",
+    ),
+    dict(
+        name="linear_node_scaling.fast_boost_forgotten",
+        seed="000",
+        backend="numpy",
+        file="solvable/linear_node_scaling.py",
+        old='            np.add(Wb, self._scaled(dW, e["W0"] + nb_(3), inplace=True), out=Wb)',
+        new='            np.add(Wb, self._scaled(dW, e["W0"], inplace=True), out=Wb)',
+        why="the W_0-part of W(t) - W_0 not scaled back by 2^-boost on rows whose modes all "
+        "underflow (t = 1e-300: W off by 2^boost; killed by test_lns_matches_the_reference)",
+        tests=_T,
+        claims="linear_node_scaling.*",
+    ),
+    dict(
+        name="linear_node_scaling.fast_modes_swapped",
+        seed="000",
+        backend="numpy",
+        file="solvable/linear_node_scaling.py",
+        old='            f_w = fast("f_t", k["d"], zy, k["U"], k["Dm"], *w_args, g, h)',
+        new='            f_w = fast("f_t", k["d"], zy, k["U"], k["Dm"], *w_args, h, g)',
+        why="the mode factors G = 1 - e^{-rate t} and E = e^{-rate t} swapped in the W_0-part "
+        "of the outputs f(t) (killed by test_lns_matches_the_reference)",
+        tests=_T,
+        claims="linear_node_scaling.*",
+    ),
+]

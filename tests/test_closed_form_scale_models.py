@@ -1,0 +1,310 @@
+"""Issue 17, target 1 for seeds 003 and 000: the fast float64 ``sample`` of
+``kunin.Trajectory`` (single neuron) and ``linear_node_scaling.Trajectory`` against the path
+before it (``_sample_reference``): bit-for-bit where the arithmetic is the same (kunin's ``t``,
+``a``, ``w``, ``beta``), else within a rounding-error bound derived below; ``out=``
+validation; the benchmark's ``--quick`` mode.  No wall-clock time is asserted."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solvable import kunin
+from solvable import linear_node_scaling as lns
+from solvable import node_scaling as ns
+
+ROOT = Path(__file__).resolve().parents[1]
+U = 2.0**-53  # unit roundoff of float64
+
+
+def _gamma(k: int) -> float:
+    """Higham's gamma_k = k u / (1 - k u): the relative error bound of k roundings."""
+    return k * U / (1 - k * U)
+
+
+# the named times: 0, tiny, moderate, large, a time beyond the float64-safe exponent range
+# (the 17-digit fallback for a stable start), and t = inf (the limit)
+TIMES = np.concatenate([[0.0, 1e-300], np.geomspace(1e-6, 1e4, 157), [1e150, math.inf]])
+
+
+# ---------------------------------------------------------------------------
+# kunin
+# ---------------------------------------------------------------------------
+def _kunin_loss_bound(tr: kunin.Trajectory, ref: kunin.States) -> np.ndarray:
+    """Per time, the largest difference between two float64 evaluations of the loss ``1/2
+    |a X w - y|^2``: the reference forms ``X w`` from the stored ``w``, the fast path from
+    ``w``'s coordinates in the plane ``(beta*-hat, c_perp)``.  Each computes ``f_i = a x_i . w``
+    within ``gamma_{d+4} T_i`` of the exact value, ``T_i = |a| sw sum_j |X_ij| (|z_1 bhat_j| +
+    |z_perp c_j|)`` (the terms of ``w`` before they are summed: d + 4 roundings along any
+    association); so ``|df| <= 2 gamma_{d+4} T`` and ``|dL| <= |r| |df| + |df|^2 / 2`` plus
+    the two sums' rounding ``2 gamma_{n+2} L``."""
+    k = tr._data
+    X, b, c, sw = k["X"], k["bhat"], k["cperp_vec"], k["sw"]
+    c2 = float(c @ c)
+    z1 = ref.w @ b / sw  # coordinates of the reference's w in the plane
+    zp = ref.w @ c / (sw * c2) if c2 > 0 else np.zeros(len(ref.t))
+    aX = np.abs(X)
+    terms = np.abs(ref.a)[:, None] * sw * (np.abs(z1)[:, None] * (aX @ np.abs(b))
+                                           + np.abs(zp)[:, None] * (aX @ np.abs(c)))  # fmt: skip
+    df = 2 * _gamma(tr.setup.d + 4) * terms
+    r = np.sqrt(2 * ref.loss)
+    n = tr.setup.n
+    return r * np.linalg.norm(df, axis=1) + 0.5 * np.sum(df**2, axis=1) \
+        + 2 * _gamma(n + 2) * ref.loss  # fmt: skip
+
+
+def _check_kunin(tr: kunin.Trajectory, times: np.ndarray) -> None:
+    new, ref = tr.sample(times), tr._sample_reference(times)
+    for name in ("t", "a", "w", "beta"):
+        assert np.array_equal(getattr(new, name), getattr(ref, name)), name
+    assert new.delta == ref.delta
+    bound = _kunin_loss_bound(tr, ref)
+    assert np.all(np.abs(new.loss - ref.loss) <= bound), np.max(np.abs(new.loss - ref.loss) - bound)
+
+
+@pytest.mark.parametrize("case", kunin.CASES, ids=lambda c: c.name)
+def test_kunin_named_cases_match_the_reference(case):
+    """Every named case (delta > 0, = 0, < 0, a = 0 and w = 0 at the origin, beta* = 0,
+    Omega = 0, s = 4) at 0, tiny to large times, the fallback time and t = inf."""
+    _check_kunin(kunin.closed_form(case.setup, case.a0, case.w0), TIMES)
+
+
+def test_kunin_w_zero_and_untrusted_constants():
+    """w0 = 0 with a0 != 0 (c_perp = 0, beta = 0 at t = 0); data of scale 1e25 (constants
+    outside [1e-20, 1e20]: every time through the 17-digit fallback)."""
+    c = kunin.case("upstream")
+    _check_kunin(kunin.closed_form(c.setup, "0.7", ("0", "0")), TIMES)
+    big = kunin.Setup("1", "0.5", tuple(tuple(f"{v}e25" for v in row) for row in kunin._KX),
+                      kunin._KY)  # fmt: skip
+    tr = kunin.closed_form(big, "0.3", ("0.1", "-0.4"))
+    assert not tr._data["trusted"]
+    _check_kunin(tr, TIMES[:20])
+
+
+def test_kunin_blocks_do_not_change_the_result(monkeypatch):
+    """Blocks of 3 times and coefficient chunks of 6 (boundaries everywhere, tails of every
+    length) give the result of the default blocks, bit for bit."""
+    tr = kunin.closed_form(kunin.case("downstream").setup, "0.3", ("0.1", "-0.4"))
+    whole = tr.sample(TIMES)
+    monkeypatch.setattr(kunin, "_BLOCK_BYTES", 8 * 3 * 3)  # 3 times of max(n, d) = 3
+    monkeypatch.setattr(kunin, "_COEFFICIENT_TIMES", 7)  # -> chunks of 6 (a multiple of 3)
+    small = tr.sample(TIMES)
+    for name in ("t", "a", "w", "beta", "loss"):
+        assert np.array_equal(getattr(small, name), getattr(whole, name)), name
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    d=st.integers(1, 5),
+    extra=st.integers(0, 3),
+    seed=st.integers(0, 2**32 - 1),
+    scale=st.floats(0.1, 10),
+    eta=st.tuples(st.floats(0.05, 5), st.floats(0.05, 5)),
+    a0=st.floats(-3, 3),
+)
+def test_kunin_property(d, extra, seed, scale, eta, a0):
+    """Across dimensions, rates, scales and starts (both signs of delta): bit-for-bit a, w,
+    beta, the loss within its rounding bound."""
+    rng = np.random.default_rng(seed)
+    Q, _ = np.linalg.qr(rng.standard_normal((d + extra, d)))
+    setup = kunin.Setup(eta[0], eta[1], Q * scale, rng.standard_normal(d + extra))
+    tr = kunin.closed_form(setup, a0, rng.standard_normal(d))
+    _check_kunin(tr, np.concatenate([[0.0, math.inf], rng.uniform(0, 50, 40)]))
+
+
+def test_piecewise_resolved_once_and_same_arithmetic():
+    """The coefficient evaluator for each sign of delta contains no ``select`` (only the
+    piece that applies is evaluated) and equals the Piecewise evaluator bit for bit, at
+    delta = 0.0, -0.0 and both signs."""
+    S = kunin.symbolic()
+    ev = kunin._evaluators("numpy")["coeffs"]
+    rng = np.random.default_rng(3)
+    t = rng.uniform(0, 30, 200)
+    assert kunin._piece_choice(0.0) == (True,) and kunin._piece_choice(-0.0) == (True,)
+    assert kunin._piece_choice(-1e-300) == (False,)
+    for delta in (0.0, -0.0, 0.7, -0.7, -1e-12):
+        kappa, Y = 0.8, 1.3
+        Omega = math.sqrt(delta**2 / 4 + kappa**2 * Y**2)
+        args = (delta, kappa, Y, Omega, 0.4, -0.2, 0.3, 0.6, 0.8)
+        fast = kunin._resolved_coefficients(kunin._piece_choice(delta))
+        assert "select" not in fast.__code__.co_names
+        for x, y in zip(fast(*args, t), ev(*args, t), strict=True):
+            assert np.array_equal(x, y)
+    assert S.delta in set().union(*(c.free_symbols for c in kunin._coefficient_conditions()))
+
+
+def test_kunin_out_is_filled_and_returned():
+    tr = kunin.closed_form(kunin.case("upstream").setup, "1.2", ("0.2", "0.3"))
+    out = tr.sample(TIMES)
+    again = tr.sample(TIMES[::-1].copy(), out=out)
+    assert again is out
+    ref = tr.sample(TIMES[::-1].copy())
+    for name in ("t", "a", "w", "beta", "loss"):
+        assert np.array_equal(getattr(out, name), getattr(ref, name)), name
+    other = kunin.closed_form(kunin.case("downstream").setup, "0.3", ("0.1", "-0.4"))
+    res = other.sample(TIMES, out=out)  # another delta: the arrays reused, delta replaced
+    assert res.w is out.w and res.delta == other.delta
+
+
+def _states(T, d, **over):
+    fields = dict(t=np.empty(T), a=np.empty(T), w=np.empty((T, d)), beta=np.empty((T, d)),
+                  delta=0.0, loss=np.empty(T))  # fmt: skip
+    fields.update(over)
+    return kunin.States(**fields)
+
+
+@pytest.mark.parametrize(
+    "make, exc, match",
+    [
+        (lambda T, d: {"w": np.zeros(3)}, TypeError, r"out must be a kunin.States"),
+        (lambda T, d: _states(T, d, w=np.empty((T, d), dtype=np.float32)), TypeError,
+         r"out.w must be a writeable float64 array of shape \(\d+, 2\), got dtype float32"),
+        (lambda T, d: _states(T, d, beta=np.empty((T, d + 1))), ValueError,
+         r"out.beta must be .* shape \(\d+, 2\), got shape"),
+        (lambda T, d: _states(T, d, loss=[0.0] * T), TypeError, r"out.loss must be .* got list"),
+        (lambda T, d: _states(T, d, t=np.broadcast_to(0.0, (T,))), ValueError,
+         r"out.t must be .* read-only"),
+        (lambda T, d: _states(T, d, beta=(w := np.empty((T, d))), w=w), ValueError,
+         r"out.w and out.beta must not overlap"),
+    ],
+)  # fmt: skip
+def test_kunin_bad_out(make, exc, match):
+    tr = kunin.closed_form(kunin.case("upstream").setup, "1.2", ("0.2", "0.3"))
+    with pytest.raises(exc, match=match):
+        tr.sample(TIMES, out=make(len(TIMES), 2))
+
+
+def test_out_needs_float64():
+    c = kunin.case("upstream")
+    tr = kunin.closed_form(c.setup, c.a0, c.w0, dps=20)
+    with pytest.raises(ValueError, match="out must be None for dps=20"):
+        tr.sample([1.0], out=_states(1, 2))
+
+
+def test_kunin_bad_times_still_named():
+    tr = kunin.closed_form(kunin.case("upstream").setup, "1.2", ("0.2", "0.3"))
+    with pytest.raises(ValueError, match="t must be >= 0"):
+        tr.sample(np.array([1.0, -1.0]))
+    with pytest.raises(ValueError, match=r"t\[1\] must be finite"):
+        tr.sample(np.array([1.0, np.nan]))
+
+
+# ---------------------------------------------------------------------------
+# linear_node_scaling
+# ---------------------------------------------------------------------------
+def _lns(n, d, m, seed, eta=0.5):
+    rng = np.random.default_rng(seed)
+    X, y = rng.standard_normal((n, d)), rng.standard_normal(n)
+    lam, a = rng.uniform(0.1, 1, m), rng.choice([-1.0, 1.0], m)
+    W0 = rng.standard_normal((m, d))
+    return lns.closed_form(ns.Setup(X, y, lam, "linear", eta), a, W0), X, y, lam, a, W0
+
+
+def _lns_bounds(tr, times, X, y, lam, a, W0):
+    """Componentwise bounds on the difference of two float64 evaluations of ``W(t)``, ``f(t)``
+    and the loss that associate the same products differently (the reference left to right
+    on (T, k, k) mode matrices, the fast path right to left on diagonals): a product chain
+    ``A_1 ... A_p`` of inner dimensions summing to ``L`` is computed in any order within
+    ``gamma_L |A_1| ... |A_p|`` (Higham, Accuracy and Stability, section 3.5), so two orders
+    differ by at most twice that; the additions of the y- and W_0-parts and of W_0 round
+    each once more (``4 u`` of their absolute sum).  ``L``: every inner dimension of the
+    longest chain (``k`` four times, ``n``, ``m``, ``d`` and 1s), with a margin of 8."""
+    n, d = X.shape
+    m = len(a)
+    U_, D, V = tr.svd.U, tr.svd.D, tr.svd.V
+    k = len(D)
+    sa = np.sqrt(lam) * a
+    g = -np.expm1(-np.multiply.outer(times, tr.rates))  # (T, k); t = inf gives 1
+    h = np.exp(-np.multiply.outer(times, tr.rates))
+    gam = 2 * _gamma(4 * k + n + m + d + 8)
+    aU, aV = np.abs(U_), np.abs(V)
+    # c(t) = V G V^T (sqrt(d) V D^-1 U^T y - W0^T sa) / S: the chain's absolute values
+    b_abs = math.sqrt(d) * aV @ ((aU.T @ np.abs(y)) / D) + np.abs(W0).T @ np.abs(sa)
+    c_abs = (np.abs(g) * (aV.T @ b_abs)) @ aV.T / tr.S  # (T, d)
+    dW = gam * np.abs(sa)[None, :, None] * c_abs[:, None, :]
+    # f(t) = U E D V^T beta0 / sqrt(d) + U G U^T y; the residual y - U U^T y + U E (U^T y - ..)
+    f0 = D * (aV.T @ (np.abs(W0).T @ np.abs(sa))) / math.sqrt(d)  # (k,)
+    uy = aU.T @ np.abs(y)
+    df = gam * ((np.abs(h) * f0) @ aU.T + (np.abs(g) * uy) @ aU.T)
+    dr = gam * (np.abs(y) + aU @ uy + (np.abs(h) * (uy + f0)) @ aU.T)
+    return dW, df, dr
+
+
+@pytest.mark.parametrize("shape", [(3, 4, 2), (6, 3, 5), (10, 20, 7), (1, 1, 1), (4, 2, 9)])
+def test_lns_matches_the_reference(shape):
+    tr, X, y, lam, a, W0 = _lns(*shape, seed=sum(shape))
+    times = np.concatenate([[0.0, 1e-300], np.geomspace(1e-4, 1e3, 37), [1e300, math.inf]])
+    new, ref = tr.sample(times), tr._sample_reference(times)
+    assert np.array_equal(new.t, ref.t) and new.a is tr.a
+    dW, df, dr = _lns_bounds(tr, times, X, y, lam, a, W0)
+    absW = np.abs(W0)[None] + np.abs(ref.W)
+    assert np.all(np.abs(new.W - ref.W) <= dW + 4 * U * (absW + dW))
+    assert np.all(np.abs(new.f - ref.f) <= df + 4 * U * (np.abs(ref.f) + df))
+    r = np.sqrt(2 * ref.loss)
+    dL = r * np.linalg.norm(dr, axis=1) + 0.5 * np.sum(dr**2, axis=1) \
+        + 2 * _gamma(len(y) + 2) * ref.loss  # fmt: skip
+    assert np.all(np.abs(new.loss - ref.loss) <= dL)
+
+
+def test_lns_blocks_do_not_change_the_result(monkeypatch):
+    tr = _lns(5, 4, 3, seed=7)[0]
+    times = np.linspace(0, 9, 23)
+    whole = tr.sample(times)
+    monkeypatch.setattr(lns, "_BLOCK_BYTES", 8 * 4 * 3 * 2)  # 2 times of m d = 12
+    small = tr.sample(times)
+    for name in ("t", "W", "f", "loss"):
+        assert np.array_equal(getattr(small, name), getattr(whole, name)), name
+
+
+def test_lns_rank_one_is_delta_W_t():
+    """The fast path's ``rank_one`` of ``c_t`` is, as a sympy expression, ``delta_W_t``
+    (the transpose of the product distributed by ``doit``)."""
+    S = lns.symbolic()
+    assert lns._rank_one(lns._C).subs(lns._C, S.c_t).doit() == S.delta_W_t
+
+
+def test_lns_out():
+    tr = _lns(5, 4, 3, seed=2)[0]
+    times = np.linspace(0, 5, 11)
+    out = tr.sample(times)
+    assert tr.sample(times[::-1].copy(), out=out) is out
+    ref = tr.sample(times[::-1].copy())
+    for name in ("t", "W", "f", "loss"):
+        assert np.array_equal(getattr(out, name), getattr(ref, name)), name
+    bad = lns.States(t=out.t, W=out.W[:, :, :2].copy(), a=out.a, f=out.f, loss=out.loss)
+    with pytest.raises(ValueError, match=r"out.W must be .* shape \(11, 3, 4\), got shape"):
+        tr.sample(times, out=bad)
+    bad = lns.States(t=out.t, W=out.W, a=out.a, f=out.f.astype(np.float32), loss=out.loss)
+    with pytest.raises(TypeError, match=r"out.f must be .* float64 .* got dtype float32"):
+        tr.sample(times, out=bad)
+    bad = lns.States(t=out.t, W=out.W, a=out.a, f=out.f, loss=out.t)
+    with pytest.raises(ValueError, match=r"out.t and out.loss must not overlap"):
+        tr.sample(times, out=bad)
+    with pytest.raises(TypeError, match=r"out must be a linear_node_scaling\.States"):
+        tr.sample(times, out=object())
+    mp = lns.closed_form(tr.setup, tr.a.tolist(), tr.W0.tolist(), dps=15)
+    with pytest.raises(ValueError, match="out must be None for dps=15"):
+        mp.sample([1.0], out=out)
+
+
+# ---------------------------------------------------------------------------
+# the benchmark's smoke test
+# ---------------------------------------------------------------------------
+def test_benchmark_quick_mode(capsys):
+    spec = importlib.util.spec_from_file_location(
+        "closed_form_scale_models", ROOT / "benchmarks" / "closed_form_scale_models.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    assert module.main(["--quick"]) == 0
+    table = capsys.readouterr().out
+    assert "| kunin |" in table and "| linear_node_scaling |" in table
+    assert "load average" in table
