@@ -55,9 +55,19 @@ from typing import Any
 import mpmath
 import numpy as np
 import sympy as sp
+from sympy.logic.boolalg import ITE, simplify_logic
+from sympy.printing.numpy import SciPyPrinter
 
 from solvable._core import numbers as nb
-from solvable._core.backends import elementary, expm1, exprel, generate, log1p, torch_module
+from solvable._core.backends import (
+    elementary,
+    expm1,
+    exprel,
+    generate,
+    log1p,
+    namespace,
+    torch_module,
+)
 from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_zero
 from solvable._core.conservation import ConservationLaw
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
@@ -471,8 +481,17 @@ def laws() -> tuple[ConservationLaw, ...]:
 Backend = str  # "numpy" | "mpmath"
 
 
-@dataclass(frozen=True)
 class _Evaluators:
+    """The generated evaluators of one backend (:func:`_evaluators`), each generated from
+    its sympy source (:func:`_sources`) on its first use and kept: a float64 closed form
+    that is only constructed never prints the evaluators it does not call (``ell`` alone
+    takes seconds to print), and each set is printed at most once per process."""
+
+    def __init__(self, backend: Backend, lazy: bool) -> None:
+        self._backend = backend
+        self._lazy = lazy
+
+    # the names of :func:`_sources`, for type checkers (each set on first use)
     constants: Callable[..., tuple[Any, ...]]
     reported: Callable[..., tuple[Any, ...]]
     ell: Callable[..., Any]
@@ -485,14 +504,26 @@ class _Evaluators:
     f: Callable[..., Any]
     ntk: Callable[..., Any]
 
-
-def _generate(args: Any, expr: Any, backend: Backend) -> Callable[..., Any]:
-    # mpmath: mapped over object arrays; 0/0 of an undefined quantity gives nan, as numpy
-    return generate(args, expr, backend, elementwise=True)
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        # called only for a name not generated yet
+        sources = _sources()
+        if name.startswith("_") or name not in sources:
+            raise AttributeError(name)
+        args, expr, elementwise = sources[name]
+        if self._lazy:
+            fn = generate(args, expr, "numpy", printer=_lazy_printer(),
+                          extra={"lazy_select": _lazy_select})  # fmt: skip
+        else:
+            # mpmath: mapped over object arrays; 0/0 of an undefined quantity gives nan
+            fn = generate(args, expr, self._backend, elementwise=elementwise)
+        setattr(self, name, fn)
+        return fn
 
 
 @functools.cache
-def _evaluators(backend: Backend) -> _Evaluators:
+def _sources() -> dict[str, tuple[tuple[sp.Symbol, ...], Any, bool]]:
+    """name -> (arguments, sympy expression(s), mapped elementwise in mpmath) of every
+    evaluator of the closed form: the one list both :func:`_evaluators` sets print."""
     S = symbolic()
     co, st = S.coefficients, S.stable
     # stage 1: scalar constants from (eta_u, eta_w, gamma, rho, y, d, P, Q, f0)
@@ -503,27 +534,95 @@ def _evaluators(backend: Backend) -> _Evaluators:
     const_exprs = (
         co["A"], co["B"], co["C"], Dx, co["G"], st["N"].subs(abcd), st["M"].subs(abcd)
     )  # fmt: skip
-    constants = generate(params, const_exprs, backend)
-    # the reported constants (alpha_+, alpha_-, t_c, alpha') from the same eight scalars
-    reported = generate(params[:-1], _reported_exprs(abcd), backend)
-    coeffs = (S.D, S.G, S.N, S.M, S.t)
-    ell = _generate(coeffs, st["ell"], backend)
-    residual = _generate((S.D, S.N, S.M, S.f0, S.y, S.t), st["residual"], backend)
-    p = _generate((S.p0, S.ell), st["p_t"], backend)
-    q = _generate((S.q0, S.ell), st["q_t"], backend)
-    neuron_args = (S.u0, S.v0, S.p0, S.q0, S.ell, S.eta_u, S.eta_w, S.rho)
-    neuron = _generate(neuron_args, (st["u_t"], st["v_t"]), backend)
-    p0q0 = (S.paper["p"], S.paper["q"])
-    pq_of_uv = _generate((S.u, S.v, S.eta_u, S.eta_w, S.rho), p0q0, backend)
-    align = _generate(
-        (S.f0, S.Lam, S.ell, S.P, S.Q, S.y, S.eta_u, S.eta_w, S.gamma, S.rho),
-        st["alignment"].subs(S.F, st["F_of_f"]),
-        backend,
-    )
     sums = (S.Sp, S.Sq, S.R, S.y, S.gamma, S.rho, S.eta_u, S.eta_w)
-    f = _generate(sums, st["f"], backend)
-    ntk_ = _generate((S.Sp, S.Sq, S.gamma, S.rho), st["ntk"], backend)
-    return _Evaluators(constants, reported, ell, residual, p, q, neuron, pq_of_uv, align, f, ntk_)
+    align_args = (S.f0, S.Lam, S.ell, S.P, S.Q, S.y, S.eta_u, S.eta_w, S.gamma, S.rho)
+    neuron_args = (S.u0, S.v0, S.p0, S.q0, S.ell, S.eta_u, S.eta_w, S.rho)
+    return {
+        "constants": (params, const_exprs, False),
+        # the reported constants (alpha_+, alpha_-, t_c, alpha') from the same eight scalars
+        "reported": (params[:-1], _reported_exprs(abcd), False),
+        "ell": ((S.D, S.G, S.N, S.M, S.t), st["ell"], True),
+        "residual": ((S.D, S.N, S.M, S.f0, S.y, S.t), st["residual"], True),
+        "p": ((S.p0, S.ell), st["p_t"], True),
+        "q": ((S.q0, S.ell), st["q_t"], True),
+        "neuron": (neuron_args, (st["u_t"], st["v_t"]), True),
+        "pq": ((S.u, S.v, S.eta_u, S.eta_w, S.rho), (S.paper["p"], S.paper["q"]), True),
+        "alignment": (align_args, st["alignment"].subs(S.F, st["F_of_f"]), True),
+        "f": (sums, st["f"], True),
+        "ntk": ((S.Sp, S.Sq, S.gamma, S.rho), st["ntk"], True),
+    }
+
+
+@functools.cache
+def _evaluators(backend: Backend) -> _Evaluators:
+    """The evaluators of :func:`_sources` for ``backend`` (``"numpy"``: float64 through
+    ``numpy.select``, the reference path of :meth:`Trajectory.sample`; ``"mpmath"``)."""
+    return _Evaluators(backend, lazy=False)
+
+
+@functools.cache
+def _lazy_evaluators() -> _Evaluators:
+    """The float64 evaluators of :func:`_sources` printed by :func:`_lazy_printer`: the same
+    arithmetic as ``_evaluators("numpy")``, a piece of a Piecewise evaluated only where it
+    applies (the fast path of :meth:`Trajectory.sample`)."""
+    return _Evaluators("numpy", lazy=True)
+
+
+class _LazyPiecewisePrinter(SciPyPrinter):
+    """The printer :func:`sympy.lambdify` uses for the numpy backend (modules ``scipy``,
+    ``numpy``: ``SciPyPrinter``), except for ``Piecewise``: ``numpy.select`` there, which
+    evaluates every piece on the whole argument, and here
+    ``lazy_select((lambda: cond, lambda: piece), ...)`` (:func:`_lazy_select`), which
+    evaluates a piece only if its condition holds somewhere that no earlier one does.
+    Everything else, each piece and each condition included, prints as lambdify prints it,
+    so the arithmetic of a value is the same operations in the same order."""
+
+    def _print_Piecewise(self, expr: sp.Piecewise) -> str:
+        def cond(c: Any) -> str:  # as NumPyPrinter._print_Piecewise prints a condition
+            return self._print(simplify_logic(c) if c.has(ITE) else c)
+
+        pairs = (f"(lambda: {cond(a.cond)}, lambda: {self._print(a.expr)})" for a in expr.args)
+        return f"lazy_select({', '.join(pairs)})"
+
+
+@functools.cache
+def _lazy_printer() -> _LazyPiecewisePrinter:
+    # lambdify's own settings for the numpy namespace (names of the namespace printed as
+    # themselves), plus lazy_select
+    names = [*namespace("numpy")[0], "lazy_select"]
+    return _LazyPiecewisePrinter({
+        "fully_qualified_modules": False, "inline": True, "allow_unknown_functions": True,
+        "user_functions": {n: n for n in names},
+    })  # fmt: skip
+
+
+def _lazy_select(*pairs: tuple[Callable[[], Any], Callable[[], Any]]) -> Any:
+    """A Piecewise of ``(condition, piece)`` thunks, first true condition wins (``nan`` where
+    none holds), as ``numpy.select``; a condition false everywhere skips its piece without
+    evaluating it, and one true everywhere (e.g. ``p0 == 0`` on an index set where it holds,
+    ``D > 0`` for a trajectory) ends the list.  If the first condition that holds anywhere
+    holds everywhere, the value is that piece's, unbroadcast (a scalar piece stays a
+    scalar: the caller broadcasts); where the conditions vary over the arguments, the pieces
+    that apply somewhere are evaluated on the whole arguments and selected elementwise."""
+    conds: list[np.ndarray] = []
+    pieces: list[Any] = []
+    for cond, piece in pairs:
+        c = np.asarray(cond())
+        if c.dtype != bool:  # a boolean-valued nested Piecewise gives 0.0 / 1.0
+            c = c.astype(bool)
+        if not c.any():
+            continue
+        everywhere = bool(c.all())
+        if everywhere and not conds:
+            return piece()
+        conds.append(c)
+        pieces.append(piece())
+        if everywhere:
+            break
+    if not conds:
+        return np.nan
+    arrays = np.broadcast_arrays(*conds, *(np.asarray(a) for a in pieces))
+    return np.select(arrays[: len(conds)], arrays[len(conds) :], default=np.nan)
 
 
 def _reported_exprs(abcd: Mapping[sp.Symbol, sp.Expr]) -> tuple[sp.Expr, ...]:
@@ -621,6 +720,34 @@ class States:
     def __len__(self) -> int:
         return len(self.t)
 
+    @classmethod
+    def empty(cls, n_times: int, d: int, d0: int) -> States:
+        """Uninitialised float64 arrays for ``n_times`` states of a width-``d`` network with
+        ``d0`` inputs: the ``out=`` of :meth:`Trajectory.sample` (``t``, ``f``,
+        ``alignment``, ``ntk``, ``alpha`` of shape ``(n_times,)``, ``u`` ``(n_times, d)``,
+        ``W`` ``(n_times, d, d0)``), to be filled again and again without allocating.
+
+        Parameters
+        ----------
+        n_times, d, d0 : int
+            Number of times, hidden width and input dimension, each ``>= 1``.
+
+        Returns
+        -------
+        States
+            Arrays of the shapes above, C-contiguous, contents undefined.
+        """
+        n_times, d, d0 = (nb.check_int(k, v) for k, v in (("n_times", n_times), ("d", d),
+                                                           ("d0", d0)))  # fmt: skip
+        return cls(**{name: np.empty(shape) for name, shape in _shapes(n_times, d, d0).items()})
+
+
+def _shapes(n: int, d: int, d0: int) -> dict[str, tuple[int, ...]]:
+    """The shape of each field of :class:`States` for ``n`` times, width ``d``, ``d0``
+    inputs."""
+    return {"t": (n,), "u": (n, d), "W": (n, d, d0), "f": (n,), "alignment": (n,),
+            "ntk": (n,), "alpha": (n,)}  # fmt: skip
+
 
 @dataclass(frozen=True)
 class Trajectory:
@@ -653,24 +780,139 @@ class Trajectory:
         ``"inf"``: the limit state, e.g. the saddle for P = 0 < y)."""
         return self.sample([t])[0]
 
-    def sample(self, times: Any) -> States:
+    def sample(self, times: Any, *, out: States | None = None, engine: str = "fast") -> States:
         """The states at many times (vectorised over ``times``; each ``0 <= t <= inf``).
 
         float64 (``dps=None``): where the setup and the initial weights lie in the range
         where float64 arithmetic neither overflows nor underflows (see :func:`closed_form`),
         the generated numpy evaluators; otherwise the mpmath evaluators at
         ``EXTENDED_DPS`` digits (no exponent range), rounded to float64.  A state component
-        beyond the float64 range raises ``ValueError``."""
+        beyond the float64 range raises ``ValueError``.
+
+        Parameters
+        ----------
+        times : float or sequence of float
+            The times, each ``>= 0`` (``inf``: the limit state).
+        out : States, optional
+            float64 only: preallocated arrays (e.g. :meth:`States.empty`) of the shapes
+            ``(T,)``, ``(T, d)``, ``(T, d, d0)``, dtype float64 and C-contiguous,
+            ``T = len(times)``, no two fields sharing memory; filled and returned (no output
+            is allocated).
+        engine : {"fast", "reference"}
+            float64 only (an mpmath trajectory has one path).  ``"fast"``: blocks of times
+            (:data:`SAMPLE_BLOCK`) written straight into the output, every Piecewise
+            evaluating only the pieces that apply (decided once per trajectory, per index
+            set of units and per block of times); ``"reference"``: the whole arrays at once
+            through ``numpy.select`` (every piece everywhere).  The same operations on the
+            same numbers: the two agree bit for bit.
+
+        Returns
+        -------
+        States
+            ``out`` filled, or new arrays (float64, or mpmath object arrays for
+            ``dps=k``).
+        """
+        engine = _check_engine(engine)
         ts = _check_times(times)
+        if self.dps is not None:
+            if out is not None:
+                raise ValueError(
+                    f"out= is for a float64 trajectory (closed_form(..., dps=None)); this one "
+                    f"has dps={self.dps} (mpmath object arrays): leave out out"
+                )
+            return self._evaluate(ts, self._data["work_dps"])
+        d, d0 = self.W0.shape
+        if out is not None:
+            _check_out(out, len(ts), d, d0)
         if self._data["work_dps"] is None:
-            out = self._evaluate(ts, None)
-            finite = all(np.all(np.isfinite(a)) for a in (out.u, out.W, out.f, out.ntk))
-            if finite:
-                return out
+            if engine == "fast":
+                target = States.empty(len(ts), d, d0) if out is None else out
+                if self._fill(_float_times(ts), target):
+                    return target
+            else:
+                states = self._evaluate(ts, None)
+                if all(np.all(np.isfinite(a)) for a in (states.u, states.W, states.f, states.ntk)):
+                    return _copied(states, out)
             # a float64 overflow the range check did not foresee: evaluate without one
-            return _to_float64(self._extended()._evaluate(ts, EXTENDED_DPS))
-        out = self._evaluate(ts, self._data["work_dps"])
-        return _to_float64(out) if self.dps is None else out
+            return _copied(_to_float64(self._extended()._evaluate(ts, EXTENDED_DPS)), out)
+        return _copied(_to_float64(self._evaluate(ts, self._data["work_dps"])), out)
+
+    def _fill(self, tt: np.ndarray, out: States) -> bool:
+        """The float64 states at the times ``tt`` written into ``out`` (checked shapes): the
+        arithmetic of :meth:`_evaluate` (``dps=None``) in blocks of :data:`SAMPLE_BLOCK`
+        elements of W.  The functions of time alone (ell, the residual, then f, the NTK, the
+        alignment, alpha) on the whole ``(T,)`` vector once; u, p, q, v (``(T, d)``) and W
+        per block of times, each unit's pieces chosen once per index set (the units where
+        ``p_i(0) = 0``, ...) and per block (``|ell| <= 1``).  ``False`` (``out`` partly
+        written) where u, W, f or the NTK is not finite: the caller evaluates in mpmath."""
+        ev = _lazy_evaluators()
+        k = self._data
+        T, d = len(tt), len(k["u0"])
+        x, x2, W_perp = k["x"], k["x2"], k["W_perp"]
+        eta_u, eta_w, rho, gamma, y = (k[n] for n in ("eta_u", "eta_w", "rho", "gamma", "y"))
+        d0 = len(x)
+        # times per block (at least one): of the (T, d) arrays, and of W (T, d, d0)
+        n_b, n_w = max(1, SAMPLE_BLOCK // d), max(1, SAMPLE_BLOCK // (d * d0))
+        np.copyto(out.t, tt)
+        with np.errstate(all="ignore"):
+            ell = _full(ev.ell(k["D"], k["G"], k["N"], k["M"], tt), T)
+            r = ev.residual(k["D"], k["N"], k["M"], k["f0"], k["y"], tt)
+            # index sets of units on which every per-unit condition (p_i(0) = 0, ...) is
+            # constant, with the units' arguments as the reference path broadcasts them
+            unit_args = (k["u0"], k["v0"], k["p0"], k["q0"])
+            units = [
+                (cols, *(a[None, cols] for a in unit_args))
+                for cols in _uniform_sets([c(*unit_args) for c in _conditions("units")], d)
+            ]  # fmt: skip
+            # the same for times: a code per time of the time conditions (|ell| <= 1)
+            time_code = _condition_code([c(ell) for c in _conditions("times")], T)
+            sp2, sq2 = np.empty(T), np.empty(T)
+            p_b, q_b, v_b = np.empty((n_b, d)), np.empty((n_b, d)), np.empty((n_b, d))
+            wp_max, x_max = float(np.max(np.abs(W_perp))), float(np.max(np.abs(x)))
+            W_flat, W_perp_flat = out.W.reshape(T, d * d0), W_perp.reshape(d * d0)
+            unit_of, x_tiled = np.repeat(np.arange(d), d0), np.tile(x, d)
+            for b0 in range(0, T, n_b):
+                b1 = min(b0 + n_b, T)
+                n = b1 - b0
+                L = ell[b0:b1, None]
+                p, q, u, v = p_b[:n], q_b[:n], out.u[b0:b1], v_b[:n]
+                code = time_code[b0:b1]
+                times = [slice(None)] if code[0] == code[-1] and (code == code[0]).all() \
+                    else [np.flatnonzero(code == c) for c in np.unique(code)]  # fmt: skip
+                for cols, u0, v0, p0, q0 in units:
+                    p[:, cols] = ev.p(p0, L)
+                    q[:, cols] = ev.q(q0, L)
+                    for rows in times:
+                        at = _cross(rows, cols, n, d)
+                        u[at], v[at] = ev.neuron(u0, v0, p0, q0, L[rows], eta_u, eta_w, rho)
+                np.multiply(p, p, out=p)
+                p.sum(axis=1, out=sp2[b0:b1])
+                np.multiply(q, q, out=q)
+                q.sum(axis=1, out=sq2[b0:b1])
+                if not math.isfinite(max(u.max(), -u.min())):  # max and min propagate nan
+                    return False
+                # eq. (14) as in _evaluate: W(t) = W_perp + (v(t) / |x|^2) x^T, in place in the
+                # output seen as (T, d d0), so that each operation runs along d d0 numbers
+                # (broadcasting v against x would loop over runs of d0)
+                np.divide(v, x2, out=v)
+                # |W_ij| <= (max|W_perp| + max|v/|x|^2| max|x|)(1 + 2^-52): below 1e308 every
+                # entry is finite (float64's largest is 1.8e308); else look at each entry
+                bounded = wp_max + max(v.max(), -v.min()) * x_max <= 1e308
+                for w0 in range(0, n, n_w):
+                    W = W_flat[b0 + w0 : b0 + min(w0 + n_w, n)]
+                    np.take(v[w0 : w0 + n_w], unit_of, axis=1, out=W)  # v_i repeated d0 times
+                    np.multiply(W, x_tiled, out=W)
+                    np.add(W_perp_flat, W, out=W)
+                    if not (bounded or np.isfinite(W).all()):
+                        return False
+            f = ev.f(sp2, sq2, r, y, gamma, rho, eta_u, eta_w)
+            K = ev.ntk(sp2, sq2, gamma, rho)
+            align = ev.alignment(f, k["Lam"], ell, k["P"], k["Q"], y, eta_u, eta_w, gamma, rho)
+            np.copyto(out.f, f)
+            np.copyto(out.ntk, K)
+            np.copyto(out.alignment, align)
+            np.exp(ell, out=out.alpha)
+        return bool(np.isfinite(out.f).all() and np.isfinite(out.ntk).all())
 
     def _extended(self) -> Trajectory:
         """This trajectory evaluated with mpmath at ``EXTENDED_DPS`` digits."""
@@ -733,6 +975,131 @@ then the products the evaluators form (``4AC``, ``B^2``, ``p_i^2``, ``N/M``, ``e
 p_i``) stay in float64's normal range."""
 
 
+SAMPLE_BLOCK = 2**17
+"""Elements per block of times of the float64 :meth:`Trajectory.sample` (at least one time
+per block), for W and for each ``(times, d)`` array (u, v, p, q) alike: 1 MiB of float64,
+the size of one core's L2 cache here (AMD EPYC, 1 MiB L2 per core), so that a block of W
+written into the output is still in cache when ``W_perp`` is added to it.  The ``(times,
+d)`` blocks are ``d0`` times longer in time than W's (the per-block Python cost of the
+generated evaluators is then paid ``d0`` times less often)."""
+ENGINES = ("fast", "reference")
+"""The paths of the float64 :meth:`Trajectory.sample` (same arithmetic, same result)."""
+
+
+def _check_engine(engine: Any) -> str:
+    if not isinstance(engine, str) or engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+    return engine
+
+
+def _check_out(out: Any, n: int, d: int, d0: int) -> None:
+    """``out`` of :meth:`Trajectory.sample`: a :class:`States` of writeable float64 arrays
+    of the shapes of ``n`` states (:func:`_shapes`) that share no memory."""
+    if not isinstance(out, States):
+        raise TypeError(
+            "out must be a xu_ziyin.States of float64 arrays (e.g. States.empty(len(times), "
+            f"{d}, {d0})), got {type(out).__name__}"
+        )
+    shapes = _shapes(n, d, d0)
+    for name, shape in shapes.items():
+        a = getattr(out, name)
+        want = f"a writeable numpy float64 array of shape {shape}"
+        if not isinstance(a, np.ndarray):
+            raise TypeError(f"out.{name} must be {want}, got {type(a).__name__}")
+        if a.dtype != np.float64:
+            raise TypeError(f"out.{name} must be {want}, got dtype {a.dtype}")
+        if a.shape != shape:
+            raise ValueError(
+                f"out.{name} must be {want} (len(times) = {n}, d = {d}, d0 = {d0}), got shape "
+                f"{a.shape}"
+            )
+        if not a.flags.writeable:
+            raise ValueError(f"out.{name} must be {want}, got a read-only array")
+        if not a.flags.c_contiguous:
+            raise ValueError(f"out.{name} must be C-contiguous (as States.empty makes it)")
+    names = list(shapes)
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            if np.may_share_memory(getattr(out, a), getattr(out, b)) and np.shares_memory(
+                getattr(out, a), getattr(out, b)
+            ):
+                raise ValueError(f"out.{a} and out.{b} must not share memory (they do)")
+
+
+def _copied(states: States, out: States | None) -> States:
+    """``states``, or ``out`` (checked shapes) with ``states`` copied into it."""
+    if out is None:
+        return states
+    for name in _shapes(1, 1, 1):
+        np.copyto(getattr(out, name), getattr(states, name))
+    return out
+
+
+def _float_times(ts: tuple[Number, ...]) -> np.ndarray:
+    """The checked times as float64, as :meth:`Trajectory._evaluate` converts them."""
+    if all(type(t) is float for t in ts):
+        return np.fromiter(ts, dtype=float, count=len(ts))
+    conv = nb.converter(None, "t")
+    return np.array([conv(t) for t in ts], dtype=float)
+
+
+def _full(a: Any, n: int) -> np.ndarray:
+    """A function of time as a float64 ``(n,)`` array (a lazy Piecewise whose one piece is
+    a constant returns the scalar)."""
+    return np.broadcast_to(np.asarray(a, dtype=float), (n,))
+
+
+@functools.cache
+def _conditions(kind: str) -> tuple[Callable[..., Any], ...]:
+    """The generated numpy evaluators of the Piecewise conditions of the per-unit
+    evaluators (``p``, ``q``, ``neuron``) that depend on the units alone (``kind="units"``:
+    arguments ``(u0, v0, p0, q0)``, e.g. ``p0 == 0``) or on ``ell`` alone (``"times"``:
+    argument ``ell``, e.g. ``|ell| <= 1``): the fast path groups units and times by their
+    values, so that within a group each condition is constant and :func:`_lazy_select`
+    evaluates one piece.  A condition of any other kind is left to ``_lazy_select``."""
+    S = symbolic()
+    args = {"units": (S.u0, S.v0, S.p0, S.q0), "times": (S.ell,)}[kind]
+    sources = _sources()
+    found: list[Any] = []
+    for name in ("p", "q", "neuron"):
+        exprs = sources[name][1]
+        for e in exprs if isinstance(exprs, tuple) else (exprs,):
+            for pw in e.atoms(sp.Piecewise):
+                for _piece, c in pw.args:
+                    free = c.free_symbols
+                    if free and free <= set(args) and c not in found:
+                        found.append(c)
+    found.sort(key=sp.default_sort_key)
+    return tuple(generate(args, c, "numpy") for c in found)
+
+
+def _condition_code(values: list[Any], n: int) -> np.ndarray:
+    """One integer per element of a length-``n`` axis: bit ``j`` is condition ``j``."""
+    code = np.zeros(n, dtype=np.int64)
+    for j, c in enumerate(values):
+        code |= np.broadcast_to(np.asarray(c, dtype=bool).ravel(), (n,)).astype(np.int64) << j
+    return code
+
+
+def _uniform_sets(values: list[Any], n: int) -> list[Any]:
+    """The index sets of a length-``n`` axis on which every condition is constant:
+    ``[slice(None)]`` when there is one (the usual case), else index arrays."""
+    code = _condition_code(values, n)
+    if (code == code[0]).all():
+        return [slice(None)]
+    return [np.flatnonzero(code == c) for c in np.unique(code)]
+
+
+def _cross(rows: Any, cols: Any, n: int, d: int) -> Any:
+    """The index of a block of ``n`` times by ``d`` units at ``rows`` x ``cols`` (each a
+    ``slice(None)`` or an index array)."""
+    if isinstance(rows, slice) and isinstance(cols, slice):
+        return (rows, cols)
+    r = np.arange(n) if isinstance(rows, slice) else rows
+    c = np.arange(d) if isinstance(cols, slice) else cols
+    return np.ix_(r, c)
+
+
 def _is_plus_inf(t: Any) -> bool:
     if isinstance(t, bool):
         return False
@@ -747,6 +1114,13 @@ def _is_plus_inf(t: Any) -> bool:
 
 def _check_times(times: Any) -> tuple[Number, ...]:
     """:func:`solvable._core.numbers.check_times` with ``+inf`` allowed (the limit state)."""
+    if (
+        isinstance(times, np.ndarray) and times.ndim == 1 and times.dtype.kind in "fiu"
+        and times.size and bool((times >= 0).all())
+    ):  # fmt: skip
+        # a valid numeric array (t >= 0 is false for nan and -inf): the values the checks
+        # below return, without one Python check per time; anything else is checked below
+        return tuple(times.tolist())
     if isinstance(times, np.ndarray) and times.ndim <= 1:
         items = [times.item()] if times.ndim == 0 else times.tolist()
     elif isinstance(times, (numbers.Real, str, mpmath.mpf)) and not isinstance(times, bool):
@@ -919,14 +1293,21 @@ def _float64_safe(setup: Setup, u0c: tuple, W0c: tuple, data: Mapping[str, Any])
     """Whether the float64 data of a closed form lie in the range of :data:`SAFE_INPUT`
     (inputs given as strings are compared at their exact values: ``"1e-400"`` is not 0)."""
     lo, hi = 1 / SAFE_INPUT, SAFE_INPUT
+    given = [setup.eta_u, setup.eta_w, setup.gamma, setup.y, *setup.x, *u0c]
+    given += [w for row in W0c for w in row]
+    # floats compared in float64 (exact: lo and hi are powers of two), the rest (decimal
+    # strings, ints, mpf) at their exact values
+    floats = np.abs(np.fromiter((z for z in given if type(z) is float), dtype=float))
+    if np.any((floats != 0) & ((floats < lo) | (floats > hi))):
+        return False
     with mpmath.workdps(20):
-        given = [setup.eta_u, setup.eta_w, setup.gamma, setup.y, *setup.x, *u0c]
-        given += [w for row in W0c for w in row]
         for z in given:
+            if type(z) is float:
+                continue
             m = abs(nb.to_mpf(z))
             if m != 0 and not lo <= m <= hi:
                 return False
-    first = [*data["v0"], *data["p0"], *data["q0"]]
+    first = np.concatenate([np.asarray(data[k], dtype=float) for k in ("v0", "p0", "q0")])
     second = [data[k] for k in ("rho", "P", "Q", "A", "B", "C", "D", "N", "M", "G", "f0")]
     second.append(data["Lam"])
     for vals, (a, b) in ((first, (lo, hi)), (second, (lo * lo, hi * hi))):
@@ -959,7 +1340,7 @@ def _check_weights(setup: Setup, u0: Any, W0: Any) -> tuple[tuple, tuple]:
     if not isinstance(setup, Setup):
         raise TypeError(f"setup must be a xu_ziyin.Setup, got {type(setup).__name__}")
     u0c = nb.check_vector("u0", u0)
-    W0c = nb.check_matrix("W0", W0, (None, None))
+    W0c = _check_W0(W0)
     d, d0, (r, c) = len(u0c), setup.d0, (len(W0c), len(W0c[0]))
     if c != d0:
         raise ValueError(
@@ -971,6 +1352,18 @@ def _check_weights(setup: Setup, u0: Any, W0: Any) -> tuple[tuple, tuple]:
             f"shape ({d}, {d0}); W0 has shape ({r}, {c}), so u0 must have shape ({r},)"
         )
     return u0c, W0c
+
+
+def _check_W0(W0: Any) -> tuple[tuple[Number, ...], ...]:
+    """``nb.check_matrix("W0", W0, (None, None))``; a numeric 2-d array of finite entries
+    (e.g. a trajectory's large ``W0``) gives the same rows without one Python check per
+    entry, anything else is checked entry by entry."""
+    if (
+        isinstance(W0, np.ndarray) and W0.ndim == 2 and W0.dtype.kind in "fiu"
+        and W0.size and bool(np.isfinite(W0).all())
+    ):  # fmt: skip
+        return tuple(map(tuple, W0.tolist()))
+    return nb.check_matrix("W0", W0, (None, None))
 
 
 def _scalar(z: Any, dps: int | None) -> Any:

@@ -1,0 +1,83 @@
+"""Mutants of the fast float64 path of seed 001's closed form (issue 17, target 1):
+``Trajectory.sample`` in blocks of times into preallocated outputs, the lazily evaluated
+Piecewise, the vectorised input checks (``solvable/xu_ziyin.py``).  Each is killed by
+``tests/test_closed_form_scale.py``, which compares the fast path with the reference path
+bit for bit.  Format: see ``benchmarks/mutation.py``."""
+
+SCALE = "tests/test_closed_form_scale.py"
+XZ = "solvable/xu_ziyin.py"
+
+MUTANTS = [
+    dict(
+        name="xu_ziyin.fast_lazy_select_any_as_all",
+        seed="001",
+        backend="numpy",
+        file=XZ,
+        old="        everywhere = bool(c.all())\n",
+        new="        everywhere = bool(c.any())\n",
+        why="the lazy Piecewise takes a condition that holds somewhere for one that holds "
+        "everywhere: the first piece that applies anywhere is used everywhere (ell and the "
+        "residual mix the early and late pieces over the times)",
+        tests=[SCALE],
+        claims="xu_ziyin.theorem_1_oracle",
+    ),
+    dict(
+        name="xu_ziyin.fast_W_repeat_tile_swapped",
+        seed="001",
+        backend="numpy",
+        file=XZ,
+        old="unit_of, x_tiled = np.repeat(np.arange(d), d0), np.tile(x, d)",
+        new="unit_of, x_tiled = np.tile(np.arange(d), d0), np.repeat(x, d)",
+        why="W(t) = W_perp + (v/|x|^2) x^T with np.repeat and np.tile confused: v_i and x_j "
+        "paired in the wrong order in the flattened (d, d0) rows of W",
+        tests=[SCALE],
+        claims="xu_ziyin.theorem_1_oracle",
+    ),
+    dict(
+        name="xu_ziyin.fast_W_overflow_unchecked",
+        seed="001",
+        backend="numpy",
+        file=XZ,
+        old="                bounded = wp_max + max(v.max(), -v.min()) * x_max <= 1e308\n",
+        new="                bounded = True\n",
+        why="the bound that spares looking at each entry of W taken for granted: an infinite W "
+        "is returned instead of the mpmath re-evaluation",
+        tests=[SCALE],
+        claims=[],
+    ),
+    dict(
+        name="xu_ziyin.fast_sum_q_into_sp2",
+        seed="001",
+        backend="numpy",
+        file=XZ,
+        old="                q.sum(axis=1, out=sq2[b0:b1])\n",
+        new="                q.sum(axis=1, out=sp2[b0:b1])\n",
+        why="sum_i q_i(t)^2 written over sum_i p_i(t)^2 (a copy-paste slip in the block loop): "
+        "f, the NTK and the alignment from the wrong unit sums",
+        tests=[SCALE],
+        claims="xu_ziyin.theorem_1_oracle",
+    ),
+    dict(
+        name="xu_ziyin.times_array_check_sign",
+        seed="001",
+        backend="numpy",
+        file=XZ,
+        old="        and times.size and bool((times >= 0).all())\n",
+        new="        and times.size and bool(np.isfinite(times[times != np.inf]).all())\n",
+        why="the vectorised check of an array of times tests finiteness instead of t >= 0: a "
+        "negative time is accepted",
+        tests=[SCALE],
+        claims=[],
+    ),
+    dict(
+        name="xu_ziyin.W0_array_unchecked",
+        seed="001",
+        backend="numpy",
+        file=XZ,
+        old="        and W0.size and bool(np.isfinite(W0).all())\n",
+        new="        and W0.size\n",
+        why="the vectorised check of an array W0 forgets finiteness: nan weights accepted",
+        tests=[SCALE],
+        claims=[],
+    ),
+]

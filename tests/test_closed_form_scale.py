@@ -1,0 +1,330 @@
+"""Issue 17, target 1 for seed 001: the float64 ``xu_ziyin`` closed form sampled in blocks of
+times straight into (optionally preallocated) outputs, each Piecewise evaluating only the
+pieces that apply (``engine="fast"``, the default), against the reference path
+(``engine="reference"``: whole arrays through ``numpy.select``).
+
+Both paths do the same floating-point operations on the same numbers, so they must agree
+bit for bit (compared as bytes: not even the sign of a zero may differ), on every case of
+``xu_ziyin.CASES`` (P = 0, Q = 0, y = 0, the saddle, d0 = 1, ...), at t = 0, late times and
+t = inf, with units of mixed kinds (p_i(0) = 0 for some units, q_i(0) = 0 for others), with
+blocks of one time and blocks that straddle |ell| = 1, in the extended-range (mpmath)
+evaluation and in its fallback after a float64 overflow.  No wall-clock time is asserted:
+``benchmarks/closed_form_scale.py`` measures speed (its quick mode runs here as a smoke
+test)."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from solvable import xu_ziyin as xz
+
+ROOT = Path(__file__).resolve().parents[1]
+FIELDS = ("t", "u", "W", "f", "alignment", "ntk", "alpha")
+TIMES = [0.0, 1e-3, 0.05, 0.3, 1.0, 2.5, 10.0, 1e3, 1e8, 1e300, math.inf]
+# unsorted, repeated, with both |ell| <= 1 and |ell| > 1 inside one small block
+SHUFFLED = [2.0, 0.0, math.inf, 0.1, 2.0, 40.0, 0.2, 1e-6, 7.0, 0.5, 1e5, 0.0, 3.0]
+
+
+def differing(a: xz.States, b: xz.States) -> list[str]:
+    """The fields of ``a`` and ``b`` that are not the same bytes (shape, dtype, values,
+    signs of zeros, nan positions)."""
+    out = []
+    for name in FIELDS:
+        x, y = getattr(a, name), getattr(b, name)
+        if x.shape != y.shape or x.dtype != y.dtype or x.tobytes() != y.tobytes():
+            out.append(name)
+    return out
+
+
+def both(traj: xz.Trajectory, times) -> tuple[xz.States, xz.States]:
+    return traj.sample(times), traj.sample(times, engine="reference")
+
+
+# ---------------------------------------------------------------------------
+# the fast path is the reference path's arithmetic
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("case", xz.CASES, ids=lambda c: c.name)
+def test_fast_equals_reference_on_every_case(case):
+    traj = xz.closed_form(case.setup, case.u0, case.W0)
+    assert differing(*both(traj, TIMES)) == []
+
+
+@pytest.mark.parametrize("block", [1, 5, 64])
+@pytest.mark.parametrize(
+    "name", ["generic", "y_zero", "P_zero_y_positive", "Q_zero_y_negative", "saddle"]
+)
+def test_fast_equals_reference_in_small_blocks(monkeypatch, name, block):
+    """Blocks of one time and blocks straddling |ell| = 1 (rows of both pieces of u_t,
+    v_t in one block), unsorted and repeated times."""
+    monkeypatch.setattr(xz, "SAMPLE_BLOCK", block)
+    c = xz.case(name)
+    traj = xz.closed_form(c.setup, c.u0, c.W0)
+    assert differing(*both(traj, SHUFFLED)) == []
+
+
+def _mixed_units():
+    """x = (3, 4) (rho = 5), eta_u = 4, eta_w = 1: p_i(0) = 0 where (W x)_i = -2.5 u_i (unit
+    0), q_i(0) = 0 where (W x)_i = +2.5 u_i (unit 1), neither for unit 2."""
+    setup = xz.Setup("4", "1", "0.7", ("3", "4"), "1")
+    u0 = ("1", "-0.55", "0.3")
+    W0 = (("-0.5", "-0.25"), ("-0.125", "-0.25"), ("0.2", "0.9"))
+    return xz.closed_form(setup, u0, W0)
+
+
+@pytest.mark.parametrize("block", [1, 7, xz.SAMPLE_BLOCK])
+def test_fast_equals_reference_with_units_of_mixed_kinds(monkeypatch, block):
+    monkeypatch.setattr(xz, "SAMPLE_BLOCK", block)
+    traj = _mixed_units()
+    assert traj._data["p0"][0] == 0 and traj._data["q0"][1] == 0
+    assert np.all(traj._data["p0"][1:] != 0) and np.all(traj._data["q0"][[0, 2]] != 0)
+    assert differing(*both(traj, SHUFFLED)) == []
+
+
+@pytest.mark.parametrize("scale", ["1e150", "1e-160"])
+def test_extended_range_same_on_both_engines(scale):
+    """Data outside the float64-safe range: both engines evaluate in mpmath and round."""
+    c = xz.case("generic")
+    mul = float(scale)
+    u0 = [float(v) * mul for v in c.u0]
+    W0 = [[float(v) * mul for v in row] for row in c.W0]
+    traj = xz.closed_form(c.setup, u0, W0)
+    assert traj._data["work_dps"] is not None
+    a, b = both(traj, [0.0, 1.0, math.inf])
+    assert differing(a, b) == []
+    out = xz.States.empty(3, 3, 2)
+    assert traj.sample([0.0, 1.0, math.inf], out=out) is out and differing(out, a) == []
+
+
+def test_state_beyond_float64_refused_on_both_engines():
+    c = xz.case("generic")
+    u0 = [float(v) * 1e300 for v in c.u0]
+    W0 = [[float(v) * 1e300 for v in row] for row in c.W0]
+    traj = xz.closed_form(c.setup, u0, W0)
+    for engine in xz.ENGINES:
+        with pytest.raises(ValueError, match="beyond the float64 range"):
+            traj.sample([0.0], engine=engine)
+
+
+@pytest.mark.parametrize("poison", ["W_perp", "u0"])
+def test_overflow_falls_back_to_mpmath_as_the_reference(poison):
+    """A non-finite u or W in float64 (here forced: an infinite entry planted in the float64
+    data, which the mpmath re-evaluation from the given weights does not see) sends both
+    engines to the mpmath evaluation, rounded: the same states, and finite ones."""
+    c = xz.case("generic")
+    traj = xz.closed_form(c.setup, c.u0, c.W0)
+    data = dict(traj._data)
+    planted = np.array(data[poison], dtype=float)
+    planted.flat[0] = np.inf
+    data[poison] = planted
+    object.__setattr__(traj, "_data", data)
+    a, b = both(traj, TIMES)
+    assert differing(a, b) == []
+    assert np.all(np.isfinite(a.u)) and np.all(np.isfinite(a.W))
+    clean = xz.closed_form(c.setup, c.u0, c.W0).sample(TIMES)
+    np.testing.assert_allclose(a.W, clean.W, rtol=1e-13, atol=1e-300)  # two roundings apart
+
+
+# ---------------------------------------------------------------------------
+# hypothesis: across the parameter space
+# ---------------------------------------------------------------------------
+def _exp10(lo, hi):
+    return st.floats(lo, hi).map(lambda e: float(10.0**e))
+
+
+@st.composite
+def _problems(draw):
+    d = draw(st.integers(1, 5))
+    d0 = draw(st.integers(1, 3))
+    scale = draw(_exp10(-100, 100))
+    units = st.floats(-1, 1).map(lambda z: round(z, 3))
+    u0 = [draw(units) * scale for _ in range(d)]
+    W0 = [[draw(units) * scale for _ in range(d0)] for _ in range(d)]
+    x = [draw(st.sampled_from([1.0, -2.0, 0.5, 3.0])) for _ in range(d0)]
+    eta_u, eta_w = draw(_exp10(-4, 4)), draw(_exp10(-4, 4))
+    y = draw(st.sampled_from([1.5, -1.2, 0.0])) * draw(_exp10(-3, 3))
+    zero = draw(st.sampled_from(["none", "P", "Q", "both", "some"]))
+    if zero != "none":  # exact manifolds: u_i = -+ 2 W_i for d0 = 1, x = 1, eta_u = 4 eta_w
+        d0, x, eta_u = 1, [1.0], 4 * eta_w
+        W0 = [[draw(units) * scale] for _ in range(d)]
+        signs = [{"P": -1, "Q": 1, "both": 0}.get(zero) for _ in range(d)]
+        if zero == "some":  # per unit: p_i(0) = 0, q_i(0) = 0 or neither
+            signs = [draw(st.sampled_from([-1, 1, 0.5])) for _ in range(d)]
+        u0 = [s * 2 * row[0] for s, row in zip(signs, W0, strict=True)]
+        if zero == "both":
+            W0 = [[0.0] for _ in range(d)]
+    times = draw(st.lists(st.one_of(st.just(math.inf), st.just(0.0), _exp10(-4, 4)), min_size=1,
+                          max_size=12))  # fmt: skip
+    block = draw(st.sampled_from([1, 3, 2**17]))
+    setup = xz.Setup(eta_u=eta_u, eta_w=eta_w, gamma=draw(_exp10(-1, 1)), x=x, y=y)
+    return setup, u0, W0, times, block
+
+
+@settings(max_examples=60, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
+@given(_problems())
+def test_property_fast_equals_reference(problem):
+    setup, u0, W0, times, block = problem
+    traj = xz.closed_form(setup, u0, W0)
+    old = xz.SAMPLE_BLOCK
+    xz.SAMPLE_BLOCK = block  # (monkeypatch is function-scoped: restored by hand)
+    try:
+        results = []
+        for engine in xz.ENGINES:
+            try:
+                results.append(traj.sample(times, engine=engine))
+            except ValueError as exc:  # a state beyond float64: refused by both
+                results.append(str(exc))
+    finally:
+        xz.SAMPLE_BLOCK = old
+    a, b = results
+    if isinstance(a, str) or isinstance(b, str):
+        assert a == b
+    else:
+        assert differing(a, b) == []
+
+
+def test_differing_sees_one_ulp_and_a_zero_sign():
+    """The comparison itself is not blind: one ulp in one entry of W, or -0.0 for 0.0 in t,
+    is a difference."""
+    c = xz.case("generic")
+    a = xz.closed_form(c.setup, c.u0, c.W0).sample(TIMES)
+    W = a.W.copy()
+    W.flat[5] = np.nextafter(W.flat[5], np.inf)
+    assert differing(a, xz.States(**{**vars(a), "W": W})) == ["W"]
+    t = a.t.copy()
+    t[0] = -0.0
+    assert differing(a, xz.States(**{**vars(a), "t": t})) == ["t"]
+
+
+# ---------------------------------------------------------------------------
+# out=: preallocated outputs
+# ---------------------------------------------------------------------------
+def test_out_is_filled_and_returned_and_reused():
+    c = xz.case("d0_1_disalign")
+    traj = xz.closed_form(c.setup, c.u0, c.W0)
+    d, d0 = traj.W0.shape
+    out = xz.States.empty(len(SHUFFLED), d, d0)
+    for times in (SHUFFLED, SHUFFLED[::-1]):  # the same arrays, filled twice
+        got = traj.sample(times, out=out)
+        assert got is out
+        assert differing(out, traj.sample(times, engine="reference")) == []
+    ref_out = xz.States.empty(len(SHUFFLED), d, d0)
+    assert traj.sample(SHUFFLED, out=ref_out, engine="reference") is ref_out
+    assert differing(ref_out, traj.sample(SHUFFLED)) == []
+
+
+def test_states_empty_shapes_and_bad_sizes():
+    s = xz.States.empty(4, 3, 2)
+    assert s.u.shape == (4, 3) and s.W.shape == (4, 3, 2) and s.t.shape == (4,)
+    assert all(getattr(s, k).dtype == np.float64 for k in FIELDS)
+    with pytest.raises(ValueError, match="d0"):
+        xz.States.empty(4, 3, 0)
+    with pytest.raises(TypeError, match="n_times"):
+        xz.States.empty(4.5, 3, 2)
+
+
+def _bad_outs():
+    good = lambda: xz.States.empty(len(TIMES), 3, 2)  # noqa: E731
+    s = good()
+    yield "type", [1, 2], TypeError, r"out must be a xu_ziyin\.States .*got list"
+    yield (
+        "dtype",
+        xz.States(**{**vars(s), "W": s.W.astype(np.float32)}),
+        TypeError,
+        (
+            r"out\.W must be a writeable numpy float64 array of shape \(11, 3, 2\), got dtype "
+            r"float32"
+        ),
+    )
+    yield "list field", xz.States(**{**vars(s), "f": list(s.f)}), TypeError, r"out\.f .*list"
+    yield (
+        "shape",
+        xz.States(**{**vars(s), "u": np.empty((11, 4))}),
+        ValueError,
+        (
+            r"out\.u must be .*shape \(11, 3\) \(len\(times\) = 11, d = 3, d0 = 2\), got shape "
+            r"\(11, 4\)"
+        ),
+    )
+    ro = good()
+    ro.ntk.flags.writeable = False
+    yield "read-only", ro, ValueError, r"out\.ntk must be .*read-only"
+    nc = np.empty((11, 6))[:, ::2]
+    yield "strided", xz.States(**{**vars(s), "u": nc}), ValueError, r"out\.u must be C-contig"
+    yield (
+        "shared",
+        xz.States(**{**vars(s), "ntk": s.f}),
+        ValueError,
+        (r"out\.f and out\.ntk must not share memory"),
+    )
+
+
+@pytest.mark.parametrize("what,out,exc,match", list(_bad_outs()), ids=lambda v: str(v)[:12])
+def test_bad_out_refused(what, out, exc, match):
+    c = xz.case("generic")
+    traj = xz.closed_form(c.setup, c.u0, c.W0)
+    with pytest.raises(exc, match=match):
+        traj.sample(TIMES, out=out)
+
+
+def test_out_refused_for_mpmath_and_bad_engine():
+    c = xz.case("generic")
+    hi = xz.closed_form(c.setup, c.u0, c.W0, dps=20)
+    with pytest.raises(ValueError, match=r"out= is for a float64 trajectory.*dps=20"):
+        hi.sample([1], out=xz.States.empty(1, 3, 2))
+    traj = xz.closed_form(c.setup, c.u0, c.W0)
+    with pytest.raises(ValueError, match=r"engine must be one of \('fast', 'reference'\), got"):
+        traj.sample([1], engine="slow")
+
+
+# ---------------------------------------------------------------------------
+# the vectorised input checks give what the per-number checks give
+# ---------------------------------------------------------------------------
+def test_time_array_checked_as_its_list():
+    arr = np.array([0.0, 1.5, np.inf, 3.0])
+    assert xz._check_times(arr) == xz._check_times(arr.tolist())
+    assert xz._check_times(np.array([1, 2], dtype=np.int32)) == (1, 2)
+    for bad, match in (([0.0, -1.0], "t must be >= 0, got -1.0"), ([np.nan], r"t\[0\]"),
+                       ([-np.inf], r"t\[0\] must be finite")):  # fmt: skip
+        with pytest.raises(ValueError, match=match):
+            xz._check_times(np.array(bad))
+        with pytest.raises(ValueError, match=match):
+            xz._check_times(bad)
+
+
+def test_weight_array_checked_as_its_rows():
+    c = xz.case("generic")
+    W0 = np.array([[float(v) for v in row] for row in c.W0])
+    assert xz._check_W0(W0) == xz._check_W0(W0.tolist())
+    W0[1, 1] = np.nan
+    for arg in (W0, W0.tolist()):
+        with pytest.raises(ValueError, match=r"W0\[1,1\] must be finite"):
+            xz._check_W0(arg)
+    u0 = np.array([float(v) for v in c.u0])
+    a = xz.closed_form(c.setup, u0, np.array([[float(v) for v in r] for r in c.W0]))
+    b = xz.closed_form(c.setup, list(u0), [[float(v) for v in r] for r in c.W0])
+    assert differing(a.sample(TIMES), b.sample(TIMES)) == []
+
+
+# ---------------------------------------------------------------------------
+# the benchmark's quick mode (a smoke test; its timings are not asserted)
+# ---------------------------------------------------------------------------
+def test_benchmark_quick_mode(capsys):
+    spec = importlib.util.spec_from_file_location(
+        "benchmarks_closed_form_scale", ROOT / "benchmarks" / "closed_form_scale.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
+    spec.loader.exec_module(module)
+    rows = module.main(["--quick", "--repeat", "1"])
+    text = capsys.readouterr().out
+    assert "| (a) floor: np.empty + fill |" in text and "load average" in text
+    assert any("max abs((b) - (d)) = 0.0e+00" in cell for row in rows for cell in row)
