@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 import numerics
 from solvable import mirror_flow as mf
 from solvable._core.tolerance import Tolerance, error_in_units
+from solvable.confirmations import mirror_flow as conf
 
 SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 WORST = {"float64": 0.0}
@@ -262,3 +263,30 @@ def test_diagonal_simulation_conserves_delta_and_reaches_the_prediction():
 def test_report_worst_error():
     print(f"\nmirror_flow: worst float64 {WORST['float64']:.3g} x F64 (32 eps)")
     assert WORST["float64"] <= 1
+
+
+# ---------------------------------------------------------------------------
+# implicit_bias's default run (issue 17): 30 digits at two deltas, float64 at three
+# ---------------------------------------------------------------------------
+def test_implicit_bias_default_run_checks_30_digits(monkeypatch):
+    """The default run (the 30-digit check at BIAS_DELTAS_MP_FAST only) must still see an
+    error that float64 cannot: the 30-digit prediction moved by 1e-20 of itself, far
+    inside the float64 check's 1e-11 and far outside dps - 5 = 25 digits."""
+    assert set(conf.BIAS_DELTAS_MP_FAST) < set(conf.BIAS_DELTAS_FAST) <= set(conf.BIAS_DELTAS)
+    good = conf._implicit_bias()
+    assert good.status == "confirmed", good.detail
+    assert "delta in {1e-4, -0.05}" in good.detail
+
+    exact = mf.bregman_interpolant
+
+    def shifted(setup, a0, w0, dps=None):
+        pred = exact(setup, a0, w0, dps=dps)
+        if dps is None:
+            return pred
+        with mpmath.workdps(dps + 10):
+            return np.array([v * (1 + mpmath.mpf("1e-20")) for v in pred], dtype=object)
+
+    monkeypatch.setattr(conf.mirror_flow, "bregman_interpolant", shifted)
+    bad = conf._implicit_bias()
+    assert bad.status == "failed", bad.detail
+    assert "at dps=30" in bad.detail

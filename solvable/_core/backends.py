@@ -110,10 +110,45 @@ def _np_exprel(z: Any) -> Any:
     return np.where(z == 0, 1.0, out)
 
 
+_SCALAR_TYPES = (bool, int, float, complex, np.bool_, np.number)
+
+
+def _is_scalar(a: Any) -> bool:
+    """A number: a Python or numpy scalar, or a 0-d numeric array."""
+    if isinstance(a, _SCALAR_TYPES):
+        return True
+    return isinstance(a, np.ndarray) and a.ndim == 0 and a.dtype.kind in "biufc"
+
+
 def _np_select(condlist: list[Any], choicelist: list[Any], default: Any = np.nan) -> Any:
     """``numpy.select`` for sympy's Piecewise, with scalar branches broadcast; a condition
     that is itself a (nested, boolean-valued) Piecewise arrives as 0.0 / 1.0 and is cast
-    back to bool."""
+    back to bool.
+
+    When every condition and choice is a scalar (a scipy right-hand side evaluated one
+    entry at a time), the first true branch is taken directly: the same 0-d array of the
+    same dtype as :func:`_np_select_arrays` (the general path), without broadcasting."""
+    if (
+        0 < len(condlist) == len(choicelist)
+        and all(map(_is_scalar, condlist))
+        and all(map(_is_scalar, choicelist))
+    ):
+        choices = [np.asarray(c) for c in choicelist]
+        # numpy.select's own dtype rule: the choices as arrays, the default as given
+        dtype = np.result_type(*choices, default)
+        if dtype.kind in "fc":  # (always, with sympy's default nan)
+            out = np.array(default, dtype)
+            for cond, choice in zip(condlist, choices, strict=True):
+                if bool(cond):  # the first true branch; each choice casts safely to dtype
+                    out[()] = choice
+                    break
+            return out
+    return _np_select_arrays(condlist, choicelist, default)
+
+
+def _np_select_arrays(condlist: list[Any], choicelist: list[Any], default: Any = np.nan) -> Any:
+    """:func:`_np_select` for any shapes (the reference path): the branches broadcast
+    against each other, then ``numpy.select``."""
     arrays = np.broadcast_arrays(*(np.asarray(a) for a in (*condlist, *choicelist)))
     n = len(condlist)
     conds = [c if c.dtype == bool else c.astype(bool) for c in arrays[:n]]
@@ -200,7 +235,24 @@ def _torch_namespace() -> dict[str, Any]:
         return fn
 
     return {"heaviside": heaviside, "exprel": exprel_, "logaddexp": torch.logaddexp,
-            "max": extremum(torch.maximum), "min": extremum(torch.minimum)}  # fmt: skip
+            "max": extremum(torch.maximum), "min": extremum(torch.minimum),
+            "threshold": torch.threshold}  # fmt: skip
+
+
+def _threshold_form(expr: Any) -> tuple[Any, int, int] | None:
+    """``(x, t, v)`` when ``expr`` is ``Piecewise((v, x <= t), (x, True))`` with integers
+    ``|t|, |v| <= 256`` (exact in every torch floating dtype, bfloat16 included, so the
+    comparison and the value are those of the where form; ReLU's
+    :func:`~solvable._core.activations.evaluated_form` is ``t = v = 0``), else ``None``."""
+    if not isinstance(expr, sp.Piecewise) or len(expr.args) != 2:
+        return None
+    (v, cond), (x, last) = expr.args
+    if last is not sp.true or not isinstance(cond, sp.LessThan) or cond.lhs != x:
+        return None
+    t = cond.rhs
+    if not (v.is_Integer and t.is_Integer and abs(v) <= 256 and abs(t) <= 256):
+        return None
+    return x, int(t), int(v)
 
 
 @functools.cache
@@ -220,10 +272,24 @@ def _torch_printer(names: tuple[str, ...]) -> Any:
 
         return print_
 
+    def piecewise(self: Any, e: Any) -> str:
+        # Piecewise((v, x <= t), (x, True)) is torch.threshold(x, t, v), elementwise the
+        # same function: x <= t ? v : x (nan passes through, v = 0 is +0.0 at x = -0.0),
+        # and autograd's derivative 0 wherever x <= t (relu'(0) = 0) and 1 elsewhere, as
+        # for where(le(x, t), v, x); one kernel instead of le + where and a broadcast
+        # scalar (the ReLU of the torch losses).  tests/test_backends.py compares values,
+        # signs of zero and first and second derivatives with the where form
+        form = _threshold_form(e)
+        if form is None:
+            return TorchPrinter._print_Piecewise(self, e)
+        x, t, v = form
+        return f"threshold({self._print(x)}, {float(t)!r}, {float(v)!r})"
+
     cls = type("_TorchPrinter", (TorchPrinter,), {
         "_print_expm1": call("torch.expm1"), "_print_log1p": call("torch.log1p"),
         # the package's own functions, resolved in the torch namespace dict
         "_print_exprel": call("exprel"), "_print_logaddexp": call("logaddexp"),
+        "_print_Piecewise": piecewise,
     })  # fmt: skip
     return cls({"fully_qualified_modules": False, "inline": True, "allow_unknown_functions": True,
                 "user_functions": {n: n for n in names}})  # fmt: skip
