@@ -7,18 +7,23 @@ Run (from the repository root)::
     python benchmarks/bench_torch.py                  # all three, ~1-2 min on 2 CPU cores
     python benchmarks/bench_torch.py --quick          # smaller sizes, a smoke run (seconds)
     python benchmarks/bench_torch.py --device cuda    # torch part on the GPU
+    python benchmarks/bench_torch.py --only gf        # issue 17's table (about 5 min)
     python benchmarks/bench_torch.py --only gf --threads 1
 
-(gf)     B = 256 initialisations (entries N(0, 1/d), ``torch_flow.initialise(seed=0)``)
-         of the width d = 256 net (d0 = 10, a fixed random x with |x| = 1, y = gamma =
-         eta_u = eta_w = 1) integrated to T = 5 (about 7 t_c) at rtol 1e-10, state kept
-         at T only: ``numerics.torch_flow.gradient_flow`` (batched DOP853, one warm-up run,
-         then one timed run) vs a Python loop of ``scipy.integrate.solve_ivp(DOP853)`` on
-         a hand-written numpy vector field over the same initialisations, with the same
-         atol rule (``rtol * 1e-3 * max|theta_0|`` per trajectory).  If the loop passes
-         60 s, the trajectories done so far are timed and the total extrapolated
-         linearly (the output says so).  Printed: both wall times and their ratio, the
-         largest normwise relative difference of the final states, step counts.
+(gf)     issue 17 target 2: B = 128, 256, 512, 1024 initialisations (entries N(0, 1/d),
+         ``torch_flow.initialise(seed=0)`` of the largest batch, of which a batch of B is
+         the first B) of the width d = 256 net (d0 = 10, a fixed random x with |x| = 1,
+         y = gamma = eta_u = eta_w = 1) integrated to T = 5 (about 7 t_c) at rtol 1e-10,
+         state kept at T only: ``numerics.torch_flow.gradient_flow`` (batched DOP853,
+         ``threads=1`` and ``threads=2``, one warm-up, best of ``--repeat``) vs a Python
+         loop of ``scipy.integrate.solve_ivp(DOP853)`` on a hand-written numpy vector
+         field over the same initialisations, with the same atol rule (``rtol * 1e-3 *
+         max|theta_0|`` per trajectory).  The loop runs trajectory after trajectory for
+         30 s and its time per trajectory is scaled to each B.  Printed: a markdown table
+         (scipy loop, torch, ratio, microseconds per (B x width): constant if the cost is
+         linear, load average when the row ran) and the largest normwise relative
+         difference of the final states.  The torchdiffeq and diffrax peers:
+         ``benchmarks/torch_flow_peers.py``.
 (closed) ``closed_form(setup, u0, W0).sample(times)`` in float64 at 10^4 times in
          [0, 10 t_c] for d = 1000, d0 = 10 (u and W at every time: 880 MB) vs
          (a) ``solve_ivp(DOP853, rtol 1e-10, t_eval=times)`` on the hand-written numpy
@@ -40,6 +45,7 @@ at barriers), so compare with ``--threads 1`` when the load is high.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import platform
 import subprocess
@@ -59,8 +65,7 @@ from solvable import xu_ziyin as xz
 from solvable._core.tolerance import digits
 
 RTOL = 1e-10
-SCIPY_BUDGET_S = 60.0  # the scipy loop is extrapolated beyond this
-_STAGES_PER_STEP = 12  # DOP853 f-evaluations per attempted step (numerics.torch_flow)
+SCIPY_BUDGET_S = 30.0  # the scipy loop is timed this long, then scaled to each B
 
 
 def best(fn: Callable[[], Any], repeat: int = 3) -> tuple[float, float, Any]:
@@ -134,84 +139,90 @@ def rel_max(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------
 # (gf) batched torch gradient flow vs a loop of solve_ivp
 # ---------------------------------------------------------------------------
-def bench_gf(dev: torch.device, quick: bool) -> None:
-    B, d, d0, T = (32, 64, 10, 5.0) if quick else (256, 256, 10, 5.0)
+def bench_gf(dev: torch.device, quick: bool, threads: int | None, repeat: int = 2) -> None:
+    """Issue 17 target 2: the batched torch flow against a loop of ``solve_ivp`` at
+    B = 128..1024 (quick: 16, 32), width 256 (quick: 64), d0 = 10, as a markdown table."""
+    sizes, d, d0, T = ((16, 32), 64, 10, 5.0) if quick else ((128, 256, 512, 1024), 256, 10, 5.0)
+    budget = 10.0 if quick else SCIPY_BUDGET_S
+    counts = (1, 2) if threads is None else (threads,)
+    if dev.type == "cuda":
+        counts = (None,)
     x = unit_vector(d0, 0)
     model = models.TwoLayerLinear(x, 1.0, gamma=1.0, eta_u=1.0, eta_w=1.0)
-    p0 = torch_flow.initialise(
-        {"u": (d,), "W": (d, d0)}, B, scale=1 / np.sqrt(d), seed=0, device=dev
-    )
-    z0 = np.concatenate([p0["u"].cpu().numpy(), p0["W"].cpu().numpy().reshape(B, -1)], 1)
+    top = max(sizes)
+    # one draw of the largest batch; a batch of B is its first B elements
+    p_all = torch_flow.initialise({"u": (d,), "W": (d, d0)}, top, scale=1 / np.sqrt(d),
+                                  seed=0, device=dev)  # fmt: skip
+    z_all = np.concatenate([p_all["u"].cpu().numpy(), p_all["W"].cpu().numpy().reshape(top, -1)], 1)
     setup = xz.Setup(1.0, 1.0, 1.0, tuple(x.tolist()), 1.0)
-    traj0 = xz.closed_form(setup, z0[0, :d], z0[0, d:].reshape(d, d0))
+    traj0 = xz.closed_form(setup, z_all[0, :d], z_all[0, d:].reshape(d, d0))
     print(
-        f"[gf] B = {B} initialisations, d = {d}, d0 = {d0} (|x| = 1, y = gamma = eta = 1, "
-        f"entries N(0, 1/d)), to T = {T:g} = {T / traj0.t_c:.1f} t_c (t_c = {traj0.t_c:.3f} "
-        f"for element 0), rtol {RTOL:g}, atol rtol 1e-3 max|theta_0|"
+        f"[gf] B in {sizes} initialisations, width d = {d}, d0 = {d0} (|x| = 1, y = gamma = "
+        f"eta = 1, entries N(0, 1/d)), to T = {T:g} = {T / traj0.t_c:.1f} t_c (element 0), "
+        f"rtol {RTOL:g}, atol rtol 1e-3 max|theta_0|; torch best of {repeat} after a warm-up"
     )
-
-    def run_torch() -> Any:
-        res = torch_flow.gradient_flow(model, p0, [T], rtol=RTOL, keep_params=True)
-        sync(dev)
-        return res
-
-    run_torch()  # warm-up
-    sync(dev)
-    t0 = time.perf_counter()
-    res = run_torch()
-    t_torch = time.perf_counter() - t0
-    zt = np.concatenate(
-        [res.params["u"][-1].cpu().numpy(), res.params["W"][-1].cpu().numpy().reshape(B, -1)], 1
-    )
-    steps = res.steps.cpu().numpy()
-    rejected = res.rejected.cpu().numpy()
-
+    # the scipy loop: per trajectory, so measured once on the first trajectories (up to
+    # the budget) and scaled to each B (a loop is linear in B by construction)
     rhs = numpy_field(x, 1.0, 1.0, 1.0, 1.0, d)
     zs, nfev = [], []
+    load0 = os.getloadavg()[0]
     t0 = time.perf_counter()
-    for b in range(B):
-        sol = solve_ivp(rhs, (0.0, T), z0[b], method="DOP853", t_eval=[T], rtol=RTOL,
-                        atol=atol_of(z0[b]))  # fmt: skip
+    for b in range(top):
+        sol = solve_ivp(rhs, (0.0, T), z_all[b], method="DOP853", t_eval=[T], rtol=RTOL,
+                        atol=atol_of(z_all[b]))  # fmt: skip
         if not sol.success:
             raise RuntimeError(f"solve_ivp failed on element {b}: {sol.message}")
         zs.append(sol.y[:, -1])
         nfev.append(sol.nfev)
-        if time.perf_counter() - t0 > SCIPY_BUDGET_S:
+        if time.perf_counter() - t0 > budget:
             break
-    t_done = time.perf_counter() - t0
-    k = len(zs)
-    t_scipy = t_done * B / k
+    per_traj = (time.perf_counter() - t0) / len(zs)
     zs_arr = np.array(zs)
-    diff = rel_max(zt[:k], zs_arr)
-    per_elem = _STAGES_PER_STEP * (steps + rejected) + 2
-    loop = (
-        f"{secs(t_scipy)}"
-        if k == B
-        else f"{secs(t_scipy)} extrapolated linearly from {k} of {B} trajectories ({secs(t_done)})"
-    )
-    where = "cuda" if dev.type == "cuda" else f"cpu, {torch.get_num_threads()} threads"
-    print(
-        f"     torch batched DOP853 ({where}): {secs(t_torch)}  (accepted steps per element "
-        f"mean {steps.mean():.1f}, max "
-        f"{steps.max()}; rejected mean {rejected.mean():.2f}; {res.nfev} batched f-evals)"
-    )
-    print(
-        f"     scipy solve_ivp DOP853 loop (CPU, numpy field): {loop}  (mean nfev "
-        f"{np.mean(nfev):.1f}; torch's per-element equivalent 12 (steps + rejected) + 2: "
-        f"mean {per_elem[:k].mean():.1f})"
-    )
-    ratio = t_scipy / t_torch
-    faster = f"torch {ratio:.1f}x faster" if ratio >= 1 else f"torch {1 / ratio:.1f}x slower"
-    print(
-        f"     -> loop / torch = {ratio:.2f} ({faster}); final states differ by at most "
-        f"{diff.max():.1e} (max-norm, relative, per trajectory; median {np.median(diff):.1e})"
-    )
+    print(f"     scipy solve_ivp DOP853 (numpy field): {secs(per_traj)} per trajectory over "
+          f"{len(zs)} trajectories (mean nfev {np.mean(nfev):.0f}; load "
+          f"{load0:.2f}), scaled to each B")  # fmt: skip
+
+    def run(p: dict[str, Any], n: int | None) -> Any:
+        res = torch_flow.gradient_flow(model, p, [T], rtol=RTOL, threads=n)
+        sync(dev)
+        return res
+
+    run({k: v[:8] for k, v in p_all.items()}, counts[0])  # warm-up
+    rows: list[list[str]] = []
+    diff = math.nan
+    for B in sizes:
+        p = {k: v[:B] for k, v in p_all.items()}
+        row = [f"{B}", f"{secs(per_traj * B)}"]
+        for n in counts:
+            load = os.getloadavg()[0]
+            t_torch, _, res = best(lambda p=p, n=n: run(p, n), repeat)
+            ratio = per_traj * B / t_torch
+            row += [f"{secs(t_torch)}", f"{ratio:.2f}x",
+                    f"{t_torch / (B * d) * 1e6:.1f}", f"{load:.1f}"]  # fmt: skip
+            if B == top:
+                u_T, W_T = res.params["u"][-1], res.params["W"][-1]
+                zt = np.concatenate([u_T.cpu().numpy(), W_T.cpu().numpy().reshape(B, -1)], 1)
+                diff = float(rel_max(zt[: len(zs)], zs_arr).max())
+                steps = res.steps.cpu().numpy()
+            res = None
+        rows.append(row)
+        print("     " + " | ".join(row), flush=True)
+    head = ["B", "scipy loop"]
+    for n in counts:
+        label = "cuda" if n is None else f"{n} thread{'s' if n > 1 else ''}"
+        head += [f"torch {label}", "ratio", "us per (B x width)", "load"]
+    print()
+    print("| " + " | ".join(head) + " |")
+    print("| " + " | ".join("---" for _ in head) + " |")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    print()
+    print(f"     torch vs scipy, final states of the first {len(zs)} trajectories: max "
+          f"relative difference {diff:.1e} (max-norm per trajectory); accepted steps per "
+          f"element mean {steps.mean():.1f}")  # fmt: skip
     ex = traj0.sample([T])
     z_ex = np.concatenate([ex.u[0], ex.W[0].ravel()])
-    print(
-        f"     element 0 against the closed form: torch {rel_max(zt[0], z_ex):.1e}, "
-        f"scipy {rel_max(zs_arr[0], z_ex):.1e}"
-    )
+    print(f"     element 0 against the closed form: scipy {rel_max(zs_arr[0], z_ex):.1e}")
 
 
 # ---------------------------------------------------------------------------
@@ -310,7 +321,10 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run)")
     parser.add_argument("--only", choices=("gf", "closed", "oracle"), help="run one benchmark")
     parser.add_argument("--threads", type=int, default=None,
-                        help="torch.set_num_threads (default: torch's own)")  # fmt: skip
+                        help="torch.set_num_threads (default: torch's own); gf: only this "
+                        "count (default: 1 and 2)")  # fmt: skip
+    parser.add_argument("--repeat", type=int, default=2, help="gf: best of this many torch "
+                        "runs (default 2)")  # fmt: skip
     args = parser.parse_args()
     dev = torch_flow.resolve_device(args.device)
     if args.threads is not None:
@@ -323,7 +337,7 @@ def main() -> None:
     )
     t0 = time.perf_counter()
     if args.only in (None, "gf"):
-        bench_gf(dev, args.quick)
+        bench_gf(dev, args.quick, args.threads, args.repeat)
     if args.only in (None, "closed"):
         bench_closed(args.quick)
     if args.only in (None, "oracle"):

@@ -41,6 +41,7 @@ callables ``fn(params, rows) -> tensor (k, ...)`` evaluated on the ``k`` batch e
 from __future__ import annotations
 
 import contextlib
+import itertools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -75,6 +76,48 @@ per batch element: it runs where ``batch * N^2`` is at most this (8 MiB in float
 ``N <= 64`` (:data:`numerics.scipy_ode.FIXED_POINT_MAX_STATE`), so that a test costs about
 what a few steps cost; larger batches of wide nets integrate to the end (``max_steps``)."""
 _FIRST_CHECK = 64  # attempted steps before the first fixed-point test
+TILE_BYTES = 32 * 2**20
+"""On the CPU a DOP853 step runs over tiles of the batch whose stage buffer and scratch
+(:data:`_TILE_ARRAYS` arrays of ``(tile, N)``) take about this many bytes, so that a tile's
+twelve stages are combined from the cache, not from main memory (a large batch stays
+linear in cost).  Measured on the shared 2-core EPYC at B = 256 and 1024, width 256
+(loaded, noisy): 8 MiB and less were slower (per-operation overhead of small tiles), 32 to
+128 MiB as fast as or faster than one tile.  On CUDA the batch is one tile."""
+_TILE_ARRAYS = 17  # the 12 stages, the stage state, the scale and its scratch, E5 and E3
+DEFAULT_THREADS = 1
+"""torch's CPU threads during :func:`gradient_flow` unless ``threads`` says otherwise: the
+flow is memory-bound, and on a shared machine a second OpenMP thread that waits for a busy
+core made it several times slower (issue 17: 0.18x of one thread under load)."""
+
+# The stage buffer of :func:`_dop853` is (12, B, N), stage outermost, and holds h_b f(Y_s)
+# (the step folded in), so a combination y + h sum_k a_k f(Y_k) is one matrix product
+# (1, m) @ (m, B N) added to y (``torch.addmm``), reading each stage once at full
+# bandwidth.  DOP853's rows are sparse (A[s, 1:3] = 0 for s >= 5, B and E3/E5 are zero at
+# stages 1-4, and E3/E5 at the FSAL stage 12): with the stages held in the slot order
+# below (stage 0, used by every row, between stages 1 and 3), every row reads one run of
+# consecutive slots, 72 stage reads per step instead of 90.  A run may cover a stage of
+# coefficient 0 that is already computed in this step (never a later one).
+_SLOT_STAGE = (2, 1, 0, *range(3, _STAGES))  # the stage held by each slot
+_STAGE_SLOT = tuple(_SLOT_STAGE.index(k) for k in range(_STAGES))
+
+
+def _run(row: np.ndarray, before: int) -> tuple[int, int, np.ndarray]:
+    """The run of slots ``lo:hi`` that covers the non-zero entries of ``row`` (indexed by
+    stage), and its coefficients in slot order; every slot in it holds a stage < ``before``."""
+    nonzero = [_STAGE_SLOT[k] for k in range(_STAGES) if row[k] != 0]
+    lo, hi = min(nonzero), max(nonzero) + 1
+    stages = _SLOT_STAGE[lo:hi]
+    if max(stages) >= before:  # pragma: no cover - a property of the table, checked at import
+        raise RuntimeError(f"DOP853 slot order: a run needs stage {max(stages)} before it exists")
+    return lo, hi, np.array([row[k] for k in stages], dtype=float)
+
+
+if _dop.E3[_STAGES] != 0 or _dop.E5[_STAGES] != 0:  # pragma: no cover - scipy's table
+    raise RuntimeError("DOP853 error estimate uses the FSAL stage: the stage buffer needs it")
+_STAGE_RUNS = [_run(_dop.A[s, :_STAGES], s) for s in range(1, _STAGES)]
+_B_RUN = _run(_dop.B, _STAGES)
+_E_LO, _E_HI, _ = _run(np.abs(_dop.E3[:_STAGES]) + np.abs(_dop.E5[:_STAGES]), _STAGES)
+_E_ROWS = np.array([[row[k] for k in _SLOT_STAGE[_E_LO:_E_HI]] for row in (_dop.E5, _dop.E3)])
 
 
 def _torch() -> Any:
@@ -101,6 +144,9 @@ def threads(n: int | None) -> Iterator[None]:
         yield
     finally:
         torch.set_num_threads(old)
+
+
+_threads = threads  # gradient_flow's argument of the same name hides it there
 
 
 def min_rtol(dtype: Any) -> float:
@@ -244,6 +290,16 @@ class _Packing:
             [torch.full((n,), float(rates[b]), dtype=first.dtype, device=first.device)
              for b, n in zip(self.names, self.sizes, strict=True)]
         )  # fmt: skip
+        self.neg_rates = [-float(rates[b]) for b in self.names]
+        ends = list(itertools.accumulate(self.sizes))
+        self.slices = [slice(e - n, e) for e, n in zip(ends, self.sizes, strict=True)]
+
+    def coefficients(self, h: Any = None) -> list[Any]:
+        """Per block, the factor of its gradient in the field: ``-eta_block`` (a float), or
+        ``-eta_block h`` for a per-element step ``h`` (B, 1) (the step folded in)."""
+        if h is None:
+            return list(self.neg_rates)
+        return [h * r for r in self.neg_rates]
 
     def pack(self, params: Mapping[str, Any]) -> Any:
         torch = _torch()
@@ -260,26 +316,45 @@ class _Packing:
         return out
 
 
-def _field(model: Any, packing: _Packing, autograd: bool = False) -> Callable[[Any], Any]:
-    """``y -> -eta * grad L`` on the flat state; the model's hand-written ``gradient`` if
-    it has one (and ``autograd`` is False), else autograd of its loss."""
+def _field_into(model: Any, packing: _Packing, autograd: bool = False
+                ) -> Callable[[Any, Any, Sequence[Any]], None]:  # fmt: skip
+    """``(y, out, coefficients) -> None``: writes ``coefficients[k] * grad_k L(y)`` into
+    ``out[:, block k]`` (``out`` (B, N), e.g. a stage of the DOP853 buffer), block by block
+    with no concatenated or rescaled copy; ``coefficients`` from
+    :meth:`_Packing.coefficients` (``-eta``, or ``-eta h`` with the step folded in).  The
+    gradient is the model's hand-written ``gradient`` if it has one (and ``autograd`` is
+    False), else autograd of its loss."""
     torch = _torch()
     if not autograd and hasattr(model, "gradient"):
 
-        def g(y: Any) -> Any:
+        def g(y: Any, out: Any, coefficients: Sequence[Any]) -> None:
             grads = model.gradient(packing.unpack(y))
-            return -packing.rates * torch.cat(
-                [grads[b].reshape(y.shape[0], -1) for b in packing.names], 1
-            )
+            for b, sl, c in zip(packing.names, packing.slices, coefficients, strict=True):
+                torch.mul(grads[b].reshape(y.shape[0], -1), c, out=out[:, sl])
 
         return g
 
-    def f(y: Any) -> Any:
+    def f(y: Any, out: Any, coefficients: Sequence[Any]) -> None:
         with torch.enable_grad():
             z = y.detach().requires_grad_(True)
             loss = model.loss(packing.unpack(z)).sum()
-            (g,) = torch.autograd.grad(loss, z)
-        return -packing.rates * g
+            (grad,) = torch.autograd.grad(loss, z)
+        for sl, c in zip(packing.slices, coefficients, strict=True):
+            torch.mul(grad[:, sl], c, out=out[:, sl])
+
+    return f
+
+
+def _field(model: Any, packing: _Packing, autograd: bool = False) -> Callable[[Any], Any]:
+    """``y -> -eta * grad L`` on the flat state (a new tensor), by :func:`_field_into`."""
+    torch = _torch()
+    into = _field_into(model, packing, autograd)
+    neg = packing.coefficients()
+
+    def f(y: Any) -> Any:
+        out = torch.empty_like(y)
+        into(y, out, neg)
+        return out
 
     return f
 
@@ -458,6 +533,7 @@ def gradient_flow(
     max_steps: int = 100_000,
     progress: bool = False,
     fixed_point: bool = True,
+    threads: int | None = DEFAULT_THREADS,
 ) -> FlowResult:
     """Integrate ``d theta/dt = -eta grad L`` for every batch element to each of ``times``.
 
@@ -481,6 +557,15 @@ def gradient_flow(
     |theta|``, checked again at the predicted limit) stops stepping and its later times
     are evaluated from the linearised flow; ``FlowResult.fixed_point_t`` says when.  It runs
     where the dense Hessians are small (N <= 64, :data:`FIXED_POINT_MAX_ENTRIES`).
+
+    ``threads``: torch's CPU threads for the run, restored after it (an int ``>= 1``;
+    ``None`` leaves torch's setting).  Default :data:`DEFAULT_THREADS` = 1: the flow is
+    limited by memory bandwidth, so a second thread gains little (measured with
+    ``benchmarks/bench_torch.py --only gf``) and, on a loaded machine, loses much.
+
+    Each step writes the field of every stage, times the step, into one stage buffer
+    ``(12, tile, N)`` and forms every combination of stages as one matrix product
+    (``torch.addmm``); see :data:`TILE_BYTES` and :data:`_SLOT_STAGE`.
     """
     torch = _torch()  # a clear ImportError without torch
     ts = _check_times(times)
@@ -504,11 +589,15 @@ def gradient_flow(
                 f"({RTOL_FLOOR_EPS} eps of {work}); use float64 parameters for a smaller rtol"
             )
 
+    if threads is not None:
+        threads = nb.check_int("threads", threads)
+
     def run(chunk: dict[str, Any], offset: int) -> FlowResult:
         return _dop853(model, chunk, ts, rtol, atol, measures, keep_params, max_steps, progress,
                        offset, fixed_point)  # fmt: skip
 
-    return _split_on_oom(run, p, max_batch)
+    with _threads(threads):
+        return _split_on_oom(run, p, max_batch)
 
 
 def _hessian(model: Any, packing: _Packing, y: Any) -> Any:
@@ -560,11 +649,15 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
     B, N = y.shape
     dev, dt = y.device, y.dtype
     f = _field(model, packing)
-    A = torch.as_tensor(_dop.A[:_STAGES, :_STAGES], dtype=dt, device=dev)
-    Bw = torch.as_tensor(_dop.B, dtype=dt, device=dev)
+    f_into = _field_into(model, packing)
+
+    def as_rows(a: np.ndarray) -> Any:
+        return torch.as_tensor(a, dtype=dt, device=dev).reshape(-1, a.shape[-1])
+
     # the flows are autonomous: the nodes C of the tableau are not needed
-    E3 = torch.as_tensor(_dop.E3, dtype=dt, device=dev)
-    E5 = torch.as_tensor(_dop.E5, dtype=dt, device=dev)
+    A_runs = [(lo, hi, as_rows(r)) for lo, hi, r in _STAGE_RUNS]
+    B_run = (_B_RUN[0], _B_RUN[1], as_rows(_B_RUN[2]))
+    E_rows = as_rows(_E_ROWS)
     T = torch.as_tensor(ts, dtype=dt, device=dev)
     rec = _Recorder(measures, keep_params, len(ts), packing, offset)
     if atol is None:
@@ -593,11 +686,22 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
     attempts = 0
     last_rejected = torch.zeros(B, dtype=torch.bool, device=dev)
     nfev = 0
-    K = torch.empty((_STAGES + 1, B, N), dtype=dt, device=dev)
     fy = f(y)
     nfev += 1
     h = _initial_step(f, y, fy, rtol, atol_b, T[-1] - t)
     nfev += 1
+    # the buffers, allocated once: K[slot] = h_b f(Y_stage) (see _SLOT_STAGE); the stage
+    # state, the new state and its field (swapped with y and fy when every element accepts)
+    per_row = _TILE_ARRAYS * max(N, 1) * y.element_size()
+    tile = B if dev.type != "cpu" else max(1, min(B, TILE_BYTES // per_row))
+    K = torch.empty((_STAGES, tile, N), dtype=dt, device=dev)
+    Kf = K.view(_STAGES, tile * N)
+    y_new, f_new = torch.empty_like(y), torch.empty_like(y)
+    stage, scale, scratch = (torch.empty((tile, N), dtype=dt, device=dev) for _ in range(3))
+    err_mn = torch.empty((2, tile, N), dtype=dt, device=dev)  # E5 and E3 estimates
+    sums = torch.empty((2, B), dtype=dt, device=dev)
+    top = torch.empty((B,), dtype=dt, device=dev)
+    neg_rates = packing.coefficients()
     bar = progress_bar(float(ts[-1])) if progress else None
     try:
         while bool((j < len(ts)).any()):
@@ -607,23 +711,40 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
             h_eff = torch.minimum(h, target - t)
             h_eff = torch.where(active, h_eff, torch.zeros_like(h_eff))
             hb = h_eff[:, None]
-            K[0] = fy
-            for s in range(1, _STAGES):
-                dy = torch.einsum("k,kbn->bn", A[s, :s], K[:s]) * hb
-                K[s] = f(y + dy)
-            y_new = y + torch.einsum("k,kbn->bn", Bw, K[:_STAGES]) * hb
-            f_new = f(y_new)
-            K[_STAGES] = f_new
+            folded = packing.coefficients(hb)
+            for a in range(0, B, tile):
+                b = min(a + tile, B)
+                n = b - a
+                Kt = Kf[:, : n * N]  # the tile's stages, (12, n N) with leading dimension
+                st, sc, sr = stage[:n], scale[:n], scratch[:n]
+                y_row, ys, yn, fn = y[a:b].view(1, -1), y[a:b], y_new[a:b], f_new[a:b]
+                coef = [c[a:b] for c in folded]
+                torch.mul(fy[a:b], hb[a:b], out=K[_STAGE_SLOT[0], :n])
+                for s, (lo, hi, row) in enumerate(A_runs, 1):
+                    torch.addmm(y_row, row, Kt[lo:hi], out=st.view(1, -1))
+                    f_into(st, K[_STAGE_SLOT[s], :n], coef)
+                lo, hi, row = B_run
+                torch.addmm(y_row, row, Kt[lo:hi], out=yn.view(1, -1))
+                f_into(yn, fn, neg_rates)
+                em = err_mn[:, :n]
+                torch.mm(E_rows, Kt[_E_LO:_E_HI], out=em.view(2, -1))
+                # scipy's norm: scale = atol + rtol max(|y|, |y_new|), no full-size temporary
+                torch.abs(ys, out=sc)
+                torch.abs(yn, out=sr)
+                torch.maximum(sc, sr, out=sc)
+                sc.mul_(rtol).add_(atol_b[a:b])
+                torch.amax(sc, 1, out=top[a:b])
+                em.div_(sc).square_()
+                torch.sum(em, 2, out=sums[:, a:b])
             nfev += _STAGES
-            scale = atol_b + torch.maximum(y.abs(), y_new.abs()) * rtol
-            err5 = torch.einsum("k,kbn->bn", E5, K) / scale
-            err3 = torch.einsum("k,kbn->bn", E3, K) / scale
-            e5 = (err5**2).sum(1)
-            e3 = (err3**2).sum(1)
+            e5, e3 = sums
+            # the step is folded into K: these are h^2 times scipy's sums, and
+            # e5 / sqrt((e5 + e3 / 100) N) is scipy's |h| e5 / sqrt(...) on its sums
             denom = torch.sqrt((e5 + 0.01 * e3) * N)
-            err = h_eff.abs() * e5 / torch.where(denom > 0, denom, 1.0)
-            # a step that overflows (or meets NaN) is rejected like a too-large one
-            finite = torch.isfinite(y_new).all(1) & torch.isfinite(err)
+            err = e5 / torch.where(denom > 0, denom, 1.0)
+            # a step that overflows (or meets NaN) is rejected like a too-large one: a
+            # non-finite y_new makes its row of scale non-finite (maximum propagates NaN)
+            finite = torch.isfinite(top) & torch.isfinite(err)
             err = torch.where(finite, err, torch.full_like(err, math.inf))
             accept = active & (err < 1)
             factor = _SAFETY * err.clamp(min=1e-300) ** _ERROR_EXPONENT
@@ -633,8 +754,12 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
             last_rejected = active & ~accept
             reached = accept & (h_eff >= target - t)
             t = torch.where(accept, torch.where(reached, target, t + h_eff), t)
-            y = torch.where(accept[:, None], y_new, y)
-            fy = torch.where(accept[:, None], f_new, fy)
+            if bool(accept.all()):
+                y, y_new = y_new, y
+                fy, f_new = f_new, fy
+            elif bool(accept.any()):
+                torch.where(accept[:, None], y_new, y, out=y)
+                torch.where(accept[:, None], f_new, fy, out=fy)
             # a step cut short to land on a requested time keeps the step it would have
             # taken (the error estimate of the shorter step says nothing larger)
             grown = torch.where(reached & (h_eff < h), h, h_eff * factor)

@@ -593,3 +593,82 @@ def test_threads_is_scoped_and_validated():
     with pytest.raises(ValueError, match="threads"), torch_flow.threads(0):
         pass
     assert torch.get_num_threads() == before
+
+
+# ---------------------------------------------------------------------------
+# issue 17: the stage buffer, the tiles and the thread count of the fast DOP853
+# ---------------------------------------------------------------------------
+def _spread_batch(batch=5, seed=3):
+    """A batch whose elements take different steps (initial scales 0.3 to 1.5)."""
+    case = xz.case("generic")
+    p = torch_flow.initialise({"u": (3,), "W": (3, 2)}, batch, seed=seed, device="cpu")
+    spread = torch.linspace(0.3, 1.5, batch, dtype=F64)
+    return _xz_model(case), {"u": p["u"] * spread[:, None], "W": p["W"] * spread[:, None, None]}
+
+
+def test_dop853_takes_scipys_steps():
+    """The batched flow is scipy's DOP853 per element: the same accepted and rejected
+    number of attempted steps (nfev = 12 per attempted step + 2 for the initial step; no
+    t_eval, whose dense output would cost 3 more) and the same end state to within the
+    integration error."""
+    from scipy.integrate import solve_ivp
+
+    model, p = _spread_batch()
+    T, rtol = 2.0, 1e-10
+    res = torch_flow.gradient_flow(model, p, [T], rtol=rtol)
+    f = torch_flow._field(model, torch_flow._Packing(model, p))
+    for b in range(5):
+        z0 = torch.cat([p["u"][b], p["W"][b].ravel()])
+
+        def rhs(_t, z):
+            return f(torch.as_tensor(z, dtype=F64)[None])[0].numpy()
+
+        top = float(z0.abs().max())
+        sol = solve_ivp(rhs, (0.0, T), z0.numpy(), method="DOP853", rtol=rtol,
+                        atol=rtol * 1e-3 * top)  # fmt: skip
+        attempted = int(res.steps[b] + res.rejected[b])
+        assert sol.nfev == 12 * attempted + 2, (b, sol.nfev, attempted)
+        got = torch.cat([res.params["u"][0, b], res.params["W"][0, b].ravel()]).numpy()
+        # the same method and number of steps, not the same step sizes to the last bit (the
+        # initial step and rounding differ; measured 1.2e-11 here): the two differ by their
+        # integration errors, <= ~1e-11 per e-folding: 1e-9 as for the oracle tests above
+        assert relative_error(got, sol.y[:, -1]) <= 1e-9
+
+
+@pytest.mark.parametrize("tile_rows", [1, 2])
+def test_tiles_give_the_numbers_of_one_tile(monkeypatch, tile_rows):
+    """Tiles of the batch (each with its own step sizes) give the numbers of one tile.
+
+    Not bitwise: a matrix product may round a column differently by its position (a
+    kernel's tail), and the error estimate E.K cancels heavily, so an accept decision
+    within that rounding of err = 1 can flip (seen: 2 of 5 elements here, one rejected
+    step more or less).  The runs then differ by their integration errors, <= ~1e-11 per
+    e-folding: the bound of test_batched_equals_separate_runs."""
+    model, p = _spread_batch()
+    times = [0.5, 3.0]
+    whole = torch_flow.gradient_flow(model, p, times, rtol=1e-11)
+    monkeypatch.setattr(torch_flow, "TILE_BYTES",
+                        tile_rows * torch_flow._TILE_ARRAYS * 8 * 8)  # fmt: skip
+    tiled = torch_flow.gradient_flow(model, p, times, rtol=1e-11)
+    assert torch.equal(whole.steps, tiled.steps)
+    assert int((whole.rejected - tiled.rejected).abs().max()) <= 1
+    for k in ("u", "W"):
+        torch.testing.assert_close(tiled.params[k], whole.params[k], rtol=1e-9, atol=1e-12)
+
+
+def test_threads_argument_is_scoped_and_validated():
+    model, p = _spread_batch(batch=2)
+    before = torch.get_num_threads()
+    one = torch_flow.gradient_flow(model, p, [1.0], threads=1)
+    two = torch_flow.gradient_flow(model, p, [1.0], threads=2)
+    mine = torch_flow.gradient_flow(model, p, [1.0], threads=None)
+    assert torch.get_num_threads() == before
+    for k in ("u", "W"):
+        # a second thread splits the reductions: the same steps, a few ulps
+        torch.testing.assert_close(two.params[k], one.params[k], rtol=1e-13, atol=0)
+        torch.testing.assert_close(mine.params[k], one.params[k], rtol=1e-13, atol=0)
+    with pytest.raises(ValueError, match=r"threads must be an integer >= 1, got 0"):
+        torch_flow.gradient_flow(model, p, [1.0], threads=0)
+    with pytest.raises(TypeError, match=r"threads must be an int >= 1, got float 1.5"):
+        torch_flow.gradient_flow(model, p, [1.0], threads=1.5)
+    assert torch.get_num_threads() == before

@@ -191,15 +191,4 @@ MUTANTS = [
         tests=["tests/test_simulator_edges.py"],
         claims=[],
     ),
-    dict(
-        name="core.dop853_stage_row",
-        seed="core",
-        backend="torch",
-        file="numerics/torch_flow.py",
-        old='dy = torch.einsum("k,kbn->bn", A[s, :s], K[:s]) * hb',
-        new='dy = torch.einsum("k,kbn->bn", A[s - 1, :s], K[:s]) * hb',
-        why="off-by-one row of the DOP853 Butcher tableau for the stage increments",
-        tests=["tests/test_simulator_edges.py"],
-        claims=[],
-    ),
 ]
