@@ -39,6 +39,7 @@ from typing import Any
 
 import torch
 
+from numerics.phase_diagram import RD_VERSION
 from numerics.sweep_three_layer import linear_estimate, rd_sweep_point, slopes
 from numerics.sweeps import run_sweep
 from solvable.three_layer import PAPER_POINTS, regime_from_slope
@@ -145,7 +146,7 @@ def main(argv: list[str] | None = None) -> None:
          "device": args.device, "dtype": args.dtype}
         for m in widths for seed in range(args.seeds) for g2, g3 in points
     ]  # fmt: skip
-    results = run_sweep(rd_sweep_point, grid, cache_dir=args.cache_dir, version="1",
+    results = run_sweep(rd_sweep_point, grid, cache_dir=args.cache_dir, version=RD_VERSION,
                         executor=args.executor, progress=True)  # fmt: skip
     total = time.perf_counter() - t_all
     print(table(results))

@@ -325,25 +325,37 @@ def node_scaled_parameters(
 class ThreeLayerReLU(_Model):
     """Seed 004 eq. (1): ``f(x) = a^T sigma(W2 sigma(W1 x + b1) + b2) / alpha`` (ReLU),
     ``R_S = 1/(2n) sum_i (f(x_i) - y_i)^2`` (eq. (3)), rate 1 (eq. (4)); a: (B, m),
-    W2: (B, m, m), W1: (B, m, d); with ``bias=True`` also b1, b2: (B, m)."""
+    W2: (B, m, m), W1: (B, m, d); with ``bias=True`` also b1, b2: (B, m).
+
+    ``alpha=None``: one output scale per network, the block ``"alpha"`` (B,) (finite,
+    > 0) with learning rate 0 (it never moves: its gradient is returned as 0), so that
+    one batch trains networks of different scalings
+    (:func:`numerics.sweep_three_layer.train_runs`), as :class:`NodeScaled` carries its
+    fixed blocks.  The gradient is hand-written (:meth:`gradient`, tested against
+    autograd of :meth:`loss`)."""
 
     X: Any
     y: Any
-    alpha: float = 1.0
+    alpha: float | None = 1.0
     bias: bool = False
     blocks: tuple[str, ...] = field(default=("a", "W2", "W1"), init=False)
 
     def __post_init__(self) -> None:
         self._set_data()
-        self._set_rates("alpha")
+        if self.alpha is not None:
+            self._set_rates("alpha")
         if not isinstance(self.bias, bool):
             raise TypeError(f"bias must be a bool, got {self.bias!r}")
-        if self.bias:
-            object.__setattr__(self, "blocks", ("a", "W2", "W1", "b2", "b1"))
+        blocks = ("a", "W2", "W1", "b2", "b1") if self.bias else ("a", "W2", "W1")
+        object.__setattr__(self, "blocks", blocks + (("alpha",) if self.alpha is None else ()))
 
     @property
     def rates(self) -> dict[str, float]:
-        return {b: 1.0 for b in self.blocks}
+        return {b: 0.0 if b == "alpha" else 1.0 for b in self.blocks}
+
+    def _alpha(self, p: dict[str, Any]) -> Any:
+        """The output scale: the number ``alpha``, or the block ``p["alpha"]`` as (B, 1)."""
+        return self.alpha if self.alpha is not None else p["alpha"][:, None]
 
     def hidden(self, p: dict[str, Any], X: Any) -> tuple[Any, Any]:
         """Post-activations of the two hidden layers, (B, n, m) each
@@ -353,13 +365,41 @@ class ThreeLayerReLU(_Model):
 
     def output(self, p: dict[str, Any], X: Any) -> Any:
         return three_layer.network_output(p["a"], p["W2"], p["W1"], X,
-                                          elementwise("relu", "torch"), self.alpha,
+                                          elementwise("relu", "torch"), self._alpha(p),
                                           p.get("b2"), p.get("b1"))  # fmt: skip
 
     def loss(self, p: dict[str, Any]) -> Any:
         X, y = self._t("X", p["W1"]), self._t("y", p["W1"])
         return three_layer.risk(p["a"], p["W2"], p["W1"], X, y, elementwise("relu", "torch"),
-                                self.alpha, p.get("b2"), p.get("b1"))  # fmt: skip
+                                self._alpha(p), p.get("b2"), p.get("b1"))  # fmt: skip
+
+    def gradient(self, p: dict[str, Any]) -> dict[str, Any]:
+        """Hand-written ``grad R_S`` per block (eq. (5), the biases as the extra column
+        of their weight with constant input 1; tested against autograd of :meth:`loss`).
+
+        With ``h1 = relu(W1 x + b1)``, ``h2 = relu(W2 h1 + b2)`` (:meth:`hidden`), ``e =
+        (f - y)/(n alpha)`` (B, n), ``g2 = e a relu'(h2)`` and ``g1 = (g2 W2) relu'(h1)``
+        (B, n, m): ``dR/da = e^T h2``, ``dR/dW2 = g2^T h1``, ``dR/dW1 = g1^T X``,
+        ``dR/db2``, ``dR/db1`` the sums of ``g2``, ``g1`` over the data.  ``relu'`` is the
+        derivative of the one sympy definition
+        (:func:`solvable._core.activations.evaluator`: 0 for ``z <= 0``, 1 above), taken
+        at ``h = relu(z)``, which is positive exactly where ``z`` is."""
+        drelu = evaluator("relu", "torch", 1)
+        X, y = self._t("X", p["W1"]), self._t("y", p["W1"])
+        alpha = self._alpha(p)
+        h1, h2 = self.hidden(p, X)
+        a = p["a"][:, None, :]
+        f = (h2 * a).sum(-1) / alpha  # eq. (1), as three_layer.network_output
+        e = (f - y) / (X.shape[0] * alpha)  # (B, n)
+        g2 = e[:, :, None] * a * drelu(h2)
+        g1 = (g2 @ p["W2"]) * drelu(h1)
+        out = {"a": (e[:, None, :] @ h2)[:, 0, :], "W2": g2.transpose(1, 2) @ h1,
+               "W1": g1.transpose(1, 2) @ X}  # fmt: skip
+        if self.bias:
+            out.update(b2=g2.sum(1), b1=g1.sum(1))
+        if self.alpha is None:
+            out["alpha"] = torch_module().zeros_like(p["alpha"])
+        return out
 
 
 class SystemModel:

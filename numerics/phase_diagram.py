@@ -2,9 +2,11 @@
 
 Every network is one :func:`numerics.sweep_three_layer.rd_point` (the 1-d four-point
 problem, full-batch gradient descent to ``R_S <= 1e-6``, biases folded into the input
-weights), run through :func:`numerics.sweeps.run_sweep` (in process by default,
-``executor="local"`` or a dask scheduler address on request; ``cache_dir`` makes a sweep
-resumable).  On top of those runs this module measures:
+weights): in process all runs train at once, batched per width
+(:func:`numerics.sweep_three_layer.rd_points`, the same numbers), or, with
+``executor="local"``, a dask scheduler address or a ``cache_dir`` (a resumable sweep),
+one by one through :func:`numerics.sweeps.run_sweep`.  On top of those runs this module
+measures:
 
 * :func:`measure_points` / :func:`phase_grid`: per phase point and layer the relative
   distances RD (eq. (10)) per (width, seed), the slope ``S_W`` of eq. (11) with its
@@ -44,6 +46,7 @@ are for checks at a margin, the paper's widths and more seeds for the diagram it
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -59,6 +62,7 @@ from numerics.sweep_three_layer import (
     _settings,
     fit_slope,
     initial_scales,
+    rd_points,
     rd_sweep_point,
     scale_exponents,
     train_run,
@@ -102,12 +106,13 @@ Layer = Literal["W1", "W2"]
 LAYERS: tuple[Layer, ...] = ("W1", "W2")
 _RD_KEY = {"W1": "rd_w1", "W2": "rd_w2"}
 
-RD_VERSION = "1"
+RD_VERSION = "2"
 """Cache version of ``rd_sweep_point`` results (the one ``benchmarks/sweep_three_layer.py``
 uses, so the two share a cache directory); bump it when ``rd_point``'s numbers change."""
 
 FAST_WIDTHS: tuple[int, ...] = (32, 64, 128)
-"""Default widths: a factor 4 (log-range 1.39), ~0.5-1.5 s per run on one CPU core."""
+"""Default widths: a factor 4 (log-range 1.39), ~0.5-1.5 s per run alone on one CPU core,
+about 0.1 s per run when many train together (:func:`measure_points` in process)."""
 FAST_SEEDS: tuple[int, ...] = (0, 1, 2)
 FULL_WIDTHS: tuple[int, ...] = (100, 1000, 2500, 5000, 10000)
 """Figure 5's widths (Section 5.3.1): a CUDA device or a dask cluster."""
@@ -288,12 +293,17 @@ def measure_points(
     cache_dir: Any = None,
     progress: bool = False,
     normalised_lr: bool = False,
+    extra: Mapping[str, Any] | None = None,
     **settings: Any,
 ) -> list[PhasePoint]:
     """Measure ``S_W1``, ``S_W2`` at each of ``points`` (``(gamma_2, gamma_3)`` or
     ``(gamma_2, gamma_3, alpha_exponent)``): every (point, width, seed) is one
-    ``rd_point`` run, all in one :func:`numerics.sweeps.run_sweep` (so a cluster runs them
-    at once; ``cache_dir`` caches each run and a rerun resumes).  ``settings`` go to
+    ``rd_point`` run.  In process (no ``executor``, no ``cache_dir``, no ``progress``
+    bar) all runs train at once, batched per width
+    (:func:`numerics.sweep_three_layer.rd_points`: the same results as one ``rd_point``
+    each); otherwise all in one :func:`numerics.sweeps.run_sweep`, run by run (so a
+    cluster runs them at once; ``cache_dir`` caches each run and a rerun resumes;
+    ``progress`` shows a bar over the runs).  ``settings`` go to
     ``rd_point`` (e.g. ``device="cuda"``, ``tol``); a point's own exponent of ``alpha``
     overrides ``settings["alpha_exponent"]``.  Returns one :class:`PhasePoint` per point,
     in order.
@@ -305,9 +315,16 @@ def measure_points(
     like ``beta_3^-2`` at fixed normalised weights).  Without it the raw cap 0.2 is a
     normalised step ``m^(-2s/3)`` times larger: at Table 2 No. 2, m = 128, s = -3/10 that
     is 2.6 times the step of s = 0, near the edge of stability (measured: S_W2 +0.127
-    against +0.065 at s = 0, widths 32..128, 3 seeds)."""
+    against +0.065 at s = 0, widths 32..128, 3 seeds).
+
+    ``extra``: more measurements of each trained run, in its result
+    (:func:`numerics.sweep_three_layer.rd_points`, e.g. the condensation of the trained
+    weights); in process only (a ``ValueError`` with ``executor`` or ``cache_dir``: the
+    weights do not leave a worker or reach the cache; nor with ``progress``)."""
     if not isinstance(normalised_lr, bool):
         raise TypeError(f"normalised_lr must be a bool, got {normalised_lr!r}")
+    if not isinstance(progress, bool):
+        raise TypeError(f"progress must be a bool, got {progress!r}")
     ws = _ints("widths", widths, 2, 2)
     ss = _ints("seeds", seeds, 0, 1)
     _settings({k: v for k, v in settings.items()})  # validate before any run
@@ -325,16 +342,25 @@ def measure_points(
     grid = []
     for g2, g3, s in parsed:
         # JSON: a float, read back exactly through its shortest repr (-0.3 -> -3/10)
-        extra = {"alpha_exponent": float(s)} if s != 0 else {}
+        own = {"alpha_exponent": float(s)} if s != 0 else {}
         for m in ws:
             cap = {}
             if normalised_lr and s != 0:
                 base = settings.get("lr_max", DEFAULT_SETTINGS["lr_max"])
                 cap = {"lr_max": float(base) * float(m) ** (2 * float(s) / 3)}
-            grid += [{"gamma_2": str(g2), "gamma_3": str(g3), "m": m, "seed": sd, **extra,
+            grid += [{"gamma_2": str(g2), "gamma_3": str(g3), "m": m, "seed": sd, **own,
                       **settings, **cap} for sd in ss]  # fmt: skip
-    results = run_sweep(rd_sweep_point, grid, cache_dir=cache_dir, version=RD_VERSION,
-                        executor=executor, progress=progress)  # fmt: skip
+    if executor is None and cache_dir is None and not progress:
+        # in process, nothing to resume: every run at once, batched per width (the same
+        # results as one rd_point per run, tested), normalised through JSON as run_sweep's
+        results = json.loads(json.dumps(rd_points(grid, extra=extra)))
+    elif extra is not None:
+        raise ValueError(f"extra needs executor=None, cache_dir=None and progress=False, got "
+                         f"executor={executor!r}, cache_dir={cache_dir!r}, "
+                         f"progress={progress!r}")  # fmt: skip
+    else:
+        results = run_sweep(rd_sweep_point, grid, cache_dir=cache_dir, version=RD_VERSION,
+                            executor=executor, progress=progress)  # fmt: skip
     n = len(ws) * len(ss)
     return [_point_from_results(g2, g3, s, ws, ss, results[k * n : (k + 1) * n])
             for k, (g2, g3, s) in enumerate(parsed)]  # fmt: skip
@@ -413,9 +439,10 @@ def phase_grid(
 ) -> PhaseDiagram:
     """Measure the phase diagram on the grid ``gamma_2s x gamma_3s`` (Figure 5): one
     :func:`measure_points` over every grid point (one sweep).  The defaults
-    (:data:`FAST_WIDTHS`, :data:`FAST_SEEDS`) take ~1 s per run on one CPU core, so a
-    3 x 4 grid is ~1-2 minutes; the paper's widths are :data:`FULL_WIDTHS` (``device=
-    "cuda"`` or ``executor="local"`` / a dask scheduler)."""
+    (:data:`FAST_WIDTHS`, :data:`FAST_SEEDS`) take ~0.1 s per run in process (batched;
+    ~1 s per run through ``run_sweep``), so a 3 x 4 grid is ~10 s; the paper's widths
+    are :data:`FULL_WIDTHS` (``device="cuda"`` or ``executor="local"`` / a dask
+    scheduler)."""
     g2s, g3s = _gammas("gamma_2s", gamma_2s), _gammas("gamma_3s", gamma_3s)
     pts = measure_points([(a, b) for a in g2s for b in g3s], widths, seeds, executor=executor,
                          cache_dir=cache_dir, progress=progress, **settings)  # fmt: skip

@@ -231,6 +231,75 @@ def test_phase_grid_through_run_sweep_cached(tmp_path):
     assert none.regime("W2") == "undetermined"
 
 
+def test_measure_points_in_process_is_the_sweep(tmp_path):
+    """In process (batched per width, rd_points) and through run_sweep (one rd_point per
+    run, here with a cache) the results are equal, entry for entry (the batch elements
+    round as alone on the CPU), points with their own exponent of alpha included."""
+    kw = {"device": "cpu", "tol": 1e-2, "normalised_lr": True}
+    pts = [(0, F(11, 10), F(-1, 2)), (F(7, 10), F(5, 2)), (0, F(21, 10))]
+    batched = pdg.measure_points(pts, (8, 12), (0, 1), **kw)
+    swept = pdg.measure_points(pts, (8, 12), (0, 1), cache_dir=tmp_path, **kw)
+    for a, b in zip(batched, swept, strict=True):
+        assert a.results == b.results
+        assert all(np.array_equal(a.rd[k], b.rd[k]) for k in pdg.LAYERS)
+
+
+def test_measure_points_extra_measurements():
+    """``extra`` adds a measurement of each trained run's weights (in process only)."""
+    seen = []
+
+    def steps_and_norm(run):
+        seen.append(run["m"])
+        return [run["steps"], float(run["p"]["W2"].norm())]
+
+    (p,) = pdg.measure_points([(0, F(21, 10))], (8, 12), (0,), device="cpu", tol=1e-2,
+                              extra={"probe": steps_and_norm})  # fmt: skip
+    for r in p.results:
+        w = pdg.train(0, F(21, 10), r["m"], r["seed"], device="cpu", tol=1e-2)
+        assert r["probe"] == [w["steps"], float(np.linalg.norm(w["p"]["W2"]))]
+    assert sorted(seen) == [8, 12]
+    with pytest.raises(ValueError, match="extra needs executor=None, cache_dir=None and prog"):
+        pdg.measure_points([(0, 1)], (8, 12), (0,), cache_dir="/tmp/x", extra={"a": len})
+    with pytest.raises(ValueError, match="extra must not name result keys"):
+        pdg.measure_points([(0, 1)], (8, 12), (0,), max_steps=0, extra={"steps": len})
+    with pytest.raises(TypeError, match="extra must be a mapping"):
+        pdg.measure_points([(0, 1)], (8, 12), (0,), max_steps=0, extra={"a": 1})
+
+
+def test_condensation_reads_the_shared_runs(monkeypatch):
+    """The condensation claim's zetas come from the shared phase points' runs (the
+    ``zeta_w2`` extra): for each seed, zeta of [W2 | b2] of pdg.train's run before and
+    after training, exactly (the same run, the same numpy)."""
+    monkeypatch.setattr(conf, "COND_WIDTH", 12)
+    monkeypatch.setattr(conf, "COND_SEEDS", (0, 1))
+    extra = {"zeta_w2": conf._zeta_w2}
+    (pt,) = pdg.measure_points([conf.CONDENSED], (8, 12), (0, 1, 2), device="cpu",
+                               tol=1e-3, extra=extra)  # fmt: skip
+    monkeypatch.setattr(conf, "_point", lambda g2, g3, s=0, full=False: pt)
+    got = conf._zetas(conf.CONDENSED, False)
+    want = []
+    for seed in (0, 1):
+        r = pdg.train(*conf.CONDENSED, 12, seed, device="cpu", tol=1e-3)
+        want.append((pdg.zeta(pdg.input_weights(r["p0"], "W2")),
+                     pdg.zeta(pdg.input_weights(r["p"], "W2"))))  # fmt: skip
+    assert got == tuple(want)
+    assert [r["zeta_w2"] is None for r in pt.results] == [
+        not (r["m"] == 12 and r["seed"] in (0, 1)) for r in pt.results]  # fmt: skip
+
+
+def test_the_claims_measure_every_point_they_read():
+    """Every phase point a claim reads is one of the shared batch's (_keys), once."""
+    keys = conf._keys()
+    assert len(set(keys)) == len(keys) == 13
+    want = {(*k, F(0)) for k, v in tl.PAPER_POINTS.items() if v[:2] != ("n/s", "n/s")}
+    want |= {(F(0), g3, F(0)) for g3 in conf.FIGURE_4}
+    want |= {(g2, g3, s) for _, rows in pdg.table_2_groups() for _, s, g2, g3 in rows}
+    want |= {(g2, g3, F(0)) for g2, g3s in conf.BOUNDARY_LINES.values() for g3 in g3s}
+    want |= {(*k, F(0)) for k in (conf.NTK_POINT, conf.MIXED_POINT, conf.CONDENSED,
+                                  conf.LINEAR)}  # fmt: skip
+    assert set(keys) == want
+
+
 def test_measure_points_alpha_exponent_and_bad_input():
     kw = {"device": "cpu", "max_steps": 50, "tol": 1e-2}
     a, b = pdg.measure_points([(0, F(11, 10), F(-1, 2)), (0, F(11, 10))], (8, 16), (0,), **kw)

@@ -14,19 +14,24 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from numerics.measures import ntk
+from numerics.measures import ntk, record_loss
 from numerics.models import ThreeLayerReLU
 from numerics.sweep_three_layer import (
+    BATCH_ENTRIES,
     DATA_X,
     DATA_Y,
     fit_slope,
     initial_scales,
     ntk_gram,
     rd_point,
+    rd_points,
+    rd_sweep_point,
     scale_exponents,
     slopes,
+    train_run,
+    train_runs,
 )
-from numerics.torch_flow import initialise, threads
+from numerics.torch_flow import gradient_descent, initialise, threads
 from solvable import three_layer as tl
 
 F = Fraction
@@ -367,3 +372,175 @@ def test_rd_point_runs_through_the_sweep_executor(tmp_path):
     (again,) = sweeps.run_sweep(rd_sweep_point, [point], cache_dir=tmp_path)  # from the cache
     direct = rd_point(Fraction(0), Fraction(21, 10), 32, 0, device="cpu")
     assert first == again and first["rd_w1"] == direct["rd_w1"]
+
+
+# ---------------------------------------------------------------------------
+# the hand-written gradient and the batched training (issue 17)
+# ---------------------------------------------------------------------------
+def _autograd(model, p):
+    """Autograd of the model's own risk (3), block by block (the reference)."""
+    q = {k: v.clone().requires_grad_(True) for k, v in p.items()}
+    grads = torch.autograd.grad(model.loss(q).sum(), list(q.values()), allow_unused=True)
+    return {k: torch.zeros_like(v) if g is None else g
+            for (k, v), g in zip(q.items(), grads, strict=True)}  # fmt: skip
+
+
+@settings(max_examples=max(20, settings().max_examples // 2), deadline=None)
+@given(m=st.integers(2, 12), d=st.integers(1, 3), n=st.integers(1, 6), bias=st.booleans(),
+       per_net=st.booleans(), seed=st.integers(0, 2**16),
+       log_alpha=st.floats(-3, 3), log_scale=st.floats(-2, 1))  # fmt: skip
+def test_hand_written_gradient_is_autograd(m, d, n, bias, per_net, seed, log_alpha, log_scale):
+    """ThreeLayerReLU.gradient (eq. (5)) against autograd of its risk (3) across shapes,
+    scales and alpha (one number, or one per network as the rate-0 block ``alpha``, whose
+    gradient is 0).  The same products summed in another order: float64 rounding,
+    relative to the largest entry of each block, 1e-12 (condition ~ n m: tiny here)."""
+    rng = np.random.default_rng(seed)
+    X, y = rng.normal(size=(n, d)), rng.normal(size=n)
+    model = ThreeLayerReLU(X, y, alpha=None if per_net else math.exp(log_alpha), bias=bias)
+    shapes = {"a": (m,), "W2": (m, m), "W1": (m, d)}
+    if bias:
+        shapes.update(b2=(m,), b1=(m,))
+    p = initialise(shapes, 3, scale=math.exp(log_scale), seed=seed, device="cpu")
+    if per_net:
+        p["alpha"] = torch.tensor(np.exp(log_alpha + rng.normal(size=3)))
+    got, ref = model.gradient(p), _autograd(model, p)
+    assert set(got) == set(model.blocks)
+    for k in set(model.blocks) - {"alpha"}:
+        scale = float(ref[k].abs().max())
+        assert float((got[k] - ref[k]).abs().max()) <= 1e-12 * scale, k
+    if per_net:  # a fixed block: gradient 0 by definition (autograd's is not), rate 0
+        assert model.rates["alpha"] == 0 and not got["alpha"].any()
+
+
+def test_per_network_alpha_is_the_scalar_model_and_never_moves():
+    """A batch with alpha as the rate-0 block: each element's loss is the scalar-alpha
+    model's (the same operations: bit for bit), and gradient descent leaves the block
+    exactly where it was."""
+    X, y = np.array(DATA_X)[:, None], np.array(DATA_Y)
+    alphas = [0.3, 1.0, 7.5]
+    shapes = {"a": (8,), "W2": (8, 8), "W1": (8, 1), "b2": (8,), "b1": (8,)}
+    p = initialise(shapes, 3, scale=0.7, seed=2, device="cpu")
+    batched = ThreeLayerReLU(X, y, alpha=None, bias=True)
+    pa = {**p, "alpha": torch.tensor(alphas, dtype=torch.float64)}
+    for i, al in enumerate(alphas):
+        one = ThreeLayerReLU(X, y, alpha=al, bias=True)
+        alone = one.loss({k: v[i : i + 1] for k, v in p.items()})
+        assert torch.equal(batched.loss(pa)[i : i + 1], alone)
+    res = gradient_descent(batched, pa, [0.1, 0.05, 0.2], [30])
+    assert torch.equal(res.params["alpha"][-1], pa["alpha"])
+    assert not torch.equal(res.params["W2"][-1], pa["W2"])  # the rest trains
+
+
+def _single(run):
+    rest = {k: v for k, v in run.items() if k not in ("gamma_2", "gamma_3", "m", "seed")}
+    return train_run(run["gamma_2"], run["gamma_3"], run["m"], run["seed"], **rest)
+
+
+def _assert_same(a, b):
+    assert (a["steps"], a["loss"], a["diverged"], a["lr"]) == (b["steps"], b["loss"],
+                                                               b["diverged"], b["lr"])  # fmt: skip
+    assert set(a["p"]) == set(b["p"])
+    for k in b["p"]:
+        assert torch.equal(a["p"][k], b["p"][k]), k
+        assert torch.equal(a["p0"][k], b["p0"][k]), k
+
+
+# runs of two widths, several points, their own alpha exponents, caps, tolerances (so they
+# stop at different chunks and some batches hold settings that may not be shared)
+MIXED_RUNS = [
+    {"gamma_2": F(0), "gamma_3": F(11, 10), "m": 12, "seed": 0, "tol": 1e-3},
+    {"gamma_2": F(7, 10), "gamma_3": F(5, 2), "m": 12, "seed": 1, "tol": 1e-3},
+    {"gamma_2": F(0), "gamma_3": F(21, 10), "m": 12, "seed": 2, "tol": 1e-3},
+    {"gamma_2": F(0), "gamma_3": F(11, 10), "m": 12, "seed": 1, "tol": 1e-2,
+     "alpha_exponent": F(1, 2), "lr_max": 0.3},
+    {"gamma_2": F(1, 2), "gamma_3": F(14, 5), "m": 20, "seed": 0, "tol": 1e-3},
+    {"gamma_2": F(0), "gamma_3": F(1), "m": 20, "seed": 3, "tol": 1e-3, "check_every": 20},
+    {"gamma_2": F(0), "gamma_3": F(3, 2), "m": 12, "seed": 4, "tol": 1e-3, "max_steps": 150},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("entries", [BATCH_ENTRIES, 400], ids=["one batch", "split"])
+def test_batched_runs_are_the_single_runs_bit_for_bit(entries):
+    """train_runs (per width and shared settings one batch, runs leaving it when they
+    stop) gives each run's single train_run exactly: the same steps, losses and weights
+    (the batch elements' products round as alone on the CPU), also when the batches are
+    split (``batch_entries``), and the runs stop at different chunks."""
+    batched = train_runs([dict(r, device="cpu") for r in MIXED_RUNS], batch_entries=entries)
+    steps = set()
+    for run, got in zip(MIXED_RUNS, batched, strict=True):
+        _assert_same(got, _single(dict(run, device="cpu")))
+        steps.add(got["steps"])
+    assert len(steps) >= 4  # the batch shrank along the way
+
+
+def test_batched_runs_stop_at_the_first_check_below_tol():
+    """Independently of train_runs' loop: each run, redone by gradient_descent from its
+    initial draw at its learning rate, has risk > tol one check before its last step and
+    <= tol at it, and its weights are the ones gradient_descent reaches there."""
+    runs = [dict(r, device="cpu") for r in MIXED_RUNS[:4]]
+    for got in train_runs(runs):
+        s = got["settings"]
+        assert got["steps"] % s["check_every"] == 0 and got["loss"] <= s["tol"]
+        model = ThreeLayerReLU(np.array(DATA_X)[:, None], np.array(DATA_Y),
+                               alpha=got["scales"]["alpha"], bias=True)  # fmt: skip
+        res = gradient_descent(model, got["p0"], got["lr"],
+                               [got["steps"] - s["check_every"], got["steps"]],
+                               measures={"loss": record_loss(model)})  # fmt: skip
+        loss = res.measures["loss"][:, 0]
+        assert float(loss[0]) > s["tol"] >= float(loss[1])
+        for k, v in got["p"].items():
+            assert torch.equal(res.params[k][-1], v), k
+
+
+def test_a_diverging_run_leaves_the_batch_alone():
+    """A run whose learning rate blows it up (1e30 / lambda_max: the weights overflow in
+    the first chunk) is marked diverged there, as its single run is, with its initial
+    weights; the others in its batch are their single runs exactly."""
+    runs = [dict(r, device="cpu") for r in MIXED_RUNS[:3]]
+    runs.insert(1, dict(runs[0], seed=5, lr_scale=1e30, lr_max=1e30))
+    out = train_runs(runs)
+    assert out[1]["diverged"] and not any(r["diverged"] for i, r in enumerate(out) if i != 1)
+    for run, got in zip(runs, out, strict=True):
+        _assert_same(got, _single(run))
+
+
+@settings(max_examples=max(6, settings().max_examples // 10), deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([F(0), F(1, 2), F(7, 10)]),
+                          st.sampled_from([F(1), F(3, 2), F(5, 2)]),
+                          st.sampled_from([4, 6, 8]), st.integers(0, 50),
+                          st.sampled_from([1e-1, 3e-2, 1e-2])),
+                min_size=2, max_size=6),
+       st.integers(1, 20))  # fmt: skip
+def test_batched_equals_single_across_the_phase_plane(runs, check_every):
+    """Property: any set of small runs over the phase plane (points, widths, seeds,
+    tolerances; at most 300 steps) trains in a batch exactly as alone."""
+    runs = [{"gamma_2": g2, "gamma_3": g3, "m": m, "seed": sd, "tol": tol, "max_steps": 300,
+             "check_every": check_every, "device": "cpu"}
+            for g2, g3, m, sd, tol in runs]  # fmt: skip
+    for run, got in zip(runs, train_runs(runs), strict=True):
+        _assert_same(got, _single(run))
+
+
+def test_rd_points_are_rd_sweep_points():
+    points = [{"gamma_2": "0", "gamma_3": "11/10", "m": 12, "seed": s, "tol": 1e-3,
+               "device": "cpu"} for s in (0, 1)]  # fmt: skip
+    points.append({"gamma_2": "7/10", "gamma_3": "5/2", "m": 12, "seed": 0, "tol": 1e-3,
+                   "alpha_exponent": 0.3, "device": "cpu"})  # fmt: skip
+    assert rd_points(points) == [rd_sweep_point(dict(p)) for p in points]
+
+
+@pytest.mark.parametrize(("call", "exc", "match"), [
+    (lambda: train_runs({"gamma_2": 0}), TypeError, "runs must be a sequence"),
+    (lambda: train_runs([(0, 1, 8, 0)]), TypeError, r"runs\[0\] must be a mapping"),
+    (lambda: train_runs([{"gamma_2": 0, "gamma_3": 1, "m": 8}]), ValueError, "lacks"),
+    (lambda: train_runs([{"gamma_2": 0, "gamma_3": 1, "m": 8, "seed": 0}], batch_entries=0),
+     ValueError, "batch_entries must be an integer >= 1, got 0"),
+    (lambda: train_runs([{"gamma_2": 0, "gamma_3": 1, "m": 8, "seed": 0, "tol": -1.0}]),
+     ValueError, "tol must be finite and > 0, got -1.0"),
+    (lambda: train_runs([{"gamma_2": 0, "gamma_3": 1, "m": 1, "seed": 0}]),
+     ValueError, "m must be an integer >= 2, got 1"),
+    (lambda: rd_points("0,1"), TypeError, "points must be a sequence"),
+])  # fmt: skip
+def test_train_runs_rejects_bad_input(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()

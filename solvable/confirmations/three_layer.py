@@ -9,9 +9,12 @@ reads the measurement with the model's own criterion
 of the measurement, so that a test can feed it a broken one) applied to a measurement.
 
 Fast default (``full=False``): widths 32, 64, 128 and seeds 0, 1, 2 on the CPU, one torch
-thread (~0.5-1.5 s per run; the runs of a phase point are shared between claims in one
-process).  ``full=True``: the paper's widths 100..10000 (Figure 5) and eight seeds
-(Table 2's caption), on CUDA when available: hours on a CPU.
+thread.  The claims share their trained networks: the first claim that needs any phase
+point trains every point of every claim (13 points, 117 runs) in one call, batched per
+width (:func:`numerics.phase_diagram.measure_points`: each run's numbers are its single
+run's), about 10 CPU s in all instead of ~1 s per run alone; the condensation claim
+reads the weights of the same runs.  ``full=True``: the paper's widths 100..10000
+(Figure 5) and eight seeds (Table 2's caption), on CUDA when available: hours on a CPU.
 
 Slopes measured at finite widths are read with the band of
 :data:`numerics.phase_diagram.BAND`: a slope within ``B = max(0.1, 2 err)`` of 0 is
@@ -69,17 +72,50 @@ def _config(full: bool) -> dict[str, Any]:
     return {"widths": pdg.FAST_WIDTHS, "seeds": pdg.FAST_SEEDS, "device": "cpu"}
 
 
+def _keys() -> tuple[tuple[Fraction, Fraction, Fraction], ...]:
+    """Every phase point ``(gamma_2, gamma_3, s)`` the claims measure, in a fixed order."""
+    keys = [(*k, _ZERO) for k, v in three_layer.PAPER_POINTS.items()
+            if v[0] != "n/s" or v[1] != "n/s"]  # fmt: skip
+    keys += [(F(0), g3, _ZERO) for g3 in FIGURE_4]
+    keys += [(g2, g3, s) for _, rows in pdg.table_2_groups() for _, s, g2, g3 in rows]
+    keys += [(g2, g3, _ZERO) for g2, g3s in BOUNDARY_LINES.values() for g3 in g3s]
+    keys += [(*k, _ZERO) for k in (NTK_POINT, MIXED_POINT, CONDENSED, LINEAR)]
+    return tuple(dict.fromkeys(keys))
+
+
 @functools.cache
+def _measured(full: bool) -> dict[tuple[Fraction, Fraction, Fraction], pdg.PhasePoint]:
+    """Every point of :func:`_keys` measured in one call, so that all their runs train
+    together, batched per width (:func:`numerics.phase_diagram.measure_points`, in
+    process): the claims share them, and the first claim that needs a point pays for all
+    (the runs of one point alone would pay the per-step overhead of a batch once per
+    point).  The learning-rate cap is taken in normalised time (``normalised_lr``; it
+    changes nothing at ``alpha_exponent = 0``)."""
+    c = _config(full)
+    keys = _keys()
+    extra = {"zeta_w2": functools.partial(_zeta_w2, full=full)}
+    with threads(1):
+        pts = pdg.measure_points(list(keys), c["widths"], c["seeds"], device=c["device"],
+                                 normalised_lr=True, extra=extra)  # fmt: skip
+    return dict(zip(keys, pts, strict=True))
+
+
+def _zeta_w2(run: Mapping[str, Any], full: bool = False) -> list[float] | None:
+    """``[zeta_initial, zeta_trained]`` of W2 (Figure 8) of one trained run of the
+    condensation claim's width and seeds (:func:`_zetas` reads them); ``None`` for the
+    other runs and a run that diverged."""
+    m, seeds = (COND_WIDTH_FULL, COND_SEEDS_FULL) if full else (COND_WIDTH, COND_SEEDS)
+    if run["diverged"] or run["m"] != m or run["seed"] not in seeds:
+        return None
+    w = [pdg.input_weights({k: v[0].detach().cpu().double().numpy() for k, v in q.items()},
+                           "W2") for q in (run["p0"], run["p"])]  # fmt: skip
+    return [pdg.zeta(w[0]), pdg.zeta(w[1])]
+
+
 def _point(gamma_2: Fraction, gamma_3: Fraction, alpha_exponent: Fraction = _ZERO,
            full: bool = False) -> pdg.PhasePoint:  # fmt: skip
-    """One measured phase point, cached for the process (claims share runs).  The
-    learning-rate cap is taken in normalised time (``normalised_lr``; it changes nothing
-    at ``alpha_exponent = 0``)."""
-    c = _config(full)
-    with threads(1):
-        (p,) = pdg.measure_points([(gamma_2, gamma_3, alpha_exponent)], c["widths"], c["seeds"],
-                                  device=c["device"], normalised_lr=True)  # fmt: skip
-    return p
+    """One measured phase point (one of :func:`_keys`), from :func:`_measured`."""
+    return _measured(full)[(gamma_2, gamma_3, alpha_exponent)]
 
 
 def _units(p: pdg.PhasePoint, layer: str, want: str, band: float = pdg.BAND) -> float:
@@ -316,15 +352,19 @@ def _layers_differ(full: bool = False) -> Verdict:
     return judge_layers_differ(_point(*MIXED_POINT, full=full), "condensed", "linear")
 
 
-@functools.cache
 def _zetas(point: tuple[Fraction, Fraction], full: bool) -> tuple[tuple[float, float], ...]:
+    """``(zeta_initial, zeta_trained)`` of W2 per seed of :data:`COND_SEEDS` at width
+    :data:`COND_WIDTH` (full: the ``_FULL`` ones): runs of the shared phase points
+    (:func:`_measured`; the same training as ``numerics.phase_diagram.train``)."""
     m = COND_WIDTH_FULL if full else COND_WIDTH
+    seeds = COND_SEEDS_FULL if full else COND_SEEDS
+    runs = {(r["m"], r["seed"]): r for r in _point(*point, full=full).results}
     out = []
-    with threads(1):
-        for seed in COND_SEEDS_FULL if full else COND_SEEDS:
-            r = pdg.train(*point, m, seed, device=None if full else "cpu")
-            out.append((pdg.zeta(pdg.input_weights(r["p0"], "W2")),
-                        pdg.zeta(pdg.input_weights(r["p"], "W2"))))  # fmt: skip
+    for seed in seeds:
+        z = runs[m, seed]["zeta_w2"]
+        if z is None:
+            raise ArithmeticError(f"training diverged at {point}, m = {m}, seed {seed}")
+        out.append((z[0], z[1]))
     return tuple(out)
 
 
