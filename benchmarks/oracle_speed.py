@@ -11,7 +11,9 @@ Columns (wall clock, one run each; the sympy cache cleared before each derivatio
   parameter (the old derivation) and by :func:`solvable._core.flows.gradient_flow` (the same
   expressions, sympy's rules applied once per subexpression); ``compile``: the Taylor program
   (:func:`numerics.mp.compile_polynomial`); both are cached per process and shape;
-- ``vector`` / ``reference``: the integration by each engine, flow and program cached;
+- ``vector`` / ``reference``: the integration by each engine, flow and program cached, wall
+  clock and CPU time (``time.process_time``: less inflated by a loaded machine) and their
+  ratio ``ref / vec`` (CPU);
 - ``cold call``: the whole ``simulate`` call in a fresh Python process (its imports, ``import
   (s)``, not counted: they are paid once by any use of the package);
 - ``old path``: ``sp.diff + compile + reference``, the call before issue 17; ``speed-up``:
@@ -109,10 +111,11 @@ def row(d: int, d0: int, dps: int) -> dict[str, float]:
     out["same rhs"] = float(tuple(old) == flow.rhs)
     sims = {}
     for engine in ("vector", "reference"):
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         sims[engine] = numerics.simulate(setup, u0, W0, times, method="mpmath", dps=dps,
                                          engine=engine)  # fmt: skip
         out[engine] = time.perf_counter() - t0
+        out[engine + " cpu"] = time.process_time() - c0
     with mpmath.workdps(dps + mp.GUARD_DIGITS):
         y0 = flow.pack(
             {
@@ -141,16 +144,19 @@ def main() -> None:
     args = parser.parse_args()
     print(
         "| d | d0 | dps | sp.diff (s) | derive (s) | compile (s) | vector (s) | reference (s) "
+        "| vector CPU (s) | reference CPU (s) | ref / vec (CPU) "
         "| cold call (s) | import (s) | old path (s) | speed-up | steps | engines agree (digits) "
         "| vs closed form: vector / reference (digits) |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for d in args.d:
         for dps in args.dps:
             r = row(d, args.d0, dps)
             assert r["same rhs"], "gradient_flow's rhs differs from sp.diff's"
             print(f"| {d} | {args.d0} | {dps} | {r['sp.diff']:.2f} | {r['derive']:.2f} | "
                   f"{r['compile']:.2f} | {r['vector']:.2f} | {r['reference']:.2f} | "
+                  f"{r['vector cpu']:.2f} | {r['reference cpu']:.2f} | "
+                  f"{r['reference cpu'] / r['vector cpu']:.1f}x | "
                   f"{r['cold']:.2f} | {r['imports']:.2f} | {r['old']:.2f} | "
                   f"{r['old'] / r['cold']:.1f}x | {r['steps']:.0f} | {r['agree']:.1f} | "
                   f"{r['vec_digits']:.1f} / {r['ref_digits']:.1f} |", flush=True)  # fmt: skip
