@@ -60,8 +60,9 @@ def simulate(
     error-controlled to ``10**-(dps + 20)`` per step (:mod:`numerics.mp`); needs a polynomial
     vector field (the linear networks; ReLU, tanh and swish networks are refused).
     ``engine`` picks how the Taylor series is computed (:data:`numerics.mp.ENGINES`:
-    ``"vector"``, the default, or ``"reference"``, the node-by-node ``mpmath.fdot``
-    recurrence kept for comparison; the same order, error control and precision).
+    ``"vector"``, the default: the program compiled to one Python function on fixed-point
+    integer series, or ``"reference"``, the node-by-node ``mpmath.fdot`` recurrence kept
+    for comparison; the same order, error control and working precision).
     ``method="scipy"``: float64 DOP853 at ``rtol`` (default 1e-13).
     ``method="torch"``: float64 DOP853 in torch (:mod:`numerics.torch_flow`) at ``rtol``
     (default 1e-12) on ``device`` (default: CUDA when available, else CPU).
