@@ -177,10 +177,11 @@ def main(argv: list[str] | None = None) -> int:
         cases = [kunin_case(4, 3, 50), lns_case(5, 4, 3, 20)]
         repeats = args.repeats or 1
     else:
-        # about 0.8 GB of output each: kunin 1.5e6 times x (w, beta) of d = 32 (construction
-        # checks X^T X = s I at 50 digits, O(n d^2) in mpmath: d = 32 keeps it ~0.1 s);
-        # linear_node_scaling 1e4 times x W of 100 x 100
-        cases = [kunin_case(32, 32, 1_500_000), lns_case(50, 100, 100, 10_000)]
+        # about 0.8 GB of output each: kunin 1.5e6 times x (w, beta) of d = 32, and (the
+        # issue's scale; construction decides X^T X = s I in float64 with proved bounds)
+        # 5e4 times of d = n = 1000; linear_node_scaling 1e4 times x W of 100 x 100
+        cases = [kunin_case(32, 32, 1_500_000), kunin_case(1000, 1000, 50_000),
+                 lns_case(50, 100, 100, 10_000)]  # fmt: skip
         repeats = args.repeats or 5
     rows = []
     for case in cases:

@@ -57,9 +57,11 @@ closed form (:func:`wide_closed_form`: beta, outputs, loss, NTK, ``A^T A``, ``W^
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import mpmath
@@ -602,8 +604,49 @@ def _check_data(setup: Any, targets: str = "y") -> None:
     else:
         y = nb.check_matrix("Y", setup.Y, (None, None))
         n = len(y)
-    set_(setup, "X", nb.check_rows("X", setup.X, n, targets))
+    set_(setup, "X", _check_rows(setup, n, targets))
     set_(setup, targets, y)
+
+
+def _check_rows(setup: Any, n: int, targets: str) -> tuple[tuple[Number, ...], ...]:
+    """``nb.check_rows("X", ...)`` of ``setup.X``; a finite numeric 2-d array of the right
+    shape is taken vectorised (issue 17: the same tuples of Python numbers that the generic
+    path makes from its ``tolist()``, without a check per entry) and kept as float64 for
+    :func:`_float64_X`; anything else, and any bad value, through the generic path (its
+    messages)."""
+    X = setup.X
+    if (isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind in "fiu"
+            and X.shape[0] == n and X.shape[1] >= 1 and bool(np.isfinite(X).all())):  # fmt: skip
+        rows = tuple(map(tuple, X.tolist()))
+        if X.dtype.kind == "f" or np.all(np.abs(X) <= _EXACT_INT):
+            # every entry is exactly this float64 (float kinds widen exactly)
+            X64 = np.array(X, dtype=np.float64)
+            X64.flags.writeable = False
+            object.__setattr__(setup, _F64_X, X64)
+        return rows
+    return nb.check_rows("X", X, n, targets)
+
+
+_F64_X = "_float64_X"  # the instance attribute caching _float64_X (not a dataclass field)
+_EXACT_INT = 2**53  # integers of at most this magnitude are exact in float64
+
+
+def _float64_X(setup: Any) -> np.ndarray | None:
+    """``setup.X`` as a float64 array when every entry is exactly a float64 (a Python float,
+    or an int of magnitude <= 2^53), else ``None`` (strings, mpf, fractions, large ints):
+    computed once per setup and cached on the instance (a read-only array)."""
+    got = setup.__dict__.get(_F64_X, False)
+    if got is False:
+        got = None
+        kinds = set(map(type, itertools.chain.from_iterable(setup.X)))
+        entries = itertools.chain.from_iterable(setup.X)
+        if kinds <= {float, int} and (
+            int not in kinds or all(abs(v) <= _EXACT_INT for v in entries if type(v) is int)
+        ):
+            got = np.array(setup.X, dtype=np.float64)
+            got.flags.writeable = False
+        object.__setattr__(setup, _F64_X, got)
+    return got
 
 
 @dataclass(frozen=True)
@@ -634,7 +677,11 @@ def _arrays(setup: Any, dps: int | None) -> tuple[np.ndarray, np.ndarray]:
     """``X`` and the targets at the working precision (inside ``nb.Precision(dps)``)."""
     conv, dt = nb.converter(dps), nb.dtype(dps)
     targets = setup.Y if isinstance(setup, WideSetup) else setup.y
-    X = np.array([[conv(v) for v in row] for row in setup.X], dtype=dt)
+    X64 = _float64_X(setup) if dps is None else None
+    if X64 is not None:  # the entries are exactly these float64 (what conv would give)
+        X = X64.copy()
+    else:
+        X = np.array([[conv(v) for v in row] for row in setup.X], dtype=dt)
     T = [[conv(v) for v in r] if isinstance(r, tuple) else conv(r) for r in targets]
     return X, np.array(T, dtype=dt)
 
@@ -1732,21 +1779,150 @@ def _isotropic_s(setup: Any, dps: int | None, isotropy_rtol: Number | None) -> A
     :func:`closed_form`), else ``ValueError`` pointing to ``numerics.simulate``."""
     unit = 2.0**-52 if dps is None else 10.0 ** (-dps)
     if isotropy_rtol is None:
-        rtol = _default_rtol([v for row in setup.X for v in row], unit, setup.n)
+        rtol = _default_rtol(itertools.chain.from_iterable(setup.X), unit, setup.n)
     else:
         rtol = float(nb.check_number("isotropy_rtol", isotropy_rtol, nonnegative=True))
         if not rtol < 1:
             raise ValueError(f"isotropy_rtol must be in [0, 1), got {nb.describe(isotropy_rtol)}")
-    s_exact, dev = isotropy(setup, max(50, (dps or 17) + 20))
-    if not s_exact > 0 or dev > rtol * s_exact:
+    digits = max(50, (dps or 17) + 20)
+    X64 = _float64_X(setup)
+    fast = None if X64 is None else _isotropy_f64(setup, X64, rtol, dps, digits)
+    if fast is None:  # not float64 data, or undecided in float64: the reference
+        s_exact, dev = isotropy(setup, digits)
+        ok, dev_text = s_exact > 0 and not dev > rtol * s_exact, mpmath.nstr(dev, 3)
+    else:
+        ok, s_exact, dev_text = fast
+    if not ok:
         raise ValueError(
             "X must have isotropic columns (X^T X = s I, e.g. whitened data) for the exact "
-            f"solution; got max|X^T X - s I| = {mpmath.nstr(dev, 3)} with s = "
+            f"solution; got max|X^T X - s I| = {dev_text} with s = "
             f"{mpmath.nstr(s_exact, 6)} (allowed: isotropy_rtol = {rtol:.1e} times s; data "
             "whitened from ill-conditioned inputs: isotropy_rtol=kunin.whitening_rtol(n, "
             "condition)). Use numerics.simulate."
         )
     return s_exact
+
+
+# float64 isotropy (issue 17): the largest |entry| of X whose square, and the rounding error
+# of that square (2^-106 smaller), are normal float64 with no overflow in the Gram matrix
+# or in Dekker's splitting (2^27 x): 2^400 and 2^-400 leave hundreds of binades both ways
+_F64_ISO_RANGE = (2.0**-400, 2.0**400)
+_U = 2.0**-53  # the unit roundoff of float64
+# the rows of one level of the compensated sum of squares: each lane adds 64 terms (its
+# error bound gamma_64 u of the terms, about 1e-30 relative), and the lanes are 1/64 of the
+# terms (long vectors: numpy's per-call overhead amortised)
+_SUM_ROWS = 64
+_GAMMA_ROWS = _SUM_ROWS * _U / (1 - _SUM_ROWS * _U)
+
+
+def _isotropy_f64(setup: Any, X: np.ndarray, rtol: float, dps: int | None,
+                  digits: int) -> tuple[bool, Any, str] | None:  # fmt: skip
+    """The verdict of :func:`_isotropic_s` (``s > 0`` and ``max|X^T X - s I| <= rtol s``,
+    with ``s`` and the deviation as :func:`isotropy` computes them at ``digits`` digits)
+    from float64 arithmetic with rigorous error bounds, or ``None`` where those cannot
+    decide (then the caller runs :func:`isotropy`): ``(accepted, s_exact, deviation text)``.
+
+    ``s``: float64 (``dps=None``) from an error-free sum of the squares
+    (:func:`_sum_of_squares`, its value within a proved interval), taken when the interval's two
+    ends round to the same float64 (as :func:`isotropy`'s 50-digit ``s`` then does); with
+    ``dps`` (or when the ends differ) :func:`_trace` at ``digits`` digits, the reference's own
+    arithmetic (O(n d), not O(n d^2)). Deviation: ``G = fl(X^T X)`` is within ``gamma_n |X|^T
+    |X|`` of ``X^T X`` entry by entry whatever the order of the sums (Higham, Accuracy and
+    Stability, section 3.1), and ``(|X|^T |X|)_pq <= |x_p| |x_q|`` with ``|x_p|^2 = G_pp`` to
+    ``gamma_n`` (rounding of the bound: 8 units), which gives an interval ``[lower, upper]`` for
+    the deviation; accepted when ``upper`` is below ``rtol s`` and refused when ``lower`` is
+    above it, each with a margin of 4 units for the rounding of ``s`` and of the threshold. A
+    refusal quotes the deviation to 3 digits when both ends print the same, else ``None`` (the
+    reference prints it)."""
+    nz = np.abs(X[X != 0])
+    if nz.size and not (_F64_ISO_RANGE[0] <= nz.min() and nz.max() <= _F64_ISO_RANGE[1]):
+        return None
+    n, d = X.shape
+    s_f = None
+    if dps is None:
+        total, bound = _sum_of_squares(X)
+        # the 50-digit s of isotropy() lies within 1e-48 relative of the exact trace / d
+        lo = (total - Fraction(bound)) / d * (1 - Fraction(1, 10**45))
+        hi = (total + Fraction(bound)) / d * (1 + Fraction(1, 10**45))
+        if float(lo) == float(hi):
+            s_f, s_exact = float(lo), mpmath.mpf(float(lo))
+            if s_f == 0 and total - Fraction(bound) <= 0:  # X = 0 (the squares are exact)
+                s_exact = None
+    if s_f is None or s_exact is None:
+        s_exact = _trace(setup, digits)
+        s_f = float(s_exact)
+    if not s_exact > 0:
+        return None if s_exact != 0 else (False, s_exact, mpmath.nstr(mpmath.mpf(0), 3))
+    G = X.T @ X
+    gam = n * _U / (1 - n * _U)
+    # (|X|^T |X|)_pq <= |x_p| |x_q| (Cauchy-Schwarz), |x_p|^2 <= G_pp / (1 - gamma_n)
+    norms = np.sqrt(np.diagonal(G) * ((1 + 4 * _U) / (1 - gam)))
+    E = np.multiply.outer(norms, norms * (gam * (1 + 8 * _U)))
+    G[np.diag_indices(d)] -= s_f
+    D = np.abs(G)
+    slack = 2 * _U * (float(D.max()) + s_f)  # the rounding of G - s_f I and of s_f
+    upper = (float((D + E).max()) + slack) * (1 + 8 * _U)
+    lower = max(0.0, (float((D - E).max()) - slack) * (1 - 8 * _U))
+    tau = rtol * s_f  # the threshold rtol s, within 2 units of rtol s_exact
+    if upper <= tau * (1 - 4 * _U):
+        return True, s_exact, ""
+    if not lower > tau * (1 + 4 * _U):
+        return None
+    if dps is None:  # the message quotes s as isotropy() computes it
+        s_exact = _trace(setup, digits)
+    low, high = mpmath.nstr(mpmath.mpf(lower), 3), mpmath.nstr(mpmath.mpf(upper), 3)
+    return (False, s_exact, low) if low == high else None
+
+
+def _sum_of_squares(X: np.ndarray) -> tuple[Fraction, float]:
+    """``(F, B)`` with ``|sum X_ij^2 - F| <= B``: each square split exactly into ``p + e``
+    (Dekker's product with Veltkamp's splitting; no underflow or overflow in the range
+    :data:`_F64_ISO_RANGE`), the ``2 n d`` parts added in :data:`_SUM_LANES` lanes by Knuth's
+    TwoSum (each partial sum and its exact rounding error), the lanes' sums added exactly
+    (``F``); the lanes' error sums, accumulated in float64 over ``L`` rows, are within
+    ``gamma_L sum |err|`` of exact (``B``, doubled for the rounding of the bound itself)."""
+    x = X.ravel()
+    p = x * x
+    c = x * 134217729.0  # 2^27 + 1
+    xh = c - (c - x)
+    xl = x - xh
+    e = ((xh * xh - p) + 2 * xh * xl) + xl * xl  # x^2 - p, exactly
+    terms = np.concatenate([p, e])
+    bound = 0.0
+    while terms.size > _SUM_ROWS:  # each level: _SUM_ROWS times fewer terms, twice over
+        lanes = -(-terms.size // _SUM_ROWS)
+        grid = np.zeros(_SUM_ROWS * lanes)
+        grid[: terms.size] = terms
+        s, comp, mag = np.zeros(lanes), np.zeros(lanes), np.zeros(lanes)
+        for t in grid.reshape(_SUM_ROWS, lanes):
+            s2 = s + t
+            z = s2 - s
+            err = (s - (s2 - z)) + (t - z)  # s + t = s2 + err exactly
+            comp += err
+            mag += np.abs(err)
+            s = s2
+        bound += 2 * _GAMMA_ROWS * float(np.sum(mag))
+        terms = np.concatenate([s, comp])
+    return _exact_sum(terms), bound * (1 + 4 * _U)
+
+
+def _exact_sum(values: np.ndarray) -> Fraction:
+    """The exact sum of float64 values, as a fraction (integer mantissas on a common power
+    of two)."""
+    ratios = [v.as_integer_ratio() for v in values.tolist() if v]
+    if not ratios:
+        return Fraction(0)
+    den = max(q for _, q in ratios)  # powers of two: each divides the largest
+    return Fraction(sum(p * (den // q) for p, q in ratios), den)
+
+
+def _trace(setup: Any, digits: int) -> Any:
+    """``s = tr(X^T X)/d`` exactly as :func:`isotropy` computes it at ``digits`` digits (its
+    diagonal only)."""
+    with mpmath.workdps(digits):
+        X = [[nb.to_mpf(v) for v in row] for row in setup.X]
+        diag = [mpmath.fsum(X[i][p] * X[i][p] for i in range(setup.n)) for p in range(setup.d)]
+        return mpmath.fsum(diag) / setup.d
 
 
 def wide_closed_form(setup: WideSetup, A0: Any, W0: Any, *, dps: int | None = None,

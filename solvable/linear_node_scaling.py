@@ -417,6 +417,12 @@ def _fast_evaluator(name: str) -> Callable[..., Any]:
 # for each of its two parts (y and W_0), 1.5 MiB together, within a 2 MiB L2 cache (this
 # machine's, per core), so that the parts are added while in cache.
 _BLOCK_BYTES = 1 << 19
+# The chunk of times whose mode factors, c(t), f(t) and residual are evaluated together (issue
+# 17, B2): at m = d = 100 a block of W holds ~6 times, and the ~100 numpy calls of those
+# evaluations per block cost more than the block's arithmetic; 1024 times amortise them, and
+# 2 MiB per (times, max(n, d)) array keeps the chunk's arrays near L2 (W stays in blocks).
+_CHUNK_TIMES = 1024
+_CHUNK_BYTES = 1 << 21
 
 
 # ---------------------------------------------------------------------------
@@ -702,7 +708,9 @@ class Trajectory:
         float64 arrays that do not overlap; they are filled in place and returned (as a
         :class:`States` with this trajectory's ``a``).
 
-        float64 (issue 17): block by block of times (:data:`_BLOCK_BYTES`), ``W(t) - W_0`` as
+        float64 (issue 17): the mode factors, ``c(t)``, ``f(t)`` and the residual for chunks of
+        times (:data:`_CHUNK_TIMES`), ``W`` assembled from them block by block of times
+        (:data:`_BLOCK_BYTES`, :meth:`_assemble_W`), ``W(t) - W_0`` as
         the rank-one ``(sqrt(lambda) a) c(t)^T`` of the (times, d) ``c_t`` and ``f``, the
         residual from (times, n) products, every chain evaluated right to left with the mode
         matrices as diagonals (:func:`_fast_evaluator`), written into the output arrays: no
@@ -749,30 +757,27 @@ class Trajectory:
         ew_f = e["X"] + e["W0"] + e["lam"] // 2 + e["a"]  # the scale of f_0 = X beta_0/sqrt(d)
         top = max(e["y"], ew_f)
         step = max(1, _BLOCK_BYTES // (8 * m * d))
+        chunk = max(1, min(_CHUNK_TIMES, _CHUNK_BYTES // (8 * max(n, d))))
+        chunk = max(step, chunk - chunk % step)  # a whole number of W's blocks
         finite = dict.fromkeys(("W", "f", "loss"), True)
-        for i0 in range(0, T, step):
-            blk = slice(i0, min(i0 + step, T))
-            g, h, boost = self._mode_factors(tt[blk])
+        for c0 in range(0, T, chunk):
+            cs = slice(c0, min(c0 + chunk, T))
+            g, h, boost = self._mode_factors(tt[cs])
             nb_ = lambda ndim, boost=boost: -boost.reshape((-1,) + (1,) * (ndim - 1))  # noqa: E731
             # W(t) - W_0 = (y-part) + (W_0-part), each the rank one (sqrt(lam) a) c^T
             c_y = fast("c_t", *base, k["Dinv"], k["V"], zW, k["s"], k["a"], g)
             c_w = fast("c_t", k["d"], zy, k["U"], k["Dinv"], *w_args, g)
             ey_W = e["y"] - e["X"] - e["lam"] // 2 - e["a"] + nb_(3)  # the y-part's scale
-            Wb = res.W[blk]
-            dW = fast("rank_one", k["s"], k["a"], c_y)
-            np.add(k["W0_full"], self._scaled(dW, ey_W, inplace=True), out=Wb)
-            dW = fast("rank_one", k["s"], k["a"], c_w)
-            np.add(Wb, self._scaled(dW, e["W0"] + nb_(3), inplace=True), out=Wb)
+            finite["W"] &= self._assemble_W(res.W[cs], c_y, c_w, ey_W, -boost, step)
             f_y = fast("f_t", *base, k["Dm"], k["V"], zW, k["s"], k["a"], g, h)
             f_w = fast("f_t", k["d"], zy, k["U"], k["Dm"], *w_args, g, h)
             fb = self._scaled(f_y, e["y"] + nb_(3)) + self._scaled(f_w, ew_f)
-            res.f[blk] = fb[..., 0]
+            res.f[cs] = fb[..., 0]
             r_y = fast("residual_t", *base, k["Dm"], k["V"], zW, k["s"], k["a"], h)[..., 0]
             r_w = fast("residual_t", k["d"], zy, k["U"], k["Dm"], *w_args, h)[..., 0]
             # eq. (5): L = 1/2 |y - f|^2, the residual taken at the larger of the two scales
             r = self._scaled(r_y, e["y"] - top) + self._scaled(r_w, ew_f - top)
-            res.loss[blk] = self._scaled((r**2).sum(-1) / 2, 2 * top)
-            finite["W"] &= bool(np.isfinite(Wb).all())
+            res.loss[cs] = self._scaled((r**2).sum(-1) / 2, 2 * top)
         finite["f"] = bool(np.isfinite(res.f).all())
         finite["loss"] = bool(np.isfinite(res.loss).all())
         for name in ("W", "f", "loss"):
@@ -785,6 +790,27 @@ class Trajectory:
         if res.a is self.a:
             return res
         return States(t=res.t, W=res.W, a=self.a, f=res.f, loss=res.loss)
+
+    def _assemble_W(self, W: np.ndarray, c_y: np.ndarray, c_w: np.ndarray, ey_W: np.ndarray,
+                    nboost: np.ndarray, step: int) -> bool:  # fmt: skip
+        """``W = W_0 + (y-part) + (W_0-part)`` for a chunk of times, into ``W`` (times, m, d),
+        :data:`_BLOCK_BYTES` at a time (each part the rank one ``(sqrt(lam) a) c^T`` of its
+        (times, d, 1) ``c_y`` / ``c_w``, scaled back by ``2^ey_W`` / ``2^(e_W0 + nboost)``):
+        whether every entry is finite."""
+        k = self._data
+        e = k["exp"]
+        fast = _fast_evaluator("rank_one")
+        finite = True
+        for i0 in range(0, len(W), step):
+            blk = slice(i0, min(i0 + step, len(W)))
+            nb_ = lambda ndim, blk=blk: nboost[blk].reshape((-1,) + (1,) * (ndim - 1))  # noqa: E731
+            Wb = W[blk]
+            dW = fast(k["s"], k["a"], c_y[blk])
+            np.add(k["W0_full"], self._scaled(dW, ey_W[blk], inplace=True), out=Wb)
+            dW = fast(k["s"], k["a"], c_w[blk])
+            np.add(Wb, self._scaled(dW, e["W0"] + nb_(3), inplace=True), out=Wb)
+            finite &= bool(np.isfinite(Wb).all())
+        return finite
 
     def _sample_reference(self, times: Any) -> States:
         """The path before issue 17 (products left to right on (T, k, k) mode matrices, the

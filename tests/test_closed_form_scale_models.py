@@ -9,8 +9,10 @@ from __future__ import annotations
 import importlib.util
 import math
 import sys
+from fractions import Fraction
 from pathlib import Path
 
+import mpmath
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -308,3 +310,149 @@ def test_benchmark_quick_mode(capsys):
     table = capsys.readouterr().out
     assert "| kunin |" in table and "| linear_node_scaling |" in table
     assert "load average" in table
+
+
+# ---------------------------------------------------------------------------
+# kunin construction at scale (B2): vectorised Setup validation, float64 isotropy
+# ---------------------------------------------------------------------------
+def _reference_verdict(setup, rtol, dps=None):
+    """The verdict and ``s`` of the 50-digit reference :func:`kunin.isotropy`."""
+    s, dev = kunin.isotropy(setup, max(50, (dps or 17) + 20))
+    return bool(s > 0 and not dev > rtol * s), s, dev
+
+
+def _closed_form_verdict(setup, rtol, dps=None):
+    try:
+        tr = kunin.closed_form(setup, 0.3, [0.1] * setup.d, dps=dps, isotropy_rtol=rtol)
+    except ValueError as err:
+        return False, str(err)
+    return True, tr
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    n=st.integers(1, 12),
+    dcut=st.integers(0, 11),
+    seed=st.integers(0, 2**32 - 1),
+    kind=st.sampled_from(["isotropic", "perturbed", "random"]),
+    scale=st.floats(1e-3, 1e3),
+    rtol_kind=st.sampled_from(["default", "whitening", "1e-13", "zero"]),
+    dps=st.sampled_from([None, 20]),
+)
+def test_isotropy_verdicts_match_the_reference(n, dcut, seed, kind, scale, rtol_kind, dps):
+    """The float64 decision gives the reference's verdict, ``s`` (the trajectory's, bit for
+    bit at float64) and refusal message, on whitened, perturbed and random data."""
+    d = max(1, n - dcut)
+    rng = np.random.default_rng(seed)
+    Q, _ = np.linalg.qr(rng.standard_normal((n, d)))
+    X = scale * Q
+    if kind == "perturbed":
+        X = X + scale * rng.standard_normal(X.shape) * 10.0 ** rng.uniform(-16, -11)
+    elif kind == "random":
+        X = scale * rng.standard_normal((n, d))
+    setup = kunin.Setup(1.0, 0.5, X, rng.standard_normal(n))
+    unit = 2.0**-52 if dps is None else 10.0**-dps
+    rtol = {"default": None, "whitening": kunin.whitening_rtol(n), "1e-13": 1e-13,
+            "zero": 0.0}[rtol_kind]  # fmt: skip
+    ref_rtol = kunin._default_rtol(X.ravel().tolist(), unit, n) if rtol is None else rtol
+    ok, s, dev = _reference_verdict(setup, ref_rtol, dps)
+    got_ok, got = _closed_form_verdict(setup, rtol, dps)
+    assert got_ok == ok
+    if ok:
+        # the trajectory built from the reference's s (at dps: rounded as _build rounds it)
+        assert got.s == kunin._build(setup, 0.3, (0.1,) * d, dps, s).s
+    else:
+        assert f"= {mpmath.nstr(dev, 3)} with s = {mpmath.nstr(s, 6)}" in got
+
+
+def test_isotropy_at_the_threshold_and_exact_data():
+    """``isotropy_rtol`` just above / below the data's own defect (the float64 bounds cannot
+    decide: the reference does, and the verdict flips exactly there); exact decimal data
+    (strings: the reference path) and small integers."""
+    rng = np.random.default_rng(5)
+    Q, _ = np.linalg.qr(rng.standard_normal((30, 8)))
+    X = 3 * Q + 1e-13 * rng.standard_normal((30, 8))
+    setup = kunin.Setup(1.0, 0.5, X, rng.standard_normal(30))
+    s, dev = kunin.isotropy(setup)
+    ratio = float(dev / s)
+    assert _closed_form_verdict(setup, ratio * (1 + 1e-12))[0]
+    assert not _closed_form_verdict(setup, ratio * (1 - 1e-12))[0]
+    exact = kunin.Setup("1", "0.5", (("0.6", "0.8"), ("-0.8", "0.6")), ("1", "2"))
+    assert kunin.closed_form(exact, 1, ("0.1", "0.2")).s == 1.0
+    ints = kunin.Setup(1, 1, np.array([[3, 4], [-4, 3]]), (1, 2))
+    assert kunin._float64_X(ints) is not None
+    assert kunin.closed_form(ints, 1, (0.1, 0.2)).s == 25.0
+    off = kunin.Setup(1, 1, ((3, 4), (-4, 3), (1, 0)), (1, 2, 3))
+    with pytest.raises(ValueError, match=r"= 0\.5 with s = 25\.5"):
+        kunin.closed_form(off, 1, (0.1, 0.2))
+
+
+def test_isotropy_decided_in_float64_without_the_reference(monkeypatch):
+    """Whitened float data at d = 60 is accepted (and non-isotropic data refused) without
+    the O(n d^2) 50-digit reference; ``s`` is the reference's."""
+    rng = np.random.default_rng(9)
+    Q, _ = np.linalg.qr(rng.standard_normal((80, 60)))
+    setup = kunin.Setup(1.0, 0.5, 2 * Q, rng.standard_normal(80))
+    s_ref = float(kunin._trace(setup, 50))
+    bad = kunin.Setup(1.0, 0.5, 2 * Q + 1e-6 * rng.standard_normal((80, 60)),
+                      rng.standard_normal(80))  # fmt: skip
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the 50-digit reference was called")
+
+    monkeypatch.setattr(kunin, "isotropy", refuse)
+    assert kunin.closed_form(setup, 0.3, 0.1 * rng.standard_normal(60)).s == s_ref
+    with pytest.raises(ValueError, match="isotropic columns"):
+        kunin.closed_form(bad, 0.3, 0.1 * rng.standard_normal(60))
+
+
+def test_setup_array_fast_path_same_as_generic():
+    """A float or int ndarray X gives the tuples (and types) of the generic path; a bad
+    entry is still named as the generic path names it."""
+    rng = np.random.default_rng(2)
+    for X in (rng.standard_normal((4, 3)), rng.integers(-5, 5, (4, 3)),
+              rng.standard_normal((4, 3)).astype(np.float32)):  # fmt: skip
+        fast = kunin.Setup(1, 1, X, np.ones(4))
+        generic = kunin.Setup(1, 1, X.tolist(), np.ones(4))
+        assert fast.X == generic.X
+        assert [type(v) for r in fast.X for v in r] == [type(v) for r in generic.X for v in r]
+        assert np.array_equal(kunin._float64_X(fast), kunin._float64_X(generic))
+    X = np.ones((3, 2))
+    X[1, 0] = np.nan
+    with pytest.raises(ValueError, match=r"X\[1,0\] must be finite"):
+        kunin.Setup(1, 1, X, np.ones(3))
+    with pytest.raises(ValueError, match="y has length 2 but X has 3 rows"):
+        kunin.Setup(1, 1, np.ones((3, 2)), np.ones(2))
+    assert kunin._float64_X(kunin.Setup(1, 1, ((2**60, 1),), (1,))) is None
+
+
+def test_lns_chunks_and_blocks_with_underflowing_rows(monkeypatch):
+    """Chunks of 6 times and W blocks of 2 (boundaries everywhere) with times 1e-300 (rows
+    whose modes underflow: boosted) spread over the chunk: bit for bit the default."""
+    tr = _lns(5, 4, 3, seed=11)[0]
+    times = np.linspace(0, 9, 29)
+    times[[1, 4, 9, 14, 22, 27]] = 1e-300
+    whole = tr.sample(times)
+    monkeypatch.setattr(lns, "_BLOCK_BYTES", 8 * 4 * 3 * 2)  # 2 times of m d = 12
+    monkeypatch.setattr(lns, "_CHUNK_TIMES", 7)  # -> chunks of 6 (a multiple of 2)
+    small = tr.sample(times)
+    for name in ("t", "W", "f", "loss"):
+        assert np.array_equal(getattr(small, name), getattr(whole, name)), name
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    shape=st.tuples(st.integers(1, 70), st.integers(1, 9)),
+    seed=st.integers(0, 2**32 - 1),
+    spread=st.floats(0, 30),
+)
+def test_sum_of_squares_interval_holds_the_exact_sum(shape, seed, spread):
+    """``kunin._sum_of_squares``: ``|sum x^2 - F| <= B`` against the exact rational sum,
+    with entries spread over ``2^+-spread`` and ``B`` at most 1e-25 of the sum (what the
+    float64 ``s`` needs to round as the 50-digit one does)."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal(shape) * 2.0 ** rng.uniform(-spread, spread, shape)
+    F, B = kunin._sum_of_squares(X)
+    exact = sum(Fraction(v) ** 2 for v in X.ravel().tolist())
+    assert abs(exact - F) <= Fraction(B)
+    assert B <= 1e-25 * float(exact)
