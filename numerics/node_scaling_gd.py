@@ -283,7 +283,7 @@ def mean_field_linear(
     d: int = 3,
     data_seed: int = 0,
     widths: Sequence[int] = (10, 100, 1000),
-    samples: int = 400,
+    samples: int | Sequence[int] = 400,
     eta0_fraction: float = 0.9,
     steps: int = 120,
     device: Any = "cpu",
@@ -295,23 +295,30 @@ def mean_field_linear(
     ``V V^T`` is not the identity), ``samples`` initialisations per width (Assumption 3.3,
     eq. (3)).  GD contracts each data mode by ``1 - eta_0 D_i^2/d`` in ``[0.1, 0.775]`` per
     step: ``0.775^120 = 5e-14`` of the initial gap is left after the default 120 steps.
-    Returns per width (arrays): ``W0``, ``a``, ``W_end`` (samples, m, d), the ratios (17),
+    ``samples``: one count for every width, or one per width (the first ``k`` initialisations
+    of a width are the same for every count ``>= k``).  Returns per width (arrays): ``W0``,
+    ``a``, ``W_end`` (samples, m, d), the ratios (17),
     (18) at ``x = x_1/|x_1|`` (``sum_ratio``, ``max_ratio``), ``beta0``
     (samples, d) and the denominator of (17) ``den`` (samples,)."""
     widths = _ints("widths", widths)
-    (samples,) = _ints("samples", (samples,), 2)
+    if isinstance(samples, Sequence) and not isinstance(samples, (str, bytes)):
+        counts = _ints("samples", samples, 2)
+        if len(counts) != len(widths):
+            raise ValueError(f"samples must be one int or one per width ({len(widths)}), got "
+                             f"{samples!r}")  # fmt: skip
+    else:
+        counts = _ints("samples", (samples,), 2) * len(widths)
     X, y, _ = linear_data(n, d, seed=data_seed)
     D_max = float(np.linalg.svd(X, compute_uv=False)[0])
     eta0 = eta0_fraction * d / D_max**2
     x = X[0] / np.linalg.norm(X[0])  # a training input direction (unit norm)
     model = NodeScaledGD(X, y, activation="linear")
     out: dict[str, Any] = {"n": n, "d": d, "X": X, "y": y, "x": x, "eta0": eta0,
-                           "steps": steps, "samples": samples, "widths": list(widths),
+                           "steps": steps, "samples": list(counts), "widths": list(widths),
                            "cases": []}  # fmt: skip
-    seeds = list(range(samples))
-    for m in widths:
+    for m, count in zip(widths, counts, strict=True):
         lam = np.full(m, 1.0 / m**2)
-        p0 = nested_parameters([lam] * samples, d, seeds, device=device)
+        p0 = nested_parameters([lam] * count, d, list(range(count)), device=device)
         res = gradient_descent(model, p0, eta0 * m, [steps], keep_params=True, device=device)
         p_end = {k: v[-1] for k, v in res.params.items()}
         r_sum, r_max = feature_learning_ratios(model, p_end, p0, x)

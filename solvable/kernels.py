@@ -472,13 +472,19 @@ def _unit_values() -> tuple[sp.Expr, sp.Expr, sp.Symbol, tuple[sp.Symbol, sp.Sym
 
 
 @functools.cache
-def relu_moment(k: int, m: int) -> sp.Expr:
+def relu_moment(k: int, m: int, simplify: bool = True) -> sp.Expr:
     """``E[relu(<w, x>)^k relu(<w, x'>)^m]`` for ``w ~ N(0, s^2 I_d)`` (``k, m >= 0``,
     ``k + m <= 4``) in :data:`N1`, :data:`N2`, :data:`THETA` (``[0, pi]``) and :data:`S2`:
     the package's ReLU unit integrated in polar coordinates on the span of ``x, x'``
     (``w = r (cos phi, sin phi)``, density ``r e^{-r^2/(2 s^2)}/(2 pi s^2)``), over the arc
     where the pre-activations that appear are positive (``relu = identity`` there, 0 off
-    it)."""
+    it).  ``simplify=False``: the same integral as integrated, not passed through
+    ``sympy.simplify`` (equal values, longer expressions; a second less to build, for
+    generated numeric evaluators)."""
+    if not isinstance(simplify, bool):
+        raise TypeError(f"simplify must be a bool, got {simplify!r}")
+    if simplify:
+        return sp.simplify(relu_moment(k, m, False))
     for name, v in (("k", k), ("m", m)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
             raise ValueError(f"{name} must be an integer >= 0, got {v!r}")
@@ -503,7 +509,7 @@ def relu_moment(k: int, m: int) -> sp.Expr:
     total = sum((sp.integrate(r**j * density, (r, 0, sp.oo))
                  * sp.integrate(sp.expand(c, trig=True), (phi, lo, hi))
                  for (j,), c in poly.terms()), sp.S.Zero)  # fmt: skip
-    return sp.simplify(total)
+    return total
 
 
 def a_fourth_moment(init: Initialisation) -> sp.Expr:
@@ -515,20 +521,22 @@ def a_fourth_moment(init: Initialisation) -> sp.Expr:
             "gaussian": sp.Integer(3)}[init.a_law] * m2**2  # fmt: skip
 
 
-def _projection_moment(order: int) -> sp.Expr:
+def _projection_moment(order: int, simplify: bool = True) -> sp.Expr:
     """``E[(c1 relu(<w,x>) + c2 relu(<w,x'>))^order]`` (binomial expansion)."""
-    return sum(sp.binomial(order, i) * C1**i * C2 ** (order - i) * relu_moment(i, order - i)
-               for i in range(order + 1))  # fmt: skip
+    return sum(sp.binomial(order, i) * C1**i * C2 ** (order - i)
+               * relu_moment(i, order - i, simplify) for i in range(order + 1))  # fmt: skip
 
 
-def output_cumulant(order: int, init: Initialisation | None = None, p: Any = P) -> sp.Expr:
+def output_cumulant(order: int, init: Initialisation | None = None, p: Any = P, *,
+                    simplify: bool = True) -> sp.Expr:  # fmt: skip
     """Cumulant ``kappa_order`` (2 or 4) of the projection ``c1 f(x) + c2 f(x')`` of the ReLU
     network (2.3) at initialisation, width ``p``: with ``u_j = a_j (c1 relu(<w_j,x>) + c2
     relu(<w_j,x'>))`` i.i.d. and symmetric, ``kappa_2 = E[u^2] = E[a^2] E[s^2]`` (``= c^T K_GP
     c``) and ``kappa_4 = (E[a^4] E[s^4] - 3 E[a^2]^2 E[s^2]^2) / p`` exactly (claim
     ``fourth_cumulant``); 0 in the Gaussian limit (2.5).  Symbols :data:`C1`, :data:`C2`,
     :data:`N1`, :data:`N2`, :data:`THETA`, :data:`P`; ``init=None``: generic moments with the
-    law's ``E[a^4]`` left as ``E_a4``."""
+    law's ``E[a^4]`` left as ``E_a4``; ``simplify=False``: built from the unsimplified
+    moments (``relu_moment(k, m, simplify=False)``: the same values, cheaper to build)."""
     if order not in (2, 4):
         raise ValueError(f"order must be 2 or 4, got {order!r}")
     if init is None:
@@ -536,10 +544,11 @@ def output_cumulant(order: int, init: Initialisation | None = None, p: Any = P) 
     else:
         init = _check_init(init)
         m2, m4, s2 = init.a_second_moment, a_fourth_moment(init), init.w_variance
-    e2 = _projection_moment(2).subs(S2, s2)
+    e2 = _projection_moment(2, simplify).subs(S2, s2)
     if order == 2:
         return m2 * e2
-    return (m4 * _projection_moment(4).subs(S2, s2) - 3 * m2**2 * e2**2) / sp.sympify(p)
+    e4 = _projection_moment(4, simplify).subs(S2, s2)
+    return (m4 * e4 - 3 * m2**2 * e2**2) / sp.sympify(p)
 
 
 def output_excess_kurtosis(init: Initialisation | None = None, p: Any = P, c1: Any = 1,

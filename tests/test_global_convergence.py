@@ -451,3 +451,24 @@ def test_single_relu_experiment_validation():
         ex.single_relu_experiment(width=0)
     with pytest.raises(TypeError, match="n_test must be an int"):
         ex.single_relu_experiment(n_test=2.5)
+
+
+def test_c1_quadrature_default_fails_on_a_wrong_mpmath_c1(monkeypatch):
+    # the default run checks the mpmath C_1 of swish / tanh (by quadrature) at d = 5 only: a
+    # value off by 1e-10 (1e2 of the 1e-12 Gauss-Hermite tolerance) there must fail it
+    real = gc.c1
+
+    def off(name, d, *, c=1, dps=None):
+        v = real(name, d, c=c, dps=dps)
+        wrong = dps is not None and name in ("swish", "tanh")
+        return v * (1 + mpmath.mpf("1e-10")) if wrong else v
+
+    monkeypatch.setattr(gc, "c1", off)
+    verdict = gc._c1_quadrature()
+    assert verdict.status == "failed" and verdict.max_error > 10
+
+
+@pytest.mark.slow
+def test_c1_quadrature_full_adds_d_1():
+    verdict = gc._c1_quadrature(full=True)
+    assert verdict.status == "confirmed" and "(1, 5)" in verdict.detail

@@ -6,6 +6,7 @@ degenerate inputs, property tests, backend agreement and the samplers."""
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 
@@ -20,6 +21,7 @@ from hypothesis import strategies as st
 from numerics import kernel_sampling as ks
 from solvable import kernels as kn
 from solvable import lazy_training, theorems
+from solvable._core.backends import generate
 from solvable._core.geometry import row_norms
 from solvable._core.tolerance import Tolerance, error_in_units
 from solvable.confirmations import kernels as confirm_kn
@@ -370,3 +372,34 @@ def test_full_sweeps(name):
     claim = next(c for c in theorems.select("kernels.*") if c.id == f"kernels.{name}")
     verdict = claim.verify(full=True)
     assert verdict.status == "confirmed", verdict.detail
+
+
+@functools.cache
+def _kappa4_simplified():
+    # the evaluator generated from the simplified moments (the form the proofs use)
+    return generate((kn.C1, kn.C2, kn.N1, kn.N2, kn.THETA, kn.P),
+                    kn.output_cumulant(4, LECTURE), "numpy")  # fmt: skip
+
+
+@given(st.floats(-2, 2), st.floats(-2, 2), st.floats(0.1, 10), st.floats(0.1, 10),
+       st.floats(0.0, math.pi), st.integers(1, 1000))  # fmt: skip
+def test_kappa4_evaluator_of_gaussian_limit_is_the_simplified_cumulant(c1, c2, n1, n2, theta, p):
+    # kernels.gaussian_limit's exact kappa_4 comes from the unsimplified moments
+    # (relu_moment(..., simplify=False)); it must be the simplified cumulant's value.  Each
+    # form is a sum of a few dozen float64 terms of size <= scale = (|c1| n1 + |c2| n2)^4 / p
+    # (times O(1) moments of w), so each is within ~50 eps scale of the exact value: 1e-12
+    # scale leaves a factor ~100
+    fast = float(confirm_kn._kappa4_fn()(c1, c2, n1, n2, theta, float(p)))
+    ref = float(_kappa4_simplified()(c1, c2, n1, n2, theta, float(p)))
+    scale = (abs(c1) * n1 + abs(c2) * n2) ** 4 / p
+    assert abs(fast - ref) <= 1e-12 * scale
+
+
+def test_relu_moment_unsimplified_has_the_simplified_values():
+    # every moment of the cumulants, at a generic angle (a wrong arc or order would show)
+    at = {kn.N1: 1.3, kn.N2: 0.7, kn.THETA: 1.1, kn.S2: 0.4}
+    for k, m in [(i, o - i) for o in (2, 4) for i in range(o + 1)]:
+        raw = float(kn.relu_moment(k, m, simplify=False).subs(at))
+        assert raw == pytest.approx(float(kn.relu_moment(k, m).subs(at)), rel=1e-13, abs=0)
+    with pytest.raises(TypeError, match="simplify must be a bool, got 'no'"):
+        kn.relu_moment(2, 0, "no")

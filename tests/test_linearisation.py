@@ -478,3 +478,35 @@ def test_function_space_flow_float64(activation):
     drive = K @ (y - f[2]) / len(y)
     assert relative_error(fdot, drive) <= 1e-7
     assert relative_error(fdot, -drive) > 1
+
+
+def test_exercise_2_plain_sweep_is_the_shared_sweep_with_the_plain_defaults(monkeypatch):
+    # Exercise 2's plain-network sweep is taken from the E(t) claims' cached sweep: that must
+    # be exactly the call Exercise 2 made on its own (linearisation_sweep's defaults for
+    # eta_a, a_init, activation; Exercise 2's widths, seeds and horizon; no output)
+    import inspect
+
+    calls = []
+    defaults = {k: v.default for k, v in
+                inspect.signature(lw.linearisation_sweep).parameters.items()}  # fmt: skip
+
+    def record(widths, **kw):
+        calls.append((tuple(widths), kw))
+        return object()
+
+    monkeypatch.setattr(lw, "linearisation_sweep", record)
+    confirm_lin._sweep.cache_clear()
+    confirm_lin._ex2_sweep.cache_clear()
+    try:
+        for full, cfg in ((False, confirm_lin._EX2_FAST), (True, confirm_lin._EX2_FULL)):
+            calls.clear()
+            confirm_lin._ex2_sweep(full, None)
+            ((widths, kw),) = calls
+            wanted = {"seeds": cfg["seeds"], "horizon": cfg["horizon"]}
+            assert widths == cfg["widths"]
+            for k, v in {**defaults, **wanted}.items():
+                if k != "widths":
+                    assert kw.get(k, defaults[k]) == v, k
+    finally:
+        confirm_lin._sweep.cache_clear()
+        confirm_lin._ex2_sweep.cache_clear()

@@ -59,6 +59,27 @@ def test_numeric_claim_at_other_precisions(dps):
     assert claim.verify(dps=dps).status == "confirmed"
 
 
+def test_zipf_mpmath_claim_fails_on_a_closed_form_20_digits_off(monkeypatch):
+    # a closed form wrong in the 20th digit is 1e5 tolerances (1e-25) off: the default alphas
+    # must see it
+    real = ns.sum_of_squares_limit_numeric
+
+    def off(g, w, dps):
+        return real(g, w, dps=dps) * (1 + mpmath.mpf(10) ** -20)
+
+    monkeypatch.setattr(ns, "sum_of_squares_limit_numeric", off)
+    claim = next(c for c in CLAIMS if c.id == "node_scaling.zipf_sum_of_squares_mpmath")
+    verdict = claim.verify()
+    assert verdict.status == "failed" and verdict.max_error > 1e4
+
+
+@pytest.mark.slow
+def test_zipf_mpmath_claim_full_adds_alpha_near_the_pole():
+    claim = next(c for c in CLAIMS if c.id == "node_scaling.zipf_sum_of_squares_mpmath")
+    verdict = claim.verify(full=True)
+    assert verdict.status == "confirmed" and "'9/10'" in verdict.detail
+
+
 # --- exact identities at random parameters (50 digits: the Zipf values are irrational) ----
 def _weights(draw_alpha: Fraction | None, K: int):
     return ns.zipf(draw_alpha) if draw_alpha is not None else ns.finite_k(K)

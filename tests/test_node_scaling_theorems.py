@@ -193,6 +193,21 @@ def test_mean_field_pass_and_broken(mean_field):
         assert max(max(e["W"], e["ratio"], e["mc"]) for e in errs) > 1, key
 
 
+def test_mean_field_samples_per_width_are_the_first_of_a_larger_run(mean_field):
+    # the default confirmation runs fewer initialisations at its largest width: each width's
+    # networks must be the first ones of the one-count run, bit for bit
+    small = gd.mean_field_linear(widths=(10, 100), samples=(200, 30))
+    assert small["samples"] == [200, 30]
+    for full, part, k in zip(mean_field["cases"], small["cases"], (200, 30), strict=True):
+        assert part["width"] == full["width"]
+        for key in ("W0", "a", "W_end", "sum_ratio", "max_ratio", "beta0", "den"):
+            np.testing.assert_array_equal(part[key], full[key][:k], err_msg=key)
+    with pytest.raises(ValueError, match="one per width"):
+        gd.mean_field_linear(widths=(10, 100), samples=(200,))
+    with pytest.raises(ValueError, match="samples"):
+        gd.mean_field_linear(widths=(10,), samples=(1,))
+
+
 def test_mean_field_moments_limit():
     X, y = [[1.0, 0, 0], [0, 2, 0]], [1.0, 1.0]
     mean_N, mean_D, lim = lns.mean_field_moments(X, y, [0.6, 0.8, 0], 10**9)

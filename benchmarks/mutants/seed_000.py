@@ -173,18 +173,6 @@ MUTANTS += [
         claims="node_scaling.theorem_7_9_first_step",
     ),
     dict(
-        name="node_scaling.target_expectation_keeps_cross_terms",
-        seed="000",
-        backend="sympy",
-        file="solvable/node_scaling.py",
-        old="        elif sorted(powers)[-1] == 2:",
-        new="        elif sum(powers) == 2:",
-        why="E_y over independent zero-mean targets: every quadratic monomial y_i y_k -> v_y, "
-        "not only y_i^2 (the cross terms have mean 0)",
-        tests=_NST,
-        claims="node_scaling.theorem_7_9_first_step_simulated",
-    ),
-    dict(
         name="node_scaling.gd_gradient_without_sqrt_d",
         seed="000",
         backend="torch",

@@ -189,8 +189,14 @@ def _gd_monitored(full: bool = False) -> Verdict:
     # 0.9 x the theorem's limit.  The width condition (~1e8 here, ~n^4/(kappa_n^4 ...) in
     # general) is far above the simulated widths: an empirical check of the bound's form
     # outside the regime the theorem covers, not a check that its hypotheses hold.
+    # Default horizon 0.5 (6491 steps; 1.0 took twice the CPU): measured at horizon 1.0 every
+    # maximum the verdict reads (residual/(16) 0.999, ||dw_j||/bound 0.658 and 0.727) is
+    # attained in the first half, identical to 3 digits at 0.5; the residual still falls to
+    # 1.4e-2 (gamma = 1) and 3.0e-2 (gamma = 1/2) of its start, two decades of the linear
+    # rate, and min eig_min/(gamma kappa_n/4) is 4.04 and 5.62 (5.54 at 1.0), far above 1.
+    # The full run goes to horizon 3 at width 2000, two seeds.
     setup = ({"widths": 2000, "seeds": (0, 1), "horizon": 3.0} if full else
-             {"widths": 200, "seeds": (0,), "horizon": 1.0})  # fmt: skip
+             {"widths": 200, "seeds": (0,), "horizon": 0.5})  # fmt: skip
     with threads(1):
         result = monitor_theorem_6_1(width=setup["widths"], seeds=setup["seeds"],
                                      horizon=setup["horizon"])  # fmt: skip
