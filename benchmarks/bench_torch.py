@@ -9,6 +9,8 @@ Run (from the repository root)::
     python benchmarks/bench_torch.py --device cuda    # torch part on the GPU
     python benchmarks/bench_torch.py --only gf        # issue 17's table (about 5 min)
     python benchmarks/bench_torch.py --only gf --threads 1
+    git show HEAD:numerics/torch_flow.py > /tmp/torch_flow_head.py
+    python benchmarks/bench_torch.py --only gf --threads 1 --baseline /tmp/torch_flow_head.py
 
 (gf)     issue 17 target 2: B = 128, 256, 512, 1024 initialisations (entries N(0, 1/d),
          ``torch_flow.initialise(seed=0)`` of the largest batch, of which a batch of B is
@@ -22,8 +24,11 @@ Run (from the repository root)::
          30 s and its time per trajectory is scaled to each B.  Printed: a markdown table
          (scipy loop, torch, ratio, microseconds per (B x width): constant if the cost is
          linear, load average when the row ran) and the largest normwise relative
-         difference of the final states.  The torchdiffeq and diffrax peers:
-         ``benchmarks/torch_flow_peers.py``.
+         difference of the final states.  ``--baseline FILE``: another version of
+         ``numerics/torch_flow.py`` (e.g. the last commit's, as above) timed in the same
+         run, alternating with the current one, with its speed-up column and the largest
+         difference of its final states from the current ones.  The torchdiffeq and
+         diffrax peers: ``benchmarks/torch_flow_peers.py``.
 (closed) ``closed_form(setup, u0, W0).sample(times)`` in float64 at 10^4 times in
          [0, 10 t_c] for d = 1000, d0 = 10 (u and W at every time: 880 MB) vs
          (a) ``solve_ivp(DOP853, rtol 1e-10, t_eval=times)`` on the hand-written numpy
@@ -45,10 +50,12 @@ at barriers), so compare with ``--threads 1`` when the load is high.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import math
 import os
 import platform
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -66,6 +73,20 @@ from solvable._core.tolerance import digits
 
 RTOL = 1e-10
 SCIPY_BUDGET_S = 30.0  # the scipy loop is timed this long, then scaled to each B
+
+
+def load_baseline(path: str | None) -> Any:
+    """Another version of ``numerics/torch_flow.py`` (a file), imported as its own module
+    (it uses the current ``numerics`` and ``solvable`` for everything else); None: none."""
+    if path is None:
+        return None
+    spec = importlib.util.spec_from_file_location("torch_flow_baseline", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"--baseline {path!r}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
+    spec.loader.exec_module(module)
+    return module
 
 
 def best(fn: Callable[[], Any], repeat: int = 3) -> tuple[float, float, Any]:
@@ -139,9 +160,11 @@ def rel_max(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------
 # (gf) batched torch gradient flow vs a loop of solve_ivp
 # ---------------------------------------------------------------------------
-def bench_gf(dev: torch.device, quick: bool, threads: int | None, repeat: int = 2) -> None:
+def bench_gf(dev: torch.device, quick: bool, threads: int | None, repeat: int = 2,
+             baseline: Any = None) -> None:  # fmt: skip
     """Issue 17 target 2: the batched torch flow against a loop of ``solve_ivp`` at
-    B = 128..1024 (quick: 16, 32), width 256 (quick: 64), d0 = 10, as a markdown table."""
+    B = 128..1024 (quick: 16, 32), width 256 (quick: 64), d0 = 10, as a markdown table;
+    ``baseline``: another ``torch_flow`` module timed alongside."""
     sizes, d, d0, T = ((16, 32), 64, 10, 5.0) if quick else ((128, 256, 512, 1024), 256, 10, 5.0)
     budget = 10.0 if quick else SCIPY_BUDGET_S
     counts = (1, 2) if threads is None else (threads,)
@@ -161,6 +184,8 @@ def bench_gf(dev: torch.device, quick: bool, threads: int | None, repeat: int = 
         f"eta = 1, entries N(0, 1/d)), to T = {T:g} = {T / traj0.t_c:.1f} t_c (element 0), "
         f"rtol {RTOL:g}, atol rtol 1e-3 max|theta_0|; torch best of {repeat} after a warm-up"
     )
+    print(f"     model hook gradient_into: {'yes' if hasattr(model, 'gradient_into') else 'no'}"
+          + (f"; baseline {baseline.__file__}" if baseline is not None else ""))  # fmt: skip
     # the scipy loop: per trajectory, so measured once on the first trajectories (up to
     # the budget) and scaled to each B (a loop is linear in B by construction)
     rhs = numpy_field(x, 1.0, 1.0, 1.0, 1.0, d)
@@ -182,27 +207,43 @@ def bench_gf(dev: torch.device, quick: bool, threads: int | None, repeat: int = 
           f"{len(zs)} trajectories (mean nfev {np.mean(nfev):.0f}; load "
           f"{load0:.2f}), scaled to each B")  # fmt: skip
 
-    def run(p: dict[str, Any], n: int | None) -> Any:
-        res = torch_flow.gradient_flow(model, p, [T], rtol=RTOL, threads=n)
+    def run(p: dict[str, Any], n: int | None, flow: Any = torch_flow) -> Any:
+        res = flow.gradient_flow(model, p, [T], rtol=RTOL, threads=n)
         sync(dev)
         return res
 
+    def final(res: Any, B: int) -> np.ndarray:
+        u_T, W_T = res.params["u"][-1], res.params["W"][-1]
+        return np.concatenate([u_T.cpu().numpy(), W_T.cpu().numpy().reshape(B, -1)], 1)
+
     run({k: v[:8] for k, v in p_all.items()}, counts[0])  # warm-up
+    if baseline is not None:
+        run({k: v[:8] for k, v in p_all.items()}, counts[0], baseline)
     rows: list[list[str]] = []
-    diff = math.nan
+    diff, diff_base = math.nan, 0.0
     for B in sizes:
         p = {k: v[:B] for k, v in p_all.items()}
         row = [f"{B}", f"{secs(per_traj * B)}"]
         for n in counts:
             load = os.getloadavg()[0]
-            t_torch, _, res = best(lambda p=p, n=n: run(p, n), repeat)
+            if baseline is None:
+                t_torch, _, res = best(lambda p=p, n=n: run(p, n), repeat)
+            else:  # alternate the two versions, best of repeat each
+                t_torch = t_base = math.inf
+                for _ in range(repeat):
+                    tb, _, res_b = best(lambda p=p, n=n: run(p, n, baseline), 1)
+                    tn, _, res = best(lambda p=p, n=n: run(p, n), 1)
+                    t_base, t_torch = min(t_base, tb), min(t_torch, tn)
+                diff_base = max(diff_base, float(rel_max(final(res_b, B), final(res, B)).max()))
+                res_b = None
             ratio = per_traj * B / t_torch
             row += [f"{secs(t_torch)}", f"{ratio:.2f}x",
-                    f"{t_torch / (B * d) * 1e6:.1f}", f"{load:.1f}"]  # fmt: skip
+                    f"{t_torch / (B * d) * 1e6:.1f}"]  # fmt: skip
+            if baseline is not None:
+                row += [f"{secs(t_base)}", f"{t_base / t_torch:.2f}x"]
+            row.append(f"{load:.1f}")
             if B == top:
-                u_T, W_T = res.params["u"][-1], res.params["W"][-1]
-                zt = np.concatenate([u_T.cpu().numpy(), W_T.cpu().numpy().reshape(B, -1)], 1)
-                diff = float(rel_max(zt[: len(zs)], zs_arr).max())
+                diff = float(rel_max(final(res, B)[: len(zs)], zs_arr).max())
                 steps = res.steps.cpu().numpy()
             res = None
         rows.append(row)
@@ -210,7 +251,10 @@ def bench_gf(dev: torch.device, quick: bool, threads: int | None, repeat: int = 
     head = ["B", "scipy loop"]
     for n in counts:
         label = "cuda" if n is None else f"{n} thread{'s' if n > 1 else ''}"
-        head += [f"torch {label}", "ratio", "us per (B x width)", "load"]
+        head += [f"torch {label}", "ratio", "us per (B x width)"]
+        if baseline is not None:
+            head += ["baseline", "speed-up vs baseline"]
+        head.append("load")
     print()
     print("| " + " | ".join(head) + " |")
     print("| " + " | ".join("---" for _ in head) + " |")
@@ -220,6 +264,8 @@ def bench_gf(dev: torch.device, quick: bool, threads: int | None, repeat: int = 
     print(f"     torch vs scipy, final states of the first {len(zs)} trajectories: max "
           f"relative difference {diff:.1e} (max-norm per trajectory); accepted steps per "
           f"element mean {steps.mean():.1f}")  # fmt: skip
+    if baseline is not None:
+        print(f"     current vs baseline, final states: max relative difference {diff_base:.1e}")
     ex = traj0.sample([T])
     z_ex = np.concatenate([ex.u[0], ex.W[0].ravel()])
     print(f"     element 0 against the closed form: scipy {rel_max(zs_arr[0], z_ex):.1e}")
@@ -325,6 +371,8 @@ def main() -> None:
                         "count (default: 1 and 2)")  # fmt: skip
     parser.add_argument("--repeat", type=int, default=2, help="gf: best of this many torch "
                         "runs (default 2)")  # fmt: skip
+    parser.add_argument("--baseline", default=None, help="gf: another numerics/torch_flow.py "
+                        "(a file) timed in the same run")  # fmt: skip
     args = parser.parse_args()
     dev = torch_flow.resolve_device(args.device)
     if args.threads is not None:
@@ -337,7 +385,7 @@ def main() -> None:
     )
     t0 = time.perf_counter()
     if args.only in (None, "gf"):
-        bench_gf(dev, args.quick, args.threads, args.repeat)
+        bench_gf(dev, args.quick, args.threads, args.repeat, load_baseline(args.baseline))
     if args.only in (None, "closed"):
         bench_closed(args.quick)
     if args.only in (None, "oracle"):

@@ -6,6 +6,7 @@ Run (from the repository root)::
 
     python benchmarks/torch_flow_peers.py              # B = 256, about 1-2 min on 2 cores
     python benchmarks/torch_flow_peers.py --batch 128 --threads 1
+    python benchmarks/torch_flow_peers.py --baseline /tmp/torch_flow_head.py  # + an old version
 
 The peers are optional benchmark dependencies (``pip install torchdiffeq``, ``pip install
 jax diffrax``), imported here only; a missing one is skipped with a message.  torchdiffeq
@@ -13,7 +14,8 @@ integrates the batch as one system (one step for all, atol the smallest of the b
 diffrax's ``vmap`` gives every element its own step.  Each is timed best of ``--repeat``
 after a warm-up (diffrax: the jit compile is excluded and printed apart).  Printed: a
 markdown table of wall time, ratio to ``numerics.torch_flow.gradient_flow`` and the
-largest normwise relative difference of the final states from it.
+largest normwise relative difference of the final states from it; ``--baseline FILE``
+adds a row for another version of ``numerics/torch_flow.py`` (see ``bench_torch.py``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from bench_torch import load_baseline
 
 from numerics import models, torch_flow
 
@@ -45,6 +48,8 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--baseline", default=None,
+                        help="another numerics/torch_flow.py (a file) timed as a row")  # fmt: skip
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     B = args.batch
@@ -69,6 +74,17 @@ def main() -> None:
 
     def rel(z: np.ndarray) -> float:
         return float((np.abs(z - z_ours).max(1) / np.abs(z_ours).max(1)).max())
+
+    baseline = load_baseline(args.baseline)
+    if baseline is not None:
+
+        def base() -> Any:
+            r = baseline.gradient_flow(model, p0, [T], rtol=RTOL, threads=args.threads)
+            return torch.cat([r.params["u"][-1], r.params["W"][-1].reshape(B, -1)], 1).numpy()
+
+        base()
+        t_base, z_base = best(base, args.repeat)
+        rows.append((f"baseline {args.baseline}", t_base, "", rel(z_base)))
 
     try:
         import torchdiffeq

@@ -294,12 +294,19 @@ class _Packing:
         ends = list(itertools.accumulate(self.sizes))
         self.slices = [slice(e - n, e) for e, n in zip(ends, self.sizes, strict=True)]
 
+    @property
+    def width(self) -> int:
+        """``N``, the number of parameters of one batch element."""
+        return sum(self.sizes)
+
     def coefficients(self, h: Any = None) -> list[Any]:
         """Per block, the factor of its gradient in the field: ``-eta_block`` (a float), or
-        ``-eta_block h`` for a per-element step ``h`` (B, 1) (the step folded in)."""
+        ``-eta_block h`` for a per-element step ``h`` (B,) (the step folded in), shaped
+        ``(B, 1, ..., 1)`` to broadcast against the block ``(B, *shape)``."""
         if h is None:
             return list(self.neg_rates)
-        return [h * r for r in self.neg_rates]
+        return [h.view(-1, *(1,) * len(s)) * r
+                for s, r in zip(self.shapes, self.neg_rates, strict=True)]  # fmt: skip
 
     def pack(self, params: Mapping[str, Any]) -> Any:
         torch = _torch()
@@ -309,38 +316,131 @@ class _Packing:
         return params[self.names[0]].shape[0]
 
     def unpack(self, y: Any) -> dict[str, Any]:
-        out, k = {}, 0
-        for b, s, n in zip(self.names, self.shapes, self.sizes, strict=True):
-            out[b] = y[:, k : k + n].reshape(y.shape[0], *s)
-            k += n
-        return out
+        return dict(zip(self.names, self.row_views(y), strict=True))
+
+    def row_views(self, y: Any) -> list[Any]:
+        """The blocks ``(n, *shape)`` of a row-major state ``y`` (n, N): views (strided:
+        a block's rows are ``N`` apart)."""
+        n = y.shape[0]
+        return [y[:, sl].reshape(n, *s) for sl, s in zip(self.slices, self.shapes, strict=True)]
+
+    def block_views(self, flat: Any, n: int) -> list[Any]:
+        """The blocks ``(n, *shape)`` of a block-major state ``flat`` (n N,) of ``n``
+        elements, ``[block 0 of all n | block 1 of all n | ...]``: contiguous views."""
+        return [flat[n * sl.start : n * sl.stop].view(n, *s)
+                for sl, s in zip(self.slices, self.shapes, strict=True)]  # fmt: skip
+
+    def block_rows(self, flat: Any, n: int) -> list[Any]:
+        """As :meth:`block_views`, each block flattened to ``(..., n, size)`` (``flat`` may
+        have leading dimensions: ``(..., n N)``), for the per-element reductions."""
+        return [flat[..., n * sl.start : n * sl.stop].unflatten(-1, (n, sl.stop - sl.start))
+                for sl in self.slices]  # fmt: skip
+
+
+class _Tiles:
+    """The block-major state of :func:`_dop853`: a flat ``(B N,)`` tensor holding the batch
+    in tiles of ``tile`` consecutive elements, each tile block-major (see
+    :meth:`_Packing.block_views`), so that a tile is one contiguous run (every stage
+    combination is one ``addmm`` over it, whatever the layout) and each of its blocks is a
+    contiguous ``(n, *shape)`` tensor (a model's ``W @ x`` is one matrix-vector product,
+    not a batched product over rows ``N`` apart)."""
+
+    def __init__(self, packing: _Packing, batch: int, tile: int):
+        self.packing = packing
+        self.N = packing.width
+        self.spans = [(a, min(a + tile, batch)) for a in range(0, batch, tile)]
+
+    def tile(self, flat: Any, a: int, b: int) -> Any:
+        """The ``(b - a) N`` entries of the tile of elements ``a:b``."""
+        return flat[a * self.N : b * self.N]
+
+    def rows(self, flat: Any, a: int, b: int) -> list[Any]:
+        """The tile's blocks as ``(b - a, size)`` views."""
+        return self.packing.block_rows(self.tile(flat, a, b), b - a)
+
+    def from_rows(self, y: Any) -> Any:
+        """The block-major copy of a row-major state ``y`` (B, N)."""
+        torch = _torch()
+        flat = torch.empty(y.numel(), dtype=y.dtype, device=y.device)
+        for a, b in self.spans:
+            for view, sl in zip(self.rows(flat, a, b), self.packing.slices, strict=True):
+                view.copy_(y[a:b, sl])
+        return flat
+
+    def to_rows(self, flat: Any, mask: Any = None) -> Any:
+        """The row-major ``(B, N)`` copy of ``flat`` (only the elements of the boolean
+        ``mask`` (B,), in order, if given)."""
+        torch = _torch()
+        parts = []
+        for a, b in self.spans:
+            blocks = self.rows(flat, a, b)
+            if mask is not None:
+                blocks = [v[mask[a:b]] for v in blocks]
+            parts.append(torch.cat(blocks, 1))
+        return torch.cat(parts, 0)
+
+    def where(self, mask: Any, new: Any, old: Any) -> None:
+        """``old <- where(mask, new, old)`` per element (``mask`` (B,)), in place."""
+        torch = _torch()
+        for a, b in self.spans:
+            m = mask[a:b, None]
+            for n_, o_ in zip(self.rows(new, a, b), self.rows(old, a, b), strict=True):
+                torch.where(m, n_, o_, out=o_)
+
+
+_Views = Callable[[Any], list[Any]]  # a state -> its blocks (n, *shape)
 
 
 def _field_into(model: Any, packing: _Packing, autograd: bool = False
-                ) -> Callable[[Any, Any, Sequence[Any]], None]:  # fmt: skip
-    """``(y, out, coefficients) -> None``: writes ``coefficients[k] * grad_k L(y)`` into
-    ``out[:, block k]`` (``out`` (B, N), e.g. a stage of the DOP853 buffer), block by block
-    with no concatenated or rescaled copy; ``coefficients`` from
-    :meth:`_Packing.coefficients` (``-eta``, or ``-eta h`` with the step folded in).  The
-    gradient is the model's hand-written ``gradient`` if it has one (and ``autograd`` is
-    False), else autograd of its loss."""
+                ) -> Callable[[Any, Any, Sequence[Any], _Views], None]:  # fmt: skip
+    """``(y, out, coefficients, views) -> None``: writes ``coefficients[k] * grad_k L(y)``
+    into block ``k`` of ``out`` (e.g. a stage of the DOP853 buffer), block by block with no
+    concatenated or rescaled copy.  ``views(t)`` gives the blocks ``(n, *shape)`` of a
+    state ``t`` laid out as ``y`` (:meth:`_Packing.row_views` for ``(n, N)`` rows, or
+    :meth:`_Packing.block_views` for a block-major tile); ``coefficients`` from
+    :meth:`_Packing.coefficients` (``-eta``, or ``-eta h`` with the step folded in, one
+    per block, each a float or a tensor broadcastable to the block).
+
+    The gradient is, unless ``autograd`` is True, in order of preference:
+
+    * the model's ``gradient_into(p, out, coefficients)`` hook: ``p``, ``out`` and
+      ``coefficients`` are dicts keyed by block name; ``p[b]`` and ``out[b]`` are
+      ``(n, *shape)`` tensors (contiguous on the DOP853's block-major state; strided views
+      on a row-major one), ``coefficients[b]`` a float or a tensor of shape ``(n, 1, ...,
+      1)``; the hook writes ``coefficients[b] * dL/d(block b)`` into ``out[b]`` (e.g.
+      ``torch.mul(..., out=out[b])``), every entry of it, and changes nothing else (so it
+      can fold the coefficient into a small factor and skip the full-size temporary of
+      ``gradient`` and its rescaling);
+    * its hand-written ``gradient(p) -> {block: (n, *shape)}``;
+    * autograd of its loss."""
     torch = _torch()
+    names = packing.names
+    hook = None if autograd else getattr(model, "gradient_into", None)
+    if hook is not None:
+
+        def h(y: Any, out: Any, coefficients: Sequence[Any], views: Any) -> None:
+            hook(dict(zip(names, views(y), strict=True)),
+                 dict(zip(names, views(out), strict=True)),
+                 dict(zip(names, coefficients, strict=True)))  # fmt: skip
+
+        return h
+
     if not autograd and hasattr(model, "gradient"):
 
-        def g(y: Any, out: Any, coefficients: Sequence[Any]) -> None:
-            grads = model.gradient(packing.unpack(y))
-            for b, sl, c in zip(packing.names, packing.slices, coefficients, strict=True):
-                torch.mul(grads[b].reshape(y.shape[0], -1), c, out=out[:, sl])
+        def g(y: Any, out: Any, coefficients: Sequence[Any], views: Any) -> None:
+            grads = model.gradient(dict(zip(names, views(y), strict=True)))
+            for b, o, c in zip(names, views(out), coefficients, strict=True):
+                torch.mul(grads[b], c, out=o)
 
         return g
 
-    def f(y: Any, out: Any, coefficients: Sequence[Any]) -> None:
+    def f(y: Any, out: Any, coefficients: Sequence[Any], views: Any) -> None:
         with torch.enable_grad():
             z = y.detach().requires_grad_(True)
-            loss = model.loss(packing.unpack(z)).sum()
+            loss = model.loss(dict(zip(names, views(z), strict=True))).sum()
             (grad,) = torch.autograd.grad(loss, z)
-        for sl, c in zip(packing.slices, coefficients, strict=True):
-            torch.mul(grad[:, sl], c, out=out[:, sl])
+        for gv, o, c in zip(views(grad), views(out), coefficients, strict=True):
+            torch.mul(gv, c, out=o)
 
     return f
 
@@ -353,7 +453,7 @@ def _field(model: Any, packing: _Packing, autograd: bool = False) -> Callable[[A
 
     def f(y: Any) -> Any:
         out = torch.empty_like(y)
-        into(y, out, neg)
+        into(y, out, neg, packing.row_views)
         return out
 
     return f
@@ -564,8 +664,12 @@ def gradient_flow(
     ``benchmarks/bench_torch.py --only gf``) and, on a loaded machine, loses much.
 
     Each step writes the field of every stage, times the step, into one stage buffer
-    ``(12, tile, N)`` and forms every combination of stages as one matrix product
-    (``torch.addmm``); see :data:`TILE_BYTES` and :data:`_SLOT_STAGE`.
+    ``(12, tile N)`` and forms every combination of stages as one matrix product
+    (``torch.addmm``); see :data:`TILE_BYTES` and :data:`_SLOT_STAGE`.  The state is held
+    block-major per tile (:class:`_Tiles`), so the model sees each block as a contiguous
+    ``(n, *shape)`` tensor; a model may write its field straight into the stage buffer
+    through a ``gradient_into(p, out, coefficients)`` hook (the protocol:
+    :func:`_field_into`).
     """
     torch = _torch()  # a clear ImportError without torch
     ts = _check_times(times)
@@ -645,9 +749,9 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
             fixed_point=True):  # fmt: skip
     torch = _torch()
     packing = _Packing(model, params)
-    y = packing.pack(params).detach()
-    B, N = y.shape
-    dev, dt = y.device, y.dtype
+    y_rows = packing.pack(params).detach()
+    B, N = y_rows.shape
+    dev, dt = y_rows.device, y_rows.dtype
     f = _field(model, packing)
     f_into = _field_into(model, packing)
 
@@ -662,7 +766,7 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
     rec = _Recorder(measures, keep_params, len(ts), packing, offset)
     if atol is None:
         # as numerics.scipy_ode: three orders below the initial scale (or 1 if all zero)
-        top = y.abs().amax(1)
+        top = y_rows.abs().amax(1)
         atol_b = rtol * 1e-3 * torch.where(top > 0, top, torch.ones_like(top))
     else:
         atol_b = torch.full((B,), float(atol), dtype=dt, device=dev)
@@ -676,7 +780,7 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
         hit = (j < len(ts)) & (T[j.clamp(max=len(ts) - 1)] <= t)
         if not bool(hit.any()):
             break
-        rec.record(y[hit], rows[hit], j[hit])
+        rec.record(y_rows[hit], rows[hit], j[hit])
         j = j + hit.long()
     steps = torch.zeros(B, dtype=torch.long, device=dev)
     rejected = torch.zeros(B, dtype=torch.long, device=dev)
@@ -686,22 +790,35 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
     attempts = 0
     last_rejected = torch.zeros(B, dtype=torch.bool, device=dev)
     nfev = 0
-    fy = f(y)
+    fy_rows = f(y_rows)
     nfev += 1
-    h = _initial_step(f, y, fy, rtol, atol_b, T[-1] - t)
+    h = _initial_step(f, y_rows, fy_rows, rtol, atol_b, T[-1] - t)
     nfev += 1
     # the buffers, allocated once: K[slot] = h_b f(Y_stage) (see _SLOT_STAGE); the stage
-    # state, the new state and its field (swapped with y and fy when every element accepts)
-    per_row = _TILE_ARRAYS * max(N, 1) * y.element_size()
+    # state, the new state and its field (swapped with y and fy when every element
+    # accepts).  The states are block-major tiles (_Tiles): y[tile] is one run of memory
+    # and each block of it a contiguous (n, *shape) tensor; the stage buffer holds a tile
+    # in the same layout.  Every combination of stages is elementwise, so layout-agnostic;
+    # the per-element parts (the step, atol, the error sums) go block by block.
+    per_row = _TILE_ARRAYS * max(N, 1) * y_rows.element_size()
     tile = B if dev.type != "cpu" else max(1, min(B, TILE_BYTES // per_row))
-    K = torch.empty((_STAGES, tile, N), dtype=dt, device=dev)
-    Kf = K.view(_STAGES, tile * N)
+    tiles = _Tiles(packing, B, tile)
+    y, fy = tiles.from_rows(y_rows), tiles.from_rows(fy_rows)
+    del y_rows, fy_rows
+    K = torch.empty((_STAGES, tile * N), dtype=dt, device=dev)
     y_new, f_new = torch.empty_like(y), torch.empty_like(y)
-    stage, scale, scratch = (torch.empty((tile, N), dtype=dt, device=dev) for _ in range(3))
-    err_mn = torch.empty((2, tile, N), dtype=dt, device=dev)  # E5 and E3 estimates
+    stage, scale, scratch = (torch.empty(tile * N, dtype=dt, device=dev) for _ in range(3))
+    err_mn = torch.empty((2, tile * N), dtype=dt, device=dev)  # E5 and E3 estimates
     sums = torch.empty((2, B), dtype=dt, device=dev)
     top = torch.empty((B,), dtype=dt, device=dev)
     neg_rates = packing.coefficients()
+    views = {}  # n -> the block views of a block-major tile of n elements
+
+    def views_of(n: int) -> Callable[[Any], list[Any]]:
+        if n not in views:
+            views[n] = lambda flat: packing.block_views(flat, n)
+        return views[n]
+
     bar = progress_bar(float(ts[-1])) if progress else None
     try:
         while bool((j < len(ts)).any()):
@@ -711,31 +828,45 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
             h_eff = torch.minimum(h, target - t)
             h_eff = torch.where(active, h_eff, torch.zeros_like(h_eff))
             hb = h_eff[:, None]
-            folded = packing.coefficients(hb)
-            for a in range(0, B, tile):
-                b = min(a + tile, B)
+            folded = packing.coefficients(h_eff)
+            for a, b in tiles.spans:
                 n = b - a
-                Kt = Kf[:, : n * N]  # the tile's stages, (12, n N) with leading dimension
-                st, sc, sr = stage[:n], scale[:n], scratch[:n]
-                y_row, ys, yn, fn = y[a:b].view(1, -1), y[a:b], y_new[a:b], f_new[a:b]
+                Kt = K[:, : n * N]  # the tile's stages, (12, n N) with leading dimension
+                st, sc, sr = stage[: n * N], scale[: n * N], scratch[: n * N]
+                ys, yn, fn = tiles.tile(y, a, b), tiles.tile(y_new, a, b), tiles.tile(f_new, a, b)
+                y_row = ys.view(1, -1)
                 coef = [c[a:b] for c in folded]
-                torch.mul(fy[a:b], hb[a:b], out=K[_STAGE_SLOT[0], :n])
+                vs = views_of(n)
+                hn = hb[a:b]
+                for src, dst in zip(tiles.rows(fy, a, b), packing.block_rows(Kt[_STAGE_SLOT[0]], n),
+                                    strict=True):  # fmt: skip
+                    torch.mul(src, hn, out=dst)
                 for s, (lo, hi, row) in enumerate(A_runs, 1):
                     torch.addmm(y_row, row, Kt[lo:hi], out=st.view(1, -1))
-                    f_into(st, K[_STAGE_SLOT[s], :n], coef)
+                    f_into(st, Kt[_STAGE_SLOT[s]], coef, vs)
                 lo, hi, row = B_run
                 torch.addmm(y_row, row, Kt[lo:hi], out=yn.view(1, -1))
-                f_into(yn, fn, neg_rates)
-                em = err_mn[:, :n]
-                torch.mm(E_rows, Kt[_E_LO:_E_HI], out=em.view(2, -1))
+                f_into(yn, fn, neg_rates, vs)
+                em = err_mn[:, : n * N]
+                torch.mm(E_rows, Kt[_E_LO:_E_HI], out=em)
                 # scipy's norm: scale = atol + rtol max(|y|, |y_new|), no full-size temporary
                 torch.abs(ys, out=sc)
                 torch.abs(yn, out=sr)
                 torch.maximum(sc, sr, out=sc)
-                sc.mul_(rtol).add_(atol_b[a:b])
-                torch.amax(sc, 1, out=top[a:b])
+                sc.mul_(rtol)
+                at, tp, sm = atol_b[a:b], top[a:b], sums[:, a:b]
+                for k, block in enumerate(packing.block_rows(sc, n)):
+                    block.add_(at)
+                    if k == 0:
+                        torch.amax(block, 1, out=tp)
+                    else:
+                        torch.maximum(tp, block.amax(1), out=tp)
                 em.div_(sc).square_()
-                torch.sum(em, 2, out=sums[:, a:b])
+                for k, block in enumerate(packing.block_rows(em, n)):
+                    if k == 0:
+                        torch.sum(block, 2, out=sm)
+                    else:
+                        sm.add_(block.sum(2))
             nfev += _STAGES
             e5, e3 = sums
             # the step is folded into K: these are h^2 times scipy's sums, and
@@ -758,8 +889,8 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
                 y, y_new = y_new, y
                 fy, f_new = f_new, fy
             elif bool(accept.any()):
-                torch.where(accept[:, None], y_new, y, out=y)
-                torch.where(accept[:, None], f_new, fy, out=fy)
+                tiles.where(accept, y_new, y)
+                tiles.where(accept, f_new, fy)
             # a step cut short to land on a requested time keeps the step it would have
             # taken (the error estimate of the shorter step says nothing larger)
             grown = torch.where(reached & (h_eff < h), h, h_eff * factor)
@@ -781,22 +912,24 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
                 raise ArithmeticError(f"batch element {bad}: max_steps={max_steps} attempted "
                                       f"steps by t = {float(t[bad]):.6g}")  # fmt: skip
             while bool(reached.any()):
-                rec.record(y[reached], rows[reached], j[reached])
+                rec.record(tiles.to_rows(y, reached), rows[reached], j[reached])
                 j = j + reached.long()
                 nxt = j.clamp(max=len(ts) - 1)
                 reached = reached & (j < len(ts)) & (T[nxt] <= t)
             if test and attempts >= _FIRST_CHECK and attempts % every == 0:
                 due = j < len(ts)
                 if bool(due.any()):
-                    done, tail = _fixed_point(model, packing, f, y, fy, due, t, T[-1], rtol,
-                                              atol_b)  # fmt: skip
+                    y_rows = tiles.to_rows(y)
+                    done, tail = _fixed_point(model, packing, f, y_rows, tiles.to_rows(fy), due,
+                                              t, T[-1], rtol, atol_b)  # fmt: skip
                     nfev += N + 2
                     for k in range(len(ts)):
                         now = done & (j <= k)
                         if bool(now.any()):
                             ext = tail.change((T[k] - t).cpu().numpy())
                             ext = torch.as_tensor(ext, dtype=dt, device=dev)
-                            rec.record((y + ext)[now], rows[now], torch.full_like(j[now], k))
+                            rec.record((y_rows + ext)[now], rows[now],
+                                       torch.full_like(j[now], k))  # fmt: skip
                     fixed_t = torch.where(done, t, fixed_t)
                     j = torch.where(done, torch.full_like(j, len(ts)), j)
             if bar is not None:

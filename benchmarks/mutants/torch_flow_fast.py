@@ -1,9 +1,15 @@
 """Mutants of the fast batched DOP853 of ``numerics/torch_flow.py`` (issue 17): the stage
 buffer with the step folded in, the runs of slots combined by one matrix product, the
 error estimate as one (2, m) product, the tiles of the batch and the swap of the state
-buffers.  Format: see ``benchmarks/mutation.py``."""
+buffers; the block-major state of the tiles (contiguous blocks, per-block error sums,
+per-element accept) and the model hook ``gradient_into``.  Format: see
+``benchmarks/mutation.py``."""
 
 _TESTS = ["tests/test_torch_flow.py"]
+# a mutant that breaks the method (not only the step control) makes the accuracy tests of
+# test_torch_flow.py crawl to max_steps: test_simulator_edges.py first, whose scipy-steps
+# test bounds the steps (max_steps = 2 x scipy's) and fails by an assertion in seconds
+_METHOD_TESTS = ["tests/test_simulator_edges.py", *_TESTS]
 
 MUTANTS = [
     dict(
@@ -11,11 +17,11 @@ MUTANTS = [
         seed="core",
         backend="torch",
         file="numerics/torch_flow.py",
-        old="f_into(st, K[_STAGE_SLOT[s], :n], coef)",
-        new="f_into(st, K[s, :n], coef)",
+        old="f_into(st, Kt[_STAGE_SLOT[s]], coef, vs)",
+        new="f_into(st, Kt[s], coef, vs)",
         why="stage s written to slot s, not to its slot in the permuted stage buffer (stage "
         "2 overwrites stage 0): the fast path's version of core.dop853_stage_row",
-        tests=_TESTS,
+        tests=_METHOD_TESTS,
         claims=[],
     ),
     dict(
@@ -38,6 +44,53 @@ MUTANTS = [
         new="",
         why="when every element accepts, the state buffers are swapped but the field of the "
         "new state (FSAL) is not: the next step starts from the old field",
+        tests=_METHOD_TESTS,
+        claims=[],
+    ),
+    dict(
+        name="core.dop853_block_views_row_major",
+        seed="core",
+        backend="torch",
+        file="numerics/torch_flow.py",
+        old="        return [flat[n * sl.start : n * sl.stop].view(n, *s)\n",
+        new="        return [flat.view(n, -1)[:, sl].reshape(n, *s)\n",
+        why="the block-major tile read as if it were row-major (n, N): the model gets the "
+        "entries of other blocks and elements",
+        tests=_TESTS,
+        claims=[],
+    ),
+    dict(
+        name="core.dop853_error_sum_last_block",
+        seed="core",
+        backend="torch",
+        file="numerics/torch_flow.py",
+        old="                        sm.add_(block.sum(2))",
+        new="                        torch.sum(block, 2, out=sm)",
+        why="the error norm's per-element sum overwritten block by block instead of added "
+        "over the blocks: only the last block's error is controlled",
+        tests=_TESTS,
+        claims=[],
+    ),
+    dict(
+        name="core.dop853_accept_mask_first_tile",
+        seed="core",
+        backend="torch",
+        file="numerics/torch_flow.py",
+        old="            m = mask[a:b, None]",
+        new="            m = mask[: b - a, None]",
+        why="a partial accept applies the first tile's decisions to every tile",
+        tests=_TESTS,
+        claims=[],
+    ),
+    dict(
+        name="core.dop853_hook_on_autograd_path",
+        seed="core",
+        backend="torch",
+        file="numerics/torch_flow.py",
+        old='    hook = None if autograd else getattr(model, "gradient_into", None)',
+        new='    hook = getattr(model, "gradient_into", None)',
+        why="autograd=True (the reference field the hand-written gradients are tested "
+        "against) still goes through the model's hook",
         tests=_TESTS,
         claims=[],
     ),
