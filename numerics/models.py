@@ -145,6 +145,21 @@ class TwoLayerLinear(_Model):
         r = 2 * self.gamma * (self.gamma * (Wx * p["u"]).sum(-1) - self.y)  # (B,)
         return {"u": r[:, None] * Wx, "W": (r[:, None] * p["u"])[:, :, None] * x}
 
+    def gradient_into(self, p: dict[str, Any], out: dict[str, Any],
+                      coefficients: dict[str, Any]) -> None:  # fmt: skip
+        """:meth:`gradient` times ``coefficients[b]`` written into ``out[b]`` (the hook of
+        :func:`numerics.torch_flow._field_into`, issue 17): the coefficient is folded into
+        the per-element factor ``2 gamma (f - y)``, so ``dL/dW`` is written once, with no
+        temporary of its size; on the block-major state ``W`` is contiguous and ``W @ x``
+        is one matrix-vector product."""
+        torch = torch_module()
+        u, W = p["u"], p["W"]
+        x = self._t("x", u)
+        Wx = W @ x
+        r = 2 * self.gamma * (self.gamma * (Wx * u).sum(-1) - self.y)  # (B,)
+        torch.mul(Wx, r[:, None] * coefficients["u"], out=out["u"])
+        torch.mul((r[:, None, None] * coefficients["W"]) * u[:, :, None], x, out=out["W"])
+
 
 @dataclass(frozen=True)
 class SingleNeuron(_Model):
