@@ -924,22 +924,7 @@ def _check_out(out: Any, T: int, m: int, d: int, n: int) -> States:
         raise TypeError(f"out must be a linear_node_scaling.States (e.g. an earlier sample), "
                         f"got {type(out).__name__}")  # fmt: skip
     shapes = {"t": (T,), "W": (T, m, d), "f": (T, n), "loss": (T,)}
-    for name, shape in shapes.items():
-        arr = getattr(out, name)
-        want = f"a writeable float64 array of shape {shape}"
-        if not isinstance(arr, np.ndarray):
-            raise TypeError(f"out.{name} must be {want}, got {type(arr).__name__}")
-        if arr.dtype != np.float64:
-            raise TypeError(f"out.{name} must be {want}, got dtype {arr.dtype}")
-        if arr.shape != shape:
-            raise ValueError(f"out.{name} must be {want}, got shape {arr.shape}")
-        if not arr.flags.writeable:
-            raise ValueError(f"out.{name} must be {want}, got a read-only array")
-    names = list(shapes)
-    for i, p in enumerate(names):
-        for q in names[i + 1 :]:
-            if np.may_share_memory(getattr(out, p), getattr(out, q)):
-                raise ValueError(f"out.{p} and out.{q} must not overlap (share memory)")
+    nb.check_output_arrays(out, shapes)
     return out
 
 

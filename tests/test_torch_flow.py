@@ -259,13 +259,9 @@ def _coupled_params(batch=6, seed=4):
     return p
 
 
-@pytest.mark.parametrize("drop", [False, True], ids=["hook", "hook_without_coefficient"])
-def test_gradient_into_is_the_field_on_both_layouts(drop):
-    """The hook's field is autograd's (the same sums: 1e-14), on the row-major state and on
-    a block-major one, with the step folded in (coefficients (n, 1, ..., 1)) and without
-    (floats); a hook that ignores its coefficients is caught."""
-    model = _Coupled(drop_coefficient=drop)
-    p = _coupled_params()
+def _hook_on_both_layouts(model, p):
+    """The hook's field on a batch of 6 with steps h folded in, on the row-major state and
+    on block-major tiles of 4 elements, and autograd's field times h: (rows, tiles, want)."""
     packing = torch_flow._Packing(model, p)
     y = packing.pack(p)
     auto = torch_flow._field(model, packing, autograd=True)(y)
@@ -280,8 +276,20 @@ def test_gradient_into_is_the_field_on_both_layouts(drop):
         views = lambda t, n=b - a: packing.block_views(t, n)  # noqa: E731
         into(tiles.tile(flat, a, b), tiles.tile(out, a, b),
              [c[a:b] for c in packing.coefficients(h)], views)  # fmt: skip
-    want = auto * h[:, None]
-    for got in (rows, tiles.to_rows(out)):
+    return rows, tiles.to_rows(out), auto * h[:, None]
+
+
+@pytest.mark.parametrize("drop", [False, True], ids=["hook", "hook_without_coefficient"])
+def test_gradient_into_is_the_field_on_both_layouts(drop):
+    """The hook's field is autograd's (the same sums: 1e-14), on the row-major state and on
+    a block-major one, with the step folded in (coefficients (n, 1, ..., 1)) and without
+    (floats); a hook that ignores its coefficients is caught."""
+    model = _Coupled(drop_coefficient=drop)
+    p = _coupled_params()
+    rows, tiled, want = _hook_on_both_layouts(model, p)
+    packing = torch_flow._Packing(model, p)
+    y = packing.pack(p)
+    for got in (rows, tiled):
         if drop:
             assert not torch.allclose(got, want, rtol=1e-3, atol=0)
         else:
@@ -430,22 +438,8 @@ def test_two_layer_linear_hook_is_autograd_on_both_layouts():
     case = xz.case("generic")
     model = _xz_model(case)
     p = torch_flow.initialise({"u": (5,), "W": (5, 2)}, 6, seed=9, device="cpu")
-    packing = torch_flow._Packing(model, p)
-    y = packing.pack(p)
-    auto = torch_flow._field(model, packing, autograd=True)(y)
-    h = torch.linspace(0.01, 0.05, 6, dtype=F64)
-    into = torch_flow._field_into(model, packing)
-    rows = torch.empty_like(y)
-    into(y, rows, packing.coefficients(h), packing.row_views)
-    tiles = torch_flow._Tiles(packing, 6, 4)
-    flat = tiles.from_rows(y)
-    out = torch.empty_like(flat)
-    for a, b in tiles.spans:
-        views = lambda t, n=b - a: packing.block_views(t, n)  # noqa: E731
-        into(tiles.tile(flat, a, b), tiles.tile(out, a, b),
-             [c[a:b] for c in packing.coefficients(h)], views)  # fmt: skip
-    want = auto * h[:, None]
-    for got in (rows, tiles.to_rows(out)):
+    rows, tiled, want = _hook_on_both_layouts(model, p)
+    for got in (rows, tiled):
         torch.testing.assert_close(got, want, rtol=1e-14, atol=1e-17)
 
 

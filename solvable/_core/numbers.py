@@ -379,3 +379,26 @@ def rounded(arrays: Sequence[Any], dps: int | None) -> tuple[Any, ...]:
     with mpmath.workdps(dps):
         rnd = np.vectorize(lambda z: +z, otypes=[object])
         return tuple(rnd(a) if isinstance(a, np.ndarray) else +a for a in arrays)
+
+
+def check_output_arrays(out: Any, shapes: dict[str, tuple[int, ...]]) -> None:
+    """The fields ``shapes`` of ``out`` (a preallocated result, ``sample(..., out=out)``):
+    each a writeable float64 ``numpy`` array of its shape, no two sharing memory; else
+    ``TypeError`` / ``ValueError`` naming the field, the expected shape and dtype and quoting
+    what was received."""
+    for name, shape in shapes.items():
+        arr = getattr(out, name)
+        want = f"a writeable float64 array of shape {shape}"
+        if not isinstance(arr, np.ndarray):
+            raise TypeError(f"out.{name} must be {want}, got {type(arr).__name__}")
+        if arr.dtype != np.float64:
+            raise TypeError(f"out.{name} must be {want}, got dtype {arr.dtype}")
+        if arr.shape != shape:
+            raise ValueError(f"out.{name} must be {want}, got shape {arr.shape}")
+        if not arr.flags.writeable:
+            raise ValueError(f"out.{name} must be {want}, got a read-only array")
+    names = list(shapes)
+    for i, p in enumerate(names):
+        for q in names[i + 1 :]:
+            if np.may_share_memory(getattr(out, p), getattr(out, q)):
+                raise ValueError(f"out.{p} and out.{q} must not overlap (share memory)")
