@@ -8,7 +8,8 @@ Run (from the repository root)::
     python benchmarks/bench_torch.py --quick          # smaller sizes, a smoke run (seconds)
     python benchmarks/bench_torch.py --device cuda    # torch part on the GPU
     python benchmarks/bench_torch.py --only gf        # issue 17's table (about 5 min)
-    python benchmarks/bench_torch.py --only gf --threads 1
+    python benchmarks/bench_torch.py --only gf --threads 1          # 1 and 2 workers
+    python benchmarks/bench_torch.py --only gf --threads 1 --busy   # next to a busy core
     git show HEAD:numerics/torch_flow.py > /tmp/torch_flow_head.py
     python benchmarks/bench_torch.py --only gf --threads 1 --baseline /tmp/torch_flow_head.py
 
@@ -17,7 +18,8 @@ Run (from the repository root)::
          the first B) of the width d = 256 net (d0 = 10, a fixed random x with |x| = 1,
          y = gamma = eta_u = eta_w = 1) integrated to T = 5 (about 7 t_c) at rtol 1e-10,
          state kept at T only: ``numerics.torch_flow.gradient_flow`` (batched DOP853,
-         ``threads=1`` and ``threads=2``, one warm-up, best of ``--repeat``) vs a Python
+         ``threads=1`` and ``threads=2`` torch threads, each with ``workers=1`` and
+         ``workers=2`` (``--workers``), one warm-up, best of ``--repeat``) vs a Python
          loop of ``scipy.integrate.solve_ivp(DOP853)`` on a hand-written numpy vector
          field over the same initialisations, with the same atol rule (``rtol * 1e-3 *
          max|theta_0|`` per trajectory).  The loop runs trajectory after trajectory for
@@ -161,15 +163,16 @@ def rel_max(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 # (gf) batched torch gradient flow vs a loop of solve_ivp
 # ---------------------------------------------------------------------------
 def bench_gf(dev: torch.device, quick: bool, threads: int | None, repeat: int = 2,
-             baseline: Any = None) -> None:  # fmt: skip
+             baseline: Any = None, workers: tuple[int, ...] = (1, 2)) -> None:  # fmt: skip
     """Issue 17 target 2: the batched torch flow against a loop of ``solve_ivp`` at
     B = 128..1024 (quick: 16, 32), width 256 (quick: 64), d0 = 10, as a markdown table;
-    ``baseline``: another ``torch_flow`` module timed alongside."""
+    ``baseline``: another ``torch_flow`` module timed alongside.  One column per
+    (torch threads, workers) pair: ``threads`` (default 1 and 2) times ``workers``."""
     sizes, d, d0, T = ((16, 32), 64, 10, 5.0) if quick else ((128, 256, 512, 1024), 256, 10, 5.0)
     budget = 10.0 if quick else SCIPY_BUDGET_S
-    counts = (1, 2) if threads is None else (threads,)
+    counts = [(n, w) for n in ((1, 2) if threads is None else (threads,)) for w in workers]
     if dev.type == "cuda":
-        counts = (None,)
+        counts = [(None, 1)]
     x = unit_vector(d0, 0)
     model = models.TwoLayerLinear(x, 1.0, gamma=1.0, eta_u=1.0, eta_w=1.0)
     top = max(sizes)
@@ -207,8 +210,10 @@ def bench_gf(dev: torch.device, quick: bool, threads: int | None, repeat: int = 
           f"{len(zs)} trajectories (mean nfev {np.mean(nfev):.0f}; load "
           f"{load0:.2f}), scaled to each B")  # fmt: skip
 
-    def run(p: dict[str, Any], n: int | None, flow: Any = torch_flow) -> Any:
-        res = flow.gradient_flow(model, p, [T], rtol=RTOL, threads=n)
+    def run(p: dict[str, Any], nw: tuple[int | None, int], flow: Any = torch_flow) -> Any:
+        n, w = nw
+        kw = {} if flow is not torch_flow else {"workers": w}  # a baseline may predate it
+        res = flow.gradient_flow(model, p, [T], rtol=RTOL, threads=n, **kw)
         sync(dev)
         return res
 
@@ -249,8 +254,9 @@ def bench_gf(dev: torch.device, quick: bool, threads: int | None, repeat: int = 
         rows.append(row)
         print("     " + " | ".join(row), flush=True)
     head = ["B", "scipy loop"]
-    for n in counts:
-        label = "cuda" if n is None else f"{n} thread{'s' if n > 1 else ''}"
+    for n, w in counts:
+        label = "cuda" if n is None else (f"{n} thread{'s' if n > 1 else ''} x {w} "
+                                          f"worker{'s' if w > 1 else ''}")  # fmt: skip
         head += [f"torch {label}", "ratio", "us per (B x width)"]
         if baseline is not None:
             head += ["baseline", "speed-up vs baseline"]
@@ -369,6 +375,10 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=None,
                         help="torch.set_num_threads (default: torch's own); gf: only this "
                         "count (default: 1 and 2)")  # fmt: skip
+    parser.add_argument("--workers", default="1,2", help="gf: numerics.torch_flow workers, "
+                        "comma-separated (default 1,2)")  # fmt: skip
+    parser.add_argument("--busy", action="store_true", help="run a busy-looping process "
+                        "next to the benchmark (a loaded machine: one core taken)")  # fmt: skip
     parser.add_argument("--repeat", type=int, default=2, help="gf: best of this many torch "
                         "runs (default 2)")  # fmt: skip
     parser.add_argument("--baseline", default=None, help="gf: another numerics/torch_flow.py "
@@ -384,12 +394,22 @@ def main() -> None:
         f"{np.__version__}, scipy {scipy.__version__}; load average {load:.2f}"
     )
     t0 = time.perf_counter()
-    if args.only in (None, "gf"):
-        bench_gf(dev, args.quick, args.threads, args.repeat, load_baseline(args.baseline))
-    if args.only in (None, "closed"):
-        bench_closed(args.quick)
-    if args.only in (None, "oracle"):
-        bench_oracle(args.quick)
+    workers = tuple(int(w) for w in args.workers.split(","))
+    busy = None
+    if args.busy:
+        busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        print(f"     --busy: a busy-looping process (pid {busy.pid}) runs next to every timing")
+    try:
+        if args.only in (None, "gf"):
+            bench_gf(dev, args.quick, args.threads, args.repeat, load_baseline(args.baseline),
+                     workers)  # fmt: skip
+        if args.only in (None, "closed"):
+            bench_closed(args.quick)
+        if args.only in (None, "oracle"):
+            bench_oracle(args.quick)
+    finally:
+        if busy is not None:
+            busy.kill()
     print(f"total {time.perf_counter() - t0:.0f} s")
 
 

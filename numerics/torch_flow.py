@@ -40,7 +40,9 @@ callables ``fn(params, rows) -> tensor (k, ...)`` evaluated on the ``k`` batch e
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
+import functools
 import itertools
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -88,6 +90,21 @@ DEFAULT_THREADS = 1
 """torch's CPU threads during :func:`gradient_flow` unless ``threads`` says otherwise: the
 flow is memory-bound, and on a shared machine a second OpenMP thread that waits for a busy
 core made it several times slower (issue 17: 0.18x of one thread under load)."""
+
+DEFAULT_WORKERS = 2
+"""Python threads of :func:`gradient_flow` that step the tiles of the batch concurrently on
+the CPU (torch releases the GIL inside an operation).  Unlike OpenMP threads, a worker
+never spins at a barrier: measured on the 2-core EPYC (issue 17, ``python
+benchmarks/bench_torch.py --only gf``), two workers of one torch thread each ran B = 256
+to 1024 nets of width 256 1.3x-1.5x faster than one, and, next to a process that kept one
+core busy, as fast as one (1.01x and 0.99x), where two OpenMP threads collapse (0.18x)."""
+
+MIN_WORKER_ENTRIES = 2**16
+"""The ``workers`` of :func:`gradient_flow` share a batch of ``B`` elements of ``N`` entries
+only as far as each gets at least this many entries (512 KiB in float64): a worker's
+operations on a smaller share take less time than the Python around them, which holds the
+GIL the workers share.  Measured on the 2-core EPYC (width 256, d0 = 10, N = 2816), two
+workers against one: 0.30x at B = 4, 0.63x at 16, 1.04x at 32, 1.22x at 64, 1.37x at 128."""
 
 # The stage buffer of :func:`_dop853` is (12, B, N), stage outermost, and holds h_b f(Y_s)
 # (the step folded in), so a combination y + h sum_k a_k f(Y_k) is one matrix product
@@ -345,10 +362,10 @@ class _Tiles:
     contiguous ``(n, *shape)`` tensor (a model's ``W @ x`` is one matrix-vector product,
     not a batched product over rows ``N`` apart)."""
 
-    def __init__(self, packing: _Packing, batch: int, tile: int):
+    def __init__(self, packing: _Packing, spans: Sequence[tuple[int, int]]):
         self.packing = packing
         self.N = packing.width
-        self.spans = [(a, min(a + tile, batch)) for a in range(0, batch, tile)]
+        self.spans = list(spans)
 
     def tile(self, flat: Any, a: int, b: int) -> Any:
         """The ``(b - a) N`` entries of the tile of elements ``a:b``."""
@@ -388,6 +405,20 @@ class _Tiles:
                 torch.where(m, n_, o_, out=o_)
 
 
+def _tile_spans(batch: int, per_row: int, cpu: bool, workers: int) -> list[tuple[int, int]]:
+    """The tiles ``(a, b)`` of :func:`_dop853`: on the CPU, the fewest tiles of ``per_row``
+    bytes per element within :data:`TILE_BYTES` per worker (the workers share the cache), a
+    multiple of ``workers`` of them where the batch allows, of sizes differing by at most one
+    (so that the workers finish a step together); on CUDA one tile."""
+    if not cpu or batch <= 1:
+        return [(0, batch)]
+    per_tile = max(1, (TILE_BYTES // workers) // max(per_row, 1))
+    count = -(-batch // per_tile)
+    count = min(batch, -(-count // workers) * workers)
+    edges = [batch * k // count for k in range(count + 1)]
+    return list(itertools.pairwise(edges))
+
+
 _Views = Callable[[Any], list[Any]]  # a state -> its blocks (n, *shape)
 
 
@@ -410,39 +441,70 @@ def _field_into(model: Any, packing: _Packing, autograd: bool = False
       1)``; the hook writes ``coefficients[b] * dL/d(block b)`` into ``out[b]`` (e.g.
       ``torch.mul(..., out=out[b])``), every entry of it, and changes nothing else (so it
       can fold the coefficient into a small factor and skip the full-size temporary of
-      ``gradient`` and its rescaling);
+      ``gradient`` and its rescaling); the DOP853 may call it from several threads at
+      once (``workers``), on disjoint tiles;
     * its hand-written ``gradient(p) -> {block: (n, *shape)}``;
     * autograd of its loss."""
+    bind = _field_binder(model, packing, autograd)
+
+    def f(y: Any, out: Any, coefficients: Sequence[Any], views: Any) -> None:
+        bind(y, out, views)(coefficients)
+
+    return f
+
+
+def _field_binder(model: Any, packing: _Packing, autograd: bool = False
+                  ) -> Callable[[Any, Any, _Views], Callable[[Sequence[Any]], None]]:  # fmt: skip
+    """:func:`_field_into` with the state and the output bound ahead: ``(y, out, views) ->
+    (coefficients -> None)``.  The block views are taken once, so the DOP853 builds them
+    once per tile rather than at each of its 12 evaluations per step (a view costs
+    Python time under the GIL, which the ``workers`` share)."""
     torch = _torch()
     names = packing.names
     hook = None if autograd else getattr(model, "gradient_into", None)
     if hook is not None:
 
-        def h(y: Any, out: Any, coefficients: Sequence[Any], views: Any) -> None:
-            hook(dict(zip(names, views(y), strict=True)),
-                 dict(zip(names, views(out), strict=True)),
-                 dict(zip(names, coefficients, strict=True)))  # fmt: skip
+        def bind_hook(y: Any, out: Any, views: Any) -> Callable[[Sequence[Any]], None]:
+            p = dict(zip(names, views(y), strict=True))
+            o = dict(zip(names, views(out), strict=True))
 
-        return h
+            def call(coefficients: Sequence[Any]) -> None:
+                hook(dict(p), dict(o), dict(zip(names, coefficients, strict=True)))
+
+            return call
+
+        return bind_hook
 
     if not autograd and hasattr(model, "gradient"):
 
-        def g(y: Any, out: Any, coefficients: Sequence[Any], views: Any) -> None:
-            grads = model.gradient(dict(zip(names, views(y), strict=True)))
-            for b, o, c in zip(names, views(out), coefficients, strict=True):
-                torch.mul(grads[b], c, out=o)
+        def bind_gradient(y: Any, out: Any, views: Any) -> Callable[[Sequence[Any]], None]:
+            p, o = dict(zip(names, views(y), strict=True)), views(out)
 
-        return g
+            def call(coefficients: Sequence[Any]) -> None:
+                grads = model.gradient(dict(p))
+                for b, ob, c in zip(names, o, coefficients, strict=True):
+                    torch.mul(grads[b], c, out=ob)
 
-    def f(y: Any, out: Any, coefficients: Sequence[Any], views: Any) -> None:
-        with torch.enable_grad():
-            z = y.detach().requires_grad_(True)
-            loss = model.loss(dict(zip(names, views(z), strict=True))).sum()
-            (grad,) = torch.autograd.grad(loss, z)
-        for gv, o, c in zip(views(grad), views(out), coefficients, strict=True):
-            torch.mul(gv, c, out=o)
+            return call
 
-    return f
+        return bind_gradient
+
+    def bind_autograd(y: Any, out: Any, views: Any) -> Callable[[Sequence[Any]], None]:
+        o = views(out)
+
+        def call(coefficients: Sequence[Any]) -> None:
+            with torch.enable_grad():
+                # a copy: a view of y shares the version counter of its base, which another
+                # worker's tiles bump while this backward pass checks it
+                z = y.detach().clone().requires_grad_(True)
+                loss = model.loss(dict(zip(names, views(z), strict=True))).sum()
+                (grad,) = torch.autograd.grad(loss, z)
+            for gv, ob, c in zip(views(grad), o, coefficients, strict=True):
+                torch.mul(gv, c, out=ob)
+
+        return call
+
+    return bind_autograd
 
 
 def _field(model: Any, packing: _Packing, autograd: bool = False) -> Callable[[Any], Any]:
@@ -634,6 +696,7 @@ def gradient_flow(
     progress: bool = False,
     fixed_point: bool = True,
     threads: int | None = DEFAULT_THREADS,
+    workers: int = DEFAULT_WORKERS,
 ) -> FlowResult:
     """Integrate ``d theta/dt = -eta grad L`` for every batch element to each of ``times``.
 
@@ -658,10 +721,15 @@ def gradient_flow(
     are evaluated from the linearised flow; ``FlowResult.fixed_point_t`` says when.  It runs
     where the dense Hessians are small (N <= 64, :data:`FIXED_POINT_MAX_ENTRIES`).
 
-    ``threads``: torch's CPU threads for the run, restored after it (an int ``>= 1``;
-    ``None`` leaves torch's setting).  Default :data:`DEFAULT_THREADS` = 1: the flow is
-    limited by memory bandwidth, so a second thread gains little (measured with
-    ``benchmarks/bench_torch.py --only gf``) and, on a loaded machine, loses much.
+    ``threads``: torch's intra-operation CPU threads for the run, restored after it (an
+    int ``>= 1``; ``None`` leaves torch's setting).  Default :data:`DEFAULT_THREADS` = 1:
+    the operations are memory-bound, so a second OpenMP thread gains little and, on a
+    loaded machine, loses much.  ``workers`` (an int ``>= 1``, default
+    :data:`DEFAULT_WORKERS` = 2): Python threads that step the tiles of the batch
+    concurrently on the CPU, each tile's operations on ``threads`` threads (so about
+    ``workers * threads`` cores); where the batch is one tile (CUDA, or a small batch)
+    one worker runs.  The tiling (:func:`_tile_spans`) depends on ``workers``; the
+    numbers do not depend on which worker steps a tile.
 
     Each step writes the field of every stage, times the step, into one stage buffer
     ``(12, tile N)`` and forms every combination of stages as one matrix product
@@ -695,12 +763,16 @@ def gradient_flow(
 
     if threads is not None:
         threads = nb.check_int("threads", threads)
+    workers = nb.check_int("workers", workers)
 
     def run(chunk: dict[str, Any], offset: int) -> FlowResult:
         return _dop853(model, chunk, ts, rtol, atol, measures, keep_params, max_steps, progress,
-                       offset, fixed_point)  # fmt: skip
+                       offset, fixed_point, workers)  # fmt: skip
 
-    with _threads(threads):
+    # the fixed-point test and a model without a hand-written gradient need autograd, which
+    # a caller's inference_mode would disable: the flow runs outside it (its results are
+    # then ordinary tensors)
+    with _threads(threads), torch.inference_mode(False):
         return _split_on_oom(run, p, max_batch)
 
 
@@ -746,14 +818,14 @@ def _fixed_point(model, packing, f, y, fy, due, t, T_end, rtol, atol_b):
 
 
 def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, progress, offset,
-            fixed_point=True):  # fmt: skip
+            fixed_point=True, workers=1):  # fmt: skip
     torch = _torch()
     packing = _Packing(model, params)
     y_rows = packing.pack(params).detach()
     B, N = y_rows.shape
     dev, dt = y_rows.device, y_rows.dtype
     f = _field(model, packing)
-    f_into = _field_into(model, packing)
+    bind = _field_binder(model, packing)
 
     def as_rows(a: np.ndarray) -> Any:
         return torch.as_tensor(a, dtype=dt, device=dev).reshape(-1, a.shape[-1])
@@ -801,24 +873,105 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
     # in the same layout.  Every combination of stages is elementwise, so layout-agnostic;
     # the per-element parts (the step, atol, the error sums) go block by block.
     per_row = _TILE_ARRAYS * max(N, 1) * y_rows.element_size()
-    tile = B if dev.type != "cpu" else max(1, min(B, TILE_BYTES // per_row))
-    tiles = _Tiles(packing, B, tile)
+    # a worker's share below MIN_WORKER_ENTRIES costs more in GIL hand-offs than it gains
+    workers = max(1, min(workers, B * N // MIN_WORKER_ENTRIES))
+    spans = _tile_spans(B, per_row, dev.type == "cpu", workers)
+    tiles = _Tiles(packing, spans)
+    tile = max(b - a for a, b in spans)
     y, fy = tiles.from_rows(y_rows), tiles.from_rows(fy_rows)
     del y_rows, fy_rows
-    K = torch.empty((_STAGES, tile * N), dtype=dt, device=dev)
     y_new, f_new = torch.empty_like(y), torch.empty_like(y)
-    stage, scale, scratch = (torch.empty(tile * N, dtype=dt, device=dev) for _ in range(3))
-    err_mn = torch.empty((2, tile * N), dtype=dt, device=dev)  # E5 and E3 estimates
+    # y and y_new (fy and f_new) trade places when every element accepts: states[par] is y
+    states, fields, par = (y, y_new), (fy, f_new), 0
     sums = torch.empty((2, B), dtype=dt, device=dev)
     top = torch.empty((B,), dtype=dt, device=dev)
     neg_rates = packing.coefficients()
-    views = {}  # n -> the block views of a block-major tile of n elements
+    # per worker: the stage buffer (12, tile N), the stage state, the scale and its
+    # scratch, and the E5 / E3 estimates (2, tile N); worker w steps the tiles w, w + W, ...
+    n_workers = min(workers, len(spans))
+    buffers = [
+        (torch.empty((_STAGES, tile * N), dtype=dt, device=dev),
+         *(torch.empty(tile * N, dtype=dt, device=dev) for _ in range(3)),
+         torch.empty((2, tile * N), dtype=dt, device=dev))
+        for _ in range(n_workers)
+    ]  # fmt: skip
 
-    def views_of(n: int) -> Callable[[Any], list[Any]]:
-        if n not in views:
-            views[n] = lambda flat: packing.block_views(flat, n)
-        return views[n]
+    def plan(i: int, par: int) -> tuple[Any, ...]:
+        """The views tile ``i`` steps through when ``y`` is ``states[par]`` (and ``y_new``
+        the other), in its worker's buffers: taken once, not at every step."""
+        a, b = spans[i]
+        n, w = b - a, i % n_workers
+        K, stage, scale, scratch, err_mn = buffers[w]
+        Kt = K[:, : n * N]  # the tile's stages, (12, n N) with leading dimension
+        st, sc, sr, em = stage[: n * N], scale[: n * N], scratch[: n * N], err_mn[:, : n * N]
+        y_, yn_ = (tiles.tile(s, a, b) for s in (states[par], states[1 - par]))
+        fn_ = tiles.tile(fields[1 - par], a, b)
+        vs = functools.partial(packing.block_views, n=n)
+        first = list(zip(tiles.rows(fields[par], a, b),
+                         packing.block_rows(Kt[_STAGE_SLOT[0]], n), strict=True))  # fmt: skip
+        stages = [
+            (y_.view(1, -1), row, Kt[lo:hi], st.view(1, -1), bind(st, Kt[_STAGE_SLOT[s]], vs))
+            for s, (lo, hi, row) in enumerate(A_runs, 1)
+        ]
+        lo, hi, row = B_run
+        new_state = (y_.view(1, -1), row, Kt[lo:hi], yn_.view(1, -1), bind(yn_, fn_, vs))
+        error = (Kt[_E_LO:_E_HI], em, y_, yn_, sc, sr, packing.block_rows(sc, n),
+                 packing.block_rows(em, n), atol_b[a:b], top[a:b], sums[:, a:b])  # fmt: skip
+        return a, b, first, stages, new_state, error
 
+    plans = {(i, par): plan(i, par) for i in range(len(spans)) for par in (0, 1)}
+
+    def step_tiles(w: int, par: int, hb: Any, folded: list[Any]) -> None:
+        """One attempted step of the tiles of worker ``w`` (``y`` is ``states[par]``):
+        y_new, f(y_new) and the error sums and scale maxima of their elements (disjoint
+        slices of the shared arrays)."""
+        for i in range(w, len(spans), n_workers):
+            a, b, first, stages, new_state, error = plans[i, par]
+            coef = [c[a:b] for c in folded]
+            hn = hb[a:b]
+            for src, dst in first:
+                torch.mul(src, hn, out=dst)
+            for y_row, row, Kr, out, field in stages:
+                torch.addmm(y_row, row, Kr, out=out)
+                field(coef)
+            y_row, row, Kr, out, field = new_state
+            torch.addmm(y_row, row, Kr, out=out)
+            field(neg_rates)
+            Ke, em, ys, yn, sc, sr, sc_blocks, em_blocks, at, tp, sm = error
+            torch.mm(E_rows, Ke, out=em)
+            # scipy's norm: scale = atol + rtol max(|y|, |y_new|), no full-size temporary
+            torch.abs(ys, out=sc)
+            torch.abs(yn, out=sr)
+            torch.maximum(sc, sr, out=sc)
+            sc.mul_(rtol)
+            for k, block in enumerate(sc_blocks):
+                block.add_(at)
+                if k == 0:
+                    torch.amax(block, 1, out=tp)
+                else:
+                    torch.maximum(tp, block.amax(1), out=tp)
+            em.div_(sc).square_()
+            for k, block in enumerate(em_blocks):
+                if k == 0:
+                    torch.sum(block, 2, out=sm)
+                else:
+                    sm.add_(block.sum(2))
+
+    # a worker thread starts in torch's default modes: give it the caller's (a buffer made
+    # under inference_mode may only be written to under it)
+    grad_mode, inference = torch.is_grad_enabled(), torch.is_inference_mode_enabled()
+
+    def in_caller_modes(w: int, par: int, hb: Any, folded: list[Any]) -> None:
+        with torch.inference_mode(inference), torch.set_grad_enabled(grad_mode):
+            step_tiles(w, par, hb, folded)
+
+    pool = None
+    if n_workers > 1:
+        # a new thread's MKL runs on every core until told otherwise: give it the caller's
+        # thread count (measured: a worker's products took 2 cores where the caller's took 1)
+        pool = concurrent.futures.ThreadPoolExecutor(
+            n_workers, thread_name_prefix="dop853", initializer=torch.set_num_threads,
+            initargs=(torch.get_num_threads(),))  # fmt: skip
     bar = progress_bar(float(ts[-1])) if progress else None
     try:
         while bool((j < len(ts)).any()):
@@ -829,44 +982,12 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
             h_eff = torch.where(active, h_eff, torch.zeros_like(h_eff))
             hb = h_eff[:, None]
             folded = packing.coefficients(h_eff)
-            for a, b in tiles.spans:
-                n = b - a
-                Kt = K[:, : n * N]  # the tile's stages, (12, n N) with leading dimension
-                st, sc, sr = stage[: n * N], scale[: n * N], scratch[: n * N]
-                ys, yn, fn = tiles.tile(y, a, b), tiles.tile(y_new, a, b), tiles.tile(f_new, a, b)
-                y_row = ys.view(1, -1)
-                coef = [c[a:b] for c in folded]
-                vs = views_of(n)
-                hn = hb[a:b]
-                for src, dst in zip(tiles.rows(fy, a, b), packing.block_rows(Kt[_STAGE_SLOT[0]], n),
-                                    strict=True):  # fmt: skip
-                    torch.mul(src, hn, out=dst)
-                for s, (lo, hi, row) in enumerate(A_runs, 1):
-                    torch.addmm(y_row, row, Kt[lo:hi], out=st.view(1, -1))
-                    f_into(st, Kt[_STAGE_SLOT[s]], coef, vs)
-                lo, hi, row = B_run
-                torch.addmm(y_row, row, Kt[lo:hi], out=yn.view(1, -1))
-                f_into(yn, fn, neg_rates, vs)
-                em = err_mn[:, : n * N]
-                torch.mm(E_rows, Kt[_E_LO:_E_HI], out=em)
-                # scipy's norm: scale = atol + rtol max(|y|, |y_new|), no full-size temporary
-                torch.abs(ys, out=sc)
-                torch.abs(yn, out=sr)
-                torch.maximum(sc, sr, out=sc)
-                sc.mul_(rtol)
-                at, tp, sm = atol_b[a:b], top[a:b], sums[:, a:b]
-                for k, block in enumerate(packing.block_rows(sc, n)):
-                    block.add_(at)
-                    if k == 0:
-                        torch.amax(block, 1, out=tp)
-                    else:
-                        torch.maximum(tp, block.amax(1), out=tp)
-                em.div_(sc).square_()
-                for k, block in enumerate(packing.block_rows(em, n)):
-                    if k == 0:
-                        torch.sum(block, 2, out=sm)
-                    else:
-                        sm.add_(block.sum(2))
+            if pool is None:
+                step_tiles(0, par, hb, folded)
+            else:  # torch releases the GIL inside each operation
+                jobs = [pool.submit(in_caller_modes, w, par, hb, folded) for w in range(n_workers)]
+                for job in jobs:
+                    job.result()
             nfev += _STAGES
             e5, e3 = sums
             # the step is folded into K: these are h^2 times scipy's sums, and
@@ -888,6 +1009,7 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
             if bool(accept.all()):
                 y, y_new = y_new, y
                 fy, f_new = f_new, fy
+                par = 1 - par
             elif bool(accept.any()):
                 tiles.where(accept, y_new, y)
                 tiles.where(accept, f_new, fy)
@@ -937,6 +1059,8 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
                 bar.n = float(done.min())
                 bar.refresh()
     finally:
+        if pool is not None:
+            pool.shutdown()
         if bar is not None:
             bar.close()
     return FlowResult(
@@ -1044,4 +1168,5 @@ def gradient_descent(
         n = torch.full((y.shape[0],), int(steps_arr[-1]), dtype=torch.long, device=y.device)
         return FlowResult(times, rec.params_dict(), rec.values, n, torch.zeros_like(n), k)
 
-    return _split_on_oom(run, p, max_batch)
+    with torch.inference_mode(False):  # autograd fields, as in gradient_flow
+        return _split_on_oom(run, p, max_batch)

@@ -6,7 +6,9 @@ their closed forms, memory-aware splitting, devices, seeds and input errors."""
 
 from __future__ import annotations
 
+import itertools
 import math
+import threading
 
 import numpy as np
 import pytest
@@ -201,7 +203,7 @@ def test_block_major_tiles_hold_the_rows(shapes, batch, tile, seed):
     p = {f"b{k}": torch.randn((batch, *s), generator=gen, dtype=F64) for k, s in enumerate(shapes)}
     model = _Blocks(shapes)
     packing = torch_flow._Packing(model, p)
-    tiles = torch_flow._Tiles(packing, batch, tile)
+    tiles = torch_flow._Tiles(packing, [(a, min(a + tile, batch)) for a in range(0, batch, tile)])
     rows = packing.pack(p)
     flat = tiles.from_rows(rows)
     assert torch.equal(tiles.to_rows(flat), rows)
@@ -269,7 +271,7 @@ def _hook_on_both_layouts(model, p):
     into = torch_flow._field_into(model, packing)
     rows = torch.empty_like(y)
     into(y, rows, packing.coefficients(h), packing.row_views)
-    tiles = torch_flow._Tiles(packing, 6, 4)
+    tiles = torch_flow._Tiles(packing, [(0, 4), (4, 6)])
     flat = tiles.from_rows(y)
     out = torch.empty_like(flat)
     for a, b in tiles.spans:
@@ -310,7 +312,8 @@ def test_gradient_flow_uses_the_hook_on_contiguous_blocks():
     p = _coupled_params()
     hooked, plain = _Coupled(), _NoHook()
     times = [0.5, 2.0]
-    got = torch_flow.gradient_flow(hooked, p, times, rtol=1e-11, fixed_point=False)
+    # one worker: one tile, so one hook call per evaluation (two workers: one per tile)
+    got = torch_flow.gradient_flow(hooked, p, times, rtol=1e-11, fixed_point=False, workers=1)
     ref = torch_flow.gradient_flow(plain, p, times, rtol=1e-11, fixed_point=False)
     blocks, strided = [], 0
     for q, out, coefficients in hooked.calls:
@@ -832,9 +835,9 @@ def test_tiles_give_the_numbers_of_one_tile(monkeypatch, tile_rows):
     nothing about the integration; what is asserted is the accuracy of the states."""
     model, p = _spread_batch()
     times = [0.5, 3.0]
-    whole = torch_flow.gradient_flow(model, p, times, rtol=1e-11)
+    whole = torch_flow.gradient_flow(model, p, times, rtol=1e-11, workers=1)
     monkeypatch.setattr(torch_flow, "TILE_BYTES", _tile_bytes(tile_rows))
-    tiled = torch_flow.gradient_flow(model, p, times, rtol=1e-11)
+    tiled = torch_flow.gradient_flow(model, p, times, rtol=1e-11, workers=1)
     assert int((whole.steps - tiled.steps).abs().max()) <= 1
     for k in ("u", "W"):
         torch.testing.assert_close(tiled.params[k], whole.params[k], rtol=1e-9, atol=1e-12)
@@ -843,20 +846,119 @@ def test_tiles_give_the_numbers_of_one_tile(monkeypatch, tile_rows):
 @pytest.mark.parametrize("tile_rows", [1, 2, 4])
 def test_tiles_give_the_steps_of_one_tile_to_rounding(monkeypatch, tile_rows):
     """To t = 0.5 (12 to 31 accepted steps per element, rejections included) no decision
-    of _spread_batch is within rounding of err = 1: tiles of 1, 2 and 4 elements (uneven:
-    the last tile is shorter) take exactly the steps of one tile, and the states differ by
-    the per-column rounding of the stage combinations only (an ulp per stage combination,
-    <= 31 steps: measured 7e-15 relative; 1e-13 allows 30 ulps per step without hiding a
-    wrong coefficient, atol, step or row, which costs 1e-10 and more)."""
+    of _spread_batch is within rounding of err = 1: tiles of at most 1, 2 and 4 elements
+    (5 elements: 1+1+1+1+1, 1+2+2 and 2+3) take exactly the steps of one tile, and the
+    states differ by the per-column rounding of the stage combinations only (an ulp per
+    stage combination, <= 31 steps: measured 7e-15 relative; 1e-13 allows 30 ulps per step
+    without hiding a wrong coefficient, atol, step or row, which costs 1e-10 and more)."""
     model, p = _spread_batch()
     times = [0.1, 0.5]
-    whole = torch_flow.gradient_flow(model, p, times, rtol=1e-11)
+    whole = torch_flow.gradient_flow(model, p, times, rtol=1e-11, workers=1)
     monkeypatch.setattr(torch_flow, "TILE_BYTES", _tile_bytes(tile_rows))
-    tiled = torch_flow.gradient_flow(model, p, times, rtol=1e-11)
+    tiled = torch_flow.gradient_flow(model, p, times, rtol=1e-11, workers=1)
     assert torch.equal(whole.steps, tiled.steps) and torch.equal(whole.rejected, tiled.rejected)
     assert int(whole.rejected.sum()) > 0  # the partial accepts of the tiles are exercised
     for k in ("u", "W"):
         torch.testing.assert_close(tiled.params[k], whole.params[k], rtol=1e-13, atol=1e-15)
+
+
+@settings(max_examples=200, deadline=None)
+@given(batch=st.integers(1, 5000), per_row=st.integers(1, 2**24), workers=st.integers(1, 8))
+def test_tile_spans_cover_the_batch_evenly(batch, per_row, workers):
+    """The tiles of the CPU DOP853: consecutive, covering 0..batch, sizes differing by at
+    most one, each within TILE_BYTES / workers (unless one element is larger), the fewest
+    such, rounded up to a multiple of ``workers`` where the batch has that many elements
+    (so that the workers finish a step together); on CUDA one tile."""
+    spans = torch_flow._tile_spans(batch, per_row, True, workers)
+    assert spans[0][0] == 0 and spans[-1][1] == batch
+    assert all(a < b for a, b in spans)
+    assert all(b0 == a1 for (_, b0), (a1, _) in itertools.pairwise(spans))
+    sizes = [b - a for a, b in spans]
+    assert max(sizes) - min(sizes) <= 1
+    budget = torch_flow.TILE_BYTES // workers
+    per_tile = max(1, budget // per_row)
+    assert max(sizes) <= per_tile
+    fewest = -(-batch // per_tile)
+    want = min(batch, -(-fewest // workers) * workers)
+    assert len(spans) == want
+    assert torch_flow._tile_spans(batch, per_row, False, workers) == [(0, batch)]
+
+
+def _run_on_fixed_tiles(monkeypatch, spans, model=None, **kw):
+    """_spread_batch on the given tiles, each worker's share allowed to be small."""
+    model_, p = _spread_batch(batch=7)
+    monkeypatch.setattr(torch_flow, "_tile_spans", lambda *_a: list(spans))
+    monkeypatch.setattr(torch_flow, "MIN_WORKER_ENTRIES", 1)
+    return torch_flow.gradient_flow(model or model_, p, [0.5, 3.0], rtol=1e-11, **kw)
+
+
+def test_workers_give_the_numbers_of_one_worker(monkeypatch):
+    """On the same tiles (uneven, so that two workers step different amounts), one, two
+    and three workers give bit-identical states, steps and rejections: each worker has its
+    own stage buffer and scratch and writes only its tiles' slices of the shared arrays
+    (a shared buffer or a worker stepping another's tiles would differ, or race)."""
+    spans = [(0, 1), (1, 3), (3, 4), (4, 7)]
+    one = _run_on_fixed_tiles(monkeypatch, spans, workers=1)
+    for w in (2, 3):
+        many = _run_on_fixed_tiles(monkeypatch, spans, workers=w)
+        assert torch.equal(many.steps, one.steps) and torch.equal(many.rejected, one.rejected)
+        for k in ("u", "W"):
+            assert torch.equal(many.params[k], one.params[k]), (w, k)
+    assert int(one.rejected.sum()) > 0  # the partial accepts of the tiles are exercised
+
+
+def test_workers_run_under_the_callers_torch_modes(monkeypatch):
+    """Under ``torch.inference_mode()`` the buffers are inference tensors, which a worker
+    thread (torch's default modes) may not write to: the workers take the caller's modes
+    and give the numbers of one worker."""
+    spans = [(0, 3), (3, 7)]
+    one = _run_on_fixed_tiles(monkeypatch, spans, workers=1)
+    with torch.inference_mode():
+        two = _run_on_fixed_tiles(monkeypatch, spans, workers=2)
+    with torch.no_grad():
+        nograd = _run_on_fixed_tiles(monkeypatch, spans, workers=2)
+    for k in ("u", "W"):
+        assert torch.equal(two.params[k], one.params[k])
+        assert torch.equal(nograd.params[k], one.params[k])
+
+
+class _ThreadRecorder(models.TwoLayerLinear):
+    """TwoLayerLinear whose gradient_into hook records the thread that calls it."""
+
+    def gradient_into(self, p, out, coefficients):
+        self.__dict__.setdefault("threads", set()).add(threading.current_thread().name)
+        super().gradient_into(p, out, coefficients)
+
+
+def test_workers_share_only_a_batch_large_enough(monkeypatch):
+    """The tiles are stepped by the worker threads only where each worker gets at least
+    MIN_WORKER_ENTRIES entries: a small batch stays on the calling thread (where two
+    workers measured up to 3x slower), a large one goes to the workers."""
+    case = xz.case("generic")
+
+    def threads_used(minimum):
+        s = case.setup
+        model = _ThreadRecorder(_f(s.x), float(s.y), float(s.gamma), float(s.eta_u),
+                                float(s.eta_w))  # fmt: skip
+        monkeypatch.setattr(torch_flow, "MIN_WORKER_ENTRIES", minimum)
+        monkeypatch.setattr(torch_flow, "_tile_spans", lambda *_a: [(0, 3), (3, 7)])
+        _, p = _spread_batch(batch=7)
+        torch_flow.gradient_flow(model, p, [0.5], rtol=1e-10, workers=2)
+        return {name.split("_")[0] for name in model.threads}
+
+    n = 7 * 9  # the batch's entries
+    main = threading.current_thread().name.split("_")[0]
+    # the initial field and step are on the calling thread either way
+    assert threads_used(n // 2 + 1) == {main}
+    assert threads_used(n // 2) == {main, "dop853"}
+
+
+def test_workers_argument_is_validated():
+    model, p = _spread_batch(batch=2)
+    with pytest.raises(ValueError, match=r"workers must be an integer >= 1, got 0"):
+        torch_flow.gradient_flow(model, p, [1.0], workers=0)
+    with pytest.raises(TypeError, match=r"workers must be an int >= 1, got float 2.0"):
+        torch_flow.gradient_flow(model, p, [1.0], workers=2.0)
 
 
 def test_threads_argument_is_scoped_and_validated():
