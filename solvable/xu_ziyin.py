@@ -44,6 +44,7 @@ its errata (:data:`MODEL`).
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import itertools
 import math
@@ -867,44 +868,67 @@ class Trajectory:
             # the same for times: a code per time of the time conditions (|ell| <= 1)
             time_code = _condition_code([c(ell) for c in _conditions("times")], T)
             sp2, sq2 = np.empty(T), np.empty(T)
-            p_b, q_b, v_b = np.empty((n_b, d)), np.empty((n_b, d)), np.empty((n_b, d))
             wp_max, x_max = float(np.max(np.abs(W_perp))), float(np.max(np.abs(x)))
             W_flat, W_perp_flat = out.W.reshape(T, d * d0), W_perp.reshape(d * d0)
             unit_of, x_tiled = np.repeat(np.arange(d), d0), np.tile(x, d)
-            for b0 in range(0, T, n_b):
-                b1 = min(b0 + n_b, T)
-                n = b1 - b0
-                L = ell[b0:b1, None]
-                p, q, u, v = p_b[:n], q_b[:n], out.u[b0:b1], v_b[:n]
-                code = time_code[b0:b1]
-                times = [slice(None)] if code[0] == code[-1] and (code == code[0]).all() \
-                    else [np.flatnonzero(code == c) for c in np.unique(code)]  # fmt: skip
-                for cols, u0, v0, p0, q0 in units:
-                    p[:, cols] = ev.p(p0, L)
-                    q[:, cols] = ev.q(q0, L)
-                    for rows in times:
-                        at = _cross(rows, cols, n, d)
-                        u[at], v[at] = ev.neuron(u0, v0, p0, q0, L[rows], eta_u, eta_w, rho)
-                np.multiply(p, p, out=p)
-                p.sum(axis=1, out=sp2[b0:b1])
-                np.multiply(q, q, out=q)
-                q.sum(axis=1, out=sq2[b0:b1])
-                if not math.isfinite(max(u.max(), -u.min())):  # max and min propagate nan
-                    return False
-                # eq. (14) as in _evaluate: W(t) = W_perp + (v(t) / |x|^2) x^T, in place in the
-                # output seen as (T, d d0), so that each operation runs along d d0 numbers
-                # (broadcasting v against x would loop over runs of d0)
-                np.divide(v, x2, out=v)
-                # |W_ij| <= (max|W_perp| + max|v/|x|^2| max|x|)(1 + 2^-52): below 1e308 every
-                # entry is finite (float64's largest is 1.8e308); else look at each entry
-                bounded = wp_max + max(v.max(), -v.min()) * x_max <= 1e308
-                for w0 in range(0, n, n_w):
-                    W = W_flat[b0 + w0 : b0 + min(w0 + n_w, n)]
-                    np.take(v[w0 : w0 + n_w], unit_of, axis=1, out=W)  # v_i repeated d0 times
-                    np.multiply(W, x_tiled, out=W)
-                    np.add(W_perp_flat, W, out=W)
-                    if not (bounded or np.isfinite(W).all()):
+
+            def blocks(start: int, stop: int) -> bool:
+                """The blocks of times ``start:stop`` (a multiple of ``n_b`` apart), with
+                their own scratch; False where u or W is not finite."""
+                p_b, q_b, v_b = np.empty((n_b, d)), np.empty((n_b, d)), np.empty((n_b, d))
+                for b0 in range(start, stop, n_b):
+                    b1 = min(b0 + n_b, stop)
+                    n = b1 - b0
+                    L = ell[b0:b1, None]
+                    p, q, u, v = p_b[:n], q_b[:n], out.u[b0:b1], v_b[:n]
+                    code = time_code[b0:b1]
+                    times = [slice(None)] if code[0] == code[-1] and (code == code[0]).all() \
+                        else [np.flatnonzero(code == c) for c in np.unique(code)]  # fmt: skip
+                    for cols, u0, v0, p0, q0 in units:
+                        p[:, cols] = ev.p(p0, L)
+                        q[:, cols] = ev.q(q0, L)
+                        for rows in times:
+                            at = _cross(rows, cols, n, d)
+                            u[at], v[at] = ev.neuron(u0, v0, p0, q0, L[rows], eta_u, eta_w, rho)
+                    np.multiply(p, p, out=p)
+                    p.sum(axis=1, out=sp2[b0:b1])
+                    np.multiply(q, q, out=q)
+                    q.sum(axis=1, out=sq2[b0:b1])
+                    if not math.isfinite(max(u.max(), -u.min())):  # max and min propagate nan
                         return False
+                    # eq. (14) as in _evaluate: W(t) = W_perp + (v(t) / |x|^2) x^T, in place in
+                    # the output seen as (T, d d0), so that each operation runs along d d0
+                    # numbers (broadcasting v against x would loop over runs of d0)
+                    np.divide(v, x2, out=v)
+                    # |W_ij| <= (max|W_perp| + max|v/|x|^2| max|x|)(1 + 2^-52): below 1e308
+                    # every entry is finite (float64's largest is 1.8e308); else look at each
+                    bounded = wp_max + max(v.max(), -v.min()) * x_max <= 1e308
+                    for w0 in range(0, n, n_w):
+                        W = W_flat[b0 + w0 : b0 + min(w0 + n_w, n)]
+                        np.take(v[w0 : w0 + n_w], unit_of, axis=1, out=W)  # v_i, d0 times
+                        np.multiply(W, x_tiled, out=W)
+                        np.add(W_perp_flat, W, out=W)
+                        if not (bounded or np.isfinite(W).all()):
+                            return False
+                return True
+
+            # two threads on the two halves of the times where each half has at least
+            # PARALLEL_SAMPLE entries of W (numpy releases the GIL inside its loops)
+            halves = 2 if T * d * d0 >= 2 * PARALLEL_SAMPLE and T >= 2 * n_b else 1
+            cut = [0, *(-(-T * k // halves // n_b) * n_b for k in range(1, halves)), T]
+            spans = list(itertools.pairwise(cut))
+            if halves == 1:
+                finite = blocks(0, T)
+            else:
+
+                def quiet(span: tuple[int, int]) -> bool:
+                    with np.errstate(all="ignore"):  # np.errstate is per thread
+                        return blocks(*span)
+
+                with concurrent.futures.ThreadPoolExecutor(halves) as pool:
+                    finite = all(list(pool.map(quiet, spans)))
+            if not finite:
+                return False
             f = ev.f(sp2, sq2, r, y, gamma, rho, eta_u, eta_w)
             K = ev.ntk(sp2, sq2, gamma, rho)
             align = ev.alignment(f, k["Lam"], ell, k["P"], k["Q"], y, eta_u, eta_w, gamma, rho)
@@ -974,6 +998,12 @@ SAFE_INPUT = 2.0**250
 then the products the evaluators form (``4AC``, ``B^2``, ``p_i^2``, ``N/M``, ``exp(ell/2)
 p_i``) stay in float64's normal range."""
 
+
+PARALLEL_SAMPLE = 2**22
+"""The float64 :meth:`Trajectory.sample` fills the two halves of its times in two threads
+where each half holds at least this many entries of W (32 MiB): below it the threads'
+start costs more than they save.  Measured on the 2-core EPYC (issue 17,
+``python benchmarks/closed_form_scale.py --only xu_ziyin``)."""
 
 SAMPLE_BLOCK = 2**17
 """Elements per block of times of the float64 :meth:`Trajectory.sample` (at least one time

@@ -57,14 +57,18 @@ def test_fast_equals_reference_on_every_case(case):
     assert differing(*both(traj, TIMES)) == []
 
 
+@pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("block", [1, 5, 64])
 @pytest.mark.parametrize(
     "name", ["generic", "y_zero", "P_zero_y_positive", "Q_zero_y_negative", "saddle"]
 )
-def test_fast_equals_reference_in_small_blocks(monkeypatch, name, block):
+def test_fast_equals_reference_in_small_blocks(monkeypatch, name, block, threads):
     """Blocks of one time and blocks straddling |ell| = 1 (rows of both pieces of u_t,
-    v_t in one block), unsorted and repeated times."""
+    v_t in one block), unsorted and repeated times; filled by one thread, or (threads = 2,
+    PARALLEL_SAMPLE lowered so that these small outputs qualify) by two threads on the two
+    halves of the times, each with its own scratch."""
     monkeypatch.setattr(xz, "SAMPLE_BLOCK", block)
+    monkeypatch.setattr(xz, "PARALLEL_SAMPLE", 1 if threads == 2 else xz.PARALLEL_SAMPLE)
     c = xz.case(name)
     traj = xz.closed_form(c.setup, c.u0, c.W0)
     assert differing(*both(traj, SHUFFLED)) == []
@@ -113,11 +117,15 @@ def test_state_beyond_float64_refused_on_both_engines():
             traj.sample([0.0], engine=engine)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("poison", ["W_perp", "u0"])
-def test_overflow_falls_back_to_mpmath_as_the_reference(poison):
+def test_overflow_falls_back_to_mpmath_as_the_reference(monkeypatch, poison, threads):
     """A non-finite u or W in float64 (here forced: an infinite entry planted in the float64
     data, which the mpmath re-evaluation from the given weights does not see) sends both
-    engines to the mpmath evaluation, rounded: the same states, and finite ones."""
+    engines to the mpmath evaluation, rounded: the same states, and finite ones (also when
+    two threads fill the halves of the times and both see it)."""
+    monkeypatch.setattr(xz, "SAMPLE_BLOCK", 1)
+    monkeypatch.setattr(xz, "PARALLEL_SAMPLE", 1 if threads == 2 else xz.PARALLEL_SAMPLE)
     c = xz.case("generic")
     traj = xz.closed_form(c.setup, c.u0, c.W0)
     data = dict(traj._data)
@@ -163,18 +171,20 @@ def _problems(draw):
     times = draw(st.lists(st.one_of(st.just(math.inf), st.just(0.0), _exp10(-4, 4)), min_size=1,
                           max_size=12))  # fmt: skip
     block = draw(st.sampled_from([1, 3, 2**17]))
+    parallel = draw(st.sampled_from([1, xz.PARALLEL_SAMPLE]))  # 1: two threads fill halves
     setup = xz.Setup(eta_u=eta_u, eta_w=eta_w, gamma=draw(_exp10(-1, 1)), x=x, y=y)
-    return setup, u0, W0, times, block
+    return setup, u0, W0, times, block, parallel
 
 
 @settings(max_examples=60, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
 @given(_problems())
 def test_property_fast_equals_reference(problem):
-    setup, u0, W0, times, block = problem
+    setup, u0, W0, times, block, parallel = problem
     traj = xz.closed_form(setup, u0, W0)
-    old = xz.SAMPLE_BLOCK
-    xz.SAMPLE_BLOCK = block  # (monkeypatch is function-scoped: restored by hand)
+    old, old_parallel = xz.SAMPLE_BLOCK, xz.PARALLEL_SAMPLE
+    # (monkeypatch is function-scoped: restored by hand)
+    xz.SAMPLE_BLOCK, xz.PARALLEL_SAMPLE = block, parallel
     try:
         results = []
         for engine in xz.ENGINES:
@@ -183,7 +193,7 @@ def test_property_fast_equals_reference(problem):
             except ValueError as exc:  # a state beyond float64: refused by both
                 results.append(str(exc))
     finally:
-        xz.SAMPLE_BLOCK = old
+        xz.SAMPLE_BLOCK, xz.PARALLEL_SAMPLE = old, old_parallel
     a, b = results
     if isinstance(a, str) or isinstance(b, str):
         assert a == b
