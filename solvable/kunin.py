@@ -56,6 +56,7 @@ closed form (:func:`wide_closed_form`: beta, outputs, loss, NTK, ``A^T A``, ``W^
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import itertools
 import math
@@ -960,39 +961,56 @@ class Trajectory:
             abs(k["sw"]) * float(np.max(np.abs(k["cperp_vec"]), initial=0.0)),
         )
         limit = np.finfo(float).max * (1 - 1e-15)
-        finite = dict.fromkeys(("w", "beta"), True)
         step = max(1, _BLOCK_BYTES // (8 * max(d, self.setup.n)))
         chunk = max(step, _COEFFICIENT_TIMES - _COEFFICIENT_TIMES % step)
-        tmp = np.empty((min(step, T), d))
-        coords = np.empty((min(step, T), 2))
+
+        def chunks(start: int, stop: int) -> dict[str, bool]:
+            """The chunks of times ``start:stop`` (``chunk`` apart), with their own scratch:
+            whether their w and beta are finite."""
+            finite = dict.fromkeys(("w", "beta"), True)
+            tmp = np.empty((min(step, T), d))
+            coords = np.empty((min(step, T), 2))
+            with np.errstate(all="ignore"):  # per thread
+                for c0 in range(start, stop, chunk):
+                    cs = slice(c0, min(c0 + chunk, stop))
+                    za, z1, zp = _chunk_coefficients(coeffs, consts, lim, tf[cs], fin[cs],
+                                                     inf[cs] & safe[cs])  # fmt: skip
+                    a = res.a[cs]
+                    np.multiply(za, k["sa"], out=a)  # a = sqrt(eta_a') z_a
+                    bound = wide[0] * np.abs(z1) + wide[1] * np.abs(zp)
+                    w_ok = bool(np.all(bound < limit))
+                    beta_ok = w_ok and bool(np.all(np.abs(a) * bound < limit))
+                    for i0 in range(0, cs.stop - c0, step):
+                        i1 = min(i0 + step, cs.stop - c0)
+                        blk = slice(c0 + i0, c0 + i1)
+                        wb, bb, tb = res.w[blk], res.beta[blk], tmp[: i1 - i0]
+                        # w = sqrt(eta_w') (z_1 beta*-hat + z_perp c_perp), as in _states
+                        np.multiply(z1[i0:i1, None], k["bhat"], out=wb)
+                        np.multiply(zp[i0:i1, None], k["cperp_vec"], out=tb)
+                        np.add(wb, tb, out=wb)
+                        np.multiply(wb, k["sw"], out=wb)
+                        np.multiply(a[i0:i1, None], wb, out=bb)  # beta = a w
+                        cb = coords[: i1 - i0]
+                        np.multiply(z1[i0:i1], k["sw"], out=cb[:, 0])
+                        np.multiply(zp[i0:i1], k["sw"], out=cb[:, 1])
+                        res.loss[blk] = loss(a[i0:i1], cb, XB, k["y"])
+                        if not w_ok:
+                            finite["w"] &= bool(np.isfinite(wb).all())
+                        if not beta_ok:
+                            finite["beta"] &= bool(np.isfinite(bb).all())
+            return finite
+
+        # two threads on the two halves of the chunks where each half holds at least
+        # PARALLEL_SAMPLE entries of w and beta (numpy releases the GIL inside its loops)
+        n_chunks = -(-T // chunk)
+        if n_chunks >= 2 and T * (2 * d + self.setup.n) >= 2 * PARALLEL_SAMPLE:
+            cut = min(T, -(-n_chunks // 2) * chunk)
+            with concurrent.futures.ThreadPoolExecutor(2) as pool:
+                parts = list(pool.map(lambda ab: chunks(*ab), [(0, cut), (cut, T)]))
+        else:
+            parts = [chunks(0, T)]
+        finite = {key: all(part[key] for part in parts) for key in ("w", "beta")}
         with np.errstate(all="ignore"):
-            for c0 in range(0, T, chunk):
-                cs = slice(c0, min(c0 + chunk, T))
-                za, z1, zp = _chunk_coefficients(coeffs, consts, lim, tf[cs], fin[cs],
-                                                 inf[cs] & safe[cs])  # fmt: skip
-                a = res.a[cs]
-                np.multiply(za, k["sa"], out=a)  # a = sqrt(eta_a') z_a
-                bound = wide[0] * np.abs(z1) + wide[1] * np.abs(zp)
-                w_ok = bool(np.all(bound < limit))
-                beta_ok = w_ok and bool(np.all(np.abs(a) * bound < limit))
-                for i0 in range(0, cs.stop - c0, step):
-                    i1 = min(i0 + step, cs.stop - c0)
-                    blk = slice(c0 + i0, c0 + i1)
-                    wb, bb, tb = res.w[blk], res.beta[blk], tmp[: i1 - i0]
-                    # w = sqrt(eta_w') (z_1 beta*-hat + z_perp c_perp), as in _states
-                    np.multiply(z1[i0:i1, None], k["bhat"], out=wb)
-                    np.multiply(zp[i0:i1, None], k["cperp_vec"], out=tb)
-                    np.add(wb, tb, out=wb)
-                    np.multiply(wb, k["sw"], out=wb)
-                    np.multiply(a[i0:i1, None], wb, out=bb)  # beta = a w
-                    cb = coords[: i1 - i0]
-                    np.multiply(z1[i0:i1], k["sw"], out=cb[:, 0])
-                    np.multiply(zp[i0:i1], k["sw"], out=cb[:, 1])
-                    res.loss[blk] = loss(a[i0:i1], cb, XB, k["y"])
-                    if not w_ok:
-                        finite["w"] &= bool(np.isfinite(wb).all())
-                    if not beta_ok:
-                        finite["beta"] &= bool(np.isfinite(bb).all())
             finite["a"] = bool(np.isfinite(res.a).all())
             finite["loss"] = bool(np.isfinite(res.loss).all())
         rest = np.flatnonzero(~safe)
@@ -1024,6 +1042,11 @@ class Trajectory:
 # The block of times of the float64 sample: 256 KiB per (times, d) or (times, n) array, so
 # that the block's w, beta, the temporary and the loss's (times, n) array (about 1 MiB
 # together) stay in a 2 MiB L2 cache (this machine's, per core) between the operations.
+PARALLEL_SAMPLE = 2**22
+"""The float64 :meth:`Trajectory.sample` fills the two halves of its times in two threads
+where each half holds at least this many entries of ``w``, ``beta`` and the loss's ``X w``
+(32 MiB of float64): below it the threads' start costs more than they save (issue 17,
+``python benchmarks/closed_form_scale_models.py``)."""
 _BLOCK_BYTES = 1 << 18
 # The chunk of times whose coefficients z_a, z_1, z_perp are evaluated together: 8192 times
 # are 64 KiB per (times,) array, so the generated evaluator's dozen live temporaries stay in

@@ -51,6 +51,7 @@ Carlo).  Simulations of the raw flow / GD that check them are in :mod:`numerics.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import functools
 import itertools
@@ -416,6 +417,11 @@ def _fast_evaluator(name: str) -> Callable[..., Any]:
 # The block of times of the float64 sample: 512 KiB for W's block (times, m, d) and as much
 # for each of its two parts (y and W_0), 1.5 MiB together, within a 2 MiB L2 cache (this
 # machine's, per core), so that the parts are added while in cache.
+PARALLEL_SAMPLE = 2**22
+"""The float64 :meth:`Trajectory.sample` fills the two halves of its times in two threads
+where each half holds at least this many entries of ``W`` and ``f`` (32 MiB of float64):
+below it the threads' start costs more than they save (issue 17,
+``python benchmarks/closed_form_scale_models.py``)."""
 _BLOCK_BYTES = 1 << 19
 # The chunk of times whose mode factors, c(t), f(t) and residual are evaluated together (issue
 # 17, B2): at m = d = 100 a block of W holds ~6 times, and the ~100 numpy calls of those
@@ -759,25 +765,44 @@ class Trajectory:
         step = max(1, _BLOCK_BYTES // (8 * m * d))
         chunk = max(1, min(_CHUNK_TIMES, _CHUNK_BYTES // (8 * max(n, d))))
         chunk = max(step, chunk - chunk % step)  # a whole number of W's blocks
-        finite = dict.fromkeys(("W", "f", "loss"), True)
-        for c0 in range(0, T, chunk):
-            cs = slice(c0, min(c0 + chunk, T))
-            g, h, boost = self._mode_factors(tt[cs])
-            nb_ = lambda ndim, boost=boost: -boost.reshape((-1,) + (1,) * (ndim - 1))  # noqa: E731
-            # W(t) - W_0 = (y-part) + (W_0-part), each the rank one (sqrt(lam) a) c^T
-            c_y = fast("c_t", *base, k["Dinv"], k["V"], zW, k["s"], k["a"], g)
-            c_w = fast("c_t", k["d"], zy, k["U"], k["Dinv"], *w_args, g)
-            ey_W = e["y"] - e["X"] - e["lam"] // 2 - e["a"] + nb_(3)  # the y-part's scale
-            finite["W"] &= self._assemble_W(res.W[cs], c_y, c_w, ey_W, -boost, step)
-            f_y = fast("f_t", *base, k["Dm"], k["V"], zW, k["s"], k["a"], g, h)
-            f_w = fast("f_t", k["d"], zy, k["U"], k["Dm"], *w_args, g, h)
-            fb = self._scaled(f_y, e["y"] + nb_(3)) + self._scaled(f_w, ew_f)
-            res.f[cs] = fb[..., 0]
-            r_y = fast("residual_t", *base, k["Dm"], k["V"], zW, k["s"], k["a"], h)[..., 0]
-            r_w = fast("residual_t", k["d"], zy, k["U"], k["Dm"], *w_args, h)[..., 0]
-            # eq. (5): L = 1/2 |y - f|^2, the residual taken at the larger of the two scales
-            r = self._scaled(r_y, e["y"] - top) + self._scaled(r_w, ew_f - top)
-            res.loss[cs] = self._scaled((r**2).sum(-1) / 2, 2 * top)
+        errors = np.geterr()  # np.errstate is per thread: the workers take the caller's
+
+        def chunks(start: int, stop: int) -> bool:
+            """The chunks of times ``start:stop`` (``chunk`` apart): whether W is finite."""
+            finite_W = True
+            with np.errstate(**errors):
+                for c0 in range(start, stop, chunk):
+                    cs = slice(c0, min(c0 + chunk, stop))
+                    g, h, boost = self._mode_factors(tt[cs])
+                    nb_ = lambda ndim, boost=boost: -boost.reshape((-1,) + (1,) * (ndim - 1))  # noqa: E731
+                    # W(t) - W_0 = (y-part) + (W_0-part), each the rank one (sqrt(lam) a) c^T
+                    c_y = fast("c_t", *base, k["Dinv"], k["V"], zW, k["s"], k["a"], g)
+                    c_w = fast("c_t", k["d"], zy, k["U"], k["Dinv"], *w_args, g)
+                    ey_W = e["y"] - e["X"] - e["lam"] // 2 - e["a"] + nb_(3)  # the y-part's scale
+                    finite_W &= self._assemble_W(res.W[cs], c_y, c_w, ey_W, -boost, step)
+                    f_y = fast("f_t", *base, k["Dm"], k["V"], zW, k["s"], k["a"], g, h)
+                    f_w = fast("f_t", k["d"], zy, k["U"], k["Dm"], *w_args, g, h)
+                    fb = self._scaled(f_y, e["y"] + nb_(3)) + self._scaled(f_w, ew_f)
+                    res.f[cs] = fb[..., 0]
+                    r_y = fast("residual_t", *base, k["Dm"], k["V"], zW, k["s"], k["a"], h)[..., 0]
+                    r_w = fast("residual_t", k["d"], zy, k["U"], k["Dm"], *w_args, h)[..., 0]
+                    # eq. (5): L = 1/2 |y - f|^2, the residual taken at the larger of the two scales
+                    r = self._scaled(r_y, e["y"] - top) + self._scaled(r_w, ew_f - top)
+                    res.loss[cs] = self._scaled((r**2).sum(-1) / 2, 2 * top)
+            return finite_W
+
+        # two threads on the two halves of the chunks where each half holds at least
+        # PARALLEL_SAMPLE entries of W and f (numpy releases the GIL inside its loops)
+        n_chunks = -(-T // chunk)
+        if n_chunks >= 2 and T * (m * d + n) >= 2 * PARALLEL_SAMPLE:
+            cut = min(T, -(-n_chunks // 2) * chunk)
+            for name in _FAST_ARGS:  # generated here, not by two threads at once
+                _fast_evaluator(name)
+            with concurrent.futures.ThreadPoolExecutor(2) as pool:
+                parts = list(pool.map(lambda ab: chunks(*ab), [(0, cut), (cut, T)]))
+        else:
+            parts = [chunks(0, T)]
+        finite = {"W": all(parts)}
         finite["f"] = bool(np.isfinite(res.f).all())
         finite["loss"] = bool(np.isfinite(res.loss).all())
         for name in ("W", "f", "loss"):

@@ -920,6 +920,7 @@ class Trajectory:
             if halves == 1:
                 finite = blocks(0, T)
             else:
+                _ = ev.p, ev.q, ev.neuron  # generated here, not by two threads at once
 
                 def quiet(span: tuple[int, int]) -> bool:
                     with np.errstate(all="ignore"):  # np.errstate is per thread

@@ -90,13 +90,16 @@ def test_kunin_w_zero_and_untrusted_constants():
     _check_kunin(tr, TIMES[:20])
 
 
-def test_kunin_blocks_do_not_change_the_result(monkeypatch):
+@pytest.mark.parametrize("threads", [1, 2])
+def test_kunin_blocks_do_not_change_the_result(monkeypatch, threads):
     """Blocks of 3 times and coefficient chunks of 6 (boundaries everywhere, tails of every
-    length) give the result of the default blocks, bit for bit."""
+    length) give the result of the default blocks, bit for bit; also when two threads
+    (PARALLEL_SAMPLE lowered) fill the two halves of the chunks, each with its own scratch."""
     tr = kunin.closed_form(kunin.case("downstream").setup, "0.3", ("0.1", "-0.4"))
     whole = tr.sample(TIMES)
     monkeypatch.setattr(kunin, "_BLOCK_BYTES", 8 * 3 * 3)  # 3 times of max(n, d) = 3
     monkeypatch.setattr(kunin, "_COEFFICIENT_TIMES", 7)  # -> chunks of 6 (a multiple of 3)
+    monkeypatch.setattr(kunin, "PARALLEL_SAMPLE", 1 if threads == 2 else kunin.PARALLEL_SAMPLE)
     small = tr.sample(TIMES)
     for name in ("t", "a", "w", "beta", "loss"):
         assert np.array_equal(getattr(small, name), getattr(whole, name)), name
@@ -426,15 +429,18 @@ def test_setup_array_fast_path_same_as_generic():
     assert kunin._float64_X(kunin.Setup(1, 1, ((2**60, 1),), (1,))) is None
 
 
-def test_lns_chunks_and_blocks_with_underflowing_rows(monkeypatch):
+@pytest.mark.parametrize("threads", [1, 2])
+def test_lns_chunks_and_blocks_with_underflowing_rows(monkeypatch, threads):
     """Chunks of 6 times and W blocks of 2 (boundaries everywhere) with times 1e-300 (rows
-    whose modes underflow: boosted) spread over the chunk: bit for bit the default."""
+    whose modes underflow: boosted) spread over the chunk: bit for bit the default; also
+    when two threads (PARALLEL_SAMPLE lowered) fill the two halves of the chunks."""
     tr = _lns(5, 4, 3, seed=11)[0]
     times = np.linspace(0, 9, 29)
     times[[1, 4, 9, 14, 22, 27]] = 1e-300
     whole = tr.sample(times)
     monkeypatch.setattr(lns, "_BLOCK_BYTES", 8 * 4 * 3 * 2)  # 2 times of m d = 12
     monkeypatch.setattr(lns, "_CHUNK_TIMES", 7)  # -> chunks of 6 (a multiple of 2)
+    monkeypatch.setattr(lns, "PARALLEL_SAMPLE", 1 if threads == 2 else lns.PARALLEL_SAMPLE)
     small = tr.sample(times)
     for name in ("t", "W", "f", "loss"):
         assert np.array_equal(getattr(small, name), getattr(whole, name)), name

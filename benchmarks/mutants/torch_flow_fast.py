@@ -111,9 +111,10 @@ MUTANTS = [
         seed="core",
         backend="torch",
         file="numerics/torch_flow.py",
-        old="            n_workers, thread_name_prefix=\"dop853\", initializer=torch.set_num_threads,\n"
+        old='            n_workers, thread_name_prefix="dop853", '
+        "initializer=torch.set_num_threads,\n"
         "            initargs=(torch.get_num_threads(),))  # fmt: skip",
-        new="            n_workers, thread_name_prefix=\"dop853\")  # fmt: skip",
+        new='            n_workers, thread_name_prefix="dop853")  # fmt: skip',
         why="the worker threads keep MKL's default thread count (every core) instead of the "
         "caller's: their matrix products split differently (and oversubscribe the cores)",
         tests=_TESTS,
