@@ -7,7 +7,9 @@ coefficients against each other, the simulated flow against the closed form).  T
 (``benchmarks/mutants/core.py``), written for the numpy engine this one replaced.  Format:
 see ``benchmarks/mutation.py``."""
 
-_T = ["tests/test_simulate.py"]
+# the coefficient tests first: a broken engine fails there in seconds, where the
+# integrations of tests/test_simulate.py crawl to max_steps
+_T = ["tests/test_taylor_engine.py", "tests/test_simulate.py"]
 
 MUTANTS = [
     dict(
