@@ -900,7 +900,10 @@ def test_workers_give_the_numbers_of_one_worker(monkeypatch):
     spans = [(0, 1), (1, 3), (3, 4), (4, 7)]
     one = _run_on_fixed_tiles(monkeypatch, spans, workers=1)
     for w in (2, 3):
-        many = _run_on_fixed_tiles(monkeypatch, spans, workers=w)
+        try:
+            many = _run_on_fixed_tiles(monkeypatch, spans, workers=w)
+        except ArithmeticError as exc:  # e.g. stages overwritten by another worker
+            pytest.fail(f"{w} workers fail where one worker integrates: {exc}")
         assert torch.equal(many.steps, one.steps) and torch.equal(many.rejected, one.rejected)
         for k in ("u", "W"):
             assert torch.equal(many.params[k], one.params[k]), (w, k)
