@@ -903,7 +903,7 @@ def test_workers_give_the_numbers_of_one_worker(monkeypatch):
         try:
             many = _run_on_fixed_tiles(monkeypatch, spans, workers=w)
         except ArithmeticError as exc:  # e.g. stages overwritten by another worker
-            pytest.fail(f"{w} workers fail where one worker integrates: {exc}")
+            raise AssertionError(f"{w} workers fail where one worker integrates: {exc}") from exc
         assert torch.equal(many.steps, one.steps) and torch.equal(many.rejected, one.rejected)
         for k in ("u", "W"):
             assert torch.equal(many.params[k], one.params[k]), (w, k)
