@@ -7,8 +7,12 @@ import math
 import mpmath
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 from solvable import xu_ziyin as xz
+from solvable._core import numbers as nb
 
 GOOD = dict(eta_u=1.0, eta_w=0.5, gamma=0.7, x=[1.0, 2.0], y=1.5)
 
@@ -96,3 +100,29 @@ def test_time_type_error(setup):
     traj = xz.closed_form(setup, [1.0], [[1.0, 2.0]])
     with pytest.raises(TypeError, match="t"):
         traj.at(None)
+
+
+_ARRAYS = st.one_of(
+    hnp.arrays(st.sampled_from([np.float64, np.float32, np.int64, np.uint8]),
+               hnp.array_shapes(min_dims=1, max_dims=3, min_side=0, max_side=4)),
+    hnp.arrays(np.float64, hnp.array_shapes(min_dims=2, max_dims=2, min_side=1, max_side=4),
+               elements=st.floats(allow_nan=True, allow_infinity=True)),
+)  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=_ARRAYS, rows=st.sampled_from([None, 1, 2, 3]), cols=st.sampled_from([None, 1, 3]))
+def test_check_matrix_fast_path_is_the_generic_one(value, rows, cols):
+    """``nb.check_matrix`` on a numeric ndarray (its vectorised path) returns what the
+    generic per-entry path returns for the same array as dtype object (the same Python
+    numbers, types included), and raises the same error with the same message for every
+    bad shape, empty array or non-finite entry."""
+
+    def outcome(v):
+        try:
+            got = nb.check_matrix("X", v, (rows, cols))
+        except (TypeError, ValueError) as exc:
+            return type(exc), str(exc)
+        return got, [[type(e) for e in r] for r in got]
+
+    assert outcome(value) == outcome(value.astype(object))

@@ -1,7 +1,8 @@
-"""Mutants of the two-thread float64 ``sample`` of issue 17 target 1 (``xu_ziyin``,
-``kunin``, ``linear_node_scaling``: the two halves of the times filled by two threads): a
-half left unfilled or started late.  Killed by the fast-against-reference tests with
-``PARALLEL_SAMPLE`` lowered so that small outputs take the threaded path.  Format: see
+"""Mutants of issue 17 target 1's two-thread float64 ``sample`` (``xu_ziyin``, ``kunin``,
+``linear_node_scaling``: the two halves of the times filled by two threads; a half left
+unfilled or started late, killed by the fast-against-reference tests with
+``PARALLEL_SAMPLE`` lowered so that small outputs take the threaded path) and of the
+vectorised ``check_matrix`` their construction uses.  Format: see
 ``benchmarks/mutation.py``."""
 
 MUTANTS = [
@@ -39,6 +40,18 @@ MUTANTS = [
         "[(0, cut), (min(T, cut + chunk), T)]))",
         why="the second thread starts one chunk of times late: a chunk is never filled",
         tests=["tests/test_closed_form_scale_models.py"],
+        claims=[],
+    ),
+    dict(
+        name="core.check_matrix_fast_path_transposed",
+        seed="core",
+        backend="numpy",
+        file="solvable/_core/numbers.py",
+        old="        return tuple(map(tuple, value.tolist()))",
+        new="        return tuple(map(tuple, value.T.tolist()))",
+        why="the vectorised check of a numeric matrix returns its transpose (square "
+        "matrices keep their shape)",
+        tests=["tests/test_validation.py"],
         claims=[],
     ),
 ]
