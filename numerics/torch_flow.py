@@ -95,9 +95,9 @@ DEFAULT_WORKERS = 2
 """Python threads of :func:`gradient_flow` that step the tiles of the batch concurrently on
 the CPU (torch releases the GIL inside an operation).  Unlike OpenMP threads, a worker
 never spins at a barrier: measured on the 2-core EPYC (issue 17, ``python
-benchmarks/bench_torch.py --only gf``), two workers of one torch thread each ran B = 256
-to 1024 nets of width 256 1.3x-1.5x faster than one, and, next to a process that kept one
-core busy, as fast as one (1.01x and 0.99x), where two OpenMP threads collapse (0.18x)."""
+benchmarks/bench_torch.py --only gf --threads 1 [--busy]``), two workers of one torch thread
+each ran B = 128 to 1024 nets of width 256 1.35x-1.6x faster than one, and, next to a process
+that kept one core busy, at 0.81x-1.10x of one, where two OpenMP threads collapsed (0.18x)."""
 
 MIN_WORKER_ENTRIES = 2**16
 """The ``workers`` of :func:`gradient_flow` share a batch of ``B`` elements of ``N`` entries
