@@ -56,7 +56,6 @@ closed form (:func:`wide_closed_form`: beta, outputs, loss, NTK, ``A^T A``, ``W^
 
 from __future__ import annotations
 
-import concurrent.futures
 import functools
 import itertools
 import math
@@ -71,7 +70,7 @@ import sympy as sp
 
 from solvable._core import numbers as nb
 from solvable._core.activations import elementwise
-from solvable._core.backends import elementary, exprel, generate, torch_module
+from solvable._core.backends import elementary, exprel, fill_in_halves, generate, torch_module
 from solvable._core.claims import Erratum, Theorem, Verdict, prove_zero
 from solvable._core.conservation import ConservationLaw
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
@@ -1000,15 +999,7 @@ class Trajectory:
                             finite["beta"] &= bool(np.isfinite(bb).all())
             return finite
 
-        # two threads on the two halves of the chunks where each half holds at least
-        # PARALLEL_SAMPLE entries of w and beta (numpy releases the GIL inside its loops)
-        n_chunks = -(-T // chunk)
-        if n_chunks >= 2 and T * (2 * d + self.setup.n) >= 2 * PARALLEL_SAMPLE:
-            cut = min(T, -(-n_chunks // 2) * chunk)
-            with concurrent.futures.ThreadPoolExecutor(2) as pool:
-                parts = list(pool.map(lambda ab: chunks(*ab), [(0, cut), (cut, T)]))
-        else:
-            parts = [chunks(0, T)]
+        parts = fill_in_halves(chunks, T, chunk, T * (2 * d + self.setup.n), PARALLEL_SAMPLE)
         finite = {key: all(part[key] for part in parts) for key in ("w", "beta")}
         with np.errstate(all="ignore"):
             finite["a"] = bool(np.isfinite(res.a).all())

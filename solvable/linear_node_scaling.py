@@ -51,7 +51,6 @@ Carlo).  Simulations of the raw flow / GD that check them are in :mod:`numerics.
 
 from __future__ import annotations
 
-import concurrent.futures
 import contextlib
 import functools
 import itertools
@@ -70,7 +69,7 @@ from sympy.printing.lambdarepr import LambdaPrinter
 from solvable import node_scaling as ns
 from solvable._core import numbers as nb
 from solvable._core.activations import Z, activation, elementwise
-from solvable._core.backends import expm1, generate
+from solvable._core.backends import expm1, fill_in_halves, generate
 from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_zero
 from solvable._core.model import Model
 from solvable._core.numbers import check_dps as _check_dps
@@ -791,17 +790,9 @@ class Trajectory:
                     res.loss[cs] = self._scaled((r**2).sum(-1) / 2, 2 * top)
             return finite_W
 
-        # two threads on the two halves of the chunks where each half holds at least
-        # PARALLEL_SAMPLE entries of W and f (numpy releases the GIL inside its loops)
-        n_chunks = -(-T // chunk)
-        if n_chunks >= 2 and T * (m * d + n) >= 2 * PARALLEL_SAMPLE:
-            cut = min(T, -(-n_chunks // 2) * chunk)
-            for name in _FAST_ARGS:  # generated here, not by two threads at once
-                _fast_evaluator(name)
-            with concurrent.futures.ThreadPoolExecutor(2) as pool:
-                parts = list(pool.map(lambda ab: chunks(*ab), [(0, cut), (cut, T)]))
-        else:
-            parts = [chunks(0, T)]
+        for name in _FAST_ARGS:  # generated here, not by two threads at once
+            _fast_evaluator(name)
+        parts = fill_in_halves(chunks, T, chunk, T * (m * d + n), PARALLEL_SAMPLE)
         finite = {"W": all(parts)}
         finite["f"] = bool(np.isfinite(res.f).all())
         finite["loss"] = bool(np.isfinite(res.loss).all())

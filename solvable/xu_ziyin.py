@@ -44,7 +44,6 @@ its errata (:data:`MODEL`).
 
 from __future__ import annotations
 
-import concurrent.futures
 import functools
 import itertools
 import math
@@ -64,6 +63,7 @@ from solvable._core.backends import (
     elementary,
     expm1,
     exprel,
+    fill_in_halves,
     generate,
     log1p,
     namespace,
@@ -912,22 +912,8 @@ class Trajectory:
                             return False
                 return True
 
-            # two threads on the two halves of the times where each half has at least
-            # PARALLEL_SAMPLE entries of W (numpy releases the GIL inside its loops)
-            halves = 2 if T * d * d0 >= 2 * PARALLEL_SAMPLE and T >= 2 * n_b else 1
-            cut = [0, *(-(-T * k // halves // n_b) * n_b for k in range(1, halves)), T]
-            spans = list(itertools.pairwise(cut))
-            if halves == 1:
-                finite = blocks(0, T)
-            else:
-                _ = ev.p, ev.q, ev.neuron  # generated here, not by two threads at once
-
-                def quiet(span: tuple[int, int]) -> bool:
-                    with np.errstate(all="ignore"):  # np.errstate is per thread
-                        return blocks(*span)
-
-                with concurrent.futures.ThreadPoolExecutor(halves) as pool:
-                    finite = all(list(pool.map(quiet, spans)))
+            _ = ev.p, ev.q, ev.neuron  # generated here, not by two threads at once
+            finite = all(fill_in_halves(blocks, T, n_b, T * d * d0, PARALLEL_SAMPLE))
             if not finite:
                 return False
             f = ev.f(sp2, sq2, r, y, gamma, rho, eta_u, eta_w)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import sys
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solvable import xu_ziyin as xz
+from solvable._core.backends import fill_in_halves
 
 ROOT = Path(__file__).resolve().parents[1]
 FIELDS = ("t", "u", "W", "f", "alignment", "ntk", "alpha")
@@ -338,3 +340,29 @@ def test_benchmark_quick_mode(capsys):
     text = capsys.readouterr().out
     assert "| (a) floor: np.empty + fill |" in text and "load average" in text
     assert any("max abs((b) - (d)) = 0.0e+00" in cell for row in rows for cell in row)
+
+
+@settings(max_examples=100, deadline=None)
+@given(n=st.integers(1, 50), step=st.integers(1, 12), entries=st.integers(0, 40),
+       threshold=st.integers(1, 10))  # fmt: skip
+def test_fill_in_halves_cuts_on_block_boundaries(n, step, entries, threshold):
+    """``backends.fill_in_halves``: one call over ``0..n``, or (an output of at least twice
+    the threshold, more than one block) two calls on two threads, covering ``0..n``
+    without overlap, the cut on a block boundary at the first ceil(blocks / 2) blocks, the
+    results in order, under the caller's np.errstate."""
+    calls = []
+
+    def fill(a, b):
+        calls.append((a, b, threading.current_thread().name, np.geterr()["over"]))
+        return (a, b)
+
+    with np.errstate(over="ignore"):
+        got = fill_in_halves(fill, n, step, entries, threshold)
+    blocks = -(-n // step)
+    if n <= step or entries < 2 * threshold:
+        assert got == [(0, n)] and calls[0][2] == threading.current_thread().name
+    else:
+        cut = (blocks + 1) // 2 * step
+        assert got == [(0, cut), (cut, n)] and cut % step == 0 and 0 < cut < n
+        assert all(name != threading.current_thread().name for _, _, name, _ in calls)
+    assert all(over == "ignore" for *_, over in calls)

@@ -1,45 +1,34 @@
 """Mutants of issue 17 target 1's two-thread float64 ``sample`` (``xu_ziyin``, ``kunin``,
-``linear_node_scaling``: the two halves of the times filled by two threads; a half left
-unfilled or started late, killed by the fast-against-reference tests with
-``PARALLEL_SAMPLE`` lowered so that small outputs take the threaded path) and of the
+``linear_node_scaling``: the two halves of the times filled by two threads through
+``backends.fill_in_halves``; killed by the fast-against-reference tests with
+``PARALLEL_SAMPLE`` lowered so that small outputs take the threaded path, and by the
+helper's own test) and of the
 vectorised ``check_matrix`` their construction uses.  Format: see
 ``benchmarks/mutation.py``."""
 
 MUTANTS = [
     dict(
-        name="xu_ziyin.parallel_second_half_unfilled",
-        seed="001",
+        name="core.fill_in_halves_second_half_late",
+        seed="core",
         backend="numpy",
-        file="solvable/xu_ziyin.py",
-        old="                    finite = all(list(pool.map(quiet, spans)))",
-        new="                    finite = all(list(pool.map(quiet, spans[:1])))",
-        why="only the first thread's half of the times is filled: the rest of the output "
-        "keeps whatever np.empty gave it",
+        file="solvable/_core/backends.py",
+        old="        return list(pool.map(run, [(0, cut), (cut, n)]))",
+        new="        return list(pool.map(run, [(0, cut), (min(n, cut + step), n)]))",
+        why="the second thread starts one block late: a block of every threaded closed-form "
+        "fill is never written",
+        tests=["tests/test_closed_form_scale_models.py", "tests/test_closed_form_scale.py"],
+        claims=[],
+    ),
+    dict(
+        name="core.fill_in_halves_cut_off_block",
+        seed="core",
+        backend="numpy",
+        file="solvable/_core/backends.py",
+        old="    cut = min(n, (blocks + 1) // 2 * step)  # the first ceil(blocks / 2) blocks",
+        new="    cut = min(n, n // 2)  # the first ceil(blocks / 2) blocks",
+        why="the halves cut mid-block: each thread's blocks differ from one call's (xu_ziyin "
+        "decides its pieces per block; the values must still agree)",
         tests=["tests/test_closed_form_scale.py"],
-        claims=[],
-    ),
-    dict(
-        name="kunin.parallel_second_half_late",
-        seed="003",
-        backend="numpy",
-        file="solvable/kunin.py",
-        old="                parts = list(pool.map(lambda ab: chunks(*ab), [(0, cut), (cut, T)]))",
-        new="                parts = list(pool.map(lambda ab: chunks(*ab), "
-        "[(0, cut), (min(T, cut + chunk), T)]))",
-        why="the second thread starts one chunk of times late: a chunk is never filled",
-        tests=["tests/test_closed_form_scale_models.py"],
-        claims=[],
-    ),
-    dict(
-        name="linear_node_scaling.parallel_second_half_late",
-        seed="000",
-        backend="numpy",
-        file="solvable/linear_node_scaling.py",
-        old="                parts = list(pool.map(lambda ab: chunks(*ab), [(0, cut), (cut, T)]))",
-        new="                parts = list(pool.map(lambda ab: chunks(*ab), "
-        "[(0, cut), (min(T, cut + chunk), T)]))",
-        why="the second thread starts one chunk of times late: a chunk is never filled",
-        tests=["tests/test_closed_form_scale_models.py"],
         claims=[],
     ),
     dict(

@@ -16,6 +16,7 @@ on tensors.  torch is imported only when the torch backend is asked for.
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 from collections.abc import Callable, Sequence
 from types import SimpleNamespace
@@ -32,6 +33,7 @@ __all__ = [
     "elementary",
     "expm1",
     "exprel",
+    "fill_in_halves",
     "generate",
     "log1p",
     "logaddexp",
@@ -48,6 +50,29 @@ def check_backend(backend: Any) -> str:
     if not isinstance(backend, str) or backend not in BACKENDS:
         raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
     return backend
+
+
+def fill_in_halves(fill: Callable[[int, int], Any], n: int, step: int, entries: int,
+                   threshold: int) -> list[Any]:  # fmt: skip
+    """``fill(start, stop)`` over the items ``0..n`` of an output: ``[fill(0, n)]``, or,
+    where the output holds at least ``2 * threshold`` numbers (``entries``) and more than
+    one ``step`` of items, ``[fill(0, cut), fill(cut, n)]`` in two threads (numpy releases
+    the GIL inside its loops), ``cut`` a multiple of ``step`` so that the blocks of items
+    are those of one call.  Each thread runs under the caller's ``np.errstate`` (numpy's is
+    per thread).  ``fill`` must write disjoint parts of the output for disjoint ranges,
+    with its own scratch; whatever it generates lazily should exist before the call."""
+    if n <= step or entries < 2 * threshold:
+        return [fill(0, n)]
+    blocks = -(-n // step)  # ceil(n / step)
+    cut = min(n, (blocks + 1) // 2 * step)  # the first ceil(blocks / 2) blocks
+    errors = np.geterr()
+
+    def run(span: tuple[int, int]) -> Any:
+        with np.errstate(**errors):
+            return fill(*span)
+
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        return list(pool.map(run, [(0, cut), (cut, n)]))
 
 
 def torch_module() -> Any:
