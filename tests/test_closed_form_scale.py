@@ -249,7 +249,7 @@ def _bad_outs():
     yield "type", [1, 2], TypeError, r"out must be a xu_ziyin\.States .*got list"
     yield (
         "dtype",
-        xz.States(**{**vars(s), "W": s.W.astype(np.float32)}),
+        xz.States(**{**vars(s), "W": np.zeros(s.W.shape, dtype=np.float32)}),
         TypeError,
         (
             r"out\.W must be a writeable numpy float64 array of shape \(11, 3, 2\), got dtype "
