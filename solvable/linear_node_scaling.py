@@ -812,21 +812,67 @@ class Trajectory:
         """``W = W_0 + (y-part) + (W_0-part)`` for a chunk of times, into ``W`` (times, m, d),
         :data:`_BLOCK_BYTES` at a time (each part the rank one ``(sqrt(lam) a) c^T`` of its
         (times, d, 1) ``c_y`` / ``c_w``, scaled back by ``2^ey_W`` / ``2^(e_W0 + nboost)``):
-        whether every entry is finite."""
+        whether every entry is finite.
+
+        Both parts share the rows ``u = sqrt(lam) a``, so at a time where the scaled-back
+        ``c``'s and every product ``u_i c_j`` are normal floats (:meth:`_fusable`) the ``c``'s
+        are added first (issue 17): ``W = W_0 + u (c_y 2^ey_W + c_w 2^ew)^T``, one product and
+        one addition per entry of ``W`` instead of two of each and two rescalings (the
+        rescalings are exact there, so the two orders differ by the rounding of the one sum
+        of the ``c``'s, within the reference's bound).  Other times (an underflowing mode, a
+        scale near the float64 range) take the two parts separately, as before; the choice is
+        made per time, so the result does not depend on the blocks."""
         k = self._data
         e = k["exp"]
         fast = _fast_evaluator("rank_one")
+        ew = (e["W0"] + nboost).reshape(-1, 1, 1)
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            cy, cw = np.ldexp(c_y, ey_W), np.ldexp(c_w, ew)
+            c = cy + cw
+        fused = self._fusable(c_y, c_w, cy, cw, c)
         finite = True
         for i0 in range(0, len(W), step):
             blk = slice(i0, min(i0 + step, len(W)))
-            nb_ = lambda ndim, blk=blk: nboost[blk].reshape((-1,) + (1,) * (ndim - 1))  # noqa: E731
             Wb = W[blk]
-            dW = fast(k["s"], k["a"], c_y[blk])
-            np.add(k["W0_full"], self._scaled(dW, ey_W[blk], inplace=True), out=Wb)
-            dW = fast(k["s"], k["a"], c_w[blk])
-            np.add(Wb, self._scaled(dW, e["W0"] + nb_(3), inplace=True), out=Wb)
-            finite &= bool(np.isfinite(Wb).all())
+            rows = fused[blk]
+            if not rows.all():  # the two parts separately (then the fused rows replaced)
+                nb_ = lambda ndim, blk=blk: nboost[blk].reshape((-1,) + (1,) * (ndim - 1))  # noqa: E731
+                dW = fast(k["s"], k["a"], c_y[blk])
+                np.add(k["W0_full"], self._scaled(dW, ey_W[blk], inplace=True), out=Wb)
+                dW = fast(k["s"], k["a"], c_w[blk])
+                np.add(Wb, self._scaled(dW, e["W0"] + nb_(3), inplace=True), out=Wb)
+                finite &= bool(np.isfinite(Wb).all())
+                if rows.any():
+                    Wb[rows] = k["W0_full"] + fast(k["s"], k["a"], c[blk][rows])
+            else:
+                np.add(k["W0_full"], fast(k["s"], k["a"], c[blk]), out=Wb)
+        # a fused time is finite: |u c_j| <= 2^1022 (_fusable) and |W_0| <= 2^1023 sum to at
+        # most 1.5 2^1023, below the largest double with its rounding; else checked
+        if fused.any() and not float(np.max(np.abs(k["W0_full"]), initial=0.0)) <= 2.0**1023:
+            finite &= bool(np.isfinite(W[fused]).all())
         return finite
+
+    def _fusable(self, c_y: np.ndarray, c_w: np.ndarray, cy: np.ndarray, cw: np.ndarray,
+                 c: np.ndarray) -> np.ndarray:  # fmt: skip
+        """Per time (a (times,) bool) whether :meth:`_assemble_W` may add the ``c``'s first:
+        both rescalings ``cy = c_y 2^ey``, ``cw = c_w 2^ew`` exact (each entry zero or a
+        normal float, none from a nonzero mantissa lost to zero), the products ``u_i c_j`` of
+        the nonzero ``u = sqrt(lam) a`` and nonzero ``c_j`` normal (``>= 2^-1022``), and
+        ``max|u| (|cy_j| + |cw_j|) <= 2^1022`` (no overflow of ``c``, of a product or of
+        a part)."""
+        k = self._data
+        u = np.abs(k["s"] * k["a"])[:, 0]
+        u_max = float(np.max(u, initial=0.0))
+        u_min = float(np.min(u[u > 0], initial=math.inf))
+        tiny, huge = 2.0**-1022, 2.0**1022
+        with np.errstate(over="ignore", invalid="ignore"):
+            ok = np.ones(len(c), dtype=bool)
+            for mant, v in ((c_y, cy), (c_w, cw)):
+                av = np.abs(v[..., 0])
+                ok &= np.all((mant[..., 0] == 0) | (av >= tiny), axis=1)
+            ok &= np.all(u_max * (np.abs(cy[..., 0]) + np.abs(cw[..., 0])) <= huge, axis=1)
+            ok &= np.all((c[..., 0] == 0) | (u_min * np.abs(c[..., 0]) >= tiny), axis=1)
+        return ok
 
     def _sample_reference(self, times: Any) -> States:
         """The path before issue 17 (products left to right on (T, k, k) mode matrices, the

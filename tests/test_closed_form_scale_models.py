@@ -245,7 +245,9 @@ def _lns_bounds(tr, times, X, y, lam, a, W0):
 @pytest.mark.parametrize("shape", [(3, 4, 2), (6, 3, 5), (10, 20, 7), (1, 1, 1), (4, 2, 9)])
 def test_lns_matches_the_reference(shape):
     tr, X, y, lam, a, W0 = _lns(*shape, seed=sum(shape))
-    times = np.concatenate([[0.0, 1e-300], np.geomspace(1e-4, 1e3, 37), [1e300, math.inf]])
+    # 1e-300: boosted modes (fused); 1e-310: subnormal parts (the two parts apart)
+    times = np.concatenate([[0.0, 1e-300, 1e-310], np.geomspace(1e-4, 1e3, 37),
+                            [1e300, math.inf]])  # fmt: skip
     new, ref = tr.sample(times), tr._sample_reference(times)
     assert np.array_equal(new.t, ref.t) and new.a is tr.a
     dW, df, dr = _lns_bounds(tr, times, X, y, lam, a, W0)
@@ -256,6 +258,39 @@ def test_lns_matches_the_reference(shape):
     dL = r * np.linalg.norm(dr, axis=1) + 0.5 * np.sum(dr**2, axis=1) \
         + 2 * _gamma(len(y) + 2) * ref.loss  # fmt: skip
     assert np.all(np.abs(new.loss - ref.loss) <= dL)
+
+
+def test_lns_fused_assembly_only_where_exact(monkeypatch):
+    """``W = W_0 + u (c_y 2^ey + c_w 2^ew)^T`` (the c's added first) at the times whose
+    rescalings and products are normal floats; at the others (subnormal parts: t = 1e-310,
+    and a node starting at W_0 = 0, where a subnormal rounding is not within any relative
+    bound) the two parts separately, bit for bit what the path without fusion gives; the
+    fused times within the reference's bound (test_lns_matches_the_reference)."""
+    tr, X, y, lam, a, W0 = _lns(4, 3, 5, seed=5)
+    W0 = W0.copy()
+    W0[2] = 0.0
+    tr = lns.closed_form(ns.Setup(X, y, lam, "linear", 0.5), a, W0)
+    times = np.array([0.0, 1e-300, 1e-310, 5e-324, 1e-3, 2e-310, 1.0, math.inf])
+    seen = []
+    fusable = lns.Trajectory._fusable
+
+    def spy(self, *args):
+        ok = fusable(self, *args)
+        seen.append(ok)
+        return ok
+
+    monkeypatch.setattr(lns.Trajectory, "_fusable", spy)
+    new = tr.sample(times)
+    expect = np.array([True, True, False, False, True, False, True, True])
+    assert np.array_equal(np.concatenate(seen), expect)
+    never = lambda self, *args: np.zeros(len(args[0]), dtype=bool)  # noqa: E731
+    monkeypatch.setattr(lns.Trajectory, "_fusable", never)
+    apart = tr.sample(times)
+    assert np.array_equal(new.W[~expect], apart.W[~expect])
+    assert not np.array_equal(new.W[expect], apart.W[expect])  # the fused rows did change
+    dW, _, _ = _lns_bounds(tr, times, X, y, lam, a, W0)
+    absW = np.abs(W0)[None] + np.abs(apart.W)
+    assert np.all(np.abs(new.W - apart.W) <= dW + 4 * U * (absW + dW))
 
 
 def test_lns_blocks_do_not_change_the_result(monkeypatch):
@@ -437,6 +472,7 @@ def test_lns_chunks_and_blocks_with_underflowing_rows(monkeypatch, threads):
     tr = _lns(5, 4, 3, seed=11)[0]
     times = np.linspace(0, 9, 29)
     times[[1, 4, 9, 14, 22, 27]] = 1e-300
+    times[[3, 10, 16]] = 1e-310  # subnormal parts: the two-part path, in a W block after the first
     whole = tr.sample(times)
     monkeypatch.setattr(lns, "_BLOCK_BYTES", 8 * 4 * 3 * 2)  # 2 times of m d = 12
     monkeypatch.setattr(lns, "_CHUNK_TIMES", 7)  # -> chunks of 6 (a multiple of 2)

@@ -51,12 +51,13 @@ MUTANTS = [
         seed="000",
         backend="numpy",
         file="solvable/linear_node_scaling.py",
-        old="            nb_ = lambda ndim, blk=blk: nboost[blk].reshape((-1,) + (1,) * (ndim - 1))"
-        "  # noqa: E731",
-        new="            nb_ = lambda ndim, blk=blk: nboost[: blk.stop - blk.start].reshape("
+        old="                nb_ = lambda ndim, blk=blk: nboost[blk].reshape("
+        "(-1,) + (1,) * (ndim - 1))  # noqa: E731",
+        new="                nb_ = lambda ndim, blk=blk: nboost[: blk.stop - blk.start].reshape("
         "(-1,) + (1,) * (ndim - 1))  # noqa: E731",
         why="every W block of a chunk scaled back with the first block's boosts (rows whose "
-        "modes underflow, t = 1e-300, wrong in later blocks; killed by "
+        "modes underflow and whose parts are subnormal, t = 1e-310, so not fused, wrong in "
+        "later blocks; killed by "
         "test_lns_chunks_and_blocks_with_underflowing_rows)",
         tests=_T,
         claims="linear_node_scaling.*",

@@ -37,10 +37,11 @@ MUTANTS = [
         seed="000",
         backend="numpy",
         file="solvable/linear_node_scaling.py",
-        old='            np.add(Wb, self._scaled(dW, e["W0"] + nb_(3), inplace=True), out=Wb)',
-        new='            np.add(Wb, self._scaled(dW, e["W0"], inplace=True), out=Wb)',
+        old='                np.add(Wb, self._scaled(dW, e["W0"] + nb_(3), inplace=True), out=Wb)',
+        new='                np.add(Wb, self._scaled(dW, e["W0"], inplace=True), out=Wb)',
         why="the W_0-part of W(t) - W_0 not scaled back by 2^-boost on rows whose modes all "
-        "underflow (t = 1e-300: W off by 2^boost; killed by test_lns_matches_the_reference)",
+        "underflow and whose parts are subnormal (t = 1e-310, the two parts apart: W off by "
+        "2^boost; killed by test_lns_matches_the_reference)",
         tests=_T,
         claims="linear_node_scaling.*",
     ),
@@ -53,6 +54,45 @@ MUTANTS = [
         new='            f_w = fast("f_t", k["d"], zy, k["U"], k["Dm"], *w_args, h, g)',
         why="the mode factors G = 1 - e^{-rate t} and E = e^{-rate t} swapped in the W_0-part "
         "of the outputs f(t) (killed by test_lns_matches_the_reference)",
+        tests=_T,
+        claims="linear_node_scaling.*",
+    ),
+    dict(
+        name="linear_node_scaling.fused_c_parts_unscaled",
+        seed="000",
+        backend="numpy",
+        file="solvable/linear_node_scaling.py",
+        old="            c = cy + cw",
+        new="            c = c_y + c_w",
+        why="the fused assembly adds the c's before their rescalings 2^ey_W, 2^ew (the parts' "
+        "scales lost wherever the data are not of unit scale; killed by "
+        "test_lns_matches_the_reference)",
+        tests=_T,
+        claims="linear_node_scaling.*",
+    ),
+    dict(
+        name="linear_node_scaling.fused_where_subnormal",
+        seed="000",
+        backend="numpy",
+        file="solvable/linear_node_scaling.py",
+        old="        tiny, huge = 2.0**-1022, 2.0**1022",
+        new="        tiny, huge = 0.0, 2.0**1022",
+        why="the fused assembly also taken where a rescaling or a product is subnormal (an "
+        "extra rounding on the subnormal grid; killed by "
+        "test_lns_fused_assembly_only_where_exact)",
+        tests=_T,
+        claims="linear_node_scaling.*",
+    ),
+    dict(
+        name="linear_node_scaling.fused_rows_not_replaced",
+        seed="000",
+        backend="numpy",
+        file="solvable/linear_node_scaling.py",
+        old='                    Wb[rows] = k["W0_full"] + fast(k["s"], k["a"], c[blk][rows])',
+        new="                    pass",
+        why="in a W block with both kinds of times the fused ones keep the two-part value "
+        "(the result then depends on the blocks; killed by "
+        "test_lns_fused_assembly_only_where_exact)",
         tests=_T,
         claims="linear_node_scaling.*",
     ),
