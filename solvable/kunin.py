@@ -475,6 +475,105 @@ def _evaluators(backend: str) -> dict[str, Callable[..., Any]]:
     return out
 
 
+_GRAM = sp.symbols("G_11 G_12 G_22 h_1 h_2 y_y", real=True)
+
+
+@functools.cache
+def _frame_exprs() -> dict[str, tuple[sp.Matrix, sp.Matrix]]:
+    """The loss in an orthonormal frame of a plane (issue 17, claim ``kunin.loss_in_frame``):
+    for data ``B`` (n, 2) with Gram ``G = B^T B``, ``h = B^T y``, ``y_y = y^T y``, three rows
+    ``R`` (3, 2) and targets ``g`` (3,) with ``R^T R = G``, ``R^T g = h``, ``g^T g = y_y``, so
+    that ``loss(a, c, B, y) = loss(a, c, R, g)`` for every ``a`` and ``c`` (O(1) per time
+    instead of O(n)): ``R`` the Cholesky factor of ``G`` over a zero row, ``g = (R^-T h,
+    sqrt(m))`` with ``m = y_y - h^T G^-1 h >= 0`` (the squared distance of ``y`` from the
+    plane), as expressions of :data:`_GRAM`.  ``"full"``: ``G`` positive definite;
+    ``"rank_one"``: ``G_11 > 0`` and the second column ``G_12 / G_11`` times the first (``G_22
+    = G_12^2 / G_11``, ``h_2 = G_12 h_1 / G_11``); ``"zero"``: both columns zero."""
+    G11, G12, G22, h1, h2, yy = _GRAM
+    r11 = sp.sqrt(G11)
+    r12 = G12 / r11
+    schur = G22 - G12**2 / G11
+    r22 = sp.sqrt(schur)
+    g1 = h1 / r11
+    g2 = (h2 - r12 * g1) / r22
+    m_full = yy - h1**2 / G11 - (h2 - G12 * h1 / G11) ** 2 / schur
+    m_one = yy - h1**2 / G11
+    z = sp.Integer(0)
+    return {
+        "full": (sp.Matrix([[r11, r12], [z, r22], [z, z]]), sp.Matrix([g1, g2, sp.sqrt(m_full)])),
+        "rank_one": (sp.Matrix([[r11, r12], [z, z], [z, z]]), sp.Matrix([g1, z, sp.sqrt(m_one)])),
+        "zero": (sp.zeros(3, 2), sp.Matrix([z, z, sp.sqrt(yy)])),
+    }
+
+
+def _gram_values(B: Any, y: Any, dot: Callable[[Any, Any], Any]) -> tuple[Any, ...]:
+    """``(G_11, G_12, G_22, h_1, h_2, y_y)`` (:data:`_GRAM`) of data ``B`` (n, 2) and targets
+    ``y`` (n,), with the dot product ``dot`` (:func:`_exact_dot` for float64 data, a sum of
+    products for sympy arrays)."""
+    u, v = B[:, 0], B[:, 1]
+    return dot(u, u), dot(u, v), dot(v, v), dot(u, y), dot(v, y), dot(y, y)
+
+
+def _exact_dot(x: np.ndarray, y: np.ndarray) -> Fraction:
+    """The exact dot product of two float64 vectors (integer mantissas over powers of two)."""
+    terms = []
+    for p, q in zip(map(float.as_integer_ratio, x.tolist()),
+                    map(float.as_integer_ratio, y.tolist()), strict=True):  # fmt: skip
+        if p[0] and q[0]:
+            terms.append((p[0] * q[0], p[1] * q[1]))
+    if not terms:
+        return Fraction(0)
+    den = max(q for _, q in terms)  # powers of two: each divides the largest
+    return Fraction(sum(p * (den // q) for p, q in terms), den)
+
+
+def _frame_kind(G11: Any, G12: Any, G22: Any) -> tuple[str, bool]:
+    """Which frame of :func:`_frame_exprs` exact Gram entries take, and whether the columns
+    are swapped first (the first zero, the second not)."""
+    swap = G11 == 0 and G22 != 0
+    if swap:
+        G11, G22 = G22, G11
+    if G11 == 0:
+        return "zero", swap
+    # Cauchy-Schwarz with equality: the second column a multiple of the first
+    return ("rank_one" if G11 * G22 == G12 * G12 else "full"), swap
+
+
+def _frame(gram: tuple[Any, ...], kind: str, swap: bool) -> tuple[sp.Matrix, sp.Matrix]:
+    """The frame ``(R, g)`` of :func:`_frame_exprs` at the Gram values ``gram`` (sympy
+    numbers or expressions), columns swapped back if ``swap``."""
+    G11, G12, G22, h1, h2, yy = gram
+    if swap:
+        G11, G22, h1, h2 = G22, G11, h2, h1
+    values = dict(zip(_GRAM, map(sp.sympify, (G11, G12, G22, h1, h2, yy)), strict=True))
+    R, g = (e.xreplace(values) for e in _frame_exprs()[kind])
+    return (R[:, ::-1] if swap else R), g
+
+
+def _loss_frame(B: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """float64 ``(R, g)`` (3, 2), (3,) of :func:`_frame_exprs` for the float64 data ``B`` (n,
+    2), ``y`` (n,): ``loss(a, c, B, y)`` equals ``loss(a, c, R, g)`` in exact arithmetic
+    (claim ``kunin.loss_in_frame``), and each entry of ``R`` and ``g`` is its exact value
+    (from the exact Gram) correctly rounded (40 digits, then to float64: within 1 unit).
+    ``None`` where an entry is neither zero nor within [2^-500, 2^500] (its square a normal
+    float; the caller then evaluates the loss on ``B``)."""
+    gram = tuple(map(sp.Rational, _gram_values(B, y, _exact_dot)))
+    R, g = _frame(gram, *_frame_kind(*gram[:3]))
+    out = []
+    for e in (*R, *g):
+        try:
+            v = float(e.evalf(40)) if e != 0 else 0.0
+        except OverflowError:
+            return None
+        if not (v == 0 or _NORMAL <= abs(v) <= _LARGE):
+            return None
+        out.append(v)
+    return np.array(out[:6]).reshape(3, 2), np.array(out[6:])
+
+
+_NORMAL, _LARGE = 2.0**-500, 2.0**500  # the frame's entries and their squares: normal floats
+
+
 # ---------------------------------------------------------------------------
 # Raw gradient flows (derived from the losses) and their conservation laws
 # ---------------------------------------------------------------------------
@@ -858,7 +957,10 @@ class Trajectory:
                 for arr, val in zip((za, z1, zp), lim, strict=True):
                     arr[[i for i in range(T) if inf[i]]] = conv(val) if dps else float(val)
             a = k["sa"] * za
-            w = k["sw"] * (z1[:, None] * k["bhat"][None, :] + zp[:, None] * k["cperp_vec"][None, :])
+            # w = sqrt(eta_w') (z_1 beta*-hat + z_perp c_perp), as its coordinates in the plane
+            # (sqrt(eta_w') z_1, sqrt(eta_w') z_perp) times the plane's vectors
+            w = (z1 * k["sw"])[:, None] * k["bhat"][None, :] \
+                + (zp * k["sw"])[:, None] * k["cperp_vec"][None, :]  # fmt: skip
             losses = loss(a, w, k["X"], k["y"])
         return a, w, losses
 
@@ -952,6 +1054,12 @@ class Trajectory:
         # the loss from the coordinates of w in the plane (beta*-hat, c_perp): X w =
         # sw z_1 (X beta*-hat) + sw z_perp (X c_perp); loss() of those coordinates
         XB = k["X"] @ np.stack([k["bhat"], k["cperp_vec"]], axis=1)
+        # and of those, O(1) per time: the same loss() on the plane's orthonormal frame
+        # (claim kunin.loss_in_frame), computed once per trajectory; else on XB (O(n))
+        if "frame" not in k:
+            k["frame"] = _loss_frame(XB, k["y"])
+        frame = k["frame"] is not None
+        LX, Ly = k["frame"] if frame else (XB, k["y"])
         # w and beta are finite where sw (|z_1| max|beta*-hat| + |z_perp| max|c_perp|) (times
         # |a|) is below the largest double by more than the rounding of its 4 operations
         # (relative 4 u each way, 8 u < 1e-15): checked on the times, else entry by entry
@@ -968,7 +1076,7 @@ class Trajectory:
             whether their w and beta are finite."""
             finite = dict.fromkeys(("w", "beta"), True)
             tmp = np.empty((min(step, T), d))
-            coords = np.empty((min(step, T), 2))
+            coords = np.empty((min(chunk, T), 2))
             with np.errstate(all="ignore"):  # per thread
                 for c0 in range(start, stop, chunk):
                     cs = slice(c0, min(c0 + chunk, stop))
@@ -976,23 +1084,26 @@ class Trajectory:
                                                      inf[cs] & safe[cs])  # fmt: skip
                     a = res.a[cs]
                     np.multiply(za, k["sa"], out=a)  # a = sqrt(eta_a') z_a
+                    cc = coords[: cs.stop - c0]  # w's coordinates in the plane
+                    np.multiply(z1, k["sw"], out=cc[:, 0])
+                    np.multiply(zp, k["sw"], out=cc[:, 1])
+                    if frame:  # O(1) per time: the whole chunk at once
+                        res.loss[cs] = loss(a, cc, LX, Ly)
                     bound = wide[0] * np.abs(z1) + wide[1] * np.abs(zp)
-                    w_ok = bool(np.all(bound < limit))
+                    # (and w's coordinates themselves finite)
+                    w_ok = bool(np.all(bound < limit)) and bool(np.all(np.abs(cc) < limit))
                     beta_ok = w_ok and bool(np.all(np.abs(a) * bound < limit))
                     for i0 in range(0, cs.stop - c0, step):
                         i1 = min(i0 + step, cs.stop - c0)
                         blk = slice(c0 + i0, c0 + i1)
                         wb, bb, tb = res.w[blk], res.beta[blk], tmp[: i1 - i0]
-                        # w = sqrt(eta_w') (z_1 beta*-hat + z_perp c_perp), as in _states
-                        np.multiply(z1[i0:i1, None], k["bhat"], out=wb)
-                        np.multiply(zp[i0:i1, None], k["cperp_vec"], out=tb)
+                        # w from its coordinates in the plane, as in _states
+                        np.multiply(cc[i0:i1, 0:1], k["bhat"], out=wb)
+                        np.multiply(cc[i0:i1, 1:2], k["cperp_vec"], out=tb)
                         np.add(wb, tb, out=wb)
-                        np.multiply(wb, k["sw"], out=wb)
                         np.multiply(a[i0:i1, None], wb, out=bb)  # beta = a w
-                        cb = coords[: i1 - i0]
-                        np.multiply(z1[i0:i1], k["sw"], out=cb[:, 0])
-                        np.multiply(zp[i0:i1], k["sw"], out=cb[:, 1])
-                        res.loss[blk] = loss(a[i0:i1], cb, XB, k["y"])
+                        if not frame:  # O(n) per time: (times, n) arrays kept in cache
+                            res.loss[blk] = loss(a[i0:i1], cc[i0:i1], LX, Ly)
                         if not w_ok:
                             finite["w"] &= bool(np.isfinite(wb).all())
                         if not beta_ok:
@@ -2354,6 +2465,29 @@ def _ntk() -> Verdict:
     return prove_zero(*(F.ddt(f[i]) + Kr[i] for i in range(2)))
 
 
+def _loss_in_frame() -> Verdict:
+    # loss(a, c, B, y) = loss(a, c, R, g) for the frame of B's Gram (_frame), every kind the
+    # float64 path can pick (_frame_kind): generic columns (full), the second a multiple of the
+    # first (rank_one), the first zero (swapped), both zero; n = 1, 2, 3 rows
+    a = np.array(sp.Symbol("a", real=True), dtype=object)
+    c = symbol_array("c", (2,), real=True)
+    lam = sp.Symbol("lambda", real=True)
+    res = []
+    for n in (1, 2, 3):
+        u, v, y = (symbol_array(name, (n,), real=True) for name in "uvy")
+        zero = np.full(n, sp.Integer(0), dtype=object)
+        cases = [(np.stack([u, lam * u], 1), "rank_one", False), (np.stack([zero, zero], 1),
+                 "zero", False), (np.stack([zero, v], 1), "rank_one", True)]  # fmt: skip
+        if n > 1:  # two generic columns of one row are always parallel
+            cases.append((np.stack([u, v], 1), "full", False))
+        for B, kind, swap in cases:
+            R, g = _frame(_gram_values(B, y, lambda p, q: sum(p * q)), kind, swap)
+            R = np.array(R.tolist(), dtype=object)
+            g = np.array(list(g), dtype=object)
+            res.append(loss(a, c, B, y) - loss(a, c, R, g))
+    return prove_zero(*res)
+
+
 def _unit_rates() -> Verdict:
     return prove_zero(*_unit_rates_residuals())
 
@@ -2919,6 +3053,12 @@ def claims() -> list[Theorem]:
           "M = (sigma + delta)/2 I + (sigma - delta)/2 beta beta^T/|beta|^2, "
           "sigma = sqrt(delta^2 + 4 eta_a eta_w |beta|^2).", _m_of_beta_delta),
         T("ntk", "Part I", "The NTK on the data is K = X M X^T: df/dt = -K (f - y).", _ntk),
+        T("loss_in_frame", "Part I (the loss, eq. L = 1/2 sum_i (a w^T x_i - y_i)^2)",
+          "For data B (n, 2) (the plane of w: X beta*-hat, X c_perp) and targets y, the "
+          "three rows R (Cholesky factor of B^T B over a zero row) and targets g = (R^-T "
+          "B^T y, dist(y, span B)) give the same loss for every a and coordinates c: "
+          "loss(a, c, B, y) = loss(a, c, R, g) (full rank, rank one, a zero column; n = 1..3; "
+          "the float64 sample's O(1) loss).", _loss_in_frame),
         T("regimes", "Part I, regimes 1-3 (corrected, see errata)",
           "delta -> +oo: M ~ delta I (lazy); delta = 0: M = sqrt(eta_a eta_w)|beta|(I + "
           "bb^T/|b|^2) (rich); delta -> -oo: M ~ |delta| bb^T/|b|^2 (delayed rich).", _regimes),

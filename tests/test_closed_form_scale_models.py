@@ -58,8 +58,24 @@ def _kunin_loss_bound(tr: kunin.Trajectory, ref: kunin.States) -> np.ndarray:
     df = 2 * _gamma(tr.setup.d + 4) * terms
     r = np.sqrt(2 * ref.loss)
     n = tr.setup.n
-    return r * np.linalg.norm(df, axis=1) + 0.5 * np.sum(df**2, axis=1) \
+    bound = r * np.linalg.norm(df, axis=1) + 0.5 * np.sum(df**2, axis=1) \
         + 2 * _gamma(n + 2) * ref.loss  # fmt: skip
+    if k["frame"] is None:  # the fast path evaluated the loss on the plane's data (O(n))
+        return bound
+    # The fast path evaluates the loss on the frame (kunin._loss_frame, claim
+    # kunin.loss_in_frame): exactly the loss on the plane's float64 data, whose distance from
+    # the reference's is in the bound above; in floating point each entry of R and g is within
+    # 2 u of exact, so v_i = a (R_i . c) - g_i is computed within eps_i = gamma_5 M_i, M_i = |a|
+    # |R_i| . |c| + |g_i| (rounding of R, the two products and their sum, the product with a,
+    # the difference), then 3 squares summed (gamma_3 of the sum); |v| <= sqrt(2 L_hi), L_hi
+    # the reference's loss plus the bound above.
+    R, g = k["frame"]
+    cabs = np.stack([np.abs(ref.w @ b), np.abs(ref.w @ c) / c2 if c2 > 0 else 0 * ref.a], 1)
+    M = np.abs(ref.a)[:, None] * (cabs @ np.abs(R).T) + np.abs(g)
+    eps = _gamma(5) * (1 + 4 * U) * M
+    L_hi = ref.loss + bound
+    frame = np.sqrt(2 * L_hi) * np.linalg.norm(eps, axis=1) + 0.5 * np.sum(eps**2, axis=1)
+    return bound + frame + _gamma(3) * (L_hi + frame)
 
 
 def _check_kunin(tr: kunin.Trajectory, times: np.ndarray) -> None:
@@ -122,6 +138,72 @@ def test_kunin_property(d, extra, seed, scale, eta, a0):
     setup = kunin.Setup(eta[0], eta[1], Q * scale, rng.standard_normal(d + extra))
     tr = kunin.closed_form(setup, a0, rng.standard_normal(d))
     _check_kunin(tr, np.concatenate([[0.0, math.inf], rng.uniform(0, 50, 40)]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(1, 40),
+    shape=st.sampled_from(["generic", "multiple", "near", "first_zero", "second_zero", "zero"]),
+    seed=st.integers(0, 2**32 - 1),
+    scale=st.integers(-60, 60),
+)
+def test_kunin_loss_frame_is_the_gram_to_rounding(n, shape, seed, scale):
+    """``kunin._loss_frame`` of float64 data ``B`` (n, 2), ``y``: ``R^T R = B^T B``, ``R^T g =
+    B^T y`` and ``g^T g = y^T y`` (what makes the loss on the frame the loss on ``B``, claim
+    kunin.loss_in_frame) against the exact rational Gram, entry by entry within the rounding
+    of ``R``, ``g`` (2 u each, the 40-digit value rounded) and of nothing else: ``|R^T R - G|
+    <= 5 u |R|^T |R|`` and likewise (the exact products of the float entries).  Every shape the
+    float64 path meets: generic columns, one an exact multiple of the other (rank one),
+    nearly parallel (a tiny Cholesky pivot), either column zero, both zero; the kind
+    chosen is the one the exact Gram implies."""
+    rng = np.random.default_rng(seed)
+    u, v = rng.standard_normal(n) * 2.0**scale, rng.standard_normal(n) * 2.0**scale
+    v = {"generic": v, "multiple": -0.25 * u, "near": u * 3 + 1e-9 * v, "first_zero": v,
+         "second_zero": 0 * v, "zero": 0 * v}[shape]  # fmt: skip
+    u = 0 * u if shape in ("first_zero", "zero") else u
+    B, y = np.stack([u, v], 1), rng.standard_normal(n)
+    R, g = kunin._loss_frame(B, y)
+    F = Fraction
+    G = [[sum(F(p) * F(q) for p, q in zip(B[:, i], B[:, j], strict=True)) for j in range(2)]
+         for i in range(2)]  # fmt: skip
+    h = [sum(F(p) * F(q) for p, q in zip(B[:, i], y, strict=True)) for i in range(2)]
+    yy = sum(F(q) ** 2 for q in y)
+    kind, swap = kunin._frame_kind(G[0][0], G[0][1], G[1][1])
+    expect = {"generic": "full", "near": "full", "multiple": "rank_one", "first_zero":
+              "rank_one", "second_zero": "rank_one", "zero": "zero"}[shape]  # fmt: skip
+    if n == 1 and expect == "full":  # two columns of one row are parallel
+        expect = "rank_one"
+    assert kind == expect and swap == (shape == "first_zero")
+    tol = 5 * U
+    for i in range(2):
+        for j in range(2):
+            got = sum(F(R[k, i]) * F(R[k, j]) for k in range(3))
+            assert abs(got - G[i][j]) <= F(tol) * sum(F(abs(R[k, i] * R[k, j])) for k in range(3))
+        got = sum(F(R[k, i]) * F(g[k]) for k in range(3))
+        assert abs(got - h[i]) <= F(tol) * sum(F(abs(R[k, i] * g[k])) for k in range(3))
+    assert abs(sum(F(q) ** 2 for q in g) - yy) <= F(tol) * sum(F(q) ** 2 for q in g)
+    assert np.all(R[2] == 0) and R[1, 0] == 0 if not swap else R[1, 1] == 0
+
+
+def test_kunin_loss_frame_refused_out_of_range():
+    """Data whose frame would not be normal floats below 2^500 (entries near 1e200, or
+    1e-300) give no frame (``None``): the sample then takes the loss on the plane's data,
+    and still matches the reference."""
+    rng = np.random.default_rng(4)
+    B, y = rng.standard_normal((5, 2)), rng.standard_normal(5)
+    assert kunin._loss_frame(B, y) is not None
+    assert kunin._loss_frame(B * 1e200, y) is None
+    assert kunin._loss_frame(B * 1e-300, y * 1e-300) is None
+    Q, _ = np.linalg.qr(rng.standard_normal((5, 2)))
+    tr = kunin.closed_form(kunin.Setup(1.0, 0.5, Q * 1e152, rng.standard_normal(5) * 1e152),
+                           0.3, [0.1, -0.2])  # fmt: skip
+    _check_kunin(tr, TIMES[:40])
+    assert tr._data["frame"] is None
+    # trusted constants with a frame out of range: w0 off beta*'s line by 1e-160 (R_22 ~ 1e-160)
+    X = ((2.0, 0.0), (0.0, 2.0), (0.0, 0.0))
+    tr = kunin.closed_form(kunin.Setup(1.0, 0.5, X, (1.0, 0.0, 0.5)), 0.3, [0.4, 1e-160])
+    _check_kunin(tr, TIMES)
+    assert tr._data["frame"] is None and tr._data["trusted"]
 
 
 def test_piecewise_resolved_once_and_same_arithmetic():

@@ -25,10 +25,10 @@ MUTANTS = [
         seed="003",
         backend="numpy",
         file="solvable/kunin.py",
-        old='                    np.multiply(zp[i0:i1], k["sw"], out=cb[:, 1])',
-        new='                    np.multiply(zp[i0:i1], k["sa"], out=cb[:, 1])',
-        why="the loss's c_perp coordinate of w scaled by sqrt(eta_a') instead of sqrt(eta_w') "
-        "(killed by test_kunin_named_cases_match_the_reference, the loss bound)",
+        old='                    np.multiply(zp, k["sw"], out=cc[:, 1])',
+        new='                    np.multiply(zp, k["sa"], out=cc[:, 1])',
+        why="w's c_perp coordinate (of w and of the loss) scaled by sqrt(eta_a') instead of "
+        "sqrt(eta_w') (killed by test_kunin_named_cases_match_the_reference)",
         tests=_T,
         claims="kunin.*",
     ),
@@ -95,5 +95,57 @@ MUTANTS = [
         "test_lns_fused_assembly_only_where_exact)",
         tests=_T,
         claims="linear_node_scaling.*",
+    ),
+    dict(
+        name="kunin.frame_distance_dropped",
+        seed="003",
+        backend="sympy",
+        file="solvable/kunin.py",
+        old='"full": (sp.Matrix([[r11, r12], [z, r22], [z, z]]), sp.Matrix([g1, g2, '
+        "sp.sqrt(m_full)])),",
+        new='"full": (sp.Matrix([[r11, r12], [z, r22], [z, z]]), sp.Matrix([g1, g2, z])),',
+        why="the frame's third target sqrt(m) (the distance of y from the plane) left out: the "
+        "O(1) loss short by m/2 wherever y is off the plane (killed by the claim "
+        "kunin.loss_in_frame and test_kunin_loss_frame_is_the_gram_to_rounding)",
+        tests=["tests/test_closed_form_scale_models.py", "tests/test_registry.py"],
+        claims="kunin.*",
+    ),
+    dict(
+        name="kunin.frame_rank_test_inverted",
+        seed="003",
+        backend="numpy",
+        file="solvable/kunin.py",
+        old='    return ("rank_one" if G11 * G22 == G12 * G12 else "full"), swap',
+        new='    return ("full" if G11 * G22 == G12 * G12 else "rank_one"), swap',
+        why="the rank-one frame taken for independent columns and the full one for parallel "
+        "columns (killed by test_kunin_loss_frame_is_the_gram_to_rounding and the loss bound)",
+        tests=_T,
+        claims="kunin.*",
+    ),
+    dict(
+        name="kunin.frame_swap_not_undone",
+        seed="003",
+        backend="numpy",
+        file="solvable/kunin.py",
+        old="    return (R[:, ::-1] if swap else R), g",
+        new="    return R, g",
+        why="the columns of the frame not swapped back when the first column is zero (beta* "
+        "= 0: the loss of the wrong coordinate; killed by the claim kunin.loss_in_frame and "
+        "test_kunin_loss_frame_is_the_gram_to_rounding)",
+        tests=_T,
+        claims="kunin.*",
+    ),
+    dict(
+        name="kunin.frame_of_unrounded_plane",
+        seed="003",
+        backend="numpy",
+        file="solvable/kunin.py",
+        old='        LX, Ly = k["frame"] if frame else (XB, k["y"])',
+        new='        LX, Ly = k["frame"] if frame else (k["X"], k["y"])',
+        why="with no frame (entries out of range) the O(n) loss evaluated on X with w's "
+        "plane coordinates (a shape error or the wrong loss; killed by "
+        "test_kunin_loss_frame_refused_out_of_range)",
+        tests=_T,
+        claims="kunin.*",
     ),
 ]
