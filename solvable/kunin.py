@@ -555,8 +555,10 @@ def _loss_frame(B: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray] |
     2), ``y`` (n,): ``loss(a, c, B, y)`` equals ``loss(a, c, R, g)`` in exact arithmetic
     (claim ``kunin.loss_in_frame``), and each entry of ``R`` and ``g`` is its exact value
     (from the exact Gram) correctly rounded (40 digits, then to float64: within 1 unit).
-    ``None`` where an entry is neither zero nor within [2^-500, 2^500] (its square a normal
-    float; the caller then evaluates the loss on ``B``)."""
+    ``None`` where ``B`` or ``y`` is not finite or an entry is neither zero nor within
+    [2^-500, 2^500] (its square a normal float; the caller then evaluates the loss on ``B``)."""
+    if not (np.isfinite(B).all() and np.isfinite(y).all()):
+        return None
     gram = tuple(map(sp.Rational, _gram_values(B, y, _exact_dot)))
     R, g = _frame(gram, *_frame_kind(*gram[:3]))
     out = []
@@ -891,9 +893,12 @@ class Trajectory:
         arithmetic as the ``Piecewise``, only the piece that applies); ``w`` and ``beta`` are
         written block by block (:data:`_BLOCK_BYTES`) into the output arrays, never through a
         temporary of the output's size, and the loss is :func:`loss` of the two coordinates of
-        ``w`` in its plane ``(beta*-hat, c_perp)`` (``w @ X^T`` reassociated, so that a time
-        costs O(n + d), not O(n d)).  ``a``, ``w``, ``beta`` and ``t`` are bit-for-bit those
-        of the previous path (:meth:`_sample_reference`); the loss agrees to rounding.  Times
+        ``w`` in its plane ``(beta*-hat, c_perp)``, on an orthonormal frame of that plane
+        (:func:`_loss_frame`: three rows and targets with the plane's exact Gram, claim
+        ``kunin.loss_in_frame``), so that a time costs O(d), not O(n d); where the frame's
+        entries are out of range, on the plane's data ``X beta*-hat, X c_perp`` (O(n + d)).
+        ``a``, ``w``, ``beta`` and ``t`` are bit-for-bit those of the previous path
+        (:meth:`_sample_reference`); the loss agrees within a derived rounding bound.  Times
         outside the float64-safe range (:func:`_f64_safe`) take the 17-digit fallback as
         before.
         """
@@ -1056,8 +1061,8 @@ class Trajectory:
         XB = k["X"] @ np.stack([k["bhat"], k["cperp_vec"]], axis=1)
         # and of those, O(1) per time: the same loss() on the plane's orthonormal frame
         # (claim kunin.loss_in_frame), computed once per trajectory; else on XB (O(n))
-        if "frame" not in k:
-            k["frame"] = _loss_frame(XB, k["y"])
+        if "frame" not in k:  # (untrusted constants: every time takes the fallback)
+            k["frame"] = _loss_frame(XB, k["y"]) if k["trusted"] else None
         frame = k["frame"] is not None
         LX, Ly = k["frame"] if frame else (XB, k["y"])
         # w and beta are finite where sw (|z_1| max|beta*-hat| + |z_perp| max|c_perp|) (times

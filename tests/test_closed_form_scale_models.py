@@ -187,13 +187,16 @@ def test_kunin_loss_frame_is_the_gram_to_rounding(n, shape, seed, scale):
 
 def test_kunin_loss_frame_refused_out_of_range():
     """Data whose frame would not be normal floats below 2^500 (entries near 1e200, or
-    1e-300) give no frame (``None``): the sample then takes the loss on the plane's data,
-    and still matches the reference."""
+    1e-300), or that are not finite, give no frame (``None``): the sample then takes the loss
+    on the plane's data, and still matches the reference."""
     rng = np.random.default_rng(4)
     B, y = rng.standard_normal((5, 2)), rng.standard_normal(5)
     assert kunin._loss_frame(B, y) is not None
     assert kunin._loss_frame(B * 1e200, y) is None
     assert kunin._loss_frame(B * 1e-300, y * 1e-300) is None
+    Bn = B.copy()
+    Bn[1, 1] = np.nan  # (the plane of data beyond float64: the fallback's case)
+    assert kunin._loss_frame(Bn, y) is None and kunin._loss_frame(B, y * np.inf) is None
     Q, _ = np.linalg.qr(rng.standard_normal((5, 2)))
     tr = kunin.closed_form(kunin.Setup(1.0, 0.5, Q * 1e152, rng.standard_normal(5) * 1e152),
                            0.3, [0.1, -0.2])  # fmt: skip
