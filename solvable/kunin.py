@@ -506,19 +506,25 @@ def _frame_exprs() -> dict[str, tuple[sp.Matrix, sp.Matrix]]:
     }
 
 
-def _gram_values(B: Any, y: Any, dot: Callable[[Any, Any], Any]) -> tuple[Any, ...]:
+def _gram_values(B: Any, y: Any, dot: Callable[[Any, Any], Any],
+                 convert: Callable[[Any], Any] = lambda v: v) -> tuple[Any, ...]:  # fmt: skip
     """``(G_11, G_12, G_22, h_1, h_2, y_y)`` (:data:`_GRAM`) of data ``B`` (n, 2) and targets
-    ``y`` (n,), with the dot product ``dot`` (:func:`_exact_dot` for float64 data, a sum of
-    products for sympy arrays)."""
-    u, v = B[:, 0], B[:, 1]
+    ``y`` (n,), with the dot product ``dot`` of the vectors after ``convert`` (float64 data:
+    :func:`_ratios` and :func:`_exact_dot`; sympy arrays: a sum of products)."""
+    u, v, y = convert(B[:, 0]), convert(B[:, 1]), convert(y)
     return dot(u, u), dot(u, v), dot(v, v), dot(u, y), dot(v, y), dot(y, y)
 
 
-def _exact_dot(x: np.ndarray, y: np.ndarray) -> Fraction:
-    """The exact dot product of two float64 vectors (integer mantissas over powers of two)."""
+def _ratios(x: np.ndarray) -> list[tuple[int, int]]:
+    """The entries of a float64 vector as integer ratios (mantissa, power of two)."""
+    return list(map(float.as_integer_ratio, x.tolist()))
+
+
+def _exact_dot(x: list[tuple[int, int]], y: list[tuple[int, int]]) -> Fraction:
+    """The exact dot product of two float64 vectors given as :func:`_ratios` (integer
+    mantissas over powers of two)."""
     terms = []
-    for p, q in zip(map(float.as_integer_ratio, x.tolist()),
-                    map(float.as_integer_ratio, y.tolist()), strict=True):  # fmt: skip
+    for p, q in zip(x, y, strict=True):
         if p[0] and q[0]:
             terms.append((p[0] * q[0], p[1] * q[1]))
     if not terms:
@@ -559,7 +565,7 @@ def _loss_frame(B: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray] |
     [2^-500, 2^500] (its square a normal float; the caller then evaluates the loss on ``B``)."""
     if not (np.isfinite(B).all() and np.isfinite(y).all()):
         return None
-    gram = tuple(map(sp.Rational, _gram_values(B, y, _exact_dot)))
+    gram = tuple(map(sp.Rational, _gram_values(B, y, _exact_dot, _ratios)))
     R, g = _frame(gram, *_frame_kind(*gram[:3]))
     out = []
     for e in (*R, *g):
@@ -1974,10 +1980,11 @@ def _isotropy_f64(setup: Any, X: np.ndarray, rtol: float, dps: int | None,
     norms = np.sqrt(np.diagonal(G) * ((1 + 4 * _U) / (1 - gam)))
     E = np.multiply.outer(norms, norms * (gam * (1 + 8 * _U)))
     G[np.diag_indices(d)] -= s_f
-    D = np.abs(G)
+    D = np.abs(G, out=G)
     slack = 2 * _U * (float(D.max()) + s_f)  # the rounding of G - s_f I and of s_f
-    upper = (float((D + E).max()) + slack) * (1 + 8 * _U)
-    lower = max(0.0, (float((D - E).max()) - slack) * (1 - 8 * _U))
+    buf = np.add(D, E)  # (one d x d scratch for D + E, then D - E)
+    upper = (float(buf.max()) + slack) * (1 + 8 * _U)
+    lower = max(0.0, (float(np.subtract(D, E, out=buf).max()) - slack) * (1 - 8 * _U))
     tau = rtol * s_f  # the threshold rtol s, within 2 units of rtol s_exact
     if upper <= tau * (1 - 4 * _U):
         return True, s_exact, ""
