@@ -842,9 +842,9 @@ class Trajectory:
                 np.add(k["W0_full"], self._scaled(dW, ey_W[blk], inplace=True), out=Wb)
                 dW = fast(k["s"], k["a"], c_w[blk])
                 np.add(Wb, self._scaled(dW, e["W0"] + nb_(3), inplace=True), out=Wb)
-                finite &= bool(np.isfinite(Wb).all())
                 if rows.any():
                     Wb[rows] = k["W0_full"] + fast(k["s"], k["a"], c[blk][rows])
+                finite &= bool(np.isfinite(Wb[~rows]).all())  # (the fused rows: below)
             else:
                 np.add(k["W0_full"], fast(k["s"], k["a"], c[blk]), out=Wb)
         # a fused time is finite: |u c_j| <= 2^1022 (_fusable) and |W_0| <= 2^1023 sum to at
