@@ -8,6 +8,8 @@ or a cancelling rewrite shows here first, on every backend."""
 
 from __future__ import annotations
 
+import inspect
+
 import mpmath
 import numpy as np
 import pytest
@@ -94,3 +96,49 @@ def test_unary_matches_its_elementary_definition(name, z):
 @given(a=_Z, b=_Z)
 def test_logaddexp_matches_its_elementary_definition(a, b):
     _check(BINARY["logaddexp"], (A, B), [a, b])
+
+
+# --- generate(..., hoist_calls=True): each repeated call made once, the same numbers --------
+X_, Y_ = sp.symbols("x y", real=True)
+HOISTED = (
+    sp.exp(-2 * X_ * Y_) * Y_ + sp.sqrt(sp.exp(-2 * X_ * Y_) + bk.exprel(-X_)) * X_,
+    sp.exp(-2 * X_ * Y_) / sp.sqrt(sp.exp(-2 * X_ * Y_) + bk.exprel(-X_)) - bk.exprel(-X_),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(x=st.lists(st.floats(-50, 50), min_size=1, max_size=9),
+       y=st.floats(-5, 5))  # fmt: skip
+def test_hoisted_calls_give_the_numbers_of_the_generated_code(x, y):
+    """The evaluator with every repeated call hoisted gives, bit for bit, the numbers of
+    ``lambdify``'s code (numpy; nan where both give nan); the hoisted source makes each of
+    ``exp(-2 x y)``, ``exprel(-x)`` and the ``sqrt`` once and every other call as often as
+    the plain code."""
+    plain = bk.generate((X_, Y_), HOISTED, "numpy")
+    hoisted = bk.generate((X_, Y_), HOISTED, "numpy", hoist_calls=True)
+    xs = np.array(x)
+    with np.errstate(all="ignore"):
+        for got, want in zip(hoisted(xs, y), plain(xs, y), strict=True):
+            assert np.array_equal(got, want, equal_nan=True)
+    src, plain_src = inspect.getsource(hoisted), inspect.getsource(plain)
+    for call in ("exp(-2 * x * y)", "exprel(-x)", "sqrt("):
+        assert src.count(call) == 1, (call, src)
+    assert plain_src.count("exp(") == 4 and src.count("exp(") == 1, src
+
+
+def test_hoisting_leaves_a_branch_alone():
+    """A call inside a conditional expression (mpmath prints ``Piecewise`` as one) is not
+    made outside it: ``gamma(x)`` has a pole at 0, where its branch is not taken."""
+    pw = sp.Piecewise((sp.gamma(X_), X_ > 0), (0, True))
+    expr = pw * 2 + sp.Piecewise((sp.gamma(X_), X_ > 0), (1, True))
+    plain = bk.generate((X_,), expr, "mpmath")
+    hoisted = bk.generate((X_,), expr, "mpmath", hoist_calls=True)
+
+    def value(fn, v):
+        try:
+            return fn(v)
+        except ValueError as exc:  # the pole, evaluated outside its branch
+            return exc
+
+    for v in (mpmath.mpf(0), mpmath.mpf(-1), mpmath.mpf("2.5")):
+        assert value(hoisted, v) == value(plain, v)
