@@ -582,6 +582,23 @@ def _loss_frame(B: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray] |
 _NORMAL, _LARGE = 2.0**-500, 2.0**500  # the frame's entries and their squares: normal floats
 
 
+@functools.cache
+def _frame_loss(nonzero: tuple[bool, ...]) -> Callable[..., Any]:
+    """The float64 evaluator of ``loss(a, (c_1, c_2), R, g)`` (:func:`loss` on the frame of
+    :func:`_loss_frame`) as a function of ``(a, c_1, c_2, R_11, ..., R_32, g_1, g_2, g_3)``
+    on 1-d arrays of times, generated from :func:`loss` on symbols with the entries that are
+    zero (``nonzero``, in that order, false) put in as exact zeros: the same sums of products
+    without the terms that vanish, each operation on a whole chunk of times (numpy's
+    (times, 3) arrays cost more per time than the arithmetic)."""
+    a, c1, c2 = sp.symbols("a c_1 c_2", real=True)
+    entries = sp.symbols("R_11 R_12 R_21 R_22 R_31 R_32 g_1 g_2 g_3", real=True)
+    kept = [e if keep else sp.Integer(0) for e, keep in zip(entries, nonzero, strict=True)]
+    R = np.array(kept[:6], dtype=object).reshape(3, 2)
+    value = loss(np.array(a, dtype=object), np.array([c1, c2], dtype=object), R,
+                 np.array(kept[6:], dtype=object))  # fmt: skip
+    return generate((a, c1, c2, *entries), sp.sympify(value), "numpy")
+
+
 # ---------------------------------------------------------------------------
 # Raw gradient flows (derived from the losses) and their conservation laws
 # ---------------------------------------------------------------------------
@@ -920,7 +937,7 @@ class Trajectory:
     def _sample_reference(self, times: Any) -> States:
         """The path before issue 17 (every time through :meth:`_float64` / :meth:`_mpmath`,
         ``w`` and the loss on (T, d) and (T, n) temporaries): kept as the reference of the
-        fast float64 path (tests, ``benchmarks/closed_form_scale_models.py``) and as the
+        fast float64 path (tests, ``benchmarks/closed_form_scale.py``) and as the
         mpmath path."""
         ts, inf = _times(times)
         if self.dps is None:
@@ -1071,6 +1088,8 @@ class Trajectory:
             k["frame"] = _loss_frame(XB, k["y"]) if k["trusted"] else None
         frame = k["frame"] is not None
         LX, Ly = k["frame"] if frame else (XB, k["y"])
+        frame_entries = (*LX.ravel().tolist(), *Ly.tolist()) if frame else ()
+        frame_loss = _frame_loss(tuple(v != 0 for v in frame_entries)) if frame else None
         # w and beta are finite where sw (|z_1| max|beta*-hat| + |z_perp| max|c_perp|) (times
         # |a|) is below the largest double by more than the rounding of its 4 operations
         # (relative 4 u each way, 8 u < 1e-15): checked on the times, else entry by entry
@@ -1099,7 +1118,7 @@ class Trajectory:
                     np.multiply(z1, k["sw"], out=cc[:, 0])
                     np.multiply(zp, k["sw"], out=cc[:, 1])
                     if frame:  # O(1) per time: the whole chunk at once
-                        res.loss[cs] = loss(a, cc, LX, Ly)
+                        res.loss[cs] = frame_loss(a, cc[:, 0], cc[:, 1], *frame_entries)
                     bound = wide[0] * np.abs(z1) + wide[1] * np.abs(zp)
                     # (and w's coordinates themselves finite)
                     w_ok = bool(np.all(bound < limit)) and bool(np.all(np.abs(cc) < limit))
@@ -1152,15 +1171,18 @@ class Trajectory:
         return States(t=res.t, a=res.a, w=res.w, beta=res.beta, delta=self.delta, loss=res.loss)
 
 
-# The block of times of the float64 sample: 256 KiB per (times, d) or (times, n) array, so
-# that the block's w, beta, the temporary and the loss's (times, n) array (about 1 MiB
-# together) stay in a 2 MiB L2 cache (this machine's, per core) between the operations.
+# The block of times of the float64 sample: 1 MiB per (times, d) or (times, n) array, so
+# that the block's w, beta, the temporary (and the loss's (times, n) array where there is no
+# frame), about 3-4 MiB together, stay in the 32 MiB L3 between the operations (this
+# machine's L2 is 1 MiB per core: 256 KiB blocks kept them there, but their ~8 numpy calls
+# per block then cost more than the cache saves: 0.16 s against 0.18 s at n = d = 32, 1.5e6
+# times; issue 17, benchmarks/closed_form_scale.py).
 PARALLEL_SAMPLE = 2**22
 """The float64 :meth:`Trajectory.sample` fills the two halves of its times in two threads
 where each half holds at least this many entries of ``w``, ``beta`` and the loss's ``X w``
 (32 MiB of float64): below it the threads' start costs more than they save (issue 17,
-``python benchmarks/closed_form_scale_models.py``)."""
-_BLOCK_BYTES = 1 << 18
+``python benchmarks/closed_form_scale.py``)."""
+_BLOCK_BYTES = 1 << 20
 # The chunk of times whose coefficients z_a, z_1, z_perp are evaluated together: 8192 times
 # are 64 KiB per (times,) array, so the generated evaluator's dozen live temporaries stay in
 # L2 too, and its ~60 numpy calls are amortised over 8192 entries.
@@ -1249,7 +1271,10 @@ def _resolved_coefficients(choice: tuple[bool, ...]) -> Callable[..., Any]:
     targs = (S.delta, S.kappa, S.Y, S.Omega, S.c_plus, S.c_minus, S.cperp, ex["vx"], ex["vy"], S.t)
     # no cse: sympy's cse re-associates the products (1/sqrt(phi) times ..., not a quotient),
     # which is not the arithmetic of the reference; the evaluation runs on cached chunks
-    return generate(targs, exprs, "numpy", extra={"resolved_piece": lambda x: x})
+    # (each repeated call, exp(-2 Omega t), the exprel's and the sqrt, made once: the same
+    # arithmetic, bit for bit)
+    return generate(targs, exprs, "numpy", hoist_calls=True,
+                    extra={"resolved_piece": lambda x: x})  # fmt: skip
 
 
 def _float_times(times: Any) -> tuple[np.ndarray, np.ndarray, Any]:
@@ -1933,7 +1958,8 @@ _U = 2.0**-53  # the unit roundoff of float64
 # error bound gamma_64 u of the terms, about 1e-30 relative), and the lanes are 1/64 of the
 # terms (long vectors: numpy's per-call overhead amortised)
 _SUM_ROWS = 64
-_GAMMA_ROWS = _SUM_ROWS * _U / (1 - _SUM_ROWS * _U)
+# the entries of X squared and added together (8 scratch vectors of 64 KiB: in L2)
+_SQUARES_CHUNK = 8192
 
 
 def _isotropy_f64(setup: Any, X: np.ndarray, rtol: float, dps: int | None,
@@ -1997,20 +2023,50 @@ def _isotropy_f64(setup: Any, X: np.ndarray, rtol: float, dps: int | None,
 
 
 def _sum_of_squares(X: np.ndarray) -> tuple[Fraction, float]:
-    """``(F, B)`` with ``|sum X_ij^2 - F| <= B``: each square split exactly into ``p + e``
-    (Dekker's product with Veltkamp's splitting; no underflow or overflow in the range
-    :data:`_F64_ISO_RANGE`), the ``2 n d`` parts added in :data:`_SUM_LANES` lanes by Knuth's
-    TwoSum (each partial sum and its exact rounding error), the lanes' sums added exactly
-    (``F``); the lanes' error sums, accumulated in float64 over ``L`` rows, are within
-    ``gamma_L sum |err|`` of exact (``B``, doubled for the rounding of the bound itself)."""
+    """``(F, B)`` with ``|sum X_ij^2 - F| <= B``.  Each square is split exactly into ``p +
+    e`` (Dekker's product with Veltkamp's splitting; no underflow or overflow in the range
+    :data:`_F64_ISO_RANGE`), :data:`_SQUARES_CHUNK` entries at a time (scratch in cache, no
+    temporary of X's size).  The ``p`` are added in one lane per position of a chunk by
+    Knuth's TwoSum (each partial sum and its exact rounding error); the ``e`` (each at most
+    ``u p``) in plain float64, within ``gamma_N sum |e|`` of their exact sum whatever the
+    order of the ``N - 1`` additions (about ``1e-10 u`` of the total at ``N = 10^6``).  Then
+    the lanes' sums, their error sums and the sum of the ``e`` are reduced in levels of
+    :data:`_SUM_ROWS` rows the same way and added exactly (``F``); an error sum accumulated in
+    float64 over ``L`` rows is within ``gamma_L sum |err|`` of exact (``B``: these bounds,
+    doubled for the rounding of the bound itself)."""
     x = X.ravel()
-    p = x * x
-    c = x * 134217729.0  # 2^27 + 1
-    xh = c - (c - x)
-    xl = x - xh
-    e = ((xh * xh - p) + 2 * xh * xl) + xl * xl  # x^2 - p, exactly
-    terms = np.concatenate([p, e])
-    bound = 0.0
+    L = max(1, min(_SQUARES_CHUNK, x.size))
+    s, s2, comp, mag = np.zeros(L), np.zeros(L), np.zeros(L), np.zeros(L)
+    pad, p, xh, xl, e, z, err = (np.zeros(L) for _ in range(7))
+    e_sum = e_mag = 0.0
+    rows = 0
+    for start in range(0, x.size, L):
+        xc = x[start : start + L]
+        if xc.size < L:  # the last chunk, padded with zeros (their squares add exactly)
+            pad[: xc.size] = xc  # (pad: zeros, used once)
+            xc = pad
+        np.multiply(xc, xc, out=p)
+        np.multiply(xc, 134217729.0, out=xh)  # c = (2^27 + 1) x
+        np.subtract(xh, xc, out=xl)
+        np.subtract(xh, xl, out=xh)  # xh = c - (c - x)
+        np.subtract(xc, xh, out=xl)  # xl = x - xh
+        # e = ((xh xh - p) + (2 xh) xl) + xl xl = x^2 - p, exactly
+        np.subtract(np.multiply(xh, xh, out=e), p, out=e)
+        np.add(e, np.multiply(np.multiply(xh, 2.0, out=z), xl, out=z), out=e)
+        np.add(e, np.multiply(xl, xl, out=z), out=e)
+        e_sum += float(np.sum(e))
+        e_mag += float(np.sum(np.abs(e, out=e)))
+        # TwoSum: s + p = s2 + err exactly, z = s2 - s, err = (s - (s2 - z)) + (p - z)
+        np.add(s, p, out=s2)
+        np.subtract(s2, s, out=z)
+        np.subtract(s, np.subtract(s2, z, out=err), out=err)
+        np.add(err, np.subtract(p, z, out=z), out=err)
+        comp += err
+        mag += np.abs(err, out=err)
+        s, s2 = s2, s
+        rows += 1
+    bound = 2 * _gamma(rows) * float(np.sum(mag)) + 2 * _gamma(rows * L) * e_mag
+    terms = np.concatenate([s, comp, [e_sum]])
     while terms.size > _SUM_ROWS:  # each level: _SUM_ROWS times fewer terms, twice over
         lanes = -(-terms.size // _SUM_ROWS)
         grid = np.zeros(_SUM_ROWS * lanes)
@@ -2023,9 +2079,14 @@ def _sum_of_squares(X: np.ndarray) -> tuple[Fraction, float]:
             comp += err
             mag += np.abs(err)
             s = s2
-        bound += 2 * _GAMMA_ROWS * float(np.sum(mag))
+        bound += 2 * _gamma(_SUM_ROWS) * float(np.sum(mag))
         terms = np.concatenate([s, comp])
     return _exact_sum(terms), bound * (1 + 4 * _U)
+
+
+def _gamma(k: int) -> float:
+    """Higham's ``gamma_k = k u / (1 - k u)``: the relative error bound of ``k`` roundings."""
+    return k * _U / (1 - k * _U)
 
 
 def _exact_sum(values: np.ndarray) -> Fraction:

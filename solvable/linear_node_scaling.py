@@ -420,7 +420,7 @@ PARALLEL_SAMPLE = 2**22
 """The float64 :meth:`Trajectory.sample` fills the two halves of its times in two threads
 where each half holds at least this many entries of ``W`` and ``f`` (32 MiB of float64):
 below it the threads' start costs more than they save (issue 17,
-``python benchmarks/closed_form_scale_models.py``)."""
+``python benchmarks/closed_form_scale.py``)."""
 _BLOCK_BYTES = 1 << 19
 # The chunk of times whose mode factors, c(t), f(t) and residual are evaluated together (issue
 # 17, B2): at m = d = 100 a block of W holds ~6 times, and the ~100 numpy calls of those
@@ -878,7 +878,7 @@ class Trajectory:
     def _sample_reference(self, times: Any) -> States:
         """The path before issue 17 (products left to right on (T, k, k) mode matrices, the
         (T, m, d) parts as whole arrays): the mpmath path, and the reference of the float64
-        one (tests, ``benchmarks/closed_form_scale_models.py``)."""
+        one (tests, ``benchmarks/closed_form_scale.py``)."""
         ts = _check_times(times)
         k, dps = self._data, self.dps
         backend = "numpy" if dps is None else "mpmath"

@@ -2,15 +2,14 @@
 ``kunin.Trajectory`` (single neuron) and ``linear_node_scaling.Trajectory`` against the path
 before it (``_sample_reference``): bit-for-bit where the arithmetic is the same (kunin's ``t``,
 ``a``, ``w``, ``beta``), else within a rounding-error bound derived below; ``out=``
-validation; the benchmark's ``--quick`` mode.  No wall-clock time is asserted."""
+validation (the benchmark's ``--quick`` mode runs in ``tests/test_closed_form_scale.py``).  No
+wall-clock time is asserted."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 from fractions import Fraction
-from pathlib import Path
+from unittest import mock
 
 import mpmath
 import numpy as np
@@ -22,7 +21,6 @@ from solvable import kunin
 from solvable import linear_node_scaling as lns
 from solvable import node_scaling as ns
 
-ROOT = Path(__file__).resolve().parents[1]
 U = 2.0**-53  # unit roundoff of float64
 
 
@@ -420,22 +418,6 @@ def test_lns_out():
 
 
 # ---------------------------------------------------------------------------
-# the benchmark's smoke test
-# ---------------------------------------------------------------------------
-def test_benchmark_quick_mode(capsys):
-    spec = importlib.util.spec_from_file_location(
-        "closed_form_scale_models", ROOT / "benchmarks" / "closed_form_scale_models.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    assert module.main(["--quick"]) == 0
-    table = capsys.readouterr().out
-    assert "| kunin |" in table and "| linear_node_scaling |" in table
-    assert "load average" in table
-
-
-# ---------------------------------------------------------------------------
 # kunin construction at scale (B2): vectorised Setup validation, float64 isotropy
 # ---------------------------------------------------------------------------
 def _reference_verdict(setup, rtol, dps=None):
@@ -572,14 +554,17 @@ def test_lns_chunks_and_blocks_with_underflowing_rows(monkeypatch, threads):
     shape=st.tuples(st.integers(1, 70), st.integers(1, 9)),
     seed=st.integers(0, 2**32 - 1),
     spread=st.floats(0, 30),
+    chunk=st.sampled_from([kunin._SQUARES_CHUNK, 1, 5, 64]),
 )
-def test_sum_of_squares_interval_holds_the_exact_sum(shape, seed, spread):
+def test_sum_of_squares_interval_holds_the_exact_sum(shape, seed, spread, chunk):
     """``kunin._sum_of_squares``: ``|sum x^2 - F| <= B`` against the exact rational sum,
     with entries spread over ``2^+-spread`` and ``B`` at most 1e-25 of the sum (what the
-    float64 ``s`` needs to round as the 50-digit one does)."""
+    float64 ``s`` needs to round as the 50-digit one does); the chunk of squares the
+    package's (one chunk, padded) or smaller (many chunks, the last one padded or not)."""
     rng = np.random.default_rng(seed)
     X = rng.standard_normal(shape) * 2.0 ** rng.uniform(-spread, spread, shape)
-    F, B = kunin._sum_of_squares(X)
+    with mock.patch.object(kunin, "_SQUARES_CHUNK", chunk):
+        F, B = kunin._sum_of_squares(X)
     exact = sum(Fraction(v) ** 2 for v in X.ravel().tolist())
     assert abs(exact - F) <= Fraction(B)
     assert B <= 1e-25 * float(exact)
