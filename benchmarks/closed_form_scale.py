@@ -1,37 +1,62 @@
-"""Closed forms at scale against the memory floor (issue 17, target 1), one table of cases.
+"""Closed forms at scale against the memory floor (issue 17, target 1), one table of cases:
+seed 001 (``xu_ziyin``), seed 003 (``kunin``, single neuron) and seed 000
+(``linear_node_scaling``, Theorem 7.4).
 
 Run (from the repository root)::
 
     python benchmarks/closed_form_scale.py              # every case, best and worst of 5
     python benchmarks/closed_form_scale.py --quick      # small sizes, a smoke run (seconds)
     python benchmarks/closed_form_scale.py --only xu_ziyin --repeat 3
+    python benchmarks/closed_form_scale.py --only kunin linear_node_scaling --no-reference \\
+        --no-scipy --markdown table.md
+
+Cases (``--only`` takes one or more case names or model names; a model name selects all its
+cases, so ``--only kunin`` runs ``kunin_32`` and ``kunin_1000``), each an output of about
+0.8 GB (``--quick``: the sizes in brackets):
+
+* ``xu_ziyin``: d = 1000, d0 = 10, 10^4 times in [0, 10 t_c] (d = 100, 1000 times);
+* ``kunin_32``: n = d = 32, 1.5 10^6 times in [0, 20] (n = 4, d = 3, 50 times);
+* ``kunin_1000``: n = d = 1000, 5 10^4 times (the issue's scale; construction decides
+  X^T X = s I in float64 with proved bounds) (n = d = 10, 20 times);
+* ``linear_node_scaling``: n = 50, d = m = 100, 10^4 times in [0, 20] (n = 5, d = 4,
+  m = 3, 20 times).
 
 For each case (a row group of the printed markdown table), all in one process, each timed
 ``--repeat`` times back to back (the previous result dropped before each call, so a large
 output is never held twice):
 
-(a) the memory floor: ``np.empty`` + ``fill`` of one float64 array as large as the whole
-    output (fresh pages every time, as a fresh output has);
+(a) the memory floor: ``np.empty`` + ``fill`` of ONE float64 array as large as the whole
+    output (all its fields together; fresh pages every time, as a fresh output has);
 (b) construction + sample into a fresh output: ``closed_form(...).sample(times)``;
 (c) sample into a reused output: ``traj.sample(times, out=states)``;
-(d) the reference path of the same closed form (``engine="reference"``: the whole arrays
-    at once, every piece of every Piecewise evaluated everywhere; the path before issue 17);
-(e) ``scipy.integrate.solve_ivp(DOP853, rtol=1e-10, t_eval=times)`` on a hand-written
-    numpy vector field of the same gradient flow (the baseline a user would otherwise run).
+(d) the reference path (the path before issue 17; ``--no-reference`` skips it):
+    xu_ziyin ``closed_form(...).sample(times, engine="reference")`` (construction included:
+    the whole arrays at once, every piece of every Piecewise evaluated everywhere); kunin and
+    linear_node_scaling ``traj._sample_reference(times)`` on the constructed trajectory;
+(e) ``scipy.integrate.solve_ivp(DOP853, rtol=1e-10, t_eval=times)`` on a hand-written numpy
+    vector field of the same gradient flow (the baseline a user would otherwise run;
+    ``--no-scipy`` skips it); atol: xu_ziyin 1e-13 max |z0|, kunin and
+    linear_node_scaling 1e-12.  It returns the weights only: ``u, W`` (xu_ziyin), ``a, w``
+    (kunin), ``W`` (linear_node_scaling).
 
 Printed: best and worst wall-clock seconds and both as ratios to the floor's best, the
 load average before and after (this machine is shared: ratios within one run are what
-compare), and the largest difference between (b) and (d) (0: the same arithmetic) and
-between (e) and (b) (relative, normwise).  Issue 17's target: (b) <= 3x (a).
+compare), and a row of differences per case: the largest ``abs((b) - (d))`` over the
+fields both paths compute with the same arithmetic (0: bit for bit; xu_ziyin every field,
+kunin ``t, a, w, beta``, linear_node_scaling ``t``), the largest ``abs((b) - (d))`` over
+the largest ``abs((d))`` of each field that is only within a rounding-error bound (kunin
+``loss``; linear_node_scaling ``W, f, loss``: see tests/test_closed_form_scale_models.py),
+and (e) against (b), normwise relative.  "-" marks a column not run.  Issue 17's target:
+(b) <= 3x (a).  ``--markdown FILE`` also writes the printed text to FILE.
 
-A case is an entry of :data:`CASES` (a name and a function of ``quick`` returning a
-:class:`Bench`); seed 001 (``xu_ziyin``) is the first; kunin and linear_node_scaling add
-theirs the same way.
+A case is an entry of :data:`CASES` (a name, a seed, a function of ``quick`` returning a
+:class:`Bench`, and the model it belongs to); add another the same way.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import platform
 import time
@@ -42,22 +67,31 @@ from typing import Any
 import numpy as np
 from scipy.integrate import solve_ivp
 
+from solvable import kunin
+from solvable import linear_node_scaling as lns
+from solvable import node_scaling as ns
 from solvable import xu_ziyin as xz
 
 RTOL = 1e-10  # solve_ivp's relative tolerance, as in benchmarks/bench_torch.py
+ATOL = 1e-12  # solve_ivp's absolute tolerance for kunin and linear_node_scaling (issue 17)
 
 
 @dataclass(frozen=True)
 class Bench:
-    """One sized problem of a case: the callables (b)-(e) of the module docstring."""
+    """One sized problem of a case: the callables (b)-(e) of the module docstring and what
+    the differences row compares."""
 
-    size: str  # the problem in words (the table's first column)
-    n_floats: int  # float64 numbers in the whole output: the floor's array
+    size: str  # the problem in words (the table's second column)
+    n_floats: int  # float64 numbers in the whole output: the floor's one array
     fresh: Callable[[], Any]  # (b) construction + sample into a fresh output
     reuse: Callable[[], Any]  # (c) sample into a preallocated output
     reference: Callable[[], Any] | None  # (d) the reference path (None: none kept)
-    ivp: Callable[[], Any] | None  # (e) solve_ivp with t_eval (None: no baseline)
-    differences: Callable[[Any, Any, Any], tuple[float, float]]  # (b, d, e) -> (|b-d|, rel)
+    ivp: Callable[[], Any] | None  # (e) solve_ivp with t_eval: sol.y (None: no baseline)
+    atol: float  # (e)'s absolute tolerance (for the label)
+    exact: tuple[str, ...]  # fields where (b) and (d) do the same arithmetic (bit for bit)
+    bounded: tuple[str, ...]  # fields where (b) is within a rounding bound of (d)
+    weights: Callable[[Any], np.ndarray]  # (b) -> (T, k) in the order of sol.y's rows
+    weight_names: str  # those weights in words
 
 
 @dataclass(frozen=True)
@@ -65,6 +99,18 @@ class Case:
     name: str
     seed: str
     build: Callable[[bool], Bench]  # quick -> the problem
+    model: str  # --only MODEL selects every case of the model
+
+
+def _ivp(rhs: Callable, z0: np.ndarray, times: np.ndarray, atol: float) -> Callable[[], Any]:
+    def ivp() -> Any:
+        sol = solve_ivp(rhs, (0.0, times[-1]), z0, method="DOP853", t_eval=times,
+                        rtol=RTOL, atol=atol)  # fmt: skip
+        if not sol.success:
+            raise RuntimeError(f"solve_ivp failed: {sol.message}")
+        return sol.y
+
+    return ivp
 
 
 # ---------------------------------------------------------------------------
@@ -100,37 +146,115 @@ def _xu_ziyin(quick: bool) -> Bench:
     rhs = _xz_field(x, 1.0, 1.0, 1.0, 1.0, d)
     z0 = np.concatenate([u0, W0.ravel()])
     atol = RTOL * 1e-3 * float(np.max(np.abs(z0)))  # torch_flow's and scipy_ode's rule
-
-    def ivp() -> Any:
-        sol = solve_ivp(rhs, (0.0, times[-1]), z0, method="DOP853", t_eval=times,
-                        rtol=RTOL, atol=atol)  # fmt: skip
-        if not sol.success:
-            raise RuntimeError(f"solve_ivp failed: {sol.message}")
-        return sol.y
-
-    def differences(b: Any, ref: Any, ode: Any) -> tuple[float, float]:
-        exact = max(
-            float(np.max(np.abs(getattr(b, k) - getattr(ref, k))))
-            for k in ("u", "W", "f", "alignment", "ntk", "alpha")
-        )
-        rel = float("nan")
-        if ode is not None:
-            z = np.concatenate([b.u, b.W.reshape(n_t, d * d0)], axis=1)
-            rel = float(np.max(np.abs(ode.T - z)) / np.max(np.abs(z)))
-        return exact, rel
-
     return Bench(
         size=f"d = {d}, d0 = {d0}, {n_t} times in [0, 10 t_c]",
         n_floats=n_t * (d + d * d0 + 5),
         fresh=lambda: xz.closed_form(setup, u0, W0).sample(times),
         reuse=lambda: traj.sample(times, out=states),
         reference=lambda: xz.closed_form(setup, u0, W0).sample(times, engine="reference"),
-        ivp=ivp,
-        differences=differences,
+        ivp=_ivp(rhs, z0, times, atol),
+        atol=atol,
+        exact=("u", "W", "f", "alignment", "ntk", "alpha"),
+        bounded=(),
+        weights=lambda b: np.concatenate([b.u, b.W.reshape(n_t, d * d0)], axis=1),
+        weight_names="u, W",
     )
 
 
-CASES: list[Case] = [Case("xu_ziyin", "001", _xu_ziyin)]
+# ---------------------------------------------------------------------------
+# seed 003: kunin, single neuron f = a w^T x, L = 1/2 |X beta - y|^2, beta = a w
+# ---------------------------------------------------------------------------
+def _kunin(n: int, d: int, n_t: int, seed: int = 0) -> Bench:
+    """Whitened data (``X = 2 Q``, ``Q`` with orthonormal columns: ``X^T X = 4 I``), an
+    upstream start, ``n_t`` times in ``[0, 20]``."""
+    rng = np.random.default_rng(seed)
+    Q, _ = np.linalg.qr(rng.standard_normal((n, d)))
+    X, y = 2.0 * Q, rng.standard_normal(n)
+    w0 = 0.1 * rng.standard_normal(d)
+    times = np.linspace(0.0, 20.0, n_t)
+    eta_a, eta_w, a0 = 1.0, 0.5, 0.3
+
+    def construct() -> kunin.Trajectory:
+        return kunin.closed_form(kunin.Setup(eta_a, eta_w, X, y), a0, w0)
+
+    def rhs(_t: float, z: np.ndarray) -> np.ndarray:
+        a, w = z[0], z[1:]
+        g = X.T @ (X @ (a * w) - y)  # grad_beta L
+        return np.concatenate(([-eta_a * (w @ g)], -eta_w * a * g))
+
+    traj = construct()
+    states = traj.sample(times)  # the output (c) reuses; warms every path, outside the timing
+    return Bench(
+        size=f"n = {n}, d = {d}, {n_t} times in [0, 20]",
+        n_floats=n_t * (3 + 2 * d),  # t, a, w, beta, loss
+        fresh=lambda: construct().sample(times),
+        reuse=lambda: traj.sample(times, out=states),
+        reference=lambda: traj._sample_reference(times),
+        ivp=_ivp(rhs, np.concatenate(([a0], w0)), times, ATOL),
+        atol=ATOL,
+        exact=("t", "a", "w", "beta"),
+        bounded=("loss",),
+        weights=lambda b: np.concatenate([b.a[:, None], b.w], axis=1),
+        weight_names="a, w",
+    )
+
+
+def _kunin_32(quick: bool) -> Bench:
+    return _kunin(4, 3, 50) if quick else _kunin(32, 32, 1_500_000)
+
+
+def _kunin_1000(quick: bool) -> Bench:
+    return _kunin(10, 10, 20) if quick else _kunin(1000, 1000, 50_000)
+
+
+# ---------------------------------------------------------------------------
+# seed 000: linear_node_scaling (Theorem 7.4), f = X W^T (sqrt(lam) a) / sqrt(d)
+# ---------------------------------------------------------------------------
+def _linear_node_scaling(quick: bool, seed: int = 0) -> Bench:
+    """Gaussian data and weights, node scalings in [0.1, 1], ``a = +-1``, eta = 0.5, times
+    in ``[0, 20]``."""
+    n, d, m, n_t = (5, 4, 3, 20) if quick else (50, 100, 100, 10_000)
+    rng = np.random.default_rng(seed)
+    X, y = rng.standard_normal((n, d)), rng.standard_normal(n)
+    lam = rng.uniform(0.1, 1.0, m)
+    a = rng.choice([-1.0, 1.0], m)
+    W0 = rng.standard_normal((m, d))
+    eta = 0.5
+    times = np.linspace(0.0, 20.0, n_t)
+
+    def construct() -> lns.Trajectory:
+        return lns.closed_form(ns.Setup(X, y, lam, "linear", eta), a, W0)
+
+    sa = np.sqrt(lam) * a
+
+    def rhs(_t: float, z: np.ndarray) -> np.ndarray:
+        W = z.reshape(m, d)
+        r = y - X @ (W.T @ sa) / math.sqrt(d)  # eqs. (2), (5): r = y - f
+        return (eta * np.outer(sa, X.T @ r) / math.sqrt(d)).ravel()
+
+    traj = construct()
+    states = traj.sample(times)  # the output (c) reuses; warms every path, outside the timing
+    return Bench(
+        size=f"n = {n}, d = {d}, m = {m}, {n_t} times in [0, 20]",
+        n_floats=n_t * (2 + m * d + n),  # t, W, f, loss (a is the trajectory's, not copied)
+        fresh=lambda: construct().sample(times),
+        reuse=lambda: traj.sample(times, out=states),
+        reference=lambda: traj._sample_reference(times),
+        ivp=_ivp(rhs, W0.ravel(), times, ATOL),
+        atol=ATOL,
+        exact=("t",),
+        bounded=("W", "f", "loss"),
+        weights=lambda b: b.W.reshape(n_t, m * d),
+        weight_names="W",
+    )
+
+
+CASES: list[Case] = [
+    Case("xu_ziyin", "001", _xu_ziyin, "xu_ziyin"),
+    Case("kunin_32", "003", _kunin_32, "kunin"),
+    Case("kunin_1000", "003", _kunin_1000, "kunin"),
+    Case("linear_node_scaling", "000", _linear_node_scaling, "linear_node_scaling"),
+]
 
 
 # ---------------------------------------------------------------------------
@@ -158,8 +282,36 @@ def floor(n: int) -> Callable[[], None]:
     return fill
 
 
-def run_case(case: Case, quick: bool, repeat: int) -> list[list[str]]:
-    """The table rows of one case."""
+def _num(v: float | None) -> str:
+    return "-" if v is None else f"{v:.1e}"
+
+
+def differences(bench: Bench, b: Any, ref: Any, ode: Any) -> str:
+    """The differences row's text (module docstring); "-" for a column not run."""
+    exact = bounded = rel = None
+    if ref is not None:
+        exact = max(float(np.max(np.abs(getattr(b, k) - getattr(ref, k)))) for k in bench.exact)
+        bounded = {}
+        for k in bench.bounded:
+            diff = float(np.max(np.abs(getattr(b, k) - getattr(ref, k))))
+            scale = float(np.max(np.abs(getattr(ref, k))))
+            bounded[k] = diff / scale if scale > 0 else diff
+    if ode is not None:
+        z = bench.weights(b)
+        rel = float(np.max(np.abs(ode.T - z)) / np.max(np.abs(z)))
+    text = f"(b) - (d), max abs over {', '.join(bench.exact)}: {_num(exact)}"
+    if bench.bounded:
+        within = ", ".join(f"{k} {_num(None if bounded is None else bounded[k])}"
+                           for k in bench.bounded)  # fmt: skip
+        text += f"; (b) - (d), max abs / max abs of (d): {within}"
+    return text + f"; (e) vs (b) over {bench.weight_names}: {_num(rel)} (max abs / max abs)"
+
+
+def run_case(
+    case: Case, quick: bool, repeat: int, reference: bool = True, scipy: bool = True
+) -> list[list[str]]:
+    """The table rows of one case: (a)-(e) (without (d) or (e) if not asked for or not
+    kept) and the differences."""
     bench = case.build(quick)
     mb = bench.n_floats * 8 / 1e6
     f_best, f_worst, _ = timed(floor(bench.n_floats), repeat)
@@ -169,23 +321,21 @@ def run_case(case: Case, quick: bool, repeat: int) -> list[list[str]]:
     c_best, c_worst, _ = timed(bench.reuse, repeat)
     rows.append(("(c) sample, out= reused", c_best, c_worst))
     ref = ode = None
-    if bench.reference is not None:
+    if reference and bench.reference is not None:
         r_best, r_worst, ref = timed(bench.reference, repeat, keep=True)
-        rows.append(('(d) reference path (engine="reference")', r_best, r_worst))
-    if bench.ivp is not None:
+        rows.append(("(d) reference path", r_best, r_worst))
+    if scipy and bench.ivp is not None:
         e_best, e_worst, ode = timed(bench.ivp, repeat, keep=True)
-        rows.append((f"(e) solve_ivp DOP853 rtol {RTOL:g}, t_eval", e_best, e_worst))
-    exact, rel = bench.differences(b, ref, ode)
+        label = f"(e) solve_ivp DOP853 rtol {RTOL:g}, atol {bench.atol:.1e}, t_eval"
+        rows.append((label, e_best, e_worst))
+    name = f"{case.name} ({case.seed})"
     out = []
     for label, best, worst in rows:
         out.append([
-            f"{case.name} ({case.seed})", f"{bench.size}, {mb:.0f} MB", label,
+            name, f"{bench.size}, {mb:.3g} MB", label,
             f"{best:.3f}", f"{worst:.3f}", f"{best / f_best:.2f}x", f"{worst / f_best:.2f}x",
         ])  # fmt: skip
-    out.append([
-        f"{case.name} ({case.seed})", "", f"max abs((b) - (d)) = {exact:.1e}; (e) vs (b): "
-        f"{rel:.1e} (max abs / max abs)", "", "", "", "",
-    ])  # fmt: skip
+    out.append([name, "", differences(bench, b, ref, ode), "", "", "", ""])
     return out
 
 
@@ -202,21 +352,31 @@ def main(argv: Sequence[str] | None = None) -> list[list[str]]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
     parser.add_argument("--repeat", type=int, default=5, help="calls per path (default 5)")
-    parser.add_argument("--only", choices=[c.name for c in CASES], help="one case")
+    names = list(dict.fromkeys([c.name for c in CASES] + [c.model for c in CASES]))
+    parser.add_argument("--only", nargs="+", choices=names, metavar="CASE",
+                        help=f"these cases or models only ({', '.join(names)})")  # fmt: skip
+    parser.add_argument("--no-reference", action="store_true", help="skip column (d)")
+    parser.add_argument("--no-scipy", action="store_true", help="skip column (e)")
+    parser.add_argument("--markdown", metavar="FILE", help="also write the table to FILE")
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error(f"--repeat must be >= 1, got {args.repeat}")
     load0 = os.getloadavg()
-    print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, numpy "
-          f"{np.__version__}; load average {load0[0]:.2f} {load0[1]:.2f} {load0[2]:.2f}; "
-          f"best and worst of {args.repeat}; ratios to the floor's best")  # fmt: skip
+    text = [f"# {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, numpy "
+            f"{np.__version__}; load average {load0[0]:.2f} {load0[1]:.2f} {load0[2]:.2f}; "
+            f"best and worst of {args.repeat}; ratios to the floor's best"]  # fmt: skip
+    print(text[0], flush=True)
     rows: list[list[str]] = []
     for case in CASES:
-        if args.only in (None, case.name):
-            rows += run_case(case, args.quick, args.repeat)
-    print(markdown(rows))
+        if args.only is None or case.name in args.only or case.model in args.only:
+            rows += run_case(case, args.quick, args.repeat, not args.no_reference,
+                             not args.no_scipy)  # fmt: skip
     load1 = os.getloadavg()
-    print(f"# load average after: {load1[0]:.2f} {load1[1]:.2f} {load1[2]:.2f}")
+    text += [markdown(rows), f"# load average after: {load1[0]:.2f} {load1[1]:.2f} {load1[2]:.2f}"]
+    print("\n".join(text[1:]))
+    if args.markdown:
+        with open(args.markdown, "w", encoding="utf-8") as fh:
+            fh.write("\n".join(text) + "\n")
     return rows
 
 

@@ -329,17 +329,57 @@ def test_weight_array_checked_as_its_rows():
 # ---------------------------------------------------------------------------
 # the benchmark's quick mode (a smoke test; its timings are not asserted)
 # ---------------------------------------------------------------------------
-def test_benchmark_quick_mode(capsys):
+def _benchmark_number(s):
+    return None if s == "-" else float(s)
+
+
+def _benchmark_differences(cell):
+    """The differences row's numbers: (exact, {field: relative}, ode), None for "-"."""
+    num = _benchmark_number
+    parts = cell.split("; ")
+    exact = num(parts[0].rsplit(": ", 1)[1])
+    bounded = {}
+    if len(parts) == 3:
+        for item in parts[1].split(": ", 1)[1].split(", "):
+            field, value = item.split(" ")
+            bounded[field] = num(value)
+    return exact, bounded, num(parts[-1].split(": ")[1].split(" ")[0])
+
+
+def test_benchmark_quick_mode(capsys, tmp_path):
+    """Every case of ``benchmarks/closed_form_scale.py`` (xu_ziyin, kunin, linear_node_scaling)
+    at its quick size: rows (a)-(e) and the differences, bit for bit where the arithmetic is
+    the same, within rounding where bounded, close to solve_ivp; the skipping flags print
+    "-"; ``--markdown`` writes what is printed."""
     spec = importlib.util.spec_from_file_location(
         "benchmarks_closed_form_scale", ROOT / "benchmarks" / "closed_form_scale.py"
     )
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
     spec.loader.exec_module(module)
-    rows = module.main(["--quick", "--repeat", "1"])
+    md = tmp_path / "table.md"
+    rows = module.main(["--quick", "--repeat", "1", "--markdown", str(md)])
     text = capsys.readouterr().out
-    assert "| (a) floor: np.empty + fill |" in text and "load average" in text
-    assert any("max abs((b) - (d)) = 0.0e+00" in cell for row in rows for cell in row)
+    assert "| (a) floor: np.empty + fill |" in text and "load average after" in text
+    assert md.read_text(encoding="utf-8") == text
+    names = [c.name for c in module.CASES]
+    assert names == ["xu_ziyin", "kunin_32", "kunin_1000", "linear_node_scaling"]
+    bounded_fields = {"xu_ziyin": set(), "linear_node_scaling": {"W", "f", "loss"}}
+    for case in module.CASES:
+        mine = [r for r in rows if r[0] == f"{case.name} ({case.seed})"]
+        assert [r[2][:3] for r in mine] == ["(a)", "(b)", "(c)", "(d)", "(e)", "(b)"], case.name
+        assert all(float(r[3]) >= 0 and r[5].endswith("x") for r in mine[:5])
+        exact, bounded, ode = _benchmark_differences(mine[5][2])
+        assert exact == 0.0, case.name
+        assert set(bounded) == bounded_fields.get(case.name, {"loss"}), case.name
+        assert all(0 <= v < 1e-13 for v in bounded.values()), (case.name, bounded)
+        assert ode is not None and ode < 1e-7, (case.name, ode)
+    rows = module.main(["--quick", "--repeat", "1", "--only", "kunin", "--no-reference",
+                        "--no-scipy"])  # fmt: skip
+    capsys.readouterr()
+    assert {r[0] for r in rows} == {"kunin_32 (003)", "kunin_1000 (003)"}
+    assert [r[2][:3] for r in rows] == ["(a)", "(b)", "(c)", "(b)"] * 2
+    assert _benchmark_differences(rows[3][2]) == (None, {"loss": None}, None)
 
 
 @settings(max_examples=100, deadline=None)
