@@ -918,7 +918,8 @@ class Trajectory:
         temporary of the output's size, and the loss is :func:`loss` of the two coordinates of
         ``w`` in its plane ``(beta*-hat, c_perp)``, on an orthonormal frame of that plane
         (:func:`_loss_frame`: three rows and targets with the plane's exact Gram, claim
-        ``kunin.loss_in_frame``), so that a time costs O(d), not O(n d); where the frame's
+        ``kunin.loss_in_frame``; evaluated by :func:`_frame_loss`, generated from
+        :func:`loss` on symbols), so that a time costs O(d), not O(n d); where the frame's
         entries are out of range, on the plane's data ``X beta*-hat, X c_perp`` (O(n + d)).
         ``a``, ``w``, ``beta`` and ``t`` are bit-for-bit those of the previous path
         (:meth:`_sample_reference`); the loss agrees within a derived rounding bound.  Times
