@@ -28,7 +28,8 @@ MUTANTS = [
         backend="numpy",
         file="solvable/_core/backends.py",
         old="            key = ast.dump(node)\n            counts[key] = counts.get(key, 0) + 1",
-        new="            key = ast.dump(node.func)\n            counts[key] = counts.get(key, 0) + 1",
+        new="            key = ast.dump(node.func)\n"
+        "            counts[key] = counts.get(key, 0) + 1",
         why="repeated calls counted by the function's name, not the whole call: nothing is "
         "hoisted any more (kunin's coefficients back to 13 exp calls per time; killed by "
         "test_hoisted_calls_give_the_numbers_of_the_generated_code)",
@@ -40,8 +41,10 @@ MUTANTS = [
         seed="003",
         backend="numpy",
         file="solvable/kunin.py",
-        old="        frame_loss = _frame_loss(tuple(v != 0 for v in frame_entries)) if frame else None",
-        new="        frame_loss = _frame_loss(tuple(v == 0 for v in frame_entries)) if frame else None",
+        old="        frame_loss = _frame_loss(tuple(v != 0 for v in frame_entries)) "
+        "if frame else None",
+        new="        frame_loss = _frame_loss(tuple(v == 0 for v in frame_entries)) "
+        "if frame else None",
         why="the frame's loss evaluator generated with the nonzero entries of R and g put in "
         "as zeros (the loss of the zero frame: |g|^2 / 2 wrong; killed by the loss bound "
         "of test_kunin_named_cases_match_the_reference)",
