@@ -1017,30 +1017,8 @@ def _check_out(out: Any, n: int, d: int, d0: int) -> None:
             "out must be a xu_ziyin.States of float64 arrays (e.g. States.empty(len(times), "
             f"{d}, {d0})), got {type(out).__name__}"
         )
-    shapes = _shapes(n, d, d0)
-    for name, shape in shapes.items():
-        a = getattr(out, name)
-        want = f"a writeable numpy float64 array of shape {shape}"
-        if not isinstance(a, np.ndarray):
-            raise TypeError(f"out.{name} must be {want}, got {type(a).__name__}")
-        if a.dtype != np.float64:
-            raise TypeError(f"out.{name} must be {want}, got dtype {a.dtype}")
-        if a.shape != shape:
-            raise ValueError(
-                f"out.{name} must be {want} (len(times) = {n}, d = {d}, d0 = {d0}), got shape "
-                f"{a.shape}"
-            )
-        if not a.flags.writeable:
-            raise ValueError(f"out.{name} must be {want}, got a read-only array")
-        if not a.flags.c_contiguous:
-            raise ValueError(f"out.{name} must be C-contiguous (as States.empty makes it)")
-    names = list(shapes)
-    for i, a in enumerate(names):
-        for b in names[i + 1 :]:
-            if np.may_share_memory(getattr(out, a), getattr(out, b)) and np.shares_memory(
-                getattr(out, a), getattr(out, b)
-            ):
-                raise ValueError(f"out.{a} and out.{b} must not share memory (they do)")
+    nb.check_output_arrays(out, _shapes(n, d, d0), contiguous=True,
+                           sizes=f" (len(times) = {n}, d = {d}, d0 = {d0})")  # fmt: skip
 
 
 def _copied(states: States, out: States | None) -> States:

@@ -389,11 +389,14 @@ def rounded(arrays: Sequence[Any], dps: int | None) -> tuple[Any, ...]:
         return tuple(rnd(a) if isinstance(a, np.ndarray) else +a for a in arrays)
 
 
-def check_output_arrays(out: Any, shapes: dict[str, tuple[int, ...]]) -> None:
+def check_output_arrays(out: Any, shapes: dict[str, tuple[int, ...]], *, sizes: str = "",
+                        contiguous: bool = False) -> None:  # fmt: skip
     """The fields ``shapes`` of ``out`` (a preallocated result, ``sample(..., out=out)``):
-    each a writeable float64 ``numpy`` array of its shape, no two sharing memory; else
-    ``TypeError`` / ``ValueError`` naming the field, the expected shape and dtype and quoting
-    what was received."""
+    each a writeable float64 ``numpy`` array of its shape (C-contiguous if ``contiguous``),
+    no two overlapping; else ``TypeError`` / ``ValueError`` naming the field, the expected
+    shape and dtype (``sizes``: the sizes the shape comes from, in words) and quoting what
+    was received.  Views of one buffer that do not overlap are accepted; where numpy cannot
+    decide that cheaply, they count as overlapping."""
     for name, shape in shapes.items():
         arr = getattr(out, name)
         want = f"a writeable float64 array of shape {shape}"
@@ -402,11 +405,26 @@ def check_output_arrays(out: Any, shapes: dict[str, tuple[int, ...]]) -> None:
         if arr.dtype != np.float64:
             raise TypeError(f"out.{name} must be {want}, got dtype {arr.dtype}")
         if arr.shape != shape:
-            raise ValueError(f"out.{name} must be {want}, got shape {arr.shape}")
+            raise ValueError(f"out.{name} must be {want}{sizes}, got shape {arr.shape}")
         if not arr.flags.writeable:
             raise ValueError(f"out.{name} must be {want}, got a read-only array")
+        if contiguous and not arr.flags.c_contiguous:
+            raise ValueError(f"out.{name} must be C-contiguous, got strides {arr.strides}")
     names = list(shapes)
     for i, p in enumerate(names):
         for q in names[i + 1 :]:
-            if np.may_share_memory(getattr(out, p), getattr(out, q)):
+            if _overlap(getattr(out, p), getattr(out, q)):
                 raise ValueError(f"out.{p} and out.{q} must not overlap (share memory)")
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether ``a`` and ``b`` share an element (bounded work: undecided counts as yes)."""
+    if not np.may_share_memory(a, b):
+        return False
+    try:
+        return bool(np.shares_memory(a, b, max_work=_OVERLAP_WORK))
+    except np.exceptions.TooHardError:
+        return True
+
+
+_OVERLAP_WORK = 10**5  # numpy's exact overlap test: the work allowed before it gives up
