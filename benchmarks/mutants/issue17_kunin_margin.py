@@ -1,7 +1,8 @@
 """Mutants of issue 17 target 1, kunin's margin under 3x the memory floor: the generator's
 hoisting of repeated calls (``backends._hoist_repeated_calls``, used by kunin's coefficient
 evaluator), the O(1) loss evaluator on the frame (``kunin._frame_loss``) and the chunked
-sum of squares (``kunin._sum_of_squares``).  Each still runs and returns numbers of the
+sum of squares (``kunin._sum_of_squares``), and the shared ``out=`` check
+(``numbers.check_output_arrays``).  Each still runs and returns numbers of the
 right shape.  Format: see ``benchmarks/mutation.py``."""
 
 _T = ["tests/test_closed_form_scale_models.py"]
@@ -88,6 +89,18 @@ MUTANTS = [
         "sums wrong by units of the squares' last place; killed by "
         "test_sum_of_squares_interval_holds_the_exact_sum)",
         tests=_T,
+        claims=[],
+    ),
+    dict(
+        name="core.out_overlap_ignored",
+        seed="core",
+        backend="numpy",
+        file="solvable/_core/numbers.py",
+        old="        return bool(np.shares_memory(a, b, max_work=_OVERLAP_WORK))",
+        new="        return False",
+        why="out= fields that share memory accepted (the sample then writes one field over "
+        "another; killed by test_bad_out_refused[shared] and [overlapping views])",
+        tests=["tests/test_closed_form_scale.py"],
         claims=[],
     ),
 ]
