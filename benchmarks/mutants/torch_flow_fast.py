@@ -45,7 +45,7 @@ MUTANTS = [
         why="when every element accepts, the state buffers are swapped but the field of the "
         "new state (FSAL) is not: the next step starts from the old field (a batch of 4 "
         "crawls; killed by test_torch_fixed_point_per_element_and_steps_bounded's step "
-        "bound, which before issue 17's last stop ran to 100000 steps: a timeout)",
+        "bound, passed as max_steps; without it the test ran to 100000 steps: a timeout)",
         tests=_METHOD_TESTS,
         claims=[],
     ),
