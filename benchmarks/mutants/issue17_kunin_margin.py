@@ -32,7 +32,7 @@ MUTANTS = [
         new="            key = ast.dump(node.func)\n"
         "            counts[key] = counts.get(key, 0) + 1",
         why="repeated calls counted by the function's name, not the whole call: nothing is "
-        "hoisted any more (kunin's coefficients back to 13 exp calls per time; killed by "
+        "hoisted any more (kunin's coefficients back to 12 exp calls per time; killed by "
         "test_hoisted_calls_give_the_numbers_of_the_generated_code)",
         tests=_B,
         claims=[],
