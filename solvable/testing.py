@@ -36,6 +36,7 @@ from __future__ import annotations
 import functools
 import math
 import numbers
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -62,6 +63,7 @@ __all__ = [
     "EdgeCase",
     "KernelOracle",
     "Oracle",
+    "OracleWarning",
     "Report",
     "TrajectoryOracle",
     "assert_matches_closed_form",
@@ -89,9 +91,21 @@ GD_STEP_LIMIT = 0.25
 """Largest ``lr * max_t ||J(theta(t))||_2`` (``J`` the Jacobian of the flow's vector field)
 for which the first-order allowance is used: beyond it the ``O(lr^2)`` remainder is no
 longer small next to the first-order term, and the check refuses with a ``ValueError``."""
+E1_FLOOR = 1e-4
+"""Floor on ``lr max||J||`` in the second-order allowance of the update-rule diagnostic
+(:meth:`TrajectoryOracle.compare`): ``lr e(t)`` is integrated to ``rtol = 1e-8`` with central
+differences, so its own error is below ``1e-6 lr max|e|``; the floor keeps that error a
+hundredth of the allowance when ``lr max||J||`` is tiny."""
 _REFERENCE_DPS = 30  # digits of the reference for rtol < _FLOAT64_RTOL
 _FLOAT64_RTOL = 1e-10  # float64 closed forms are confirmed to ~1e-13 (their claims): a factor
 # 1000 of margin; below it the reference is evaluated at _REFERENCE_DPS digits
+
+
+class OracleWarning(UserWarning):
+    """A trajectory passed, but the check could not tell it from some wrong ones: the times
+    cover only the converged tail, or only ``t = 0``; or a gradient-descent trajectory's
+    ``O(lr)`` error is not plain gradient descent's (the message says which and why).
+    ``pytest -W error::solvable.testing.OracleWarning`` turns these into failures."""
 
 
 # ---------------------------------------------------------------------------
@@ -281,6 +295,7 @@ class Report:
     rtol: float
     atol: float
     lr: float | None
+    notes: tuple[str, ...] = ()
 
     @property
     def first_failure(self) -> int | None:
@@ -330,7 +345,21 @@ class Report:
                 "  (a gradient-descent trajectory has an O(lr) discretisation error: "
                 "pass lr=<step in flow time>, times[k] = k * lr, to allow for it)"
             )
+        lines += [f"  note: {note}" for note in self.notes]
         return "\n".join(lines)
+
+
+def _blockmax(values: np.ndarray, n: int) -> np.ndarray:
+    """``max|values|`` over each of the ``n`` times (0 for an empty block)."""
+    return np.abs(values).reshape(n, -1).max(axis=1, initial=0.0)
+
+
+def _units(diff: np.ndarray, allow: np.ndarray) -> np.ndarray:
+    """``diff / allow`` elementwise, ``0`` where ``diff == 0`` and ``inf`` where only the
+    allowance is 0 (an exact block identically zero with ``atol = 0`` admits no error)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        units = np.where(diff == 0, 0.0, diff / np.where(allow > 0, allow, 1.0))
+    return np.where((allow == 0) & (diff > 0), np.inf, units)
 
 
 def _fmt(value: Any) -> str:
@@ -418,6 +447,7 @@ class TrajectoryOracle:
 
         ``lr``: the trajectory is gradient descent with step ``lr`` in flow time (``times``
         must be multiples ``k * lr``); the allowance grows by :func:`gd_allowance`."""
+        __tracebackhide__ = True  # pytest: the user's line, not the oracle's frames
         rtol, atol, lr = _check_rtol(rtol), _check_atol(atol), _check_lr(lr)
         ts = _check_times(times, allow_inf=lr is None)
         if lr is not None:
@@ -432,36 +462,118 @@ class TrajectoryOracle:
         given = self._resolve(arrays, named)
         got = {b: _check_block(f"{b} ({self.model} block)", given[b], (len(ts), *shape))
                for b, shape in self.blocks.items()}  # fmt: skip
-        ref = self.exact(ts, dps=None if rtol >= _FLOAT64_RTOL else _REFERENCE_DPS)
-        extra = {b: np.zeros(len(ts)) for b in self.blocks}
+        dps = None if rtol >= _FLOAT64_RTOL else _REFERENCE_DPS
+        ref = self.exact(ts, dps=dps)
+        n = len(ts)
+        extra = {b: np.zeros(n) for b in self.blocks}
+        first, step = None, 0.0
         if lr is not None:
-            extra = self._gd_allowance(ts, lr)
+            extra, first, step = self._gd_terms(ts, lr)
+        base = {b: atol + rtol * _blockmax(ref[b], n) for b in self.blocks}
         errors, diffs, allowed = {}, {}, {}
-        for b in self.blocks:
-            n = len(ts)
-            diff = np.abs(got[b] - ref[b]).reshape(n, -1).max(axis=1, initial=0.0)
-            allow = atol + rtol * np.abs(ref[b]).reshape(n, -1).max(axis=1, initial=0.0)
-            allow = allow + extra[b]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                units = np.where(diff == 0, 0.0, diff / np.where(allow > 0, allow, 1.0))
-            units = np.where((allow == 0) & (diff > 0), np.inf, units)
-            errors[b], diffs[b], allowed[b] = units, diff, allow
+        for b in self.blocks:  # every block, each against its own allowance
+            diffs[b] = _blockmax(got[b] - ref[b], n)
+            allowed[b] = base[b] + extra[b]
+            errors[b] = _units(diffs[b], allowed[b])
+        notes = self._notes(ts, got, ref, allowed, dps, lr)
+        if first is not None:
+            notes += self._update_rule_note(ts, got, ref, base, extra, first, step)
         got_f, got_l = self.output(got), self.loss(got)
         ref_f, ref_l = self.output(ref), self.loss(ref)
         return Report(self.model, self.source, ts, errors, diffs, allowed, ref_f, got_f, ref_l,
-                      got_l, rtol, atol, lr)  # fmt: skip
+                      got_l, rtol, atol, lr, notes)  # fmt: skip
+
+    def _notes(self, ts: np.ndarray, got: Mapping[str, np.ndarray],
+               ref: Mapping[str, np.ndarray], allowed: Mapping[str, np.ndarray],
+               dps: int | None, lr: float | None) -> tuple[str, ...]:  # fmt: skip
+        """What the comparison cannot tell apart (see :class:`OracleWarning`), and a hint
+        when the times look like step indices."""
+        notes: list[str] = []
+        n = len(ts)
+        late = ts > 0
+        whole = bool(np.all(ts == np.round(ts))) and n >= 2 and (lr is None or lr != 1)
+        if whole and any(np.any(_units(_blockmax(got[b] - ref[b], n), allowed[b]) > 1)
+                         for b in self.blocks):  # fmt: skip
+            notes.append("every time is a whole number: if times[k] is the step index k of "
+                         "gradient descent, pass times = k * lr (flow time) and lr=")  # fmt: skip
+        if not late.any():
+            notes.append("every time is t = 0: only the initial condition is checked, not "
+                         "the training; include times t > 0")  # fmt: skip
+            return tuple(notes)
+        try:
+            ends = self.exact([0.0, math.inf], dps=dps)
+        except (ArithmeticError, ValueError):  # no finite limit: no converged tail either
+            return tuple(notes)
+        # the trajectory that jumps from the start straight to the limit t -> inf
+        jump_passes = all(
+            np.all(_units(_blockmax(ends[b][1] - ref[b][late], int(late.sum())),
+                          allowed[b][late]) <= 1) for b in self.blocks)  # fmt: skip
+        # ... and the one that never moves: if it passes too, the exact solution is at rest
+        # and the check is a real one (any motion fails)
+        rest_passes = all(
+            np.all(_units(_blockmax(ends[b][0] - ref[b], n), allowed[b]) <= 1)
+            for b in self.blocks)  # fmt: skip
+        if jump_passes and not rest_passes:
+            t0 = float(np.min(ts[late]))
+            notes.append(
+                f"every time t > 0 given (the first: {t0:.6g}) is in the converged tail: "
+                f"there the exact solution is within the tolerance of its limit t -> inf, so a "
+                f"trainer that jumps straight to the right limit passes too; include times "
+                f"before t = {t0:.6g}, where the weights still move"
+            )
+        return tuple(notes)
+
+    def _update_rule_note(self, ts: np.ndarray, got: Mapping[str, np.ndarray],
+                          ref: Mapping[str, np.ndarray], base: Mapping[str, np.ndarray],
+                          extra: Mapping[str, np.ndarray], first: Mapping[str, np.ndarray],
+                          step: float) -> tuple[str, ...]:  # fmt: skip
+        """Gradient descent's error is ``lr e(t) + O(lr^2)``: the residual ``got - exact -
+        lr e(t)`` measured against ``atol + rtol max|exact| + GD_SAFETY lr max|e| max(lr
+        max||J||, E1_FLOOR)`` (the second-order term is ``lr max||J||`` times the first
+        order or less: measured at most 0.6 of this allowance on xu_ziyin's and kunin's
+        regular cases at lr = 1e-4 ... 1e-2).  A trainer with another update rule (layers
+        in sequence, momentum, an implicit step) has an ``O(lr)`` residual: 14 to 3e4
+        allowances for layers updated in sequence on the same cases.  A warning, not a
+        failure: near a saddle plain gradient descent's higher-order terms reach it too."""
+        n = len(ts)
+        worst, where = 0.0, ("", 0)
+        for b in self.blocks:
+            resid = _blockmax(got[b] - ref[b] - first[b], n)
+            units = _units(resid, base[b] + extra[b] * max(step, E1_FLOOR))
+            k = int(np.argmax(units))
+            if units[k] > worst:
+                worst, where = float(units[k]), (b, k)
+        if worst <= 1:
+            return ()
+        b, k = where
+        return (
+            f"the O(lr) error is not plain gradient descent's: |got - exact - lr e(t)| of "
+            f"block {b} at t = {ts[k]:.6g} is {worst:.3g} times the second-order allowance "
+            f"(e the first-order error term of gradient_descent, see gd_allowance); a trainer "
+            f"that updates the layers one after the other, uses momentum or an implicit step "
+            f"looks like this (near a saddle, plain gradient descent's higher-order terms can "
+            f"be as large)",
+        )
 
     def check(self, times: Any, *arrays: Any, lr: Any = None, rtol: Any = 1e-6,
               atol: Any = 0.0, **named: Any) -> Report:  # fmt: skip
         """Assert that the trajectory follows the exact solution (see :meth:`compare`):
         ``AssertionError`` with the first failing time, every block's error in units of the
         tolerance and the exact and actual output and loss there; the report otherwise."""
+        __tracebackhide__ = True  # pytest: the user's line, not the oracle's frames
         report = self.compare(times, *arrays, lr=lr, rtol=rtol, atol=atol, **named)
         if not report.passed:
             raise AssertionError(str(report))
+        for note in report.notes:
+            warnings.warn(f"{self.model}: the trajectory passes, but {note}", OracleWarning,
+                          stacklevel=2)  # fmt: skip
         return report
 
-    def _gd_allowance(self, ts: np.ndarray, lr: float) -> dict[str, np.ndarray]:
+    def _gd_terms(self, ts: np.ndarray, lr: float
+                  ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], float]:  # fmt: skip
+        """``(allowance, first, lr max||J||)``: per block the gradient-descent allowance
+        ``GD_SAFETY`` times the running max of ``lr max|e|``, and the signed first-order
+        error ``lr e(t)`` with the block's shape."""
         system = self._system
         weights = system.initial(self.setup, self._out0, self._in0)
         flow = system.flow(self.setup, {b: w.shape for b, w in weights.items()})
@@ -475,9 +587,10 @@ class TrajectoryOracle:
                 f"Jacobian of the flow); use a smaller step or compare at a smaller lr"
             )
         spans = {name: span for (name, _), span in zip(flow.blocks, flow.spans(), strict=True)}
-        out = {}
+        out, first = {}, {}
         for b in self.blocks:
             lo, hi = spans[b]
+            first[b] = E[:, lo:hi].reshape(len(ts), *self.blocks[b])
             per_time = np.abs(E[:, lo:hi]).max(axis=1, initial=0.0)
             # running max over the given times (sorted): robust where e(t) crosses zero and
             # the O(lr^2) term is all there is
@@ -486,7 +599,7 @@ class TrajectoryOracle:
             allow = np.empty_like(run)
             allow[order] = run
             out[b] = GD_SAFETY * allow
-        return out
+        return out, first, step
 
 
 class _XuZiyin(TrajectoryOracle):
@@ -646,6 +759,7 @@ class KernelOracle:
 
     def check(self, K: Any, *, rtol: Any = 1e-10, atol: Any = 0.0) -> KernelReport:
         """:meth:`compare`, raising ``AssertionError`` (with the worst entry) on a mismatch."""
+        __tracebackhide__ = True
         report = self.compare(K, rtol=rtol, atol=atol)
         if not report.passed:
             raise AssertionError(str(report))
@@ -682,6 +796,7 @@ class KernelOracle:
 
     def check_samples(self, samples: Any, *, confidence: Any = MC_CONFIDENCE) -> KernelReport:
         """:meth:`compare_samples`, raising ``AssertionError`` on a mismatch."""
+        __tracebackhide__ = True
         report = self.compare_samples(samples, confidence=confidence)
         if not report.passed:
             raise AssertionError(str(report))
@@ -792,4 +907,5 @@ def assert_matches_closed_form(
     flow of seed 001 (Theorem 1 / Proposition 1) to ``rtol`` (normwise relative per block),
     with the gradient-descent allowance when ``lr`` is given: ``xu_ziyin(setup, u0,
     W0).check(times, us, Ws, lr=lr, rtol=rtol, atol=atol)``."""
+    __tracebackhide__ = True
     return _XuZiyin(setup, u0, W0).check(times, us, Ws, lr=lr, rtol=rtol, atol=atol)

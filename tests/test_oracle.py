@@ -269,10 +269,10 @@ def test_kunin_gd_trainer(name):
 def test_kunin_exact_and_shapes():
     case = kunin.case("lazy")
     oracle = testing.kunin(case.setup, case.a0, case.w0)
-    ts = [0, 0.7, 3, float("inf")]
+    ts = [0, 0.01, 0.7, 3, float("inf")]  # 0.01: w still moves (lazy: converged by 0.7)
     ref = oracle.exact(ts, dps=30)
     oracle.check(ts, ref["a"], ref["w"], rtol=1e-12)
-    with pytest.raises(ValueError, match=r"a \(kunin block\) must have shape \(4,\)"):
+    with pytest.raises(ValueError, match=r"a \(kunin block\) must have shape \(5,\)"):
         oracle.check(ts, ref["a"][:, None], ref["w"])
 
 

@@ -1,0 +1,385 @@
+"""The pytest oracles of :mod:`solvable.testing` never pass a wrong trainer (issue 27 item 3).
+
+The trainers here play the user: gradient descent and gradient flow written by hand from
+each model's loss, as a user's project would, with realistic bugs put into ONE block at a
+time (every block, the first included), at early or at late times only.  Each wrong trainer
+must fail; where a comparison cannot tell a trajectory from some wrong ones (times only in
+the converged tail, only t = 0, step indices for times, a first-order error that is not
+plain gradient descent's) the oracle must say so: an ``AssertionError`` with a hint, or an
+:class:`solvable.testing.OracleWarning`.  Correct trainers (flow; gradient descent at
+several step sizes) must pass with no warning.  Single-entry perturbations of an exact
+trajectory (hypothesis, any block, any time, any entry, both signs) are caught exactly at
+the allowance the report states.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.integrate import solve_ivp
+
+from solvable import kernels, kunin, testing, xu_ziyin
+from solvable import node_scaling as ns
+from solvable.testing import OracleWarning
+
+pytest_plugins = ["pytester"]
+
+# ---------------------------------------------------------------------------
+# the user's side: hand-written gradients of each model's loss
+# ---------------------------------------------------------------------------
+LNS_SETUP = ns.Setup([["1", "0.5", "0"], ["-0.5", "1", "0.3"]], ["0.8", "-0.2"],
+                     ["0.5", "0.3", "0.2", "0.1"], "linear", eta="1")  # fmt: skip
+LNS_A = np.array([1.0, -1.0, 1.0, -1.0])
+LNS_W0 = np.array([[0.6, 0.2, 0.1], [-0.3, 0.9, 0.0], [0.1, -0.4, 0.5], [0.2, 0.2, -0.2]])
+
+
+class Model:
+    """One exact solution seen from a user's trainer: its blocks, its rates, the gradient
+    of its loss (hand-written, not the package's), and the oracle."""
+
+    def __init__(self, name: str, case: str = "") -> None:
+        self.name = name
+        if name == "xu_ziyin":
+            c = xu_ziyin.case(case)
+            self.setup, self.start = c.setup, {"u": np.array(c.u0, float),
+                                               "W": np.array(c.W0, float)}  # fmt: skip
+            s = c.setup
+            self.x, self.y, self.g = np.array(s.x, float), float(s.y), float(s.gamma)
+            self.rates = {"u": float(s.eta_u), "W": float(s.eta_w)}
+            self.oracle = testing.xu_ziyin(s, self.start["u"], self.start["W"])
+        elif name == "kunin":
+            c = kunin.case(case)
+            self.setup, self.start = c.setup, {"a": np.array(float(c.a0)),
+                                               "w": np.array(c.w0, float)}  # fmt: skip
+            s = c.setup
+            self.X, self.y = np.array(s.X, float), np.array(s.y, float)
+            self.rates = {"a": float(s.eta_a), "w": float(s.eta_w)}
+            self.oracle = testing.kunin(s, float(c.a0), self.start["w"])
+        else:
+            s = self.setup = LNS_SETUP
+            self.start = {"W": LNS_W0.copy()}
+            self.X, self.y = np.array(s.X, float), np.array(s.y, float)
+            self.s = np.sqrt(np.array(s.lam, float))
+            self.rates = {"W": float(s.eta)}
+            self.oracle = testing.linear_node_scaling(s, LNS_A, LNS_W0)
+
+    @property
+    def blocks(self) -> list[str]:
+        return list(self.start)
+
+    def grads(self, p: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        if self.name == "xu_ziyin":  # L = (gamma u^T W x - y)^2
+            r = self.g * p["u"] @ p["W"] @ self.x - self.y
+            return {"u": 2 * r * self.g * (p["W"] @ self.x),
+                    "W": 2 * r * self.g * np.outer(p["u"], self.x)}  # fmt: skip
+        if self.name == "kunin":  # L = 1/2 |a X w - y|^2
+            r = p["a"] * self.X @ p["w"] - self.y
+            return {"a": np.array(r @ self.X @ p["w"]), "w": p["a"] * self.X.T @ r}
+        d = self.X.shape[1]  # L = 1/2 |f - y|^2, f = X W^T (s a) / sqrt(d)
+        r = (self.X @ p["W"].T / np.sqrt(d)) @ (self.s * LNS_A) - self.y
+        return {"W": np.outer(self.s * LNS_A, self.X.T @ r) / np.sqrt(d)}
+
+    def gd(self, lr: float, steps: int, every: int, bug: tuple[str, str, str] | None = None,
+           sequential: bool = False) -> tuple[np.ndarray, dict[str, np.ndarray]]:  # fmt: skip
+        """Gradient descent ``p -= lr eta_b dL/dp_b``; ``bug = (block, window, kind)``:
+        ``kind`` "rate" (that block's gradient 1.5x: a wrong learning rate) or "decay" (that
+        block shrunk by ``1 - 0.1 lr`` per step: a weight decay left on), in ``window``
+        "early" (the first eighth of the steps) or "late" (the second half) only.
+        ``sequential``: the layers updated one after the other (the later ones with the
+        earlier ones' new values)."""
+        p = {b: v.copy() for b, v in self.start.items()}
+        out: dict[str, list[np.ndarray]] = {b: [] for b in p}
+        for k in range(steps + 1):
+            if k % every == 0:
+                for b in p:
+                    out[b].append(p[b].copy())
+            on = bug is not None and (k < steps // 8 if bug[1] == "early" else k >= steps // 2)
+            g = self.grads(p)
+            for b in self.blocks:
+                step = lr * self.rates[b] * g[b]
+                if on and bug[0] == b and bug[2] == "rate":
+                    step = 1.5 * step
+                p[b] = p[b] - step
+                if on and bug[0] == b and bug[2] == "decay":
+                    p[b] = p[b] * (1 - 0.1 * lr)
+                if sequential:
+                    g = self.grads(p)
+        times = lr * np.arange(0, steps + 1, every)
+        return times, {b: np.array(v) for b, v in out.items()}
+
+    def flow(self, times: np.ndarray) -> dict[str, np.ndarray]:
+        """Gradient flow by scipy's DOP853 on the hand-written gradient (rtol 1e-12: its
+        error, ~1e-11 relative, is far inside the rtol = 1e-8 the tests ask of it)."""
+        shapes = {b: v.shape for b, v in self.start.items()}
+        sizes = [int(np.prod(s)) for s in shapes.values()]
+
+        def unpack(y: np.ndarray) -> dict[str, np.ndarray]:
+            parts = np.split(y, np.cumsum(sizes)[:-1])
+            return {b: v.reshape(shapes[b]) for b, v in zip(shapes, parts, strict=True)}
+
+        def rhs(_t: float, y: np.ndarray) -> np.ndarray:
+            g = self.grads(unpack(y))
+            return np.concatenate([-self.rates[b] * np.ravel(g[b]) for b in shapes])
+
+        y0 = np.concatenate([np.ravel(v) for v in self.start.values()])
+        sol = solve_ivp(rhs, (0, float(times[-1])), y0, method="DOP853", t_eval=times,
+                        rtol=1e-12, atol=1e-14)  # fmt: skip
+        assert sol.success
+        return {b: np.stack([unpack(y)[b] for y in sol.y.T]) for b in shapes}
+
+
+MODELS = {
+    "xu_ziyin:generic": ("xu_ziyin", "generic"),
+    "xu_ziyin:P_less_Q": ("xu_ziyin", "P_less_Q"),
+    "xu_ziyin:d0_1_negative_x": ("xu_ziyin", "d0_1_negative_x"),
+    "kunin:upstream": ("kunin", "upstream"),
+    "kunin:negative_a": ("kunin", "negative_a"),
+    "kunin:scaled_inputs": ("kunin", "scaled_inputs"),
+    "linear_node_scaling": ("linear_node_scaling", ""),
+}
+_CACHE: dict[str, Model] = {}
+
+
+def model(key: str) -> Model:
+    if key not in _CACHE:
+        _CACHE[key] = Model(*MODELS[key])
+    return _CACHE[key]
+
+
+def strict(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` with every OracleWarning raised as an error."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", OracleWarning)
+        return fn(*args, **kwargs)
+
+
+HORIZON = 4.0  # flow time: every case still moves at t = 0.5 and has slowed by t = 4
+
+
+# ---------------------------------------------------------------------------
+# correct trainers pass, with no warning
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("key", list(MODELS))
+@pytest.mark.parametrize("lr", [1e-3, 4e-3])
+def test_correct_gradient_descent_passes_without_warning(key, lr):
+    m = model(key)
+    times, got = m.gd(lr, round(HORIZON / lr), round(0.25 / lr))
+    report = strict(m.oracle.check, times, **got, lr=lr)
+    assert report.passed and not report.notes
+    # the allowance is not vacuous: the first-order error is a visible share of it
+    assert report.worst > 0.05, report
+
+
+@pytest.mark.parametrize("key", list(MODELS))
+def test_correct_gradient_flow_passes_without_warning(key):
+    m = model(key)
+    times = np.linspace(0, HORIZON, 17)
+    report = strict(m.oracle.check, times, **m.flow(times), rtol=1e-8)
+    assert report.passed and not report.notes
+
+
+# ---------------------------------------------------------------------------
+# a bug in one block, early or late: always a failure, in that block, not before the bug
+# ---------------------------------------------------------------------------
+BUGS = [(key, b, window, kind) for key in MODELS for b in model(key).blocks
+        for window, kind in (("early", "rate"), ("late", "decay"))]  # fmt: skip
+
+
+@pytest.mark.parametrize(("key", "block", "window", "kind"), BUGS,
+                         ids=[f"{k}-{b}-{w}-{kd}" for k, b, w, kd in BUGS])  # fmt: skip
+def test_a_bug_in_any_one_block_at_early_or_late_times_fails(key, block, window, kind):
+    m = model(key)
+    lr = 2e-3
+    steps = round(HORIZON / lr)
+    times, got = m.gd(lr, steps, steps // 32, bug=(block, window, kind))
+    with pytest.raises(AssertionError, match="leaves the exact solution") as info:
+        m.oracle.check(times, **got, lr=lr)
+    report = m.oracle.compare(times, **got, lr=lr)
+    start = 0.0 if window == "early" else lr * (steps // 2)
+    assert times[report.first_failure] > start  # no failure before the bug acts
+    assert np.max(report.errors[block]) > 1  # the bugged block itself is caught
+    assert str(report) == str(info.value)  # the message is the report, first line first
+    assert str(info.value).startswith(f"{m.name} (seed ")
+
+
+@given(key=st.sampled_from(list(MODELS)), data=st.data())
+@settings(max_examples=40)
+def test_one_wrong_entry_anywhere_fails_exactly_at_the_allowance(key, data):
+    """The exact trajectory (30 digits) with ONE entry of one block at one time moved by
+    ``factor`` times that block's stated allowance there: ``factor > 1`` fails at exactly
+    that time and block, ``factor < 1`` passes.  1 +- 1e-3 around the threshold: the exact
+    trajectory's own error is rounding, ~1e-16 relative, 1e-10 of the rtol = 1e-6
+    allowance."""
+    m = model(key)
+    times = np.array([0.0, 0.05, 0.3, 1.0, 2.5, HORIZON])
+    exact = m.oracle.exact(times, dps=30)
+    block = data.draw(st.sampled_from(m.blocks))
+    k = data.draw(st.integers(1, len(times) - 1))  # t = 0 too: see below
+    entry = data.draw(st.integers(0, max(exact[block][k].size - 1, 0)))
+    factor = data.draw(st.sampled_from([1.001, 3.0, 1e6, 0.999, 0.5]))
+    sign = data.draw(st.sampled_from([1.0, -1.0]))
+    base = m.oracle.compare(times, **exact)
+    got = {b: v.copy() for b, v in exact.items()}
+    flat = got[block].reshape(len(times), -1)
+    flat[k, entry] += sign * factor * base.allowed[block][k]
+    report = m.oracle.compare(times, **got)
+    if factor > 1:
+        assert report.first_failure == k
+        assert report.errors[block][k] == pytest.approx(factor, rel=1e-6)
+        assert all(np.all(report.errors[b] <= 1e-6) for b in m.blocks if b != block)
+    else:
+        assert report.passed
+
+
+@pytest.mark.parametrize("key", ["xu_ziyin:generic", "kunin:upstream"])
+def test_a_wrong_start_in_any_block_fails_at_t_0(key):
+    m = model(key)
+    times = np.array([0.0, 0.5, 1.0])
+    exact = m.oracle.exact(times)
+    for block in m.blocks:
+        got = {b: v.copy() for b, v in exact.items()}
+        got[block].reshape(3, -1)[0, 0] += 1e-3
+        report = m.oracle.compare(times, **got)
+        assert report.first_failure == 0 and report.errors[block][0] > 1
+
+
+# ---------------------------------------------------------------------------
+# exact blocks identically zero: atol = 0 admits no error at all
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize(("make", "blocks"), [
+    (lambda: testing.xu_ziyin(xu_ziyin.case("saddle").setup, np.zeros(3), np.zeros((3, 2))),
+     {"u": (3,), "W": (3, 2)}),
+    (lambda: testing.kunin(kunin.case("origin").setup, 0.0, np.zeros(2)), {"a": (), "w": (2,)}),
+])  # fmt: skip
+def test_identically_zero_exact_blocks_admit_no_error(make, blocks):
+    """A start at the saddle (seed 001) / the origin (seed 003) stays there: the exact
+    blocks are 0 at every time, so with ``atol = 0`` the smallest non-zero entry (the
+    smallest subnormal, in any block) fails with an infinite error, and ``atol`` admits it."""
+    oracle = make()
+    times = np.array([0.0, 1.0, 10.0])
+    zeros = {b: np.zeros((3, *s)) for b, s in blocks.items()}
+    assert strict(oracle.check, times, **zeros).passed
+    for block in blocks:
+        got = {b: v.copy() for b, v in zeros.items()}
+        got[block].reshape(3, -1)[2, -1] = 5e-324
+        report = oracle.compare(times, **got)
+        assert report.first_failure == 2 and report.errors[block][2] == np.inf
+        with pytest.raises(AssertionError, match=r"inf tolerances"):
+            oracle.check(times, **got)
+        assert oracle.compare(times, **got, atol=1e-300).passed
+
+
+# ---------------------------------------------------------------------------
+# comparisons that cannot tell right from wrong say so
+# ---------------------------------------------------------------------------
+def test_times_only_in_the_converged_tail_warn():
+    """kunin's lazy case has converged by t = 0.7 (w within 1e-16 of its limit): checking
+    only t >= 0.7 cannot tell the flow from a trainer that jumps to the limit; the oracle
+    passes both and warns, naming the first time.  With t = 0.01 (w still 3e-2 away) the
+    jump fails and nothing is said."""
+    c = kunin.case("lazy")
+    oracle = testing.kunin(c.setup, c.a0, c.w0)
+    tail = np.array([0.0, 0.7, 3.0])
+    exact = oracle.exact(tail, dps=30)
+    limit = oracle.exact([np.inf], dps=30)
+    jump = {b: np.concatenate([exact[b][:1], np.repeat(limit[b], 2, axis=0)]) for b in exact}
+    for got in (exact, jump):
+        with pytest.warns(OracleWarning, match=r"first: 0\.7\) is in the converged tail"):
+            oracle.check(tail, **got, rtol=1e-12)
+    early = np.array([0.0, 0.01, 0.7, 3.0])
+    exact = oracle.exact(early, dps=30)
+    assert strict(oracle.check, early, **exact, rtol=1e-12).passed
+    jump = {b: np.concatenate([exact[b][:1], np.repeat(limit[b], 3, axis=0)]) for b in exact}
+    with pytest.raises(AssertionError, match=r"times\[1\] = 0\.01"):
+        oracle.check(early, **jump, rtol=1e-12)
+
+
+def test_only_t_0_warns():
+    m = model("xu_ziyin:generic")
+    got = {b: v[None] for b, v in m.start.items()}
+    with pytest.warns(OracleWarning, match="only the initial condition"):
+        m.oracle.check([0.0], **got)
+
+
+@pytest.mark.parametrize("lr", [1e-3, None])
+def test_step_indices_as_times_fail_with_a_hint(lr):
+    m = model("xu_ziyin:generic")
+    _, got = m.gd(1e-3, 2000, 100)
+    steps = np.arange(0, 2001, 100).astype(float)  # the step index k, not k * lr
+    with pytest.raises(AssertionError, match=r"step index k .* times = k \* lr"):
+        m.oracle.check(steps, **got, lr=lr)
+
+
+@pytest.mark.parametrize("key", ["xu_ziyin:generic", "xu_ziyin:P_less_Q", "kunin:upstream"])
+def test_layers_updated_in_sequence_warn(key):
+    """Updating the second layer with the first layer's new values is first order in lr,
+    like gradient descent itself, and can fit the first-order allowance (0.88 of it on
+    xu_ziyin generic at lr = 1e-3); its O(lr) error is not gradient descent's ``lr e(t)``,
+    which the oracle knows, so it warns."""
+    m = model(key)
+    lr = 2e-3
+    times, got = m.gd(lr, round(HORIZON / lr), round(0.25 / lr), sequential=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            m.oracle.check(times, **got, lr=lr)
+        except AssertionError as exc:  # or it fails outright: also a catch
+            assert "not plain gradient descent's" in str(exc)
+            return
+    assert any("not plain gradient descent's" in str(w.message) for w in caught)
+
+
+# ---------------------------------------------------------------------------
+# the kernel oracle: any single entry
+# ---------------------------------------------------------------------------
+_KX = np.array([[1.0, 0.0, 0.0], [0.6, 0.8, 0.0], [-0.5, 0.5, 1.0], [-1.0, 0.0, 0.0]])
+
+
+@given(name=st.sampled_from(["gp", "rf", "ntk", "k0"]), i=st.integers(0, 3),
+       j=st.integers(0, 3), factor=st.sampled_from([1.01, 50.0, 0.99, 0.3]),
+       sign=st.sampled_from([1.0, -1.0]))  # fmt: skip
+@settings(max_examples=40)
+def test_kernel_oracle_catches_any_single_entry(name, i, j, factor, sign):
+    """One entry of the exact Gram matrix (30 digits) moved by ``factor`` times the
+    normwise allowance ``rtol max|K|`` (rtol = 1e-10): > 1 fails at that entry, < 1
+    passes (the exact matrix's own error is ~1e-16, 1e-6 of the allowance)."""
+    init = kernels.lecture_initialisation(3)
+    oracle = testing.kernel(name, init, _KX)
+    K = kernels.gram(name, init, _KX, dps=30).astype(float)
+    K[i, j] += sign * factor * 1e-10 * np.max(np.abs(K))
+    report = oracle.compare(K)
+    assert report.passed == (factor < 1)
+    if factor > 1:
+        assert report.worst == (i, j)
+        with pytest.raises(AssertionError, match=rf"at entry \({i}, {j}\)"):
+            oracle.check(K)
+
+
+# ---------------------------------------------------------------------------
+# pytest shows the user's line and the oracle's message, not the oracle's frames
+# ---------------------------------------------------------------------------
+def test_failure_shows_the_message_not_the_oracle_frames(pytester):
+    pytester.makepyfile(
+        test_user="""
+        import numpy as np
+        from solvable import testing, xu_ziyin
+
+        def test_mine():
+            c = xu_ziyin.case("generic")
+            oracle = testing.xu_ziyin(c.setup, np.array(c.u0, float), np.array(c.W0, float))
+            ref = oracle.exact([0.0, 1.0])
+            ref["u"][1, 0] += 1e-3
+            oracle.check([0.0, 1.0], ref["u"], ref["W"])  # USER LINE
+    """
+    )
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-p", "no:xdist")
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert "USER LINE" in out
+    assert "solvable/testing.py" not in out and "def compare(" not in out
+    first_e = next(line for line in out.splitlines() if line.startswith("E "))
+    assert "xu_ziyin (seed 001, Theorem 1 / Proposition 1): the trajectory leaves" in first_e
