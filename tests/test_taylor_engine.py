@@ -91,7 +91,7 @@ def test_vector_engine_on_the_seed_001_flow():
 
 def test_a_wrong_cauchy_product_is_caught(monkeypatch):
     """The comparison above has teeth: the compiled engine with its Cauchy product summed
-    ``a_j b_j`` (not reversed, the mutant ``issue17.taylor_compiled_cauchy_not_reversed``)
+    ``a_j b_j`` (not reversed, the mutant ``taylor_engine.compiled_cauchy_not_reversed``)
     misses the reference's coefficients of x' = x z, z' = -x z by far more than the
     tolerance."""
     x, z = sp.symbols("x z")

@@ -13,7 +13,7 @@ _T = ["tests/test_taylor_engine.py", "tests/test_simulate.py"]
 
 MUTANTS = [
     dict(
-        name="issue17.taylor_compiled_cauchy_not_reversed",
+        name="taylor_engine.compiled_cauchy_not_reversed",
         seed="core",
         backend="mpmath",
         file="numerics/mp.py",
@@ -25,7 +25,7 @@ MUTANTS = [
         claims="xu_ziyin.*",
     ),
     dict(
-        name="issue17.taylor_compiled_powers_unscaled",
+        name="taylor_engine.compiled_powers_unscaled",
         seed="core",
         backend="mpmath",
         file="numerics/mp.py",
@@ -37,7 +37,7 @@ MUTANTS = [
         claims="xu_ziyin.*",
     ),
     dict(
-        name="issue17.taylor_compiled_sum_not_aligned",
+        name="taylor_engine.compiled_sum_not_aligned",
         seed="core",
         backend="mpmath",
         file="numerics/mp.py",
@@ -50,7 +50,7 @@ MUTANTS = [
         claims="xu_ziyin.*",
     ),
     dict(
-        name="issue17.taylor_compiled_output_factor",
+        name="taylor_engine.compiled_output_factor",
         seed="core",
         backend="mpmath",
         file="numerics/mp.py",
