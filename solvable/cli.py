@@ -10,10 +10,11 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TextIO, get_args
 
 import solvable
 from solvable import figures, theorems, verify_runner
+from solvable._core.claims import Status
 from solvable.errata import ERRATA
 
 try:
@@ -90,15 +91,13 @@ def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         for o in results
     ]
     print(_table(rows, ["id", "source (seed, place)", "status", "max error", "time (s)"]), file=out)
-    counts = {s: sum(o.verdict.status == s for o in results)
-              for s in ("proved", "confirmed", "failed")}  # fmt: skip
+    counts = _counts(results)
     cached = sum(o.cached for o in results)
-    print(
-        f"\n{counts['proved']} proved ({cached} cached), {counts['confirmed']} confirmed, "
-        f"{counts['failed']} failed in {total:.1f} s ({cpu:.1f} CPU s, {jobs} job"
-        f"{'s' * (jobs > 1)})",
-        file=out,
-    )
+    print(f"\n{_summary(counts, cached)} in {total:.1f} s ({cpu:.1f} CPU s, {jobs} job"
+          f"{'s' * (jobs > 1)})", file=out)  # fmt: skip
+    for o in results:
+        if o.verdict.status == "observed":
+            print(f"observed, not counted: {o.theorem.id}: {o.theorem.reason}", file=out)
     for o in results:
         if not o.verdict.ok:
             print(f"FAILED {o.theorem.id}: {o.verdict.detail}", file=out)
@@ -108,6 +107,7 @@ def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "cpu_seconds": cpu,
             "jobs": jobs,
             "cache": None if cache is None else str(cache.directory),
+            "counts": counts,
             "results": [
                 {
                     "id": o.theorem.id,
@@ -115,6 +115,8 @@ def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                     "statement": o.theorem.statement,
                     "kind": o.theorem.kind,
                     "status": o.verdict.status,
+                    "counted": o.verdict.counted,
+                    "reason": o.theorem.reason or None,
                     "cached": o.cached,
                     "max_error": o.verdict.max_error,
                     "tolerance": None if o.verdict.tolerance is None else vars(o.verdict.tolerance),
@@ -128,6 +130,23 @@ def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(payload, fh, indent=2)
     return 1 if counts["failed"] else 0
+
+
+def _counts(results: Sequence[verify_runner.Outcome]) -> dict[str, int]:
+    """The number of outcomes per status (every status of :data:`solvable._core.claims.Status`,
+    zeros included)."""
+    return {s: sum(o.verdict.status == s for o in results) for s in get_args(Status)}
+
+
+def _summary(counts: dict[str, int], cached: int) -> str:
+    """The summary line's counts: proved and confirmed are the verifications; observed
+    claims (monitors outside their theorem's hypotheses) are listed apart, not counted,
+    and only when there are any."""
+    text = (f"{counts['proved']} proved ({cached} cached), {counts['confirmed']} confirmed, "
+            f"{counts['failed']} failed")  # fmt: skip
+    if counts["observed"]:
+        text += f"; {counts['observed']} observed (not counted: outside the theorem's hypotheses)"
+    return text
 
 
 def _cpu_seconds() -> float:

@@ -7,10 +7,11 @@ independent claims checked in parallel worker processes.
   every ``.py`` file of the ``solvable`` and ``numerics`` packages, the Python, sympy,
   mpmath and numpy versions and the claim id (:meth:`ProofCache.key`): any edit of any
   module, or another sympy, is a miss and the claim is proved again.  Numeric claims (the
-  confirmations) and failed verdicts are never stored.  Entries are written atomically
-  (temporary file + ``os.replace``); an unreadable or inconsistent entry is a miss and is
-  rewritten.  Location: ``$SOLVABLE_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/solvable``,
-  else ``~/.cache/solvable`` (:func:`default_cache_dir`).
+  confirmations), monitors (``"observed"`` verdicts) and failed verdicts are never stored.
+  Entries are written atomically (temporary file + ``os.replace``); an unreadable or
+  inconsistent entry is a miss and is rewritten.  Location: ``$SOLVABLE_CACHE_DIR`` if
+  set, else ``$XDG_CACHE_HOME/solvable``, else ``~/.cache/solvable``
+  (:func:`default_cache_dir`).
 * :func:`run`: checks the selected claims, the cached ones from the cache, the others in
   this process (``jobs=1``) or in ``jobs`` spawned worker processes (one torch / BLAS
   thread each, so N workers use N cores).  Claims that share in-process caches stay in one
@@ -191,8 +192,8 @@ class ProofCache:
 
     @staticmethod
     def cacheable(thm: Theorem) -> bool:
-        """Only symbolic claims: their proofs take no input.  Numeric claims are the
-        confirmations and always run."""
+        """Only symbolic claims: their proofs take no input.  Numeric claims (the
+        confirmations) and monitors always run."""
         return thm.kind == "symbolic"
 
     def get(self, thm: Theorem) -> Verdict | None:
@@ -287,11 +288,13 @@ def default_jobs() -> int:
 
 
 def group_of(thm: Theorem) -> tuple[str, str]:
-    """The task a claim runs in: its model module (the id's prefix) and its kind.  The
-    confirmations of one model share their simulations through in-process caches (e.g.
-    ``solvable.confirmations.three_layer._point``), so they run in one worker, in
-    registry order."""
-    return thm.id.split(".", 1)[0], thm.kind
+    """The task a claim runs in: its model module (the id's prefix) and ``"symbolic"`` or
+    ``"numeric"`` (a monitor runs with the numeric claims).  The confirmations and monitors
+    of one model share their simulations through in-process caches (e.g.
+    ``solvable.confirmations.three_layer._point``, or the sweep that
+    ``linearisation.theorem_1_monitored`` shares with the E(t) claims), so they run in one
+    worker, in registry order."""
+    return thm.id.split(".", 1)[0], "symbolic" if thm.kind == "symbolic" else "numeric"
 
 
 Progress = Callable[[int, int, Outcome], None]
@@ -369,7 +372,7 @@ def run(claims: Sequence[Theorem], options: Mapping[str, Any] | None = None, *,
         tasks = [t for t in tasks if t]
         # the heaviest first (numeric before symbolic, then the larger), so that the last
         # task to start is a short one
-        tasks.sort(key=lambda t: (claims[t[0][0]].kind != "numeric", -len(t)))
+        tasks.sort(key=lambda t: (claims[t[0][0]].kind == "symbolic", -len(t)))
         _run_pool(tasks, options, min(workers, len(tasks)), record)
     for i in local:
         if on_start is not None:

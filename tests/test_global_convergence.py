@@ -365,12 +365,15 @@ def test_section_8_1_1_validation():
 # slow: the full (moderate-width) numeric claims
 # ---------------------------------------------------------------------------
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["theorem_5_1_monitored", "feature_learning_width_scaling"])
+@pytest.mark.parametrize("name", ["theorem_5_1_ntg_split", "feature_learning_width_scaling",
+                                  "theorem_5_1_monitored"])  # fmt: skip
 def test_full_numeric_claims(name):
     claim = next(c for c in CLAIMS if c.id == f"global_convergence.{name}")
     verdict = claim.verify(full=True)
     print(verdict.detail)
-    assert verdict.status == "confirmed", verdict.detail
+    # the monitor (widths below the width condition) is observed, not confirmed
+    expected = "observed" if claim.kind == "monitor" else "confirmed"
+    assert verdict.status == expected, verdict.detail
 
 
 # ---------------------------------------------------------------------------

@@ -46,7 +46,7 @@ def test_claim_ids_sources_and_kinds():
     cl = theorems.select("linearisation.*")
     assert len({c.id for c in cl}) == len(cl)
     assert all(c.id.startswith("linearisation.") and c.source.startswith(lin.SEED) for c in cl)
-    assert {c.kind for c in cl} == {"symbolic", "numeric"}
+    assert {c.kind for c in cl} == {"symbolic", "numeric", "monitor"}
 
 
 @pytest.mark.parametrize("erratum", lin.errata(), ids=[e.equation for e in lin.errata()])
@@ -321,7 +321,6 @@ def test_error_sweep_small_slope():
         "hessian_opnorm_autograd",
         "hessian_opnorm_width_scaling",
         "linearisation_error_width_scaling",
-        "theorem_1_monitored",
     ],
 )
 def test_numeric_claims_full(name):

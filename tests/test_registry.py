@@ -7,6 +7,7 @@ import importlib.util
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 import sympy as sp
 
@@ -18,6 +19,7 @@ LAWS = [law for model in MODELS for law in model.laws()]
 
 SYMBOLIC = [t for t in theorems.registry() if t.kind == "symbolic"]
 NUMERIC = [t for t in theorems.registry() if t.kind == "numeric"]
+MONITOR = [t for t in theorems.registry() if t.kind == "monitor"]
 # the seed papers, beside the checkout when present (CI checks the file-name pattern)
 SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
 
@@ -123,3 +125,13 @@ def test_numeric_claim_is_confirmed(thm):
     verdict = thm.verify()
     assert verdict.status == "confirmed", verdict.detail
     assert verdict.max_error is not None and verdict.max_error <= 1
+
+
+@pytest.mark.parametrize("thm", MONITOR, ids=lambda t: t.id)
+def test_monitor_is_observed_with_its_reason(thm):
+    # a monitor runs outside its theorem's hypotheses: observed (not counted), with finite
+    # numbers and the reason it cannot fail in its detail
+    verdict = thm.verify()
+    assert verdict.status == "observed" and not verdict.counted, verdict.detail
+    assert thm.reason and thm.reason in verdict.detail
+    assert verdict.max_error is not None and np.isfinite(verdict.max_error)

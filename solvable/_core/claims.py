@@ -1,9 +1,13 @@
 """The typed records of what the package checks, and the proof helpers.
 
 * :class:`Theorem`: one claim of a paper (``id``, ``source``, ``statement``, how it is
-  verified); ``verify()`` returns a :class:`Verdict`.
+  verified: ``kind`` ``"symbolic"``, ``"numeric"`` or ``"monitor"``); ``verify()`` returns a
+  :class:`Verdict`.
 * :class:`Verdict`: ``"proved"`` (symbolic: every residual simplified to exactly 0),
-  ``"confirmed"`` (numeric: ``max_error`` in units of ``tolerance`` is <= 1) or ``"failed"``.
+  ``"confirmed"`` (numeric: ``max_error`` in units of ``tolerance`` is <= 1),
+  ``"observed"`` (a monitor: numbers measured outside the theorem's hypotheses, reported
+  but not counted as a confirmation, because no outcome of them could contradict the
+  theorem) or ``"failed"``.
 * :class:`Erratum`: one disagreement with a printed paper, with the residuals of both
   versions.
 * :func:`prove_zero`, :func:`decide`, :func:`prove_nonzero`: symbolic proofs that return a
@@ -16,6 +20,7 @@ and the errata list (:mod:`solvable.errata`) collect them.
 from __future__ import annotations
 
 import inspect
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -27,8 +32,10 @@ from solvable._core.backends import elementary
 from solvable._core.tolerance import Tolerance
 
 __all__ = [
+    "COUNTED",
     "VERIFY_OPTIONS",
     "Erratum",
+    "Kind",
     "Status",
     "Theorem",
     "Verdict",
@@ -38,8 +45,11 @@ __all__ = [
     "prove_zero",
 ]
 
-Status = Literal["proved", "confirmed", "failed"]
+Status = Literal["proved", "confirmed", "observed", "failed"]
+Kind = Literal["symbolic", "numeric", "monitor"]
 VERIFY_OPTIONS = frozenset({"dps", "full"})
+COUNTED: frozenset[str] = frozenset({"proved", "confirmed"})
+"""The statuses that count as a verification: ``"observed"`` (a monitor) does not."""
 
 
 @dataclass(frozen=True)
@@ -47,7 +57,9 @@ class Verdict:
     """Outcome of one verification.
 
     ``residuals`` (symbolic claims) are the simplified residuals, all ``0`` when
-    proved; ``max_error`` (numeric claims) is in units of ``tolerance``.
+    proved; ``max_error`` (numeric claims) is in units of ``tolerance``; for an
+    ``"observed"`` verdict (a monitor) it is the measured figure the detail explains (e.g.
+    the largest observed/bound ratio), reported, never judged.
     """
 
     status: Status
@@ -59,7 +71,23 @@ class Verdict:
 
     @property
     def ok(self) -> bool:
+        """Not failed (``"observed"`` is ok: a monitor that ran and gave finite numbers)."""
         return self.status != "failed"
+
+    @property
+    def counted(self) -> bool:
+        """Whether the verdict counts as a verification (``proved`` or ``confirmed``)."""
+        return self.status in COUNTED
+
+    @classmethod
+    def observe(cls, figure: float, detail: str, tolerance: Tolerance | None = None) -> Verdict:
+        """A monitor's verdict: ``"observed"`` when ``figure`` (the measured number the
+        detail explains) is finite, ``"failed"`` when it is NaN or infinite (a broken
+        simulation is still a failure).  Never ``"confirmed"``: see :class:`Theorem`."""
+        finite = math.isfinite(figure)
+        return cls("observed" if finite else "failed",
+                   detail if finite else f"non-finite figure {figure!r}: {detail}",
+                   max_error=float(figure), tolerance=tolerance)  # fmt: skip
 
     @classmethod
     def from_error(cls, worst: float, detail: str, tolerance: Tolerance | None = None) -> Verdict:
@@ -71,20 +99,36 @@ class Verdict:
 @dataclass(frozen=True)
 class Theorem:
     """One claim of a paper: ``id``, ``source`` (seed file and equations),
-    ``statement`` and how it is verified (``kind``: ``"symbolic"`` or ``"numeric"``)."""
+    ``statement`` and how it is verified (``kind``):
+
+    * ``"symbolic"``: proved by sympy (``"proved"`` or ``"failed"``);
+    * ``"numeric"``: confirmed by a simulation or a high-precision evaluation within a stated
+      tolerance, in a regime where the check could fail (``"confirmed"`` or ``"failed"``);
+    * ``"monitor"``: numbers measured where the theorem's hypotheses are not met (e.g. widths
+      far below its width condition), so that no outcome could confirm or contradict it.
+      Its verdict is ``"observed"`` (finite numbers, reported with ``reason``) or
+      ``"failed"`` (a crash, a non-finite number); ``solvable verify`` does not count it.
+      ``reason`` (required for a monitor, empty otherwise) says why it cannot fail.
+    """
 
     id: str
     source: str
     statement: str
-    kind: Literal["symbolic", "numeric"]
+    kind: Kind
     _verify: Callable[..., Verdict] = field(repr=False)
+    reason: str = ""
 
     def __post_init__(self) -> None:
-        if self.kind not in ("symbolic", "numeric"):
-            raise ValueError(f"kind must be 'symbolic' or 'numeric', got {self.kind!r}")
+        if self.kind not in ("symbolic", "numeric", "monitor"):
+            raise ValueError(f"kind must be 'symbolic', 'numeric' or 'monitor', got {self.kind!r}")
         for name in ("id", "source", "statement"):
             if not isinstance(getattr(self, name), str) or not getattr(self, name):
                 raise ValueError(f"{name} must be a non-empty str, got {getattr(self, name)!r}")
+        if not isinstance(self.reason, str) or (self.kind == "monitor") != bool(self.reason):
+            raise ValueError(
+                f"reason must be a non-empty str for a monitor and empty otherwise "
+                f"(kind {self.kind!r}), got {self.reason!r}"
+            )
 
     def verify(self, **options: Any) -> Verdict:
         """Run the check; options reach the numeric checks that take them: ``dps``
@@ -98,7 +142,7 @@ class Theorem:
             )
         start = time.perf_counter()
         try:
-            if self.kind == "numeric":
+            if self.kind != "symbolic":
                 accepted = inspect.signature(self._verify).parameters
                 verdict = self._verify(**{k: v for k, v in options.items() if k in accepted})
             else:
@@ -110,10 +154,32 @@ class Theorem:
             )
         except Exception as exc:  # a crash is a failed verification, reported, not raised
             verdict = Verdict("failed", f"{type(exc).__name__}: {exc}")
+        verdict = self._as_kind(verdict)
         return Verdict(
             verdict.status, verdict.detail, verdict.max_error, verdict.tolerance,
             verdict.residuals, time.perf_counter() - start,
         )  # fmt: skip
+
+    def _as_kind(self, verdict: Verdict) -> Verdict:
+        """The status the kind allows: a monitor's non-failed verdict is ``"observed"``
+        (with :attr:`reason` in its detail), or ``"failed"`` when its figure is not finite;
+        ``"observed"`` from a symbolic or numeric claim is ``"failed"`` (a counted check
+        must decide)."""
+        v = verdict
+        if self.kind == "monitor":
+            if v.status == "failed":
+                return v
+            if v.max_error is not None and not math.isfinite(v.max_error):
+                return Verdict("failed", f"non-finite figure {v.max_error!r}: {v.detail}",
+                               v.max_error, v.tolerance, v.residuals)  # fmt: skip
+            detail = v.detail
+            if not detail.startswith("not counted"):
+                detail = f"not counted ({self.reason}): {detail}"
+            return Verdict("observed", detail, v.max_error, v.tolerance, v.residuals)
+        if v.status == "observed":
+            return Verdict("failed", f"a {self.kind} claim must decide, got 'observed': "
+                           f"{v.detail}", v.max_error, v.tolerance, v.residuals)  # fmt: skip
+        return v
 
 
 def prove_zero(*residuals: sp.Expr, assumptions: dict[sp.Symbol, sp.Expr] | None = None) -> Verdict:

@@ -1,6 +1,9 @@
-"""Simulation-backed confirmations of seed 000 Theorems 5.1, 6.1 and Definitions 7.1 / 7.3:
+"""Simulation-backed claims of seed 000 Theorems 5.1, 6.1 and Definitions 7.1 / 7.3:
 the bounds monitored along simulated gradient flow (:mod:`numerics.node_scaling_experiment`)
-and gradient descent (:mod:`numerics.node_scaling_gd`), which return numbers, the
+and gradient descent (:mod:`numerics.node_scaling_gd`), which return numbers (monitors: the
+simulated widths are far below the width conditions, so their verdicts are ``"observed"``,
+not counted), Theorem 5.1's mechanism (the split (15): the lazy part of the NTG settles with
+the width, the Zipf part moves) as fitted slopes that can fail, the
 feature-learning ratios against the width, and the orderings
 Section 8.1.1 states, judged on :func:`numerics.node_scaling_experiment.section_8_1_1_summary`.
 Every criterion and tolerance is here.
@@ -18,6 +21,7 @@ from numerics.node_scaling_experiment import feature_learning_sweep, monitor_the
 from numerics.node_scaling_gd import monitor_theorem_6_1
 from numerics.torch_flow import threads
 from solvable import global_convergence as gcv
+from solvable import ntg
 from solvable._core.claims import Theorem, Verdict
 from solvable._core.tolerance import Tolerance, monte_carlo
 from solvable.global_convergence import SEED
@@ -49,7 +53,7 @@ def monitor_verdict(result: dict[str, Any]) -> tuple[float, str]:
         f"{result['delta']:g}, Zipf alpha={result['alpha']:g}, seeds "
         f"{result['cases'][0]['seeds']}, GF to t = {result['horizon']:g}/(gamma kappa_n): "
     )
-    return worst, head + "; ".join(parts) + f"; worst ratio {worst:.3g} (pass <= 1)"
+    return worst, head + "; ".join(parts) + f"; worst ratio {worst:.3g} (<= 1: bounds held)"
 
 
 def gd_monitor_verdict(result: dict[str, Any]) -> tuple[float, str]:
@@ -95,7 +99,7 @@ def gd_monitor_verdict(result: dict[str, Any]) -> tuple[float, str]:
         f"{result['alpha']:g}, m={result['width']}, seeds {result['seeds']}, eta="
         f"{result['eta']:.4g}, {result['steps']} steps: "
     )
-    return worst, head + "; ".join(parts) + f"; worst ratio {worst:.3g} (pass <= 1)"
+    return worst, head + "; ".join(parts) + f"; worst ratio {worst:.3g} (<= 1: bounds held)"
 
 
 def feature_learning_criteria(result: dict[str, Any]) -> tuple[bool, str]:
@@ -162,16 +166,31 @@ def section_8_1_1_orderings(summary: dict[str, Any]) -> dict[str, bool]:
     }
 
 
+# Why the two monitors cannot fail (Theorem.reason: solvable verify prints it and does not
+# count them).  Measured at the fast defaults: Theorem 5.1's width condition is 1.7e12 and
+# 6.9e12 (m = 100 simulated), its ratios (c) 2.8e-3 and (d) 3.6e-7; Theorem 6.1's is 1.4e8
+# and 5.5e8 (m = 200).  (b) and (16) are ~0.999 only because both sides start equal at t = 0.
+_MONITOR_5_1_REASON = (
+    "Theorem 5.1's width condition (1e12 to 1e13 here) is not met at the simulated widths "
+    "(m <= 4000), so the theorem says nothing about these runs; its bounds (c), (d) sit 1e-3 "
+    "to 1e-7 above what is measured: no outcome could confirm or contradict it.  The "
+    "checkable part, the proof's split (15), is global_convergence.theorem_5_1_ntg_split"
+)
+_MONITOR_6_1_REASON = (
+    "Theorem 6.1's width condition (1e8 to 6e8 here) is not met at the simulated widths "
+    "(m <= 2000), so the theorem says nothing about these runs: the bounds are monitored "
+    "(their numbers reported), no outcome could confirm or contradict it"
+)
+
+
 def _monitored(full: bool = False) -> Verdict:
     # Theorem 5.1 along simulated gradient flow (numerics.node_scaling_experiment).  The
-    # simulated widths are far below the width condition, so this is an empirical check of
-    # the bounds outside the regime the theorem covers: ratios observed/bound <= 1 pass.
+    # simulated widths are far below the width condition: a monitor (kind "monitor", verdict
+    # "observed", not counted); the figure is the largest observed/bound ratio over (a)-(d)
+    # and t, reported; a crash or a non-finite ratio still fails.
     result = monitor_theorem_5_1(**_monitor_setup(full))
     worst, detail = monitor_verdict(result)
-    tol = Tolerance(rtol=1.0, reason="an inequality: max_error is the largest observed/bound "
-                    "ratio over (a)-(d) and t (pass <= 1); DOP853 at rtol <= 1e-8 moves it by "
-                    "< 1e-6")  # fmt: skip
-    return Verdict.from_error(worst, detail, tol)
+    return Verdict.observe(worst, detail)
 
 
 def _monitor_setup(full: bool) -> dict[str, Any]:
@@ -201,13 +220,7 @@ def _gd_monitored(full: bool = False) -> Verdict:
         result = monitor_theorem_6_1(width=setup["widths"], seeds=setup["seeds"],
                                      horizon=setup["horizon"])  # fmt: skip
     worst, detail = gd_monitor_verdict(result)
-    tol = Tolerance(
-        rtol=1.0,
-        reason="an inequality: max_error is the largest observed/bound "
-        "ratio over (16) and the weight bound at every recorded step (pass <= 1); "
-        "float64 GD, the bounds from generated evaluators (relative error < 1e-12)",
-    )
-    return Verdict.from_error(worst, detail, tol)
+    return Verdict.observe(worst, detail)  # a monitor: reported, not judged (_MONITOR_6_1_REASON)
 
 
 def _feature_learning(full: bool = False) -> Verdict:
@@ -234,23 +247,148 @@ def _feature_learning(full: bool = False) -> Verdict:
                    tolerance=tol)  # fmt: skip
 
 
+# ---------------------------------------------------------------------------
+# Theorem 5.1's mechanism, the split (15), at simulated widths
+# ---------------------------------------------------------------------------
+def ntg_split_sweep(
+    *,
+    n: int = 4,
+    d: int = 3,
+    data_seed: int = 0,
+    gammas: tuple[float, ...] = (0.5,),
+    alpha: float = 0.5,
+    widths: tuple[int, ...] = (25, 100, 400),
+    seeds: tuple[int, ...] = (0, 1, 2, 3),
+    horizon: float = 4.0,
+    n_times: int = 9,
+    rtol: float = 1e-8,
+    activation: str = "swish",
+) -> dict[str, Any]:
+    """The two parts of the NTG split (15) of seed 000 (proof sketch of Theorem 5.1) along
+    gradient flow: ``Theta^(1)`` (node scalings ``lambda^(1)_{m,j} = gamma/m``, the lazy part)
+    and ``Theta^(2)`` (``lambda^(2)_{m,j} = lambda_{m,j} - gamma/m``, the Zipf part), eq. (7)
+    with those scalings at the simulated weights ``W_t`` (:func:`solvable.ntg.ntg`).
+
+    Gradient flow of eq. (2) (:class:`numerics.models.NodeScaled`, DOP853 at ``rtol``) to
+    ``t_end = horizon/(gamma kappa_n)`` on :func:`numerics.node_scaling_experiment.sphere_data`,
+    nested widths per seed (Definition 7.1).  Returns per ``gamma``: ``move_1``, ``move_2``
+    (widths, seeds) ``max_t ||Theta^(k)_t - Theta^(k)_0||_2`` on ``n_times`` equally spaced
+    times, and the per-seed log-log slopes ``slopes_1``, ``slopes_2`` against ``m``."""
+    from numerics.models import NodeScaled
+    from numerics.node_scaling_experiment import nested_parameters, node_scalings, sphere_data
+    from numerics.torch_flow import gradient_flow
+
+    if len(widths) < 2 or list(widths) != sorted(set(widths)):
+        raise ValueError(f"widths must be >= 2 increasing widths, got {widths!r}")
+    X, y = sphere_data(n, d, seed=data_seed)
+    kappa = float(ntg.kappa_n(X, activation))
+    model = NodeScaled(X, y, activation=activation, eta=1.0)
+    out: dict[str, Any] = {"n": n, "d": d, "alpha": alpha, "kappa_n": kappa, "horizon": horizon,
+                           "widths": list(widths), "seeds": list(seeds), "gammas": []}  # fmt: skip
+    logw = np.log(np.asarray(widths, dtype=float))
+    for gamma in gammas:
+        t_end = horizon / (gamma * kappa)
+        times = np.linspace(0.0, t_end, n_times)
+        move_1, move_2 = [], []
+        for m in widths:
+            lam = node_scalings(m, gamma, alpha)
+            p0 = nested_parameters([lam] * len(seeds), d, seeds, max_width=max(widths))
+            with threads(1):
+                res = gradient_flow(model, p0, times, rtol=rtol, max_steps=400_000)
+            W = res.params["W"].detach().cpu().numpy()  # (T, B, m, d)
+            a = p0["a"].cpu().numpy()
+            lam_1 = np.full(m, gamma / m)
+            lam_2 = np.clip(lam - gamma / m, 0.0, None)  # >= 0 up to one rounding
+            for lam_k, store in ((lam_1, move_1), (lam_2, move_2)):
+                lam_b = np.broadcast_to(lam_k, a.shape)
+                theta = np.array([ntg.ntg(X, W[t], a, lam_b, activation) for t in range(len(W))])
+                change = np.linalg.norm(theta - theta[:1], ord=2, axis=(-2, -1))  # (T, B)
+                store.append(change.max(0))
+        M1, M2 = np.array(move_1), np.array(move_2)  # (widths, seeds)
+        slopes_1, slopes_2 = (np.polyfit(logw, np.log(M), 1)[0].tolist() for M in (M1, M2))
+        out["gammas"].append({"gamma": gamma, "t_end": t_end, "move_1": M1.tolist(),
+                              "move_2": M2.tolist(), "slopes_1": slopes_1,
+                              "slopes_2": slopes_2})  # fmt: skip
+    return out
+
+
+def ntg_split_verdict(result: dict[str, Any]) -> Verdict:
+    """The checkable mechanism of Theorem 5.1 (seed 000, split (15) and proof points (ii)-(iii))
+    at simulated widths, on :func:`ntg_split_sweep`: for every ``gamma < 1``, (i) the lazy part
+    ``Theta^(1)`` settles with width: the MC interval (:func:`solvable.monte_carlo`, 99.9%
+    simultaneous, over the per-seed log-log slopes of ``max_t ||Theta^(1)_t - Theta^(1)_0||_2``)
+    lies below 0; (ii) the Zipf part ``Theta^(2)`` does not: its slope exceeds the lazy part's
+    by more than the combined half-width.  ``max_error``: the worse of ``half-width_1 /
+    (-slope_1)`` and ``hypot(half-widths) / (slope_2 - slope_1)`` (each < 1 exactly when its
+    criterion holds; ``inf`` when a slope has the wrong sign)."""
+    worst, parts = 0.0, []
+    for g in result["gammas"]:
+        if not 0 < g["gamma"] < 1:
+            raise ValueError(f"the split (15) is a gamma < 1 statement, got gamma={g['gamma']}")
+        s1, s2 = monte_carlo(g["slopes_1"]), monte_carlo(g["slopes_2"])
+        m1, h1 = float(s1.mean), float(s1.half_width)
+        m2, h2 = float(s2.mean), float(s2.half_width)
+        settle = h1 / -m1 if m1 < 0 else math.inf
+        apart = float(np.hypot(h1, h2)) / (m2 - m1) if m2 > m1 else math.inf
+        worst = max(worst, settle, apart)
+        M1, M2 = np.array(g["move_1"]).mean(1), np.array(g["move_2"]).mean(1)
+        parts.append(
+            f"gamma={g['gamma']:g}: mean max_t ||dTheta^(1)||_2 over widths "
+            f"{', '.join(f'{v:.3g}' for v in M1)}, slope {m1:.3f} +- {h1:.3f} (settles: "
+            f"{settle:.2f}); mean max_t ||dTheta^(2)||_2 {', '.join(f'{v:.3g}' for v in M2)}, "
+            f"slope {m2:.3f} +- {h2:.3f} (apart from Theta^(1): {apart:.2f})"
+        )
+    if not math.isfinite(worst) and worst != math.inf:
+        worst = math.inf  # a NaN slope fails
+    head = (
+        f"n={result['n']}, d={result['d']}, swish, Zipf alpha={result['alpha']:g}, widths "
+        f"{result['widths']}, {len(result['seeds'])} seeds (nested nodes), GF to t = "
+        f"{result['horizon']:g}/(gamma kappa_n); MC 99.9% intervals over seeds: "
+    )
+    tol = Tolerance(rtol=1.0, reason="MC 99.9% simultaneous intervals (monte_carlo) over the "
+                    "per-seed slopes: max_error is an interval half-width over the margin it "
+                    "must stay within (pass <= 1)")  # fmt: skip
+    return Verdict.from_error(worst, head + "; ".join(parts), tol)
+
+
+def _ntg_split(full: bool = False) -> Verdict:
+    # fast: gamma = 1/2 at m in {25, 100, 400}, 4 seeds (the feature-learning claim's sizes);
+    # full: gamma in {1/2, 1/5}, m up to 1600, 6 seeds, the monitor's n = 10, d = 5
+    if full:
+        setup = {"n": 10, "d": 5, "data_seed": 1, "gammas": (0.5, 0.2),
+                 "widths": (100, 400, 1600), "seeds": tuple(range(6)),
+                 "horizon": 10.0}  # fmt: skip
+    else:
+        setup = {}
+    return ntg_split_verdict(ntg_split_sweep(**setup))
+
+
 def claims() -> list[Theorem]:
     """The simulation-backed claims of :mod:`solvable.global_convergence`."""
 
-    def T_(name, where, statement, fn, kind="numeric"):
-        return Theorem(f"global_convergence.{name}", f"{SEED} {where}", statement, kind, fn)
+    def T_(name, where, statement, fn, kind="numeric", reason=""):
+        return Theorem(f"global_convergence.{name}", f"{SEED} {where}", statement, kind, fn,
+                       reason)  # fmt: skip
 
     return [
         T_("theorem_5_1_monitored", "Theorem 5.1 (a)-(d)",
-           "Along simulated gradient flow (swish, gamma in {1, 0.5[, 0.2]}, Zipf alpha = 1/2) "
-           "the bounds (a)-(d) hold at widths far below the width condition (empirical; "
-           "full=True: n = 10, d = 5, m in {100, 1000, 4000}).", _monitored, "numeric"),
+           "Monitor (observed, not counted): along simulated gradient flow (swish, gamma in "
+           "{1, 0.5[, 0.2]}, Zipf alpha = 1/2) the ratios of (a)-(d) to their bounds, at "
+           "widths far below the width condition (full=True: n = 10, d = 5, m in {100, 1000, "
+           "4000}).", _monitored, "monitor", _MONITOR_5_1_REASON),
+        T_("theorem_5_1_ntg_split", "Theorem 5.1, eq. (15) and the proof sketch's (ii)-(iii)",
+           "Along gradient flow with gamma < 1 (swish, Zipf alpha = 1/2), the lazy part "
+           "Theta^(1) of the split (15) settles with the width (the slope of max_t ||Theta^(1)_t "
+           "- Theta^(1)_0||_2 against m, MC 99.9% interval, lies below 0) while the Zipf part "
+           "Theta^(2) moves: its slope exceeds Theta^(1)'s beyond both intervals (full=True: "
+           "gamma in {1/2, 1/5}, m up to 1600, 6 seeds).", _ntg_split),
         T_("theorem_6_1_monitored", "Theorem 6.1, eq. (16) (corrected); proof (Appendix H)",
-           "Along simulated gradient descent (tanh, which satisfies Assumption 3.2; gamma in "
-           "{1, 0.5}, Zipf alpha = 1/2, eta = 0.9 x the step-size limit) ||y - u_s||^2 <= (1 - "
-           "eta gamma kappa_n/2)^s ||y - u_0||^2 and ||w_sj - w_0j|| <= eta sqrt(n lambda_j/d) "
-           "||y - u_0|| (1 - beta^s)/(1 - beta) at every step, at widths far below the width "
-           "condition (empirical; full=True: m = 2000, 2 seeds, 3x longer).", _gd_monitored),
+           "Monitor (observed, not counted): along simulated gradient descent (tanh, which "
+           "satisfies Assumption 3.2; gamma in {1, 0.5}, Zipf alpha = 1/2, eta = 0.9 x the "
+           "step-size limit) the ratios of ||y - u_s||^2 to (1 - eta gamma kappa_n/2)^s ||y - "
+           "u_0||^2 and of ||w_sj - w_0j|| to eta sqrt(n lambda_j/d) ||y - u_0|| (1 - beta^s)/"
+           "(1 - beta) at every step, at widths far below the width condition (full=True: m = "
+           "2000, 2 seeds, 3x longer).", _gd_monitored, "monitor", _MONITOR_6_1_REASON),
         T_("feature_learning_width_scaling", "Definitions 7.1, 7.3; Theorems 7.5, 7.9",
            "At the end of gradient-flow training, ratios (17), (18) decay with m for gamma = 1 "
            "and the max-ratio (18) stays away from 0 for gamma < 1 (full=True: m in {100, 400, "

@@ -1,6 +1,7 @@
-"""Simulation-backed confirmations of seed 002 Sections 2.2-2.3: the Hessian norm by
+"""Simulation-backed claims of seed 002 Sections 2.2-2.3: the Hessian norm by
 Lanczos on autograd against (2.17)/(2.18), the linearisation error against the width, and
-Theorem 1 (Du et al.) monitored along simulated flows (:mod:`numerics.lazy_width`).
+Theorem 1 (Du et al.) monitored along simulated flows (:mod:`numerics.lazy_width`; a monitor:
+its verdict is ``"observed"``, not counted, see ``_THEOREM_1_REASON``).
 """
 
 from __future__ import annotations
@@ -192,8 +193,22 @@ def _error_slope(full: bool = False) -> Verdict:
 
 
 def _theorem_1(full: bool = False) -> Verdict:
+    # a monitor (kind "monitor", verdict "observed", not counted: _THEOREM_1_REASON); a crash
+    # or a non-finite figure still fails.  The figure is the worst Theorem 1 ratio's excess
+    # over 1 in units of the integration slack, as before (0: the bound held on every run)
     etas = (1.0, 0.0) if full else (1.0,)
-    return _combine([_theorem_1_verdict(_sweep(full, eta)) for eta in etas])
+    combined = _combine([_theorem_1_verdict(_sweep(full, eta)) for eta in etas])
+    return Verdict.observe(combined.max_error, combined.detail)
+
+
+# Why linearisation.theorem_1_monitored cannot fail (Theorem.reason, printed by verify)
+_THEOREM_1_REASON = (
+    "only Theorem 1's conditional half is checked, with lambda_0 = lambda_min(K_0) of each "
+    "run's empirical kernel: on a run where lambda_min(K_t) >= lambda_0/2 throughout, the "
+    "bound follows from (2.41) by Gronwall, so only an integration error could break it; the "
+    "probabilistic statement (lambda_0 of the infinite-width K_0, p >= O(n^6/(lambda_0 "
+    "delta^3))) is not checked"
+)
 
 
 # Exercise 2: the same data and initialisations with and without the output nonlinearity
@@ -245,8 +260,8 @@ def _exercise_2_error(full: bool = False) -> Verdict:
 def claims() -> list[Theorem]:
     """The simulation-backed claims of :mod:`solvable.linearisation`."""
 
-    def T_(name, where, statement, fn, kind="numeric"):
-        return Theorem(f"linearisation.{name}", f"{SEED} {where}", statement, kind, fn)
+    def T_(name, where, statement, fn, kind="numeric", reason=""):
+        return Theorem(f"linearisation.{name}", f"{SEED} {where}", statement, kind, fn, reason)
 
     return [
         T_(
@@ -276,13 +291,15 @@ def claims() -> list[Theorem]:
         T_(
             "theorem_1_monitored",
             "eqs. (2.42), (2.43), Theorem 1",
-            "On every simulated flow whose kernel keeps lambda_min(K_t) >= lambda_0/2 (the "
-            "proof's condition, monitored): ||y - f(t)|| <= e^{-lambda_0 t/(2n)} ||y - f(0)|| "
-            "(Theorem 1 in the 1/n normalisation, lambda_0 = lambda_min(K_0) empirical); the "
-            "lazy envelope e^{-lambda_0 t/n}, the printed e^{-lambda_0 t} and runs outside "
-            "the regime are reported.",
+            "Monitor (observed, not counted): on every simulated flow whose kernel keeps "
+            "lambda_min(K_t) >= lambda_0/2 (the proof's condition, monitored), the ratio of "
+            "||y - f(t)|| to e^{-lambda_0 t/(2n)} ||y - f(0)|| (Theorem 1 in the 1/n "
+            "normalisation, lambda_0 = lambda_min(K_0) empirical); the lazy envelope "
+            "e^{-lambda_0 t/n}, the printed e^{-lambda_0 t} and runs outside the regime are "
+            "reported.",
             _theorem_1,
-            "numeric",
+            "monitor",
+            _THEOREM_1_REASON,
         ),
         T_(
             "exercise_2_linearisation_error",
