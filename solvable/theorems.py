@@ -3,7 +3,9 @@
 ``registry()`` lists :class:`Theorem` records; ``Theorem.verify()`` returns a
 :class:`Verdict` whose ``status`` is ``"proved"`` (a sympy residual simplified
 to exactly 0), ``"confirmed"`` (numeric agreement within the stated tolerance;
-``max_error`` is the worst error in units of that tolerance) or ``"failed"``.
+``max_error`` is the worst error in units of that tolerance), ``"observed"`` (a
+monitor, ``kind="monitor"``: numbers measured outside the theorem's hypotheses, reported
+with ``Theorem.reason`` and not counted as a verification) or ``"failed"``.
 The tests are parametrised from this registry, and ``solvable verify`` runs it.
 
 Nothing is listed here by hand: for every model of :data:`solvable.MODELS`, in order, the
