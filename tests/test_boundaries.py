@@ -384,13 +384,14 @@ def test_cosine_beyond_the_slack_is_refused(k):
     (float64 and torch), not a clamped value."""
     import torch
 
-    rho = 1.0 + k * float(np.finfo(float).eps)
-    with pytest.raises(ValueError, match="rho"):
-        kernels.kernel_numeric("gp", _INIT, 1.0, 1.0, rho)
-    with pytest.raises(ValueError, match="rho"):
-        kernels.kernel_torch("gp", _INIT, 1.0, 1.0, torch.tensor(rho, dtype=torch.float64))
-    with pytest.raises(ValueError, match="rho"):
-        kernels.kernel_numeric("gp", _INIT, 1.0, 1.0, mpmath.mpf(rho), dps=20)
+    for sign in (1, -1):  # both ends of [-1, 1]
+        rho = sign * (1.0 + k * float(np.finfo(float).eps))
+        with pytest.raises(ValueError, match="rho"):
+            kernels.kernel_numeric("gp", _INIT, 1.0, 1.0, rho)
+        with pytest.raises(ValueError, match="rho"):
+            kernels.kernel_torch("gp", _INIT, 1.0, 1.0, torch.tensor(rho, dtype=torch.float64))
+        with pytest.raises(ValueError, match="rho"):
+            kernels.kernel_numeric("gp", _INIT, 1.0, 1.0, mpmath.mpf(rho), dps=20)
 
 
 def test_torch_flow_subnormal_span_and_repeated_times():
