@@ -1,0 +1,253 @@
+"""The sampled cosmic-ray mutation run of ``benchmarks/mutation_sample.py``: its sampler
+(seeded, stratified, reproducible), the Wilson interval, the stable mutant key, the test
+selection and the report's table on a small synthetic cosmic-ray session.  No mutant is
+run here (that is the script's job, minutes per mutant)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from scipy.stats import binomtest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "benchmarks_mutation_sample", ROOT / "benchmarks" / "mutation_sample.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses resolve annotations through sys.modules
+    spec.loader.exec_module(module)
+    return module
+
+
+ms = _script()
+COUNTS = {"solvable/a.py": 500, "solvable/b.py": 120, "numerics/c.py": 37, "numerics/d.py": 3,
+          "numerics/e.py": 1}  # fmt: skip
+
+
+def _mutants(counts: dict[str, int] = COUNTS) -> list:
+    out = []
+    for module, n in counts.items():
+        for k in range(n):
+            operator = "core/NumberReplacer" if k % 2 else "core/AddNot"
+            out.append(ms.Mutant(f"{module}-{k}", module, 10 + k // 3, k % 3, operator, k // 2))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# the sample
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("size", [9, 10, 50, 300, 660])
+def test_allocate_sums_to_size_with_the_floor_and_the_cap(size):
+    alloc = ms.allocate(COUNTS, size, minimum=2)
+    assert sum(alloc.values()) == min(size, sum(COUNTS.values()))
+    for module, n in alloc.items():
+        assert min(2, COUNTS[module]) <= n <= COUNTS[module]
+
+
+def test_allocate_is_proportional_above_the_floor():
+    alloc = ms.allocate(COUNTS, 300, minimum=2)
+    total = sum(COUNTS.values())
+    assert alloc["numerics/d.py"] == 2 and alloc["numerics/e.py"] == 1
+    for module in ("solvable/a.py", "solvable/b.py", "numerics/c.py"):
+        assert abs(alloc[module] - 300 * COUNTS[module] / total) < 2
+
+
+def test_allocate_everything_and_too_small():
+    assert ms.allocate(COUNTS, 10_000) == COUNTS
+    with pytest.raises(ValueError, match="below the minimum"):
+        ms.allocate(COUNTS, 8, minimum=2)  # 2 + 2 + 2 + 2 + 1 = 9 is the least
+
+
+def test_draw_is_reproducible_stratified_and_order_free():
+    mutants = _mutants()
+    first = ms.draw(mutants, 60, seed=0)
+    shuffled = list(mutants)
+    random.Random(5).shuffle(shuffled)
+    assert [m.key for m in ms.draw(shuffled, 60, seed=0)] == [m.key for m in first]
+    assert [m.key for m in ms.draw(mutants, 60, seed=1)] != [m.key for m in first]
+    assert len(first) == 60 and len({m.key for m in first}) == 60
+    per_module = {m: sum(x.module == m for x in first) for m in COUNTS}
+    assert per_module == ms.allocate(COUNTS, 60, minimum=2)
+
+
+def test_mutant_key_is_module_line_operator_occurrence():
+    m = ms.Mutant("0123abcd", "solvable/kunin.py", 42, 7, "core/NumberReplacer", 3)
+    assert m.key == "solvable/kunin.py:42:core/NumberReplacer:3"
+    assert ms.mutant_key("solvable\\..\\solvable/kunin.py", 1, "op", 0).endswith(":1:op:0")
+    # the random job id is not part of the key
+    assert ms.Mutant("ffff", *list(vars(m).values())[1:]).key == m.key
+
+
+# ---------------------------------------------------------------------------
+# statistics
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize(("k", "n"), [(0, 10), (10, 10), (27, 30), (150, 300), (299, 300), (1, 2)])
+def test_wilson_matches_scipy(k, n):
+    expected = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    assert ms.wilson(k, n) == pytest.approx((expected.low, expected.high), abs=1e-12)
+
+
+def test_wilson_of_nothing_is_everything():
+    assert ms.wilson(0, 0) == (0.0, 1.0)
+
+
+# ---------------------------------------------------------------------------
+# test selection
+# ---------------------------------------------------------------------------
+SOURCE = """\
+import math
+
+LIMIT = 3
+
+
+def f(x,
+      y=2):
+    total = (x
+             + y)
+    if (x >
+            y):
+        return total
+    return -total
+"""
+
+
+def test_statement_line_is_where_coverage_records_it():
+    assert ms.statement_line(SOURCE, 9) == 8  # continuation of an assignment
+    assert ms.statement_line(SOURCE, 11) == 10  # continuation of an if header
+    assert ms.statement_line(SOURCE, 12) == 12  # inside the if body
+    assert ms.statement_line(SOURCE, 7) == 6  # a default argument: the def line
+    assert ms.statement_line(SOURCE, 3) == 3
+
+
+def test_select_tests_by_line_then_module_then_none():
+    covmap = {"tests": ["t::slow", "t::fast", "t::other"],
+              "durations": {"t::slow": 9.0, "t::fast": 0.1, "t::other": 1.0},
+              "lines": {"solvable/m.py": {"6": [], "8": [0, 1], "13": [2]}}}  # fmt: skip
+    assert ms.select_tests(covmap, "solvable/m.py", [8]) == (["t::fast", "t::slow"], "line")
+    # a line only run at import: every test of the module, fastest first
+    assert ms.select_tests(covmap, "solvable/m.py", [6]) == (
+        ["t::fast", "t::other", "t::slow"], "module")  # fmt: skip
+    assert ms.select_tests(covmap, "solvable/m.py", [99]) == ([], "none")
+    assert ms.select_tests(covmap, "numerics/x.py", [1]) == ([], "none")
+    covmap["failed"] = ["t::slow"]  # failing without a mutant: never selected
+    assert ms.select_tests(covmap, "solvable/m.py", [8]) == (["t::fast"], "line")
+
+
+def test_mutated_lines_against_pristine(tmp_path):
+    for name in ("pristine", "snapshot"):
+        (tmp_path / name / "solvable").mkdir(parents=True)
+        (tmp_path / name / "numerics").mkdir()
+        (tmp_path / name / "solvable" / "m.py").write_text(SOURCE)
+    mutated = SOURCE.replace("+ y)", "- y)")
+    (tmp_path / "snapshot" / "solvable" / "m.py").write_text(mutated)
+    assert ms.mutated_lines(tmp_path) == ("solvable/m.py", [9])
+    assert ms.restore(tmp_path) == ["solvable/m.py"]
+    with pytest.raises(RuntimeError, match="no mutated module"):
+        ms.mutated_lines(tmp_path)
+
+
+# ---------------------------------------------------------------------------
+# the report on a synthetic session
+# ---------------------------------------------------------------------------
+def _verdict(**fields) -> str:
+    return "collected 3 items\n" + f"{ms.VERDICT_TAG} {json.dumps(fields)}\n"
+
+
+def test_outcomes_and_table_on_a_synthetic_session(tmp_path):
+    work_db_mod = pytest.importorskip("cosmic_ray.work_db")
+    from cosmic_ray.work_item import (
+        MutationSpec,
+        TestOutcome,
+        WorkerOutcome,
+        WorkItem,
+        WorkResult,
+    )
+
+    modules = {"solvable/testing.py": 4, "numerics/mp.py": 4, "solvable/kunin.py": 4,
+               "solvable/errata.py": 30, "numerics/sweeps.py": 30}  # fmt: skip
+    with work_db_mod.use_db(str(tmp_path / "s.sqlite")) as db:
+        items = [WorkItem.single(f"job-{module}-{k}", MutationSpec(
+                    module, "core/NumberReplacer", k, (k + 1, 0), (k + 1, 3)))
+                 for module, n in modules.items() for k in range(n)]  # fmt: skip
+        db.add_work_items(items)
+        chosen = ms.mark_sample(db, 20, seed=0)
+        assert len(chosen) == 20 and db.num_results == sum(modules.values()) - 20
+        # a new session of the same code (new random job ids), the same seed: the same keys
+        with work_db_mod.use_db(str(tmp_path / "t.sqlite")) as other:
+            other.add_work_items(WorkItem.single(f"new-{i}", m) for i, w in enumerate(items)
+                                 for m in w.mutations)  # fmt: skip
+            assert [m.key for m in ms.mark_sample(other, 20, seed=0)] == [m.key for m in chosen]
+        normal = WorkerOutcome.NORMAL
+        results = [
+            WorkResult(normal, _verdict(verdict="killed", by="assertion", seconds=2.0),
+                       TestOutcome.KILLED, "-a\n+b"),
+            WorkResult(normal, _verdict(verdict="killed", by="crash", seconds=1.0),
+                       TestOutcome.KILLED, "-a\n+b"),
+            WorkResult(normal, "timeout", TestOutcome.KILLED, "-a\n+b"),
+            WorkResult(normal, _verdict(verdict="survived", selection="line", tests=3,
+                                        seconds=4.0), TestOutcome.SURVIVED, "-x = 1\n+x = 2"),
+            WorkResult(normal, _verdict(verdict="not covered", seconds=0.0),
+                       TestOutcome.SURVIVED, "-y = 1\n+y = 2"),
+            WorkResult(normal, _verdict(verdict="survived", seconds=3.0),
+                       TestOutcome.SURVIVED, "-z\n+w"),
+            WorkResult(WorkerOutcome.EXCEPTION, "Traceback", TestOutcome.INCOMPETENT),
+        ]  # fmt: skip
+        for m, result in zip(chosen, results, strict=False):
+            db.set_result(m.job_id, result)
+        equivalents = {chosen[5].key: "argued", "solvable/gone.py:1:op:0": "stale"}
+        rows = ms.collect(db, equivalents)
+    assert [r.mutant.key for r in rows] == [m.key for m in chosen]
+    outcomes = [r.outcome for r in rows]
+    assert outcomes[:7] == ["killed (assertion)", "killed (crash)", "timeout", "survived",
+                            "not covered", "equivalent", "incompetent"]  # fmt: skip
+    assert outcomes[7:] == ["pending"] * 13
+    text = ms.table(rows)
+    overall = next(line for line in text.splitlines() if "**overall**" in line)
+    cells = [c.strip() for c in overall.strip("|").split("|")]
+    # sampled, assertion, crash, timeout, survived, not covered, equivalent, incompetent,
+    # pending, score, interval
+    assert cells[1:10] == ["20", "1", "1", "1", "2", "1", "1", "1", "13"]
+    lo, hi = ms.wilson(3, 5)
+    assert cells[10] == "3/5 = 60.0%" and cells[11] == f"{lo:.1%} - {hi:.1%}"
+    groups = [line.split("|")[1].strip() for line in text.splitlines()[2:]]
+    assert groups == [*ms.GROUPS, "rest of solvable", "rest of numerics", "**overall**"]
+    assert ms.stale(rows, equivalents) == ["solvable/gone.py:1:op:0"]
+    listing = ms.survivors(rows)
+    assert chosen[3].key in listing and chosen[4].key in listing and chosen[5].key not in listing
+    assert "+x = 2" in listing and "3 tests by line" in listing
+
+
+def test_groups_and_verdict_parsing():
+    assert ms.group_of("numerics/scipy_ode.py").startswith("integrators")
+    assert ms.group_of("solvable/linear_node_scaling.py").startswith("closed forms")
+    assert ms.group_of("solvable/_core/x.py") == "rest of solvable"
+    assert ms.group_of("numerics/models.py") == "rest of numerics"
+    assert ms.runner_verdict(_verdict(verdict="timeout")) == {"verdict": "timeout"}
+    assert ms.runner_verdict("no verdict here") == {}
+
+
+def test_settings_and_cosmic_ray_config(tmp_path):
+    settings = ms.load_settings()
+    assert settings["module-path"] == ["solvable", "numerics"]
+    assert settings["sample"]["size"] == 300 and settings["sample"]["seed"] == 0
+    config = ms.cosmic_ray_config(settings, tmp_path)
+    assert "sample" not in config and config["distributor"]["name"] == "local"
+    assert config["test-command"].endswith(f"run-one --workspace {tmp_path}")
+
+
+def test_the_equivalence_file_parses():
+    equivalents = ms.load_equivalents()
+    for key, why in equivalents.items():
+        module, line, operator, occurrence = key.rsplit(":", 3)
+        assert (ROOT / module).is_file() and line.isdigit() and occurrence.isdigit()
+        assert operator.startswith("core/") and why.strip()
