@@ -188,8 +188,11 @@ def select(mutants: Sequence[Mutant], patterns: Sequence[str] | None) -> list[Mu
 def is_assertion(message: str) -> bool:
     """Whether a pytest failure message is a failed check: ``assert ...``,
     ``AssertionError: ...`` (numpy.testing, a ``pytest.raises`` whose ``match`` failed) or
-    ``Failed: DID NOT RAISE``.  Anything else is an exception: a crash."""
-    return message.startswith(("assert", "AssertionError", "Failed: DID NOT RAISE"))
+    ``Failed: DID NOT RAISE`` or ``Failed: DID NOT WARN`` (a ``pytest.warns`` that saw no
+    such warning).  Anything else is an exception: a crash."""
+    return message.startswith(
+        ("assert", "AssertionError", "Failed: DID NOT RAISE", "Failed: DID NOT WARN")
+    )
 
 
 def is_crash(detail: str, max_error: float | None) -> bool:

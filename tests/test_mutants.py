@@ -78,6 +78,7 @@ def test_failures_are_classified_as_checks_or_crashes():
     assert mutation.is_assertion("assert 1 == 2")
     assert mutation.is_assertion("AssertionError: \nNot equal to tolerance rtol=1e-07")
     assert mutation.is_assertion("Failed: DID NOT RAISE <class 'ValueError'>")
+    assert mutation.is_assertion("Failed: DID NOT WARN. No warnings of type (<class 'W'>,)")
     assert not mutation.is_assertion("ZeroDivisionError: division by zero")
     assert mutation.is_crash("OverflowError: math range error", None)
     assert mutation.is_crash("needs the optional dependency 'torch': pip install ...", None)
