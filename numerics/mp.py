@@ -22,12 +22,14 @@ Order and step (Jorba & Zou, Sect. 3.2).  With the relative tolerance ``eps`` th
 order is ``p = ceil(ln(1/eps) / 2) + 1`` (= ``ceil(1.15 * digits) + 1``: the
 ``1.15 * digits`` rule and Jorba-Zou are the same rule) and the step is
 ``h = SAFETY * min_k (eps ||y|| / ||y_k||)^(1/k)`` over the last two orders
-``k = p - 1, p``.  Then ``||y_k|| h^k <= eps ||y||`` for the last terms and, since
-``eps^(1/p) ~ e^-2``, ``h ~ rho / e^2`` for the radius of convergence ``rho``: the
-neglected tail is a geometric series of ratio ``~ e^-2``.  Minimising the cost
-``p^2 / h ~ p^2 eps^(-1/p)`` over ``p`` gives the same ``p = ln(1/eps)/2``.  Measured on seed
-001 (``benchmarks/bench_integrators.py --orders``, dps 30 and 50): 0.5x this order
-takes ~6x the steps and ~2x the time, 0.75x and 1x are within timing noise, 1.5x is
+``k = p - 1, p`` (both zero in a block, as for ``y' = 1 - y^3`` at ``y = 0`` whose series
+has only the orders ``1 mod 3``: the highest nonzero order from ``p/2`` up).  Then
+``||y_k|| h^k <= eps ||y||`` for the last terms and, since ``eps^(1/p) ~ e^-2``,
+``h ~ rho / e^2`` for the radius of convergence ``rho``: the neglected tail is a geometric
+series of ratio ``~ e^-2``.  Minimising the cost ``p^2 / h ~ p^2 eps^(-1/p)`` over ``p``
+gives the same ``p = ln(1/eps)/2``.  Measured on seed 001
+(``benchmarks/bench_integrators.py --orders``, dps 30 and 50): 0.5x this order takes ~6x
+the steps and ~2x the time, 0.75x and 1x are within timing noise, 1.5x is
 1.2-1.7x slower; every choice keeps the full working precision.
 
 Precision.  Work is done at ``dps + GUARD_DIGITS`` digits with ``eps = 10^-(dps +
@@ -357,12 +359,25 @@ def integrate(
                 for start, stop in blocks:
                     scale = series.absmax(0, start, stop)
                     ref = scale if scale > 0 else (total if total > 0 else mpmath.mpf(1))
+                    top = False  # a nonzero coefficient of order p - 1 or p in the block
                     for k in (p - 1, p):
                         size = series.absmax(k, start, stop)
                         if not mpmath.isfinite(size):
                             raise ArithmeticError(f"Taylor coefficient overflow at t = {t}")
                         if size > 0:
                             h = min(h, safety * (eps * ref / size) ** inv[k])
+                            top = True
+                    if not top:  # both vanish (y' = 1 - y^3 at y = 0 has only the orders 1 mod
+                        # 3): the highest nonzero order >= p/2 bounds the step (none: the block
+                        # stays, or its series ends below p/2, a polynomial exact at any step).
+                        # No safety factor: where the top orders are below the compiled engine's
+                        # rounding at its cap H (not structural zeros), so is that order's term
+                        # (< 2**q < eps ref) and H stays the step, as without this fallback
+                        for k in range(p - 2, p // 2 - 1, -1):
+                            size = series.absmax(k, start, stop)
+                            if size > 0:
+                                h = min(h, (eps * ref / size) ** (mpmath.mpf(1) / k))
+                                break
                 if series.cap is not None and h > series.cap:  # the compiled engine's H
                     h = series.cap
                 t_next = t + h
