@@ -128,7 +128,7 @@ def cosmic_ray_config(settings: Mapping[str, Any], workspace: Path) -> dict[str,
     ``sample`` table, with the test command set to this file's ``run-one`` in the snapshot."""
     config = {k: v for k, v in settings.items() if k != "sample"}
     script = workspace / "snapshot" / "benchmarks" / Path(__file__).name
-    config["test-command"] = f"{sys.executable} {script} run-one --workspace {workspace}"
+    config["test-command"] = f"{sys.executable} {script} --workspace {workspace} run-one"
     return config
 
 
@@ -360,19 +360,33 @@ def statement_line(source: str, line: int) -> int:
     return best
 
 
+def runs_at_import(source: str, line: int) -> bool:
+    """Whether ``line`` is executed when its module is imported, not inside a function: a
+    module-level or class-level statement, or a ``def``'s header (decorators, defaults,
+    annotations).  Such lines of a module imported before coverage starts (``solvable`` is
+    imported by its pytest plugin, loaded at pytest start-up) are not recorded at all."""
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            body = node.body if isinstance(node.body, list) else [node.body]
+            if body[0].lineno <= line <= (node.end_lineno or 0):
+                return False
+    return True
+
+
 def select_tests(
-    covmap: Mapping[str, Any], module: str, lines: Iterable[int]
+    covmap: Mapping[str, Any], module: str, lines: Iterable[int], at_import: bool = False
 ) -> tuple[list[str], str]:
     """The tests covering any of ``lines`` of ``module`` (but those that failed when the
     map was made) and how they were found:
-    ``"line"``, ``"module"`` (the lines ran only at import: every test covering the module)
-    or ``"none"`` (not covered)."""
+    ``"line"``, ``"module"`` (the lines ran only at import, recorded with no test context
+    or, ``at_import``, not recorded: every test covering the module) or ``"none"`` (not
+    covered)."""
     per_line = covmap["lines"].get(module, {})
     names = covmap["tests"]
     failed = set(covmap.get("failed", ()))  # failing unmutated: a failure is no kill
     found = {names[i] for line in lines for i in per_line.get(str(line), [])} - failed
     how = "line"
-    if not found and any(str(line) in per_line for line in lines):
+    if not found and per_line and (at_import or any(str(line) in per_line for line in lines)):
         found = {names[i] for ids in per_line.values() for i in ids} - failed
         how = "module"
     if not found:
@@ -422,7 +436,8 @@ def run_one(workspace: Path, settings: Mapping[str, Any]) -> int:
     module, changed = mutated_lines(workspace)
     source = (workspace / "pristine" / module).read_text(encoding="utf-8")
     lines = sorted({statement_line(source, n) for n in changed} | set(changed))
-    tests, how = select_tests(covmap, module, lines)
+    at_import = all(runs_at_import(source, n) for n in lines)
+    tests, how = select_tests(covmap, module, lines, at_import)
     verdict: dict[str, Any] = {"module": module, "lines": lines, "selection": how,
                                "tests": len(tests)}  # fmt: skip
     if not tests:
@@ -499,7 +514,8 @@ def outcome(result: Any | None, equivalent: bool = False) -> str:
     """One of :data:`OUTCOMES` for a cosmic-ray ``WorkResult`` (``None``: not run yet).
 
     cosmic-ray's own timeout (output ``"timeout"``) and the runner's are ``timeout``; an
-    exception in the worker, no possible mutation or a runner error are ``incompetent``; a
+    exception in the worker, no possible mutation, a runner error or a failure of the runner
+    itself (a non-zero exit without a verdict line) are ``incompetent``; a
     surviving mutant listed as equivalent is ``equivalent`` (a killed one stays killed)."""
     from cosmic_ray.work_item import TestOutcome, WorkerOutcome
 
@@ -513,7 +529,7 @@ def outcome(result: Any | None, equivalent: bool = False) -> str:
     if result.test_outcome == TestOutcome.KILLED:
         if (result.output or "").strip() == "timeout" or verdict.get("verdict") == "timeout":
             return "timeout"
-        if verdict.get("verdict") == "error":
+        if verdict.get("verdict") in (None, "error"):  # the runner itself failed: no verdict
             return "incompetent"
         return "killed (crash)" if verdict.get("by") == "crash" else "killed (assertion)"
     if equivalent:

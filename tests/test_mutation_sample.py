@@ -129,6 +129,11 @@ def test_statement_line_is_where_coverage_records_it():
     assert ms.statement_line(SOURCE, 3) == 3
 
 
+def test_runs_at_import():
+    assert ms.runs_at_import(SOURCE, 3) and ms.runs_at_import(SOURCE, 7)  # constant, default
+    assert not ms.runs_at_import(SOURCE, 9) and not ms.runs_at_import(SOURCE, 13)
+
+
 def test_select_tests_by_line_then_module_then_none():
     covmap = {"tests": ["t::slow", "t::fast", "t::other"],
               "durations": {"t::slow": 9.0, "t::fast": 0.1, "t::other": 1.0},
@@ -139,6 +144,8 @@ def test_select_tests_by_line_then_module_then_none():
         ["t::fast", "t::other", "t::slow"], "module")  # fmt: skip
     assert ms.select_tests(covmap, "solvable/m.py", [99]) == ([], "none")
     assert ms.select_tests(covmap, "numerics/x.py", [1]) == ([], "none")
+    # an import-time line not recorded at all (imported before coverage started)
+    assert ms.select_tests(covmap, "solvable/m.py", [99], at_import=True)[1] == "module"
     covmap["failed"] = ["t::slow"]  # failing without a mutant: never selected
     assert ms.select_tests(covmap, "solvable/m.py", [8]) == (["t::fast"], "line")
 
@@ -201,6 +208,8 @@ def test_outcomes_and_table_on_a_synthetic_session(tmp_path):
             WorkResult(normal, _verdict(verdict="survived", seconds=3.0),
                        TestOutcome.SURVIVED, "-z\n+w"),
             WorkResult(WorkerOutcome.EXCEPTION, "Traceback", TestOutcome.INCOMPETENT),
+            # the runner failed before its verdict (exit 1): no kill
+            WorkResult(normal, "", TestOutcome.KILLED, "-a\n+b"),
         ]  # fmt: skip
         for m, result in zip(chosen, results, strict=False):
             db.set_result(m.job_id, result)
@@ -208,15 +217,15 @@ def test_outcomes_and_table_on_a_synthetic_session(tmp_path):
         rows = ms.collect(db, equivalents)
     assert [r.mutant.key for r in rows] == [m.key for m in chosen]
     outcomes = [r.outcome for r in rows]
-    assert outcomes[:7] == ["killed (assertion)", "killed (crash)", "timeout", "survived",
-                            "not covered", "equivalent", "incompetent"]  # fmt: skip
-    assert outcomes[7:] == ["pending"] * 13
+    assert outcomes[:8] == ["killed (assertion)", "killed (crash)", "timeout", "survived",
+                            "not covered", "equivalent", "incompetent", "incompetent"]  # fmt: skip
+    assert outcomes[8:] == ["pending"] * 12
     text = ms.table(rows)
     overall = next(line for line in text.splitlines() if "**overall**" in line)
     cells = [c.strip() for c in overall.strip("|").split("|")]
     # sampled, assertion, crash, timeout, survived, not covered, equivalent, incompetent,
     # pending, score, interval
-    assert cells[1:10] == ["20", "1", "1", "1", "2", "1", "1", "1", "13"]
+    assert cells[1:10] == ["20", "1", "1", "1", "2", "1", "1", "2", "12"]
     lo, hi = ms.wilson(3, 5)
     assert cells[10] == "3/5 = 60.0%" and cells[11] == f"{lo:.1%} - {hi:.1%}"
     groups = [line.split("|")[1].strip() for line in text.splitlines()[2:]]
@@ -242,7 +251,7 @@ def test_settings_and_cosmic_ray_config(tmp_path):
     assert settings["sample"]["size"] == 300 and settings["sample"]["seed"] == 0
     config = ms.cosmic_ray_config(settings, tmp_path)
     assert "sample" not in config and config["distributor"]["name"] == "local"
-    assert config["test-command"].endswith(f"run-one --workspace {tmp_path}")
+    assert config["test-command"].endswith(f"--workspace {tmp_path} run-one")
 
 
 def test_the_equivalence_file_parses():
