@@ -142,7 +142,36 @@ def _check(seed, n, d, m, ex, ey, el, ew, ee, t, check=_need):
     assert np.all(np.isfinite(got.W)) and np.all(np.isfinite(got.f)) and np.isfinite(got.loss)
     err = _errors(got, ref60, W0, setup.y, f0max, rtol, y_term)
     assert err <= 1, f"float64 vs dps 60: {err:.3g} tolerances (rtol {rtol:.2g})"
+    _check_reported(setup, a, W0, rtol)
     return err
+
+
+def _check_reported(setup, a, W0, rtol):
+    """The reported constants of the float64 path (computed from power-of-two-scaled
+    mantissas and scaled back: ``beta_inf`` by ``2^(e_y - e_X)``, ``beta0``, ``S``, the
+    rates) against the 60-digit path, normwise relative at the states' ``rtol`` (the same
+    SVD and sums produce them); a constant outside the float64 range is refused above."""
+    try:
+        traj = lns.closed_form(setup, a, W0)
+    except ValueError as exc:
+        assert "float64 range" in str(exc), str(exc)
+        return
+    ref = lns.closed_form(setup, a, W0, dps=60)
+    top = mpmath.mpf(np.finfo(float).max)
+    for name in ("beta_inf", "beta0", "rates", "S"):
+        got = np.atleast_1d(np.asarray(getattr(traj, name), dtype=float))
+        with mpmath.workdps(60):
+            want = [mpmath.mpf(v) for v in np.atleast_1d(getattr(ref, name))]
+            # beyond the largest float64 the correctly rounded value is +-inf (a rate of a
+            # flow on data near the top of the range); it must be that, and only there
+            over = [abs(v) > top * (1 + EPS) for v in want]
+            for g, v, o in zip(got, want, over, strict=True):
+                assert (g == math.copysign(math.inf, v)) if o else math.isfinite(g), (name, g, v)
+            pairs = [(g, v) for g, v, o in zip(got, want, over, strict=True) if not o]
+            scale = max((abs(v) for _, v in pairs), default=mpmath.mpf(0))
+            diff = max((abs(mpmath.mpf(float(g)) - v) for g, v in pairs), default=mpmath.mpf(0))
+        # + one float64 rounding of each entry (2^-53 of the scale) and a subnormal's spacing
+        assert diff <= (rtol + EPS) * scale + 5e-324, f"{name}: {diff} vs scale {scale}"
 
 
 _CASE = dict(

@@ -17,9 +17,16 @@ from typing import Any
 
 import numpy as np
 
-from numerics.node_scaling_experiment import feature_learning_sweep, monitor_theorem_5_1
+from numerics.models import NodeScaled
+from numerics.node_scaling_experiment import (
+    feature_learning_sweep,
+    monitor_theorem_5_1,
+    nested_parameters,
+    node_scalings,
+    sphere_data,
+)
 from numerics.node_scaling_gd import monitor_theorem_6_1
-from numerics.torch_flow import threads
+from numerics.torch_flow import gradient_flow, threads
 from solvable import global_convergence as gcv
 from solvable import ntg
 from solvable._core.claims import Theorem, Verdict
@@ -274,10 +281,6 @@ def ntg_split_sweep(
     nested widths per seed (Definition 7.1).  Returns per ``gamma``: ``move_1``, ``move_2``
     (widths, seeds) ``max_t ||Theta^(k)_t - Theta^(k)_0||_2`` on ``n_times`` equally spaced
     times, and the per-seed log-log slopes ``slopes_1``, ``slopes_2`` against ``m``."""
-    from numerics.models import NodeScaled
-    from numerics.node_scaling_experiment import nested_parameters, node_scalings, sphere_data
-    from numerics.torch_flow import gradient_flow
-
     if len(widths) < 2 or list(widths) != sorted(set(widths)):
         raise ValueError(f"widths must be >= 2 increasing widths, got {widths!r}")
     X, y = sphere_data(n, d, seed=data_seed)
