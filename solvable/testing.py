@@ -771,9 +771,10 @@ class KernelOracle:
         i.i.d. unit terms, so its expectation is the closed form exactly), against the closed
         form: the Monte Carlo mean must lie in the simultaneous ``confidence`` interval of
         :func:`solvable._core.tolerance.monte_carlo` (Bonferroni over the entries; a correct
-        kernel fails with probability about ``1 - confidence``).  Entries whose samples are
-        all equal (e.g. ``relu(u) relu(-u) = 0`` for antipodal inputs) have no interval and
-        are compared at ``kernels``' float64 tolerance (1e-13 relative to ``max|exact|``)."""
+        kernel fails with probability about ``1 - confidence``).  The half-width is at least
+        ``kernels``' float64 tolerance (1e-13 relative to ``max|exact|``): entries whose
+        samples are all equal (e.g. ``relu(u) relu(-u) = 0`` for antipodal inputs, or the
+        same exact matrix passed S times) are compared at that accuracy."""
         conf = _real("confidence", confidence)
         if not 0 < conf < 1:
             raise ValueError(f"confidence must be in (0, 1), got {nb.describe(confidence)}")
@@ -782,15 +783,17 @@ class KernelOracle:
             raise ValueError(f"samples must hold at least 2 kernels (S >= 2), got {arr.shape[0]}")
         est = monte_carlo(arr, confidence=conf)
         hw = np.broadcast_to(est.half_width, self.exact.shape)
-        live = hw > 0
-        units = np.zeros(self.exact.shape)
         diff = np.abs(est.mean - self.exact)
-        units[live] = diff[live] / hw[live]
+        # the interval is never narrower than the kernels' float64 accuracy: entries whose
+        # samples are (nearly) all equal have a half-width of 0 or of a few ulps from
+        # rounding the mean and variance (a false failure at 5 "tolerances" before)
         floor = kernels._F64_TOL.rtol * (float(np.max(np.abs(self.exact))) or 1.0)
-        units[~live] = diff[~live] / floor
+        allow = np.maximum(hw, floor)
+        units = diff / allow
         i, j = np.unravel_index(int(np.argmax(units)), units.shape)
         tol = (f"{est.confidence:.1%} simultaneous normal CI of the mean of {est.samples} "
-               f"samples (half-width {float(hw[i, j]):.3g} at the worst entry)")  # fmt: skip
+               f"samples (half-width {float(allow[i, j]):.3g} at the worst entry, at least "
+               f"{kernels._F64_TOL.rtol:.0e} max|exact|)")  # fmt: skip
         return KernelReport(self.name, float(units[i, j]), (int(i), int(j)),
                             float(self.exact[i, j]), float(est.mean[i, j]), tol)  # fmt: skip
 

@@ -359,6 +359,35 @@ def test_kernel_oracle_catches_any_single_entry(name, i, j, factor, sign):
             oracle.check(K)
 
 
+def test_kernel_samples_judged_per_entry_by_its_own_interval():
+    """Monte Carlo kernels: a biased entry of small variance fails even when an unbiased
+    entry of large variance is further from the exact value in absolute terms (the verdict
+    is the worst entry in units of ITS interval, not the largest raw difference).  Samples
+    are the exact Gram plus Gaussian noise: sd 0.05 on (0, 0) (mean error ~0.05/sqrt(400)
+    = 2.5e-3, inside its interval), sd 1e-6 and a bias of 1e-4 (400 standard errors) on the
+    symmetric pair (1, 2), (2, 1)."""
+    init = kernels.lecture_initialisation(3)
+    oracle = testing.kernel("ntk", init, _KX)
+    exact = kernels.gram("ntk", init, _KX, dps=30).astype(float)
+    rng = np.random.default_rng(3)
+    S = 400
+    samples = np.repeat(exact[None], S, axis=0)
+    samples[:, 0, 0] += rng.normal(0, 0.05, S)
+    pair = 1e-4 + rng.normal(0, 1e-6, S)
+    samples[:, 1, 2] += pair
+    samples[:, 2, 1] += pair
+    report = oracle.compare_samples(samples)
+    assert not report.passed and report.worst in ((1, 2), (2, 1)), report
+    assert abs(np.mean(samples[:, 0, 0]) - exact[0, 0]) > 1e-4  # the raw largest is elsewhere
+    samples[:, 1, 2] -= 1e-4
+    samples[:, 2, 1] -= 1e-4
+    assert oracle.compare_samples(samples).passed
+    # the exact matrix S times: every half-width is 0 or a few ulps of rounding, and the
+    # entries are compared at the kernels' float64 accuracy (it failed at 5 units before)
+    for count in (2, 7, 400):
+        assert oracle.compare_samples(np.repeat(exact[None], count, axis=0)).passed
+
+
 # ---------------------------------------------------------------------------
 # pytest shows the user's line and the oracle's message, not the oracle's frames
 # ---------------------------------------------------------------------------
