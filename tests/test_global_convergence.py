@@ -111,6 +111,14 @@ def test_gradient_descent_quantities():
     assert gc.gd_width_condition_numeric(c, eta) > 0
     with pytest.raises(ValueError, match="eta must be in"):
         gc.gd_rate_numeric(c, 2 * limit)
+    # Theorem 6.1 needs eta < limit (strict): the limit itself is refused, one ulp below is
+    # accepted, by each function that takes eta
+    below = math.nextafter(limit, 0)
+    for fn, args in ((gc.gd_rate_numeric, ()), (gc.gd_residual_bound_numeric, (3, 1.0)),
+                     (gc.gd_width_condition_numeric, ())):  # fmt: skip
+        with pytest.raises(ValueError, match="eta must be in"):
+            fn(c, limit, *args)
+        assert np.all(np.isfinite(np.asarray(fn(c, below, *args), dtype=float)))
 
 
 def test_gd_width_condition_is_accurate_in_float64():

@@ -92,6 +92,32 @@ def test_gradient_flow_matches_the_taylor_integrator():
         assert _balanced_error(got_u, got_W, _f(s.u), _f(s.W), case) <= 1e-9  # as above
 
 
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32])
+def test_rtol_floor_is_inclusive(dtype):
+    """``min_rtol(dtype)`` is the smallest rtol accepted (documented): at it the flow runs
+    and matches the closed form at float64 (to 1e-9, as above; float32 to its own rtol), one
+    ulp below it is refused with a message naming the floor."""
+    case = xz.case("generic")
+    floor = torch_flow.min_rtol(dtype)
+    params = {k: v.to(dtype) for k, v in _xz_params(case).items()}
+    try:
+        res = torch_flow.gradient_flow(_xz_model(case), params, [1.0], rtol=floor)
+    except ValueError as exc:  # a wrong refusal is a failed check, not a crash
+        raise AssertionError(f"rtol = min_rtol({dtype}) refused: {exc}") from exc
+    ref = xz.closed_form(case.setup, case.u0, case.W0, dps=30).at(1.0)
+    err = _balanced_error(
+        res.params["u"][0, 0].double().numpy(),
+        res.params["W"][0, 0].double().numpy(),
+        _f(ref.u),
+        _f(ref.W),
+        case,
+    )
+    # float32: 100 x its rtol floor covers the accumulated rounding of ~100 float32 steps
+    assert err <= (1e-9 if dtype == torch.float64 else 100 * floor), err  # fmt: skip
+    with pytest.raises(ValueError, match=r"rtol must be >= "):
+        torch_flow.gradient_flow(_xz_model(case), params, [1.0], rtol=math.nextafter(floor, 0))
+
+
 @pytest.mark.parametrize("case", kunin.CASES, ids=lambda c: c.name)
 def test_simulate_torch_single_neuron(case):
     times = [0.0, 0.5, 2.0, 10.0]
