@@ -247,6 +247,44 @@ def test_a_wrong_start_in_any_block_fails_at_t_0(key):
         assert report.first_failure == 0 and report.errors[block][0] > 1
 
 
+@pytest.mark.parametrize("key", ["xu_ziyin:generic", "kunin:scaled_inputs"])
+def test_step_limit_refuses_exactly_above_it(key):
+    """``lr max_t ||J(theta(t))||_2 <= GD_STEP_LIMIT`` decides the refusal, with ``J`` the
+    Jacobian of the flow's field at the exact states of the given times: here ``J`` from
+    central differences of the hand-written gradient (relative error ~1e-8), and step sizes
+    ``0.5 / k`` (so the times 0, 0.5, ..., 4 are multiples) on both sides of the limit,
+    none within 1e-3 of it."""
+    m = model(key)
+    times = np.arange(0, 4.5, 0.5)
+    exact = m.oracle.exact(times, dps=30)
+    shapes = {b: v.shape for b, v in m.start.items()}
+
+    def field(y: np.ndarray) -> np.ndarray:
+        parts = np.split(y, np.cumsum([int(np.prod(s)) for s in shapes.values()])[:-1])
+        g = m.grads({b: v.reshape(shapes[b]) for b, v in zip(shapes, parts, strict=True)})
+        return np.concatenate([-m.rates[b] * np.ravel(g[b]) for b in shapes])
+
+    norms = []
+    for k in range(len(times)):
+        y = np.concatenate([np.ravel(exact[b][k]) for b in shapes])
+        h = 1e-6 * max(1.0, float(np.max(np.abs(y))))
+        J = np.column_stack([(field(y + h * e) - field(y - h * e)) / (2 * h)
+                             for e in np.eye(y.size)])  # fmt: skip
+        norms.append(np.linalg.norm(J, 2))
+    limit_lr = testing.GD_STEP_LIMIT / max(norms)
+    ks = [k for k in range(1, 4000) if abs(0.5 / k / limit_lr - 1) > 1e-3]
+    above = max(k for k in ks if 0.5 / k > limit_lr)  # the smallest step above the limit
+    below = min(k for k in ks if 0.5 / k < limit_lr)  # the largest step below it
+    for k, refused in ((above, True), (below, False)):
+        lr = 0.5 / k
+        _, got = m.gd(lr, 8 * k, k)
+        try:
+            m.oracle.compare(times, **got, lr=lr)
+            assert not refused, f"lr = {lr:.6g} > the limit {limit_lr:.6g} was not refused"
+        except ValueError as exc:
+            assert refused and "GD_STEP_LIMIT" in str(exc), f"lr = {lr:.6g}: {exc}"
+
+
 # ---------------------------------------------------------------------------
 # exact blocks identically zero: atol = 0 admits no error at all
 # ---------------------------------------------------------------------------
