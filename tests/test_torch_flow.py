@@ -92,6 +92,23 @@ def test_gradient_flow_matches_the_taylor_integrator():
         assert _balanced_error(got_u, got_W, _f(s.u), _f(s.W), case) <= 1e-9  # as above
 
 
+@pytest.mark.parametrize("times", [[0.0, 1.0], [0.0, 0.0, 1.0], [0.0, 0.0], [1.0]])
+def test_leading_zero_times_are_the_start_and_only_they(times):
+    """Times equal to 0 are recorded before the first step (the initial state, exactly);
+    every later time is the flow there (against the 30-digit closed form, to 1e-9 as
+    above), however many zeros come first, including when only one time follows them."""
+    case = xz.case("generic")
+    res = torch_flow.gradient_flow(_xz_model(case), _xz_params(case), times, rtol=1e-12)
+    exact = xz.closed_form(case.setup, case.u0, case.W0, dps=30)
+    for k, t in enumerate(times):
+        u, W = res.params["u"][k, 0].numpy(), res.params["W"][k, 0].numpy()
+        if t == 0:
+            assert np.array_equal(u, _f(case.u0)) and np.array_equal(W, _f(case.W0))
+        else:
+            ref = exact.at(t)
+            assert _balanced_error(u, W, _f(ref.u), _f(ref.W), case) <= 1e-9, (times, k)
+
+
 @pytest.mark.parametrize("dtype", [torch.float64, torch.float32])
 def test_rtol_floor_is_inclusive(dtype):
     """``min_rtol(dtype)`` is the smallest rtol accepted (documented): at it the flow runs
