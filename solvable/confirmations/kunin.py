@@ -174,28 +174,43 @@ def _constants_on_flow(dps: int = 30) -> Verdict:
     )
 
 
+_CROSS_SETUPS = (
+    # (x, y, a0, w0, eta_a, eta_w)
+    ("0.8", "1.5", "0.3", "-0.2", "1", "0.5"),
+    ("1", "-1", "-0.4", "0.7", "3", "0.2"),
+    ("0.6", "2", "0.01", "0.02", "1", "1"),
+)
+
+
+def cross_error(ks: kunin.Setup, xs: xu_ziyin.Setup, a0: str, w0: str, dps: int,
+                tol: Tolerance) -> float:  # fmt: skip
+    """The worst difference, in units of ``tol``, between kunin's closed form for ``ks`` and
+    Xu & Ziyin's for ``xs`` from ``(a0, w0)`` (one neuron, one input) in a and w at t = 0,
+    t_c/10, t_c, 10 t_c (t_c of Xu & Ziyin's closed form)."""
+    kt = kunin.closed_form(ks, a0, [w0], dps=dps)
+    xt = xu_ziyin.closed_form(xs, [a0], [[w0]], dps=dps)
+    with mpmath.workdps(dps + 10):
+        times = [mpmath.mpf(0), xt.t_c / 10, xt.t_c, 10 * xt.t_c]
+    ka, xa = kt.sample(times), xt.sample(times)
+    worst = 0.0
+    for k in range(len(times)):
+        worst = max(worst, error_in_units([ka.a[k]], [xa.u[k][0]], tol))
+        worst = max(worst, error_in_units(ka.w[k], xa.W[k][:, 0], tol))
+    return worst
+
+
 def _xu_ziyin_cross(dps: int = 30) -> Verdict:
     """One hidden neuron, one input (d = d0 = 1, rank-1 data): kunin with (eta_a, eta_w) and
-    L = 1/2 (...)^2 is Xu & Ziyin with gamma = 1, rates (eta_a/2, eta_w/2) and L = (...)^2."""
+    L = 1/2 (...)^2 is Xu & Ziyin with gamma = 1, rates (eta_a/2, eta_w/2) and L = (...)^2
+    (:func:`cross_error` over :data:`_CROSS_SETUPS`)."""
     tol = Tolerance.digits(dps - 5, "two closed forms at dps + 10 guard digits")
     worst = 0.0
-    for x, yv, a0, w0, ea, ew in (
-        ("0.8", "1.5", "0.3", "-0.2", "1", "0.5"),
-        ("1", "-1", "-0.4", "0.7", "3", "0.2"),
-        ("0.6", "2", "0.01", "0.02", "1", "1"),
-    ):
+    for x, yv, a0, w0, ea, ew in _CROSS_SETUPS:
         ks = kunin.Setup(ea, ew, [[x]], [yv])
         with mpmath.workdps(dps + 10):
             half = [mpmath.mpf(ea) / 2, mpmath.mpf(ew) / 2]
         xs = xu_ziyin.Setup(half[0], half[1], 1, [x], yv)
-        kt = kunin.closed_form(ks, a0, [w0], dps=dps)
-        xt = xu_ziyin.closed_form(xs, [a0], [[w0]], dps=dps)
-        with mpmath.workdps(dps + 10):
-            times = [mpmath.mpf(0), xt.t_c / 10, xt.t_c, 10 * xt.t_c]
-        ka, xa = kt.sample(times), xt.sample(times)
-        for k in range(len(times)):
-            worst = max(worst, error_in_units([ka.a[k]], [xa.u[k][0]], tol))
-            worst = max(worst, error_in_units(ka.w[k], xa.W[k][:, 0], tol))
+        worst = max(worst, cross_error(ks, xs, a0, w0, dps, tol))
     return Verdict.from_error(
         worst, f"3 setups x 4 times, both closed forms at dps={dps}; worst {worst:.2g} tolerances",
         tol)  # fmt: skip

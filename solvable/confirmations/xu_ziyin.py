@@ -496,41 +496,54 @@ _RESCALING_CASES = {
 }  # fmt: skip
 
 
+def rescaling_condition(label: str, P: Any, Q: Any, alpha_plus: Any) -> bool:
+    """Whether the closed form's ``P``, ``Q``, ``alpha_+`` meet the condition of the Section
+    2.3 case ``label`` (a key of :data:`_RESCALING_CASES`)."""
+    ap = alpha_plus
+    root = mpmath.sqrt(Q / P)
+    return {
+        "increase: P > Q, alpha_+ > 1": P > Q and ap > 1,
+        "increase: P < Q, alpha_+ < 1": P < Q and ap < 1,
+        "decrease: P > Q, sqrt(Q/P) <= alpha_+ < 1": P > Q and root <= ap < 1,
+        "decrease: P < Q, 1 < alpha_+ <= sqrt(Q/P)": P < Q and 1 < ap <= root,
+        "decrease then increase: P > Q, alpha_+ < sqrt(Q/P)": P > Q and ap < root,
+        "decrease then increase: P < Q, alpha_+ > sqrt(Q/P)": P < Q and ap > root,
+        "unchanged: alpha_+ = 1": ap == 1,
+    }[label]
+
+
+def rescaling_pattern(label: str, norms: Sequence[Any]) -> bool:
+    """Whether ``norms`` (||u(t)||^2 on increasing times) follows the pattern the Section 2.3
+    case ``label`` predicts: constant, increasing, decreasing, or decreasing then increasing
+    (one change of direction)."""
+    diffs = [b - a for a, b in itertools.pairwise(norms)]
+    signs = [1 if dlt > 0 else -1 for dlt in diffs]
+    changes = sum(1 for a, b in itertools.pairwise(signs) if a != b)
+    if label.startswith("unchanged"):
+        return all(dlt == 0 for dlt in diffs)
+    if label.startswith("increase"):
+        return all(sg > 0 for sg in signs)
+    if label.startswith("decrease then"):
+        return signs[0] < 0 and signs[-1] > 0 and changes == 1
+    return all(sg < 0 for sg in signs)
+
+
 def _rescaling_cases(dps: int = 30) -> Verdict:
     """Section 2.3's cases, on simulated trajectories: the pattern of ||u(t)||^2 (and
-    ||w||^2) on a grid of 41 times up to 10 t_c matches the case's prediction, and the
-    case's condition holds for the closed form's P, Q, alpha_+."""
+    ||w||^2) on a grid of 41 times up to 10 t_c matches the case's prediction
+    (:func:`rescaling_pattern`), and the case's condition holds for the closed form's P, Q,
+    alpha_+ (:func:`rescaling_condition`)."""
     bad = []
     for label, (eta, gamma, y, u0, W0) in _RESCALING_CASES.items():
         setup = xu_ziyin.Setup(eta, eta, gamma, ("1",), y)
         traj = xu_ziyin.closed_form(setup, u0, W0, dps=dps)
-        P, Q, ap = traj.P, traj.Q, traj.alpha_plus
         with mpmath.workdps(dps + 10):
-            root = mpmath.sqrt(Q / P)
-            ok_cond = {
-                "increase: P > Q, alpha_+ > 1": P > Q and ap > 1,
-                "increase: P < Q, alpha_+ < 1": P < Q and ap < 1,
-                "decrease: P > Q, sqrt(Q/P) <= alpha_+ < 1": P > Q and root <= ap < 1,
-                "decrease: P < Q, 1 < alpha_+ <= sqrt(Q/P)": P < Q and 1 < ap <= root,
-                "decrease then increase: P > Q, alpha_+ < sqrt(Q/P)": P > Q and ap < root,
-                "decrease then increase: P < Q, alpha_+ > sqrt(Q/P)": P < Q and ap > root,
-                "unchanged: alpha_+ = 1": ap == 1,
-            }[label]
+            ok_cond = rescaling_condition(label, traj.P, traj.Q, traj.alpha_plus)
             times = [traj.t_c * mpmath.mpf(j) / 4 for j in range(41)]
         states = numerics.simulate(setup, u0, W0, times, method="mpmath", dps=dps)
         with mpmath.workdps(dps + 10):
             norms = [mpmath.fsum(v * v for v in s.u) for s in states]
-            diffs = [b - a for a, b in itertools.pairwise(norms)]
-        signs = [1 if dlt > 0 else -1 for dlt in diffs]
-        changes = sum(1 for a, b in itertools.pairwise(signs) if a != b)
-        if label.startswith("unchanged"):
-            ok = all(dlt == 0 for dlt in diffs)
-        elif label.startswith("increase"):
-            ok = all(sg > 0 for sg in signs)
-        elif label.startswith("decrease then"):
-            ok = signs[0] < 0 and signs[-1] > 0 and changes == 1
-        else:
-            ok = all(sg < 0 for sg in signs)
+            ok = rescaling_pattern(label, norms)
         if not (ok and ok_cond):
             bad.append(label)
     if bad:
@@ -544,21 +557,15 @@ def _rescaling_cases(dps: int = 30) -> Verdict:
     )
 
 
-def _alignment_direction(dps: int = 30) -> Verdict:
-    """Section 2.2: zeta(t) is monotone, increasing iff alpha_+ > 1 (learning by
-    alignment), decreasing iff alpha_+ < 1 (by disalignment); measured on simulated
-    weights of the two d0 = 1 suite cases built for it."""
+def alignment_verdict(runs: Sequence[tuple[str, int, Any, Sequence[Any]]]) -> Verdict:
+    """Section 2.2's verdict on measured runs ``(name, expected direction +-1, alpha_+ of the
+    closed form, zeta on increasing times)``: confirmed when every run's ``sign(alpha_+ - 1)``
+    is its expected direction and zeta moves strictly in that direction at every step (a
+    pass/fail verdict: max_error 0)."""
     bad = []
-    for name, expect in (("d0_1_align", 1), ("d0_1_disalign", -1)):
-        case = xu_ziyin.case(name)
-        traj = xu_ziyin.closed_form(case.setup, case.u0, case.W0, dps=dps)
-        with mpmath.workdps(dps + 10):
-            times = [traj.t_c * mpmath.mpf(j) / 4 for j in range(41)]
-        states = numerics.simulate(case.setup, case.u0, case.W0, times, method="mpmath", dps=dps)
-        zetas = [s.alignment for s in states]
-        with mpmath.workdps(dps + 10):
-            steps = [b - a for a, b in itertools.pairwise(zetas)]
-        direction = 1 if traj.alpha_plus > 1 else -1
+    for name, expect, alpha_plus, zetas in runs:
+        steps = [b - a for a, b in itertools.pairwise(zetas)]
+        direction = 1 if alpha_plus > 1 else -1
         if direction != expect or not all((1 if s > 0 else -1) == expect for s in steps):
             bad.append(name)
     if bad:
@@ -568,6 +575,22 @@ def _alignment_direction(dps: int = 30) -> Verdict:
         "zeta monotone in the direction of sign(alpha_+ - 1) on 41 times per case",
         max_error=0.0,
     )
+
+
+def _alignment_direction(dps: int = 30) -> Verdict:
+    """Section 2.2: zeta(t) is monotone, increasing iff alpha_+ > 1 (learning by
+    alignment), decreasing iff alpha_+ < 1 (by disalignment); measured on simulated
+    weights of the two d0 = 1 suite cases built for it (:func:`alignment_verdict`)."""
+    runs = []
+    for name, expect in (("d0_1_align", 1), ("d0_1_disalign", -1)):
+        case = xu_ziyin.case(name)
+        traj = xu_ziyin.closed_form(case.setup, case.u0, case.W0, dps=dps)
+        with mpmath.workdps(dps + 10):
+            times = [traj.t_c * mpmath.mpf(j) / 4 for j in range(41)]
+        states = numerics.simulate(case.setup, case.u0, case.W0, times, method="mpmath", dps=dps)
+        runs.append((name, expect, traj.alpha_plus, [s.alignment for s in states]))
+    with mpmath.workdps(dps + 10):
+        return alignment_verdict(runs)
 
 
 def claims() -> list[Theorem]:
