@@ -15,6 +15,7 @@ import math
 import mpmath
 import numpy as np
 import pytest
+import sympy as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -256,3 +257,14 @@ def test_full_sweep():
     for thm in conf.claims():
         v = thm.verify(full=True)
         assert v.status == "confirmed", (thm.id, v.detail)
+
+
+def test_plateau_series_is_the_expansion_of_the_exact_plateau_time():
+    # the module docstring: as D -> oo, T_p = D/(kappa^2 Y^2) + 1/D - kappa^2 Y^2/D^3 +
+    # O(D^-5).  sympy expands the exact T_p = 1/om_plus (kunin's branch, with Omega of D) in
+    # e = 1/D through e^4: it must equal the package's T_p_series exactly (no tolerance)
+    S = dr.symbolic()
+    e = sp.Symbol("e", positive=True)
+    exact = S.exprs["T_p"].subs(S.D, 1 / e)
+    expansion = sp.series(exact, e, 0, 5).removeO()
+    assert sp.simplify(expansion - S.exprs["T_p_series"].subs(S.D, 1 / e)) == 0

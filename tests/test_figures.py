@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from solvable import cli, figures
@@ -153,3 +154,19 @@ def test_seed_004_full_branch_with_small_sizes(tmp_path, monkeypatch):
     # the full measurement used the shrunk sizes (and is cached apart from the reduced one)
     p = seed_004._measure(Fraction(0), Fraction(11, 10), True, False)
     assert p.widths == (32, 64) and p.seeds == (0, 1)
+
+
+@pytest.mark.parametrize("delta", [-10.0, -4.0, -0.01, 0.0, 0.01, 4.0, 10.0])
+def test_seed_003_neuron_start_has_the_stated_invariants(delta):
+    # the regimes figure's start (docstring of _neuron_start): a0 w0 = beta0 with |beta0| =
+    # 0.05 (w0 along the unit direction (0.6, -0.8)) and a0^2 - |w0|^2 = delta (the
+    # conserved quantity at equal rates); the deltas straddle 0 and include |delta| >> and
+    # << |beta0|.  Rounding: r -+ delta cancels to ~2 beta0^2/|delta| with an error ~eps
+    # |delta|, so |a0 w0| is off by ~5 eps delta^2 <= 1.2e-13 at |delta| = 10, and a0^2 -
+    # |w0|^2 by a few eps max(1, |delta|): 1e-12 (x max(1, |delta|)) is above both
+    from solvable.figures import seed_003
+
+    a0, w0 = seed_003._neuron_start(delta)
+    assert abs(float(np.linalg.norm(a0 * w0)) - 0.05) <= 1e-12
+    np.testing.assert_allclose(a0 * w0 / np.linalg.norm(a0 * w0), [0.6, -0.8], atol=1e-12)
+    assert abs(a0**2 - float(w0 @ w0) - delta) <= 1e-12 * max(1.0, abs(delta))

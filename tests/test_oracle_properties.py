@@ -450,3 +450,16 @@ def test_failure_shows_the_message_not_the_oracle_frames(pytester):
     assert "solvable/testing.py" not in out and "def compare(" not in out
     first_e = next(line for line in out.splitlines() if line.startswith("E "))
     assert "xu_ziyin (seed 001, Theorem 1 / Proposition 1): the trajectory leaves" in first_e
+
+
+def test_time_not_a_multiple_of_lr_is_named_by_its_index():
+    """Gradient-descent times must be ``k * lr`` up to a relative slack ``1e-6 k`` (float
+    ``k * lr`` or a running sum): with lr = 1e-3, ``5000.002 lr`` is within that slack
+    (0.002 < 1e-6 x 5000 = 5e-3) and ``2.6 lr`` is not, so the error names times[2]."""
+    m = model("xu_ziyin:generic")
+    lr = 1e-3
+    times = [0.0, 5000.002 * lr, 2.6 * lr]
+    got = m.oracle.exact(times)
+    with pytest.raises(ValueError, match="multiples k") as info:
+        m.oracle.compare(times, **got, lr=lr)
+    assert "times[2]" in str(info.value) and "times[1]" not in str(info.value), info.value
