@@ -156,6 +156,61 @@ def test_seed_004_full_branch_with_small_sizes(tmp_path, monkeypatch):
     assert p.widths == (32, 64) and p.seeds == (0, 1)
 
 
+def _png_height(path):
+    data = path.read_bytes()
+    assert data[12:16] == b"IHDR"  # the PNG header chunk: width, height (big-endian) follow
+    return int.from_bytes(data[20:24], "big")
+
+
+def test_caption_of_up_to_40_characters_is_one_line_on_a_narrow_figure(tmp_path):
+    """The caption is wrapped to the figure's width, but never to fewer than 40 characters
+    a line: on a 2-inch figure a 40-character caption (two words) takes the one line of a
+    one-word caption (same saved height), a 41-character one wraps to two (taller)."""
+
+    def draw(fig, full, progress):
+        fig.add_subplot(1, 1, 1)
+
+    def height(caption):
+        f = figure("000-caption", "000_0123456789abcdef.txt", "Figure 0", "t", caption, draw,
+                   size=(2.0, 2.0))  # fmt: skip
+        return _png_height(f.render(tmp_path / str(len(caption)))[0])
+
+    forty, forty_one = "x" * 19 + " " + "y" * 20, "x" * 20 + " " + "y" * 20
+    assert len(forty) == 40 and len(forty_one) == 41
+    one_line = height("x")
+    assert height(forty) == one_line
+    assert height(forty_one) > one_line
+
+
+def test_seed_000_fig2_panels_and_legends(monkeypatch):
+    """Figure 2 (single ReLU unit) drawn from a tiny run (the figure is in the slow set):
+    two log-log panels over the GD step, each with a legend naming the four (gamma, alpha)
+    of Figure 1 (the caption's (1, -), (0.5, 0.7), (0.2, 0.5), (0, 0.4)), the pytorch-default
+    net and the gamma = 1 limit, the test panel also the zero predictor; both legends label
+    the same curves, so they are set in the same font size."""
+    from numerics.torch_flow import threads
+    from solvable.figures import seed_000
+    from solvable.figures._common import new_figure
+
+    tiny = {"width": 12, "n_test": 20, "steps": 10, "repeats": 1, "n_records": 4}
+    monkeypatch.setattr(seed_000, "FIG2_FAST", tiny)
+    fig = new_figure(11.0, 4.0)
+    with threads(1):
+        seed_000._draw_fig2(fig, False, False)
+    ax_train, ax_test = fig.axes
+    nets = ["γ=1", "γ=0.5, α=0.7", "γ=0.2, α=0.5", "γ=0, α=0.4", "pytorch default init"]
+    legends = [ax.get_legend() for ax in (ax_train, ax_test)]
+    labels = [[t.get_text() for t in lg.get_texts()] for lg in legends]
+    assert labels[0][:5] == nets and labels[1][:5] == nets
+    assert labels[0][5].startswith("γ=1 limit") and labels[1][5] == labels[0][5]
+    assert len(labels[0]) == 6 and len(labels[1]) == 7
+    assert labels[1][6].startswith("zero predictor")
+    sizes = {t.get_fontsize() for lg in legends for t in lg.get_texts()}
+    assert len(sizes) == 1, f"the two legends differ in font size: {sorted(sizes)}"
+    for ax in (ax_train, ax_test):
+        assert ax.get_xscale() == ax.get_yscale() == "log" and ax.get_xlabel() == "GD step"
+
+
 @pytest.mark.parametrize("delta", [-10.0, -4.0, -0.01, 0.0, 0.01, 4.0, 10.0])
 def test_seed_003_neuron_start_has_the_stated_invariants(delta):
     # the regimes figure's start (docstring of _neuron_start): a0 w0 = beta0 with |beta0| =

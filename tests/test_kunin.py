@@ -252,6 +252,27 @@ def test_erratum_printed_form_is_false_and_the_module_form_true(erratum):
     assert erratum.check()
 
 
+@pytest.mark.parametrize(
+    ("eta_a", "eta_w"), [(2, 3), (2, sp.Rational(1, 2)), (sp.Rational(1, 3), 3), (5, 7)]
+)
+def test_balanced_m_erratum_residual_is_the_coefficient_gap(eta_a, eta_w):
+    """Regime 2 erratum: on the balanced manifold M = sqrt(eta_a eta_w) |beta| (I + P), P =
+    beta beta^T/|beta|^2 (the corrected form), so M - c (I + P) with the printed c =
+    eta_a eta_w |beta| has squared entries summing to (eta_a eta_w - sqrt(eta_a eta_w))^2
+    |beta|^2 |I + P|_F^2, |I + P|_F^2 = 1^2 + 2^2 = 5 (eigenvalues 1, 2): zero exactly when
+    eta_a eta_w = 1; the corrected residual is 0.  Exact (sympy), at w = (1, 2): a =
+    sqrt(eta_a/eta_w) |w| on the manifold, |beta|^2 = a^2 |w|^2 = (eta_a/eta_w) 25."""
+    (erratum,) = [e for e in kunin.errata() if e.paper.startswith("M = eta_a eta_w ||beta||")]
+    printed, corrected = erratum._residuals()
+    names = {"eta_a": eta_a, "eta_w": eta_w, "w0": 1, "w1": 2}
+    at = {x: names[x.name] for x in sp.sympify(printed).free_symbols}
+    assert len(at) == 4  # the residual is a function of these four (no other free symbol)
+    prod, beta2 = sp.sympify(eta_a) * eta_w, sp.sympify(eta_a) / eta_w * 25
+    expected = 5 * beta2 * (prod - sp.sqrt(prod)) ** 2
+    assert sp.simplify(printed.subs(at) - expected) == 0
+    assert sp.simplify(sp.sympify(corrected).subs(at)) == 0
+
+
 @given(
     a=st.floats(-3, 3).filter(lambda v: abs(v) > 1e-2),
     w=st.lists(st.floats(-3, 3), min_size=1, max_size=3).filter(lambda v: max(map(abs, v)) > 1e-2),

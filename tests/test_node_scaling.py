@@ -80,6 +80,21 @@ def test_zipf_mpmath_claim_full_adds_alpha_near_the_pole():
     assert verdict.status == "confirmed" and "'9/10'" in verdict.detail
 
 
+def test_positivity_helper_trusts_hurwitz_zeta_only_for_positive_q():
+    """The claims' positivity check replaces zeta(s, q) by a positive symbol only for s > 1
+    and q > 0 (a sum of positive terms (k + q)^(-s)).  zeta(3, -1/10) = (-1/10)^(-3) +
+    zeta(3, 9/10) = -1000 + (less than 1/0.9^3 + zeta(3) < 3) < 0 must not be shown
+    positive, nor zeta(3, q) with q of unknown sign; zeta(3, 9/10), zeta(3) and the Zipf
+    tail zeta(s, m + 1)/zeta(s) (s > 1, m >= 1: the lower-bound claim's) must."""
+    s, m = sp.Symbol("s", positive=True), sp.Symbol("m", positive=True, integer=True)
+    q = sp.Symbol("q", real=True)
+    assert float(mpmath.zeta(3, -0.1)) < 0  # the bound above, numerically
+    assert not ns._positive(sp.zeta(3, -sp.Rational(1, 10)))
+    assert not ns._positive(sp.zeta(3, q))
+    assert ns._positive(sp.zeta(3, sp.Rational(9, 10))) and ns._positive(sp.zeta(3))
+    assert ns._positive(sp.zeta(s + 1, m + 1) / sp.zeta(s + 1))
+
+
 # --- exact identities at random parameters (50 digits: the Zipf values are irrational) ----
 def _weights(draw_alpha: Fraction | None, K: int):
     return ns.zipf(draw_alpha) if draw_alpha is not None else ns.finite_k(K)

@@ -5,6 +5,7 @@ measurements."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from fractions import Fraction
 
@@ -17,6 +18,7 @@ from numerics import phase_diagram as pdg
 from numerics.sweep_three_layer import rd_point
 from numerics.torch_flow import threads
 from solvable import three_layer as tl
+from solvable._core.claims import Verdict
 from solvable.confirmations import claims_of
 from solvable.confirmations import three_layer as conf
 
@@ -419,6 +421,38 @@ def _groups(shift=0.0):
 def test_judge_invariance():
     assert conf.judge_invariance(_groups()).status == "confirmed"  # same draws: spread 0
     assert conf.judge_invariance(_groups(shift=1.0)).status == "failed"  # S moves with s
+
+
+def _noiseless(groups):
+    """``groups`` with every fit's standard errors exactly 0 (a measurement without seed
+    noise, e.g. an exact synthetic power law) and plain-float slopes, as ``SlopeFit`` states."""
+    out = []
+    for g in groups:
+        pts = tuple(dataclasses.replace(p, fits={k: pdg.SlopeFit(float(f.slope), 0.0, 0.0, 0.0,
+                                                                 f.seed_slopes)
+                                                 for k, f in p.fits.items()})
+                    for p in g.points)  # fmt: skip
+        out.append(dataclasses.replace(g, points=pts))
+    return out
+
+
+def _verdict_or_error(judge, *args):
+    try:
+        return judge(*args)
+    except ArithmeticError as e:  # returned, so that the test's assertion names it
+        return e
+
+
+def test_judge_invariance_noiseless_group():
+    """Zero seed noise (every err exactly 0): equal slopes in a group are a spread of 0
+    units (confirmed), unequal ones are infinitely many units (failed); the judge returns a
+    verdict either way, it does not divide by the zero noise."""
+    same = _verdict_or_error(conf.judge_invariance, _noiseless(_groups()))
+    assert isinstance(same, Verdict), f"noiseless equal slopes: {same!r}"
+    assert same.status == "confirmed" and same.max_error == 0.0
+    moved = _verdict_or_error(conf.judge_invariance, _noiseless(_groups(shift=1.0)))
+    assert isinstance(moved, Verdict), f"noiseless unequal slopes: {moved!r}"
+    assert moved.status == "failed" and moved.max_error == math.inf
 
 
 def test_judge_boundary():
