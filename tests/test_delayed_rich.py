@@ -268,3 +268,21 @@ def test_plateau_series_is_the_expansion_of_the_exact_plateau_time():
     exact = S.exprs["T_p"].subs(S.D, 1 / e)
     expansion = sp.series(exact, e, 0, 5).removeO()
     assert sp.simplify(expansion - S.exprs["T_p_series"].subs(S.D, 1 / e)) == 0
+
+
+def test_lazy_then_rich_detail_states_the_lazy_bound_1_over_sqrt2(monkeypatch):
+    """The "lazy, then rich" detail sets the measured lazy slope max r/tau beside the bound
+    it is judged against, g(tau) <= tau/sqrt(2) (claim delayed_rich.profile): 1/sqrt(2) =
+    0.70710678..., printed to 4 digits as 0.7071.  Synthetic runs (no simulation): r = 0.7 tau
+    in the plateau (just under the bound) and O(1) after it."""
+    theta0 = math.atan(4 / 3)
+
+    def fake_run(delta):
+        return conf._Run(delta, float(-int(delta)), 1.0, theta0, 1.0, 1.0, 1.0, 1.0, 1.0,
+                         tuple(0.7 * tau for tau in conf.LAZY_TAUS),
+                         tuple(0.9 for _ in conf.RICH_TAUS))  # fmt: skip
+
+    monkeypatch.setattr(conf, "_run", fake_run)
+    detail = conf._lazy_then_rich().detail
+    assert "r <= 0.7000 tau for tau <= 0.1 " in detail, detail
+    assert "(1/sqrt2 = 0.7071)" in detail, detail

@@ -274,6 +274,33 @@ def test_erratum_printed_false_corrected_true(erratum):
     assert erratum.check()
 
 
+def test_table_1_ntk_scaling_corrected_residual_catches_a_wrong_xavier_row(monkeypatch):
+    """The corrected form of the "Table 1 with (2.3)" erratum is Var_Xavier f(x) = 2p|x|^2 /
+    ((p+1)(p+d)) AND that it tends to 0; its residual is the difference plus the limit of
+    Var_Xavier f(x).  Fed a Xavier row with the first layer scaled by fan_in alone (w ~
+    Unif[+- sqrt(6/d)], a plausible bug), Var f(x) = p Var(a) Var(w) |x|^2/2 (ReLU, one axis)
+    = p (2/(p+1)) (2/d) n1^2/2 = 2 p n1^2/((p+1) d), which tends to 2 n1^2/d: the residual is
+    2 p n1^2/((p+1) d) - 2 p n1^2/((p+1)(p+d)) + 2 n1^2/d, not 0 (exact, sympy)."""
+    import dataclasses
+
+    real = kn.default_initialisation
+
+    def wrong(name):
+        row = real(name)
+        return dataclasses.replace(row, w_bound=sp.sqrt(6 / kn.D)) if name == "xavier" else row
+
+    monkeypatch.setattr(kn, "default_initialisation", wrong)
+    try:
+        corrected = kn._table_1_ntk_scaling()[1]
+    except TypeError as exc:  # an operator sympy refuses on the non-zero residual
+        corrected = exc
+    assert isinstance(corrected, sp.Expr), f"no residual for the wrong row: {corrected!r}"
+    p, d, n1 = kn.P, kn.D, kn.N1
+    expected = 2 * p * n1**2 / ((p + 1) * d) - 2 * p * n1**2 / ((p + 1) * (p + d)) + 2 * n1**2 / d
+    assert sp.simplify(corrected - expected) == 0
+    assert sp.simplify(corrected) != 0
+
+
 def test_claim_ids_and_errata_flags():
     ids = [c.id for c in theorems.select("kernels.*")]
     assert len(ids) == len(set(ids)) and all(i.startswith("kernels.") for i in ids)

@@ -300,6 +300,32 @@ def test_hessian_verdict_accepts_half_and_rejects_quarter():
     assert confirm_lin._hessian_verdict(_fake_hessian_sweep(-0.25)).status == "failed"
 
 
+def test_hessian_verdict_rejects_a_slope_below_the_admissible_interval():
+    """The slope must lie in [-1/2 - 3 se, -1/2 + drift band + 3 se] (the docstring of
+    _hessian_verdict; band = log(bound / mean at the smallest width) / log(p_max / p_min)).
+    Synthetic values ~ p^-0.58 under the bound (0.9 of it at p = 64, 1% noise: se ~ 3e-3):
+    the slope is ~25 se below -1/2 and fails, its error in units of the interval's half-width
+    is |e - centre| / ((hi - lo) / 2) (> 1), and the tolerance is that half-width."""
+    from numerics.sweeps import fit_exponent
+
+    widths = (64, 256, 1024)
+    bound = 3.08 / np.sqrt(widths)
+    rng = np.random.default_rng(0)
+    values = np.array([[0.9 * bound[0] * (w / 64) ** -0.58 * (1 + 0.01 * rng.standard_normal())
+                        for _ in range(4)] for w in widths])  # fmt: skip
+    sweep = lw.HessianSweep(widths, values, bound, 1e-15, fit_exponent(widths, list(values)))
+    e, se = sweep.fit.exponent, sweep.fit.error
+    band = math.log(bound[0] / values[0].mean()) / math.log(widths[-1] / widths[0])
+    lo, hi = -0.5 - 3 * se, -0.5 + band + 3 * se
+    assert e < lo  # outside the interval: the verdict must fail
+    verdict = confirm_lin._hessian_verdict(sweep)
+    assert verdict.status == "failed", verdict.detail
+    # the same numbers in a different order of operations: equal to float64 roundings
+    assert verdict.tolerance.atol == pytest.approx((hi - lo) / 2, rel=1e-12)
+    assert verdict.max_error == pytest.approx(abs(e - (lo + hi) / 2) / ((hi - lo) / 2), rel=1e-12)
+    assert verdict.max_error > 1
+
+
 def test_hessian_sweep_small():
     sweep = lw.hessian_sweep((16, 64, 256), seeds=3)
     assert np.all(sweep.values <= sweep.bound[:, None])

@@ -243,3 +243,24 @@ def test_monitor_rejects_bad_input():
         gd.first_step_runs(widths=(0,))
     with pytest.raises(ValueError, match="eta"):
         gd.first_step_runs(eta=-1.0)
+
+
+def test_theorem_6_1_detail_reports_the_bound_at_the_last_step(gd_monitor):
+    """Each case's detail says how far the corrected (16) lets the residual^2 fall over the
+    run: (1 - eta gamma kappa_n/2)^s at the last recorded step s, relative to ||y - u_0||^2
+    (the formula of Theorem 6.1 as corrected, evaluated here by hand); it must differ from
+    the bound after the first step, or the check would say nothing."""
+    import re
+
+    eta, kappa = gd_monitor["eta"], gd_monitor["kappa_n"]
+    steps = gd_monitor["record_steps"]
+    detail = gcc.gd_monitor_verdict(gd_monitor)[1]
+    for c in gd_monitor["cases"]:
+        rate = 1 - eta * c["gamma"] * kappa / 2
+        expected, first = rate ** steps[-1], rate ** steps[1]
+        # printed to 3 significant digits: rounding moves it by <= 5e-3 relative (half a
+        # unit of the 3rd digit, leading digit >= 1), so 1e-2 apart is always told apart
+        assert abs(first / expected - 1) > 1e-2  # the run is long enough for that
+        found = re.search(rf"gamma={c['gamma']:g}: .*?bound to ([^)]+)\)", detail)
+        assert found is not None, detail
+        assert abs(float(found.group(1)) / expected - 1) <= 5e-3, (found.group(1), expected)

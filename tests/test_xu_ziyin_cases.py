@@ -266,3 +266,18 @@ def test_reported_constants_claim_catches_a_wrong_alpha_prime(monkeypatch):
     monkeypatch.setattr(xz, "closed_form", mutated)
     verdict = xz._reported_constants()
     assert verdict.status == "failed" and "alpha_prime" in verdict.detail
+
+
+def test_eq22_printed_ratio_is_one_only_at_c_equal_1():
+    """Erratum (22): the printed zeta^2 = (alpha C - 1/alpha)^2 / ((alpha C + 1/alpha)^2 - 4
+    C^2) equals 1 only for C = 1 (the erratum's note).  Its residual (printed ratio - 1) is
+    therefore 0 at C = 1 for every alpha, and at C = 2, alpha = 1 it is (2 - 1)^2 / ((2 + 1)^2
+    - 16) - 1 = -1/7 - 1 = -8/7 (the seed's formula evaluated by hand; exact, sympy)."""
+    (erratum,) = [e for e in xz.errata() if e.equation == "(22)"]
+    printed, corrected = erratum._residuals()  # the expressions (residuals(): at a point)
+    alpha = xz.symbolic().alpha
+    C = sp.Symbol("C", positive=True)
+    assert printed.free_symbols == {alpha, C}
+    assert sp.simplify(printed.subs(C, 1)) == 0
+    assert sp.simplify(printed.subs({C: 2, alpha: 1})) == sp.Rational(-8, 7)
+    assert sp.simplify(corrected) == 0
