@@ -304,6 +304,24 @@ def test_wide_self_consistent_fails_with_the_balanced_preconditioner(monkeypatch
     assert v.status == "failed" and v.max_error is not None and v.max_error > 1e6, v.detail
 
 
+def test_wide_self_consistent_fails_when_only_the_first_start_is_wrong(monkeypatch):
+    """The claim's error is the worst over both starts and every time: a wrong d beta/dt
+    (the balanced preconditioners) at the delta = -0.7 start alone, with the delta = 0.6
+    start right, still fails, and the detail names the delta = -0.7 start (a later, smaller
+    error must not replace an earlier, larger one)."""
+    claim = _claim("kunin.wide_self_consistent")
+    real = kunin.wide_preconditioner
+
+    def wrong_first(beta, delta, eta_a, eta_w, *, dps=None):
+        return real(beta, 0 * delta if delta < 0 else delta, eta_a, eta_w, dps=dps)
+
+    monkeypatch.setattr(kunin, "wide_preconditioner", wrong_first)
+    v = claim.verify(dps=DPS)
+    # > 1e6 tolerances: the balanced preconditioners' error, as in the test above
+    assert v.status == "failed" and v.max_error is not None and v.max_error > 1e6, v.detail
+    assert "delta=-0.7" in v.detail.split("(")[-1], v.detail
+
+
 def test_relu_conservation_fails_with_the_balance_rates_swapped(monkeypatch):
     """delta_k = eta_w a_k^2 - eta_a |w_k|^2 stays constant along the simulated ReLU net
     (eta_a = 1, eta_w = 0.4): confirmed; the balance with the rates swapped (eta_a a_k^2 -

@@ -264,3 +264,16 @@ def test_theorem_6_1_detail_reports_the_bound_at_the_last_step(gd_monitor):
         found = re.search(rf"gamma={c['gamma']:g}: .*?bound to ([^)]+)\)", detail)
         assert found is not None, detail
         assert abs(float(found.group(1)) / expected - 1) <= 5e-3, (found.group(1), expected)
+
+
+def test_full_sweep_extends_the_default_one_from_the_slope_fits_first_width():
+    """``solvable verify --full`` runs the fast defaults' sweep made larger (README: "the full
+    width / sample sweeps ... instead of their fast defaults"): every default width (the
+    slope fit of (17) / (18) starts at m = 100, SLOPE_TOL's "m = 100..10^4", so 100 must be
+    one of them) plus larger ones, more seeds and more target samples."""
+    fast, full = nsc._setup(False), nsc._setup(True)
+    assert 100 in fast["widths"] and 100 in full["widths"]
+    assert set(fast["widths"]) < set(full["widths"])
+    assert max(full["widths"]) > max(fast["widths"])
+    assert set(fast["seeds"]) < set(full["seeds"])
+    assert full["samples"] > fast["samples"]

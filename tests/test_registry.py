@@ -102,6 +102,35 @@ def test_a_non_conserved_quantity_is_caught():
     assert wrong.residual() != 0
 
 
+def test_a_conservation_law_is_a_frozen_value():
+    """A law is data (module docstring: "Conservation laws as data"): its fields cannot be
+    reassigned after construction (the registered claim reads them lazily, so a changed
+    expression would silently change what is proved), and equal laws hash alike."""
+    real = LAWS[0]
+    law = ConservationLaw(real.id, real.source, real.statement, real.expression, real.flow)
+    try:
+        law.expression = sp.Integer(0)
+        reassigned = True
+    except AttributeError:  # dataclasses.FrozenInstanceError is an AttributeError
+        reassigned = False
+    assert not reassigned
+    try:
+        hashes = {hash(law), hash(law)}
+    except TypeError:  # a mutable dataclass with eq has __hash__ = None
+        hashes = set()
+    assert len(hashes) == 1
+
+
+def test_a_conservation_laws_repr_names_the_flow_but_leaves_it_out():
+    """The repr shows the law (id, source, statement, expression) and the flow by its name
+    (``flow_name``), not the derived GradientFlow itself (its whole vector field)."""
+    law = LAWS[0]
+    text = repr(law)
+    for value in (law.id, law.source, law.statement, str(law.expression), law.flow_name):
+        assert value in text
+    assert "GradientFlow(" not in text and str(law.flow.rhs[0]) not in text
+
+
 def test_decide_and_prove_nonzero_can_fail():
     v = theorems.decide([("a", True), ("b", None), ("c", False)], "demo")
     assert v.status == "failed" and v.residuals == (0, 1, 1) and "['b', 'c']" in v.detail

@@ -526,6 +526,24 @@ def test_single_neuron_and_wide_gradients_are_the_sympy_flows():
     np.testing.assert_allclose(rhs[0].numpy(), np.array(ref, dtype=float), rtol=1e-12)
 
 
+def test_wide_linear_default_rates_are_the_plain_gradient_flow():
+    """Without rates, WideLinear integrates d theta/dt = -grad L (seed 003 Part II's flow at
+    eta_A = eta_W = 1: the models' flow is d theta_b/dt = -eta_b grad_b L), the sympy wide
+    flow at unit rates; a default of 2 on either block would double that block's field."""
+    rng = np.random.default_rng(3)
+    X, Y = rng.normal(size=(4, 3)), rng.normal(size=(4, 2))
+    wide = models.WideLinear(X, Y)
+    assert wide.rates == {"A": 1.0, "W": 1.0}
+    p = torch_flow.initialise({"A": (2, 2), "W": (2, 3)}, 1, seed=2, device="cpu")
+    rhs, _ = _autograd_rhs(wide, p)
+    flow = kunin.wide_flow(4, 3, 2, 2)
+    f = sp.lambdify((flow.state, flow.params), list(flow.rhs), "numpy")
+    ref = f([*p["A"][0].numpy().ravel(), *p["W"][0].numpy().ravel()],
+            [1.0, 1.0, *X.ravel(), *Y.ravel()])  # fmt: skip
+    # as in the test above: the same sums in another order, rtol 1e-12 (a factor 2 is 1)
+    np.testing.assert_allclose(rhs[0].numpy(), np.array(ref, dtype=float), rtol=1e-12)
+
+
 @pytest.mark.parametrize("activation", ["linear", "relu", "swish"])
 def test_node_scaled_gradient_is_the_papers_flow(activation):
     """Seed 000, Section 3.2: dw_j/dt = sqrt(lambda_j) a_j / sqrt(d) sum_i (y_i - f(x_i))
