@@ -121,6 +121,29 @@ def test_gradient_descent_quantities():
         assert np.all(np.isfinite(np.asarray(fn(c, below, *args), dtype=float)))
 
 
+def test_third_step_size_term_binds_at_large_M():
+    # Theorem 6.1: eta < min(2/(gamma kappa_n), gamma kappa_n d^2/(8 n^2), gamma kappa_n d^2
+    # sqrt(delta)/(2^(9/2) n^2 M sqrt(C^2 + C_1))); at M = 3 the third term (~1.45e-6) is below
+    # the second (~7.8e-5), so the limit is the third term as printed
+    c = _consts(M=3.0)
+    term3 = 0.5 * 0.005 * 25 * math.sqrt(0.1) / (2**4.5 * 100 * 3.0 * math.sqrt(4.06))
+    assert term3 < 0.5 * 0.005 * 25 / 800
+    # rel 1e-13: a few float64 roundings of the generated evaluator vs this formula
+    assert float(gc.step_size_limit_numeric(c)) == pytest.approx(term3, rel=1e-13)
+    n, d, k, g, dl = gc.N, gc.D, gc.KAPPA, gc.GAMMA, gc.DELTA
+    printed = g * k * d**2 * sp.sqrt(dl) / (2 ** sp.Rational(9, 2) * n**2 * gc.MS
+                                            * sp.sqrt(gc.CS**2 + gc.C1))  # fmt: skip
+    assert sp.simplify(gc.theorem_6_1().step_size_terms[2] - printed) == 0
+
+
+def test_activation_bounds_report_the_swish_tail_bound():
+    # |sigma''(u)| <= (2 + |u|) e^{-|u|} beyond the grid |u| <= 60: the claim reports the
+    # bound at |u| = 60, 62 e^{-60} = 5.43e-25 (3 digits), below M = 1/2
+    verdict = theorems.select("global_convergence.activation_derivative_bounds")[0].verify()
+    assert verdict.status == "confirmed", verdict.detail
+    assert "(tail < 5.43e-25)" in verdict.detail
+
+
 def test_gd_width_condition_is_accurate_in_float64():
     # eta gamma kappa_n ~ 1e-8: 1 - beta cancels 8 digits in the printed form; the evaluated
     # stable form keeps full precision (reference: mpmath at 40 digits)

@@ -274,6 +274,24 @@ def test_erratum_printed_false_corrected_true(erratum):
     assert erratum.check()
 
 
+def test_fourth_cumulant_claim_catches_a_relu_second_moment_off_by_the_half_line(monkeypatch):
+    """Claim ``fourth_cumulant`` checks E[relu(<w, x>)^2] = s^2 n1^2/2 (the ReLU keeps half
+    the line of the Gaussian <w, x> ~ N(0, s^2 n1^2)) against the 1-D integral.  Fed the
+    moment integrated over the whole line, s^2 n1^2 (a plausible bug: twice the value, so
+    the residual is s^2 n1^2/2, not 0), the claim is not proved.  Only the claim's own call
+    relu_moment(2, 0) is patched (the kernels' cumulants call it with ``simplify``)."""
+    real = kn.relu_moment
+
+    def wrong(k, m, *rest):
+        value = real(k, m, *rest)
+        return 2 * value if (k, m) == (2, 0) and not rest else value
+
+    monkeypatch.setattr(kn, "relu_moment", wrong)
+    assert sp.simplify(wrong(2, 0) - kn.S2 * kn.N1**2) == 0
+    verdict = kn._fourth_cumulant()
+    assert verdict.status != "proved", verdict.detail
+
+
 def test_table_1_ntk_scaling_corrected_residual_catches_a_wrong_xavier_row(monkeypatch):
     """The corrected form of the "Table 1 with (2.3)" erratum is Var_Xavier f(x) = 2p|x|^2 /
     ((p+1)(p+d)) AND that it tends to 0; its residual is the difference plus the limit of

@@ -298,6 +298,24 @@ def test_exact_data_keeps_the_working_precision_tolerance():
     kunin.closed_form(setup, 1, (0.1, 0.2), dps=30, isotropy_rtol=1e-19)
 
 
+def test_exact_data_default_tolerance_is_ten_units():
+    # closed_form's default for exact entries is rtol = 10 u (u = 1e-30 at dps=30): with
+    # X^T X = diag(1 + x^2, 1), s = 1 + x^2/2 and max|X^T X - s I| = x^2/2, so x = 4.4e-15
+    # (9.68 u) is accepted and x = 4.6e-15 (10.58 u) refused (exact decimals: the deviation
+    # is computed at >= 50 digits, no rounding near these margins)
+    def accepted(x):
+        setup = kunin.Setup(1, 1, (("1", "0"), ("0", "1"), (x, "0")), (1, 2, 0))
+        try:
+            kunin.closed_form(setup, 1, (0.1, 0.2), dps=30)
+        except ValueError as exc:
+            assert "isotropic" in str(exc)
+            return False
+        return True
+
+    assert accepted("4.4e-15"), "9.68 u refused: the default is below 10 u"
+    assert not accepted("4.6e-15"), "10.58 u accepted: the default is above 10 u"
+
+
 @pytest.mark.parametrize(("kwargs", "exc", "message"), [
     ({"isotropy_rtol": -1e-3}, ValueError, "isotropy_rtol must be >= 0"),
     ({"isotropy_rtol": 1.0}, ValueError, r"isotropy_rtol must be in \[0, 1\)"),
