@@ -176,6 +176,23 @@ def test_other_validation():
         nl.linear_data(3, 4, rank=4)
 
 
+@pytest.mark.parametrize(("n", "d", "rank", "spread"), [(3, 4, None, 2.0), (5, 3, 2, 3.0),
+                                                          (4, 4, 1, 1.0)])  # fmt: skip
+def test_linear_data_has_the_stated_spectrum(n, d, rank, spread):
+    """``linear_data``'s docstring: ``X`` of rank ``k`` with singular values evenly spaced
+    in ``[sqrt(d), spread sqrt(d)]`` (so the flow's data-space rates lie in ``[1,
+    spread^2]``), probes of norm 1.  SVD to 1e-12 relative (float64 QR and SVD of a 5x4
+    matrix: ~10 eps)."""
+    X, y, P = nl.linear_data(n, d, rank=rank, seed=7, spread=spread)
+    k = min(n, d) if rank is None else rank
+    sv = np.linalg.svd(X, compute_uv=False)
+    want = np.sqrt(d) * (spread - (spread - 1) * np.arange(k) / max(k - 1, 1))
+    np.testing.assert_allclose(sv[:k], want, rtol=1e-12)
+    assert np.all(sv[k:] <= 1e-12 * sv[0])
+    np.testing.assert_allclose(np.linalg.norm(P, axis=1), 1.0, rtol=1e-14)
+    assert y.shape == (n,) and X.shape == (n, d)
+
+
 def test_gd_step_bounds_and_pruned_mass():
     X, _, _ = nl.linear_data(3, 4, seed=0)
     lam = nl.scalings(10, 0.5, ns.zipf("0.5"))
