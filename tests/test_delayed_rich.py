@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 
 import mpmath
 import numpy as np
@@ -286,3 +287,28 @@ def test_lazy_then_rich_detail_states_the_lazy_bound_1_over_sqrt2(monkeypatch):
     detail = conf._lazy_then_rich().detail
     assert "r <= 0.7000 tau for tau <= 0.1 " in detail, detail
     assert "(1/sqrt2 = 0.7071)" in detail, detail
+
+
+def test_sweep_detail_counts_the_fit_error_in_standard_errors(monkeypatch):
+    """The sweep's detail reports each fitted coefficient as ``name = c +- se (predicted p:
+    X SE, ...)``, X the distance |c - p| in standard errors (claims delayed_rich.plateau_series
+    and delayed_rich.profile are judged in those units).  Synthetic runs (no simulation):
+    T = s |delta| (1 + 1/delta^2 + 30/delta^4), whose D^-4 term the 3-parameter fit omits, so
+    the fitted alpha and beta miss their predictions (1, log s) by a nonzero number of SE."""
+    s = 2.5
+
+    def fake_run(delta):
+        D = float(-int(delta))
+        T = s * D * (1 + D**-2 + 30 * D**-4)
+        return conf._Run(delta, D, 1.0, 0.5, s, 1.0, T, T, T, (), ())
+
+    monkeypatch.setattr(conf, "_run", fake_run)
+    detail = conf._sweep().detail
+    pattern = r"(alpha|beta) = (\S+) \+- (\S+) \(predicted (\S+): (\S+) SE"
+    found = re.findall(pattern, detail)
+    assert [f[0] for f in found] == ["alpha", "beta"], detail
+    for name, c, se, p, units in found:
+        expected = abs(float(c) - float(p)) / float(se)
+        # se is printed to 2 significant digits (relative error <= 5%) and X to 2 decimals
+        # (0.005); c and p to 8 decimals (negligible): 6% + 0.01 covers the rounding
+        assert abs(float(units) - expected) <= 0.06 * expected + 0.01, (name, units, expected)

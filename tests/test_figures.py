@@ -225,3 +225,23 @@ def test_seed_003_neuron_start_has_the_stated_invariants(delta):
     assert abs(float(np.linalg.norm(a0 * w0)) - 0.05) <= 1e-12
     np.testing.assert_allclose(a0 * w0 / np.linalg.norm(a0 * w0), [0.6, -0.8], atol=1e-12)
     assert abs(a0**2 - float(w0 @ w0) - delta) <= 1e-12 * max(1.0, abs(delta))
+
+
+def test_seed_004_loglog_anchor_uses_only_finite_positive_measurements():
+    """seed_004._loglog_line's docstring: the anchor is (mean log m, mean log RD) of the seed
+    geometric means, i.e. over the widths that have a usable measurement, each width's mean of
+    log RD over its seeds.  A log needs RD finite and > 0, so nan, inf, 0 and negative RD are
+    left out, and a width with none left is dropped.  Here width 1 keeps RD 1 and 4 (geometric
+    mean 2), width 10 keeps 10, width 100 keeps nothing: the anchor is (log(1 * 10)/2,
+    log(2 * 10)/2)."""
+    from solvable.figures import seed_004
+
+    widths = np.array([1.0, 10.0, 100.0])
+    rd = np.array([[1.0, 4.0, np.nan], [10.0, -1.0, 0.0], [np.inf, np.nan, 0.0]])
+    try:
+        anchor = seed_004._loglog_line(widths, rd)
+    except TypeError as exc:  # e.g. numpy refusing arithmetic on the boolean masks
+        anchor = exc
+    assert isinstance(anchor, tuple), f"the anchor was not computed: {anchor!r}"
+    # a handful of logs and means of 2-3 terms: 1e-12 relative is ~1e4 roundings of 1.1e-16
+    assert anchor == pytest.approx((np.log(10.0) / 2, np.log(20.0) / 2), rel=1e-12)
