@@ -506,3 +506,33 @@ def test_c1_quadrature_default_fails_on_a_wrong_mpmath_c1(monkeypatch):
 def test_c1_quadrature_full_adds_d_1():
     verdict = gc._c1_quadrature(full=True)
     assert verdict.status == "confirmed" and "(1, 5)" in verdict.detail
+
+
+def test_c1_quadrature_reports_c1_at_c_equal_one():
+    # eq. (14) at its supremum c = 1: C_1 = E[sigma(z/sqrt(d))^2], z ~ N(0, 1); the claim
+    # reports the last point of its c-grid as C_1, so that point must be c = 1 of this
+    # definition (tanh; reference: mpmath quadrature of the Gaussian integral at 30 digits)
+    verdict = theorems.select("global_convergence.c1_quadrature")[0].verify()
+    assert verdict.status == "confirmed", verdict.detail
+    for d in (1, 5):
+        with mpmath.workdps(30):
+            ref = mpmath.quad(lambda z, d=d: mpmath.tanh(z / mpmath.sqrt(d)) ** 2
+                              * mpmath.npdf(z), [-mpmath.inf, 0, mpmath.inf])  # fmt: skip
+        reported = float(verdict.detail.split(f"tanh d={d}: C_1 = ")[1].split(";")[0])
+        # rel 1e-9: the detail prints 10 significant digits (rounding <= 5e-10 relative)
+        assert reported == pytest.approx(float(ref), rel=1e-9)
+
+
+def test_printed_step_size_second_term_binds_at_small_M():
+    # Theorem 6.1 as printed: eta < min(2/(gamma kappa_n), gamma kappa_n d^2/(8 n^2),
+    # gamma kappa_n d^2 sqrt(delta)/(2^(9/2) n^2 M sqrt(C^2 + C_1))); at M = 0.01 the second
+    # term 0.5 * 0.005 * 25/800 = 7.8125e-5 is below the third (~4.3e-4) and the first (800),
+    # so the printed forms' step limit is the second term
+    c = _consts(M=0.01)
+    term2 = 0.5 * 0.005 * 5**2 / (8 * 10**2)
+    term3 = 0.5 * 0.005 * 25 * math.sqrt(0.1) / (2**4.5 * 100 * 0.01 * math.sqrt(4.06))
+    assert term2 < term3 < 800
+    forms = gc._printed_forms(c, 1, 1, 1, 1, 1e-5)
+    # rel 1e-13: a few float64 / 15-digit mpmath roundings of the same formula
+    assert float(forms["step"]) == pytest.approx(term2, rel=1e-13)
+    assert float(gc.step_size_limit_numeric(c)) == pytest.approx(term2, rel=1e-13)

@@ -150,6 +150,16 @@ def test_symbolic_instance_is_jacobian_gram():
         ntg.ntg_symbolic(5)
 
 
+def test_symbolic_instance_names_entries_by_one_based_indices():
+    # the instance writes the paper's 1-based indices (x_i in R^d, i = 1..n; w_j, j = 1..m):
+    # entry (i, k) of X is x_{ik} and entry (j, k) of W is w_{jk}, the same convention, so
+    # the first entries read x11 and w11 and the last of a 3 x 4 W reads w34
+    inst = ntg.ntg_symbolic(2, 3, 4)
+    assert [s.name for s in inst.X.row(0)] == ["x11", "x12", "x13", "x14"]
+    assert [s.name for s in inst.W.row(0)] == ["w11", "w12", "w13", "w14"]
+    assert inst.W[2, 3].name == "w34"
+
+
 # ---------------------------------------------------------------------------
 # degenerate cases
 # ---------------------------------------------------------------------------

@@ -258,3 +258,21 @@ def test_float64_suite_at_late_times(case):
 def test_float64_matches_30_digits_thorough(problem):
     """The same property over 2000 examples (run with ``-m slow``)."""
     test_float64_matches_30_digits.hypothesis.inner_test(problem)
+
+
+def test_state_errors_measures_f_in_units_of_its_tolerance():
+    # solvable.testing.state_errors: f's error is |f_got - f_ref| in units of the absolute
+    # tolerance atol + rtol (|y| + |f_ref - y| + f_floor); with y = 1, f_ref = 0.5, rtol = 1e-3
+    # that unit is 1.5e-3, so an output off by 2.5 units (3.75e-3) reports 2.5 (a failure),
+    # and one off by 0.4 units reports 0.4
+    from solvable import testing
+
+    tol = testing.Tolerance(rtol=1e-3, reason="test")
+    u, W = np.array([1.0, 0.0]), np.array([[1.0], [0.0]])
+    ref = xz.State(0.0, u, W, 0.5, 1.0, 1.0)
+    for units in (2.5, 0.4):
+        got = xz.State(0.0, u, W, 0.5 + units * 1.5e-3, 1.0, 1.0)
+        errs = testing.state_errors(got, ref, 1.0, tol)
+        # rel 1e-12: float64 roundings of 0.5 + units * 1.5e-3 (ulps ~1e-16 on 1e-3)
+        assert errs["f"] == pytest.approx(units, rel=1e-12)
+        assert errs["u"] == 0 and errs["W"] == 0
