@@ -132,19 +132,6 @@ def cosmic_ray_config(settings: Mapping[str, Any], workspace: Path) -> dict[str,
     return config
 
 
-def copy_repository(root: Path, dest: Path) -> None:
-    """Copy the files git knows of (tracked, and untracked but not ignored) to ``dest``."""
-    listing = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=root, capture_output=True, check=True,
-    ).stdout.decode()  # fmt: skip
-    for rel in filter(None, listing.split("\0")):
-        src = root / rel
-        if src.is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dest / rel)
-
-
 def environment(snapshot: Path) -> dict[str, str]:
     """The snapshot (then its ``benchmarks/``, for the plugin) first on the import path: the
     editable install of the working tree is a meta-path finder consulted after ``sys.path``."""
@@ -641,7 +628,7 @@ def cmd_init(workspace: Path, settings: dict[str, Any], size: int, seed: int) ->
         shutil.rmtree(workspace)
     workspace.mkdir(parents=True)
     for name in ("snapshot", "pristine"):
-        copy_repository(ROOT, workspace / name)
+        _harness().copy_repository(ROOT, workspace / name)  # the one copy of mutation.py
     check_imports_from(workspace / "snapshot")
     config = cosmic_ray_config(settings, workspace)
     (workspace / "cosmic-ray.toml").write_text(toml.dumps({"cosmic-ray": config}), encoding="utf-8")
