@@ -26,6 +26,13 @@ largest remainders; inside a module a ``random.Random(seed)`` sample of the muta
 their stable key (:func:`mutant_key`: module, line, operator, occurrence; cosmic-ray's job ids
 are random uuids).  Same code, same seed: same sample.
 
+A *focus* stratum (``[tool.cosmic-ray.sample.focus]``, ``{group name prefix: count}``) adds
+``count`` more mutants of one report group, drawn the same way (in proportion to its modules'
+remaining mutants) from those the main sample left out.  A small group (``solvable/testing.py``
+has 2 of 300 in proportion) then gets enough mutants for its own interval: the group's row
+counts the main sample and its focus draw together (a proportional random sample of the
+group), while the *overall* row counts the main sample only, so the focus draws do not bias it.
+
 Per mutant, cosmic-ray's test command is this file's ``run-one``: it finds the mutated lines,
 maps each to its statement (a multi-line statement is recorded by coverage on its first line),
 looks up the tests whose context covered it (``pytest --cov-context=test``) and runs only
@@ -84,6 +91,7 @@ SAMPLE_DEFAULTS: dict[str, Any] = {
     "minimum": 2,
     "timeout-factor": 5.0,
     "min-timeout": 60.0,
+    "focus": {},
     # tests not in the coverage map (never run for a mutant): the documentation build and
     # the notebooks (minutes each, and they run the code through subprocesses and kernels
     # that coverage does not follow), and the two checks of mutation tables
@@ -233,7 +241,8 @@ def allocate(counts: Mapping[str, int], size: int, minimum: int = 2) -> dict[str
     return alloc
 
 
-def draw(mutants: Sequence[Mutant], size: int, seed: int, minimum: int = 2) -> list[Mutant]:
+def draw(mutants: Sequence[Mutant], size: int, seed: int | str,
+         minimum: int = 2) -> list[Mutant]:  # fmt: skip
     """The seeded stratified sample (:func:`allocate` per module, then a
     ``random.Random(seed)`` sample of each module's mutants in key order, modules in name
     order), in key order."""
@@ -246,12 +255,42 @@ def draw(mutants: Sequence[Mutant], size: int, seed: int, minimum: int = 2) -> l
     return sorted(chosen, key=lambda m: (m.module, m.line, m.col, m.operator, m.occurrence))
 
 
-def mark_sample(work_db: Any, size: int, seed: int, minimum: int = 2) -> list[Mutant]:
-    """Draw the sample from ``work_db`` and mark every other work item as skipped."""
+def group_named(prefix: str) -> str:
+    """The one report group whose name starts with ``prefix`` (a focus key)."""
+    names = [g for g in [*GROUPS, *REST.values()] if g.startswith(prefix)]
+    if len(names) != 1:
+        raise ValueError(f"focus group {prefix!r} names {len(names)} report groups, not one: "
+                         f"choose a prefix of one of {[*GROUPS, *REST.values()]}")  # fmt: skip
+    return names[0]
+
+
+def draw_focus(mutants: Sequence[Mutant], main: Sequence[Mutant], focus: Mapping[str, int],
+               seed: int) -> dict[str, list[Mutant]]:  # fmt: skip
+    """For each ``{group prefix: count}`` of ``focus``, ``count`` more mutants of that group
+    not in ``main``, by :func:`draw` (proportional to the modules' remaining mutants, no
+    floor) with its own seed ``f"{seed}:{group}"``; ``{group: mutants in key order}``."""
+    taken = {m.key for m in main}
+    out: dict[str, list[Mutant]] = {}
+    for prefix, count in focus.items():
+        if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+            raise ValueError(f"focus count of {prefix!r} must be an int >= 0, got {count!r}")
+        group = group_named(prefix)
+        pool = [m for m in mutants if group_of(m.module) == group and m.key not in taken]
+        out[group] = draw(pool, min(count, len(pool)), f"{seed}:{group}", minimum=0)
+        taken |= {m.key for m in out[group]}
+    return out
+
+
+def mark_sample(work_db: Any, size: int, seed: int, minimum: int = 2,
+                focus: Mapping[str, int] | None = None) -> list[Mutant]:  # fmt: skip
+    """Draw the sample (and the ``focus`` draws, :func:`draw_focus`) from ``work_db`` and mark
+    every other work item as skipped; the main sample, then the focus draws, in key order."""
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
     everything = mutants_of(work_db)
     chosen = draw(everything, size, seed, minimum)
+    extra = draw_focus(everything, chosen, focus or {}, seed)
+    chosen = chosen + [m for group in extra.values() for m in group]
     keep = {m.job_id for m in chosen}
     skip = [m.job_id for m in everything if m.job_id not in keep]
     work_db.set_multiple_results(skip, WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
@@ -548,10 +587,14 @@ class Row:
     outcome: str
     verdict: dict[str, Any]
     diff: str
+    focus: bool = False  # drawn by a focus stratum (counted in its group, not overall)
 
 
-def collect(work_db: Any, equivalents: Mapping[str, str]) -> list[Row]:
-    """The sampled (not skipped) mutants of ``work_db`` with their outcomes, in key order."""
+def collect(work_db: Any, equivalents: Mapping[str, str],
+            focus: Iterable[str] = ()) -> list[Row]:  # fmt: skip
+    """The sampled (not skipped) mutants of ``work_db`` with their outcomes, in key order;
+    those whose key is in ``focus`` are marked as focus draws."""
+    focus = set(focus)
     from cosmic_ray.work_item import WorkerOutcome
 
     results = dict(work_db.results)
@@ -561,7 +604,8 @@ def collect(work_db: Any, equivalents: Mapping[str, str]) -> list[Row]:
         if result is not None and result.worker_outcome == WorkerOutcome.SKIPPED:
             continue
         rows.append(Row(m, outcome(result, m.key in equivalents), runner_verdict(
-            result.output if result else None), (result.diff or "") if result else ""))  # fmt: skip
+            result.output if result else None), (result.diff or "") if result else "",
+            m.key in focus))  # fmt: skip
     return rows
 
 
@@ -574,7 +618,9 @@ def score(counts: Mapping[str, int]) -> tuple[int, int]:
 
 
 def table(rows: Sequence[Row]) -> str:
-    """The markdown table by module group (and overall): counts, score, Wilson 95% CI."""
+    """The markdown table by module group (and overall): counts, score, Wilson 95% CI.  A
+    group's row counts its focus draws too (its "sampled" cell says how many); the overall
+    row counts the main sample only."""
     groups = [*GROUPS, *REST.values()]
     groups += sorted({group_of(r.mutant.module) for r in rows} - set(groups))
     header = ["group", "sampled", "killed (assertion)", "killed (crash)", "timeout",
@@ -582,11 +628,16 @@ def table(rows: Sequence[Row]) -> str:
               "score", "Wilson 95% CI"]  # fmt: skip
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for name in [*groups, "overall"]:
-        chosen = [r for r in rows if name == "overall" or group_of(r.mutant.module) == name]
+        if name == "overall":
+            chosen = [r for r in rows if not r.focus]
+        else:
+            chosen = [r for r in rows if group_of(r.mutant.module) == name]
+        extra = sum(r.focus for r in chosen)
         counts = {o: sum(r.outcome == o for r in chosen) for o in OUTCOMES}
         kills, n = score(counts)
         lo, hi = wilson(kills, n)
-        cells = [name if name != "overall" else "**overall**", str(len(chosen)),
+        sampled = f"{len(chosen)} ({extra} focus)" if extra else str(len(chosen))
+        cells = [name if name != "overall" else "**overall**", sampled,
                  *(str(counts[o]) for o in ("killed (assertion)", "killed (crash)", "timeout")),
                  str(counts["survived"] + counts["not covered"]), str(counts["not covered"]),
                  *(str(counts[o]) for o in ("equivalent", "incompetent", "pending")),
@@ -618,7 +669,8 @@ def stale(rows: Sequence[Row], equivalents: Mapping[str, str]) -> list[str]:
 # ---------------------------------------------------------------------------
 # commands
 # ---------------------------------------------------------------------------
-def cmd_init(workspace: Path, settings: dict[str, Any], size: int, seed: int) -> int:
+def cmd_init(workspace: Path, settings: dict[str, Any], size: int, seed: int,
+             focus: Mapping[str, int]) -> int:  # fmt: skip
     """A fresh workspace: the snapshot and pristine copies, ``cosmic-ray.toml``, ``cosmic-ray
     init`` (every module of :data:`SOURCES`), the sample (others skipped), ``sample.json``."""
     import toml
@@ -639,15 +691,14 @@ def cmd_init(workspace: Path, settings: dict[str, Any], size: int, seed: int) ->
     with use_db(str(workspace / "session.sqlite")) as db:
         total = db.num_work_items
         minimum = int(settings["sample"]["minimum"])
-        chosen = mark_sample(db, size, seed, minimum)
-    counts: dict[str, int] = {}
-    for m in chosen:
-        counts[m.module] = counts.get(m.module, 0) + 1
+        chosen = mark_sample(db, size, seed, minimum, focus)
     record = {"seed": seed, "size": size, "minimum": minimum, "mutants": total,
-              "keys": [m.key for m in chosen]}  # fmt: skip
+              "focus": dict(focus), "keys": [m.key for m in chosen[:size]],
+              "focus_keys": [m.key for m in chosen[size:]]}  # fmt: skip
     (workspace / "sample.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
     print(f"init: {total} mutants in {len(source_files(workspace / 'pristine'))} modules, "
-          f"{len(chosen)} sampled (seed {seed}) in {time.monotonic() - start:.0f} s",
+          f"{size} sampled and {len(chosen) - size} focus draws (seed {seed}) in "
+          f"{time.monotonic() - start:.0f} s",
           file=sys.stderr)  # fmt: skip
     return 0
 
@@ -692,8 +743,10 @@ def cmd_report(workspace: Path, markdown: str | None, json_out: str | None,
     from cosmic_ray.work_db import WorkDB, use_db
 
     equivalents = load_equivalents()
+    sample = workspace / "sample.json"
+    record = json.loads(sample.read_text(encoding="utf-8")) if sample.is_file() else {}
     with use_db(str(workspace / "session.sqlite"), WorkDB.Mode.open) as db:
-        rows = collect(db, equivalents)
+        rows = collect(db, equivalents, record.get("focus_keys", ()))
     text = table(rows)
     run = [r for r in rows if r.outcome != "pending"]
     seconds = [float(r.verdict.get("seconds", 0.0)) for r in run]
@@ -742,7 +795,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "init":
         size = args.size if args.size is not None else int(settings["sample"]["size"])
         seed = args.seed if args.seed is not None else int(settings["sample"]["seed"])
-        return cmd_init(workspace, settings, size, seed)
+        return cmd_init(workspace, settings, size, seed, settings["sample"]["focus"])
     if args.command == "map":
         build_map(workspace, settings, args.workers, args.tests)
         return 0

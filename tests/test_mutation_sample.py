@@ -260,3 +260,34 @@ def test_the_equivalence_file_parses():
         module, line, operator, occurrence = key.rsplit(":", 3)
         assert (ROOT / module).is_file() and line.isdigit() and occurrence.isdigit()
         assert operator.startswith("core/") and why.strip()
+
+
+def test_focus_draws_are_extra_mutants_of_one_group_counted_only_in_it():
+    mutants = _mutants({"solvable/testing.py": 40, "numerics/mp.py": 30, "numerics/sweeps.py": 300,
+                        "solvable/kunin.py": 400})  # fmt: skip
+    main = ms.draw(mutants, 50, seed=0)
+    extra = ms.draw_focus(mutants, main, {"solvable/testing.py": 10, "integrators": 100}, seed=0)
+    testing, integrators = extra["solvable/testing.py"], next(
+        v for k, v in extra.items() if k.startswith("integrators"))  # fmt: skip
+    assert len(testing) == 10 and {m.module for m in testing} == {"solvable/testing.py"}
+    in_main = sum(m.module == "numerics/mp.py" for m in main)
+    assert len(integrators) == 30 - in_main  # capped at what the main sample left
+    keys = [m.key for m in main + testing + integrators]
+    assert len(set(keys)) == len(keys)  # no mutant twice
+    again = ms.draw_focus(mutants, main, {"solvable/testing.py": 10}, seed=0)
+    assert again["solvable/testing.py"] == testing  # seeded
+    with pytest.raises(ValueError, match="names 0 report groups"):
+        ms.draw_focus(mutants, main, {"nowhere": 3}, seed=0)
+    with pytest.raises(ValueError, match="names 2 report groups"):
+        ms.draw_focus(mutants, main, {"rest of": 3}, seed=0)
+    with pytest.raises(ValueError, match="int >= 0"):
+        ms.draw_focus(mutants, main, {"integrators": -1}, seed=0)
+    # the table: a group's row counts its focus draws, the overall row does not
+    rows = [ms.Row(m, "killed (assertion)", {}, "") for m in main]
+    rows += [ms.Row(m, "survived", {}, "", focus=True) for m in testing]
+    text = ms.table(rows)
+    line = next(x for x in text.splitlines() if x.startswith("| solvable/testing.py"))
+    n_main = sum(m.module == "solvable/testing.py" for m in main)
+    assert f"| {n_main + 10} (10 focus) |" in line and f"{n_main}/{n_main + 10}" in line
+    overall = next(x for x in text.splitlines() if "**overall**" in x)
+    assert "| 50 |" in overall and "50/50 = 100.0%" in overall
