@@ -72,12 +72,20 @@ def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     start = time.perf_counter()
     cpu0 = _cpu_seconds()
-    results = verify_runner.run(
-        selected, options, jobs=jobs, cache=cache,
-        on_start=on_start, on_done=on_done,
-    )  # fmt: skip
+    interrupted = False
+    try:
+        results = verify_runner.run(
+            selected, options, jobs=jobs, cache=cache,
+            on_start=on_start, on_done=on_done,
+        )  # fmt: skip
+    except verify_runner.Interrupted as stop:
+        # Ctrl-C: the claims finished so far are still reported, then exit 130 (128 + SIGINT)
+        results, interrupted = stop.outcomes, True
+        print(f"\ninterrupted: {len(results)} of {n} claims finished", file=err, flush=True)
     total = time.perf_counter() - start
     cpu = _cpu_seconds() - cpu0
+    if cache is not None and cache.disabled is not None:
+        print(f"warning: {cache.disabled}; every claim was checked", file=err)
     if cache is not None and cache.write_error is not None:
         print(f"warning: proofs not cached in {cache.directory}: {cache.write_error}", file=err)
     rows = [
@@ -108,6 +116,7 @@ def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             "jobs": jobs,
             "cache": None if cache is None else str(cache.directory),
             "counts": counts,
+            "interrupted": interrupted,
             "results": [
                 {
                     "id": o.theorem.id,
@@ -129,6 +138,9 @@ def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         }
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(payload, fh, indent=2)
+    if interrupted:
+        print("interrupted", file=out)
+        return 130
     return 1 if counts["failed"] else 0
 
 
@@ -292,7 +304,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="prove every symbolic claim again, and store nothing (default: proofs are "
         f"cached in ${verify_runner.CACHE_ENV}, else $XDG_CACHE_HOME/solvable or "
-        "~/.cache/solvable, keyed by a hash of the package source)",
+        "~/.cache/solvable, keyed by a hash of the package source and authenticated by "
+        "an HMAC under a per-user secret in ~/.config/solvable; see docs/proof_cache.md)",
     )
     sub.add_parser("errata", help="list every disagreement with the papers, with its check")
     sub.add_parser("phases", help="print the papers' phase tables, computed")

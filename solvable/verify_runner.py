@@ -1,17 +1,9 @@
 """Running the claim registry for ``solvable verify``: a proof cache across runs and
 independent claims checked in parallel worker processes.
 
-* :class:`ProofCache`: a symbolic claim's proof takes no input (``Theorem.verify`` passes
-  no option to a symbolic check), so its verdict is a function of the code and of the
-  computer algebra only.  A ``proved`` verdict is stored on disk under a content hash of
-  every ``.py`` file of the ``solvable`` and ``numerics`` packages, the Python, sympy,
-  mpmath and numpy versions and the claim id (:meth:`ProofCache.key`): any edit of any
-  module, or another sympy, is a miss and the claim is proved again.  Numeric claims (the
-  confirmations), monitors (``"observed"`` verdicts) and failed verdicts are never stored.
-  Entries are written atomically (temporary file + ``os.replace``); an unreadable or
-  inconsistent entry is a miss and is rewritten.  Location: ``$SOLVABLE_CACHE_DIR`` if
-  set, else ``$XDG_CACHE_HOME/solvable``, else ``~/.cache/solvable``
-  (:func:`default_cache_dir`).
+* the proof cache (:class:`~solvable.proof_cache.ProofCache`, re-exported here): proved
+  symbolic verdicts on disk, authenticated by an HMAC under a per-user secret
+  (:mod:`solvable.proof_cache`).
 * :func:`run`: checks the selected claims, the cached ones from the cache, the others in
   this process (``jobs=1``) or in ``jobs`` spawned worker processes (one torch / BLAS
   thread each, so N workers use N cores).  Claims that share in-process caches stay in one
@@ -19,7 +11,8 @@ independent claims checked in parallel worker processes.
   seed-004 confirmations that reuse trained phase points.  A worker that dies (a crash in
   native code, ``os._exit``, the kernel's OOM killer) fails the claim it was checking, with
   the exit code; the rest of its task goes to a fresh worker.  Outcomes come back in the
-  order of the selection, whatever the order of completion.
+  order of the selection, whatever the order of completion.  Ctrl-C raises
+  :class:`Interrupted`, which carries the outcomes finished so far.
 
 This module sits in the verification layer (it reads the registry); nothing in the models
 or in :mod:`numerics` imports it.
@@ -29,33 +22,31 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import hashlib
-import importlib.util
-import json
 import multiprocessing
 import os
 import pickle
-import platform
 import signal
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
-from pathlib import Path
 from typing import Any
-
-import mpmath
-import numpy as np
-import sympy as sp
 
 from solvable import theorems
 from solvable._core.claims import Theorem, Verdict
+from solvable.proof_cache import (
+    CACHE_ENV,
+    ProofCache,
+    default_cache_dir,
+    source_digest,
+    source_files,
+)
 
 __all__ = [
     "CACHE_ENV",
     "MAX_DEFAULT_JOBS",
+    "Interrupted",
     "Outcome",
     "ProofCache",
     "default_cache_dir",
@@ -66,9 +57,6 @@ __all__ = [
     "source_files",
 ]
 
-CACHE_ENV = "SOLVABLE_CACHE_DIR"
-# Bumped whenever the entry layout changes: old entries then miss instead of misreading.
-_FORMAT = 1
 # Workers by default: at most this many.  The heaviest task (seed 004's confirmations,
 # which must stay together to share their trained networks) is about a third of the
 # default run's CPU time, so a fifth worker cannot shorten the run, while each worker
@@ -82,179 +70,6 @@ _ONE_THREAD = {
     for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                  "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
 }  # fmt: skip
-
-
-# ---------------------------------------------------------------------------
-# the proof cache
-# ---------------------------------------------------------------------------
-def default_cache_dir() -> Path:
-    """Where proofs are cached: ``$SOLVABLE_CACHE_DIR`` when set (non-empty), else
-    ``$XDG_CACHE_HOME/solvable`` (when that is an absolute path, as the XDG specification
-    requires), else ``~/.cache/solvable``.
-
-    Returns
-    -------
-    pathlib.Path
-        The directory (not created here).
-    """
-    explicit = os.environ.get(CACHE_ENV, "")
-    if explicit:
-        return Path(explicit).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME", "")
-    if xdg and os.path.isabs(xdg):
-        return Path(xdg) / "solvable"
-    return Path.home() / ".cache" / "solvable"
-
-
-def _package_dir(name: str) -> Path | None:
-    spec = importlib.util.find_spec(name)
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    return Path(next(iter(spec.submodule_search_locations)))
-
-
-def source_files() -> list[Path]:
-    """Every ``.py`` file of the installed ``solvable`` and ``numerics`` packages, sorted:
-    what a proof may depend on (a proof calls model code, which calls the core; hashing
-    all of it, not only the modules a claim imports, cannot miss a dependency).
-
-    Returns
-    -------
-    list of pathlib.Path
-    """
-    files: list[Path] = []
-    for name in ("solvable", "numerics"):
-        root = _package_dir(name)
-        if root is not None:
-            files.extend(p for p in root.rglob("*.py") if "__pycache__" not in p.parts)
-    return sorted(files)
-
-
-def source_digest(files: Sequence[Path] | None = None) -> str:
-    """SHA-256 of the package source: each file's path relative to the files' common
-    folder, its length and its bytes, in sorted order, plus the versions a proof depends on
-    (Python, sympy, mpmath, numpy) and the entry format.
-
-    Parameters
-    ----------
-    files : sequence of pathlib.Path, optional
-        The files to hash; default :func:`source_files`.
-
-    Returns
-    -------
-    str
-        64 hexadecimal digits.
-    """
-    files = source_files() if files is None else sorted(Path(f) for f in files)
-    h = hashlib.sha256()
-    versions = (
-        f"format {_FORMAT}; {platform.python_implementation()} {sys.version}; "
-        f"sympy {sp.__version__}; mpmath {mpmath.__version__}; numpy {np.__version__}"
-    )
-    h.update(versions.encode())
-    # names relative to the files' common folder (the checkout, or site-packages), so that
-    # two copies of the same code agree and a renamed or moved file changes the digest
-    base = os.path.commonpath([str(f.parent) for f in files]) if files else ""
-    for path in files:
-        data = path.read_bytes()
-        rel = os.path.relpath(path, base).replace(os.sep, "/")
-        h.update(f"\0{rel}\0{len(data)}\0".encode())
-        h.update(data)
-    return h.hexdigest()
-
-
-class ProofCache:
-    """Proved symbolic verdicts on disk, keyed by :meth:`key` (module docstring).
-
-    Parameters
-    ----------
-    directory : str or pathlib.Path, optional
-        The cache directory; default :func:`default_cache_dir`.  Entries live in its
-        ``proofs/`` sub-directory, one JSON file per (source digest, claim).
-    digest : str, optional
-        The source digest; default :func:`source_digest` of the installed packages,
-        computed once here.
-    """
-
-    def __init__(self, directory: str | os.PathLike[str] | None = None,
-                 digest: str | None = None) -> None:  # fmt: skip
-        self.directory = Path(default_cache_dir() if directory is None else directory)
-        self.digest = source_digest() if digest is None else digest
-        self.write_error: str | None = None  # the first failed write, for one warning
-
-    def key(self, claim_id: str) -> str:
-        """SHA-256 of the source digest and ``claim_id``: the entry's file name."""
-        return hashlib.sha256(f"{self.digest}\0{claim_id}".encode()).hexdigest()
-
-    def path(self, claim_id: str) -> Path:
-        """The entry file of ``claim_id``."""
-        return self.directory / "proofs" / f"{self.key(claim_id)}.json"
-
-    @staticmethod
-    def cacheable(thm: Theorem) -> bool:
-        """Only symbolic claims: their proofs take no input.  Numeric claims (the
-        confirmations) and monitors always run."""
-        return thm.kind == "symbolic"
-
-    def get(self, thm: Theorem) -> Verdict | None:
-        """The cached ``proved`` verdict of ``thm`` (``seconds`` = the original proof's),
-        or ``None`` on a miss.  A corrupted or inconsistent entry is a miss (the next
-        :meth:`put` rewrites it)."""
-        if not self.cacheable(thm):
-            return None
-        try:
-            entry = json.loads(self.path(thm.id).read_text(encoding="utf-8"))
-        except (OSError, ValueError):  # missing, unreadable, not JSON / not UTF-8
-            return None
-        if not (
-            isinstance(entry, dict)
-            and entry.get("format") == _FORMAT
-            and entry.get("key") == self.key(thm.id)
-            and entry.get("id") == thm.id
-            and entry.get("status") == "proved"
-            and isinstance(entry.get("detail"), str)
-            and type(entry.get("residuals")) is int
-            and entry["residuals"] >= 1
-            and type(entry.get("seconds")) is float
-        ):
-            return None
-        # a proved verdict's residuals are all exactly 0: only their number is stored
-        zeros = (sp.Integer(0),) * entry["residuals"]
-        return Verdict("proved", entry["detail"], residuals=zeros, seconds=entry["seconds"])
-
-    def put(self, thm: Theorem, verdict: Verdict) -> bool:
-        """Store a ``proved`` verdict of a symbolic claim (atomically); anything else is
-        not stored.  Returns whether an entry was written; a write that fails (read-only
-        or full disk) is remembered in :attr:`write_error` and never raised."""
-        if not (self.cacheable(thm) and verdict.status == "proved" and verdict.residuals
-                and all(r == 0 for r in verdict.residuals)):  # fmt: skip
-            return False
-        entry = {
-            "format": _FORMAT,
-            "key": self.key(thm.id),
-            "id": thm.id,
-            "status": "proved",
-            "detail": verdict.detail,
-            "residuals": len(verdict.residuals),
-            "seconds": float(verdict.seconds),
-            "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        }
-        target = self.path(thm.id)
-        tmp = None
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=target.parent)
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(entry, fh)
-            os.replace(tmp, target)  # atomic: a reader sees the old file or the new one
-            return True
-        except OSError as exc:
-            if tmp is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
-            if self.write_error is None:
-                self.write_error = f"{type(exc).__name__}: {exc}"
-            return False
 
 
 # ---------------------------------------------------------------------------
@@ -275,6 +90,16 @@ class Outcome:
     def label(self) -> str:
         """The status as the table shows it: ``"proved (cached)"`` for a cached proof."""
         return f"{self.verdict.status} (cached)" if self.cached else self.verdict.status
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`run`: :attr:`outcomes` holds the claims finished before it, in
+    the order of the selection (a ``KeyboardInterrupt``, so code that does not look for it
+    stops as on any Ctrl-C)."""
+
+    def __init__(self, outcomes: list[Outcome]) -> None:
+        super().__init__("interrupted")
+        self.outcomes = outcomes
 
 
 def default_jobs() -> int:
@@ -326,6 +151,12 @@ def run(claims: Sequence[Theorem], options: Mapping[str, Any] | None = None, *,
     Returns
     -------
     list of Outcome
+
+    Raises
+    ------
+    Interrupted
+        On Ctrl-C (``KeyboardInterrupt``), with the outcomes finished so far; the workers
+        are killed.
     """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be an integer >= 1, got {jobs!r}")
@@ -341,6 +172,21 @@ def run(claims: Sequence[Theorem], options: Mapping[str, Any] | None = None, *,
         if on_done is not None:
             on_done(finished, n, outcome)
 
+    try:
+        _check(claims, options, jobs, cache, on_start, done, lambda: finished)
+    except KeyboardInterrupt:
+        raise Interrupted([o for o in outcomes if o is not None]) from None
+    assert all(o is not None for o in outcomes)
+    return outcomes  # type: ignore[return-value]
+
+
+def _check(claims: Sequence[Theorem], options: dict[str, Any], jobs: int,
+           cache: ProofCache | None, on_start: Callable[[int, int, Theorem], None] | None,
+           done: Callable[[int, Outcome], None],
+           progress: Callable[[], int]) -> None:  # fmt: skip
+    """The body of :func:`run`: the cached claims, then the others (in workers or here),
+    each reported through ``done(index, outcome)``; ``progress()`` is how many are done."""
+    n = len(claims)
     registered = {t.id: t for t in theorems.registry()}
     use_cache = [cache is not None and registered.get(t.id) is t for t in claims]
     todo: list[int] = []
@@ -376,13 +222,11 @@ def run(claims: Sequence[Theorem], options: Mapping[str, Any] | None = None, *,
         _run_pool(tasks, options, min(workers, len(tasks)), record)
     for i in local:
         if on_start is not None:
-            on_start(finished + 1, n, claims[i])
+            on_start(progress() + 1, n, claims[i])
         c0 = time.process_time()
         with _one_thread():
             verdict = claims[i].verify(**options)
         record(i, verdict, time.process_time() - c0)
-    assert all(o is not None for o in outcomes)
-    return outcomes  # type: ignore[return-value]
 
 
 def _payloads(claims: Sequence[Theorem], todo: Sequence[int],
@@ -479,6 +323,7 @@ def _run_pool(tasks: list[list[tuple[int, Any]]], options: Mapping[str, Any], wo
     ctx = multiprocessing.get_context("spawn")
     queue = collections.deque(tasks)
     pool: list[_Worker] = []
+    interrupted = False
     try:
         while queue or any(w.busy for w in pool):
             while queue and (len(pool) < workers or any(not w.busy for w in pool)):
@@ -494,8 +339,13 @@ def _run_pool(tasks: list[list[tuple[int, Any]]], options: Mapping[str, Any], wo
                     if not _drain(w, record):
                         _buried(w, queue, record)
                         pool.remove(w)
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
     finally:
         for w in pool:
+            if interrupted:  # Ctrl-C: no waiting for a claim to finish
+                w.process.kill()
             w.stop()
 
 

@@ -7,9 +7,10 @@ reproducible and a landing is never decided by a random draw; exploring is the j
 examples) and of the explicit ``slow`` property tests (5000-10^4 random examples), which found
 every edge failure so far.
 
-``SOLVABLE_CACHE_DIR``: ``solvable verify``'s proof cache (``solvable.verify_runner``) points
-at a fresh temporary directory for the whole session, so no test reads or writes the user's
-cache.
+``SOLVABLE_CACHE_DIR`` and ``SOLVABLE_CONFIG_DIR``: ``solvable verify``'s proof cache and
+the secret that authenticates its entries (``solvable.proof_cache``) point at a fresh
+temporary directory for the whole session (mode 0700, from ``mkdtemp``), so no test reads a
+cache it did not write, nor the user's secret.
 """
 
 import atexit
@@ -20,7 +21,8 @@ import tempfile
 from hypothesis import HealthCheck, settings
 
 _CACHE = tempfile.mkdtemp(prefix="solvable-test-cache-")
-os.environ["SOLVABLE_CACHE_DIR"] = _CACHE
+os.environ["SOLVABLE_CACHE_DIR"] = os.path.join(_CACHE, "cache")
+os.environ["SOLVABLE_CONFIG_DIR"] = os.path.join(_CACHE, "config")
 atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 
 settings.register_profile(

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("solvable", "numerics")
 VERIFICATION = ("solvable.theorems", "solvable.errata", "solvable.cli", "solvable.testing",
                 "solvable.pytest_plugin", "solvable.confirmations", "solvable.figures",
-                "solvable.verify_runner")  # fmt: skip
+                "solvable.verify_runner", "solvable.proof_cache")  # fmt: skip
 LAZY_THIRD_PARTY = {"torch", "dask", "distributed", "matplotlib", "tqdm", "IPython"}
 # modules of a required package that import an optional one when imported
 # (sympy.printing.pytorch runs import_module("torch"))

@@ -15,7 +15,7 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvable import cli, theorems, verify_runner
+from solvable import cli, proof_cache, theorems, verify_runner
 from solvable._core.claims import Theorem, Verdict
 
 # A few fast claims of three models and both kinds (a torch one among them): five tasks
@@ -189,7 +189,7 @@ def test_a_source_change_invalidates_the_cache(tmp_path, monkeypatch):
     copies = [src / os.path.basename(f) for f in originals]
     for f, c in zip(originals, copies, strict=True):
         shutil.copy(f, c)
-    monkeypatch.setattr(verify_runner, "source_files", lambda: list(copies))
+    monkeypatch.setattr(proof_cache, "source_files", lambda: list(copies))
     thm = _registered(CLAIM)
     before = verify_runner.ProofCache(tmp_path / "cache")
     verify_runner.run([thm], cache=before)
@@ -207,7 +207,7 @@ def test_versions_are_part_of_the_digest(monkeypatch):
     assert any(f.name == "verify_runner.py" for f in files)
     assert any(f.parent.name == "numerics" for f in files)
     base = verify_runner.source_digest(files)
-    monkeypatch.setattr(verify_runner.sp, "__version__", "0.0.test")
+    monkeypatch.setattr(proof_cache.sp, "__version__", "0.0.test")
     assert verify_runner.source_digest(files) != base
 
 
