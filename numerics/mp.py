@@ -139,7 +139,7 @@ def compile_polynomial(
     replaced: dict[sp.Symbol, sp.Expr] = {}  # cse symbol -> its full expression
 
     def build(e: sp.Expr) -> int:
-        e = sp.sympify(e)
+        e = sp.sympify(e, strict=True)
         if e in temps:
             return temps[e]
         if e.is_Symbol:
@@ -175,7 +175,7 @@ def compile_polynomial(
             return emit(("expr", e.xreplace(replaced)), True)
         raise ValueError(f"vector field is not polynomial in the state: {e}")
 
-    replacements, reduced = sp.cse([sp.sympify(e) for e in rhs])
+    replacements, reduced = sp.cse([sp.sympify(e, strict=True) for e in rhs])
     for sym, expr in replacements:
         replaced[sym] = expr.xreplace(replaced)
         temps[sym] = build(expr)

@@ -66,6 +66,7 @@ from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_zero
 from solvable._core.model import Model
 from solvable._core.numbers import check_dps as _check_dps
 from solvable._core.numbers import check_int as _check_int
+from solvable._core.numbers import to_expr
 from solvable._core.tolerance import Tolerance, error_in_units
 from solvable.node_scaling import (
     GAMMA,
@@ -265,7 +266,7 @@ def c1_expression(activation: str, c: Any = None) -> sp.Expr:
     (``c^2/(2d)``), an unevaluated ``Integral`` for swish and tanh.  ``C_1`` is its
     supremum over ``c in (0, 1]``, attained at ``c = 1`` (claim ``c1_supremum_at_one``)."""
     name = check_activation(activation)
-    cv = _CSCALE if c is None else sp.sympify(c)
+    cv = _CSCALE if c is None else to_expr("c", c)
     return _c1_integral(name, cv)
 
 

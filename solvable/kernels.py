@@ -31,12 +31,17 @@ direction (claim ``homogeneity_and_zero_limit``).  The lecture's initialisations
 
 Numeric evaluators are generated from these expressions by ``sympy.lambdify``: float64
 (numpy), mpmath at ``dps`` digits and torch (:func:`kernel_numeric`, :func:`kernel_torch`,
-:func:`gram`, :func:`gram_torch`).  Two rewritings, each a sympy expression proved equal to
-the lecture's form (claim ``stable_forms``), keep float64 accurate at ``rho -> +-1``:
-``sqrt(1 - rho^2) = sqrt((1 - rho)(1 + rho))`` for the cosine form, and for Gram matrices the
-angle form in ``theta`` with Kahan's ``theta = 2 atan2(|u - v|, |u + v|)`` (``u, v`` the unit
-vectors), which keeps full precision for nearly parallel or antiparallel inputs, where
-``acos`` of a rounded cosine loses half the digits.
+:func:`gram`, :func:`gram_torch`).  They evaluate one rewriting, proved equal to the
+lecture's form (claim ``stable_forms``): the kernel in ``phi = pi - theta`` with ``J_1 =
+phi^3 sinc3(phi)`` (no cancellation near antiparallel inputs, where ``sin phi`` and ``phi cos
+phi`` agree to ``phi^3/3``), ``phi`` computed directly as ``2 atan2(|u + v|, |u - v|)`` from
+the chords of the unit vectors (Kahan; never ``pi - theta``), or from ``rho`` through
+``sqrt(2 (1 +- rho))``.  In float64 and torch each term's product of norms, moments and
+``phi^3`` is formed by :func:`~solvable._core.scaled.scaled_sum` (mantissas and exponents
+apart), so no intermediate overflows or underflows where the result is a float; a result
+beyond the type is a ``Float64RangeError``.  Gram entries nearer antiparallel than ``phi <
+1/16``, where rounded unit vectors would cost ``~3 eps/phi``, are recomputed from the exact
+float inputs (integer ``|x|^2 |y|^2 - (x . y)^2``), as are all entries at ``dps``.
 
 Errata (:func:`errata`): Exercise 1's (4.2) lacks the factor ``<x, x'>``; (2.29), (4.1) and
 (4.4) have cosmetic index slips.
@@ -58,15 +63,16 @@ import sympy as sp
 from sympy.calculus.util import function_range, minimum
 
 from solvable._core import activations as act
-from solvable._core.backends import generate, torch_module
+from solvable._core.backends import elementary, generate, sinc3, torch_module
 from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_zero
-from solvable._core.geometry import norms_and_angles
+from solvable._core.geometry import ANGLE, DIFF_NORM, SUM_NORM, SUPPLEMENT, norms_and_chords
 from solvable._core.model import Model
-from solvable._core.numbers import FLOAT64_MAX, Float64RangeError
+from solvable._core.numbers import FLOAT64_MAX, Float64RangeError, to_expr
 from solvable._core.numbers import check_dps as _check_dps
 from solvable._core.numbers import check_int as _check_int
 from solvable._core.numbers import describe as _describe
 from solvable._core.numbers import exact_to_mpf as _to_mpf
+from solvable._core.scaled import scaled_sum
 from solvable._core.tolerance import Tolerance, error_in_units
 from solvable.linearisation import network_output
 
@@ -101,6 +107,7 @@ __all__ = [
     "KERNELS",
     "N1",
     "N2",
+    "PHI",
     "RHO",
     "S2",
     "SEED",
@@ -142,7 +149,7 @@ def arccos_expectation(order: int, rho: sp.Expr = RHO) -> sp.Expr:
     ReLU kernel ``E[sigma(u) sigma(v)]``."""
     if order not in (0, 1) or isinstance(order, bool):
         raise ValueError(f"order must be 0 or 1, got {order!r}")
-    rho = sp.sympify(rho)
+    rho = to_expr("rho", rho)
     theta = sp.acos(rho)
     if order == 0:
         return (sp.pi - theta) / (2 * sp.pi)
@@ -173,7 +180,7 @@ def _exact_positive(name: str, value: Any) -> sp.Expr:
     elif isinstance(value, Fraction):
         expr = sp.Rational(value.numerator, value.denominator)
     else:
-        expr = sp.sympify(value)
+        expr = sp.sympify(value, strict=True)
     if expr.has(sp.oo, -sp.oo, sp.zoo, sp.nan) or expr.is_positive is not True:
         raise ValueError(f"{name} must be finite and > 0 (provably, if symbolic), got {value!r}")
     return expr
@@ -286,7 +293,7 @@ def _symbolic_arg(name: str, value: Any, valid: str) -> sp.Expr:
         value = value.item()
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError(f"{name} must be finite ({valid}), got {value!r}")
-    return sp.sympify(value)
+    return sp.sympify(value, strict=True)
 
 
 def _check_symbolic_args(n1: Any, n2: Any, rho: Any) -> tuple[sp.Expr, sp.Expr, sp.Expr]:
@@ -333,7 +340,7 @@ def _angle_form(expr: sp.Expr) -> sp.Expr:
 def kernel_theta(name: str, init: Initialisation | None = None, n1: Any = N1, n2: Any = N2,
                  theta: Any = THETA) -> sp.Expr:  # fmt: skip
     """:func:`kernel` in terms of the angle ``theta in [0, pi]`` between ``x`` and ``x'``."""
-    th = sp.sympify(theta)
+    th = to_expr("theta", theta)
     if th.is_number and not (0 <= th <= sp.pi):
         raise ValueError(f"theta must be an angle in [0, pi], got {theta!r}")
     return _angle_form(kernel(name, init, n1, n2, RHO)).subs(THETA, th)
@@ -364,7 +371,7 @@ def kernel_of_vectors(name: str, init: Initialisation | None, x: Any, xp: Any) -
 def exercise_printed_ntk(rho: Any = RHO) -> sp.Expr:
     """The right-hand side of (4.2) as printed: ``1/2 - arccos(rho)/(2 pi)`` (it lacks the
     factor ``<x, x'>``; see :func:`errata`)."""
-    return sp.Rational(1, 2) - sp.acos(sp.sympify(rho)) / (2 * sp.pi)
+    return sp.Rational(1, 2) - sp.acos(to_expr("rho", rho)) / (2 * sp.pi)
 
 
 # ---------------------------------------------------------------------------
@@ -382,7 +389,7 @@ COVARIANCE_PAIRS = ("same_direction", "orthogonal_axes", "antipodal")
 
 def uniform_variance(bound: Any) -> sp.Expr:
     """``Var Unif([-c, c]) = c^2 / 3`` (claim ``table_1_variances`` integrates it)."""
-    return sp.sympify(bound) ** 2 / 3
+    return to_expr("bound", bound) ** 2 / 3
 
 
 @dataclass(frozen=True)
@@ -466,7 +473,8 @@ def _unit_values() -> tuple[sp.Expr, sp.Expr, sp.Symbol, tuple[sp.Symbol, sp.Sym
 
     def f(x: tuple[sp.Expr, sp.Expr]) -> sp.Expr:
         X = np.array([list(x)], dtype=object)
-        return sp.sympify(network_output(W, np.array([a], dtype=object), X, relu, 1)[0])
+        out = network_output(W, np.array([a], dtype=object), X, relu, 1)[0]
+        return sp.sympify(out, strict=True)
 
     return f((N1, 0)), f((N2 * sp.cos(THETA), N2 * sp.sin(THETA))), a, w
 
@@ -548,7 +556,7 @@ def output_cumulant(order: int, init: Initialisation | None = None, p: Any = P, 
     if order == 2:
         return m2 * e2
     e4 = _projection_moment(4, simplify).subs(S2, s2)
-    return (m4 * e4 - 3 * m2**2 * e2**2) / sp.sympify(p)
+    return (m4 * e4 - 3 * m2**2 * e2**2) / to_expr("p", p)
 
 
 def output_excess_kurtosis(init: Initialisation | None = None, p: Any = P, c1: Any = 1,
@@ -556,7 +564,7 @@ def output_excess_kurtosis(init: Initialisation | None = None, p: Any = P, c1: A
     """``kappa_4 / kappa_2^2`` of the projection ``c1 f(x) + c2 f(x')``
     (:func:`output_cumulant`); for ``f(x)`` alone (the default ``c = (1, 0)``):
     ``(6 E[a^4]/E[a^2]^2 - 3)/p`` (``E[relu^4]/E[relu^2]^2 = 6``)."""
-    c = {C1: sp.sympify(c1), C2: sp.sympify(c2)}
+    c = {C1: to_expr("c1", c1), C2: to_expr("c2", c2)}
     return sp.simplify(output_cumulant(4, init, p).subs(c) / output_cumulant(2, init).subs(c) ** 2)
 
 
@@ -568,15 +576,137 @@ _GUARD = 10  # mpmath guard digits; the closed forms cancel no digits (all terms
 _RHO_SLACK = 8 * np.finfo(float).eps  # a computed cosine may exceed 1 by a few ulps
 
 
+PHI = sp.Symbol("phi", nonnegative=True)
+"""``pi - theta``, the angle between ``x`` and ``-x'``: the variable of the evaluated forms."""
+
+
 @functools.cache
-def _lambdified(name: str, form: str, backend: str) -> Callable[..., Any]:
-    """``fn(n1, n2, rho_or_theta, E_a2, s2)`` generated from :func:`kernel` (``form="rho"``,
-    with the stable square root) or :func:`kernel_theta` (``form="theta"``)."""
-    if form == "rho":
-        expr, arg = _cosine_stable(kernel(name)), RHO
-    else:
-        expr, arg = kernel_theta(name), THETA
-    return generate((N1, N2, arg, A2, S2), expr, backend)
+def _supplement_form(name: str) -> sp.Expr:
+    """:func:`kernel_theta` at ``theta = pi - phi`` with ``sin(phi) - phi cos(phi)`` written
+    ``phi^3 sinc3(phi)`` (:class:`~solvable._core.backends.sinc3`): no cancellation near
+    antiparallel inputs (``phi -> 0``), where the two terms are ``~ phi`` and their difference
+    ``~ phi^3/3``; ``phi`` itself is computed directly (:data:`SUPPLEMENT`), never as
+    ``pi - theta`` (claim ``stable_forms`` proves the form equal to :func:`kernel_theta`)."""
+    e = kernel_theta(name).subs(THETA, sp.pi - PHI)
+    return e.subs(sp.sin(PHI), PHI**3 * sinc3(PHI) + PHI * sp.cos(PHI))
+
+
+@functools.cache
+def _phi_of_rho() -> sp.Expr:
+    """``pi - acos(rho)`` as :data:`SUPPLEMENT` of the chords of two unit vectors at cosine
+    ``rho``: ``|u - v| = sqrt(2 (1 - rho))``, ``|u + v| = sqrt(2 (1 + rho))`` (``1 + rho`` is
+    exact in float64 for ``rho`` in ``[-1, -1/2]``: full relative accuracy at ``rho -> -1``)."""
+    return SUPPLEMENT.subs({DIFF_NORM: sp.sqrt(2 * (1 - RHO)), SUM_NORM: sp.sqrt(2 * (1 + RHO))})
+
+
+_SCALES = (N1, N2, PHI, A2, S2)  # the unbounded factors, multiplied by scaled_sum
+
+
+@functools.cache
+def _terms(name: str) -> tuple[tuple[tuple[tuple[sp.Symbol, int], ...], sp.Expr], ...]:
+    """The terms of :func:`_supplement_form`, each split into its powers of :data:`_SCALES`
+    (norms, moments and ``phi``: unbounded) and the rest, a bounded function of ``phi``."""
+    out = []
+    for term in sp.Add.make_args(sp.expand(_supplement_form(name))):
+        powers, rest = [], []
+        for factor in sp.Mul.make_args(term):
+            base, exp = factor.as_base_exp()
+            if base in _SCALES and exp.is_Integer and exp > 0:
+                powers.append((base, int(exp)))
+            else:
+                rest.append(factor)
+        out.append((tuple(powers), sp.Mul(*rest)))
+    return tuple(out)
+
+
+@functools.cache
+def _evaluator(kind: str, backend: str, name: str = "", k: int = 0) -> Callable[..., Any]:
+    """Generated evaluators: ``"phi"`` (:data:`SUPPLEMENT` of the chords), ``"phi_rho"``
+    (:func:`_phi_of_rho`), ``"form"`` (:func:`_supplement_form` of ``name``, for mpmath) and
+    ``"bounded"`` (the bounded part of the ``k``-th of :func:`_terms`)."""
+    if kind == "phi":
+        return generate((DIFF_NORM, SUM_NORM), SUPPLEMENT, backend)
+    if kind == "phi_rho":
+        return generate((RHO,), _phi_of_rho(), backend)
+    if kind == "form":
+        return generate((N1, N2, PHI, A2, S2), _supplement_form(name), backend)
+    return generate((PHI,), _terms(name)[k][1], backend)
+
+
+def _to_float64(values: list[Any], name: str) -> np.ndarray:
+    """``mpf`` kernel values as float64, a ``Float64RangeError`` beyond its range."""
+    out = np.array([float(v) for v in values], dtype=np.float64)
+    if not np.all(np.isfinite(out)):
+        raise Float64RangeError(f"{name} kernel: a value exceeds the largest float64 (from the "
+                                f"norms of X and Y); use dps= for an mpmath value")  # fmt: skip
+    return out
+
+
+def _float_kernel(name: str, backend: str, n1: Any, n2: Any, phi: Any, m2: float, s2: float,
+                  where: str) -> Any:  # fmt: skip
+    """The kernel in float64 (numpy) or the tensors' dtype (torch), each term's product
+    formed by :func:`~solvable._core.scaled.scaled_sum` (no overflow or underflow of an
+    intermediate); a value beyond the float type is a ``Float64RangeError`` naming ``where``."""
+    values = {N1: n1, N2: n2, PHI: phi, A2: m2, S2: s2}
+    terms = []
+    for k, (powers, _) in enumerate(_terms(name)):
+        bounded = _evaluator("bounded", backend, name, k)(phi)
+        terms.append([(bounded, 1), *((values[b], e) for b, e in powers)])
+    value, overflow = scaled_sum(terms, backend)
+    if bool(overflow.any()):
+        top = "float64" if backend == "numpy" else str(value.dtype).replace("torch.", "")
+        raise Float64RangeError(
+            f"{name} kernel: a value exceeds the largest {top} ({where}); evaluate with dps= "
+            f"(mpmath) for it, or rescale the inputs (the kernels are homogeneous of degree 1 "
+            f"in each norm)")  # fmt: skip
+    return value
+
+
+# Entries whose phi = pi - theta is below this are recomputed exactly (_exact_kernels): the
+# chords of rounded unit vectors carry an absolute error of a few eps, so a float phi is
+# good to ~eps/phi relative and the kernel (~phi^3 near antiparallel) to ~3 eps/phi, at most
+# 48 eps above this cut
+_REFINE_BELOW = 1 / 16
+
+
+def _dyadic_rows(A: np.ndarray) -> list[tuple[list[int], int]]:
+    """Each float row as exact integers times a power of two: ``(ints, e)`` with
+    ``row = ints * 2^e`` (``math.frexp``: 53-bit mantissas)."""
+    rows = []
+    for row in A:
+        parts = [math.frexp(float(v)) for v in row]
+        exps = [e - 53 for m, e in parts if m != 0]
+        low = min(exps) if exps else 0
+        rows.append(([int(m * (1 << 53)) << (e - 53 - low) if m else 0 for m, e in parts], low))
+    return rows
+
+
+def _exact_kernels(name: str, init: Initialisation, X: np.ndarray, Y: np.ndarray,
+                   pairs: Any, digits: int) -> list[Any]:  # fmt: skip
+    """The kernel at the rows ``(X[i], Y[j])`` for ``(i, j)`` in ``pairs``, as ``mpf`` at
+    ``digits`` significant digits (plus guard digits), from the exact float inputs: with
+    integers, ``|x|^2``, ``|y|^2``, ``x . y`` and ``|x|^2 |y|^2 - (x . y)^2 = |x|^2 |y|^2
+    sin^2(theta)`` (Lagrange's identity) are exact, so ``phi = atan2(|x||y| sin(theta),
+    -x . y)`` keeps full relative precision at every angle, down to exactly antiparallel
+    (``phi = 0``)."""
+    xs = _dyadic_rows(X)
+    ys = xs if Y is X else _dyadic_rows(Y)
+    form = _evaluator("form", "mpmath", name)
+    out = []
+    with mpmath.workdps(digits + _GUARD):
+        m2, s2 = _to_mpf(init.a_second_moment), _to_mpf(init.w_variance)
+        for i, j in pairs:
+            (a, ea), (b, eb) = xs[i], ys[j]
+            sx, sy = sum(v * v for v in a), sum(v * v for v in b)
+            dot = sum(u * v for u, v in zip(a, b, strict=True))
+            if sx == 0 or sy == 0:
+                out.append(mpmath.mpf(0))
+                continue
+            phi = mpmath.atan2(mpmath.sqrt(sx * sy - dot * dot), -dot)
+            n1 = mpmath.ldexp(mpmath.sqrt(sx), ea)
+            n2 = mpmath.ldexp(mpmath.sqrt(sy), eb)
+            out.append(form(n1, n2, phi, m2, s2))
+    return out
 
 
 def _float_array(name: str, value: Any, torch_fn: str = "the *_torch functions") -> np.ndarray:
@@ -642,7 +772,8 @@ def kernel_numeric(name: str, init: Initialisation, n1: Any, n2: Any, rho: Any, 
         raise ValueError(f"init must have numeric moments, got {init!r}")
     if dps is None:
         a1, a2, r = _check_norms_cosine(n1, n2, rho)
-        return _lambdified(name, "rho", "numpy")(a1, a2, r, m2, s2)
+        phi = _evaluator("phi_rho", "numpy")(r)
+        return _float_kernel(name, "numpy", a1, a2, phi, m2, s2, "from n1 * n2")
     with mpmath.workdps(dps + _GUARD):
         args = []
         for label, value in (("n1", n1), ("n2", n2), ("rho", rho)):
@@ -654,7 +785,9 @@ def kernel_numeric(name: str, init: Initialisation, n1: Any, n2: Any, rho: Any, 
             raise ValueError(f"n1, n2 must be >= 0 (norms), got {n1!r}, {n2!r}")
         if abs(args[2]) > 1:
             raise ValueError(f"rho must be in [-1, 1], got {rho!r}")
-        value = _lambdified(name, "rho", "mpmath")(*args, _to_mpf(m2), _to_mpf(s2))
+        phi = _evaluator("phi_rho", "mpmath")(args[2])
+        value = _evaluator("form", "mpmath", name)(args[0], args[1], phi, _to_mpf(m2),
+                                                     _to_mpf(s2))  # fmt: skip
     with mpmath.workdps(dps):
         return +value
 
@@ -672,7 +805,8 @@ def kernel_torch(name: str, init: Initialisation, n1: Any, n2: Any, rho: Any) ->
         raise ValueError("n1, n2 must be >= 0 (norms)")
     if bool((rho.abs() > 1 + _RHO_SLACK).any()):
         raise ValueError(f"rho must be in [-1, 1], got max |rho| = {float(rho.abs().max())}")
-    return _lambdified(name, "rho", "torch")(n1, n2, rho.clamp(-1.0, 1.0), m2, s2)
+    phi = _evaluator("phi_rho", "torch")(rho.clamp(-1.0, 1.0))
+    return _float_kernel(name, "torch", n1, n2, phi, m2, s2, "from n1 * n2")
 
 
 def _check_data(name: str, X: Any, init: Initialisation) -> np.ndarray:
@@ -707,14 +841,18 @@ def gram(name: str, init: Initialisation, X: Any, Y: Any = None, *,
         raise ValueError(f"init must have numeric moments, got {init!r}")
     if dps is None:
         m2, s2 = init.floats()
-        return _lambdified(name, "theta", "numpy")(*norms_and_angles(Xa, Ya, "numpy"), m2, s2)
-    fn = np.vectorize(_lambdified(name, "theta", "mpmath"), otypes=[object])
-    with mpmath.workdps(dps + _GUARD):
-        m2, s2 = _to_mpf(init.a_second_moment), _to_mpf(init.w_variance)
-        to_mp = np.vectorize(lambda v: mpmath.mpf(float(v)), otypes=[object])
-        out = fn(*norms_and_angles(to_mp(Xa), to_mp(Ya), "mpmath"), m2, s2)
+        nx, ny, diff, summ = norms_and_chords(Xa, Ya, "numpy")
+        phi = _evaluator("phi", "numpy")(diff, summ)
+        out = _float_kernel(name, "numpy", nx, ny, phi, m2, s2, "from the norms of X and Y")
+        pairs = np.argwhere(phi < _REFINE_BELOW)
+        if len(pairs):
+            exact = _exact_kernels(name, init, Xa, Xa if Y is None else Ya, pairs, 17)
+            out[tuple(pairs.T)] = _to_float64(exact, name)
+        return out
+    pairs = [(i, j) for i in range(len(Xa)) for j in range(len(Ya))]
+    exact = _exact_kernels(name, init, Xa, Xa if Y is None else Ya, pairs, dps)
     with mpmath.workdps(dps):
-        return np.vectorize(lambda v: +v, otypes=[object])(out)
+        return np.array([+v for v in exact], dtype=object).reshape(len(Xa), len(Ya))
 
 
 def gram_torch(name: str, init: Initialisation, X: Any, Y: Any = None) -> Any:
@@ -742,7 +880,23 @@ def gram_torch(name: str, init: Initialisation, X: Any, Y: Any = None) -> Any:
     if not (bool(torch.isfinite(X).all()) and bool(torch.isfinite(Y).all())):
         raise ValueError("X and Y must be finite")
 
-    return _lambdified(name, "theta", "torch")(*norms_and_angles(X, Y, "torch"), m2, s2)
+    nx, ny, diff, summ = norms_and_chords(X, Y, "torch")
+    phi = _evaluator("phi", "torch")(diff, summ)
+    out = _float_kernel(name, "torch", nx, ny, phi, m2, s2, "from the norms of X and Y")
+    pairs = torch.nonzero(phi < _REFINE_BELOW)
+    if len(pairs) and not (X.requires_grad or Y.requires_grad):
+        # exact values from the float64 inputs (on the CPU), as gram does; not where a
+        # gradient is wanted (the replaced entries would not carry one)
+        Xc = X.detach().to("cpu", torch.float64).numpy()
+        Yc = Xc if Y is X else Y.detach().to("cpu", torch.float64).numpy()
+        exact = _to_float64(_exact_kernels(name, init, Xc, Yc, pairs.tolist(), 17), name)
+        out = out.clone()
+        out[pairs[:, 0], pairs[:, 1]] = torch.as_tensor(exact, dtype=out.dtype, device=out.device)
+        if bool(torch.isinf(out).any()):
+            raise Float64RangeError(f"{name} kernel: a value exceeds the largest "
+                                    f"{str(out.dtype).replace('torch.', '')} (from the norms of "
+                                    f"X and Y)")  # fmt: skip
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -877,6 +1031,19 @@ def _stable_forms() -> Verdict:
     half = THETA / 2
     res.append(sp.expand_trig(((u - v).dot(u - v) - 4 * sp.sin(half) ** 2).rewrite(sp.cos)))
     res.append(sp.expand_trig(((u + v).dot(u + v) - 4 * sp.cos(half) ** 2).rewrite(sp.cos)))
+    # the evaluated form: phi = pi - theta with sinc3, equal to the angle form
+    res += [sp.simplify(elementary(_supplement_form(k)) - kernel_theta(k).subs(THETA, sp.pi - PHI))
+            for k in KERNELS]  # fmt: skip
+    # SUPPLEMENT = pi - ANGLE: with t = |u + v| / |u - v| > 0, atan(t) + atan(1/t) is constant
+    # (zero derivative) and pi/2 at t = 1 (the edges t = 0, oo are atan2's exact 0, pi/2)
+    t = sp.Symbol("t", positive=True)
+    both = (ANGLE + SUPPLEMENT).subs({SUM_NORM: t, DIFF_NORM: 1})
+    res += [sp.simplify(sp.diff(both, t)), both.subs(t, 1) - sp.pi]
+    # phi_of_rho is SUPPLEMENT of the chords of two unit vectors at cosine rho
+    u1, v1 = sp.Matrix([1, 0]), sp.Matrix([RHO, sp.sqrt(1 - RHO**2)])
+    chords = {DIFF_NORM: sp.sqrt(sp.expand((u1 - v1).dot(u1 - v1))),
+              SUM_NORM: sp.sqrt(sp.expand((u1 + v1).dot(u1 + v1)))}  # fmt: skip
+    res.append(sp.simplify(_phi_of_rho() - SUPPLEMENT.subs(chords)))
     return prove_zero(*res)
 
 
@@ -1370,7 +1537,7 @@ def _two_unit_network(shared_w: bool = False, sigma: Callable = _SIGMA):
     def f(x: sp.Expr) -> sp.Expr:
         X = np.array([[x]], dtype=object)
         return sp.sympify(network_output(W, np.array(a, dtype=object), X, sig,
-                                         1 / sp.sqrt(2))[0])  # fmt: skip
+                                         1 / sp.sqrt(2))[0], strict=True)  # fmt: skip
 
     return a, w, params, f
 

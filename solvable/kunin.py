@@ -596,7 +596,7 @@ def _frame_loss(nonzero: tuple[bool, ...]) -> Callable[..., Any]:
     R = np.array(kept[:6], dtype=object).reshape(3, 2)
     value = loss(np.array(a, dtype=object), np.array([c1, c2], dtype=object), R,
                  np.array(kept[6:], dtype=object))  # fmt: skip
-    return generate((a, c1, c2, *entries), sp.sympify(value), "numpy")
+    return generate((a, c1, c2, *entries), sp.sympify(value, strict=True), "numpy")
 
 
 # ---------------------------------------------------------------------------
@@ -666,7 +666,7 @@ def beta_gradient(n: int, d: int, c: int | None = None) -> tuple[np.ndarray, ...
         B = symbol_array("beta", (d, c), real=True)
         eye = np.array([[sp.Integer(int(i == j)) for j in range(d)] for i in range(d)])
         L = wide_loss(B, eye, X, T)
-    L = sp.sympify(_scalar(L))
+    L = sp.sympify(_scalar(L), strict=True)
     grad = np.vectorize(lambda b: sp.diff(L, b), otypes=[object])(B)
     return B, X, T, grad
 
@@ -2455,7 +2455,7 @@ def _flow_parts(n: int = 2, d: int = 2) -> tuple[GradientFlow, Any, np.ndarray, 
 def _at(exprs: np.ndarray, symbols: np.ndarray, values: Any) -> np.ndarray:
     """``exprs`` with ``symbols`` replaced by ``values`` (arrays of the same shape)."""
     sub = dict(zip(np.ravel(symbols), np.ravel(values), strict=True))
-    return np.vectorize(lambda e: sp.sympify(e).xreplace(sub), otypes=[object])(exprs)
+    return np.vectorize(lambda e: sp.sympify(e, strict=True).xreplace(sub), otypes=[object])(exprs)
 
 
 def _factor_radicands(expr: sp.Expr) -> sp.Expr:

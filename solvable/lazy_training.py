@@ -109,7 +109,7 @@ def _exact(name: str, value: Any) -> sp.Expr:
         return sp.nsimplify(value, rational=True)
     if isinstance(value, Fraction):
         return sp.Rational(value.numerator, value.denominator)
-    return sp.sympify(value)
+    return sp.sympify(value, strict=True)
 
 
 def lazy_criterion(residual: Any, hessian_opnorm: Any, grad_norm_sq: Any) -> sp.Expr:
@@ -291,7 +291,7 @@ def _network(p: int = 3, d: int = 2):
     W = np.array([list(row) for row in w], dtype=object).reshape(p, d)
     sigma = np.vectorize(_SIGMA, otypes=[object])
     h = sp.sympify(network_output(W, np.array(a, dtype=object), np.array([list(x)], dtype=object),
-                                  sigma, _ALPHA)[0])  # fmt: skip
+                                  sigma, _ALPHA)[0], strict=True)  # fmt: skip
     z = [sum(wj[k] * x[k] for k in range(d)) for wj in w]
     theta = [v for j in range(p) for v in (a[j], *w[j])]
     return h, theta, a, w, x, z
@@ -415,8 +415,9 @@ def _unit_evaluator():
     the network's Hessian is block diagonal in the units (claim ``two_layer_structure``)."""
     a, w = sp.symbols("a w", real=True)
     one = np.array([[1]], dtype=object)
-    h = sp.sympify(network_output(np.array([[w]], dtype=object), np.array([a], dtype=object),
-                                  one, act.elementwise("tanh", "sympy"), 1)[0])  # fmt: skip
+    out = network_output(np.array([[w]], dtype=object), np.array([a], dtype=object), one,
+                         act.elementwise("tanh", "sympy"), 1)[0]  # fmt: skip
+    h = sp.sympify(out, strict=True)
     grad = [sp.diff(h, v) for v in (a, w)]
     H = sp.hessian(h, (a, w))
     return generate((a, w), [h, *grad, H[0, 0], H[0, 1], H[1, 1]], "numpy")

@@ -1320,8 +1320,8 @@ def _F(value: Any, inst: dict[str, Any]) -> Any:
     if isinstance(value, sp.MatrixBase):
         return np.array([[K.from_expr(v) for v in row] for row in value.tolist()], dtype=object)
     if isinstance(value, (list, tuple)):
-        return np.array([K.from_expr(sp.sympify(v)) for v in value], dtype=object)
-    return K.from_expr(sp.sympify(value))
+        return np.array([K.from_expr(sp.sympify(v, strict=True)) for v in value], dtype=object)
+    return K.from_expr(sp.sympify(value, strict=True))
 
 
 def _zero(values: Any) -> list[sp.Expr]:
@@ -1391,7 +1391,7 @@ def _field_evaluator(name: str, K: Any) -> Callable[..., Any]:
     space = {
         **_matrix_namespace("mpmath"),
         "identity": identity,
-        "sqrt": lambda v: np.array(K.from_expr(sp.sqrt(sp.sympify(v))), dtype=object),
+        "sqrt": lambda v: np.array(K.from_expr(sp.sqrt(sp.sympify(v, strict=True))), dtype=object),
     }
     return generate(_MATRIX_ARGS[name], getattr(symbolic(), name), "numpy",
                     printer=_BatchedPrinter, extra=space)  # fmt: skip

@@ -471,7 +471,7 @@ def _network(p: int, d: int, sigma: Any = None):
     f = network_output(W, np.array(a, dtype=object), X, np.vectorize(sig, otypes=[object]),
                        1 / sp.sqrt(p))[0]  # fmt: skip
     z = [sum(wj[k] * x[k] for k in range(d)) for wj in w]
-    return sp.sympify(f), a, w, x, z
+    return sp.sympify(f, strict=True), a, w, x, z
 
 
 def _deriv(k: int, at: sp.Expr) -> sp.Expr:
@@ -652,7 +652,7 @@ def _flow_setup():
 
     def f(x: sp.Expr) -> sp.Expr:
         return sp.sympify(network_output(W, a, np.array([[x]], dtype=object), sigma,
-                                         1 / sp.sqrt(p))[0])  # fmt: skip
+                                         1 / sp.sqrt(p))[0], strict=True)  # fmt: skip
 
     theta = (*W.ravel(), *a)
     rate = {**dict.fromkeys(W.ravel(), eta_w), **dict.fromkeys(a, eta_a)}

@@ -509,7 +509,7 @@ def _positive_s(expr: sp.Expr) -> sp.Expr:
     """``expr`` at a positive ``s`` (the Piecewise branch s = 0 drops)."""
     S = symbolic()
     sp_ = sp.Symbol("s", positive=True)
-    return sp.piecewise_fold(sp.sympify(expr).subs(S.s, sp_)), sp_
+    return sp.piecewise_fold(sp.sympify(expr, strict=True).subs(S.s, sp_)), sp_
 
 
 def _potential() -> Verdict:
@@ -706,7 +706,7 @@ def _diagonal_mirror_flow() -> Verdict:
     beta = symbol_array("b", (2,), real=True)
     X = symbol_array("X", (2, 2), real=True)
     y = symbol_array("y", (2,), real=True)
-    L = sp.sympify(((X @ beta - y) ** 2).sum() / 2)
+    L = sp.sympify(((X @ beta - y) ** 2).sum() / 2, strict=True)
     res = []
     for j in range(2):
         bj = a[j] * w[j]

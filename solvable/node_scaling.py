@@ -141,7 +141,7 @@ def _sympify_number(name: str, value: Any) -> sp.Expr:
         return sp.nsimplify(value, rational=True)
     if isinstance(value, Fraction):
         return sp.Rational(value.numerator, value.denominator)
-    expr = sp.sympify(value)
+    expr = sp.sympify(value, strict=True)
     if expr.has(sp.oo, -sp.oo, sp.zoo, sp.nan) or expr.is_real is False:
         raise ValueError(f"{name} must be a finite real number, got {value!r}")
     return expr
@@ -710,7 +710,7 @@ def _first_step_fn(n: int, d: int, name: str) -> Callable[..., Any]:
     fs = first_step_symbolic(n, d, 1)
     exprs = (*fs.eq24[:, 0], fs.grad_norm_sq[0].subs(fs.a[0], 1), *first_step_expectations(n, d))
     concrete = sp.Lambda(Z, activation(name))
-    exprs = tuple(sp.sympify(e).subs(SIGMA, concrete).doit() for e in exprs)
+    exprs = tuple(sp.sympify(e, strict=True).subs(SIGMA, concrete).doit() for e in exprs)
     args = (fs.eta, _VAR_Y, fs.s[0], *fs.X.ravel(), *fs.y, *fs.W0[0])
     return generate(args, exprs, "numpy", cse=True)
 

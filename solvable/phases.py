@@ -47,6 +47,7 @@ from sympy.stats import E, Normal, variance
 from solvable import xu_ziyin
 from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_zero
 from solvable._core.model import Model
+from solvable._core.numbers import to_expr
 
 __all__ = [
     "C_W",
@@ -696,7 +697,7 @@ _K_U, _K_W, _E_U, _E_W = sp.symbols("k_u k_w e_u e_w", positive=True)
 
 def _evaluate(values: dict[str, Any], name: str) -> sp.Expr:
     """``exponents()[name]`` at exponents given as expressions (keys EXPONENT_NAMES)."""
-    sub = dict(zip(EXPONENT_SYMBOLS, (sp.sympify(values[k]) for k in EXPONENT_NAMES),
+    sub = dict(zip(EXPONENT_SYMBOLS, (to_expr(k, values[k]) for k in EXPONENT_NAMES),
                    strict=True))  # fmt: skip
     return sp.simplify(exponents()[name].xreplace(sub))
 

@@ -406,7 +406,7 @@ def _self_consistent() -> Verdict:
         res += [F.ddt(beta[k, j]) + Mg[j] for j in range(d)]
     B = symbol_array("beta", (h, d), real=True)
     one = np.array([sp.Integer(1)] * h, dtype=object)
-    L = sp.sympify(kunin.piecewise_linear_loss(one, B, X, y, lambda Z: c * Z))
+    L = sp.sympify(kunin.piecewise_linear_loss(one, B, X, y, lambda Z: c * Z), strict=True)
     gB = neuron_gradient(B, c, X, y)
     res += [sp.diff(L, B[k, j]) - gB[k, j] for k in range(h) for j in range(d)]
     return prove_zero(*res)
@@ -444,8 +444,8 @@ def _radial_directional() -> Verdict:
     Mg = lam1 * g + lam2 * u * (u @ g)
     P = lambda v: v - u * (u @ v)  # noqa: E731
     unit = {u[2]: sp.sqrt(1 - u[0] ** 2 - u[1] ** 2)}
-    res = [sp.sympify(u @ Mg - ex["sigma"] * (u @ g)).subs(unit)]
-    res += [sp.sympify(e).subs(unit) for e in P(Mg) - lam1 * P(g)]
+    res = [sp.sympify(u @ Mg - ex["sigma"] * (u @ g), strict=True).subs(unit)]
+    res += [sp.sympify(e, strict=True).subs(unit) for e in P(Mg) - lam1 * P(g)]
     res.append(lam1 + lam2 - ex["sigma"])
     bpos = sp.Symbol("b_pos", positive=True)
     for stable, exact in (("lambda_1_stable", lam1), ("lambda_2_stable", lam2)):

@@ -225,7 +225,8 @@ def _load_or_create_key(path: Path) -> bytes:
     if data is None or len(data) != _KEY_HEX:
         raise PermissionError(
             f"the secret {path} is not a private regular file of this user holding "
-            f"{_KEY_HEX} hex digits (mode 0600); delete it to make a new one")
+            f"{_KEY_HEX} hex digits (mode 0600); delete it to make a new one"
+        )
     try:
         return bytes.fromhex(data.decode("ascii"))
     except ValueError:

@@ -369,7 +369,7 @@ def _number(name: str, value: Any) -> sp.Rational:
         if value != value or value in (float("inf"), float("-inf")):
             raise ValueError(f"{name} must be finite, got {value!r}")
         return sp.nsimplify(value, rational=True)
-    v = sp.sympify(value)
+    v = sp.sympify(value, strict=True)
     if not v.is_finite or not v.is_real:
         raise ValueError(f"{name} must be a finite real number, got {_describe(value)}")
     return v
@@ -638,7 +638,7 @@ def _network(p: _Params, c: sp.Expr, x: sp.Matrix, act: Any = "generic") -> sp.E
     with ``c = 1/alpha``, eq. (7)'s network with ``c = kappa_3``."""
     a, W2, W1, _, _ = _arrays(p)
     X = np.array([list(x)], dtype=object)
-    return sp.sympify(network_output(a, W2, W1, X, _sympy_activation(act), 1 / c)[0])
+    return sp.sympify(network_output(a, W2, W1, X, _sympy_activation(act), 1 / c)[0], strict=True)
 
 
 def _gradient_field(p: _Params, alpha: sp.Expr, act: str = "generic") -> tuple[sp.Matrix, ...]:
@@ -981,8 +981,8 @@ def _vector(name: str, value: Any) -> list[sp.Expr]:
     ):
         raise TypeError(f"{name} must be a sequence of numbers, got {_describe(value)}")
     out = [
-        sp.nsimplify(v, rational=True) if isinstance(v, float) else sp.sympify(v)
-        for v in list(value)
+        sp.nsimplify(v, rational=True) if isinstance(v, float) else nb.to_expr(f"{name}[{i}]", v)
+        for i, v in enumerate(list(value))
     ]
     if not out:
         raise ValueError(f"{name} must not be empty, got {_describe(value)}")

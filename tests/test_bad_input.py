@@ -54,6 +54,7 @@ _COMMON = [
     lambda: "abc",
     lambda: "",
     lambda: "nan",
+    lambda: "__import__('os').getcwd()",  # code: never run (a path would come back)
     lambda: None,
     lambda: torch.tensor(1.0, dtype=torch.float64),
     lambda: torch.tensor([1.0, 2.0], dtype=torch.float64),

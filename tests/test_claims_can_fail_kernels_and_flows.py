@@ -146,17 +146,20 @@ def test_implicit_bias_fails_on_a_balance_with_the_rates_swapped(monkeypatch):
 # ---------------------------------------------------------------------------
 def test_diagonal_evaluated_fails_on_the_supplementary_angle(monkeypatch):
     """K(x, x) and K(x, -2x) from kernel_numeric and gram equal the definitions: confirmed.
-    gram's Kahan angle with atan2's arguments swapped (``2 atan2(|u + v|, |u - v|)`` =
-    pi - theta: parallel rows read as antiparallel) gives K(x, x) = 0 and K(x, -2x) != 0:
-    failed, in float64 (1e13 tolerances) and in mpmath (1e18 at 20 digits) each."""
+    The evaluated angle phi = pi - theta with atan2's arguments swapped (``2 atan2(|u - v|,
+    |u + v|)`` = theta: parallel rows read as antiparallel) gives K(x, x) = 0 and K(x, -2x)
+    != 0: failed, in float64 (1e13 tolerances) and in mpmath (1e18 at 20 digits) each."""
     assert kernels._diagonal_evaluated(dps=DPS).status == "confirmed"
-    real = kernels.norms_and_angles
+    real = kernels._evaluator
 
-    def supplementary(X, Y, backend):
-        nx, ny, theta = real(X, Y, backend)
-        return nx, ny, (np.pi if backend == "numpy" else mpmath.pi) - theta
+    def supplementary(kind, backend, name="", k=0):
+        fn = real(kind, backend, name, k)
+        if kind not in ("phi", "phi_rho"):
+            return fn
+        pi = np.pi if backend == "numpy" else mpmath.pi
+        return lambda *args: pi - fn(*args)
 
-    monkeypatch.setattr(kernels, "norms_and_angles", supplementary)
+    monkeypatch.setattr(kernels, "_evaluator", supplementary)
     v = kernels._diagonal_evaluated(dps=DPS)
     assert v.status == "failed" and v.max_error > FAR, v.detail
     f64, mp = (float(x) for x in re.search(r"float64 (\S+) x .* digits (\S+) x", v.detail).groups())
@@ -183,10 +186,10 @@ def test_diagonal_evaluated_fails_when_mpmath_evaluates_at_15_digits(monkeypatch
     """kernel_numeric(dps=30) and gram(dps=30) evaluating the generated mpmath form outside
     their ``workdps`` (at mpmath's default 15 digits: the precision silently lost) are right
     to ~1e-16 only: ~1e11 tolerances of 1e-28, failed (the float64 half is untouched)."""
-    real = kernels._lambdified
+    real = kernels._evaluator
 
-    def at_15_digits(name, form, backend):
-        fn = real(name, form, backend)
+    def at_15_digits(kind, backend, name="", k=0):
+        fn = real(kind, backend, name, k)
         if backend != "mpmath":
             return fn
 
@@ -196,7 +199,7 @@ def test_diagonal_evaluated_fails_when_mpmath_evaluates_at_15_digits(monkeypatch
 
         return low
 
-    monkeypatch.setattr(kernels, "_lambdified", at_15_digits)
+    monkeypatch.setattr(kernels, "_evaluator", at_15_digits)
     v = kernels._diagonal_evaluated(dps=30)  # 30 digits: tolerance 1e-28 (the claim's default)
     assert v.status == "failed" and v.max_error > FAR, v.detail
 

@@ -190,7 +190,7 @@ def prove_zero(*residuals: sp.Expr, assumptions: dict[sp.Symbol, sp.Expr] | None
     ``Heaviside`` rewritten as its ``Piecewise`` (an identity) and the branches folded."""
     simplified = []
     for r in residuals:
-        r = elementary(sp.sympify(r))
+        r = elementary(sp.sympify(r, strict=True))
         if assumptions:
             r = r.subs(assumptions)
         s = sp.simplify(r)
@@ -224,7 +224,7 @@ def decide(cases: Sequence[tuple[str, bool | None]], what: str) -> Verdict:
 def prove_nonzero(*values: sp.Expr, what: str) -> Verdict:
     """``proved`` when every value is an exactly known non-zero number (a counterexample
     claim, e.g. "this identity needs homogeneity"); residual 0 per non-zero value."""
-    values = tuple(sp.nsimplify(sp.sympify(v)) if not isinstance(v, sp.Basic) else v
+    values = tuple(sp.nsimplify(sp.sympify(v, strict=True)) if not isinstance(v, sp.Basic) else v
                    for v in values)  # fmt: skip
     ok = [bool(v.is_number and v.is_zero is False) for v in values]
     residuals = tuple(sp.Integer(0 if k else 1) for k in ok)
@@ -239,7 +239,7 @@ def at_rational_point(expr: sp.Expr) -> sp.Expr:
     """``expr`` with each free symbol set to a distinct positive rational ``(k+2)/(k+3)``
     (in name order), simplified exactly: a non-zero value proves ``expr`` not identically
     zero."""
-    expr = sp.sympify(expr)
+    expr = sp.sympify(expr, strict=True)
     free = sorted(expr.free_symbols, key=lambda s: s.name)
     point = {sym: sp.Rational(k + 2, k + 3) for k, sym in enumerate(free)}
     return sp.radsimp(sp.simplify(expr.subs(point)))
@@ -269,7 +269,7 @@ class Erratum:
         the printed version is false, not a failure of ``simplify``.
         """
         paper, corrected = self._residuals()
-        return at_rational_point(paper), sp.simplify(elementary(sp.sympify(corrected)))
+        return at_rational_point(paper), sp.simplify(elementary(sp.sympify(corrected, strict=True)))
 
     def check(self) -> bool:
         """True when the printed version is shown false and the corrected one true."""

@@ -121,7 +121,7 @@ def gradient(expr: sp.Expr, wrt: Sequence[sp.Symbol]) -> list[sp.Expr]:
     ``tests/test_flow_derivation.py`` checks the result is ``==`` ``sp.diff``'s for every
     model's flow.
     """
-    expr = sp.sympify(expr)
+    expr = sp.sympify(expr, strict=True)
     targets = frozenset(wrt)
     if not all(isinstance(s, sp.Symbol) for s in targets):
         raise TypeError(f"wrt must hold sympy Symbols, got {list(wrt)!r}")
@@ -189,8 +189,8 @@ def gradient_flow(
         arrays[name] = syms
         flat = syms.ravel().tolist()
         state.extend(flat)
-        rates.extend([sp.sympify(rate)] * len(flat))
-    L = sp.sympify(loss(**arrays))
+        rates.extend([sp.sympify(rate, strict=True)] * len(flat))
+    L = sp.sympify(loss(**arrays), strict=True)
     trained = [s for s, rate in zip(state, rates, strict=True) if rate != 0]
     grad = dict(zip(trained, gradient(L, trained), strict=True))
     rhs = tuple(

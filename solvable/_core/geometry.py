@@ -18,7 +18,15 @@ import sympy as sp
 
 from solvable._core.backends import check_backend, generate, ops
 
-__all__ = ["ANGLE", "DIFF_NORM", "SUM_NORM", "norms_and_angles", "row_norms"]
+__all__ = [
+    "ANGLE",
+    "DIFF_NORM",
+    "SUM_NORM",
+    "SUPPLEMENT",
+    "norms_and_angles",
+    "norms_and_chords",
+    "row_norms",
+]
 
 DIFF_NORM = sp.Symbol("n_minus", nonnegative=True)
 """``|x^ - x'^|``."""
@@ -26,6 +34,11 @@ SUM_NORM = sp.Symbol("n_plus", nonnegative=True)
 """``|x^ + x'^|``."""
 ANGLE = 2 * sp.atan2(DIFF_NORM, SUM_NORM)
 """The angle from the two norms (Kahan)."""
+SUPPLEMENT = 2 * sp.atan2(SUM_NORM, DIFF_NORM)
+"""``pi - theta`` from the two norms, directly: as accurate near antiparallel inputs
+(``theta -> pi``) as :data:`ANGLE` is near parallel ones, where ``pi - ANGLE`` would keep
+only the absolute accuracy of ``ANGLE`` (claim ``kernels.stable_forms`` proves
+``ANGLE + SUPPLEMENT = pi``)."""
 
 
 @functools.cache
@@ -42,12 +55,11 @@ def row_norms(Z: Any, backend: str) -> Any:
     return top * o.sqrt(o.sum((Z / safe[..., None]) ** 2, -1))
 
 
-def norms_and_angles(X: Any, Y: Any, backend: str) -> tuple[Any, Any, Any]:
+def norms_and_chords(X: Any, Y: Any, backend: str) -> tuple[Any, Any, Any, Any]:
     """For the rows ``x_i`` of ``X`` (n, d) and ``y_j`` of ``Y`` (m, d): the norms ``|x_i|``
-    (n, 1), ``|y_j|`` (1, m) and the angles ``theta_ij`` (n, m) in ``[0, pi]``.  A zero row
-    gives ``theta = pi/2`` (its unit vector is taken as 0; formulas that use the angle carry
-    a factor of the norm).  Arrays of the backend (float64, object ``mpf`` at the working
-    precision, torch tensors)."""
+    (n, 1), ``|y_j|`` (1, m) and the chords ``|x^_i - y^_j|``, ``|x^_i + y^_j|`` (n, m) of the
+    unit vectors (a zero row's unit vector is taken as 0): the arguments of :data:`ANGLE`
+    and :data:`SUPPLEMENT`."""
     backend = check_backend(backend)
     o = ops(backend)
     nx, ny = row_norms(X, backend), row_norms(Y, backend)
@@ -55,4 +67,14 @@ def norms_and_angles(X: Any, Y: Any, backend: str) -> tuple[Any, Any, Any]:
     V = Y / o.where(ny > 0, ny, o.ones_like(ny))[:, None]
     diff = row_norms(U[:, None, :] - V[None, :, :], backend)
     summ = row_norms(U[:, None, :] + V[None, :, :], backend)
-    return nx[:, None], ny[None, :], _angle_fn(backend)(diff, summ)
+    return nx[:, None], ny[None, :], diff, summ
+
+
+def norms_and_angles(X: Any, Y: Any, backend: str) -> tuple[Any, Any, Any]:
+    """For the rows ``x_i`` of ``X`` (n, d) and ``y_j`` of ``Y`` (m, d): the norms ``|x_i|``
+    (n, 1), ``|y_j|`` (1, m) and the angles ``theta_ij`` (n, m) in ``[0, pi]``.  A zero row
+    gives ``theta = pi/2`` (its unit vector is taken as 0; formulas that use the angle carry
+    a factor of the norm).  Arrays of the backend (float64, object ``mpf`` at the working
+    precision, torch tensors)."""
+    nx, ny, diff, summ = norms_and_chords(X, Y, backend)
+    return nx, ny, _angle_fn(check_backend(backend))(diff, summ)

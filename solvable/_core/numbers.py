@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any, Union
@@ -62,6 +63,7 @@ __all__ = [
     "exact_to_mpf",
     "round_to",
     "rounded",
+    "to_expr",
     "to_float",
     "to_mpf",
 ]
@@ -126,6 +128,51 @@ def check_number(
     if nonnegative and not parsed >= 0:
         raise ValueError(f"{name} must be >= 0, got {describe(value)}")
     return value
+
+
+# an exact number as text: an integer, a decimal (with an exponent) or a fraction p/q
+_EXACT_TEXT = re.compile(r"[+-]?(?:(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?|\d+/0*[1-9]\d*)")
+
+
+def to_expr(name: str, value: Any) -> sp.Expr:
+    """A user's argument to a symbolic function as a sympy expression, **never evaluating
+    a string** (``sympy.sympify`` of a string runs it as Python).
+
+    Accepted: a sympy expression (unchanged); an ``int``, numpy integer or ``Fraction``
+    (exact); a finite ``float``, numpy float or ``mpmath.mpf`` (a ``sympy.Float`` of its
+    precision, as ``sympify`` gives); a string holding an exact number, an integer, a
+    decimal (``"0.1"``, ``"1e-3"``) or a fraction (``"1/3"``), parsed by ``sympy.Rational``
+    (exact: ``"0.1"`` is one tenth).  Anything else is refused: a bool, complex number,
+    ``None``, a list or array, a torch tensor (``TypeError``), a non-finite number or a
+    string that is no exact number, e.g. ``"pi"`` or code (``ValueError``: build the
+    expression with sympy, ``sympy.pi / 4``).  Messages name ``name``.
+    """
+    if isinstance(value, sp.Basic):
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if not _EXACT_TEXT.fullmatch(text):
+            raise ValueError(
+                f"{name} must be a number, a sympy expression or a string holding an exact "
+                f"number ('2', '0.1', '1e-3', '1/3'); got {describe(value)}: strings are never "
+                f"evaluated (write sympy.pi / 4, not 'pi/4')")  # fmt: skip
+        return sp.Rational(text)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (numbers.Real, mpmath.mpf, np.integer, np.floating)
+    ):
+        raise TypeError(
+            f"{name} must be a real number, an exact-number string or a sympy expression, got "
+            f"{type(value).__name__} {describe(value)}" + _tensor_hint(value, "a number")
+        )
+    if isinstance(value, (np.integer, np.floating)):
+        value = value.item()
+    if isinstance(value, Fraction):
+        return sp.Rational(value.numerator, value.denominator)
+    if isinstance(value, int):
+        return sp.Integer(value)
+    if not mpmath.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {describe(value)}")
+    return sp.sympify(value, strict=True)  # a float or mpf: no string is parsed
 
 
 def check_vector(name: str, value: Any, length: int | None = None) -> tuple[Number, ...]:

@@ -1,0 +1,107 @@
+"""Sums of products in float64 (numpy) or torch without intermediate overflow or underflow.
+
+A kernel value is a product such as ``n1 n2 E[a^2] s^2 phi^3 g(phi)``: norms up to 1e308 and
+moments from 1e-300 to 1e300.  Multiplied in the order written, such a product overflows or
+underflows even where the result is a float64 (``s^2 = 1e-20`` and norms 1e160 give
+``1e320 * 1e-20 = inf``, the true value is 5e299).  Here each factor is split by ``frexp``
+into a mantissa in ``[1/2, 1)`` and a power of two.  The mantissas are multiplied (``k``
+factors stay above ``2^-k``: no underflow), the exponents are added as integers, and the
+terms of a sum are aligned to the largest exponent.  One ``ldexp`` at the end rounds into
+the float type, to a subnormal or 0 only where the result itself is there, and to ``inf``
+only where it is beyond the type: :func:`scaled_sum` reports that, and its caller raises an
+error naming its arguments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from solvable._core.backends import check_backend, torch_module
+
+__all__ = ["scaled_sum"]
+
+# exponents are clipped to this range before ldexp: a shift beyond it makes a term 0 (or
+# the sum inf) in every float type, and the clip keeps the integers small
+_EXP_LIMIT = 1 << 14
+
+Term = Sequence[tuple[Any, int]]  # the factors (value, power >= 1) of one product
+
+
+def scaled_sum(terms: Sequence[Term], backend: str) -> tuple[Any, Any]:
+    """``sum_k prod_i value_ki ** power_ki`` and a mask of the entries beyond the float type.
+
+    Parameters
+    ----------
+    terms : sequence of sequences of (array, int)
+        Each term a product of factors ``value ** power`` (values of any sign, broadcasting
+        against each other; floats or arrays for ``"numpy"``, tensors or floats for
+        ``"torch"``, in the dtype of the first tensor).
+    backend : {"numpy", "torch"}
+
+    Returns
+    -------
+    (value, overflow)
+        The sum, rounded once, and a boolean array that is true where it exceeds the float
+        type (the value is then ``inf``).
+    """
+    if check_backend(backend) == "numpy":
+        return _numpy(terms)
+    if backend == "torch":
+        return _torch(terms)
+    raise ValueError("scaled_sum is for float types: backend must be 'numpy' or 'torch'")
+
+
+def _numpy(terms: Sequence[Term]) -> tuple[np.ndarray, np.ndarray]:
+    mants, exps = [], []
+    for factors in terms:
+        m: Any = 1.0
+        e: Any = 0
+        for value, power in factors:
+            fm, fe = np.frexp(np.asarray(value, dtype=np.float64))
+            m = m * fm**power
+            e = e + power * fe.astype(np.int64)
+        m, e = np.broadcast_arrays(m, e)
+        mants.append(m)
+        exps.append(np.where(m == 0, -_EXP_LIMIT, e))
+    mants = np.broadcast_arrays(*mants)
+    exps = np.broadcast_arrays(*exps)
+    top = np.max(np.stack(exps), axis=0)
+    total = sum(np.ldexp(m, np.clip(e - top, -_EXP_LIMIT, 0).astype(np.int32))
+                for m, e in zip(mants, exps, strict=True))  # fmt: skip
+    with np.errstate(over="ignore"):
+        out = np.ldexp(total, np.clip(top, -_EXP_LIMIT, _EXP_LIMIT).astype(np.int32))
+    return out, np.isinf(out)
+
+
+def _torch(terms: Sequence[Term]) -> tuple[Any, Any]:
+    torch = torch_module()
+    like = next(v for f in terms for v, _ in f if torch.is_tensor(v))
+    mants, exps = [], []
+    for factors in terms:
+        m = torch.ones((), dtype=like.dtype, device=like.device)
+        e = torch.zeros((), dtype=torch.int64, device=like.device)
+        for value, power in factors:
+            v = torch.as_tensor(value, dtype=like.dtype, device=like.device)
+            fm, fe = torch.frexp(v)
+            m = m * fm**power
+            e = e + power * fe.to(torch.int64)
+        m, e = torch.broadcast_tensors(m, e)
+        mants.append(m)
+        exps.append(torch.where(m == 0, torch.full_like(e, -_EXP_LIMIT), e))
+    mants = torch.broadcast_tensors(*mants)
+    exps = torch.broadcast_tensors(*exps)
+    top = torch.stack(exps).amax(dim=0)
+    total = sum(_ldexp(torch, m, (e - top).clamp(-_EXP_LIMIT, 0))
+                for m, e in zip(mants, exps, strict=True))  # fmt: skip
+    out = _ldexp(torch, total, top.clamp(-_EXP_LIMIT, _EXP_LIMIT))
+    return out, torch.isinf(out)
+
+
+def _ldexp(torch: Any, m: Any, e: Any) -> Any:
+    """``m * 2^e`` in two exact halves (``2^(e/2)`` stays inside the float type where
+    ``2^e`` would not, e.g. ``0.75 * 2^1024``), so only the last product rounds."""
+    half = torch.div(e, 2, rounding_mode="floor")
+    return m * torch.exp2(half.to(m.dtype)) * torch.exp2((e - half).to(m.dtype))
