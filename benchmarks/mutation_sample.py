@@ -8,6 +8,10 @@ Run (from the repository root; ``pip install pytest-cov`` for ``map``)::
     python benchmarks/mutation_sample.py map             # line -> covering tests (minutes)
     python benchmarks/mutation_sample.py exec            # the sampled mutants (resumable)
     python benchmarks/mutation_sample.py exec --max 30   # a pilot: at most 30 of them
+    python benchmarks/mutation_sample.py clone DIR       # a second workspace, to run in parallel:
+    python benchmarks/mutation_sample.py exec --shard 0/2 &   # half here,
+    python benchmarks/mutation_sample.py --workspace DIR exec --shard 1/2   # half there,
+    python benchmarks/mutation_sample.py merge DIR       # then its results into this one
     python benchmarks/mutation_sample.py report --markdown table.md --survivors
 
 Everything happens in a workspace (``--workspace``, default
@@ -703,7 +707,42 @@ def cmd_init(workspace: Path, settings: dict[str, Any], size: int, seed: int,
     return 0
 
 
-def cmd_exec(workspace: Path, limit: int | None) -> int:
+def cmd_clone(workspace: Path, dest: Path) -> int:
+    """A copy of ``workspace`` at ``dest`` (its snapshot restored, its ``cosmic-ray.toml``
+    pointing at ``dest``): a second copy to run ``exec --shard`` in, then ``merge``."""
+    from cosmic_ray.config import load_config
+
+    if dest.exists():
+        print(f"clone: {dest} exists", file=sys.stderr)
+        return 2
+    shutil.copytree(workspace, dest, symlinks=True)
+    restore(dest)
+    config = dict(load_config(str(workspace / "cosmic-ray.toml")))
+    config["test-command"] = config["test-command"].replace(str(workspace), str(dest))
+    import toml
+
+    (dest / "cosmic-ray.toml").write_text(toml.dumps({"cosmic-ray": config}), encoding="utf-8")
+    return 0
+
+
+def cmd_merge(workspace: Path, other: Path) -> int:
+    """Copy into this workspace's session the results ``other`` (a :func:`cmd_clone`) holds
+    for mutants still pending here."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import WorkerOutcome
+
+    with use_db(str(other / "session.sqlite"), WorkDB.Mode.open) as theirs:
+        found = {job: r for job, r in theirs.results if r.worker_outcome != WorkerOutcome.SKIPPED}
+    with use_db(str(workspace / "session.sqlite"), WorkDB.Mode.open) as db:
+        pending = {w.job_id for w in db.pending_work_items}
+        copied = [job for job in found if job in pending]
+        for job in copied:
+            db.set_result(job, found[job])
+    print(f"merge: {len(copied)} results copied from {other}", file=sys.stderr)
+    return 0
+
+
+def cmd_exec(workspace: Path, limit: int | None, shard: tuple[int, int] = (0, 1)) -> int:
     """Run the pending sampled mutants through cosmic-ray's ``mutate_and_test`` (what its
     local distributor calls), at ``nice 10``, in a seeded order (so the first ``limit`` are a
     random subsample of the sample); each result is stored at once (a rerun continues)."""
@@ -724,6 +763,7 @@ def cmd_exec(workspace: Path, limit: int | None) -> int:
     with use_db(str(workspace / "session.sqlite"), WorkDB.Mode.open) as db:
         pending = sorted(db.pending_work_items, key=lambda w: w.job_id)
         random.Random(0).shuffle(pending)
+        pending = pending[shard[0] :: shard[1]]  # a shard of the shuffled order: random too
         pending = pending[:limit] if limit is not None else pending
         for k, item in enumerate(pending, 1):
             (m,) = item.mutations
@@ -782,6 +822,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     mapping.add_argument("tests", nargs="*", help="only these tests (a partial map: pilots)")
     run = sub.add_parser("exec", help="run the pending sampled mutants (resumable)")
     run.add_argument("--max", type=int, dest="limit", help="at most this many (a pilot)")
+    run.add_argument(
+        "--shard",
+        default="0/1",
+        metavar="K/N",
+        help="only the K-th of N shards of the pending mutants (default 0/1)",
+    )
+    clone = sub.add_parser("clone", help="a copy of the workspace, for a parallel exec")
+    clone.add_argument("dest", type=Path)
+    merge = sub.add_parser("merge", help="copy a clone's results into this workspace")
+    merge.add_argument("other", type=Path)
     report = sub.add_parser("report", help="the table by module group, Wilson intervals")
     report.add_argument("--markdown", metavar="FILE", help="also write it to FILE")
     report.add_argument("--json", metavar="FILE", help="the rows as JSON")
@@ -800,7 +850,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         build_map(workspace, settings, args.workers, args.tests)
         return 0
     if args.command == "exec":
-        return cmd_exec(workspace, args.limit)
+        k, _, n = args.shard.partition("/")
+        if not (k.isdigit() and n.isdigit() and 0 <= int(k) < int(n)):
+            parser.error(f"--shard must be K/N with 0 <= K < N, got {args.shard!r}")
+        return cmd_exec(workspace, args.limit, (int(k), int(n)))
+    if args.command == "clone":
+        return cmd_clone(workspace, args.dest.expanduser().resolve())
+    if args.command == "merge":
+        return cmd_merge(workspace, args.other.expanduser().resolve())
     return cmd_report(workspace, args.markdown, args.json, args.survivors)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import random
+import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -291,3 +292,37 @@ def test_focus_draws_are_extra_mutants_of_one_group_counted_only_in_it():
     assert f"| {n_main + 10} (10 focus) |" in line and f"{n_main}/{n_main + 10}" in line
     overall = next(x for x in text.splitlines() if "**overall**" in x)
     assert "| 50 |" in overall and "50/50 = 100.0%" in overall
+
+
+def test_shards_cover_the_pending_mutants_once_and_merge_brings_results_back(tmp_path):
+    from cosmic_ray import work_db as work_db_mod
+    from cosmic_ray.work_item import MutationSpec, TestOutcome, WorkerOutcome, WorkItem, WorkResult
+
+    here, there = tmp_path / "a", tmp_path / "b"
+    here.mkdir()
+    with work_db_mod.use_db(str(here / "session.sqlite")) as db:
+        db.add_work_items(WorkItem.single(f"job-{k}", MutationSpec(
+            "solvable/kunin.py", "core/NumberReplacer", k, (k + 1, 0), (k + 1, 3)))
+            for k in range(10))  # fmt: skip
+        db.set_result("job-0", WorkResult(WorkerOutcome.SKIPPED))
+    there.mkdir()
+    shutil.copy(here / "session.sqlite", there / "session.sqlite")  # what clone copies
+    pending = [f"job-{k}" for k in range(1, 10)]
+    random.Random(0).shuffle(pending)
+    shards = [pending[k::3] for k in range(3)]  # cmd_exec's slicing of the shuffled order
+    assert sorted(j for shard in shards for j in shard) == sorted(pending) and all(shards)
+    killed = WorkResult(WorkerOutcome.NORMAL, "out", TestOutcome.KILLED, "-a\n+b")
+    with work_db_mod.use_db(str(there / "session.sqlite"), work_db_mod.WorkDB.Mode.open) as db:
+        for job in shards[1]:
+            db.set_result(job, killed)
+    with work_db_mod.use_db(str(here / "session.sqlite"), work_db_mod.WorkDB.Mode.open) as db:
+        db.set_result(shards[0][0], WorkResult(WorkerOutcome.NORMAL, "mine",
+                                               TestOutcome.SURVIVED, "-x\n+y"))  # fmt: skip
+    assert ms.cmd_merge(here, there) == 0
+    with work_db_mod.use_db(str(here / "session.sqlite"), work_db_mod.WorkDB.Mode.open) as db:
+        results = dict(db.results)
+    assert all(results[j].test_outcome == TestOutcome.KILLED for j in shards[1])
+    assert results[shards[0][0]].output == "mine"  # a result of its own is kept
+    assert results["job-0"].worker_outcome == WorkerOutcome.SKIPPED
+    with pytest.raises(SystemExit):  # K must be below N
+        ms.main(["--workspace", str(here), "exec", "--shard", "2/2"])
