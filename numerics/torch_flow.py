@@ -290,7 +290,12 @@ class _Packing:
         first = params[model.blocks[0]]
         if not isinstance(first, torch.Tensor):
             raise TypeError(f"params must be torch tensors, got {type(first).__name__}")
-        self.batch = first.shape[0]
+        self.batch = first.shape[0] if first.ndim else 0
+        if self.batch == 0:
+            raise ValueError(
+                f"params must hold at least one batch element (a leading dimension B >= 1), "
+                f"got params[{model.blocks[0]!r}] of shape {tuple(first.shape)}"
+            )
         self.names = model.blocks
         self.shapes = []
         for b in self.names:
@@ -748,6 +753,12 @@ def gradient_flow(
         raise TypeError(f"fixed_point must be True or False, got {nb.describe(fixed_point)}")
     p = _prepare(model, params, device, dtype)
     work = next(iter(p.values())).dtype
+    if work not in (torch.float32, torch.float64):
+        raise ValueError(
+            f"params have dtype {work}: gradient_flow integrates in float32 or float64 only "
+            f"(in {work} the step control could ask no more than rtol = {min_rtol(work):.2g}, "
+            f"errors of 10% and more); pass dtype=torch.float32 or dtype=torch.float64"
+        )
     floor = min_rtol(work)
     if rtol is None:
         rtol = DEFAULT_RTOL if work == torch.float64 else max(DEFAULT_RTOL, floor)
@@ -1091,6 +1102,31 @@ def _initial_step(f, y, fy, rtol, atol_b, span):
 # ---------------------------------------------------------------------------
 # gradient descent
 # ---------------------------------------------------------------------------
+CHECK_EVERY = 64
+"""Gradient descent checks its parameters for inf / NaN after every this many steps."""
+
+
+def _diverged(f: Any, step: Any, y: Any, k0: int, n: int, offset: int, per_element: bool,
+              lr: Any) -> None:  # fmt: skip
+    """Replay the ``n`` steps after step ``k0`` from ``y`` to name the first step with a
+    non-finite parameter and its batch elements; raise ``ArithmeticError``."""
+    torch = _torch()
+    first = k0
+    while first < k0 + n:
+        y = y + step * f(y)
+        first += 1
+        bad = ~torch.isfinite(y).all(dim=1)
+        if bool(bad.any()):
+            break
+    rows = (torch.nonzero(bad).reshape(-1) + offset).tolist()
+    shown = ", ".join(map(str, rows[:5])) + (", ..." if len(rows) > 5 else "")
+    what = "its lr" if per_element else f"lr = {lr}"
+    raise ArithmeticError(
+        f"gradient descent diverged: a parameter is inf or NaN after step {first} in batch "
+        f"element(s) {shown} ({what}); a smaller lr keeps it finite"
+    )
+
+
 def gradient_descent(
     model: Any,
     params: Mapping[str, Any],
@@ -1150,13 +1186,17 @@ def gradient_descent(
         try:
             for idx, target in enumerate(steps_arr):
                 while k < target:
-                    y = y + step * f(y)
-                    k += 1
+                    # a window of steps, then one finiteness check (a sync on a GPU): a
+                    # run that diverges stops within CHECK_EVERY steps, not at the last
+                    n = min(CHECK_EVERY, int(target) - k)
+                    start = y
+                    for _ in range(n):
+                        y = y + step * f(y)
+                    k += n
                     if bar is not None:
-                        bar.update(1)
-                if not bool(torch.isfinite(y).all()):
-                    what = "lr per element" if per_element else f"lr = {lr}"
-                    raise ArithmeticError(f"gradient descent diverged by step {k} ({what})")
+                        bar.update(n)
+                    if not bool(torch.isfinite(y).all()):
+                        _diverged(f, step, start, k - n, n, offset, per_element, lr)
                 rec.record(y, rows, torch.full_like(rows, idx))
         finally:
             if bar is not None:

@@ -73,6 +73,7 @@ from solvable._core.activations import elementwise
 from solvable._core.backends import elementary, exprel, fill_in_halves, generate, torch_module
 from solvable._core.claims import Erratum, Theorem, Verdict, prove_zero
 from solvable._core.conservation import ConservationLaw
+from solvable._core.exact_gram import isotropy_defect
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
 from solvable._core.model import Model, System
 from solvable._core.numbers import Number
@@ -1387,15 +1388,14 @@ def whitening_rtol(n: int, condition: Number = 1) -> float:
 
 def isotropy(setup: Setup, digits: int = 50) -> tuple[Any, Any]:
     """``(s, deviation)`` with ``s = tr(X^T X)/d`` and the largest entry of
-    ``|X^T X - s I|`` (computed at ``digits`` digits)."""
+    ``|X^T X - s I|``, exact (:func:`solvable._core.exact_gram.isotropy_defect`: integer
+    arithmetic on BLAS, seconds at n = d = 1000), rounded to ``digits`` digits (mpf).  Data
+    whose exact integers are too wide for that (entries over thousands of binades) is a
+    ``ValueError`` naming ``X``."""
+    s, dev = isotropy_defect(setup.X, "X")
     with mpmath.workdps(digits):
-        X = [[nb.to_mpf(v) for v in row] for row in setup.X]
-        d = setup.d
-        G = [[mpmath.fsum(X[i][p] * X[i][q] for i in range(setup.n)) for q in range(d)]
-             for p in range(d)]  # fmt: skip
-        s = mpmath.fsum(G[p][p] for p in range(d)) / d
-        dev = max(abs(G[p][q] - (s if p == q else 0)) for p in range(d) for q in range(d))
-        return s, dev
+        return (mpmath.mpf(s.numerator) / s.denominator,
+                mpmath.mpf(dev.numerator) / dev.denominator)  # fmt: skip
 
 
 def closed_form(setup: Setup, a0: Number, w0: Any, *, dps: int | None = None,

@@ -1,0 +1,182 @@
+"""No hang, no silent low precision, a clear error for an empty batch (issue 28, items 4-6).
+
+* The isotropy check of ``kunin.closed_form`` on exact data (ints, decimal strings) or
+  floats outside 2^+-400 ran ``O(n d^2)`` high-precision products (25 s at n = d = 240, days
+  at 5000); it is now exact integer arithmetic on BLAS (:mod:`solvable._core.exact_gram`),
+  checked here against ``Fraction`` arithmetic, and too-wide data is refused before work.
+* ``torch_flow.gradient_descent`` stepped on inf / NaN to the last requested step; it now
+  stops within :data:`numerics.torch_flow.CHECK_EVERY` steps and names the first step that
+  is non-finite, checked here against a step-by-step loop.
+* ``gradient_flow`` accepted float16 / bfloat16 with rtol 0.1 / 0.8 (errors of 0.34); a
+  batch of size 0 was an ``IndexError`` from inside the memory splitter.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+import scipy.linalg
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from numerics import models, torch_flow
+from solvable import kunin
+from solvable import xu_ziyin as xz
+from solvable._core import exact_gram
+
+# ---------------------------------------------------------------------------
+# exact Gram
+# ---------------------------------------------------------------------------
+entry = st.one_of(
+    st.integers(-(10**30), 10**30),
+    st.fractions(max_denominator=10**6),
+    st.floats(allow_nan=False, allow_infinity=False, min_value=-1e30, max_value=1e30),
+    st.decimals(allow_nan=False, allow_infinity=False, places=12,
+                min_value=-(10**6), max_value=10**6).map(str),
+    st.floats(-1e10, 1e10).map(lambda v: mpmath.mpf(v) / 3),
+)  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.integers(1, 6).flatmap(lambda d: st.lists(st.lists(entry, min_size=d,
+                                                                    max_size=d),
+                                                           min_size=1, max_size=7)))  # fmt: skip
+def test_exact_gram_is_exact(data):
+    G, D2 = exact_gram.exact_gram(data)
+    F = [[exact_gram.to_fraction(v) for v in row] for row in data]
+    d = len(F[0])
+    for p in range(d):
+        for q in range(d):
+            assert Fraction(int(G[p, q]), D2) == sum(row[p] * row[q] for row in F)
+    s, dev = exact_gram.isotropy_defect(data)
+    trace = sum(sum(row[p] ** 2 for row in F) for p in range(d))
+    assert s == trace / d
+    assert dev == max(abs(sum(row[p] * row[q] for row in F) - (s if p == q else 0))
+                      for p in range(d) for q in range(d))  # fmt: skip
+
+
+def test_exact_gram_limbs_carry_across_the_split():
+    # entries of exactly 2^b - 1 and 2^b (the limb boundary for n = 3) and a sign change
+    b = exact_gram._limb_bits(3)
+    rows = [[2**b - 1, -(2**b)], [2 ** (3 * b) + 1, 7], [-(2 ** (2 * b)), 2**b + 1]]
+    G, D2 = exact_gram.exact_gram(rows)
+    assert D2 == 1
+    assert [[int(v) for v in r] for r in G] == [
+        [sum(r[p] * r[q] for r in rows) for q in range(2)] for p in range(2)
+    ]
+
+
+def test_too_wide_data_is_refused_before_any_work(monkeypatch):
+    monkeypatch.setattr(exact_gram, "MAX_WORK", 10**4)
+    rows = [[2.0**-1000, 2.0**900], [1.0, 3.0]]  # one denominator: 1900-bit integers
+    with pytest.raises(ValueError, match=r"X: the exact isotropy check .* limbs"):
+        exact_gram.exact_gram(rows, "X")
+
+
+def test_kunin_isotropy_of_exact_data_is_decided_exactly_and_quickly():
+    """Exact Hadamard data (n = d = 128, isotropic: accepted) and the same data with one
+    entry changed by 1 (refused, the deviation quoted exactly); the old mpmath loop took
+    about 4 s for each of these, the exact check a fraction of a second."""
+    H = scipy.linalg.hadamard(128).tolist()
+    setup = kunin.Setup(1, 2, H, [1] * 128)
+    s, dev = kunin.isotropy(setup)
+    assert s == 128 and dev == 0
+    kunin.closed_form(setup, "0.5", ["0.01"] * 128)
+    H[5][7] += 1  # column 7 gains 2 H_5,7 + 1 in its norm; 1 in 127 inner products
+    bad = kunin.Setup(1, 2, H, [1] * 128)
+    s, dev = kunin.isotropy(bad)
+    assert dev == max(abs(2 * H[5][7] - 1 - 0) - (s - 128), s - 128, 1)  # exact arithmetic
+    with pytest.raises(ValueError, match="isotropic columns"):
+        kunin.closed_form(bad, "0.5", ["0.01"] * 128)
+
+
+def test_kunin_isotropy_of_extreme_floats_uses_the_exact_check():
+    # floats beyond 2^+-400 (outside the float64 fast path): orthogonal columns scaled by
+    # 2^-900 are isotropic exactly
+    X = (np.array(scipy.linalg.hadamard(16), dtype=float) * 2.0**-900).tolist()
+    s, dev = kunin.isotropy(kunin.Setup(1, 1, X, [0.0] * 16))
+    assert s == mpmath.ldexp(16, -1800) and dev == 0
+
+
+# ---------------------------------------------------------------------------
+# gradient descent: the first non-finite step
+# ---------------------------------------------------------------------------
+def _xz(case_name: str = "generic"):
+    case = xz.case(case_name)
+    s = case.setup
+    model = models.TwoLayerLinear(np.array(s.x, dtype=float), float(s.y), float(s.gamma),
+                                  float(s.eta_u), float(s.eta_w))  # fmt: skip
+    u0 = np.array([float(v) for v in case.u0])
+    W0 = np.array([[float(v) for v in r] for r in case.W0])
+    params = {"u": torch.tensor(np.stack([u0, 0.01 * u0])),
+              "W": torch.tensor(np.stack([W0, 0.01 * W0]))}  # fmt: skip
+    return model, params
+
+
+def _first_nonfinite_step(model, params, lr, limit):
+    """Independent: plain gradient descent in a Python loop, one step at a time."""
+    p = {k: v.clone().requires_grad_(True) for k, v in params.items()}
+    rates = model.rates
+    for step in range(1, limit + 1):
+        loss = model.loss(p).sum()
+        grads = torch.autograd.grad(loss, list(p.values()))
+        with torch.no_grad():
+            p = {k: (v - lr * rates[k] * g).requires_grad_(True)
+                 for (k, v), g in zip(p.items(), grads, strict=True)}  # fmt: skip
+        finite = [all(bool(torch.isfinite(v[b]).all()) for v in p.values())
+                  for b in range(params["u"].shape[0])]  # fmt: skip
+        if not all(finite):
+            return step, [b for b, ok in enumerate(finite) if not ok]
+    return None, []
+
+
+@pytest.mark.parametrize("lr", [50.0, 8.0])
+def test_gradient_descent_names_the_first_non_finite_step(lr):
+    model, params = _xz()
+    step, rows = _first_nonfinite_step(model, params, lr, 2000)
+    assert step is not None
+    with pytest.raises(ArithmeticError) as info:
+        torch_flow.gradient_descent(model, params, lr, [10**9])  # stops, does not run 1e9
+    text = str(info.value)
+    assert f"after step {step} " in text and f"element(s) {rows[0]}" in text
+    if step > 1:  # one step earlier is still finite, and recorded
+        out = torch_flow.gradient_descent(model, params, lr, [step - 1])
+        assert all(bool(torch.isfinite(v).all()) for v in out.params.values())
+
+
+# ---------------------------------------------------------------------------
+# empty batch, low precision
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("call", ["flow", "descent"])
+def test_an_empty_batch_is_a_value_error_naming_params(call):
+    model, params = _xz()
+    empty = {k: v[:0] for k, v in params.items()}
+    with pytest.raises(ValueError, match=r"params must hold at least one batch element"):
+        if call == "flow":
+            torch_flow.gradient_flow(model, empty, [1.0])
+        else:
+            torch_flow.gradient_descent(model, empty, 0.01, [3])
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_half_precision_flow_is_refused_naming_the_dtype(dtype):
+    model, params = _xz()
+    with pytest.raises(ValueError, match=rf"{dtype}.*float32 or float64"):
+        torch_flow.gradient_flow(model, params, [1.0], dtype=dtype)
+    with pytest.raises(ValueError, match=rf"{dtype}"):  # given as half tensors too
+        torch_flow.gradient_flow(model, {k: v.to(dtype) for k, v in params.items()}, [1.0])
+
+
+def test_float32_flow_is_accepted_and_accurate_to_its_rtol():
+    model, params = _xz()
+    ref = torch_flow.gradient_flow(model, params, [1.0])
+    f32 = torch_flow.gradient_flow(model, params, [1.0], dtype=torch.float32)
+    assert f32.params["u"].dtype == torch.float32
+    err = (f32.params["u"].double() - ref.params["u"]).abs().max().item()
+    # float32's default rtol is min_rtol (100 eps_32 = 1.2e-5); over t = 1 the global error
+    # stays within a few rtol of max |u| (about 1 here)
+    assert err <= 10 * torch_flow.min_rtol(torch.float32)
