@@ -148,6 +148,11 @@ def simulate(
             f"{type(setup).__name__}'s flow is not polynomial: use method='scipy' or 'torch'"
         )
     dps = DEFAULT_DPS if dps is None else nb.check_dps(dps)
+    if dps < nb.MIN_ORACLE_DPS:
+        raise ValueError(
+            f"dps must be >= {nb.MIN_ORACLE_DPS} for method='mpmath' (as solvable verify "
+            f"--dps), got {dps}: for float64 accuracy use method='scipy'"
+        )
     flow = system.flow(setup, shapes)
     with mpmath.workdps(dps + mp.GUARD_DIGITS):
         tm = [nb.to_mpf(t) for t in ts]

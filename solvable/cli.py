@@ -14,6 +14,7 @@ from typing import TextIO, get_args
 
 import solvable
 from solvable import figures, theorems, verify_runner
+from solvable._core import numbers as nb
 from solvable._core.claims import Status
 from solvable.errata import ERRATA
 
@@ -238,13 +239,15 @@ def _short(expr: object, width: int = 30) -> str:
 
 
 def _dps(text: str) -> int:
-    """``--dps``: an integer >= 15 (argparse reports the ``ArgumentTypeError``, exit code 2)."""
+    """``--dps``: an integer >= ``MIN_ORACLE_DPS`` (15, as ``numerics.simulate``'s mpmath
+    method; argparse reports the ``ArgumentTypeError``, exit code 2)."""
     try:
         value = int(text.strip())
     except ValueError:
         value = None
-    if value is None or value < 15:
-        raise argparse.ArgumentTypeError(f"--dps must be an integer >= 15, got {text!r}")
+    if value is None or value < nb.MIN_ORACLE_DPS:
+        raise argparse.ArgumentTypeError(
+            f"--dps must be an integer >= {nb.MIN_ORACLE_DPS}, got {text!r}")  # fmt: skip
     return value
 
 

@@ -206,7 +206,9 @@ def hyperbolic_entropy(s: Number, delta: Number, eta_a: Number, eta_w: Number, *
     eta_a, eta_w : numbers > 0.
     derivative : 0 (``phi``), 1 (``phi'``, the mirror coordinate) or 2 (``phi'' = 1/m``).
         At ``s = delta = 0``: ``phi = 0``, ``phi' = -inf``, ``phi'' = +inf`` (the limits).
-    dps : None (float64) or mpmath digits (result rounded to ``dps``).
+    dps : None (float64, or, when an argument is an ``mpmath.mpf``, mpmath at the current
+        ``mpmath.mp.dps``: mpmath in, mpmath out) or mpmath digits (result rounded to
+        ``dps``).
 
     Notes
     -----
@@ -219,6 +221,8 @@ def hyperbolic_entropy(s: Number, delta: Number, eta_a: Number, eta_w: Number, *
     eta_w = nb.check_number("eta_w", eta_w, positive=True)
     j = _check_derivative(derivative)
     dps = nb.check_dps(dps)
+    if dps is None and any(isinstance(v, mpmath.mpf) for v in (s, delta, eta_a, eta_w)):
+        dps = mpmath.mp.dps  # mpmath in, mpmath out (at the caller's precision)
     if dps is None:
         named = ((s, "s"), (delta, "delta"), (eta_a, "eta_a"), (eta_w, "eta_w"))
         args = [nb.to_float(v, n) if _fits(v) else None for v, n in named]

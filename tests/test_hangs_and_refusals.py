@@ -180,3 +180,34 @@ def test_float32_flow_is_accepted_and_accurate_to_its_rtol():
     # float32's default rtol is min_rtol (100 eps_32 = 1.2e-5); over t = 1 the global error
     # stays within a few rtol of max |u| (about 1 here)
     assert err <= 10 * torch_flow.min_rtol(torch.float32)
+
+
+# ---------------------------------------------------------------------------
+# one dps range for the mpmath oracles; mpmath in, mpmath out
+# ---------------------------------------------------------------------------
+def test_simulate_and_the_cli_agree_on_the_dps_range(capsys):
+    import numerics
+    from solvable import cli
+    from solvable._core.numbers import MIN_ORACLE_DPS
+
+    case = xz.case("generic")
+    args = (case.setup, case.u0, case.W0, [0.5])
+    with pytest.raises(
+        ValueError, match=rf"dps must be >= {MIN_ORACLE_DPS}.*got {MIN_ORACLE_DPS - 1}"
+    ):
+        numerics.simulate(*args, dps=MIN_ORACLE_DPS - 1)
+    (state,) = numerics.simulate(*args, dps=MIN_ORACLE_DPS)  # the edge itself is valid
+    assert isinstance(state.u[0], mpmath.mpf)
+    with pytest.raises(SystemExit):
+        cli.main(["verify", "--dps", str(MIN_ORACLE_DPS - 1)])
+    assert f">= {MIN_ORACLE_DPS}" in capsys.readouterr().err
+
+
+def test_hyperbolic_entropy_mpmath_in_mpmath_out():
+    from solvable import mirror_flow
+
+    with mpmath.workdps(40):
+        value = mirror_flow.hyperbolic_entropy(mpmath.mpf(2), 1, 1, 1)
+        exact = mirror_flow.hyperbolic_entropy(2, 1, 1, 1, dps=40)
+    assert isinstance(value, mpmath.mpf) and value == exact
+    assert isinstance(mirror_flow.hyperbolic_entropy(2.0, 1, 1, 1), float)

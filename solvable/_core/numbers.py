@@ -47,6 +47,7 @@ __all__ = [
     "FLOAT64_MAX",
     "GUARD_DIGITS",
     "MAX_DPS",
+    "MIN_ORACLE_DPS",
     "Float64RangeError",
     "Number",
     "Precision",
@@ -286,6 +287,12 @@ def check_times(times: Any, name: str = "t") -> tuple[Number, ...]:
 MAX_DPS = 100_000
 """The most digits :func:`check_dps` accepts: mpmath runs at any precision, but a closed form
 or a claim at more digits takes hours, and a huge ``dps`` is a typo more often than not."""
+
+
+MIN_ORACLE_DPS = 15
+"""The fewest digits of the mpmath oracles, ``numerics.simulate(method="mpmath")`` and
+``solvable verify --dps``: below float64's 15-16 digits an arbitrary-precision check is
+weaker than the float64 methods (``method="scipy"``), so it is refused."""
 
 
 def check_dps(dps: Any) -> int | None:
