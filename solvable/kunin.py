@@ -73,7 +73,7 @@ from solvable._core.activations import elementwise
 from solvable._core.backends import elementary, exprel, fill_in_halves, generate, torch_module
 from solvable._core.claims import Erratum, Theorem, Verdict, prove_zero
 from solvable._core.conservation import ConservationLaw
-from solvable._core.exact_gram import isotropy_defect
+from solvable._core.exact_gram import isotropy_defect, to_fraction
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
 from solvable._core.model import Model, System
 from solvable._core.numbers import Number
@@ -1463,7 +1463,14 @@ def _build(setup: Setup, a0: Number, w0c: Any, dps: int | None,
         w = _weights(w0c, dps, "w0")
         s = conv(s_exact) if dps is not None else float(s_exact)
         eta_a, eta_w = conv(setup.eta_a), conv(setup.eta_w)
-        delta = _scalar(balance(a, w, eta_a, eta_w))
+        # delta exactly from the exact inputs, rounded once: at working precision it cancels
+        # (eta_w a^2 and eta_a |w|^2 agree to 1e-31 leave dps - 31 digits)
+        exact = balance(to_fraction(a0), np.array([to_fraction(v) for v in w0c], dtype=object),
+                        to_fraction(setup.eta_a), to_fraction(setup.eta_w))  # fmt: skip
+        if dps is None:
+            delta = nb.to_float(exact, "delta (from a0, w0, eta_a, eta_w)")
+        else:
+            delta = mpmath.mpf(exact.numerator) / exact.denominator
         a = _scalar(a)
         # the primed quantities (eta' = s eta): delta' = s delta, kappa = sqrt(eta_a' eta_w')
         delta_p, kappa, sa, sw = ev["primed"](eta_a, eta_w, s, delta)
@@ -2189,6 +2196,12 @@ def wide_closed_form(setup: WideSetup, A0: Any, W0: Any, *, dps: int | None = No
         Cp, Cm = C[:, :h], C[:, h:]
         # singular to the working precision, relative to the size of the start
         size = max(abs(v) for v in Q0.ravel())
+        if dps is None and not (np.all(np.isfinite(C)) and np.all(np.isfinite(R))):
+            raise ValueError(
+                f"X, Y: the closed form's float64 intermediates overflow or underflow for this "
+                f"setup (s = tr(X^T X)/d = {s:.3g}, time scales ~1/s); pass dps=... (mpmath), "
+                f"or rescale X and Y together (the flow at (c X, c Y) is the flow at time c^2 t)"
+            )
         if dps is None:
             sv = [float(v) for v in np.linalg.svd(Cp, compute_uv=False)]
         else:

@@ -211,3 +211,36 @@ def test_hyperbolic_entropy_mpmath_in_mpmath_out():
         exact = mirror_flow.hyperbolic_entropy(2, 1, 1, 1, dps=40)
     assert isinstance(value, mpmath.mpf) and value == exact
     assert isinstance(mirror_flow.hyperbolic_entropy(2.0, 1, 1, 1), float)
+
+
+def test_wide_closed_form_with_float64_underflow_is_refused_and_works_with_dps():
+    """X = H_4 2^-300, Y of the same scale (so beta* = O(1)): the float64 intermediates
+    underflow (on main: LinAlgError 'SVD did not converge' from inside); now a ValueError
+    that says to pass dps, and with dps the limit and t = 1e300 agree."""
+    H = (scipy.linalg.hadamard(4) * 2.0**-300).tolist()
+    Y = [[v * 2.0**-300] for v in (1.0, 0.5, -0.3, 0.2)]
+    setup = kunin.WideSetup(1.0, 1.0, H, Y)
+    A0, W0 = [[0.5]], [[0.1, 0.2, -0.1, 0.05]]
+    with pytest.raises(ValueError, match=r"X, Y: .*float64 .*pass dps"):
+        kunin.wide_closed_form(setup, A0, W0)
+    traj = kunin.wide_closed_form(setup, A0, W0, dps=30)
+    far, limit = traj.at(1e300), traj.at(mpmath.inf)
+    assert mpmath.almosteq(far.beta[0][0], limit.beta[0][0], rel_eps=mpmath.mpf(10) ** -28)
+    assert abs(limit.beta[0][0]) < 10  # O(1): the scales cancel in beta* = X^T Y / s
+
+
+@pytest.mark.parametrize("dps", [None, 50])
+def test_kunin_delta_is_exact_from_exact_inputs(dps):
+    """eta_w a0^2 - eta_a |w0|^2 with a0^2 = 1 + 2e-31 + 1e-62: formed at working precision
+    it kept dps - 31 digits (on main: 1.99999999999999999999999999999855e-31 at dps = 50);
+    formed exactly and rounded once it is right to the last digit, and so is float64's."""
+    setup = kunin.Setup("0.8", 1, [[1, 0], [0, 1]], [1, "0.5"])  # eta_a, eta_w
+    a0, w0 = "1.0000000000000000000000000000001", ["1", "0.5"]
+    exact = Fraction(a0) ** 2 - Fraction(4, 5) * (1 + Fraction(1, 4))  # 2e-31 + 1e-62
+    traj = kunin.closed_form(setup, a0, w0, dps=dps)
+    if dps is None:
+        assert traj.delta == float(exact)  # correctly rounded
+    else:
+        with mpmath.workdps(dps):
+            want = mpmath.mpf(exact.numerator) / exact.denominator
+        assert traj.delta == want

@@ -358,7 +358,7 @@ def to_float(value: Number, name: str | None = None) -> float:
 
 def _finite(value: Any) -> bool:
     """Whether ``value`` (a checked number) is finite as a real number (any size)."""
-    if isinstance(value, int):
+    if isinstance(value, (int, Fraction)):  # exact: always finite
         return True
     try:
         with mpmath.workdps(20):
