@@ -1468,7 +1468,9 @@ def _build(setup: Setup, a0: Number, w0c: Any, dps: int | None,
         exact = balance(to_fraction(a0), np.array([to_fraction(v) for v in w0c], dtype=object),
                         to_fraction(setup.eta_a), to_fraction(setup.eta_w))  # fmt: skip
         if dps is None:
-            delta = nb.to_float(exact, "delta (from a0, w0, eta_a, eta_w)")
+            # numpy's float64 (as the working values are): an overflow below is an inf for the
+            # range checks, not a Python OverflowError
+            delta = np.float64(nb.to_float(exact, "delta (from a0, w0, eta_a, eta_w)"))
         else:
             delta = mpmath.mpf(exact.numerator) / exact.denominator
         a = _scalar(a)
