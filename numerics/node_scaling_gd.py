@@ -59,6 +59,14 @@ def _ints(name: str, values: Any, low: int = 1) -> tuple[int, ...]:
     return tuple(int(v) for v in values)
 
 
+def _seeds(values: Any) -> tuple[int, ...]:
+    """Distinct ints >= 0: a repeated seed is the same network counted twice."""
+    seeds = _ints("seeds", values, 0)
+    if len(set(seeds)) != len(seeds):
+        raise ValueError(f"seeds must be distinct (one independent draw each), got {seeds}")
+    return seeds
+
+
 def _gammas(values: Any, low_open: bool) -> tuple[float, ...]:
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
         raise TypeError(f"gammas must be a non-empty sequence of numbers, got {values!r}")
@@ -114,7 +122,7 @@ def first_step_runs(
 
     gammas = _gammas(gammas, low_open=False)
     widths = _ints("widths", widths)
-    seeds = _ints("seeds", seeds, 0)
+    seeds = _seeds(seeds)
     if isinstance(eta, bool) or not isinstance(eta, (int, float)) or not (0 < eta < math.inf):
         raise ValueError(f"eta must be a finite number > 0, got {eta!r}")
     X, _ = sphere_data(n, d, seed=data_seed)
@@ -231,7 +239,7 @@ def monitor_theorem_6_1(
     import torch
 
     gammas = _gammas(gammas, low_open=True)
-    seeds = _ints("seeds", seeds, 0)
+    seeds = _seeds(seeds)
     (width,) = _ints("width", (width,))
     if not (isinstance(step_fraction, float) and 0 < step_fraction < 1):
         raise ValueError(f"step_fraction must be a float in (0, 1), got {step_fraction!r}")
