@@ -210,7 +210,9 @@ def integrate(
     :class:`LinearTail` runs every :func:`check_interval` steps after the first 64: once the
     rest of the trajectory is the linearised flow to within the tolerance, the remaining
     times are evaluated from it (so ``t = 1e6`` costs what reaching the fixed point costs).
-    ``max_steps`` caps the accepted steps (``ArithmeticError`` naming it, instead of a hang);
+    ``max_steps`` caps the accepted steps (``ArithmeticError`` naming it, instead of a hang),
+    and is projected every :data:`PACE_WINDOW` steps (:func:`_projected_pace`): a horizon it
+    cannot reach stops after a few windows, not after ``max_steps`` steps;
     ``progress`` shows a tqdm bar of ``t``.  Statistics: ``nfev``, ``steps``, ``checks``
     and ``fixed_point_t`` (the time the test succeeded, or None).
     """
@@ -245,6 +247,7 @@ def integrate(
     solver = DOP853(rhs, 0.0, y0, t_end, rtol=rtol, atol=atol)
     bar = progress_bar(t_end) if progress else None
     steps = 0
+    pace: tuple[float, float] | None = None  # (t, mean step) at the last window's end
     try:
         while j < len(times):
             if steps >= max_steps:
@@ -256,6 +259,8 @@ def integrate(
             if solver.status == "failed":
                 raise ArithmeticError(f"DOP853 failed at t = {solver.t:.6g}: {message}")
             steps += 1
+            if steps % PACE_WINDOW == 0:
+                pace = _projected_pace(pace, float(solver.t), steps, t_end, max_steps)
             inside = j
             while inside < len(times) and times[inside] <= solver.t:
                 inside += 1
@@ -288,6 +293,35 @@ def integrate(
             bar.close()
     stats.update(nfev=nfev, steps=steps)
     return out, stats
+
+
+PACE_WINDOW = 250
+"""Every this many steps :func:`integrate` projects the steps left at the pace of the last
+window: a run that cannot reach its last time within ``max_steps`` stops there, in
+seconds, instead of at ``max_steps`` (minutes for a long horizon without the fixed-point
+test)."""
+PACE_GROWTH = 1.1  # a mean step that grew by more than this over a window is still growing:
+# no projection then (a run that speeds up, e.g. leaving a transient, is never cut short)
+
+
+def _projected_pace(last: tuple[float, float] | None, t: float, steps: int, t_end: float,
+                    max_steps: int) -> tuple[float, float]:  # fmt: skip
+    """The work budget of :func:`integrate`: the mean step of the last :data:`PACE_WINDOW`
+    steps; where it has stopped growing (at most :data:`PACE_GROWTH` times the previous
+    window's) and the steps left at that pace, ``(t_end - t) / mean``, exceed what
+    ``max_steps`` leaves, an ``ArithmeticError`` naming ``max_steps`` and the projection."""
+    t0 = 0.0 if last is None else last[0]
+    mean = (t - t0) / PACE_WINDOW
+    if last is not None and 0 < mean <= PACE_GROWTH * last[1]:
+        left = (t_end - t) / mean
+        if steps + left > max_steps:
+            raise ArithmeticError(
+                f"max_steps={max_steps} cannot reach t = {t_end:.6g}: at the pace of the last "
+                f"{PACE_WINDOW} steps (mean step {mean:.3g}, no longer growing) it needs about "
+                f"{left:.3g} more steps after {steps} (t = {t:.6g}); raise max_steps, or ask "
+                f"for earlier times"
+            )
+    return t, mean
 
 
 def _zdot(fy: np.ndarray, root_eta: np.ndarray) -> np.ndarray:

@@ -244,3 +244,33 @@ def test_kunin_delta_is_exact_from_exact_inputs(dps):
         with mpmath.workdps(dps):
             want = mpmath.mpf(exact.numerator) / exact.denominator
         assert traj.delta == want
+
+
+# ---------------------------------------------------------------------------
+# max_steps: a horizon out of reach stops after a few windows, not after max_steps steps
+# ---------------------------------------------------------------------------
+def test_the_pace_projection_from_both_sides():
+    from numerics import scipy_ode
+
+    W = scipy_ode.PACE_WINDOW
+    # steady pace 1.0 per step: from t = 2W with 2W steps done, t_end = 2W + 1000 needs
+    # 1000 more; max_steps 2W + 1000 suffices (inclusive), one fewer does not
+    last = (float(W), 1.0)
+    assert scipy_ode._projected_pace(last, 2.0 * W, 2 * W, 2.0 * W + 1000, 2 * W + 1000)
+    with pytest.raises(ArithmeticError, match=rf"max_steps={2 * W + 999} cannot reach"):
+        scipy_ode._projected_pace(last, 2.0 * W, 2 * W, 2.0 * W + 1000, 2 * W + 999)
+    # a pace still growing (beyond PACE_GROWTH) is never projected, however far t_end is
+    grown = (float(W), 1.0 / (scipy_ode.PACE_GROWTH + 0.01))
+    assert scipy_ode._projected_pace(grown, 2.0 * W, 2 * W, 1e300, 2 * W + 1)
+    # the first window has nothing to compare with: no projection
+    assert scipy_ode._projected_pace(None, float(W), W, 1e300, W + 1) == (float(W), 1.0)
+
+
+def test_simulate_without_the_fixed_point_test_stops_early_on_a_far_horizon(monkeypatch):
+    import numerics
+    from numerics import scipy_ode
+
+    monkeypatch.setattr(scipy_ode, "FIXED_POINT_MAX_STATE", 0)  # as for a flow of > 64
+    case = xz.case("generic")
+    with pytest.raises(ArithmeticError, match="max_steps=100000 cannot reach t = 1e"):
+        numerics.simulate(case.setup, case.u0, case.W0, [1e15], method="scipy")
