@@ -150,8 +150,8 @@ def simulate(
     dps = DEFAULT_DPS if dps is None else nb.check_dps(dps)
     if dps < nb.MIN_ORACLE_DPS:
         raise ValueError(
-            f"dps must be >= {nb.MIN_ORACLE_DPS} for method='mpmath' (as solvable verify "
-            f"--dps), got {dps}: for float64 accuracy use method='scipy'"
+            f"dps must be >= {nb.MIN_ORACLE_DPS} for method='mpmath', got {dps}: for float64 "
+            f"accuracy use method='scipy'"
         )
     flow = system.flow(setup, shapes)
     with mpmath.workdps(dps + mp.GUARD_DIGITS):

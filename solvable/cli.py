@@ -239,15 +239,16 @@ def _short(expr: object, width: int = 30) -> str:
 
 
 def _dps(text: str) -> int:
-    """``--dps``: an integer >= ``MIN_ORACLE_DPS`` (15, as ``numerics.simulate``'s mpmath
-    method; argparse reports the ``ArgumentTypeError``, exit code 2)."""
+    """``--dps``: an integer >= ``VERIFY_MIN_DPS`` (30, the default: the claims' tolerances
+    are validated from there up; argparse reports the ``ArgumentTypeError``, exit code 2)."""
     try:
         value = int(text.strip())
     except ValueError:
         value = None
-    if value is None or value < nb.MIN_ORACLE_DPS:
+    if value is None or value < nb.VERIFY_MIN_DPS:
         raise argparse.ArgumentTypeError(
-            f"--dps must be an integer >= {nb.MIN_ORACLE_DPS}, got {text!r}")  # fmt: skip
+            f"--dps must be an integer >= {nb.VERIFY_MIN_DPS} (the claims' tolerances are "
+            f"validated from there up), got {text!r}")  # fmt: skip
     return value
 
 
@@ -287,7 +288,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     v = sub.add_parser("verify", help="run every registered verification")
     v.add_argument("--only", metavar="PATTERN", help="glob or substring of claim ids")
-    v.add_argument("--dps", type=_dps, default=None, help="digits for numeric checks (>= 15)")
+    v.add_argument("--dps", type=_dps, default=None,
+                   help="digits for numeric checks (>= 30, the default)")  # fmt: skip
     v.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     v.add_argument(
         "--full",

@@ -363,7 +363,7 @@ def test_fuzz_covers_every_entry_point():
 # anything runs (argparse's usage error; never a traceback)
 # ---------------------------------------------------------------------------
 _CLI_BAD = {
-    "--dps": ["abc", "", "nan", "inf", "1.5", "14", "-3", "0", "1e3", "True", "1+2j"],
+    "--dps": ["abc", "", "nan", "inf", "1.5", "14", "29", "-3", "0", "1e3", "True", "1+2j"],
     "--json": ["/no/such/dir/x.json", ".", "/"],
     "--only": ["no-claim-matches-this-pattern"],
 }
@@ -398,7 +398,7 @@ def test_cli_dps_names_the_option_and_the_range(capsys):
         cli.main(["verify", "--dps", "abc"])
     err = capsys.readouterr().err
     assert info.value.code == 2
-    assert "--dps must be an integer >= 15, got 'abc'" in err
+    assert "--dps must be an integer >= 30" in err and "got 'abc'" in err
     assert "_dps" not in err
 
 

@@ -185,22 +185,26 @@ def test_float32_flow_is_accepted_and_accurate_to_its_rtol():
 # ---------------------------------------------------------------------------
 # one dps range for the mpmath oracles; mpmath in, mpmath out
 # ---------------------------------------------------------------------------
-def test_simulate_and_the_cli_agree_on_the_dps_range(capsys):
+def test_the_dps_ranges_of_simulate_and_verify_are_stated_and_enforced(capsys):
+    """simulate's mpmath method takes dps >= 15 (float64's digits; below, use scipy) and
+    verify --dps takes >= 30, where the claims' tolerances are validated (at 15 digits four
+    claims failed falsely); both edges are valid, one below each is refused naming it."""
     import numerics
     from solvable import cli
-    from solvable._core.numbers import MIN_ORACLE_DPS
+    from solvable._core.numbers import MIN_ORACLE_DPS, VERIFY_MIN_DPS
 
     case = xz.case("generic")
     args = (case.setup, case.u0, case.W0, [0.5])
-    with pytest.raises(
-        ValueError, match=rf"dps must be >= {MIN_ORACLE_DPS}.*got {MIN_ORACLE_DPS - 1}"
-    ):
+    below = MIN_ORACLE_DPS - 1
+    with pytest.raises(ValueError, match=rf"dps must be >= {MIN_ORACLE_DPS}.*got {below}"):
         numerics.simulate(*args, dps=MIN_ORACLE_DPS - 1)
     (state,) = numerics.simulate(*args, dps=MIN_ORACLE_DPS)  # the edge itself is valid
     assert isinstance(state.u[0], mpmath.mpf)
     with pytest.raises(SystemExit):
-        cli.main(["verify", "--dps", str(MIN_ORACLE_DPS - 1)])
-    assert f">= {MIN_ORACLE_DPS}" in capsys.readouterr().err
+        cli.main(["verify", "--dps", str(VERIFY_MIN_DPS - 1)])
+    assert f">= {VERIFY_MIN_DPS}" in capsys.readouterr().err
+    assert cli.main(["verify", "--only", "xu_ziyin.eq_33", "--dps", str(VERIFY_MIN_DPS),
+                     "--no-cache"]) == 0  # fmt: skip
 
 
 def test_hyperbolic_entropy_mpmath_in_mpmath_out():
