@@ -19,3 +19,26 @@ def test_state_errors_at_a_zero_output_scale_measure_f_absolutely():
     assert out["f"] == 0.0
     off = SimpleNamespace(u=[0.0, 0.0], W=[[0.0, 0.0], [0.0, 0.0]], f=0.25)
     assert state_errors(off, ref, 0, tol)["f"] == float("inf")
+
+
+def test_the_gd_step_check_reads_every_time_whatever_their_order():
+    """``lr max||J(theta(t))||`` is over *every* time given (gd_allowance's docstring): with
+    100 times (near_parallel, lr = 0.004, steps 250, 0, 251..348) a check of every 50th
+    time in the caller's order read 0 and 250 only and accepted, while the same times sorted
+    were refused (lr max||J|| = 0.46 > 0.25).  The verdict must not depend on the order."""
+    import numpy as np
+    import pytest
+
+    from solvable import testing
+    from solvable import xu_ziyin as xz
+
+    case = xz.case("near_parallel")
+    oracle = testing.xu_ziyin(case.setup, case.u0, case.W0)
+    lr = 0.004
+    steps = np.array([250, 0, *range(251, 349)])
+    for order in (np.arange(steps.size), np.argsort(steps)):
+        ts = steps[order] * lr
+        exact = oracle.exact(ts)
+        with pytest.raises(ValueError, match="GD_STEP_LIMIT"):
+            oracle.compare(ts, **{b: np.asarray(exact[b], dtype=float) for b in oracle.blocks},
+                           lr=lr)  # fmt: skip
