@@ -370,7 +370,7 @@ def _constant_units(reported: Any, measured: Any, bar: Any, rtol: float) -> floa
 
 MEASURE_MIN_DPS = 30
 """The fewest digits the constants are measured at: fitting the repelling fixed point
--alpha_- from four samples loses up to ~15 digits (near_parallel, tiny_init), so with
+``-alpha_-`` from four samples loses up to ~15 digits (near_parallel, tiny_init), so with
 samples of fewer than 30 digits its error bar passes a tenth of its value and the
 comparison has no teeth (an "unresolved fit", counted as a failure); ``verify --dps 15``
 measures at 30 digits instead of failing the claim for want of precision."""
