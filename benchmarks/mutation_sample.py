@@ -664,9 +664,12 @@ def survivors(rows: Sequence[Row]) -> str:
     return "\n".join(out) if out else "No survivors.\n"
 
 
-def stale(rows: Sequence[Row], equivalents: Mapping[str, str]) -> list[str]:
-    """Equivalence entries whose key is no mutant of the session (the code moved)."""
-    keys = {r.mutant.key for r in rows}
+def stale(rows: Sequence[Row], equivalents: Mapping[str, str],
+          everything: Iterable[str] | None = None) -> list[str]:  # fmt: skip
+    """Equivalence entries whose key is no mutant of the session (the code moved):
+    ``everything`` is every mutant key of the session (sampled or not: an entry argued in
+    another sample is not stale), default the sampled ``rows``."""
+    keys = set(everything) if everything is not None else {r.mutant.key for r in rows}
     return sorted(k for k in equivalents if k not in keys)
 
 
@@ -787,6 +790,7 @@ def cmd_report(workspace: Path, markdown: str | None, json_out: str | None,
     record = json.loads(sample.read_text(encoding="utf-8")) if sample.is_file() else {}
     with use_db(str(workspace / "session.sqlite"), WorkDB.Mode.open) as db:
         rows = collect(db, equivalents, record.get("focus_keys", ()))
+        everything = {m.key for m in mutants_of(db)}
     text = table(rows)
     run = [r for r in rows if r.outcome != "pending"]
     seconds = [float(r.verdict.get("seconds", 0.0)) for r in run]
@@ -794,7 +798,7 @@ def cmd_report(workspace: Path, markdown: str | None, json_out: str | None,
         text += (f"\n{len(run)} mutants run, {sum(seconds):.0f} s of tests in all, "
                  f"{sum(seconds) / len(seconds):.1f} s per mutant on average "
                  f"(median {sorted(seconds)[len(seconds) // 2]:.1f} s).\n")  # fmt: skip
-    if old := stale(rows, equivalents):
+    if old := stale(rows, equivalents, everything):
         text += f"\nStale equivalence entries (no such mutant now): {', '.join(old)}\n"
     if with_survivors:
         text += "\n## Survivors\n\n" + survivors(rows)

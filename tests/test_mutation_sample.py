@@ -326,3 +326,11 @@ def test_shards_cover_the_pending_mutants_once_and_merge_brings_results_back(tmp
     assert results["job-0"].worker_outcome == WorkerOutcome.SKIPPED
     with pytest.raises(SystemExit):  # K must be below N
         ms.main(["--workspace", str(here), "exec", "--shard", "2/2"])
+
+
+def test_an_entry_argued_in_another_sample_is_not_stale():
+    rows = [ms.Row(m, "killed (assertion)", {}, "") for m in _mutants({"solvable/a.py": 3})]
+    others = [m.key for m in _mutants({"solvable/a.py": 6})]  # the session's other mutants
+    equivalents = {others[5]: "argued for another sample", "solvable/gone.py:1:op:0": "old"}
+    assert ms.stale(rows, equivalents) == sorted(equivalents)  # by the sample alone
+    assert ms.stale(rows, equivalents, others) == ["solvable/gone.py:1:op:0"]
