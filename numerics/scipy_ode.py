@@ -302,19 +302,22 @@ seconds, instead of at ``max_steps`` (minutes for a long horizon without the fix
 test)."""
 PACE_GROWTH = 1.1  # a mean step that grew by more than this over a window is still growing:
 # no projection then (a run that speeds up, e.g. leaving a transient, is never cut short)
+PACE_MARGIN = 100  # refused only when the projection exceeds max_steps this many times over:
+# a run whose steps later grow 100-fold (a transient left behind) is still never cut short
 
 
 def _projected_pace(last: tuple[float, float] | None, t: float, steps: int, t_end: float,
                     max_steps: int) -> tuple[float, float]:  # fmt: skip
     """The work budget of :func:`integrate`: the mean step of the last :data:`PACE_WINDOW`
     steps; where it has stopped growing (at most :data:`PACE_GROWTH` times the previous
-    window's) and the steps left at that pace, ``(t_end - t) / mean``, exceed what
-    ``max_steps`` leaves, an ``ArithmeticError`` naming ``max_steps`` and the projection."""
+    window's) and the steps left at that pace, ``(t_end - t) / mean``, exceed
+    :data:`PACE_MARGIN` times what ``max_steps`` leaves, an ``ArithmeticError`` naming
+    ``max_steps`` and the projection."""
     t0 = 0.0 if last is None else last[0]
     mean = (t - t0) / PACE_WINDOW
     if last is not None and 0 < mean <= PACE_GROWTH * last[1]:
         left = (t_end - t) / mean
-        if steps + left > max_steps:
+        if left > PACE_MARGIN * (max_steps - steps):
             raise ArithmeticError(
                 f"max_steps={max_steps} cannot reach t = {t_end:.6g}: at the pace of the last "
                 f"{PACE_WINDOW} steps (mean step {mean:.3g}, no longer growing) it needs about "

@@ -256,13 +256,14 @@ def test_kunin_delta_is_exact_from_exact_inputs(dps):
 def test_the_pace_projection_from_both_sides():
     from numerics import scipy_ode
 
-    W = scipy_ode.PACE_WINDOW
-    # steady pace 1.0 per step: from t = 2W with 2W steps done, t_end = 2W + 1000 needs
-    # 1000 more; max_steps 2W + 1000 suffices (inclusive), one fewer does not
+    W, M = scipy_ode.PACE_WINDOW, scipy_ode.PACE_MARGIN
+    # steady pace 1.0 per step, from t = 2W after 2W steps: t_end = 2W + M * 1000 needs
+    # M * 1000 more steps; refused only beyond M times what max_steps leaves (inclusive)
     last = (float(W), 1.0)
-    assert scipy_ode._projected_pace(last, 2.0 * W, 2 * W, 2.0 * W + 1000, 2 * W + 1000)
+    t_end = 2.0 * W + M * 1000
+    assert scipy_ode._projected_pace(last, 2.0 * W, 2 * W, t_end, 2 * W + 1000)
     with pytest.raises(ArithmeticError, match=rf"max_steps={2 * W + 999} cannot reach"):
-        scipy_ode._projected_pace(last, 2.0 * W, 2 * W, 2.0 * W + 1000, 2 * W + 999)
+        scipy_ode._projected_pace(last, 2.0 * W, 2 * W, t_end, 2 * W + 999)
     # a pace still growing (beyond PACE_GROWTH) is never projected, however far t_end is
     grown = (float(W), 1.0 / (scipy_ode.PACE_GROWTH + 0.01))
     assert scipy_ode._projected_pace(grown, 2.0 * W, 2 * W, 1e300, 2 * W + 1)
