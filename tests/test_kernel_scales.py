@@ -240,3 +240,21 @@ def test_the_float64_tolerance_is_not_loose():
                 got = kernels.kernel_numeric(name, init, n, 0.5, rho)
                 worst = max(worst, _check_float(got, name, m2, s2, n, 0.5, rho))
     assert worst <= F64_ULPS * EPS / 3
+
+
+def test_gram_torch_is_gram_entry_by_entry_for_square_cross_grams():
+    """K(x_i, y_j) at [i, j] in torch as in numpy, for X and Y of the same size (a transposed
+    result would pass a test with Y = X or with shapes that differ) and with one pair near
+    antiparallel (the exactly recomputed entries land at their own [i, j])."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(3, 3))
+    Y = rng.normal(size=(3, 3))
+    Y[2] = -0.5 * X[0] + 1e-9 * rng.normal(size=3)  # K(x_0, y_2): nearly antiparallel
+    init = kernels.lecture_initialisation(3)
+    for name in kernels.KERNELS:
+        want = kernels.gram(name, init, X, Y)
+        got = kernels.gram_torch(name, init, torch.tensor(X), torch.tensor(Y)).numpy()
+        # the same float64 evaluation in both backends but for libm differences: 8 eps of
+        # the row's largest entry
+        assert np.all(np.abs(got - want) <= 8 * EPS * np.abs(want).max()), name
+        assert not np.allclose(want, want.T)  # the test could tell a transposed result

@@ -68,8 +68,8 @@ MUTANTS = [
         seed="core",
         backend="numpy",
         file="solvable/testing.py",
-        old="_jacobian_norm(F, row[:N])",
-        new="_jacobian_norm(F, row[N:])",
+        old="_jacobian_norm(F, out[k, :N])",
+        new="_jacobian_norm(F, out[k, N:])",
         why="the lr*||J|| guard takes J at the error half e instead of theta; xu_ziyin generic "
         "lr=0.02 (lr||J||=0.27) is accepted, not refused",
         tests=["tests/test_oracle_properties.py", "tests/test_oracle.py"],

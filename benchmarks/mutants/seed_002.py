@@ -3,7 +3,7 @@ wide two-layer networks, the lazy criterion): ``solvable/kernels.py``,
 ``solvable/linearisation.py``, ``solvable/lazy_training.py`` and the tanh stable form they
 evaluate.  Format: see ``benchmarks/mutation.py``."""
 
-_KERNEL_TESTS = ["tests/test_kernels.py"]
+_KERNEL_TESTS = ["tests/test_kernels.py", "tests/test_kernel_scales.py"]
 _LIN_TESTS = ["tests/test_linearisation.py"]
 _LAZY_TESTS = ["tests/test_lazy_training.py"]
 
@@ -46,8 +46,8 @@ MUTANTS = [
         seed="002",
         backend="torch",
         file="solvable/kernels.py",
-        old='(*norms_and_angles(X, Y, "torch"), m2, s2)',
-        new='(*norms_and_angles(Y, X, "torch"), m2, s2)',
+        old='nx, ny, diff, summ = norms_and_chords(X, Y, "torch")',
+        new='nx, ny, diff, summ = norms_and_chords(Y, X, "torch")',
         why="gram_torch with X and Y swapped: K(y_j, x_i), transposed (invisible when Y = X)",
         tests=_KERNEL_TESTS,
         claims="kernels.*",
