@@ -269,3 +269,20 @@ def test_geometric_steps_toward_blow_up(dps, engine):
     with mpmath.workdps(dps + mp.GUARD_DIGITS + 20):
         exact = 1 / gap
         assert abs(ys[0][0] - exact) / exact <= 2 * K * _eps(dps)
+
+
+def test_a_block_that_crosses_zero_at_a_step_start():
+    """``y' = -1`` next to ``z' = z^2`` (separate blocks): the steps are set by ``z``, and
+    for some ``z0`` a step starts where ``|y|`` is far below ``H |y'|``. There the compiled
+    engine's fixed-point weights must be refined (the state's exponent is finer than the
+    product's; ``z0 = 0.238`` is such a case at dps 20). ``y(2) = -1`` and ``z(2) = z0 / (1 -
+    2 z0)`` exactly; the tolerance is the requested 20 digits of each block's scale."""
+    y, z = sp.symbols("y z")
+    prog = mp.compile_polynomial([y, z], [], [sp.Integer(-1) + 0 * y, z**2])
+    for k in range(30, 46):
+        z0 = f"0.{200 + k}"
+        (state,), _ = mp.integrate(prog, [], [], [1, z0], [2], 20, [(0, 1), (1, 2)])
+        with mpmath.workdps(40):  # the references, exact to far beyond 20 digits
+            z_exact = mpmath.mpf(z0) / (1 - 2 * mpmath.mpf(z0))
+            assert abs(state[0] + 1) < mpmath.mpf(10) ** -20, (z0, state[0])
+            assert abs(state[1] / z_exact - 1) < mpmath.mpf(10) ** -20, (z0, state[1])
