@@ -23,6 +23,7 @@ import re
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import mpmath
@@ -634,3 +635,13 @@ def test_float64_overflow_elsewhere_is_a_value_error_naming_the_argument(arg, ca
     ) as info:
         call()
     assert str(info.value).startswith(arg + " "), str(info.value)
+
+
+def test_a_fraction_is_an_exact_number():
+    # its sign and finiteness are judged exactly (no rounding through float), at any size
+    assert nb.check_number("lr", Fraction(1, 3), positive=True) == Fraction(1, 3)
+    assert nb.check_number("lr", Fraction(10**400, 3), positive=True) == Fraction(10**400, 3)
+    with pytest.raises(ValueError, match=r"lr must be > 0, got Fraction\(-1, 3\)"):
+        nb.check_number("lr", Fraction(-1, 3), positive=True)
+    with pytest.raises(ValueError, match=r"lr must be >= 0"):
+        nb.check_number("lr", Fraction(-1, 10**400), nonnegative=True)

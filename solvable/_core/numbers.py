@@ -97,17 +97,19 @@ def check_number(
 ) -> Number:
     """Return ``value`` if it is a finite real number (with the stated sign).
 
-    Raises ``TypeError`` for a value that is not a real number (bool, complex, None, an
-    array or list, a torch tensor) and ``ValueError`` (naming ``name`` and the valid range,
-    quoting the value) for one out of range or a string that is not a decimal.
+    Numbers: int, float, numpy scalars, ``fractions.Fraction``, decimal strings and
+    ``mpmath.mpf``. Raises ``TypeError`` for a value that is not a real number (bool,
+    complex, None, an array or list, a torch tensor) and ``ValueError`` (naming ``name`` and
+    the valid range, quoting the value) for one out of range or a string that is not a
+    decimal.
     """
     low = " and > 0" if positive else " and >= 0" if nonnegative else ""
     if isinstance(value, (bool, np.bool_)) or not isinstance(
         value, (numbers.Real, str, mpmath.mpf, np.floating, np.integer)
     ):
         raise TypeError(
-            f"{name} must be a finite real number{low} (int, float, numpy scalar, decimal str "
-            f"or mpmath.mpf), got {type(value).__name__} {describe(value)}"
+            f"{name} must be a finite real number{low} (int, float, numpy scalar, Fraction, "
+            f"decimal str or mpmath.mpf), got {type(value).__name__} {describe(value)}"
             + _tensor_hint(value, "a number")
         )
     if isinstance(value, (np.floating, np.integer)):
@@ -120,6 +122,9 @@ def check_number(
             raise ValueError(
                 f"{name} must be a decimal number{low} (e.g. '0.5', '1e-3'), got {describe(value)}"
             ) from None
+    elif isinstance(value, numbers.Rational) and not isinstance(value, int):
+        # a Fraction (or another exact rational): its sign and finiteness, without rounding
+        parsed = mpmath.mpf(int(value.numerator)) / int(value.denominator)
     else:
         with mpmath.workprec(mpmath.mp.prec):
             parsed = mpmath.mpf(value) if not isinstance(value, int) else value
