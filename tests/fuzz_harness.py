@@ -208,8 +208,10 @@ def _finite_scalar(z: Any) -> bool:
         return not z.has(sp.nan, sp.zoo) and not (z.is_number and z.has(sp.oo, -sp.oo))
     if isinstance(z, complex | np.complexfloating | mpmath.mpc):
         return False  # no public function returns a complex number
-    if isinstance(z, int | float | np.integer | np.floating | mpmath.mpf | Fraction):
-        return bool(mpmath.isfinite(mpmath.mpf(z) if isinstance(z, Fraction) else z))
+    if isinstance(z, int | Fraction | np.integer):
+        return True  # exact: always finite
+    if isinstance(z, float | np.floating | mpmath.mpf):
+        return bool(mpmath.isfinite(z))
     return True  # not a number (a name, a function, a module): nothing to check
 
 

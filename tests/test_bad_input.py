@@ -645,3 +645,6 @@ def test_a_fraction_is_an_exact_number():
         nb.check_number("lr", Fraction(-1, 3), positive=True)
     with pytest.raises(ValueError, match=r"lr must be >= 0"):
         nb.check_number("lr", Fraction(-1, 10**400), nonnegative=True)
+    # and its mpmath value is the fraction rounded once, at any size
+    assert nb.to_mpf(Fraction(1, 3)) == mpmath.mpf(1) / 3
+    assert nb.to_mpf(Fraction(10**400, 3)) == mpmath.mpf(10) ** 400 / 3

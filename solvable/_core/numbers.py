@@ -26,6 +26,7 @@ GUARD_DIGITS)`` for ``dps`` digits and a no-op for float64 (``dps=None``).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 import re
@@ -325,6 +326,34 @@ def check_dps(dps: Any) -> int | None:
     return int(dps)
 
 
+def holds_mpf(value: Any, *, depth: int = 4) -> bool:
+    """Whether ``value`` is or holds an ``mpmath.mpf``: a scalar, a list / tuple / object
+    array of them, or a field of a dataclass (a ``Setup``), at most ``depth`` levels deep."""
+    if isinstance(value, mpmath.mpf):
+        return True
+    if depth <= 0 or isinstance(value, (str, bytes)):
+        return False
+    if isinstance(value, np.ndarray):
+        return value.dtype == object and any(holds_mpf(v, depth=depth - 1) for v in value.flat)
+    if isinstance(value, (list, tuple)):
+        return any(holds_mpf(v, depth=depth - 1) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return any(
+            holds_mpf(getattr(value, f.name), depth=depth - 1) for f in dataclasses.fields(value)
+        )
+    return False
+
+
+def dps_or_context(dps: Any, *values: Any) -> int | None:
+    """``dps`` checked (:func:`check_dps`); when it is ``None`` and any of ``values`` holds an
+    ``mpmath.mpf`` (:func:`holds_mpf`), the caller's ``mpmath.mp.dps``: mpmath in, mpmath
+    out, at the caller's precision, never a silent rounding to float64."""
+    dps = check_dps(dps)
+    if dps is None and any(holds_mpf(v) for v in values):
+        return int(mpmath.mp.dps)
+    return dps
+
+
 def check_int(name: str, value: Any, low: int = 1) -> int:
     """An integer ``>= low`` (``TypeError`` for a non-integer, ``ValueError`` below ``low``)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
@@ -382,9 +411,12 @@ def _finite(value: Any) -> bool:
 
 
 def to_mpf(value: Number) -> mpmath.mpf:
-    """mpmath value at the current working precision (strings parsed exactly)."""
+    """mpmath value at the current working precision (strings and fractions exactly
+    rounded once)."""
     if isinstance(value, str):
         return mpmath.mpf(value.strip())
+    if isinstance(value, Fraction):
+        return mpmath.mpf(value.numerator) / value.denominator
     return mpmath.mpf(value)
 
 
