@@ -35,8 +35,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import numerics
+import solvable
 from numerics import models, torch_flow
-from solvable import cli, kernels, kunin, linear_node_scaling, node_scaling, three_layer
+from solvable import cli, kernels, kunin, linear_node_scaling, node_scaling, ntg, three_layer
 from solvable import xu_ziyin as xz
 from solvable._core import numbers as nb
 
@@ -648,3 +649,40 @@ def test_a_fraction_is_an_exact_number():
     # and its mpmath value is the fraction rounded once, at any size
     assert nb.to_mpf(Fraction(1, 3)) == mpmath.mpf(1) / 3
     assert nb.to_mpf(Fraction(10**400, 3)) == mpmath.mpf(10) ** 400 / 3
+
+
+def test_monte_carlo_at_the_edges_of_float64():
+    # the squares of 1e300 overflow and those of 1e-300 underflow: scaled by a power of two,
+    # the mean and standard error are those of the samples at scale 1, times the scale
+    for scale in (1e300, 1e-300):
+        res = solvable.monte_carlo([1 * scale, 2 * scale, 3 * scale])
+        assert res.mean == pytest.approx(2 * scale, rel=1e-15)
+        assert res.stderr == pytest.approx(scale / math.sqrt(3), rel=1e-15)
+    with pytest.raises(ValueError, match="samples must be a rectangular array"):
+        solvable.monte_carlo([[1.0, 2.0], [3.0]])
+    with pytest.raises(ValueError, match=r"axis must be in \[-1, 1\)"):
+        solvable.monte_carlo([1.0, 2.0], axis=1)
+    with pytest.raises(ValueError, match="samples must be finite"):
+        solvable.monte_carlo(np.array([1.0, np.nan]))
+    with pytest.raises(ValueError, match="confidence must be in"):
+        solvable.monte_carlo([1.0, 2.0], confidence=1)
+
+
+def test_tolerance_fields_are_checked_numbers():
+    assert solvable.Tolerance(rtol="1e-3").rtol == 1e-3
+    with pytest.raises(ValueError, match="rtol must be finite"):
+        solvable.Tolerance(rtol=math.inf)
+    with pytest.raises(TypeError, match="atol must be a finite real number"):
+        solvable.Tolerance(rtol=1e-3, atol=None)
+    with pytest.raises(ValueError, match="not both 0"):
+        solvable.Tolerance(rtol=0)
+
+
+def test_a_derivative_order_is_an_int_never_code():
+    with pytest.raises(TypeError, match="order must be an int >= 0"):
+        ntg.activation_derivative("tanh", order="__import__('os').getcwd()")
+    with pytest.raises(ValueError, match=r"order must be an integer in \[0, 64\]"):
+        ntg.activation_derivative("tanh", order=10**30)
+    with pytest.raises(ValueError, match="name must be one of"):
+        ntg.activation_derivative("gelu")
+    assert ntg.activation_derivative("tanh", order=0) == sp.tanh(sp.Symbol("z", real=True))

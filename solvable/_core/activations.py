@@ -23,6 +23,7 @@ import numpy as np
 import sympy as sp
 
 from solvable._core.backends import check_backend, generate
+from solvable._core.numbers import check_int
 
 __all__ = [
     "ACTIVATIONS",
@@ -41,21 +42,38 @@ Z = sp.Symbol("z", real=True)
 """The pre-activation variable of :func:`activation`."""
 
 
-def check_activation(name: Any, allowed: tuple[str, ...] = ACTIVATIONS, why: str = "") -> str:
+def check_activation(
+    name: Any, allowed: tuple[str, ...] = ACTIVATIONS, why: str = "", *, arg: str = "activation"
+) -> str:
     """``name`` if it is one of ``allowed`` (``TypeError`` for a non-string); ``why`` says
-    what restricts the choice (e.g. ``"twice differentiable"``)."""
+    what restricts the choice (e.g. ``"twice differentiable"``); ``arg`` is the argument's
+    name in the messages."""
     need = f" ({why})" if why else ""
     if not isinstance(name, str):
-        raise TypeError(f"activation must be a str, one of {allowed}{need}, got {name!r}")
+        raise TypeError(f"{arg} must be a str, one of {allowed}{need}, got {name!r}")
     if name not in allowed:
-        raise ValueError(f"activation must be one of {allowed}{need}, got {name!r}")
+        raise ValueError(f"{arg} must be one of {allowed}{need}, got {name!r}")
     return name
+
+
+MAX_ORDER = 64
+"""The highest derivative order :func:`derivative` takes: the papers use orders 1 and 2, and
+sympy's ``diff`` of order ``10**30`` would never return."""
+
+
+def check_order(order: Any) -> int:
+    """A derivative order ``0 <= order <= MAX_ORDER`` as an int (never a string: sympy
+    would parse it as code)."""
+    order = check_int("order", order, low=0)
+    if order > MAX_ORDER:
+        raise ValueError(f"order must be an integer in [0, {MAX_ORDER}], got {order}")
+    return order
 
 
 def activation(name: str) -> sp.Expr:
     """``sigma(z)`` as a sympy expression in :data:`Z`: linear ``z``, relu ``max(0, z)``,
     swish ``z/(1 + exp(-z))`` (seed 000 Section 8), tanh ``tanh(z)``."""
-    name = check_activation(name)
+    name = check_activation(name, arg="name")
     return {
         "linear": Z,
         "relu": sp.Max(0, Z),
@@ -67,7 +85,8 @@ def activation(name: str) -> sp.Expr:
 def derivative(name: str, order: int = 1) -> sp.Expr:
     """``sympy.diff(activation(name), z, order)``; the ReLU derivative is ``Heaviside(z, 0)``
     (``sigma'(0) = 0``, a null set under the papers' Gaussian initialisations)."""
-    d = sp.diff(activation(name), Z, order)
+    name = check_activation(name, arg="name")
+    d = sp.diff(activation(name), Z, check_order(order))
     return d.subs(sp.Heaviside(Z), sp.Heaviside(Z, 0))
 
 
@@ -78,7 +97,8 @@ def stable_derivative(name: str, order: int = 1) -> sp.Expr:
     ``1 - tanh(z)^2`` for large ``|z|``); each equal to :func:`derivative` (claims
     ``ntg.swish_derivative_stable_form``, ``linearisation.tanh_second_derivative_stable_form``),
     else :func:`derivative` itself."""
-    name = check_activation(name)
+    name = check_activation(name, arg="name")
+    order = check_order(order)
     if name == "swish" and order == 1:
         return (1 + sp.tanh(Z / 2)) / 2 + Z / (4 * sp.cosh(Z / 2) ** 2)
     if name == "tanh" and order == 2:

@@ -275,6 +275,38 @@ def _shape(value: Any) -> tuple[int, ...]:
         return ("ragged",)  # type: ignore[return-value]
 
 
+def check_float_array(name: str, value: Any) -> np.ndarray:
+    """A non-empty array of finite real numbers of any shape, as float64 (a copy).
+
+    ``TypeError`` for what is not an array of real numbers (a scalar, a string, a bool, a
+    complex or string dtype, a torch tensor); ``ValueError`` for a ragged or empty array, a
+    non-finite entry, or an entry beyond the float64 range; each message names ``name``."""
+    if isinstance(value, np.ndarray) and value.dtype.kind in "fiu":
+        items: Any = value
+    else:
+        items = _as_nested(name, value)
+        if not isinstance(items, list):
+            raise TypeError(f"{name} must be an array of finite real numbers, got "
+                            f"{type(value).__name__} {describe(value)}")  # fmt: skip
+        if _shape(items) == ("ragged",) or any(
+            isinstance(v, list) for v in np.asarray(items, dtype=object).flat
+        ):
+            raise ValueError(f"{name} must be a rectangular array, got a ragged one")
+        flat = np.asarray(items, dtype=object).ravel()
+        for i, v in enumerate(flat):
+            check_number(f"{name} (entry {i})", v)
+        items = np.array([to_float(v, f"{name} (entry {i})") for i, v in enumerate(flat)],
+                         dtype=float).reshape(_shape(items))  # fmt: skip
+    arr = np.array(items, dtype=float)
+    if arr.size == 0:
+        raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
+    bad = np.flatnonzero(~np.isfinite(arr))
+    if bad.size:
+        raise ValueError(f"{name} must be finite, got {arr.ravel()[bad[0]]!r} at flat index "
+                         f"{int(bad[0])}")  # fmt: skip
+    return arr
+
+
 def check_times(times: Any, name: str = "t") -> tuple[Number, ...]:
     """One time or a 1-d sequence of times, each a finite number ``>= 0``."""
     if isinstance(times, np.ndarray) and times.ndim == 0:

@@ -14,12 +14,15 @@ the one confidence level :data:`MC_CONFIDENCE`; their error in units is
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass
 from typing import Any
 
 import mpmath
 import numpy as np
 from scipy.stats import norm
+
+from solvable._core import numbers as nb
 
 __all__ = [
     "MC_CONFIDENCE",
@@ -41,7 +44,12 @@ class Tolerance:
     reason: str = ""
 
     def __post_init__(self) -> None:
-        if not (self.rtol >= 0 and self.atol >= 0) or self.rtol + self.atol == 0:
+        for name in ("rtol", "atol"):
+            value = nb.check_number(name, getattr(self, name), nonnegative=True)
+            object.__setattr__(self, name, nb.to_float(value, name))
+        if not isinstance(self.reason, str):
+            raise TypeError(f"reason must be a str, got {type(self.reason).__name__}")
+        if self.rtol + self.atol == 0:
             raise ValueError(
                 f"rtol and atol must be >= 0 and not both 0, got rtol={self.rtol}, atol={self.atol}"
             )
@@ -167,17 +175,28 @@ class MonteCarlo:
 def monte_carlo(samples: Any, *, confidence: float = MC_CONFIDENCE, axis: int = 0) -> MonteCarlo:
     """The mean of i.i.d. ``samples`` (draws along ``axis``) with a simultaneous normal
     confidence interval (see :class:`MonteCarlo`).  Needs at least 2 draws."""
+    confidence = nb.to_float(nb.check_number("confidence", confidence), "confidence")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
-    arr = np.moveaxis(np.asarray(samples, dtype=float), axis, 0)
-    n = arr.shape[0] if arr.ndim else 0
+    arr = nb.check_float_array("samples", samples)
+    if isinstance(axis, bool) or not isinstance(axis, numbers.Integral):
+        raise TypeError(f"axis must be an int, got {type(axis).__name__} {nb.describe(axis)}")
+    if arr.ndim == 0 or not -arr.ndim <= axis < arr.ndim:
+        raise ValueError(f"axis must be in [-{arr.ndim}, {arr.ndim}) for samples of shape "
+                         f"{arr.shape}, got {axis}")  # fmt: skip
+    arr = np.moveaxis(arr, int(axis), 0)
+    n = arr.shape[0]
     if n < 2:
         raise ValueError(f"samples must hold at least 2 draws along axis {axis}, got {n}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError("samples must be finite")
 
     entries = max(int(np.prod(arr.shape[1:])), 1)
     z = float(norm.ppf(1 - (1 - confidence) / (2 * entries)))
-    mean = arr.mean(0)
-    stderr = arr.std(0, ddof=1) / np.sqrt(n)
+    # far from 1, scaled by a power of two (exact) near the largest |sample|, so that the
+    # squares in the standard error neither overflow (1e300) nor underflow (1e-300)
+    top = float(np.max(np.abs(arr)))
+    scale = 2.0 ** math.frexp(top)[1] if top and not 2.0**-500 < top < 2.0**500 else 1.0
+    mean = (arr / scale).mean(0) * scale
+    stderr = (arr / scale).std(0, ddof=1) / np.sqrt(n) * scale
+    if not (np.all(np.isfinite(mean)) and np.all(np.isfinite(stderr))):
+        raise ValueError("samples' mean or standard error is beyond the float64 range: rescale")
     return MonteCarlo(mean, stderr, n, confidence, z)
