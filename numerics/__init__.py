@@ -207,7 +207,7 @@ def _check_rtol(rtol: Any) -> float:
     if isinstance(rtol, bool) or not isinstance(rtol, numbers.Real):
         raise TypeError(f"rtol must be a real number in [{floor:.3g}, 1), got "
                         f"{type(rtol).__name__} {nb.describe(rtol)}")  # fmt: skip
-    if not (floor <= float(rtol) < 1):
+    if not (floor <= mpmath.mpf(nb.to_mpf(rtol)) < 1):  # exact for a huge Fraction or int
         raise ValueError(f"rtol must be in [{floor:.3g}, 1) (100 float64 eps: the float64 "
                          f"methods cannot meet less), got {nb.describe(rtol)}")  # fmt: skip
     return float(rtol)

@@ -16,14 +16,17 @@ zero exactly (their gradient is proportional to the other layer's row), and in
 from __future__ import annotations
 
 import math
+import numbers
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from numerics.torch_flow import resolve_device
+from numerics.torch_flow import _check_dtype, _check_seed, resolve_device
 from solvable import kunin, linearisation, node_scaling, three_layer, xu_ziyin
+from solvable._core import numbers as nb
 from solvable._core.activations import ACTIVATIONS, check_activation, elementwise, evaluator
 from solvable._core.backends import torch_module
 from solvable._core.model import System
@@ -41,34 +44,65 @@ __all__ = [
 ]
 
 
-def _real_array(name: str, value: Any, ndim: int) -> np.ndarray:
+def _real_array(name: str, value: Any, ndim: int | tuple[int, ...]) -> np.ndarray:
+    """``value`` as a read-only float64 array of finite numbers with ``ndim`` axes: a numpy
+    array (integer or floating dtype) or nested sequence of numbers (decimal strings too);
+    a bool, complex number or torch tensor is a ``TypeError`` naming ``name``, as the
+    package's number policy (:mod:`solvable._core.numbers`) has it."""
+    want = f"{name} must be an array of real numbers"
+    if type(value).__module__.split(".", 1)[0] == "torch":
+        raise TypeError(f"{want}, got a torch tensor (pass t.tolist() or t.cpu().numpy())")
+    if isinstance(value, np.ndarray) and value.dtype.kind not in "iufO":
+        raise TypeError(f"{want}, got dtype {value.dtype}")
     try:
-        arr = np.array(value, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be an array of real numbers, got {value!r:.80}") from exc
-    if arr.ndim != ndim:
-        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", np.exceptions.ComplexWarning)
+            arr = np.array(value, dtype=float)
+        entries = np.asarray(value, dtype=object).ravel()
+    except (TypeError, ValueError, OverflowError, np.exceptions.ComplexWarning):
+        raise TypeError(f"{want}, got {nb.describe(value)}") from None
+    if any(isinstance(v, (bool, np.bool_, complex, np.complexfloating)) for v in entries):
+        raise TypeError(f"{want} (no bool or complex entries), got {nb.describe(value)}")
+    ndims = (ndim,) if isinstance(ndim, int) else ndim
+    if arr.ndim not in ndims:
+        want_ndim = " or ".join(map(str, ndims))
+        raise ValueError(f"{name} must be {want_ndim}-dimensional, got shape {arr.shape}")
     if arr.size == 0:
         raise ValueError(f"{name} must not be empty")
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite, got {value!r:.80}")
+        raise ValueError(f"{name} must be finite (and within the float64 range), got "
+                         f"{nb.describe(value)}")  # fmt: skip
     arr.setflags(write=False)
     return arr
 
 
+def _real(name: str, value: Any, low: str = "") -> float:
+    """A finite real number (``low``: ``"positive"`` for > 0, ``"nonnegative"`` for >= 0) as
+    a float64, which must not round to 0 where > 0 is asked; a string or another non-number
+    is a ``TypeError`` naming ``name``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (numbers.Real, np.floating, np.integer)
+    ):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__} "
+                        f"{nb.describe(value)}")  # fmt: skip
+    v = nb.check_number(name, value, positive=low == "positive", nonnegative=low == "nonnegative")
+    out = nb.to_float(v, name)
+    if low == "positive" and not out > 0:
+        raise ValueError(f"{name} must be > 0 in float64, got {nb.describe(value)} (rounds to 0)")
+    return out
+
+
 def _positive(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    v = float(value)
-    if not (math.isfinite(v) and v > 0):
-        raise ValueError(f"{name} must be finite and > 0, got {value!r}")
-    return v
+    return _real(name, value, "positive")
 
 
 class _Model:
     """Data arrays as tensors, copied to each device / dtype once per model (the vector
     field is evaluated thousands of times; on CUDA each copy would be a blocking
-    host-to-device transfer).  The cache lives in the instance, outside its fields."""
+    host-to-device transfer).  The cache lives in the instance, outside its fields.
+
+    ``loss`` (the flows' hot path) calls the models' unchecked array code: the data are
+    checked when the model is built, the parameters by :mod:`numerics.torch_flow`."""
 
     def _set_data(self, target: str = "y", target_ndim: int = 1) -> None:
         """Validate and freeze ``X`` (n, d) and the targets (n,) or (n, c)."""
@@ -118,10 +152,7 @@ class TwoLayerLinear(_Model):
         set_(self, "x", _real_array("x", self.x, 1))
         if not np.any(self.x):
             raise ValueError("x must not be the zero vector")
-        y = float(self.y)
-        if not math.isfinite(y):
-            raise ValueError(f"y must be finite, got {self.y!r}")
-        set_(self, "y", y)
+        set_(self, "y", _real("y", self.y))
         for name in ("gamma", "eta_u", "eta_w"):
             set_(self, name, _positive(name, getattr(self, name)))
 
@@ -135,7 +166,7 @@ class TwoLayerLinear(_Model):
         return xu_ziyin.network_output(p["u"], p["W"], X, self.gamma)
 
     def loss(self, p: dict[str, Any]) -> Any:
-        return xu_ziyin.loss(p["u"], p["W"], self._t("x", p["u"]), self.y, self.gamma)
+        return xu_ziyin._loss(p["u"], p["W"], self._t("x", p["u"]), self.y, self.gamma)
 
     def gradient(self, p: dict[str, Any]) -> dict[str, Any]:
         """Hand-written ``dL/du = 2 gamma (f - y) W x``, ``dL/dW = 2 gamma (f - y) u x^T``
@@ -184,7 +215,7 @@ class SingleNeuron(_Model):
         return kunin.output(p["a"], p["w"], X)
 
     def loss(self, p: dict[str, Any]) -> Any:
-        return kunin.loss(p["a"], p["w"], self._t("X", p["w"]), self._t("y", p["w"]))
+        return kunin._loss(p["a"], p["w"], self._t("X", p["w"]), self._t("y", p["w"]))
 
 
 @dataclass(frozen=True)
@@ -211,7 +242,7 @@ class WideLinear(_Model):
         return kunin.wide_output(p["A"], p["W"], X)
 
     def loss(self, p: dict[str, Any]) -> Any:
-        return kunin.wide_loss(p["A"], p["W"], self._t("X", p["W"]), self._t("Y", p["W"]))
+        return kunin._wide_loss(p["A"], p["W"], self._t("X", p["W"]), self._t("Y", p["W"]))
 
 
 @dataclass(frozen=True)
@@ -243,22 +274,22 @@ class NodeScaled(_Model):
     def preactivations(self, p: dict[str, Any], X: Any) -> Any:
         """``Z_j(x_i) = w_j^T x_i / sqrt(d)``, shape (B, n, m)
         (:func:`solvable.node_scaling.preactivations`)."""
-        return node_scaling.preactivations(p["W"], X, math.sqrt(X.shape[-1]))
+        return node_scaling._preactivations(p["W"], X, math.sqrt(X.shape[-1]))
 
     def features(self, p: dict[str, Any], X: Any) -> Any:
         """``sigma(Z_j(x_i))``, shape (B, n, m)."""
         return elementwise(self.activation, "torch")(self.preactivations(p, X))
 
     def output(self, p: dict[str, Any], X: Any) -> Any:
-        return node_scaling.network_output(p["W"], p["a"], p["s"], X,
-                                           elementwise(self.activation, "torch"),
-                                           math.sqrt(X.shape[-1]))  # fmt: skip
+        return node_scaling._network_output(p["W"], p["a"], p["s"], X,
+                                            elementwise(self.activation, "torch"),
+                                            math.sqrt(X.shape[-1]))  # fmt: skip
 
     def loss(self, p: dict[str, Any]) -> Any:
         X, y = self._t("X", p["W"]), self._t("y", p["W"])
-        return node_scaling.loss(p["W"], p["a"], p["s"], X, y,
-                                 elementwise(self.activation, "torch"),
-                                 math.sqrt(X.shape[-1]))  # fmt: skip
+        return node_scaling._loss(p["W"], p["a"], p["s"], X, y,
+                                  elementwise(self.activation, "torch"),
+                                  math.sqrt(X.shape[-1]))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -283,11 +314,7 @@ class WideTwoLayer(_Model):
         self._set_data()
         check_activation(self.activation)
         self._set_rates("eta_w")
-        if isinstance(self.eta_a, bool) or not isinstance(self.eta_a, (int, float)):
-            raise TypeError(f"eta_a must be a real number >= 0, got {self.eta_a!r}")
-        if not (math.isfinite(self.eta_a) and self.eta_a >= 0):
-            raise ValueError(f"eta_a must be finite and >= 0, got {self.eta_a!r}")
-        object.__setattr__(self, "eta_a", float(self.eta_a))
+        object.__setattr__(self, "eta_a", _real("eta_a", self.eta_a, "nonnegative"))
         if self.scale is not None:
             self._set_rates("scale")
 
@@ -320,15 +347,22 @@ def node_scaled_parameters(
     i.i.d. uniform on {-1, +1} (eq. (3)), ``s = sqrt(lam)`` for node scalings ``lam``
     (shape (m,), shared, or (B, m)); reproducible from ``seed`` on every device."""
     torch = torch_module()
-    lam_arr = np.array(lam, dtype=float)
-    if lam_arr.ndim not in (1, 2) or lam_arr.size == 0:
-        raise ValueError(f"lam must have shape (m,) or (batch, m), got {lam_arr.shape}")
-    if not np.all(np.isfinite(lam_arr)) or np.any(lam_arr < 0):
+    lam_arr = _real_array("lam", lam, (1, 2))
+    if np.any(lam_arr < 0):
         raise ValueError("lam must be finite and >= 0 (node scalings)")
+    d, batch = nb.check_int("d", d), nb.check_int("batch", batch)
+    seed = _check_seed(seed)
     m = lam_arr.shape[-1]
+    if lam_arr.ndim == 2 and lam_arr.shape[0] not in (1, batch):
+        raise ValueError(f"lam must have shape (m,) or (batch, m) with batch = {batch}, got "
+                         f"{lam_arr.shape}")  # fmt: skip
+    if batch * m * d > 2**63 - 1:
+        raise ValueError(f"batch = {batch} networks of width m = {m} (entries of lam) in "
+                         f"d = {d} dimensions: more than 2**63 - 1 weights (torch's "
+                         "limit)")  # fmt: skip
     lam_arr = np.broadcast_to(lam_arr, (batch, m))
     dev = resolve_device(device)
-    dtype = torch.float64 if dtype is None else dtype
+    dtype = torch.float64 if dtype is None else _check_dtype(dtype)
     gen = torch.Generator().manual_seed(int(seed))
     W = torch.randn((batch, m, d), generator=gen, dtype=torch.float64)
     a = torch.randint(0, 2, (batch, m), generator=gen).to(torch.float64) * 2 - 1
@@ -425,6 +459,10 @@ class SystemModel:
     def __init__(self, system: System, setup: Any) -> None:
         if not isinstance(system, System):
             raise TypeError(f"system must be a solvable.System, got {type(system).__name__}")
+        if not isinstance(setup, system.setup_type):
+            raise TypeError(f"setup must be a {system.setup_type.__module__}."
+                            f"{system.setup_type.__qualname__} (the setup of system), got "
+                            f"{type(setup).__name__} {nb.describe(setup)}")  # fmt: skip
         self.system, self.setup = system, setup
         rates = system.rates(setup)
         self.blocks = tuple(b for b in system.blocks if b in rates)

@@ -55,6 +55,7 @@ import functools
 import itertools
 import math
 import operator
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -62,7 +63,7 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-from numerics.scipy_ode import progress_bar
+from numerics.scipy_ode import PACE_WINDOW, PaceError, progress_bar, projected_pace
 from solvable._core.backends import generate
 
 __all__ = [
@@ -348,6 +349,9 @@ def integrate(
         t = mpmath.mpf(0)
         j = 0
         bar = progress_bar(float(targets[-1])) if progress and targets else None
+        pace = None
+        # beyond float64 (t = 1e400 as an mpf): the projection sees an infinite horizon
+        t_end = float(min(targets[-1], mpmath.mpf(sys.float_info.max))) if targets else 0.0
         while j < len(targets) and targets[j] <= t:  # t = 0 requested
             out.append(list(y))
             j += 1
@@ -398,6 +402,16 @@ def integrate(
                 series.advance(h)
                 t = targets[-1] if last else t_next
                 steps += 1
+                if steps % PACE_WINDOW == 0 and not last:  # the work budget, as in scipy_ode
+                    try:
+                        pace = projected_pace(pace, float(t), steps, t_end, max_steps)
+                    except PaceError as exc:
+                        if pace is not None and (float(t) - pace[0]) / PACE_WINDOW < pace[1] / 2:
+                            raise PaceError(
+                                f"{exc}; the steps shrink: a finite-time blow-up (or "
+                                "a flow too stiff for an explicit method)"
+                            ) from None
+                        raise
                 if bar is not None:
                     bar.n = float(t)
                     bar.refresh()

@@ -33,10 +33,13 @@ __all__ = [
     "DEFAULT_RTOL",
     "FIXED_POINT_MAX_STATE",
     "MAX_STEPS",
+    "PACE_WINDOW",
     "LinearTail",
+    "PaceError",
     "check_interval",
     "integrate",
     "progress_bar",
+    "projected_pace",
 ]
 
 DEFAULT_RTOL = 1e-13
@@ -211,7 +214,7 @@ def integrate(
     rest of the trajectory is the linearised flow to within the tolerance, the remaining
     times are evaluated from it (so ``t = 1e6`` costs what reaching the fixed point costs).
     ``max_steps`` caps the accepted steps (``ArithmeticError`` naming it, instead of a hang),
-    and is projected every :data:`PACE_WINDOW` steps (:func:`_projected_pace`): a horizon it
+    and is projected every :data:`PACE_WINDOW` steps (:func:`projected_pace`): a horizon it
     cannot reach stops after a few windows, not after ``max_steps`` steps;
     ``progress`` shows a tqdm bar of ``t``.  Statistics: ``nfev``, ``steps``, ``checks``
     and ``fixed_point_t`` (the time the test succeeded, or None).
@@ -260,7 +263,7 @@ def integrate(
                 raise ArithmeticError(f"DOP853 failed at t = {solver.t:.6g}: {message}")
             steps += 1
             if steps % PACE_WINDOW == 0:
-                pace = _projected_pace(pace, float(solver.t), steps, t_end, max_steps)
+                pace = projected_pace(pace, float(solver.t), steps, t_end, max_steps)
             inside = j
             while inside < len(times) and times[inside] <= solver.t:
                 inside += 1
@@ -306,7 +309,13 @@ PACE_MARGIN = 100  # refused only when the projection exceeds max_steps this man
 # a run whose steps later grow 100-fold (a transient left behind) is still never cut short
 
 
-def _projected_pace(last: tuple[float, float] | None, t: float, steps: int, t_end: float,
+class PaceError(ArithmeticError, ValueError):
+    """A horizon the integrator cannot reach within ``max_steps`` (:func:`projected_pace`):
+    an ``ArithmeticError`` of the run, and a ``ValueError`` of its ``times`` / ``max_steps``
+    arguments."""
+
+
+def projected_pace(last: tuple[float, float] | None, t: float, steps: int, t_end: float,
                     max_steps: int) -> tuple[float, float]:  # fmt: skip
     """The work budget of :func:`integrate`: the mean step of the last :data:`PACE_WINDOW`
     steps; where it has stopped growing (at most :data:`PACE_GROWTH` times the previous
@@ -318,8 +327,9 @@ def _projected_pace(last: tuple[float, float] | None, t: float, steps: int, t_en
     if last is not None and 0 < mean <= PACE_GROWTH * last[1]:
         left = (t_end - t) / mean
         if left > PACE_MARGIN * (max_steps - steps):
-            raise ArithmeticError(
-                f"max_steps={max_steps} cannot reach t = {t_end:.6g}: at the pace of the last "
+            raise PaceError(
+                f"max_steps={max_steps} cannot reach the last of times, t = {t_end:.6g}: at the "
+                f"pace of the last "
                 f"{PACE_WINDOW} steps (mean step {mean:.3g}, no longer growing) it needs about "
                 f"{left:.3g} more steps after {steps} (t = {t:.6g}); raise max_steps, or ask "
                 f"for earlier times"

@@ -156,7 +156,7 @@ def threads(n: int | None) -> Iterator[None]:
     torch = _torch()
     old = torch.get_num_threads()
     if n is not None:
-        torch.set_num_threads(nb.check_int("threads", n))
+        torch.set_num_threads(_check_threads("threads", n))
     try:
         yield
     finally:
@@ -170,6 +170,7 @@ def min_rtol(dtype: Any) -> float:
     """The smallest ``rtol`` :func:`gradient_flow` accepts for parameters of ``dtype``:
     ``RTOL_FLOOR_EPS * eps`` (float64 2.2e-14, float32 1.2e-5, bfloat16 0.78)."""
     torch = _torch()
+    dtype = _check_dtype(dtype)  # None: torch's default dtype
     return RTOL_FLOOR_EPS * float(torch.finfo(dtype).eps)
 
 
@@ -212,7 +213,11 @@ def initialise(
     torch = _torch()
     shapes = _check_shapes(shapes)
     batch = nb.check_int("batch", batch)
-    seed = nb.check_int("seed", seed, low=0)
+    seed = _check_seed(seed)
+    for name, shape in shapes.items():
+        if batch * math.prod(shape) > _INT64_MAX:
+            raise ValueError(f"batch = {batch} networks of shapes[{name!r}] = {shape}: more "
+                             f"than 2**63 - 1 entries (torch's limit)")  # fmt: skip
     if isinstance(scale, Mapping):
         missing = sorted(set(shapes) - set(scale))
         extra = sorted(set(scale) - set(shapes))
@@ -225,12 +230,16 @@ def initialise(
         value = nb.to_float(nb.check_number("scale", scale, nonnegative=True), "scale")
         scales = dict.fromkeys(shapes, value)
     dev = resolve_device(device)
-    dtype = torch.float64 if dtype is None else dtype
+    dtype = torch.float64 if dtype is None else _check_dtype(dtype)
     gen = torch.Generator().manual_seed(int(seed))
     out = {}
     for name, shape in shapes.items():
         z = torch.randn((batch, *shape), generator=gen, dtype=torch.float64)
-        out[name] = (scales[name] * z).to(device=dev, dtype=dtype)
+        drawn = (scales[name] * z).to(dtype=dtype)  # on the CPU: checked without a device sync
+        if not bool(torch.isfinite(drawn).all()):
+            raise ValueError(f"scale = {scales[name]!r} (block {name!r}) times N(0, 1) draws "
+                             f"leaves the range of {dtype}: rescale it")  # fmt: skip
+        out[name] = drawn.to(device=dev)
     return out
 
 
@@ -530,6 +539,60 @@ def _is_tensor(value: Any) -> bool:
     return type(value).__module__.split(".", 1)[0] == "torch"
 
 
+def _check_dtype(dtype: Any, name: str = "dtype") -> Any:
+    """``None`` or a real floating-point ``torch.dtype`` (else ``TypeError`` naming
+    ``name``)."""
+    torch = _torch()
+    if dtype is None:
+        return None
+    if not isinstance(dtype, torch.dtype) or not dtype.is_floating_point:
+        raise TypeError(f"{name} must be None or a floating-point torch.dtype (torch.float64, "
+                        f"torch.float32, ...), got {type(dtype).__name__} "
+                        f"{nb.describe(dtype)}")  # fmt: skip
+    return dtype
+
+
+def _check_flag(name: str, value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {type(value).__name__} "
+                        f"{nb.describe(value)}")  # fmt: skip
+    return bool(value)
+
+
+def _check_measures(measures: Any) -> dict[str, Callable[..., Any]]:
+    """``None`` or a mapping of name (str) -> callable ``(params, rows) -> tensor``."""
+    if measures is None:
+        return {}
+    want = "None or a mapping of name (str) -> callable(params, rows) returning a tensor (B, ...)"
+    if not isinstance(measures, Mapping):
+        raise TypeError(f"measures must be {want}, got {type(measures).__name__} "
+                        f"{nb.describe(measures)}")  # fmt: skip
+    for k, fn in measures.items():
+        if not isinstance(k, str) or not callable(fn):
+            raise TypeError(f"measures must be {want}; got the item {nb.describe(k)}: "
+                            f"{nb.describe(fn)}")  # fmt: skip
+    return dict(measures)
+
+
+_INT64_MAX = 2**63 - 1
+"""torch's sizes and seeds are 64-bit: a batch (or block) of more elements, or a seed
+beyond ``2**64 - 1``, is refused before torch is asked."""
+
+
+def _check_seed(seed: Any) -> int:
+    seed = nb.check_int("seed", seed, low=0)
+    if seed > 2**64 - 1:
+        raise ValueError(f"seed must be an int in [0, 2**64 - 1] (torch's generator), got {seed}")
+    return seed
+
+
+def _check_threads(name: str, value: Any) -> int:
+    value = nb.check_int(name, value)
+    if value > 2**31 - 1:
+        raise ValueError(f"{name} must be an int in [1, 2**31 - 1], got {value}")
+    return value
+
+
 def _check_times(times: Any) -> np.ndarray:
     """``times``: a non-empty sorted 1-d sequence of finite real numbers ``>= 0`` (a numpy
     array, list or tuple; the package's number policy, :func:`solvable._core.numbers.
@@ -626,6 +689,7 @@ def _prepare(model: Any, params: Mapping[str, Any], device: Any, dtype: Any):
             f"the blocks {model.blocks}, got {type(params).__name__} {nb.describe(params)}"
         )
     dev = resolve_device(device) if device is not None else None
+    dtype = _check_dtype(dtype)
     out = {}
     for k, v in params.items():
         if not isinstance(k, str):
@@ -748,9 +812,15 @@ def gradient_flow(
     ts = _check_times(times)
     if atol is not None:
         atol = nb.to_float(nb.check_number("atol", atol, positive=True), "atol")
-    max_steps = nb.check_int("max_steps", max_steps)
-    if not isinstance(fixed_point, bool):
-        raise TypeError(f"fixed_point must be True or False, got {nb.describe(fixed_point)}")
+    max_steps = min(nb.check_int("max_steps", max_steps), _INT64_MAX)  # beyond: unreachable
+    fixed_point = _check_flag("fixed_point", fixed_point)
+    keep_params, progress = (
+        _check_flag("keep_params", keep_params),
+        _check_flag("progress", progress),
+    )
+    measures = _check_measures(measures)
+    if max_batch is not None:
+        max_batch = nb.check_int("max_batch", max_batch)
     p = _prepare(model, params, device, dtype)
     work = next(iter(p.values())).dtype
     if work not in (torch.float32, torch.float64):
@@ -773,8 +843,8 @@ def gradient_flow(
             )
 
     if threads is not None:
-        threads = nb.check_int("threads", threads)
-    workers = nb.check_int("workers", workers)
+        threads = _check_threads("threads", threads)
+    workers = _check_threads("workers", workers)
 
     def run(chunk: dict[str, Any], offset: int) -> FlowResult:
         return _dop853(model, chunk, ts, rtol, atol, measures, keep_params, max_steps, progress,
@@ -1106,10 +1176,16 @@ CHECK_EVERY = 64
 """Gradient descent checks its parameters for inf / NaN after every this many steps."""
 
 
+class DivergedError(ArithmeticError, ValueError):
+    """Gradient descent left the float64 (or the parameters' dtype) range: an
+    ``ArithmeticError`` (it is one) and a ``ValueError`` of its argument ``lr`` (too large
+    for this model and start), named in the message."""
+
+
 def _diverged(f: Any, step: Any, y: Any, k0: int, n: int, offset: int, per_element: bool,
               lr: Any) -> None:  # fmt: skip
     """Replay the ``n`` steps after step ``k0`` from ``y`` to name the first step with a
-    non-finite parameter and its batch elements; raise ``ArithmeticError``."""
+    non-finite parameter and its batch elements; raise :class:`DivergedError`."""
     torch = _torch()
     first = k0
     while first < k0 + n:
@@ -1121,7 +1197,7 @@ def _diverged(f: Any, step: Any, y: Any, k0: int, n: int, offset: int, per_eleme
     rows = (torch.nonzero(bad).reshape(-1) + offset).tolist()
     shown = ", ".join(map(str, rows[:5])) + (", ..." if len(rows) > 5 else "")
     what = "its lr" if per_element else f"lr = {lr}"
-    raise ArithmeticError(
+    raise DivergedError(
         f"gradient descent diverged: a parameter is inf or NaN after step {first} in batch "
         f"element(s) {shown} ({what}); a smaller lr keeps it finite"
     )
@@ -1161,6 +1237,13 @@ def gradient_descent(
                          f"got {record_steps!r:.80}")  # fmt: skip
     if np.any(steps_arr < 0) or np.any(np.diff(steps_arr) < 0):
         raise ValueError("record_steps must be sorted and >= 0")
+    keep_params, progress = (
+        _check_flag("keep_params", keep_params),
+        _check_flag("progress", progress),
+    )
+    measures = _check_measures(measures)
+    if max_batch is not None:
+        max_batch = nb.check_int("max_batch", max_batch)
     p = _prepare(model, params, device, dtype)
     if per_element:
         batch = next(iter(p.values())).shape[0]

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,7 +60,7 @@ from scipy.optimize import brentq
 
 from solvable import kunin
 from solvable._core import numbers as nb
-from solvable._core.backends import generate
+from solvable._core.backends import check_backend, generate
 from solvable._core.claims import Theorem, Verdict, prove_zero
 from solvable._core.model import Model
 from solvable._core.numbers import Number
@@ -138,12 +138,17 @@ def symbolic() -> Symbols:
     return Symbols(D=D, theta0=theta0, tau=tau, exprs=exprs)
 
 
-@functools.cache
 def evaluators(backend: str) -> dict[str, Callable[..., Any]]:
     """The generated evaluators for ``backend`` (``"numpy"``, ``"mpmath"``, ``"torch"``):
     ``primed`` = (D, kappa) of ``(eta_a, eta_w, s, delta)`` (kunin's ``delta_p``,
     ``kappa_of_rates``); ``T_p`` and ``T_half_lead`` of ``(D, kappa, Y[, theta0])``;
-    ``profile`` of ``(tau, theta0)``; ``half_factor`` (= T_half_lead/T_p) of ``theta0``."""
+    ``profile`` of ``(tau, theta0)``; ``half_factor`` (= T_half_lead/T_p) of ``theta0``.
+    Cached per backend."""
+    return _evaluators(check_backend(backend))
+
+
+@functools.cache
+def _evaluators(backend: str) -> dict[str, Callable[..., Any]]:
     K = kunin.symbolic()
     S = symbolic()
     ex = S.exprs
@@ -200,7 +205,7 @@ def _constants(setup: kunin.Setup, a0: Number, w0: Any, work: int) -> _Constants
         raise TypeError(f"setup must be a kunin.Setup, got {type(setup).__name__}")
     traj = kunin.closed_form(setup, a0, w0, dps=work)
     with nb.Precision(work):
-        D, kappa = evaluators("mpmath")["primed"](
+        D, kappa = _evaluators("mpmath")["primed"](
             nb.to_mpf(setup.eta_a), nb.to_mpf(setup.eta_w), traj.s, traj.delta
         )
         if not D > 0:
@@ -212,7 +217,7 @@ def _constants(setup: kunin.Setup, a0: Number, w0: Any, work: int) -> _Constants
         Y = mpmath.sqrt(mpmath.fsum(v * v for v in b))
         if Y == 0:
             raise ValueError("X, y must give beta* = X^T y / s != 0 (else nothing is learned)")
-        w = np.array([nb.to_mpf(v) for v in w0], dtype=object)
+        w = np.array([nb.to_mpf(v) for v in nb.check_vector("w0", w0)], dtype=object)
         par = mpmath.fsum(w * b) / Y
         perp = mpmath.sqrt(max(mpmath.fsum(w * w) - par**2, mpmath.mpf(0)))
         theta0 = mpmath.atan2(perp, abs(par))
@@ -226,7 +231,8 @@ def _out(value: Any, dps: int | None, what: str) -> Any:
     if math.isfinite(out) or not mpmath.isfinite(value):
         return out
     raise nb.Float64RangeError(
-        f"{what} = {mpmath.nstr(value, 6)} is outside the float64 range; pass dps=..."
+        f"{what} = {mpmath.nstr(value, 6)} is outside the float64 range for this setup and "
+        "these a0, w0; pass dps=..."
     )
 
 
@@ -250,7 +256,7 @@ def plateau_time(setup: kunin.Setup, a0: Number, w0: Any, *, dps: int | None = N
     work = _SHADOW_DPS if dps is None else dps
     c = _constants(setup, a0, w0, work)
     with nb.Precision(work):
-        val = evaluators("mpmath")["T_p"](c.D, c.kappa, c.Y)
+        val = _evaluators("mpmath")["T_p"](c.D, c.kappa, c.Y)
     return _out(val, dps, "T_p")
 
 
@@ -271,36 +277,72 @@ def ntk_change(setup: kunin.Setup, states: Sequence[Any], start: Any, end: Any =
     if not isinstance(setup, kunin.Setup):
         raise TypeError(f"setup must be a kunin.Setup, got {type(setup).__name__}")
     dps = nb.check_dps(dps)
+    if isinstance(states, (str, bytes, Mapping)) or not (
+        hasattr(states, "__len__") and hasattr(states, "__getitem__")
+    ):
+        raise TypeError(f"states must be a sequence of states (each with weights a and w), "
+                        f"got {type(states).__name__} {nb.describe(states)}")  # fmt: skip
+    mp_ = dps is not None
     with nb.Precision(dps):
-        out = _ntk_change(setup, states, start, end, dps is not None)
+        ws = [_weights(f"states[{k}]", states[k], setup.d, mp_) for k in range(len(states))]
+        w0 = _weights("start", start, setup.d, mp_)
+        w1 = None if end is None else _weights("end", end, setup.d, mp_)
+        try:
+            out = _ntk_change(setup, ws, w0, w1, mp_)
+        except nb.Float64RangeError:
+            raise ValueError("the NTK of these states (or of start, end) is beyond the float64 "
+                             "range: pass dps=... (mpmath)") from None  # fmt: skip
     return out if dps is None else nb.rounded((out,), dps)[0]
+
+
+def _weights(name: str, state: Any, d: int, mp_: bool) -> tuple[Any, tuple[Any, ...]]:
+    """The weights ``(a, w)`` of ``state`` (anything with ``a`` and ``w`` (d,)), checked
+    (``name``: the argument, in the messages) and converted (mpmath where ``mp_``)."""
+    if not (hasattr(state, "a") and hasattr(state, "w")):
+        raise TypeError(f"{name} must be a state with weights a and w (e.g. a kunin.State), "
+                        f"got {type(state).__name__} {nb.describe(state)}")  # fmt: skip
+    a, w = state.a, state.w
+    a = nb.check_number(f"{name}.a", a.item() if isinstance(a, np.ndarray) and a.size == 1 else a)
+    w = nb.check_vector(f"{name}.w", np.ravel(w) if isinstance(w, np.ndarray) else w, d)
+    if mp_:
+        return nb.to_mpf(a), tuple(nb.to_mpf(v) for v in w)
+    return nb.to_float(a, f"{name}.a"), tuple(nb.to_float(v, f"{name}.w") for v in w)
 
 
 def _ntk_change(setup: kunin.Setup, states: Sequence[Any], start: Any, end: Any,
                 mp_: bool) -> np.ndarray:  # fmt: skip
-    """:func:`ntk_change` at the working precision (mpmath when ``mp_``)."""
+    """:func:`ntk_change` at the working precision (mpmath when ``mp_``) on the weights
+    ``(a, w)`` of each state (``end`` may be ``None``); a float64 NTK or change beyond the
+    float64 range is a :class:`~solvable._core.numbers.Float64RangeError`."""
     conv = nb.to_mpf if mp_ else float
     dt = object if mp_ else float
     X = np.array([[conv(v) for v in row] for row in setup.X], dtype=dt)
     ea, ew = conv(setup.eta_a), conv(setup.eta_w)
 
     def ntk(st: Any) -> np.ndarray:
-        a = np.array(conv(st.a), dtype=dt)
-        w = np.array([conv(v) for v in np.ravel(st.w)], dtype=dt)
-        return kunin.ntk(a, w, X, ea, ew)
+        a = np.array(st[0], dtype=dt)
+        w = np.array(list(st[1]), dtype=dt)
+        try:
+            return kunin.ntk(a, w, X, ea, ew)
+        except ValueError as exc:  # finite weights of the right shape: a float64 overflow
+            raise nb.Float64RangeError(str(exc)) from None
 
     K0 = ntk(start)
     scale = _frobenius(K0 if end is None else ntk(end) - K0)
     if scale == 0:
         raise ValueError("the reference change is 0 (K(start) = 0, or K(end) = K(start))")
-    return np.array([_frobenius(ntk(s) - K0) / scale for s in states], dtype=dt)
+    with np.errstate(all="ignore"):
+        out = np.array([_frobenius(ntk(s) - K0) / scale for s in states], dtype=dt)
+    if not mp_ and not (math.isfinite(scale) and np.isfinite(out).all()):
+        raise nb.Float64RangeError("the NTK change is beyond the float64 range")
+    return out
 
 
 def _fraction(traj: kunin.Trajectory, times: Sequence[Any]) -> list[Any]:
     """The fraction of the total NTK change of the closed form at ``times``."""
     st = traj.sample([0, math.inf if traj.dps is None else mpmath.inf, *times])
-    states = [st[k] for k in range(len(st))]
-    return list(_ntk_change(traj.setup, states[2:], states[0], states[1], traj.dps is not None))
+    ws = [(st.a[k], np.ravel(st.w[k])) for k in range(len(st))]
+    return list(_ntk_change(traj.setup, ws[2:], ws[0], ws[1], traj.dps is not None))
 
 
 def half_time(setup: kunin.Setup, a0: Number, w0: Any, *, dps: int | None = None,
@@ -329,10 +371,10 @@ def half_time(setup: kunin.Setup, a0: Number, w0: Any, *, dps: int | None = None
                     "w0 must be at an angle theta0 in (0, pi/2) to beta* for the leading order, "
                     f"got theta0 = {mpmath.nstr(c.theta0, 6)}"
                 )
-            val = evaluators("mpmath")["T_half_lead"](c.D, c.kappa, c.Y, c.theta0)
+            val = _evaluators("mpmath")["T_half_lead"](c.D, c.kappa, c.Y, c.theta0)
         return _out(val, dps, "T_half")
     with nb.Precision(work):
-        step = evaluators("mpmath")["T_p"](c.D, c.kappa, c.Y) / 8
+        step = _evaluators("mpmath")["T_p"](c.D, c.kappa, c.Y) / 8
     if dps is None:
         return _half_time_float64(setup, a0, w0, float(step))
     traj = c.traj
@@ -388,10 +430,10 @@ def ntk_profile(tau: Number, theta0: Number, *, dps: int | None = None) -> Any:
     if dps is None:
         th = nb.to_float(theta0, "theta0")
         t = math.inf if tau_v is None else nb.to_float(tau_v, "tau")
-        return float(evaluators("numpy")["profile"](t, th))
+        return float(_evaluators("numpy")["profile"](t, th))
     with nb.Precision(dps):
         t = mpmath.inf if tau_v is None else nb.to_mpf(tau_v)
-        val = evaluators("mpmath")["profile"](t, nb.to_mpf(theta0))
+        val = _evaluators("mpmath")["profile"](t, nb.to_mpf(theta0))
     return nb.round_to(dps)(val)
 
 

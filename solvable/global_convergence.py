@@ -59,6 +59,7 @@ from numpy.polynomial.hermite_e import hermegauss
 from scipy.integrate import quad
 
 from solvable import ntg
+from solvable._core import numbers as nb
 from solvable._core.activations import ACTIVATIONS, Z, activation, check_activation, derivative
 from solvable._core.activations import evaluator as activation_evaluator
 from solvable._core.backends import generate
@@ -71,6 +72,7 @@ from solvable._core.tolerance import Tolerance, error_in_units
 from solvable.node_scaling import (
     GAMMA,
     J,
+    _float_array,
     finite_k_symbolic,
     node_scaling_limit,
     sum_of_squares_limit,
@@ -325,10 +327,9 @@ def c1(activation: str, d: int, *, c: Any = 1, dps: int | None = None) -> Any:
     name = check_activation(activation)
     d = _check_int("d", d)
     dps = _check_dps(dps)
-    if isinstance(c, bool) or not isinstance(c, (numbers.Real, str, mpmath.mpf)):
-        raise TypeError(f"c must be a real number in (0, 1], got {c!r}")
+    c = nb.check_number("c", c)
     with mpmath.workdps((15 if dps is None else dps) + _GUARD):
-        cv = mpmath.mpf(c)
+        cv = nb.exact_to_mpf(c)
         if not (0 < cv <= 1):
             raise ValueError(f"c must be in (0, 1], got {c!r}")
         if dps is not None:
@@ -381,11 +382,14 @@ def activation_bounds(activation: str, *, dps: int | None = None) -> tuple[Any, 
 # numeric evaluators
 # ---------------------------------------------------------------------------
 def _positive_real(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (numbers.Real, mpmath.mpf)):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}")
-    v = float(value)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (numbers.Real, mpmath.mpf, np.floating, np.integer)
+    ):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__} "
+                        f"{nb.describe(value)}")  # fmt: skip
+    v = nb.to_float(value, name)  # beyond the float64 range: a ValueError naming it
     if not (math.isfinite(v) and v > 0):
-        raise ValueError(f"{name} must be finite and > 0, got {value!r}")
+        raise ValueError(f"{name} must be finite and > 0, got {nb.describe(value)}")
     return v
 
 
@@ -430,14 +434,16 @@ class Constants:
         ``C_1`` from :func:`c1`, ``M = sup |sigma''|`` from :func:`activation_bounds` and
         ``kappa_n`` from :func:`solvable.ntg.kappa_n` unless given."""
         name = check_activation(activation)
-        Xa = np.asarray(X, dtype=float)
-        ya = np.asarray(y, dtype=float)
-        if Xa.ndim != 2 or Xa.size == 0:
-            raise ValueError(f"X must be a non-empty (n, d) array, got shape {Xa.shape}")
-        if ya.shape != (Xa.shape[0],):
-            raise ValueError(f"y must have shape ({Xa.shape[0]},), got {ya.shape}")
-        if not (np.all(np.isfinite(Xa)) and np.all(np.isfinite(ya))):
-            raise ValueError("X and y must be finite")
+        yv = nb.check_vector("y", y)
+        rows = nb.check_matrix("X", X, (None, None))
+        if len(yv) != len(rows):
+            raise ValueError(f"y must have shape ({len(rows)},) (one entry per row of X), got "
+                             f"({len(yv)},)")  # fmt: skip
+        Xa = np.array([[nb.to_float(v, "X") for v in row] for row in rows], dtype=float)
+        ya = np.array([nb.to_float(v, "y") for v in yv], dtype=float)
+        if not np.any(ya):
+            raise ValueError("y must not be all zero: C = max |y_i| must be > 0 (Assumption "
+                             "3.1(c))")  # fmt: skip
         n, d = Xa.shape
         kap = ntg.kappa_n(Xa, name) if kappa_n is None else kappa_n
         _, M = activation_bounds(name)
@@ -456,6 +462,9 @@ def gd_width_stable(expr: sp.Expr) -> sp.Expr:
     kappa_n/2)/(1 + beta)``: equal (``1 - beta^2 = eta gamma kappa_n/2``; claim
     ``gd_width_stable_form``), without the cancellation of ``1 - beta`` in float64 when
     ``eta gamma kappa_n`` is small (it always is: ``eta <= gamma kappa_n d^2/(8 n^2)``)."""
+    if not isinstance(expr, sp.Expr):
+        raise TypeError(f"expr must be a sympy expression (a width term of theorem_6_1()), got "
+                        f"{type(expr).__name__} {nb.describe(expr)}")  # fmt: skip
     beta = theorem_6_1().beta
     return expr.subs(1 - beta, ETA * GAMMA * KAPPA / 2 / (1 + beta))
 
@@ -502,24 +511,41 @@ def _check_constants(consts: Any) -> Constants:
     return consts
 
 
-def _evaluate(name: str, consts: Any, *extra: Any, dps: Any = None) -> Any:
+def _evaluate(name: str, consts: Any, *extra: Any, dps: Any = None, names: str = "") -> Any:
+    """The evaluator ``name`` at ``consts`` and the checked ``extra`` arguments (float64
+    arrays, or numbers at ``dps``); a float64 result beyond the float64 range is refused,
+    naming ``consts`` and the arguments ``names``."""
     consts = _check_constants(consts)
     dps = _check_dps(dps)
     args = [consts.values()[s] for s in _CONST_SYMBOLS]
     if dps is None:
-        return _lambdified(name, "numpy")(*args, *(np.asarray(e, dtype=float) for e in extra))
+        with np.errstate(all="ignore"):
+            floats = [np.asarray(e, dtype=float) for e in extra]
+            out = _lambdified(name, "numpy")(*(np.float64(a) for a in args), *floats)
+        if not np.all(np.isfinite(out)):
+            raise ValueError(
+                f"{name} bound at consts{', ' + names if names else ''}: the result is outside "
+                f"the float64 range (|value| <= {nb.FLOAT64_MAX:.4g}): use dps=k (mpmath)"
+            )
+        return out
     with mpmath.workdps(dps + _GUARD):
         value = _lambdified(name, "mpmath")(
-            *(mpmath.mpf(a) for a in args), *(mpmath.mpf(e) for e in extra)
+            *(mpmath.mpf(a) for a in args), *(nb.exact_to_mpf(e) for e in extra)
         )
     with mpmath.workdps(dps):
         return +value
 
 
-def _nonnegative_array(name: str, value: Any) -> np.ndarray:
-    arr = np.asarray(value, dtype=float)
-    if not np.all(np.isfinite(arr)) or np.any(arr < 0):
-        raise ValueError(f"{name} must be finite and >= 0, got {value!r:.80}")
+def _nonnegative_array(name: str, value: Any, dps: Any = None) -> Any:
+    """A number ``>= 0`` (kept exact for ``dps``) or, in float64, an array of them."""
+    if dps is not None or not isinstance(value, (list, tuple, np.ndarray)):
+        v = nb.check_number(name, value)
+        if nb.exact_to_mpf(v) < 0:
+            raise ValueError(f"{name} must be finite and >= 0, got {nb.describe(value)}")
+        return v if dps is not None else np.float64(nb.to_float(v, name))
+    arr = _float_array(name, value)
+    if np.any(arr < 0):
+        raise ValueError(f"{name} must be finite and >= 0, got {nb.describe(value)}")
     return arr
 
 
@@ -541,18 +567,15 @@ def eig_min_bound_numeric(consts: Constants, *, dps: int | None = None) -> Any:
 def loss_bound_numeric(consts: Constants, t: Any, L0: Any, *, dps: int | None = None) -> Any:
     """Theorem 5.1(b): ``exp(-gamma kappa_n t/2) L0`` (``t``, ``L0 >= 0``; float64 arrays
     broadcast)."""
-    t_arr, l_arr = _nonnegative_array("t", t), _nonnegative_array("L0", L0)
-    if dps is not None:
-        return _evaluate("loss", consts, float(t_arr), float(l_arr), dps=dps)
-    return _evaluate("loss", consts, t_arr, l_arr)
+    dps = _check_dps(dps)
+    t_arr, l_arr = _nonnegative_array("t", t, dps), _nonnegative_array("L0", L0, dps)
+    return _evaluate("loss", consts, t_arr, l_arr, dps=dps, names="t, L0")
 
 
 def weight_bound_numeric(consts: Constants, lam: Any, *, dps: int | None = None) -> Any:
     """Theorem 5.1(c): the bound on ``||w_tj - w_0j||`` for node scalings ``lam >= 0``."""
-    lam_arr = _nonnegative_array("lam", lam)
-    if dps is not None:
-        return _evaluate("weight", consts, float(lam_arr), dps=dps)
-    return _evaluate("weight", consts, lam_arr)
+    dps = _check_dps(dps)
+    return _evaluate("weight", consts, _nonnegative_array("lam", lam, dps), dps=dps, names="lam")
 
 
 def weight_bound_given_loss_numeric(
@@ -560,19 +583,17 @@ def weight_bound_given_loss_numeric(
 ) -> Any:
     """The proof step of Theorem 5.1(c) before Markov, ``4 sqrt(2 n L0 lam/d)/(gamma
     kappa_n)``, for a run's initial loss ``L0`` and node scalings ``lam``."""
-    l_arr, lam_arr = _nonnegative_array("L0", L0), _nonnegative_array("lam", lam)
-    if dps is not None:
-        return _evaluate("weight_given_loss", consts, float(l_arr), float(lam_arr), dps=dps)
-    return _evaluate("weight_given_loss", consts, l_arr, lam_arr)
+    dps = _check_dps(dps)
+    l_arr, lam_arr = _nonnegative_array("L0", L0, dps), _nonnegative_array("lam", lam, dps)
+    return _evaluate("weight_given_loss", consts, l_arr, lam_arr, dps=dps, names="L0, lam")
 
 
 def ntg_change_bound_numeric(consts: Constants, sum_sq: Any, *, dps: int | None = None) -> Any:
     """Theorem 5.1(d): the bound on ``||Theta_m(W_t) - Theta_m(W_0)||_2`` given
     ``sum_sq = sum_j lambda_{m,j}^2`` (see :func:`solvable.node_scaling.sum_of_squares_numeric`)."""
-    s_arr = _nonnegative_array("sum_sq", sum_sq)
-    if dps is not None:
-        return _evaluate("ntg_change", consts, float(s_arr), dps=dps)
-    return _evaluate("ntg_change", consts, s_arr)
+    dps = _check_dps(dps)
+    s_arr = _nonnegative_array("sum_sq", sum_sq, dps)
+    return _evaluate("ntg_change", consts, s_arr, dps=dps, names="sum_sq")
 
 
 def step_size_limit_numeric(consts: Constants, *, dps: int | None = None) -> Any:
@@ -591,7 +612,8 @@ def _check_eta(consts: Constants, eta: Any) -> float:
 def gd_rate_numeric(consts: Constants, eta: Any, *, dps: int | None = None) -> Any:
     """Theorem 6.1, corrected (16): the factor ``1 - eta gamma kappa_n/2 = beta^2`` of
     ``||y - u_s||^2`` per step (``eta`` below :func:`step_size_limit_numeric`)."""
-    return _evaluate("gd_rate", consts, _check_eta(_check_constants(consts), eta), dps=dps)
+    return _evaluate("gd_rate", consts, _check_eta(_check_constants(consts), eta), dps=dps,
+                     names="eta")  # fmt: skip
 
 
 def gd_residual_bound_numeric(consts: Constants, eta: Any, steps: Any, R0_sq: Any, *,
@@ -599,11 +621,14 @@ def gd_residual_bound_numeric(consts: Constants, eta: Any, steps: Any, R0_sq: An
     """Theorem 6.1, corrected (16): ``(1 - eta gamma kappa_n/2)^s ||y - u_0||^2`` after
     ``steps`` steps (``R0_sq = ||y - u_0||^2``; float64 arrays broadcast)."""
     e = _check_eta(_check_constants(consts), eta)
-    s_arr, r_arr = _nonnegative_array("steps", steps), _nonnegative_array("R0_sq", R0_sq)
+    dps = _check_dps(dps)
+    s_arr, r_arr = _nonnegative_array("steps", steps, dps), _nonnegative_array("R0_sq", R0_sq, dps)
     if dps is not None:
-        return _evaluate("gd_residual", consts, e, float(s_arr), math.sqrt(float(r_arr)),
-                         dps=dps)  # fmt: skip
-    return _evaluate("gd_residual", consts, e, s_arr, np.sqrt(r_arr))
+        with mpmath.workdps(dps + _GUARD):
+            r0 = mpmath.sqrt(nb.exact_to_mpf(r_arr))
+        return _evaluate("gd_residual", consts, e, s_arr, r0, dps=dps)
+    return _evaluate("gd_residual", consts, e, s_arr, np.sqrt(r_arr), dps=dps,
+                     names="eta, steps, R0_sq")  # fmt: skip
 
 
 def gd_weight_bound_given_residual_numeric(
@@ -613,16 +638,16 @@ def gd_weight_bound_given_residual_numeric(
     ``eta sqrt(n lam/d) R0 (1 - beta^s)/(1 - beta)`` for ``R0 = ||y - u_0||``, node scalings
     ``lam`` and ``steps`` (``1 - beta`` in the stable form of :func:`gd_width_stable`)."""
     e = _check_eta(_check_constants(consts), eta)
-    arrs = [_nonnegative_array(k, v) for k, v in (("R0", R0), ("lam", lam), ("steps", steps))]
-    if dps is not None:
-        return _evaluate("gd_weight_given_residual", consts, e, *(float(a) for a in arrs),
-                         dps=dps)  # fmt: skip
-    return _evaluate("gd_weight_given_residual", consts, e, *arrs)
+    dps = _check_dps(dps)
+    arrs = [_nonnegative_array(k, v, dps) for k, v in (("R0", R0), ("lam", lam), ("steps", steps))]
+    return _evaluate("gd_weight_given_residual", consts, e, *arrs, dps=dps,
+                     names="eta, R0, lam, steps")  # fmt: skip
 
 
 def gd_width_condition_numeric(consts: Constants, eta: Any, *, dps: int | None = None) -> Any:
     """Theorem 6.1's width condition at learning rate ``eta``."""
-    return _evaluate("gd_width", consts, _check_eta(_check_constants(consts), eta), dps=dps)
+    return _evaluate("gd_width", consts, _check_eta(_check_constants(consts), eta), dps=dps,
+                     names="eta")  # fmt: skip
 
 
 # ---------------------------------------------------------------------------

@@ -52,7 +52,7 @@ from __future__ import annotations
 import functools
 import math
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -147,8 +147,8 @@ def arccos_expectation(order: int, rho: sp.Expr = RHO) -> sp.Expr:
 
     ``order = 0`` is the ReLU-derivative kernel ``E[sigma'(u) sigma'(v)]``; ``order = 1`` the
     ReLU kernel ``E[sigma(u) sigma(v)]``."""
-    if order not in (0, 1) or isinstance(order, bool):
-        raise ValueError(f"order must be 0 or 1, got {order!r}")
+    if isinstance(order, bool) or not isinstance(order, numbers.Integral) or order not in (0, 1):
+        raise ValueError(f"order must be 0 or 1, got {_describe(order)}")
     rho = to_expr("rho", rho)
     theta = sp.acos(rho)
     if order == 0:
@@ -354,8 +354,7 @@ def _cosine_stable(expr: sp.Expr) -> sp.Expr:
 def kernel_of_vectors(name: str, init: Initialisation | None, x: Any, xp: Any) -> sp.Expr:
     """The kernel at two explicit vectors (exact: ints, Fractions, sympy numbers), 0 when
     either is the zero vector (module docstring)."""
-    xs, ys = (sp.Matrix([sp.nsimplify(v, rational=True) for v in np.ravel(np.asarray(z,
-              dtype=object))]) for z in (x, xp))  # fmt: skip
+    xs, ys = sp.Matrix(_exact_vector("x", x)), sp.Matrix(_exact_vector("xp", xp))
     if xs.shape != ys.shape or xs.shape[0] == 0:
         raise ValueError(f"x and xp must be vectors of one length, got {xs.shape}, {ys.shape}")
     if init is not None:
@@ -366,6 +365,28 @@ def kernel_of_vectors(name: str, init: Initialisation | None, x: Any, xp: Any) -
         _check_init(init)
         return sp.S.Zero
     return kernel(name, init, n1, n2, sp.radsimp(xs.dot(ys) / (n1 * n2)))
+
+
+def _exact_vector(name: str, value: Any) -> list[sp.Expr]:
+    """A 1-d sequence of finite real numbers or sympy expressions, exact (floats through
+    ``nsimplify(rational=True)``; strings only as exact numbers, never evaluated)."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray)):
+        raise TypeError(f"{name} must be a 1-d sequence of real numbers, got "
+                        f"{type(value).__name__} {_describe(value)}")  # fmt: skip
+    if isinstance(value, np.ndarray) and value.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {value.shape}")
+    out = []
+    for i, v in enumerate(value.tolist() if isinstance(value, np.ndarray) else value):
+        if isinstance(v, float):
+            if not math.isfinite(v):
+                raise ValueError(f"{name}[{i}] must be finite, got {v!r}")
+            out.append(sp.nsimplify(v, rational=True))
+            continue
+        e = to_expr(f"{name}[{i}]", v)
+        if e.has(sp.nan, sp.zoo, sp.oo, -sp.oo) or e.is_real is False:
+            raise ValueError(f"{name}[{i}] must be a finite real number, got {_describe(v)}")
+        out.append(e)
+    return out
 
 
 def exercise_printed_ntk(rho: Any = RHO) -> sp.Expr:
@@ -479,7 +500,6 @@ def _unit_values() -> tuple[sp.Expr, sp.Expr, sp.Symbol, tuple[sp.Symbol, sp.Sym
     return f((N1, 0)), f((N2 * sp.cos(THETA), N2 * sp.sin(THETA))), a, w
 
 
-@functools.cache
 def relu_moment(k: int, m: int, simplify: bool = True) -> sp.Expr:
     """``E[relu(<w, x>)^k relu(<w, x'>)^m]`` for ``w ~ N(0, s^2 I_d)`` (``k, m >= 0``,
     ``k + m <= 4``) in :data:`N1`, :data:`N2`, :data:`THETA` (``[0, pi]``) and :data:`S2`:
@@ -490,14 +510,20 @@ def relu_moment(k: int, m: int, simplify: bool = True) -> sp.Expr:
     ``sympy.simplify`` (equal values, longer expressions; a second less to build, for
     generated numeric evaluators)."""
     if not isinstance(simplify, bool):
-        raise TypeError(f"simplify must be a bool, got {simplify!r}")
-    if simplify:
-        return sp.simplify(relu_moment(k, m, False))
+        raise TypeError(f"simplify must be a bool, got {_describe(simplify)}")
     for name, v in (("k", k), ("m", m)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise ValueError(f"{name} must be an integer >= 0, got {v!r}")
+            raise ValueError(f"{name} must be an integer >= 0, got {_describe(v)}")
     if k + m > 4:
         raise ValueError(f"k + m must be <= 4, got {k} + {m}")
+    return _relu_moment(k, m, simplify)
+
+
+@functools.cache
+def _relu_moment(k: int, m: int, simplify: bool) -> sp.Expr:
+    """:func:`relu_moment` of checked arguments (cached)."""
+    if simplify:
+        return sp.simplify(_relu_moment(k, m, False))
     fx, fxp, a, (w0, w1) = _unit_values()
     r, phi = sp.Symbol("r", positive=True), sp.Symbol("phi", real=True)
     density = r * sp.exp(-(r**2) / (2 * S2)) / (2 * sp.pi * S2)
@@ -545,8 +571,11 @@ def output_cumulant(order: int, init: Initialisation | None = None, p: Any = P, 
     :data:`N1`, :data:`N2`, :data:`THETA`, :data:`P`; ``init=None``: generic moments with the
     law's ``E[a^4]`` left as ``E_a4``; ``simplify=False``: built from the unsimplified
     moments (``relu_moment(k, m, simplify=False)``: the same values, cheaper to build)."""
-    if order not in (2, 4):
-        raise ValueError(f"order must be 2 or 4, got {order!r}")
+    if isinstance(order, bool) or not isinstance(order, numbers.Integral) or order not in (2, 4):
+        raise ValueError(f"order must be 2 or 4, got {_describe(order)}")
+    if not isinstance(simplify, bool):
+        raise TypeError(f"simplify must be a bool, got {_describe(simplify)}")
+    p = _width(p)
     if init is None:
         m2, m4, s2 = A2, sp.Symbol("E_a4", positive=True), S2
     else:
@@ -556,7 +585,15 @@ def output_cumulant(order: int, init: Initialisation | None = None, p: Any = P, 
     if order == 2:
         return m2 * e2
     e4 = _projection_moment(4, simplify).subs(S2, s2)
-    return (m4 * e4 - 3 * m2**2 * e2**2) / to_expr("p", p)
+    return (m4 * e4 - 3 * m2**2 * e2**2) / p
+
+
+def _width(p: Any) -> sp.Expr:
+    """The width ``p``: a number > 0 or a sympy expression not known to be <= 0."""
+    p = to_expr("p", p)
+    if p.is_positive is False or p.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+        raise ValueError(f"p must be a width > 0 (finite), got {_describe(p)}")
+    return p
 
 
 def output_excess_kurtosis(init: Initialisation | None = None, p: Any = P, c1: Any = 1,
@@ -565,7 +602,10 @@ def output_excess_kurtosis(init: Initialisation | None = None, p: Any = P, c1: A
     (:func:`output_cumulant`); for ``f(x)`` alone (the default ``c = (1, 0)``):
     ``(6 E[a^4]/E[a^2]^2 - 3)/p`` (``E[relu^4]/E[relu^2]^2 = 6``)."""
     c = {C1: to_expr("c1", c1), C2: to_expr("c2", c2)}
-    return sp.simplify(output_cumulant(4, init, p).subs(c) / output_cumulant(2, init).subs(c) ** 2)
+    if c[C1].is_zero and c[C2].is_zero:
+        raise ValueError("c1 and c2 must not both be 0 (the projection 0 has no kurtosis)")
+    # cancel, not simplify: exact and quick (simplify took minutes on c2 = 1e300)
+    return sp.cancel(output_cumulant(4, init, p).subs(c) / output_cumulant(2, init).subs(c) ** 2)
 
 
 # ---------------------------------------------------------------------------
@@ -798,11 +838,23 @@ def kernel_torch(name: str, init: Initialisation, n1: Any, n2: Any, rho: Any) ->
     torch = torch_module()
     name, init = _check_name(name), _check_init(init)
     m2, s2 = init.floats()
-    rho = torch.as_tensor(rho, dtype=torch.float64) if not torch.is_tensor(rho) else rho
-    n1 = torch.as_tensor(n1, dtype=rho.dtype, device=rho.device)
-    n2 = torch.as_tensor(n2, dtype=rho.dtype, device=rho.device)
-    if bool((n1 < 0).any()) or bool((n2 < 0).any()):
-        raise ValueError("n1, n2 must be >= 0 (norms)")
+
+    def tensor(label: str, value: Any, like: Any) -> Any:
+        if not torch.is_tensor(value):  # numbers, numpy, nested sequences: as kernel_numeric
+            value = torch.as_tensor(_float_array(label, value, "kernel_torch"))
+        elif not torch.is_floating_point(value):
+            raise TypeError(f"{label} must be a real floating-point tensor, got {value.dtype}")
+        if like is not None:
+            value = value.to(dtype=like.dtype, device=like.device)
+        if not bool(torch.isfinite(value).all()):
+            raise ValueError(f"{label} must be finite")
+        return value
+
+    rho = tensor("rho", rho, None)
+    n1, n2 = tensor("n1", n1, rho), tensor("n2", n2, rho)
+    for label, value in (("n1", n1), ("n2", n2)):
+        if bool((value < 0).any()):
+            raise ValueError(f"{label} must be >= 0 (a norm)")
     if bool((rho.abs() > 1 + _RHO_SLACK).any()):
         raise ValueError(f"rho must be in [-1, 1], got max |rho| = {float(rho.abs().max())}")
     phi = _evaluator("phi_rho", "torch")(rho.clamp(-1.0, 1.0))

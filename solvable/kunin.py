@@ -78,7 +78,13 @@ from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
 from solvable._core.model import Model, System
 from solvable._core.numbers import Number
 from solvable._core.tolerance import Tolerance, error_in_units
-from solvable.mirror_flow import hyperbolic_entropy
+from solvable.mirror_flow import (
+    _ArrayArgs,
+    _finite,
+    _shape,
+    _symbolic_sizes,
+    hyperbolic_entropy,
+)
 
 __all__ = [
     "CASES",
@@ -140,61 +146,175 @@ GUARD_DIGITS = nb.GUARD_DIGITS
 # The models: each loss and each conserved quantity defined once (array code that runs
 # on sympy / mpmath object arrays, float64 arrays and batched torch tensors)
 # ---------------------------------------------------------------------------
-def output(a: Any, w: Any, X: Any) -> Any:
-    """``f(x_i) = a w^T x_i`` on the rows of ``X`` (n, d): ``a`` (...), ``w`` (..., d) give
-    (..., n)."""
+def _output(a: Any, w: Any, X: Any) -> Any:
     return a[..., None] * (w @ X.swapaxes(-1, -2))
 
 
-def loss(a: Any, w: Any, X: Any, y: Any) -> Any:
-    """``L = 1/2 sum_i (a w^T x_i - y_i)^2``: ``a`` (...), ``w`` (..., d), ``X`` (n, d),
-    ``y`` (n,)."""
-    return ((output(a, w, X) - y) ** 2).sum(-1) / 2
+def _loss(a: Any, w: Any, X: Any, y: Any) -> Any:
+    return ((_output(a, w, X) - y) ** 2).sum(-1) / 2
 
 
-def balance(a: Any, w: Any, eta_a: Any, eta_w: Any) -> Any:
-    """The conserved ``delta = eta_w a^2 - eta_a |w|^2`` (``a`` (...), ``w`` (..., d)); for a
-    piecewise-linear network ``a`` (..., h), ``W`` (..., h, d) it gives every ``delta_k``."""
+def _balance(a: Any, w: Any, eta_a: Any, eta_w: Any) -> Any:
     return eta_w * a**2 - eta_a * (w * w).sum(-1)
 
 
-def wide_output(A: Any, W: Any, X: Any) -> Any:
-    """Wide two-layer linear net ``f(x) = A^T W x`` on the rows of ``X`` (n, d): ``A``
-    (..., h, c), ``W`` (..., h, d) give (..., n, c)."""
+def _wide_output(A: Any, W: Any, X: Any) -> Any:
     return X @ W.swapaxes(-1, -2) @ A
 
 
-def wide_loss(A: Any, W: Any, X: Any, Y: Any) -> Any:
-    """``L = 1/2 sum_i ||A^T W x_i - y_i||^2`` (X: n x d, Y: n x c)."""
-    return ((wide_output(A, W, X) - Y) ** 2).sum((-1, -2)) / 2
+def _wide_loss(A: Any, W: Any, X: Any, Y: Any) -> Any:
+    return ((_wide_output(A, W, X) - Y) ** 2).sum((-1, -2)) / 2
 
 
-def wide_balance(A: Any, W: Any, eta_a: Any, eta_w: Any) -> Any:
-    """The conserved ``Delta = eta_w A A^T - eta_a W W^T`` (h x h)."""
+def _wide_balance(A: Any, W: Any, eta_a: Any, eta_w: Any) -> Any:
     return eta_w * (A @ A.swapaxes(-1, -2)) - eta_a * (W @ W.swapaxes(-1, -2))
 
 
-def piecewise_linear_loss(a: Any, W: Any, X: Any, y: Any, sigma: Callable[[Any], Any]) -> Any:
-    """``f(x_i) = sum_k a_k sigma(w_k . x_i)``, ``L = 1/2 sum_i (f(x_i) - y_i)^2``; ``a``
-    (..., h), ``W`` (..., h, d); ``sigma`` elementwise on the pre-activations (..., n, h)
-    (ReLU, or inside one activation region ``z -> s z`` with fixed slopes ``s``)."""
+def _piecewise_linear_loss(a: Any, W: Any, X: Any, y: Any, sigma: Callable[[Any], Any]) -> Any:
     f = (sigma(X @ W.swapaxes(-1, -2)) * a[..., None, :]).sum(-1)
     return ((f - y) ** 2).sum(-1) / 2
 
 
-def weight_preconditioner(a: Any, w: Any, eta_a: Any, eta_w: Any) -> Any:
-    """``M = eta_w a^2 I + eta_a w w^T`` (..., d, d) from the weights (``a`` (...), ``w``
-    (..., d)): ``d beta/dt = -M grad_beta L`` (Part I, the self-consistent flow; claim
-    ``kunin.beta_flow``).  Runs on sympy / mpmath object arrays and float64 arrays."""
+def _weight_preconditioner(a: Any, w: Any, eta_a: Any, eta_w: Any) -> Any:
     a, w = np.asarray(a), np.asarray(w)
     eye = np.eye(w.shape[-1], dtype=int)
     return eta_w * a[..., None, None] ** 2 * eye + eta_a * w[..., :, None] * w[..., None, :]
 
 
+def _ntk_array(a: Any, w: Any, X: Any, eta_a: Any, eta_w: Any) -> Any:
+    return X @ _weight_preconditioner(a, w, eta_a, eta_w) @ X.swapaxes(-1, -2)
+
+
+# The public functions check their arguments (mirror_flow._ArrayArgs: float64 arrays, mpmath
+# / sympy object arrays, lists, numbers and, for the torch code, tensors; a TypeError /
+# ValueError names the argument, and a result beyond float64 is refused); the module's own
+# code calls the unchecked forms above.
+_NO_X = object()  # no data matrix (balance, weight_preconditioner)
+
+
+def _single(fn: str, a: Any, w: Any, X: Any = _NO_X, *, torch: bool = True) -> Any:
+    """``a`` (...), ``w`` (..., d) and ``X`` (n, d) of a single-neuron function, checked."""
+    v = _ArrayArgs(fn, torch=torch)
+    a, w = v.array("a", a, wrap=True), v.array("w", w, min_ndim=1)
+    v.batch = v.broadcast(("a", a.shape), ("w without its last axis", w.shape[:-1]))
+    if X is not _NO_X:
+        X = v.array("X", X, ndim=2)
+        v.same("the input dimension d (last axis of w, columns of X)",
+               ("w", w.shape[-1]), ("X", X.shape[1]))  # fmt: skip
+    return v, a, w, X
+
+
+def _wide(fn: str, A: Any, W: Any, X: Any = _NO_X) -> Any:
+    """``A`` (..., h, c), ``W`` (..., h, d) and ``X`` (n, d) of a wide-net function, checked."""
+    v = _ArrayArgs(fn, torch=True)
+    A, W = v.array("A", A, min_ndim=2), v.array("W", W, min_ndim=2)
+    v.same("the width h (rows of A and W)", ("A", A.shape[-2]), ("W", W.shape[-2]))
+    v.batch = v.broadcast(("A", A.shape[:-2]), ("W", W.shape[:-2]))
+    if X is not _NO_X:
+        X = v.array("X", X, ndim=2)
+        v.same("the input dimension d (columns of W and X)", ("W", W.shape[-1]), ("X", X.shape[1]))
+    return v, A, W, X
+
+
+def _targets(v: _ArrayArgs, name: str, value: Any, n: int, batch: tuple[int, ...],
+             ndim: int) -> Any:  # fmt: skip
+    """The targets (..., n) (``ndim`` 1) or (..., n, c) (``ndim`` 2) for ``n`` data points."""
+    T = v.array(name, value, min_ndim=ndim)
+    v.same("the number of data points n (rows of X, of the targets)",
+           ("X", n), (name, T.shape[-ndim]))  # fmt: skip
+    v.broadcast(("the weights", batch), (name, T.shape[:-ndim]))
+    return T
+
+
+def output(a: Any, w: Any, X: Any) -> Any:
+    """``f(x_i) = a w^T x_i`` on the rows of ``X`` (n, d): ``a`` (...), ``w`` (..., d) give
+    (..., n).  Array code (float64, mpmath / sympy object arrays, torch tensors), checked."""
+    v, a, w, X = _single("output", a, w, X)
+    return v(_output, a, w, X)
+
+
+def loss(a: Any, w: Any, X: Any, y: Any) -> Any:
+    """``L = 1/2 sum_i (a w^T x_i - y_i)^2``: ``a`` (...), ``w`` (..., d), ``X`` (n, d),
+    ``y`` (n,).  Array code, checked (as :func:`output`)."""
+    v, a, w, X = _single("loss", a, w, X)
+    y = _targets(v, "y", y, X.shape[0], v.batch, 1)
+    return v(_loss, a, w, X, y)
+
+
+def balance(a: Any, w: Any, eta_a: Any, eta_w: Any) -> Any:
+    """The conserved ``delta = eta_w a^2 - eta_a |w|^2`` (``a`` (...), ``w`` (..., d)); for a
+    piecewise-linear network ``a`` (..., h), ``W`` (..., h, d) it gives every ``delta_k``.
+    Array code, checked (a number ``a`` gives a number)."""
+    v = _ArrayArgs("balance", torch=True)
+    a, w = v.array("a", a), v.array("w", w, min_ndim=1)
+    v.broadcast(("a", _shape(a)), ("w without its last axis", w.shape[:-1]))
+    eta_a, eta_w = v.scalar("eta_a", eta_a), v.scalar("eta_w", eta_w)
+    return v(_balance, a, w, eta_a, eta_w)
+
+
+def wide_output(A: Any, W: Any, X: Any) -> Any:
+    """Wide two-layer linear net ``f(x) = A^T W x`` on the rows of ``X`` (n, d): ``A``
+    (..., h, c), ``W`` (..., h, d) give (..., n, c).  Array code, checked."""
+    v, A, W, X = _wide("wide_output", A, W, X)
+    return v(_wide_output, A, W, X)
+
+
+def wide_loss(A: Any, W: Any, X: Any, Y: Any) -> Any:
+    """``L = 1/2 sum_i ||A^T W x_i - y_i||^2`` (X: n x d, Y: n x c).  Array code, checked."""
+    v, A, W, X = _wide("wide_loss", A, W, X)
+    Y = _targets(v, "Y", Y, X.shape[0], v.batch, 2)
+    v.same("the outputs c (columns of A and Y)", ("A", A.shape[-1]), ("Y", Y.shape[-1]))
+    return v(_wide_loss, A, W, X, Y)
+
+
+def wide_balance(A: Any, W: Any, eta_a: Any, eta_w: Any) -> Any:
+    """The conserved ``Delta = eta_w A A^T - eta_a W W^T`` (h x h).  Array code, checked."""
+    v, A, W, _ = _wide("wide_balance", A, W)
+    eta_a, eta_w = v.scalar("eta_a", eta_a), v.scalar("eta_w", eta_w)
+    return v(_wide_balance, A, W, eta_a, eta_w)
+
+
+def piecewise_linear_loss(a: Any, W: Any, X: Any, y: Any, sigma: Callable[[Any], Any]) -> Any:
+    """``f(x_i) = sum_k a_k sigma(w_k . x_i)``, ``L = 1/2 sum_i (f(x_i) - y_i)^2``; ``a``
+    (..., h), ``W`` (..., h, d); ``sigma`` elementwise on the pre-activations (..., n, h)
+    (ReLU, or inside one activation region ``z -> s z`` with fixed slopes ``s``).  Array
+    code, checked."""
+    v = _ArrayArgs("piecewise_linear_loss", torch=True)
+    a, W, X = v.array("a", a, min_ndim=1), v.array("W", W, min_ndim=2), v.array("X", X, ndim=2)
+    v.same("the width h (last axis of a, rows of W)", ("a", a.shape[-1]), ("W", W.shape[-2]))
+    v.same("the input dimension d (columns of W and X)", ("W", W.shape[-1]), ("X", X.shape[1]))
+    batch = v.broadcast(("a", a.shape[:-1]), ("W", W.shape[:-2]))
+    y = _targets(v, "y", y, X.shape[0], batch, 1)
+    if not callable(sigma):
+        raise TypeError(f"sigma must be a callable (the activation, elementwise), got "
+                        f"{type(sigma).__name__} {nb.describe(sigma)}")  # fmt: skip
+
+    def activation(Z: Any) -> Any:
+        try:
+            return sigma(Z)
+        except (TypeError, ValueError) as exc:  # the user's sigma cannot take these arrays
+            got = f"{type(Z).__name__}, dtype {Z.dtype}, shape {tuple(Z.shape)}"
+            raise type(exc)(f"sigma failed on the pre-activations X W^T ({got}): {exc}") from exc
+
+    return v(_piecewise_linear_loss, a, W, X, y, activation)
+
+
+def weight_preconditioner(a: Any, w: Any, eta_a: Any, eta_w: Any) -> Any:
+    """``M = eta_w a^2 I + eta_a w w^T`` (..., d, d) from the weights (``a`` (...), ``w``
+    (..., d)): ``d beta/dt = -M grad_beta L`` (Part I, the self-consistent flow; claim
+    ``kunin.beta_flow``).  Runs on sympy / mpmath object arrays and float64 arrays
+    (checked)."""
+    v, a, w, _ = _single("weight_preconditioner", a, w, torch=False)
+    eta_a, eta_w = v.scalar("eta_a", eta_a), v.scalar("eta_w", eta_w)
+    return v(_weight_preconditioner, a, w, eta_a, eta_w)
+
+
 def ntk(a: Any, w: Any, X: Any, eta_a: Any, eta_w: Any) -> Any:
     """The NTK on the data, ``K = X M X^T`` (n, n) with ``M`` of :func:`weight_preconditioner`
-    (Part I): ``d f/dt = -K (f - y)`` (claim ``kunin.ntk``)."""
-    return X @ weight_preconditioner(a, w, eta_a, eta_w) @ X.swapaxes(-1, -2)
+    (Part I): ``d f/dt = -K (f - y)`` (claim ``kunin.ntk``).  Checked array code."""
+    v, a, w, X = _single("ntk", a, w, X, torch=False)
+    eta_a, eta_w = v.scalar("eta_a", eta_a), v.scalar("eta_w", eta_w)
+    return v(_ntk_array, a, w, X, eta_a, eta_w)
 
 
 def preconditioner(beta: Any, delta: Any, eta_a: Any, eta_w: Any, *,
@@ -202,17 +322,47 @@ def preconditioner(beta: Any, delta: Any, eta_a: Any, eta_w: Any, *,
     """``M(beta, delta) = lambda_1 I + lambda_2 beta beta^T/|beta|^2`` of ``d beta/dt = -M grad
     L`` (Part I), from the generated ``lambda_1``, ``lambda_2`` of :func:`symbolic`: float64
     (``dps=None``) or mpmath at ``dps`` digits (object array)."""
-    dps = nb.check_dps(dps)
+    beta, delta, eta_a, eta_w, dps = _preconditioner_args(beta, delta, eta_a, eta_w, dps, 1)
     lam1, lam2 = _lambda_fns("numpy" if dps is None else "mpmath")
-    conv = nb.converter(dps)
-    with nb.Precision(dps):
-        b = _weights(beta, dps).reshape(-1)
-        delta, eta_a, eta_w = conv(delta), conv(eta_a), conv(eta_w)
+    with nb.Precision(dps), np.errstate(all="ignore"):
+        b = _weights(beta, dps, "beta").reshape(-1)
+        delta, eta_a, eta_w = (nb.converter(dps, n)(x) for n, x in
+                               (("delta", delta), ("eta_a", eta_a), ("eta_w", eta_w)))  # fmt: skip
         nb2 = sum(b * b)
-        l1, l2 = lam1(delta, eta_a, eta_w, nb2), lam2(delta, eta_a, eta_w, nb2)
+        try:
+            l1, l2 = lam1(delta, eta_a, eta_w, nb2), lam2(delta, eta_a, eta_w, nb2)
+        except OverflowError:  # float64 (delta**2 of a Python float)
+            l1 = l2 = math.inf
         proj = np.outer(b, b) / nb2 if nb2 > 0 else np.zeros((b.size, b.size), dtype=b.dtype)
         M = l1 * np.eye(b.size, dtype=int) + l2 * proj
-    return np.asarray(M, dtype=float) if dps is None else nb.rounded((M,), dps)[0]
+    if dps is None:
+        return _f64_result(np.asarray(M, dtype=float), "M")
+    return nb.rounded((M,), dps)[0]
+
+
+def _preconditioner_args(beta: Any, delta: Any, eta_a: Any, eta_w: Any, dps: Any,
+                         ndim: int) -> tuple[Any, ...]:  # fmt: skip
+    """The checked arguments of :func:`preconditioner` (``ndim`` 1: beta (d,)) and
+    :func:`wide_preconditioner` (``ndim`` 2: beta (d, c))."""
+    dps = nb.check_dps(dps)
+    if ndim == 1:
+        beta = nb.check_vector("beta", beta)
+    else:
+        beta = nb.check_matrix("beta", beta, (None, None))
+    delta = nb.check_number("delta", delta)
+    eta_a = nb.check_number("eta_a", eta_a, positive=True)
+    eta_w = nb.check_number("eta_w", eta_w, positive=True)
+    return beta, delta, eta_a, eta_w, dps
+
+
+def _f64_result(value: Any, name: str) -> Any:
+    """``value`` if it is finite, else ``ValueError``: float64 cannot hold it."""
+    if not _finite(value):
+        raise ValueError(
+            f"{name} is outside the float64 range (|value| <= 1.8e308) for these beta, delta, "
+            "eta_a, eta_w: pass dps=... for mpmath"
+        )
+    return value
 
 
 @functools.cache
@@ -261,25 +411,24 @@ def wide_preconditioner(beta: Any, delta: Any, eta_a: Any, eta_w: Any, *,
     applied as matrix functions.  Returns ``(M_L, M_R)``, float64 or mpmath at ``dps``
     digits.  For ``c = 1`` and ``delta >= 0`` (or ``d = 1``) ``M_L + M_R`` is
     :func:`preconditioner` (claim ``kunin.wide_preconditioner_single``)."""
-    dps = nb.check_dps(dps)
+    beta, delta, eta_a, eta_w, dps = _preconditioner_args(beta, delta, eta_a, eta_w, dps, 2)
     lam1, lam2 = _lambda_fns("numpy" if dps is None else "mpmath")
-    conv = nb.converter(dps)
-    with nb.Precision(dps):
-        B = _weights(beta, dps)
-        if B.ndim != 2:
-            raise ValueError(f"beta must be a (d, c) matrix, got shape {B.shape}")
-        delta, eta_a, eta_w = conv(delta), conv(eta_a), conv(eta_w)
+    with nb.Precision(dps), np.errstate(all="ignore"):
+        B = _weights(beta, dps, "beta")
+        delta, eta_a, eta_w = (nb.converter(dps, n)(x) for n, x in
+                               (("delta", delta), ("eta_a", eta_a), ("eta_w", eta_w)))  # fmt: skip
         f_left = functools.partial(lam2, delta, eta_a, eta_w)  # M_L = lambda_2(beta beta^T)
         f_right = functools.partial(lam1, delta, eta_a, eta_w)  # M_R = lambda_1(beta^T beta)
-        left, right = _singular_functions(B, f_left, f_right, dps)
-    return (left, right) if dps is None else nb.rounded((left, right), dps)
+        try:
+            left, right = _singular_functions(B, f_left, f_right, dps)
+        except OverflowError:  # float64 (a square of a Python float)
+            left = right = np.full((1, 1), math.inf)
+    if dps is None:
+        return _f64_result(left, "M_L"), _f64_result(right, "M_R")
+    return nb.rounded((left, right), dps)
 
 
-def generator(delta_p: Any, kappa: Any, beta_star: Any) -> np.ndarray:
-    """``G = [[delta'/2, kappa beta*^T], [kappa beta*, -delta'/2 I_d]]`` (d + 1, d + 1) of
-    the whitened flow ``dz/dt = G z - (kappa^2/2)|z|^2 z`` (:func:`reduced_field`; claim
-    ``kunin.whitened_reduction``), from the primed ``delta' = s delta``, ``kappa =
-    sqrt(eta_a' eta_w')`` and ``beta*``; ``Omega`` is its largest eigenvalue."""
+def _generator(delta_p: Any, kappa: Any, beta_star: Any) -> np.ndarray:
     b = list(beta_star)
     d = len(b)
     rows = [[delta_p / 2, *(kappa * v for v in b)]]
@@ -288,11 +437,32 @@ def generator(delta_p: Any, kappa: Any, beta_star: Any) -> np.ndarray:
     return np.array(rows)
 
 
-def reduced_field(z: Any, G: Any, kappa: Any) -> Any:
-    """``G z - (kappa^2/2) |z|^2 z``: the flow in the balanced coordinates ``z = (a /
-    sqrt(eta_a'), w / sqrt(eta_w'))`` for isotropic inputs (Part I, exact solution)."""
+def _reduced_field(z: Any, G: Any, kappa: Any) -> Any:
     z = np.asarray(z)
     return G @ z - kappa**2 / 2 * (z @ z) * z
+
+
+def generator(delta_p: Any, kappa: Any, beta_star: Any) -> np.ndarray:
+    """``G = [[delta'/2, kappa beta*^T], [kappa beta*, -delta'/2 I_d]]`` (d + 1, d + 1) of
+    the whitened flow ``dz/dt = G z - (kappa^2/2)|z|^2 z`` (:func:`reduced_field`; claim
+    ``kunin.whitened_reduction``), from the primed ``delta' = s delta``, ``kappa =
+    sqrt(eta_a' eta_w')`` and ``beta*``; ``Omega`` is its largest eigenvalue.  Array code
+    (float64, mpmath / sympy), checked."""
+    v = _ArrayArgs("generator")
+    delta_p, kappa = v.scalar("delta_p", delta_p), v.scalar("kappa", kappa)
+    beta_star = v.array("beta_star", beta_star, ndim=1)
+    return v(_generator, delta_p, kappa, beta_star)
+
+
+def reduced_field(z: Any, G: Any, kappa: Any) -> Any:
+    """``G z - (kappa^2/2) |z|^2 z``: the flow in the balanced coordinates ``z = (a /
+    sqrt(eta_a'), w / sqrt(eta_w'))`` for isotropic inputs (Part I, exact solution).  Array
+    code (float64, mpmath / sympy), checked."""
+    v = _ArrayArgs("reduced_field")
+    z, G = v.array("z", z, ndim=1), v.array("G", G, ndim=2)
+    v.same("the size d + 1 (length of z, rows and columns of G)",
+           ("z", z.shape[0]), ("G rows", G.shape[0]), ("G columns", G.shape[1]))  # fmt: skip
+    return v(_reduced_field, z, G, v.scalar("kappa", kappa))
 
 
 def regime(delta: Number, eta_a: Number, eta_w: Number, beta_norm: Number,
@@ -595,8 +765,8 @@ def _frame_loss(nonzero: tuple[bool, ...]) -> Callable[..., Any]:
     entries = sp.symbols("R_11 R_12 R_21 R_22 R_31 R_32 g_1 g_2 g_3", real=True)
     kept = [e if keep else sp.Integer(0) for e, keep in zip(entries, nonzero, strict=True)]
     R = np.array(kept[:6], dtype=object).reshape(3, 2)
-    value = loss(np.array(a, dtype=object), np.array([c1, c2], dtype=object), R,
-                 np.array(kept[6:], dtype=object))  # fmt: skip
+    value = _loss(np.array(a, dtype=object), np.array([c1, c2], dtype=object), R,
+                  np.array(kept[6:], dtype=object))  # fmt: skip
     return generate((a, c1, c2, *entries), sp.sympify(value, strict=True), "numpy")
 
 
@@ -609,33 +779,54 @@ def _data_symbols(n: int, d: int, targets: int | None = None) -> tuple[np.ndarra
     return X, y
 
 
-@functools.cache
 def flow(n: int, d: int) -> GradientFlow:
     """Part I: the gradient flow of :func:`loss` (rates eta_a, eta_w); parameters
-    ``(eta_a, eta_w, X entries, y entries)``; blocks ``a`` (a scalar) and ``w`` (d,)."""
+    ``(eta_a, eta_w, X entries, y entries)``; blocks ``a`` (a scalar) and ``w`` (d,).
+    Sizes: ints >= 1, with at most :data:`solvable.mirror_flow.MAX_SYMBOLIC_ENTRIES`
+    symbolic entries in all; cached."""
+    return _flow(**_symbolic_sizes("flow", lambda n, d: n * d + n + d + 1, n=n, d=d))
+
+
+@functools.cache
+def _flow(n: int, d: int) -> GradientFlow:
     S = symbolic()
     X, y = _data_symbols(n, d)
-    return gradient_flow(lambda a, w: loss(a, w, X, y), {"a": ((), S.eta_a), "w": ((d,), S.eta_w)},
+    return gradient_flow(lambda a, w: _loss(a, w, X, y), {"a": ((), S.eta_a), "w": ((d,), S.eta_w)},
                          (S.eta_a, S.eta_w, *X.ravel(), *y))  # fmt: skip
 
 
-@functools.cache
 def wide_flow(n: int, d: int, h: int, c: int) -> GradientFlow:
     """Part II: the gradient flow of :func:`wide_loss`, ``A`` (h, c) at rate eta_a, ``W``
-    (h, d) at rate eta_w; parameters ``(eta_a, eta_w, X entries, Y entries)``."""
+    (h, d) at rate eta_w; parameters ``(eta_a, eta_w, X entries, Y entries)``.  Sizes as
+    :func:`flow`; cached."""
+    sizes = _symbolic_sizes("wide_flow", lambda n, d, h, c: (n + h) * (d + c), n=n, d=d, h=h, c=c)
+    return _wide_flow(**sizes)
+
+
+@functools.cache
+def _wide_flow(n: int, d: int, h: int, c: int) -> GradientFlow:
     S = symbolic()
     X, Y = _data_symbols(n, d, c)
-    return gradient_flow(lambda A, W: wide_loss(A, W, X, Y),
+    return gradient_flow(lambda A, W: _wide_loss(A, W, X, Y),
                          {"A": ((h, c), S.eta_a), "W": ((h, d), S.eta_w)},
                          (S.eta_a, S.eta_w, *X.ravel(), *Y.ravel()))  # fmt: skip
 
 
-@functools.cache
 def piecewise_linear_flow(n: int, d: int, h: int, *, region: bool = True) -> GradientFlow:
     """Part II: the gradient flow of :func:`piecewise_linear_loss`.  ``region=True``: inside
     one activation region, ``sigma(w_k . x_i) = s_k_i (w_k . x_i)`` with the slopes as
     parameters (a polynomial flow; parameters ``(eta_a, eta_w, X, y, slopes)``);
-    ``region=False``: ReLU itself (parameters ``(eta_a, eta_w, X, y)``)."""
+    ``region=False``: ReLU itself (parameters ``(eta_a, eta_w, X, y)``).  Sizes as
+    :func:`flow`; cached."""
+    sizes = _symbolic_sizes("piecewise_linear_flow", lambda n, d, h: (n + h) * (d + 1) + h * n,
+                            n=n, d=d, h=h)  # fmt: skip
+    if not isinstance(region, (bool, np.bool_)):
+        raise TypeError(f"region must be True or False, got {nb.describe(region)}")
+    return _piecewise_linear_flow(**sizes, region=bool(region))
+
+
+@functools.cache
+def _piecewise_linear_flow(n: int, d: int, h: int, *, region: bool = True) -> GradientFlow:
     S = symbolic()
     X, y = _data_symbols(n, d)
     params: tuple[Any, ...] = (S.eta_a, S.eta_w, *X.ravel(), *y)
@@ -647,26 +838,34 @@ def piecewise_linear_flow(n: int, d: int, h: int, *, region: bool = True) -> Gra
             return slopes.T * Z
     else:
         sigma = elementwise("relu", "sympy")
-    F = gradient_flow(lambda a, W: piecewise_linear_loss(a, W, X, y, sigma),
+    F = gradient_flow(lambda a, W: _piecewise_linear_loss(a, W, X, y, sigma),
                       {"a": ((h,), S.eta_a), "W": ((h, d), S.eta_w)}, params)  # fmt: skip
     return F
 
 
-@functools.cache
 def beta_gradient(n: int, d: int, c: int | None = None) -> tuple[np.ndarray, ...]:
     """``(beta, X, targets, grad)``: sympy symbol arrays and ``grad_beta L`` (shaped like
     ``beta``), derived by sympy from :func:`loss` at ``a = 1, w = beta`` (``c`` None: beta
     (d,)) or from :func:`wide_loss` at ``A = beta, W = I_d`` (beta (d, c)); both losses depend
     on the weights only through ``beta = a w`` (``W^T A``).  ``X`` and the targets are the
-    symbols of :func:`flow` / :func:`wide_flow`."""
+    symbols of :func:`flow` / :func:`wide_flow`.  Sizes as :func:`flow`; cached."""
+    if c is None:
+        return _beta_gradient(**_symbolic_sizes("beta_gradient", lambda n, d: n * d + n + d,
+                                                n=n, d=d))  # fmt: skip
+    sizes = _symbolic_sizes("beta_gradient", lambda n, d, c: (n + d) * (d + c), n=n, d=d, c=c)
+    return _beta_gradient(**sizes)
+
+
+@functools.cache
+def _beta_gradient(n: int, d: int, c: int | None = None) -> tuple[np.ndarray, ...]:
     X, T = _data_symbols(n, d, c)
     if c is None:
         B = symbol_array("beta", (d,), real=True)
-        L = loss(np.array(sp.Integer(1), dtype=object), B, X, T)
+        L = _loss(np.array(sp.Integer(1), dtype=object), B, X, T)
     else:
         B = symbol_array("beta", (d, c), real=True)
         eye = np.array([[sp.Integer(int(i == j)) for j in range(d)] for i in range(d)])
-        L = wide_loss(B, eye, X, T)
+        L = _wide_loss(B, eye, X, T)
     L = sp.sympify(_scalar(L), strict=True)
     grad = np.vectorize(lambda b: sp.diff(L, b), otypes=[object])(B)
     return B, X, T, grad
@@ -686,12 +885,12 @@ def laws() -> tuple[ConservationLaw, ...]:
         ConservationLaw(
             "kunin.delta", f"{s} Part I",
             "delta = eta_w a^2 - eta_a ||w||^2 is conserved (single neuron, any X, n = 3, d = 2).",
-            _scalar(balance(single.block("a"), single.block("w"), S.eta_a, S.eta_w)),
+            _scalar(_balance(single.block("a"), single.block("w"), S.eta_a, S.eta_w)),
             single, "single neuron, n = 3, d = 2",
         )
     ]  # fmt: skip
     wide = wide_flow(2, 2, 2, 2)
-    Delta = wide_balance(wide.block("A"), wide.block("W"), S.eta_a, S.eta_w)
+    Delta = _wide_balance(wide.block("A"), wide.block("W"), S.eta_a, S.eta_w)
     for p, q in ((0, 0), (0, 1), (1, 1)):
         out.append(
             ConservationLaw(
@@ -702,7 +901,7 @@ def laws() -> tuple[ConservationLaw, ...]:
             )
         )  # fmt: skip
     pl = piecewise_linear_flow(2, 2, 2)
-    deltas = balance(pl.block("a"), pl.block("W"), S.eta_a, S.eta_w)
+    deltas = _balance(pl.block("a"), pl.block("W"), S.eta_a, S.eta_w)
     for k in range(2):
         out.append(
             ConservationLaw(
@@ -819,6 +1018,24 @@ def _weights(values: Any, dps: int | None, name: str | None = None) -> np.ndarra
     return np.vectorize(conv, otypes=[nb.dtype(dps)])(arr) if arr.size else arr
 
 
+def _measure_args(setup: Any, kind: type, t: Any, dps: Any) -> tuple[Number, int | None]:
+    """``t`` (a time ``>= 0``) and ``dps`` of a ``from_weights``, and ``setup`` of type
+    ``kind``."""
+    if not isinstance(setup, kind):
+        raise TypeError(f"setup must be a kunin.{kind.__name__}, got {type(setup).__name__}")
+    return nb.check_number("t", t, nonnegative=True), nb.check_dps(dps)
+
+
+def _measured(state: Any, weights: str) -> Any:
+    """``state`` if its numbers are finite, else ``ValueError`` naming the ``weights``."""
+    if not all(_finite(v) for v in vars(state).values()):
+        raise ValueError(
+            f"the state's measures are outside the float64 range (|value| <= 1.8e308) for "
+            f"these {weights} (and X, y, eta_a, eta_w): pass dps=... for mpmath"
+        )
+    return state
+
+
 def _check_weights(setup: Setup, a0: Any, w0: Any) -> tuple[Number, tuple[Number, ...]]:
     return nb.check_number("a0", a0), nb.check_vector("w0", w0, setup.d)
 
@@ -836,14 +1053,20 @@ class State:
 
     @classmethod
     def from_weights(cls, setup: Setup, t: Any, a: Any, w: Any, *, dps: int | None = None) -> State:
-        """Measure beta, delta and the loss directly from the weights."""
-        with nb.Precision(dps):
-            a, w = _weights(a, dps), _weights(w, dps).reshape(-1)
+        """Measure beta, delta and the loss directly from the weights ``a`` (a number or a
+        0-d array) and ``w`` (d,) at time ``t >= 0`` (float64, or mpmath at ``dps``
+        digits); arguments checked as :func:`closed_form` checks ``a0``, ``w0``."""
+        t, dps = _measure_args(setup, Setup, t, dps)
+        a = nb.check_number("a", a.item() if isinstance(a, np.ndarray) and a.ndim == 0 else a)
+        w = nb.check_vector("w", w, setup.d)
+        with nb.Precision(dps), np.errstate(all="ignore"):
+            a, w = _weights(a, dps, "a"), _weights(w, dps, "w")
             X, y = _arrays(setup, dps)
             ea, ew = nb.converter(dps)(setup.eta_a), nb.converter(dps)(setup.eta_w)
-            return cls(t=t, a=_scalar(a), w=w, beta=_scalar(a) * w,
-                       delta=_scalar(balance(a, w, ea, ew)),
-                       loss=_scalar(loss(a, w, X, y)))  # fmt: skip
+            st = cls(t=t, a=_scalar(a), w=w, beta=_scalar(a) * w,
+                     delta=_scalar(_balance(a, w, ea, ew)),
+                     loss=_scalar(_loss(a, w, X, y)))  # fmt: skip
+        return _measured(st, "a, w")
 
 
 @dataclass(frozen=True)
@@ -890,7 +1113,7 @@ class Trajectory:
 
     def at(self, t: Number) -> State:
         """The state at time ``t`` in ``[0, inf]``."""
-        return self.sample([t])[0]
+        return self._sample([t], None, "t")[0]
 
     def sample(self, times: Any, *, out: States | None = None) -> States:
         """The states at many times (vectorised over ``times``; each in ``[0, inf]``).
@@ -927,21 +1150,25 @@ class Trajectory:
         outside the float64-safe range (:func:`_f64_safe`) take the 17-digit fallback as
         before.
         """
+        return self._sample(times, out, _SAMPLE_TIMES)
+
+    def _sample(self, times: Any, out: States | None, name: str) -> States:
+        """:meth:`sample` (``name``: the argument the times come from, for messages)."""
         if self.dps is None:
-            return self._sample_f64(times, out)
+            return self._sample_f64(times, out, name)
         if out is not None:
             raise ValueError(
                 f"out must be None for dps={self.dps} (preallocated outputs are float64 only, "
                 f"dps=None), got {type(out).__name__}"
             )
-        return self._sample_reference(times)
+        return self._sample_reference(times, name)
 
-    def _sample_reference(self, times: Any) -> States:
+    def _sample_reference(self, times: Any, name: str = "t") -> States:
         """The path before issue 17 (every time through :meth:`_float64` / :meth:`_mpmath`,
         ``w`` and the loss on (T, d) and (T, n) temporaries): kept as the reference of the
         fast float64 path (tests, ``benchmarks/closed_form_scale.py``) and as the
         mpmath path."""
-        ts, inf = _times(times)
+        ts, inf = _times(times, name)
         if self.dps is None:
             a, w, losses = self._float64(ts, inf)
             tt = np.array([math.inf if i else float(v) for v, i in zip(ts, inf, strict=True)])
@@ -991,7 +1218,7 @@ class Trajectory:
             # (sqrt(eta_w') z_1, sqrt(eta_w') z_perp) times the plane's vectors
             w = (z1 * k["sw"])[:, None] * k["bhat"][None, :] \
                 + (zp * k["sw"])[:, None] * k["cperp_vec"][None, :]  # fmt: skip
-            losses = loss(a, w, k["X"], k["y"])
+            losses = _loss(a, w, k["X"], k["y"])
         return a, w, losses
 
     def _refined(self, dps: int) -> Trajectory:
@@ -1052,11 +1279,11 @@ class Trajectory:
                 )
         return a, w, losses
 
-    def _sample_f64(self, times: Any, out: States | None) -> States:
+    def _sample_f64(self, times: Any, out: States | None, name: str = "t") -> States:
         """float64 :meth:`sample`: coefficients once on the (T,) times, ``w``, ``beta`` and
         the loss block by block into ``out`` (see :meth:`sample`)."""
         k = self._data
-        tf, inf, orig = _float_times(times)
+        tf, inf, orig = _float_times(times, name)
         T, d = len(tf), self.setup.d
         res = _check_out(out, T, d) if out is not None else _empty_states(T, d, self.delta)
         res.t[...] = tf
@@ -1135,7 +1362,7 @@ class Trajectory:
                         np.add(wb, tb, out=wb)
                         np.multiply(a[i0:i1, None], wb, out=bb)  # beta = a w
                         if not frame:  # O(n) per time: (times, n) arrays kept in cache
-                            res.loss[blk] = loss(a[i0:i1], cc[i0:i1], LX, Ly)
+                            res.loss[blk] = _loss(a[i0:i1], cc[i0:i1], LX, Ly)
                         if not w_ok:
                             finite["w"] &= bool(np.isfinite(wb).all())
                         if not beta_ok:
@@ -1279,7 +1506,7 @@ def _resolved_coefficients(choice: tuple[bool, ...]) -> Callable[..., Any]:
                     extra={"resolved_piece": lambda x: x})  # fmt: skip
 
 
-def _float_times(times: Any) -> tuple[np.ndarray, np.ndarray, Any]:
+def _float_times(times: Any, name: str = "t") -> tuple[np.ndarray, np.ndarray, Any]:
     """float64 times, which are ``+inf``, and the values as given (for the 17-digit
     fallback): a numeric 1-d array is validated vectorised (a bad value is reported by
     :func:`_times`), anything else through :func:`_times`."""
@@ -1287,10 +1514,10 @@ def _float_times(times: Any) -> tuple[np.ndarray, np.ndarray, Any]:
             and times.dtype.kind in "fiu"):  # fmt: skip
         tf = times.astype(float, copy=False)
         if not np.all(tf >= 0):  # nan, -inf or negative: _times raises the message
-            _times(times)
+            _times(times, name)
         return tf, np.isinf(tf), tf
-    ts, flags = _times(times)
-    tf = np.array([math.inf if f else float(v) for v, f in zip(ts, flags, strict=True)])
+    ts, flags = _times(times, name)
+    tf = np.array([math.inf if f else nb.to_float(v, name) for v, f in zip(ts, flags, strict=True)])
     return tf, np.array(flags, dtype=bool), ts
 
 
@@ -1343,9 +1570,13 @@ def _f64_trusted(k: dict[str, Any]) -> bool:
     )
 
 
-def _times(times: Any) -> tuple[tuple[Number, ...], list[bool]]:
+_SAMPLE_TIMES = "times: t"  # how sample() names a time in a message (its argument: times)
+
+
+def _times(times: Any, name: str = "t") -> tuple[tuple[Number, ...], list[bool]]:
     """Validated times and which of them are ``+inf`` (``float("inf")``, ``numpy.inf`` or
-    ``mpmath.inf``); every other value as :func:`numbers.check_times` demands."""
+    ``mpmath.inf``); every other value as :func:`numbers.check_times` demands (messages
+    naming ``name``)."""
 
     def is_inf(v: Any) -> bool:
         if isinstance(v, (float, np.floating)):
@@ -1360,9 +1591,10 @@ def _times(times: Any) -> tuple[tuple[Number, ...], list[bool]]:
         items = list(times)
         flags = [is_inf(v) for v in items]
         if any(flags):
-            finite = nb.check_times([0 if f else v for v, f in zip(items, flags, strict=True)])
+            finite = nb.check_times([0 if f else v for v, f in zip(items, flags, strict=True)],
+                                    name)  # fmt: skip
             return finite, flags
-    ts = nb.check_times(times)
+    ts = nb.check_times(times, name)
     return ts, [False] * len(ts)
 
 
@@ -1380,10 +1612,20 @@ def whitening_rtol(n: int, condition: Number = 1) -> float:
     ``WHITENING_C * n * condition * eps`` (the default ``isotropy_rtol`` of
     :func:`closed_form` for float inputs, with ``condition = 1``)."""
     n = nb.check_int("n", n)
-    cond = float(nb.check_number("condition", condition, positive=True))
+    cond = nb.to_float(nb.check_number("condition", condition, positive=True), "condition")
     if cond < 1:
         raise ValueError(f"condition must be >= 1, got {nb.describe(condition)}")
-    return WHITENING_C * n * cond * float(np.finfo(float).eps)
+    eps = float(np.finfo(float).eps)
+    try:
+        rtol = WHITENING_C * n * cond * eps
+        if not math.isfinite(rtol):  # n * condition alone overflows
+            rtol = WHITENING_C * eps * cond * n
+    except OverflowError:  # n beyond float64
+        rtol = math.inf
+    if not math.isfinite(rtol):
+        raise ValueError(f"{WHITENING_C} n condition eps is outside the float64 range for n = "
+                         f"{nb.describe(n)}, condition = {cond!r}")  # fmt: skip
+    return rtol
 
 
 def isotropy(setup: Setup, digits: int = 50) -> tuple[Any, Any]:
@@ -1391,7 +1633,13 @@ def isotropy(setup: Setup, digits: int = 50) -> tuple[Any, Any]:
     ``|X^T X - s I|``, exact (:func:`solvable._core.exact_gram.isotropy_defect`: integer
     arithmetic on BLAS, seconds at n = d = 1000), rounded to ``digits`` digits (mpf).  Data
     whose exact integers are too wide for that (entries over thousands of binades) is a
-    ``ValueError`` naming ``X``."""
+    ``ValueError`` naming ``X``.  ``digits``: an int in ``[1, MAX_DPS]``."""
+    if not isinstance(setup, (Setup, WideSetup, PiecewiseLinearSetup)):
+        raise TypeError(f"setup must be a kunin.Setup (or WideSetup, PiecewiseLinearSetup), "
+                        f"got {type(setup).__name__}")  # fmt: skip
+    digits = nb.check_int("digits", digits)
+    if digits > nb.MAX_DPS:
+        raise ValueError(f"digits must be <= {nb.MAX_DPS}, got {digits}")
     s, dev = isotropy_defect(setup.X, "X")
     with mpmath.workdps(digits):
         return (mpmath.mpf(s.numerator) / s.denominator,
@@ -1465,8 +1713,8 @@ def _build(setup: Setup, a0: Number, w0c: Any, dps: int | None,
         eta_a, eta_w = conv(setup.eta_a), conv(setup.eta_w)
         # delta exactly from the exact inputs, rounded once: at working precision it cancels
         # (eta_w a^2 and eta_a |w|^2 agree to 1e-31 leave dps - 31 digits)
-        exact = balance(to_fraction(a0), np.array([to_fraction(v) for v in w0c], dtype=object),
-                        to_fraction(setup.eta_a), to_fraction(setup.eta_w))  # fmt: skip
+        exact = _balance(to_fraction(a0), np.array([to_fraction(v) for v in w0c], dtype=object),
+                         to_fraction(setup.eta_a), to_fraction(setup.eta_w))  # fmt: skip
         if dps is None:
             # numpy's float64 (as the working values are): an overflow below is an inf for the
             # range checks, not a Python OverflowError
@@ -1553,23 +1801,26 @@ class WideState:
     @classmethod
     def from_weights(cls, setup: WideSetup, t: Any, A: Any, W: Any, *,
                      dps: int | None = None) -> WideState:  # fmt: skip
-        with nb.Precision(dps):
-            A, W = _weights(A, dps), _weights(W, dps)
+        """Measure beta, Delta and the loss from ``A`` (h, c) and ``W`` (h, d) at time ``t >=
+        0`` (float64, or mpmath at ``dps`` digits); arguments checked."""
+        t, dps = _measure_args(setup, WideSetup, t, dps)
+        A = nb.check_matrix("A", A, (None, setup.c))
+        W = nb.check_matrix("W", W, (None, setup.d))
+        if len(A) != len(W):
+            raise ValueError(f"A has {len(A)} rows but W has {len(W)}: both are (h, ...)")
+        with nb.Precision(dps), np.errstate(all="ignore"):
+            A, W = _weights(A, dps, "A"), _weights(W, dps, "W")
             X, Y = _arrays(setup, dps)
             ea, ew = nb.converter(dps)(setup.eta_a), nb.converter(dps)(setup.eta_w)
-            return cls(t=t, A=A, W=W, beta=W.T @ A, Delta=wide_balance(A, W, ea, ew),
-                       loss=_scalar(wide_loss(A, W, X, Y)))  # fmt: skip
+            st = cls(t=t, A=A, W=W, beta=W.T @ A, Delta=_wide_balance(A, W, ea, ew),
+                     loss=_scalar(_wide_loss(A, W, X, Y)))  # fmt: skip
+        return _measured(st, "A, W")
 
 
 # ---------------------------------------------------------------------------
 # Part II: the exact solution of the wide linear network (Theorem 4.2's setting)
 # ---------------------------------------------------------------------------
-def wide_generator(delta_p: Any, kappa: Any, beta_star: Any) -> np.ndarray:
-    """``K = [[delta'/2 I_c, kappa B*^T], [kappa B*, -delta'/2 I_d]]`` ((c + d) x (c + d),
-    A-block first) of the stacked flow ``dQ/dt = Q K - (kappa^2/2) Q Q^T Q`` of ``Q = [A /
-    sqrt(eta_a'), W / sqrt(eta_w')]`` (h x (c + d); claim ``kunin.wide_reduction``), from
-    ``delta' = s delta``, ``kappa = sqrt(eta_a' eta_w')`` and ``B* = X^T Y / s`` (d, c).  For
-    ``c = 1`` it is the single neuron's :func:`generator`."""
+def _wide_generator(delta_p: Any, kappa: Any, beta_star: Any) -> np.ndarray:
     B = np.asarray(beta_star, dtype=object)
     d, c = B.shape
     zero = 0 * delta_p
@@ -1584,17 +1835,11 @@ def wide_generator(delta_p: Any, kappa: Any, beta_star: Any) -> np.ndarray:
     return np.array(rows)
 
 
-def wide_field(Q: Any, K: Any, kappa: Any) -> Any:
-    """``Q K - (kappa^2/2) Q Q^T Q`` (Q: h x (c + d)): the wide flow in the stacked
-    coordinates when ``Delta = delta I_h`` (claim ``kunin.wide_reduction``)."""
+def _wide_field(Q: Any, K: Any, kappa: Any) -> Any:
     return Q @ K - kappa**2 / 2 * (Q @ Q.T @ Q)
 
 
-def wide_ntk(gram_A: Any, gram_W: Any, X: Any, eta_a: Any, eta_w: Any) -> np.ndarray:
-    """The NTK of ``f = A^T W x`` on the data, (n, c, n, c): ``K[i, a, j, b] = eta_a x_i^T
-    W^T W x_j delta_ab + eta_w (A^T A)_ab x_i^T x_j``, from ``gram_A = A^T A`` (c, c) and
-    ``gram_W = W^T W`` (d, d); ``d F/dt = -K (F - Y)`` with ``F = X W^T A`` (claim
-    ``kunin.wide_ntk``)."""
+def _wide_ntk_array(gram_A: Any, gram_W: Any, X: Any, eta_a: Any, eta_w: Any) -> np.ndarray:
     X = np.asarray(X)
     gram_A = np.asarray(gram_A)
     c = gram_A.shape[-1]
@@ -1605,6 +1850,75 @@ def wide_ntk(gram_A: Any, gram_W: Any, X: Any, eta_a: Any, eta_w: Any) -> np.nda
             + eta_w * xx[:, None, :, None] * gram_A[None, :, None, :])  # fmt: skip
 
 
+def _riccati_core(Z: Any, H: Any, e_plus: Any, e_minus: Any, g_plus: Any, g_minus: Any,
+                  kappa: Any) -> tuple[Any, Any]:  # fmt: skip
+    e_plus, e_minus = np.asarray(e_plus), np.asarray(e_minus)
+    M = e_plus[:, None] * H * e_minus[None, :]
+    inner = Z @ Z.T + kappa**2 * ((H * np.asarray(g_minus)[None, :]) @ H.T)
+    core = e_plus[:, None] * inner * e_plus[None, :] + kappa**2 * np.diag(np.asarray(g_plus))
+    return core, M
+
+
+def _riccati_factor(Z: Any, H: Any, e_plus: Any, r_plus: Any, r_minus: Any,
+                    kappa: Any) -> Any:  # fmt: skip
+    e_plus = np.asarray(e_plus)
+    eZ = e_plus[:, None] * Z
+    eH = kappa * e_plus[:, None] * H * np.asarray(r_minus)[None, :]
+    return np.concatenate([eZ, eH, kappa * np.diag(np.asarray(r_plus))], axis=1)
+
+
+def _riccati_direct(C: Any, lam: Any, r: Any, kappa: Any) -> tuple[Any, Any]:
+    lam, r = np.asarray(lam), np.asarray(r)
+    Cr = C * r[None, :]
+    eye = np.eye(C.shape[0], dtype=int)
+    return C * lam[None, :], eye + kappa**2 * (Cr @ Cr.T)
+
+
+def _riccati_gram(core_inv: Any, M: Any) -> np.ndarray:
+    top = np.concatenate([core_inv, core_inv @ M], axis=1)
+    return np.concatenate([top, np.concatenate([M.T @ core_inv, M.T @ core_inv @ M], axis=1)])
+
+
+def wide_generator(delta_p: Any, kappa: Any, beta_star: Any) -> np.ndarray:
+    """``K = [[delta'/2 I_c, kappa B*^T], [kappa B*, -delta'/2 I_d]]`` ((c + d) x (c + d),
+    A-block first) of the stacked flow ``dQ/dt = Q K - (kappa^2/2) Q Q^T Q`` of ``Q = [A /
+    sqrt(eta_a'), W / sqrt(eta_w')]`` (h x (c + d); claim ``kunin.wide_reduction``), from
+    ``delta' = s delta``, ``kappa = sqrt(eta_a' eta_w')`` and ``B* = X^T Y / s`` (d, c).  For
+    ``c = 1`` it is the single neuron's :func:`generator`.  Array code (float64,
+    mpmath / sympy), checked."""
+    v = _ArrayArgs("wide_generator")
+    delta_p, kappa = v.scalar("delta_p", delta_p), v.scalar("kappa", kappa)
+    return v(_wide_generator, delta_p, kappa, v.array("beta_star", beta_star, ndim=2))
+
+
+def wide_field(Q: Any, K: Any, kappa: Any) -> Any:
+    """``Q K - (kappa^2/2) Q Q^T Q`` (Q: h x (c + d)): the wide flow in the stacked
+    coordinates when ``Delta = delta I_h`` (claim ``kunin.wide_reduction``).  Array code,
+    checked."""
+    v = _ArrayArgs("wide_field", torch=True)
+    Q, K = v.array("Q", Q, ndim=2), v.array("K", K, ndim=2)
+    v.same("the size c + d (columns of Q, rows and columns of K)",
+           ("Q", Q.shape[1]), ("K rows", K.shape[0]), ("K columns", K.shape[1]))  # fmt: skip
+    return v(_wide_field, Q, K, v.scalar("kappa", kappa))
+
+
+def wide_ntk(gram_A: Any, gram_W: Any, X: Any, eta_a: Any, eta_w: Any) -> np.ndarray:
+    """The NTK of ``f = A^T W x`` on the data, (n, c, n, c): ``K[i, a, j, b] = eta_a x_i^T
+    W^T W x_j delta_ab + eta_w (A^T A)_ab x_i^T x_j``, from ``gram_A = A^T A`` (c, c) and
+    ``gram_W = W^T W`` (d, d); ``d F/dt = -K (F - Y)`` with ``F = X W^T A`` (claim
+    ``kunin.wide_ntk``).  Checked array code."""
+    v = _ArrayArgs("wide_ntk")
+    gram_A, gram_W = v.array("gram_A", gram_A, ndim=2), v.array("gram_W", gram_W, ndim=2)
+    X = v.array("X", X, ndim=2)
+    v.same("gram_A (c, c) is square: its rows and columns", ("gram_A rows", gram_A.shape[0]),
+           ("gram_A columns", gram_A.shape[1]))  # fmt: skip
+    v.same("the input dimension d (rows and columns of gram_W, columns of X)",
+           ("gram_W rows", gram_W.shape[0]), ("gram_W columns", gram_W.shape[1]),
+           ("X", X.shape[1]))  # fmt: skip
+    eta_a, eta_w = v.scalar("eta_a", eta_a), v.scalar("eta_w", eta_w)
+    return v(_wide_ntk_array, gram_A, gram_W, X, eta_a, eta_w)
+
+
 def riccati_core(Z: Any, H: Any, e_plus: Any, e_minus: Any, g_plus: Any, g_minus: Any,
                  kappa: Any) -> tuple[Any, Any]:  # fmt: skip
     """The evaluated form of the Riccati solution in the eigenbasis of ``K`` (Part II, exact
@@ -1613,12 +1927,17 @@ def riccati_core(Z: Any, H: Any, e_plus: Any, e_minus: Any, g_plus: Any, g_minus
     with ``Z = C_+^{-1}``, ``H = Z C_-``, ``C = Q0 R`` split into the h modes ``+`` (rates
     ``k_+ >= 0``) and the rest (``k_- <= 0``), ``e_+ = e^{-k_+ t}``, ``e_- = e^{k_- t}``,
     ``g_+ = t exprel(-2 k_+ t)``, ``g_- = t exprel(2 k_- t)`` (diagonals as vectors).  Every
-    exponent is <= 0.  Array code: runs on float64, mpmath and sympy object arrays."""
-    e_plus, e_minus = np.asarray(e_plus), np.asarray(e_minus)
-    M = e_plus[:, None] * H * e_minus[None, :]
-    inner = Z @ Z.T + kappa**2 * ((H * np.asarray(g_minus)[None, :]) @ H.T)
-    core = e_plus[:, None] * inner * e_plus[None, :] + kappa**2 * np.diag(np.asarray(g_plus))
-    return core, M
+    exponent is <= 0.  Array code: runs on float64, mpmath and sympy object arrays.  Checked."""
+    v = _ArrayArgs("riccati_core")
+    Z, H = v.array("Z", Z, ndim=2), v.array("H", H, ndim=2)
+    ep, em = v.array("e_plus", e_plus, ndim=1), v.array("e_minus", e_minus, ndim=1)
+    gp, gm = v.array("g_plus", g_plus, ndim=1), v.array("g_minus", g_minus, ndim=1)
+    v.same("the h modes + (rows and columns of Z, rows of H, e_plus, g_plus)",
+           ("Z rows", Z.shape[0]), ("Z columns", Z.shape[1]), ("H rows", H.shape[0]),
+           ("e_plus", ep.shape[0]), ("g_plus", gp.shape[0]))  # fmt: skip
+    v.same("the m - h modes - (columns of H, e_minus, g_minus)", ("H columns", H.shape[1]),
+           ("e_minus", em.shape[0]), ("g_minus", gm.shape[0]))  # fmt: skip
+    return v(_riccati_core, Z, H, ep, em, gp, gm, v.scalar("kappa", kappa))
 
 
 def riccati_factor(Z: Any, H: Any, e_plus: Any, r_plus: Any, r_minus: Any,
@@ -1626,11 +1945,17 @@ def riccati_factor(Z: Any, H: Any, e_plus: Any, r_plus: Any, r_minus: Any,
     """``L`` (h x (2h + m - h)) with ``L L^T`` = the ``core`` of :func:`riccati_core`:
     ``[e_+ Z, kappa e_+ H r_-, kappa r_+]`` with ``r_+- = sqrt(g_+-)`` (diagonals as
     vectors).  The evaluation inverts ``core`` through the QR factor of ``L^T`` (its condition
-    is the square root of core's: cond(C_+), not cond(C_+)^2, at small t)."""
-    e_plus = np.asarray(e_plus)
-    eZ = e_plus[:, None] * Z
-    eH = kappa * e_plus[:, None] * H * np.asarray(r_minus)[None, :]
-    return np.concatenate([eZ, eH, kappa * np.diag(np.asarray(r_plus))], axis=1)
+    is the square root of core's: cond(C_+), not cond(C_+)^2, at small t).  Checked."""
+    v = _ArrayArgs("riccati_factor")
+    Z, H = v.array("Z", Z, ndim=2), v.array("H", H, ndim=2)
+    ep, rp = v.array("e_plus", e_plus, ndim=1), v.array("r_plus", r_plus, ndim=1)
+    rm = v.array("r_minus", r_minus, ndim=1)
+    v.same("the h modes + (rows and columns of Z, rows of H, e_plus, r_plus)",
+           ("Z rows", Z.shape[0]), ("Z columns", Z.shape[1]), ("H rows", H.shape[0]),
+           ("e_plus", ep.shape[0]), ("r_plus", rp.shape[0]))  # fmt: skip
+    v.same("the m - h modes - (columns of H, r_minus)", ("H columns", H.shape[1]),
+           ("r_minus", rm.shape[0]))  # fmt: skip
+    return v(_riccati_factor, Z, H, ep, rp, rm, v.scalar("kappa", kappa))
 
 
 def riccati_direct(C: Any, lam: Any, r: Any, kappa: Any) -> tuple[Any, Any]:
@@ -1642,18 +1967,23 @@ def riccati_direct(C: Any, lam: Any, r: Any, kappa: Any) -> tuple[Any, Any]:
     ``eps e^{2 k_max t}`` and the stable form's falls like ``eps condition^2 e^{-2 k_max t}``,
     equal at the switch (measured: with the switch at ``condition^2`` a start of condition
     1325 lost 2.2 tolerances at t = 3, and 0.0006 with the stable form).  Array code (float64,
-    mpmath, sympy)."""
-    lam, r = np.asarray(lam), np.asarray(r)
-    Cr = C * r[None, :]
-    eye = np.eye(C.shape[0], dtype=int)
-    return C * lam[None, :], eye + kappa**2 * (Cr @ Cr.T)
+    mpmath, sympy).  Checked."""
+    v = _ArrayArgs("riccati_direct")
+    C, lam, r = v.array("C", C, ndim=2), v.array("lam", lam, ndim=1), v.array("r", r, ndim=1)
+    v.same("the m modes (columns of C, lam, r)", ("C", C.shape[1]), ("lam", lam.shape[0]),
+           ("r", r.shape[0]))  # fmt: skip
+    return v(_riccati_direct, C, lam, r, v.scalar("kappa", kappa))
 
 
 def riccati_gram(core_inv: Any, M: Any) -> np.ndarray:
     """``P = Q^T Q`` in the eigenbasis of ``K``: ``[[core^-1, core^-1 M], [M^T core^-1, M^T
-    core^-1 M]]`` (m x m) from :func:`riccati_core` (``= [I, M]^T core^-1 [I, M]``)."""
-    top = np.concatenate([core_inv, core_inv @ M], axis=1)
-    return np.concatenate([top, np.concatenate([M.T @ core_inv, M.T @ core_inv @ M], axis=1)])
+    core^-1 M]]`` (m x m) from :func:`riccati_core` (``= [I, M]^T core^-1 [I, M]``).  Checked."""
+    v = _ArrayArgs("riccati_gram")
+    core_inv, M = v.array("core_inv", core_inv, ndim=2), v.array("M", M, ndim=2)
+    v.same("the h modes + (rows and columns of core_inv, rows of M)",
+           ("core_inv rows", core_inv.shape[0]), ("core_inv columns", core_inv.shape[1]),
+           ("M rows", M.shape[0]))  # fmt: skip
+    return v(_riccati_gram, core_inv, M)
 
 
 @dataclass(frozen=True)
@@ -1816,17 +2146,17 @@ class WideTrajectory:
         ts, inf = _times(t)
         if len(ts) != 1:
             raise ValueError(f"t must be one time, got {len(ts)}; use sample() for many")
-        return self._state(ts[0], inf[0])
+        return self._state(ts[0], inf[0], "t")
 
     def sample(self, times: Any) -> list[WideExactState]:
         """The states at many times (each in ``[0, inf]``)."""
-        ts, inf = _times(times)
-        return [self._state(t, i) for t, i in zip(ts, inf, strict=True)]
+        ts, inf = _times(times, _SAMPLE_TIMES)
+        return [self._state(t, i, _SAMPLE_TIMES) for t, i in zip(ts, inf, strict=True)]
 
-    def _state(self, t: Number, inf: bool) -> WideExactState:
+    def _state(self, t: Number, inf: bool, name: str) -> WideExactState:
         k, dps = self._data, self.dps
         ev = _wide_evaluators("numpy" if dps is None else "mpmath")
-        conv = nb.converter(dps)
+        conv = nb.converter(dps, name)
         h = self.h
         with nb.Precision(dps), np.errstate(all="ignore"):
             kp, km, kappa = k["rates"][:h], k["rates"][h:], k["kappa"]
@@ -1841,18 +2171,20 @@ class WideTrajectory:
                 scale = sqrt(core_inv[0, 0])
             elif direct:  # small t: the textbook form, P = Y^T N^-1 Y (no C_+^{-1})
                 lam, rr = ev["minus"](k["rates"], tt)
-                Yd, Nd = riccati_direct(k["C"], lam, rr, kappa)
+                Yd, Nd = _riccati_direct(k["C"], lam, rr, kappa)
                 P_eig = Yd.T @ _inverse(Nd, dps) @ Yd
                 row = Yd[0] / sqrt(Nd[0, 0])
             else:
                 ep, rp = ev["plus"](kp, tt)
                 em, rm = ev["minus"](km, tt)
+                if dps is None:
+                    rp, rm = _converged_r(kp, tt, rp), _converged_r(km, tt, rm)
                 M = np.asarray(ep)[:, None] * k["H"] * np.asarray(em)[None, :]
-                L = riccati_factor(k["Z"], k["H"], ep, rp, rm, kappa)
+                L = _riccati_factor(k["Z"], k["H"], ep, rp, rm, kappa)
                 core_inv = _inverse_gram(L, dps)
                 scale = 1 / sqrt((L @ L.T)[0, 0])
             if not direct:
-                P_eig = riccati_gram(core_inv, M)
+                P_eig = _riccati_gram(core_inv, M)
                 # h = 1: Q = sign(c_+) core^{-1/2} [1, M] R^T (claim kunin.wide_stable_form)
                 if h == 1:
                     row = np.concatenate([np.array([1 + 0 * scale]), M[0]]) * (k["sign"] * scale)
@@ -1867,7 +2199,7 @@ class WideTrajectory:
                 A, W = k["sa"] * Q[:, :c], k["sw"] * Q[:, c:]
             X, Y = k["X"], k["Y"]
             eye = np.eye(self.setup.d, dtype=int)
-            out = dict(beta=beta, outputs=X @ beta, loss=_scalar(wide_loss(beta, eye, X, Y)),
+            out = dict(beta=beta, outputs=X @ beta, loss=_scalar(_wide_loss(beta, eye, X, Y)),
                        ntk=wide_ntk(gram_a, gram_w, X, k["eta_a"], k["eta_w"]),
                        gram_a=gram_a, gram_w=gram_w)  # fmt: skip
         if dps is None:
@@ -1884,6 +2216,15 @@ class WideTrajectory:
         return WideExactState(t=tt, delta=self.delta, A=A, W=W, **out)
 
 
+def _converged_r(rates: np.ndarray, t: float, r: Any) -> np.ndarray:
+    """float64 ``r = sqrt(t exprel(-2 |k| t))`` where ``2 |k| t`` overflows (``t`` near the
+    float64 maximum): there ``t exprel(-2 |k| t) = (1 - e^{-2 |k| t})/(2 |k|) = 1/(2 |k|)``
+    exactly in float64 (the generated form gives ``sqrt(t) * 0``)."""
+    rates = np.abs(np.asarray(rates, dtype=float))
+    big = ~np.isfinite(2 * rates * t)
+    return np.where(big, np.sqrt(0.5 / np.where(big, rates, 1.0)), r) if big.any() else r
+
+
 def wide_start(setup: WideSetup, delta: Number, *, A: Any = None, W: Any = None,
                dps: int | None = None) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """Initial weights with ``Delta = eta_w A A^T - eta_a W W^T = delta I_h`` (Theorem 4.2's
@@ -1891,6 +2232,8 @@ def wide_start(setup: WideSetup, delta: Number, *, A: Any = None, W: Any = None,
     I)/eta_a``, Cholesky, needs ``d >= h``), or give ``W`` (h, d) and get ``A = [L, 0]`` (``L
     L^T = (delta I + eta_a W W^T)/eta_w``, needs ``c >= h``).  float64 (``dps=None``) or mpmath
     at ``dps`` digits; ``ValueError`` when the matrix is not positive definite."""
+    if not isinstance(setup, WideSetup):
+        raise TypeError(f"setup must be a kunin.WideSetup, got {type(setup).__name__}")
     dps = nb.check_dps(dps)
     delta = nb.check_number("delta", delta)
     if (A is None) == (W is None):
@@ -1937,7 +2280,8 @@ def _isotropic_s(setup: Any, dps: int | None, isotropy_rtol: Number | None) -> A
     if isotropy_rtol is None:
         rtol = _default_rtol(itertools.chain.from_iterable(setup.X), unit, setup.n)
     else:
-        rtol = float(nb.check_number("isotropy_rtol", isotropy_rtol, nonnegative=True))
+        rtol = nb.to_float(nb.check_number("isotropy_rtol", isotropy_rtol, nonnegative=True),
+                           "isotropy_rtol")  # fmt: skip
         if not rtol < 1:
             raise ValueError(f"isotropy_rtol must be in [0, 1), got {nb.describe(isotropy_rtol)}")
     digits = max(50, (dps or 17) + 20)
@@ -2155,12 +2499,13 @@ def wide_closed_form(setup: WideSetup, A0: Any, W0: Any, *, dps: int | None = No
     if balance_rtol is None:
         brtol = _default_rtol([v for r in (*A0c, *W0c) for v in r], unit, c + d)
     else:
-        brtol = float(nb.check_number("balance_rtol", balance_rtol, nonnegative=True))
+        brtol = nb.to_float(nb.check_number("balance_rtol", balance_rtol, nonnegative=True),
+                            "balance_rtol")  # fmt: skip
     with mpmath.workdps(max(50, (dps or 17) + 20)):
         Am = np.array([[nb.to_mpf(v) for v in r] for r in A0c], dtype=object)
         Wm = np.array([[nb.to_mpf(v) for v in r] for r in W0c], dtype=object)
         ea, ew = nb.to_mpf(setup.eta_a), nb.to_mpf(setup.eta_w)
-        Dl = wide_balance(Am, Wm, ea, ew)
+        Dl = _wide_balance(Am, Wm, ea, ew)
         delta_x = mpmath.fsum(Dl[i, i] for i in range(h)) / h
         dev = max(abs(Dl[i, j] - (delta_x if i == j else 0)) for i in range(h) for j in range(h))
         scale = max(ew * mpmath.fsum(Am[i] ** 2) + ea * mpmath.fsum(Wm[i] ** 2) for i in range(h))
@@ -2268,14 +2613,23 @@ class PiecewiseLinearState:
     @classmethod
     def from_weights(cls, setup: PiecewiseLinearSetup, t: Any, a: Any, W: Any, *,
                      dps: int | None = None) -> PiecewiseLinearState:  # fmt: skip
-        with nb.Precision(dps):
-            a, W = _weights(a, dps), _weights(W, dps)
+        """Measure every delta_k, the activation pattern and the loss from ``a`` (h,) and
+        ``W`` (h, d) at time ``t >= 0`` (float64, or mpmath at ``dps`` digits); arguments
+        checked."""
+        t, dps = _measure_args(setup, PiecewiseLinearSetup, t, dps)
+        a = nb.check_vector("a", a)
+        W = nb.check_matrix("W", W, (None, setup.d))
+        if len(a) != len(W):
+            raise ValueError(f"a has length {len(a)} but W has {len(W)} rows: a (h,), W (h, d)")
+        with nb.Precision(dps), np.errstate(all="ignore"):
+            a, W = _weights(a, dps, "a"), _weights(W, dps, "W")
             X, y = _arrays(setup, dps)
             ea, ew = nb.converter(dps)(setup.eta_a), nb.converter(dps)(setup.eta_w)
             relu = _relu("numpy" if dps is None else "mpmath")
             Z = X @ W.T
-            return cls(t=t, a=a, W=W, delta=balance(a, W, ea, ew), active=np.asarray(Z > 0),
-                       loss=_scalar(piecewise_linear_loss(a, W, X, y, relu)))  # fmt: skip
+            st = cls(t=t, a=a, W=W, delta=_balance(a, W, ea, ew), active=np.asarray(Z > 0),
+                     loss=_scalar(_piecewise_linear_loss(a, W, X, y, relu)))  # fmt: skip
+        return _measured(st, "a, W")
 
 
 def _relu(backend: str) -> Callable[[Any], Any]:
@@ -2334,7 +2688,7 @@ class SingleNeuronSystem(_KuninSystem):
         return flow(setup.n, setup.d)
 
     def loss(self, params: Mapping[str, Any], data: Mapping[str, Any]) -> Any:
-        return loss(params["a"], params["w"], data["X"], data["targets"])
+        return _loss(params["a"], params["w"], data["X"], data["targets"])
 
     def state(self, setup: Setup, t: Any, params: Mapping[str, Any], dps: int | None) -> State:
         return State.from_weights(setup, t, params["a"], params["w"], dps=dps)
@@ -2360,7 +2714,7 @@ class WideLinearSystem(_KuninSystem):
         return wide_flow(setup.n, setup.d, shapes["A"][0], setup.c)
 
     def loss(self, params: Mapping[str, Any], data: Mapping[str, Any]) -> Any:
-        return wide_loss(params["A"], params["W"], data["X"], data["targets"])
+        return _wide_loss(params["A"], params["W"], data["X"], data["targets"])
 
     def state(self, setup: WideSetup, t: Any, params: Mapping[str, Any],
               dps: int | None) -> WideState:  # fmt: skip
@@ -2395,7 +2749,7 @@ class PiecewiseLinearSystem(_KuninSystem):
         return {**_data(setup, backend, like), "sigma": _relu(backend)}
 
     def loss(self, params: Mapping[str, Any], data: Mapping[str, Any]) -> Any:
-        return piecewise_linear_loss(params["a"], params["W"], data["X"], data["targets"],
+        return _piecewise_linear_loss(params["a"], params["W"], data["X"], data["targets"],
                                      data["sigma"])  # fmt: skip
 
     def state(self, setup: PiecewiseLinearSetup, t: Any, params: Mapping[str, Any],

@@ -45,11 +45,12 @@ import numpy as np
 import sympy as sp
 
 from solvable._core import activations as act
+from solvable._core import numbers as nb
 from solvable._core.backends import generate
 from solvable._core.claims import Erratum, Theorem, Verdict, prove_zero
 from solvable._core.model import Model
 from solvable._core.tolerance import Tolerance
-from solvable.linearisation import network_output
+from solvable.linearisation import check_flag, network_output
 
 SEED = "002_938675732d5dff93.txt"
 
@@ -109,7 +110,10 @@ def _exact(name: str, value: Any) -> sp.Expr:
         return sp.nsimplify(value, rational=True)
     if isinstance(value, Fraction):
         return sp.Rational(value.numerator, value.denominator)
-    return sp.sympify(value, strict=True)
+    expr = sp.sympify(value, strict=True)
+    if expr.has(sp.nan, sp.zoo, sp.oo, -sp.oo):  # e.g. mpmath.mpf("nan")
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return expr
 
 
 def lazy_criterion(residual: Any, hessian_opnorm: Any, grad_norm_sq: Any) -> sp.Expr:
@@ -160,7 +164,7 @@ def two_layer_scalings(alpha: Any = None, *, printed: bool = False) -> WidthScal
     """
     c = constants()
     al = _alpha_arg(alpha)
-    residual = c["c_y"] if printed else c["c_y"] + c["c_h"] * al * sp.sqrt(P)
+    residual = c["c_y"] if check_flag("printed", printed) else c["c_y"] + c["c_h"] * al * sp.sqrt(P)
     return WidthScalings(residual, c["c_H"] * al, c["c_g"] * P * al**2)
 
 
@@ -438,6 +442,14 @@ _SAMPLED_EXPONENTS = (Fraction(-3, 2), Fraction(-1), Fraction(-3, 4), Fraction(0
 _SLOPE_TOL = 0.12
 
 
+MAX_DRAWS = 1024
+"""The most networks per width of :func:`sampled_kappa_slopes` (about 20 ms each: 1024 take
+twenty seconds; more is a typo more often than not)."""
+MAX_SAMPLED_EXPONENT = 16
+"""The largest ``|a|`` of :func:`sampled_kappa_slopes`: ``alpha^2 = p^(2a)`` at ``p = 2^14``
+leaves the float64 range beyond ``|a| = 36``; 16 keeps the products of (3.7) inside it."""
+
+
 def sampled_kappa_slopes(
     exponents: tuple[Fraction, ...] = _SAMPLED_EXPONENTS, *, draws: int = 16, seed: int = 20250207
 ) -> dict[Fraction, float]:
@@ -445,7 +457,17 @@ def sampled_kappa_slopes(
     sum_j a_j tanh(w_j x)``, ``x = y = 1``, ``a_j ~ U[-1, 1]``, ``w_j ~ N(0, 1)``, at ``p =
     2^8 .. 2^14`` (geometric mean over ``draws`` networks per width), one per exponent ``a``:
     a direct computation of the exponent of (3.10), from the package's network and (3.7).
-    The same draws serve every ``a`` (``alpha`` only scales h, grad h and the Hessian)."""
+    The same draws serve every ``a`` (``alpha`` only scales h, grad h and the Hessian);
+    ``|a| <= MAX_SAMPLED_EXPONENT``, ``1 <= draws <= MAX_DRAWS``, ``seed >= 0``."""
+    exponents = tuple(dict.fromkeys(nb.check_vector("exponents", exponents)))  # once each
+    for i, a in enumerate(exponents):
+        if abs(nb.to_float(a, f"exponents[{i}]")) > MAX_SAMPLED_EXPONENT:
+            bound = MAX_SAMPLED_EXPONENT
+            raise ValueError(f"exponents[{i}] must be in [-{bound}, {bound}] (alpha = p^a in "
+                             f"float64), got {a!r}")  # fmt: skip
+    draws, seed = nb.check_int("draws", draws), nb.check_int("seed", seed, low=0)
+    if draws > MAX_DRAWS:
+        raise ValueError(f"draws must be <= {MAX_DRAWS} (MAX_DRAWS), got {draws}")
     rng = np.random.default_rng(seed)
     unit, crit = _unit_evaluator(), _criterion_evaluator()
     ps = 2 ** np.arange(8, 15)
@@ -466,7 +488,7 @@ def sampled_kappa_slopes(
             hess = float(np.abs(np.linalg.eigvalsh(blocks)).max())
             g2, out = float(np.sum(ga**2 + gw**2)), float(np.sum(h))
             for a in exponents:
-                alpha = float(p) ** float(a)
+                alpha = float(p) ** nb.to_float(a)
                 per[a].append(math.log(crit(abs(1 - alpha * out), alpha * hess, alpha**2 * g2)))
         for a in exponents:
             logk[a].append(float(np.mean(per[a])))

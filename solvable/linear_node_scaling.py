@@ -56,6 +56,7 @@ import functools
 import itertools
 import math
 import numbers
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -78,6 +79,7 @@ from solvable._core.tolerance import Tolerance, error_in_units
 SEED = "000_f57230b12d385b63.txt"
 
 __all__ = [
+    "MAX_PRUNED_WIDTH",
     "LinearLimit",
     "ReducedSVD",
     "States",
@@ -443,17 +445,31 @@ def _to_object(arr: Any) -> np.ndarray:
 
 
 def _array(name: str, value: Any, ndims: tuple[int, ...], dps: int | None) -> np.ndarray:
+    """``value`` as a float64 array of finite numbers with ``ndims`` axes (numbers, decimal
+    strings, ``mpf``; never a bool, complex number or tensor: ``TypeError`` naming ``name``),
+    or (``dps``) as an object array of ``mpf``."""
+    want = f"{name} must be an array of finite real numbers"
+    if type(value).__module__.split(".", 1)[0] == "torch":
+        raise TypeError(f"{want}, got a torch tensor (pass t.tolist() or t.cpu().numpy())")
+    if isinstance(value, np.ndarray) and value.dtype.kind not in "iufO":
+        raise TypeError(f"{want}, got dtype {value.dtype}")
     try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be an array of real numbers, got {value!r:.80}") from None
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", np.exceptions.ComplexWarning)
+            arr = np.asarray(value, dtype=float)
+        entries = np.asarray(value, dtype=object).ravel()
+    except (TypeError, ValueError, OverflowError, np.exceptions.ComplexWarning):
+        raise TypeError(f"{want}, got {nb.describe(value)}") from None
+    if any(isinstance(v, (bool, np.bool_, complex, np.complexfloating)) for v in entries):
+        raise TypeError(f"{want} (no bool or complex entries), got {nb.describe(value)}")
     if arr.ndim not in ndims:
         raise ValueError(f"{name} must have {' or '.join(map(str, ndims))} dimensions, "
                          f"got shape {arr.shape}")  # fmt: skip
     if arr.size == 0:
         raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
     if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite, got {value!r:.80}")
+        raise ValueError(f"{name} must be finite (and within the float64 range), got "
+                         f"{nb.describe(value)}")  # fmt: skip
     if dps is None:
         return arr
     return _to_object(np.asarray(value, dtype=object) if not isinstance(value, np.ndarray)
@@ -566,7 +582,7 @@ def limit(
     n, d = Xa.shape
     ya = _array("y", y, (1,), None)
     if len(ya) != n:
-        raise ValueError(f"y must have {n} entries (rows of X), got {len(ya)}")
+        raise ValueError(f"y must have n = {n} entries (rows of X), got {len(ya)}")
     lam_a = _check_lam(lam, None)
     m = lam_a.shape[-1]
     a_a = _check_signs(a)
@@ -574,10 +590,11 @@ def limit(
         raise ValueError(f"a must have {m} entries per network (as lam), got shape {a_a.shape}")
     W_a = _array("W0", W0, (2, 3), None)
     if W_a.shape[-2:] != (m, d):
-        raise ValueError(f"W0 must have shape (m, d) = ({m}, {d}) or (B, m, d), got {W_a.shape}")
+        raise ValueError(f"W0 must have shape (m, d) = ({m}, {d}) (m entries of lam, d columns of "
+                         f"X) or (B, m, d), got {W_a.shape}")  # fmt: skip
     P_a = None if probes is None else _array("probes", probes, (2,), None)
     if P_a is not None and P_a.shape[1] != d:
-        raise ValueError(f"probes must have d = {d} columns, got shape {P_a.shape}")
+        raise ValueError(f"probes must have d = {d} columns (as X), got shape {P_a.shape}")
     svd = reduced_svd(X, dps=dps, rank=rank)
     backend = "numpy" if dps is None else "mpmath"
     conv = (lambda v, arr: arr) if dps is None else (lambda v, arr: _to_object(v))
@@ -637,7 +654,7 @@ class States:
         return len(self.t)
 
 
-def _is_infinite(t: Any) -> bool:
+def _is_infinite(t: Any, name: str = "t") -> bool:
     """``t`` is ``+inf`` (float, numpy or mpmath); ``-inf`` is a ``ValueError``."""
     if isinstance(t, (float, np.floating)) and math.isinf(t):
         inf = True
@@ -646,24 +663,35 @@ def _is_infinite(t: Any) -> bool:
     else:
         return False
     if t < 0:
-        raise ValueError(f"t must be >= 0, got {t!r}")
+        raise ValueError(f"{name} must be >= 0, got {t!r}")
     return inf
 
 
-def _check_times(times: Any) -> list[Any]:
+def _check_time(name: str, t: Any) -> Any:
+    """One time: a finite number ``>= 0`` (checked, as given) or ``+inf``."""
+    if isinstance(t, np.ndarray) and t.ndim == 0:
+        t = t.item()
+    return t if _is_infinite(t, name) else nb.check_number(name, t, nonnegative=True)
+
+
+def _check_times(times: Any, name: str = "times") -> list[Any]:
     """One time or a 1-d sequence of times, each a finite number ``>= 0`` or ``+inf``."""
     if isinstance(times, np.ndarray) and times.ndim == 0:
         times = [times.item()]
     elif isinstance(times, (numbers.Real, str, mpmath.mpf)) and not isinstance(times, bool):
         times = [times]
     if isinstance(times, (str, bytes)) or not isinstance(times, (list, tuple, np.ndarray)):
-        raise TypeError(f"times must be a number or a sequence of numbers, got {times!r:.80}")
-    if len(times) == 0:
-        raise ValueError("times must not be empty")
-    out = []
-    for t in np.asarray(times, dtype=object).ravel().tolist():
-        out.append(t if _is_infinite(t) else nb.check_number("t", t, nonnegative=True))
-    return out
+        raise TypeError(f"{name} must be a number or a sequence of numbers, got "
+                        f"{type(times).__name__} {nb.describe(times)}")  # fmt: skip
+    try:
+        arr = np.asarray(times, dtype=object)
+    except ValueError:
+        raise ValueError(f"{name} must be one-dimensional, got {nb.describe(times)}") from None
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"{name} must not be empty")
+    return [_check_time(f"{name}[{i}]", t) for i, t in enumerate(arr.tolist())]
 
 
 @dataclass(frozen=True)
@@ -703,6 +731,12 @@ class Trajectory:
 
     def at(self, t: Any) -> ns.State:
         """The state at one time ``t`` in ``[0, oo]``."""
+        if isinstance(t, (list, tuple)) or (isinstance(t, np.ndarray) and t.ndim):
+            raise TypeError(f"t must be one time (a number >= 0 or inf; many: sample(times)), "
+                            f"got {type(t).__name__} {nb.describe(t)}")  # fmt: skip
+        t = _check_time("t", t)
+        if self.dps is None and not _is_infinite(t):
+            t = nb.to_float(t, "t")
         return self.sample([t])[0]
 
     def sample(self, times: Any, *, out: States | None = None) -> States:
@@ -750,7 +784,8 @@ class Trajectory:
             tt = times.astype(float)  # numeric times >= 0 or +inf: valid as they are
         else:  # anything else validated (and a bad time reported) one by one
             ts = _check_times(times)
-            tt = np.array([math.inf if _is_infinite(t) else nb.to_float(t) for t in ts])
+            tt = np.array([math.inf if _is_infinite(t) else nb.to_float(t, f"times[{i}]")
+                           for i, t in enumerate(ts)])  # fmt: skip
         T, (m, d), n = len(tt), k["W0"].shape, k["n"]
         res = _check_out(out, T, m, d, n) if out is not None else States(
             t=np.empty(T), W=np.empty((T, m, d)), a=self.a, f=np.empty((T, n)),
@@ -884,8 +919,10 @@ class Trajectory:
         backend = "numpy" if dps is None else "mpmath"
         e = k["exp"]  # the power-of-two scales of X, y, lam (even), a, W0 (0 at dps)
         with nb.Precision(dps):
-            conv = (lambda v: math.inf if _is_infinite(v) else nb.to_float(v)) if dps is None \
-                else (lambda v: mpmath.inf if _is_infinite(v) else nb.to_mpf(v))  # fmt: skip
+            if dps is None:
+                conv = lambda v: math.inf if _is_infinite(v) else nb.to_float(v, "times")  # noqa: E731
+            else:
+                conv = lambda v: mpmath.inf if _is_infinite(v) else nb.to_mpf(v)  # noqa: E731
             tt = np.array([conv(t) for t in ts], dtype=nb.dtype(dps))
             G, E, boost = self._mode_matrices(tt)
             nb_ = lambda ndim: -boost.reshape((-1,) + (1,) * (ndim - 1))  # noqa: E731
@@ -1106,6 +1143,23 @@ def closed_form(setup: ns.Setup, a0: Any, W0: Any, *, dps: int | None = None) ->
 # ---------------------------------------------------------------------------
 # footnote 3, Theorem 7.5, Proposition 7.6
 # ---------------------------------------------------------------------------
+def _finite_result(fn: str, names: str, *values: Any) -> None:
+    """A float64 result beyond the float64 range (inf, or NaN from inf - inf) is refused:
+    ``ValueError`` naming every argument ``names`` of ``fn`` (the inputs were finite)."""
+    if not all(np.all(np.isfinite(np.asarray(v, dtype=float))) for v in values):
+        raise ValueError(
+            f"{fn}({names}): the result is outside the float64 range (|value| <= "
+            f"{nb.FLOAT64_MAX:.4g}) for these values: rescale them"
+        )
+
+
+def _float64(fn: Callable[..., Any], *args: Any) -> Any:
+    """A generated float64 evaluator on numpy scalars (overflow gives inf, refused by
+    :func:`_finite_result`, not a Python ``OverflowError`` / ``ZeroDivisionError``)."""
+    with np.errstate(all="ignore"):
+        return fn(*(np.float64(a) if isinstance(a, (int, float)) else a for a in args))
+
+
 def gd_step_bounds(X: Any, lam: Any) -> tuple[float, float]:
     """Footnote 3's step size bound ``d / (D_max^2 sum_k lambda_k)`` and the sharp bound
     ``2 d / (D_max^2 sum_k lambda_k)`` below which gradient descent converges to eq. (19)."""
@@ -1113,21 +1167,35 @@ def gd_step_bounds(X: Any, lam: Any) -> tuple[float, float]:
     lam_a = _check_lam(lam, None)
     if lam_a.ndim != 1:
         raise ValueError(f"lam must have shape (m,), got {lam_a.shape}")
-    d = np.shape(X)[1]
+    d = svd.V.shape[0]
     args = (d, float(svd.D[0]), float(lam_a.sum()))
-    return float(_evaluator("eta_bound", "numpy")(*args)), float(
-        _evaluator("eta_sharp", "numpy")(*args)
-    )
+    out = (float(_float64(_evaluator("eta_bound", "numpy"), *args)),
+           float(_float64(_evaluator("eta_sharp", "numpy"), *args)))  # fmt: skip
+    _finite_result("gd_step_bounds", "X, lam", *out)
+    return out
 
 
-def _check_mass(name: str, value: Any, upper: Any = None) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {value!r}")
-    v = float(value)
-    if not (math.isfinite(v) and v > 0) or (upper is not None and v > float(upper) * (1 + 1e-12)):
-        rng = f"(0, {upper}]" if upper is not None else "(0, oo)"
+def _check_mass(name: str, value: Any, upper: Any = None, upper_name: str = "") -> float:
+    v = nb.to_float(nb.check_number(name, value), name)
+    if not v > 0 or (upper is not None and v > float(upper) * (1 + 1e-12)):
+        rng = f"(0, {upper_name} = {upper!r}]" if upper is not None else "(0, oo)"
         raise ValueError(f"{name} must be in {rng}, got {value!r}")
     return v
+
+
+def _check_V(V: Any, d: int, rows: str) -> np.ndarray:
+    """``V`` (d, k): the orthonormal columns of :func:`reduced_svd` (``V^T V = I_k`` to
+    1e-8), ``d`` rows (as ``rows``)."""
+    Va = _array("V", V, (2,), None)
+    if Va.shape[0] != d or not 1 <= Va.shape[1] <= d:
+        raise ValueError(f"V must have shape (d, k) with d = {d} rows (as {rows}) and "
+                         f"1 <= k <= d, got {Va.shape}")  # fmt: skip
+    with np.errstate(all="ignore"):
+        gap = np.abs(Va.T @ Va - np.eye(Va.shape[1]))
+    if not np.all(gap <= 1e-8):
+        raise ValueError("V must have orthonormal columns (V^T V = I, the V of reduced_svd(X)), "
+                         f"got {nb.describe(V)}")  # fmt: skip
+    return Va
 
 
 def group_moments(lam_T: float, total: float, beta_inf: Any, V: Any) -> tuple[Any, Any]:
@@ -1135,14 +1203,14 @@ def group_moments(lam_T: float, total: float, beta_inf: Any, V: Any) -> tuple[An
     ``Lambda_T (I - Lambda_T/S V V^T)`` of ``sum_{j in T} sqrt(lambda_j) a_j w_inf_j``, with
     ``Lambda_T = sum_{j in T} lambda_j`` and ``S = sum_k lambda_k`` (float64)."""
     S = _check_mass("total", total)
-    LT = _check_mass("lam_T", lam_T, S)
+    LT = _check_mass("lam_T", lam_T, S, "total")
     b = _array("beta_inf", beta_inf, (1,), None)
-    Va = _array("V", V, (2,), None)
-    if Va.shape[0] != len(b):
-        raise ValueError(f"V must have {len(b)} rows (as beta_inf), got shape {Va.shape}")
-    mean = _evaluator("group_mean", "numpy")(LT, S, b[:, None])[:, 0]
-    cov = _evaluator("group_cov", "numpy")(len(b), LT, S, Va)
-    return np.asarray(mean), np.asarray(cov)
+    Va = _check_V(V, len(b), "beta_inf")
+    with np.errstate(all="ignore"):
+        mean = np.asarray(_evaluator("group_mean", "numpy")(LT, S, b[:, None])[:, 0])
+        cov = np.asarray(_evaluator("group_cov", "numpy")(len(b), LT, S, Va))
+    _finite_result("group_moments", "lam_T, total, beta_inf, V", mean, cov)
+    return mean, cov
 
 
 def contribution_limit_moments(
@@ -1151,9 +1219,10 @@ def contribution_limit_moments(
     """Eq. (21): the ``m -> oo`` moments of ``sqrt(lambda_{m,j}) a_j w_inf_j`` under eq. (1):
     ``lambda_{m,j}`` replaced by its limit ``(1 - gamma) lambda~_j`` (``node_scaling_limit``)
     and ``S = 1``; float64.  Degenerate (zero) for ``gamma = 1`` or ``lambda~_j = 0``."""
-    limit = float(ns.node_scaling_limit(j, gamma, weights))
+    limit = float(ns.node_scaling_limit(j, ns._check_gamma_numeric(gamma), weights))
     b = _array("beta_inf", beta_inf, (1,), None)
     if limit == 0:
+        _check_V(V, len(b), "beta_inf")
         return np.zeros_like(b), np.zeros((len(b), len(b)))
     return group_moments(limit, 1.0, b, V)
 
@@ -1163,6 +1232,7 @@ def pruned_mass(m: Any, rho: Any, gamma: Any, weights: ns.Weights) -> sp.Expr:
     ``r = floor(rho m)`` (exact, from the partial sums of :mod:`solvable.node_scaling`)."""
     m = ns._check_integer("m", m)
     g = ns._check_gamma(gamma)
+    weights = ns._check_weights(weights)
     r_ = ns._sympify_number("rho", rho)
     if r_.free_symbols or not (0 < r_ < 1):
         raise ValueError(f"rho must be a number in (0, 1), got {rho!r}")
@@ -1172,10 +1242,20 @@ def pruned_mass(m: Any, rho: Any, gamma: Any, weights: ns.Weights) -> sp.Expr:
     return g * (m - r) / m + (1 - g) * (S_m - S_r) / S_m
 
 
+MAX_PRUNED_WIDTH = 10**7
+"""The largest width ``m`` of :func:`pruned_mass_numeric`, which sums the pruned nodes'
+``lambda_{m,j}`` one by one (10^7 nodes: about a second and 80 MB per array)."""
+
+
 def pruned_mass_numeric(m: int, rho: float, gamma: Any, weights: ns.Weights) -> float:
     """``sum_{j > floor(rho m)} lambda_{m,j}`` in float64 from the generated ``lambda_{m,j}``
-    evaluator of :mod:`solvable.node_scaling` (summed over the pruned nodes)."""
+    evaluator of :mod:`solvable.node_scaling` (summed over the pruned nodes; ``m`` at most
+    :data:`MAX_PRUNED_WIDTH`)."""
     m = int(ns._check_integer("m", m))
+    if m > MAX_PRUNED_WIDTH:
+        raise ValueError(f"m must be <= MAX_PRUNED_WIDTH = {MAX_PRUNED_WIDTH} (the nodes are "
+                         f"summed one by one; pruned_mass is exact for m <= "
+                         f"{ns.MAX_EXACT_WIDTH}), got {m}")  # fmt: skip
     if not (isinstance(rho, numbers.Real) and 0 < rho < 1):
         raise ValueError(f"rho must be in (0, 1), got {rho!r}")
     r = math.floor(rho * m)
@@ -1193,22 +1273,23 @@ def pruning_error_moments(
     ``Lambda_T (|x|^2 - Lambda_T/S |V V^T x|^2)/d`` (``Lambda_T``: the pruned mass)."""
     xa, b, Va, LT, S = _pruning_args(x, lam_T, total, beta_inf, V)
     d = len(xa)
-    Px = Va @ (Va.T @ xa)
-    mu = _evaluator("error_mean", "numpy")(LT, S, float(xa @ b), d)
-    var = _evaluator("error_var", "numpy")(LT, S, float(xa @ xa), float(Px @ Px), d)
+    with np.errstate(all="ignore"):
+        Px = Va @ (Va.T @ xa)
+        mu = _float64(_evaluator("error_mean", "numpy"), LT, S, float(xa @ b), d)
+        var = _float64(_evaluator("error_var", "numpy"), LT, S, float(xa @ xa),
+                       float(Px @ Px), d)  # fmt: skip
+    _finite_result("pruning_error_moments", "x, lam_T, total, beta_inf, V", mu, var)
     return float(mu), float(var)
 
 
 def _pruning_args(x, lam_T, total, beta_inf, V):
     S = _check_mass("total", total)
-    LT = _check_mass("lam_T", lam_T, S)
+    LT = _check_mass("lam_T", lam_T, S, "total")
     xa = _array("x", x, (1,), None)
     b = _array("beta_inf", beta_inf, (1,), None)
-    Va = _array("V", V, (2,), None)
-    if len(b) != len(xa) or Va.shape[0] != len(xa):
-        raise ValueError(f"x, beta_inf and V must have d = {len(xa)} rows, got "
-                         f"{len(b)}, {Va.shape}")  # fmt: skip
-    return xa, b, Va, LT, S
+    if len(b) != len(xa):
+        raise ValueError(f"x and beta_inf must have d entries each, got {len(xa)} and {len(b)}")
+    return xa, b, _check_V(V, len(xa), "x and beta_inf"), LT, S
 
 
 def pruning_exceedance(
@@ -1218,9 +1299,12 @@ def pruning_exceedance(
     :func:`pruning_error_moments`)."""
     xa, b, Va, LT, S = _pruning_args(x, lam_T, total, beta_inf, V)
     e = _check_mass("eps", eps)
-    Px = Va @ (Va.T @ xa)
     fn = _evaluator("exceedance", "numpy")
-    return float(fn(LT, S, float(xa @ b), float(xa @ xa), float(Px @ Px), len(xa), e))
+    with np.errstate(all="ignore"):
+        Px = Va @ (Va.T @ xa)
+        p = _float64(fn, LT, S, float(xa @ b), float(xa @ xa), float(Px @ Px), len(xa), e)
+    _finite_result("pruning_exceedance", "x, eps, lam_T, total, beta_inf, V", p)
+    return float(p)
 
 
 def pruning_bound(x: Any, eps: float, lam_T: float, beta_inf: Any) -> float:
@@ -1231,7 +1315,10 @@ def pruning_bound(x: Any, eps: float, lam_T: float, beta_inf: Any) -> float:
     LT = _check_mass("lam_T", lam_T)
     e = _check_mass("eps", eps)
     fn = _evaluator("bound", "numpy")
-    return float(fn(LT, float(np.linalg.norm(b)), float(xa @ xa), len(xa), e))
+    with np.errstate(all="ignore"):
+        out = _float64(fn, LT, float(np.linalg.norm(b)), float(xa @ xa), len(xa), e)
+    _finite_result("pruning_bound", "x, eps, lam_T, beta_inf", out)
+    return float(out)
 
 
 def mean_field_expressions() -> dict[str, sp.Expr]:
@@ -1247,19 +1334,23 @@ def mean_field_expressions() -> dict[str, sp.Expr]:
 
 def mean_field_moments(X: Any, y: Any, x: Any, m: int) -> tuple[float, float, float]:
     """``(E N_m, E D_m, lim (17))`` of :func:`mean_field_expressions` for data ``X``, ``y``, a
-    probe ``x`` (d,) and width ``m`` (float64, generated)."""
+    probe ``x`` (d,) (non-zero) and width ``m`` (float64, generated)."""
     xa = _array("x", x, (1,), None)
     m = int(ns._check_integer("m", m))
     d = _array("X", X, (2,), None).shape[1]
     if len(xa) != d:
         raise ValueError(f"x must have d = {d} entries (columns of X), got {len(xa)}")
+    if not np.any(xa):
+        raise ValueError("x must not be the zero vector (the limit of (17) divides by |x|^2)")
     lim = limit(X, y, [1.0], [1.0], np.zeros((1, d)))
-    Px = lim.projector @ xa
+    with np.errstate(all="ignore"):
+        Px = lim.projector @ xa
+        vals = (m, float(xa @ lim.beta_inf), float(Px @ Px), float(xa @ xa))
     args = (_m, _XB, _XPX, _XX)
-    vals = (m, float(xa @ lim.beta_inf), float(Px @ Px), float(xa @ xa))
-    return tuple(
-        float(generate(args, e, "numpy")(*vals)) for e in mean_field_expressions().values()
-    )  # type: ignore[return-value]
+    out = tuple(float(_float64(generate(args, e, "numpy"), *vals))
+                for e in mean_field_expressions().values())  # fmt: skip
+    _finite_result("mean_field_moments", "X, y, x, m", *out)
+    return out  # type: ignore[return-value]
 
 
 # ---------------------------------------------------------------------------
@@ -1366,11 +1457,12 @@ def _gradient(W: np.ndarray, inst: dict[str, Any], a: Any = None) -> np.ndarray:
 
 def _outputs(W: np.ndarray, inst: dict[str, Any], X: Any = None, a: Any = None) -> np.ndarray:
     """``f`` of eq. (2) (sigma = id) on the rows of ``X`` (default the data), in ``K``:
-    :func:`solvable.node_scaling.network_output`, the one definition."""
+    :func:`solvable.node_scaling.network_output`, the one definition (its unchecked form:
+    the entries are rational functions, elements of ``K``, not numbers)."""
     X = _F(inst["X"] if X is None else X, inst)
     a = _F(list(inst["a"] if a is None else a), inst)
     sigma = np.vectorize(sp.lambdify(Z, activation("linear")), otypes=[object])
-    return ns.network_output(W, a, _F(list(inst["s"]), inst), X, sigma, 2)  # sqrt(d) = 2
+    return ns._network_output(W, a, _F(list(inst["s"]), inst), X, sigma, 2)  # sqrt(d) = 2
 
 
 def _beta(W: np.ndarray, inst: dict[str, Any], a: Any = None) -> np.ndarray:

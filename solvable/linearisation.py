@@ -52,6 +52,7 @@ from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_nonze
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
 from solvable._core.model import Model, System
 from solvable._core.numbers import Number
+from solvable.mirror_flow import _ArrayArgs
 
 SEED = "002_938675732d5dff93.txt"
 
@@ -114,9 +115,19 @@ _SIGMA = sp.Function("sigma")
 # ---------------------------------------------------------------------------
 # formulas
 # ---------------------------------------------------------------------------
-def _check_activation(name: Any) -> str:
-    """One of :data:`ACTIVATIONS` (the twice-differentiable ones: no ReLU)."""
-    return act.check_activation(name, ACTIVATIONS, "twice differentiable")
+def _check_activation(name: Any, arg: str = "name (the activation)") -> str:
+    """One of :data:`ACTIVATIONS` (the twice-differentiable ones: no ReLU); ``arg``: the
+    argument's name in the messages."""
+    return act.check_activation(name, ACTIVATIONS, "twice differentiable", arg=arg)
+
+
+def check_flag(name: str, value: Any) -> bool:
+    """A boolean switch ``value`` (``bool`` or ``numpy.bool_``), as a ``bool``; anything else
+    is a ``TypeError`` naming ``name`` (a truthy ``"no"`` or tensor must not pass)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a bool (True or False), got {type(value).__name__} "
+                        f"{nb.describe(value)}")  # fmt: skip
+    return bool(value)
 
 
 def activation(name: str) -> sp.Expr:
@@ -159,6 +170,7 @@ def relaxation_exponent(printed: bool = False, du: bool = False) -> sp.Expr:
     """Exponent of the residual envelope ``||r(t)|| <= exp(e) ||r(0)||``: corrected (2.42)
     ``-lambda t / n`` (constant kernel, risk ``1/(2n) sum``); ``du=True``: Theorem 1 (2.43)
     in this normalisation, ``-lambda t / (2n)``; ``printed=True``: ``-lambda t``."""
+    printed, du = check_flag("printed", printed), check_flag("du", du)
     if printed and du:
         raise ValueError("choose printed=True or du=True, not both")
     if printed:
@@ -170,7 +182,7 @@ def gronwall_bound(sharp: bool = False) -> sp.Expr:
     """Eq. (2.40): ``E(t) <= R V c t / sqrt(p)`` on ``[0, R/V]``; ``sharp=True``: integrating
     (2.39) with ``||theta(s) - theta0|| <= V s`` gives ``c V^2 t^2 / (2 sqrt(p))``."""
     R, V, c = sp.symbols("R V c", positive=True)
-    if sharp:
+    if check_flag("sharp", sharp):
         return c * V**2 * T**2 / (2 * sp.sqrt(P))
     return R * V * c * T / sp.sqrt(P)
 
@@ -208,7 +220,7 @@ def composed_hessian_terms(phi: str | None = None) -> tuple[sp.Expr, sp.Expr]:
 
     ``phi``: the name of a twice-differentiable activation, or ``None`` (generic ``phi``).
     Symbols :data:`F_OUT`, :data:`G2`, ``m``, ``M``, ``x2``, :data:`P`."""
-    d1, d2 = _phi_derivatives(None if phi is None else _check_activation(phi))
+    d1, d2 = _phi_derivatives(None if phi is None else _check_activation(phi, "phi"))
     return sp.Abs(d1) * hessian_opnorm_bound(), sp.Abs(d2) * G2
 
 
@@ -216,7 +228,7 @@ def gradient_norm_sq(mean: bool = False) -> sp.Expr:
     """Eq. (2.21) for one unit's share: ``||grad_w f||^2 = (1/p) sum_j a_j^2 sigma'(z_j)^2
     |x|^2``; ``mean=True``: its expectation over i.i.d. units, ``E[a^2] E[sigma'^2] |x|^2``
     (:data:`EA2`, :data:`ES1`, ``x2``), the same at every width ``p``."""
-    return EA2 * ES1 * _X2 if mean else _AJ**2 * _S1**2 * _X2 / P
+    return EA2 * ES1 * _X2 if check_flag("mean", mean) else _AJ**2 * _S1**2 * _X2 / P
 
 
 # ---------------------------------------------------------------------------
@@ -239,18 +251,27 @@ def hessian_opnorm_formula(a: Any, W: Any, x: Any, *, activation: str = "tanh") 
 
     ``a``: (B, p), ``W``: (B, p, d), ``x``: (d,); numpy arrays or torch tensors (the result
     has the type and device of ``W``), shape (B,).  Generated from :func:`block_opnorm`."""
-    name = _check_activation(activation)
-    torch_in = type(W).__module__.startswith("torch")
-    if torch_in:
-        import torch
-
-        xt = torch.as_tensor(x, dtype=W.dtype, device=W.device)
-        a_, W_ = torch.as_tensor(a, dtype=W.dtype, device=W.device), W
+    name = _check_activation(activation, "activation")
+    v = _ArrayArgs("hessian_opnorm_formula", torch=True)
+    W_, a_, xt = v.array("W", W), v.array("a", a), v.array("x", x)
+    torch_in = "W" in v.tensors
+    if torch_in:  # a and x may be numpy / lists: on W's device, in its dtype
+        torch = torch_module()
+        a_, xt = (val if label in v.tensors else torch.as_tensor(_float_values(label, val))
+                  for label, val in (("a", a_), ("x", xt)))  # fmt: skip
+        a_, xt = (val.to(dtype=W_.dtype, device=W_.device) for val in (a_, xt))
         fn, xp = _block_fn(name, "torch"), torch
     else:
-        xt, a_, W_ = (np.asarray(v, dtype=float) for v in (x, a, W))
+        for label in ("a", "x"):
+            if label in v.tensors:
+                raise TypeError(f"{label} is a torch tensor but W is not: pass W as a tensor too")
+        W_, a_, xt = _float_values("W", W_), _float_values("a", a), _float_values("x", x)
         fn, xp = _block_fn(name, "numpy"), np
-    if W_.ndim != 3 or a_.shape != W_.shape[:2] or xt.shape != (W_.shape[2],):
+    for label, arr, ndim in (("a", a_, 2), ("W", W_, 3), ("x", xt, 1)):
+        if arr.ndim != ndim:
+            raise ValueError(f"{label} must have {ndim} axes (a (B, p), W (B, p, d), x (d,)), "
+                             f"got shape {tuple(arr.shape)}")  # fmt: skip
+    if a_.shape != W_.shape[:2] or xt.shape != (W_.shape[2],):
         raise ValueError(
             f"need a (B, p), W (B, p, d), x (d,); got a {tuple(a_.shape)}, W {tuple(W_.shape)}, "
             f"x {tuple(xt.shape)}"
@@ -260,11 +281,16 @@ def hessian_opnorm_formula(a: Any, W: Any, x: Any, *, activation: str = "tanh") 
     ):
         raise ValueError("a, W and x must be finite")
     p = W_.shape[1]
-    z = W_ @ xt
-    x2 = (xt * xt).sum()
-    pp = xp.full_like(z, float(p))
-    blocks = fn(a_, z, x2 * xp.ones_like(z), pp) + xp.zeros_like(z)  # constant for linear
-    return blocks.amax(-1) if torch_in else blocks.max(-1)
+    with np.errstate(all="ignore"):  # a value beyond float64 is refused below
+        z = W_ @ xt
+        x2 = (xt * xt).sum()
+        pp = xp.full_like(z, float(p))
+        blocks = fn(a_, z, x2 * xp.ones_like(z), pp) + xp.zeros_like(z)  # constant for linear
+        out = blocks.amax(-1) if torch_in else blocks.max(-1)
+    if not bool(xp.isfinite(out).all()):
+        raise nb.Float64RangeError(f"the bound exceeds the largest {out.dtype} for these "
+                                   f"a, W and x: rescale them")  # fmt: skip
+    return out
 
 
 def relaxation_envelope(
@@ -273,42 +299,136 @@ def relaxation_envelope(
     """``exp(e)`` for the exponent of :func:`relaxation_exponent` (numpy, broadcasting):
     the factor by which ``||y - f(t)|| / ||y - f(0)||`` is bounded."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n must be an integer >= 1, got {n!r}")
-    lam_, t_ = np.asarray(lam, dtype=float), np.asarray(t, dtype=float)
-    if not (np.all(np.isfinite(lam_)) and np.all(lam_ >= 0)):
-        raise ValueError(f"lam must be finite and >= 0, got {lam!r:.80}")
-    if not (np.all(np.isfinite(t_)) and np.all(t_ >= 0)):
-        raise ValueError(f"t must be finite and >= 0, got {t!r:.80}")
-    return np.asarray(_envelope_fn(bool(printed), bool(du))(lam_, t_, float(n)), dtype=float)
+        raise ValueError(f"n must be an integer >= 1, got {nb.describe(n)}")
+    printed, du = check_flag("printed", printed), check_flag("du", du)
+    lam_, t_ = _float_values("lam", lam), _float_values("t", t)
+    if not np.all(lam_ >= 0):
+        raise ValueError(f"lam must be finite and >= 0, got {nb.describe(lam)}")
+    if not np.all(t_ >= 0):
+        raise ValueError(f"t must be finite and >= 0, got {nb.describe(t)}")
+    try:
+        np.broadcast_shapes(lam_.shape, t_.shape)
+    except ValueError:
+        raise ValueError(f"lam and t must broadcast together, got shapes {lam_.shape}, "
+                         f"{t_.shape}") from None  # fmt: skip
+    return np.asarray(_envelope_fn(printed, du)(lam_, t_, float(n)), dtype=float)
+
+
+def _float_values(name: str, value: Any) -> np.ndarray:
+    """A number or an array of numbers (any shape, not a tensor) as a float64 array, each
+    entry finite and within the float64 range (``TypeError`` / ``ValueError`` naming
+    ``name``)."""
+    arr = np.asarray(_ArrayArgs(name).array(name, value))
+    if arr.dtype.kind == "O":
+
+        def one(v: Any) -> float:
+            if isinstance(v, sp.Basic):
+                if v.free_symbols:
+                    raise TypeError(f"{name} must hold numbers, got the expression {v}")
+                v = nb.exact_to_mpf(v)
+            return nb.to_float(v, name)
+
+        arr = np.vectorize(one, otypes=[float])(arr) if arr.size else arr
+    return arr.astype(np.float64)
 
 
 # ---------------------------------------------------------------------------
 # The network (2.19) / (2.28) and its risk (2.22): one definition for every backend
 # ---------------------------------------------------------------------------
+def _network_output(W: Any, a: Any, X: Any, sigma: Callable[[Any], Any], scale: Any) -> Any:
+    return scale * (sigma(X @ W.swapaxes(-1, -2)) * a[..., None, :]).sum(-1)
+
+
+def _composed_output(W: Any, a: Any, X: Any, sigma: Callable[[Any], Any], scale: Any,
+                     phi: Callable[[Any], Any]) -> Any:  # fmt: skip
+    return phi(_network_output(W, a, X, sigma, scale))
+
+
+def _risk(W: Any, a: Any, X: Any, y: Any, sigma: Callable[[Any], Any], scale: Any,
+          phi: Callable[[Any], Any] | None = None) -> Any:  # fmt: skip
+    out = (_network_output(W, a, X, sigma, scale) if phi is None
+           else _composed_output(W, a, X, sigma, scale, phi))  # fmt: skip
+    return ((y - out) ** 2).sum(-1) / (2 * X.shape[-2])
+
+
+def checked_callable(name: str, fn: Any, what: str, sources: str) -> Callable[[Any], Any]:
+    """``fn`` (an entrywise function of the array code: an activation) if callable, else
+    ``TypeError`` naming ``name``; a ``TypeError`` / ``ValueError`` it raises on the
+    arrays it is given (``what``, computed from the arguments ``sources``) is re-raised
+    naming ``name`` and those arguments."""
+    if not callable(fn):
+        raise TypeError(f"{name} must be a callable (entrywise, e.g. solvable._core."
+                        f"activations.elementwise), got {type(fn).__name__} "
+                        f"{nb.describe(fn)}")  # fmt: skip
+
+    def call(Z: Any) -> Any:
+        try:
+            return fn(Z)
+        except (TypeError, ValueError) as exc:
+            got = f"{type(Z).__name__}, dtype {Z.dtype}" if hasattr(Z, "dtype") else type(Z)
+            raise type(exc)(f"{name} failed on {what} (from {sources}; {got}): {exc}") from exc
+
+    return call
+
+
+_NO_Y = object()  # network_output, composed_output: no targets
+
+
+def _network_args(fn: str, W: Any, a: Any, X: Any, scale: Any,
+                  y: Any = _NO_Y) -> tuple[Any, ...]:  # fmt: skip
+    """The checked arguments of the network (2.19): ``W`` (..., p, d), ``a`` (..., p), ``X``
+    (n, d), ``scale`` (a number or an array broadcasting with the outputs (..., n)) and the
+    targets ``y`` (..., n) (``TypeError`` / ``ValueError`` naming the argument)."""
+    v = _ArrayArgs(fn, torch=True)
+    W, a = v.array("W", W, min_ndim=2), v.array("a", a, min_ndim=1)
+    X = v.array("X", X, ndim=2)
+    v.same("the width p (rows of W, last axis of a)", ("W", W.shape[-2]), ("a", a.shape[-1]))
+    v.same("the input dimension d (columns of W and X)", ("W", W.shape[-1]), ("X", X.shape[1]))
+    out = (*np.broadcast_shapes(tuple(W.shape[:-2]), tuple(a.shape[:-1])), X.shape[0])
+    v.broadcast(("W", W.shape[:-2]), ("a", a.shape[:-1]))
+    scale = v.array("scale", scale)
+    v.broadcast(("the outputs (..., n)", out), ("scale", tuple(getattr(scale, "shape", ()))))
+    if y is not _NO_Y:
+        y = v.array("y", y, min_ndim=1)
+        v.same("the number of data points n (rows of X, last axis of y)",
+               ("X", X.shape[0]), ("y", y.shape[-1]))  # fmt: skip
+        v.broadcast(("the outputs (..., n)", out), ("y", y.shape))
+    return v, W, a, X, scale, y
+
+
 def network_output(W: Any, a: Any, X: Any, sigma: Callable[[Any], Any], scale: Any) -> Any:
     """Eqs. (2.19), (2.28): ``f(x_i) = scale * sum_j a_j sigma(<w_j, x_i>)`` (``scale =
     1/sqrt(p)``: NTK scaling; eq. (3.8)'s ``alpha(p)`` otherwise); ``W`` (..., p, d), ``a``
     (..., p), ``X`` (n, d) give (..., n).  Array code for sympy / mpmath object arrays,
-    float64 and batched torch tensors; ``sigma`` entrywise
-    (:func:`solvable._core.activations.elementwise`)."""
-    return scale * (sigma(X @ W.swapaxes(-1, -2)) * a[..., None, :]).sum(-1)
+    float64 and batched torch tensors (lists are read as arrays); ``sigma`` entrywise
+    (:func:`solvable._core.activations.elementwise`).  Every argument is checked
+    (``TypeError`` / ``ValueError`` naming it), as is the result (float64 range)."""
+    v, W, a, X, scale, _ = _network_args("network_output", W, a, X, scale)
+    sigma = checked_callable("sigma", sigma, "the pre-activations", "X, W")
+    return v(_network_output, W, a, X, sigma, scale)
 
 
 def composed_output(W: Any, a: Any, X: Any, sigma: Callable[[Any], Any], scale: Any,
                     phi: Callable[[Any], Any]) -> Any:  # fmt: skip
     """Exercise 2: ``g(x; theta) = phi(f(x; theta))``, an output nonlinearity ``phi``
     (entrywise, e.g. :func:`solvable._core.activations.elementwise`) after the network
-    :func:`network_output` (eq. (4.5)); same shapes and backends."""
-    return phi(network_output(W, a, X, sigma, scale))
+    :func:`network_output` (eq. (4.5)); same shapes and backends, checked as there."""
+    v, W, a, X, scale, _ = _network_args("composed_output", W, a, X, scale)
+    sigma = checked_callable("sigma", sigma, "the pre-activations", "X, W")
+    phi = checked_callable("phi", phi, "the network outputs", "W, a, X, scale, sigma")
+    return v(_composed_output, W, a, X, sigma, scale, phi)
 
 
 def risk(W: Any, a: Any, X: Any, y: Any, sigma: Callable[[Any], Any], scale: Any,
          phi: Callable[[Any], Any] | None = None) -> Any:  # fmt: skip
     """Eq. (2.22): ``R = 1/(2n) sum_i (y_i - f(x_i))^2``; with ``phi`` the risk of
-    Exercise 2's ``g = phi(f)`` (:func:`composed_output`) in place of ``f``."""
-    out = (network_output(W, a, X, sigma, scale) if phi is None
-           else composed_output(W, a, X, sigma, scale, phi))  # fmt: skip
-    return ((y - out) ** 2).sum(-1) / (2 * X.shape[-2])
+    Exercise 2's ``g = phi(f)`` (:func:`composed_output`) in place of ``f``; the targets
+    ``y`` (n,) (or (..., n)); checked as :func:`network_output`."""
+    v, W, a, X, scale, y = _network_args("risk", W, a, X, scale, y)
+    sigma = checked_callable("sigma", sigma, "the pre-activations", "X, W")
+    if phi is not None:
+        phi = checked_callable("phi", phi, "the network outputs", "W, a, X, scale, sigma")
+    return v(_risk, W, a, X, y, sigma, scale, phi)
 
 
 @dataclass(frozen=True)
@@ -329,7 +449,7 @@ class Setup:
     def __post_init__(self) -> None:
         set_ = object.__setattr__
         y = nb.check_vector("y", self.y)
-        set_(self, "X", nb.check_matrix("X", self.X, (len(y), None)))
+        set_(self, "X", nb.check_rows("X", self.X, len(y), "y"))
         set_(self, "y", y)
         set_(self, "activation", act.check_activation(self.activation))
         set_(self, "eta_w", nb.check_number("eta_w", self.eta_w, positive=True))

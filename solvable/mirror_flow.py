@@ -53,8 +53,11 @@ from __future__ import annotations
 
 import functools
 import math
+import numbers
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import mpmath
@@ -62,7 +65,7 @@ import numpy as np
 import sympy as sp
 
 from solvable._core import numbers as nb
-from solvable._core.backends import generate, torch_module
+from solvable._core.backends import check_backend, generate, torch_module
 from solvable._core.claims import Theorem, Verdict, decide, prove_zero
 from solvable._core.conservation import ConservationLaw
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
@@ -144,11 +147,16 @@ def symbolic() -> Symbols:
                    exprs=exprs)  # fmt: skip
 
 
-@functools.cache
 def evaluators(backend: str) -> dict[str, Callable[..., Any]]:
     """The generated evaluators for ``backend`` (``"numpy"``, ``"mpmath"``, ``"torch"``):
     ``phi`` = (phi, phi', phi'') of ``(s, delta, eta_a, eta_w)``; ``theta``, ``inverse``,
-    ``Psi``, ``m_beta`` of ``(x, delta, eta_a, eta_w)`` (x = beta or theta)."""
+    ``Psi``, ``m_beta`` of ``(x, delta, eta_a, eta_w)`` (x = beta or theta).  Cached per
+    backend."""
+    return _evaluators(check_backend(backend))
+
+
+@functools.cache
+def _evaluators(backend: str) -> dict[str, Callable[..., Any]]:
     S = symbolic()
     ex = S.exprs
     rest = (S.delta, S.eta_a, S.eta_w)
@@ -177,18 +185,23 @@ def _in_range(*values: float) -> bool:
 
 
 def _check_derivative(derivative: Any) -> int:
-    if isinstance(derivative, bool) or derivative not in (0, 1, 2):
+    if isinstance(derivative, (bool, np.bool_)) or not isinstance(derivative, numbers.Integral):
+        raise TypeError(f"derivative must be the int 0, 1 or 2, got "
+                        f"{type(derivative).__name__} {nb.describe(derivative)}")  # fmt: skip
+    if derivative not in (0, 1, 2):
         raise ValueError(f"derivative must be 0, 1 or 2, got {nb.describe(derivative)}")
     return int(derivative)
 
 
-def _to_float(value: Any, what: str) -> float:
+def _to_float(value: Any, what: str, args: str) -> float:
+    """``value`` (an mpf) in float64, else ``Float64RangeError`` naming ``what`` and the
+    arguments ``args`` it comes from."""
     out = float(value)
     if math.isfinite(out) or not mpmath.isfinite(value):
         return out
     raise nb.Float64RangeError(
-        f"{what} = {mpmath.nstr(value, 6)} is outside the float64 range (|value| <= "
-        f"{nb.FLOAT64_MAX:.4g}); pass dps=... for mpmath"
+        f"{what} = {mpmath.nstr(value, 6)} (of {args}) is outside the float64 range (|value| "
+        f"<= {nb.FLOAT64_MAX:.4g}); pass dps=... for mpmath"
     )
 
 
@@ -235,7 +248,7 @@ def hyperbolic_entropy(s: Number, delta: Number, eta_a: Number, eta_w: Number, *
                     return val
         with nb.Precision(_SHADOW_DPS):
             val = evaluators("mpmath")["phi"](*(nb.to_mpf(v) for v in (s, delta, eta_a, eta_w)))[j]
-            return _to_float(val, ("phi", "phi'", "phi''")[j])
+            return _to_float(val, ("phi", "phi'", "phi''")[j], "s, delta, eta_a, eta_w")
     with nb.Precision(dps):
         val = evaluators("mpmath")["phi"](*(nb.to_mpf(v) for v in (s, delta, eta_a, eta_w)))[j]
     return nb.round_to(dps)(val)
@@ -267,7 +280,8 @@ def _signed(name: str, x: Number, delta: Number, eta_a: Number, eta_w: Number,
     with nb.Precision(_SHADOW_DPS if dps is None else dps):
         val = evaluators("mpmath")[name](*(nb.to_mpf(v) for v in (x, delta, eta_a, eta_w)))
         if dps is None:
-            return _to_float(val, name)
+            x_name = "beta" if name == "theta" else "theta"
+            return _to_float(val, name, f"{x_name}, delta, eta_a, eta_w")
     return nb.round_to(dps)(val)
 
 
@@ -286,26 +300,276 @@ def inverse_mirror_map(theta: Number, delta: Number, eta_a: Number, eta_w: Numbe
 
 
 # ---------------------------------------------------------------------------
+# The arguments of array code (here and in solvable.kunin): a model's definition written
+# once for float64 arrays, mpmath / sympy object arrays and (where it is torch code)
+# batched torch tensors, called by users with numbers
+# ---------------------------------------------------------------------------
+_SYMPY_NONFINITE = (sp.nan, sp.zoo, sp.oo, sp.S.NegativeInfinity)
+_EXACT_INT = 2**53  # ints of at most this magnitude are exact in float64
+
+
+def _is_tensor(value: Any) -> bool:
+    """A torch tensor (torch not imported: no tensor can exist)."""
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(value, torch.Tensor)
+
+
+def _array_entry(name: str, v: Any) -> None:
+    """``v`` is a finite real number (``int``, ``float``, numpy scalar, ``Fraction``,
+    ``mpmath.mpf``; within the float64 range unless an ``mpf``) or a real sympy expression
+    (symbols allowed); else ``TypeError`` / ``ValueError`` naming ``name``.  Strings are
+    refused, never parsed."""
+    if isinstance(v, sp.Basic):
+        if not isinstance(v, sp.Expr):
+            raise TypeError(f"{name} must be a real number or sympy expression, got "
+                            f"{type(v).__name__} {nb.describe(v)}")  # fmt: skip
+        if v.is_number:
+            if v.is_extended_real is False:
+                raise TypeError(f"{name} must be real, got {nb.describe(v)}")
+            if v.has(*_SYMPY_NONFINITE):
+                raise ValueError(f"{name} must be finite, got {nb.describe(v)}")
+        return
+    if isinstance(v, mpmath.mpf):
+        if not mpmath.isfinite(v):
+            raise ValueError(f"{name} must be finite, got {nb.describe(v)}")
+        return
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
+        hint = " (pass float(t) or t.item())" if _is_tensor(v) else ""
+        raise TypeError(
+            f"{name} must be a finite real number (int, float, numpy scalar, mpmath.mpf) or a "
+            f"sympy expression, got {type(v).__name__} {nb.describe(v)}{hint}"
+        )
+    if isinstance(v, (int, np.integer, Fraction)):
+        if abs(v) > nb.FLOAT64_MAX:
+            num, den = (v.numerator, v.denominator) if isinstance(v, Fraction) else (int(v), 1)
+            raise nb.Float64RangeError(
+                f"{name} = {mpmath.nstr(mpmath.mpf(num) / den, 6)} is outside the float64 range "
+                f"(|value| <= {nb.FLOAT64_MAX:.4g}): pass mpmath.mpf"
+            )
+        return
+    if not math.isfinite(v):
+        raise ValueError(f"{name} must be finite, got {nb.describe(v)}")
+
+
+def _as_array(name: str, value: Any, torch: bool, tensor: bool | None = None) -> Any:
+    """``value`` checked as an array: a real floating-point torch tensor (``tensor``; only
+    if ``torch``), a numpy array of finite real numbers (integer, floating or object dtype),
+    a nested list / tuple (returned as a float64 array when every entry is a float or an
+    exact int, else an object array) or a number (returned unchanged)."""
+    if tensor if tensor is not None else _is_tensor(value):
+        if not torch:
+            raise TypeError(f"{name} must be a numpy array or sequence of numbers, got a torch "
+                            "tensor (pass t.tolist() or t.cpu().numpy())")  # fmt: skip
+        if value.is_complex() or not value.is_floating_point():
+            raise TypeError(f"{name} must be a real floating-point tensor, got dtype {value.dtype}")
+        return value
+    if isinstance(value, (list, tuple)):
+        try:
+            arr = np.array(value, dtype=object)
+        except ValueError:
+            raise ValueError(f"{name} must be a rectangular array, got a ragged sequence "
+                             f"{nb.describe(value)}") from None  # fmt: skip
+        for idx, v in np.ndenumerate(arr):
+            _array_entry(f"{name}{list(idx)}", v)
+        if all(isinstance(v, (float, np.floating)) or (isinstance(v, (int, np.integer))
+               and abs(v) <= _EXACT_INT) for v in arr.flat):  # fmt: skip
+            arr = arr.astype(np.float64)
+        return arr
+    if isinstance(value, np.ndarray):
+        kind = value.dtype.kind
+        if kind == "O":
+            for idx, v in np.ndenumerate(value):
+                _array_entry(f"{name}{list(idx)}", v)
+        elif kind == "f":
+            bad = np.argwhere(~np.isfinite(value))
+            if bad.size:
+                idx = tuple(bad[0])
+                raise ValueError(f"{name}{list(idx)} must be finite, got {value[idx]!r}")
+        elif kind not in "iu":
+            raise TypeError(f"{name} must hold finite real numbers, got dtype {value.dtype}")
+        return value
+    _array_entry(name, value)
+    return value
+
+
+class _ArrayArgs:
+    """The checked arguments of one call of array code ``fn``: :meth:`array` and
+    :meth:`scalar` check each (``TypeError`` / ``ValueError`` naming it); calling the
+    instance on the raw function checks that the arrays share one backend (all torch
+    tensors of one dtype and device, or none), runs it and refuses a result beyond the
+    float64 range (``ValueError`` naming every argument: the inputs were finite).  A
+    tensor's values are not read (no device synchronisation in the batched flows)."""
+
+    def __init__(self, fn: str, *, torch: bool = False) -> None:
+        self.fn, self.torch = fn, torch
+        self.names: list[str] = []
+        self.tensors: dict[str, Any] = {}
+        self.arrays: list[str] = []
+        self.batch: tuple[int, ...] = ()  # the callers' broadcast batch shape, if they keep one
+
+    def array(self, name: str, value: Any, *, ndim: int | None = None, min_ndim: int = 0,
+              wrap: bool = False) -> Any:  # fmt: skip
+        """An array argument (``ndim`` axes, or at least ``min_ndim``); a number is
+        returned as a 0-d array if ``wrap`` (the code indexes it), else unchanged."""
+        tensor = _is_tensor(value)
+        arr = _as_array(name, value, self.torch, tensor)
+        self.names.append(name)
+        if tensor:
+            self.tensors[name] = arr
+            shape = tuple(arr.shape)
+        elif isinstance(arr, np.ndarray):
+            self.arrays.append(name)
+            shape = arr.shape
+        else:
+            shape = ()
+            if wrap:  # the code indexes it
+                self.arrays.append(name)
+                arr = np.asarray(arr, dtype=float if isinstance(arr, float) else object)
+        if (ndim is not None and len(shape) != ndim) or len(shape) < min_ndim:
+            want = f"{ndim}" if ndim is not None else f"at least {min_ndim}"
+            raise ValueError(f"{name} must have {want} axes, got shape {shape}")
+        return arr
+
+    def scalar(self, name: str, value: Any) -> Any:
+        """A scalar argument: a number, an ``mpf`` or a sympy expression (or a 0-d array /
+        tensor), returned unchanged."""
+        arr = self.array(name, value)
+        if _shape(arr):
+            raise ValueError(f"{name} must be a scalar, got shape {_shape(arr)}")
+        return arr
+
+    def same(self, what: str, *sizes: tuple[str, int]) -> None:
+        """The sizes ``(name, size)`` agree, else ``ValueError`` naming each and ``what``."""
+        if len({s for _, s in sizes}) > 1:
+            got = ", ".join(f"{n} gives {s}" for n, s in sizes)
+            raise ValueError(f"{what} must agree: {got}")
+
+    def broadcast(self, *shapes: tuple[str, Any]) -> tuple[int, ...]:
+        """The batch shapes ``(description, shape)`` broadcast together: their broadcast
+        shape, else ``ValueError`` naming them."""
+        out = []
+        for axis in range(1, max(len(s) for _, s in shapes) + 1):
+            sizes = {s[-axis] for _, s in shapes if len(s) >= axis}
+            if len(sizes - {1}) > 1:
+                got = ", ".join(f"{n} {tuple(s)}" for n, s in shapes)
+                raise ValueError(f"the batch shapes must broadcast together, got {got}")
+            out.append(max(sizes) if sizes != {0, 1} else 0)
+        return tuple(reversed(out))
+
+    def __call__(self, raw: Callable[..., Any], *args: Any) -> Any:
+        if self.tensors and self.arrays:
+            raise TypeError(
+                f"{self.fn}: {', '.join(self.tensors)} torch tensor(s) but "
+                f"{', '.join(self.arrays)} not: pass every array as a torch tensor or none"
+            )
+        if len({(t.dtype, t.device) for t in self.tensors.values()}) > 1:
+            got = ", ".join(f"{n} {t.dtype} on {t.device}" for n, t in self.tensors.items())
+            raise TypeError(f"{self.fn}: the tensors must share one dtype and device, got {got}")
+        if self.tensors:  # torch code: no numpy warnings, values not read
+            return raw(*args)
+        with np.errstate(all="ignore"):
+            try:
+                out = raw(*args)
+            except OverflowError:  # a Python float's power (x**2 raises where x*x gives inf)
+                out = math.inf
+        if not _finite(out):
+            raise ValueError(
+                f"{self.fn}({', '.join(self.names)}): the result is outside the float64 range "
+                f"(|value| <= {nb.FLOAT64_MAX:.4g}) for these values: rescale them, or pass "
+                "mpmath.mpf entries (mpmath has no exponent limit)"
+            )
+        return out
+
+
+def _shape(x: Any) -> tuple[int, ...]:
+    """The shape of a checked argument (a number: ``()``)."""
+    return tuple(x.shape) if isinstance(x, np.ndarray) or _is_tensor(x) else ()
+
+
+def _finite(out: Any) -> bool:
+    """Whether the float64 and mpmath numbers in ``out`` are finite (tensors and sympy
+    expressions are not read)."""
+    if isinstance(out, tuple):
+        return all(_finite(v) for v in out)
+    if isinstance(out, np.ndarray):
+        if out.dtype.kind in "fc":
+            return bool(np.isfinite(out).all())
+        return out.dtype.kind != "O" or all(_finite(v) for v in out.flat)
+    if isinstance(out, (float, np.floating, mpmath.mpf)):
+        return bool(mpmath.isfinite(out))
+    return True
+
+
+# ---------------------------------------------------------------------------
 # The diagonal linear network (the implicit-bias model)
 # ---------------------------------------------------------------------------
-def diagonal_loss(a: Any, w: Any, X: Any, y: Any) -> Any:
-    """``L = 1/2 ||X (a * w) - y||^2``: ``a, w`` (..., d), ``X`` (n, d), ``y`` (n,)."""
+def _diagonal_loss(a: Any, w: Any, X: Any, y: Any) -> Any:
     return (((a * w) @ X.swapaxes(-1, -2) - y) ** 2).sum(-1) / 2
 
 
-def diagonal_balance(a: Any, w: Any, eta_a: Any, eta_w: Any) -> Any:
-    """The conserved ``delta_j = eta_w a_j^2 - eta_a w_j^2`` of every coordinate (..., d)."""
+def _diagonal_balance(a: Any, w: Any, eta_a: Any, eta_w: Any) -> Any:
     return eta_w * a**2 - eta_a * w**2
 
 
-@functools.cache
+def diagonal_loss(a: Any, w: Any, X: Any, y: Any) -> Any:
+    """``L = 1/2 ||X (a * w) - y||^2``: ``a, w`` (..., d), ``X`` (n, d), ``y`` (n,).
+
+    Array code (float64 arrays, mpmath / sympy object arrays, torch tensors, lists); every
+    argument is checked (``TypeError`` / ``ValueError`` naming it), as is the result."""
+    v = _ArrayArgs("diagonal_loss", torch=True)
+    a, w = v.array("a", a, min_ndim=1), v.array("w", w, min_ndim=1)
+    X, y = v.array("X", X, ndim=2), v.array("y", y, min_ndim=1)
+    v.same("the dimension d (last axis of a and w, columns of X)",
+           ("a", a.shape[-1]), ("w", w.shape[-1]), ("X", X.shape[1]))  # fmt: skip
+    v.same("the number of data points n (rows of X, last axis of y)",
+           ("X", X.shape[0]), ("y", y.shape[-1]))  # fmt: skip
+    v.broadcast(("a", a.shape[:-1]), ("w", w.shape[:-1]), ("y", y.shape[:-1]))
+    return v(_diagonal_loss, a, w, X, y)
+
+
+def diagonal_balance(a: Any, w: Any, eta_a: Any, eta_w: Any) -> Any:
+    """The conserved ``delta_j = eta_w a_j^2 - eta_a w_j^2`` of every coordinate (..., d);
+    array code, checked as :func:`diagonal_loss`."""
+    v = _ArrayArgs("diagonal_balance", torch=True)
+    a, w = v.array("a", a), v.array("w", w)
+    eta_a, eta_w = v.scalar("eta_a", eta_a), v.scalar("eta_w", eta_w)
+    v.broadcast(("a", _shape(a)), ("w", _shape(w)))
+    return v(_diagonal_balance, a, w, eta_a, eta_w)
+
+
+MAX_SYMBOLIC_ENTRIES = 10**5
+"""The most entries (data and weights together) of a symbolic flow (:func:`diagonal_flow`,
+:func:`solvable.kunin.flow` and the like): sympy derives one of 3000 entries in about ten
+seconds, so 10^5 take minutes; more is refused (a typo more often than not)."""
+
+
+def _symbolic_sizes(fn: str, entries: Callable[..., int], **sizes: Any) -> dict[str, int]:
+    """The sizes of a symbolic flow, each an int >= 1, with ``entries(**sizes)`` at most
+    :data:`MAX_SYMBOLIC_ENTRIES` (else ``ValueError`` naming every size)."""
+    out = {k: nb.check_int(k, v) for k, v in sizes.items()}
+    count = entries(**out)
+    if count > MAX_SYMBOLIC_ENTRIES:
+        got = ", ".join(f"{k}={v}" for k, v in out.items())
+        raise ValueError(
+            f"{fn}({got}) has {count:.3g} symbolic entries (data and weights), more than "
+            f"MAX_SYMBOLIC_ENTRIES = {MAX_SYMBOLIC_ENTRIES}: sympy would take hours"
+        )
+    return out
+
+
 def diagonal_flow(n: int, d: int) -> GradientFlow:
     """The gradient flow of :func:`diagonal_loss`: blocks ``a``, ``w`` (d,) at rates eta_a,
-    eta_w; parameters ``(eta_a, eta_w, X entries, y entries)``."""
+    eta_w; parameters ``(eta_a, eta_w, X entries, y entries)``.  Cached per size."""
+    return _diagonal_flow(**_symbolic_sizes("diagonal_flow", lambda n, d: n * d + n + 2 * d,
+                                            n=n, d=d))  # fmt: skip
+
+
+@functools.cache
+def _diagonal_flow(n: int, d: int) -> GradientFlow:
     S = symbolic()
     X = symbol_array("X", (n, d), real=True)
     y = symbol_array("y", (n,), real=True)
-    return gradient_flow(lambda a, w: diagonal_loss(a, w, X, y),
+    return gradient_flow(lambda a, w: _diagonal_loss(a, w, X, y),
                          {"a": ((d,), S.eta_a), "w": ((d,), S.eta_w)},
                          (S.eta_a, S.eta_w, *X.ravel(), *y))  # fmt: skip
 
@@ -357,14 +621,29 @@ class DiagonalState:
     @classmethod
     def from_weights(cls, setup: DiagonalSetup, t: Any, a: Any, w: Any, *,
                      dps: int | None = None) -> DiagonalState:  # fmt: skip
+        """The state measured from the weights ``a``, ``w`` (d,) at time ``t >= 0``
+        (float64, or mpmath at ``dps`` digits); a measure beyond the float64 range is a
+        ``ValueError``."""
+        if not isinstance(setup, DiagonalSetup):
+            raise TypeError(f"setup must be a mirror_flow.DiagonalSetup, got "
+                            f"{type(setup).__name__}")  # fmt: skip
+        t = nb.check_number("t", t, nonnegative=True)
+        a, w = nb.check_vector("a", a, setup.d), nb.check_vector("w", w, setup.d)
+        dps = nb.check_dps(dps)
         conv = nb.converter(dps)
-        with nb.Precision(dps):
-            a = np.array([conv(v) for v in np.ravel(a)], dtype=nb.dtype(dps))
-            w = np.array([conv(v) for v in np.ravel(w)], dtype=nb.dtype(dps))
+        with nb.Precision(dps), np.errstate(all="ignore"):
+            a = np.array([nb.converter(dps, "a")(v) for v in a], dtype=nb.dtype(dps))
+            w = np.array([nb.converter(dps, "w")(v) for v in w], dtype=nb.dtype(dps))
             X, y = _arrays(setup, dps)
             ea, ew = conv(setup.eta_a), conv(setup.eta_w)
-            return cls(t=t, a=a, w=w, beta=a * w, delta=diagonal_balance(a, w, ea, ew),
-                       loss=diagonal_loss(a, w, X, y))  # fmt: skip
+            st = cls(t=t, a=a, w=w, beta=a * w, delta=_diagonal_balance(a, w, ea, ew),
+                     loss=_diagonal_loss(a, w, X, y))  # fmt: skip
+        if not _finite((st.beta, st.delta, st.loss)):
+            raise ValueError(
+                "the state's beta, delta or loss is outside the float64 range for "
+                "these a, w (and X, y, eta_a, eta_w): pass dps=... for mpmath"
+            )
+        return st
 
 
 class DiagonalSystem(System):
@@ -401,7 +680,7 @@ class DiagonalSystem(System):
         return {"X": X, "y": y}
 
     def loss(self, params: Mapping[str, Any], data: Mapping[str, Any]) -> Any:
-        return diagonal_loss(params["a"], params["w"], data["X"], data["y"])
+        return _diagonal_loss(params["a"], params["w"], data["X"], data["y"])
 
     def state(self, setup: DiagonalSetup, t: Any, params: Mapping[str, Any],
               dps: int | None) -> DiagonalState:  # fmt: skip
@@ -496,7 +775,7 @@ def bregman_interpolant(setup: DiagonalSetup, a0: Any, w0: Any, *,
             raise ArithmeticError("bregman_interpolant: Newton did not converge in 500 steps")
     if dps is None:
         with mpmath.workdps(work + nb.GUARD_DIGITS):
-            return np.array([_to_float(b, "beta") for b in beta])
+            return np.array([_to_float(b, "beta", "setup, a0, w0") for b in beta])
     return nb.rounded((beta,), dps)[0]
 
 
@@ -689,7 +968,7 @@ def laws() -> tuple[ConservationLaw, ...]:
     """Every ``delta_j`` of the diagonal network (n = 2, d = 2), proved along its flow."""
     F = diagonal_flow(2, 2)
     S = symbolic()
-    deltas = diagonal_balance(F.block("a"), F.block("w"), S.eta_a, S.eta_w)
+    deltas = _diagonal_balance(F.block("a"), F.block("w"), S.eta_a, S.eta_w)
     return tuple(
         ConservationLaw(
             f"mirror_flow.diagonal_delta_{j}", f"{SEED} Part II (diagonal network)",
@@ -719,7 +998,7 @@ def _diagonal_mirror_flow() -> Verdict:
         # theta'(beta_j) m(beta_j) = 1 (claim mirror_map) with m^2 = delta_j^2 + k^2 beta_j^2
         # = (eta_w a_j^2 + eta_a w_j^2)^2: d theta/dt = dbeta_j/dt / m
         m = S.eta_w * a[j] ** 2 + S.eta_a * w[j] ** 2
-        msq = S.exprs["m_beta"].subs({S.beta: bj, S.delta: diagonal_balance(
+        msq = S.exprs["m_beta"].subs({S.beta: bj, S.delta: _diagonal_balance(
             a[j], w[j], S.eta_a, S.eta_w)}) ** 2  # fmt: skip
         res += [msq - m**2, dbj / m + grad]
     return prove_zero(*res)

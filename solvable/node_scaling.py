@@ -61,11 +61,13 @@ from solvable._core.numbers import Number
 from solvable._core.numbers import check_dps as _check_dps
 from solvable._core.numbers import exact_to_mpf as _to_mpf
 from solvable._core.tolerance import Tolerance, error_in_units
+from solvable.mirror_flow import _ArrayArgs, _as_array, _symbolic_sizes
 
 SEED = "000_f57230b12d385b63.txt"
 
 __all__ = [
     "GAMMA",
+    "MAX_EXACT_WIDTH",
     "MODEL",
     "SIGMA",
     "SYSTEM",
@@ -191,12 +193,30 @@ def _check_integer(name: str, value: Any, low: int = 1) -> sp.Expr:
 # ---------------------------------------------------------------------------
 # weight families
 # ---------------------------------------------------------------------------
+MAX_EXACT_WIDTH = 1000
+"""The largest concrete width ``m`` of the exact (sympy) Zipf partial sums ``S_m``, ``Q_m``:
+sympy writes ``H_m(s)`` for a concrete ``m`` as a sum of ``m`` terms (0.5 s at 1000, 11 s at
+10^4, never at 10^30); beyond it use the numeric evaluators (:func:`node_scaling_numeric`,
+:func:`sum_of_squares_numeric`: the Hurwitz-zeta form, O(1) for any ``m``) or a symbol."""
+
+
+def _harmonic(m: sp.Expr, s: sp.Expr) -> sp.Expr:
+    """``H_m(s)``, exact; a concrete ``m`` beyond :data:`MAX_EXACT_WIDTH` is refused."""
+    if m.is_Integer and m > MAX_EXACT_WIDTH:
+        raise ValueError(
+            f"m must be <= MAX_EXACT_WIDTH = {MAX_EXACT_WIDTH} for the exact Zipf partial sums "
+            f"(sympy sums m terms), got m = {m}: use the numeric evaluators "
+            f"(node_scaling_numeric, sum_of_squares_numeric: any m) or a symbol"
+        )
+    return sp.harmonic(m, s)
+
+
 def _zipf_parts(s: sp.Expr) -> dict[str, Callable[[sp.Expr], sp.Expr]]:
     """Zipf weights with exponent ``s = 1/alpha``: weight, partial sums S_m and Q_m."""
     return {
         "weight": lambda j: j ** (-s) / sp.zeta(s),
-        "partial_sum": lambda m: sp.harmonic(m, s) / sp.zeta(s),
-        "partial_sum_squares": lambda m: sp.harmonic(m, 2 * s) / sp.zeta(s) ** 2,
+        "partial_sum": lambda m: _harmonic(m, s) / sp.zeta(s),
+        "partial_sum_squares": lambda m: _harmonic(m, 2 * s) / sp.zeta(s) ** 2,
     }
 
 
@@ -548,10 +568,99 @@ def sum_of_squares_limit_numeric(gamma: Any, weights: Weights, *, dps: int | Non
 # ---------------------------------------------------------------------------
 # The network of eq. (2) and its loss (5): one definition for every backend
 # ---------------------------------------------------------------------------
+def _preactivations(W: Any, X: Any, root_d: Any) -> Any:
+    return X @ W.swapaxes(-1, -2) / root_d
+
+
+def _network_output(W: Any, a: Any, s: Any, X: Any, sigma: Callable[[Any], Any],
+                    root_d: Any) -> Any:  # fmt: skip
+    return (sigma(_preactivations(W, X, root_d)) * (s * a)[..., None, :]).sum(-1)
+
+
+def _loss(W: Any, a: Any, s: Any, X: Any, y: Any, sigma: Callable[[Any], Any],
+          root_d: Any) -> Any:  # fmt: skip
+    return ((y - _network_output(W, a, s, X, sigma, root_d)) ** 2).sum(-1) / 2
+
+
+def _zeroed_output(W: Any, W0: Any, a: Any, s: Any, X: Any, sigma: Callable[[Any], Any],
+                   root_d: Any) -> Any:  # fmt: skip
+    return _network_output(W, a, s, X, sigma, root_d) - _network_output(W0, a, s, X, sigma,
+                                                                        root_d)  # fmt: skip
+
+
+def _zeroed_loss(W: Any, W0: Any, a: Any, s: Any, X: Any, y: Any,
+                 sigma: Callable[[Any], Any], root_d: Any) -> Any:  # fmt: skip
+    return ((y - _zeroed_output(W, W0, a, s, X, sigma, root_d)) ** 2).sum(-1) / 2
+
+
+# The public functions check their arguments (mirror_flow._ArrayArgs, as the other models'
+# array code: float64 arrays, mpmath / sympy object arrays, lists and batched torch tensors;
+# a TypeError / ValueError names the argument, a result beyond float64 is refused); the
+# package's own code (the flows, numerics.models) calls the unchecked forms above.
+_UNSET = object()
+
+
+def _net_args(fn: str, W: Any, X: Any, root_d: Any, *, W0: Any = _UNSET, a: Any = _UNSET,
+              s: Any = _UNSET, y: Any = _UNSET, sigma: Any = _UNSET) -> Any:  # fmt: skip
+    """The arguments of the array code ``fn`` of eq. (2), checked: ``W`` (and ``W0``)
+    (..., m, d), ``X`` (n, d), ``a``, ``s`` (..., m), ``y`` (..., n), ``sigma`` a callable
+    and ``root_d = sqrt(d) > 0``."""
+    v = _ArrayArgs(fn, torch=True)
+    out: dict[str, Any] = {"W": v.array("W", W, min_ndim=2)}
+    W = out["W"]
+    batch = [("W without its last two axes", W.shape[:-2])]
+    if W0 is not _UNSET:
+        out["W0"] = W0 = v.array("W0", W0, min_ndim=2)
+        v.same("the width m (rows of W and W0)", ("W", W.shape[-2]), ("W0", W0.shape[-2]))
+        v.same("the input dimension d (columns of W and W0)", ("W", W.shape[-1]),
+               ("W0", W0.shape[-1]))  # fmt: skip
+        batch.append(("W0 without its last two axes", W0.shape[:-2]))
+    out["X"] = X = v.array("X", X, ndim=2)
+    v.same("the input dimension d (columns of W and X)", ("W", W.shape[-1]), ("X", X.shape[1]))
+    for name, value in (("a", a), ("s", s)):
+        if value is not _UNSET:
+            out[name] = arr = v.array(name, value, min_ndim=1)
+            v.same(f"the width m (last axis of {name}, rows of W)", (name, arr.shape[-1]),
+                   ("W", W.shape[-2]))  # fmt: skip
+            batch.append((f"{name} without its last axis", arr.shape[:-1]))
+    if y is not _UNSET:
+        out["y"] = y = v.array("y", y, min_ndim=1)
+        v.same("the number of data points n (rows of X, last axis of y)", ("X", X.shape[0]),
+               ("y", y.shape[-1]))  # fmt: skip
+        batch.append(("y without its last axis", y.shape[:-1]))
+    v.broadcast(*batch)
+    if sigma is not _UNSET:
+        if not callable(sigma):
+            raise TypeError(f"sigma must be a callable (the activation, entrywise), got "
+                            f"{type(sigma).__name__} {nb.describe(sigma)}")  # fmt: skip
+        out["sigma"] = _guarded_sigma(sigma)
+    out["root_d"] = root_d = v.scalar("root_d", root_d)
+    positive = root_d.is_positive if isinstance(root_d, sp.Basic) else bool(root_d > 0)
+    if positive is False:
+        raise ValueError(f"root_d must be sqrt(d) > 0 (d = {X.shape[1]} columns of X), got "
+                         f"{nb.describe(root_d)}")  # fmt: skip
+    return v, out
+
+
+def _guarded_sigma(sigma: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def activation(Z: Any) -> Any:
+        try:
+            return sigma(Z)
+        except (TypeError, ValueError) as exc:  # the user's sigma cannot take these arrays
+            got = f"{type(Z).__name__}, dtype {Z.dtype}, shape {tuple(Z.shape)}"
+            raise type(exc)(
+                f"sigma failed on the pre-activations X W^T / root_d ({got}): {exc}"
+            ) from exc
+
+    return activation
+
+
 def preactivations(W: Any, X: Any, root_d: Any) -> Any:
     """``Z_j(x_i) = w_j^T x_i / sqrt(d)`` (eq. (2)): ``W`` (..., m, d), ``X`` (n, d) give
-    (..., n, m); ``root_d = sqrt(d)`` (exact for sympy, a float otherwise)."""
-    return X @ W.swapaxes(-1, -2) / root_d
+    (..., n, m); ``root_d = sqrt(d)`` (exact for sympy, a float otherwise).  Array code,
+    checked (see :func:`network_output`)."""
+    v, k = _net_args("preactivations", W, X, root_d)
+    return v(_preactivations, k["W"], k["X"], k["root_d"])
 
 
 def network_output(W: Any, a: Any, s: Any, X: Any, sigma: Callable[[Any], Any],
@@ -559,14 +668,18 @@ def network_output(W: Any, a: Any, s: Any, X: Any, sigma: Callable[[Any], Any],
     """Eq. (2): ``f(x_i) = sum_j s_j a_j sigma(Z_j(x_i))`` with ``s_j = sqrt(lambda_{m,j})``;
     ``a``, ``s`` (..., m); returns (..., n).  Array code for sympy / mpmath object arrays,
     float64 and batched torch tensors; ``sigma`` entrywise
-    (:func:`solvable._core.activations.elementwise`)."""
-    return (sigma(preactivations(W, X, root_d)) * (s * a)[..., None, :]).sum(-1)
+    (:func:`solvable._core.activations.elementwise`).  Every argument is checked
+    (``TypeError`` / ``ValueError`` naming it), as is the result (beyond float64: refused)."""
+    v, k = _net_args("network_output", W, X, root_d, a=a, s=s, sigma=sigma)
+    return v(_network_output, k["W"], k["a"], k["s"], k["X"], k["sigma"], k["root_d"])
 
 
 def loss(W: Any, a: Any, s: Any, X: Any, y: Any, sigma: Callable[[Any], Any],
          root_d: Any) -> Any:  # fmt: skip
-    """Eq. (5): ``L = 1/2 sum_i (y_i - f(x_i))^2``."""
-    return ((y - network_output(W, a, s, X, sigma, root_d)) ** 2).sum(-1) / 2
+    """Eq. (5): ``L = 1/2 sum_i (y_i - f(x_i))^2`` (``y`` (..., n)); checked as
+    :func:`network_output`."""
+    v, k = _net_args("loss", W, X, root_d, a=a, s=s, y=y, sigma=sigma)
+    return v(_loss, k["W"], k["a"], k["s"], k["X"], k["y"], k["sigma"], k["root_d"])
 
 
 # ---------------------------------------------------------------------------
@@ -576,15 +689,18 @@ def zeroed_output(W: Any, W0: Any, a: Any, s: Any, X: Any, sigma: Callable[[Any]
                   root_d: Any) -> Any:  # fmt: skip
     """Assumption 7.7: ``f(x; W) - f(x; W_0)``, the network (2) minus a frozen copy at the
     initialisation ``W0`` (so it is 0 at ``W = W0``: "zeroed initialisation" is this
-    subtraction, no layer is set to zero); shapes as :func:`network_output`."""
-    return network_output(W, a, s, X, sigma, root_d) - network_output(W0, a, s, X, sigma, root_d)
+    subtraction, no layer is set to zero); shapes as :func:`network_output`, checked."""
+    v, k = _net_args("zeroed_output", W, X, root_d, W0=W0, a=a, s=s, sigma=sigma)
+    return v(_zeroed_output, k["W"], k["W0"], k["a"], k["s"], k["X"], k["sigma"], k["root_d"])
 
 
 def zeroed_loss(W: Any, W0: Any, a: Any, s: Any, X: Any, y: Any, sigma: Callable[[Any], Any],
                 root_d: Any) -> Any:  # fmt: skip
     """Eq. (5) for the zeroed model of Assumption 7.7: ``1/2 sum_i (y_i - f(x_i; W) +
-    f(x_i; W_0))^2``."""
-    return ((y - zeroed_output(W, W0, a, s, X, sigma, root_d)) ** 2).sum(-1) / 2
+    f(x_i; W_0))^2``; checked as :func:`network_output`."""
+    v, k = _net_args("zeroed_loss", W, X, root_d, W0=W0, a=a, s=s, y=y, sigma=sigma)
+    return v(_zeroed_loss, k["W"], k["W0"], k["a"], k["s"], k["X"], k["y"], k["sigma"],
+             k["root_d"])  # fmt: skip
 
 
 SIGMA = sp.Function("sigma")
@@ -630,12 +746,21 @@ class FirstStep:
         return (*self.X.shape, self.W0.shape[0])
 
 
-@functools.cache
 def first_step_symbolic(n: int, d: int, m: int) -> FirstStep:
-    """:class:`FirstStep` for ``n`` inputs in R^d and width ``m`` (ints >= 1): the gradient
-    of :func:`zeroed_loss` at ``W = W_0`` by ``sympy.diff``, ``W_1 = W_0 - eta grad`` (eq. (8))
+    """:class:`FirstStep` for ``n`` inputs in R^d and width ``m`` (ints >= 1, at most
+    :data:`solvable.mirror_flow.MAX_SYMBOLIC_ENTRIES` symbols in all): the gradient of
+    :func:`zeroed_loss` at ``W = W_0`` by ``sympy.diff``, ``W_1 = W_0 - eta grad`` (eq. (8))
     and the printed right sides of eqs. (24) and (27)."""
-    n, d, m = (int(_check_integer(k, v)) for k, v in (("n", n), ("d", d), ("m", m)))
+    sizes = _symbolic_sizes("first_step_symbolic", _first_step_entries, n=n, d=d, m=m)
+    return _first_step_symbolic(sizes["n"], sizes["d"], sizes["m"])
+
+
+def _first_step_entries(n: int, d: int, m: int) -> int:
+    return n * d + n + 2 * m * d + 2 * m
+
+
+@functools.cache
+def _first_step_symbolic(n: int, d: int, m: int) -> FirstStep:
     eta = sp.Symbol("eta", positive=True)
     X = symbol_array("x", (n, d), real=True)
     y = symbol_array("y", (n,), real=True)
@@ -645,13 +770,13 @@ def first_step_symbolic(n: int, d: int, m: int) -> FirstStep:
     s = symbol_array("s", (m,), nonnegative=True)
     sigma = np.vectorize(SIGMA, otypes=[object])
     root_d = sp.sqrt(d)
-    L = zeroed_loss(W, W0, a, s, X, y, sigma, root_d)
+    L = _zeroed_loss(W, W0, a, s, X, y, sigma, root_d)
     at0 = dict(zip(W.ravel(), W0.ravel(), strict=True))
     grad = np.array([[sp.diff(L, W[j, k]).subs(at0) for k in range(d)] for j in range(m)],
                     dtype=object)  # fmt: skip
     W1 = W0 - eta * grad
-    dZ = preactivations(W1, X, root_d) - preactivations(W0, X, root_d)
-    Z0 = preactivations(W0, X, root_d)  # (n, m)
+    dZ = _preactivations(W1, X, root_d) - _preactivations(W0, X, root_d)
+    Z0 = _preactivations(W0, X, root_d)  # (n, m)
     sp0 = np.vectorize(_sigma_prime, otypes=[object])(Z0)
     gram = X @ X.T  # x_i^T x_i'
     g = np.array([[sum(y[k] * sp0[k, j] * gram[k, i] for k in range(n)) for j in range(m)]
@@ -665,7 +790,7 @@ def first_step_symbolic(n: int, d: int, m: int) -> FirstStep:
                     for j in range(m)], dtype=object)  # fmt: skip
     return FirstStep(
         eta=eta, X=X, y=y, W0=W0, a=a, s=s,
-        output0=zeroed_output(W0, W0, a, s, X, sigma, root_d),
+        output0=_zeroed_output(W0, W0, a, s, X, sigma, root_d),
         gradient=grad, dZ=dZ, grad_norm_sq=(grad**2).sum(-1),
         eq24=eq24, g=g, eq27_sum=eq27, gradient_vector=vec,
     )  # fmt: skip
@@ -696,7 +821,8 @@ def first_step_expectations(n: int, d: int) -> tuple[sp.Expr, ...]:
     ``v_y`` (Assumption 7.8 with ``E y_i = 0``): ``eta^2 lambda/d^2 v_y sum_i' sigma'(Z(x_i'))^2
     (x_i'^T x_i)^2`` and ``lambda/d v_y sum_i sigma'(Z(x_i))^2 |x_i|^2`` (sympy, generic
     ``sigma``)."""
-    fs = first_step_symbolic(n, d, 1)
+    sizes = _symbolic_sizes("first_step_expectations", _first_step_entries, n=n, d=d, m=1)
+    fs = _first_step_symbolic(sizes["n"], sizes["d"], 1)
     sub = {fs.a[0]: 1}  # a_1^2 = 1 (eq. (3)); the expressions depend on a_1 only through a_1^2
     return (*(_expect_over_targets(e, fs.y, _VAR_Y) for e in fs.eq24[:, 0]),
             _expect_over_targets(fs.grad_norm_sq[0].subs(sub), fs.y, _VAR_Y))  # fmt: skip
@@ -715,6 +841,30 @@ def _first_step_fn(n: int, d: int, name: str) -> Callable[..., Any]:
     return generate(args, exprs, "numpy", cse=True)
 
 
+def _float_array(name: str, value: Any, *, ndim: int | None = None,
+                 min_ndim: int = 0) -> np.ndarray:  # fmt: skip
+    """``value`` as a float64 array (a numpy array or nested sequence of finite real
+    numbers; ``ndim`` axes, or at least ``min_ndim``), else ``TypeError`` / ``ValueError``
+    naming ``name`` (mirror_flow's entry checks: no bool, complex, string or tensor)."""
+    try:
+        arr = _as_array(name, value, False)
+    except TypeError as exc:
+        raise TypeError(f"{name} must be an array of real numbers: {exc}") from None
+    if not isinstance(arr, np.ndarray):
+        arr = np.asarray(arr, dtype=object)
+    if arr.dtype.kind == "O":
+        try:
+            arr = np.array([nb.to_float(v, name) for v in arr.flat], dtype=float).reshape(arr.shape)
+        except TypeError:  # a symbolic entry: it has no float64 value
+            raise TypeError(f"{name} must hold real numbers (float64 here), got "
+                            f"{nb.describe(value)}") from None  # fmt: skip
+    arr = np.asarray(arr, dtype=float)
+    if (ndim is not None and arr.ndim != ndim) or arr.ndim < min_ndim:
+        want = f"{ndim}" if ndim is not None else f"at least {min_ndim}"
+        raise ValueError(f"{name} must have {want} axes, got shape {arr.shape}")
+    return arr
+
+
 def first_step_numeric(X: Any, y: Any, W0: Any, lam: Any, eta: Any, activation: str = "tanh",
                        var_y: Any = 1.0) -> dict[str, np.ndarray]:  # fmt: skip
     """The first-step quantities of Theorems 7.9 / 7.10 in float64, from the generated
@@ -724,25 +874,41 @@ def first_step_numeric(X: Any, y: Any, W0: Any, lam: Any, eta: Any, activation: 
     /d`` times the double sum of (27) (= ``||grad_{w_j} L(W_0)||^2``), and their expectations
     over targets of variance ``var_y`` (``"dz_sq_mean"``, ``"grad_norm_sq_mean"``)."""
     name = check_activation(activation)
-    Xa = np.asarray(X, dtype=float)
-    if Xa.ndim != 2 or not np.all(np.isfinite(Xa)):
-        raise ValueError(f"X must be a finite (n, d) array, got shape {Xa.shape}")
+    Xa = _float_array("X", X, ndim=2)
     n, d = Xa.shape
-    ya = np.asarray(y, dtype=float)
-    W0a = np.asarray(W0, dtype=float)
-    lama = np.asarray(lam, dtype=float)
-    if ya.shape[-1:] != (n,) or W0a.shape[-1:] != (d,) or W0a.ndim < 2:
-        raise ValueError(f"y must end in ({n},) and W0 in (m, {d}), got {ya.shape}, {W0a.shape}")
-    if lama.shape[-1:] != W0a.shape[-2:-1] or np.any(lama < 0) or not np.all(np.isfinite(lama)):
-        raise ValueError(f"lam must be finite, >= 0 and end in ({W0a.shape[-2]},), got "
-                         f"{lama.shape}")  # fmt: skip
-    eta_f = nb.to_float(nb.check_number("eta", eta, positive=True), "eta")
-    var_f = nb.to_float(nb.check_number("var_y", var_y, positive=True), "var_y")
+    if n < 1 or d < 1:
+        raise ValueError(f"X must have shape (n, d) with n, d >= 1, got {Xa.shape}")
+    ya = _float_array("y", y, min_ndim=1)
+    W0a = _float_array("W0", W0, min_ndim=2)
+    lama = _float_array("lam", lam, min_ndim=1)
+    if ya.shape[-1] != n:
+        raise ValueError(f"y must have shape (..., n) with n = {n} (rows of X), got {ya.shape}")
+    if W0a.shape[-1] != d:
+        raise ValueError(f"W0 must have shape (..., m, d) with d = {d} (columns of X), got "
+                         f"{W0a.shape}")  # fmt: skip
+    if W0a.shape[-2] < 1 or lama.shape[-1] != W0a.shape[-2]:
+        raise ValueError(f"lam must have shape (..., m) with m = {W0a.shape[-2]} >= 1 (rows of "
+                         f"W0), got {lama.shape}")  # fmt: skip
+    if np.any(lama < 0):
+        raise ValueError(f"lam must be >= 0 (node scalings), got {nb.describe(lam)}")
+    try:
+        np.broadcast_shapes(ya.shape[:-1], W0a.shape[:-2], lama.shape[:-1])
+    except ValueError:
+        raise ValueError(f"the batch shapes of y {ya.shape[:-1]}, W0 {W0a.shape[:-2]} and lam "
+                         f"{lama.shape[:-1]} must broadcast together") from None  # fmt: skip
+    eta_f = np.float64(nb.to_float(nb.check_number("eta", eta, positive=True), "eta"))
+    var_f = np.float64(nb.to_float(nb.check_number("var_y", var_y, positive=True), "var_y"))
     fn = _first_step_fn(n, d, name)
     ys = [ya[..., i, None] for i in range(n)]  # broadcast over the nodes
     ws = [W0a[..., k] for k in range(d)]
-    out = [np.asarray(v, dtype=float) for v in
-           fn(eta_f, var_f, np.sqrt(lama), *Xa.ravel(), *ys, *ws)]  # fmt: skip
+    with np.errstate(over="ignore", invalid="ignore"):  # overflow: refused below
+        out = [np.asarray(v, dtype=float) for v in
+               fn(eta_f, var_f, np.sqrt(lama), *Xa.ravel(), *ys, *ws)]  # fmt: skip
+    if not all(np.isfinite(v).all() for v in out):
+        raise ValueError(
+            "first_step_numeric(X, y, W0, lam, eta, var_y): the result is outside the float64 "
+            f"range (|value| <= {nb.FLOAT64_MAX:.4g}) for these values: rescale them"
+        )
     shape = np.broadcast_shapes(*(v.shape for v in out))
     out = [np.broadcast_to(v, shape) for v in out]
     return {
@@ -803,22 +969,26 @@ class State:
     loss: Any
 
 
-@functools.cache
 def flow_symbolic(n: int, d: int, m: int, activation: str) -> GradientFlow:
-    """The sympy gradient flow of loss (5) for ``n`` inputs in R^d and width ``m``: state
+    """The sympy gradient flow of loss (5) for ``n`` inputs in R^d and width ``m`` (ints
+    >= 1, at most :data:`solvable.mirror_flow.MAX_SYMBOLIC_ENTRIES` symbols in all): state
     blocks ``a`` (m,) (rate 0, eq. (3)) and ``W`` (m, d) (rate ``eta``), parameters
     ``(eta, X, y, s)`` with ``s_j = sqrt(lambda_{m,j})``; differentiated from :func:`loss`
     (the one definition), so the claims that need the network's gradient use this."""
-    for name, v in (("n", n), ("d", d), ("m", m)):
-        _check_integer(name, v)
-    activation = check_activation(activation)
+    sizes = _symbolic_sizes("flow_symbolic", lambda n, d, m: n * d + n + 2 * m + m * d,
+                            n=n, d=d, m=m)  # fmt: skip
+    return _flow_symbolic(sizes["n"], sizes["d"], sizes["m"], check_activation(activation))
+
+
+@functools.cache
+def _flow_symbolic(n: int, d: int, m: int, activation: str) -> GradientFlow:
     eta = sp.Symbol("eta", positive=True)
     X = symbol_array("X", (n, d), real=True)
     y = symbol_array("y", (n,), real=True)
     s = symbol_array("s", (m,), nonnegative=True)
     sigma = elementwise(activation, "sympy")
     return gradient_flow(
-        lambda a, W: loss(W, a, s, X, y, sigma, sp.sqrt(d)),
+        lambda a, W: _loss(W, a, s, X, y, sigma, sp.sqrt(d)),
         {"a": ((m,), 0), "W": ((m, d), eta)},
         (eta, *X.ravel(), *y, *s),
     )
@@ -869,8 +1039,8 @@ class NodeScaledSystem(System):
                 "root_d": float(np.sqrt(setup.d))}  # fmt: skip
 
     def loss(self, params: Mapping[str, Any], data: Mapping[str, Any]) -> Any:
-        return loss(params["W"], params["a"], data["s"], data["X"], data["y"], data["sigma"],
-                    data["root_d"])  # fmt: skip
+        return _loss(params["W"], params["a"], data["s"], data["X"], data["y"], data["sigma"],
+                     data["root_d"])  # fmt: skip
 
     def state(self, setup: Setup, t: Any, params: Mapping[str, Any], dps: int | None) -> State:
         conv, dt = nb.converter(dps), nb.dtype(dps)

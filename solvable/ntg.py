@@ -56,6 +56,7 @@ import numpy as np
 import sympy as sp
 from scipy.special import roots_hermitenorm
 
+from solvable._core import numbers as nb
 from solvable._core.activations import (
     ACTIVATIONS,
     Z,
@@ -75,6 +76,8 @@ from solvable._core.numbers import exact_to_mpf as _to_mpf
 from solvable._core.tolerance import Tolerance, error_in_units
 from solvable.kernels import RHO, arccos_expectation
 from solvable.node_scaling import (
+    _check_integer,
+    _float_array,
     network_output,
     sum_of_squares_limit_numeric,
     sum_of_squares_numeric,
@@ -121,19 +124,19 @@ def _derivative_fn(name: str, backend: str, power: int = 1) -> Callable[[Any], A
 def derivative_numeric(name: str, z: Any, *, backend: str = "numpy") -> Any:
     """``sigma'(z)`` from the generated evaluator: ``backend`` ``"numpy"`` (float64 arrays),
     ``"mpmath"`` (one number, current precision) or ``"torch"`` (a tensor)."""
-    name = check_activation(name)
+    name = check_activation(name, arg="name")
     if backend not in ("numpy", "mpmath", "torch"):
         raise ValueError(f"backend must be 'numpy', 'mpmath' or 'torch', got {backend!r}")
     fn = _derivative_fn(name, backend)
     if backend == "numpy":
-        return fn(np.asarray(z, dtype=np.float64))
+        return fn(_float_array("z", z))
     if backend == "torch":
         torch = torch_module()
         if not isinstance(z, torch.Tensor):
             raise TypeError(f"z must be a torch.Tensor for backend 'torch', got {type(z)}")
         out = fn(z)
         return out if isinstance(out, torch.Tensor) else torch.full_like(z, float(out))
-    return fn(mpmath.mpf(z))
+    return fn(_to_mpf(nb.check_number("z", z)))
 
 
 # ---------------------------------------------------------------------------
@@ -143,10 +146,7 @@ def _check_X(X: Any, dps: int | None) -> np.ndarray:
     """``X`` (n, d): 2-D, finite, every row non-zero (Assumption 3.1(a)).  float64 array,
     or (``dps``) an object array of ``mpmath.mpf`` (entries may be str/Fraction/sympy)."""
     if dps is None:
-        try:
-            arr = np.array(X, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise TypeError(f"X must be an (n, d) array of real numbers, got {X!r:.80}") from exc
+        arr = _float_array("X", X)
     else:
         arr = np.array(X, dtype=object)
     if arr.ndim != 2 or arr.shape[0] < 1 or arr.shape[1] < 1:
@@ -264,8 +264,8 @@ def _gauss_hermite_pairs(
         prev = cur
     raise ValueError(
         f"Gauss-Hermite quadrature did not converge with {_GH_MAX} nodes per dimension "
-        f"(scales |x|/sqrt(d) up to {float(np.max(np.maximum(s1, s2))):.3g}); use dps= "
-        "(mpmath.quad) or inputs with |x| <= 1 (Assumption 3.1(a))"
+        f"(scales |x|/sqrt(d) of the rows x of X up to {float(np.max(np.maximum(s1, s2))):.3g}); "
+        "use dps= (mpmath.quad) or inputs X with |x| <= 1 (Assumption 3.1(a))"
     )
 
 
@@ -349,7 +349,8 @@ _QUAD_GUARD = 10  # guard digits of the mpmath quadratures (tanh-sinh error esti
 
 def _derivative_moment(name: str, power: int, X: np.ndarray, dps: int | None) -> Any:
     """``E[sigma'(u_i)^p sigma'(u_i')^p]`` (n, n), ``p = power``: exact for linear/relu."""
-    _, scales, theta = _geometry(X, dps)
+    with np.errstate(over="ignore", invalid="ignore"):  # the Gram matrix is not used here
+        _, scales, theta = _geometry(X, dps)
     n = X.shape[0]
     if name == "linear":
         return np.ones((n, n)) if dps is None else np.full((n, n), mpmath.mpf(1), dtype=object)
@@ -377,8 +378,9 @@ def mean_ntg(X: Any, activation: str, *, dps: int | None = None) -> np.ndarray:
     dps = _check_dps(dps)
     if dps is None:
         X = _check_X(X, None)
-        G, _, _ = _geometry(X, None)
-        return G * _derivative_moment(name, 1, X, None)
+        with np.errstate(over="ignore", invalid="ignore"):  # beyond float64: refused below
+            G, _, _ = _geometry(X, None)
+            return _finite("mean_ntg", "X", G * _derivative_moment(name, 1, X, None))
     with mpmath.workdps(dps + _QUAD_GUARD):
         X = _check_X(X, dps)
         G, _, _ = _geometry(X, dps)
@@ -415,7 +417,7 @@ def node_gradient_factor(name: str) -> sp.Expr:
     term of eq. (2) is ``grad_{w_j} f(x) = phi(lambda_j, a_j, Z_j(x)) x/sqrt(d)`` (Section
     3.2), so ``Theta_m(x, x') = (x^T x'/d) sum_j phi_j(x) phi_j(x')`` (eq. (6) with
     ``a_j^2 = 1``); the float64/torch evaluators of :func:`ntg` are generated from it."""
-    name = check_activation(name)
+    name = check_activation(name, arg="name")
     expr = sp.diff(sp.sqrt(_LAM) * _A * activation(name), Z)
     return expr.subs(sp.Heaviside(Z), sp.Heaviside(Z, 0))
 
@@ -458,14 +460,27 @@ def ntg(X: Any, W: Any, a: Any, lam: Any, activation: str) -> Any:
         G = Xt @ Xt.T / Xt.shape[1]
         return G * (phi @ phi.transpose(-1, -2))
     Xn = _check_X(X, None)
-    Wn, an, ln = (np.asarray(v, dtype=np.float64) for v in (W, a, lam))
+    Wn, an, ln = (_float_array(k, v) for k, v in (("W", W), ("a", a), ("lam", lam)))
     _check_shapes(Xn.shape, Wn.shape, an.shape, ln.shape)
-    if np.any(ln < 0) or not np.all(np.isfinite(ln)):
-        raise ValueError(f"lam must be finite and >= 0 (node scalings), got {lam!r:.80}")
-    Zp = np.einsum("id,...md->...im", Xn, Wn) / math.sqrt(Xn.shape[1])
-    phi = _phi_fn(name, "numpy")(ln[..., None, :], an[..., None, :], Zp)
-    G = Xn @ Xn.T / Xn.shape[1]
-    return G * (phi @ np.swapaxes(phi, -1, -2))
+    if np.any(ln < 0):
+        raise ValueError(f"lam must be finite and >= 0 (node scalings), got {nb.describe(lam)}")
+    with np.errstate(over="ignore", invalid="ignore"):
+        Zp = np.einsum("id,...md->...im", Xn, Wn) / math.sqrt(Xn.shape[1])
+        phi = _phi_fn(name, "numpy")(ln[..., None, :], an[..., None, :], Zp)
+        G = Xn @ Xn.T / Xn.shape[1]
+        out = G * (phi @ np.swapaxes(phi, -1, -2))
+    return _finite("ntg", "X, W, a, lam", out)
+
+
+def _finite(fn: str, names: str, value: Any) -> Any:
+    """``value`` (float64) if finite; else a ``ValueError`` naming the arguments ``names`` of
+    ``fn`` (finite inputs whose result leaves the float64 range)."""
+    if not np.all(np.isfinite(value)):
+        raise ValueError(
+            f"{fn}({names}): the result is outside the float64 range (|value| <= "
+            f"{nb.FLOAT64_MAX:.4g}) for these values: rescale them"
+        )
+    return value
 
 
 def _is_torch(value: Any) -> bool:
@@ -475,8 +490,9 @@ def _is_torch(value: Any) -> bool:
 
 
 def _check_shapes(xs: tuple, ws: tuple, as_: tuple, ls: tuple) -> None:
-    if len(ws) not in (2, 3) or ws[-1] != xs[1]:
-        raise ValueError(f"W must have shape (m, d) or (B, m, d) with d = {xs[1]}, got {ws}")
+    if len(ws) not in (2, 3) or ws[-1] != xs[1] or ws[-2] < 1:
+        raise ValueError(f"W must have shape (m, d) or (B, m, d) with m >= 1 and d = {xs[1]} "
+                         f"(columns of X), got {ws}")  # fmt: skip
     for nm, sh in (("a", as_), ("lam", ls)):
         if sh[-1:] != ws[-2:-1] or len(sh) > len(ws) - 1:
             raise ValueError(f"{nm} must have shape (m,) or (B, m) with m = {ws[-2]}, got {sh}")
@@ -554,7 +570,8 @@ def derivative_product_variance(X: Any, activation: str, *, dps: int | None = No
         if name == "linear":
             out = np.zeros((n, n)) if dps is None else np.full((n, n), mpmath.mpf(0), dtype=object)
         elif name == "relu":  # Bernoulli: generated from _bernoulli_variance
-            _, _, theta = _geometry(Xc, work)
+            with np.errstate(over="ignore", invalid="ignore"):  # G is not used here
+                _, _, theta = _geometry(Xc, work)
             fn = _relu_kernel_fn("numpy" if dps is None else "mpmath", "variance")
             out = fn(theta) if dps is None else np.vectorize(fn, otypes=[object])(theta)
         else:
@@ -572,8 +589,9 @@ def frobenius_constant(X: Any, activation: str, *, dps: int | None = None) -> An
     V = derivative_product_variance(X, activation, dps=dps)
     if dps is None:
         Xc = _check_X(X, None)
-        G = Xc @ Xc.T / Xc.shape[1]
-        return float(np.sum(G * G * V))
+        with np.errstate(over="ignore", invalid="ignore"):
+            G = Xc @ Xc.T / Xc.shape[1]
+            return float(_finite("frobenius_constant", "X", np.sum(G * G * V)))
     with mpmath.workdps(dps + _QUAD_GUARD):
         Xc = _check_X(X, dps + _QUAD_GUARD)
         G, _, _ = _geometry(Xc, dps + _QUAD_GUARD)
@@ -585,13 +603,17 @@ def frobenius_constant(X: Any, activation: str, *, dps: int | None = None) -> An
 def frobenius_variance(X: Any, activation: str, m: int, gamma: Any, weights: Any) -> float:
     """Exact ``E||Theta_m(X; W_0) - Theta*(X)||_F^2 = C_0(X) sum_{j<=m} lambda_{m,j}^2``
     (Proposition 4.3 at finite ``m``: independent nodes), float64."""
-    return frobenius_constant(X, activation) * float(sum_of_squares_numeric(m, gamma, weights))
+    m = int(_check_integer("m", m))
+    total = float(sum_of_squares_numeric(m, gamma, weights))
+    return float(_finite("frobenius_variance", "X", frobenius_constant(X, activation) * total))
 
 
 def frobenius_variance_limit(X: Any, activation: str, gamma: Any, weights: Any) -> float:
     """Eq. (13): ``E||Theta_inf - Theta*||_F^2 = C_0(X) (1 - gamma)^2 sum_j lambda~_j^2``
     (Zipf: ``zeta(2/alpha)/zeta(1/alpha)^2``; finite K: ``1/K``), float64."""
-    return frobenius_constant(X, activation) * float(sum_of_squares_limit_numeric(gamma, weights))
+    total = float(sum_of_squares_limit_numeric(gamma, weights))
+    value = frobenius_constant(X, activation) * total
+    return float(_finite("frobenius_variance_limit", "X", value))
 
 
 # ---------------------------------------------------------------------------

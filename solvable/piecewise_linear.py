@@ -69,6 +69,7 @@ from solvable._core.flows import symbol_array
 from solvable._core.model import Model
 from solvable._core.numbers import Number
 from solvable._core.tolerance import Tolerance, error_in_units
+from solvable.mirror_flow import _ArrayArgs
 
 __all__ = [
     "MODEL",
@@ -93,33 +94,87 @@ SEED = kunin.SEED
 # ---------------------------------------------------------------------------
 # Array code: one definition, run on sympy / mpmath object arrays, float64 and torch
 # ---------------------------------------------------------------------------
+def _preactivations(beta: Any, X: Any) -> Any:
+    return X @ beta.T
+
+
+def _gradient_raw(beta: Any, c: Any, X: Any, y: Any) -> Any:
+    residual = (c * (X @ beta.T)).sum(-1) - y
+    return (c * residual[:, None]).T @ X
+
+
+def _ntk_raw(a: Any, W: Any, X: Any, eta_a: Any, eta_w: Any, c: Any) -> Any:
+    Z = X @ W.T
+    if c is None:
+        c = (Z > 0) * 1  # the ReLU pattern as 0/1 (numpy, object arrays and torch alike)
+    features = c * Z
+    gram = X @ X.T
+    return eta_a * (features @ features.T) + eta_w * (((c * a * a) @ c.T) * gram)
+
+
+# The public functions check their arguments (mirror_flow._ArrayArgs, as kunin's array code:
+# a TypeError / ValueError names the argument, a result beyond float64 is refused); the
+# module's own code calls the unchecked forms above.
+def _neurons(fn: str, beta: Any, X: Any, *, torch: bool, W: str = "beta") -> Any:
+    """``beta`` (h, d) (named ``W``) and ``X`` (n, d) of ``fn``, checked."""
+    v = _ArrayArgs(fn, torch=torch)
+    beta, X = v.array(W, beta, ndim=2), v.array("X", X, ndim=2)
+    v.same("the input dimension d (columns of " + W + " and X)",
+           (W, beta.shape[1]), ("X", X.shape[1]))  # fmt: skip
+    return v, beta, X
+
+
+def _slopes(v: _ArrayArgs, c: Any, n: int, h: int, W: str) -> Any:
+    """The slopes ``c`` (n, h) of ``n`` data points and ``h`` neurons, checked."""
+    c = v.array("c", c, ndim=2)
+    v.same("the number of data points n (rows of X and c)", ("X", n), ("c", c.shape[0]))
+    v.same(f"the number of neurons h (rows of {W}, columns of c)", (W, h), ("c", c.shape[1]))
+    return c
+
+
 def activation_pattern(beta: Any, sign: Any, X: Any) -> np.ndarray:
     """``c_ki = relu'(s_k beta_k . x_i)``, 1 where ``s_k beta_k . x_i > 0`` (``relu'(0) =
     0``), as a boolean (n, h) array: ``beta`` (h, d), ``sign`` (h,) the signs ``s_k =
-    sign(a_k)`` in {-1, 1}, ``X`` (n, d).  Equals ``relu'(w_k . x_i)`` for ``a_k != 0``
-    (claim ``piecewise_linear.pattern_from_beta``)."""
-    return np.asarray((X @ beta.T) * sign > 0, dtype=bool)
+    sign(a_k)`` in {-1, 1}, ``X`` (n, d) (numpy arrays, float64 or of ``mpmath.mpf``, or
+    nested lists; checked).  Equals ``relu'(w_k . x_i)`` for ``a_k != 0`` (claim
+    ``piecewise_linear.pattern_from_beta``)."""
+    v, beta, X = _neurons("activation_pattern", beta, X, torch=False)
+    sign = v.array("sign", sign, ndim=1)
+    v.same("the number of neurons h (rows of beta, entries of sign)",
+           ("beta", beta.shape[0]), ("sign", sign.shape[0]))  # fmt: skip
+    if any(s not in (-1, 1) for s in sign.flat if not (isinstance(s, sp.Basic) and s.free_symbols)):
+        raise ValueError(f"sign must hold -1 or 1 (the signs of a_k), got {nb.describe(sign)}")
+    Z = v(_preactivations, beta, X)  # finite (checked): the sign of every entry is right
+    return np.asarray(Z * sign > 0, dtype=bool)
 
 
 def neuron_gradient(beta: Any, c: Any, X: Any, y: Any) -> Any:
     """``g_k = sum_i c_ki x_i (f(x_i) - y_i)`` with ``f(x_i) = sum_k c_ki beta_k . x_i``: the
     gradient of the loss in ``beta_k`` inside the activation region ``c`` (n, h) (0/1, or any
-    slopes); ``beta`` (h, d), ``X`` (n, d), ``y`` (n,); returns (h, d)."""
-    residual = (c * (X @ beta.T)).sum(-1) - y
-    return (c * residual[:, None]).T @ X
+    slopes); ``beta`` (h, d), ``X`` (n, d), ``y`` (n,); returns (h, d).  Array code (float64,
+    mpmath / sympy object arrays, torch tensors, nested lists), checked."""
+    v, beta, X = _neurons("neuron_gradient", beta, X, torch=True)
+    c = _slopes(v, c, X.shape[0], beta.shape[0], "beta")
+    y = v.array("y", y, ndim=1)
+    v.same("the number of data points n (rows of X, entries of y)", ("X", X.shape[0]),
+           ("y", y.shape[0]))  # fmt: skip
+    return v(_gradient_raw, beta, c, X, y)
 
 
 def ntk(a: Any, W: Any, X: Any, eta_a: Any, eta_w: Any, c: Any = None) -> Any:
     """The NTK on the data, ``K_ij = sum_k c_ki c_kj x_i^T M_k x_j`` (n, n), ``M_k = eta_w
     a_k^2 I + eta_a w_k w_k^T``: ``K = J diag(eta) J^T`` of the output's Jacobian in ``(a,
     W)`` (claim ``piecewise_linear.ntk``).  ``a`` (h,), ``W`` (h, d), ``X`` (n, d); ``c``
-    (n, h) the slopes (default: the ReLU pattern ``w_k . x_i > 0``)."""
-    Z = X @ W.T
-    if c is None:
-        c = np.asarray(Z > 0, dtype=int)
-    features = c * Z
-    gram = X @ X.T
-    return eta_a * (features @ features.T) + eta_w * (((c * a * a) @ c.T) * gram)
+    (n, h) the slopes (default: the ReLU pattern ``w_k . x_i > 0``).  Array code, checked
+    (as :func:`neuron_gradient`)."""
+    v, W, X = _neurons("ntk", W, X, torch=True, W="W")
+    a = v.array("a", a, ndim=1)
+    v.same("the number of neurons h (entries of a, rows of W)", ("a", a.shape[0]),
+           ("W", W.shape[0]))  # fmt: skip
+    if c is not None:
+        c = _slopes(v, c, X.shape[0], W.shape[0], "W")
+    eta_a, eta_w = v.scalar("eta_a", eta_a), v.scalar("eta_w", eta_w)
+    return v(_ntk_raw, a, W, X, eta_a, eta_w, c)
 
 
 # ---------------------------------------------------------------------------
@@ -219,13 +274,19 @@ def _eval(name: str, dps: int | None, delta: Any, eta_a: Any, eta_w: Any, b: Any
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # every branch runs
         value = float(_evaluators("numpy")[name](math.ldexp(delta, -e), eta_a, eta_w,
                                                  math.ldexp(b, -e)))  # fmt: skip
-    return math.ldexp(value, int(e * _DEGREE[name])) if math.isfinite(value) else value
+    if not math.isfinite(value):
+        return value
+    try:
+        return math.ldexp(value, int(e * _DEGREE[name]))
+    except OverflowError:  # the scaled-back value is beyond float64 (_finite refuses it)
+        return math.inf
 
 
-def _finite(name: str, value: Any, dps: int | None) -> Any:
-    """``value``, or a ``ValueError`` where float64 overflowed on finite inputs."""
+def _finite(name: str, value: Any, dps: int | None, args: str) -> Any:
+    """``value``, or a ``ValueError`` (naming the arguments ``args``) where float64
+    overflowed on finite inputs."""
     if dps is None and not np.all(np.isfinite(value)):
-        raise ValueError(f"{name} overflows float64 for these inputs (|beta|, |delta| or the "
+        raise ValueError(f"{name} overflows float64 for these {args} (|beta|, |delta| or the "
                          f"data near 1e150 or beyond): use dps=30")  # fmt: skip
     return value
 
@@ -241,14 +302,15 @@ def _scalar_rate(name: str, delta: Number, beta_norm: Number, eta_a: Number, eta
     nb.check_number("delta", delta)
     nb.check_number("beta_norm", beta_norm, nonnegative=True)
     _rates(eta_a, eta_w)
-    conv = nb.converter(dps)
+    args = {"delta": delta, "eta_a": eta_a, "eta_w": eta_w, "beta_norm": beta_norm}
     with nb.Precision(dps):
-        value = _eval(name, dps, *(conv(v) for v in (delta, eta_a, eta_w, beta_norm)))
+        dl, ea, ew, b = (nb.converter(dps, k)(v) for k, v in args.items())
+        value = _eval(name, dps, dl, ea, ew, b)
     if dps is not None:
         return nb.rounded((value,), dps)[0]
-    if name == "angular_rate" and value == math.inf and conv(beta_norm) == 0:
+    if name == "angular_rate" and value == math.inf and b == 0:
         return math.inf  # the limit |beta| -> 0 at delta > 0
-    return float(_finite(name, value, dps))
+    return float(_finite(name, value, dps, "delta, beta_norm, eta_a, eta_w"))
 
 
 def radial_rate(delta: Number, beta_norm: Number, eta_a: Number = 1, eta_w: Number = 1, *,
@@ -274,17 +336,19 @@ def _neuron_arrays(beta: Any, delta: Any, sign: Any, dps: int | None,
     h = len(B)
     dl = nb.check_vector("delta", delta)
     if len(dl) != h:
-        raise ValueError(f"delta must have one entry per neuron (h = {h}), got {len(dl)}")
+        raise ValueError(f"delta must have one entry per neuron (per row of beta: h = {h}), "
+                         f"got {len(dl)}")  # fmt: skip
     if sign is None:
         s = [1] * h
     else:
         s = nb.check_vector("sign", sign)
         if len(s) != h or any(v not in (-1, 1) for v in s):
-            raise ValueError(f"sign must hold h = {h} entries, each -1 or 1, got {list(s)!r}")
-    conv = nb.converter(dps)
+            raise ValueError(f"sign must hold h = {h} entries (one per row of beta), each -1 or "
+                             f"1, got {list(s)!r}")  # fmt: skip
+    cB, cd = nb.converter(dps, "beta"), nb.converter(dps, "delta")
     dtype = float if dps is None else object
-    Bm = np.array([[conv(v) for v in row] for row in B], dtype=dtype)
-    return Bm, np.array([conv(v) for v in dl], dtype=dtype), np.array([int(v) for v in s])
+    Bm = np.array([[cB(v) for v in row] for row in B], dtype=dtype)
+    return Bm, np.array([cd(v) for v in dl], dtype=dtype), np.array([int(v) for v in s])
 
 
 def neuron_start(beta: Any, delta: Any, sign: Any = None, eta_a: Number = 1, eta_w: Number = 1,
@@ -297,10 +361,9 @@ def neuron_start(beta: Any, delta: Any, sign: Any = None, eta_a: Number = 1, eta
     ``ValueError``."""
     dps = nb.check_dps(dps)
     _rates(eta_a, eta_w)
-    conv = nb.converter(dps)
     with nb.Precision(dps):
         B, dl, s = _neuron_arrays(beta, delta, sign, dps)
-        ea, ew = conv(eta_a), conv(eta_w)
+        ea, ew = nb.converter(dps, "eta_a")(eta_a), nb.converter(dps, "eta_w")(eta_w)
         a = np.array([s[k] * _eval("a_magnitude", dps, dl[k], ea, ew, _norm(B[k], dps))
                       for k in range(len(B))], dtype=B.dtype)  # fmt: skip
         W = np.zeros_like(B)
@@ -318,7 +381,8 @@ def neuron_start(beta: Any, delta: Any, sign: Any = None, eta_a: Number = 1, eta
                     f"of w_{k} (|w|^2 = -delta/eta_a) is not fixed by beta"
                 )
     if dps is None:
-        return _finite("neuron_start a", a, dps), _finite("neuron_start W", W, dps)
+        args = "beta, delta, eta_a, eta_w"
+        return _finite("neuron_start a", a, dps, args), _finite("neuron_start W", W, dps, args)
     return nb.rounded((a, W), dps)
 
 
@@ -337,13 +401,13 @@ def self_consistent_field(setup: kunin.PiecewiseLinearSetup, beta: Any, delta: A
     if not isinstance(setup, kunin.PiecewiseLinearSetup):
         raise TypeError(f"setup must be a kunin.PiecewiseLinearSetup, got {type(setup).__name__}")
     dps = nb.check_dps(dps)
-    conv = nb.converter(dps)
-    with nb.Precision(dps):
+    with nb.Precision(dps), np.errstate(all="ignore"):  # a float64 overflow: refused below
         B, dl, s = _neuron_arrays(beta, delta, sign, dps, setup.d)
-        X = np.array([[conv(v) for v in row] for row in setup.X], dtype=B.dtype)
-        y = np.array([conv(v) for v in setup.y], dtype=B.dtype)
-        ea, ew = conv(setup.eta_a), conv(setup.eta_w)
-        g = neuron_gradient(B, activation_pattern(B, s, X).astype(int), X, y)
+        cX, cy = nb.converter(dps, "setup.X"), nb.converter(dps, "setup.y")
+        X = np.array([[cX(v) for v in row] for row in setup.X], dtype=B.dtype)
+        y = np.array([cy(v) for v in setup.y], dtype=B.dtype)
+        ea, ew = (nb.converter(dps, f"setup.{k}")(getattr(setup, k)) for k in ("eta_a", "eta_w"))
+        g = _gradient_raw(B, np.asarray(_preactivations(B, X) * s > 0, dtype=int), X, y)
         out = np.zeros_like(B)
         for k in range(len(B)):
             b = _norm(B[k], dps)
@@ -356,7 +420,9 @@ def self_consistent_field(setup: kunin.PiecewiseLinearSetup, beta: Any, delta: A
             lam2 = _eval("lambda_2_stable", dps, dl[k], ea, ew, b)
             u = B[k] / b
             out[k] = -(lam1 * g[k] + lam2 * u * sum(u * g[k]))
-    return _finite("self_consistent_field", out, dps) if dps is None else nb.rounded((out,), dps)[0]
+    if dps is not None:
+        return nb.rounded((out,), dps)[0]
+    return _finite("self_consistent_field", out, dps, "beta, delta (and setup)")
 
 
 # ---------------------------------------------------------------------------
@@ -372,7 +438,7 @@ def example(seed: int = 14) -> tuple[kunin.PiecewiseLinearSetup, np.ndarray, np.
     Filippov sliding mode: the vector field, discontinuous across ``w_k . x_i = 0``, pushes
     towards it from both sides), which an explicit integrator resolves only with ever
     smaller steps."""
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(nb.check_int("seed", seed, low=0))
     h, d, n = 4, 2, 5
     X = np.round(rng.normal(size=(n, d)), 4)
     teacher_W, teacher_a = rng.normal(size=(3, d)), rng.normal(size=3)

@@ -96,6 +96,7 @@ E1_FLOOR = 1e-4
 (:meth:`TrajectoryOracle.compare`): ``lr e(t)`` is integrated to ``rtol = 1e-8`` with central
 differences, so its own error is below ``1e-6 lr max|e|``; the floor keeps that error a
 hundredth of the allowance when ``lr max||J||`` is tiny."""
+_MAX_GD_STEPS = 2.0**53  # t = k lr: beyond 2^53 steps float64 has no distinct k
 _REFERENCE_DPS = 30  # digits of the reference for rtol < _FLOAT64_RTOL
 _FLOAT64_RTOL = 1e-10  # float64 closed forms are confirmed to ~1e-13 (their claims): a factor
 # 1000 of margin; below it the reference is evaluated at _REFERENCE_DPS digits
@@ -112,12 +113,16 @@ class OracleWarning(UserWarning):
 # validation of what the user hands in
 # ---------------------------------------------------------------------------
 def _real(name: str, value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (numbers.Real, mpmath.mpf)):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, mpmath.mpf)):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__} "
                         f"{nb.describe(value)}")  # fmt: skip
-    out = float(value)
+    try:
+        out = float(value)
+    except OverflowError:  # an int or Fraction beyond float64
+        out = math.inf
     if not math.isfinite(out):
-        raise ValueError(f"{name} must be finite, got {nb.describe(value)}")
+        raise ValueError(f"{name} must be finite (and within the float64 range), got "
+                         f"{nb.describe(value)}")  # fmt: skip
     return out
 
 
@@ -149,7 +154,10 @@ def _as_array(name: str, value: Any) -> np.ndarray:
     """``value`` as a float64 array, never reshaped: torch tensors (detached, on the CPU),
     numpy arrays, nested lists; bool, complex, strings and ragged lists are refused."""
     if hasattr(value, "detach") and hasattr(value, "cpu"):  # a torch tensor, without torch
-        value = value.detach().cpu().numpy()
+        value = value.detach().cpu()
+        if value.is_floating_point():  # float16 / bfloat16 (numpy has no bfloat16)
+            value = value.double()
+        value = value.numpy()
     try:
         arr = np.asarray(value)
     except ValueError:
@@ -221,6 +229,15 @@ def _jacobian_norm(F: Callable[[np.ndarray], np.ndarray], y: np.ndarray) -> floa
     return float(np.linalg.norm(J, 2)) if J.size else 0.0
 
 
+def _check_steps(steps: float) -> None:
+    """``max(times) / lr`` gradient-descent steps, at most 2^53 (``ValueError`` naming both)."""
+    if steps > _MAX_GD_STEPS:
+        raise ValueError(
+            f"times and lr: max(times) / lr = {steps:.3g} gradient-descent steps, more than "
+            f"2^53 (float64 cannot tell t = k lr from t = (k + 1) lr)"
+        )
+
+
 def gd_allowance(flow: GradientFlow, params: Sequence[float], y0: Sequence[float],
                  times: Sequence[float], lr: float) -> tuple[np.ndarray, float]:  # fmt: skip
     """First-order global error of gradient descent with step ``lr`` and the check that it
@@ -236,15 +253,25 @@ def gd_allowance(flow: GradientFlow, params: Sequence[float], y0: Sequence[float
     useless beyond ``t ~ 1/Lip``).  The ``O(lr^2)`` remainder is small next to it while
     ``lr ||J||`` is small: the second value is ``lr max ||J(theta(t))||_2`` over ``times``,
     checked against :data:`GD_STEP_LIMIT` by the oracle."""
+    if not isinstance(flow, GradientFlow):
+        raise TypeError(f"flow must be a GradientFlow (a model's System.flow(setup, shapes)), "
+                        f"got {type(flow).__name__} {nb.describe(flow)}")  # fmt: skip
+    p = [nb.to_float(v, f"params[{i}]") for i, v in
+         enumerate(nb.check_vector("params", params, len(flow.params)))]  # fmt: skip
+    y0 = np.array([nb.to_float(v, f"y0[{i}]") for i, v in
+                   enumerate(nb.check_vector("y0", y0, len(flow.state)))])  # fmt: skip
+    ts = _check_times(times, allow_inf=False)
+    if lr is None:
+        raise TypeError("lr must be a real number > 0 (the gradient-descent step), got None")
+    lr = _check_lr(lr)
+    with np.errstate(over="ignore"):
+        _check_steps(float(np.max(ts)) / lr)
     F0 = _vector_field(flow)
-    p = list(params)
 
     def F(y: np.ndarray) -> np.ndarray:
         return F0(y, p)
 
-    y0 = np.asarray(y0, dtype=float)
     N = y0.size
-    ts = np.asarray(times, dtype=float)
     order = np.argsort(ts, kind="stable")
     t_end = float(ts[order[-1]])
     out = np.zeros((ts.size, 2 * N))
@@ -268,7 +295,12 @@ def gd_allowance(flow: GradientFlow, params: Sequence[float], y0: Sequence[float
     # every time given (each distinct one once): a subsample in the caller's order missed
     # the peak of ||J|| and made the verdict depend on the order of the times
     step = max(_jacobian_norm(F, out[k, :N]) for k in np.unique(ts, return_index=True)[1])
-    return lr * out[:, N:], lr * step
+    with np.errstate(over="ignore"):
+        E, limit = lr * out[:, N:], lr * step
+    if not (np.all(np.isfinite(E)) and math.isfinite(limit)):
+        raise nb.Float64RangeError(f"lr = {lr:.6g} is too large: lr * e(t) or lr * max||J|| "
+                                   f"exceeds the float64 range")  # fmt: skip
+    return E, limit
 
 
 # ---------------------------------------------------------------------------
@@ -359,7 +391,7 @@ def _blockmax(values: np.ndarray, n: int) -> np.ndarray:
 def _units(diff: np.ndarray, allow: np.ndarray) -> np.ndarray:
     """``diff / allow`` elementwise, ``0`` where ``diff == 0`` and ``inf`` where only the
     allowance is 0 (an exact block identically zero with ``atol = 0`` admits no error)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         units = np.where(diff == 0, 0.0, diff / np.where(allow > 0, allow, 1.0))
     return np.where((allow == 0) & (diff > 0), np.inf, units)
 
@@ -450,10 +482,19 @@ class TrajectoryOracle:
         ``lr``: the trajectory is gradient descent with step ``lr`` in flow time (``times``
         must be multiples ``k * lr``); the allowance grows by :func:`gd_allowance`."""
         __tracebackhide__ = True  # pytest: the user's line, not the oracle's frames
+        return self._compare(times, self._resolve(arrays, named), lr, rtol, atol, {})
+
+    def _compare(self, times: Any, given: Mapping[str, Any], lr: Any, rtol: Any, atol: Any,
+                 labels: Mapping[str, str]) -> Report:  # fmt: skip
+        """:meth:`compare` of the blocks ``given``; ``labels``: the argument names of the
+        blocks in messages (default ``"u (xu_ziyin block)"``)."""
+        __tracebackhide__ = True
         rtol, atol, lr = _check_rtol(rtol), _check_atol(atol), _check_lr(lr)
         ts = _check_times(times, allow_inf=lr is None)
         if lr is not None:
-            k = ts / lr
+            with np.errstate(over="ignore"):  # a tiny lr: k = inf
+                k = ts / lr
+            _check_steps(float(np.max(k)))
             off = np.abs(k - np.round(k))
             if np.any(off > 1e-6 * np.maximum(1.0, k)):  # float t = k * lr or a running sum
                 j = int(np.argmax(off > 1e-6 * np.maximum(1.0, k)))
@@ -461,9 +502,8 @@ class TrajectoryOracle:
                     f"times must be multiples k * lr of lr = {lr:.6g} (gradient "
                     f"descent's time), got times[{j}] = {ts[j]!r} = {k[j]:.6g} lr"
                 )
-        given = self._resolve(arrays, named)
-        got = {b: _check_block(f"{b} ({self.model} block)", given[b], (len(ts), *shape))
-               for b, shape in self.blocks.items()}  # fmt: skip
+        got = {b: _check_block(labels.get(b, f"{b} ({self.model} block)"), given[b],
+                               (len(ts), *shape)) for b, shape in self.blocks.items()}  # fmt: skip
         dps = None if rtol >= _FLOAT64_RTOL else _REFERENCE_DPS
         ref = self.exact(ts, dps=dps)
         n = len(ts)
@@ -480,7 +520,8 @@ class TrajectoryOracle:
         notes = self._notes(ts, got, ref, allowed, dps, lr)
         if first is not None:
             notes += self._update_rule_note(ts, got, ref, base, extra, first, step)
-        got_f, got_l = self.output(got), self.loss(got)
+        with np.errstate(over="ignore"):  # diverged weights: their output and loss may be inf
+            got_f, got_l = self.output(got), self.loss(got)
         ref_f, ref_l = self.output(ref), self.loss(ref)
         return Report(self.model, self.source, ts, errors, diffs, allowed, ref_f, got_f, ref_l,
                       got_l, rtol, atol, lr, notes)  # fmt: skip
@@ -563,12 +604,17 @@ class TrajectoryOracle:
         ``AssertionError`` with the first failing time, every block's error in units of the
         tolerance and the exact and actual output and loss there; the report otherwise."""
         __tracebackhide__ = True  # pytest: the user's line, not the oracle's frames
-        report = self.compare(times, *arrays, lr=lr, rtol=rtol, atol=atol, **named)
+        return self._verdict(self.compare(times, *arrays, lr=lr, rtol=rtol, atol=atol, **named))
+
+    def _verdict(self, report: Report) -> Report:
+        """``report``, or ``AssertionError`` when it failed; its notes as warnings (at the
+        line of the caller of :meth:`check`)."""
+        __tracebackhide__ = True
         if not report.passed:
             raise AssertionError(str(report))
         for note in report.notes:
             warnings.warn(f"{self.model}: the trajectory passes, but {note}", OracleWarning,
-                          stacklevel=2)  # fmt: skip
+                          stacklevel=3)  # fmt: skip
         return report
 
     def _gd_terms(self, ts: np.ndarray, lr: float
@@ -852,7 +898,7 @@ class EdgeCase:
 
 def edge_cases(model: str | None = None) -> list[str]:
     """The ids ``"model:name"`` of every named case (of ``model``, or of all models)."""
-    if model is not None and model not in _CASE_MODELS:
+    if model is not None and (not isinstance(model, str) or model not in _CASE_MODELS):
         raise ValueError(f"model must be one of {sorted(_CASE_MODELS)}, got {model!r}")
     names = [model] if model is not None else list(_CASE_MODELS)
     return [f"{m}:{c.name}" for m in names for c in _CASE_MODELS[m].CASES]
@@ -883,12 +929,22 @@ def state_errors(
     normwise relative, ``f`` relative to ``|y| + |f_ref - y| + f_floor`` (the scale
     at which the target and the residual fix the output; ``f_floor`` adds e.g. the
     conditioning ``gamma ||u|| ||W x||`` of measuring ``f`` as a float64 dot product)."""
+    for name, state in (("got", got), ("ref", ref)):
+        if not all(hasattr(state, k) for k in ("u", "W", "f")):
+            raise TypeError(f"{name} must be a state with u, W and f (a solvable.xu_ziyin.State, "
+                            f"Trajectory.at(t)), got {type(state).__name__} "
+                            f"{nb.describe(state)}")  # fmt: skip
+    if not isinstance(tol, Tolerance):
+        raise TypeError(f"tol must be a solvable.Tolerance, got {type(tol).__name__} "
+                        f"{nb.describe(tol)}")  # fmt: skip
+    y = nb.check_number("y", y)
+    f_floor = nb.check_number("f_floor", f_floor, nonnegative=True)
     with mpmath.workdps(60):
-        yy = mpmath.mpf(y)
+        yy = nb.to_mpf(y)
         f_ref = mpmath.mpf(ref.f)
-        f_scale = abs(yy) + abs(f_ref - yy) + mpmath.mpf(f_floor)
-        f_tol = Tolerance(rtol=tol.rtol, atol=tol.atol + tol.rtol * float(f_scale))
-        f_err = float(abs(mpmath.mpf(got.f) - f_ref)) / (f_tol.atol or 1.0)
+        f_scale = abs(yy) + abs(f_ref - yy) + nb.to_mpf(f_floor)
+        f_atol = tol.atol + tol.rtol * f_scale  # in mpmath: y, f_floor may exceed float64
+        f_err = float(abs(mpmath.mpf(got.f) - f_ref) / (f_atol or 1))
     return {
         "u": error_in_units(got.u, ref.u, tol),
         "W": error_in_units(got.W, ref.W, tol),
@@ -913,4 +969,6 @@ def assert_matches_closed_form(
     with the gradient-descent allowance when ``lr`` is given: ``xu_ziyin(setup, u0,
     W0).check(times, us, Ws, lr=lr, rtol=rtol, atol=atol)``."""
     __tracebackhide__ = True
-    return _XuZiyin(setup, u0, W0).check(times, us, Ws, lr=lr, rtol=rtol, atol=atol)
+    oracle = _XuZiyin(setup, u0, W0)
+    labels = {"u": "us: u (xu_ziyin block)", "W": "Ws: W (xu_ziyin block)"}
+    return oracle._verdict(oracle._compare(times, {"u": us, "W": Ws}, lr, rtol, atol, labels))

@@ -50,6 +50,8 @@ from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_nonze
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
 from solvable._core.model import Model, System
 from solvable._core.numbers import Number
+from solvable.linearisation import check_flag, checked_callable
+from solvable.mirror_flow import _ArrayArgs
 
 __all__ = [
     "ALPHA",
@@ -378,12 +380,8 @@ def _number(name: str, value: Any) -> sp.Rational:
 # ---------------------------------------------------------------------------
 # The network (1) and its risk (3): one definition for every backend
 # ---------------------------------------------------------------------------
-def hidden(W2: Any, W1: Any, X: Any, relu: Callable[[Any], Any], b2: Any = None,
-           b1: Any = None) -> tuple[Any, Any]:  # fmt: skip
-    """The post-activations of the two hidden layers, ``relu(W1 x + b1)`` and
-    ``relu(W2 h1 + b2)``, each (..., n, m) for ``X`` (n, d), ``W1`` (..., m, d), ``W2``
-    (..., m, m); array code for sympy / mpmath object arrays, float64 and batched torch
-    tensors (``relu`` entrywise, :func:`solvable._core.activations.elementwise`)."""
+def _hidden(W2: Any, W1: Any, X: Any, relu: Callable[[Any], Any], b2: Any = None,
+            b1: Any = None) -> tuple[Any, Any]:  # fmt: skip
     z1 = X @ W1.swapaxes(-1, -2)
     if b1 is not None:
         z1 = z1 + b1[..., None, :]
@@ -394,17 +392,88 @@ def hidden(W2: Any, W1: Any, X: Any, relu: Callable[[Any], Any], b2: Any = None,
     return h1, relu(z2)
 
 
+def _network_output(a: Any, W2: Any, W1: Any, X: Any, relu: Callable[[Any], Any], alpha: Any,
+                    b2: Any = None, b1: Any = None) -> Any:  # fmt: skip
+    return (_hidden(W2, W1, X, relu, b2, b1)[1] * a[..., None, :]).sum(-1) / alpha
+
+
+def _risk(a: Any, W2: Any, W1: Any, X: Any, y: Any, relu: Callable[[Any], Any], alpha: Any,
+          b2: Any = None, b1: Any = None) -> Any:  # fmt: skip
+    # the public network_output (checked again): risk is defined through it, one definition
+    # (a test replaces it and expects the flow of risk to change)
+    f = network_output(a, W2, W1, X, relu, alpha, b2, b1)
+    return ((f - y) ** 2).sum(-1) / (2 * X.shape[-2])
+
+
+_ABSENT = object()  # an argument the function does not take
+
+
+def _args(fn: str, W2: Any, W1: Any, X: Any, relu: Any, b2: Any, b1: Any, a: Any = _ABSENT,
+          alpha: Any = _ABSENT, y: Any = _ABSENT) -> tuple[Any, ...]:  # fmt: skip
+    """The checked arguments of the network (1) (``TypeError`` / ``ValueError`` naming each;
+    shapes as in :func:`hidden`; ``a`` (..., m); ``alpha`` a number or an array broadcasting
+    with the outputs (..., n); ``y`` (..., n))."""
+    v = _ArrayArgs(fn, torch=True)
+    W2, W1 = v.array("W2", W2, min_ndim=2), v.array("W1", W1, min_ndim=2)
+    X = v.array("X", X, ndim=2)
+    v.same("the input dimension d (columns of W1 and X)", ("W1", W1.shape[-1]), ("X", X.shape[1]))
+    widths = [("W1", W1.shape[-2]), ("W2 (rows)", W2.shape[-2]), ("W2 (columns)", W2.shape[-1])]
+    batches = [("W1", W1.shape[:-2]), ("W2", W2.shape[:-2])]
+    out = {}
+    for name, value in (("b2", b2), ("b1", b1), ("a", a)):
+        if (value is None and name != "a") or value is _ABSENT:
+            out[name] = None if value is None else value
+            continue
+        out[name] = v.array(name, value, min_ndim=1)
+        widths.append((name, out[name].shape[-1]))
+        batches.append((name, out[name].shape[:-1]))
+    v.same("the width m (of W1, W2, a, b1, b2)", *widths)
+    v.broadcast(*batches)
+    outputs = (*np.broadcast_shapes(*(tuple(s) for _, s in batches)), X.shape[0])
+    if alpha is not _ABSENT:
+        alpha = v.array("alpha", alpha)
+        if "alpha" not in v.tensors and np.any(np.asarray(alpha, dtype=object) == 0):
+            raise ValueError(f"alpha must not be 0 (eq. (1) divides by it), got {_describe(alpha)}")
+        v.broadcast(
+            ("the outputs (..., n)", outputs), ("alpha", tuple(getattr(alpha, "shape", ())))
+        )
+    if y is not _ABSENT:
+        y = v.array("y", y, min_ndim=1)
+        v.same("the number of data points n (rows of X, last axis of y)",
+               ("X", X.shape[0]), ("y", y.shape[-1]))  # fmt: skip
+        v.broadcast(("the outputs (..., n)", outputs), ("y", y.shape))
+    relu = checked_callable("relu", relu, "the pre-activations", "X, W1, b1, W2, b2")
+    return v, W2, W1, X, relu, out["b2"], out["b1"], out["a"], alpha, y
+
+
+def hidden(W2: Any, W1: Any, X: Any, relu: Callable[[Any], Any], b2: Any = None,
+           b1: Any = None) -> tuple[Any, Any]:  # fmt: skip
+    """The post-activations of the two hidden layers, ``relu(W1 x + b1)`` and
+    ``relu(W2 h1 + b2)``, each (..., n, m) for ``X`` (n, d), ``W1`` (..., m, d), ``W2``
+    (..., m, m), ``b1``, ``b2`` (..., m); array code for sympy / mpmath object arrays,
+    float64 and batched torch tensors (lists are read as arrays; ``relu`` entrywise,
+    :func:`solvable._core.activations.elementwise`).  Every argument is checked
+    (``TypeError`` / ``ValueError`` naming it), as is the result (float64 range)."""
+    v, W2, W1, X, relu, b2, b1, *_ = _args("hidden", W2, W1, X, relu, b2, b1)
+    return v(_hidden, W2, W1, X, relu, b2, b1)
+
+
 def network_output(a: Any, W2: Any, W1: Any, X: Any, relu: Callable[[Any], Any], alpha: Any,
                    b2: Any = None, b1: Any = None) -> Any:  # fmt: skip
-    """Eq. (1): ``f(x) = a^T relu(W2 relu(W1 x + b1) + b2) / alpha`` on the rows of ``X``."""
-    return (hidden(W2, W1, X, relu, b2, b1)[1] * a[..., None, :]).sum(-1) / alpha
+    """Eq. (1): ``f(x) = a^T relu(W2 relu(W1 x + b1) + b2) / alpha`` on the rows of ``X``;
+    ``a`` (..., m), the rest as :func:`hidden`; gives (..., n).  Checked as there."""
+    v, W2, W1, X, relu, b2, b1, a, alpha, _ = _args("network_output", W2, W1, X, relu, b2, b1,
+                                                    a, alpha)  # fmt: skip
+    return v(_network_output, a, W2, W1, X, relu, alpha, b2, b1)
 
 
 def risk(a: Any, W2: Any, W1: Any, X: Any, y: Any, relu: Callable[[Any], Any], alpha: Any,
          b2: Any = None, b1: Any = None) -> Any:  # fmt: skip
-    """Eq. (3): ``R_S = 1/(2n) sum_i (f(x_i) - y_i)^2``."""
-    f = network_output(a, W2, W1, X, relu, alpha, b2, b1)
-    return ((f - y) ** 2).sum(-1) / (2 * X.shape[-2])
+    """Eq. (3): ``R_S = 1/(2n) sum_i (f(x_i) - y_i)^2``, targets ``y`` (n,) (or (..., n));
+    checked as :func:`network_output`."""
+    v, W2, W1, X, relu, b2, b1, a, alpha, y = _args("risk", W2, W1, X, relu, b2, b1, a, alpha,
+                                                    y)  # fmt: skip
+    return v(_risk, a, W2, W1, X, y, relu, alpha, b2, b1)
 
 
 @dataclass(frozen=True)
@@ -573,9 +642,16 @@ def _split_positive(arg: sp.Expr) -> tuple[sp.Expr, sp.Expr]:
 def homogeneity(expr: sp.Expr) -> sp.Expr:
     """Apply ``sigma(c z) = c sigma(z)`` and ``sigma'(c z) = sigma'(z)`` (``c > 0``), the
     positive homogeneity of ReLU used between (6) and (7), bottom-up."""
+    if not isinstance(expr, sp.Basic):
+        raise TypeError(f"expr must be a sympy expression, got {type(expr).__name__} "
+                        f"{_describe(expr)}")  # fmt: skip
+    return _homogeneity(expr)
+
+
+def _homogeneity(expr: sp.Basic) -> sp.Basic:
     if expr.is_Atom:
         return expr
-    args = tuple(homogeneity(a) for a in expr.args)
+    args = tuple(_homogeneity(a) for a in expr.args)
     if args != expr.args:
         expr = expr.func(*args)
     if isinstance(expr, sigma):
@@ -827,6 +903,9 @@ def rescaling_residuals(
         Expanded residuals; all simplify to 0 when the claim holds.
     """
     m, d, n = _size("m", m), _size("d", d), _size("n", n)
+    homogeneous = check_flag("homogeneous", homogeneous)
+    kappa_fn = _hook("kappa_fn", kappa_fn, 3)
+    time_fn = _hook("time_fn", time_fn, None)
     if bias not in ("none", "first", "both"):
         raise ValueError(f"bias must be 'none', 'first' or 'both', got {_describe(bias)}")
     if block is not None and block not in BLOCKS:
@@ -860,6 +939,26 @@ def rescaling_residuals(
     return res[block] if block else [r for name in BLOCKS for r in res[name]]
 
 
+def _hook(name: str, fn: Any, size: int | None) -> Callable[..., Any]:
+    """A function of ``(alpha, beta_1, beta_2, beta_3)`` returning ``size`` sympy expressions
+    (one if ``None``), checked: ``TypeError`` naming ``name`` otherwise."""
+    if not callable(fn):
+        raise TypeError(f"{name} must be a callable (alpha, beta_1, beta_2, beta_3) -> ..., got "
+                        f"{type(fn).__name__} {_describe(fn)}")  # fmt: skip
+
+    def call(*args: Any) -> Any:
+        out = fn(*args)
+        parts = (out,) if size is None else out
+        if (
+            size is not None and (not isinstance(out, (tuple, list)) or len(out) != size)
+        ) or not all(isinstance(e, sp.Expr) for e in parts):
+            want = "a sympy expression" if size is None else f"{size} sympy expressions"
+            raise TypeError(f"{name} must return {want}, got {_describe(out)}")
+        return out
+
+    return call
+
+
 def _rescaling_by_block(m: int, d: int, n: int) -> dict[str, list[sp.Expr]]:
     """:func:`rescaling_residuals` (defaults) split by block, computed once."""
     flat = rescaling_residuals(m, d, n)
@@ -883,24 +982,29 @@ def relu_rescaling_residuals(
     """The same residuals at one exact rational point with the true ReLU
     (``max(0, z)``, ``sigma' = Heaviside``); every pre-activation must be non-zero
     (``sigma'(0)`` is undefined).  Inputs: rationals (floats are converted exactly)."""
-    q = lambda name, v: _number(name, v)  # noqa: E731
-    ab = sp.Matrix([q("a_bar", v) for v in a_bar])
+    ab = sp.Matrix(_rationals("a_bar", a_bar))
     m = ab.rows
-    W2b = sp.Matrix([[q("W2_bar", v) for v in row] for row in W2_bar])
-    W1b = sp.Matrix([[q("W1_bar", v) for v in row] for row in W1_bar])
-    Xs = [sp.Matrix([q("X", v) for v in row]) for row in X]
-    ys = [q("y", v) for v in y]
+    W2b, W1b = (
+        sp.Matrix(_rational_rows("W2_bar", W2_bar)),
+        sp.Matrix(_rational_rows("W1_bar", W1_bar)),
+    )
+    Xs = [sp.Matrix(row) for row in _rational_rows("X", X)]
+    ys = _rationals("y", y)
     if W2b.shape != (m, m) or W1b.rows != m or any(x.rows != W1b.cols for x in Xs):
         raise ValueError(
-            f"shapes must be a (m,), W2 (m, m), W1 (m, d), X (n, d); got a ({m},), "
-            f"W2 {W2b.shape}, W1 {W1b.shape}, X rows of length {[x.rows for x in Xs]}"
+            f"shapes must be a_bar (m,), W2_bar (m, m), W1_bar (m, d), X (n, d); got a_bar "
+            f"({m},), W2_bar {W2b.shape}, W1_bar {W1b.shape}, X rows of length "
+            f"{[x.rows for x in Xs]}"
         )
-    if len(ys) != len(Xs) or not Xs:
-        raise ValueError(f"y must have one entry per row of X (n >= 1), got {len(ys)}, {len(Xs)}")
+    if len(ys) != len(Xs):
+        raise ValueError(f"y must have one entry per row of X, got {len(ys)}, {len(Xs)}")
     al = _scale("alpha", alpha)
+    if isinstance(betas, (str, bytes)) or not isinstance(betas, (Sequence, np.ndarray)):
+        raise TypeError(f"betas must be a sequence (beta_1, beta_2, beta_3), got "
+                        f"{type(betas).__name__} {_describe(betas)}")  # fmt: skip
     if len(betas) != 3:
         raise ValueError(f"betas must be (beta_1, beta_2, beta_3), got {_describe(betas)}")
-    b1, b2, b3 = (_scale(f"beta_{i + 1}", b) for i, b in enumerate(betas))
+    b1, b2, b3 = (_scale(f"betas[{i}] (beta_{i + 1})", b) for i, b in enumerate(betas))
     if not all(v.is_Rational for v in (al, b1, b2, b3)):
         raise ValueError("alpha and betas must be numbers here (not expressions in m)")
 
@@ -909,7 +1013,10 @@ def relu_rescaling_residuals(
 
     def step(z: sp.Expr) -> sp.Expr:
         if z == 0:
-            raise ValueError("a pre-activation is exactly 0: sigma'(0) is undefined")
+            raise ValueError(
+                "a pre-activation is exactly 0 (of W1_bar x or W2_bar sigma(W1_bar x), from "
+                "W1_bar, W2_bar and X): sigma'(0) is undefined"
+            )
         return sp.Heaviside(z)
 
     pb = _Params(ab, W2b, W1b, Xs, ys)
@@ -923,6 +1030,28 @@ def relu_rescaling_residuals(
     rhs = [ga, k1**2 * g2, k2**2 * g1]
     return [sp.expand(left - right) for L, R in zip(lhs, rhs, strict=True)
             for left, right in zip(L, R, strict=True)]  # fmt: skip
+
+
+def _rationals(name: str, value: Any) -> list[sp.Rational]:
+    """A non-empty 1-d sequence of exact numbers (:func:`_number`), each named."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray)):
+        raise TypeError(f"{name} must be a sequence of numbers, got {type(value).__name__} "
+                        f"{_describe(value)}")  # fmt: skip
+    out = [_number(f"{name}[{i}]", v) for i, v in enumerate(list(value))]
+    if not out:
+        raise ValueError(f"{name} must not be empty")
+    return out
+
+
+def _rational_rows(name: str, value: Any) -> list[list[sp.Rational]]:
+    """A non-empty 2-d sequence of exact numbers, rows of one length."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray)):
+        raise TypeError(f"{name} must be a 2-d sequence of numbers, got {type(value).__name__} "
+                        f"{_describe(value)}")  # fmt: skip
+    rows = [_rationals(f"{name}[{i}]", r) for i, r in enumerate(list(value))]
+    if not rows or len({len(r) for r in rows}) != 1:
+        raise ValueError(f"{name} must have n >= 1 rows of one length, got {_describe(value)}")
+    return rows
 
 
 # ---------------------------------------------------------------------------
@@ -1092,6 +1221,9 @@ def condensation(W: Any) -> sp.Expr:
     k = len(rows) // 2
     order = sorted(range(len(rows)), key=lambda i: -sp.sqrt(_inner(rows[i], rows[i])))
     top = [rows[i] for i in order[:k]]
+    if any(all(x.is_zero for x in u) for u in top):
+        raise ValueError(f"W must have at least m/2 = {k} non-zero rows (D of a zero row is "
+                         f"undefined), got {_describe(W)}")  # fmt: skip
     return sp.Add(*(sp.Abs(cosine_similarity(u, v)) for u in top for v in top)) / k**2
 
 

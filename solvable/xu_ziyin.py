@@ -74,6 +74,7 @@ from solvable._core.conservation import ConservationLaw
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
 from solvable._core.model import Model, System
 from solvable._core.numbers import Number
+from solvable.mirror_flow import _ArrayArgs, _shape, _symbolic_sizes
 
 __all__ = [
     "CASES",
@@ -109,20 +110,63 @@ REPORTED = ("P", "Q", "alpha_plus", "alpha_minus", "t_c", "alpha_prime")
 # ---------------------------------------------------------------------------
 # The model: its one definition, shared by the closed form, the flow and numerics
 # ---------------------------------------------------------------------------
+def _network_output(u: Any, W: Any, x: Any, gamma: Any) -> Any:
+    h = x @ W.swapaxes(-1, -2)  # (..., d) for one input, (..., n, d) for n
+    return gamma * (h * (u if x.ndim == 1 else u[..., None, :])).sum(-1)
+
+
+def _loss(u: Any, W: Any, x: Any, y: Any, gamma: Any) -> Any:
+    return (_network_output(u, W, x, gamma) - y) ** 2
+
+
+def _ntk(u: Any, W: Any, x: Any, eta_u: Any, eta_w: Any, gamma: Any) -> Any:
+    v = W @ x
+    # gamma * gamma, not gamma**2: a Python float's ** raises OverflowError, * gives inf
+    return gamma * gamma * (eta_u * (v * v).sum(-1) + eta_w * (u * u).sum(-1) * (x * x).sum(-1))
+
+
+# The public functions check their arguments (mirror_flow._ArrayArgs, as kunin's array
+# code: a TypeError / ValueError names the argument, a result beyond float64 is refused);
+# this module's own code calls the unchecked forms above.
+def _weight_args(fn: str, u: Any, W: Any, x: Any, x_ndim: tuple[int, ...]) -> Any:
+    """``u`` (..., d), ``W`` (..., d, d0) and ``x`` (d0,) (or (n, d0) where ``x_ndim``
+    allows it) of ``fn``, checked."""
+    v = _ArrayArgs(fn, torch=True)
+    u, W = v.array("u", u, min_ndim=1), v.array("W", W, min_ndim=2)
+    x = v.array("x", x, min_ndim=1)
+    if len(_shape(x)) not in x_ndim:
+        want = " or ".join(f"{k}" for k in x_ndim)
+        raise ValueError(f"x must have {want} axes ((d0,) or (n, d0)), got shape {_shape(x)}")
+    v.same("the width d (last axis of u, rows of W)", ("u", u.shape[-1]), ("W", W.shape[-2]))
+    v.same("the input dimension d0 (columns of W, last axis of x)",
+           ("W", W.shape[-1]), ("x", x.shape[-1]))  # fmt: skip
+    v.broadcast(("u without its last axis", u.shape[:-1]),
+                ("W without its last two axes", W.shape[:-2]))  # fmt: skip
+    return v, u, W, x
+
+
 def network_output(u: Any, W: Any, x: Any, gamma: Any) -> Any:
     """``f(x) = gamma * u^T W x`` (eq. (4)).
 
     ``u`` (..., d), ``W`` (..., d, d0), and ``x`` (d0,) (one input: shape (...)) or ``X``
     (n, d0) (the outputs on its rows: shape (..., n)); numpy arrays (float64, or object
-    arrays of sympy symbols or ``mpmath.mpf``) or torch tensors with leading batch axes."""
-    h = x @ W.swapaxes(-1, -2)  # (..., d) for one input, (..., n, d) for n
-    return gamma * (h * (u if x.ndim == 1 else u[..., None, :])).sum(-1)
+    arrays of sympy symbols or ``mpmath.mpf``), nested lists, or torch tensors with leading
+    batch axes.  Every argument is checked (``TypeError`` / ``ValueError`` naming it; a
+    tensor's values are not read), and a float64 result beyond the float64 range is a
+    ``ValueError``."""
+    v, u, W, x = _weight_args("network_output", u, W, x, (1, 2))
+    return v(_network_output, u, W, x, v.scalar("gamma", gamma))
 
 
 def loss(u: Any, W: Any, x: Any, y: Any, gamma: Any) -> Any:
     """``L = (gamma u^T W x - y)^2``, eq. (4) (no factor 1/2); arrays as in
-    :func:`network_output`."""
-    return (network_output(u, W, x, gamma) - y) ** 2
+    :func:`network_output` (``y`` a number, or an array that broadcasts with the outputs),
+    checked as there."""
+    v, u, W, x = _weight_args("loss", u, W, x, (1, 2))
+    y = v.array("y", y)
+    outputs = np.broadcast_shapes(u.shape[:-1], W.shape[:-2]) + tuple(x.shape[:-1])
+    v.broadcast(("the outputs", outputs), ("y", _shape(y)))
+    return v(_loss, u, W, x, y, v.scalar("gamma", gamma))
 
 
 def ntk(u: Any, W: Any, x: Any, eta_u: Any, eta_w: Any, gamma: Any) -> Any:
@@ -131,10 +175,11 @@ def ntk(u: Any, W: Any, x: Any, eta_u: Any, eta_w: Any, gamma: Any) -> Any:
     ``K(x, x) = gamma^2 (eta_u ||W x||^2 + eta_w ||u||^2 ||x||^2)``.  This is eq. (18)
     with the learning rates in their correct places (the paper prints
     ``eta_w W^T W + eta_u ||u||^2 I``; an erratum of this module).  Arrays as in
-    :func:`network_output`.
+    :func:`network_output` (one input ``x`` (d0,)), checked as there.
     """
-    v = W @ x
-    return gamma**2 * (eta_u * (v * v).sum(-1) + eta_w * (u * u).sum(-1) * (x * x).sum(-1))
+    v, u, W, x = _weight_args("ntk", u, W, x, (1,))
+    eta_u, eta_w = v.scalar("eta_u", eta_u), v.scalar("eta_w", eta_w)
+    return v(_ntk, u, W, x, eta_u, eta_w, v.scalar("gamma", gamma))
 
 
 # ---------------------------------------------------------------------------
@@ -428,17 +473,27 @@ def symbolic() -> Symbols:
 # ---------------------------------------------------------------------------
 # The raw gradient flow (derived from the loss) and its conservation laws
 # ---------------------------------------------------------------------------
-@functools.cache
 def flow(d: int, d0: int) -> GradientFlow:
     """Eqs. (4)-(5): the gradient flow of :func:`loss` for ``d`` hidden units and ``d0``
-    inputs, rates ``eta_u``, ``eta_w``; parameters ``(eta_u, eta_w, gamma, y, x_0, ...)``."""
+    inputs, rates ``eta_u``, ``eta_w``; parameters ``(eta_u, eta_w, gamma, y, x_0, ...)``.
+    ``d, d0 >= 1`` with at most ``MAX_SYMBOLIC_ENTRIES`` symbolic entries (see
+    :mod:`solvable.mirror_flow`).  Cached per size."""
+    sizes = _symbolic_sizes("flow", lambda d, d0: d * d0 + d + d0, d=d, d0=d0)
+    return _flow(sizes["d"], sizes["d0"])
+
+
+@functools.cache
+def _flow(d: int, d0: int) -> GradientFlow:
     S = symbolic()
     x = symbol_array("x", (d0,), real=True)
     return gradient_flow(
-        lambda u, W: loss(u, W, x, S.y, S.gamma),
+        lambda u, W: _loss(u, W, x, S.y, S.gamma),
         {"u": ((d,), S.eta_u), "W": ((d, d0), S.eta_w)},
         (S.eta_u, S.eta_w, S.gamma, S.y, *x),
     )
+
+
+flow.cache_clear = _flow.cache_clear  # type: ignore[attr-defined]  # (benchmarks)
 
 
 def laws() -> tuple[ConservationLaw, ...]:
@@ -689,7 +744,31 @@ class State:
 
     @classmethod
     def from_weights(cls, setup: Setup, t: Any, u: Any, W: Any, *, dps: int | None = None) -> State:
-        """Measure ``f``, alignment and NTK directly from the weights (no closed form)."""
+        """Measure ``f``, alignment and NTK directly from the weights ``u`` (d,), ``W`` (d,
+        d0) at the time ``t`` (``0 <= t <= inf``), no closed form: float64 (``dps=None``;
+        a measure beyond the float64 range is a ``ValueError``) or mpmath at ``dps``
+        digits."""
+        if not isinstance(setup, Setup):
+            raise TypeError(f"setup must be a xu_ziyin.Setup, got {type(setup).__name__}")
+        (t,) = _check_times([t], "t")
+        uc, Wc = _check_weights(setup, u, W, ("u", "W"))
+        dps = nb.check_dps(dps)
+        with nb.Precision(dps):
+            cu, cW = nb.converter(dps, "u"), nb.converter(dps, "W")
+            uu = np.array([cu(v) for v in uc], dtype=nb.dtype(dps))
+            WW = np.array([[cW(v) for v in row] for row in Wc], dtype=nb.dtype(dps))
+        with np.errstate(all="ignore"):
+            st = cls._measure(setup, t, uu, WW, dps)
+        if dps is None and not all(math.isfinite(z) for z in (st.f, st.ntk)):
+            raise ValueError(
+                f"the output f = {st.f!r} or the NTK = {st.ntk!r} is beyond the float64 range "
+                "for these weights u, W (and setup): rescale them or pass dps=k (mpmath)"
+            )
+        return st
+
+    @classmethod
+    def _measure(cls, setup: Setup, t: Any, u: Any, W: Any, dps: int | None) -> State:
+        """:meth:`from_weights` on checked weights (arrays of float64 or ``mpf``)."""
         conv = nb.converter(dps)
         with nb.Precision(dps):
             x = np.array([conv(v) for v in setup.x], dtype=nb.dtype(dps))
@@ -697,10 +776,10 @@ class State:
             u = np.asarray(u, dtype=nb.dtype(dps))
             W = np.asarray(W, dtype=nb.dtype(dps))
             v = np.array(W @ x, dtype=nb.dtype(dps))
-            f = network_output(u, W, x, g)
+            f = _network_output(u, W, x, g)
             nu, nv = _sqrt(_dot(u, u), dps), _sqrt(_dot(v, v), dps)
             align = _cosine(f / g, nu, nv, dps)
-            return cls(t=t, u=u, W=W, f=f, alignment=align, ntk=ntk(u, W, x, eu, ew, g))
+            return cls(t=t, u=u, W=W, f=f, alignment=align, ntk=_ntk(u, W, x, eu, ew, g))
 
 
 @dataclass(frozen=True)
@@ -740,7 +819,13 @@ class States:
         """
         n_times, d, d0 = (nb.check_int(k, v) for k, v in (("n_times", n_times), ("d", d),
                                                            ("d0", d0)))  # fmt: skip
-        return cls(**{name: np.empty(shape) for name, shape in _shapes(n_times, d, d0).items()})
+        try:
+            return cls(**{k: np.empty(shape) for k, shape in _shapes(n_times, d, d0).items()})
+        except (ValueError, MemoryError) as exc:  # numpy: too big for the address space / RAM
+            raise ValueError(
+                f"States.empty(n_times={n_times}, d={d}, d0={d0}): the arrays (n_times d d0 = "
+                f"{n_times * d * d0:.3g} entries of W) cannot be allocated ({exc})"
+            ) from None
 
 
 def _shapes(n: int, d: int, d0: int) -> dict[str, tuple[int, ...]]:
@@ -779,7 +864,7 @@ class Trajectory:
     def at(self, t: Number) -> State:
         """The state at time ``t``: ``0 <= t <= inf`` (``float("inf")``, ``mpmath.inf`` or
         ``"inf"``: the limit state, e.g. the saddle for P = 0 < y)."""
-        return self.sample([t])[0]
+        return self._sample(_check_times([t], "t"), None, "fast")[0]
 
     def sample(self, times: Any, *, out: States | None = None, engine: str = "fast") -> States:
         """The states at many times (vectorised over ``times``; each ``0 <= t <= inf``).
@@ -813,8 +898,10 @@ class Trajectory:
             ``out`` filled, or new arrays (float64, or mpmath object arrays for
             ``dps=k``).
         """
-        engine = _check_engine(engine)
-        ts = _check_times(times)
+        return self._sample(_check_times(times, "times"), out, _check_engine(engine))
+
+    def _sample(self, ts: tuple[Number, ...], out: States | None, engine: str) -> States:
+        """:meth:`sample` at the checked times ``ts``."""
         if self.dps is not None:
             if out is not None:
                 raise ValueError(
@@ -1107,8 +1194,9 @@ def _is_plus_inf(t: Any) -> bool:
     return False
 
 
-def _check_times(times: Any) -> tuple[Number, ...]:
-    """:func:`solvable._core.numbers.check_times` with ``+inf`` allowed (the limit state)."""
+def _check_times(times: Any, name: str = "t") -> tuple[Number, ...]:
+    """:func:`solvable._core.numbers.check_times` with ``+inf`` allowed (the limit state);
+    ``name``: the argument named in the messages."""
     if (
         isinstance(times, np.ndarray) and times.ndim == 1 and times.dtype.kind in "fiu"
         and times.size and bool((times >= 0).all())
@@ -1123,9 +1211,9 @@ def _check_times(times: Any) -> tuple[Number, ...]:
     elif isinstance(times, (list, tuple)):
         items = list(times)
     else:
-        return nb.check_times(times)
+        return nb.check_times(times, name)
     inf = [_is_plus_inf(t) for t in items]
-    checked = nb.check_times([0 if i else t for t, i in zip(items, inf, strict=True)])
+    checked = nb.check_times([0 if i else t for t, i in zip(items, inf, strict=True)], name)
     return tuple(math.inf if i else t for t, i in zip(checked, inf, strict=True))
 
 
@@ -1148,7 +1236,7 @@ def _to_float64(states: States) -> States:
                 raise ValueError(
                     f"the state's {name} at t = {mpmath.nstr(t, 6)} is "
                     f"{mpmath.nstr(z, 6)}, beyond the float64 range (|value| <= 1.8e308) for "
-                    "this setup and these initial weights; use closed_form(..., dps=k) "
+                    "this setup and these initial weights (u0, W0); use closed_form(..., dps=k) "
                     "(mpmath has no exponent range)"
                 )
         out[name] = fa
@@ -1167,21 +1255,56 @@ def constants(
     (``symbolic().stable``): at ``P = 0`` the ``P -> 0`` limits (``alpha_plus = oo`` for
     ``y >= 0``, ``C/|B| = -1/alpha'`` for ``y < 0``; ``alpha_minus = 1/alpha'`` for ``y > 0``,
     ``oo`` for ``y <= 0``), ``t_c = oo`` where ``D = 0``.  ``dps``: as in
-    :func:`closed_form`."""
+    :func:`closed_form` (float64 at any scale: outside the range of :data:`SAFE_INPUT` the
+    same evaluator runs in mpmath at ``EXTENDED_DPS`` digits, and a constant that float64
+    cannot hold is an ``mpmath.mpf`` of 17 digits, as there)."""
     dps = nb.check_dps(dps)
     args = {"eta_u": eta_u, "eta_w": eta_w, "gamma": gamma, "rho": rho}
     checked = [nb.check_number(k, v, positive=True) for k, v in args.items()]
     checked.append(nb.check_number("y", y))
     d = nb.check_int("d", d)
     checked += [nb.check_number(k, v, nonnegative=True) for k, v in (("P", P), ("Q", Q))]
-    conv = nb.converter(dps)
-    with nb.Precision(dps):
-        *vals, PP, QQ = (conv(v) for v in checked)
-        with np.errstate(all="ignore"):
-            out = _evaluators("numpy" if dps is None else "mpmath").reported(*vals, d, PP, QQ)
-    a_plus, a_minus, t_c, a_prime = (_scalar(v, dps) for v in out)
+    if dps is not None:
+        out, PP, QQ = _constants_at(checked, d, dps)
+        values = [_scalar(v, dps) for v in out]
+    else:
+        try:  # float64 first, where its data lie in the float64-safe range (closed_form's)
+            out, PP, QQ = _constants_at(checked, d, None)
+            safe = _constants_safe(checked, d)
+        except (OverflowError, ZeroDivisionError, nb.Float64RangeError):
+            safe = False
+        if not safe:
+            out, PP, QQ = _constants_at(checked, d, EXTENDED_DPS)
+        values = [_report(v, None) for v in out]
+    a_plus, a_minus, t_c, a_prime = values
     return {"alpha_plus": a_plus, "alpha_minus": a_minus, "t_c": t_c,
             "alpha_prime": a_prime if (PP == 0 and QQ > 0) else None}  # fmt: skip
+
+
+def _constants_at(checked: list[Number], d: int, dps: int | None) -> tuple[Any, Any, Any]:
+    """The reported constants of the checked ``(eta_u, eta_w, gamma, rho, y, P, Q)`` and
+    ``d`` at ``dps`` (``None``: float64), with ``P`` and ``Q`` as evaluated."""
+    conv = nb.converter(dps)
+    with nb.Precision(dps), np.errstate(all="ignore"):
+        *vals, PP, QQ = (conv(v) for v in checked)
+        return _evaluators("numpy" if dps is None else "mpmath").reported(*vals, d, PP, QQ), PP, QQ
+
+
+def _constants_safe(checked: list[Number], d: int) -> bool:
+    """Whether float64 evaluates :func:`constants` of these inputs without over- or
+    underflow: every non-zero input in ``[1/SAFE_INPUT, SAFE_INPUT]`` and ``A``, ``B``,
+    ``C``, ``D`` in its square (the bounds of :func:`_float64_safe`)."""
+    lo, hi = 1 / SAFE_INPUT, SAFE_INPUT
+    with mpmath.workdps(20):
+        if any(m != 0 and not lo <= m <= hi for m in (abs(nb.to_mpf(z)) for z in checked)):
+            return False
+    vals = [float(z) for z in checked]
+    with np.errstate(all="ignore"):
+        abcd = _evaluators("numpy").constants(*vals[:5], d, *vals[5:], 0.0)[:4]
+    arr = np.abs(np.asarray(abcd, dtype=float))
+    return bool(
+        np.all(np.isfinite(arr)) and not np.any((arr != 0) & ((arr < lo**2) | (arr > hi**2)))
+    )
 
 
 def pq_coordinates(setup: Setup, u: Any, W: Any, *, dps: int | None = None) -> tuple[Any, Any]:
@@ -1192,17 +1315,23 @@ def pq_coordinates(setup: Setup, u: Any, W: Any, *, dps: int | None = None) -> t
     if not isinstance(setup, Setup):
         raise TypeError(f"setup must be a xu_ziyin.Setup, got {type(setup).__name__}")
     dps = nb.check_dps(dps)
-    uc, Wc = _check_weights(setup, u, W)
+    uc, Wc = _check_weights(setup, u, W, ("u", "W"))
     conv = nb.converter(dps)
     dt = nb.dtype(dps)
     with nb.Precision(dps):
         x = np.array([conv(v) for v in setup.x], dtype=dt)
-        uu = np.array([conv(v) for v in uc], dtype=dt)
-        WW = np.array([[conv(v) for v in row] for row in Wc], dtype=dt)
+        cu, cW = nb.converter(dps, "u"), nb.converter(dps, "W")
+        uu = np.array([cu(v) for v in uc], dtype=dt)
+        WW = np.array([[cW(v) for v in row] for row in Wc], dtype=dt)
         v = np.array(WW @ x, dtype=dt)
         eta_u, eta_w = conv(setup.eta_u), conv(setup.eta_w)
         ev = _evaluators("numpy" if dps is None else "mpmath")
-        p, q = (np.asarray(a, dtype=dt) for a in ev.pq(uu, v, eta_u, eta_w, _sqrt(_dot(x, x), dps)))
+        with np.errstate(all="ignore"):
+            p, q = (np.asarray(a, dtype=dt)
+                    for a in ev.pq(uu, v, eta_u, eta_w, _sqrt(_dot(x, x), dps)))  # fmt: skip
+    if dps is None and not (np.isfinite(p).all() and np.isfinite(q).all()):
+        raise ValueError("p, q are beyond the float64 range for these weights u, W (and "
+                         "setup): rescale them or pass dps=k (mpmath)")  # fmt: skip
     return nb.rounded((p, q), dps)
 
 
@@ -1329,28 +1458,31 @@ def _report(z: Any, dps: int | None) -> Any:
 # ---------------------------------------------------------------------------
 # helpers
 # ---------------------------------------------------------------------------
-def _check_weights(setup: Setup, u0: Any, W0: Any) -> tuple[tuple, tuple]:
+def _check_weights(setup: Setup, u0: Any, W0: Any,
+                   names: tuple[str, str] = ("u0", "W0")) -> tuple[tuple, tuple]:  # fmt: skip
     """``u0`` (d,) and ``W0`` (d, d0) validated against ``setup``: each on its own first (so
-    a bad entry is blamed on its own argument), then the hidden width ``d`` they share."""
+    a bad entry is blamed on its own argument), then the hidden width ``d`` they share
+    (``names``: the arguments' names in the messages)."""
     if not isinstance(setup, Setup):
         raise TypeError(f"setup must be a xu_ziyin.Setup, got {type(setup).__name__}")
-    u0c = nb.check_vector("u0", u0)
-    W0c = _check_W0(W0)
+    nu, nW = names
+    u0c = nb.check_vector(nu, u0)
+    W0c = _check_W0(W0, nW)
     d, d0, (r, c) = len(u0c), setup.d0, (len(W0c), len(W0c[0]))
     if c != d0:
         raise ValueError(
-            f"W0 must have shape ({d}, {d0}) (d = len(u0), d0 = len(setup.x)), got ({r}, {c})"
+            f"{nW} must have shape ({d}, {d0}) (d = len({nu}), d0 = len(setup.x)), got ({r}, {c})"
         )
     if r != d:
         raise ValueError(
-            f"u0 and W0 disagree on the hidden width d: u0 has shape ({d},), so W0 must have "
-            f"shape ({d}, {d0}); W0 has shape ({r}, {c}), so u0 must have shape ({r},)"
+            f"{nu} and {nW} disagree on the hidden width d: {nu} has shape ({d},), so {nW} must "
+            f"have shape ({d}, {d0}); {nW} has shape ({r}, {c}), so {nu} must have shape ({r},)"
         )
     return u0c, W0c
 
 
-def _check_W0(W0: Any) -> tuple[tuple[Number, ...], ...]:
-    """``nb.check_matrix("W0", W0, (None, None))``; a numeric 2-d array of finite entries
+def _check_W0(W0: Any, name: str = "W0") -> tuple[tuple[Number, ...], ...]:
+    """``nb.check_matrix(name, W0, (None, None))``; a numeric 2-d array of finite entries
     (e.g. a trajectory's large ``W0``) gives the same rows without one Python check per
     entry, anything else is checked entry by entry."""
     if (
@@ -1358,7 +1490,7 @@ def _check_W0(W0: Any) -> tuple[tuple[Number, ...], ...]:
         and W0.size and bool(np.isfinite(W0).all())
     ):  # fmt: skip
         return tuple(map(tuple, W0.tolist()))
-    return nb.check_matrix("W0", W0, (None, None))
+    return nb.check_matrix(name, W0, (None, None))
 
 
 def _scalar(z: Any, dps: int | None) -> Any:
@@ -1415,9 +1547,14 @@ class UnitFlow:
         return out
 
 
-@functools.cache
 def unit_flow(d0: int) -> UnitFlow:
-    """The per-unit flow of eq. (31) with input dimension ``d0``."""
+    """The per-unit flow of eq. (31) with input dimension ``d0 >= 1`` (at most
+    ``MAX_SYMBOLIC_ENTRIES`` symbolic entries, see :mod:`solvable.mirror_flow`).  Cached."""
+    return _unit_flow(_symbolic_sizes("unit_flow", lambda d0: 2 * d0 + 2, d0=d0)["d0"])
+
+
+@functools.cache
+def _unit_flow(d0: int) -> UnitFlow:
     S = symbolic()
     u = sp.Symbol("u_i", real=True)
     w = tuple(sp.Symbol(f"w_i{j}", real=True) for j in range(d0))
@@ -1463,10 +1600,10 @@ class TwoLayerLinearSystem(System):
         return {"x": x, "y": float(setup.y), "gamma": float(setup.gamma)}
 
     def loss(self, params: Mapping[str, Any], data: Mapping[str, Any]) -> Any:
-        return loss(params["u"], params["W"], data["x"], data["y"], data["gamma"])
+        return _loss(params["u"], params["W"], data["x"], data["y"], data["gamma"])
 
     def state(self, setup: Setup, t: Any, params: Mapping[str, Any], dps: int | None) -> State:
-        return State.from_weights(setup, t, params["u"], params["W"], dps=dps)
+        return State._measure(setup, t, params["u"], params["W"], dps)
 
 
 SYSTEM = TwoLayerLinearSystem()
@@ -1480,12 +1617,36 @@ def manifold_condition(P: float, Q: float, alpha: float) -> float:
     like ``e^{|log alpha|/2}`` while the state shrinks like ``e^{-|log alpha|/2}``:
     ``kappa = sqrt((P + Q) max(alpha, 1/alpha) / (P alpha + Q / alpha))``; 1 + O(1) for
     comparable P, Q > 0, ``alpha`` for P = 0 (the flow into the saddle of Proposition 1).
+    ``P, Q >= 0`` finite, ``0 <= alpha <= inf`` (an alpha that under- or overflowed):
+    ``kappa = inf`` exactly on an invariant manifold at its end (``alpha = 0`` with ``Q = 0``,
+    ``alpha = inf`` with ``P = 0``); a finite ``kappa`` beyond the float64 range is a
+    ``ValueError``.
     """
+    P, Q = (
+        nb.to_float(nb.check_number(k, v, nonnegative=True), k) for k, v in (("P", P), ("Q", Q))
+    )
+    if not _is_plus_inf(alpha):
+        alpha = nb.to_float(nb.check_number("alpha", alpha, nonnegative=True), "alpha")
+    alpha = float(alpha)
     if P + Q == 0:
         return 1.0
-    # the same ratio without dividing by alpha (alpha may underflow to 0 or overflow)
-    den = P * alpha * alpha + Q if alpha <= 1 else P + Q / (alpha * alpha)
-    return float(np.sqrt((P + Q) / den)) if den > 0 else float("inf")
+    # kappa depends on P/Q only: scaled to max(P, Q) = 1 (no overflow of P + Q); the same
+    # ratio without dividing by alpha (alpha may underflow to 0 or overflow)
+    p, q = P / max(P, Q), Q / max(P, Q)
+    den = p * alpha * alpha + q if alpha <= 1 else p + q / (alpha * alpha)
+    if 2.0**-1000 <= den:
+        return float(np.sqrt((p + q) / den))
+    with mpmath.workdps(30):  # den under- or near-underflows: exactly, then rounded
+        a = mpmath.mpf(alpha)
+        den = p * a * a + q if alpha <= 1 else p + q / (a * a)
+        if den == 0:
+            return math.inf
+        kappa = mpmath.sqrt((p + q) / den)
+        out = float(kappa)
+    if not math.isfinite(out):
+        raise ValueError(f"the condition number for P = {P!r}, Q = {Q!r}, alpha = {alpha!r} is "
+                         f"{mpmath.nstr(kappa, 6)}, beyond the float64 range")  # fmt: skip
+    return out
 
 
 # ---------------------------------------------------------------------------

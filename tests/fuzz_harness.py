@@ -289,17 +289,17 @@ class Entry:
     exempt: dict[str, str] = field(default_factory=dict)
 
 
-class Hang(Exception):
+class HangError(Exception):
     """A fuzzed call outlived ``BUDGET_S``."""
 
 
 @contextlib.contextmanager
 def budget(seconds: float) -> Iterator[None]:
-    """Raise ``Hang`` in the calling (main) thread after ``seconds`` of wall time."""
+    """Raise ``HangError`` in the calling (main) thread after ``seconds`` of wall time."""
     assert threading.current_thread() is threading.main_thread(), "the budget needs SIGALRM"
 
     def fire(signum: int, frame: Any) -> None:
-        raise Hang(f"the call took more than {seconds:g} s")
+        raise HangError(f"the call took more than {seconds:g} s")
 
     old = signal.signal(signal.SIGALRM, fire)
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -332,9 +332,7 @@ def check(entry: Entry, arg: str, bad: Any) -> None:
             out = entry.call(**kwargs)
             bad_paths = non_finite(entry.numbers(out))
     except (TypeError, ValueError) as exc:
-        assert names(arg, str(exc)), (
-            f"{where}: {type(exc).__name__} does not name {arg!r}: {exc}"
-        )
+        assert names(arg, str(exc)), f"{where}: {type(exc).__name__} does not name {arg!r}: {exc}"
     else:
         assert not bad_paths, f"{where} returned non-finite numbers at {bad_paths}"
     finally:

@@ -21,17 +21,17 @@ import importlib
 import inspect
 from typing import Any
 
-import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 import fuzz_entries_a
 import fuzz_entries_b
 import fuzz_entries_c
 import fuzz_entries_d
+import pytest
+from fuzz_harness import BAD, Entry, call_good, check
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 import numerics
 import solvable
-from fuzz_harness import BAD, Entry, call_good, check
 
 GROUPS = (fuzz_entries_a, fuzz_entries_b, fuzz_entries_c, fuzz_entries_d)
 ENTRIES: list[Entry] = [e for g in GROUPS for e in g.ENTRIES]

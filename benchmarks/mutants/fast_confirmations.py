@@ -74,8 +74,8 @@ MUTANTS = [
         seed="002",
         backend="sympy",
         file=_KN,
-        old="        return sp.simplify(relu_moment(k, m, False))",
-        new="        return sp.simplify(relu_moment(m, k, False))",
+        old="        return sp.simplify(_relu_moment(k, m, False))",
+        new="        return sp.simplify(_relu_moment(m, k, False))",
         why="the simplified moment is built from the unsimplified one of (m, k): "
         "E[relu(<w,x>)^m relu(<w,x'>)^k] instead of ^k ^m, wrong for |x| != |x'|; killed by "
         "test_relu_moment_unsimplified_has_the_simplified_values",

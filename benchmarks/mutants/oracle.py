@@ -68,8 +68,8 @@ MUTANTS = [
         backend="numpy",
         file=_T,
         old="""        __tracebackhide__ = True  # pytest: the user's line, not the oracle's frames
-        report = self.compare(""",
-        new="""        report = self.compare(""",
+        return self._verdict(self.compare(""",
+        new="""        return self._verdict(self.compare(""",
         why="check's frame in the user's pytest traceback, before the oracle's message",
         tests=_TESTS,
         claims="",

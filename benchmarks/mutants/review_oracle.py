@@ -44,8 +44,8 @@ MUTANTS = [
         seed="core",
         backend="scipy",
         file="solvable/testing.py",
-        old="return lr * out[:, N:], lr * step",
-        new="return lr * out[:, :N], lr * step",
+        old="E, limit = lr * out[:, N:], lr * step",
+        new="E, limit = lr * out[:, :N], lr * step",
         why="gd_allowance returns lr*theta(t) instead of lr*e(t); xu_ziyin generic, lr=1e-3, "
         "201 steps, u*1.002 passes",
         tests=["tests/test_oracle.py"],

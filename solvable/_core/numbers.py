@@ -449,6 +449,8 @@ def to_mpf(value: Number) -> mpmath.mpf:
         return mpmath.mpf(value.strip())
     if isinstance(value, Fraction):
         return mpmath.mpf(value.numerator) / value.denominator
+    if isinstance(value, (np.floating, np.integer)):  # float16 has no mpf conversion
+        value = value.item()
     return mpmath.mpf(value)
 
 
