@@ -686,3 +686,19 @@ def test_a_derivative_order_is_an_int_never_code():
     with pytest.raises(ValueError, match="name must be one of"):
         ntg.activation_derivative("gelu")
     assert ntg.activation_derivative("tanh", order=0) == sp.tanh(sp.Symbol("z", real=True))
+
+
+def test_holds_mpf_and_dps_or_context():
+    # an mpf anywhere in an argument (scalar, list, object array, a Setup's field) selects
+    # the caller's mpmath precision when dps is None; an explicit dps always wins
+    setup = xz.Setup(eta_u=mpmath.mpf(1), eta_w=0.5, gamma=0.7, x=[1.0, 2.0], y=1.5)
+    for value in (mpmath.mpf("0.5"), [1.0, mpmath.mpf(2)], np.array([mpmath.mpf(1)]), setup):
+        assert nb.holds_mpf(value)
+        with mpmath.workdps(40):
+            assert nb.dps_or_context(None, 1.0, value) == 40
+        assert nb.dps_or_context(25, value) == 25
+    for value in (0.5, [1.0, 2.0], np.ones(2), "0.5", _XZ_SETUP, [[[[[mpmath.mpf(1)]]]]]):
+        assert not nb.holds_mpf(value)  # the last: deeper than the walk goes
+        assert nb.dps_or_context(None, value) is None
+    with pytest.raises(ValueError, match="dps must be"):
+        nb.dps_or_context(0, mpmath.mpf(1))
