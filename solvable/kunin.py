@@ -70,6 +70,7 @@ import sympy as sp
 
 from solvable._core import numbers as nb
 from solvable._core.activations import elementwise
+from solvable._core.arrays import ArrayArgs, all_finite, shape_of, symbolic_sizes
 from solvable._core.backends import elementary, exprel, fill_in_halves, generate, torch_module
 from solvable._core.claims import Erratum, Theorem, Verdict, prove_zero
 from solvable._core.conservation import ConservationLaw
@@ -78,13 +79,7 @@ from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
 from solvable._core.model import Model, System
 from solvable._core.numbers import Number
 from solvable._core.tolerance import Tolerance, error_in_units
-from solvable.mirror_flow import (
-    _ArrayArgs,
-    _finite,
-    _shape,
-    _symbolic_sizes,
-    hyperbolic_entropy,
-)
+from solvable.mirror_flow import hyperbolic_entropy
 
 __all__ = [
     "CASES",
@@ -185,7 +180,7 @@ def _ntk_array(a: Any, w: Any, X: Any, eta_a: Any, eta_w: Any) -> Any:
     return X @ _weight_preconditioner(a, w, eta_a, eta_w) @ X.swapaxes(-1, -2)
 
 
-# The public functions check their arguments (mirror_flow._ArrayArgs: float64 arrays, mpmath
+# The public functions check their arguments (_core.arrays.ArrayArgs: float64 arrays, mpmath
 # / sympy object arrays, lists, numbers and, for the torch code, tensors; a TypeError /
 # ValueError names the argument, and a result beyond float64 is refused); the module's own
 # code calls the unchecked forms above.
@@ -194,7 +189,7 @@ _NO_X = object()  # no data matrix (balance, weight_preconditioner)
 
 def _single(fn: str, a: Any, w: Any, X: Any = _NO_X, *, torch: bool = True) -> Any:
     """``a`` (...), ``w`` (..., d) and ``X`` (n, d) of a single-neuron function, checked."""
-    v = _ArrayArgs(fn, torch=torch)
+    v = ArrayArgs(fn, torch=torch)
     a, w = v.array("a", a, wrap=True), v.array("w", w, min_ndim=1)
     v.batch = v.broadcast(("a", a.shape), ("w without its last axis", w.shape[:-1]))
     if X is not _NO_X:
@@ -206,7 +201,7 @@ def _single(fn: str, a: Any, w: Any, X: Any = _NO_X, *, torch: bool = True) -> A
 
 def _wide(fn: str, A: Any, W: Any, X: Any = _NO_X) -> Any:
     """``A`` (..., h, c), ``W`` (..., h, d) and ``X`` (n, d) of a wide-net function, checked."""
-    v = _ArrayArgs(fn, torch=True)
+    v = ArrayArgs(fn, torch=True)
     A, W = v.array("A", A, min_ndim=2), v.array("W", W, min_ndim=2)
     v.same("the width h (rows of A and W)", ("A", A.shape[-2]), ("W", W.shape[-2]))
     v.batch = v.broadcast(("A", A.shape[:-2]), ("W", W.shape[:-2]))
@@ -216,7 +211,7 @@ def _wide(fn: str, A: Any, W: Any, X: Any = _NO_X) -> Any:
     return v, A, W, X
 
 
-def _targets(v: _ArrayArgs, name: str, value: Any, n: int, batch: tuple[int, ...],
+def _targets(v: ArrayArgs, name: str, value: Any, n: int, batch: tuple[int, ...],
              ndim: int) -> Any:  # fmt: skip
     """The targets (..., n) (``ndim`` 1) or (..., n, c) (``ndim`` 2) for ``n`` data points."""
     T = v.array(name, value, min_ndim=ndim)
@@ -245,9 +240,9 @@ def balance(a: Any, w: Any, eta_a: Any, eta_w: Any) -> Any:
     """The conserved ``delta = eta_w a^2 - eta_a |w|^2`` (``a`` (...), ``w`` (..., d)); for a
     piecewise-linear network ``a`` (..., h), ``W`` (..., h, d) it gives every ``delta_k``.
     Array code, checked (a number ``a`` gives a number)."""
-    v = _ArrayArgs("balance", torch=True)
+    v = ArrayArgs("balance", torch=True)
     a, w = v.array("a", a), v.array("w", w, min_ndim=1)
-    v.broadcast(("a", _shape(a)), ("w without its last axis", w.shape[:-1]))
+    v.broadcast(("a", shape_of(a)), ("w without its last axis", w.shape[:-1]))
     eta_a, eta_w = v.scalar("eta_a", eta_a), v.scalar("eta_w", eta_w)
     return v(_balance, a, w, eta_a, eta_w)
 
@@ -279,7 +274,7 @@ def piecewise_linear_loss(a: Any, W: Any, X: Any, y: Any, sigma: Callable[[Any],
     (..., h), ``W`` (..., h, d); ``sigma`` elementwise on the pre-activations (..., n, h)
     (ReLU, or inside one activation region ``z -> s z`` with fixed slopes ``s``).  Array
     code, checked."""
-    v = _ArrayArgs("piecewise_linear_loss", torch=True)
+    v = ArrayArgs("piecewise_linear_loss", torch=True)
     a, W, X = v.array("a", a, min_ndim=1), v.array("W", W, min_ndim=2), v.array("X", X, ndim=2)
     v.same("the width h (last axis of a, rows of W)", ("a", a.shape[-1]), ("W", W.shape[-2]))
     v.same("the input dimension d (columns of W and X)", ("W", W.shape[-1]), ("X", X.shape[1]))
@@ -357,7 +352,7 @@ def _preconditioner_args(beta: Any, delta: Any, eta_a: Any, eta_w: Any, dps: Any
 
 def _f64_result(value: Any, name: str) -> Any:
     """``value`` if it is finite, else ``ValueError``: float64 cannot hold it."""
-    if not _finite(value):
+    if not all_finite(value):
         raise ValueError(
             f"{name} is outside the float64 range (|value| <= 1.8e308) for these beta, delta, "
             "eta_a, eta_w: pass dps=... for mpmath"
@@ -448,7 +443,7 @@ def generator(delta_p: Any, kappa: Any, beta_star: Any) -> np.ndarray:
     ``kunin.whitened_reduction``), from the primed ``delta' = s delta``, ``kappa =
     sqrt(eta_a' eta_w')`` and ``beta*``; ``Omega`` is its largest eigenvalue.  Array code
     (float64, mpmath / sympy), checked."""
-    v = _ArrayArgs("generator")
+    v = ArrayArgs("generator")
     delta_p, kappa = v.scalar("delta_p", delta_p), v.scalar("kappa", kappa)
     beta_star = v.array("beta_star", beta_star, ndim=1)
     return v(_generator, delta_p, kappa, beta_star)
@@ -458,7 +453,7 @@ def reduced_field(z: Any, G: Any, kappa: Any) -> Any:
     """``G z - (kappa^2/2) |z|^2 z``: the flow in the balanced coordinates ``z = (a /
     sqrt(eta_a'), w / sqrt(eta_w'))`` for isotropic inputs (Part I, exact solution).  Array
     code (float64, mpmath / sympy), checked."""
-    v = _ArrayArgs("reduced_field")
+    v = ArrayArgs("reduced_field")
     z, G = v.array("z", z, ndim=1), v.array("G", G, ndim=2)
     v.same("the size d + 1 (length of z, rows and columns of G)",
            ("z", z.shape[0]), ("G rows", G.shape[0]), ("G columns", G.shape[1]))  # fmt: skip
@@ -782,9 +777,9 @@ def _data_symbols(n: int, d: int, targets: int | None = None) -> tuple[np.ndarra
 def flow(n: int, d: int) -> GradientFlow:
     """Part I: the gradient flow of :func:`loss` (rates eta_a, eta_w); parameters
     ``(eta_a, eta_w, X entries, y entries)``; blocks ``a`` (a scalar) and ``w`` (d,).
-    Sizes: ints >= 1, with at most :data:`solvable.mirror_flow.MAX_SYMBOLIC_ENTRIES`
+    Sizes: ints >= 1, with at most :data:`solvable._core.arrays.MAX_SYMBOLIC_ENTRIES`
     symbolic entries in all; cached."""
-    return _flow(**_symbolic_sizes("flow", lambda n, d: n * d + n + d + 1, n=n, d=d))
+    return _flow(**symbolic_sizes("flow", lambda n, d: n * d + n + d + 1, n=n, d=d))
 
 
 @functools.cache
@@ -799,7 +794,7 @@ def wide_flow(n: int, d: int, h: int, c: int) -> GradientFlow:
     """Part II: the gradient flow of :func:`wide_loss`, ``A`` (h, c) at rate eta_a, ``W``
     (h, d) at rate eta_w; parameters ``(eta_a, eta_w, X entries, Y entries)``.  Sizes as
     :func:`flow`; cached."""
-    sizes = _symbolic_sizes("wide_flow", lambda n, d, h, c: (n + h) * (d + c), n=n, d=d, h=h, c=c)
+    sizes = symbolic_sizes("wide_flow", lambda n, d, h, c: (n + h) * (d + c), n=n, d=d, h=h, c=c)
     return _wide_flow(**sizes)
 
 
@@ -818,7 +813,7 @@ def piecewise_linear_flow(n: int, d: int, h: int, *, region: bool = True) -> Gra
     parameters (a polynomial flow; parameters ``(eta_a, eta_w, X, y, slopes)``);
     ``region=False``: ReLU itself (parameters ``(eta_a, eta_w, X, y)``).  Sizes as
     :func:`flow`; cached."""
-    sizes = _symbolic_sizes("piecewise_linear_flow", lambda n, d, h: (n + h) * (d + 1) + h * n,
+    sizes = symbolic_sizes("piecewise_linear_flow", lambda n, d, h: (n + h) * (d + 1) + h * n,
                             n=n, d=d, h=h)  # fmt: skip
     if not isinstance(region, (bool, np.bool_)):
         raise TypeError(f"region must be True or False, got {nb.describe(region)}")
@@ -850,9 +845,9 @@ def beta_gradient(n: int, d: int, c: int | None = None) -> tuple[np.ndarray, ...
     on the weights only through ``beta = a w`` (``W^T A``).  ``X`` and the targets are the
     symbols of :func:`flow` / :func:`wide_flow`.  Sizes as :func:`flow`; cached."""
     if c is None:
-        return _beta_gradient(**_symbolic_sizes("beta_gradient", lambda n, d: n * d + n + d,
+        return _beta_gradient(**symbolic_sizes("beta_gradient", lambda n, d: n * d + n + d,
                                                 n=n, d=d))  # fmt: skip
-    sizes = _symbolic_sizes("beta_gradient", lambda n, d, c: (n + d) * (d + c), n=n, d=d, c=c)
+    sizes = symbolic_sizes("beta_gradient", lambda n, d, c: (n + d) * (d + c), n=n, d=d, c=c)
     return _beta_gradient(**sizes)
 
 
@@ -1028,7 +1023,7 @@ def _measure_args(setup: Any, kind: type, t: Any, dps: Any) -> tuple[Number, int
 
 def _measured(state: Any, weights: str) -> Any:
     """``state`` if its numbers are finite, else ``ValueError`` naming the ``weights``."""
-    if not all(_finite(v) for v in vars(state).values()):
+    if not all(all_finite(v) for v in vars(state).values()):
         raise ValueError(
             f"the state's measures are outside the float64 range (|value| <= 1.8e308) for "
             f"these {weights} (and X, y, eta_a, eta_w): pass dps=... for mpmath"
@@ -1886,7 +1881,7 @@ def wide_generator(delta_p: Any, kappa: Any, beta_star: Any) -> np.ndarray:
     ``delta' = s delta``, ``kappa = sqrt(eta_a' eta_w')`` and ``B* = X^T Y / s`` (d, c).  For
     ``c = 1`` it is the single neuron's :func:`generator`.  Array code (float64,
     mpmath / sympy), checked."""
-    v = _ArrayArgs("wide_generator")
+    v = ArrayArgs("wide_generator")
     delta_p, kappa = v.scalar("delta_p", delta_p), v.scalar("kappa", kappa)
     return v(_wide_generator, delta_p, kappa, v.array("beta_star", beta_star, ndim=2))
 
@@ -1895,7 +1890,7 @@ def wide_field(Q: Any, K: Any, kappa: Any) -> Any:
     """``Q K - (kappa^2/2) Q Q^T Q`` (Q: h x (c + d)): the wide flow in the stacked
     coordinates when ``Delta = delta I_h`` (claim ``kunin.wide_reduction``).  Array code,
     checked."""
-    v = _ArrayArgs("wide_field", torch=True)
+    v = ArrayArgs("wide_field", torch=True)
     Q, K = v.array("Q", Q, ndim=2), v.array("K", K, ndim=2)
     v.same("the size c + d (columns of Q, rows and columns of K)",
            ("Q", Q.shape[1]), ("K rows", K.shape[0]), ("K columns", K.shape[1]))  # fmt: skip
@@ -1907,7 +1902,7 @@ def wide_ntk(gram_A: Any, gram_W: Any, X: Any, eta_a: Any, eta_w: Any) -> np.nda
     W^T W x_j delta_ab + eta_w (A^T A)_ab x_i^T x_j``, from ``gram_A = A^T A`` (c, c) and
     ``gram_W = W^T W`` (d, d); ``d F/dt = -K (F - Y)`` with ``F = X W^T A`` (claim
     ``kunin.wide_ntk``).  Checked array code."""
-    v = _ArrayArgs("wide_ntk")
+    v = ArrayArgs("wide_ntk")
     gram_A, gram_W = v.array("gram_A", gram_A, ndim=2), v.array("gram_W", gram_W, ndim=2)
     X = v.array("X", X, ndim=2)
     v.same("gram_A (c, c) is square: its rows and columns", ("gram_A rows", gram_A.shape[0]),
@@ -1928,7 +1923,7 @@ def riccati_core(Z: Any, H: Any, e_plus: Any, e_minus: Any, g_plus: Any, g_minus
     ``k_+ >= 0``) and the rest (``k_- <= 0``), ``e_+ = e^{-k_+ t}``, ``e_- = e^{k_- t}``,
     ``g_+ = t exprel(-2 k_+ t)``, ``g_- = t exprel(2 k_- t)`` (diagonals as vectors).  Every
     exponent is <= 0.  Array code: runs on float64, mpmath and sympy object arrays.  Checked."""
-    v = _ArrayArgs("riccati_core")
+    v = ArrayArgs("riccati_core")
     Z, H = v.array("Z", Z, ndim=2), v.array("H", H, ndim=2)
     ep, em = v.array("e_plus", e_plus, ndim=1), v.array("e_minus", e_minus, ndim=1)
     gp, gm = v.array("g_plus", g_plus, ndim=1), v.array("g_minus", g_minus, ndim=1)
@@ -1946,7 +1941,7 @@ def riccati_factor(Z: Any, H: Any, e_plus: Any, r_plus: Any, r_minus: Any,
     ``[e_+ Z, kappa e_+ H r_-, kappa r_+]`` with ``r_+- = sqrt(g_+-)`` (diagonals as
     vectors).  The evaluation inverts ``core`` through the QR factor of ``L^T`` (its condition
     is the square root of core's: cond(C_+), not cond(C_+)^2, at small t).  Checked."""
-    v = _ArrayArgs("riccati_factor")
+    v = ArrayArgs("riccati_factor")
     Z, H = v.array("Z", Z, ndim=2), v.array("H", H, ndim=2)
     ep, rp = v.array("e_plus", e_plus, ndim=1), v.array("r_plus", r_plus, ndim=1)
     rm = v.array("r_minus", r_minus, ndim=1)
@@ -1968,7 +1963,7 @@ def riccati_direct(C: Any, lam: Any, r: Any, kappa: Any) -> tuple[Any, Any]:
     equal at the switch (measured: with the switch at ``condition^2`` a start of condition
     1325 lost 2.2 tolerances at t = 3, and 0.0006 with the stable form).  Array code (float64,
     mpmath, sympy).  Checked."""
-    v = _ArrayArgs("riccati_direct")
+    v = ArrayArgs("riccati_direct")
     C, lam, r = v.array("C", C, ndim=2), v.array("lam", lam, ndim=1), v.array("r", r, ndim=1)
     v.same("the m modes (columns of C, lam, r)", ("C", C.shape[1]), ("lam", lam.shape[0]),
            ("r", r.shape[0]))  # fmt: skip
@@ -1978,7 +1973,7 @@ def riccati_direct(C: Any, lam: Any, r: Any, kappa: Any) -> tuple[Any, Any]:
 def riccati_gram(core_inv: Any, M: Any) -> np.ndarray:
     """``P = Q^T Q`` in the eigenbasis of ``K``: ``[[core^-1, core^-1 M], [M^T core^-1, M^T
     core^-1 M]]`` (m x m) from :func:`riccati_core` (``= [I, M]^T core^-1 [I, M]``).  Checked."""
-    v = _ArrayArgs("riccati_gram")
+    v = ArrayArgs("riccati_gram")
     core_inv, M = v.array("core_inv", core_inv, ndim=2), v.array("M", M, ndim=2)
     v.same("the h modes + (rows and columns of core_inv, rows of M)",
            ("core_inv rows", core_inv.shape[0]), ("core_inv columns", core_inv.shape[1]),

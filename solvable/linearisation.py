@@ -47,12 +47,12 @@ from sympy.calculus.util import maximum, minimum
 
 from solvable._core import activations as act
 from solvable._core import numbers as nb
+from solvable._core.arrays import ArrayArgs
 from solvable._core.backends import generate, torch_module
 from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_nonzero, prove_zero
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
 from solvable._core.model import Model, System
 from solvable._core.numbers import Number
-from solvable.mirror_flow import _ArrayArgs
 
 SEED = "002_938675732d5dff93.txt"
 
@@ -252,7 +252,7 @@ def hessian_opnorm_formula(a: Any, W: Any, x: Any, *, activation: str = "tanh") 
     ``a``: (B, p), ``W``: (B, p, d), ``x``: (d,); numpy arrays or torch tensors (the result
     has the type and device of ``W``), shape (B,).  Generated from :func:`block_opnorm`."""
     name = _check_activation(activation, "activation")
-    v = _ArrayArgs("hessian_opnorm_formula", torch=True)
+    v = ArrayArgs("hessian_opnorm_formula", torch=True)
     W_, a_, xt = v.array("W", W), v.array("a", a), v.array("x", x)
     torch_in = "W" in v.tensors
     if torch_in:  # a and x may be numpy / lists: on W's device, in its dtype
@@ -318,7 +318,7 @@ def _float_values(name: str, value: Any) -> np.ndarray:
     """A number or an array of numbers (any shape, not a tensor) as a float64 array, each
     entry finite and within the float64 range (``TypeError`` / ``ValueError`` naming
     ``name``)."""
-    arr = np.asarray(_ArrayArgs(name).array(name, value))
+    arr = np.asarray(ArrayArgs(name).array(name, value))
     if arr.dtype.kind == "O":
 
         def one(v: Any) -> float:
@@ -379,7 +379,7 @@ def _network_args(fn: str, W: Any, a: Any, X: Any, scale: Any,
     """The checked arguments of the network (2.19): ``W`` (..., p, d), ``a`` (..., p), ``X``
     (n, d), ``scale`` (a number or an array broadcasting with the outputs (..., n)) and the
     targets ``y`` (..., n) (``TypeError`` / ``ValueError`` naming the argument)."""
-    v = _ArrayArgs(fn, torch=True)
+    v = ArrayArgs(fn, torch=True)
     W, a = v.array("W", W, min_ndim=2), v.array("a", a, min_ndim=1)
     X = v.array("X", X, ndim=2)
     v.same("the width p (rows of W, last axis of a)", ("W", W.shape[-2]), ("a", a.shape[-1]))

@@ -53,6 +53,7 @@ import sympy as sp
 
 from solvable._core import numbers as nb
 from solvable._core.activations import Z, activation, check_activation, elementwise
+from solvable._core.arrays import ArrayArgs, as_array, symbolic_sizes
 from solvable._core.backends import generate, torch_module
 from solvable._core.claims import Erratum, Theorem, Verdict, prove_zero
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
@@ -61,7 +62,6 @@ from solvable._core.numbers import Number
 from solvable._core.numbers import check_dps as _check_dps
 from solvable._core.numbers import exact_to_mpf as _to_mpf
 from solvable._core.tolerance import Tolerance, error_in_units
-from solvable.mirror_flow import _ArrayArgs, _as_array, _symbolic_sizes
 
 SEED = "000_f57230b12d385b63.txt"
 
@@ -593,7 +593,7 @@ def _zeroed_loss(W: Any, W0: Any, a: Any, s: Any, X: Any, y: Any,
     return ((y - _zeroed_output(W, W0, a, s, X, sigma, root_d)) ** 2).sum(-1) / 2
 
 
-# The public functions check their arguments (mirror_flow._ArrayArgs, as the other models'
+# The public functions check their arguments (_core.arrays.ArrayArgs, as the other models'
 # array code: float64 arrays, mpmath / sympy object arrays, lists and batched torch tensors;
 # a TypeError / ValueError names the argument, a result beyond float64 is refused); the
 # package's own code (the flows, numerics.models) calls the unchecked forms above.
@@ -605,7 +605,7 @@ def _net_args(fn: str, W: Any, X: Any, root_d: Any, *, W0: Any = _UNSET, a: Any 
     """The arguments of the array code ``fn`` of eq. (2), checked: ``W`` (and ``W0``)
     (..., m, d), ``X`` (n, d), ``a``, ``s`` (..., m), ``y`` (..., n), ``sigma`` a callable
     and ``root_d = sqrt(d) > 0``."""
-    v = _ArrayArgs(fn, torch=True)
+    v = ArrayArgs(fn, torch=True)
     out: dict[str, Any] = {"W": v.array("W", W, min_ndim=2)}
     W = out["W"]
     batch = [("W without its last two axes", W.shape[:-2])]
@@ -748,10 +748,10 @@ class FirstStep:
 
 def first_step_symbolic(n: int, d: int, m: int) -> FirstStep:
     """:class:`FirstStep` for ``n`` inputs in R^d and width ``m`` (ints >= 1, at most
-    :data:`solvable.mirror_flow.MAX_SYMBOLIC_ENTRIES` symbols in all): the gradient of
+    :data:`solvable._core.arrays.MAX_SYMBOLIC_ENTRIES` symbols in all): the gradient of
     :func:`zeroed_loss` at ``W = W_0`` by ``sympy.diff``, ``W_1 = W_0 - eta grad`` (eq. (8))
     and the printed right sides of eqs. (24) and (27)."""
-    sizes = _symbolic_sizes("first_step_symbolic", _first_step_entries, n=n, d=d, m=m)
+    sizes = symbolic_sizes("first_step_symbolic", _first_step_entries, n=n, d=d, m=m)
     return _first_step_symbolic(sizes["n"], sizes["d"], sizes["m"])
 
 
@@ -821,7 +821,7 @@ def first_step_expectations(n: int, d: int) -> tuple[sp.Expr, ...]:
     ``v_y`` (Assumption 7.8 with ``E y_i = 0``): ``eta^2 lambda/d^2 v_y sum_i' sigma'(Z(x_i'))^2
     (x_i'^T x_i)^2`` and ``lambda/d v_y sum_i sigma'(Z(x_i))^2 |x_i|^2`` (sympy, generic
     ``sigma``)."""
-    sizes = _symbolic_sizes("first_step_expectations", _first_step_entries, n=n, d=d, m=1)
+    sizes = symbolic_sizes("first_step_expectations", _first_step_entries, n=n, d=d, m=1)
     fs = _first_step_symbolic(sizes["n"], sizes["d"], 1)
     sub = {fs.a[0]: 1}  # a_1^2 = 1 (eq. (3)); the expressions depend on a_1 only through a_1^2
     return (*(_expect_over_targets(e, fs.y, _VAR_Y) for e in fs.eq24[:, 0]),
@@ -847,7 +847,7 @@ def _float_array(name: str, value: Any, *, ndim: int | None = None,
     numbers; ``ndim`` axes, or at least ``min_ndim``), else ``TypeError`` / ``ValueError``
     naming ``name`` (mirror_flow's entry checks: no bool, complex, string or tensor)."""
     try:
-        arr = _as_array(name, value, False)
+        arr = as_array(name, value, False)
     except TypeError as exc:
         raise TypeError(f"{name} must be an array of real numbers: {exc}") from None
     if not isinstance(arr, np.ndarray):
@@ -971,11 +971,11 @@ class State:
 
 def flow_symbolic(n: int, d: int, m: int, activation: str) -> GradientFlow:
     """The sympy gradient flow of loss (5) for ``n`` inputs in R^d and width ``m`` (ints
-    >= 1, at most :data:`solvable.mirror_flow.MAX_SYMBOLIC_ENTRIES` symbols in all): state
+    >= 1, at most :data:`solvable._core.arrays.MAX_SYMBOLIC_ENTRIES` symbols in all): state
     blocks ``a`` (m,) (rate 0, eq. (3)) and ``W`` (m, d) (rate ``eta``), parameters
     ``(eta, X, y, s)`` with ``s_j = sqrt(lambda_{m,j})``; differentiated from :func:`loss`
     (the one definition), so the claims that need the network's gradient use this."""
-    sizes = _symbolic_sizes("flow_symbolic", lambda n, d, m: n * d + n + 2 * m + m * d,
+    sizes = symbolic_sizes("flow_symbolic", lambda n, d, m: n * d + n + 2 * m + m * d,
                             n=n, d=d, m=m)  # fmt: skip
     return _flow_symbolic(sizes["n"], sizes["d"], sizes["m"], check_activation(activation))
 

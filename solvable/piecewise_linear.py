@@ -63,13 +63,13 @@ import sympy as sp
 
 from solvable import kunin
 from solvable._core import numbers as nb
+from solvable._core.arrays import ArrayArgs
 from solvable._core.backends import generate
 from solvable._core.claims import Erratum, Theorem, Verdict, prove_zero
 from solvable._core.flows import symbol_array
 from solvable._core.model import Model
 from solvable._core.numbers import Number
 from solvable._core.tolerance import Tolerance, error_in_units
-from solvable.mirror_flow import _ArrayArgs
 
 __all__ = [
     "MODEL",
@@ -112,19 +112,19 @@ def _ntk_raw(a: Any, W: Any, X: Any, eta_a: Any, eta_w: Any, c: Any) -> Any:
     return eta_a * (features @ features.T) + eta_w * (((c * a * a) @ c.T) * gram)
 
 
-# The public functions check their arguments (mirror_flow._ArrayArgs, as kunin's array code:
+# The public functions check their arguments (_core.arrays.ArrayArgs, as kunin's array code:
 # a TypeError / ValueError names the argument, a result beyond float64 is refused); the
 # module's own code calls the unchecked forms above.
 def _neurons(fn: str, beta: Any, X: Any, *, torch: bool, W: str = "beta") -> Any:
     """``beta`` (h, d) (named ``W``) and ``X`` (n, d) of ``fn``, checked."""
-    v = _ArrayArgs(fn, torch=torch)
+    v = ArrayArgs(fn, torch=torch)
     beta, X = v.array(W, beta, ndim=2), v.array("X", X, ndim=2)
     v.same("the input dimension d (columns of " + W + " and X)",
            (W, beta.shape[1]), ("X", X.shape[1]))  # fmt: skip
     return v, beta, X
 
 
-def _slopes(v: _ArrayArgs, c: Any, n: int, h: int, W: str) -> Any:
+def _slopes(v: ArrayArgs, c: Any, n: int, h: int, W: str) -> Any:
     """The slopes ``c`` (n, h) of ``n`` data points and ``h`` neurons, checked."""
     c = v.array("c", c, ndim=2)
     v.same("the number of data points n (rows of X and c)", ("X", n), ("c", c.shape[0]))

@@ -45,13 +45,13 @@ from sympy import stats
 
 from solvable._core import numbers as nb
 from solvable._core.activations import Z, activation, derivative, elementwise
+from solvable._core.arrays import ArrayArgs
 from solvable._core.backends import torch_module
 from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_nonzero, prove_zero
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
 from solvable._core.model import Model, System
 from solvable._core.numbers import Number
 from solvable.linearisation import check_flag, checked_callable
-from solvable.mirror_flow import _ArrayArgs
 
 __all__ = [
     "ALPHA",
@@ -413,7 +413,7 @@ def _args(fn: str, W2: Any, W1: Any, X: Any, relu: Any, b2: Any, b1: Any, a: Any
     """The checked arguments of the network (1) (``TypeError`` / ``ValueError`` naming each;
     shapes as in :func:`hidden`; ``a`` (..., m); ``alpha`` a number or an array broadcasting
     with the outputs (..., n); ``y`` (..., n))."""
-    v = _ArrayArgs(fn, torch=True)
+    v = ArrayArgs(fn, torch=True)
     W2, W1 = v.array("W2", W2, min_ndim=2), v.array("W1", W1, min_ndim=2)
     X = v.array("X", X, ndim=2)
     v.same("the input dimension d (columns of W1 and X)", ("W1", W1.shape[-1]), ("X", X.shape[1]))

@@ -59,6 +59,7 @@ from sympy.logic.boolalg import ITE, simplify_logic
 from sympy.printing.numpy import SciPyPrinter
 
 from solvable._core import numbers as nb
+from solvable._core.arrays import ArrayArgs, shape_of, symbolic_sizes
 from solvable._core.backends import (
     elementary,
     expm1,
@@ -74,7 +75,6 @@ from solvable._core.conservation import ConservationLaw
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
 from solvable._core.model import Model, System
 from solvable._core.numbers import Number
-from solvable.mirror_flow import _ArrayArgs, _shape, _symbolic_sizes
 
 __all__ = [
     "CASES",
@@ -125,18 +125,18 @@ def _ntk(u: Any, W: Any, x: Any, eta_u: Any, eta_w: Any, gamma: Any) -> Any:
     return gamma * gamma * (eta_u * (v * v).sum(-1) + eta_w * (u * u).sum(-1) * (x * x).sum(-1))
 
 
-# The public functions check their arguments (mirror_flow._ArrayArgs, as kunin's array
+# The public functions check their arguments (_core.arrays.ArrayArgs, as kunin's array
 # code: a TypeError / ValueError names the argument, a result beyond float64 is refused);
 # this module's own code calls the unchecked forms above.
 def _weight_args(fn: str, u: Any, W: Any, x: Any, x_ndim: tuple[int, ...]) -> Any:
     """``u`` (..., d), ``W`` (..., d, d0) and ``x`` (d0,) (or (n, d0) where ``x_ndim``
     allows it) of ``fn``, checked."""
-    v = _ArrayArgs(fn, torch=True)
+    v = ArrayArgs(fn, torch=True)
     u, W = v.array("u", u, min_ndim=1), v.array("W", W, min_ndim=2)
     x = v.array("x", x, min_ndim=1)
-    if len(_shape(x)) not in x_ndim:
+    if len(shape_of(x)) not in x_ndim:
         want = " or ".join(f"{k}" for k in x_ndim)
-        raise ValueError(f"x must have {want} axes ((d0,) or (n, d0)), got shape {_shape(x)}")
+        raise ValueError(f"x must have {want} axes ((d0,) or (n, d0)), got shape {shape_of(x)}")
     v.same("the width d (last axis of u, rows of W)", ("u", u.shape[-1]), ("W", W.shape[-2]))
     v.same("the input dimension d0 (columns of W, last axis of x)",
            ("W", W.shape[-1]), ("x", x.shape[-1]))  # fmt: skip
@@ -165,7 +165,7 @@ def loss(u: Any, W: Any, x: Any, y: Any, gamma: Any) -> Any:
     v, u, W, x = _weight_args("loss", u, W, x, (1, 2))
     y = v.array("y", y)
     outputs = np.broadcast_shapes(u.shape[:-1], W.shape[:-2]) + tuple(x.shape[:-1])
-    v.broadcast(("the outputs", outputs), ("y", _shape(y)))
+    v.broadcast(("the outputs", outputs), ("y", shape_of(y)))
     return v(_loss, u, W, x, y, v.scalar("gamma", gamma))
 
 
@@ -478,7 +478,7 @@ def flow(d: int, d0: int) -> GradientFlow:
     inputs, rates ``eta_u``, ``eta_w``; parameters ``(eta_u, eta_w, gamma, y, x_0, ...)``.
     ``d, d0 >= 1`` with at most ``MAX_SYMBOLIC_ENTRIES`` symbolic entries (see
     :mod:`solvable.mirror_flow`).  Cached per size."""
-    sizes = _symbolic_sizes("flow", lambda d, d0: d * d0 + d + d0, d=d, d0=d0)
+    sizes = symbolic_sizes("flow", lambda d, d0: d * d0 + d + d0, d=d, d0=d0)
     return _flow(sizes["d"], sizes["d0"])
 
 
@@ -1549,8 +1549,8 @@ class UnitFlow:
 
 def unit_flow(d0: int) -> UnitFlow:
     """The per-unit flow of eq. (31) with input dimension ``d0 >= 1`` (at most
-    ``MAX_SYMBOLIC_ENTRIES`` symbolic entries, see :mod:`solvable.mirror_flow`).  Cached."""
-    return _unit_flow(_symbolic_sizes("unit_flow", lambda d0: 2 * d0 + 2, d0=d0)["d0"])
+    ``MAX_SYMBOLIC_ENTRIES`` symbolic entries, see :mod:`solvable._core.arrays`).  Cached."""
+    return _unit_flow(symbolic_sizes("unit_flow", lambda d0: 2 * d0 + 2, d0=d0)["d0"])
 
 
 @functools.cache
