@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -45,33 +44,10 @@ __all__ = [
 
 
 def _real_array(name: str, value: Any, ndim: int | tuple[int, ...]) -> np.ndarray:
-    """``value`` as a read-only float64 array of finite numbers with ``ndim`` axes: a numpy
-    array (integer or floating dtype) or nested sequence of numbers (decimal strings too);
-    a bool, complex number or torch tensor is a ``TypeError`` naming ``name``, as the
-    package's number policy (:mod:`solvable._core.numbers`) has it."""
-    want = f"{name} must be an array of real numbers"
-    if type(value).__module__.split(".", 1)[0] == "torch":
-        raise TypeError(f"{want}, got a torch tensor (pass t.tolist() or t.cpu().numpy())")
-    if isinstance(value, np.ndarray) and value.dtype.kind not in "iufO":
-        raise TypeError(f"{want}, got dtype {value.dtype}")
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", np.exceptions.ComplexWarning)
-            arr = np.array(value, dtype=float)
-        entries = np.asarray(value, dtype=object).ravel()
-    except (TypeError, ValueError, OverflowError, np.exceptions.ComplexWarning):
-        raise TypeError(f"{want}, got {nb.describe(value)}") from None
-    if any(isinstance(v, (bool, np.bool_, complex, np.complexfloating)) for v in entries):
-        raise TypeError(f"{want} (no bool or complex entries), got {nb.describe(value)}")
-    ndims = (ndim,) if isinstance(ndim, int) else ndim
-    if arr.ndim not in ndims:
-        want_ndim = " or ".join(map(str, ndims))
-        raise ValueError(f"{name} must be {want_ndim}-dimensional, got shape {arr.shape}")
-    if arr.size == 0:
-        raise ValueError(f"{name} must not be empty")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite (and within the float64 range), got "
-                         f"{nb.describe(value)}")  # fmt: skip
+    """``value`` as a read-only float64 array of finite numbers with ``ndim`` axes
+    (:func:`solvable._core.numbers.check_float_array`: a bool, complex number, string that
+    is not a decimal number or torch tensor is a ``TypeError`` naming ``name``)."""
+    arr = nb.check_float_array(name, value, ndim=ndim)
     arr.setflags(write=False)
     return arr
 

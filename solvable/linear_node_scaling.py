@@ -56,7 +56,6 @@ import functools
 import itertools
 import math
 import numbers
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -444,38 +443,6 @@ def _to_object(arr: Any) -> np.ndarray:
     return out
 
 
-def _array(name: str, value: Any, ndims: tuple[int, ...], dps: int | None) -> np.ndarray:
-    """``value`` as a float64 array of finite numbers with ``ndims`` axes (numbers, decimal
-    strings, ``mpf``; never a bool, complex number or tensor: ``TypeError`` naming ``name``),
-    or (``dps``) as an object array of ``mpf``."""
-    want = f"{name} must be an array of finite real numbers"
-    if type(value).__module__.split(".", 1)[0] == "torch":
-        raise TypeError(f"{want}, got a torch tensor (pass t.tolist() or t.cpu().numpy())")
-    if isinstance(value, np.ndarray) and value.dtype.kind not in "iufO":
-        raise TypeError(f"{want}, got dtype {value.dtype}")
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", np.exceptions.ComplexWarning)
-            arr = np.asarray(value, dtype=float)
-        entries = np.asarray(value, dtype=object).ravel()
-    except (TypeError, ValueError, OverflowError, np.exceptions.ComplexWarning):
-        raise TypeError(f"{want}, got {nb.describe(value)}") from None
-    if any(isinstance(v, (bool, np.bool_, complex, np.complexfloating)) for v in entries):
-        raise TypeError(f"{want} (no bool or complex entries), got {nb.describe(value)}")
-    if arr.ndim not in ndims:
-        raise ValueError(f"{name} must have {' or '.join(map(str, ndims))} dimensions, "
-                         f"got shape {arr.shape}")  # fmt: skip
-    if arr.size == 0:
-        raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite (and within the float64 range), got "
-                         f"{nb.describe(value)}")  # fmt: skip
-    if dps is None:
-        return arr
-    return _to_object(np.asarray(value, dtype=object) if not isinstance(value, np.ndarray)
-                      or value.dtype == object else value)  # fmt: skip
-
-
 @dataclass(frozen=True)
 class ReducedSVD:
     """``X = U diag(D) V^T`` with ``U`` (n, k), ``D`` (k,) > 0 decreasing, ``V`` (d, k)."""
@@ -501,7 +468,7 @@ def reduced_svd(X: Any, *, dps: int | None = None, rank: int | None = None) -> R
     ``matrix_rank`` rule, also for ``dps``: float64 input data are only known to that
     resolution).  ``dps``: mpmath ``svd_r`` at ``dps`` digits (object arrays)."""
     dps = _check_dps(dps)
-    arr = _array("X", X, (2,), None)
+    arr = nb.check_float_array("X", X, ndim=2)
     n, d = arr.shape
     if dps is None:
         U, D, Vt = np.linalg.svd(arr, full_matrices=False)
@@ -529,7 +496,7 @@ def reduced_svd(X: Any, *, dps: int | None = None, rank: int | None = None) -> R
 
 
 def _check_lam(lam: Any, dps: int | None) -> np.ndarray:
-    arr = _array("lam", lam, (1, 2), None)
+    arr = nb.check_float_array("lam", lam, ndim=(1, 2))
     if np.any(arr < 0):
         raise ValueError(f"lam must be >= 0 (node scalings), got {lam!r:.80}")
     if np.any(arr.sum(-1) <= 0):
@@ -538,7 +505,7 @@ def _check_lam(lam: Any, dps: int | None) -> np.ndarray:
 
 
 def _check_signs(a: Any) -> np.ndarray:
-    arr = _array("a", a, (1, 2), None)
+    arr = nb.check_float_array("a", a, ndim=(1, 2))
     if not np.all(np.abs(arr) == 1):
         raise ValueError(f"a must hold +-1 (eq. (3)), got {a!r:.80}")
     return arr
@@ -578,9 +545,9 @@ def limit(
     ``a`` (m,) or (B, m) in {-1, +1} (eq. (3)), initial weights ``W0`` (m, d) or (B, m, d), and
     optional ``probes`` (p, d).  ``dps=None``: float64; ``dps=k``: mpmath at ``k`` digits."""
     dps = _check_dps(dps)
-    Xa = _array("X", X, (2,), None)
+    Xa = nb.check_float_array("X", X, ndim=2)
     n, d = Xa.shape
-    ya = _array("y", y, (1,), None)
+    ya = nb.check_float_array("y", y, ndim=1)
     if len(ya) != n:
         raise ValueError(f"y must have n = {n} entries (rows of X), got {len(ya)}")
     lam_a = _check_lam(lam, None)
@@ -588,11 +555,11 @@ def limit(
     a_a = _check_signs(a)
     if a_a.shape[-1] != m:
         raise ValueError(f"a must have {m} entries per network (as lam), got shape {a_a.shape}")
-    W_a = _array("W0", W0, (2, 3), None)
+    W_a = nb.check_float_array("W0", W0, ndim=(2, 3))
     if W_a.shape[-2:] != (m, d):
         raise ValueError(f"W0 must have shape (m, d) = ({m}, {d}) (m entries of lam, d columns of "
                          f"X) or (B, m, d), got {W_a.shape}")  # fmt: skip
-    P_a = None if probes is None else _array("probes", probes, (2,), None)
+    P_a = None if probes is None else nb.check_float_array("probes", probes, ndim=2)
     if P_a is not None and P_a.shape[1] != d:
         raise ValueError(f"probes must have d = {d} columns (as X), got shape {P_a.shape}")
     svd = reduced_svd(X, dps=dps, rank=rank)
@@ -1186,7 +1153,7 @@ def _check_mass(name: str, value: Any, upper: Any = None, upper_name: str = "") 
 def _check_V(V: Any, d: int, rows: str) -> np.ndarray:
     """``V`` (d, k): the orthonormal columns of :func:`reduced_svd` (``V^T V = I_k`` to
     1e-8), ``d`` rows (as ``rows``)."""
-    Va = _array("V", V, (2,), None)
+    Va = nb.check_float_array("V", V, ndim=2)
     if Va.shape[0] != d or not 1 <= Va.shape[1] <= d:
         raise ValueError(f"V must have shape (d, k) with d = {d} rows (as {rows}) and "
                          f"1 <= k <= d, got {Va.shape}")  # fmt: skip
@@ -1204,7 +1171,7 @@ def group_moments(lam_T: float, total: float, beta_inf: Any, V: Any) -> tuple[An
     ``Lambda_T = sum_{j in T} lambda_j`` and ``S = sum_k lambda_k`` (float64)."""
     S = _check_mass("total", total)
     LT = _check_mass("lam_T", lam_T, S, "total")
-    b = _array("beta_inf", beta_inf, (1,), None)
+    b = nb.check_float_array("beta_inf", beta_inf, ndim=1)
     Va = _check_V(V, len(b), "beta_inf")
     with np.errstate(all="ignore"):
         mean = np.asarray(_evaluator("group_mean", "numpy")(LT, S, b[:, None])[:, 0])
@@ -1220,7 +1187,7 @@ def contribution_limit_moments(
     ``lambda_{m,j}`` replaced by its limit ``(1 - gamma) lambda~_j`` (``node_scaling_limit``)
     and ``S = 1``; float64.  Degenerate (zero) for ``gamma = 1`` or ``lambda~_j = 0``."""
     limit = float(ns.node_scaling_limit(j, ns._check_gamma_numeric(gamma), weights))
-    b = _array("beta_inf", beta_inf, (1,), None)
+    b = nb.check_float_array("beta_inf", beta_inf, ndim=1)
     if limit == 0:
         _check_V(V, len(b), "beta_inf")
         return np.zeros_like(b), np.zeros((len(b), len(b)))
@@ -1285,8 +1252,8 @@ def pruning_error_moments(
 def _pruning_args(x, lam_T, total, beta_inf, V):
     S = _check_mass("total", total)
     LT = _check_mass("lam_T", lam_T, S, "total")
-    xa = _array("x", x, (1,), None)
-    b = _array("beta_inf", beta_inf, (1,), None)
+    xa = nb.check_float_array("x", x, ndim=1)
+    b = nb.check_float_array("beta_inf", beta_inf, ndim=1)
     if len(b) != len(xa):
         raise ValueError(f"x and beta_inf must have d entries each, got {len(xa)} and {len(b)}")
     return xa, b, _check_V(V, len(xa), "x and beta_inf"), LT, S
@@ -1310,8 +1277,8 @@ def pruning_exceedance(
 def pruning_bound(x: Any, eps: float, lam_T: float, beta_inf: Any) -> float:
     """Proposition 7.6's printed bound ``|x|/(eps sqrt(d)) ((|beta_inf| + sqrt(d)) Lambda_T +
     sqrt(d Lambda_T))`` with ``Lambda_T = sum_{j > floor(rho m)} lambda_{m,j}``."""
-    xa = _array("x", x, (1,), None)
-    b = _array("beta_inf", beta_inf, (1,), None)
+    xa = nb.check_float_array("x", x, ndim=1)
+    b = nb.check_float_array("beta_inf", beta_inf, ndim=1)
     LT = _check_mass("lam_T", lam_T)
     e = _check_mass("eps", eps)
     fn = _evaluator("bound", "numpy")
@@ -1335,9 +1302,9 @@ def mean_field_expressions() -> dict[str, sp.Expr]:
 def mean_field_moments(X: Any, y: Any, x: Any, m: int) -> tuple[float, float, float]:
     """``(E N_m, E D_m, lim (17))`` of :func:`mean_field_expressions` for data ``X``, ``y``, a
     probe ``x`` (d,) (non-zero) and width ``m`` (float64, generated)."""
-    xa = _array("x", x, (1,), None)
+    xa = nb.check_float_array("x", x, ndim=1)
     m = int(ns._check_integer("m", m))
-    d = _array("X", X, (2,), None).shape[1]
+    d = nb.check_float_array("X", X, ndim=2).shape[1]
     if len(xa) != d:
         raise ValueError(f"x must have d = {d} entries (columns of X), got {len(xa)}")
     if not np.any(xa):

@@ -275,12 +275,15 @@ def _shape(value: Any) -> tuple[int, ...]:
         return ("ragged",)  # type: ignore[return-value]
 
 
-def check_float_array(name: str, value: Any) -> np.ndarray:
-    """A non-empty array of finite real numbers of any shape, as float64 (a copy).
+def check_float_array(name: str, value: Any, *,
+                      ndim: int | tuple[int, ...] | None = None) -> np.ndarray:  # fmt: skip
+    """A non-empty array of finite real numbers, as float64 (a copy), with ``ndim`` axes
+    (one of them, if a tuple; any number if ``None``).
 
     ``TypeError`` for what is not an array of real numbers (a scalar, a string, a bool, a
     complex or string dtype, a torch tensor); ``ValueError`` for a ragged or empty array, a
-    non-finite entry, or an entry beyond the float64 range; each message names ``name``."""
+    wrong number of axes, a non-finite entry, or an entry beyond the float64 range; each
+    message names ``name``."""
     if isinstance(value, np.ndarray) and value.dtype.kind in "fiu":
         items: Any = value
     else:
@@ -298,6 +301,10 @@ def check_float_array(name: str, value: Any) -> np.ndarray:
         items = np.array([to_float(v, f"{name} (entry {i})") for i, v in enumerate(flat)],
                          dtype=float).reshape(_shape(items))  # fmt: skip
     arr = np.array(items, dtype=float)
+    ndims = (ndim,) if isinstance(ndim, int) else ndim
+    if ndims is not None and arr.ndim not in ndims:
+        raise ValueError(f"{name} must have {' or '.join(map(str, ndims))} dimensions, got "
+                         f"shape {arr.shape}")  # fmt: skip
     if arr.size == 0:
         raise ValueError(f"{name} must not be empty, got shape {arr.shape}")
     bad = np.flatnonzero(~np.isfinite(arr))
