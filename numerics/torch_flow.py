@@ -749,6 +749,20 @@ class _Recorder:
 # ---------------------------------------------------------------------------
 # gradient flow
 # ---------------------------------------------------------------------------
+def _check_run_options(
+    keep_params: Any, progress: Any, measures: Any, max_batch: Any
+) -> tuple[bool, bool, dict[str, Callable[..., Any]], int | None]:
+    """The options :func:`gradient_flow` and :func:`gradient_descent` share, checked:
+    ``keep_params`` and ``progress`` bools, ``measures`` (see :func:`_check_measures`) and
+    ``max_batch`` an int >= 1 or ``None``."""
+    return (
+        _check_flag("keep_params", keep_params),
+        _check_flag("progress", progress),
+        _check_measures(measures),
+        None if max_batch is None else nb.check_int("max_batch", max_batch),
+    )
+
+
 def gradient_flow(
     model: Any,
     params: Mapping[str, Any],
@@ -814,13 +828,9 @@ def gradient_flow(
         atol = nb.to_float(nb.check_number("atol", atol, positive=True), "atol")
     max_steps = min(nb.check_int("max_steps", max_steps), _INT64_MAX)  # beyond: unreachable
     fixed_point = _check_flag("fixed_point", fixed_point)
-    keep_params, progress = (
-        _check_flag("keep_params", keep_params),
-        _check_flag("progress", progress),
+    keep_params, progress, measures, max_batch = _check_run_options(
+        keep_params, progress, measures, max_batch
     )
-    measures = _check_measures(measures)
-    if max_batch is not None:
-        max_batch = nb.check_int("max_batch", max_batch)
     p = _prepare(model, params, device, dtype)
     work = next(iter(p.values())).dtype
     if work not in (torch.float32, torch.float64):
@@ -1237,13 +1247,9 @@ def gradient_descent(
                          f"got {record_steps!r:.80}")  # fmt: skip
     if np.any(steps_arr < 0) or np.any(np.diff(steps_arr) < 0):
         raise ValueError("record_steps must be sorted and >= 0")
-    keep_params, progress = (
-        _check_flag("keep_params", keep_params),
-        _check_flag("progress", progress),
+    keep_params, progress, measures, max_batch = _check_run_options(
+        keep_params, progress, measures, max_batch
     )
-    measures = _check_measures(measures)
-    if max_batch is not None:
-        max_batch = nb.check_int("max_batch", max_batch)
     p = _prepare(model, params, device, dtype)
     if per_element:
         batch = next(iter(p.values())).shape[0]

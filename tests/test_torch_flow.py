@@ -785,7 +785,8 @@ _P = {"u": torch.zeros(1, 3, dtype=F64), "W": torch.zeros(1, 3, 2, dtype=F64)}
         (lambda m: models.WideTwoLayer([[1.0]], [1.0], scale=0.0), ValueError, "scale"),
         (lambda m: models.node_scaled_parameters([-0.1, 1.1], 2, 1), ValueError, "lam"),
         (lambda m: models.ThreeLayerReLU([[1.0]], [1.0], alpha=0), ValueError, "alpha"),
-        (lambda m: models.ThreeLayerReLU([[1.0]], [math.nan]), ValueError, "y must be finite"),
+        (lambda m: models.ThreeLayerReLU([[1.0]], [math.nan]), ValueError,
+         r"y \(entry 0\) must be finite"),
     ],
 )  # fmt: skip
 def test_bad_input(call, exc, message):
