@@ -321,7 +321,8 @@ def projected_pace(last: tuple[float, float] | None, t: float, steps: int, t_end
     steps; where it has stopped growing (at most :data:`PACE_GROWTH` times the previous
     window's) and the steps left at that pace, ``(t_end - t) / mean``, exceed
     :data:`PACE_MARGIN` times what ``max_steps`` leaves, an ``ArithmeticError`` naming
-    ``max_steps`` and the projection."""
+    ``max_steps`` and the projection (and a finite-time blow-up, where the mean step fell
+    by half or more since the previous window)."""
     t0 = 0.0 if last is None else last[0]
     mean = (t - t0) / PACE_WINDOW
     if last is not None and 0 < mean <= PACE_GROWTH * last[1]:
@@ -333,6 +334,12 @@ def projected_pace(last: tuple[float, float] | None, t: float, steps: int, t_end
                 f"{PACE_WINDOW} steps (mean step {mean:.3g}, no longer growing) it needs about "
                 f"{left:.3g} more steps after {steps} (t = {t:.6g}); raise max_steps, or ask "
                 f"for earlier times"
+                + (  # the steps shrink by half or more per window: no horizon is reachable
+                    "; the steps shrink: a finite-time blow-up (or a flow too stiff for an "
+                    "explicit method)"
+                    if mean < last[1] / 2
+                    else ""
+                )
             )
     return t, mean
 

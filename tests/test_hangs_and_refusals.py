@@ -270,6 +270,13 @@ def test_the_pace_projection_from_both_sides():
     # the first window has nothing to compare with: no projection
     assert scipy_ode.projected_pace(None, float(W), W, 1e300, W + 1) == (float(W), 1.0)
 
+    # the blow-up wording from both sides of its threshold: the mean step (1.0 here) below
+    # half the previous window's says the steps shrink; at exactly half it does not
+    for previous, shrinking in ((2.0 + 1e-9, True), (2.0, False)):
+        with pytest.raises(ArithmeticError, match="cannot reach") as info:
+            scipy_ode.projected_pace((float(W), previous), 2.0 * W, 2 * W, 1e300, 2 * W + 1)
+        assert ("the steps shrink: a finite-time blow-up" in str(info.value)) is shrinking
+
 
 def test_simulate_without_the_fixed_point_test_stops_early_on_a_far_horizon(monkeypatch):
     import numerics
