@@ -99,6 +99,9 @@ SAMPLE_DEFAULTS: dict[str, Any] = {
     # tests not in the coverage map (never run for a mutant): the documentation build and
     # the notebooks (minutes each, and they run the code through subprocesses and kernels
     # that coverage does not follow), and the two checks of mutation tables
+    # tests of every module's source that no line coverage selects (compiling, annotations):
+    # run for every mutant, first
+    "every-mutant-tests": [],
     "exclude-tests": [
         "tests/test_docs.py",
         "tests/test_notebooks.py",
@@ -425,6 +428,15 @@ def select_tests(
     return sorted(found, key=lambda t: (durations.get(t, 0.0), t)), how
 
 
+def with_source_checks(selected: tuple[list[str], str],
+                       every: Iterable[str]) -> tuple[list[str], str]:  # fmt: skip
+    """The selected tests with the ``every-mutant-tests`` (checks of every module's source
+    that no line coverage selects) first, each once; the selection's kind unchanged (a
+    mutant whose only tests are these is still reported "not covered" if it survives)."""
+    tests, how = selected
+    return [t for t in every if t not in tests] + list(tests), how
+
+
 # ---------------------------------------------------------------------------
 # run-one: cosmic-ray's test command
 # ---------------------------------------------------------------------------
@@ -467,7 +479,8 @@ def run_one(workspace: Path, settings: Mapping[str, Any]) -> int:
     source = (workspace / "pristine" / module).read_text(encoding="utf-8")
     lines = sorted({statement_line(source, n) for n in changed} | set(changed))
     at_import = all(runs_at_import(source, n) for n in lines)
-    tests, how = select_tests(covmap, module, lines, at_import)
+    tests, how = with_source_checks(select_tests(covmap, module, lines, at_import),
+                                    sample.get("every-mutant-tests", []))  # fmt: skip
     verdict: dict[str, Any] = {"module": module, "lines": lines, "selection": how,
                                "tests": len(tests)}  # fmt: skip
     if not tests:
@@ -518,8 +531,8 @@ def run_one(workspace: Path, settings: Mapping[str, Any]) -> int:
         elif crashes or rc != 0:
             tail = log.read_text(errors="replace").strip().splitlines()[-1:] or [""]
             verdict.update(verdict="killed", by="crash", killer=(crashes or tail)[0][:160])
-        else:
-            verdict["verdict"] = "survived"
+        else:  # no covering test (only the source checks ran): "not covered"
+            verdict["verdict"] = "survived" if how != "none" else "not covered"
     print(f"{VERDICT_TAG} {json.dumps(verdict)}")
     return 0 if verdict["verdict"] == "survived" else 1
 

@@ -1,20 +1,16 @@
 """Details of the models a user can observe but no other test pins: the elementary form of
 ``exprel``, the ``d = 1`` lecture initialisation, the digits a kernel-evaluator verdict
-quotes, Theorem 5.1 (c) against its derivation, the erratum residual of seed 001 eq. (14),
-the error that exactly-zero constants cost in ``xu_ziyin.reported_constants``, and that
-every module compiles without a ``SyntaxWarning`` (so that ``python -W error`` imports it)."""
+quotes, Theorem 5.1 (c) against its derivation, the erratum residual of seed 001 eq. (14)
+and the error that exactly-zero constants cost in ``xu_ziyin.reported_constants`` (that
+every module compiles cleanly: ``tests/test_source_checks.py``)."""
 
 from __future__ import annotations
 
-import pathlib
 import re
-import warnings
 
 import pytest
 import sympy as sp
 
-import numerics
-import solvable
 from solvable import global_convergence as gc
 from solvable import kernels as kn
 from solvable import xu_ziyin as xz
@@ -139,23 +135,3 @@ def test_reported_constants_zero_constants_cost_nothing():
     # measured 0.0101 (float64 alpha_- of P_zero_y_positive, 64 eps (1 + cond) per unit);
     # 0.1 leaves a factor 10 of margin yet is far below the 1 a spurious unit would give
     assert v.max_error < 0.1, v.detail
-
-
-# ---------------------------------------------------------------------------
-# every module compiles cleanly (python -W error)
-# ---------------------------------------------------------------------------
-def test_package_sources_compile_without_syntax_warnings():
-    """Every module of ``solvable`` and ``numerics`` compiles with warnings as errors: no
-    ``SyntaxWarning`` (e.g. ``is`` against a str literal, whose result depends on string
-    interning), so ``python -W error -c 'import solvable.phases'`` works from a fresh
-    checkout (compiling is what raises it, before any ``.pyc`` exists)."""
-    roots = [pathlib.Path(solvable.__file__).parent, pathlib.Path(numerics.__file__).parent]
-    files = sorted(f for root in roots for f in root.rglob("*.py"))
-    assert any(f.name == "phases.py" for f in files)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        for f in files:
-            compile(f.read_text(encoding="utf-8"), str(f), "exec")
-    syntax = [f"{w.filename}:{w.lineno}: {w.message}" for w in caught
-              if issubclass(w.category, SyntaxWarning)]  # fmt: skip
-    assert syntax == []

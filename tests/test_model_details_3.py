@@ -185,23 +185,3 @@ def test_kunin_sample_with_zero_targets_is_warning_free():
     np.testing.assert_array_equal(s.w[2], [0.0, 0.0])
     assert s.loss[2] == 0.0
     assert np.isfinite(s.w).all() and np.isfinite(s.loss).all()
-
-
-# ---------------------------------------------------------------------------
-# every module compiles cleanly
-# ---------------------------------------------------------------------------
-@pytest.mark.parametrize("package", ["solvable", "numerics"])
-def test_modules_compile_without_syntax_warnings(package):
-    """Every module of the package compiles without a ``SyntaxWarning`` (e.g. ``is`` with a
-    literal, an invalid escape sequence), so it imports under ``python -W error``."""
-    files = sorted((ROOT / package).rglob("*.py"))
-    assert files
-    bad = []
-    for path in files:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            try:
-                compile(path.read_text(encoding="utf-8"), str(path), "exec")
-            except (SyntaxWarning, SyntaxError) as exc:  # a warning raised as an error
-                bad.append(f"{path.relative_to(ROOT)}: {exc}")
-    assert not bad, bad

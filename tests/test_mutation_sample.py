@@ -151,6 +151,23 @@ def test_select_tests_by_line_then_module_then_none():
     assert ms.select_tests(covmap, "solvable/m.py", [8]) == (["t::fast"], "line")
 
 
+def test_source_checks_run_first_for_every_mutant_and_once():
+    every = ["tests/test_source_checks.py"]
+    assert ms.with_source_checks((["t::fast", "t::slow"], "line"), every) == (
+        ["tests/test_source_checks.py", "t::fast", "t::slow"],
+        "line",
+    )
+    assert ms.with_source_checks(([], "none"), every) == (every, "none")
+    assert ms.with_source_checks(([*every, "t::a"], "module"), every) == (
+        [*every, "t::a"],
+        "module",
+    )
+    # the project's configuration names them, and the file exists
+    settings = ms.load_settings(ms.ROOT / "pyproject.toml")["sample"]
+    assert settings["every-mutant-tests"] == every
+    assert all((ms.ROOT / t).is_file() for t in every)
+
+
 def test_mutated_lines_against_pristine(tmp_path):
     for name in ("pristine", "snapshot"):
         (tmp_path / name / "solvable").mkdir(parents=True)

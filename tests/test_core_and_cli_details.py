@@ -1,0 +1,89 @@
+"""Details of solvable._core and the command line that the broader tests pass over: the
+normwise error of equal-sized float64 arrays of different shapes, and the errata table's
+shortened residuals.  Each test names the surviving mutant of the seed-2 sample
+(docs/mutation_testing.md) it was written against."""
+
+from __future__ import annotations
+
+import types
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+import sympy as sp
+
+from solvable import cli
+from solvable._core.tolerance import Tolerance, error_in_units
+
+
+# ---------------------------------------------------------------------------
+# _core.tolerance.error_in_units: equal sizes compare entry by entry in flat order
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("size", "shape_a", "shape_b"),
+    [(12, (3, 4), (12,)), (300, (20, 15), (300,)), (1024, (1, 1024), (1024, 1)),
+     (4096, (64, 64), (16, 256))],
+)  # fmt: skip
+def test_error_in_units_compares_equal_sized_arrays_in_flat_order_whatever_the_shapes(
+    size, shape_a, shape_b
+):
+    """Mutant solvable/_core/tolerance.py:92:core/ReplaceComparisonOperator_NotEq_IsNot:3.
+
+    error_in_units is normwise over the entries: the float64 path refuses only arrays of
+    different sizes (as the mpf path, which compares the flattened entries), so a (20, 15)
+    array against a (300,) one is compared entry by entry in row-major order, at any size
+    (also above 256, where equal Python ints need not be the same object).  Expected value
+    by exact rationals: b = 1..size, a = b except one entry off by 1/4, rtol = 2^-10, so the
+    error is (1/4) / (size 2^-10) = 256 / size; both the division and the data are exact
+    up to one rounding of the quotient (1 ulp)."""
+    b = np.arange(1, size + 1, dtype=float)
+    a = b.copy()
+    a[size // 3] += 0.25
+    tol = Tolerance(rtol=2.0**-10, reason="exact binary test data")
+    want = float(Fraction(256, size))
+    got = error_in_units(a.reshape(shape_a), b.reshape(shape_b), tol)
+    assert abs(got - want) <= 2 * np.spacing(want), (got, want)
+    # the same numbers through the mpf path (object arrays), which flattens too
+    with mpmath.workdps(30):
+        am = np.array([mpmath.mpf(v) for v in a], dtype=object).reshape(shape_a)
+        bm = np.array([mpmath.mpf(v) for v in b], dtype=object).reshape(shape_b)
+    assert abs(error_in_units(am, bm, tol) - want) <= 2 * np.spacing(want)
+    # and different sizes are refused on both paths
+    with pytest.raises(ValueError, match="shapes differ"):
+        error_in_units(a[:-1], b, tol)
+    with pytest.raises(ValueError, match="shapes differ"):
+        error_in_units(am.ravel()[:-1], bm, tol)
+
+
+# ---------------------------------------------------------------------------
+# cli errata: residuals longer than the column are shortened to 30 characters
+# ---------------------------------------------------------------------------
+def _erratum(printed: sp.Expr, corrected: sp.Expr) -> types.SimpleNamespace:
+    return types.SimpleNamespace(
+        source="001_demo.txt", equation="(1)", paper="p", corrected="c", explanation="e",
+        changes_math=True, residuals=lambda: (printed, corrected), check=lambda: True,
+    )  # fmt: skip
+
+
+def test_errata_table_shortens_long_residuals_to_30_characters(monkeypatch, capsys):
+    """Mutant solvable/cli.py:238:core/ReplaceBinaryOperator_Sub_RShift:4.
+
+    ``solvable errata`` prints each residual in a column 30 characters wide: a longer one
+    as its first 27 characters and "..." (30 in all), one of at most 30 whole."""
+    x, y, z = sp.symbols("x y z")
+    long = 1234567890 * x + 987654321 * y + 5555555 * z  # 38 characters
+    exactly_30 = sp.Symbol("a" * 30)
+    short = sp.Rational(-1, 7)
+    assert len(str(long)) > 30 and len(str(exactly_30)) == 30
+    monkeypatch.setattr(cli, "ERRATA", (_erratum(long, short), _erratum(exactly_30, 0)))
+    assert cli.main(["errata"]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.startswith(("1 ", "2 ")) and "passes" in line]
+    assert len(rows) == 2, out
+    cut = str(long)[:27] + "..."
+    assert len(cut) == 30
+    assert cut in rows[0] and str(long) not in rows[0], rows[0]
+    assert str(short) in rows[0]
+    assert str(exactly_30) in rows[1] and "..." not in rows[1], rows[1]
+    assert "2 errata, 2 checks pass" in out

@@ -1,0 +1,79 @@
+"""Details of the experiment drivers (numerics.node_scaling_experiment, numerics.ntg_sampling)
+pinned by survivors of the seed-2 mutation run: each test checks a documented property
+against an independent computation (exact partial sums, the stated uniform law)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from numerics import node_scaling_experiment as ex
+from numerics import ntg_sampling
+from solvable import node_scaling as ns
+
+# both drivers run torch: imported here, at collection, not inside the first test's time
+torch = pytest.importorskip("torch")
+
+# three inputs in the unit ball of R^2 (n = 3, d = 2); any rows would do
+_X = np.array([[1.0, 0.0], [0.6, 0.8], [-0.5, 0.25]])
+
+
+def _gram_frobenius(X: np.ndarray) -> float:
+    """``||X X^T / d||_F``, summed exactly (math.fsum) from the entries."""
+    d = X.shape[1]
+    entries = [math.fsum(X[i] * X[j]) / d for i in range(len(X)) for j in range(len(X))]
+    return math.sqrt(math.fsum(e * e for e in entries))
+
+
+@pytest.mark.parametrize(
+    ("weights", "gamma", "tail_nodes"),
+    [(ns.finite_k(3), 0.5, 2), (ns.zipf(0.5), 0.25, 4), (ns.zipf(0.5), 0.0, 7)],
+    ids=["finite_k3_M2", "zipf_half_M4", "zipf_half_M7_gamma0"],
+)
+def test_nested_widths_tail_bound_is_the_truncated_weight_mass(weights, gamma, tail_nodes):
+    """``tail_bound = (1 - gamma) (1 - S_M) sup|sigma'|^2 ||X X^T/d||_F`` (the docstring of
+    nested_widths; relu: sup|sigma'| = 1), ``S_M`` the exact partial sum of the weights
+    (finite K: ``min(M, K)/K``; Zipf: ``H_M(s)/zeta(s)``).  Written against
+    numerics/ntg_sampling.py:207:core/ReplaceBinaryOperator_Sub_Div:12 (``1 - S`` -> ``1 / S``)."""
+    r = ntg_sampling.nested_widths(_X, "relu", gamma, weights, [1, 2], tail_nodes=tail_nodes)
+    S = float(weights.partial_sum(tail_nodes).evalf(30))  # sympy's exact closed form
+    want = (1 - gamma) * (1 - S) * _gram_frobenius(_X)
+    # the code sums M float64 weights (a few ulps of 1) and 1 - S >= 0.08 here, so its
+    # relative rounding is below 1e-14: 1e-12 is far above that and far below any other
+    # formula's difference (1/S instead of 1 - S is off by a factor >= 7)
+    assert r.tail_bound == pytest.approx(want, rel=1e-12, abs=0)
+
+
+def test_nested_widths_tail_bound_vanishes_once_every_finite_k_weight_is_drawn():
+    """Finite-K weights are 0 beyond node K: with ``tail_nodes >= K`` the truncated
+    ``Theta_inf`` is the whole sum (``S_M = 1``), so nothing can move it and the bound is 0
+    (to the rounding of summing the float64 weights).  Written against
+    numerics/ntg_sampling.py:207:core/ReplaceBinaryOperator_Sub_Div:12."""
+    for M in (3, 16):
+        r = ntg_sampling.nested_widths(_X, "relu", 0.5, ns.finite_k(3), [1, 3], tail_nodes=M)
+        # 1 - S is 0 or a few ulps of 1 (three weights 1/3 in float64): at most 4e-16 of
+        # the norm (0.5 * 4 eps), where any formula without the 1 - S factor gives ~0.5
+        assert 0.0 <= r.tail_bound <= 4e-16 * _gram_frobenius(_X), (M, r.tail_bound)
+
+
+def test_pytorch_default_initialisation_is_uniform_in_plus_minus_one_over_root_fan_in():
+    """``nn.Linear``'s default initialisation (the docstring of ``_pytorch_default``):
+    ``W ~ U(-1/sqrt(d), 1/sqrt(d))`` (fan_in d) and ``a ~ U(-1/sqrt(m), 1/sqrt(m))`` (fan_in
+    m).  Checked on 2000 x 3 and 2000 draws: every entry inside its bound, both signs
+    present, and the second moment of ``sqrt(fan_in) x`` is that of U(-1, 1), 1/3.  Written
+    against numerics/node_scaling_experiment.py:738:core/ReplaceBinaryOperator_Div_Mod:20
+    (``/ sqrt(m)`` -> ``% sqrt(m)`` for ``a``)."""
+    m, d = 2000, 3
+    p = ex._pytorch_default(m, d, 7919, "cpu")
+    assert tuple(p["W"].shape) == (1, m, d) and tuple(p["a"].shape) == (1, m)
+    for name, fan_in in (("W", d), ("a", m)):
+        x = p[name].numpy().ravel()
+        bound = 1 / math.sqrt(fan_in)
+        assert np.all(np.abs(x) <= bound), name
+        assert (x < 0).any() and (x > 0).any(), name
+        u = x * math.sqrt(fan_in)  # U(-1, 1): E u^2 = 1/3, Var u^2 = 1/5 - 1/9 = 4/45
+        # standard error of the mean of u^2 over >= 2000 draws: sqrt(4/45/2000) = 6.7e-3;
+        # 0.04 is 6 of them (a fixed seed: deterministic; a wrong law is off by >= 0.3)
+        assert abs(float(np.mean(u**2)) - 1 / 3) < 0.04, name

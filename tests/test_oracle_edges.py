@@ -1,0 +1,121 @@
+"""Edges of the solvable.testing oracles pinned by survivors of the seed-2 mutation run:
+refusals of what a user hands in, the gradient-descent allowance at t = 0, and Monte Carlo
+kernels of an all-zero Gram matrix."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from solvable import kernels, testing
+from solvable import xu_ziyin as xz
+
+
+def _oracle():
+    """Kunin's exact solution (blocks a (), w (d,)): the quickest oracle to build."""
+    return testing.edge_case("kunin:balanced").oracle()
+
+
+# ---------------------------------------------------------------------------
+# what the user hands in
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("entry", "exc", "why"),
+    [
+        (Fraction(10**400), ValueError, "must be finite"),  # beyond float64
+        ("0.5", TypeError, "must be a real number"),
+    ],
+    ids=["beyond_float64", "string"],
+)
+def test_a_bad_entry_of_a_trajectory_array_is_refused_naming_the_array(entry, exc, why):
+    """A trajectory block given as Python objects (here a list holding Fractions) is read
+    entry by entry; a bad entry is refused with the block's name and the rule it breaks,
+    "w (kunin block) must hold real numbers only: ...", the same for an entry beyond
+    the float64 range (a ValueError) as for a non-number (a TypeError).  Written against
+    solvable/testing.py:161:core/ExceptionReplacer:2 (the ValueError left unwrapped)."""
+    oracle = _oracle()
+    times = [0.0, 0.5]
+    ref = oracle.exact(times)
+    w = [[Fraction(float(v)) for v in row] for row in ref["w"]]
+    w[1][0] = entry
+    with pytest.raises(exc, match=rf"^w \(kunin block\) must hold real numbers only: .*{why}"):
+        oracle.compare(times, ref["a"], w)
+
+
+def test_an_object_array_of_exact_numbers_is_read_as_their_values():
+    """The accepted side of the refusal above: Fractions are read as their float64 values
+    (the comparison of the exact trajectory with itself: 0 units)."""
+    oracle = _oracle()
+    times = [0.0, 0.5]
+    ref = oracle.exact(times)
+    w = [[Fraction(float(v)) for v in row] for row in ref["w"]]
+    assert oracle.compare(times, ref["a"], w).worst == 0
+
+
+@pytest.mark.parametrize("times", [[], np.empty(0), ()], ids=["list", "array", "tuple"])
+def test_empty_times_are_refused(times):
+    """``times`` must be a non-empty 1-d sequence: an empty trajectory is refused (it would
+    otherwise "pass" with nothing compared), by exact() and compare() alike.  Written
+    against solvable/testing.py:178:core/NumberReplacer:23 (``size == 0`` -> ``== -1``)."""
+    oracle = _oracle()
+    with pytest.raises(ValueError, match=r"times must be a non-empty 1-d sequence, got shape"):
+        oracle.exact(times)
+    empty = {b: np.empty((0, *shape)) for b, shape in oracle.blocks.items()}
+    with pytest.raises(ValueError, match=r"times must be a non-empty 1-d sequence, got shape"):
+        oracle.compare(times, **empty)
+
+
+# ---------------------------------------------------------------------------
+# gd_allowance at t = 0
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("times", [[0.0], [0, 0, 0], [-0.0]], ids=["one", "repeated", "neg0"])
+def test_gd_allowance_at_the_start_is_zero_error_and_the_initial_jacobian(times):
+    """At ``t = 0`` gradient descent has taken no step: the first-order error ``e(0) = 0``
+    (gd_allowance's docstring: ``e(0) = 0``), so ``lr e`` is 0 at every time 0, and the
+    step check is ``lr ||J(theta_0)||_2``, J the Jacobian of the model's flow at the start
+    (here from sympy).  Written against solvable/testing.py:251:core/
+    ReplaceComparisonOperator_Gt_GtE:1 (``t_end > 0`` -> ``>= 0``: the error equation
+    integrated over the empty span [0, 0])."""
+    case = xz.case("generic")
+    system = xz.SYSTEM
+    weights = system.initial(case.setup, case.u0, case.W0)
+    flow = system.flow(case.setup, {b: w.shape for b, w in weights.items()})
+    params = system.flow_parameters(case.setup, float)
+    y0 = [float(v) for v in flow.pack(weights)]
+    lr = 0.01
+    E, limit = testing.gd_allowance(flow, params, y0, times, lr)
+    assert E.shape == (len(times), len(y0))
+    assert np.all(E == 0)
+    J = sp.Matrix(flow.rhs).jacobian(flow.state)
+    values = dict(zip(flow.state, y0, strict=True)) | dict(zip(flow.params, params, strict=True))
+    J0 = np.array(J.subs(values).evalf(30), dtype=float)
+    # the code's Jacobian is central differences of the generated field: exact for these
+    # cubic flows up to ~1e-10 relative (gd_allowance's _jvp note); 1e-8 is 100x that
+    assert limit == pytest.approx(lr * np.linalg.norm(J0, 2), rel=1e-8)
+
+
+# ---------------------------------------------------------------------------
+# Monte Carlo kernels of an all-zero Gram matrix
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["gp", "rf", "ntk", "k0"])
+def test_kernel_samples_of_an_all_zero_gram_pass_when_they_are_zero(name):
+    """Antipodal inputs x, -x: ``relu(w.x) relu(-w.x) = 0`` for every w, so the exact Gram
+    ``K(x, -x)`` is 0 and so is every empirical kernel (compare_samples' docstring names
+    this case: entries whose samples are all equal are compared at the kernels' float64
+    accuracy).  S zero samples (half-width 0) must pass, at 0 units; a sample off by 1
+    must fail.  Written against solvable/testing.py:792:core/NumberReplacer:161 (the floor
+    ``rtol (max|exact| or 1)`` -> ``or 0``: 0/0 units at an all-zero exact matrix)."""
+    init = kernels.Initialisation(1, 1)
+    x = [[0.6, 0.8]]
+    oracle = testing.kernel(name, init, x, [[-0.6, -0.8]])
+    assert np.all(oracle.exact == 0)
+    for S in (2, 50):
+        report = oracle.compare_samples(np.zeros((S, 1, 1)))
+        assert report.passed and report.units == 0, report
+    off = np.zeros((50, 1, 1))
+    off[:, 0, 0] = 1.0  # all equal, mean 1: far from 0 whatever the scale
+    report = oracle.compare_samples(off)
+    assert not report.passed and report.units > 1, report

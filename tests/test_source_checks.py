@@ -1,0 +1,170 @@
+"""Checks of every module's source that no single test's coverage reaches.
+
+A ``SyntaxWarning`` is raised when a module is compiled, and an annotation is a string under
+``from __future__ import annotations`` until something evaluates it (``typing.get_type_hints``:
+Sphinx's autodoc, which renders the API pages' signatures, runtime type checkers, IDEs).
+Neither runs a line of the module inside a test, so the mutation run's per-line test
+selection would never pick these tests: ``benchmarks/mutation_sample.py`` runs this file for
+every mutant (``every-mutant-tests`` in ``pyproject.toml``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pathlib
+import pkgutil
+import sys
+import types
+import typing
+import warnings
+
+import pytest
+
+import numerics
+import solvable
+
+PACKAGES = (solvable, numerics)
+
+
+def _modules() -> list[str]:
+    names = []
+    for package in PACKAGES:
+        names.append(package.__name__)
+        names += [m.name for m in pkgutil.walk_packages(package.__path__, package.__name__ + ".")]
+    return sorted(names)
+
+
+MODULES = _modules()
+
+
+@pytest.mark.parametrize("package", PACKAGES, ids=lambda p: p.__name__)
+def test_every_module_compiles_without_syntax_warnings(package):
+    """Every module compiles with warnings as errors: no ``SyntaxWarning`` (``is`` against a
+    literal, whose result depends on interning; an invalid escape sequence), so
+    ``python -W error -c 'import solvable.phases'`` works from a fresh checkout (compiling
+    is what warns, before any ``.pyc`` exists)."""
+    files = sorted(pathlib.Path(package.__file__).parent.rglob("*.py"))
+    assert len(files) > 5  # the package's own files, not an empty glob
+    bad = []
+    for path in files:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            try:
+                compile(path.read_text(encoding="utf-8"), str(path), "exec")
+            except (SyntaxWarning, SyntaxError) as exc:  # a warning raised as an error
+                bad.append(f"{path}: {exc}")
+    assert not bad, bad
+
+
+def _own_class_hints(cls: type) -> dict[str, typing.Any]:
+    """The class's own annotations, evaluated in its module (its bases' are not ours: sympy's
+    own classes carry annotations ``get_type_hints`` cannot evaluate)."""
+    own = dict(vars(cls).get("__annotations__", {}))
+    stand_in = type(cls.__name__, (), {"__annotations__": own, "__module__": cls.__module__})
+    return typing.get_type_hints(stand_in, localns=dict(vars(cls)))
+
+
+def _annotated(module: typing.Any) -> typing.Iterator[tuple[str, typing.Any, bool]]:
+    """``(qualified name, object, is a class)`` for every function, method, property and
+    class defined in ``module`` (not imported into it)."""
+    seen: set[int] = set()
+
+    def walk(obj: typing.Any, name: str) -> typing.Iterator[tuple[str, typing.Any, bool]]:
+        if id(obj) in seen:
+            return
+        seen.add(id(obj))
+        if inspect.isclass(obj):
+            yield name, obj, True
+            for attr, member in vars(obj).items():
+                if isinstance(member, (staticmethod, classmethod)):
+                    member = member.__func__
+                if isinstance(member, property):
+                    for part in (member.fget, member.fset):
+                        if part is not None:
+                            yield f"{name}.{attr}", part, False
+                elif inspect.isfunction(member) or inspect.isclass(member):
+                    if getattr(member, "__module__", None) == module.__name__:
+                        yield from walk(member, f"{name}.{attr}")
+        elif callable(obj):
+            yield name, obj, False
+
+    for attr, obj in vars(module).items():
+        target = inspect.unwrap(obj) if callable(obj) else obj
+        if (inspect.isfunction(target) or inspect.isclass(target)) and getattr(
+            target, "__module__", None
+        ) == module.__name__:
+            yield from walk(target, attr)
+
+
+def _unresolved(module: typing.Any) -> tuple[list[str], int]:
+    """The annotations of ``module``'s own definitions that do not evaluate, and how many
+    definitions were looked at."""
+    bad, count = [], 0
+    for qualname, obj, is_class in _annotated(module):
+        count += 1
+        try:
+            _own_class_hints(obj) if is_class else typing.get_type_hints(obj)
+        except Exception as exc:
+            bad.append(f"{module.__name__}.{qualname}: {type(exc).__name__}: {exc}")
+    return bad, count
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_every_annotation_is_a_valid_type_expression(name):
+    """Every annotation of every function, method, property and class of the module
+    evaluates (``typing.get_type_hints``): ``int | None`` is a type, ``int // None`` (a
+    typo, or an operator slip) is a ``TypeError`` the API page of the function would hit."""
+    module = importlib.import_module(name)
+    bad, count = _unresolved(module)
+    assert not bad, "\n".join(bad)
+    own = [v for v in vars(module).values()
+           if inspect.isfunction(v) and v.__module__ == name]  # fmt: skip
+    assert count >= len(own)  # the walk saw at least the module's own functions
+
+
+BROKEN = """
+from __future__ import annotations
+import dataclasses
+
+def fine(x: int | None) -> list[int]: ...
+def function(x: int // None) -> int: ...
+
+class Holder:
+    size: int | None
+    def method(self, y: float - None) -> None: ...
+    @property
+    def value(self) -> str ^ bytes: ...
+    @staticmethod
+    def static(z: int % None) -> None: ...
+
+@dataclasses.dataclass
+class Record:
+    field: int >> None
+"""
+
+
+def test_the_annotation_check_finds_every_kind_of_broken_annotation():
+    """The check above fails on what it is meant to find (a check that cannot fail is no
+    check): a module with a broken annotation on a function, a method, a property, a
+    static method and a dataclass field, and a sound one on a function and a field."""
+    module = types.ModuleType("broken_annotations")
+    sys.modules[module.__name__] = module  # get_type_hints looks classes' modules up here
+    try:
+        exec(BROKEN, vars(module))
+        bad, count = _unresolved(module)
+    finally:
+        del sys.modules[module.__name__]
+    found = sorted(line.split(":")[0] for line in bad)
+    assert found == [
+        f"broken_annotations.{q}"
+        for q in (
+            "Holder.method",
+            "Holder.static",
+            "Holder.value",
+            "Record",
+            "Record.__init__",
+            "function",
+        )
+    ]
+    assert count == 10  # fine, function, Holder + 3 members, Record + __init__, __repr__, __eq__
