@@ -14,6 +14,8 @@ import pytest
 import sympy as sp
 
 from solvable import cli
+from solvable._core import numbers as nb
+from solvable._core.claims import Theorem, Verdict
 from solvable._core.tolerance import Tolerance, error_in_units
 
 
@@ -87,3 +89,44 @@ def test_errata_table_shortens_long_residuals_to_30_characters(monkeypatch, caps
     assert str(short) in rows[0]
     assert str(exactly_30) in rows[1] and "..." not in rows[1], rows[1]
     assert "2 errata, 2 checks pass" in out
+
+
+# ---------------------------------------------------------------------------
+# Theorem.verify checks its options: dps from 15 (float64's digits) to MAX_DPS, full a bool
+# ---------------------------------------------------------------------------
+def _dps_echo() -> Theorem:
+    """A claim whose verdict reports the dps and full it was given."""
+
+    def check(dps: int = 30, full: bool = False) -> Verdict:
+        return Verdict("confirmed", f"dps={dps} full={full}")
+
+    return Theorem("demo.options", "000_x.txt (1)", "echoes its options", "numeric", check)
+
+
+@pytest.mark.parametrize(
+    ("options", "exc"),
+    [
+        ({"dps": 14}, ValueError),  # one below the least: fewer digits than float64
+        ({"dps": nb.MAX_DPS + 1}, ValueError),  # one above the most
+        ({"dps": -7}, ValueError),
+        ({"dps": None}, TypeError),
+        ({"dps": True}, TypeError),
+        ({"dps": 30.0}, TypeError),
+        ({"dps": "30"}, TypeError),
+        ({"full": 1}, TypeError),
+        ({"full": "yes"}, TypeError),
+    ],
+)
+def test_verify_refuses_options_out_of_range_naming_them(options, exc):
+    """Mutant solvable/node_scaling.py:1197 (0 < v <= 1 -> < 1) was told apart only by
+    ``verify(dps=-7)``, which ran a claim at 3 digits and confirmed it: such options are now
+    refused, naming the option and its valid range."""
+    (name,) = options
+    with pytest.raises(exc, match=rf"^{name} must be"):
+        _dps_echo().verify(**options)
+
+
+@pytest.mark.parametrize("dps", [nb.MIN_ORACLE_DPS, 30, np.int64(40)])
+def test_verify_passes_valid_options_through(dps):
+    v = _dps_echo().verify(dps=dps, full=True)
+    assert v.status == "confirmed" and v.detail == f"dps={dps} full=True"

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import numbers
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from typing import Any, Literal
 
 import sympy as sp
 
+from solvable._core import numbers as nb
 from solvable._core.backends import elementary
 from solvable._core.tolerance import Tolerance
 
@@ -140,6 +142,7 @@ class Theorem:
             raise TypeError(
                 f"unknown verify option(s) {sorted(unknown)}; valid: {sorted(VERIFY_OPTIONS)}"
             )
+        _check_options(options)
         start = time.perf_counter()
         try:
             if self.kind != "symbolic":
@@ -180,6 +183,21 @@ class Theorem:
             return Verdict("failed", f"a {self.kind} claim must decide, got 'observed': "
                            f"{v.detail}", v.max_error, v.tolerance, v.residuals)  # fmt: skip
         return v
+
+
+def _check_options(options: dict[str, Any]) -> None:
+    """``dps`` an int from :data:`~solvable._core.numbers.MIN_ORACLE_DPS` (15: fewer digits
+    than float64 make no high-precision check) to ``MAX_DPS``; ``full`` a bool."""
+    if "dps" in options:
+        dps = options["dps"]
+        valid = f"an int >= {nb.MIN_ORACLE_DPS} (and <= {nb.MAX_DPS})"
+        if isinstance(dps, bool) or not isinstance(dps, numbers.Integral):
+            raise TypeError(f"dps must be {valid}, got {type(dps).__name__} {nb.describe(dps)}")
+        if not nb.MIN_ORACLE_DPS <= dps <= nb.MAX_DPS:  # fewer than float64's: no check
+            raise ValueError(f"dps must be {valid}, got {dps!r}")
+    if "full" in options and not isinstance(options["full"], bool):
+        raise TypeError(f"full must be a bool, got {type(options['full']).__name__} "
+                        f"{nb.describe(options['full'])}")  # fmt: skip
 
 
 def prove_zero(*residuals: sp.Expr, assumptions: dict[sp.Symbol, sp.Expr] | None = None) -> Verdict:
