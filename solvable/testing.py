@@ -126,6 +126,22 @@ def _real(name: str, value: Any) -> float:
     return out
 
 
+def _entry(name: str, value: Any) -> float:
+    """One entry of an object array as a float: a real number (int, float, numpy scalar,
+    ``Fraction``, ``mpf``); an infinity or NaN is kept (the caller's check decides, as for a
+    float array), a finite value beyond the float64 range is refused."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, mpmath.mpf)):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__} "
+                        f"{nb.describe(value)}")  # fmt: skip
+    try:
+        out = float(value)
+    except OverflowError:  # an int or Fraction beyond float64
+        out = math.inf
+    if math.isinf(out) and not (isinstance(value, (float, mpmath.mpf)) and mpmath.isinf(value)):
+        raise ValueError(f"{name} must be within the float64 range, got {nb.describe(value)}")
+    return out
+
+
 def _check_rtol(rtol: Any) -> float:
     out = _real("rtol", rtol)
     if not 0 < out < 1:
@@ -165,7 +181,8 @@ def _as_array(name: str, value: Any) -> np.ndarray:
                          f"ragged sequence {nb.describe(value)}") from None  # fmt: skip
     if arr.dtype.kind == "O":
         try:
-            arr = np.vectorize(lambda v: _real(name, v), otypes=[float])(arr)
+            with np.errstate(invalid="ignore"):  # a NaN entry: refused by the caller's check
+                arr = np.vectorize(lambda v: _entry(name, v), otypes=[float])(arr)
         except (TypeError, ValueError) as exc:
             raise type(exc)(f"{name} must hold real numbers only: {exc}") from None
     if arr.dtype.kind not in "fiu":

@@ -4,8 +4,10 @@ kernels of an all-zero Gram matrix."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
+import mpmath
 import numpy as np
 import pytest
 import sympy as sp
@@ -25,7 +27,7 @@ def _oracle():
 @pytest.mark.parametrize(
     ("entry", "exc", "why"),
     [
-        (Fraction(10**400), ValueError, "must be finite"),  # beyond float64
+        (Fraction(10**400), ValueError, "must be within the float64 range"),
         ("0.5", TypeError, "must be a real number"),
     ],
     ids=["beyond_float64", "string"],
@@ -53,6 +55,50 @@ def test_an_object_array_of_exact_numbers_is_read_as_their_values():
     ref = oracle.exact(times)
     w = [[Fraction(float(v)) for v in row] for row in ref["w"]]
     assert oracle.compare(times, ref["a"], w).worst == 0
+
+
+@pytest.mark.parametrize(
+    "times",
+    [[Fraction(0), math.inf], [0, mpmath.inf], np.array([Fraction(1, 2), math.inf], dtype=object)],
+    ids=["fraction_and_float_inf", "int_and_mpf_inf", "object_array"],
+)
+def test_exact_numbers_and_an_infinite_time_read_as_the_float_times(times):
+    """``t = inf`` (the limit) is allowed in ``exact()``'s times; given with exact numbers
+    beside it (an object array) it is the same as the float times: an infinity is an
+    infinity, whatever holds it."""
+    oracle = _oracle()
+    floats = [float(t) for t in times]
+    got, want = oracle.exact(times), oracle.exact(floats)
+    assert got.keys() == want.keys()
+    for name in want:
+        np.testing.assert_array_equal(got[name], want[name])
+
+
+@pytest.mark.parametrize(
+    ("times", "exc", "why"),
+    [
+        ([0, 10**400], ValueError, "within the float64 range"),  # huge, not infinite
+        ([Fraction(0), mpmath.mpf("1e400")], ValueError, "within the float64 range"),
+        ([Fraction(0), mpmath.nan], ValueError, "finite"),
+        ([Fraction(0), -math.inf], ValueError, ">= 0"),
+    ],
+    ids=["int", "mpf", "nan", "minus_inf"],
+)
+def test_an_exact_time_beyond_float64_is_refused_not_made_infinite(times, exc, why):
+    """A finite time beyond the float64 range is refused; read as ``inf`` it would silently
+    compare a trajectory with the limit ``t -> oo``."""
+    with pytest.raises(exc, match=why):
+        _oracle().exact(times)
+
+
+def test_an_infinite_exact_entry_of_a_block_is_refused_as_not_finite():
+    oracle = _oracle()
+    times = [0.0, 0.5]
+    ref = oracle.exact(times)
+    w = [[Fraction(float(v)) for v in row] for row in ref["w"]]
+    w[1][0] = mpmath.inf
+    with pytest.raises(ValueError, match=r"w \(kunin block\) must be finite"):
+        oracle.compare(times, ref["a"], w)
 
 
 @pytest.mark.parametrize("times", [[], np.empty(0), ()], ids=["list", "array", "tuple"])
