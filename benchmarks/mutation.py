@@ -214,20 +214,31 @@ def is_crash(detail: str, max_error: float | None) -> bool:
 # pytest plugin: loaded in the mutated copy as ``-p _mutation_plugin``
 # ---------------------------------------------------------------------------
 _session: Any = None
+_crashes = 0
+MAX_CRASHES = 25
+"""A run stops after this many tests failed by an exception (a crash) and none by an
+assertion: the mutant is killed either way, and a mutant that breaks a shared helper would
+otherwise run every selected test to its end (hundreds of failing integrations)."""
 
 
 def pytest_sessionstart(session: Any) -> None:
-    global _session
-    _session = session
+    global _session, _crashes
+    _session, _crashes = session, 0
 
 
 def pytest_runtest_logreport(report: Any) -> None:
     """Stop the run (this process, or this xdist worker and then the controller) at the
-    first test that fails by an assertion."""
+    first test that fails by an assertion, or after :data:`MAX_CRASHES` crashes."""
+    global _crashes
+    if not report.failed or _session is None:
+        return
     crash = getattr(report.longrepr, "reprcrash", None)
-    if report.failed and report.when == "call" and crash and is_assertion(crash.message):
-        if _session is not None:
-            _session.shouldstop = f"mutant killed by {report.nodeid}"
+    if report.when == "call" and crash and is_assertion(crash.message):
+        _session.shouldstop = f"mutant killed by {report.nodeid}"
+        return
+    _crashes += 1
+    if _crashes >= MAX_CRASHES:
+        _session.shouldstop = f"mutant killed: {_crashes} tests crashed"
 
 
 # ---------------------------------------------------------------------------

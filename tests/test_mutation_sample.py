@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import random
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -351,3 +353,31 @@ def test_an_entry_argued_in_another_sample_is_not_stale():
     equivalents = {others[5]: "argued for another sample", "solvable/gone.py:1:op:0": "old"}
     assert ms.stale(rows, equivalents) == sorted(equivalents)  # by the sample alone
     assert ms.stale(rows, equivalents, others) == ["solvable/gone.py:1:op:0"]
+
+
+def test_the_run_stops_at_the_first_assertion_or_after_max_crashes(tmp_path):
+    """The per-mutant pytest plugin (``-p mutation``) stops at the first test failing by an
+    assertion, and otherwise after MAX_CRASHES tests failed by an exception: a mutant that
+    breaks a shared helper must not run hundreds of failing tests to their end."""
+    limit = ms._harness().MAX_CRASHES
+    crashing = "".join(f"def test_c{k:03d}():\n    raise RuntimeError('broken')\n\n"
+                       for k in range(limit + 5))  # fmt: skip
+    (tmp_path / "test_crashes.py").write_text(crashing, encoding="utf-8")
+    (tmp_path / "test_assertion.py").write_text(
+        "def test_a0():\n    raise RuntimeError('broken')\n\n"
+        "def test_a1():\n    assert 1 == 2\n\n"
+        "def test_a2():\n    raise RuntimeError('never reached')\n",
+        encoding="utf-8",
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "benchmarks")}
+
+    def ran(name: str) -> int:
+        out = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
+             "-p", "mutation", "-o", "addopts=", name],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        return out.stdout.count("failed") and int(out.stdout.split(" failed")[0].split()[-1])
+
+    assert ran("test_crashes.py") == limit  # stopped at the limit, not at limit + 5
+    assert ran("test_assertion.py") == 2  # the crash, then the assertion: stop
