@@ -123,10 +123,14 @@ def simulate(
         if method == "scipy":
             flow = system.flow(setup, shapes)
             y0 = [nb.to_float(v, "out0/in0") for v in flow.pack(weights)]
+            params_f = system.flow_parameters(setup, nb.to_float)
+            with np.errstate(all="ignore"):
+                field0 = np.asarray(scipy_ode._compiled(flow)(np.array(y0), params_f), dtype=float)
+            _check_start(bool(np.all(np.isfinite(field0))))
             rates = system.rates(setup)
             eta = [float(rates[b]) for b, shape in flow.blocks for _ in range(math.prod(shape))]
             ys, _ = scipy_ode.integrate(
-                flow, system.flow_parameters(setup, nb.to_float), y0, tf[order],
+                flow, params_f, y0, tf[order],
                 rtol=scipy_ode.DEFAULT_RTOL if rtol is None else rtol, rates=eta,
                 max_steps=steps, progress=progress,
             )  # fmt: skip
@@ -183,8 +187,23 @@ def _torch_integrate(
     params = {b: torch.tensor(np.vectorize(nb.to_float, otypes=[float])(w), dtype=torch.float64,
                               device=dev)[None] for b, w in weights.items()}  # fmt: skip
     model = SystemModel(system, setup)
+    start = {b: p.detach().clone().requires_grad_(True) for b, p in params.items()}
+    grads = torch.autograd.grad(model.loss(start).sum(), list(start.values()), allow_unused=True)
+    _check_start(all(bool(torch.isfinite(g).all()) for g in grads if g is not None))
     res = gradient_flow(model, params, times, rtol=rtol, max_steps=max_steps, progress=progress)
     return [{b: res.params[b][k, 0].cpu().numpy() for b in model.blocks} for k in range(len(times))]
+
+
+def _check_start(finite: bool) -> None:
+    """The float64 methods refuse a start whose vector field (or loss) is not finite: the
+    weights are too large for the flow's products in float64 (``out0 = 1e300``: the gradient
+    is of order 1e900), which the integrator would report only as a failed first step."""
+    if not finite:
+        raise ValueError(
+            "out0/in0: the gradient flow at the start is not finite in float64 (weights too "
+            "large for the products of the flow); rescale them, or use method='mpmath' "
+            "(mpmath has no exponent limit)"
+        )
 
 
 def _initial(system: System, setup: Any, out0: Any, in0: Any) -> dict[str, np.ndarray]:

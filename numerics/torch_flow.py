@@ -1069,6 +1069,10 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
             attempts += 1
             active = j < len(ts)
             target = T[j.clamp(max=len(ts) - 1)]
+            # as scipy: no step below 10 spacings of t (a stiff start, |f| ~ 1e300, makes the
+            # initial-step formula give 0; scipy raises it to this floor and goes on)
+            min_step = 10 * (torch.nextafter(t, torch.full_like(t, math.inf)) - t)
+            h = torch.where(active, torch.maximum(h, min_step), h)
             h_eff = torch.minimum(h, target - t)
             h_eff = torch.where(active, h_eff, torch.zeros_like(h_eff))
             hb = h_eff[:, None]
@@ -1110,9 +1114,10 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
             h = torch.where(active, torch.where(accept, grown, h_eff * factor), h)
             steps += accept.long()
             rejected += last_rejected.long()
-            # a step below the resolution of t (the flow blows up, or meets NaN) or too many
-            # attempts: stop with the element and its time instead of spinning
-            stuck = active & ~reached & ((t + h == t) | ~torch.isfinite(h))
+            # a rejected step that would shrink below the floor (as scipy: the flow blows up,
+            # or meets NaN) or too many attempts: stop with the element and its time
+            floor = 10 * (torch.nextafter(t, torch.full_like(t, math.inf)) - t)
+            stuck = active & ~reached & ((~accept & (h < floor)) | ~torch.isfinite(h))
             if bool(stuck.any()):
                 bad = int(rows[stuck][0])
                 raise ArithmeticError(

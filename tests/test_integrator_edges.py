@@ -9,7 +9,9 @@ import numpy as np
 import pytest
 import sympy as sp
 
+import numerics
 from numerics import mp
+from solvable import kunin
 
 torch = pytest.importorskip("torch")
 from numerics import torch_flow  # noqa: E402  (needs torch)
@@ -132,3 +134,39 @@ def test_a_step_that_overflows_is_rejected_and_the_flow_recovers():
                 # has slope -e^a < 0), so errors do not grow: 1e-9 on |a| <= 0.32 is a 10x
                 # margin over the measured 3e-11; a wrong step is off by far more
                 assert abs(got - float(exact)) <= 1e-9, (t, start, got, exact)
+
+
+# ---------------------------------------------------------------------------
+# simulate's float64 methods at the edges of the float64 range
+# ---------------------------------------------------------------------------
+_KU_SETUP = kunin.Setup(1.0, 2.0, [[1.0, 0.0], [0.0, 1.0]], [1.0, 0.5])
+
+
+@pytest.mark.parametrize("method", ["scipy", "torch"])
+@pytest.mark.parametrize(("a0", "w0"), [(1e300, [0.2, -0.1]), (-1e300, [0.2, 0.1]),
+                                        (0.5, [1e300, 0.1])])  # fmt: skip
+def test_a_start_whose_flow_overflows_float64_is_refused_naming_out0_and_in0(method, a0, w0):
+    """Weights of 1e300 make the gradient of the single neuron of order 1e600-1e900: not a
+    float64 number.  The float64 methods refuse the start, naming simulate's arguments and
+    the way out (mpmath), instead of a failed first step at t = 0."""
+    with pytest.raises(ValueError, match=r"out0/in0: the gradient flow at the start is not "
+                                         r"finite in float64.*method='mpmath'"):  # fmt: skip
+        numerics.simulate(_KU_SETUP, a0, w0, [0.0, 1.0], method=method)
+
+
+def test_a_stiff_but_finite_start_is_integrated_by_torch_as_by_scipy():
+    """The other side: a0 = 1e100 gives a finite but huge field (|f| ~ 1e200).  The
+    initial-step formula of Hairer-Norsett-Wanner then gives 0; scipy raises a step to ten
+    spacings of t and goes on, and so must the torch DOP853 (it stopped with "step size
+    underflow at t = 0").  The balance eta_w a^2 - eta_a |w|^2 is conserved, so a stays
+    1e100 to within its float64 rounding."""
+    times = [0.0, 0.5, 1.0]
+    states = {m: numerics.simulate(_KU_SETUP, 1e100, [0.2, -0.1], times, method=m)
+              for m in ("scipy", "torch")}  # fmt: skip
+    for m, st in states.items():
+        delta0 = 2.0 * 1e100**2 - 1.0 * (0.2**2 + 0.1**2)
+        for s in st:
+            # |w|^2 <= 0.05 is below the rounding of 2 a^2 = 2e200: a^2 is conserved to
+            # rtol 1e-12 (the integrators' relative tolerance)
+            assert 2.0 * float(s.a) ** 2 == pytest.approx(delta0, rel=1e-12), m
+    assert float(states["torch"][-1].a) == pytest.approx(float(states["scipy"][-1].a), rel=1e-12)
