@@ -184,8 +184,9 @@ def _torch_integrate(
     import torch
 
     dev = resolve_device(device)
-    params = {b: torch.tensor(np.vectorize(nb.to_float, otypes=[float])(w), dtype=torch.float64,
-                              device=dev)[None] for b, w in weights.items()}  # fmt: skip
+    as_float = np.vectorize(lambda v: nb.to_float(v, "out0/in0"), otypes=[float])
+    params = {b: torch.tensor(as_float(w), dtype=torch.float64, device=dev)[None]
+              for b, w in weights.items()}  # fmt: skip
     model = SystemModel(system, setup)
     start = {b: p.detach().clone().requires_grad_(True) for b, p in params.items()}
     grads = torch.autograd.grad(model.loss(start).sum(), list(start.values()), allow_unused=True)

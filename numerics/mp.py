@@ -55,7 +55,6 @@ import functools
 import itertools
 import math
 import operator
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -350,8 +349,7 @@ def integrate(
         j = 0
         bar = progress_bar(float(targets[-1])) if progress and targets else None
         pace = None
-        # beyond float64 (t = 1e400 as an mpf): the projection sees an infinite horizon
-        t_end = float(min(targets[-1], mpmath.mpf(sys.float_info.max))) if targets else 0.0
+        t_end = targets[-1] if targets else mpmath.mpf(0)  # the projection's horizon, an mpf
         while j < len(targets) and targets[j] <= t:  # t = 0 requested
             out.append(list(y))
             j += 1
@@ -403,7 +401,7 @@ def integrate(
                 t = targets[-1] if last else t_next
                 steps += 1
                 if steps % PACE_WINDOW == 0 and not last:  # the work budget, as in scipy_ode
-                    pace = projected_pace(pace, float(t), steps, t_end, max_steps)
+                    pace = projected_pace(pace, t, steps, t_end, max_steps)  # mpf: no underflow
                 if bar is not None:
                     bar.n = float(t)
                     bar.refresh()

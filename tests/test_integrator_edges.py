@@ -170,3 +170,38 @@ def test_a_stiff_but_finite_start_is_integrated_by_torch_as_by_scipy():
             # rtol 1e-12 (the integrators' relative tolerance)
             assert 2.0 * float(s.a) ** 2 == pytest.approx(delta0, rel=1e-12), m
     assert float(states["torch"][-1].a) == pytest.approx(float(states["scipy"][-1].a), rel=1e-12)
+
+
+def test_the_mpmath_pace_projection_sees_steps_below_the_float64_range():
+    """a0 = 1e300 keeps a ~ 1e300 (eta_w a^2 - eta_a |w|^2 is conserved), so w relaxes at
+    the rate ~ a^2 = 1e600 for ever and an explicit method needs steps of ~1e-600: 1e598 of
+    them to t = 0.1.  The projection refuses that after a few windows, also when t itself
+    is below the float64 range (it was read as float(t) = 0.0, so the run went on to
+    max_steps = 100000 steps, minutes, before it said so)."""
+    with pytest.raises(ArithmeticError, match=r"max_steps=100000 cannot reach the last of times, "
+                                              r"t = 0\.1: .*mean step [0-9.]+e-600"):  # fmt: skip
+        numerics.simulate(_KU_SETUP, 1e300, [0.2, -0.1], [0.0, 0.1], method="mpmath", dps=15)
+    # the projection itself, on mpf times: 250 steps of 1e-600, 1e598 more needed
+    from numerics import scipy_ode
+
+    W = scipy_ode.PACE_WINDOW
+    last = (mpmath.mpf("1e-600") * W, mpmath.mpf("1e-600"))
+    with pytest.raises(ArithmeticError, match=r"mean step 1\.0e-600.* about 1\.0e\+599 more"):
+        scipy_ode.projected_pace(last, 2 * last[0], 2 * W, mpmath.mpf("0.1"), 10**5)
+
+
+def test_mpmath_resolves_a_weight_far_below_the_largest_one():
+    """The other side of the refusal above: a0 = 1e100, where the relaxation rate 1e200 is
+    reachable.  w relaxes to y / a0 = (1e-100, 5e-101) (X = I): mpmath controls the error of
+    each block, so w has its digits although a is 1e200 times larger."""
+    (st,) = numerics.simulate(_KU_SETUP, 1e100, [0.2, -0.1], [0.1], method="mpmath", dps=15)
+    # w(t) = y / a + O(e^{-2 a^2 t}) and a(t) = 1e100 (1 + O(1e-200)): 14 digits at dps 15
+    assert [float(v) for v in st.w] == pytest.approx([1e-100, 5e-101], rel=1e-13)
+
+
+@pytest.mark.parametrize("method", ["scipy", "torch"])
+def test_a_start_beyond_float64_is_refused_naming_out0_and_in0(method):
+    """'1e400' is a number (decimal strings are) with no float64 value: the float64 methods
+    refuse it naming simulate's arguments (torch converted it without a name)."""
+    with pytest.raises(ValueError, match=r"out0/in0.*outside the float64 range"):
+        numerics.simulate(_KU_SETUP, "1e400", [0.2, -0.1], [0.0, 1.0], method=method)
