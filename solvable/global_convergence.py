@@ -68,7 +68,7 @@ from solvable._core.model import Model
 from solvable._core.numbers import check_dps as _check_dps
 from solvable._core.numbers import check_int as _check_int
 from solvable._core.numbers import to_expr
-from solvable._core.tolerance import Tolerance, error_in_units
+from solvable._core.tolerance import Tolerance, error_in_units, worst_of
 from solvable.node_scaling import (
     GAMMA,
     J,
@@ -939,13 +939,13 @@ def _c1_quadrature(dps: int = 30, full: bool = False) -> Verdict:
             f = generate((_ZQ,), _c1_integrand(name, sp.Integer(1)).subs(D, d), "mpmath")
             with mpmath.workdps(dps + _GUARD):
                 quad = mpmath.quad(f, [-mpmath.inf, 0, mpmath.inf])
-            worst = max(worst, error_in_units(quad, c1(name, d, dps=dps), tol_mp))
+            worst = worst_of(worst, error_in_units(quad, c1(name, d, dps=dps), tol_mp))
         for name in ("swish", "tanh"):
             sig = activation_evaluator(name, "numpy")
             gh = float(np.sum(wq * sig(zq / np.sqrt(d)) ** 2))
-            worst = max(worst, error_in_units(c1(name, d), gh, tol_gh))
+            worst = worst_of(worst, error_in_units(c1(name, d), gh, tol_gh))
             if d in mp_dims:
-                worst = max(worst, error_in_units(c1(name, d, dps=dps), gh, tol_gh))
+                worst = worst_of(worst, error_in_units(c1(name, d, dps=dps), gh, tol_gh))
             grid = [float(np.sum(wq * sig(k / 10 * zq / np.sqrt(d)) ** 2)) for k in range(1, 11)]
             if not all(b > a for a, b in itertools.pairwise(grid)):
                 return Verdict("failed", f"{name}, d = {d}: c-grid not increasing: {grid}",
@@ -1096,7 +1096,7 @@ def _reported_constants(dps: int = 20) -> Verdict:
             if digits != 2 * dps:
                 e["C_1"] = error_in_units(consts.C1 if digits is None else
                                           c1("swish", d, dps=digits), C1, tol)  # fmt: skip
-        worst = max(worst, *e.values())
+        worst = worst_of(worst, *e.values())
         parts.append(f"{'float64' if digits is None else f'dps={digits}'}: "
                      + ", ".join(f"{key} {v:.2g}" for key, v in e.items()))  # fmt: skip
     return Verdict.from_error(

@@ -73,7 +73,7 @@ from solvable._core.numbers import check_int as _check_int
 from solvable._core.numbers import describe as _describe
 from solvable._core.numbers import exact_to_mpf as _to_mpf
 from solvable._core.scaled import scaled_sum
-from solvable._core.tolerance import Tolerance, error_in_units
+from solvable._core.tolerance import Tolerance, error_in_units, worst_of
 from solvable.linearisation import network_output
 
 SEED = "002_938675732d5dff93.txt"
@@ -1456,7 +1456,7 @@ def _gram_positive_definite(dps: int | None = None) -> Verdict:
             K = mpmath.matrix(gram(k, init, X, dps=dps).tolist())
             lam_mp = min(mpmath.eigsy(K, eigvals_only=True))
         lam64 = float(np.linalg.eigvalsh(gram(k, init, X))[0])
-        worst = max(worst, error_in_units(lam64, lam_mp, tol))
+        worst = worst_of(worst, error_in_units(lam64, lam_mp, tol))
         found.append((k, lam_mp, lam64))
     ok = all(lam > 0 for _, lam, _ in found) and worst <= 1
     text = ", ".join(f"{k}: {mpmath.nstr(lam, 6)}" for k, lam, _ in found)

@@ -78,7 +78,7 @@ from solvable._core.exact_gram import isotropy_defect, to_fraction
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
 from solvable._core.model import Model, System
 from solvable._core.numbers import Number
-from solvable._core.tolerance import Tolerance, error_in_units
+from solvable._core.tolerance import Tolerance, error_in_units, worst_of
 from solvable.mirror_flow import hyperbolic_entropy
 
 __all__ = [
@@ -3124,7 +3124,7 @@ def _delta_continuity(dps: int = 40) -> Verdict:
             for k in range(2):
                 change = abs(out[dlt].a[k] - base.a[k])
                 bound = 2 * slope * abs(mpmath.mpf(dlt)) + mpmath.mpf(10) ** (-dps + 2)
-                worst = max(worst, float(change / bound))
+                worst = worst_of(worst, float(change / bound))
     return Verdict(
         "confirmed" if worst <= 1 else "failed",
         f"|a(delta) - a(0)| <= 2 C |delta| through delta = 0 (C = {mpmath.nstr(slope, 3)}); "

@@ -73,7 +73,7 @@ from solvable._core.backends import expm1, fill_in_halves, generate
 from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_zero
 from solvable._core.model import Model
 from solvable._core.numbers import check_dps as _check_dps
-from solvable._core.tolerance import Tolerance, error_in_units
+from solvable._core.tolerance import Tolerance, error_in_units, worst_of
 
 SEED = "000_f57230b12d385b63.txt"
 
@@ -2064,7 +2064,7 @@ def _reported_constants(dps: int = 30) -> Verdict:
             if digits is None:
                 fn, sharp = gd_step_bounds(np.array(X, dtype=float), np.array(lam, dtype=float))
                 e["gd_step_bounds"] = error_in_units([fn, sharp], [step, 2 * step], tol)
-        worst = max(worst, *e.values())
+        worst = worst_of(worst, *e.values())
         parts.append(f"{'float64' if digits is None else f'dps={digits}'}: "
                      + ", ".join(f"{k} {v:.2g}" for k, v in e.items()))  # fmt: skip
     return Verdict.from_error(

@@ -61,7 +61,7 @@ from solvable._core.model import Model, System
 from solvable._core.numbers import Number
 from solvable._core.numbers import check_dps as _check_dps
 from solvable._core.numbers import exact_to_mpf as _to_mpf
-from solvable._core.tolerance import Tolerance, error_in_units
+from solvable._core.tolerance import Tolerance, error_in_units, worst_of
 
 SEED = "000_f57230b12d385b63.txt"
 
@@ -1340,7 +1340,7 @@ def _zipf_sum_of_squares_mpmath(dps: int = 30, full: bool = False) -> Verdict:
                 lambda j, s=s: term_fn(j, s) ** 2, [1, mpmath.inf], method="e"
             )
         closed = sum_of_squares_limit_numeric(0, w, dps=dps + _GUARD)
-        worst = max(worst, error_in_units(series, closed, tol))
+        worst = worst_of(worst, error_in_units(series, closed, tol))
     return Verdict(
         "confirmed" if worst <= 1 else "failed",
         f"alpha in {[str(a) for a in alphas]}: worst {worst:.2g} tolerances",

@@ -73,7 +73,7 @@ from solvable._core.geometry import norms_and_angles
 from solvable._core.model import Model
 from solvable._core.numbers import check_dps as _check_dps
 from solvable._core.numbers import exact_to_mpf as _to_mpf
-from solvable._core.tolerance import Tolerance, error_in_units
+from solvable._core.tolerance import Tolerance, error_in_units, worst_of
 from solvable.kernels import RHO, arccos_expectation
 from solvable.node_scaling import (
     _check_integer,
@@ -714,7 +714,7 @@ def _claim_quadrature(dps: int | None = None, full: bool = False) -> Verdict:
     worst, parts = 0.0, []
     ref = mean_ntg(X, "relu", dps=dps)
     e = error_in_units(mean_ntg(X, "relu"), ref, tol)
-    worst, parts = max(worst, e), [f"relu n=4: {e:.2g}"]
+    worst, parts = worst_of(worst, e), [f"relu n=4: {e:.2g}"]
     for name in ("swish", "tanh"):
         if full:
             Xs = X[:2]
@@ -728,7 +728,7 @@ def _claim_quadrature(dps: int | None = None, full: bool = False) -> Verdict:
                 diag = [G[i, i] * _mpmath_pair(fn, fn, s[i], s[i], th[i, i]) for i in range(2)]
             e = error_in_units(np.diag(mean_ntg(X, name))[:2], diag, tol)
             parts.append(f"{name} diagonal entries 1-2 (1-D): {e:.2g}")
-        worst = max(worst, e)
+        worst = worst_of(worst, e)
     return Verdict("confirmed" if worst <= 1 else "failed",
                    f"float64 vs mpmath at {dps} digits, error in tolerances: " + "; ".join(parts),
                    max_error=worst, tolerance=tol)  # fmt: skip
@@ -819,14 +819,14 @@ def _claim_reported_constants(dps: int | None = None) -> Verdict:
             # C_0 = 0 exactly for linear: compared in units of the kappa scale
             e = max(error_in_units(got_k, kap, tol),
                     error_in_units([got_c, kap], [c0, kap], tol))  # fmt: skip
-            worst = max(worst, e)
+            worst = worst_of(worst, e)
             parts.append(f"{name} dps={digits}: kappa_n {mpmath.nstr(kap, 12)}, C_0 "
                          f"{mpmath.nstr(c0, 12)} ({e:.2g} tol)")  # fmt: skip
             if digits == dps:
                 ef = max(error_in_units(kappa_n(X, name), kap, tol_f),
                          error_in_units([frobenius_constant(X, name), float(kap)],
                                         [c0, kap], tol_f))  # fmt: skip
-                worst = max(worst, ef)
+                worst = worst_of(worst, ef)
                 parts.append(f"{name} float64: {ef:.2g} tol")
     return Verdict.from_error(worst, "kappa_n() and frobenius_constant() vs eig_min and C_0 "
                               "from the definitions (10) by quadrature (n = 3, d = 4): "

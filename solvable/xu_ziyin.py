@@ -75,6 +75,7 @@ from solvable._core.conservation import ConservationLaw
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
 from solvable._core.model import Model, System
 from solvable._core.numbers import Number
+from solvable._core.tolerance import worst_of
 
 __all__ = [
     "CASES",
@@ -2485,7 +2486,7 @@ def _pq_condition(case_: Case) -> float:
             b = sb * mpmath.mpf(ui)
             for c in (a + b, a - b):
                 if abs(c) > (abs(a) + abs(b)) * mpmath.mpf(10) ** -35:
-                    worst = max(worst, (abs(a) + abs(b)) / abs(c))
+                    worst = worst_of(worst, (abs(a) + abs(b)) / abs(c))
         return float(worst)
 
 

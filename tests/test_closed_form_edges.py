@@ -209,3 +209,52 @@ def test_evaluator_claim_reports_the_true_error_of_the_start(monkeypatch):
         reported = float(m.group(1))
         assert true > 0  # W0 (thirds) is not a dps-digit or float64 number
         assert abs(reported - true) <= 0.05 * true, (label, reported, true)
+
+
+# ---------------------------------------------------------------------------
+# xu_ziyin.paper_constants: P = 0 is decided exactly, also for a start that is balanced to
+# hundreds of digits
+# ---------------------------------------------------------------------------
+def test_paper_constants_reports_no_alpha_prime_for_a_nearly_balanced_nonzero_p():
+    """Mutant solvable/xu_ziyin.py:2299:core/ReplaceComparisonOperator_Eq_LtE:38.
+
+    The docstring: ``alpha_prime`` (eq. (47)) only for ``P = 0 < Q``.  With eta_u = 2, eta_w
+    = 1, x = (1,) (rho = 1), W0 = ((1,),) (v = 1) and u0 = -r, r the 200-digit decimal of
+    sqrt(2), eq. (6) gives p = (sqrt(2) - r)/2 != 0 (sqrt(2) is irrational) and q = (sqrt(2)
+    + r)/2, so P = (sqrt(2) - r)^2/4 ~ 1e-401 > 0 and Q = (sqrt(2) + r)^2/4 > 0: not the
+    case of eq. (47), however close to it (P's cancellation is beyond what sympy's default
+    numerical evaluation resolves, so only the exact test P == 0 decides it)."""
+    with mpmath.workdps(220):
+        r = mpmath.nstr(mpmath.sqrt(2), 200)
+    setup = xz.Setup(2, 1, 1, (1,), 1)
+    out = xz.paper_constants(setup, ("-" + r,), ((1,),))
+    R = sp.Rational(r)
+    # exact algebraic numbers: the differences expand to 0 exactly
+    assert sp.expand(out["P"] - (sp.sqrt(2) - R) ** 2 / 4) == 0, out["P"]
+    assert sp.expand(out["Q"] - (sp.sqrt(2) + R) ** 2 / 4) == 0, out["Q"]
+    assert out["P"] != 0
+    assert out["alpha_prime"] is None, out["alpha_prime"]
+    assert "alpha_plus (Prop. 1)" not in out
+
+
+# ---------------------------------------------------------------------------
+# kunin.wide_symbolic: p_inf = 2 max(k, 0)/kappa^2
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("k", "kappa"),
+    [(-3, sp.Rational(1, 2)), (0, sp.Rational(1, 2)), (sp.Rational(5, 2), sp.Rational(1, 2)),
+     (-sp.Rational(1, 7), 3), (7, 3)],
+    ids=["k=-3", "k=0", "k=5/2", "k=-1/7", "k=7"],
+)  # fmt: skip
+def test_wide_p_inf_is_twice_the_positive_part_of_the_rate_over_kappa_squared(k, kappa):
+    """Mutant solvable/kunin.py:1683:core/NumberReplacer:513.
+
+    The docstring of WideSymbols: ``p_inf = 2 max(k, 0)/kappa^2`` (the t -> oo limit of a
+    mode's entry of P): 0 for every rate k <= 0, 2k/kappa^2 above.  (The symbolic claim
+    kunin.wide_limit_at_infinity also fails under this mutant, but ``wide_symbolic`` is
+    cached, so a per-line test selection can miss it.)"""
+    W = kunin.wide_symbolic()
+    got = W.exprs["p_inf"].subs({W.k: k, W.kappa: kappa})
+    want = 2 * max(sp.sympify(k), sp.Integer(0)) / sp.sympify(kappa) ** 2
+    # exact rationals on both sides
+    assert sp.simplify(got - want) == 0, (k, kappa, got)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import re
 import types
 from fractions import Fraction
@@ -17,6 +18,7 @@ import mpmath
 import numpy as np
 import pytest
 import sympy as sp
+from scipy import stats
 
 from solvable import xu_ziyin as xz
 from solvable._core.claims import Verdict
@@ -217,3 +219,110 @@ def test_residual_decay_bar_covers_the_rounding_of_f_within_a_small_factor(monke
             for s10 in (1, -1)
         )
     assert worst <= bar <= 10 * worst, (mpmath.nstr(bar, 5), mpmath.nstr(worst, 5))
+
+
+# ---------------------------------------------------------------------------
+# linear_node_scaling.contribution_moments: the KS test of one standardised coordinate
+# ---------------------------------------------------------------------------
+def _exact_contribution_samples(lam_j, total, beta_inf, V, coordinate, rng):
+    """N samples of c_j (N, 3) whose sample mean and (1/N) sample covariance equal Theorem
+    7.5's ``lambda_j/S beta_inf`` and ``lambda_j (I - lambda_j/S V V^T)`` to rounding, and
+    whose standardised first coordinate is ``coordinate`` (standardised): the columns are
+    centred and whitened by a lower-triangular (Cholesky) factor, then coloured by the lower
+    Cholesky factor of the covariance, so the first column is only rescaled."""
+    n = len(coordinate)
+    mean = lam_j / total * beta_inf
+    cov = lam_j * (np.eye(len(beta_inf)) - lam_j / total * V @ V.T)
+    u = np.column_stack([coordinate, rng.permutation(coordinate), rng.permutation(coordinate)])
+    u = u - u.mean(0)
+    white = u @ np.linalg.inv(np.linalg.cholesky(u.T @ u / n)).T
+    return mean + white @ np.linalg.cholesky(cov).T
+
+
+@pytest.mark.parametrize("law", ["normal", "four_point"])
+def test_contribution_mc_ks_test_rejects_a_non_normal_coordinate_with_exact_moments(
+    monkeypatch, law
+):
+    """Mutant solvable/confirmations/linear_node_scaling.py:169:core/NumberReplacer:67.
+
+    The claim linear_node_scaling.contribution_moments checks Theorem 7.5's law N(lambda_j/S
+    beta_inf, lambda_j (I - lambda_j/S V V^T)) of c_j by its mean and covariance "plus a KS
+    test of one standardised coordinate at level 1e-3".  Samples built to have exactly the
+    theorem's first and second moments (so the moment checks pass) are confirmed when that
+    coordinate is normal (the N normal quantiles: KS distance ~ 1/N) and must fail when it
+    is a four-point law (+-1/2, +-3/2 equally often: KS distance ~ 0.2, against a critical
+    value ~ 1.95/sqrt(N) ~ 0.044 at N = 2000), which no moment check can see."""
+    N = 2000
+    X, y, _ = conf_lns.nl.linear_data(2, 3, seed=1)
+    V = np.linalg.svd(X, full_matrices=False)[2].T  # (3, 2): the row space of X
+    beta_inf = math.sqrt(3) * np.linalg.pinv(X) @ y  # sqrt(d) V D^-1 U^T y (Theorem 7.4)
+    weights = zipf(sp.Rational(1, 2))
+    lam = conf_lns.nl.scalings(10, 0.5, weights)
+    if law == "normal":
+        coordinate = stats.norm.ppf((np.arange(N) + 0.5) / N)
+    else:
+        coordinate = np.resize([-1.5, -0.5, 0.5, 1.5], N)
+    rng = np.random.default_rng(0)
+    c = np.stack([_exact_contribution_samples(lam[j], lam.sum(), beta_inf, V, coordinate, rng)
+                  for j in (0, 1)], 1)  # fmt: skip
+    smp = {"X": X, "y": y, "samples": N, "nodes": [0, 1],
+           "cases": [{"m": 10, "gamma": 0.5, "name": "Zipf(0.5)", "weights": weights,
+                      "lam": lam, "c": c}]}  # fmt: skip
+    monkeypatch.setattr(conf_lns.nl, "contribution_samples", lambda full=False: smp)
+    verdict = conf_lns._contribution_mc()
+    ks, crit = map(float, re.search(r"KS (\S+) vs (\S+)$", verdict.detail).groups())
+    assert "finite-m 0.00," in verdict.detail  # the moments are the theorem's (to rounding)
+    if law == "normal":
+        assert verdict.status == "confirmed", verdict.detail
+        assert ks < crit, verdict.detail
+    else:
+        # the standardised atoms are +-1/sqrt(5), +-3/sqrt(5): sup |F_N - Phi| >= F_N(-0.447)
+        # - Phi(-0.447) = 0.5 - 0.327 = 0.17; only the KS test can see it
+        assert verdict.status == "failed", verdict.detail
+        assert ks > 0.15, verdict.detail
+    # the critical value at level 1e-3: the asymptotic Kolmogorov quantile is
+    # 1.9495/sqrt(N); at N = 2000 the exact one is within 2% of it
+    assert abs(crit * math.sqrt(N) - 1.9495) <= 0.04, verdict.detail
+
+
+# ---------------------------------------------------------------------------
+# xu_ziyin._fit: alpha_+ is the attracting fixed point, however slow the approach
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("h", ["1/40", "1/20", "1/8", "1/2"])
+@pytest.mark.parametrize(("A", "B", "C"), [(2, -3, 2), (1, 1, 2), (1, 0, 4)])
+def test_fit_reads_alpha_plus_minus_and_t_c_off_a_riccati_orbit_at_any_step(A, B, C, h):
+    """Mutant solvable/confirmations/xu_ziyin.py:258:core/NumberReplacer:142.
+
+    alpha(t) solves ``d alpha/dt = -4 (A alpha^2 - B alpha - C)``, alpha(0) = 1 (the module
+    docstring of solvable.xu_ziyin): fixed points alpha_+ = (B + D)/(2A) (attracting) and
+    -alpha_- = (B - D)/(2A), D = sqrt(B^2 + 4AC) = 1/t_c, and ``(alpha - alpha_+)/(alpha +
+    alpha_-) = xi(0) exp(-4 t/t_c)``.  From alpha at t = 0, h, 2h, 3h ``_fit`` must return
+    alpha_+, alpha_-, t_c and alpha(4h) for every step h: the attracting point has the
+    multiplier exp(-4h/t_c) < 1 also where the repelling one's, exp(4h/t_c), is below 2."""
+    with mpmath.workdps(40):
+        A, B, C = map(mpmath.mpf, (A, B, C))
+        D = mpmath.sqrt(B**2 + 4 * A * C)
+        ap, am, t_c = (B + D) / (2 * A), (D - B) / (2 * A), 1 / D
+        xi0 = (1 - ap) / (1 + am)
+
+        def alpha(t):
+            w = xi0 * mpmath.exp(-4 * t / t_c)
+            return (ap + am * w) / (1 - w)
+
+        # the orbit is the Riccati solution: its ODE residual at t = 0.3 is at rounding level
+        # (mpmath.diff by a 40-digit finite difference: 1e-25 leaves it 15 digits of slack)
+        t0 = mpmath.mpf("0.3")
+        ode = mpmath.diff(alpha, t0) + 4 * (A * alpha(t0) ** 2 - B * alpha(t0) - C)
+        assert abs(ode) <= mpmath.mpf("1e-25"), ode
+        assert abs(alpha(0) - 1) <= mpmath.mpf("1e-35")  # a few 40-digit roundings
+        step = mpmath.mpf(Fraction(h).numerator) / Fraction(h).denominator
+        samples = [alpha(k * step) for k in range(5)]
+        fit = conf_xz._fit("generic", samples[:4], step)
+        # 40-digit samples of a map whose multipliers are within exp(+-2D) of 1: the fit
+        # (a 3x3 solve and a quadratic) loses at most ~10 digits to the samples' closeness,
+        # so 1e-25 relative is far above its rounding
+        tol = mpmath.mpf("1e-25")
+        for key, want in (("alpha_plus", ap), ("alpha_minus", am), ("t_c", t_c),
+                          ("prediction", samples[4])):  # fmt: skip
+            assert abs(fit[key] - want) <= tol * abs(want), (key, fit[key], want, h)
+        assert fit["alpha_prime"] is None

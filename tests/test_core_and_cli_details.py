@@ -5,6 +5,8 @@ shortened residuals.  Each test names the surviving mutant of the seed-2 sample
 
 from __future__ import annotations
 
+import collections
+import re
 import types
 from fractions import Fraction
 
@@ -13,7 +15,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from solvable import cli
+from solvable import cli, theorems, verify_runner
 from solvable._core import numbers as nb
 from solvable._core.claims import Theorem, Verdict
 from solvable._core.tolerance import Tolerance, error_in_units
@@ -130,3 +132,100 @@ def test_verify_refuses_options_out_of_range_naming_them(options, exc):
 def test_verify_passes_valid_options_through(dps):
     v = _dps_echo().verify(dps=dps, full=True)
     assert v.status == "confirmed" and v.detail == f"dps={dps} full=True"
+
+
+# ---------------------------------------------------------------------------
+# theorems registry: a claim id that appears twice is refused
+# ---------------------------------------------------------------------------
+class _Model:
+    """A stand-in for a solvable.Model: a name (no module in solvable.confirmations, so no
+    simulation-backed claims are added) and its claims (hashable: _registry is cached)."""
+
+    def __init__(self, name: str, ids: tuple[str, ...]) -> None:
+        self.name = name
+        self._ids = ids
+
+    def theorems(self) -> list[Theorem]:
+        return [_claim_with_id(i) for i in self._ids]
+
+
+def _claim_with_id(claim_id: str) -> Theorem:
+    return Theorem(claim_id, "000_x.txt (1)", "a statement", "numeric",
+                   lambda: Verdict("confirmed", "ok"))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("models", "repeated"),
+    [
+        ((_Model("demo_a", ("demo_a.x", "demo_a.y", "demo_a.x")),), ["demo_a.x"]),  # twice
+        (
+            (_Model("demo_b", ("demo_b.x",)), _Model("demo_b", ("demo_b.x", "demo_b.y"))),
+            ["demo_b.x"],
+        ),  # the same id from two models
+        (
+            (_Model("demo_c", ("demo_c.x", "demo_c.y", "demo_c.x", "demo_c.y", "demo_c.x")),),
+            ["demo_c.x", "demo_c.y"],
+        ),  # three times and twice
+    ],
+)
+def test_registry_refuses_a_claim_id_that_appears_more_than_once(models, repeated):
+    """Mutant solvable/theorems.py:46:core/NumberReplacer:0.
+
+    "claim ids must be unique": every id repeated (twice or more) is named, sorted."""
+    with pytest.raises(
+        ValueError, match=re.escape(f"claim ids must be unique, repeated: {repeated}")
+    ):
+        theorems._registry(models)
+
+
+def test_registry_accepts_distinct_claim_ids_in_model_order():
+    models = (_Model("demo_d", ("demo_d.x", "demo_d.y")), _Model("demo_e", ("demo_e.x",)))
+    assert [t.id for t in theorems._registry(models)] == ["demo_d.x", "demo_d.y", "demo_e.x"]
+
+
+# ---------------------------------------------------------------------------
+# verify_runner._drain: a worker's pending claims are those it has not reported yet
+# ---------------------------------------------------------------------------
+class _FakeConn:
+    def __init__(self, messages):
+        self.messages = collections.deque(messages)
+
+    def poll(self):
+        return bool(self.messages)
+
+    def recv(self):
+        return self.messages.popleft()
+
+
+def _fake_worker(pending, messages):
+    return types.SimpleNamespace(
+        conn=_FakeConn(messages), pending=collections.deque(pending), current=None, busy=True,
+        process=types.SimpleNamespace(exitcode=None),
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("pending", "reported", "left"),
+    [
+        ([3, 5, 8], [3], [5, 8]),  # the task's order
+        ([3, 5, 8], [5], [3, 8]),  # out of the task's order: that claim, not the first
+        ([3, 5, 8], [8, 3], [5]),
+        ([], [4], []),  # a claim no longer pending (nothing to remove)
+    ],
+)
+def test_drain_keeps_pending_exactly_the_claims_not_yet_reported(pending, reported, left):
+    """Mutant solvable/verify_runner.py:363:core/ReplaceAndWithOr:3.
+
+    _Worker.pending is "the claims of its current task not yet reported": a ("done", index,
+    ...) message removes that index (wherever it stands) and records its verdict; the
+    others stay pending, in order, for a fresh worker should this one die (_buried)."""
+    verdict = Verdict("confirmed", "ok")
+    messages = []
+    for i in reported:
+        messages += [("start", i), ("done", i, verdict, 0.5)]
+    w = _fake_worker([(i, f"claim {i}") for i in pending], [*messages, ("idle",)])
+    recorded = []
+    assert verify_runner._drain(w, lambda i, v, cpu: recorded.append((i, v, cpu))) is True
+    assert recorded == [(i, verdict, 0.5) for i in reported]
+    assert list(w.pending) == [(i, f"claim {i}") for i in left]
+    assert w.current is None and w.busy is False

@@ -4,11 +4,14 @@ against an independent computation (exact partial sums, the stated uniform law).
 
 from __future__ import annotations
 
+import dataclasses
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
 
+from numerics import alpha_scaling as al
 from numerics import node_scaling_experiment as ex
 from numerics import ntg_sampling
 from solvable import node_scaling as ns
@@ -77,3 +80,71 @@ def test_pytorch_default_initialisation_is_uniform_in_plus_minus_one_over_root_f
         # standard error of the mean of u^2 over >= 2000 draws: sqrt(4/45/2000) = 6.7e-3;
         # 0.04 is 6 of them (a fixed seed: deterministic; a wrong law is off by >= 0.3)
         assert abs(float(np.mean(u**2)) - 1 / 3) < 0.04, name
+
+
+def test_single_relu_repeats_start_from_independent_initialisations(monkeypatch):
+    """Section 8.1.2: "All experiments are repeated 5 times" (each repeat a new run: the
+    data resampled, and a new draw of the network), so no two repeats of a setting may
+    start gradient descent from the same weights.  The initial parameters handed to
+    ``gradient_descent`` are recorded per repeat and setting.  Written against
+    numerics/node_scaling_experiment.py:823:core/ReplaceBinaryOperator_Add_BitAnd:13
+    (seeds ``rep * 100 + k`` -> ``rep * 100 & k``: repeats 0 and 1 then drew the same
+    weights)."""
+    starts = []
+    real = ex.gradient_descent
+
+    def recording(model, p0, *args, **kwargs):
+        starts.append({k: v.detach().clone() for k, v in p0.items()})
+        return real(model, p0, *args, **kwargs)
+
+    monkeypatch.setattr(ex, "gradient_descent", recording)
+    settings = ((0.5, 0.7), (0.0, 0.4))
+    repeats = 3
+    ex.single_relu_experiment(n=6, d=3, width=8, n_test=4, steps=2, repeats=repeats,
+                              settings=settings, pytorch_default=False, n_records=2,
+                              threads=1)  # fmt: skip
+    assert len(starts) == repeats  # one batched run of every setting per repeat
+    for k in range(len(settings)):
+        W = [s["W"][k] for s in starts]
+        a = [s["a"][k] for s in starts]
+        for r in range(repeats):
+            for q in range(r):
+                # continuous N(0, I) draws: equal only if drawn from the same stream
+                assert not torch.equal(W[r], W[q]), (k, q, r)
+                assert W[r].shape == (8, 3) and a[r].shape == (8,)
+
+
+def test_alpha_curve_is_a_frozen_record_whose_means_stay_those_of_its_values():
+    """``AlphaCurve`` derives ``means`` and ``stderrs`` (``std(ddof=1)/sqrt(S)``) from
+    ``values`` once, when it is made, and makes the value arrays read-only: a measured curve
+    is a record, so no field can be reassigned afterwards (``FrozenInstanceError``) and the
+    summaries can never disagree with the values.  The summaries are checked against exact
+    rational arithmetic.  Written against numerics/alpha_scaling.py:255:core/
+    ReplaceTrueWithFalse:4 (``frozen=True`` -> ``frozen=False``: ``values`` could then be
+    swapped under stale means)."""
+    rows = [[1, 2, 4], [0, 0, 3]]  # (A, S) = (2, 3)
+    curve = al.AlphaCurve(alphas=(0.5, 2.0), seeds=3, setup=al.AlphaSetup(),
+                          values={"test_error": np.array(rows, dtype=float)},
+                          lrs=np.array([0.1, 0.2]), device="cpu", dtype="float64",
+                          seconds=0.0)  # fmt: skip
+
+    def summaries(row):
+        mean = Fraction(sum(row), len(row))
+        var = sum((Fraction(v) - mean) ** 2 for v in row) / (len(row) - 1)
+        return float(mean), math.sqrt(var / len(row))
+
+    def consistent():
+        for i, row in enumerate(rows):
+            mean, err = summaries(row)
+            # a few float64 roundings of small integers' sums and squares: 1e-14 relative
+            assert curve.means["test_error"][i] == pytest.approx(mean, rel=1e-14, abs=0)
+            assert curve.stderrs["test_error"][i] == pytest.approx(err, rel=1e-14, abs=0)
+
+    consistent()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        curve.values = {"test_error": np.zeros((2, 3))}  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        curve.means = {}  # type: ignore[misc]
+    with pytest.raises(ValueError, match="read-only"):
+        curve.values["test_error"][0, 0] = 100.0
+    consistent()

@@ -6,6 +6,7 @@ Mutation-testing triage (seed-2 run, helper C).
 
 from __future__ import annotations
 
+import math
 import re
 
 import sympy as sp
@@ -37,3 +38,24 @@ def test_never_binding_terms_reports_each_ratio_minus_its_bound():
         reported = sp.parse_expr(found.group(1), local_dict=names)
         # exact polynomials in b, g, p: the difference expands to 0 exactly
         assert sp.expand(reported - expected) == 0, (bound, reported)
+
+
+def test_activation_derivative_bounds_reports_each_tail_bound():
+    """Claim ``global_convergence.activation_derivative_bounds`` reports the tail bounds for
+    |u| > 60 it compares the sups with (its comment): S(1 - S) <= e^{-|u|} gives |swish'| <=
+    1 + 61 e^{-60} and |swish''| <= 62 e^{-60}; sech^2 <= 4 e^{-2|u|} gives |tanh'| <= 4
+    e^{-120} and |tanh''| <= 8 e^{-120}.  A bound >= 1 is printed as ``1 + (bound - 1)``.
+    Mutant key: solvable/global_convergence.py:981:core/ReplaceBinaryOperator_Sub_Mul:37."""
+    (thm,) = theorems.select("global_convergence.activation_derivative_bounds")
+    verdict = thm.verify()
+    assert verdict.status == "confirmed", verdict.detail
+    found = re.findall(r"\(tail < (1 \+ )?([-+.e0-9]+)\)", verdict.detail)
+    e60 = math.exp(-60)
+    # (printed offset from 1 or not, the bound or its excess over 1), in the printed order
+    want = [(True, 61 * e60), (False, 62 * e60), (False, 4 * e60**2), (False, 8 * e60**2)]
+    assert len(found) == len(want), verdict.detail
+    for (one_plus, text), (want_one, value) in zip(found, want, strict=True):
+        assert bool(one_plus) == want_one, verdict.detail
+        # 3 significant digits printed: within 0.5 % of the value (float64 exp(-60) is exact
+        # to 1e-16 relative)
+        assert abs(float(text) - value) <= 5e-3 * value, (text, value)

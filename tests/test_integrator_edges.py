@@ -4,6 +4,8 @@ the DOP853 stage buffer, and a step that overflows."""
 
 from __future__ import annotations
 
+import math
+
 import mpmath
 import numpy as np
 import pytest
@@ -205,3 +207,87 @@ def test_a_start_beyond_float64_is_refused_naming_out0_and_in0(method):
     refuse it naming simulate's arguments (torch converted it without a name)."""
     with pytest.raises(ValueError, match=r"out0/in0.*outside the float64 range"):
         numerics.simulate(_KU_SETUP, "1e400", [0.2, -0.1], [0.0, 1.0], method=method)
+
+
+# ---------------------------------------------------------------------------
+# numerics.scipy_ode: the flat-mode threshold of LinearTail, the pace projection's windows
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("fraction", [0.95, 1.05])
+def test_linear_tail_flat_modes_are_those_within_the_documented_tau(fraction):
+    """LinearTail's docstring: eigenvalues are resolved only to ``tau = max|lam| (64 N eps
+    + 10 rtol)``; a mode with ``|lam_k| <= tau`` is flat, and ``change(s)`` moves only along
+    the non-flat modes, ``c_k (1 - exp(-lam_k s)) / lam_k``.  ``S = diag(1, lam)`` with
+    ``lam`` 5% below tau (flat: no change along it) and 5% above (it relaxes like any
+    mode).  Written against numerics/scipy_ode.py:125:core/NumberReplacer:49 (``10 rtol``
+    -> ``9 rtol``: 0.95 tau is then above the threshold and moves by ~s)."""
+    from numerics import scipy_ode
+
+    rtol, eps, s = 1e-6, 2.0**-52, 2.0
+    tau = 1.0 * (64 * 2 * eps + 10 * rtol)  # max|lam| = 1
+    lam = fraction * tau
+    tail = scipy_ode.LinearTail(np.diag([1.0, lam])[None], np.ones((1, 2)), np.ones((1, 2)),
+                                np.ones((1, 2)), np.array([1e6]), eps, rtol)  # fmt: skip
+    flat = fraction < 1
+    # eigh of a diagonal matrix returns its entries (ascending) exactly
+    assert tail.flat[0].tolist() == [flat, False]
+    got = tail.change(s)[0]
+    # c_k = 1 on both modes (z' = (1, 1), V a signed permutation), eta = 1; 1e-12 relative
+    # covers the rounding of eigh's exact eigenpairs and of expm1 (~1e-16)
+    assert got[0] == pytest.approx(-math.expm1(-s), rel=1e-12)
+    want = 0.0 if flat else -math.expm1(-lam * s) / lam  # ~ s = 2 for the slow mode
+    assert got[1] == pytest.approx(want, rel=1e-12, abs=0)
+
+
+def _third_flow():
+    """``x' = 1/3 - x`` (``L = (x - 1/3)^2 / 2``): 1/3 is no float64 number, so the state
+    keeps a rounding-level error and DOP853 stays at its stability limit (a step ~6)."""
+    from solvable._core.flows import GradientFlow
+
+    x = sp.Symbol("x")
+    third = sp.Rational(1, 3)
+    return GradientFlow((x,), (), (third - x,), (("x", (1,)),), (x - third) ** 2 / 2)
+
+
+def test_the_pace_projection_runs_every_window_on_the_last_window_mean_step():
+    """integrate's docstring: ``max_steps`` "is projected every PACE_WINDOW steps
+    (projected_pace)", on "the mean step of the last PACE_WINDOW steps"; the first window
+    has nothing to compare with, and a run that cannot reach its horizon stops at the
+    first window whose mean step no longer grows.  The steps and times are those of an
+    independent scipy DOP853 run (the documented rtol and atol = rtol 1e-3 (max|y0| or 1))
+    of ``x' = 1/3 - x`` to t = 1e15: the PaceError must come at that first window, naming
+    its step count (a multiple of PACE_WINDOW), its time and its mean step.  Written against
+    numerics/scipy_ode.py:262:core/NumberReplacer:120 (``steps % W == 0`` -> ``== 1``: the
+    projection then ran at steps 1, W + 1, ...)."""
+    import re
+
+    from scipy.integrate import DOP853
+
+    from numerics import scipy_ode
+
+    W, t_end, max_steps = scipy_ode.PACE_WINDOW, 1e15, 100_000
+    rtol = scipy_ode.DEFAULT_RTOL
+    with pytest.raises(scipy_ode.PaceError) as info:
+        scipy_ode.integrate(_third_flow(), [], [0.0], [t_end], max_steps=max_steps)
+    m = re.search(r"mean step ([^,]+), no longer growing\) it needs about \S+ more steps "
+                  r"after (\d+) \(t = ([^)]+)\)", str(info.value))  # fmt: skip
+    assert m, str(info.value)
+    mean_said, steps_said, t_said = float(m[1]), int(m[2]), float(m[3])
+
+    solver = DOP853(lambda _t, y: 1 / 3 - y, 0.0, np.array([0.0]), t_end, rtol=rtol,
+                    atol=rtol * 1e-3)  # fmt: skip
+    ts = [0.0]
+    first = None  # the first window (after the first) whose mean step stopped growing
+    while first is None and len(ts) <= 40 * W:
+        solver.step()
+        ts.append(solver.t)
+        k = len(ts) - 1
+        if k % W == 0 and k >= 2 * W:
+            mean, before = (ts[k] - ts[k - W]) / W, (ts[k - W] - ts[k - 2 * W]) / W
+            if 0 < mean <= scipy_ode.PACE_GROWTH * before:
+                assert (t_end - ts[k]) / mean > scipy_ode.PACE_MARGIN * (max_steps - k)
+                first = k
+    assert first is not None  # DOP853 at its stability limit: the step stops growing
+    assert steps_said == first, (steps_said, first)
+    # the message prints t to 6 and the mean step to 3 significant digits
+    assert t_said == pytest.approx(ts[first], rel=1e-5)
+    assert mean_said == pytest.approx((ts[first] - ts[first - W]) / W, rel=1e-2)

@@ -8,10 +8,13 @@ Mutation-testing triage (seed-2 run, helper C).
 from __future__ import annotations
 
 import dataclasses
+import math
+import re
 import signal
 import sys
 import time
 import types
+from fractions import Fraction
 from multiprocessing import Pipe
 
 import mpmath
@@ -19,7 +22,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from solvable import kernels, linearisation, phases, verify_runner
+from solvable import kernels, linearisation, phases, theorems, verify_runner
 from solvable import piecewise_linear as pl
 from solvable._core.claims import Theorem, Verdict
 
@@ -193,3 +196,76 @@ def test_local_run_reports_the_cpu_seconds_its_claim_took(monkeypatch):
     (outcome,) = verify_runner.run([_demo_claim()], jobs=1)
     assert outcome.verdict.status == "confirmed", outcome.verdict
     assert outcome.cpu_seconds == _SPENT
+
+
+# ---------------------------------------------------------------------------
+# linearisation.tanh_second_derivative_bound: the verdict states the supremum it proved
+# ---------------------------------------------------------------------------
+def test_tanh_bound_verdict_states_the_supremum_and_where_it_is_attained():
+    """Mutant solvable/linearisation.py:545:core/ReplaceComparisonOperator_NotEq_Is:2.
+
+    tanh'' = -2 t (1 - t^2) with t = tanh z; d/dt of 2 t (1 - t^2) = 2 - 6 t^2 vanishes at
+    t^2 = 1/3, where |tanh''| = 2 (1/sqrt(3)) (2/3) = 4 sqrt(3)/9.  The proved claim must
+    say so (not only that its residuals vanish): the value, its decimal and the point."""
+    (thm,) = theorems.select("linearisation.tanh_second_derivative_bound")
+    verdict = thm.verify()
+    assert verdict.status == "proved", verdict.detail
+    sup = f"{4 * math.sqrt(3) / 9:.6f}"  # the detail prints 6 decimals
+    assert f"sup|tanh''| = 4 sqrt(3)/9 ~ {sup}" in verdict.detail, verdict.detail
+    assert "tanh^2 z = 1/3" in verdict.detail, verdict.detail
+    assert verdict.residuals and all(r == 0 for r in verdict.residuals)
+
+
+# ---------------------------------------------------------------------------
+# node_scaling.zipf_sum_of_squares_decreasing: the range it reports, to 5 digits
+# ---------------------------------------------------------------------------
+def test_zipf_decreasing_reports_the_range_of_its_grid_to_five_digits():
+    """Mutant solvable/node_scaling.py:1201:core/NumberReplacer:421.
+
+    The claim reports ``values in (min, max]`` of zeta(2/alpha)/zeta(1/alpha)^2 on alpha =
+    0.05, ..., 0.95, to 5 significant digits.  The function decreases in alpha, so the ends
+    are alpha = 0.95 (s = 1/alpha = 20/19) and alpha = 0.05 (s = 20), computed here with
+    mpmath.zeta directly (not the package's generated closed form)."""
+    (thm,) = theorems.select("node_scaling.zipf_sum_of_squares_decreasing")
+    verdict = thm.verify()
+    assert verdict.status == "confirmed", verdict.detail
+    m = re.search(r"values in \(([-+.e0-9]+), ([-+.e0-9]+)\]", verdict.detail)
+    assert m, verdict.detail
+    with mpmath.workdps(40):
+        ends = [mpmath.zeta(2 * s) / mpmath.zeta(s) ** 2 for s in (mpmath.mpf(20) / 19, 20)]
+        for text, exact in zip(m.groups(), ends, strict=True):
+            # 5 significant digits: within half a unit of the 5th digit of the exact value
+            half_unit = mpmath.mpf(10) ** (mpmath.floor(mpmath.log10(exact)) - 4) / 2
+            assert abs(mpmath.mpf(text) - exact) <= half_unit, (text, exact)
+
+
+# ---------------------------------------------------------------------------
+# linearisation.State: a measured state is a record its outputs stay consistent with
+# ---------------------------------------------------------------------------
+def test_linearisation_state_is_a_frozen_record_of_outputs_measured_from_its_weights():
+    """Mutant solvable/linearisation.py:349:core/ReplaceTrueWithFalse:19.
+
+    ``State`` holds ``W``, ``a`` and the outputs ``f`` and risk ``R`` measured from them
+    (eqs. (2.19), (2.22)); as every model's ``State`` it is a frozen record, so no field
+    can be reassigned (``FrozenInstanceError``) to leave ``f`` and ``R`` stale.  The values
+    are checked against exact rational arithmetic (linear activation, p = 4: scale 1/2)."""
+    X = ((1, 2), (3, -1), (0, 1))
+    y = (1, 0, -2)
+    W = [[1, 0], [0, 1], [1, -1], [2, 1]]
+    a = [1, -1, 2, 1]
+    setup = linearisation.Setup(X=X, y=y, activation="linear")
+    state = linearisation.SYSTEM.state(setup, 0.5, {"W": W, "a": a}, None)
+    scale = Fraction(1, 2)  # 1/sqrt(p), p = 4
+    f = [scale * sum(aj * sum(wk * xk for wk, xk in zip(wj, x, strict=True))
+                     for aj, wj in zip(a, W, strict=True)) for x in X]  # fmt: skip
+    risk = sum((yi - fi) ** 2 for yi, fi in zip(y, f, strict=True)) / (2 * len(y))
+    # small integers and halves: every float64 operation here is exact
+    assert state.f.tolist() == [float(v) for v in f]
+    assert state.risk == float(risk)
+    assert state.t == 0.5
+    for name, value in (("W", np.zeros((4, 2))), ("a", np.zeros(4)), ("f", np.zeros(3)),
+                        ("risk", 0.0), ("t", 1.0)):  # fmt: skip
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(state, name, value)
+    assert state.f.tolist() == [float(v) for v in f] and state.risk == float(risk)
+    assert state.W.tolist() == W and state.a.tolist() == a

@@ -16,6 +16,7 @@ from solvable import xu_ziyin as xz
 from solvable._core import activations
 from solvable._core import numbers as nb
 from solvable._core.claims import Verdict
+from solvable._core.tolerance import worst_of
 
 
 # ---------------------------------------------------------------------------
@@ -160,3 +161,24 @@ def test_simulate_rtol_at_its_ends_is_accepted():
     for rtol in (100 * np.finfo(float).eps, math.nextafter(1.0, 0.0)):
         (st,) = numerics.simulate(_KU, 0.5, [0.2, -0.1], [0.1], method="scipy", rtol=rtol)
         assert math.isfinite(float(st.a))
+
+
+# ---------------------------------------------------------------------------
+# the worst of several errors: a NaN anywhere is a failure, never dropped
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "errors",
+    [(0.5, math.nan), (math.nan, 0.5), (0.1, 0.2, np.float64("nan")), (0.5, mpmath.nan)],
+)
+def test_worst_of_keeps_a_nan_wherever_it_is(errors):
+    """Python's max drops a NaN that is not first (max(0.5, nan) is 0.5): a confirmation whose
+    critical value came out NaN (a mutant of the Theorem 7.5 Monte Carlo check) was
+    confirmed.  worst_of returns NaN, which Verdict.from_error fails."""
+    assert math.isnan(worst_of(*errors))
+    assert Verdict.from_error(worst_of(*errors), "d").status == "failed"
+
+
+def test_worst_of_is_the_largest_otherwise():
+    assert worst_of(0.5, 2.0, 1.0) == 2.0
+    assert worst_of(mpmath.mpf("0.25"), 0.125) == mpmath.mpf("0.25")
+    assert worst_of(0.0, math.inf) == math.inf

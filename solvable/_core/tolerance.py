@@ -32,6 +32,7 @@ __all__ = [
     "error_in_units",
     "monte_carlo",
     "relative_error",
+    "worst_of",
 ]
 
 
@@ -88,6 +89,16 @@ def digits(a: Any, b: Any) -> float:
     """Significant digits of agreement (``inf`` for exact agreement)."""
     err = relative_error(a, b)
     return float("inf") if err == 0 else float(-np.log10(err))
+
+
+def worst_of(*errors: Any) -> Any:
+    """The largest of ``errors`` (errors in units of a tolerance, ratios to a bound), NaN if
+    any is NaN.  Python's ``max`` drops a NaN that is not first (``max(0.5, nan)`` is 0.5),
+    so a term that failed to compute would pass a check; a NaN here fails it
+    (:meth:`~solvable._core.claims.Verdict.from_error` confirms only ``worst <= 1``)."""
+    if any(isinstance(e, (float, np.floating, mpmath.mpf)) and e != e for e in errors):
+        return math.nan
+    return max(errors)
 
 
 def error_in_units(a: Any, b: Any, tol: Tolerance) -> float:

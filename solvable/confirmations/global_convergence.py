@@ -30,7 +30,7 @@ from numerics.torch_flow import gradient_flow, threads
 from solvable import global_convergence as gcv
 from solvable import ntg
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import Tolerance, monte_carlo
+from solvable._core.tolerance import Tolerance, monte_carlo, worst_of
 from solvable.global_convergence import SEED
 
 
@@ -46,7 +46,7 @@ def monitor_verdict(result: dict[str, Any]) -> tuple[float, str]:
         cc = max(c["move_over_bound_max"])
         cl = max(c["move_over_bound_given_loss_max"])
         dd = max(c["ntg_change_over_bound_max"])
-        worst = max(worst, 1 / a if a > 0 else math.inf, b, cc, dd)
+        worst = worst_of(worst, 1 / a if a > 0 else math.inf, b, cc, dd)
         met = c["width"] >= c["width_condition"]
         parts.append(
             f"gamma={c['gamma']:g} m={c['width']}: min_t eig_min/(a) = {a:.3g}, max_t L/(b) = "
@@ -90,7 +90,7 @@ def gd_monitor_verdict(result: dict[str, Any]) -> tuple[float, str]:
         move_ratio = float(np.max(move[:, pos] / wb))
         eig_ratio = float(np.min(eig) / float(gcv.eig_min_bound_numeric(consts)))
         decay = float(np.max(r2[:, -1] / r2[:, 0]))
-        worst = max(worst, rate_ratio, move_ratio)
+        worst = worst_of(worst, rate_ratio, move_ratio)
         met = result["width"] >= c["width_condition"]
         parts.append(
             f"gamma={c['gamma']:g}: max_s ||y - u_s||^2/(16) = {rate_ratio:.3g} (residual^2 "
@@ -333,7 +333,7 @@ def ntg_split_verdict(result: dict[str, Any]) -> Verdict:
         m2, h2 = float(s2.mean), float(s2.half_width)
         settle = h1 / -m1 if m1 < 0 else math.inf
         apart = float(np.hypot(h1, h2)) / (m2 - m1) if m2 > m1 else math.inf
-        worst = max(worst, settle, apart)
+        worst = worst_of(worst, settle, apart)
         M1, M2 = np.array(g["move_1"]).mean(1), np.array(g["move_2"]).mean(1)
         parts.append(
             f"gamma={g['gamma']:g}: mean max_t ||dTheta^(1)||_2 over widths "

@@ -15,7 +15,7 @@ from scipy import stats
 from numerics import kernel_sampling as ks
 from solvable._core.backends import generate
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import MonteCarlo, Tolerance, monte_carlo
+from solvable._core.tolerance import MonteCarlo, Tolerance, monte_carlo, worst_of
 from solvable.kernels import (
     _F64_TOL,
     C1,
@@ -85,7 +85,7 @@ def _mc_kernels(full: bool = False) -> Verdict:
                 units = _mc_units(est[k], ks.upper(gram(k, init, _MC_X)))
                 if units > worst or tol is None:
                     tol = _mc_tolerance(est[k])
-                worst = max(worst, units)
+                worst = worst_of(worst, units)
                 lines.append(f"{k}@{init.a_law},p={p}: {units:.2f}")
     return Verdict(
         "confirmed" if worst <= 1 else "failed",
@@ -204,7 +204,7 @@ def _mc_table_1(full: bool = False) -> Verdict:
         f"half-widths: " + "; ".join(lines) + f"; Kaiming E[f(e1) f(e2)] = "
         f"{float(est_k.mean[4]):.4f} vs the exact 3/(4d) = {0.75 / d:.4f}, and "
         f"{excl:.1f} half-widths from the Gaussian-weight arc-cosine 2/(pi d) = {arccos:.4f}",
-        max_error=worst if ok else max(worst, 1 / excl if excl > 0 else float("inf")),
+        max_error=worst if ok else worst_of(worst, 1 / excl if excl > 0 else float("inf")),
         tolerance=tol,
     )
 
@@ -283,7 +283,7 @@ def _gaussian_limit(full: bool = False, *, ks_width: int | None = None,
         f"eq. (2.28) init, projections {_G_C.tolist()}: " + "; ".join(lines) + f"; width "
         f"{pk}, {n} draws: KS distances {np.round(dist, 4).tolist()} vs critical {crit:.4f} "
         f"(level {_KS_ALPHA:g} family-wise)",
-        max_error=max(worst, ks_units),
+        max_error=worst_of(worst, ks_units),
         tolerance=tol,
     )
 

@@ -25,7 +25,7 @@ from solvable import kunin, piecewise_linear, xu_ziyin
 from solvable._core import numbers as nb
 from solvable._core.backends import generate
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import Tolerance, error_in_units
+from solvable._core.tolerance import Tolerance, error_in_units, worst_of
 
 SEED = kunin.SEED
 
@@ -194,8 +194,8 @@ def cross_error(ks: kunin.Setup, xs: xu_ziyin.Setup, a0: str, w0: str, dps: int,
     ka, xa = kt.sample(times), xt.sample(times)
     worst = 0.0
     for k in range(len(times)):
-        worst = max(worst, error_in_units([ka.a[k]], [xa.u[k][0]], tol))
-        worst = max(worst, error_in_units(ka.w[k], xa.W[k][:, 0], tol))
+        worst = worst_of(worst, error_in_units([ka.a[k]], [xa.u[k][0]], tol))
+        worst = worst_of(worst, error_in_units(ka.w[k], xa.W[k][:, 0], tol))
     return worst
 
 
@@ -210,7 +210,7 @@ def _xu_ziyin_cross(dps: int = 30) -> Verdict:
         with mpmath.workdps(dps + 10):
             half = [mpmath.mpf(ea) / 2, mpmath.mpf(ew) / 2]
         xs = xu_ziyin.Setup(half[0], half[1], 1, [x], yv)
-        worst = max(worst, cross_error(ks, xs, a0, w0, dps, tol))
+        worst = worst_of(worst, cross_error(ks, xs, a0, w0, dps, tol))
     return Verdict.from_error(
         worst, f"3 setups x 4 times, both closed forms at dps={dps}; worst {worst:.2g} tolerances",
         tol)  # fmt: skip
@@ -311,7 +311,7 @@ def _relu_conservation() -> Verdict:
     moved = max(float(np.max(np.abs(s.W - W0))) for s in states)
     worst = drift / (tol.rtol * scale)
     if flips == 0 or moved < 1e-2:  # no activation change: the check would be vacuous
-        worst = max(worst, float("inf"))
+        worst = worst_of(worst, float("inf"))
     return Verdict.from_error(
         worst,
         f"max |delta_k(t) - delta_k(0)| = {drift:.1e} (terms {scale:.2f}) over 201 times in "

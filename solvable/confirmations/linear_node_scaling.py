@@ -21,7 +21,7 @@ from solvable import linear_node_scaling as lns
 from solvable import node_scaling as ns
 from solvable._core.activations import elementwise
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import MC_CONFIDENCE, Tolerance, error_in_units, monte_carlo
+from solvable._core.tolerance import MC_CONFIDENCE, Tolerance, error_in_units, monte_carlo, worst_of
 from solvable.linear_node_scaling import SEED
 
 _TOL_REASON = ("DOP853 at rtol 1e-10 on a contractive linear flow: global error ~ 1e-8 of the "
@@ -171,7 +171,7 @@ def _contribution_mc(full: bool = False) -> Verdict:
         # moments are within 0.1 half-widths of the limit (a deterministic, known distance);
         # elsewhere that distance (-> 0 with m) is reported
         tested = bias < 0.1
-        worst = max(worst, e_exact, ks.statistic / crit, e_lim if tested else 0.0)
+        worst = worst_of(worst, e_exact, ks.statistic / crit, e_lim if tested else 0.0)
         lim_txt = (f"eq. (21) {e_lim:.2f} (tested; exact distance {bias:.2f})" if tested else
                    f"eq. (21) not tested (exact finite-m distance {bias:.2f})")  # fmt: skip
         lines.append(f"m={case['m']} gamma={case['gamma']} {case['name']}: finite-m "
@@ -246,7 +246,7 @@ def _pruning(full: bool = False) -> Verdict:
         bound = lns.pruning_bound(x, eps, c["mass"], beta_inf)
         side = (hi - p_hat) if p >= p_hat else (p_hat - lo)
         units = abs(p_hat - p) / side if side > 0 else (0.0 if p == p_hat else math.inf)
-        worst = max(worst, units)
+        worst = worst_of(worst, units)
         if lo > bound:
             violations.append((c["m"], c["gamma"], c["rho"]))
         lines.append(f"m={c['m']} gamma={c['gamma']} rho={c['rho']}: mass {c['mass']:.3f}, "

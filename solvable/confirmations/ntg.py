@@ -18,7 +18,7 @@ from numerics.measures import ntk_node_scaled
 from numerics.models import NodeScaled, node_scaled_parameters
 from numerics.ntg_sampling import nested_widths, proposition_4_3
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import MC_CONFIDENCE, Tolerance, error_in_units
+from solvable._core.tolerance import MC_CONFIDENCE, Tolerance, error_in_units, worst_of
 from solvable.node_scaling import finite_k, zipf
 from solvable.ntg import (
     ACTIVATIONS,
@@ -44,7 +44,7 @@ def _claim_autograd() -> Verdict:
         mine_t = ntg(X, p["W"], p["a"], p["s"] ** 2, name).numpy()
         mine_n = ntg(X, p["W"].numpy(), p["a"].numpy(), (p["s"] ** 2).numpy(), name)
         other = ntk_node_scaled(model, p).numpy()
-        worst = max(worst, *(error_in_units(v, ref, tol) for v in (mine_t, mine_n, other)))
+        worst = worst_of(worst, *(error_in_units(v, ref, tol) for v in (mine_t, mine_n, other)))
     return Verdict("confirmed" if worst <= 1 else "failed",
                    f"4 activations, B=4 networks, m=24, n=5: generated numpy/torch NTG vs "
                    f"autograd J J^T: worst {worst:.2g} tolerances",
@@ -139,7 +139,7 @@ def _claim_almost_sure(full: bool = False) -> Verdict:
         se = math.sqrt(float(res[0]) / (len(lx) - 2) / np.sum((lx - lx.mean()) ** 2)) if len(
             res) else 0.0  # fmt: skip
         slope_rms = float(np.polyfit(lx, np.log(r.rms), 1)[0])
-        worst = max(worst, ratio / 0.1)
+        worst = worst_of(worst, ratio / 0.1)
         dist = np.array2string(r.distances, precision=3)
         parts.append(f"{name} gamma={g} {w!r}: distances {dist}"
                      f" (rms {np.array2string(r.rms, precision=3)}), final/first {ratio:.3g}, "

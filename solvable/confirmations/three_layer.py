@@ -38,7 +38,7 @@ from numerics import phase_diagram as pdg
 from numerics.torch_flow import threads
 from solvable import three_layer
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import Tolerance, error_in_units
+from solvable._core.tolerance import Tolerance, error_in_units, worst_of
 
 SEED = three_layer.SEED
 F = Fraction
@@ -163,7 +163,7 @@ def judge_regimes(points: Mapping[tuple[Fraction, Fraction], pdg.PhasePoint],
             u = _units(p, layer, want)
             parts.append(f"{_where(p)} {layer} {want}: {_fmt(p, layer)}")
             if u > worst or not where:
-                worst, where = max(worst, u), f"{_where(p)} {layer}"
+                worst, where = worst_of(worst, u), f"{_where(p)} {layer}"
     first = next(iter(points.values()))
     return Verdict.from_error(worst, f"{_cfg_text(first)}: " + "; ".join(parts)
                               + f"; worst {worst:.2f} units at {where}", _REGIME_TOL)  # fmt: skip
@@ -179,7 +179,7 @@ def judge_growth(points: Sequence[pdg.PhasePoint], layer: str = "W1",
         d = b.slope(layer) - a.slope(layer)
         e = math.hypot(a.err(layer), b.err(layer))
         u = z * e / d if d > 0 else math.inf
-        worst = max(worst, u)
+        worst = worst_of(worst, u)
         parts.append(f"{_where(a)}->{_where(b)}: {d:+.3f} ({d / e:.1f} SE)" if e > 0
                      else f"{_where(a)}->{_where(b)}: {d:+.3f}")  # fmt: skip
     slopes = ", ".join(f"{_where(p)} {_fmt(p, layer)}" for p in points)
@@ -197,7 +197,7 @@ def judge_invariance(groups: Sequence[pdg.Table2Group]) -> Verdict:
         for layer in pdg.LAYERS:
             spread, noise = g.spread(layer), g.noise(layer)
             u = spread / noise if noise > 0 else (0.0 if spread == 0 else math.inf)
-            worst = max(worst, u)
+            worst = worst_of(worst, u)
             vals = ", ".join(f"s={float(s):+g}: {p.slope(layer):+.4f}"
                              for s, p in zip(g.alpha_exponents, g.points, strict=True))  # fmt: skip
             parts.append(f"{g.group} S_{layer} [{vals}] spread {spread:.2g} vs noise {noise:.2g}")

@@ -19,6 +19,7 @@ import numpy as np
 import numerics
 from numerics import alpha_scaling
 from solvable import delayed_rich, kunin
+from solvable._core.tolerance import worst_of
 from solvable.figures._common import Figure, figure
 
 __all__ = ["FIGURES", "SEED"]
@@ -118,7 +119,7 @@ def _draw_plateau(fig: Any, full: bool, progress: bool) -> None:
         frac = np.asarray(delayed_rich.ntk_change(setup, list(exact), exact[0], rest), float)
         sim = numerics.simulate(setup, a0, w0, list(grid), method="scipy", max_steps=10**6)
         frac_sim = np.asarray(delayed_rich.ntk_change(setup, sim, sim[0], rest), float)
-        worst = max(worst, float(np.max(np.abs(frac_sim - frac))))
+        worst = worst_of(worst, float(np.max(np.abs(frac_sim - frac))))
         col = f"C{j}"
         ax_curve.plot(grid / T_p, frac, col, lw=1, label=rf"$\delta = {delta:g}$")
         ax_curve.plot(grid[::4] / T_p, frac_sim[::4], col + "o", ms=2.5)
