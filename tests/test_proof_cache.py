@@ -260,8 +260,15 @@ def test_run_interrupted_with_workers_kills_them_and_keeps_the_finished(tmp_path
     mark = tmp_path / "finished"
     monkeypatch.setenv("SOLVABLE_TEST_FINISHED_MARK", str(mark))  # the workers inherit it
     claims = [_demo("a.one", _fine), _demo("b.two", _interrupt_parent)]
-    with pytest.raises(verify_runner.Interrupted) as info:
-        verify_runner.run(claims, jobs=2)
+    # Python's own Ctrl-C handler, whatever this process inherited: a process started in the
+    # background by a non-interactive shell (`pytest ... &`) ignores SIGINT from the start,
+    # and the test then saw no interruption at all
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(verify_runner.Interrupted) as info:
+            verify_runner.run(claims, jobs=2)
+    finally:
+        signal.signal(signal.SIGINT, old)
     # the worker sleeping 30 s was killed, not awaited: it never reached its mark (no clock
     # read: a loaded machine makes every duration longer, never a killed worker finish)
     assert not mark.exists()
