@@ -100,6 +100,21 @@ def test_an_entry_signed_with_the_users_secret_is_a_hit(cache):
     assert hit is not None and hit.detail == "forged"
 
 
+@pytest.mark.parametrize("cut", [0, 1, 32, 63], ids=lambda n: f"first {n} of 64 hex digits")
+def test_a_prefix_of_the_true_mac_is_a_miss(cache, cut):
+    """Only the whole HMAC is accepted: the empty string, or any prefix of the true MAC (what
+    a truncating comparison would take), is a forgery.  The whole MAC is accepted (the test
+    above), so these misses are the comparison's doing."""
+    thm = _registered(CLAIM)
+    verify_runner.run([thm], cache=cache)  # makes the secret
+    secret = bytes.fromhex(cache.key_file.read_text())
+    entry = _forged(cache, CLAIM, secret)
+    assert len(entry["mac"]) == 64
+    entry["mac"] = entry["mac"][:cut]
+    _write_entry(cache, CLAIM, entry)
+    assert cache.get(thm) is None
+
+
 @pytest.mark.parametrize("change", [{"key": "0" * 64}, {"id": "xu_ziyin.eq_35"},
                                     {"status": "failed"}, {"residuals": 0},
                                     {"residuals": True}, {"seconds": 1}, {"format": 1}],
