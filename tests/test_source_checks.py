@@ -1,5 +1,9 @@
 """Checks of every module's source that no single test's coverage reaches.
 
+Every module compiles without a warning, every annotation evaluates, and every dataclass is
+frozen (the design's immutable validated inputs: a record whose fields could be reassigned
+after ``__post_init__`` checked them would carry unchecked or stale values).
+
 A ``SyntaxWarning`` is raised when a module is compiled, and an annotation is a string under
 ``from __future__ import annotations`` until something evaluates it (``typing.get_type_hints``:
 Sphinx's autodoc, which renders the API pages' signatures, runtime type checkers, IDEs).
@@ -10,6 +14,7 @@ every mutant (``every-mutant-tests`` in ``pyproject.toml``).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import pathlib
@@ -168,3 +173,44 @@ def test_the_annotation_check_finds_every_kind_of_broken_annotation():
         )
     ]
     assert count == 10  # fine, function, Holder + 3 members, Record + __init__, __repr__, __eq__
+
+
+def _mutable_dataclasses(module: typing.Any) -> tuple[list[str], int]:
+    """The dataclasses defined in ``module`` (at module level or nested in its classes) that
+    are not frozen, and how many dataclasses there are."""
+    mutable, count = [], 0
+    for qualname, obj, is_class in _annotated(module):
+        if is_class and dataclasses.is_dataclass(obj):
+            count += 1
+            if not obj.__dataclass_params__.frozen:
+                mutable.append(f"{module.__name__}.{qualname}")
+    return mutable, count
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_every_dataclass_is_frozen(name):
+    """Every record of the package is immutable (``@dataclass(frozen=True)``): its fields
+    are checked once, in ``__post_init__``, and a reassignment would skip the check or leave
+    derived fields stale (``alpha_scaling.AlphaCurve.means`` of its ``values``)."""
+    mutable, _ = _mutable_dataclasses(importlib.import_module(name))
+    assert not mutable, mutable
+
+
+def test_the_package_has_records_and_the_frozen_check_finds_a_mutable_one():
+    """The check above can fail: a module with one frozen and one mutable dataclass (nested
+    in a class, as the walk must find too)."""
+    total = sum(_mutable_dataclasses(importlib.import_module(n))[1] for n in MODULES)
+    assert total > 50  # the package's records were walked (105 on 29 November)
+    module = types.ModuleType("records")
+    sys.modules[module.__name__] = module
+    try:
+        exec(
+            "import dataclasses\n"
+            "@dataclasses.dataclass(frozen=True)\nclass Fine:\n    x: int = 0\n"
+            "class Holder:\n    @dataclasses.dataclass\n    class Loose:\n        y: int = 0\n",
+            vars(module),
+        )
+        mutable, count = _mutable_dataclasses(module)
+    finally:
+        del sys.modules[module.__name__]
+    assert (mutable, count) == (["records.Holder.Loose"], 2)
