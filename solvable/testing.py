@@ -113,13 +113,8 @@ class OracleWarning(UserWarning):
 # validation of what the user hands in
 # ---------------------------------------------------------------------------
 def _real(name: str, value: Any) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, mpmath.mpf)):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__} "
-                        f"{nb.describe(value)}")  # fmt: skip
-    try:
-        out = float(value)
-    except OverflowError:  # an int or Fraction beyond float64
-        out = math.inf
+    """A finite real number (an entry that is infinite, NaN or beyond float64 refused)."""
+    out = _entry(name, value)
     if not math.isfinite(out):
         raise ValueError(f"{name} must be finite (and within the float64 range), got "
                          f"{nb.describe(value)}")  # fmt: skip

@@ -14,19 +14,19 @@ import io
 import math
 import warnings
 from fractions import Fraction
-from typing import Any
 
 import mpmath
 import numpy as np
 import pytest
 import sympy as sp
 import torch
+from fuzz_entries_c import _xz_model, _xz_params  # the seed-001 torch model and start
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import numerics
 import solvable
-from numerics import models, torch_flow
+from numerics import torch_flow
 from solvable import cli, kernels, kunin, node_scaling, ntg, three_layer
 from solvable import xu_ziyin as xz
 from solvable._core import numbers as nb
@@ -43,17 +43,6 @@ _KU_SETUP = kunin.Setup(**_KU)
 _NS = {"X": [[1.0, 0.5], [0.2, -1.0]], "y": [1.0, -0.5], "lam": [1.0, 0.5], "eta": 1.0}
 _NS_LINEAR = node_scaling.Setup(**_NS, activation="linear")
 _LECTURE = kernels.lecture_initialisation(2)
-
-
-def _xz_model() -> Any:
-    return models.TwoLayerLinear(np.array([1.0, 2.0]), 1.5, 0.7, 1.0, 0.5)
-
-
-def _xz_params() -> dict[str, Any]:
-    return {
-        "u": torch.tensor([[0.3, -0.2]], dtype=torch.float64),
-        "W": torch.tensor([[[0.1, 0.2], [-0.3, 0.1]]], dtype=torch.float64),
-    }
 
 
 # ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from fractions import Fraction
 import matplotlib.colors as mcolors
 import numpy as np
 import pytest
+from test_figure_details import _FakePoint  # a phase point with our linear S estimate
 
 from numerics import phase_diagram as pdg
 from solvable import figures, three_layer
@@ -103,22 +104,6 @@ def test_seed_001_relu_panels_start_from_the_captions_initialisations(monkeypatc
 # ---------------------------------------------------------------------------
 # seed 004, Figure 5: each panel circles the paper's critical point of its own layer
 # ---------------------------------------------------------------------------
-class _FakePoint:
-    """A phase point with the S of our linear estimate (numerics.sweep_three_layer): S_W1 =
-    gamma_3 - 2 gamma_2 - 3/2, S_W2 = gamma_3 - 2, s.e. 0.05 (the circles do not read it)."""
-
-    widths, seeds = (32, 64, 128), (0, 1, 2)
-
-    def __init__(self, g2, g3):
-        self.g2, self.g3 = float(g2), float(g3)
-
-    def slope(self, layer):
-        return self.g3 - 2 * self.g2 - 1.5 if layer == "W1" else self.g3 - 2.0
-
-    def err(self, layer):
-        return 0.05
-
-
 def test_seed_004_fig5_circles_each_layers_own_paper_critical_point(monkeypatch):
     """Figure 5's caption: "Circles: the paper's critical points (PAPER_POINTS: W1 at
     Xavier's (0, 1.5), W2 at Table 2 No. 2's (0.7, 2.5))".  The S_W1 panel must circle
