@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from fractions import Fraction
 
+import matplotlib.colors as mcolors
 import numpy as np
 import pytest
+from matplotlib.lines import Line2D
 
 from solvable import cli, figures
 from solvable.figures import Figure, figure
+from solvable.figures import _common as figures_common
 
 # rendered in the default suite (a few seconds each, at least one per seed); the others
 # take 5-60 s on one core (seed 004's phase grid ~1.5-2.5 min) and are marked slow
@@ -112,17 +116,104 @@ def _check_files(paths, fid, tmp_path):
     assert b"<svg" in paths[1].read_bytes()[:2000]
 
 
-@pytest.mark.parametrize("fid", sorted(FAST))
-def test_render_fast(fid, tmp_path):
+def _style(line):
+    return (mcolors.to_rgba(line.get_color()), line.get_marker(), line.get_linestyle())
+
+
+def figure_problems(fig) -> list[str]:
+    """What a reader of any figure relies on, checked for every figure as a whole (the
+    seed-2 mutation run's survivors in the figures were of these kinds: a wrong subscript in
+    a legend, every seed drawn in one colour): in each axes, legend labels and styles
+    (colour, marker, line style) match one to one (a label repeated over markers of one
+    category is fine; one label in two styles, or two labels in one style, is not), no
+    text shows a NaN, and a log axis gets data it can
+    draw (finite values > 0 are drawn; a curve with none of them vanishes silently)."""
+    problems = []
+    for k, ax in enumerate(fig.axes):
+        if not ax.get_visible() or ax.get_label() == "<colorbar>":
+            continue
+        where = f"axes {k} ({ax.get_title()!r})"
+        handles, labels = ax.get_legend_handles_labels()
+        keys = [_style(h) if isinstance(h, Line2D) else type(h).__name__ for h in handles]
+        styles_of, labels_of = defaultdict(set), defaultdict(set)
+        for key, label in zip(keys, labels, strict=True):
+            styles_of[label].add(key)
+            if not isinstance(key, str):
+                labels_of[key].add(label)
+        mixed = sorted(lb for lb, st in styles_of.items() if len(st) > 1)
+        if mixed:
+            problems.append(f"{where}: one legend label for different styles: {mixed}")
+        for group in sorted(sorted(lbs) for lbs in labels_of.values() if len(lbs) > 1):
+            problems.append(f"{where}: curves drawn in one style: {group}")
+        texts = [ax.get_title(), ax.get_xlabel(), ax.get_ylabel(), *labels,
+                 *(t.get_text() for t in ax.texts)]  # fmt: skip
+        for text in texts:
+            if re.search(r"\bnan\b", text, re.IGNORECASE):
+                problems.append(f"{where}: text shows a NaN: {text!r}")
+        for ln in ax.get_lines():
+            for axis, data, scale in (("x", ln.get_xdata(), ax.get_xscale()),
+                                      ("y", ln.get_ydata(), ax.get_yscale())):  # fmt: skip
+                values = np.asarray(data, dtype=float)
+                if (
+                    scale == "log"
+                    and values.size
+                    and not np.any(np.isfinite(values) & (values > 0))
+                ):
+                    problems.append(f"{where}: {ln.get_label()!r} has no {axis} > 0 on a log axis")
+    return problems
+
+
+def _render_checked(fid, tmp_path, monkeypatch):
+    """Render ``fid`` and check :func:`figure_problems` on the finished drawing (the check
+    runs where the figure is saved, so every render test reads it)."""
+    seen = []
+    save = figures_common._save
+
+    def checked_save(fig, *args):
+        seen.append(figure_problems(fig))
+        return save(fig, *args)
+
+    monkeypatch.setattr(figures_common, "_save", checked_save)
     (fig,) = figures.select([fid])
     _check_files(fig.render(tmp_path, full=False, progress=False), fid, tmp_path)
+    assert seen == [[]], f"{fid}: " + "; ".join(seen[0]) if seen else f"{fid}: never saved"
+
+
+def test_figure_problems_reports_each_kind_it_checks():
+    """The whole-figure check can fail: each defect it looks for, put into a small figure
+    once at a time, is reported; the clean figure gives nothing."""
+    from solvable.figures._common import new_figure
+
+    def draw(defect):
+        fig = new_figure(4.0, 3.0)
+        ax = fig.subplots()
+        x = np.array([1.0, 2.0, 3.0])
+        ax.plot(x, x, "C0-", label="a")
+        ax.plot(x, 2 * x, "C1-", label="a" if defect == "label" else "b")
+        ax.plot(x, 3 * x, "C0-" if defect == "style" else "C2-", label="c")
+        ax.set_title("max err nan" if defect == "nan" else "max err 1e-16")
+        ax.set_yscale("log")
+        ax.plot(x, -x if defect == "log" else x + 1, "C3--", label="d")
+        return figure_problems(fig)
+
+    assert draw(None) == []
+    assert draw("label") == [
+        "axes 0 ('max err 1e-16'): one legend label for different styles: ['a']"
+    ]
+    assert draw("style") == ["axes 0 ('max err 1e-16'): curves drawn in one style: ['a', 'c']"]
+    assert draw("nan") == ["axes 0 ('max err nan'): text shows a NaN: 'max err nan'"]
+    assert draw("log") == ["axes 0 ('max err 1e-16'): 'd' has no y > 0 on a log axis"]
+
+
+@pytest.mark.parametrize("fid", sorted(FAST))
+def test_render_fast(fid, tmp_path, monkeypatch):
+    _render_checked(fid, tmp_path, monkeypatch)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("fid", sorted(set(IDS) - FAST))
-def test_render_fast_slow_ones(fid, tmp_path):
-    (fig,) = figures.select([fid])
-    _check_files(fig.render(tmp_path, full=False, progress=False), fid, tmp_path)
+def test_render_fast_slow_ones(fid, tmp_path, monkeypatch):
+    _render_checked(fid, tmp_path, monkeypatch)
 
 
 def test_cli_renders_with_progress(tmp_path, capsys):
