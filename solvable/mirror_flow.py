@@ -69,7 +69,7 @@ from solvable._core.arrays import (
     shape_of,
     symbolic_sizes,
 )
-from solvable._core.backends import check_backend, generate, torch_module
+from solvable._core.backends import check_backend, generate, log1p, torch_module
 from solvable._core.claims import Theorem, Verdict, decide, prove_zero
 from solvable._core.conservation import ConservationLaw
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
@@ -106,7 +106,9 @@ class Symbols:
     """Symbols and expressions (see the module docstring).
 
     ``exprs``: ``k`` (= 2 sqrt(eta_a eta_w)), ``m`` (= sqrt(delta^2 + k^2 s^2)), ``phi``,
-    ``dphi``, ``d2phi`` (the evaluated forms of phi, phi', phi''), ``phi_asinh`` and
+    ``dphi``, ``d2phi`` (phi, phi', phi''), ``dphi_near_zero`` (phi' as ``log1p(x)/k``, free
+    of cancellation near its zero), ``dphi_evaluated`` (phi' as evaluated: that form where
+    ``(k s + m)/(2k)`` is in [1/2, 2], ``dphi`` elsewhere), ``phi_asinh`` and
     ``phi_log`` (the textbook potential and its log form), ``theta`` (the signed mirror map of
     ``beta``), ``inverse`` (its inverse, of ``theta``), ``Psi`` (the dual potential),
     ``m_beta`` (m at ``beta``)."""
@@ -131,6 +133,10 @@ def symbolic() -> Symbols:
     D = sp.Abs(delta)
     m = sp.sqrt(delta**2 + k**2 * s**2)
     at_origin = sp.And(sp.Eq(s, 0), sp.Eq(delta, 0))
+    # phi' = log(q)/k, q = (k s + m)/(2k), has a zero at s = 1 - delta^2/(4k^2) where q = 1
+    # and log(q) loses every digit of q - 1; there q - 1 is written without cancellation:
+    # (k s + m - 2k)(m + 2k - k s) = m^2 - k^2 (s - 2)^2 = delta^2 + 4 k^2 (s - 1)
+    near_zero = log1p((delta**2 + 4 * k**2 * (s - 1)) / (2 * k * (m + k * (2 - s)))) / k
     exprs = {
         "k": k,
         "m": m,
@@ -139,7 +145,15 @@ def symbolic() -> Symbols:
             (0, sp.Eq(s, 0)), (s / k * sp.log((k * s + m) / (2 * k)) - s**2 / (m + D), True)
         ),
         "dphi": sp.Piecewise((-sp.oo, at_origin), (sp.log((k * s + m) / (2 * k)) / k, True)),
+        "dphi_near_zero": near_zero,
         "d2phi": sp.Piecewise((sp.oo, at_origin), (1 / m, True)),
+        # the evaluated phi': the cancellation-free form where q is in [1/2, 2] (there k s +
+        # m < 4k, so s < 2 and its denominator m + k (2 - s) > 0), log(q)/k elsewhere
+        "dphi_evaluated": sp.Piecewise(
+            (-sp.oo, at_origin),
+            (near_zero, sp.And(k * s + m >= k, k * s + m <= 4 * k)),
+            (sp.log((k * s + m) / (2 * k)) / k, True),
+        ),
         "phi_asinh": (k * s * sp.asinh(k * s / D) - m + D) / k**2,
         "phi_log": (k * s * sp.log((k * s + m) / D) - m + D) / k**2,
         "theta": sp.asinh(k * beta / D) / k,
@@ -164,7 +178,7 @@ def _evaluators(backend: str) -> dict[str, Callable[..., Any]]:
     S = symbolic()
     ex = S.exprs
     rest = (S.delta, S.eta_a, S.eta_w)
-    out = {"phi": generate((S.s, *rest), (ex["phi"], ex["dphi"], ex["d2phi"]), backend)}
+    out = {"phi": generate((S.s, *rest), (ex["phi"], ex["dphi_evaluated"], ex["d2phi"]), backend)}
     out["theta"] = generate((S.beta, *rest), ex["theta"], backend)
     out["m_beta"] = generate((S.beta, *rest), ex["m_beta"], backend)
     out["inverse"] = generate((S.theta, *rest), ex["inverse"], backend)
@@ -591,6 +605,10 @@ def _potential() -> Verdict:
         d2phi, _ = _positive_s(ex["d2phi"].subs(S.delta, dv))
         m = ex["m"].subs({S.delta: dv, S.s: s})
         res += [sp.diff(phi, s) - dphi, sp.diff(dphi, s) - d2phi, d2phi * m - 1]
+        # the evaluated phi' near its zero: log1p(x)/k with 1 + x = (k s + m)/(2k)
+        near = ex["dphi_near_zero"].subs(S.delta, dv).subs(S.s, s)
+        (x,) = next(iter(near.atoms(log1p))).args
+        res.append(1 + x - (ex["k"] * s + m) / (2 * ex["k"]))
     return prove_zero(*res)
 
 
@@ -703,16 +721,21 @@ EVAL_POINTS = (
     ("0.7", "-0.3", "1", "0.5"), ("0.7", "0.3", "1", "0.5"), ("2.5", "0", "1", "0.5"),
     ("0", "1.5", "2", "0.25"), ("0", "0", "1", "1"), ("1e6", "1e-9", "1", "1"),
     ("1e-8", "40", "3", "0.1"), ("1e-200", "-1e-190", "1", "1"), ("1e200", "5", "0.5", "2"),
+    # at and next to the zero of phi' (s = 1 - delta^2/(4k^2)): phi' ~ 1e-41 and ~ 6e-8 (s =
+    # 1 + 2^-23, exact in float64: phi' is ill-conditioned in s there, not in its digits)
+    ("1", "1e-20", "1", "1"), ("1.00000011920928955078125", "0", "1", "1"),
 )  # fmt: skip
 
 
-def _units(s: Any, val: Any, dval: Any, k: Any, j: int) -> Any:
+def _units(s: Any, delta: Any, val: Any, dval: Any, k: Any, j: int) -> Any:
     """The size of the terms of the evaluated form (its rounding-error floor): ``phi``:
-    ``s |phi'| + s/k + s^2 phi''``; ``phi'``: ``|phi'| + 1/k``; ``phi''``: ``|phi''|``."""
+    ``s |phi'| + s/k + s^2 phi''``; ``phi'``: ``|phi'| + min(1, delta^2/(4k^2) + |s - 1|)/k``
+    (the terms of ``x`` in ``log1p(x)/k`` near the zero of ``phi'``, ``log 2/k`` or more
+    away from it); ``phi''``: ``|phi''|``."""
     if j == 0:
         return s * abs(dval[1]) + s / k + s**2 * dval[2]
     if j == 1:
-        return abs(val) + 1 / k
+        return abs(val) + min(1, delta**2 / k**2 / 4 + abs(s - 1)) / k
     return abs(val)
 
 
@@ -722,7 +745,7 @@ def _evaluators_agree(dps: int = 30) -> Verdict:
     relative to the size of the terms (:func:`_units`), infinities compared exactly."""
     worst, where = 0.0, ""
     for pt in EVAL_POINTS:
-        s, _, ea, ew = pt
+        s, dl, ea, ew = pt
         with mpmath.workdps(3 * dps):
             ref = [hyperbolic_entropy(*pt, derivative=j, dps=3 * dps) for j in range(3)]
             k = 2 * mpmath.sqrt(mpmath.mpf(ea) * mpmath.mpf(ew))
@@ -734,7 +757,8 @@ def _evaluators_agree(dps: int = 30) -> Verdict:
                     err = 0.0 if got == ref[j] else math.inf
                 else:
                     with mpmath.workdps(3 * dps):
-                        floor = max(abs(ref[j]), _units(mpmath.mpf(s), ref[j], ref, k, j))
+                        floor = max(abs(ref[j]), _units(mpmath.mpf(s), mpmath.mpf(dl), ref[j],
+                                                        ref, k, j))  # fmt: skip
                         diff = abs(mpmath.mpf(got) - ref[j])
                         err = 0.0 if diff == 0 else float(diff / (tol.rtol * floor))
                 if err > worst:
@@ -797,7 +821,9 @@ def claims() -> list[Theorem]:
     return [
         T("potential", "Part II (mirror flow, hyperbolic entropy)",
           "phi' and phi'' are the derivatives of the evaluated phi, and phi''(s) sqrt(delta^2 + "
-          "4 eta_a eta_w s^2) = 1 for s > 0 (delta > 0, < 0, = 0).", _potential),
+          "4 eta_a eta_w s^2) = 1 for s > 0 (delta > 0, < 0, = 0); phi' is evaluated near its "
+          "zero as log1p(x)/k with 1 + x = (k s + m)/(2k) and x = (delta^2 + 4k^2(s - 1))/(2k "
+          "(m + k(2 - s))), free of cancellation.", _potential),
         T("textbook_form", "Part II (hyperbolic entropy)",
           "phi minus the textbook (k s asinh(k s/|delta|) - m + |delta|)/k^2, and minus its log "
           "form, is (s/k) log(|delta|/(2k)), linear in s (same mirror flow and Bregman "

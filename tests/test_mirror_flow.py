@@ -42,8 +42,21 @@ def points(draw):
     return s, delta, _decimal(draw, -3, 2), _decimal(draw, -3, 2)
 
 
+def _floor(s, delta, ref, k, j):
+    """The size of the terms of phi, phi', phi'' (what a float64 evaluation can be
+    relative to): phi = (s/k) log(q) - s^2/(m + |delta|) has terms s |phi'| and s^2 phi''
+    (plus s/k); phi' = log(q)/k with q = (k s + m)/(2k) = 1 + x and x = (delta^2 + 4 k^2 (s -
+    1))/(2k (m + k (2 - s))) has the terms delta^2/(4k^2) and |s - 1| over k near its zero,
+    and |phi'| >= log(2)/k away from it; phi'' = 1/m is a single term."""
+    if j == 0:
+        return s * abs(ref[1]) + s / k + s**2 * ref[2]
+    if j == 1:
+        return abs(ref[1]) + min(1, delta**2 / (4 * k**2) + abs(s - 1)) / k
+    return abs(ref[2])
+
+
 def _check_float64(pt) -> None:
-    s, _, ea, ew = pt
+    s, dl, ea, ew = pt
     with mpmath.workdps(60):
         ref = [mf.hyperbolic_entropy(*pt, derivative=j, dps=40) for j in range(3)]
         k = 2 * mpmath.sqrt(mpmath.mpf(ea) * mpmath.mpf(ew))
@@ -52,8 +65,7 @@ def _check_float64(pt) -> None:
             if mpmath.isinf(ref[j]):
                 assert got == ref[j], (pt, j, got)
                 continue
-            # the rounding-error floor of the evaluated form (mirror_flow._units)
-            floor = max(abs(ref[j]), mf._units(mpmath.mpf(s), ref[j], ref, k, j))
+            floor = max(abs(ref[j]), _floor(mpmath.mpf(s), mpmath.mpf(dl), ref, k, j))
             diff = abs(mpmath.mpf(got) - ref[j])
             err = 0.0 if diff == 0 else float(diff / (mf.F64.rtol * floor))
             WORST["float64"] = max(WORST["float64"], err)
@@ -64,6 +76,38 @@ def _check_float64(pt) -> None:
 @given(points())
 def test_property_float64_against_40_digits(pt):
     _check_float64(pt)
+
+
+@st.composite
+def near_the_zero_of_dphi(draw):
+    """(s, delta, eta_a, eta_w) with s at or just above 1 and |delta| far below k: phi' =
+    log(q)/k is near its zero s = 1 - delta^2/(4k^2), q ~ 1, over rate scales 1e-200 ..
+    1e200 (k s within the float64-safe range)."""
+    scale = draw(st.integers(-100, 100))
+    ea = f"{draw(st.integers(1, 9))}e{scale}"
+    ew = f"{draw(st.integers(1, 9))}e{draw(st.integers(-100, 100))}"
+    k = 2 * math.sqrt(float(ea) * float(ew))
+    if draw(st.booleans()):
+        delta = "0"
+    else:
+        delta = f"{draw(st.sampled_from(['', '-']))}{k * 10.0 ** -draw(st.integers(3, 150)):.3e}"
+    s = 1.0 + draw(st.integers(0, 2**20)) * 2.0 ** -draw(st.integers(30, 72))
+    return s, delta, ea, ew  # s a float: both precisions see the same binary number
+
+
+@settings(max_examples=200, **SETTINGS)
+@given(near_the_zero_of_dphi())
+def test_property_dphi_keeps_its_digits_near_its_zero(pt):
+    """phi'(1) = log(q)/k with q - 1 ~ delta^2/(4k^2): the plain log of q kept none of its
+    digits there (float64 gave 3.5e57 and dps=30 gave 0 where phi' is 9.9e-82 at s = 1,
+    delta = 1e-150, eta_a = 1e-150, eta_w = 1e3); q - 1 is now formed without cancellation,
+    so phi' is relative-accurate at s >= 1 (both terms of q - 1 non-negative): float64 within
+    F64's rtol of 40 digits, and dps=30 within 1 unit of its 29th digit."""
+    with mpmath.workdps(60):
+        ref = mf.hyperbolic_entropy(*pt, derivative=1, dps=40)
+        got = [mf.hyperbolic_entropy(*pt, derivative=1, dps=dps) for dps in (None, 30)]
+        assert error_in_units([got[0]], [ref], mf.F64) <= 1, (pt, got[0], ref)
+        assert error_in_units([got[1]], [ref], Tolerance.digits(29)) <= 1, (pt, got[1], ref)
 
 
 @pytest.mark.slow
