@@ -64,7 +64,7 @@ from solvable._core.backends import check_backend, generate
 from solvable._core.claims import Theorem, Verdict, prove_zero
 from solvable._core.model import Model
 from solvable._core.numbers import Number
-from solvable._core.tolerance import Tolerance, error_in_units
+from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, beats, error_in_units
 
 __all__ = [
     "MODEL",
@@ -518,7 +518,7 @@ def _evaluators_agree(dps: int = 30) -> Verdict:
     digits against ``2 dps`` digits, and :func:`ntk_profile` (float64, generated numpy
     evaluator; mpmath) at tau in {0, 0.1, 1, 10, inf}, on the sweep problem at delta in
     {-0.5, -20, -1e6}."""
-    worst, where, n = 0.0, "", 0
+    worst, where, n = NOTHING_COMPARED, "", 0
     for dl in ("-0.5", "-20", "-1e6"):
         setup, a0, w0 = example(dl)
         for name, fn in (("T_p", plateau_time),
@@ -528,7 +528,7 @@ def _evaluators_agree(dps: int = 30) -> Verdict:
                 tol = _F64 if prec is None else Tolerance.digits(prec - 1, f"rounded to {prec}")
                 err = error_in_units([fn(setup, a0, w0, dps=prec)], [ref], tol)
                 n += 1
-                if err > worst:
+                if beats(err, worst):
                     worst, where = err, f"{name} at delta={dl}, dps={prec}"
     # the profile: float64 evaluates sin(theta0 - atan(.)), a difference of O(1) angles, so
     # its error is a few eps absolute; 16 eps (absolute floor) leaves a factor >= 4
@@ -540,7 +540,7 @@ def _evaluators_agree(dps: int = 30) -> Verdict:
             tol = prof64 if prec is None else Tolerance.digits(prec - 1, f"rounded to {prec}")
             err = error_in_units([ntk_profile(tau, "0.9", dps=prec)], [ref], tol)
             n += 1
-            if err > worst:
+            if beats(err, worst):
                 worst, where = err, f"profile at tau={tau}, dps={prec}"
     return Verdict.from_error(
         worst, f"{n} comparisons against {2 * dps} digits; worst {worst:.2g} tolerances"

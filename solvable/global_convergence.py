@@ -68,7 +68,7 @@ from solvable._core.model import Model
 from solvable._core.numbers import check_dps as _check_dps
 from solvable._core.numbers import check_int as _check_int
 from solvable._core.numbers import to_expr
-from solvable._core.tolerance import Tolerance, error_in_units, worst_of
+from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, error_in_units, worst_of
 from solvable.node_scaling import (
     GAMMA,
     J,
@@ -932,7 +932,7 @@ def _c1_quadrature(dps: int = 30, full: bool = False) -> Verdict:
 
     zq, wq = hermegauss(200)
     wq = wq / np.sqrt(2 * np.pi)
-    worst, parts = 0.0, []
+    worst, parts = NOTHING_COMPARED, []
     for d in (1, 5):
         for name in ("linear", "relu") if d in mp_dims else ():
             # quadrature of the full integrand (Max included), split at the relu kink
@@ -1062,7 +1062,7 @@ def _reported_constants(dps: int = 20) -> Verdict:
     eta = 0.5 * float(step_size_limit_numeric(consts))
     tol_f = Tolerance(rtol=1e-13, reason="float64 evaluation of short closed forms (a few "
                       "roundings, log and exp) and quad of C_1 to 1e-13 relative")  # fmt: skip
-    worst, parts = 0.0, []
+    worst, parts = NOTHING_COMPARED, []
     sig = activation_evaluator("swish", "mpmath")
     quads: dict[int, Any] = {}  # C_1 by quadrature, per working precision
     for digits in (None, dps, 2 * dps):

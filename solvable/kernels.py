@@ -73,7 +73,7 @@ from solvable._core.numbers import check_int as _check_int
 from solvable._core.numbers import describe as _describe
 from solvable._core.numbers import exact_to_mpf as _to_mpf
 from solvable._core.scaled import scaled_sum
-from solvable._core.tolerance import Tolerance, error_in_units, worst_of
+from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, error_in_units, worst_of
 from solvable.linearisation import network_output
 
 SEED = "002_938675732d5dff93.txt"
@@ -1366,7 +1366,7 @@ def _evaluators_agree(dps: int | None = None) -> Verdict:
     )
     n1, n2, rho = _evaluator_points()
     X = _evaluator_data()
-    worst_f64, worst_mp = 0.0, 0.0
+    worst_f64, worst_mp = NOTHING_COMPARED, NOTHING_COMPARED
     for init in (lecture_initialisation(3), exercise_initialisation()):
         for k in KERNELS:
             f64 = kernel_numeric(k, init, n1, n2, rho)
@@ -1399,7 +1399,7 @@ def _diagonal_evaluated(dps: int | None = None) -> Verdict:
     X = np.array([[0.5, 0.0, 0.0], [0.25, -1.5, 2.0], [-1.0, 2.0, 2.0]])  # dyadic: exact
     norms = [sp.sqrt(sum(sp.nsimplify(v) ** 2 for v in row)) for row in X]
     direct = _diagonal_direct()
-    worst_f64, worst_mp = 0.0, 0.0
+    worst_f64, worst_mp = NOTHING_COMPARED, NOTHING_COMPARED
     for init in (lecture_initialisation(3), exercise_initialisation()):
         mom = _moments(init)
         for k in KERNELS:

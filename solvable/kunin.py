@@ -78,7 +78,7 @@ from solvable._core.exact_gram import isotropy_defect, to_fraction
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
 from solvable._core.model import Model, System
 from solvable._core.numbers import Number
-from solvable._core.tolerance import Tolerance, error_in_units, worst_of
+from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, beats, error_in_units, worst_of
 from solvable.mirror_flow import hyperbolic_entropy
 
 __all__ = [
@@ -3119,7 +3119,7 @@ def _delta_continuity(dps: int = 40) -> Verdict:
             out[dlt] = traj.sample([1, 10])
         base = out["0"]
         slope = max(abs(out["1e-12"].a[k] - base.a[k]) / mpmath.mpf("1e-12") for k in range(2))
-        worst = 0.0
+        worst = NOTHING_COMPARED
         for dlt in ("1e-18", "-1e-18", "-1e-12"):
             for k in range(2):
                 change = abs(out[dlt].a[k] - base.a[k])
@@ -3205,7 +3205,7 @@ def _reported_constants(dps: int = 30) -> Verdict:
     evaluated exactly (:func:`_exact_constants`), over :data:`CASES`, in float64 and at
     ``dps`` and ``2 dps`` digits.  delta is compared in units of ``eta_w a0^2 + eta_a |w0|^2``
     (it is their difference: an absolute floor, so that delta = 0 is measured too)."""
-    worst, where = 0.0, ""
+    worst, where = NOTHING_COMPARED, ""
     for case in CASES:
         ex = _exact_constants(case.setup, case.a0, case.w0)
         for prec in (None, dps, 2 * dps):
@@ -3220,7 +3220,7 @@ def _reported_constants(dps: int = 30) -> Verdict:
                 ("Omega", [traj.Omega], [ex["Omega"]], tol),
             ):  # fmt: skip
                 err = error_in_units(got, ref, t)
-                if err > worst:
+                if beats(err, worst):
                     worst, where = err, f"{case.name}: {name} at dps={prec}"
     return Verdict.from_error(
         worst,
@@ -3234,7 +3234,7 @@ def _preconditioner_evaluators(dps: int = 30) -> Verdict:
     """:func:`preconditioner` (generated lambda_1, lambda_2; float64 and mpmath at dps and
     2 dps digits) at every case's ``beta0 = a0 w0`` and ``delta0`` equals
     :func:`weight_preconditioner` at ``(a0, w0)`` evaluated exactly (normwise)."""
-    worst, where, n = 0.0, "", 0
+    worst, where, n = NOTHING_COMPARED, "", 0
     for case in CASES:
         ex = _exact_constants(case.setup, case.a0, case.w0)
         a = _rational(case.a0)
@@ -3252,7 +3252,7 @@ def _preconditioner_evaluators(dps: int = 30) -> Verdict:
                 beta, delta = [float(v) for v in beta], float(delta)
             got = preconditioner(beta, delta, case.setup.eta_a, case.setup.eta_w, dps=prec)
             err = error_in_units(got, ref, _tolerance(prec))
-            if err > worst:
+            if beats(err, worst):
                 worst, where = err, f"{case.name} at dps={prec}"
     return Verdict.from_error(
         worst, f"{n} cases x (float64, dps {dps}, {2 * dps}); worst {worst:.2g} tolerances"
@@ -3264,7 +3264,7 @@ def _wide_preconditioner_single(dps: int = 30) -> Verdict:
     and every case's d = 1 restriction (first coordinate), ``M_L + M_R`` of
     :func:`wide_preconditioner` at ``beta0`` (as a d x 1 matrix) equals :func:`preconditioner`;
     float64 and mpmath at dps, 2 dps digits."""
-    worst, where, n = 0.0, "", 0
+    worst, where, n = NOTHING_COMPARED, "", 0
     for case in CASES:
         a = _rational(case.a0)
         ea, ew = case.setup.eta_a, case.setup.eta_w
@@ -3283,7 +3283,7 @@ def _wide_preconditioner_single(dps: int = 30) -> Verdict:
                     got = left + right[0, 0] * np.eye(len(b), dtype=int)
                 # the SVD of a d x 1 matrix and a few products: roundings ~ d eps of |M|
                 err = error_in_units(got, single, _tolerance(prec))
-                if err > worst:
+                if beats(err, worst):
                     worst, where = err, f"{case.name} (d={len(w)}) at dps={prec}"
     return Verdict.from_error(
         worst, f"{n} (case, d) pairs x (float64, dps {dps}, {2 * dps}); worst {worst:.2g} "
@@ -3438,7 +3438,7 @@ def _wide_single_neuron(dps: int = 30) -> Verdict:
     0.5, 3, 30, 1e4, inf}, float64 and dps digits (the origin, a saddle, is refused by the
     wide form and skipped)."""
     times = ("0", "0.5", "3", "30", "1e4", math.inf)
-    worst, where, n = 0.0, "", 0
+    worst, where, n = NOTHING_COMPARED, "", 0
     for cs in CASES:
         for w in (list(cs.w0), [cs.w0[0]]):
             X = cs.setup.X if len(w) == 2 else tuple((r[0],) for r in cs.setup.X)
@@ -3458,7 +3458,7 @@ def _wide_single_neuron(dps: int = 30) -> Verdict:
                     got = np.concatenate([a.A.ravel(), a.W.ravel(), a.beta.ravel()])
                     ref = np.concatenate([[b.a], b.w, b.beta])
                     err = error_in_units(got, ref, tol)
-                    if err > worst:
+                    if beats(err, worst):
                         worst, where = err, f"{cs.name} (d={len(w)}) at t={t}, dps={prec}"
     return Verdict.from_error(
         worst, f"{n} (case, d) pairs x 6 times x (float64, dps {dps}); worst {worst:.2g} "

@@ -73,7 +73,7 @@ from solvable._core.backends import expm1, fill_in_halves, generate
 from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_zero
 from solvable._core.model import Model
 from solvable._core.numbers import check_dps as _check_dps
-from solvable._core.tolerance import Tolerance, error_in_units, worst_of
+from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, error_in_units, worst_of
 
 SEED = "000_f57230b12d385b63.txt"
 
@@ -2028,7 +2028,7 @@ def _reported_constants(dps: int = 30) -> Verdict:
     n, d, m = 3, 4, 4
     tol_f = Tolerance(rtol=1e-12, reason="float64 SVD / solve: backward error ~1e-16 times the "
                       "condition number of X X^T (< 10 here) and O(10) entries")  # fmt: skip
-    worst, parts = 0.0, []
+    worst, parts = NOTHING_COMPARED, []
     for digits in (dps, 2 * dps, None):
         work = 30 if digits is None else digits + 10
         tol = tol_f if digits is None else Tolerance.digits(

@@ -75,7 +75,7 @@ from solvable._core.conservation import ConservationLaw
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
 from solvable._core.model import Model, System
 from solvable._core.numbers import Number
-from solvable._core.tolerance import Tolerance
+from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, beats
 
 __all__ = [
     "MODEL",
@@ -743,7 +743,7 @@ def _evaluators_agree(dps: int = 30) -> Verdict:
     """:func:`hyperbolic_entropy` (phi, phi', phi''; float64 and mpmath at ``dps`` and 2 dps
     digits) against the mpmath evaluator at 3 dps digits, at :data:`EVAL_POINTS`; errors
     relative to the size of the terms (:func:`_units`), infinities compared exactly."""
-    worst, where = 0.0, ""
+    worst, where = NOTHING_COMPARED, ""
     for pt in EVAL_POINTS:
         s, dl, ea, ew = pt
         with mpmath.workdps(3 * dps):
@@ -761,7 +761,7 @@ def _evaluators_agree(dps: int = 30) -> Verdict:
                                                         ref, k, j))  # fmt: skip
                         diff = abs(mpmath.mpf(got) - ref[j])
                         err = 0.0 if diff == 0 else float(diff / (tol.rtol * floor))
-                if err > worst:
+                if beats(err, worst):
                     worst, where = err, f"{pt} phi^({j}) at dps={prec}"
     return Verdict.from_error(
         worst,

@@ -61,7 +61,7 @@ from solvable._core.model import Model, System
 from solvable._core.numbers import Number
 from solvable._core.numbers import check_dps as _check_dps
 from solvable._core.numbers import exact_to_mpf as _to_mpf
-from solvable._core.tolerance import Tolerance, error_in_units, worst_of
+from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, error_in_units, worst_of
 
 SEED = "000_f57230b12d385b63.txt"
 
@@ -1330,7 +1330,7 @@ def _zipf_sum_of_squares_mpmath(dps: int = 30, full: bool = False) -> Verdict:
     coefficient, term = _zipf_parts(_PARAM)["weight"](j).as_independent(j, as_Add=False)
     coef_fn = generate((_PARAM,), coefficient, "mpmath")
     term_fn = generate((j, _PARAM), term, "mpmath")
-    worst = 0.0
+    worst = NOTHING_COMPARED
     alphas = _NUMERIC_ALPHAS_FULL if full else _NUMERIC_ALPHAS
     for a in alphas:
         w = zipf(a)

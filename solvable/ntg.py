@@ -73,7 +73,7 @@ from solvable._core.geometry import norms_and_angles
 from solvable._core.model import Model
 from solvable._core.numbers import check_dps as _check_dps
 from solvable._core.numbers import exact_to_mpf as _to_mpf
-from solvable._core.tolerance import Tolerance, error_in_units, worst_of
+from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, error_in_units, worst_of
 from solvable.kernels import RHO, arccos_expectation
 from solvable.node_scaling import (
     _check_integer,
@@ -711,7 +711,7 @@ def _claim_quadrature(dps: int | None = None, full: bool = False) -> Verdict:
                     reason="Gauss-Hermite rules agree to 1e-14 absolute (its stopping rule); "
                     "float64 rounding of the n x n products")  # fmt: skip
     X = _unit_ball_data(4, 3, 0)
-    worst, parts = 0.0, []
+    worst, parts = NOTHING_COMPARED, []
     ref = mean_ntg(X, "relu", dps=dps)
     e = error_in_units(mean_ntg(X, "relu"), ref, tol)
     worst, parts = worst_of(worst, e), [f"relu n=4: {e:.2g}"]
@@ -790,7 +790,7 @@ def _claim_reported_constants(dps: int | None = None) -> Verdict:
     X = _unit_ball_data(3, 4, 6)
     tol_f = Tolerance(rtol=1e-13, atol=1e-15, reason="float64: the angles to a few ulps, "
                       "eigvalsh backward error ~1e-16 x n")  # fmt: skip
-    worst, parts = 0.0, []
+    worst, parts = NOTHING_COMPARED, []
     for digits in (dps, 2 * dps):
         tol = Tolerance.digits(digits - 3, "exact rule for a piecewise-constant integrand and "
                                "eigsy at dps + 10 digits: 3 digits of margin")  # fmt: skip

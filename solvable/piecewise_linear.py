@@ -69,7 +69,7 @@ from solvable._core.claims import Erratum, Theorem, Verdict, prove_zero
 from solvable._core.flows import symbol_array
 from solvable._core.model import Model
 from solvable._core.numbers import Number
-from solvable._core.tolerance import Tolerance, error_in_units
+from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, beats, error_in_units
 
 __all__ = [
     "MODEL",
@@ -580,7 +580,7 @@ def _evaluators_agree(dps: int = 30) -> Verdict:
     """The float64 and dps-digit evaluators against 2 dps digits: angular_rate and
     radial_rate at delta in {-1e8, -3, 0, 0.5, 1e8} x |beta| in {0, 1e-9, 0.7, 1e6}, and
     self_consistent_field and neuron_start on :func:`example`'s weights at t = 0."""
-    worst, where = 0.0, ""
+    worst, where = NOTHING_COMPARED, ""
     # float64: the generated forms have no cancellation (claim radial_directional), so the
     # error is a few roundings of O(1) relative size: 8 eps leaves a factor 2; mpmath: dps - 1
     tol64 = Tolerance(rtol=8 * float(np.finfo(float).eps), reason="a few float64 roundings")
@@ -595,7 +595,7 @@ def _evaluators_agree(dps: int = 30) -> Verdict:
                         e = 0.0 if ref == got else float("inf")
                     else:
                         e = error_in_units(got, ref, tol)
-                    if e > worst:
+                    if beats(e, worst):
                         worst, where = e, f"{fn.__name__}({dl}, {bn})"
     setup, a0, W0 = example()
     ea, ew = float(setup.eta_a), float(setup.eta_w)
@@ -610,13 +610,13 @@ def _evaluators_agree(dps: int = 30) -> Verdict:
     gotmp = self_consistent_field(setup, beta, delta, sign, dps=dps)
     for got, tol in ((got64, tolf), (gotmp, tolmp)):
         e = error_in_units(got, ref, tol)
-        if e > worst:
+        if beats(e, worst):
             worst, where = e, "self_consistent_field"
     ref = neuron_start(beta, delta, sign, ea, ew, dps=2 * dps)
     for got, tol in ((neuron_start(beta, delta, sign, ea, ew), tol64),
                      (neuron_start(beta, delta, sign, ea, ew, dps=dps), tolmp)):  # fmt: skip
         e = max(error_in_units(g, r, tol) for g, r in zip(got, ref, strict=True))
-        if e > worst:
+        if beats(e, worst):
             worst, where = e, "neuron_start"
     return Verdict.from_error(worst, f"worst {worst:.3g} tolerances ({where})", tol64)
 

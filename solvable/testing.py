@@ -55,7 +55,14 @@ from solvable._core import numbers as nb
 from solvable._core.backends import generate
 from solvable._core.flows import GradientFlow
 from solvable._core.model import System
-from solvable._core.tolerance import MC_CONFIDENCE, Tolerance, error_in_units, monte_carlo
+from solvable._core.tolerance import (
+    MC_CONFIDENCE,
+    NOTHING_COMPARED,
+    Tolerance,
+    beats,
+    error_in_units,
+    monte_carlo,
+)
 
 __all__ = [
     "GD_SAFETY",
@@ -591,12 +598,12 @@ class TrajectoryOracle:
         allowances for layers updated in sequence on the same cases.  A warning, not a
         failure: near a saddle plain gradient descent's higher-order terms reach it too."""
         n = len(ts)
-        worst, where = 0.0, ("", 0)
+        worst, where = NOTHING_COMPARED, ("", 0)
         for b in self.blocks:
             resid = _blockmax(got[b] - ref[b] - first[b], n)
             units = _units(resid, base[b] + extra[b] * max(step, E1_FLOOR))
             k = int(np.argmax(units))
-            if units[k] > worst:
+            if beats(units[k], worst):
                 worst, where = float(units[k]), (b, k)
         if worst <= 1:
             return ()

@@ -75,7 +75,7 @@ from solvable._core.conservation import ConservationLaw
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
 from solvable._core.model import Model, System
 from solvable._core.numbers import Number
-from solvable._core.tolerance import worst_of
+from solvable._core.tolerance import NOTHING_COMPARED, worst_of
 
 __all__ = [
     "CASES",
@@ -2508,7 +2508,7 @@ def _constant_error(got: Any, exact: sp.Expr | None, rtol: float) -> float:
 def _reported_constants(dps: int = 30) -> Verdict:
     """Every reported constant of :func:`closed_form` (float64, mpmath at ``dps`` and at
     ``2 dps``) on every named case against :func:`paper_constants`."""
-    worst, where, n = 0.0, "", 0
+    worst, where, n = NOTHING_COMPARED, "", 0
     for c in CASES:
         exact = paper_constants(c.setup, c.u0, c.W0)
         cond = _pq_condition(c)
@@ -2540,7 +2540,7 @@ def _reported_relations(dps: int = 30) -> Verdict:
     generated evaluator of ``symbolic().coefficients`` at the reported P, Q."""
     S = symbolic()
     co = S.coefficients
-    worst, where, n = 0.0, "", 0
+    worst, where, n = NOTHING_COMPARED, "", 0
     for c in CASES:
         cond = _pq_condition(c)
         for prec in (None, dps, 2 * dps):

@@ -39,7 +39,7 @@ def _confirmed() -> Verdict:
 
 
 def _nan_ratio() -> Verdict:
-    return Verdict("confirmed", "ratio nan", max_error=math.nan)
+    return Verdict("observed", "ratio nan", max_error=math.nan)
 
 
 def _boom() -> Verdict:

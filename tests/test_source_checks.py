@@ -19,6 +19,7 @@ import importlib
 import inspect
 import pathlib
 import pkgutil
+import re
 import sys
 import types
 import typing
@@ -214,3 +215,44 @@ def test_the_package_has_records_and_the_frozen_check_finds_a_mutable_one():
     finally:
         del sys.modules[module.__name__]
     assert (mutable, count) == (["records.Holder.Loose"], 2)
+
+
+# ---------------------------------------------------------------------------
+# running worst errors: NaN kept, an empty sweep fails (the seed-3 run's kinds)
+# ---------------------------------------------------------------------------
+_DROPS_NAN = re.compile(r"\bif [\w\[\]]+ > worst\b")
+_ZERO_START = re.compile(r"^\s*worst\w*(, \w+)* = 0(\.0)?\b", re.MULTILINE)
+
+
+def _sources() -> dict[str, str]:
+    out = {}
+    for package in PACKAGES:
+        root = pathlib.Path(package.__file__).parent
+        out.update({str(p.relative_to(root.parent)): p.read_text() for p in root.rglob("*.py")})
+    return out
+
+
+def test_no_running_worst_drops_a_nan_or_starts_at_zero():
+    """``if err > worst: worst = err`` never takes a NaN ``err`` (the comparison is False),
+    so a term that failed to compute left the check confirmed; ``worst = 0.0`` before a
+    loop reads as a perfect agreement when the loop compared nothing (an emptied loop of
+    ``solvable/confirmations/mirror_flow.py`` confirmed its claim in the seed-3 mutation
+    run).  Every running worst uses ``tolerance.beats`` and starts at
+    ``tolerance.NOTHING_COMPARED``, which ``Verdict.from_error`` fails (the figures draw
+    numbers, they confirm nothing, and are not checked here)."""
+    found = []
+    for path, text in _sources().items():
+        if "figures" in path:
+            continue
+        found += [f"{path}: {m.group(0).strip()}" for m in _DROPS_NAN.finditer(text)]
+        found += [f"{path}: {m.group(0).strip()}" for m in _ZERO_START.finditer(text)]
+    assert not found, found
+
+
+def test_the_running_worst_patterns_are_found():
+    assert _DROPS_NAN.search("            if err > worst:") and _DROPS_NAN.search(
+        "if units[k] > worst:"
+    )
+    assert _ZERO_START.search("    worst, where = 0.0, ''") and _ZERO_START.search("  worst = 0")
+    assert not _ZERO_START.search("    worst = NOTHING_COMPARED")
+    assert not _DROPS_NAN.search("if beats(err, worst):")

@@ -12,7 +12,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvable._core.tolerance import Tolerance, digits, error_in_units, relative_error
+from solvable._core.claims import Theorem, Verdict
+from solvable._core.tolerance import (
+    NOTHING_COMPARED,
+    Tolerance,
+    beats,
+    digits,
+    error_in_units,
+    relative_error,
+)
 
 _SCALES = st.floats(1e-150, 1e150, allow_nan=False, allow_infinity=False)
 
@@ -66,3 +74,44 @@ def test_shape_mismatch_and_bad_tolerances_are_refused():
         Tolerance(rtol=0.0)
     with pytest.raises(ValueError, match=r"rtol must be >= 0, got -0\.001"):
         Tolerance(rtol=-1e-3)
+
+
+def test_beats_keeps_a_nan_and_the_largest():
+    """The running worst: a larger error replaces it, an equal or smaller one does not; a
+    NaN (float, numpy or mpmath) replaces any number and is never replaced."""
+    assert beats(2.0, 1.0) and not beats(1.0, 1.0) and not beats(0.5, 1.0)
+    assert beats(0.0, NOTHING_COMPARED) and beats(-1e300, NOTHING_COMPARED)
+    for nan in (math.nan, np.float64("nan"), mpmath.mpf("nan")):
+        assert beats(nan, 1.0) and beats(nan, NOTHING_COMPARED)
+        assert not beats(5.0, nan) and not beats(math.inf, nan) and not beats(nan, nan)
+    assert beats(mpmath.mpf(3), 2.0) and beats(np.float64(3), mpmath.mpf(2))
+
+
+@pytest.mark.parametrize(
+    ("worst", "status"),
+    [(0.0, "confirmed"), (1.0, "confirmed"), (1.0000001, "failed"), (math.inf, "failed"),
+     (math.nan, "failed"), (NOTHING_COMPARED, "failed"), (-0.5, "failed")],
+)  # fmt: skip
+def test_from_error_confirms_only_errors_in_zero_to_one(worst, status):
+    v = Verdict.from_error(worst, "d")
+    assert v.status == status
+    assert v.detail == ("nothing was compared: d" if worst == NOTHING_COMPARED else "d")
+
+
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [(math.nan, "a term failed to compute"), (NOTHING_COMPARED, "nothing was compared"),
+     (1.5, "outside"), (-0.5, "outside")],
+)  # fmt: skip
+def test_a_confirmed_verdict_with_an_error_outside_zero_to_one_is_refused(value, why):
+    """Claims that build their verdict directly (``"confirmed" if worst <= 1``) cannot
+    confirm a NaN or an empty sweep: the record refuses it (``Theorem.verify`` reports the
+    refusal as a failure)."""
+    with pytest.raises(ValueError, match=rf"max_error in \[0, 1\].*{why}"):
+        Verdict("confirmed", "d", max_error=value)
+    assert Verdict("failed", "d", max_error=value).status == "failed"
+    assert Verdict("confirmed", "d").max_error is None
+    thm = Theorem("demo.x", "000_x.txt (1)", "s", "numeric",
+                  lambda: Verdict("confirmed", "d", max_error=value))  # fmt: skip
+    got = thm.verify()
+    assert got.status == "failed" and why in got.detail

@@ -31,7 +31,7 @@ import sympy as sp
 
 from solvable._core import numbers as nb
 from solvable._core.backends import elementary
-from solvable._core.tolerance import Tolerance
+from solvable._core.tolerance import NOTHING_COMPARED, Tolerance
 
 __all__ = [
     "COUNTED",
@@ -71,6 +71,17 @@ class Verdict:
     residuals: tuple[sp.Expr, ...] = ()
     seconds: float = 0.0
 
+    def __post_init__(self) -> None:
+        if self.status == "confirmed" and self.max_error is not None:
+            e = self.max_error
+            if not 0 <= e <= 1:  # NaN fails this too
+                why = ("nothing was compared" if e == NOTHING_COMPARED
+                       else "a term failed to compute" if e != e else "outside [0, 1]")  # fmt: skip
+                raise ValueError(
+                    f"a confirmed verdict has max_error in [0, 1] (errors in units of the "
+                    f"tolerance), got {e!r} ({why}): {self.detail}"
+                )
+
     @property
     def ok(self) -> bool:
         """Not failed (``"observed"`` is ok: a monitor that ran and gave finite numbers)."""
@@ -93,8 +104,12 @@ class Verdict:
 
     @classmethod
     def from_error(cls, worst: float, detail: str, tolerance: Tolerance | None = None) -> Verdict:
-        """``confirmed`` when ``worst <= 1`` (errors in units of ``tolerance``), else ``failed``."""
-        return cls("confirmed" if worst <= 1 else "failed", detail, max_error=worst,
+        """``confirmed`` when ``0 <= worst <= 1`` (errors in units of ``tolerance``), else
+        ``failed``: NaN (a term that failed to compute) and :data:`NOTHING_COMPARED` (a
+        check that compared nothing) fail."""
+        if worst == NOTHING_COMPARED:
+            detail = f"nothing was compared: {detail}"
+        return cls("confirmed" if 0 <= worst <= 1 else "failed", detail, max_error=worst,
                    tolerance=tolerance)  # fmt: skip
 
 

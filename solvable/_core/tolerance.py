@@ -26,8 +26,10 @@ from solvable._core import numbers as nb
 
 __all__ = [
     "MC_CONFIDENCE",
+    "NOTHING_COMPARED",
     "MonteCarlo",
     "Tolerance",
+    "beats",
     "digits",
     "error_in_units",
     "monte_carlo",
@@ -91,12 +93,31 @@ def digits(a: Any, b: Any) -> float:
     return float("inf") if err == 0 else float(-np.log10(err))
 
 
+NOTHING_COMPARED = -math.inf
+"""The start of a running worst error.  A check whose loops compared nothing (an empty
+sweep) keeps it, and :meth:`~solvable._core.claims.Verdict.from_error` fails it: a zero
+start would read as a perfect agreement."""
+
+
+def _is_nan(x: Any) -> bool:
+    return isinstance(x, (float, np.floating, mpmath.mpf)) and x != x
+
+
+def beats(err: Any, worst: Any) -> bool:
+    """Whether ``err`` replaces ``worst`` as the running worst error: it is larger, or it is
+    NaN and ``worst`` is not (``err > worst`` is False for a NaN, which would drop a term
+    that failed to compute; once NaN, the worst stays NaN)."""
+    if _is_nan(worst):
+        return False
+    return _is_nan(err) or err > worst
+
+
 def worst_of(*errors: Any) -> Any:
     """The largest of ``errors`` (errors in units of a tolerance, ratios to a bound), NaN if
     any is NaN.  Python's ``max`` drops a NaN that is not first (``max(0.5, nan)`` is 0.5),
     so a term that failed to compute would pass a check; a NaN here fails it
     (:meth:`~solvable._core.claims.Verdict.from_error` confirms only ``worst <= 1``)."""
-    if any(isinstance(e, (float, np.floating, mpmath.mpf)) and e != e for e in errors):
+    if any(_is_nan(e) for e in errors):
         return math.nan
     return max(errors)
 

@@ -25,7 +25,7 @@ import numerics
 from solvable import delayed_rich as dr
 from solvable import kunin
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import Tolerance, error_in_units
+from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, beats, error_in_units
 
 SEED = dr.SEED
 
@@ -155,10 +155,10 @@ def _sweep(full: bool = False) -> Verdict:
     ``delayed_rich.plateau_series``, ``delayed_rich.profile``), each within its allowed
     multiple of its standard error (:func:`_multiples`)."""
     runs = [_run(dl) for dl in (SWEEP_FULL if full else SWEEP)]
-    worst, where = 0.0, ""
+    worst, where = NOTHING_COMPARED, ""
     for r in runs:
         err = error_in_units([r.measured], [r.exact], TIME_TOL)
-        if err > worst:
+        if beats(err, worst):
             worst, where = err, f"T_half at delta={r.delta}"
     D = np.array([-float(r.delta) for r in runs])
     T = np.array([r.measured for r in runs])
@@ -169,7 +169,7 @@ def _sweep(full: bool = False) -> Verdict:
         units = abs(coef[j] - p) / (mult[j] * se[j])
         notes.append(f"{name} = {coef[j]:.8f} +- {se[j]:.2g} (predicted {p:.8f}: "
                      f"{abs(coef[j] - p) / se[j]:.2f} SE, allowed {mult[j]:.2f})")  # fmt: skip
-        if units > worst:
+        if beats(units, worst):
             worst, where = units, f"fitted {name}"
     plain = np.polyfit(np.log(D), np.log(T), 1)[0]
     lead_err = max(abs(r.lead / r.exact - 1) * (r.D / r.kappa_y) ** 2 for r in runs)
@@ -203,13 +203,13 @@ def _lazy_then_rich(full: bool = False) -> Verdict:
     rich, ``r >= g(tau) - A`` (``g(1.5) = 0.84``, ``g(oo) = 1.13`` at theta0 = atan(4/3): an
     O(1) change) for ``t >= 1.5 T_p``.  Errors: ``|r - g|/A``."""
     runs = [_run(dl) for dl in (SWEEP_FULL if full else SWEEP)]
-    worst, where, hi_lazy, lo_rich = 0.0, "", 0.0, math.inf
+    worst, where, hi_lazy, lo_rich = NOTHING_COMPARED, "", 0.0, math.inf
     for r in runs:
         A = _allowance(r)
         for tau, v in (*zip(LAZY_TAUS, r.lazy, strict=True),
                        *zip(RICH_TAUS, r.rich, strict=True)):  # fmt: skip
             units = abs(v - dr.ntk_profile(tau, r.theta0)) / A
-            if units > worst:
+            if beats(units, worst):
                 worst, where = units, f"delta={r.delta}, tau={tau}"
         hi_lazy = max(hi_lazy, *(v / tau for tau, v in zip(LAZY_TAUS, r.lazy, strict=True)))
         lo_rich = min(lo_rich, *r.rich)

@@ -30,7 +30,7 @@ from numerics.torch_flow import gradient_flow, threads
 from solvable import global_convergence as gcv
 from solvable import ntg
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import Tolerance, monte_carlo, worst_of
+from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, monte_carlo, worst_of
 from solvable.global_convergence import SEED
 
 
@@ -324,7 +324,7 @@ def ntg_split_verdict(result: dict[str, Any]) -> Verdict:
     by more than the combined half-width.  ``max_error``: the worse of ``half-width_1 /
     (-slope_1)`` and ``hypot(half-widths) / (slope_2 - slope_1)`` (each < 1 exactly when its
     criterion holds; ``inf`` when a slope has the wrong sign)."""
-    worst, parts = 0.0, []
+    worst, parts = NOTHING_COMPARED, []
     for g in result["gammas"]:
         if not 0 < g["gamma"] < 1:
             raise ValueError(f"the split (15) is a gamma < 1 statement, got gamma={g['gamma']}")

@@ -15,7 +15,7 @@ from scipy import stats
 from numerics import kernel_sampling as ks
 from solvable._core.backends import generate
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import MonteCarlo, Tolerance, monte_carlo, worst_of
+from solvable._core.tolerance import MonteCarlo, Tolerance, beats, monte_carlo, worst_of
 from solvable.kernels import (
     _F64_TOL,
     C1,
@@ -83,7 +83,7 @@ def _mc_kernels(full: bool = False) -> Verdict:
             est = ks.kernel_estimates(init, _MC_X, p, batch, seed=p)
             for k in KERNELS:
                 units = _mc_units(est[k], ks.upper(gram(k, init, _MC_X)))
-                if units > worst or tol is None:
+                if beats(units, worst) or tol is None:
                     tol = _mc_tolerance(est[k])
                 worst = worst_of(worst, units)
                 lines.append(f"{k}@{init.a_law},p={p}: {units:.2f}")

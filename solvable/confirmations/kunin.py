@@ -25,7 +25,7 @@ from solvable import kunin, piecewise_linear, xu_ziyin
 from solvable._core import numbers as nb
 from solvable._core.backends import generate
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import Tolerance, error_in_units, worst_of
+from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, beats, error_in_units, worst_of
 
 SEED = kunin.SEED
 
@@ -62,7 +62,7 @@ def _oracle(dps: int = 30, cases: Sequence[str] | None = None) -> Verdict:
     # conditioning of the compared quantities.
     rtol = 10.0 ** -(dps - 5)
     tol = Tolerance(rtol, reason="Taylor integrator at dps + 20 digits, closed form at dps + 10")
-    worst, where, n = 0.0, "", 0
+    worst, where, n = NOTHING_COMPARED, "", 0
     for case in kunin.CASES:
         if cases is not None and case.name not in cases:
             continue
@@ -89,7 +89,7 @@ def _oracle(dps: int = 30, cases: Sequence[str] | None = None) -> Verdict:
                 ):  # fmt: skip
                     floor = floors.get(name, 0)
                     err = error_in_units(got, ref, Tolerance(rtol, float(rtol * floor)))
-                    if err > worst:
+                    if beats(err, worst):
                         worst, where = err, f"{case.name}: {name} at t={t}"
     return Verdict.from_error(
         worst,
@@ -145,7 +145,7 @@ def _constants_on_flow(dps: int = 30) -> Verdict:
     of ``|beta*|`` at t2, resolved to >= 10 digits at dps = 30."""
     rate_tol = Tolerance(1e-5, reason="next in-plane mode e^{-4 Omega t}: <= 1e-6 of the rate")
     d_rtol = 10.0 ** -(dps - 5)
-    worst, where, rates = 0.0, "", []
+    worst, where, rates = NOTHING_COMPARED, "", []
     for name, setup, a0, w0 in _rate_setups():
         traj = kunin.closed_form(setup, a0, w0, dps=dps)
         unit = _time_unit(setup, a0, w0)
@@ -157,12 +157,12 @@ def _constants_on_flow(dps: int = 30) -> Verdict:
             expected = 2 * traj.Omega
             err = error_in_units([rate], [expected], rate_tol)
             rates.append(float(rate / expected - 1))
-            if err > worst:
+            if beats(err, worst):
                 worst, where = err, f"{name}: rate {mpmath.nstr(rate, 8)} vs 2 Omega"
             dtol = Tolerance(d_rtol, float(d_rtol * _scale(setup, a0, w0)), "delta")
             for st, t in zip(sim, times, strict=True):
                 err = error_in_units([st.delta], [traj.delta], dtol)
-                if err > worst:
+                if beats(err, worst):
                     worst, where = err, f"{name}: delta at t={t:.3g}"
     n = len(rates)
     return Verdict.from_error(
@@ -192,7 +192,7 @@ def cross_error(ks: kunin.Setup, xs: xu_ziyin.Setup, a0: str, w0: str, dps: int,
     with mpmath.workdps(dps + 10):
         times = [mpmath.mpf(0), xt.t_c / 10, xt.t_c, 10 * xt.t_c]
     ka, xa = kt.sample(times), xt.sample(times)
-    worst = 0.0
+    worst = NOTHING_COMPARED
     for k in range(len(times)):
         worst = worst_of(worst, error_in_units([ka.a[k]], [xa.u[k][0]], tol))
         worst = worst_of(worst, error_in_units(ka.w[k], xa.W[k][:, 0], tol))
@@ -204,7 +204,7 @@ def _xu_ziyin_cross(dps: int = 30) -> Verdict:
     L = 1/2 (...)^2 is Xu & Ziyin with gamma = 1, rates (eta_a/2, eta_w/2) and L = (...)^2
     (:func:`cross_error` over :data:`_CROSS_SETUPS`)."""
     tol = Tolerance.digits(dps - 5, "two closed forms at dps + 10 guard digits")
-    worst = 0.0
+    worst = NOTHING_COMPARED
     for x, yv, a0, w0, ea, ew in _CROSS_SETUPS:
         ks = kunin.Setup(ea, ew, [[x]], [yv])
         with mpmath.workdps(dps + 10):
@@ -254,7 +254,7 @@ def _wide_self_consistent(dps: int = 30) -> Verdict:
     B, Xs, Ys, grad = kunin.beta_gradient(n, d, c)
     G_of = generate((list(B.ravel()), list(Xs.ravel()), list(Ys.ravel())), list(grad.ravel()),
                     "mpmath")  # fmt: skip
-    worst, where, checked = 0.0, "", []
+    worst, where, checked = NOTHING_COMPARED, "", []
     times = ["0", "0.5", "2"]
     for delta_s, h in (("-0.7", d), ("0.6", c)):
         A0, W0 = _balanced_wide_start(setup, delta_s, h, dps + 40)
@@ -269,7 +269,7 @@ def _wide_self_consistent(dps: int = 30) -> Verdict:
             for st, t in zip(states, times, strict=True):
                 ref = delta * np.eye(h, dtype=int)
                 err = error_in_units(st.Delta, ref, tol)
-                if err > worst:
+                if beats(err, worst):
                     worst, where = err, f"Delta - delta I at delta={delta_s}, t={t}"
                 dy = flow.unpack(rhs(flow.pack({"A": st.A, "W": st.W}), params))
                 dbeta = dy["W"].T @ st.A + st.W.T @ dy["A"]
@@ -277,7 +277,7 @@ def _wide_self_consistent(dps: int = 30) -> Verdict:
                 left, right = kunin.wide_preconditioner(st.beta, delta, setup.eta_a,
                                                         setup.eta_w, dps=dps + 20)  # fmt: skip
                 err = error_in_units(dbeta, -(left @ G + G @ right), tol)
-                if err > worst:
+                if beats(err, worst):
                     worst, where = err, f"d beta/dt at delta={delta_s}, t={t}"
         checked.append(f"delta={delta_s}, h={h}")
     return Verdict.from_error(
@@ -499,7 +499,7 @@ def _wide_oracle(dps: int = 30, cases: Sequence[str] | None = None) -> Verdict:
     normwise, dps - 5 digits (as :func:`_oracle`)."""
     rtol = 10.0 ** -(dps - 5)
     tol = Tolerance(rtol, reason="Taylor integrator at dps + 20 digits, closed form at dps + 10")
-    worst, where = 0.0, ""
+    worst, where = NOTHING_COMPARED, ""
     chosen = [c for c in _wide_cases() if cases is None or c[0] in cases]
     if not chosen:
         raise ValueError(f"no wide case named in {cases!r}")
@@ -521,7 +521,7 @@ def _wide_oracle(dps: int = 30, cases: Sequence[str] | None = None) -> Verdict:
                     ("ntk", e.ntk, _ntk_of_output(s.A, s.W, X, ea, ew)),
                 ):
                     err = error_in_units(got, ref, tol)
-                    if err > worst:
+                    if beats(err, worst):
                         worst, where = err, f"{name}: {what} at t={t}"
     return Verdict.from_error(
         worst,

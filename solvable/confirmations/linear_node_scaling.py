@@ -21,7 +21,14 @@ from solvable import linear_node_scaling as lns
 from solvable import node_scaling as ns
 from solvable._core.activations import elementwise
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import MC_CONFIDENCE, Tolerance, error_in_units, monte_carlo, worst_of
+from solvable._core.tolerance import (
+    MC_CONFIDENCE,
+    NOTHING_COMPARED,
+    Tolerance,
+    error_in_units,
+    monte_carlo,
+    worst_of,
+)
 from solvable.linear_node_scaling import SEED
 
 _TOL_REASON = ("DOP853 at rtol 1e-10 on a contractive linear flow: global error ~ 1e-8 of the "
@@ -145,7 +152,7 @@ def _contribution_mc(full: bool = False) -> Verdict:
     iu = np.triu_indices(X.shape[1])
     tol = Tolerance(rtol=0.0, atol=1.0, reason="99.9% simultaneous normal CI (Bonferroni over "
                     "the mean and covariance entries); units = error / half-width")  # fmt: skip
-    worst, lines = 0.0, []
+    worst, lines = NOTHING_COMPARED, []
     for case in smp["cases"]:
         lam, c = case["lam"], case["c"]
         feats, exact, limit = [], [], []
@@ -238,7 +245,7 @@ def _pruning(full: bool = False) -> Verdict:
     tol = Tolerance(rtol=0.0, atol=1.0, reason="Clopper-Pearson 99.9% simultaneous intervals "
                     "(Bonferroni over the cases); units = |p_hat - p| / (distance from p_hat to "
                     "the interval end on p's side)")  # fmt: skip
-    worst, lines, violations = 0.0, [], []
+    worst, lines, violations = NOTHING_COMPARED, [], []
     for c in cases:
         p_hat = c["exceed"] / N
         lo, hi = _clopper_pearson(c["exceed"], N, conf)

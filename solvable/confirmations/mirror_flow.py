@@ -21,7 +21,7 @@ from solvable import kunin, mirror_flow
 from solvable._core import numbers as nb
 from solvable._core.backends import generate
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import Tolerance, error_in_units
+from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, beats, error_in_units
 from solvable.confirmations.kunin import _WIDE_X, _WIDE_Y, _balanced_wide_start
 
 SEED = mirror_flow.SEED
@@ -67,7 +67,7 @@ def _wide_mirror_flow(dps: int = 30) -> Verdict:
     B, Xs, Ys, grad = kunin.beta_gradient(n, d, c)
     G_of = generate((list(B.ravel()), list(Xs.ravel()), list(Ys.ravel())), list(grad.ravel()),
                     "mpmath")  # fmt: skip
-    worst, where, checked = 0.0, "", []
+    worst, where, checked = NOTHING_COMPARED, "", []
     centres = ("0.5", "2")
     hs = mpmath.mpf(FD_STEP)
     offsets = (-2, -1, 1, 2)
@@ -96,14 +96,14 @@ def _wide_mirror_flow(dps: int = 30) -> Verdict:
                     d2 = mirror_flow.hyperbolic_entropy(s, delta_s, *rates, derivative=2,
                                                         dps=dps + 20)  # fmt: skip
                     err = error_in_units([d2 * (u @ dbeta @ v)], [-dLds], tol)
-                    if err > worst:
+                    if beats(err, worst):
                         worst, where = err, f"(ii) s_{i} at delta={delta_s}, t={t}"
                     f = [mirror_flow.hyperbolic_entropy(sv[i][0], delta_s, *rates,
                                                         derivative=1, dps=dps + 20)
                          for sv in around]  # fmt: skip
                     fd = (f[0] - 8 * f[1] + 8 * f[2] - f[3]) / (12 * hs)
                     err = error_in_units([fd], [-dLds], fd_tol)
-                    if err > worst:
+                    if beats(err, worst):
                         worst, where = err, f"(i) s_{i} at delta={delta_s}, t={t}"
         checked.append(f"delta={delta_s} (h={h})")
     return Verdict.from_error(
@@ -153,7 +153,7 @@ def _implicit_bias(dps: int = 30, full: bool = False) -> Verdict:
     # DOP853 at rtol 1e-13 (global error ~1e-13 of the state near the limit), measured
     # 2e-15; the prediction is rounded once from 17 digits: 1e-11 leaves a factor >= 50
     f64 = Tolerance(1e-11, reason="DOP853 at rtol 1e-13; prediction rounded from 17 digits")
-    worst, where, notes = 0.0, "", []
+    worst, where, notes = NOTHING_COMPARED, "", []
     deltas = BIAS_DELTAS if full else BIAS_DELTAS_FAST
     mp_deltas = BIAS_DELTAS if full else BIAS_DELTAS_MP_FAST
     for dl in deltas:
@@ -162,12 +162,12 @@ def _implicit_bias(dps: int = 30, full: bool = False) -> Verdict:
             pred = mirror_flow.bregman_interpolant(setup, a0, w0, dps=dps)
             sim = numerics.simulate(setup, a0, w0, [BIAS_T], method="mpmath", dps=dps)[0]
             err = error_in_units(sim.beta, pred, tol)
-            if err > worst:
+            if beats(err, worst):
                 worst, where = err, f"delta={dl} at dps={dps}"
         pred64 = mirror_flow.bregman_interpolant(setup, a0, w0)
         sim64 = numerics.simulate(setup, a0, w0, [1e6], method="scipy")[0]
         err = error_in_units(sim64.beta, pred64, f64)
-        if err > worst:
+        if beats(err, worst):
             worst, where = err, f"delta={dl} in float64"
         X = np.array([[float(v) for v in r] for r in setup.X])
         l2, l1 = _min_norm(X, np.array([float(v) for v in setup.y]))

@@ -18,7 +18,13 @@ from numerics.measures import ntk_node_scaled
 from numerics.models import NodeScaled, node_scaled_parameters
 from numerics.ntg_sampling import nested_widths, proposition_4_3
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import MC_CONFIDENCE, Tolerance, error_in_units, worst_of
+from solvable._core.tolerance import (
+    MC_CONFIDENCE,
+    NOTHING_COMPARED,
+    Tolerance,
+    error_in_units,
+    worst_of,
+)
 from solvable.node_scaling import finite_k, zipf
 from solvable.ntg import (
     ACTIVATIONS,
@@ -36,7 +42,7 @@ def _claim_autograd() -> Verdict:
     rng = np.random.default_rng(3)
     lam = rng.uniform(size=24)
     lam /= lam.sum()
-    worst = 0.0
+    worst = NOTHING_COMPARED
     for name in ACTIVATIONS:
         p = node_scaled_parameters(lam, 3, 4, seed=5)
         model = NodeScaled(X=X, y=np.zeros(5), activation=name)

@@ -38,7 +38,7 @@ from numerics import phase_diagram as pdg
 from numerics.torch_flow import threads
 from solvable import three_layer
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import Tolerance, error_in_units, worst_of
+from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, beats, error_in_units, worst_of
 
 SEED = three_layer.SEED
 F = Fraction
@@ -154,7 +154,7 @@ def judge_regimes(points: Mapping[tuple[Fraction, Fraction], pdg.PhasePoint],
                   stated: Mapping[tuple[Fraction, Fraction], tuple[str, str, str]]
                   ) -> Verdict:  # fmt: skip
     """Every regime ``stated`` (``PAPER_POINTS``: W1, W2 or ``"n/s"``) is the measured one."""
-    worst, where, parts = 0.0, "", []
+    worst, where, parts = NOTHING_COMPARED, "", []
     for key, (w1, w2, _) in stated.items():
         p = points[key]
         for layer, want in (("W1", w1), ("W2", w2)):
@@ -162,7 +162,7 @@ def judge_regimes(points: Mapping[tuple[Fraction, Fraction], pdg.PhasePoint],
                 continue
             u = _units(p, layer, want)
             parts.append(f"{_where(p)} {layer} {want}: {_fmt(p, layer)}")
-            if u > worst or not where:
+            if beats(u, worst) or not where:
                 worst, where = worst_of(worst, u), f"{_where(p)} {layer}"
     first = next(iter(points.values()))
     return Verdict.from_error(worst, f"{_cfg_text(first)}: " + "; ".join(parts)
@@ -174,7 +174,7 @@ def judge_growth(points: Sequence[pdg.PhasePoint], layer: str = "W1",
     """``S_W`` grows along the points (increasing gamma_3): each step ``S_{k+1} - S_k``
     exceeds ``z`` combined standard errors; units ``z sqrt(e_k^2 + e_{k+1}^2)/(S_{k+1} -
     S_k)`` (inf for a step that does not grow)."""
-    worst, parts = 0.0, []
+    worst, parts = NOTHING_COMPARED, []
     for a, b in itertools.pairwise(points):
         d = b.slope(layer) - a.slope(layer)
         e = math.hypot(a.err(layer), b.err(layer))
@@ -192,7 +192,7 @@ def judge_invariance(groups: Sequence[pdg.Table2Group]) -> Verdict:
     """Inside each Table 2 group the spread (max - min) of ``S_W1`` and of ``S_W2`` over
     the exponents of alpha is at most the seed noise (the largest standard error in the
     group); units ``spread / noise``."""
-    worst, parts = 0.0, []
+    worst, parts = NOTHING_COMPARED, []
     for g in groups:
         for layer in pdg.LAYERS:
             spread, noise = g.spread(layer), g.noise(layer)

@@ -27,7 +27,13 @@ from numerics import mp
 from solvable import xu_ziyin
 from solvable._core.backends import generate
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import Tolerance, digits, error_in_units, relative_error
+from solvable._core.tolerance import (
+    NOTHING_COMPARED,
+    Tolerance,
+    digits,
+    error_in_units,
+    relative_error,
+)
 from solvable.testing import state_errors
 
 SEED = xu_ziyin.SEED
@@ -134,7 +140,7 @@ def oracle(dps: int = 30, cases: Sequence[str] | None = None) -> Verdict:
     tol = Tolerance.digits(dps - 5, "Taylor integrator at dps + 20 digits, closed form at "
                                     "dps + 10; both rounded to dps")  # fmt: skip
     selected = [c for c in xu_ziyin.CASES if cases is None or c.name in cases]
-    worst, where, min_digits, n = 0.0, "", float("inf"), 0
+    worst, where, min_digits, n = NOTHING_COMPARED, "", float("inf"), 0
 
     def record(err: float, what: str) -> None:
         nonlocal worst, where, n
@@ -396,7 +402,7 @@ def measured_constants(dps: int = 30, cases: Sequence[str] | None = None) -> Ver
     tenth of the value (an unresolved measurement) counts as a failure."""
     names = MEASURED_CASES if cases is None else tuple(cases)
     asked, dps = dps, max(dps, MEASURE_MIN_DPS)
-    worst, where, n = 0.0, "", 0
+    worst, where, n = NOTHING_COMPARED, "", 0
     for name in names:
         case = xu_ziyin.case(name)
         kind, meas = _measure(case, dps)
@@ -451,7 +457,7 @@ def _measured_vs_formula(dps: int = 30, cases: Sequence[str] | None = None) -> V
     tol = Tolerance.digits(dps - 5, "simulation at dps + 20 digits vs closed-form alpha(t)")
     selected = [c for c in xu_ziyin.CASES if c.setup.d0 == 1 and (cases is None or c.name in cases)]
     evaluate = _norm_evaluators()
-    worst, where = 0.0, ""
+    worst, where = NOTHING_COMPARED, ""
     for case in selected:
         times, states, _T = _simulation(case.name, dps)
         traj = xu_ziyin.closed_form(case.setup, case.u0, case.W0, dps=dps)
