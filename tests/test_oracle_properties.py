@@ -452,6 +452,58 @@ def test_failure_shows_the_message_not_the_oracle_frames(pytester):
     assert "xu_ziyin (seed 001, Theorem 1 / Proposition 1): the trajectory leaves" in first_e
 
 
+RAISING_ENTRIES = [
+    "xu_ziyin.check",
+    "kunin.check",
+    "linear_node_scaling.check",
+    "assert_matches_closed_form",
+    "kernel.check",
+    "kernel.check_samples",
+]
+
+
+def _failing_call(entry):
+    """A call of ``entry`` (an entry of :mod:`solvable.testing` that raises
+    ``AssertionError``) on a wrong input: one entry of the exact answer moved."""
+    name = entry.split(".")[0]
+    if entry.endswith(".check") and name != "kernel":
+        m = Model(name, {"xu_ziyin": "generic", "kunin": "upstream"}.get(name, ""))
+        got = m.oracle.exact([0.0, 1.0])
+        first = next(iter(got))
+        got[first] = got[first].copy()
+        got[first][(1,) + (0,) * (got[first].ndim - 1)] += 1e-3
+        return lambda: m.oracle.check([0.0, 1.0], **got)
+    if entry == "assert_matches_closed_form":
+        c = xu_ziyin.case("generic")
+        u0, W0 = np.array(c.u0, float), np.array(c.W0, float)
+        ref = testing.xu_ziyin(c.setup, u0, W0).exact([0.0, 1.0])
+        ref["u"][1, 0] += 1e-3
+        return lambda: testing.assert_matches_closed_form(
+            c.setup, u0, W0, [0.0, 1.0], ref["u"], ref["W"]
+        )
+    init = kernels.lecture_initialisation(3)
+    oracle = testing.kernel("ntk", init, _KX)
+    K = kernels.gram("ntk", init, _KX, dps=30).astype(float)
+    K[0, 0] *= 1.1
+    if entry == "kernel.check":
+        return lambda: oracle.check(K)
+    return lambda: oracle.check_samples(np.repeat(K[None], 5, axis=0))
+
+
+@pytest.mark.parametrize("entry", RAISING_ENTRIES)
+def test_every_raising_entry_hides_the_oracle_frames(entry):
+    """In-process (line coverage sees it, unlike the subprocess test above), for every
+    entry that raises: the traceback pytest shows (hidden frames filtered out, as pytest
+    filters them) holds no frame of solvable/testing.py, so the user's line and the
+    message are what a failure shows."""
+    call = _failing_call(entry)
+    with pytest.raises(AssertionError) as info:
+        call()
+    shown = [str(e.path) for e in info.traceback.filter(info)]
+    assert not [p for p in shown if p.endswith("solvable/testing.py")], (entry, shown)
+    assert str(info.value).strip(), entry
+
+
 def test_time_not_a_multiple_of_lr_is_named_by_its_index():
     """Gradient-descent times must be ``k * lr`` up to a relative slack ``1e-6 k`` (float
     ``k * lr`` or a running sum): with lr = 1e-3, ``5000.002 lr`` is within that slack
