@@ -406,21 +406,49 @@ def runs_at_import(source: str, line: int) -> bool:
     return True
 
 
+_CACHING_DECORATORS = frozenset({"cache", "lru_cache", "cached_property"})
+
+
+def in_cached_function(source: str, line: int) -> bool:
+    """Whether ``line`` is in the body of a function whose result ``functools`` caches
+    (``cache``, ``lru_cache``, ``cached_property``), or of a function nested in one.  Such a
+    body runs once per process, so coverage credits only the test that called it first, not
+    the tests that read what it built (the seed-2 and seed-3 runs each had a survivor that an
+    existing test killed: a cached sympy builder)."""
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        if not node.body[0].lineno <= line <= (node.end_lineno or 0):
+            continue
+        for dec in node.decorator_list:
+            target = dec.func if isinstance(dec, ast.Call) else dec
+            name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+            if name in _CACHING_DECORATORS:
+                return True
+    return False
+
+
 def select_tests(
-    covmap: Mapping[str, Any], module: str, lines: Iterable[int], at_import: bool = False
+    covmap: Mapping[str, Any],
+    module: str,
+    lines: Iterable[int],
+    at_import: bool = False,
+    cached: bool = False,
 ) -> tuple[list[str], str]:
     """The tests covering any of ``lines`` of ``module`` (but those that failed when the
     map was made) and how they were found:
     ``"line"``, ``"module"`` (the lines ran only at import, recorded with no test context
-    or, ``at_import``, not recorded: every test covering the module) or ``"none"`` (not
+    or, ``at_import``, not recorded; or, ``cached``, they are in a cached function's body,
+    see :func:`in_cached_function`: every test covering the module) or ``"none"`` (not
     covered)."""
     per_line = covmap["lines"].get(module, {})
     names = covmap["tests"]
     failed = set(covmap.get("failed", ()))  # failing unmutated: a failure is no kill
     found = {names[i] for line in lines for i in per_line.get(str(line), [])} - failed
     how = "line"
-    if not found and per_line and (at_import or any(str(line) in per_line for line in lines)):
-        found = {names[i] for ids in per_line.values() for i in ids} - failed
+    wide = at_import or cached or any(str(line) in per_line for line in lines)
+    if (not found or cached) and per_line and wide:
+        found |= {names[i] for ids in per_line.values() for i in ids} - failed
         how = "module"
     if not found:
         return [], "none"
@@ -479,7 +507,8 @@ def run_one(workspace: Path, settings: Mapping[str, Any]) -> int:
     source = (workspace / "pristine" / module).read_text(encoding="utf-8")
     lines = sorted({statement_line(source, n) for n in changed} | set(changed))
     at_import = all(runs_at_import(source, n) for n in lines)
-    tests, how = with_source_checks(select_tests(covmap, module, lines, at_import),
+    cached = any(in_cached_function(source, n) for n in lines)
+    tests, how = with_source_checks(select_tests(covmap, module, lines, at_import, cached),
                                     sample.get("every-mutant-tests", []))  # fmt: skip
     verdict: dict[str, Any] = {"module": module, "lines": lines, "selection": how,
                                "tests": len(tests)}  # fmt: skip

@@ -153,6 +153,49 @@ def test_select_tests_by_line_then_module_then_none():
     assert ms.select_tests(covmap, "solvable/m.py", [8]) == (["t::fast"], "line")
 
 
+CACHED_SOURCE = """\
+import functools
+from functools import lru_cache
+
+
+@functools.cache
+def built():
+    def inner():
+        return 1
+    return inner() + 1
+
+
+@lru_cache(maxsize=None)
+def also():
+    return 2
+
+
+def plain():
+    return 3
+"""
+
+
+def test_in_cached_function_finds_the_body_of_every_caching_decorator():
+    assert ms.in_cached_function(CACHED_SOURCE, 7) and ms.in_cached_function(CACHED_SOURCE, 9)
+    assert ms.in_cached_function(CACHED_SOURCE, 8)  # a function nested in a cached one
+    assert ms.in_cached_function(CACHED_SOURCE, 14)  # lru_cache(...) called
+    assert not ms.in_cached_function(CACHED_SOURCE, 18)  # a plain function
+    assert not ms.in_cached_function(CACHED_SOURCE, 5)  # the decorator line itself
+    assert not ms.in_cached_function(SOURCE, 9)
+
+
+def test_a_cached_body_selects_every_test_of_its_module():
+    """A cached builder's lines are credited to the first test that called it: its mutant
+    runs the line's tests and every other test of the module."""
+    covmap = {"tests": ["t::slow", "t::fast", "t::other"],
+              "durations": {"t::slow": 9.0, "t::fast": 0.1, "t::other": 1.0},
+              "lines": {"solvable/m.py": {"6": [], "8": [0, 1], "13": [2]}}}  # fmt: skip
+    assert ms.select_tests(covmap, "solvable/m.py", [13], cached=True) == (
+        ["t::fast", "t::other", "t::slow"], "module")  # fmt: skip
+    assert ms.select_tests(covmap, "solvable/m.py", [13]) == (["t::other"], "line")
+    assert ms.select_tests(covmap, "numerics/x.py", [13], cached=True) == ([], "none")
+
+
 def test_source_checks_run_first_for_every_mutant_and_once():
     every = ["tests/test_source_checks.py"]
     assert ms.with_source_checks((["t::fast", "t::slow"], "line"), every) == (
