@@ -41,6 +41,7 @@ from numerics.sweeps import fit_exponent
 from numerics.torch_flow import gradient_flow, resolve_device, threads
 from solvable import linearisation
 from solvable._core.activations import elementwise
+from solvable._core.tolerance import worst_of
 from solvable.linearisation import (
     hessian_opnorm_bound,
     hessian_opnorm_formula,
@@ -362,7 +363,7 @@ def hessian_sweep(
         params = initial_parameters(p, d, seeds, seed=p, device=device)
         lanc = hessian_opnorm_lanczos(model, params, x)
         form = hessian_opnorm_closed_form(model, params, x)
-        ferr = max(ferr, float(np.max(np.abs(lanc - form) / form)))
+        ferr = worst_of(ferr, float(np.max(np.abs(lanc - form) / form)))
         vals.append(lanc)
         bounds.append(float(bound_fn(M, 1.0, float(p), float(x @ x))))
     values = np.array(vals)

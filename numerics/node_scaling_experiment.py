@@ -515,9 +515,11 @@ def section_8_1_1(
     """GD (learning rate ``lr``) for ``steps`` steps on Section 8.1.1's data (``n`` points
     uniform on the sphere of R^d, ``y = (5/d) sum_j sin(pi x_ij) + N(0, 1)``), for every
     ``(gamma, alpha)`` of ``settings``, width and repeat (a fresh initialisation per repeat,
-    one data set).  Recorded at ``n_records`` steps: the training risk ``(1/n) sum_i r_i^2``,
-    ``||w_tj - w_0j||`` of the ``top_neurons`` nodes with the largest change at the end, the
-    relative Frobenius change of the NTG and its minimum eigenvalue.  Plain numbers."""
+    one data set).  Recorded at step 0 and at most ``n_records - 1`` log-spaced steps (the
+    rounded steps, duplicates dropped: fewer when ``steps`` is not far above ``n_records``):
+    the training risk ``(1/n) sum_i r_i^2``, ``||w_tj - w_0j||`` of the ``top_neurons``
+    nodes with the largest change at the end, the relative Frobenius change of the NTG and
+    its minimum eigenvalue.  Plain numbers."""
     import torch
 
     widths = _ints("widths", widths)
@@ -785,10 +787,11 @@ def single_relu_experiment(
     lambda_max(K_0)`` on ``R = 1/(2n) sum r^2``, ``K_0`` its empirical NTK at
     initialisation (:func:`numerics.measures.ntk`).
 
-    Recorded at ``n_records`` steps (log-spaced): the training risk ``(1/n) sum r_i^2`` and
-    the test MSE; and, for ``gamma = 1``, the infinite-width limit of the same GD
-    (:func:`kernel_gd` with the mean NTG :func:`solvable.ntg.mean_ntg`, Proposition 4.3)
-    from each network's own initial outputs on train and test.  Plain numbers."""
+    Recorded at step 0 and at most ``n_records - 1`` log-spaced steps (the rounded steps,
+    duplicates dropped): the training risk ``(1/n) sum r_i^2`` and the test MSE; and, for
+    ``gamma = 1``, the infinite-width limit of the same GD (:func:`kernel_gd` with the mean
+    NTG :func:`solvable.ntg.mean_ntg`, Proposition 4.3) from each network's own initial
+    outputs on train and test.  Plain numbers."""
     import torch
 
     n, d, width = _int("n", n), _int("d", d), _int("width", width)

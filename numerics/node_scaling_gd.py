@@ -232,7 +232,8 @@ def monitor_theorem_6_1(
     size ``eta = step_fraction`` times the smallest of Theorem 6.1's limits over ``gammas``
     (so every case satisfies the step-size condition), for ``S = ceil(2 horizon/(eta
     min(gammas) kappa_n))`` steps (the rate bound falls by about
-    ``exp(-horizon)`` for the smallest gamma).  Records at ``n_records`` steps: ``||y -
+    ``exp(-horizon)`` for the smallest gamma).  Records at step 0 and at most ``n_records -
+    1`` log-spaced steps (rounded, duplicates dropped): ``||y -
     u_s||^2`` (= ``2 L``), ``max_j ||w_sj - w_0j||/sqrt(lambda_j)`` and ``eig_min`` of the
     NTG (7).  Returns the constants, ``eta``, Theorem 6.1's width condition at ``eta`` and
     per case the recorded series (plain numbers)."""

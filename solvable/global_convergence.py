@@ -1008,7 +1008,7 @@ def _activation_derivative_bounds(dps: int = 30) -> Verdict:
                              f"{mpmath.nstr(b, 12)}) (tail < {bound})")  # fmt: skip
             parts.append(f"{name}: " + ", ".join(texts))
             reported[name] = bounds
-    err = max(errs.values())
+    err = worst_of(*errs.values())
     b1_swish = reported["swish"][0]
     ok = err <= 1 and tails_ok and b1_swish > 1
     return Verdict(

@@ -1374,11 +1374,11 @@ def _evaluators_agree(dps: int | None = None) -> Verdict:
                   for a, b, c in zip(n1, n2, rho, strict=True)]  # fmt: skip
             hi = [kernel_numeric(k, init, a, b, c, dps=2 * dps)
                   for a, b, c in zip(n1, n2, rho, strict=True)]  # fmt: skip
-            worst_f64 = max(worst_f64, error_in_units(f64, hi, _F64_TOL))
-            worst_mp = max(worst_mp, error_in_units(lo, hi, tol_mp))
+            worst_f64 = worst_of(worst_f64, error_in_units(f64, hi, _F64_TOL))
+            worst_mp = worst_of(worst_mp, error_in_units(lo, hi, tol_mp))
             g64, gmp = gram(k, init, X), gram(k, init, X, dps=dps)
-            worst_f64 = max(worst_f64, error_in_units(g64, gmp, _F64_TOL))
-    worst = max(worst_f64, worst_mp)
+            worst_f64 = worst_of(worst_f64, error_in_units(g64, gmp, _F64_TOL))
+    worst = worst_of(worst_f64, worst_mp)
     return Verdict(
         "confirmed" if worst <= 1 else "failed",
         f"4 kernels x 2 inits, 12 (n1, n2, rho) points (rho = +-1, +-(1 - 2^-52), zero norms) "
@@ -1412,7 +1412,7 @@ def _diagonal_evaluated(dps: int | None = None) -> Verdict:
             tol_0 = Tolerance(rtol=0.0, atol=_F64_TOL.rtol * 2 * float(np.max(exact)),
                               reason="float64 rounding (sin(pi) = 1.2e-16) on the scale "
                               "of K(x, 2x)")  # fmt: skip
-            worst_f64 = max(
+            worst_f64 = worst_of(
                 worst_f64,
                 error_in_units(kernel_numeric(k, init, n64, n64, 1.0), exact, _F64_TOL),
                 error_in_units(np.diag(gram(k, init, X)), exact, _F64_TOL),
@@ -1423,12 +1423,12 @@ def _diagonal_evaluated(dps: int | None = None) -> Verdict:
             got = [
                 kernel_numeric(k, init, str(sp.N(n**2, dps + _GUARD)), 1, 1, dps=dps) for n in norms
             ]  # K(x, x) = |x|^2 K(e, e): n1 = |x|^2, n2 = 1
-            worst_mp = max(
+            worst_mp = worst_of(
                 worst_mp,
                 error_in_units(got, ex_mp, tol_mp),
                 error_in_units(np.diag(gram(k, init, X, dps=dps)), ex_mp, tol_mp),
             )
-    worst = max(worst_f64, worst_mp)
+    worst = worst_of(worst_f64, worst_mp)
     return Verdict(
         "confirmed" if worst <= 1 else "failed",
         f"4 kernels x 2 inits x 3 inputs: K(x, x) and K(x, -2x) from kernel_numeric and gram "

@@ -49,7 +49,7 @@ from solvable._core import numbers as nb
 from solvable._core.backends import generate
 from solvable._core.claims import Erratum, Theorem, Verdict, prove_zero
 from solvable._core.model import Model
-from solvable._core.tolerance import Tolerance
+from solvable._core.tolerance import Tolerance, worst_of
 from solvable.linearisation import check_flag, network_output
 
 SEED = "002_938675732d5dff93.txt"
@@ -498,7 +498,7 @@ def sampled_kappa_slopes(
 def _sampled_exponent() -> Verdict:
     slopes = sampled_kappa_slopes()
     errs = {a: abs(s - float(lazy_criterion_exponent(a))) / _SLOPE_TOL for a, s in slopes.items()}
-    worst = max(errs.values())
+    worst = worst_of(*errs.values())
     return Verdict(
         "confirmed" if worst <= 1 else "failed",
         "sampled tanh networks (3.8), p = 2^8..2^14, 16 draws: slope vs e(a) = "

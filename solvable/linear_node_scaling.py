@@ -2000,7 +2000,7 @@ def _evaluators_mpmath(dps: int = 30) -> Verdict:
         traj = closed_form(setup, inst["a"], args[4], dps=digits).sample(tnum)
         for k, t in enumerate(times):
             errs[f"W(t={t}) {label}"] = error_in_units(traj.W[k], ex[t]["W_t"], tol)
-    worst = max(errs.values())
+    worst = worst_of(*errs.values())
     return Verdict.from_error(
         worst,
         f"exact rational instance (n = d = 3, rank 2, m = 2, eta = 1/2), mpmath at dps = "

@@ -817,13 +817,13 @@ def _claim_reported_constants(dps: int | None = None) -> Verdict:
             got_k = kappa_n(X, name, dps=digits)
             got_c = frobenius_constant(X, name, dps=digits)
             # C_0 = 0 exactly for linear: compared in units of the kappa scale
-            e = max(error_in_units(got_k, kap, tol),
+            e = worst_of(error_in_units(got_k, kap, tol),
                     error_in_units([got_c, kap], [c0, kap], tol))  # fmt: skip
             worst = worst_of(worst, e)
             parts.append(f"{name} dps={digits}: kappa_n {mpmath.nstr(kap, 12)}, C_0 "
                          f"{mpmath.nstr(c0, 12)} ({e:.2g} tol)")  # fmt: skip
             if digits == dps:
-                ef = max(error_in_units(kappa_n(X, name), kap, tol_f),
+                ef = worst_of(error_in_units(kappa_n(X, name), kap, tol_f),
                          error_in_units([frobenius_constant(X, name), float(kap)],
                                         [c0, kap], tol_f))  # fmt: skip
                 worst = worst_of(worst, ef)

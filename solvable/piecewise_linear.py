@@ -69,7 +69,7 @@ from solvable._core.claims import Erratum, Theorem, Verdict, prove_zero
 from solvable._core.flows import symbol_array
 from solvable._core.model import Model
 from solvable._core.numbers import Number
-from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, beats, error_in_units
+from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, beats, error_in_units, worst_of
 
 __all__ = [
     "MODEL",
@@ -615,7 +615,7 @@ def _evaluators_agree(dps: int = 30) -> Verdict:
     ref = neuron_start(beta, delta, sign, ea, ew, dps=2 * dps)
     for got, tol in ((neuron_start(beta, delta, sign, ea, ew), tol64),
                      (neuron_start(beta, delta, sign, ea, ew, dps=dps), tolmp)):  # fmt: skip
-        e = max(error_in_units(g, r, tol) for g, r in zip(got, ref, strict=True))
+        e = worst_of(*(error_in_units(g, r, tol) for g, r in zip(got, ref, strict=True)))
         if beats(e, worst):
             worst, where = e, "neuron_start"
     return Verdict.from_error(worst, f"worst {worst:.3g} tolerances ({where})", tol64)

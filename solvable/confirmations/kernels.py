@@ -67,7 +67,7 @@ def _mc_units(est: Any, exact: Any) -> float:
     if np.any(~live):
         scale = float(np.max(np.abs(exact))) or 1.0
         diff = float(np.max(np.abs(est.mean[~live] - exact[~live])))
-        units = max(units, diff / (_F64_TOL.rtol * scale))
+        units = worst_of(units, diff / (_F64_TOL.rtol * scale))
     return units
 
 
@@ -116,7 +116,7 @@ def _mc_exercise(full: bool = False) -> Verdict:
         f"Exercise 1 init, width {p}, {batch} initialisations, 15 entries: corrected (4.2) "
         f"within {u_corr:.2f} CI half-widths (max half-width {float(np.max(est.half_width)):.3g}); "
         f"printed (4.2) off by {u_print:.1f} half-widths",
-        max_error=max(u_corr, 1 / u_print if u_print > 0 else float("inf")),
+        max_error=worst_of(u_corr, 1 / u_print if u_print > 0 else float("inf")),
         tolerance=_mc_tolerance(est),
     )
 
@@ -263,7 +263,7 @@ def _gaussian_limit(full: bool = False, *, ks_width: int | None = None,
         nonzero = float(np.min(np.abs(est.mean) / est.half_width))  # > 1: kappa_4 != 0 seen
         # kappa_4 != 0 must be seen at the smallest width (the finite-p law is not Gaussian)
         seen = nonzero if p == widths[0] else float("inf")
-        bad = max(units, 1 / seen if seen > 0 else float("inf"))
+        bad = worst_of(units, 1 / seen if seen > 0 else float("inf"))
         if bad >= worst or tol is None:
             worst, tol = bad, _mc_tolerance(est, "batch k-statistics")
         lines.append(f"p = {p}: kappa_4 {np.round(est.mean, 4).tolist()} vs exact "

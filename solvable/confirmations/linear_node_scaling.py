@@ -83,14 +83,14 @@ def _flow_claim(method: str) -> Callable[..., Verdict]:
         lines = []
         for data in runs:
             errs = [v for (name, _, _), v in errors.items() if name == data["name"]]
-            lines.append(f"{data['name']}: {len(errs)} networks, worst {max(errs):.2g} tol")
+            lines.append(f"{data['name']}: {len(errs)} networks, worst {worst_of(*errs):.2g} tol")
         what = ("gradient flow (DOP853 rtol 1e-10) at t = 1, 40 vs W(t)" if method == "flow"
                 else f"gradient descent ({nl.GD_STEPS} steps, lr = {nl.GD_FRACTION} x d/(D_max^2 "
                 "S)) vs W(oo)")  # fmt: skip
         detail = (f"{what} and f on probes vs (20), widths {runs[0]['widths']}, gamma (1, 0.5, "
                   f"0), {runs[0]['families']}: " + "; ".join(lines) + " (tolerance 1e-8 rel + "
                   f"1e-8 max|W0|) [{time.perf_counter() - t0:.1f} s]")  # fmt: skip
-        return Verdict.from_error(max(errors.values()), detail,
+        return Verdict.from_error(worst_of(*errors.values()), detail,
                                   Tolerance(rtol=1e-8, reason=_TOL_REASON))  # fmt: skip
 
     return check
@@ -98,7 +98,7 @@ def _flow_claim(method: str) -> Callable[..., Verdict]:
 
 def _state_error(a: ns.State, b: ns.State, tol: Tolerance) -> float:
     """The largest error of ``W``, ``f`` and the loss of two states, in units of ``tol``."""
-    return max(error_in_units(a.W, b.W, tol), error_in_units(a.f, b.f, tol),
+    return worst_of(error_in_units(a.W, b.W, tol), error_in_units(a.f, b.f, tol),
                error_in_units([a.loss], [b.loss], tol))  # fmt: skip
 
 
@@ -130,7 +130,7 @@ def _trajectory_vs_simulate(dps: int | None = None) -> Verdict:
     ref = traj.sample([*times, math.inf])
     for k, t in enumerate([*times, "oo"]):
         errs[f"scipy t={t}"] = _state_error(sim[k], ref[k], tol_f)
-    worst = max(errs.values())
+    worst = worst_of(*errs.values())
     return Verdict.from_error(
         worst,
         f"closed_form vs numerics.simulate (W, f, loss), rates {np.round(traj.rates, 4)}, "
@@ -221,7 +221,7 @@ def _feature_learning(full: bool = False) -> Verdict:
     detail = (f"Zipf(0.5), m in {sweep.widths}, N = {sweep.samples} initialisations per point "
               "(limit (19) sampled): " + "; ".join(lines)
               + "; slopes fitted over m >= 100")  # fmt: skip
-    return Verdict.from_error(max(errs.values()), detail, _SLOPE_TOL)
+    return Verdict.from_error(worst_of(*errs.values()), detail, _SLOPE_TOL)
 
 
 def _clopper_pearson(k: int, n: int, confidence: float) -> tuple[float, float]:

@@ -15,7 +15,7 @@ import numpy as np
 from numerics import lazy_width as lw
 from numerics.lazy_width import format_values as _fmt
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import Tolerance
+from solvable._core.tolerance import Tolerance, worst_of
 from solvable.linearisation import SEED
 
 _K_SE = 3.0  # slopes: confirmed within 3 standard errors (two-sided normal ~ 99.7%)
@@ -237,7 +237,7 @@ def _exercise_2_verdict(plain: lw.LinearisationSweep, composed: lw.Linearisation
     # composed: its slope must sit above -1/2 + k se; units = (-1/2 + k se) margin / distance
     gap = eg - (-0.5)
     comp_units = (k * sg) / gap if gap > 0 else math.inf
-    worst = max(plain_units, comp_units)
+    worst = worst_of(plain_units, comp_units)
     return Verdict(
         "confirmed" if worst <= 1 else "failed",
         f"widths {list(plain.widths)}, {plain.sup_E.shape[1]} seeds, horizon "

@@ -235,7 +235,7 @@ def judge_linear(p: pdg.PhasePoint) -> Verdict:
     """At a linear point RD -> 0 as m grows: both layers read linear, and for every seed
     RD at the largest width is below RD at the smallest (units: the regime units, and
     ``inf`` for a seed whose RD did not fall)."""
-    worst = max(_units(p, L, "linear") for L in pdg.LAYERS)
+    worst = worst_of(*(_units(p, L, "linear") for L in pdg.LAYERS))
     falls = []
     for L in pdg.LAYERS:
         rd = p.rd[L]
@@ -254,7 +254,7 @@ def judge_layers_differ(p: pdg.PhasePoint, w1: str, w2: str) -> Verdict:
     reads ``w2`` (``w1 != w2``, neither critical)."""
     if w1 == w2 or "critical" in (w1, w2):
         raise ValueError(f"w1, w2 must be different non-critical regimes, got {w1!r}, {w2!r}")
-    worst = max(_units(p, "W1", w1), _units(p, "W2", w2))
+    worst = worst_of(_units(p, "W1", w1), _units(p, "W2", w2))
     return Verdict.from_error(worst, f"{_where(p)} {_cfg_text(p)}: {_fmt(p, 'W1')}, "
                               f"{_fmt(p, 'W2')}; worst {worst:.2f} units", _REGIME_TOL)  # fmt: skip
 
@@ -267,7 +267,7 @@ def judge_condensation(condensed: Sequence[tuple[float, float]],
     ZETA_STILL``)."""
     u_c = [ZETA_FACTOR * z0 / z for z0, z in condensed]
     u_l = [abs(z / z0 - 1) / ZETA_STILL for z0, z in linear]
-    worst = max(*u_c, *u_l)
+    worst = worst_of(*u_c, *u_l)
     tol = Tolerance(1.0, reason=f"condensed: zeta x >= {ZETA_FACTOR:g}; linear: zeta moves "
                     f"<= {ZETA_STILL:.0%}")  # fmt: skip
     fmt = lambda zs: ", ".join(f"{a:.3f}->{b:.3f}" for a, b in zs)  # noqa: E731
@@ -284,8 +284,8 @@ def judge_flow(c: pdg.FlowComparison) -> Verdict:
     """The raw flow rescaled by (6) equals the normalised flow at ``tbar`` normwise
     (:data:`FLOW_TOL`) at every time, and the state moved (so the comparison is not of
     two resting points: the change exceeds 100 tolerances)."""
-    err = max(error_in_units(r, n, FLOW_TOL) for r, n in zip(c.raw_scaled, c.normalised,
-                                                               strict=True))  # fmt: skip
+    pairs = zip(c.raw_scaled, c.normalised, strict=True)
+    err = worst_of(*(error_in_units(r, n, FLOW_TOL) for r, n in pairs))
     moved = float(np.max(np.abs(c.normalised[-1] - c.normalised[0])))
     scale = float(np.max(np.abs(c.normalised[0])))
     if moved < 100 * FLOW_TOL.rtol * scale:
