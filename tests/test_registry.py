@@ -149,11 +149,22 @@ def test_symbolic_claim_is_proved(thm):
     assert verdict.residuals and all(r == 0 for r in verdict.residuals)
 
 
+_WORST_SHOWN = re.compile(r"\bworst ([-+0-9.e]+|nan|inf) tolerances\b")
+
+
 @pytest.mark.parametrize("thm", NUMERIC, ids=lambda t: t.id)
 def test_numeric_claim_is_confirmed(thm):
     verdict = thm.verify()
     assert verdict.status == "confirmed", verdict.detail
     assert verdict.max_error is not None and verdict.max_error <= 1
+    # the detail's "worst X tolerances", where it reports one, is the verdict's own number
+    # (printed to 2-3 significant digits: within 5.1% of it, or both 0)
+    shown = _WORST_SHOWN.search(verdict.detail)
+    if shown:
+        assert float(shown.group(1)) == pytest.approx(verdict.max_error, rel=0.051, abs=0), (
+            verdict.detail,
+            verdict.max_error,
+        )
 
 
 @pytest.mark.parametrize("thm", MONITOR, ids=lambda t: t.id)
