@@ -409,10 +409,11 @@ def _blockmax(values: np.ndarray, n: int) -> np.ndarray:
 
 def _units(diff: np.ndarray, allow: np.ndarray) -> np.ndarray:
     """``diff / allow`` elementwise, ``0`` where ``diff == 0`` and ``inf`` where only the
-    allowance is 0 (an exact block identically zero with ``atol = 0`` admits no error)."""
+    allowance is 0 (an exact block identically zero with ``atol = 0`` admits no error), or
+    where the allowance is not a number >= 0 (it fails closed: no caller makes one)."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         units = np.where(diff == 0, 0.0, diff / np.where(allow > 0, allow, 1.0))
-    return np.where((allow == 0) & (diff > 0), np.inf, units)
+    return np.where(~(allow > 0) & (diff != 0), np.inf, units)
 
 
 def _fmt(value: Any) -> str:

@@ -165,3 +165,15 @@ def test_kernel_samples_of_an_all_zero_gram_pass_when_they_are_zero(name):
     off[:, 0, 0] = 1.0  # all equal, mean 1: far from 0 whatever the scale
     report = oracle.compare_samples(off)
     assert not report.passed and report.units > 1, report
+
+
+def test_an_allowance_that_is_not_a_number_at_least_zero_fails_closed():
+    """The oracle's error in units: diff/allowance, 0 for no difference, inf where the
+    allowance is 0, and inf where it is NaN or negative (no caller makes one today: a NaN
+    allowance was divided by 1.0, so a wrong trajectory would have been judged by its raw
+    difference; seed-3 triage, testing.py:407)."""
+    from solvable.testing import _units
+
+    diff = np.array([0.0, 2.0, 2.0, 2.0, 2.0, 0.0])
+    allow = np.array([1.0, 4.0, 0.0, np.nan, -1.0, np.nan])
+    np.testing.assert_array_equal(_units(diff, allow), [0.0, 0.5, np.inf, np.inf, np.inf, 0.0])
