@@ -209,8 +209,12 @@ def test_source_checks_run_first_for_every_mutant_and_once():
     )
     # the project's configuration names them, and the file exists
     settings = ms.load_settings(ms.ROOT / "pyproject.toml")["sample"]
-    assert settings["every-mutant-tests"] == every
-    assert all((ms.ROOT / t).is_file() for t in every)
+    configured = settings["every-mutant-tests"]
+    assert configured[0] == every[0] and len(configured) == len(set(configured))
+    assert all((ms.ROOT / t.split("::")[0]).is_file() for t in configured)
+    for node in configured[1:]:  # a single test: it must exist in its file
+        path, name = node.split("::")
+        assert f"def {name}(" in (ms.ROOT / path).read_text(encoding="utf-8"), node
 
 
 def test_mutated_lines_against_pristine(tmp_path):

@@ -34,7 +34,7 @@ MUTANTS = [
         seed="core",
         backend="numpy",
         file=_T,
-        old="    return np.where((allow == 0) & (diff > 0), np.inf, units)",
+        old="    return np.where(~(allow > 0) & (diff != 0), np.inf, units)",
         new="    return units",
         why="an exact block identically 0 with atol = 0 admits any error (units 0, not inf)",
         tests=_TESTS,

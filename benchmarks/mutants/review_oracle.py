@@ -32,8 +32,8 @@ MUTANTS = [
         seed="core",
         backend="numpy",
         file="solvable/testing.py",
-        old="return np.where((allow == 0) & (diff > 0), np.inf, units)",
-        new="return np.where((allow < 0) & (diff > 0), np.inf, units)",
+        old="return np.where(~(allow > 0) & (diff != 0), np.inf, units)",
+        new="return np.where((allow < 0) & (diff != 0), np.inf, units)",
         why="a block whose exact value is 0 (allowance 0) no longer fails on a nonzero diff; "
         "xu_ziyin saddle with u = 1e-3 passes",
         tests=["tests/test_oracle_properties.py", "tests/test_oracle.py"],

@@ -201,7 +201,7 @@ MUTANTS += [
         seed="002",
         backend="numpy",
         file="solvable/confirmations/linearisation.py",
-        old="    worst = max(plain_units, comp_units)",
+        old="    worst = worst_of(plain_units, comp_units)",
         new="    worst = comp_units",
         why="Exercise 2's judge drops the plain network's p^(-1/2) decay from the verdict",
         tests=_S002,

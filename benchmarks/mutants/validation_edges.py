@@ -60,8 +60,8 @@ MUTANTS = [
         seed="core",
         backend="numpy",
         file="solvable/_core/claims.py",
-        old='        return cls("confirmed" if worst <= 1 else "failed", detail, max_error=worst,',
-        new='        return cls("failed" if worst > 1 else "confirmed", detail, max_error=worst,',
+        old='return cls("confirmed" if 0 <= worst <= 1 else "failed", detail, max_error=worst,',
+        new='return cls("failed" if worst > 1 else "confirmed", detail, max_error=worst,',
         why="the comparison negated by swapping the branches, which is not the same for NaN: "
         "Verdict.from_error(float('nan'), 'x').status is 'confirmed' instead of 'failed' (a "
         "numeric claim whose simulation produced NaN is counted as confirmed)",

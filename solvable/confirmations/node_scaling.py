@@ -19,7 +19,7 @@ from numerics.torch_flow import threads
 from solvable import linear_node_scaling as lns
 from solvable import node_scaling as ns
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import Tolerance, error_in_units, monte_carlo
+from solvable._core.tolerance import Tolerance, error_in_units, monte_carlo, worst_of
 
 SEED = ns.SEED
 
@@ -81,14 +81,15 @@ def first_step_errors(runs: dict[str, Any]) -> dict[str, float]:
         lam, W0, y = np.array(c["lam"]), np.array(c["W0"]), np.array(c["y"])
         dz, gn = np.array(c["dz_sq"]), np.array(c["grad_norm_sq"])
         ref = ns.first_step_numeric(X, y, W0, lam, runs["eta"], runs["activation"])
-        out["eq24"] = max(out["eq24"], error_in_units(dz, ref["dz_sq"], FORMULA_TOL))
-        out["eq27"] = max(out["eq27"], error_in_units(gn, ref["grad_norm_sq"], FORMULA_TOL))
+        out["eq24"] = worst_of(out["eq24"], error_in_units(dz, ref["dz_sq"], FORMULA_TOL))
+        out["eq27"] = worst_of(out["eq27"], error_in_units(gn, ref["grad_norm_sq"], FORMULA_TOL))
         if c["gamma"] < 1:  # (1 - gamma) lambda~_j in place of lambda_{m,j}
             j = np.arange(1, len(lam) + 1)
             low = (1 - c["gamma"]) * ns.weight_numeric(j, w)
             lb = ns.first_step_numeric(X, y, W0, low, runs["eta"], runs["activation"])
-            out["bound25"] = max(out["bound25"], float(np.max(lb["dz_sq"][:, :, 0] / dz[:, :, 0])))
-            out["bound27"] = max(out["bound27"], float(np.max(lb["grad_norm_sq"] / gn)))
+            ratio = float(np.max(lb["dz_sq"][:, :, 0] / dz[:, :, 0]))
+            out["bound25"] = worst_of(out["bound25"], ratio)
+            out["bound27"] = worst_of(out["bound27"], float(np.max(lb["grad_norm_sq"] / gn)))
     return out
 
 
@@ -139,7 +140,7 @@ def _theorem_7_9(full: bool = False) -> Verdict:
     fe = first_step_errors(runs)
     se = slope_errors(runs)
     mc = target_mc_errors(smp)
-    worst = max(fe["eq24"], fe["bound25"], mc["error"], *(v[3] for v in se.values()))
+    worst = worst_of(fe["eq24"], fe["bound25"], mc["error"], *(v[3] for v in se.values()))
     if mc["min_dz_sq"] <= 0:
         worst = math.inf
     slopes = "; ".join(f"gamma={g:g} ({'17' if k == 'sum' else '18'}): slope {m:.3f} +- "
@@ -163,7 +164,7 @@ def _theorem_7_10(full: bool = False) -> Verdict:
     runs, smp = _runs(full), _samples(full)
     fe = first_step_errors(runs)
     mc = target_mc_errors(smp)
-    worst = max(fe["eq27"], fe["bound27"], mc["error"])
+    worst = worst_of(fe["eq27"], fe["bound27"], mc["error"])
     if mc["min_grad_norm_sq"] <= 0:
         worst = math.inf
     detail = (
@@ -243,7 +244,7 @@ def mean_field_errors(res: dict[str, Any]) -> dict[str, Any]:
 def _mean_field_claim(full: bool = False) -> Verdict:
     res = _mean_field(full)
     errs = mean_field_errors(res)["cases"]
-    worst = max(max(e["W"], e["ratio"], e["mc"]) for e in errs)
+    worst = worst_of(*(worst_of(e["W"], e["ratio"], e["mc"]) for e in errs))
     lines = [f"m={e['m']}: W_end vs (19) {e['W']:.2g} tol, m x (18) vs (17) {e['ratio']:.2g} "
              f"tol, E N_m {e['N']:.4g} vs {e['mean_N']:.4g}, E D_m {e['D']:.4g} vs "
              f"{e['mean_D']:.4g} ({e['mc']:.2f} half-widths); mean (17) "
