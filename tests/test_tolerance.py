@@ -20,6 +20,7 @@ from solvable._core.tolerance import (
     digits,
     error_in_units,
     relative_error,
+    worst_item,
 )
 
 _SCALES = st.floats(1e-150, 1e150, allow_nan=False, allow_infinity=False)
@@ -115,3 +116,11 @@ def test_a_confirmed_verdict_with_an_error_outside_zero_to_one_is_refused(value,
                   lambda: Verdict("confirmed", "d", max_error=value))  # fmt: skip
     got = thm.verify()
     assert got.status == "failed" and why in got.detail
+
+
+def test_worst_item_names_the_largest_error_and_keeps_a_nan():
+    assert worst_item({"a": 0.5, "b": 2.0, "c": 1.0}) == ("b", 2.0)
+    name, value = worst_item({"a": 0.5, "b": math.nan, "c": 9.0})
+    assert name == "b" and math.isnan(value)  # max(..., key=) would have given "c"
+    assert worst_item({}) == ("nothing compared", NOTHING_COMPARED)
+    assert Verdict.from_error(worst_item({})[1], "d").status == "failed"

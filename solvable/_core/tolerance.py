@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +35,7 @@ __all__ = [
     "error_in_units",
     "monte_carlo",
     "relative_error",
+    "worst_item",
     "worst_of",
 ]
 
@@ -110,6 +112,16 @@ def beats(err: Any, worst: Any) -> bool:
     if _is_nan(worst):
         return False
     return _is_nan(err) or err > worst
+
+
+def worst_item(errors: Mapping[str, Any]) -> tuple[str, Any]:
+    """The ``(name, error)`` of the largest of the named ``errors``, a NaN first (as
+    :func:`worst_of`); ``("nothing compared", NOTHING_COMPARED)`` for none."""
+    name, worst = "nothing compared", NOTHING_COMPARED
+    for key, err in errors.items():
+        if beats(err, worst):
+            name, worst = key, err
+    return name, worst
 
 
 def worst_of(*errors: Any) -> Any:

@@ -25,7 +25,7 @@ import numerics
 from solvable import delayed_rich as dr
 from solvable import kunin
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, beats, error_in_units
+from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, beats, error_in_units, worst_of
 
 SEED = dr.SEED
 
@@ -172,7 +172,7 @@ def _sweep(full: bool = False) -> Verdict:
         if beats(units, worst):
             worst, where = units, f"fitted {name}"
     plain = np.polyfit(np.log(D), np.log(T), 1)[0]
-    lead_err = max(abs(r.lead / r.exact - 1) * (r.D / r.kappa_y) ** 2 for r in runs)
+    lead_err = worst_of(*(abs(r.lead / r.exact - 1) * (r.D / r.kappa_y) ** 2 for r in runs))
     return Verdict.from_error(
         worst,
         f"|delta| in {{{', '.join(r.delta[1:] for r in runs)}}}: max |T_sim/T_exact - 1| = "
@@ -211,7 +211,7 @@ def _lazy_then_rich(full: bool = False) -> Verdict:
             units = abs(v - dr.ntk_profile(tau, r.theta0)) / A
             if beats(units, worst):
                 worst, where = units, f"delta={r.delta}, tau={tau}"
-        hi_lazy = max(hi_lazy, *(v / tau for tau, v in zip(LAZY_TAUS, r.lazy, strict=True)))
+        hi_lazy = worst_of(hi_lazy, *(v / tau for tau, v in zip(LAZY_TAUS, r.lazy, strict=True)))
         lo_rich = min(lo_rich, *r.rich)
     return Verdict.from_error(
         worst,

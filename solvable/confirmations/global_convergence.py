@@ -39,13 +39,13 @@ def monitor_verdict(result: dict[str, Any]) -> tuple[float, str]:
     ``worst`` is the largest observed/bound ratio over the cases, seeds and (a)-(d) (for (a)
     the inverse ``(gamma kappa_n/4)/min_t eig_min``): the bounds hold in the simulation iff
     ``worst <= 1``; ``detail`` lists every case."""
-    parts, worst = [], 0.0
+    parts, worst = [], NOTHING_COMPARED
     for c in result["cases"]:
-        a = min(c["eig_min_over_bound_min"])
-        b = max(c["loss_over_bound_max"])
-        cc = max(c["move_over_bound_max"])
-        cl = max(c["move_over_bound_given_loss_max"])
-        dd = max(c["ntg_change_over_bound_max"])
+        a = float(np.min(c["eig_min_over_bound_min"]))  # np.min/np.max keep a NaN
+        b = float(np.max(c["loss_over_bound_max"]))
+        cc = float(np.max(c["move_over_bound_max"]))
+        cl = float(np.max(c["move_over_bound_given_loss_max"]))
+        dd = float(np.max(c["ntg_change_over_bound_max"]))
         worst = worst_of(worst, 1 / a if a > 0 else math.inf, b, cc, dd)
         met = c["width"] >= c["width_condition"]
         parts.append(
@@ -73,7 +73,7 @@ def gd_monitor_verdict(result: dict[str, Any]) -> tuple[float, str]:
     ``min_s eig_min/(gamma kappa_n/4)`` (Theorem 5.1(a)'s bound, used by the proof) and the
     width condition at ``eta`` are reported."""
     steps = np.array(result["record_steps"], dtype=float)
-    parts, worst = [], 0.0
+    parts, worst = [], NOTHING_COMPARED
     for c in result["cases"]:
         consts = gcv.Constants(result["n"], result["d"], result["kappa_n"], c["gamma"],
                                result["delta"], result["C"], result["C1"], result["M"])  # fmt: skip

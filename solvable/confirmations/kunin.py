@@ -25,7 +25,14 @@ from solvable import kunin, piecewise_linear, xu_ziyin
 from solvable._core import numbers as nb
 from solvable._core.backends import generate
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, beats, error_in_units, worst_of
+from solvable._core.tolerance import (
+    NOTHING_COMPARED,
+    Tolerance,
+    beats,
+    error_in_units,
+    worst_item,
+    worst_of,
+)
 
 SEED = kunin.SEED
 
@@ -302,13 +309,13 @@ def _relu_conservation() -> Verdict:
     ea, ew = float(setup.eta_a), float(setup.eta_w)
     scale = float(np.max(ew * a0**2 + ea * np.sum(W0**2, axis=1)))
     delta0 = kunin.balance(a0, W0, ea, ew)
-    drift = max(float(np.max(np.abs(st.delta - delta0))) for st in states)
+    drift = worst_of(*(float(np.max(np.abs(st.delta - delta0))) for st in states))
     flips = sum(int(np.sum(s.active != p.active)) for p, s in itertools.pairwise(states))
     # DOP853 at rtol 1e-13 (atol 1e-16 of the weights): a global error ~1e-11 of the weights
     # over t <= 2 (the step controller rejects steps across a kink until they meet it), so
     # delta_k, quadratic in them, moves by ~1e-11 of its terms; 1e-9 leaves two orders
     tol = Tolerance(rtol=1e-9, reason="DOP853 at rtol 1e-13 through activation changes")
-    moved = max(float(np.max(np.abs(s.W - W0))) for s in states)
+    moved = worst_of(*(float(np.max(np.abs(s.W - W0))) for s in states))
     worst = drift / (tol.rtol * scale)
     if flips == 0 or moved < 1e-2:  # no activation change: the check would be vacuous
         worst = worst_of(worst, float("inf"))
@@ -373,7 +380,7 @@ def _alpha_scaling(full: bool = False, curve: alpha_scaling.AlphaCurve | None = 
     for metric in ("kernel_distance", "activation_change"):
         m = curve.means[metric]
         ratios = [a / b if b > 0 else inf for a, b in itertools.pairwise(m)]
-        checks[f"monotone {metric}"] = max(ratios, default=inf)
+        checks[f"monotone {metric}"] = worst_of(*ratios) if ratios else inf
     gaps = []
     for lo in (a for a in curve.alphas if a <= 0.25):
         for hi in (a for a in curve.alphas if a >= 4):
@@ -382,7 +389,7 @@ def _alpha_scaling(full: bool = False, curve: alpha_scaling.AlphaCurve | None = 
             checks[f"test error gap {lo:g} vs {hi:g}"] = sig * se / diff if diff > 0 else inf
     if not gaps:  # no alpha <= 1/4 or none >= 4 on the grid: nothing to compare
         checks["test error gap: no alpha <= 1/4 and >= 4 on the grid"] = inf
-    where, worst = max(checks.items(), key=lambda kv: kv[1])
+    where, worst = worst_item(checks)
 
     def row(metric: str) -> str:
         return ", ".join(f"{v:.3g}" for v in curve.means[metric])

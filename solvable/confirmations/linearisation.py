@@ -15,7 +15,7 @@ import numpy as np
 from numerics import lazy_width as lw
 from numerics.lazy_width import format_values as _fmt
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import Tolerance, worst_of
+from solvable._core.tolerance import Tolerance, worst_item, worst_of
 from solvable.linearisation import SEED
 
 _K_SE = 3.0  # slopes: confirmed within 3 standard errors (two-sided normal ~ 99.7%)
@@ -132,7 +132,7 @@ def _hessian_formula_check(full: bool = False) -> Verdict:
     # two orders of margin over N eps ~ 6e-14.
     tol = Tolerance(rtol=1e-11, reason="float64 eigvalsh/ARPACK, N = p d <= 256: N eps ~ 6e-14")
     diffs = (res.dense_vs_formula, res.lanczos_vs_formula, res.lanczos_vs_dense)
-    worst = max(float(np.max(v)) for v in diffs) / tol.rtol  # relative differences, in rtol
+    worst = worst_of(*(float(np.max(v)) for v in diffs)) / tol.rtol  # relative differences, in rtol
     return Verdict(
         "confirmed" if worst <= 1 else "failed",
         f"||H||_op (W-Hessian, a fixed) by dense autograd + eigvalsh, by Lanczos on autograd "
@@ -176,7 +176,9 @@ def _sweep(full: bool, eta_a: float, a_init: str = "uniform", activation: str = 
 
 
 def _combine(verdicts: list[Verdict]) -> Verdict:
-    worst = max(verdicts, key=lambda v: v.max_error if v.max_error is not None else math.inf)
+    errors = {str(i): math.inf if v.max_error is None else v.max_error
+              for i, v in enumerate(verdicts)}  # fmt: skip
+    worst = verdicts[int(worst_item(errors)[0])]
     ok = all(v.status == "confirmed" for v in verdicts)
     return Verdict(
         "confirmed" if ok else "failed",

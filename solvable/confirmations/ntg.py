@@ -86,7 +86,7 @@ def _sweep(full: bool) -> tuple[Any, ...]:
 
 def _mc_verdict(results: Any, key: Callable[[Any], float], what: str,
                 line: Callable[[Any], str]) -> Verdict:  # fmt: skip
-    worst = max(key(r) for r in results)
+    worst = worst_of(*(key(r) for r in results))
     tol = Tolerance(rtol=1e-300, reason="Monte Carlo: errors in units of the 99.9% "
                     "simultaneous CI half-width (Bonferroni over entries and runs)")  # fmt: skip
     lines = "; ".join(line(r) for r in results)

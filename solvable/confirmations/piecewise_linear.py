@@ -21,7 +21,7 @@ from solvable import kunin
 from solvable import piecewise_linear as pl
 from solvable._core.backends import generate, torch_module
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import Tolerance, error_in_units
+from solvable._core.tolerance import Tolerance, error_in_units, worst_item, worst_of
 
 SEED = pl.SEED
 
@@ -94,7 +94,7 @@ def _pointwise(
         ref = _beta_rate(setup, st.a, st.W, None)
         cancel = 1 + 2 * float(np.linalg.norm(setup.y)) / np.sqrt(2 * float(st.loss))
         tol = Tolerance(rtol=_TOL64.rtol * cancel, reason=_TOL64.reason)
-        out["float64"] = max(out["float64"], error_in_units(got, ref, tol))
+        out["float64"] = worst_of(out["float64"], error_in_units(got, ref, tol))
         out["patterns differing"] += float(
             np.sum(pl.activation_pattern(beta, sign, X) != st.active)
         )
@@ -106,7 +106,7 @@ def _pointwise(
             bm, dm = am[:, None] * Wm, kunin.balance(am, Wm, mpmath.mpf(ea), mpmath.mpf(ew))
             ref = _beta_rate(setup, am, Wm, 40)
         got = pl.self_consistent_field(setup, bm, dm, sign, dps=30)
-        out["30 digits"] = max(out["30 digits"], error_in_units(got, ref, _TOLMP))
+        out["30 digits"] = worst_of(out["30 digits"], error_in_units(got, ref, _TOLMP))
     pairs = list(itertools.pairwise(states))
     out["flips"] = float(sum(int(np.sum(s.active != p.active)) for p, s in pairs))
     out["sign changes"] = float(sum(int(np.sum(np.sign(s.a) != np.sign(p.a))) for p, s in pairs))
@@ -171,7 +171,7 @@ def _self_consistent_on_flow() -> Verdict:
                 checks[f"(c) beta flow at rtol {rtol:g}"] = error_in_units(got, sim, tol)
                 rel = float(np.max(np.abs(got - sim)) / np.max(np.abs(sim)))
                 notes.append(f"(c) beta flow vs simulated beta at rtol {rtol:g}: {rel:.1e}")
-    where, worst = max(checks.items(), key=lambda kv: kv[1])
+    where, worst = worst_item(checks)
     return Verdict.from_error(worst, "; ".join(notes) + f"; worst {worst:.3g} ({where})", _TOL64)
 
 
@@ -343,7 +343,7 @@ def _rapid_feature_learning(full: bool = False, sweep: dict[str, Any] | None = N
         checks[f"parameter change at {deltas[far]:g} < at {deltas[near]:g}"] = float(
             m[far] / m[near]
         )
-    where, worst = max(checks.items(), key=lambda kv: kv[1])
+    where, worst = worst_item(checks)
 
     def row(key: str) -> str:
         return ", ".join(f"{v:.3g}" for v in sweep[key].mean(1))
