@@ -114,10 +114,11 @@ def beats(err: Any, worst: Any) -> bool:
     return _is_nan(err) or err > worst
 
 
-def worst_item(errors: Mapping[str, Any]) -> tuple[str, Any]:
-    """The ``(name, error)`` of the largest of the named ``errors``, a NaN first (as
-    :func:`worst_of`); ``("nothing compared", NOTHING_COMPARED)`` for none."""
-    name, worst = "nothing compared", NOTHING_COMPARED
+def worst_item(errors: Mapping[Any, Any]) -> tuple[Any, Any]:
+    """The ``(key, error)`` of the largest of ``errors`` (a mapping key -> error), a NaN
+    first (as :func:`worst_of`); ``("nothing compared", NOTHING_COMPARED)`` for none."""
+    name: Any = "nothing compared"
+    worst: Any = NOTHING_COMPARED
     for key, err in errors.items():
         if beats(err, worst):
             name, worst = key, err

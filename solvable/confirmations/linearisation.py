@@ -176,9 +176,9 @@ def _sweep(full: bool, eta_a: float, a_init: str = "uniform", activation: str = 
 
 
 def _combine(verdicts: list[Verdict]) -> Verdict:
-    errors = {str(i): math.inf if v.max_error is None else v.max_error
-              for i, v in enumerate(verdicts)}  # fmt: skip
-    worst = verdicts[int(worst_item(errors)[0])]
+    i, _ = worst_item({i: math.inf if v.max_error is None else v.max_error
+                       for i, v in enumerate(verdicts)})  # fmt: skip
+    worst = verdicts[i]
     ok = all(v.status == "confirmed" for v in verdicts)
     return Verdict(
         "confirmed" if ok else "failed",
