@@ -359,3 +359,21 @@ def test_implicit_bias_default_run_checks_30_digits(monkeypatch):
     bad = conf._implicit_bias()
     assert bad.status == "failed", bad.detail
     assert "at dps=30" in bad.detail
+
+
+def test_evaluators_claim_judges_dphi_near_its_zero_relative_to_its_own_size(monkeypatch):
+    """The claim's error floor of phi' is the size of the terms of x = q - 1 (delta^2/(4k^2)
+    and |s - 1|), not 1/k: a float64 phi' off by 1e-10 relative at s = 1 + 2^-23, delta = 0
+    (phi' ~ 6e-8, 1/k = 0.5) is ~1e4 tolerances there and must fail the claim; with the
+    1/k floor it was 1e-17 of 1/k and passed (outside-reviewer mutant min -> max in _units)."""
+    real = mf.hyperbolic_entropy
+    near = "1.00000011920928955078125"
+
+    def off(s, delta, eta_a, eta_w, *, derivative=0, dps=None):
+        val = real(s, delta, eta_a, eta_w, derivative=derivative, dps=dps)
+        return val * (1 + 1e-10) if (s, derivative, dps) == (near, 1, None) else val
+
+    assert mf._evaluators_agree().status == "confirmed"
+    monkeypatch.setattr(mf, "hyperbolic_entropy", off)
+    verdict = mf._evaluators_agree()
+    assert verdict.status == "failed" and near in verdict.detail, verdict.detail
