@@ -14,6 +14,7 @@ every mutant (``every-mutant-tests`` in ``pyproject.toml``).
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import importlib
 import inspect
@@ -131,6 +132,7 @@ def test_every_annotation_is_a_valid_type_expression(name):
 
 BROKEN = """
 from __future__ import annotations
+import ast
 import dataclasses
 
 def fine(x: int | None) -> list[int]: ...
@@ -263,3 +265,37 @@ def test_the_running_worst_patterns_are_found():
     assert _DROPS_NAN.search("e = max(error_in_units(a, b, tol) for a in x)")
     assert not _DROPS_NAN.search("np.max(units)") and not _DROPS_NAN.search("max(widths)")
     assert _DROPS_NAN.search("where, worst = max(checks.items(), key=lambda kv: kv[1])")
+
+
+# ---------------------------------------------------------------------------
+# the full/fast switch: one spelling, so a swapped branch is visible
+# ---------------------------------------------------------------------------
+def _negated_full(text: str) -> list[int]:
+    """Lines where the mode flag ``full`` is negated (``not full``)."""
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(text))
+        if isinstance(node, ast.UnaryOp)
+        and isinstance(node.op, ast.Not)
+        and isinstance(node.operand, ast.Name)
+        and node.operand.id == "full"
+    ]
+
+
+def test_the_full_mode_switch_is_never_negated():
+    """Every confirmation, figure and sweep with a ``full`` mode spells the switch one way,
+    ``full_value if full else fast_value`` (or ``if full:``), never with ``not full``.  A
+    swapped switch runs the fast sample where ``full=True`` was asked for (and the full one
+    by default): the verdict usually reads the same, so no value check sees it, and only a
+    slow run would (a swapped ``40_000 if full else 20_000`` of
+    ``confirmations/kernels.py`` survived the seed-3 mutation run).  With one spelling the
+    swap is the pattern itself, for every one of the package's ~80 switches at once."""
+    found = [f"{path}:{line}" for path, text in _sources().items() for line in _negated_full(text)]
+    assert not found, found
+
+
+def test_the_negated_full_switch_is_found():
+    assert _negated_full("n = 4 if not full else 8\n") == [1]
+    assert _negated_full("def f(full):\n    if not full:\n        return 1\n") == [2]
+    assert _negated_full("n = 8 if full else 4\nif full:\n    pass\n") == []
+    assert _negated_full("ok = not fully\n") == []

@@ -58,15 +58,15 @@ def _claim_autograd() -> Verdict:
 
 
 def _sweep_grid(full: bool) -> list[tuple[str, float, Any, tuple[int, ...], int]]:
-    if not full:
-        return [("relu", 0.5, zipf(sp.Rational(1, 2)), (16, 256), 2000),
-                ("swish", 0.0, zipf(sp.Rational(7, 10)), (16, 256), 2000)]  # fmt: skip
-    grid = []
-    for name in ("relu", "swish"):
-        for g in (1.0, 0.5, 0.0):
-            for w in (zipf(sp.Rational(1, 2)), zipf(sp.Rational(7, 10)), finite_k(8)):
-                grid.append((name, g, w, (16, 256, 4096), 4000))
-    return grid
+    if full:
+        grid = []
+        for name in ("relu", "swish"):
+            for g in (1.0, 0.5, 0.0):
+                for w in (zipf(sp.Rational(1, 2)), zipf(sp.Rational(7, 10)), finite_k(8)):
+                    grid.append((name, g, w, (16, 256, 4096), 4000))
+        return grid
+    return [("relu", 0.5, zipf(sp.Rational(1, 2)), (16, 256), 2000),
+            ("swish", 0.0, zipf(sp.Rational(7, 10)), (16, 256), 2000)]  # fmt: skip
 
 
 @functools.cache

@@ -343,7 +343,7 @@ def _draw_condensation(fig: Any, full: bool, progress: bool) -> None:
         r = _train(F(0), g3, full)
         for when, color, lab in (("p0", "C3", "initial"), ("p", "C2", "trained")):
             W = pdg.input_weights(r[when], "W1")  # (m, 2): weight and bias (d = 1)
-            ax.plot(W[:, 0], W[:, 1], "o", color=color, ms=2.5 if not full else 0.8,
+            ax.plot(W[:, 0], W[:, 1], "o", color=color, ms=0.8 if full else 2.5,
                     alpha=0.7, label=lab)  # fmt: skip
         z0 = pdg.zeta(pdg.input_weights(r["p0"], "W1"))
         z1 = pdg.zeta(pdg.input_weights(r["p"], "W1"))
