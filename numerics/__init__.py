@@ -56,14 +56,16 @@ def simulate(
 ) -> list[Any]:
     """Integrate the raw gradient flow and return the states at ``times``.
 
-    ``method="mpmath"``: Taylor series method at ``dps`` digits (default 30),
+    ``method="mpmath"``: Taylor series method at ``dps`` digits (default 30, or the
+    caller's ``mpmath.mp.dps`` when that is higher and an input is an ``mpmath.mpf``),
     error-controlled to ``10**-(dps + 20)`` per step (:mod:`numerics.mp`); needs a polynomial
     vector field (the linear networks; ReLU, tanh and swish networks are refused).
     ``engine`` picks how the Taylor series is computed (:data:`numerics.mp.ENGINES`:
     ``"vector"``, the default: the program compiled to one Python function on fixed-point
     integer series, or ``"reference"``, the node-by-node ``mpmath.fdot`` recurrence kept
     for comparison; the same order, error control and working precision).
-    ``method="scipy"``: float64 DOP853 at ``rtol`` (default 1e-13).
+    ``method="scipy"``: float64 DOP853 at ``rtol`` (default 1e-13; ``mpmath.mpf`` inputs
+    are rounded to float64 once: the float64 methods are chosen by name).
     ``method="torch"``: float64 DOP853 in torch (:mod:`numerics.torch_flow`) at ``rtol``
     (default 1e-12) on ``device`` (default: CUDA when available, else CPU).
     Times may come in any order (and repeat); each must be finite and ``>= 0``; the
@@ -151,7 +153,9 @@ def simulate(
             f"method='mpmath' integrates polynomial vector fields only; "
             f"{type(setup).__name__}'s flow is not polynomial: use method='scipy' or 'torch'"
         )
-    dps = DEFAULT_DPS if dps is None else nb.check_dps(dps)
+    if dps is None:  # mpmath in: at least the caller's precision (mpmath.mp.dps)
+        dps = max(DEFAULT_DPS, nb.dps_or_context(None, setup, out0, in0, times) or 0)
+    dps = nb.check_dps(dps)
     if dps < nb.MIN_ORACLE_DPS:
         raise ValueError(
             f"dps must be >= {nb.MIN_ORACLE_DPS} for method='mpmath', got {dps}: for float64 "

@@ -236,6 +236,7 @@ def _out(value: Any, dps: int | None, what: str) -> Any:
     )
 
 
+@nb.mpmath_in_mpmath_out
 def plateau_time(setup: kunin.Setup, a0: Number, w0: Any, *, dps: int | None = None) -> Any:
     """The plateau time ``T_p = 1/(Omega + delta'/2) = (Omega + D/2)/(kappa^2 Y^2)`` of the
     delayed-rich single neuron (seed 003, Part I, regime 3; claim
@@ -265,6 +266,7 @@ def _frobenius(A: np.ndarray) -> Any:
     return mpmath.sqrt(sq) if isinstance(sq, mpmath.mpf) else math.sqrt(float(sq))
 
 
+@nb.mpmath_in_mpmath_out
 def ntk_change(setup: kunin.Setup, states: Sequence[Any], start: Any, end: Any = None, *,
                dps: int | None = None) -> np.ndarray:  # fmt: skip
     """``||K(state) - K(start)||_F`` for each state (``K`` = :func:`kunin.ntk` on the data;
@@ -345,6 +347,7 @@ def _fraction(traj: kunin.Trajectory, times: Sequence[Any]) -> list[Any]:
     return list(_ntk_change(traj.setup, ws[2:], ws[0], ws[1], traj.dps is not None))
 
 
+@nb.mpmath_in_mpmath_out
 def half_time(setup: kunin.Setup, a0: Number, w0: Any, *, dps: int | None = None,
               leading: bool = False) -> Any:  # fmt: skip
     """``T_half``: the first time at which the NTK on the data has moved by half of its total
@@ -410,6 +413,7 @@ def _half_time_float64(setup: kunin.Setup, a0: Number, w0: Any, step: float) -> 
                         rtol=4 * eps))  # fmt: skip
 
 
+@nb.mpmath_in_mpmath_out
 def ntk_profile(tau: Number, theta0: Number, *, dps: int | None = None) -> Any:
     """The leading-order relative NTK change ``g(tau) = sqrt(2) sin(theta0 - atan(tan(theta0)
     e^{-tau}))`` at ``t = tau T_p`` as ``delta -> -oo`` (seed 003, Part I, regime 3; claim

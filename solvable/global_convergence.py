@@ -319,6 +319,7 @@ def _c1_fn(name: str, backend: str) -> Callable[..., Any]:
     return integral
 
 
+@nb.mpmath_in_mpmath_out
 def c1(activation: str, d: int, *, c: Any = 1, dps: int | None = None) -> Any:
     """``E[sigma(c z/sqrt(d))^2]`` from the generated evaluators of :func:`c1_expression`
     (its closed form for linear/relu; for swish/tanh the lambdified integrand by
@@ -350,6 +351,7 @@ def _swish_second_derivative_identity() -> tuple[sp.Expr, sp.Expr]:
     return s2, S * (1 - S) * (2 - z * (2 * S - 1))
 
 
+@nb.mpmath_in_mpmath_out
 def activation_bounds(activation: str, *, dps: int | None = None) -> tuple[Any, Any]:
     """``(sup |sigma'|, sup |sigma''|)`` for the activations with a bounded second derivative
     (Assumption 3.2): tanh ``(1, 4 sqrt(3)/9)`` exactly; swish ``(sigma'(u*), 1/2)`` with
@@ -549,21 +551,25 @@ def _nonnegative_array(name: str, value: Any, dps: Any = None) -> Any:
     return arr
 
 
+@nb.mpmath_in_mpmath_out
 def width_terms_numeric(consts: Constants, *, dps: int | None = None) -> tuple[Any, Any, Any]:
     """The three lower bounds on ``m`` of Theorem 5.1 (generated evaluators)."""
     return tuple(_evaluate(f"width_{k}", consts, dps=dps) for k in (1, 2, 3))  # type: ignore[return-value]
 
 
+@nb.mpmath_in_mpmath_out
 def width_condition_numeric(consts: Constants, *, dps: int | None = None) -> Any:
     """Theorem 5.1's width condition ``max`` of :func:`width_terms_numeric`."""
     return max(width_terms_numeric(consts, dps=dps))
 
 
+@nb.mpmath_in_mpmath_out
 def eig_min_bound_numeric(consts: Constants, *, dps: int | None = None) -> Any:
     """Theorem 5.1(a): ``gamma kappa_n/4``."""
     return _evaluate("eig_min", consts, dps=dps)
 
 
+@nb.mpmath_in_mpmath_out
 def loss_bound_numeric(consts: Constants, t: Any, L0: Any, *, dps: int | None = None) -> Any:
     """Theorem 5.1(b): ``exp(-gamma kappa_n t/2) L0`` (``t``, ``L0 >= 0``; float64 arrays
     broadcast)."""
@@ -572,12 +578,14 @@ def loss_bound_numeric(consts: Constants, t: Any, L0: Any, *, dps: int | None = 
     return _evaluate("loss", consts, t_arr, l_arr, dps=dps, names="t, L0")
 
 
+@nb.mpmath_in_mpmath_out
 def weight_bound_numeric(consts: Constants, lam: Any, *, dps: int | None = None) -> Any:
     """Theorem 5.1(c): the bound on ``||w_tj - w_0j||`` for node scalings ``lam >= 0``."""
     dps = _check_dps(dps)
     return _evaluate("weight", consts, _nonnegative_array("lam", lam, dps), dps=dps, names="lam")
 
 
+@nb.mpmath_in_mpmath_out
 def weight_bound_given_loss_numeric(
     consts: Constants, L0: Any, lam: Any, *, dps: int | None = None
 ) -> Any:
@@ -588,6 +596,7 @@ def weight_bound_given_loss_numeric(
     return _evaluate("weight_given_loss", consts, l_arr, lam_arr, dps=dps, names="L0, lam")
 
 
+@nb.mpmath_in_mpmath_out
 def ntg_change_bound_numeric(consts: Constants, sum_sq: Any, *, dps: int | None = None) -> Any:
     """Theorem 5.1(d): the bound on ``||Theta_m(W_t) - Theta_m(W_0)||_2`` given
     ``sum_sq = sum_j lambda_{m,j}^2`` (see :func:`solvable.node_scaling.sum_of_squares_numeric`)."""
@@ -596,6 +605,7 @@ def ntg_change_bound_numeric(consts: Constants, sum_sq: Any, *, dps: int | None 
     return _evaluate("ntg_change", consts, s_arr, dps=dps, names="sum_sq")
 
 
+@nb.mpmath_in_mpmath_out
 def step_size_limit_numeric(consts: Constants, *, dps: int | None = None) -> Any:
     """Theorem 6.1: the largest admissible learning rate (``eta < min(...)``)."""
     return _evaluate("step_size", consts, dps=dps)
@@ -609,6 +619,7 @@ def _check_eta(consts: Constants, eta: Any) -> float:
     return e
 
 
+@nb.mpmath_in_mpmath_out
 def gd_rate_numeric(consts: Constants, eta: Any, *, dps: int | None = None) -> Any:
     """Theorem 6.1, corrected (16): the factor ``1 - eta gamma kappa_n/2 = beta^2`` of
     ``||y - u_s||^2`` per step (``eta`` below :func:`step_size_limit_numeric`)."""
@@ -616,6 +627,7 @@ def gd_rate_numeric(consts: Constants, eta: Any, *, dps: int | None = None) -> A
                      names="eta")  # fmt: skip
 
 
+@nb.mpmath_in_mpmath_out
 def gd_residual_bound_numeric(consts: Constants, eta: Any, steps: Any, R0_sq: Any, *,
                               dps: int | None = None) -> Any:  # fmt: skip
     """Theorem 6.1, corrected (16): ``(1 - eta gamma kappa_n/2)^s ||y - u_0||^2`` after
@@ -631,6 +643,7 @@ def gd_residual_bound_numeric(consts: Constants, eta: Any, steps: Any, R0_sq: An
                      names="eta, steps, R0_sq")  # fmt: skip
 
 
+@nb.mpmath_in_mpmath_out
 def gd_weight_bound_given_residual_numeric(
     consts: Constants, eta: Any, R0: Any, lam: Any, steps: Any, *, dps: int | None = None
 ) -> Any:
@@ -644,6 +657,7 @@ def gd_weight_bound_given_residual_numeric(
                      names="eta, R0, lam, steps")  # fmt: skip
 
 
+@nb.mpmath_in_mpmath_out
 def gd_width_condition_numeric(consts: Constants, eta: Any, *, dps: int | None = None) -> Any:
     """Theorem 6.1's width condition at learning rate ``eta``."""
     return _evaluate("gd_width", consts, _check_eta(_check_constants(consts), eta), dps=dps,

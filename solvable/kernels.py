@@ -67,7 +67,7 @@ from solvable._core.backends import elementary, generate, sinc3, torch_module
 from solvable._core.claims import Erratum, Theorem, Verdict, decide, prove_zero
 from solvable._core.geometry import ANGLE, DIFF_NORM, SUM_NORM, SUPPLEMENT, norms_and_chords
 from solvable._core.model import Model
-from solvable._core.numbers import FLOAT64_MAX, Float64RangeError, to_expr
+from solvable._core.numbers import FLOAT64_MAX, Float64RangeError, mpmath_in_mpmath_out, to_expr
 from solvable._core.numbers import check_dps as _check_dps
 from solvable._core.numbers import check_int as _check_int
 from solvable._core.numbers import describe as _describe
@@ -800,6 +800,7 @@ def _check_norms_cosine(n1: Any, n2: Any, rho: Any) -> tuple[np.ndarray, ...]:
     return a1, a2, np.clip(r, -1.0, 1.0)
 
 
+@mpmath_in_mpmath_out
 def kernel_numeric(name: str, init: Initialisation, n1: Any, n2: Any, rho: Any, *,
                    dps: int | None = None) -> Any:  # fmt: skip
     """:func:`kernel` evaluated numerically: float64 numpy (``dps=None``; arrays broadcast;
@@ -878,6 +879,7 @@ def _check_dimension(name: str, d: int, init: Initialisation) -> None:
         )
 
 
+@mpmath_in_mpmath_out
 def gram(name: str, init: Initialisation, X: Any, Y: Any = None, *,
          dps: int | None = None) -> np.ndarray:  # fmt: skip
     """The Gram matrix ``K(x_i, y_j)`` (n, m) on the rows of ``X`` (n, d) and ``Y`` (m, d)

@@ -312,6 +312,7 @@ def ntk(a: Any, w: Any, X: Any, eta_a: Any, eta_w: Any) -> Any:
     return v(_ntk_array, a, w, X, eta_a, eta_w)
 
 
+@nb.mpmath_in_mpmath_out
 def preconditioner(beta: Any, delta: Any, eta_a: Any, eta_w: Any, *,
                    dps: int | None = None) -> np.ndarray:  # fmt: skip
     """``M(beta, delta) = lambda_1 I + lambda_2 beta beta^T/|beta|^2`` of ``d beta/dt = -M grad
@@ -392,6 +393,7 @@ def _singular_functions(
     return (U * left) @ U.T, (V * right) @ V.T
 
 
+@nb.mpmath_in_mpmath_out
 def wide_preconditioner(beta: Any, delta: Any, eta_a: Any, eta_w: Any, *,
                         dps: int | None = None) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """Part II, Theorem 4.2 (wide linear net ``f = A^T W x`` started from ``Delta = delta
@@ -1047,6 +1049,7 @@ class State:
     loss: Any
 
     @classmethod
+    @nb.mpmath_in_mpmath_out
     def from_weights(cls, setup: Setup, t: Any, a: Any, w: Any, *, dps: int | None = None) -> State:
         """Measure beta, delta and the loss directly from the weights ``a`` (a number or a
         0-d array) and ``w`` (d,) at time ``t >= 0`` (float64, or mpmath at ``dps``
@@ -1641,6 +1644,7 @@ def isotropy(setup: Setup, digits: int = 50) -> tuple[Any, Any]:
                 mpmath.mpf(dev.numerator) / dev.denominator)  # fmt: skip
 
 
+@nb.mpmath_in_mpmath_out
 def closed_form(setup: Setup, a0: Number, w0: Any, *, dps: int | None = None,
                 isotropy_rtol: Number | None = None) -> Trajectory:  # fmt: skip
     """Exact gradient-flow solution from ``(a0, w0)`` (seed 003, Part I, exact solution).
@@ -1794,6 +1798,7 @@ class WideState:
     loss: Any
 
     @classmethod
+    @nb.mpmath_in_mpmath_out
     def from_weights(cls, setup: WideSetup, t: Any, A: Any, W: Any, *,
                      dps: int | None = None) -> WideState:  # fmt: skip
         """Measure beta, Delta and the loss from ``A`` (h, c) and ``W`` (h, d) at time ``t >=
@@ -2220,6 +2225,7 @@ def _converged_r(rates: np.ndarray, t: float, r: Any) -> np.ndarray:
     return np.where(big, np.sqrt(0.5 / np.where(big, rates, 1.0)), r) if big.any() else r
 
 
+@nb.mpmath_in_mpmath_out
 def wide_start(setup: WideSetup, delta: Number, *, A: Any = None, W: Any = None,
                dps: int | None = None) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """Initial weights with ``Delta = eta_w A A^T - eta_a W W^T = delta I_h`` (Theorem 4.2's
@@ -2457,6 +2463,7 @@ def _trace(setup: Any, digits: int) -> Any:
         return mpmath.fsum(diag) / setup.d
 
 
+@nb.mpmath_in_mpmath_out
 def wide_closed_form(setup: WideSetup, A0: Any, W0: Any, *, dps: int | None = None,
                      isotropy_rtol: Number | None = None,
                      balance_rtol: Number | None = None) -> WideTrajectory:  # fmt: skip
@@ -2606,6 +2613,7 @@ class PiecewiseLinearState:
     loss: Any
 
     @classmethod
+    @nb.mpmath_in_mpmath_out
     def from_weights(cls, setup: PiecewiseLinearSetup, t: Any, a: Any, W: Any, *,
                      dps: int | None = None) -> PiecewiseLinearState:  # fmt: skip
         """Measure every delta_k, the activation pattern and the loss from ``a`` (h,) and

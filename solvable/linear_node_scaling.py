@@ -462,6 +462,7 @@ class ReducedSVD:
         return len(self.D)
 
 
+@nb.mpmath_in_mpmath_out
 def reduced_svd(X: Any, *, dps: int | None = None, rank: int | None = None) -> ReducedSVD:
     """The reduced SVD of Theorem 7.4 (``k`` = rank of ``X``).  The rank is ``rank`` if given,
     else the number of singular values above ``max(n, d) * 2.2e-16 * D_max`` (numpy's
@@ -535,6 +536,7 @@ class LinearLimit:
     f_nodes: np.ndarray | None
 
 
+@nb.mpmath_in_mpmath_out
 def limit(
     X: Any, y: Any, lam: Any, a: Any, W0: Any, *, probes: Any = None, dps: int | None = None,
     rank: int | None = None,
@@ -1005,6 +1007,7 @@ def _power_of_two(v: np.ndarray, even: bool = False) -> int:
     return e + (e % 2) if even else e
 
 
+@nb.mpmath_in_mpmath_out
 def closed_form(setup: ns.Setup, a0: Any, W0: Any, *, dps: int | None = None) -> Trajectory:
     """Theorem 7.4: the exact gradient flow of eqs. (2), (5) with ``sigma = id`` (``setup``:
     :class:`solvable.node_scaling.Setup` with ``activation="linear"``; any node scalings

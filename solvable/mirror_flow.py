@@ -223,6 +223,7 @@ def _to_float(value: Any, what: str, args: str) -> float:
     )
 
 
+@nb.mpmath_in_mpmath_out
 def hyperbolic_entropy(s: Number, delta: Number, eta_a: Number, eta_w: Number, *,
                        derivative: int = 0, dps: int | None = None) -> Any:  # fmt: skip
     """The hyperbolic-entropy potential of a singular value (seed 003, Part II; Theorem 4.2's
@@ -252,8 +253,6 @@ def hyperbolic_entropy(s: Number, delta: Number, eta_a: Number, eta_w: Number, *
     eta_w = nb.check_number("eta_w", eta_w, positive=True)
     j = _check_derivative(derivative)
     dps = nb.check_dps(dps)
-    if dps is None and any(isinstance(v, mpmath.mpf) for v in (s, delta, eta_a, eta_w)):
-        dps = mpmath.mp.dps  # mpmath in, mpmath out (at the caller's precision)
     if dps is None:
         named = ((s, "s"), (delta, "delta"), (eta_a, "eta_a"), (eta_w, "eta_w"))
         args = [nb.to_float(v, n) if _fits(v) else None for v, n in named]
@@ -303,6 +302,7 @@ def _signed(name: str, x: Number, delta: Number, eta_a: Number, eta_w: Number,
     return nb.round_to(dps)(val)
 
 
+@nb.mpmath_in_mpmath_out
 def mirror_map(beta: Number, delta: Number, eta_a: Number, eta_w: Number, *,
                dps: int | None = None) -> Any:  # fmt: skip
     """The signed mirror map ``theta(beta) = asinh(k beta/|delta|)/k`` of one coordinate of
@@ -311,6 +311,7 @@ def mirror_map(beta: Number, delta: Number, eta_a: Number, eta_w: Number, *,
     return _signed("theta", beta, delta, eta_a, eta_w, dps)
 
 
+@nb.mpmath_in_mpmath_out
 def inverse_mirror_map(theta: Number, delta: Number, eta_a: Number, eta_w: Number, *,
                        dps: int | None = None) -> Any:  # fmt: skip
     """``beta = (|delta|/k) sinh(k theta)``, the inverse of :func:`mirror_map`."""
@@ -416,6 +417,7 @@ class DiagonalState:
     loss: Any
 
     @classmethod
+    @nb.mpmath_in_mpmath_out
     def from_weights(cls, setup: DiagonalSetup, t: Any, a: Any, w: Any, *,
                      dps: int | None = None) -> DiagonalState:  # fmt: skip
         """The state measured from the weights ``a``, ``w`` (d,) at time ``t >= 0``
@@ -497,6 +499,7 @@ def _bias_problem(delta: str) -> tuple[DiagonalSetup, tuple[str, ...], tuple[str
     return (setup, zero, (root,) * setup.d) if dl < 0 else (setup, (root,) * setup.d, zero)
 
 
+@nb.mpmath_in_mpmath_out
 def bregman_interpolant(setup: DiagonalSetup, a0: Any, w0: Any, *,
                         dps: int | None = None) -> np.ndarray:  # fmt: skip
     """What the potential predicts for the diagonal network's limit from ``(a0, w0)``:

@@ -525,6 +525,7 @@ def _evaluate(quantity: str, weights: Weights, dps: int | None, *args: Any) -> A
         return +value
 
 
+@nb.mpmath_in_mpmath_out
 def weight_numeric(j: Any, weights: Weights, *, dps: int | None = None) -> Any:
     """``lambda~_j`` numerically: float64 (``j`` may be an integer array) or mpmath at ``dps``."""
     dps = _check_dps(dps)
@@ -533,6 +534,7 @@ def weight_numeric(j: Any, weights: Weights, *, dps: int | None = None) -> Any:
     return _evaluate("weight", weights, dps, int(_check_integer("j", j)))
 
 
+@nb.mpmath_in_mpmath_out
 def node_scaling_numeric(
     m: Any, j: Any, gamma: Any, weights: Weights, *, dps: int | None = None
 ) -> Any:
@@ -549,6 +551,7 @@ def node_scaling_numeric(
     return _evaluate("node_scaling", weights, dps, int(m), int(j), gamma)
 
 
+@nb.mpmath_in_mpmath_out
 def sum_of_squares_numeric(m: Any, gamma: Any, weights: Weights, *, dps: int | None = None) -> Any:
     """``sum_{j<=m} lambda_{m,j}^2`` numerically (float64 or mpmath at ``dps``)."""
     dps = _check_dps(dps)
@@ -558,6 +561,7 @@ def sum_of_squares_numeric(m: Any, gamma: Any, weights: Weights, *, dps: int | N
     return _evaluate("sum_of_squares", weights, dps, int(_check_integer("m", m)), gamma)
 
 
+@nb.mpmath_in_mpmath_out
 def sum_of_squares_limit_numeric(gamma: Any, weights: Weights, *, dps: int | None = None) -> Any:
     """``(1 - gamma)^2 sum_j lambda~_j^2`` numerically (Zipf: ``zeta(2/alpha)/zeta(1/alpha)^2``)."""
     dps = _check_dps(dps)

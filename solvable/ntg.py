@@ -365,6 +365,7 @@ def _derivative_moment(name: str, power: int, X: np.ndarray, dps: int | None) ->
 # ---------------------------------------------------------------------------
 # eq. (10): the mean NTG and kappa_n
 # ---------------------------------------------------------------------------
+@nb.mpmath_in_mpmath_out
 def mean_ntg(X: Any, activation: str, *, dps: int | None = None) -> np.ndarray:
     """The mean NTG at initialisation, eq. (10): ``Theta*(x_i, x_i') = (x_i^T x_i'/d)
     E[sigma'(u_i) sigma'(u_i')]``, ``u_i = w^T x_i/sqrt(d)``, ``w ~ N(0, I_d)``.
@@ -390,6 +391,7 @@ def mean_ntg(X: Any, activation: str, *, dps: int | None = None) -> np.ndarray:
         return np.vectorize(lambda v: +v, otypes=[object])(out)
 
 
+@nb.mpmath_in_mpmath_out
 def kappa_n(X: Any, activation: str, *, dps: int | None = None) -> Any:
     """``kappa_n = eig_min(Theta*(X))`` (Section 4; > 0 under Assumptions 3.1-3.3 by
     Proposition 4.1, also for relu by Remark 4.2).  float64 (``numpy.linalg.eigvalsh``)
@@ -557,6 +559,7 @@ def _bernoulli_variance() -> sp.Expr:
     return p - p**2
 
 
+@nb.mpmath_in_mpmath_out
 def derivative_product_variance(X: Any, activation: str, *, dps: int | None = None) -> Any:
     """``V_{ii'} = Var(sigma'(u_i) sigma'(u_i'))`` (n, n) at initialisation (Assumption
     3.3): 0 (linear), ``p (1 - p)``, ``p = (pi - theta)/(2 pi)`` (relu, exact), else
@@ -583,6 +586,7 @@ def derivative_product_variance(X: Any, activation: str, *, dps: int | None = No
         return np.vectorize(lambda v: +v, otypes=[object])(out)
 
 
+@nb.mpmath_in_mpmath_out
 def frobenius_constant(X: Any, activation: str, *, dps: int | None = None) -> Any:
     """``C_0(X) = sum_{i,i'} (x_i^T x_i'/d)^2 Var(sigma'(u_i) sigma'(u_i'))`` of
     Proposition 4.3 (float64, or ``mpmath.mpf`` at ``dps``)."""

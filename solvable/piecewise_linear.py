@@ -313,6 +313,7 @@ def _scalar_rate(name: str, delta: Number, beta_norm: Number, eta_a: Number, eta
     return float(_finite(name, value, dps, "delta, beta_norm, eta_a, eta_w"))
 
 
+@nb.mpmath_in_mpmath_out
 def radial_rate(delta: Number, beta_norm: Number, eta_a: Number = 1, eta_w: Number = 1, *,
                 dps: int | None = None) -> Any:  # fmt: skip
     """``sigma = lambda_1 + lambda_2 = sqrt(delta^2 + 4 eta_a eta_w |beta|^2)``: ``d|beta_k|/dt
@@ -320,6 +321,7 @@ def radial_rate(delta: Number, beta_norm: Number, eta_a: Number = 1, eta_w: Numb
     return _scalar_rate("sigma", delta, beta_norm, eta_a, eta_w, dps)
 
 
+@nb.mpmath_in_mpmath_out
 def angular_rate(delta: Number, beta_norm: Number, eta_a: Number = 1, eta_w: Number = 1, *,
                  dps: int | None = None) -> Any:  # fmt: skip
     """``omega = lambda_1/|beta| = eta_w |a|/|w|``: ``du/dt = -omega (I - u u^T) g_k`` for the
@@ -351,6 +353,7 @@ def _neuron_arrays(beta: Any, delta: Any, sign: Any, dps: int | None,
     return Bm, np.array([cd(v) for v in dl], dtype=dtype), np.array([int(v) for v in s])
 
 
+@nb.mpmath_in_mpmath_out
 def neuron_start(beta: Any, delta: Any, sign: Any = None, eta_a: Number = 1, eta_w: Number = 1,
                  *, dps: int | None = None) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """``(a, W)`` with ``a_k w_k = beta_k`` and ``eta_w a_k^2 - eta_a |w_k|^2 = delta_k``:
@@ -386,6 +389,7 @@ def neuron_start(beta: Any, delta: Any, sign: Any = None, eta_a: Number = 1, eta
     return nb.rounded((a, W), dps)
 
 
+@nb.mpmath_in_mpmath_out
 def self_consistent_field(setup: kunin.PiecewiseLinearSetup, beta: Any, delta: Any,
                           sign: Any = None, *, dps: int | None = None) -> np.ndarray:  # fmt: skip
     """``d beta_k/dt = -M(beta_k, delta_k) g_k`` (h, d) for every neuron (Part II, the

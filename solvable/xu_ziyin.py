@@ -744,6 +744,7 @@ class State:
     ntk: Any
 
     @classmethod
+    @nb.mpmath_in_mpmath_out
     def from_weights(cls, setup: Setup, t: Any, u: Any, W: Any, *, dps: int | None = None) -> State:
         """Measure ``f``, alignment and NTK directly from the weights ``u`` (d,), ``W`` (d,
         d0) at the time ``t`` (``0 <= t <= inf``), no closed form: float64 (``dps=None``;
@@ -1244,6 +1245,7 @@ def _to_float64(states: States) -> States:
     return States(**out)
 
 
+@nb.mpmath_in_mpmath_out
 def constants(
     eta_u: Number, eta_w: Number, gamma: Number, rho: Number, y: Number, d: int,
     P: Number, Q: Number, *, dps: int | None = None,
@@ -1308,6 +1310,7 @@ def _constants_safe(checked: list[Number], d: int) -> bool:
     )
 
 
+@nb.mpmath_in_mpmath_out
 def pq_coordinates(setup: Setup, u: Any, W: Any, *, dps: int | None = None) -> tuple[Any, Any]:
     """``p_i``, ``q_i`` of eq. (6) (``rho = ||x||``) on the weights ``u`` (d,), ``W``
     (d, d0) -- e.g. those of a simulated or trained network at any time -- from the
@@ -1336,6 +1339,7 @@ def pq_coordinates(setup: Setup, u: Any, W: Any, *, dps: int | None = None) -> t
     return nb.rounded((p, q), dps)
 
 
+@nb.mpmath_in_mpmath_out
 def closed_form(setup: Setup, u0: Any, W0: Any, *, dps: int | None = None) -> Trajectory:
     """Exact gradient-flow solution from ``(u0, W0)``: Theorem 1 and Proposition 1.
 

@@ -27,12 +27,14 @@ GUARD_DIGITS)`` for ``dps`` digits and a no-op for float64 (``dps=None``).
 from __future__ import annotations
 
 import dataclasses
+import functools
+import inspect
 import math
 import numbers
 import re
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, Union
+from typing import Any, TypeVar, Union
 
 import mpmath
 import numpy as np
@@ -391,6 +393,37 @@ def dps_or_context(dps: Any, *values: Any) -> int | None:
     if dps is None and any(holds_mpf(v) for v in values):
         return int(mpmath.mp.dps)
     return dps
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def mpmath_in_mpmath_out(func: _F) -> _F:
+    """Decorate a public function that takes ``dps=``: called with ``dps=None`` (the
+    default) and any argument that holds an ``mpmath.mpf`` (:func:`holds_mpf`), it runs at the
+    caller's ``mpmath.mp.dps`` (:func:`dps_or_context`) and returns mpmath numbers, never a
+    silent rounding of the caller's digits to float64 (issue 28).  An explicit ``dps`` wins;
+    arguments that do not bind are passed through, so the function's own ``TypeError``
+    names them."""
+    sig = inspect.signature(func)
+    if "dps" not in sig.parameters:
+        raise TypeError(f"{func.__qualname__} takes no dps argument")
+
+    @functools.wraps(func)
+    def with_context_dps(*args: Any, **kwargs: Any) -> Any:
+        try:
+            bound = sig.bind(*args, **kwargs)
+        except TypeError:
+            return func(*args, **kwargs)  # the function's own message names the argument
+        given = bound.arguments.get("dps")
+        if given is None:
+            dps = dps_or_context(None, *(v for k, v in bound.arguments.items() if k != "dps"))
+            if dps is not None:
+                bound.arguments["dps"] = dps
+                return func(*bound.args, **bound.kwargs)
+        return func(*args, **kwargs)
+
+    return with_context_dps  # type: ignore[return-value]
 
 
 def check_int(name: str, value: Any, low: int = 1) -> int:
