@@ -65,6 +65,7 @@ import json
 import math
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -428,19 +429,33 @@ def in_cached_function(source: str, line: int) -> bool:
     return False
 
 
+def module_readers(tests: Iterable[str], module: str, test_sources: Mapping[str, str]) -> set[str]:
+    """The ``tests`` of every test file that names ``module`` as a word (its file's stem:
+    ``torch_flow`` for ``numerics/torch_flow.py``; a package's ``__init__`` by the package's
+    name).  A module-level constant is read by tests that run none of the module's function
+    lines: a test of ``numerics.torch_flow``'s DOP853 slot table reads ``_E_LO`` and calls
+    nothing, so line coverage never selected it (a seed-4 survivor it kills)."""
+    path = Path(module)
+    name = path.parent.name if path.stem == "__init__" else path.stem
+    pattern = re.compile(rf"\b{re.escape(name)}\b")
+    files = {f for f, text in test_sources.items() if pattern.search(text)}
+    return {t for t in tests if t.split("::")[0] in files}
+
+
 def select_tests(
     covmap: Mapping[str, Any],
     module: str,
     lines: Iterable[int],
     at_import: bool = False,
     cached: bool = False,
+    readers: Iterable[str] = (),
 ) -> tuple[list[str], str]:
     """The tests covering any of ``lines`` of ``module`` (but those that failed when the
     map was made) and how they were found:
     ``"line"``, ``"module"`` (the lines ran only at import, recorded with no test context
     or, ``at_import``, not recorded; or, ``cached``, they are in a cached function's body,
-    see :func:`in_cached_function`: every test covering the module) or ``"none"`` (not
-    covered)."""
+    see :func:`in_cached_function`: every test covering the module; an ``at_import`` line
+    also gets the ``readers``, see :func:`module_readers`) or ``"none"`` (not covered)."""
     per_line = covmap["lines"].get(module, {})
     names = covmap["tests"]
     failed = set(covmap.get("failed", ()))  # failing unmutated: a failure is no kill
@@ -449,6 +464,9 @@ def select_tests(
     wide = at_import or cached or any(str(line) in per_line for line in lines)
     if (not found or cached) and per_line and wide:
         found |= {names[i] for ids in per_line.values() for i in ids} - failed
+        how = "module"
+    if at_import and set(readers) - failed - found:
+        found |= set(readers) - failed
         how = "module"
     if not found:
         return [], "none"
@@ -508,8 +526,14 @@ def run_one(workspace: Path, settings: Mapping[str, Any]) -> int:
     lines = sorted({statement_line(source, n) for n in changed} | set(changed))
     at_import = all(runs_at_import(source, n) for n in lines)
     cached = any(in_cached_function(source, n) for n in lines)
-    tests, how = with_source_checks(select_tests(covmap, module, lines, at_import, cached),
-                                    sample.get("every-mutant-tests", []))  # fmt: skip
+    readers: set[str] = set()
+    if at_import:
+        root = workspace / "snapshot"
+        files = {t.split("::")[0] for t in covmap["tests"]}
+        sources = {f: (root / f).read_text(encoding="utf-8") for f in files if (root / f).is_file()}
+        readers = module_readers(covmap["tests"], module, sources)
+    selected = select_tests(covmap, module, lines, at_import, cached, readers)
+    tests, how = with_source_checks(selected, sample.get("every-mutant-tests", []))
     verdict: dict[str, Any] = {"module": module, "lines": lines, "selection": how,
                                "tests": len(tests)}  # fmt: skip
     if not tests:

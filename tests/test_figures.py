@@ -163,6 +163,21 @@ def figure_problems(fig) -> list[str]:
     return problems
 
 
+def layout_problems(fig) -> list[str]:
+    """What the saved layout must give every figure (checked after ``_save`` has added the
+    title and caption and laid the axes out above it): the caption under the axes, its text
+    overlapping no axes (tick labels and axis labels included), so neither is hidden."""
+    renderer = fig.canvas.get_renderer()
+    if not fig.texts:
+        return ["no caption"]
+    caption = fig.texts[-1].get_window_extent(renderer)
+    problems = []
+    for k, ax in enumerate(fig.axes):
+        if ax.get_visible() and ax.get_tightbbox(renderer).overlaps(caption):
+            problems.append(f"axes {k} ({ax.get_title()!r}) overlaps the caption")
+    return problems
+
+
 def _render_checked(fid, tmp_path, monkeypatch):
     """Render ``fid`` and check :func:`figure_problems` on the finished drawing (the check
     runs where the figure is saved, so every render test reads it)."""
@@ -170,8 +185,10 @@ def _render_checked(fid, tmp_path, monkeypatch):
     save = figures_common._save
 
     def checked_save(fig, *args):
-        seen.append(figure_problems(fig))
-        return save(fig, *args)
+        problems = figure_problems(fig)
+        files = save(fig, *args)
+        seen.append(problems + layout_problems(fig))
+        return files
 
     monkeypatch.setattr(figures_common, "_save", checked_save)
     (fig,) = figures.select([fid])
@@ -203,6 +220,27 @@ def test_figure_problems_reports_each_kind_it_checks():
     assert draw("style") == ["axes 0 ('max err 1e-16'): curves drawn in one style: ['a', 'c']"]
     assert draw("nan") == ["axes 0 ('max err nan'): text shows a NaN: 'max err nan'"]
     assert draw("log") == ["axes 0 ('max err 1e-16'): 'd' has no y > 0 on a log axis"]
+
+
+def test_layout_problems_finds_a_caption_under_an_axes(tmp_path, monkeypatch):
+    """The layout check can fail: a figure saved by ``_save`` has its caption clear of the
+    axes; the same figure laid out over the caption's strip (``tight_layout`` without the
+    bottom margin: a ``/`` made ``//`` in ``_save`` survived the seed-4 mutation run) is
+    reported."""
+    from solvable.figures._common import _save, new_figure
+
+    def saved(cover_caption):
+        fig = new_figure(4.0, 3.0)
+        ax = fig.subplots()
+        ax.plot([1.0, 2.0], [1.0, 2.0])
+        ax.set_xlabel("t")
+        if cover_caption:  # the layout as if the caption's strip had no height
+            monkeypatch.setattr(fig, "tight_layout", lambda rect: type(fig).tight_layout(fig))
+        _save(fig, "x", "title", "a caption of two words " * 8, tmp_path)
+        return layout_problems(fig)
+
+    assert saved(False) == []
+    assert saved(True) == ["axes 0 ('') overlaps the caption"]
 
 
 @pytest.mark.parametrize("fid", sorted(FAST))

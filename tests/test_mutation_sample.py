@@ -428,3 +428,30 @@ def test_the_run_stops_at_the_first_assertion_or_after_max_crashes(tmp_path):
 
     assert ran("test_crashes.py") == limit  # stopped at the limit, not at limit + 5
     assert ran("test_assertion.py") == 2  # the crash, then the assertion: stop
+
+
+def test_an_import_time_line_also_selects_the_tests_that_name_its_module():
+    """A module constant is read by tests that call none of the module's functions (the
+    DOP853 slot table of ``numerics.torch_flow``, a seed-4 survivor): an import-time line's
+    mutant also runs every test of each test file that names the module."""
+    sources = {
+        "tests/test_a.py": "from numerics import torch_flow\nassert torch_flow._E_LO",
+        "tests/test_b.py": "import numerics.torch_flow_extra  # another module",
+        "tests/test_c.py": "from solvable.figures import _common as figures_common",
+    }
+    tests = ["tests/test_a.py::t1", "tests/test_b.py::t2", "tests/test_c.py::t3"]
+    assert ms.module_readers(tests, "numerics/torch_flow.py", sources) == {"tests/test_a.py::t1"}
+    assert ms.module_readers(tests, "solvable/figures/_common.py", sources) == {
+        "tests/test_c.py::t3"
+    }
+    assert ms.module_readers(tests, "solvable/figures/__init__.py", sources) == {
+        "tests/test_c.py::t3"
+    }
+    covmap = {"tests": ["t::cover", "t::read"], "durations": {"t::cover": 1.0, "t::read": 0.1},
+              "lines": {"numerics/torch_flow.py": {"5": [0]}}}  # fmt: skip
+    # at import: the covering tests and the readers, fastest first
+    assert ms.select_tests(covmap, "numerics/torch_flow.py", [3], True, False, {"t::read"}) == (
+        ["t::read", "t::cover"], "module")  # fmt: skip
+    # a line a test runs: by line, the readers not added
+    assert ms.select_tests(covmap, "numerics/torch_flow.py", [5], False, False, {"t::read"}) == (
+        ["t::cover"], "line")  # fmt: skip
