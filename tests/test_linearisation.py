@@ -121,6 +121,12 @@ def test_formula_numpy_and_torch_agree_and_validate():
     np.testing.assert_allclose(t.numpy(), n, rtol=1e-15)
     with pytest.raises(ValueError, match="need a"):
         lin.hessian_opnorm_formula(a, W, np.ones(4))
+    # a whose shape is not W's first two axes, though it broadcasts against them (each side
+    # of the shape check; seed-4 mutant linearisation.py:274 `!=` -> `is` passed them)
+    for a_bad in (a[:, :1], a[:1]):
+        for args in ((a_bad, W), (a_bad.numpy(), W.numpy())):
+            with pytest.raises(ValueError, match=r"need a \(B, p\)"):
+                lin.hessian_opnorm_formula(*args, x)
     with pytest.raises(ValueError, match="finite"):
         lin.hessian_opnorm_formula(a.numpy(), W.numpy(), np.array([np.nan, 0, 0]))
     with pytest.raises(ValueError, match="twice"):
@@ -535,3 +541,15 @@ def test_exercise_2_plain_sweep_is_the_shared_sweep_with_the_plain_defaults(monk
     finally:
         confirm_lin._sweep.cache_clear()
         confirm_lin._ex2_sweep.cache_clear()
+
+
+def test_sup_on_circle_searches_the_whole_circle():
+    """The helper of erratum (2.10) takes the sup over phi in [0, 2 pi] (its docstring):
+    ``-sin`` peaks at 3 pi/2 and ``cos(phi - 5)`` at 5, both beyond 2; ``|sin|`` peaks on
+    both halves.  Seed-4 mutant linearisation.py:1051 (``2 * pi`` -> ``2 % pi``: [0, 2])
+    survived because the erratum's own form attains its extremes inside [0, 2]."""
+    phi = sp.Symbol("phi", real=True)
+    assert lin._sup_on_circle(-sp.sin(phi), phi) == 1
+    assert sp.simplify(lin._sup_on_circle(sp.cos(phi - 5), phi) - 1) == 0
+    assert lin._sup_on_circle(sp.sin(phi), phi, absolute=True) == 1
+    assert lin._sup_on_circle(sp.sin(phi) - 2, phi, absolute=True) == 3  # |min| wins

@@ -281,3 +281,25 @@ def test_eq22_printed_ratio_is_one_only_at_c_equal_1():
     assert sp.simplify(printed.subs(C, 1)) == 0
     assert sp.simplify(printed.subs({C: 2, alpha: 1})) == sp.Rational(-8, 7)
     assert sp.simplify(corrected) == 0
+
+
+def test_eq19_printed_output_is_right_only_on_the_unit_circle():
+    """Erratum (19): the printed ``f = gamma d/sqrt(eta_u eta_w) (P - Q)`` (at alpha = 1)
+    misses the factor ``rho = ||x||`` ("right as printed only for rho = 1", the erratum's
+    note).  So its residual (network output minus the printed form) vanishes for every x on
+    the unit circle, and at ``rho = 2`` it is half the network output (the printed form is
+    ``f/rho``).  Seed-4 mutant xu_ziyin.py:2929 (``f - printed`` -> ``f + printed``) kept
+    the residual non-zero, which is all the registry's check asks of it."""
+    (erratum,) = [e for e in xz.errata() if e.equation == "(19) and the limit after it"]
+    printed, corrected = erratum._residuals()
+    x0, x1 = sp.symbols("x0 x1", real=True)
+    theta = sp.Symbol("theta", real=True)
+    on_circle = printed.subs({x0: sp.cos(theta), x1: sp.sin(theta)}, simultaneous=True)
+    assert sp.simplify(on_circle) == 0
+    # at x = (2, 0): f - f/2 = f/2, f = gamma (u . W x) = 2 gamma (u0 w0 + u1 w2)
+    u0, u1 = sp.symbols("u0 u1", real=True)
+    w0, w2 = sp.symbols("w0 w2", real=True)
+    gamma = xz.symbolic().gamma
+    half_f = gamma * (u0 * w0 + u1 * w2)
+    assert sp.simplify(printed.subs({x0: 2, x1: 0}, simultaneous=True) - half_f) == 0
+    assert sp.simplify(corrected) == 0
