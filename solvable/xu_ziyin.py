@@ -919,12 +919,15 @@ class Trajectory:
                 target = States.empty(len(ts), d, d0) if out is None else out
                 if self._fill(_float_times(ts), target):
                     return target
-            else:
-                states = self._evaluate(ts, None)
-                if all(np.all(np.isfinite(a)) for a in (states.u, states.W, states.f, states.ntk)):
-                    return _copied(states, out)
-            # a float64 overflow the range check did not foresee: evaluate without one
-            return _copied(_to_float64(self._extended()._evaluate(ts, EXTENDED_DPS)), out)
+            states = self._evaluate(ts, None)
+            bad = np.flatnonzero(~_finite_rows(states))
+            if bad.size:  # a float64 overflow the range check did not foresee: those times
+                # (only) without one, so each time's state is the one it has sampled alone
+                redone = _to_float64(self._extended()._evaluate(tuple(ts[i] for i in bad),
+                                                                 EXTENDED_DPS))  # fmt: skip
+                for name in _shapes(1, 1, 1):
+                    getattr(states, name)[bad] = getattr(redone, name)
+            return _copied(states, out)
         return _copied(_to_float64(self._evaluate(ts, self._data["work_dps"])), out)
 
     def _fill(self, tt: np.ndarray, out: States) -> bool:
@@ -1108,6 +1111,14 @@ def _check_out(out: Any, n: int, d: int, d0: int) -> None:
         )
     nb.check_output_arrays(out, _shapes(n, d, d0), contiguous=True,
                            sizes=f" (len(times) = {n}, d = {d}, d0 = {d0})")  # fmt: skip
+
+
+def _finite_rows(states: States) -> np.ndarray:
+    """``(T,)``: whether u, W, f and the NTK are finite at each time."""
+    T = len(states.t)
+    rows = [np.isfinite(np.reshape(getattr(states, n), (T, -1))).all(axis=1)
+            for n in ("u", "W", "f", "ntk")]  # fmt: skip
+    return np.logical_and.reduce(rows)
 
 
 def _copied(states: States, out: States | None) -> States:

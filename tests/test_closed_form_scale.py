@@ -142,6 +142,37 @@ def test_overflow_falls_back_to_mpmath_as_the_reference(monkeypatch, poison, thr
     np.testing.assert_allclose(a.W, clean.W, rtol=1e-13, atol=1e-300)  # two roundings apart
 
 
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_an_overflow_at_one_time_redoes_that_time_only(monkeypatch, engine):
+    """A float64 overflow at one time (forced: the float64 evaluation made to return an
+    infinite W at t = 1 only) sends that time alone to the mpmath evaluation: every other
+    time keeps its float64 state bit for bit, as when it is sampled alone, so a test that
+    samples a grid checks the float64 path at each finite time (the whole batch used to be
+    re-evaluated, hiding the float64 values from such a test)."""
+    c = xz.case("generic")
+    traj = xz.closed_form(c.setup, c.u0, c.W0)
+    clean = traj.sample(TIMES, engine="reference")
+    evaluate = xz.Trajectory._evaluate
+
+    def overflowing(self, ts, dps):
+        out = evaluate(self, ts, dps)
+        if dps is None:
+            out.W[[t == 1.0 for t in ts]] = np.inf
+        return out
+
+    monkeypatch.setattr(xz.Trajectory, "_evaluate", overflowing)
+    if engine == "fast":  # the fast fill sees the overflow too: its W block made infinite
+        monkeypatch.setattr(xz.Trajectory, "_fill", lambda self, tt, out: False)
+    got = traj.sample(TIMES, engine=engine)
+    k = TIMES.index(1.0)
+    others = [i for i in range(len(TIMES)) if i != k]
+    for name in FIELDS:
+        a, b = getattr(got, name), getattr(clean, name)
+        assert a[others].tobytes() == b[others].tobytes(), name
+    assert np.all(np.isfinite(got.W[k]))
+    np.testing.assert_allclose(got.W[k], clean.W[k], rtol=1e-15)  # 17 digits, rounded once
+
+
 # ---------------------------------------------------------------------------
 # hypothesis: across the parameter space
 # ---------------------------------------------------------------------------
