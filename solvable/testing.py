@@ -62,6 +62,8 @@ from solvable._core.tolerance import (
     beats,
     error_in_units,
     monte_carlo,
+    worst_item,
+    worst_of,
 )
 
 __all__ = [
@@ -313,7 +315,7 @@ def gd_allowance(flow: GradientFlow, params: Sequence[float], y0: Sequence[float
         out[:, :N] = y0
     # every time given (each distinct one once): a subsample in the caller's order missed
     # the peak of ||J|| and made the verdict depend on the order of the times
-    step = max(_jacobian_norm(F, out[k, :N]) for k in np.unique(ts, return_index=True)[1])
+    step = worst_of(*(_jacobian_norm(F, out[k, :N]) for k in np.unique(ts, return_index=True)[1]))
     with np.errstate(over="ignore"):
         E, limit = lr * out[:, N:], lr * step
     if not (np.all(np.isfinite(E)) and math.isfinite(limit)):
@@ -354,7 +356,7 @@ class Report:
     def first_failure(self) -> int | None:
         bad = np.zeros(len(self.times), dtype=bool)
         for err in self.errors.values():
-            bad |= err > 1
+            bad |= ~(err <= 1)  # a NaN error fails
         return int(np.argmax(bad)) if bad.any() else None
 
     @property
@@ -364,13 +366,13 @@ class Report:
     @property
     def worst(self) -> float:
         """The largest error, in units of the allowance."""
-        return max(float(np.max(e)) for e in self.errors.values())
+        return float(worst_of(*(float(np.max(e)) for e in self.errors.values())))
 
     def __str__(self) -> str:
         k = self.first_failure
-        n_bad = int(sum(np.any([e[j] > 1 for e in self.errors.values()])
+        n_bad = int(sum(np.any([not e[j] <= 1 for e in self.errors.values()])
                         for j in range(len(self.times))))  # fmt: skip
-        worst_b = max(self.errors, key=lambda b: float(np.max(self.errors[b])))
+        worst_b, _ = worst_item({b: float(np.max(e)) for b, e in self.errors.items()})
         j = int(np.argmax(self.errors[worst_b]))
         if k is None:
             head = (f"{self.model} ({self.source}): matches the exact solution at all "

@@ -14,6 +14,8 @@ the allowance the report states.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import warnings
 
 import numpy as np
@@ -515,3 +517,20 @@ def test_time_not_a_multiple_of_lr_is_named_by_its_index():
     with pytest.raises(ValueError, match="multiples k") as info:
         m.oracle.compare(times, **got, lr=lr)
     assert "times[2]" in str(info.value) and "times[1]" not in str(info.value), info.value
+
+
+def test_a_nan_error_in_any_block_fails_the_report():
+    """A Report fails closed on an error that is NaN (a comparison that failed to compute):
+    in any block, not only the first (Python's ``max`` and ``err > 1`` both drop a NaN that
+    is not first), it is the first failure, the worst (NaN) and named in the message."""
+    m = model("xu_ziyin:generic")
+    times = np.linspace(0, HORIZON, 5)
+    report = strict(m.oracle.compare, times, **m.flow(times), rtol=1e-8)
+    assert report.passed and len(report.errors) >= 2
+    for block in report.errors:
+        errors = {b: np.array(e, dtype=float) for b, e in report.errors.items()}
+        errors[block][2] = np.nan
+        bad = dataclasses.replace(report, errors=errors)
+        assert not bad.passed and bad.first_failure == 2, block
+        assert math.isnan(bad.worst), block
+        assert f"worst: {block}, nan tolerances" in str(bad), str(bad)

@@ -70,14 +70,18 @@ def _error_verdict(sweep: lw.LinearisationSweep, k: float = 3.0) -> Any:
     is an upper bound ``O(p^-1/2)``)."""
 
     e, se = sweep.fit.exponent, sweep.fit.error
-    excess = max(0.0, e + 0.5)
-    err = excess / (k * se) if se > 0 else (0.0 if excess == 0 else math.inf)
+    if math.isnan(e):  # a slope that failed to compute fails (max(0, nan) would be 0)
+        err = math.nan
+    else:
+        excess = max(0.0, e + 0.5)
+        err = excess / (k * se) if se > 0 else (0.0 if excess == 0 else math.inf)
+    vs_minus_one = f"{(e + 1) / se:+.1f} se" if se > 0 else f"se = {se:g}"
     return Verdict(
         "confirmed" if err <= 1 else "failed",
         f"eta_a = {sweep.eta_a:g}, a ~ {sweep.a_init}, {sweep.activation}, horizon "
         f"{sweep.horizon:g}, widths {list(sweep.widths)}, {sweep.sup_E.shape[1]} seeds: mean "
         f"sup_t E {_fmt(sweep.sup_E.mean(1), 3)}; fitted slope {e:.3f} +- "
-        f"{se:.3f} (bound: <= -1/2; observed exponent vs -1: {(e + 1) / se:+.1f} se)",
+        f"{se:.3f} (bound: <= -1/2; observed exponent vs -1: {vs_minus_one})",
         max_error=float(err),
         tolerance=Tolerance(
             rtol=0.0,

@@ -1,0 +1,186 @@
+"""What the figures draw, read from their matplotlib artists: where seed 004's Figures 1
+and 5 put the stars of the measured zero crossings of S_W (both kinds: along gamma_3 and
+along gamma_2), and which part of seed 001's ReLU theory curves (Figure 1(c), (d)) is drawn
+solid ("exact while no w_i changes sign") and which dashed.
+
+Written in the mutation-testing triage of the seed-4 run.  The expensive parts (phase
+measurements, closed forms, simulations) are replaced by small fakes whose output the test
+knows exactly; what is checked is what the figure does with it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib.colors as mcolors
+import numpy as np
+import pytest
+
+from solvable import three_layer
+from solvable.figures import seed_001, seed_004
+from solvable.figures._common import new_figure
+
+# ---------------------------------------------------------------------------
+# seed 004, Figures 1 and 5: the stars sit at the zero crossings of S_W
+# ---------------------------------------------------------------------------
+ERR = 0.05  # the fake points' standard error of S_W
+
+
+class _LinearPoint:
+    """A phase point whose S_W is our linear estimate (numerics.sweep_three_layer): S_W1 =
+    gamma_3 - 2 gamma_2 - 3/2, S_W2 = gamma_3 - 2, s.e. ERR; its zeros are known exactly."""
+
+    widths, seeds = (32, 64, 128), (0, 1, 2)
+
+    def __init__(self, g2, g3):
+        self.g2, self.g3 = float(g2), float(g3)
+
+    def slope(self, layer):
+        return self.g3 - 2 * self.g2 - 1.5 if layer == "W1" else self.g3 - 2.0
+
+    def err(self, layer):
+        return ERR
+
+    def regime(self, layer, band=0.1):
+        return three_layer.regime_from_slope(self.slope(layer), max(band, 2 * ERR))
+
+
+def _expected_stars(layer):
+    """The zeros of the linear S_W on the figure's grid, as (gamma_2, gamma_3) points, per
+    kind: along gamma_3 at each fixed gamma_2 (S_W1 = 0 at gamma_3 = 2 gamma_2 + 3/2, S_W2 =
+    0 at gamma_3 = 2), along gamma_2 at each fixed gamma_3 (S_W1 = 0 at gamma_2 = (gamma_3 -
+    3/2)/2; S_W2 does not depend on gamma_2 and is 0 at no grid gamma_3: no crossing)."""
+    g2s, g3s = ([float(v) for v in vs] for vs in seed_004.GRID_FAST)
+    assert 2.0 not in g3s  # else S_W2 would be 0 along a whole row
+    along3, along2 = [], []
+    for a in g2s:
+        at = 2 * a + 1.5 if layer == "W1" else 2.0
+        if min(g3s) <= at <= max(g3s):
+            along3.append((a, at))
+    if layer == "W1":
+        for b in g3s:
+            at = (b - 1.5) / 2
+            if min(g2s) <= at <= max(g2s):
+                along2.append((at, b))
+    return {"gold": sorted(along3), "violet": sorted(along2)}
+
+
+def _stars(ax):
+    """``{colour: [(x, y, bar segment)]}`` of the error-bar stars in ``ax``."""
+    out = {}
+    for c in ax.containers:
+        line, _caps, bars = c.lines
+        if line is None or line.get_marker() != "*":
+            continue
+        (x,), (y,) = line.get_xdata(), line.get_ydata()
+        (segment,) = bars[0].get_segments()
+        colour = next(k for k in ("gold", "violet") if mcolors.same_color(line.get_color(), k))
+        out.setdefault(colour, []).append((float(x), float(y), np.asarray(segment)))
+    return {k: sorted(v, key=lambda s: s[:2]) for k, v in out.items()}
+
+
+@pytest.mark.parametrize("which", ["fig1", "fig5"])
+def test_seed_004_crossing_stars_sit_at_the_zeros_of_s_along_both_axes(monkeypatch, which):
+    """Figures 1 and 5 (caption: "Stars: the zero crossings by linear interpolation of S_W
+    along gamma_3 at fixed gamma_2 (yellow) and along gamma_2 at fixed gamma_3 (violet), ± 1
+    s.e.") on axes x = gamma_2, y = gamma_3: with S_W linear in (gamma_2, gamma_3) the
+    interpolation is exact, so every star lies at a zero of S_W, at the fixed coordinate of
+    its kind, with its error bar along the axis it was found along (vertical for gamma_3,
+    horizontal for gamma_2) and centred on it.
+    Mutant key: solvable/figures/seed_004.py:124:core/AddNot:2 (x and y swapped)."""
+
+    def measure(g2, g3, full, progress, widths=None):
+        return _LinearPoint(g2, g3)
+
+    monkeypatch.setattr(seed_004, "_measure", measure)
+    fig = new_figure(13.0, 5.0)
+    getattr(seed_004, f"_draw_{which}")(fig, False, False)
+    panels = [ax for ax in fig.axes if ax.get_xlabel() == r"$\gamma_2$"]
+    assert len(panels) == 2
+    assert panels[0].get_ylabel() == r"$\gamma_3$"
+    for ax, layer in zip(panels, ("W1", "W2"), strict=True):
+        want = _expected_stars(layer)
+        got = _stars(ax)
+        assert sorted(got) == sorted(k for k, v in want.items() if v), (layer, sorted(got))
+        for colour, points in want.items():
+            drawn = got.get(colour, [])
+            # interpolating a linear S between grid values of one decimal: a few roundings
+            # of numbers ~3, far below 1e-12
+            xy = np.array([(x, y) for x, y, _ in drawn]).reshape(-1, 2)
+            assert xy.shape == (len(points), 2), (layer, colour, xy, points)
+            np.testing.assert_allclose(xy, np.array(points).reshape(-1, 2), rtol=0, atol=1e-12,
+                                       err_msg=f"{layer} {colour} stars")  # fmt: skip
+            for x, y, seg in drawn:
+                (x0, y0), (x1, y1) = seg
+                vertical = colour == "gold"  # along gamma_3: the error is in gamma_3
+                fixed, spread = ((x0, x1), (y0, y1)) if vertical else ((y0, y1), (x0, x1))
+                centre, other = (y, x) if vertical else (x, y)
+                assert fixed == (other, other), (layer, colour, seg)
+                assert spread[0] < centre < spread[1], (layer, colour, seg)
+                # the bar is +- one s.e., symmetric about the star (rounding of ~3: 1e-12)
+                assert centre - spread[0] == pytest.approx(spread[1] - centre, abs=1e-12)
+
+
+# ---------------------------------------------------------------------------
+# seed 001, Figure 1(c), (d): solid before the first sign change, dashed from it on
+# ---------------------------------------------------------------------------
+T_C = 2.0  # the fake theory's t_c
+
+
+def _fake_relu(monkeypatch, flip_at):
+    """The ReLU theory replaced by one whose first sign change is at the sample
+    ``flip_at[gamma]`` of the plotted grid (None: no sign change, t_flip = inf), and the
+    simulation by zeros."""
+
+    def theory(x, y, gamma, u0, w0, ts):
+        zeta = np.linspace(0.2, 0.9, len(ts))
+        k = flip_at[gamma] if len(ts) > 1 else None
+        return zeta, (math.inf if k is None else float(ts[k])), 0 if k is None else 3, T_C
+
+    monkeypatch.setattr(seed_001, "_relu_theory", theory)
+    monkeypatch.setattr(seed_001, "_relu_simulation",
+                        lambda x, y, gamma, u0, w0, ts, full: np.zeros(len(ts)))  # fmt: skip
+
+
+@pytest.mark.parametrize("k", [1, 100, seed_001.GRID - 1])
+def test_seed_001_relu_theory_is_solid_before_the_first_sign_change_and_dashed_after(
+    monkeypatch, k
+):
+    """Figure 1(c)'s caption: the theory is "exact while no w_i changes sign (solid; dashed
+    after)".  With the first sign change at the grid time t_k, the solid curve ("linear
+    theory (exact)") holds exactly the samples t < t_k, the dashed one the samples t >= t_k,
+    a dotted vertical line marks t_k; a curve without a sign change is solid throughout,
+    with no dashed part.  Times are t / t_c.
+    Mutant key: solvable/figures/seed_001.py:178:core/ReplaceComparisonOperator_Lt_NotEq:0
+    (solid everywhere but at t_k)."""
+    d = seed_001.D_FAST
+    flips = {seed_001._inv(d): k, seed_001._inv_sqrt(d): None}
+    _fake_relu(monkeypatch, flips)
+    fig = new_figure(7.5, 4.2)
+    cases = {"γ = 1/d": ("iid", seed_001._inv), "γ = 1/sqrt(d)": ("iid", seed_001._inv_sqrt)}
+    seed_001._draw_relu(fig, False, cases)
+    (ax,) = fig.axes
+    ts = np.linspace(0.0, seed_001.HORIZON * T_C, seed_001.GRID)
+    xs = ts / T_C
+    for j, (name, (_, gamma)) in enumerate(cases.items()):
+        col = f"C{j}"
+        mine = [ln for ln in ax.get_lines() if mcolors.same_color(ln.get_color(), col)]
+        (solid,) = [ln for ln in mine if ln.get_label() == f"{name}: linear theory (exact)"]
+        assert solid.get_linestyle() == "-"
+        dashed = [ln for ln in mine if ln.get_linestyle() == "--"]
+        vlines = [ln for ln in mine if ln.get_linestyle() == ":"]
+        kf = flips[gamma(d)]
+        if kf is None:
+            np.testing.assert_array_equal(solid.get_xdata(), xs)
+            assert dashed == [] and vlines == []
+            continue
+        # the same float operations on the same grid: exact equality
+        np.testing.assert_array_equal(solid.get_xdata(), xs[:kf], err_msg="solid part")
+        (dash,) = dashed
+        assert dash.get_label().startswith("after the first w_i sign change")
+        np.testing.assert_array_equal(dash.get_xdata(), xs[kf:], err_msg="dashed part")
+        np.testing.assert_array_equal(
+            np.concatenate([solid.get_ydata(), dash.get_ydata()]), np.linspace(0.2, 0.9, len(ts))
+        )
+        (vline,) = vlines
+        assert list(vline.get_xdata()) == [ts[kf] / T_C] * 2
