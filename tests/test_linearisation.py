@@ -553,3 +553,43 @@ def test_sup_on_circle_searches_the_whole_circle():
     assert sp.simplify(lin._sup_on_circle(sp.cos(phi - 5), phi) - 1) == 0
     assert lin._sup_on_circle(sp.sin(phi), phi, absolute=True) == 1
     assert lin._sup_on_circle(sp.sin(phi) - 2, phi, absolute=True) == 3  # |min| wins
+
+
+def test_relative_change_is_the_frobenius_ratio_for_every_batch_shape():
+    """``numerics.measures.relative_change``: ``||new - old||_F / ||old||_F`` over all but
+    the batch axis, (B,), for batches of scalars (B,) as well as of matrices (B, m, n)
+    (seed-4 mutant measures.py:112 ``new - old`` -> ``new | old`` in the (B,) branch).
+    Exact in float64 here: integer-valued entries and norms that are whole numbers."""
+    old, new = torch.tensor([2.0, -4.0, 5.0]), torch.tensor([3.5, -1.0, 5.0])
+    assert measures.relative_change(new, old).tolist() == [0.75, 0.75, 0.0]
+    old_m = torch.tensor([[[3.0, 4.0]], [[0.0, 2.0]]], dtype=torch.float64)  # norms 5, 2
+    new_m = old_m + torch.tensor([[[0.0, 5.0]], [[1.0, 0.0]]], dtype=torch.float64)
+    assert measures.relative_change(new_m, old_m).tolist() == [1.0, 0.5]
+
+
+def test_network_output_broadcasts_batches_of_a_against_w():
+    """``network_output``: ``a`` (..., p) and ``W`` (..., p, d) broadcast over their batch
+    axes like numpy: a (4, 3, p) against W (3, p, d) gives (4, 3, n), a single network a
+    (p,) against W (2, p, d) gives (2, n), each entry the network (2.19) of its pair; shapes
+    that do not broadcast are refused.  (Seed-4 mutant linearisation.py:388 checked a's
+    first axis instead of its batch axes.)"""
+    rng = np.random.default_rng(0)
+    p, d, n = 5, 2, 3
+    X = rng.standard_normal((n, d))
+    sigma = elementwise("tanh", "numpy")
+
+    def one(W, a):  # the network of one (W, a) pair: sum_j a_j tanh(<w_j, x_i>)
+        return np.tanh(X @ W.T) @ a
+
+    W, a = rng.standard_normal((3, p, d)), rng.standard_normal((4, 3, p))
+    out = lin.network_output(W, a, X, sigma, 1.0)
+    assert out.shape == (4, 3, n)
+    for i in range(4):
+        for j in range(3):
+            np.testing.assert_allclose(out[i, j], one(W[j], a[i, j]), rtol=1e-13)
+    W2, a1 = rng.standard_normal((2, p, d)), rng.standard_normal(p)
+    out = lin.network_output(W2, a1, X, sigma, 1.0)
+    assert out.shape == (2, n)
+    np.testing.assert_allclose(out[1], one(W2[1], a1), rtol=1e-13)
+    with pytest.raises(ValueError, match="broadcast"):
+        lin.network_output(W, rng.standard_normal((4, 2, p)), X, sigma, 1.0)

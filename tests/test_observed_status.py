@@ -72,6 +72,17 @@ def test_a_monitor_needs_a_reason_and_only_a_monitor_has_one():
         Theorem("demo.k", "000_x.txt (1)", "s", "observed", _confirmed)
 
 
+@pytest.mark.parametrize("field", ["id", "source", "statement"])
+@pytest.mark.parametrize("bad", ["", 5, None])
+def test_a_claim_needs_a_non_empty_str_id_source_and_statement(field, bad):
+    """Each of ``id``, ``source`` and ``statement`` must be a non-empty str: an empty str
+    (the right type) and a non-str that is truthy or not are each refused (seed-4 mutant
+    claims.py:142 ``or`` -> ``and`` let both kinds through)."""
+    args = {"id": "demo.s", "source": "000_x.txt (1)", "statement": "s", field: bad}
+    with pytest.raises(ValueError, match=f"{field} must be a non-empty str"):
+        Theorem(args["id"], args["source"], args["statement"], "numeric", _confirmed)
+
+
 def test_a_monitor_is_observed_never_confirmed_and_fails_on_a_crash_or_nan():
     v = _monitor("demo.ok", _confirmed).verify()
     assert v.status == "observed" and not v.counted and v.ok
