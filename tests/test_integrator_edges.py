@@ -17,6 +17,7 @@ from solvable import kunin
 
 torch = pytest.importorskip("torch")
 from numerics import torch_flow  # noqa: E402  (needs torch)
+from numerics.models import SingleNeuron  # noqa: E402  (needs torch)
 
 F64 = torch.float64
 
@@ -291,3 +292,21 @@ def test_the_pace_projection_runs_every_window_on_the_last_window_mean_step():
     # the message prints t to 6 and the mean step to 3 significant digits
     assert t_said == pytest.approx(ts[first], rel=1e-5)
     assert mean_said == pytest.approx((ts[first] - ts[first - W]) / W, rel=1e-2)
+
+
+def test_torch_flow_records_times_at_zero_without_a_step():
+    """Times equal to 0 are the initial state, recorded before any step: a flow asked only
+    for t = 0 (once or repeated) takes no step and returns the parameters as given, bit for
+    bit; with a later time too, t = 0 is still the start (seed-4 mutant torch_flow.py:943
+    ``j < len(ts)`` -> ``j == len(ts)`` skipped that record and took a step to reach it)."""
+    model = SingleNeuron(X=[[1.0, 0.0], [0.0, 1.0]], y=[1.0, 0.5], eta_a=1.0, eta_w=2.0)
+    a0 = torch.tensor([0.5, -0.3], dtype=torch.float64)
+    w0 = torch.tensor([[0.2, -0.1], [0.4, 0.3]], dtype=torch.float64)
+    for times in ([0.0], [0.0, 0.0]):
+        r = torch_flow.gradient_flow(model, {"a": a0, "w": w0}, times, device="cpu")
+        assert r.steps.tolist() == [0, 0] and r.rejected.tolist() == [0, 0]
+        for k in range(len(times)):
+            assert torch.equal(r.params["a"][k], a0) and torch.equal(r.params["w"][k], w0)
+    r = torch_flow.gradient_flow(model, {"a": a0, "w": w0}, [0.0, 0.5], device="cpu")
+    assert torch.equal(r.params["a"][0], a0) and torch.equal(r.params["w"][0], w0)
+    assert bool((r.steps > 0).all())
