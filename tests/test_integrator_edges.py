@@ -310,3 +310,27 @@ def test_torch_flow_records_times_at_zero_without_a_step():
     r = torch_flow.gradient_flow(model, {"a": a0, "w": w0}, [0.0, 0.5], device="cpu")
     assert torch.equal(r.params["a"][0], a0) and torch.equal(r.params["w"][0], w0)
     assert bool((r.steps > 0).all())
+
+
+def test_linear_tail_bounds_the_drift_along_a_flat_mode():
+    """``numerics.scipy_ode.LinearTail``: a flat mode (an eigenvalue of ``S`` within
+    ``tau`` of 0) drifts by at most ``|c_k| min(s, 1/lam_+)`` (its docstring), in units of
+    the tolerance ``scale`` per unit of ``sqrt(eta)``.  S = diag(0, 2): lam_+ = 2, so with
+    ``s = 10`` the flat drift of ``z' = (0.3, 0)`` is 0.3 * 1/2 = 0.15 (scale 1), 0.15 * 3/0.5
+    = 0.9 with sqrt(eta) = 3 and scale 1/2; the stable mode does not move
+    (``remaining`` 0); with ``s = 0.2`` < 1/lam_+ the drift is 0.3 * 0.2.  Seed-4 mutant
+    scipy_ode.py:155 (``weight + flat horizon`` -> ``-``) made the drift negative."""
+    from numerics.scipy_ode import LinearTail
+
+    S = np.array([[[0.0, 0.0], [0.0, 2.0]]])
+    zdot = np.array([[0.3, 0.0]])
+
+    def tail(t_left, root_eta=1.0, scale=1.0):
+        return LinearTail(S, zdot, np.full((1, 2), scale), np.full((1, 2), root_eta),
+                          np.array([t_left]), eps=2.2e-16, rtol=1e-10)  # fmt: skip
+
+    # 1e-15 relative: a product and a quotient of exact binary fractions and 0.3
+    np.testing.assert_allclose(tail(10.0).drift, [0.15], rtol=1e-15)
+    np.testing.assert_allclose(tail(10.0, 3.0, 0.5).drift, [0.9], rtol=1e-15)
+    np.testing.assert_allclose(tail(0.2).drift, [0.3 * 0.2], rtol=1e-15)
+    assert tail(10.0).remaining.tolist() == [0.0]
