@@ -377,7 +377,9 @@ def test_holds_mpf_and_dps_or_context():
     # an mpf anywhere in an argument (scalar, list, object array, a Setup's field) selects
     # the caller's mpmath precision when dps is None; an explicit dps always wins
     setup = xz.Setup(eta_u=mpmath.mpf(1), eta_w=0.5, gamma=0.7, x=[1.0, 2.0], y=1.5)
-    for value in (mpmath.mpf("0.5"), [1.0, mpmath.mpf(2)], np.array([mpmath.mpf(1)]), setup):
+    mixed = np.array([1.0, mpmath.mpf(2), 3.0], dtype=object)  # an mpf not first, not alone
+    for value in (mpmath.mpf("0.5"), [1.0, mpmath.mpf(2)], np.array([mpmath.mpf(1)]), mixed,
+                  setup):  # fmt: skip
         assert nb.holds_mpf(value)
         with mpmath.workdps(40):
             assert nb.dps_or_context(None, 1.0, value) == 40

@@ -131,3 +131,18 @@ def test_sampled_slopes_tell_the_exponents_apart():
     slope = lt.sampled_kappa_slopes((Fraction(0),), draws=8)[Fraction(0)]
     assert abs(slope - float(lt.lazy_criterion_exponent(0))) <= lt._SLOPE_TOL
     assert abs(slope - (-1)) > 3 * lt._SLOPE_TOL
+
+
+def test_kappa_exponent_claim_reports_the_limit_in_each_case():
+    """The claim ``lazy_training.kappa_exponent`` proves its case split and reports, for each
+    of the three cases a >, =, < -1/2, the exponent and the finite positive limit of kappa
+    p^(-e) (its statement: "with limits of kappa p^(-e)"); a residual that fails returns the
+    failing verdict itself.  Seed-4 mutant lazy_training.py:365 (``!=`` -> ``<=`` on the
+    status) returned prove_zero's bare verdict in place of the report."""
+    (claim,) = [c for c in CLAIMS if c.id == "lazy_training.kappa_exponent"]
+    v = claim.verify()
+    assert v.status == "proved"
+    suffix = " (b > 0; limits finite and > 0)"
+    assert v.detail.endswith(suffix), v.detail
+    cases = v.detail.removesuffix(suffix).split("; ")
+    assert len(cases) == 3 and all("kappa p^(-(" in c and ") -> " in c for c in cases), v.detail

@@ -174,3 +174,30 @@ def test_every_public_function_with_a_dps_default_is_decorated():
             if _takes_dps_none(c) and getattr(f, "__code__", None) is not _DECORATED:
                 undecorated.add(getattr(f, "__qualname__", name) if c is not obj else name)
     assert undecorated == set(NOT_DECORATED), undecorated ^ set(NOT_DECORATED)
+
+
+def test_a_bad_dps_is_refused_with_mpf_inputs_too():
+    """``dps=0`` and ``dps=False`` are refused (``ValueError`` / ``TypeError`` naming dps) when
+    the inputs are mpf as when they are floats: only ``None`` asks for the caller's precision
+    (an outside reviewer's mutant, ``given is None`` -> ``not given``, ran them at mp.dps)."""
+    entry, mp = next((e, mp) for e, mp in MP_CALLS if e.name == "kernels.kernel_numeric")
+    for dps, exc in ((0, ValueError), (False, TypeError)):
+        for kwargs in (mp, entry.good()):
+            with pytest.raises(exc, match="dps"):
+                entry.call(**{**kwargs, "dps": dps})
+
+
+@pytest.mark.parametrize("caller_dps", [10, 45])
+def test_simulate_integrates_mpf_inputs_at_no_fewer_than_30_digits(caller_dps):
+    """``numerics.simulate(method="mpmath")`` with mpf inputs and no dps integrates at
+    ``max(30, mp.dps)`` (its docstring): at mp.dps = 10 as at dps = 30 (not refused for
+    dps < 15, not 10 digits), at mp.dps = 45 as at dps = 45 (an outside reviewer's mutant
+    used the caller's precision alone)."""
+    entry, mp = next(
+        (e, mp) for e, mp in MP_CALLS if e.name == "numerics.simulate(method='mpmath')"
+    )
+    with mpmath.workdps(caller_dps):
+        mp = {k: _as_mpf(v) for k, v in entry.good().items() if k != "dps"}
+        implicit = _leaves(entry.call(**mp))
+        explicit = _leaves(entry.call(**mp, dps=max(30, caller_dps)))
+    assert _same(implicit, explicit), (implicit, explicit)

@@ -455,3 +455,14 @@ def test_an_import_time_line_also_selects_the_tests_that_name_its_module():
     # a line a test runs: by line, the readers not added
     assert ms.select_tests(covmap, "numerics/torch_flow.py", [5], False, False, {"t::read"}) == (
         ["t::cover"], "line")  # fmt: skip
+
+
+def test_a_reader_that_failed_unmutated_is_not_selected():
+    """A test that failed without a mutant is never selected, a reader of the module
+    included (its failure would be no kill; an outside reviewer's mutant added the readers
+    without taking the failed tests out)."""
+    covmap = {"tests": ["a::ok", "b::fails", "c::reads"], "durations": {},
+              "failed": ["b::fails"], "lines": {"numerics/torch_flow.py": {"5": [0]}}}  # fmt: skip
+    selected = ms.select_tests(covmap, "numerics/torch_flow.py", [7], True, False,
+                               {"b::fails", "c::reads"})  # fmt: skip
+    assert selected == (["a::ok", "c::reads"], "module")

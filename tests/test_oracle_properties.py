@@ -534,3 +534,15 @@ def test_a_nan_error_in_any_block_fails_the_report():
         assert not bad.passed and bad.first_failure == 2, block
         assert math.isnan(bad.worst), block
         assert f"worst: {block}, nan tolerances" in str(bad), str(bad)
+
+
+def test_the_report_counts_a_nan_time_among_the_failing_ones():
+    """The message's count of failing times counts a time whose error is NaN (an outside
+    reviewer's mutant counted only ``err > 1``: "the first of 0 failing times")."""
+    m = model("xu_ziyin:generic")
+    times = np.linspace(0, HORIZON, 5)
+    report = strict(m.oracle.compare, times, **m.flow(times), rtol=1e-8)
+    block = next(iter(report.errors))
+    errors = {b: np.array(e, dtype=float) for b, e in report.errors.items()}
+    errors[block][[1, 3]] = [np.nan, 2.0]
+    assert "the first of 2 failing times of 5" in str(dataclasses.replace(report, errors=errors))

@@ -189,3 +189,11 @@ def test_linearisation_error_verdict_decides_an_exact_fit():
     for se in (0.0, 0.05, math.nan):
         v = clin._error_verdict(_error_sweep(math.nan, se))
         assert v.status == "failed" and math.isnan(v.max_error), (se, v)
+
+
+def test_linearisation_error_verdict_confirms_exactly_at_the_bound():
+    """A slope exactly ``3 se`` above -1/2 is within the bound: ``max_error`` is exactly 1 and
+    the verdict confirmed (``<= 1``, the one rule of every verdict); an outside reviewer's
+    mutant (``err <= 1`` -> ``err < 1``) failed it.  Exact: 0.25 + 0.5 = 0.75 = 3 * 0.25."""
+    v = clin._error_verdict(_error_sweep(0.25, 0.25))
+    assert v.max_error == 1.0 and v.status == "confirmed", (v.max_error, v.status)
