@@ -330,3 +330,21 @@ def test_ntk_is_the_gram_matrix_of_the_output_jacobian():
     ref = np.vectorize(lambda e: float(e.subs(at)), otypes=[float])(K)
     got = kunin.ntk(1.2, np.array([0.2, 0.3]), np.array(setup.X, dtype=float), 1.0, 0.5)
     assert relative_error(got, ref) <= 8 * EPS
+
+
+@pytest.mark.parametrize("dps", [20, 45])
+def test_mpmath_states_are_rounded_to_dps_digits(dps):
+    """At ``dps`` digits the states are evaluated with guard digits and rounded once to
+    ``dps`` digits (Trajectory's docstring: "the rounded result keeps dps digits"): each of
+    a, w, beta and the loss is a number of ``dps`` digits (rounding it again at ``dps``
+    leaves it unchanged), and at least one is not one of ``dps - 5`` digits (the rounding
+    is to ``dps``, not fewer).  Seed-4 mutant kunin.py:1182 (``is not None`` -> ``is None``)
+    returned the guard digits unrounded."""
+    case = kunin.case("downstream")
+    states = kunin.closed_form(case.setup, case.a0, case.w0, dps=dps).sample([0.3, 2.0])
+    values = [*states.a, *np.ravel(states.w), *np.ravel(states.beta), *states.loss]
+    assert all(isinstance(z, mpmath.mpf) for z in values)
+    with mpmath.workdps(dps):
+        assert all(+z == z for z in values)
+    with mpmath.workdps(dps - 5):
+        assert any(+z != z for z in values)
