@@ -280,3 +280,17 @@ def test_property_edges(problem):
 def test_property_edges_slow(problem):
     """The same property over 10^4 examples (run with ``-m slow``)."""
     _check(problem)
+
+
+def test_loss_takes_one_input_or_a_data_matrix_and_refuses_more_axes():
+    """``xu_ziyin.loss`` takes ``x`` as :func:`network_output` does: one input (d0,) or the
+    rows of ``X`` (n, d0), with the loss of eq. (4) on each (here checked against
+    ``(gamma u^T W x - y)^2`` written out); three axes are refused naming x (seed-4 mutant
+    xu_ziyin.py:166 changed the axes loss allows)."""
+    u, W = np.array([1.0, -2.0]), np.array([[0.5, 1.0], [0.25, -1.0]])
+    X, y, gamma = np.array([[1.0, 2.0], [-1.0, 0.5]]), np.array([0.25, -1.0]), 0.5
+    by_row = [(gamma * u @ W @ X[i] - y[i]) ** 2 for i in range(2)]
+    assert xz.loss(u, W, X[0], y[0], gamma) == by_row[0]
+    np.testing.assert_array_equal(xz.loss(u, W, X, y, gamma), by_row)  # exact: dyadic data
+    with pytest.raises(ValueError, match="x must have 1 or 2 axes"):
+        xz.loss(u, W, X[None], y, gamma)
