@@ -546,3 +546,19 @@ def test_the_report_counts_a_nan_time_among_the_failing_ones():
     errors = {b: np.array(e, dtype=float) for b, e in report.errors.items()}
     errors[block][[1, 3]] = [np.nan, 2.0]
     assert "the first of 2 failing times of 5" in str(dataclasses.replace(report, errors=errors))
+
+
+@pytest.mark.parametrize("confidence", [0.0, 1.0, -0.5, 1.5])
+def test_kernel_samples_confidence_is_refused_at_and_beyond_both_ends(confidence):
+    """``compare_samples(confidence=)`` must be in the open interval (0, 1): each end (a
+    confidence of 0 or 1 makes the interval empty or infinite) and beyond it is a
+    ValueError naming confidence (seed-4 mutant testing.py:847 ``0 < conf < 1`` with one
+    ``<`` made ``<=`` accepted an end); just inside each end is accepted."""
+    init = kernels.lecture_initialisation(3)
+    oracle = testing.kernel("ntk", init, _KX)
+    exact = kernels.gram("ntk", init, _KX, dps=30).astype(float)
+    samples = np.repeat(exact[None], 3, axis=0)
+    with pytest.raises(ValueError, match=r"confidence must be in \(0, 1\)"):
+        oracle.compare_samples(samples, confidence=confidence)
+    inside = min(max(confidence, 1e-3), 1 - 1e-3)
+    assert oracle.compare_samples(samples, confidence=inside).passed
