@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import types
 from fractions import Fraction
 
 import numpy as np
@@ -520,3 +521,27 @@ def test_every_claim_confirmed_at_the_fast_default():
     for c in claims_of("three_layer"):
         v = c.verify()
         assert v.status == "confirmed", (c.id, v.detail)
+
+
+def test_phase_grid_puts_each_point_at_its_coordinates(monkeypatch):
+    """``PhaseDiagram.points[i][j]`` is the point measured at ``(gamma_2s[i], gamma_3s[j])``
+    (its docstring) on a grid of several rows and columns (3 x 2: the rows are cut from the
+    one sweep's row-major list; seed-4 mutant phase_diagram.py:449 started row i at ``i **
+    len(gamma_3s)``, which agrees with ``i * len`` only on the first row, all a 1-row grid
+    has).  The sweep is a stand-in that records each point's coordinates."""
+
+    def measured(coords, widths, seeds, **_):
+        return [types.SimpleNamespace(gamma_2=a, gamma_3=b, widths=tuple(widths),
+                                      seeds=tuple(seeds)) for a, b in coords]  # fmt: skip
+
+    monkeypatch.setattr(pdg, "measure_points", measured)
+    g2s, g3s = [0, F(1, 2), 1], [1, F(3, 2)]
+    d = pdg.phase_grid(g2s, g3s, (8, 16), (0,))
+    assert [[(p.gamma_2, p.gamma_3) for p in row] for row in d.points] == [
+        [(a, b) for b in g3s] for a in g2s
+    ]
+    g3s = [1, F(5, 4), F(3, 2)]  # 3 x 3: the second row too
+    d = pdg.phase_grid(g2s, g3s, (8, 16), (0,))
+    assert [[(p.gamma_2, p.gamma_3) for p in row] for row in d.points] == [
+        [(a, b) for b in g3s] for a in g2s
+    ]
