@@ -377,3 +377,18 @@ def test_evaluators_claim_judges_dphi_near_its_zero_relative_to_its_own_size(mon
     monkeypatch.setattr(mf, "hyperbolic_entropy", off)
     verdict = mf._evaluators_agree()
     assert verdict.status == "failed" and near in verdict.detail, verdict.detail
+
+
+def test_diagonal_loss_takes_a_batch_of_weights():
+    """``diagonal_loss(a, w, X, y)``: ``a, w`` (..., d) -- a batch of B networks, each its
+    own ``1/2 ||X (a * w) - y||^2`` (written out here); the sizes checked are the last
+    axes, so a batch of B != d networks is accepted (seed-4 mutant mirror_flow.py:340 read
+    ``a.shape[not 1]``, the batch size, as d), and a wrong d is refused naming a."""
+    X = np.array([[1.0, 2.0, 0.0], [0.0, 1.0, -1.0]])  # n = 2, d = 3
+    y = np.array([0.5, -1.0])
+    a = np.array([[1.0, 0.5, 2.0], [0.0, 1.0, 1.0], [2.0, -1.0, 0.5], [1.0, 1.0, 1.0]])  # B = 4
+    w = np.array([[0.5, 1.0, -1.0], [1.0, 2.0, 0.5], [0.25, 0.5, 1.0], [0.0, 1.0, 2.0]])
+    want = [0.5 * float(np.sum((X @ (a[b] * w[b]) - y) ** 2)) for b in range(4)]
+    np.testing.assert_array_equal(mf.diagonal_loss(a, w, X, y), want)  # exact: dyadic numbers
+    with pytest.raises(ValueError, match="the dimension d"):
+        mf.diagonal_loss(a[:, :2], w, X, y)
