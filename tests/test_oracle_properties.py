@@ -569,3 +569,21 @@ def test_kernel_samples_confidence_is_refused_at_and_beyond_both_ends(confidence
         oracle.compare_samples(samples, confidence=confidence)
     inside = min(max(confidence, 1e-3), 1 - 1e-3)
     assert oracle.compare_samples(samples, confidence=inside).passed
+
+
+@pytest.mark.parametrize("scale", [1e-4, 1.0, 1e4])
+def test_kernel_samples_floor_is_relative_to_the_kernel_at_every_scale(scale):
+    """The half-width of ``compare_samples`` is at least the kernels' float64 accuracy,
+    1e-13 relative to ``max|exact|`` (its docstring), at every scale of the inputs: the
+    exact Gram S times passes, and S samples all 1e-10 relatively too large (no variance:
+    a biased kernel) fail, at 1e-4, 1 and 1e4 times the inputs (kernel entries ~1e-8 .. 1e8).
+    Seed-4 mutant testing.py:858 (``rtol * max|exact|`` -> ``rtol % max|exact|``) made the
+    floor 1e-13 absolute, passing the biased kernel at small scales."""
+    init = kernels.lecture_initialisation(3)
+    X = [[scale * v for v in row] for row in _KX]
+    oracle = testing.kernel("ntk", init, X)
+    exact = kernels.gram("ntk", init, X, dps=30).astype(float)
+    for count in (2, 7):
+        assert oracle.compare_samples(np.repeat(exact[None], count, axis=0)).passed, count
+        biased = np.repeat(exact[None] * (1 + 1e-10), count, axis=0)
+        assert not oracle.compare_samples(biased).passed, count
