@@ -18,6 +18,7 @@ import scipy.linalg
 
 from numerics import node_scaling_linear as nl
 from numerics.sweeps import ExponentFit
+from solvable._core.claims import Verdict
 from solvable.confirmations import linearisation as clin
 
 torch = pytest.importorskip("torch")
@@ -197,3 +198,28 @@ def test_linearisation_error_verdict_confirms_exactly_at_the_bound():
     mutant (``err <= 1`` -> ``err < 1``) failed it.  Exact: 0.25 + 0.5 = 0.75 = 3 * 0.25."""
     v = clin._error_verdict(_error_sweep(0.25, 0.25))
     assert v.max_error == 1.0 and v.status == "confirmed", (v.max_error, v.status)
+
+
+@pytest.mark.parametrize("claim, judge", [("_error_slope", "_error_verdict"),
+                                          ("_theorem_1", "_theorem_1_verdict")])  # fmt: skip
+def test_linearisation_sweeps_train_both_layers_and_the_full_run_also_a_fixed_one(
+    monkeypatch, claim, judge
+):
+    """The error-slope claim and the Theorem 1 monitor simulate flows with both layers
+    trained (eta_a = 1, the rate of W); the full run adds the fixed second layer (eta_a =
+    0) (the code's statement: "both layers trained; full: also a fixed (eta_a = 0)").  The
+    sweeps are stand-ins that record what they are asked.  Seed-4 mutant
+    confirmations/linearisation.py:201 ran the fast monitor at eta_a = 2."""
+    asked = []
+
+    def sweep(full, eta_a, *args, **kwargs):
+        asked.append((full, eta_a))
+        return eta_a
+
+    monkeypatch.setattr(clin, "_sweep", sweep)
+    monkeypatch.setattr(clin, judge, lambda s, **_: Verdict("confirmed", f"eta_a {s}",
+                                                            max_error=0.0))  # fmt: skip
+    for full, etas in ((False, [1.0]), (True, [1.0, 0.0])):
+        asked.clear()
+        getattr(clin, claim)(full)
+        assert asked == [(full, e) for e in etas], (claim, full, asked)
