@@ -20,6 +20,7 @@ import warnings
 
 import numpy as np
 import pytest
+import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.integrate import solve_ivp
@@ -587,3 +588,21 @@ def test_kernel_samples_floor_is_relative_to_the_kernel_at_every_scale(scale):
         assert oracle.compare_samples(np.repeat(exact[None], count, axis=0)).passed, count
         biased = np.repeat(exact[None] * (1 + 1e-10), count, axis=0)
         assert not oracle.compare_samples(biased).passed, count
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+def test_low_precision_torch_trajectories_are_read_exactly(dtype):
+    """A trainer in float16, bfloat16 or float32 (torch) is compared through its values
+    widened exactly to float64 (numpy has no bfloat16: the oracle converts the tensor
+    first; seed-4 mutant testing.py:176 made every floating tensor skip that and bfloat16
+    fail): the exact answer rounded to the dtype passes at an rtol above the dtype's
+    rounding (bfloat16: 2^-8 relative, so 1e-2), and the report's worst error is that of the
+    rounded values, computed in float64."""
+    m = model("xu_ziyin:generic")
+    times = [0.0, 0.5, 2.0]
+    exact = m.oracle.exact(times)
+    low = {b: torch.tensor(v).to(getattr(torch, dtype)) for b, v in exact.items()}
+    report = m.oracle.compare(times, **low, rtol=1e-2)
+    assert report.passed, report
+    widened = {b: t.double().numpy() for b, t in low.items()}
+    assert report.worst == m.oracle.compare(times, **widened, rtol=1e-2).worst
