@@ -348,3 +348,20 @@ def test_mpmath_states_are_rounded_to_dps_digits(dps):
         assert all(+z == z for z in values)
     with mpmath.workdps(dps - 5):
         assert any(+z != z for z in values)
+
+
+def test_high_dps_trajectories_keep_their_digits_where_refined():
+    """At dps = 100 the states keep 100 digits, also at a time where the trajectory is
+    refined with more digits (t = 30: e^{-Omega t} needs them) and with an isotropy
+    constant that is not a binary fraction (X = 0.3 I: s = 0.09): against dps = 140, 1e-98
+    relative (10 units in the 100th digit).  Seed-4 mutant kunin.py:1699 computed the
+    refinement's isotropy constant at dps - 20 digits (80 kept: 8.6e-83 at t = 30)."""
+    setup = kunin.Setup(eta_a="1", eta_w="0.5", X=(("0.3", "0"), ("0", "0.3")), y=("0.7", "-0.2"))
+    a = kunin.closed_form(setup, "0.4", ("0.3", "0.1"), dps=100).sample([0.5, 30.0])
+    b = kunin.closed_form(setup, "0.4", ("0.3", "0.1"), dps=140).sample([0.5, 30.0])
+    with mpmath.workdps(150):
+        for k in range(2):
+            got = [a.a[k], *a.w[k], a.loss[k]]
+            want = [b.a[k], *b.w[k], b.loss[k]]
+            err = max(abs(x - y) / abs(y) for x, y in zip(got, want, strict=True))
+            assert err < mpmath.mpf("1e-98"), (k, mpmath.nstr(err, 3))
