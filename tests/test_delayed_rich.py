@@ -9,6 +9,7 @@ test_registry; the full sweep runs here under ``-m slow``.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import re
@@ -312,3 +313,18 @@ def test_sweep_detail_counts_the_fit_error_in_standard_errors(monkeypatch):
         # se is printed to 2 significant digits (relative error <= 5%) and X to 2 decimals
         # (0.005); c and p to 8 decimals (negligible): 6% + 0.01 covers the rounding
         assert abs(float(units) - expected) <= 0.06 * expected + 0.01, (name, units, expected)
+
+
+@pytest.mark.parametrize("kappa_y, D", [(0.5, 4.0), (3.0, 2.0)])
+def test_lazy_allowance_is_second_order_in_kappa_y_over_d(kappa_y, D):
+    """The finite-delta allowance of the lazy NTK profile is ``(2 + sqrt(2)) (kappa Y/D)^2``
+    (its docstring: each term is O((kappa Y/D)^2)): doubling D quarters it, at a small and a
+    large ratio.  Seed-4 mutant confirmations/delayed_rich.py:194 (``** 2`` -> ``+ 2``)
+    made it first order and at least 2 (2 + sqrt 2), so no lazy profile could fail."""
+    run = conf._Run(*([0.0] * len(dataclasses.fields(conf._Run))))
+    run = dataclasses.replace(run, delta="-8", kappa_y=kappa_y, D=D, lazy=(), rich=())
+    ratio = kappa_y / D
+    assert conf._allowance(run) == pytest.approx((2 + math.sqrt(2)) * ratio**2, rel=1e-15)
+    assert conf._allowance(dataclasses.replace(run, D=2 * D)) == pytest.approx(
+        conf._allowance(run) / 4, rel=1e-15
+    )
