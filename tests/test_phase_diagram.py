@@ -475,6 +475,13 @@ def test_judge_linear_and_layers_differ():
     assert conf.judge_layers_differ(same, "condensed", "linear").status == "failed"
     with pytest.raises(ValueError, match="different non-critical"):
         conf.judge_layers_differ(mixed, "linear", "linear")
+    # either order of two different regimes (seed-4 mutant three_layer.py:255 refused the
+    # pairs whose first name sorts after the second: ``w1 == w2`` made ``w1 >= w2``)
+    swapped = _synthetic(0, F(21, 10), -0.3, 0.3, noise=0.01)
+    assert conf.judge_layers_differ(swapped, "linear", "condensed").status == "confirmed"
+    assert conf.judge_layers_differ(mixed, "linear", "condensed").status == "failed"
+    with pytest.raises(ValueError, match="different non-critical"):
+        conf.judge_layers_differ(mixed, "condensed", "critical")
 
 
 def test_judge_condensation():
