@@ -146,3 +146,16 @@ def test_kappa_exponent_claim_reports_the_limit_in_each_case():
     assert v.detail.endswith(suffix), v.detail
     cases = v.detail.removesuffix(suffix).split("; ")
     assert len(cases) == 3 and all("kappa p^(-(" in c and ") -> " in c for c in cases), v.detail
+
+
+def test_eq35_printed_bound_misses_the_third_order_change():
+    """Erratum (3.5): for ``h = theta + theta^3`` at ``theta_0 = 0`` the printed bound is 0
+    (``grad^2 h(0) = 0``) while ``grad h`` moves by ``3 (eta y)^2`` after one step of
+    ``F = 1/2 (y - h)^2`` (the step is ``eta y``, and ``h'(eta y) - h'(0) = 3 (eta y)^2``):
+    the printed residual (its violation) is exactly that, the corrected one 0.  Seed-4
+    mutant lazy_training.py:583 evaluated the printed bound at theta = 1 instead of 0."""
+    (erratum,) = [e for e in lt.errata() if e.equation == "(3.5)"]
+    printed, corrected = erratum._residuals()
+    eta, y = sp.symbols("eta y", positive=True)
+    assert sp.simplify(printed - 3 * (eta * y) ** 2) == 0
+    assert sp.simplify(corrected) == 0
