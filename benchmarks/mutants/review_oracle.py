@@ -20,8 +20,8 @@ MUTANTS = [
         seed="core",
         backend="numpy",
         file="solvable/testing.py",
-        old="bad |= err > 1",
-        new="bad = err > 1",
+        old="bad |= ~(err <= 1)",
+        new="bad = ~(err <= 1)",
         why="Report.first_failure overwrites instead of or-ing: only the last block counts; "
         "xu_ziyin generic with u*1.01, exact W passes",
         tests=["tests/test_oracle_properties.py", "tests/test_oracle.py"],
