@@ -15,34 +15,16 @@ import math
 import matplotlib.colors as mcolors
 import numpy as np
 import pytest
+from test_figure_details import FAKE_ERR
+from test_figure_details import _FakePoint as _LinearPoint
 
-from solvable import three_layer
 from solvable.figures import seed_001, seed_004
 from solvable.figures._common import new_figure
 
 # ---------------------------------------------------------------------------
 # seed 004, Figures 1 and 5: the stars sit at the zero crossings of S_W
 # ---------------------------------------------------------------------------
-ERR = 0.05  # the fake points' standard error of S_W
-
-
-class _LinearPoint:
-    """A phase point whose S_W is our linear estimate (numerics.sweep_three_layer): S_W1 =
-    gamma_3 - 2 gamma_2 - 3/2, S_W2 = gamma_3 - 2, s.e. ERR; its zeros are known exactly."""
-
-    widths, seeds = (32, 64, 128), (0, 1, 2)
-
-    def __init__(self, g2, g3):
-        self.g2, self.g3 = float(g2), float(g3)
-
-    def slope(self, layer):
-        return self.g3 - 2 * self.g2 - 1.5 if layer == "W1" else self.g3 - 2.0
-
-    def err(self, layer):
-        return ERR
-
-    def regime(self, layer, band=0.1):
-        return three_layer.regime_from_slope(self.slope(layer), max(band, 2 * ERR))
+ERR = FAKE_ERR  # the fake points' standard error of S_W (_LinearPoint: its zeros are exact)
 
 
 def _expected_stars(layer):

@@ -18,7 +18,7 @@ import pytest
 
 import numerics
 from numerics.torch_flow import threads
-from solvable import figures
+from solvable import figures, three_layer
 from solvable import xu_ziyin as xz
 from solvable.figures import figure, seed_000, seed_001, seed_002, seed_004
 from solvable.figures._common import new_figure
@@ -155,9 +155,13 @@ def test_seed_002_linearisation_default_draws_one_dot_series_per_initialisation(
 # ---------------------------------------------------------------------------
 # seed 004, Figure 5: every grid point sits in its own heat-map cell
 # ---------------------------------------------------------------------------
+FAKE_ERR = 0.05  # the fake points' standard error of S_W
+
+
 class _FakePoint:
     """A phase point with S of our linear estimate (numerics.sweep_three_layer): S_W1 =
-    gamma_3 - 2 gamma_2 - 3/2, S_W2 = gamma_3 - 2, s.e. 0.05."""
+    gamma_3 - 2 gamma_2 - 3/2, S_W2 = gamma_3 - 2, s.e. FAKE_ERR; its zeros are known
+    exactly."""
 
     widths, seeds = (32, 64, 128), (0, 1, 2)
 
@@ -168,7 +172,10 @@ class _FakePoint:
         return self.g3 - 2 * self.g2 - 1.5 if layer == "W1" else self.g3 - 2.0
 
     def err(self, layer):
-        return 0.05
+        return FAKE_ERR
+
+    def regime(self, layer, band=0.1):
+        return three_layer.regime_from_slope(self.slope(layer), max(band, 2 * FAKE_ERR))
 
 
 def test_seed_004_fig5_heat_map_cells_hold_their_grid_points(monkeypatch):
