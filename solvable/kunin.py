@@ -74,7 +74,12 @@ from solvable._core.arrays import ArrayArgs, all_finite, shape_of, symbolic_size
 from solvable._core.backends import elementary, exprel, fill_in_halves, generate, torch_module
 from solvable._core.claims import Erratum, Theorem, Verdict, prove_zero
 from solvable._core.conservation import ConservationLaw
-from solvable._core.exact_gram import isotropy_defect, to_fraction
+from solvable._core.exact_gram import (
+    IsotropicProjection,
+    isotropic_projection,
+    isotropy_defect,
+    to_fraction,
+)
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
 from solvable._core.model import Model, System
 from solvable._core.numbers import Number
@@ -521,6 +526,8 @@ class Symbols:
     c_minus: sp.Symbol
     Omega: sp.Symbol
     s: sp.Symbol
+    k_dev: sp.Symbol
+    deviation: tuple[sp.Symbol, ...]
     exprs: dict[str, Any] = field(repr=False)
     textbook: dict[str, Any] = field(repr=False)
 
@@ -536,6 +543,10 @@ def symbolic() -> Symbols:
     c0, c1, c_plus, c_minus = sp.symbols("c0 c1 c_plus c_minus", real=True)
     Omega = sp.Symbol("Omega", nonnegative=True)
     s = sp.Symbol("s", positive=True)
+    k_dev = sp.Symbol("k_dev", real=True)  # = c0 c1 - Y/kappa (the start's a w_par - |beta*|)
+    # the loss from beta - beta* (its coordinate D_1 along beta*-hat, u_2 along c_perp, whose
+    # length is c_n), root_s = sqrt(s) and the least loss L_min (exactly isotropic X)
+    dev = sp.symbols("D_1 u_2 root_s c_n L_min", real=True)
 
     sigma = sp.sqrt(delta**2 + 4 * eta_a * eta_w * beta2)
     Om = sp.sqrt(delta**2 / 4 + kappa**2 * Y**2)
@@ -550,13 +561,17 @@ def symbolic() -> Symbols:
     )
     E = sp.exp(-Omega * t)
     h_perp = sp.exp(-om_plus * t)
-    phi_hat = E**2 + kappa**2 * (
-        (c_plus**2 + c_minus**2 * E**2) * t * exprel(-2 * Omega * t)
-        + cperp**2
+    # the c_perp term of phi_hat, cperp^2 t exprel(-|delta| t) e^{-2 min(Omega, om_plus) t}
+    perp_term = (
+        cperp**2
         * t
         * exprel(-sp.Abs(delta) * t)
         * sp.Piecewise((E**2, delta >= 0), (h_perp**2, True))
     )
+    phi_hat = E**2 + kappa**2 * (
+        (c_plus**2 + c_minus**2 * E**2) * t * exprel(-2 * Omega * t)
+        + perp_term
+    )  # fmt: skip
     vx, vy = sp.symbols("v_x v_y", real=True)  # components of the unit v_plus
     exprs = {
         "sigma": sigma,
@@ -577,6 +592,12 @@ def symbolic() -> Symbols:
         "z_a": (c_plus * vx - c_minus * E**2 * vy) / sp.sqrt(phi_hat),
         "z_1": (c_plus * vy + c_minus * E**2 * vx) / sp.sqrt(phi_hat),
         "z_perp": h_perp / sp.sqrt(phi_hat),
+        # z_a z_1 - Y/kappa with the constant part cancelled in closed form (claim
+        # kunin.deviation_from_minimum): beta's coordinate along beta*-hat minus |beta*| is
+        # kappa z_dev, every term decaying, so it keeps its relative digits near beta*
+        "z_dev": (E**2 * k_dev - Y * kappa * perp_term) / phi_hat,
+        # L = L_min + s |beta - beta*|^2 / 2 for X^T X = s I exactly (same claim)
+        "loss_deviation": dev[4] + ((dev[2] * dev[0]) ** 2 + (dev[2] * dev[3] * dev[1]) ** 2) / 2,
         "vx": vx,
         "vy": vy,
         # t -> oo (claim kunin.limit_at_infinity, sympy limits of z_a, z_1, z_perp on every
@@ -602,6 +623,9 @@ def symbolic() -> Symbols:
             (sp.sqrt(-delta) / (kappa * cperp), sp.And(sp.Eq(c_plus, 0), delta < 0, cperp > 0)),
             (0, True),
         ),
+        # z_a_inf z_1_inf - Y/kappa: 0 at the fixed point beta* (claim
+        # kunin.deviation_from_minimum)
+        "z_dev_inf": sp.Piecewise((0, sp.And(sp.Ne(c_plus, 0), Omega > 0)), (-Y / kappa, True)),
     }
     J = sp.Matrix([[delta / 2, kappa * Y], [kappa * Y, -delta / 2]])
     cc = sp.Matrix([c0, c1])
@@ -619,7 +643,7 @@ def symbolic() -> Symbols:
     return Symbols(
         eta_a=eta_a, eta_w=eta_w, delta=delta, kappa=kappa, Y=Y, t=t, beta2=beta2,
         c0=c0, c1=c1, cperp=cperp, c_plus=c_plus, c_minus=c_minus, Omega=Omega, s=s,
-        exprs=exprs, textbook=textbook,
+        k_dev=k_dev, deviation=dev, exprs=exprs, textbook=textbook,
     )  # fmt: skip
 
 
@@ -640,6 +664,10 @@ def _evaluators(backend: str) -> dict[str, Callable[..., Any]]:
                              elementwise=True)  # fmt: skip
     largs = (S.delta, S.kappa, S.Omega, S.c_plus, S.cperp, ex["vx"], ex["vy"])
     out["limits"] = generate(largs, (ex["z_a_inf"], ex["z_1_inf"], ex["z_perp_inf"]), backend)
+    out["deviation"] = generate((*targs, S.k_dev), ex["z_dev"], backend, elementwise=True)
+    out["deviation_limit"] = generate((S.kappa, S.Y, S.Omega, S.c_plus), ex["z_dev_inf"], backend)
+    out["loss_deviation"] = generate(S.deviation, ex["loss_deviation"], backend,
+                                     elementwise=True)  # fmt: skip
     return out
 
 
@@ -1216,7 +1244,20 @@ class Trajectory:
             # (sqrt(eta_w') z_1, sqrt(eta_w') z_perp) times the plane's vectors
             w = (z1 * k["sw"])[:, None] * k["bhat"][None, :] \
                 + (zp * k["sw"])[:, None] * k["cperp_vec"][None, :]  # fmt: skip
-            losses = _loss(a, w, k["X"], k["y"])
+            if k["minimum"] is None:
+                losses = _loss(a, w, k["X"], k["y"])
+            else:  # from beta - beta*, every term decaying (claim kunin.deviation_from_minimum)
+                zd = np.empty(T, dtype=dt)
+                if fin:
+                    val = ev["deviation"](
+                        k["delta_p"], k["kappa"], k["Y"], k["Omega"], k["c_plus"],
+                        k["c_minus"], k["cperp"], k["vx"], k["vy"], tt, k["minimum"]["k_dev"],
+                    )  # fmt: skip
+                    zd[fin] = np.broadcast_to(val, tt.shape)
+                if len(fin) < T:
+                    val = ev["deviation_limit"](k["kappa"], k["Y"], k["Omega"], k["c_plus"])
+                    zd[[i for i in range(T) if inf[i]]] = conv(val) if dps else float(val)
+                losses = _loss_of(ev["loss_deviation"], k, zd, a * (zp * k["sw"]))
         return a, w, losses
 
     def _refined(self, dps: int) -> Trajectory:
@@ -1311,10 +1352,21 @@ class Trajectory:
         XB = k["X"] @ np.stack([k["bhat"], k["cperp_vec"]], axis=1)
         # and of those, O(1) per time: the same loss() on the plane's orthonormal frame
         # (claim kunin.loss_in_frame), computed once per trajectory; else on XB (O(n))
-        if "frame" not in k:  # (untrusted constants: every time takes the fallback)
-            k["frame"] = _loss_frame(XB, k["y"]) if k["trusted"] else None
+        if "frame" not in k:  # (untrusted constants: every time takes the fallback;
+            # exactly isotropic data: the loss from beta - beta*, no frame)
+            k["frame"] = _loss_frame(XB, k["y"]) if k["trusted"] and k["minimum"] is None \
+                else None  # fmt: skip
         frame = k["frame"] is not None
         LX, Ly = k["frame"] if frame else (XB, k["y"])
+        minimum = k["minimum"]
+        if minimum is not None:
+            choice = _piece_choice(k["delta_p"])
+            deviation = _resolved_coefficients(choice, ("z_dev",))
+            loss_deviation = _evaluators("numpy")["loss_deviation"]
+            lim_dev = None
+            if lim is not None:
+                lim_dev = [float(_evaluators("numpy")["deviation_limit"](
+                    k["kappa"], k["Y"], k["Omega"], k["c_plus"]))]  # fmt: skip
         frame_entries = (*LX.ravel().tolist(), *Ly.tolist()) if frame else ()
         frame_loss = _frame_loss(tuple(v != 0 for v in frame_entries)) if frame else None
         # w and beta are finite where sw (|z_1| max|beta*-hat| + |z_perp| max|c_perp|) (times
@@ -1344,7 +1396,12 @@ class Trajectory:
                     cc = coords[: cs.stop - c0]  # w's coordinates in the plane
                     np.multiply(z1, k["sw"], out=cc[:, 0])
                     np.multiply(zp, k["sw"], out=cc[:, 1])
-                    if frame:  # O(1) per time: the whole chunk at once
+                    if minimum is not None:  # from beta - beta*: every term decaying
+                        zd = _chunk_coefficients(deviation, (*consts, minimum["k_dev"]),
+                                                 lim_dev, tf[cs], fin[cs],
+                                                 inf[cs] & safe[cs], last=True)  # fmt: skip
+                        res.loss[cs] = _loss_of(loss_deviation, k, zd, a * cc[:, 1])
+                    elif frame:  # O(1) per time: the whole chunk at once
                         res.loss[cs] = frame_loss(a, cc[:, 0], cc[:, 1], *frame_entries)
                     bound = wide[0] * np.abs(z1) + wide[1] * np.abs(zp)
                     # (and w's coordinates themselves finite)
@@ -1359,7 +1416,8 @@ class Trajectory:
                         np.multiply(cc[i0:i1, 1:2], k["cperp_vec"], out=tb)
                         np.add(wb, tb, out=wb)
                         np.multiply(a[i0:i1, None], wb, out=bb)  # beta = a w
-                        if not frame:  # O(n) per time: (times, n) arrays kept in cache
+                        if not frame and minimum is None:  # O(n) per time: (times, n)
+                            # arrays kept in cache
                             res.loss[blk] = _loss(a[i0:i1], cc[i0:i1], LX, Ly)
                         if not w_ok:
                             finite["w"] &= bool(np.isfinite(wb).all())
@@ -1423,20 +1481,42 @@ def _chunk_coefficients(
     tf: np.ndarray,
     fin: np.ndarray,
     inf: np.ndarray,
-) -> list[np.ndarray]:
+    last: bool = False,
+) -> Any:
     """``z_a, z_1, z_perp`` on a chunk of times: the resolved evaluator at the finite safe
-    times, the limits at ``+inf``, 0 elsewhere (the times of the 17-digit fallback)."""
+    times, the limits at ``+inf``, 0 elsewhere (the times of the 17-digit fallback).
+    ``last``: ``coeffs`` gives one value (``z_dev``, as a 1-tuple) whose argument after
+    ``t`` is the last of ``consts``; that value alone is returned."""
+    head, tail = (consts[:-1], consts[-1:]) if last else (consts, ())
+
+    def call(tt: np.ndarray) -> Any:
+        return coeffs(*head, tt, *tail)
+
     if fin.all():
-        return [np.broadcast_to(v, tf.shape) for v in coeffs(*consts, tf)]
-    out = [np.zeros(len(tf)) for _ in range(3)]
+        out = [np.broadcast_to(v, tf.shape) for v in call(tf)]
+        return out[0] if last else out
+    out = [np.zeros(len(tf)) for _ in range(1 if last else 3)]
     if fin.any():
         tt = tf[fin]
-        for arr, val in zip(out, coeffs(*consts, tt), strict=True):
+        for arr, val in zip(out, call(tt), strict=True):
             arr[fin] = np.broadcast_to(val, tt.shape)
     if inf.any():
         for arr, val in zip(out, lim, strict=True):
             arr[inf] = val
-    return out
+    return out[0] if last else out
+
+
+def _loss_of(loss_deviation: Callable[..., Any], k: dict[str, Any], z_dev: Any,
+             u2: Any) -> Any:  # fmt: skip
+    """The loss ``L_min + s |beta - beta*|^2 / 2`` of exactly isotropic data (claim
+    ``kunin.deviation_from_minimum``) from ``z_dev`` and beta's coordinate ``u2`` along
+    ``c_perp``: every term is a sum of squares, so the loss keeps its relative digits down to
+    ``L_min`` (the residual ``X a w - y`` formed by subtraction keeps only absolute ones).
+    Data that is isotropic only to a tolerance keeps that residual: there ``L`` differs from
+    this by ``beta^T (X^T X - s I) beta / 2``, of the size of the isotropy defect times
+    ``s |beta|^2``."""
+    m = k["minimum"]
+    return loss_deviation(k["kappa"] * z_dev, u2, m["root_s"], k["cperp"], m["floor"])
 
 
 class resolved_piece(sp.Function):  # noqa: N801 - sympy function names are lower case
@@ -1453,7 +1533,7 @@ def _coefficient_conditions() -> list[Any]:
     ``True``); each depends on the trajectory's constants only (checked)."""
     S = symbolic()
     conds: list[Any] = []
-    for e in (S.exprs["z_a"], S.exprs["z_1"], S.exprs["z_perp"]):
+    for e in (S.exprs["z_a"], S.exprs["z_1"], S.exprs["z_perp"], S.exprs["z_dev"]):
         for pw in e.atoms(sp.Piecewise):
             for _, c in pw.args:
                 if c is not sp.true and c not in conds:
@@ -1477,8 +1557,11 @@ def _piece_choice(delta_p: float) -> tuple[bool, ...]:
 
 
 @functools.cache
-def _resolved_coefficients(choice: tuple[bool, ...]) -> Callable[..., Any]:
-    """The float64 evaluator of ``(z_a, z_1, z_perp)`` with every ``Piecewise`` replaced by
+def _resolved_coefficients(
+    choice: tuple[bool, ...], names: tuple[str, ...] = ("z_a", "z_1", "z_perp")
+) -> Callable[..., Any]:
+    """The float64 evaluator of ``(z_a, z_1, z_perp)`` (or of the expressions ``names`` of
+    :func:`symbolic`, ``z_dev`` taking ``k_dev`` last) with every ``Piecewise`` replaced by
     its first piece whose condition is true under ``choice`` (:func:`_piece_choice`), as a
     :class:`resolved_piece`: generated from the sympy pieces, evaluating only the one that
     applies, with the arithmetic of the ``Piecewise`` (bit-for-bit, ``tests/
@@ -1494,8 +1577,10 @@ def _resolved_coefficients(choice: tuple[bool, ...]) -> Callable[..., Any]:
                 return resolved_piece(e)
         raise AssertionError("no piece applies")  # pragma: no cover - True closes each
 
-    exprs = tuple(ex[n].replace(sp.Piecewise, pick) for n in ("z_a", "z_1", "z_perp"))
+    exprs = tuple(ex[n].replace(sp.Piecewise, pick) for n in names)
     targs = (S.delta, S.kappa, S.Y, S.Omega, S.c_plus, S.c_minus, S.cperp, ex["vx"], ex["vy"], S.t)
+    if "z_dev" in names:
+        targs = (*targs, S.k_dev)
     # no cse: sympy's cse re-associates the products (1/sqrt(phi) times ..., not a quotient),
     # which is not the arithmetic of the reference; the evaluation runs on cached chunks
     # (each repeated call, exp(-2 Omega t), the exprel's and the sqrt, made once: the same
@@ -1562,10 +1647,48 @@ def _f64_safe(k: dict[str, Any], t: float, inf: bool) -> bool:
 def _f64_trusted(k: dict[str, Any]) -> bool:
     """Every constant finite and 0 or within ``[1/_F64_RANGE, _F64_RANGE]``."""
     vals = [k[n] for n in ("delta_p", "kappa", "Y", "Omega", "sa", "sw", "r", "s")]
+    if k["minimum"] is not None:  # (the least loss is added last: any finite value)
+        vals.append(k["minimum"]["k_dev"])
+        if not math.isfinite(k["minimum"]["floor"]):
+            return False
     vals += [float(np.max(np.abs(k["X"]))), float(np.max(np.abs(k["y"])))]
     return all(
         math.isfinite(v) and (v == 0 or 1 / _F64_RANGE <= abs(v) <= _F64_RANGE) for v in vals
     )
+
+
+# The exact least loss of float64 data is looked for (one exact Gram of [X | y]) up to this
+# many multiply-adds n (d + 1)^2: about 10 ms (n = d = 60); larger float64 data keeps the
+# loss from the residual (whitened float64 data is not exactly isotropic: see _loss_of).
+_EXACT_LOSS_WORK = 2**18
+_PROJECTION = "_isotropic_projection"  # the instance attribute caching _projection
+
+
+def _projection(setup: Setup) -> IsotropicProjection | None:
+    """The exact :class:`IsotropicProjection` of the setup's data when ``X^T X = s I``
+    holds exactly (exact data of any size :func:`exact_gram` takes; float64 data up to
+    :data:`_EXACT_LOSS_WORK`), else ``None``; computed once per setup, cached on it."""
+    got = setup.__dict__.get(_PROJECTION, False)
+    if got is False:
+        got = None
+        if _float64_X(setup) is None or setup.n * (setup.d + 1) ** 2 <= _EXACT_LOSS_WORK:
+            try:
+                got = isotropic_projection(setup.X, setup.y, "X")
+            except ValueError:  # beyond exact_gram's work limit: the loss from the residual
+                got = None
+        object.__setattr__(setup, _PROJECTION, got)
+    return got
+
+
+def _working_rational(q: Fraction, dps: int | None) -> Any:
+    """The exact rational ``q`` at the working precision (float64: correctly rounded, inf
+    beyond the range)."""
+    if dps is None:
+        try:
+            return float(q)
+        except OverflowError:
+            return math.inf if q > 0 else -math.inf
+    return mpmath.mpf(q.numerator) / q.denominator
 
 
 _SAMPLE_TIMES = "times: t"  # how sample() names a time in a message (its argument: times)
@@ -1746,8 +1869,19 @@ def _build(setup: Setup, a0: Number, w0c: Any, dps: int | None,
         data = dict(
             delta_p=delta_p, kappa=kappa, Y=Y, Omega=Omega, c_plus=c_plus, c_minus=c_minus,
             cperp=cperp, vx=vx, vy=vy, sa=sa, sw=sw, bhat=bhat, cperp_vec=cperp_vec, X=X, y=y,
-            r=r, s=s, a0=a0, w0=w0c, refined={}, trusted=True,
+            r=r, s=s, a0=a0, w0=w0c, refined={}, trusted=True, minimum=None,
         )  # fmt: skip
+        proj = _projection(setup)
+        if proj is not None:  # the loss from beta - beta* (claim kunin.deviation_from_minimum)
+            if Y == 0:
+                k_dev = c0 * c1
+            else:  # (a0 w0.beta* - |beta*|^2) / (|beta*| kappa), the numerator exactly
+                bw = sum((to_fraction(v) * q for v, q in zip(w0c, proj.Xty, strict=True)),
+                         Fraction(0)) / proj.s  # fmt: skip
+                bb = sum((q * q for q in proj.Xty), Fraction(0)) / proj.s**2
+                k_dev = _working_rational(to_fraction(a0) * bw - bb, dps) / (Y * kappa)
+            data["minimum"] = {"k_dev": k_dev, "floor": _working_rational(proj.floor, dps),
+                               "root_s": sqrt(s)}  # fmt: skip
     rnd = nb.round_to(dps)
     return Trajectory(
         setup=setup, dps=dps, delta=rnd(delta), s=rnd(s), beta_star=beta_star,
@@ -3113,6 +3247,77 @@ def _limit_at_infinity() -> Verdict:
     return prove_zero(*res)
 
 
+def _deviation_from_minimum() -> Verdict:
+    # (1) z_a z_1 - Y/kappa = z_dev for k_dev = c0 c1 - Y/kappa (c0 = v_x c_+ - v_y c_-, c1 =
+    # v_y c_+ + v_x c_-: the start's balanced coordinates), each sign branch of delta and
+    # delta = 0 (v_+ from v_raw), and Omega = 0 (delta = Y = 0, v_+ = e_a): times phi_hat,
+    # with e = e^{-Omega t}, t exprel(-2 Omega t) = (1 - e^2)/(2 Omega), the Piecewise factor
+    # p and exprel(-|delta| t) = q as symbols, a polynomial in (c_+, c_-, c_perp, e, p, q, t)
+    # whose coefficients sympy reduces to 0 with Omega = sqrt(delta^2/4 + kappa^2 Y^2)
+    S = symbolic()
+    ex, t = S.exprs, S.t
+    e, p, q = sp.symbols("e p q", positive=True)
+    res = []
+    for dl, b in ((sp.Symbol("D", positive=True), 0), (sp.Integer(0), 0),
+                  (-sp.Symbol("D", positive=True), 1), (None, 0)):  # fmt: skip
+        if dl is None:  # Omega = 0
+            at, vx, vy, two_omega_exprel = {S.delta: 0, S.Y: 0, S.Omega: 0}, 1, 0, t
+        else:
+            raw = ex["v_raw"].args[b][0]
+            nrm = sp.sqrt(raw[0] ** 2 + raw[1] ** 2)
+            vx, vy = raw[0] / nrm, raw[1] / nrm
+            at, two_omega_exprel = {S.delta: dl}, (1 - e**2) / (2 * S.Omega)
+        c0 = vx * S.c_plus - vy * S.c_minus
+        c1 = vy * S.c_plus + vx * S.c_minus
+
+        def plain(z: Any, two_omega_exprel: Any = two_omega_exprel) -> Any:
+            z = z.replace(lambda u: isinstance(u, sp.Piecewise), lambda u: p)
+            z = z.subs(t * exprel(-2 * S.Omega * t), two_omega_exprel)
+            return z.subs(exprel(-sp.Abs(S.delta) * t), q).subs(ex["E"], e)
+
+        r = plain(ex["z_a"]) * plain(ex["z_1"]) - S.Y / S.kappa \
+            - plain(ex["z_dev"]).subs(S.k_dev, c0 * c1 - S.Y / S.kappa)  # fmt: skip
+        num = sp.numer(sp.together(sp.expand(r * plain(ex["phi_hat"]))))
+        num = num.subs({ex["vx"]: vx, ex["vy"]: vy}).subs(at)
+        omega = ex["Omega"].subs(at)
+        poly = sp.Poly(num, S.c_plus, S.c_minus, S.cperp, e, p, q, t)
+        res += [sp.simplify(c.subs(S.Omega, omega)) for c in poly.coeffs()]
+        if dl is not None:  # (2) the limit: z_a_inf z_1_inf - Y/kappa = z_dev_inf
+            for cp in (sp.Symbol("c", positive=True), -sp.Symbol("c", positive=True), 0):
+                sub = {S.c_plus: cp, ex["vx"]: vx, ex["vy"]: vy}
+                lim = ex["z_a_inf"] * ex["z_1_inf"] - S.Y / S.kappa - ex["z_dev_inf"]
+                lim = lim.subs(sub).subs(at)
+                res.append(sp.simplify(lim.subs(S.Omega, omega).subs(S.Y, sp.Symbol(
+                    "Yp", positive=True))))  # fmt: skip
+    # (3) loss(1, beta, X, y) = L_min + s |beta - beta*|^2/2 + beta^T (X^T X - s I) beta/2
+    # for any X (n = 3, d = 2), y, s > 0: beta* = X^T y/s, L_min = (y^T y - |X^T y|^2/s)/2,
+    # and |beta - beta*|^2 from its coordinates D_1, u_2 c_n in any orthonormal frame
+    # (rational rotation by m): loss_deviation is the loss where X^T X = s I exactly
+    X, y = _data_symbols(3, 2)
+    bvec = symbol_array("b", (2,), real=True)
+    m = sp.Symbol("m", real=True)
+    e1 = np.array([(1 - m**2) / (1 + m**2), 2 * m / (1 + m**2)], dtype=object)
+    e2 = np.array([-e1[1], e1[0]], dtype=object)
+    Dl, u2, rs, cn, lmin = S.deviation
+    sv = rs**2
+    bstar = X.T @ y / sv
+    D = bvec - bstar
+    F = X.T @ X - sv * np.eye(2, dtype=object)
+    value = ex["loss_deviation"].subs(
+        {Dl: D @ e1, u2: (D @ e2) / cn, lmin: (y @ y - (X.T @ y) @ (X.T @ y) / sv) / 2}
+    )
+    res.append(
+        sp.simplify(
+            sp.expand(
+                loss(np.array(sp.Integer(1), dtype=object), bvec, X, y)
+                - value
+                - bvec @ F @ bvec / 2
+            )
+        )
+    )
+    return prove_zero(*res)
+
+
 def _delta_continuity(dps: int = 40) -> Verdict:
     """The balanced solution is the limit of unbalanced ones: moving a0 so that delta goes
     through 1e-12, 1e-18, 0, -1e-18, -1e-12 changes the state continuously (|change| <= C
@@ -3528,6 +3733,11 @@ def claims() -> list[Theorem]:
         T("stable_solution", "Part I (evaluation form)",
           "The evaluated form (eigen-decomposed, all terms >= 0, exponents <= 0) equals the "
           "textbook one for delta > 0 and delta < 0.", _stable_solution),
+        T("deviation_from_minimum", "Part I (exact solution; the loss)",
+          "beta's coordinate along beta*-hat minus |beta*| is kappa z_dev (every term decaying "
+          "in t; z_dev_inf at t = oo) and, for X^T X = s I exactly, L = L_min + s |beta - "
+          "beta*|^2 / 2 (loss_deviation): the loss near a minimum without the cancellation "
+          "of the residual X a w - y.", _deviation_from_minimum),
         T("limit_at_infinity", "Part I (exact solution, t -> oo)",
           "The state at t = oo (z_a_inf, z_1_inf, z_perp_inf: the fixed point along sign(c_+) "
           "v_+, the downstream rest point across beta* when c_+ = 0, or the saddle) is the "

@@ -16,13 +16,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import mpmath
 import numpy as np
 
-__all__ = ["MAX_WORK", "exact_gram", "isotropy_defect", "to_fraction"]
+__all__ = [
+    "MAX_WORK",
+    "IsotropicProjection",
+    "exact_gram",
+    "isotropic_projection",
+    "isotropy_defect",
+    "to_fraction",
+]
 
 MAX_WORK = 2 * 10**11
 """The most float64 multiply-adds (``K^2 n d^2``) :func:`exact_gram` starts: about a minute
@@ -96,3 +104,34 @@ def isotropy_defect(rows: Sequence[Sequence[Any]], name: str = "X") -> tuple[Fra
         scaled[p, p] = scaled[p, p] - trace
     dev = max(abs(int(v)) for v in scaled.flat)
     return Fraction(trace, d * D2), Fraction(dev, d * D2)
+
+
+@dataclass(frozen=True)
+class IsotropicProjection:
+    """Exact data of targets ``y`` (n,) on exactly isotropic inputs ``X^T X = s I``: ``s``,
+    ``Xty = X^T y`` (d,) and ``yy = y^T y``, each an exact rational.  Then ``beta* = X^T y /
+    s`` and ``min_beta 1/2 |X beta - y|^2 = (yy - |Xty|^2 / s) / 2`` exactly (:attr:`floor`)."""
+
+    s: Fraction
+    Xty: tuple[Fraction, ...]
+    yy: Fraction
+
+    @property
+    def floor(self) -> Fraction:
+        """The least loss ``1/2 |y|^2 - 1/2 |X^T y|^2 / s`` (the distance of ``y`` from the
+        column space of ``X``, squared and halved), exactly."""
+        return (self.yy - sum(v * v for v in self.Xty) / self.s) / 2
+
+
+def isotropic_projection(rows: Sequence[Sequence[Any]], y: Sequence[Any],
+                         name: str = "X") -> IsotropicProjection | None:  # fmt: skip
+    """:class:`IsotropicProjection` of data ``rows`` (n, d) and targets ``y`` (n,) when
+    ``X^T X = s I`` holds exactly with ``s > 0``, else ``None``: one :func:`exact_gram` of the
+    rows with ``y`` appended (``ValueError`` naming ``name`` beyond :data:`MAX_WORK`)."""
+    G, D2 = exact_gram([(*row, v) for row, v in zip(rows, y, strict=True)], name)
+    d = G.shape[0] - 1
+    s = int(G[0, 0])
+    if s <= 0 or any(int(G[p, q]) != (s if p == q else 0) for p in range(d) for q in range(d)):
+        return None
+    return IsotropicProjection(s=Fraction(s, D2), Xty=tuple(Fraction(int(G[p, d]), D2)
+                               for p in range(d)), yy=Fraction(int(G[d, d]), D2))  # fmt: skip
