@@ -72,9 +72,12 @@ def _crossing(t: np.ndarray, f: np.ndarray) -> float:
     k = int(np.argmax(f >= 0.5))
     if k == 0 or f[k] < 0.5:
         raise ArithmeticError("the simulated NTK change did not reach half of its total")
-    idx = np.clip(np.arange(k - 2, k + 2), 0, len(t) - 1)
+    # 4 distinct points around k (shifted inward at either end of the grid: a repeated point
+    # would leave the cubic's fit rank-deficient)
+    start = max(0, min(k - 2, len(t) - 4))
+    idx = np.arange(start, min(start + 4, len(t)))
     h = t[k] - t[k - 1]
-    coef = np.polyfit((t[idx] - t[k]) / h, f[idx] - 0.5, 3)
+    coef = np.polyfit((t[idx] - t[k]) / h, f[idx] - 0.5, len(idx) - 1)
     x = -(f[k] - 0.5) / (f[k] - f[k - 1])  # in (-1, 0]
     for _ in range(50):
         dx = np.polyval(coef, x) / np.polyval(np.polyder(coef), x)
