@@ -1,0 +1,72 @@
+"""The printed residuals of errata against independent evaluations: the swish erratum of
+``global_convergence`` (the witness sigma'(2) - 1 its text states) and the bias-b^[2] erratum
+of ``three_layer`` (a sum of squares of every component, bounded below by the output term
+derived by hand).
+
+Written in the mutation-testing triage of the seed-5 run.
+"""
+
+import re
+
+import mpmath
+import sympy as sp
+
+from solvable import global_convergence as gc
+from solvable import three_layer as tl
+
+
+def _erratum(errata, fragment):
+    (found,) = [e for e in errata if fragment in e.equation]
+    return found
+
+
+def _rational_point(expr):
+    # the point Erratum.residuals documents: each free symbol, in name order, set to (k+2)/(k+3)
+    free = sorted(expr.free_symbols, key=lambda s: s.name)
+    return {s: sp.Rational(k + 2, k + 3) for k, s in enumerate(free)}
+
+
+def test_swish_erratum_printed_residual_is_the_stated_witness_sigma_prime_at_2_minus_1():
+    """The printed residual of the swish erratum is max(0, sigma'(2) - 1), as its text says."""
+    # mutant solvable/global_convergence.py:1211:core/NumberReplacer:744 (sigma'(3))
+    err = _erratum(gc.errata(), "Assumption 3.2")
+    printed, _ = err.residuals()
+    with mpmath.workdps(60):
+        # swish(u) = u * logistic(u), differentiated numerically by mpmath (independent of the
+        # package's symbolic derivative); at 60 digits mpmath.diff is good to far below 1e-40
+        witness = mpmath.diff(lambda u: u / (1 + mpmath.exp(-u)), 2) - 1
+        # 1e-40: the residual is an exact closed number evaluated at 50 digits
+        assert abs(mpmath.mpf(str(sp.N(printed, 50))) - witness) < mpmath.mpf("1e-40")
+    # the erratum's text quotes sigma'(2) to 4 decimals; the residual must be that witness
+    quoted = re.search(r"sigma'\(2\) = ([0-9.]+)", err.explanation)
+    assert quoted is not None
+    digits = len(quoted.group(1).split(".")[1])
+    assert round(1 + float(witness), digits) == float(quoted.group(1))
+
+
+def test_bias_2_erratum_printed_residual_is_the_sum_of_squares_of_every_component():
+    """The printed residual of the bias-b^[2] erratum is the sum of squares it says it is."""
+    # mutant solvable/three_layer.py:1826:core/ReplaceBinaryOperator_Pow_FloorDiv:52 (r//2)
+    err = _erratum(tl.errata(), "bias b^[2]")
+    printed, corrected = err.residuals()
+    assert corrected == 0
+    point = _rational_point(err._residuals()[0])
+    # the explanation: every component of the rescaled flow and the output minus (7), m = d = n
+    # = 1, both biases, appended constant 1 (printed), sigma = identity (all units active)
+    z = sp.Symbol("z")
+    comps = [
+        r.replace(tl.sigma, sp.Lambda(z, z)).replace(tl.sigma_prime, sp.Lambda(z, 1))
+        for r in tl.rescaling_residuals(1, 1, 1, bias="both", appended=1)
+    ]
+    expected = sum(c.subs(point) ** 2 for c in comps)
+    assert printed == expected  # exact rationals
+    # independent lower bound, the output term by hand: with sigma = identity
+    # f = (1/alpha) a (W2 (W1 x + b1) + b2) = kappa_3 abar (W2bar h + b2bar/beta_1), with
+    # kappa_3 = beta_1 beta_2 beta_3/alpha, while the printed (7) appends 1: f - fbar =
+    # kappa_3 abar b2bar (1/beta_1 - 1)
+    sym = {s.name: s for s in point}
+    a, b2, al = sym["abar_0"], sym["b2bar_0"], sym["alpha"]
+    b1, b2s, b3 = sym["beta_1"], sym["beta_2"], sym["beta_3"]
+    out = (b1 * b2s * b3 / al * a * b2 * (1 / b1 - 1)).subs(point)
+    assert out != 0
+    assert printed >= out**2 > 0
