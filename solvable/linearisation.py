@@ -384,8 +384,7 @@ def _network_args(fn: str, W: Any, a: Any, X: Any, scale: Any,
     X = v.array("X", X, ndim=2)
     v.same("the width p (rows of W, last axis of a)", ("W", W.shape[-2]), ("a", a.shape[-1]))
     v.same("the input dimension d (columns of W and X)", ("W", W.shape[-1]), ("X", X.shape[1]))
-    out = (*np.broadcast_shapes(tuple(W.shape[:-2]), tuple(a.shape[:-1])), X.shape[0])
-    v.broadcast(("W", W.shape[:-2]), ("a", a.shape[:-1]))
+    out = (*v.broadcast(("W", W.shape[:-2]), ("a", a.shape[:-1])), X.shape[0])
     scale = v.array("scale", scale)
     v.broadcast(("the outputs (..., n)", out), ("scale", tuple(getattr(scale, "shape", ()))))
     if y is not _NO_Y:
