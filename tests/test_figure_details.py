@@ -150,6 +150,14 @@ def test_seed_002_linearisation_default_draws_one_dot_series_per_initialisation(
     assert len(per_init) == stated, (len(per_init), stated)
     assert per_init[0].get_label() == "simulated: sup_t E(t), per init"
     assert stated >= 2
+    # the rate line has the slope its label and the title state, p^(-1/2) (Proposition 1):
+    # its log-log slope between any two widths (seed-5 triage key
+    # solvable/figures/seed_002.py:129:core/NumberReplacer:154); exact powers: 1e-12
+    (rate,) = [ln for ln in ax_e.get_lines() if "rate" in ln.get_label()]
+    assert "p^(-1/2)" in rate.get_label()
+    x, y = (np.asarray(v, dtype=float) for v in rate.get_data())
+    slopes = np.diff(np.log(y)) / np.diff(np.log(x))
+    assert np.all(np.abs(slopes + 0.5) <= 1e-12), slopes
 
 
 # ---------------------------------------------------------------------------
