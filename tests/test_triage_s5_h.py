@@ -15,6 +15,7 @@ import mpmath
 import numpy as np
 import pytest
 import torch
+from test_tails_sweeps_and_defaults import _Quadratic  # L = theta^T H theta / 2, rates 1/2, 2
 
 from numerics import node_scaling_experiment as nse
 from numerics import torch_flow
@@ -66,20 +67,6 @@ def test_piecewise_linear_evaluators_agree_detects_an_mpmath_error_beyond_dps_di
     assert pl._evaluators_agree().status == "failed"
     monkeypatch.undo()
     assert pl._evaluators_agree().status == "confirmed"
-
-
-class _Quadratic:
-    """``L(theta) = theta^T H theta / 2``, blocks ``a`` and ``b`` at rates 1/2 and 2."""
-
-    blocks = ("a", "b")
-
-    def __init__(self, H: np.ndarray) -> None:
-        self.rates = {"a": 0.5, "b": 2.0}
-        self.H = torch.as_tensor(H, dtype=torch.float64)
-
-    def loss(self, p):
-        theta = torch.cat([p["a"], p["b"]], 1)
-        return 0.5 * torch.einsum("bi,ij,bj->b", theta, self.H, theta)
 
 
 def test_torch_gradient_flow_steps_without_warnings_and_match_expm():
