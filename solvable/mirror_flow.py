@@ -573,9 +573,8 @@ def bregman_interpolant(setup: DiagonalSetup, a0: Any, w0: Any, *,
             nu = nu + t * step
         else:  # pragma: no cover - Newton on a smooth strictly convex dual converges
             raise ArithmeticError("bregman_interpolant: Newton did not converge in 500 steps")
-    if dps is None:
-        with mpmath.workdps(work + nb.GUARD_DIGITS):
-            return np.array([_to_float(b, "beta", "setup, a0, w0") for b in beta])
+    if dps is None:  # float() rounds an mpf correctly at any working precision
+        return np.array([_to_float(b, "beta", "setup, a0, w0") for b in beta])
     return nb.rounded((beta,), dps)[0]
 
 

@@ -522,7 +522,7 @@ class TrajectoryOracle:
                 j = int(np.argmax(off > 1e-6 * np.maximum(1.0, k)))
                 raise ValueError(
                     f"times must be multiples k * lr of lr = {lr:.6g} (gradient "
-                    f"descent's time), got times[{j}] = {ts[j]!r} = {k[j]:.6g} lr"
+                    f"descent's time), got times[{j}] = {float(ts[j])!r} = {k[j]:.6g} lr"
                 )
         got = {b: _check_block(labels.get(b, f"{b} ({self.model} block)"), given[b],
                                (len(ts), *shape)) for b, shape in self.blocks.items()}  # fmt: skip

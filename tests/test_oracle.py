@@ -145,6 +145,14 @@ def test_bad_options_name_the_argument(readme_gd, oracle, kwargs, exc, match):
         oracle.check(times, us, Ws, **kwargs)
 
 
+def test_off_grid_message_names_the_first_time_beyond_the_allowance(readme_gd, oracle):
+    """A time exactly at the allowance 1e-6 * max(1, k) of k * lr is on the grid (the rule is
+    a strict >): with lr = 1, t = 1e-6 is allowed and t = 0.3 is the first one named."""
+    _, us, Ws = readme_gd
+    with pytest.raises(ValueError, match=r"got times\[1\] = 0\.3 "):
+        oracle.check([1e-6, 0.3], us[:2], Ws[:2], lr=1.0)
+
+
 def test_bad_dtypes_and_block_names(readme_gd, oracle):
     times, us, Ws = readme_gd
     with pytest.raises(TypeError, match="real numbers"):

@@ -149,13 +149,17 @@ def test_exponents_are_one_set_of_expressions():
         assert getattr(s, attr) == ex[name].subs(values) == s.exponent(name)
 
 
-def test_exponent_claim_fails_on_a_wrong_exponent(monkeypatch):
+@pytest.mark.parametrize("which", ["b drops c_gamma", "a halved", "a doubled"])
+def test_exponent_claim_fails_on_a_wrong_exponent(monkeypatch, which):
     """phases.eq_28_exponents derives a, b, m from the model's coefficients: an exponent that
-    drops the factor 2 of c_gamma in b (the printed kernel condition) fails it."""
+    drops the factor 2 of c_gamma in b (the printed kernel condition) fails it, and so does
+    an exponent a of B^2 off by a factor (a residual that is a difference, not a remainder:
+    B^2's exponent is a multiple of a / 2)."""
     real = phases.exponents()
     wrong = dict(real)
     c_gamma = phases.EXPONENT_SYMBOLS[1]
-    wrong["b"] = real["b"] - c_gamma
+    wrong.update({"b drops c_gamma": {"b": real["b"] - c_gamma}, "a halved": {"a": real["a"] / 2},
+                  "a doubled": {"a": 2 * real["a"]}}[which])  # fmt: skip
     monkeypatch.setattr(phases, "exponents", lambda: wrong)
     assert phases._eq_28_exponents().status == "failed"
 

@@ -288,6 +288,11 @@ def test_vector_engine_bad_input():
         mp.integrate(prog, [], [], [1], [1], dps=30, engine="fast")
     with pytest.raises(ValueError, match="y0 must be finite"):
         mp.integrate(prog, [], [], [mpmath.inf], [1], dps=30)
+    for y0 in ([], [1, 2]):  # one state entry: too few and too many are both refused
+        with pytest.raises(ValueError, match=f"y0 must have 1 entries, got {len(y0)}"):
+            mp.integrate(prog, [], [], y0, [1], dps=30)
+    with pytest.raises(ValueError, match="params must have 0 entries, got 1"):
+        mp.integrate(prog, [1], [], [1], [1], dps=30)
 
 
 @pytest.mark.parametrize("name", ["generic", "P_zero_y_positive"])
