@@ -257,6 +257,8 @@ def draw(mutants: Sequence[Mutant], size: int, seed: int | str,
     by_module: dict[str, list[Mutant]] = {}
     for m in sorted(mutants, key=lambda m: m.key):
         by_module.setdefault(m.module, []).append(m)
+    if size == 0:  # a run of focus draws only
+        return []
     alloc = allocate({k: len(v) for k, v in by_module.items()}, size, minimum)
     rng = random.Random(seed)
     chosen = [m for k in sorted(by_module) for m in rng.sample(by_module[k], alloc[k])]
@@ -887,6 +889,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     init = sub.add_parser("init", help="snapshot, cosmic-ray init, the seeded sample")
     init.add_argument("--size", type=int, help="sampled mutants (default: pyproject, 300)")
     init.add_argument("--seed", type=int, help="the sample's seed (default: pyproject, 0)")
+    init.add_argument("--focus", action="append", metavar="GROUP=N",
+                      help="focus draws of a report group (by name prefix), replacing "
+                           "pyproject's; repeat for more groups; with --size 0, a run of "
+                           "only these groups")  # fmt: skip
     mapping = sub.add_parser("map", help="the coverage map (the test suite with contexts)")
     mapping.add_argument("--workers", type=int, default=2, help="pytest-xdist workers")
     mapping.add_argument("tests", nargs="*", help="only these tests (a partial map: pilots)")
@@ -915,7 +921,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "init":
         size = args.size if args.size is not None else int(settings["sample"]["size"])
         seed = args.seed if args.seed is not None else int(settings["sample"]["seed"])
-        return cmd_init(workspace, settings, size, seed, settings["sample"]["focus"])
+        focus = settings["sample"]["focus"] if args.focus is None else {}
+        for item in args.focus or ():
+            group, _, count = item.rpartition("=")
+            if not group or not count.isdigit():
+                parser.error(f"--focus must be GROUP=N with N an int >= 0, got {item!r}")
+            focus[group] = int(count)
+        return cmd_init(workspace, settings, size, seed, focus)
     if args.command == "map":
         build_map(workspace, settings, args.workers, args.tests)
         return 0

@@ -360,6 +360,23 @@ def test_focus_draws_are_extra_mutants_of_one_group_counted_only_in_it():
     assert "| 50 |" in overall and "50/50 = 100.0%" in overall
 
 
+def test_a_focus_only_run_draws_a_proportional_sample_of_its_groups():
+    """init --size 0 --focus GROUP=N: no main sample (no minimum per module to meet), and
+    each focus group drawn in proportion to its modules; the overall row is then empty."""
+    mutants = _mutants({"numerics/mp.py": 300, "numerics/scipy_ode.py": 100,
+                        "numerics/sweeps.py": 300, "solvable/kunin.py": 400})  # fmt: skip
+    assert ms.draw(mutants, 0, seed=6) == []
+    extra = ms.draw_focus(mutants, [], {"integrators": 40}, seed=6)
+    (group, drawn), = extra.items()
+    assert group.startswith("integrators") and len(drawn) == 40
+    assert sum(m.module == "numerics/mp.py" for m in drawn) == 30  # 300 of the group's 400
+    rows = [ms.Row(m, "killed (assertion)", {}, "", focus=True) for m in drawn]
+    overall = next(x for x in ms.table(rows).splitlines() if "**overall**" in x)
+    assert "| 0 |" in overall
+    with pytest.raises(SystemExit):  # --focus without =N is a usage error
+        ms.main(["--workspace", "/nonexistent-solvable-ws", "init", "--focus", "integrators"])
+
+
 def test_shards_cover_the_pending_mutants_once_and_merge_brings_results_back(tmp_path):
     from cosmic_ray import work_db as work_db_mod
     from cosmic_ray.work_item import MutationSpec, TestOutcome, WorkerOutcome, WorkItem, WorkResult
