@@ -367,7 +367,7 @@ def test_a_focus_only_run_draws_a_proportional_sample_of_its_groups():
                         "numerics/sweeps.py": 300, "solvable/kunin.py": 400})  # fmt: skip
     assert ms.draw(mutants, 0, seed=6) == []
     extra = ms.draw_focus(mutants, [], {"integrators": 40}, seed=6)
-    (group, drawn), = extra.items()
+    ((group, drawn),) = extra.items()
     assert group.startswith("integrators") and len(drawn) == 40
     assert sum(m.module == "numerics/mp.py" for m in drawn) == 30  # 300 of the group's 400
     rows = [ms.Row(m, "killed (assertion)", {}, "", focus=True) for m in drawn]
