@@ -1680,6 +1680,20 @@ def _projection(setup: Setup) -> IsotropicProjection | None:
     return got
 
 
+def _wide_floor(setup: WideSetup) -> Fraction | None:
+    """The exact least loss of a wide setup, the sum of :func:`_projection`'s over the
+    target columns, when ``X^T X = s I`` holds exactly (as :func:`_projection`), else
+    ``None``; computed once per setup, cached on it."""
+    got = setup.__dict__.get(_PROJECTION, False)
+    if got is False:
+        columns = [Setup(setup.eta_a, setup.eta_w, setup.X, tuple(r[j] for r in setup.Y))
+                   for j in range(setup.c)]  # fmt: skip
+        floors = [_projection(col) for col in columns]
+        got = None if None in floors else sum((f.floor for f in floors), Fraction(0))
+        object.__setattr__(setup, _PROJECTION, got)
+    return got
+
+
 def _working_rational(q: Fraction, dps: int | None) -> Any:
     """The exact rational ``q`` at the working precision (float64: correctly rounded, inf
     beyond the range)."""
@@ -2013,6 +2027,21 @@ def _riccati_gram(core_inv: Any, M: Any) -> np.ndarray:
     return np.concatenate([top, np.concatenate([M.T @ core_inv, M.T @ core_inv @ M], axis=1)])
 
 
+def _riccati_deviation(core_inv: Any, M: Any, G: Any, u_plus: Any, p_inf: Any) -> np.ndarray:
+    """``P - P(oo)`` in the eigenbasis (:func:`_riccati_gram` less ``diag(p_inf, 0)``) in
+    decaying terms: ``core^-1 - diag(p_inf) = core^-1 (diag(u_plus) - G diag(p_inf))`` with
+    ``G = core - kappa^2 diag(g_plus)`` (the first m columns of the Riccati factor, times
+    their transpose); the other blocks of P already decay (claim
+    ``kunin.wide_deviation_from_limit``)."""
+    T = -np.asarray(G) * np.asarray(p_inf)[None, :]
+    for i, u in enumerate(u_plus):
+        T[i, i] = T[i, i] + u
+    out = _riccati_gram(core_inv, M)
+    h = len(u_plus)
+    out[:h, :h] = core_inv @ T
+    return out
+
+
 def wide_generator(delta_p: Any, kappa: Any, beta_star: Any) -> np.ndarray:
     """``K = [[delta'/2 I_c, kappa B*^T], [kappa B*, -delta'/2 I_d]]`` ((c + d) x (c + d),
     A-block first) of the stacked flow ``dQ/dt = Q K - (kappa^2/2) Q Q^T Q`` of ``Q = [A /
@@ -2125,7 +2154,8 @@ class WideSymbols:
     """The scalar pieces of the wide exact solution (one mode of rate ``k``): ``e_plus =
     e^{-k t}``, ``e_minus = e^{k t}``, ``g_plus = t exprel(-2 k t) = e^{-2kt} int_0^t e^{2ku}
     du``, ``g_minus = t exprel(2 k t) = int_0^t e^{2ku} du``, ``p_inf = 2 max(k, 0)/kappa^2``
-    (the limit t -> oo of a ``+`` mode's entry of P)."""
+    (the limit t -> oo of a ``+`` mode's entry of P) and ``u_plus = 1 - kappa^2 g_plus p_inf``
+    (``e^{-2kt}`` for ``k > 0``, else 1)."""
 
     k: sp.Symbol
     t: sp.Symbol
@@ -2145,6 +2175,9 @@ def wide_symbolic() -> WideSymbols:
         "g_plus": t * exprel(-2 * k * t),
         "g_minus": t * exprel(2 * k * t),
         "p_inf": sp.Piecewise((2 * k / kappa**2, k > 0), (0, True)),
+        # 1 - kappa^2 g_plus p_inf without the cancellation: how far a + mode's entry of
+        # kappa^2 core p_inf is from its limit 1 (claim kunin.wide_deviation_from_limit)
+        "u_plus": sp.Piecewise((sp.exp(-2 * k * t), k > 0), (1, True)),
     }
     exprs["r_plus"] = sp.sqrt(exprs["g_plus"])
     exprs["r_minus"] = sp.sqrt(exprs["g_minus"])
@@ -2160,6 +2193,7 @@ def _wide_evaluators(backend: str) -> dict[str, Callable[..., Any]]:
         "plus": generate((W.k, W.t), (ex["e_plus"], ex["r_plus"]), backend, elementwise=mp),
         "minus": generate((W.k, W.t), (ex["e_minus"], ex["r_minus"]), backend, elementwise=mp),
         "p_inf": generate((W.k, W.kappa), ex["p_inf"], backend, elementwise=mp),
+        "u_plus": generate((W.k, W.t), ex["u_plus"], backend, elementwise=mp),
     }
 
 
@@ -2333,7 +2367,21 @@ class WideTrajectory:
                 A, W = k["sa"] * Q[:, :c], k["sw"] * Q[:, c:]
             X, Y = k["X"], k["Y"]
             eye = np.eye(self.setup.d, dtype=int)
-            out = dict(beta=beta, outputs=X @ beta, loss=_scalar(_wide_loss(beta, eye, X, Y)),
+            if k["floor"] is None:  # the residual's loss: accurate to ~eps |Y|^2 absolutely
+                loss = _scalar(_wide_loss(beta, eye, X, Y))
+            elif inf:
+                loss = k["floor"]
+            else:  # L_min + s |beta - beta*|^2 / 2 (claim kunin.wide_deviation_from_limit)
+                if direct:  # small t: beta far from beta*, the subtraction loses little
+                    dbeta = beta - k["B"]
+                else:  # every term decaying: relative accuracy down to the minimum
+                    m = L.shape[1] - h
+                    G = L[:, :m] @ L[:, :m].T
+                    u, p_inf = ev["u_plus"](kp, tt), ev["p_inf"](kp, kappa)
+                    dev = _riccati_deviation(core_inv, M, G, u, p_inf)
+                    dbeta = k["sa"] * k["sw"] * (R @ dev @ R.T)[c:, :c]
+                loss = k["floor"] + k["s"] * (dbeta * dbeta).sum() / 2
+            out = dict(beta=beta, outputs=X @ beta, loss=_scalar(loss),
                        ntk=wide_ntk(gram_a, gram_w, X, k["eta_a"], k["eta_w"]),
                        gram_a=gram_a, gram_w=gram_w)  # fmt: skip
         if dps is None:
@@ -2699,8 +2747,10 @@ def wide_closed_form(setup: WideSetup, A0: Any, W0: Any, *, dps: int | None = No
         # |Q0|_F / sigma_min(C_+): how much C_+^{-1} amplifies the start's rounding errors
         condition = math.sqrt(float(sum(v * v for v in Q0.ravel()))) / float(min(sv))
         Z = _inverse(Cp, dps)
+        floor = _wide_floor(setup)
         data = dict(rates=rates, kappa=kappa, R=R, Z=Z, H=Z @ Cm, C=C, sa=sa, sw=sw, X=X, Y=Y,
-                    eta_a=eta_a, eta_w=eta_w,
+                    eta_a=eta_a, eta_w=eta_w, B=B, s=s,
+                    floor=None if floor is None else _working_rational(floor, dps),
                     sign=int(Cp[0, 0] > 0) - int(Cp[0, 0] < 0) if h == 1 else None)  # fmt: skip
         if h == 1 and dps is not None:
             data["sign"] = mpmath.mpf(data["sign"])
@@ -3632,6 +3682,45 @@ def _wide_limit_at_infinity() -> Verdict:
     return prove_zero(*res)
 
 
+def _wide_deviation_from_limit() -> Verdict:
+    # (1) u_plus = 1 - kappa^2 g_plus p_inf for k > 0, k < 0 and k = 0; (2) with core and L
+    # of riccati_core / riccati_factor (h = 2, one - mode) and G = L[:, :3] L[:, :3]^T:
+    # G = core - kappa^2 diag(g_plus), and _riccati_deviation with u_i = 1 - kappa^2 g_i p_i
+    # is riccati_gram - diag(p, 0) for any p (so, with (1), P - P(oo)); (3) the limit gives
+    # beta* on each singular plane of B*: kappa (R diag(p_inf, 0) R^T)_WA = kappa (2/kappa^2)
+    # Omega v_x v_y / |v|^2 = sigma, both branches of v_raw; so beta - beta* = kappa (R (P -
+    # P(oo)) R^T)_WA, and L = L_min + s |beta - beta*|_F^2 / 2 holds column by column (claim
+    # kunin.deviation_from_minimum, for X^T X = s I exactly)
+    W = wide_symbolic()
+    ex, kap = W.exprs, W.kappa
+    res = []
+    for k in (sp.Symbol("kp", positive=True), -sp.Symbol("kn", positive=True), sp.S.Zero):
+        piece = {n: elementary(ex[n].subs(W.k, k)) for n in ("u_plus", "g_plus", "p_inf")}
+        res.append(piece["u_plus"] - (1 - kap**2 * piece["g_plus"] * piece["p_inf"]))
+    g = _generic_modes()
+    Z = np.array(sp.Matrix(g["Cp"]).inv())
+    H = Z @ g["Cm"]
+    ep = np.array(sp.symbols("e0:2", positive=True), dtype=object)
+    gp = np.array(sp.symbols("g0:2", positive=True), dtype=object)
+    gm = g["phi"][2:]
+    core, M = riccati_core(Z, H, ep, g["lam"][2:], gp, gm, kap)
+    L = riccati_factor(Z, H, ep, [sp.sqrt(v) for v in gp], [sp.sqrt(v) for v in gm], kap)
+    G = L[:, :3] @ L[:, :3].T
+    res += [sp.cancel(e) for e in sp.Matrix(G + kap**2 * np.diag(gp) - core)]
+    p = np.array(sp.symbols("d0:2", positive=True), dtype=object)
+    core_inv = np.array(sp.Matrix(core).inv())
+    dev = _riccati_deviation(core_inv, M, G, 1 - kap**2 * gp * p, p)
+    full = sp.Matrix(riccati_gram(core_inv, M)) - sp.diag(p[0], p[1], 0)
+    res += [sp.cancel(e) for e in sp.Matrix(dev) - full]
+    S = symbolic()
+    for branch, sign in ((0, 1), (1, -1)):
+        raw = S.exprs["v_raw"].args[branch][0]
+        at = {S.delta: sign * sp.Symbol("dpos", positive=True)}
+        limit = 2 / kap * S.Omega * raw[0] * raw[1] / (raw[0] ** 2 + raw[1] ** 2)
+        res.append((limit.subs(S.kappa, kap) - S.Y).subs(S.Omega, S.exprs["Omega"]).subs(at))
+    return prove_zero(*res)
+
+
 def _wide_ntk() -> Verdict:
     # d vec(F)/dt = -K vec(F - Y) along the raw wide flow, F = X W^T A (wide_output), K =
     # wide_ntk(A^T A, W^T W) (h = n = d = c = 2, any X)
@@ -3774,6 +3863,12 @@ def claims() -> list[Theorem]:
           "As t -> oo, P tends to diag(2 k_+/kappa^2) (+ modes, rates k_+ > 0) and 0 elsewhere, "
           "a fixed point of the Riccati equation: P(oo) = (2/kappa^2) K_+.",
           _wide_limit_at_infinity),
+        T("wide_deviation_from_limit", "Part II (exact solution; the loss)",
+          "P - P(oo) in decaying terms: core^-1 - diag(p_inf) = core^-1 (diag(u_plus) - G "
+          "diag(p_inf)), G = core - kappa^2 diag(g_plus), u_plus = 1 - kappa^2 g_plus p_inf "
+          "(e^{-2kt} for k > 0, else 1); the limit's beta is beta* on each singular plane, so "
+          "for X^T X = s I exactly L = L_min + s |beta - beta*|_F^2 / 2 keeps its relative "
+          "digits near the minimum.", _wide_deviation_from_limit),
         T("wide_ntk", "Part II (NTK)",
           "d F/dt = -K (F - Y) along the wide flow with K[i,a,j,b] = eta_a x_i^T W^T W x_j "
           "delta_ab + eta_w (A^T A)_ab x_i^T x_j (wide_ntk).", _wide_ntk),
