@@ -256,6 +256,7 @@ def _scaled(matrix, scale: Decimal):
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     q=st.sampled_from(ORTHOGONAL),
+    scale=st.sampled_from(["1", "0.3", "7", "1e-3", "250"]),
     zero_row=st.booleans(),
     c=st.sampled_from([1, 2]),
     y=st.lists(st.integers(-2000, 2000), min_size=6, max_size=6),
@@ -264,12 +265,13 @@ def _scaled(matrix, scale: Decimal):
     sizes=st.tuples(st.integers(1, 1000), st.integers(1, 1000)),
     w0=st.tuples(st.integers(-1000, 1000), st.integers(-1000, 1000)),
 )
-def test_wide_loss_relative_digits_on_exact_isotropic_data(q, zero_row, c, y, rates, starts,
-                                                           sizes, w0):  # fmt: skip
-    """Exact data with and without a least loss > 0 (a zero row), one and two outputs: h = c =
+def test_wide_loss_relative_digits_on_exact_isotropic_data(q, scale, zero_row, c, y, rates,
+                                                           starts, sizes, w0):  # fmt: skip
+    """Exact data at 5 scales (s = scale^2), with and without a least loss > 0 (a zero row),
+    one and two outputs: h = c =
     1 with delta >= 0 (a0 chosen so), and h = c = d = 2 with Delta(0) = delta I from scaled
     orthogonal starts (delta of either sign); the loss from O(1) far below eps^2 |Y|^2."""
-    X = q + ((("0", "0"),) if zero_row else ())
+    X = _scaled(q, Decimal(scale)) + ((("0", "0"),) if zero_row else ())
     it = iter(y)
     Y = tuple(tuple(str(Decimal(next(it)).scaleb(-3)) for _ in range(c)) for _ in X)
     eta_a, eta_w = (str(Decimal(r).scaleb(-1)) for r in rates)
@@ -287,11 +289,12 @@ def test_wide_loss_relative_digits_on_exact_isotropic_data(q, zero_row, c, y, ra
 @pytest.mark.parametrize("zero_row", [False, True])
 def test_wide_loss_is_the_residual_loss_where_that_is_accurate(zero_row):
     """Where the loss is of order 1 the residual loss of the sampled beta is accurate: the two
-    formulas agree; at t = inf the loss is the least loss exactly (|(1.5, -0.5)|^2 / 2 = 1.25
-    with the zero row, else 0)."""
+    formulas agree (X = 2 x a rotation: s = 4, so a missing factor s shows); at t = inf the
+    loss is the least loss exactly, |(0.1, 0.3)|^2 / 2 = 1/20 with the zero row (at dps =
+    30 to 30 digits: not rounded through float64), else 0."""
     setup, A0, W0 = WIDE_EXAMPLE
-    X = setup.X + ((("0", "0"),) if zero_row else ())
-    Y = setup.Y + ((("1.5", "-0.5"),) if zero_row else ())
+    X = _scaled(setup.X, Decimal(2)) + ((("0", "0"),) if zero_row else ())
+    Y = setup.Y + ((("0.1", "0.3"),) if zero_row else ())
     setup = kunin.WideSetup("1", "1", X, Y)
     Xf, Yf = np.array(X, dtype=float), np.array(Y, dtype=float)
     traj = kunin.wide_closed_form(setup, A0, W0)
@@ -300,9 +303,10 @@ def test_wide_loss_is_the_residual_loss_where_that_is_accurate(zero_row):
         ref = kunin.wide_loss(s.beta, np.eye(2), Xf, Yf)
         # both from the same float64 beta: the residual's rounding, a few eps of |Y|^2
         assert abs(s.loss - ref) <= 8 * EPS * max(1.0, float((Yf**2).sum())), t
-    assert traj.at(math.inf).loss == (1.25 if zero_row else 0.0)
-    assert kunin.wide_closed_form(setup, A0, W0, dps=30).at(math.inf).loss == \
-        (mpmath.mpf("1.25") if zero_row else 0)  # fmt: skip
+    assert traj.at(math.inf).loss == (0.05 if zero_row else 0.0)
+    at_30 = kunin.wide_closed_form(setup, A0, W0, dps=30).at(math.inf).loss
+    with mpmath.workdps(40):  # the 30-digit rounding of 1/20: relative 1e-30
+        assert abs(at_30 - (mpmath.mpf(1) / 20 if zero_row else 0)) <= mpmath.mpf(10) ** -31
 
 
 def test_wide_data_isotropic_to_a_tolerance_keeps_the_residual_loss():
