@@ -16,6 +16,7 @@ import sympy as sp
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_tails_sweeps_and_defaults import _Quadratic  # L = theta^T H theta / 2, rates 1/2, 2
 
 import numerics
 from numerics import measures, models, torch_flow
@@ -1042,3 +1043,32 @@ def test_threads_argument_is_scoped_and_validated():
     with pytest.raises(TypeError, match=r"threads must be an int >= 1, got float 1.5"):
         torch_flow.gradient_flow(model, p, [1.0], threads=1.5)
     assert torch.get_num_threads() == before
+
+
+@pytest.mark.parametrize(("batch", "tested"), [(2, True), (3, False)])
+def test_fixed_point_test_runs_exactly_where_batch_times_n_squared_fits(monkeypatch, batch,
+                                                                        tested):  # fmt: skip
+    """FIXED_POINT_MAX_ENTRIES bounds batch * N^2 (the dense Hessians), both sides: with the
+    bound at 32 and N = 4, a batch of 2 (32 entries) takes the fixed-point test (finite
+    fixed_point_t) and a batch of 3 (48) integrates to the end (NaN), though 3 + 4^2 = 19
+    is below the bound (a sum for the product would test it)."""
+    monkeypatch.setattr(torch_flow, "FIXED_POINT_MAX_ENTRIES", 32)
+    rng = np.random.default_rng(5)
+    Q = np.linalg.qr(rng.standard_normal((4, 4)))[0]
+    model = _Quadratic(Q @ np.diag([0.5, 1.0, 1.5, 2.5]) @ Q.T)
+    theta = rng.standard_normal((batch, 4))
+    params = {"a": torch.as_tensor(theta[:, :2]), "b": torch.as_tensor(theta[:, 2:])}
+    res = torch_flow.gradient_flow(model, params, [3.0, 300.0], rtol=1e-10, workers=1)
+    fixed = res.fixed_point_t
+    assert bool(torch.isfinite(fixed).all() if tested else torch.isnan(fixed).all()), fixed
+
+
+def test_every_documented_seed_is_accepted():
+    """initialise's seed range is [0, 2**64 - 1] (torch's generator): the top of the range
+    is a valid seed, one more is refused with the range in the message."""
+    top = torch_flow.initialise({"w": (2,)}, 1, seed=2**64 - 1)
+    again = torch_flow.initialise({"w": (2,)}, 1, seed=2**64 - 1)
+    assert torch.equal(top["w"], again["w"])
+    assert not torch.equal(top["w"], torch_flow.initialise({"w": (2,)}, 1, seed=0)["w"])
+    with pytest.raises(ValueError, match=r"seed must be an int in \[0, 2\*\*64 - 1\]"):
+        torch_flow.initialise({"w": (2,)}, 1, seed=2**64)
