@@ -177,3 +177,19 @@ def test_an_allowance_that_is_not_a_number_at_least_zero_fails_closed():
     diff = np.array([0.0, 2.0, 2.0, 2.0, 2.0, 0.0])
     allow = np.array([1.0, 4.0, 0.0, np.nan, -1.0, np.nan])
     np.testing.assert_array_equal(_units(diff, allow), [0.0, 0.5, np.inf, np.inf, np.inf, 0.0])
+
+
+def test_gd_allowance_from_the_origin_is_zero_error():
+    """A start at the origin (a critical point of the linear net: theta stays 0, F = 0) has
+    no gradient-descent error, e = 0 at every time, and the step check at the origin's
+    Jacobian: the error equation is integrated with an absolute tolerance scaled by
+    max(1, |theta_0|), never 0 (a zero atol on the zero solution leaves LSODA no error
+    scale)."""
+    case = xz.case("generic")
+    system = xz.SYSTEM
+    weights = system.initial(case.setup, case.u0, case.W0)
+    flow = system.flow(case.setup, {b: w.shape for b, w in weights.items()})
+    params = system.flow_parameters(case.setup, float)
+    zero = [0.0] * len(flow.state)
+    E, limit = testing.gd_allowance(flow, params, zero, [0.5, 2.0], 0.01)
+    assert np.all(E == 0) and math.isfinite(limit) and limit >= 0
