@@ -1680,6 +1680,9 @@ def _projection(setup: Setup) -> IsotropicProjection | None:
     return got
 
 
+_F64_TINY = float(np.finfo(float).tiny)  # the smallest normal double
+
+
 def _wide_floor(setup: WideSetup) -> Fraction | None:
     """The exact least loss of a wide setup, the sum of :func:`_projection`'s over the
     target columns, when ``X^T X = s I`` holds exactly (as :func:`_projection`), else
@@ -2330,7 +2333,8 @@ class WideTrajectory:
             kp, km, kappa = k["rates"][:h], k["rates"][h:], k["kappa"]
             sqrt = math.sqrt if dps is None else mpmath.sqrt
             tt = (math.inf if dps is None else mpmath.inf) if inf else conv(t)
-            direct = not inf and 2 * max(k["rates"]) * tt <= math.log(self.condition)
+            ti, inf = _internal_time(tt, inf, k)  # the time of the normalised data
+            direct = not inf and 2 * max(k["rates"]) * ti <= math.log(self.condition)
             if inf:
                 core_inv = np.diag(np.asarray(ev["p_inf"](kp, kappa)))
                 M = np.zeros((h, len(km)), dtype=nb.dtype(dps))
@@ -2338,15 +2342,15 @@ class WideTrajectory:
                     M[...] = mpmath.mpf(0)
                 scale = sqrt(core_inv[0, 0])
             elif direct:  # small t: the textbook form, P = Y^T N^-1 Y (no C_+^{-1})
-                lam, rr = ev["minus"](k["rates"], tt)
+                lam, rr = ev["minus"](k["rates"], ti)
                 Yd, Nd = _riccati_direct(k["C"], lam, rr, kappa)
                 P_eig = Yd.T @ _inverse(Nd, dps) @ Yd
                 row = Yd[0] / sqrt(Nd[0, 0])
             else:
-                ep, rp = ev["plus"](kp, tt)
-                em, rm = ev["minus"](km, tt)
+                ep, rp = ev["plus"](kp, ti)
+                em, rm = ev["minus"](km, ti)
                 if dps is None:
-                    rp, rm = _converged_r(kp, tt, rp), _converged_r(km, tt, rm)
+                    rp, rm = _converged_r(kp, ti, rp), _converged_r(km, ti, rm)
                 M = np.asarray(ep)[:, None] * k["H"] * np.asarray(em)[None, :]
                 L = _riccati_factor(k["Z"], k["H"], ep, rp, rm, kappa)
                 core_inv = _inverse_gram(L, dps)
@@ -2377,18 +2381,21 @@ class WideTrajectory:
                 else:  # every term decaying: relative accuracy down to the minimum
                     m = L.shape[1] - h
                     G = L[:, :m] @ L[:, :m].T
-                    u, p_inf = ev["u_plus"](kp, tt), ev["p_inf"](kp, kappa)
+                    u, p_inf = ev["u_plus"](kp, ti), ev["p_inf"](kp, kappa)
                     dev = _riccati_deviation(core_inv, M, G, u, p_inf)
                     dbeta = k["sa"] * k["sw"] * (R @ dev @ R.T)[c:, :c]
                 loss = k["floor"] + k["s"] * (dbeta * dbeta).sum() / 2
-            out = dict(beta=beta, outputs=X @ beta, loss=_scalar(loss),
-                       ntk=wide_ntk(gram_a, gram_w, X, k["eta_a"], k["eta_w"]),
-                       gram_a=gram_a, gram_w=gram_w)  # fmt: skip
+            out = dict(beta=beta, outputs=X @ beta, loss=_scalar(loss), gram_a=gram_a,
+                       gram_w=gram_w)  # fmt: skip
+            # (the ntk from finite grams only: wide_ntk refuses others, naming its arguments)
+            if dps is None:
+                _f64_finite(out, t)
+            try:
+                out["ntk"] = wide_ntk(gram_a, gram_w, X, k["eta_a"], k["eta_w"])
+            except nb.Float64RangeError:  # the state's own refusal, naming t
+                out["ntk"] = np.full(1, math.inf)
         if dps is None:
-            for name, v in out.items():
-                if not np.all(np.isfinite(np.asarray(v, dtype=float))):
-                    raise ValueError(f"the state's {name} is not finite in float64 at t = "
-                                     f"{t!r}; pass dps=... for mpmath")  # fmt: skip
+            _f64_finite(out, t)
         else:
             names = list(out)
             vals = nb.rounded([out[n] for n in names] + [v for v in (A, W) if v is not None], dps)
@@ -2396,6 +2403,43 @@ class WideTrajectory:
             if A is not None:
                 A, W = vals[len(names) :]
         return WideExactState(t=tt, delta=self.delta, A=A, W=W, **out)
+
+
+def _wide_range_error(s: float) -> ValueError:
+    """The refusal of a wide setup whose float64 intermediates leave the float64 range."""
+    return ValueError(
+        f"X, Y: the closed form's float64 intermediates overflow or underflow for this setup "
+        f"(s = tr(X^T X)/d = {s:.3g}, time scales ~1/s); pass dps=... (mpmath), or rescale X "
+        f"and Y together (the flow at (c X, c Y) is the flow at time c^2 t)"
+    )
+
+
+def _internal_time(t: Any, inf: bool, k: dict[str, Any]) -> tuple[Any, bool]:
+    """The time ``t * t_scale`` of the float64 trajectory's normalised data (``t_scale``
+    an exact power of 2; 1 at ``dps``) and whether it is the limit: a product beyond the
+    float64 range is the limit where the slowest nonzero rate (of the normalised data) is
+    above 1e-290, so that ``e^{-rate t}`` is 0 and ``1/t`` below 1e-308 there; else a
+    ``ValueError`` (pass dps)."""
+    scale = k.get("t_scale")
+    if inf or scale is None:
+        return t, inf
+    ti = t * scale
+    if math.isfinite(ti):
+        return ti, False
+    rates = [abs(float(r)) for r in k["rates"] if r != 0]
+    if min(rates, default=1.0) > 1e-290:
+        return math.inf, True
+    raise ValueError(f"t = {t!r} is beyond the float64 range of this setup's normalised "
+                     f"time (t * {scale:.3g}); pass dps=... for mpmath")  # fmt: skip
+
+
+def _f64_finite(out: dict[str, Any], t: Any) -> None:
+    """``ValueError`` naming the first of the float64 state's entries ``out`` that is not
+    finite, and the time ``t``."""
+    for name, v in out.items():
+        if not np.all(np.isfinite(np.asarray(v, dtype=float))):
+            raise ValueError(f"the state's {name} is not finite in float64 at t = {t!r}; pass "
+                             f"dps=... for mpmath")  # fmt: skip
 
 
 def _converged_r(rates: np.ndarray, t: float, r: Any) -> np.ndarray:
@@ -2717,22 +2761,49 @@ def wide_closed_form(setup: WideSetup, A0: Any, W0: Any, *, dps: int | None = No
         eta_a, eta_w = conv(setup.eta_a), conv(setup.eta_w)
         s = conv(s_exact) if dps is not None else float(s_exact)
         delta = conv(delta_x) if dps is not None else float(delta_x)
+        # float64: the flow of the data (c X, c Y), c = 2^j (exact), s c^2 in [1, 4): its
+        # state at t / c^2 is the state at t (the loss scales by c^2), and every intermediate
+        # (kappa, the rates, the eigenbasis, C) is of the order of the start and beta*
+        c2, t_scale, s_int = 1, None, s
+        if dps is None:
+            if not _F64_TINY <= s < math.inf:
+                raise ValueError(
+                    f"X: s = tr(X^T X)/d = {s:.3g} is outside the normal float64 range; pass "
+                    f"dps=... (mpmath), or rescale X and Y together (the flow at (c X, c Y) "
+                    f"is the flow at time c^2 t)"
+                )
+            j = -math.floor(math.log2(s) / 2)
+            c2, t_scale = math.ldexp(1.0, 2 * j), math.ldexp(1.0, -2 * j)
+            s_int = s * c2
+            X_int, Y_int = X * math.ldexp(1.0, j), Y * math.ldexp(1.0, j)
         delta_p, kappa, sa, sw = _evaluators("numpy" if dps is None else "mpmath")["primed"](
-            eta_a, eta_w, s, delta)  # fmt: skip
-        B = X.T @ Y / s
-        R, rates, _ = _wide_eigenbasis(delta_p, kappa, B, side, dps)
+            eta_a, eta_w, s_int, delta)  # fmt: skip
+        B = X.T @ Y / s if dps is not None else X_int.T @ Y_int / s_int
+        if dps is None and not np.all(np.isfinite(B)):
+            raise ValueError(
+                "X, Y: beta* = X^T Y / s exceeds the float64 range for this setup; pass "
+                "dps=... (mpmath)"
+            )
+        try:
+            R, rates, _ = _wide_eigenbasis(delta_p, kappa, B, side, dps)
+        except OverflowError:  # float64 (Python floats in the generated Omega): its range
+            raise _wide_range_error(s) from None
         A, W = _weights(A0c, dps, "A0"), _weights(W0c, dps, "W0")
         Q0 = np.concatenate([A / sa, W / sw], axis=1)
         C = Q0 @ R
         Cp, Cm = C[:, :h], C[:, h:]
         # singular to the working precision, relative to the size of the start
         size = max(abs(v) for v in Q0.ravel())
-        if dps is None and not (np.all(np.isfinite(C)) and np.all(np.isfinite(R))):
-            raise ValueError(
-                f"X, Y: the closed form's float64 intermediates overflow or underflow for this "
-                f"setup (s = tr(X^T X)/d = {s:.3g}, time scales ~1/s); pass dps=... (mpmath), "
-                f"or rescale X and Y together (the flow at (c X, c Y) is the flow at time c^2 t)"
-            )
+        # kappa^2 (in N = I + kappa^2 C diag(g) C^T) a normal double and p_inf = 2 k /
+        # kappa^2 finite: else the flow's nonlinearity is lost (kappa^2 = 0 returns the start
+        # at every t) or its limit overflows
+        k2 = kappa * kappa
+        ranged = dps is not None or (
+            np.all(np.isfinite(C)) and np.all(np.isfinite(R)) and _F64_TINY <= k2 < math.inf
+            and math.isfinite(2 * float(np.max(np.abs(rates))) / k2)
+        )  # fmt: skip
+        if not ranged:
+            raise _wide_range_error(s)
         if dps is None:
             sv = [float(v) for v in np.linalg.svd(Cp, compute_uv=False)]
         else:
@@ -2749,12 +2820,18 @@ def wide_closed_form(setup: WideSetup, A0: Any, W0: Any, *, dps: int | None = No
         Z = _inverse(Cp, dps)
         floor = _wide_floor(setup)
         data = dict(rates=rates, kappa=kappa, R=R, Z=Z, H=Z @ Cm, C=C, sa=sa, sw=sw, X=X, Y=Y,
-                    eta_a=eta_a, eta_w=eta_w, B=B, s=s,
+                    eta_a=eta_a, eta_w=eta_w, B=B, s=s, t_scale=t_scale,
                     floor=None if floor is None else _working_rational(floor, dps),
                     sign=int(Cp[0, 0] > 0) - int(Cp[0, 0] < 0) if h == 1 else None)  # fmt: skip
         if h == 1 and dps is not None:
             data["sign"] = mpmath.mpf(data["sign"])
     rnd = nb.round_to(dps)
+    # the rates of the data itself: those of the normalised data times t_scale (exact)
+    if t_scale is not None:
+        with np.errstate(over="ignore"):
+            rates = rates * t_scale
+        if not np.all(np.isfinite(rates)):
+            raise _wide_range_error(s)
     brnd = nb.rounded((B, rates), dps)
     return WideTrajectory(setup=setup, dps=dps, delta=rnd(delta), s=rnd(s),
                           beta_star=brnd[0], rates=brnd[1], h=h,

@@ -210,7 +210,7 @@ def _check_times(times: Any, allow_inf: bool) -> np.ndarray:
         _check_finite("times", ts)
     if np.any(ts < 0):
         k = int(np.argmax(ts < 0))
-        raise ValueError(f"times must be >= 0: times[{k}] = {ts[k]!r}")
+        raise ValueError(f"times must be >= 0: times[{k}] = {float(ts[k])!r}")
     return ts
 
 

@@ -334,3 +334,40 @@ def test_linear_tail_bounds_the_drift_along_a_flat_mode():
     np.testing.assert_allclose(tail(10.0, 3.0, 0.5).drift, [0.9], rtol=1e-15)
     np.testing.assert_allclose(tail(0.2).drift, [0.3 * 0.2], rtol=1e-15)
     assert tail(10.0).remaining.tolist() == [0.0]
+
+
+def test_scipy_integrate_counts_every_evaluation(monkeypatch):
+    """stats["nfev"] is the number of vector-field evaluations: counted here by wrapping the
+    compiled field (seed-6 mutant: the count started at -1)."""
+    from numerics import scipy_ode
+
+    real = scipy_ode._compiled
+    calls = []
+
+    def counting(flow):
+        f = real(flow)
+
+        def g(y, params):
+            calls.append(1)
+            return f(y, params)
+
+        return g
+
+    monkeypatch.setattr(scipy_ode, "_compiled", counting)
+    _, stats = scipy_ode.integrate(_third_flow(), [], [0.0], [0.5, 5.0])
+    assert stats["nfev"] == len(calls) > 0
+
+
+def test_mp_max_steps_caps_the_steps_from_both_sides():
+    """mp.integrate's max_steps: a run that takes n steps passes with max_steps = n and is
+    refused, naming max_steps, with max_steps = n - 2 (seed-6 mutant: steps > max_steps let
+    one more step through)."""
+    x = sp.Symbol("x")
+    prog = mp.compile_polynomial([x], [], [-x])
+    _, stats = mp.integrate(prog, [], [], [1], [0, 40], dps=30)
+    n = stats["steps"]
+    assert n >= 3
+    _, again = mp.integrate(prog, [], [], [1], [0, 40], dps=30, max_steps=n)
+    assert again["steps"] == n
+    with pytest.raises(ArithmeticError, match=f"max_steps={n - 2} steps taken"):
+        mp.integrate(prog, [], [], [1], [0, 40], dps=30, max_steps=n - 2)

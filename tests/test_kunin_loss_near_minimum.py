@@ -321,3 +321,14 @@ def test_wide_data_isotropic_to_a_tolerance_keeps_the_residual_loss():
     for t in (0.0, 1.0, 30.0):
         s = traj.at(t)
         assert s.loss == kunin.wide_loss(s.beta, np.eye(2), Q, Y), t
+
+
+def test_exactly_isotropic_float64_hadamard_data_keeps_the_digits():
+    """float64 data exactly isotropic at a size past a tiny budget: the 4 x 4 Hadamard matrix
+    (X^T X = 4 I exactly, n (d + 1)^2 = 100 multiply-adds, far below _EXACT_LOSS_WORK) takes
+    the exact path, so the loss at rate t = 300 keeps its relative digits as exact data's
+    does (seed-6 mutant: the budget 2**18 -> 2|18 = 18 sent it to the residual)."""
+    H = ((1.0, 1.0, 1.0, 1.0), (1.0, -1.0, 1.0, -1.0), (1.0, 1.0, -1.0, -1.0),
+         (1.0, -1.0, -1.0, 1.0))  # fmt: skip
+    setup = kunin.Setup(1.0, 0.5, H, (0.7, -0.2, 0.3, 0.1))
+    _check(setup, 1.0, (0.5, 0.5, -0.25, 0.125), [0, 10, 100, 300])

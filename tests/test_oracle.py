@@ -161,6 +161,9 @@ def test_bad_dtypes_and_block_names(readme_gd, oracle):
         oracle.check(times, us > 0, Ws)
     with pytest.raises(ValueError, match=r"times must be >= 0: times\[0\]"):
         oracle.check(-times[::-1], us, Ws)
+    # the first negative time is named, not the first nonzero one
+    with pytest.raises(ValueError, match=r"times must be >= 0: times\[2\] = -1\.0"):
+        oracle.check([0.0, 0.5, -1.0], us[:3], Ws[:3])
     with pytest.raises(TypeError, match="unknown block 'V'"):
         oracle.check(times, us, V=Ws)
     with pytest.raises(TypeError, match=r"missing block\(s\) \['W'\]"):

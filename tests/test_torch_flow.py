@@ -1072,3 +1072,29 @@ def test_every_documented_seed_is_accepted():
     assert not torch.equal(top["w"], torch_flow.initialise({"w": (2,)}, 1, seed=0)["w"])
     with pytest.raises(ValueError, match=r"seed must be an int in \[0, 2\*\*64 - 1\]"):
         torch_flow.initialise({"w": (2,)}, 1, seed=2**64)
+
+
+def test_default_threads_and_seed_are_the_documented_ones():
+    """gradient_flow runs on DEFAULT_THREADS = 1 torch thread unless told otherwise (its
+    docstring; the loss sees torch.get_num_threads() == 1 during the run, whatever torch's
+    setting outside), and initialise's default seed is 0."""
+
+    class Recording:
+        def __init__(self):
+            self.blocks, self.rates, self.seen = ("w",), {"w": 1.0}, []
+
+        def loss(self, p):
+            self.seen.append(torch.get_num_threads())
+            return 0.5 * (p["w"] ** 2).sum(-1)
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        model = Recording()
+        params = torch_flow.initialise({"w": (2,)}, 2)
+        torch_flow.gradient_flow(model, params, [0.5], workers=1)
+        assert model.seen and set(model.seen) == {1}, set(model.seen)
+        assert torch.get_num_threads() == 2  # restored
+    finally:
+        torch.set_num_threads(before)
+    assert torch.equal(params["w"], torch_flow.initialise({"w": (2,)}, 2, seed=0)["w"])

@@ -193,7 +193,7 @@ class ArrayArgs:
             except OverflowError:  # a Python float's power (x**2 raises where x*x gives inf)
                 out = math.inf
         if not all_finite(out):
-            raise ValueError(
+            raise nb.Float64RangeError(
                 f"{self.fn}({', '.join(self.names)}): the result is outside the float64 range "
                 f"(|value| <= {nb.FLOAT64_MAX:.4g}) for these values: rescale them, or pass "
                 "mpmath.mpf entries (mpmath has no exponent limit)"
