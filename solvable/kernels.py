@@ -822,6 +822,8 @@ def kernel_numeric(name: str, init: Initialisation, n1: Any, n2: Any, rho: Any, 
                 args.append(_to_mpf(value))
             except TypeError:
                 raise TypeError(f"{label} must be a real number, got {value!r}") from None
+            if not mpmath.isfinite(args[-1]):
+                raise ValueError(f"{label} must be finite, got {value!r}")
         if args[0] < 0 or args[1] < 0:
             raise ValueError(f"n1, n2 must be >= 0 (norms), got {n1!r}, {n2!r}")
         if abs(args[2]) > 1:

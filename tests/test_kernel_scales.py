@@ -258,3 +258,16 @@ def test_gram_torch_is_gram_entry_by_entry_for_square_cross_grams():
         # the row's largest entry
         assert np.all(np.abs(got - want) <= 8 * EPS * np.abs(want).max()), name
         assert not np.allclose(want, want.T)  # the test could tell a transposed result
+
+
+@pytest.mark.parametrize("dps", [None, 30])
+@pytest.mark.parametrize("which", ["n1", "n2", "rho"])
+@pytest.mark.parametrize("bad", ["nan", "inf"])
+def test_kernel_numeric_refuses_a_non_finite_mpf_naming_it(dps, which, bad):
+    """An mpf NaN or inf norm or cosine is a ValueError naming the argument (it gave a
+    silent mpf NaN / inf, and a NaN rho "cannot convert inf or nan to int"): the slow fuzz's
+    three failures."""
+    args = {"n1": 1.0, "n2": 2.0, "rho": 0.5} | {which: mpmath.mpf(bad)}
+    init = kernels.lecture_initialisation(2)
+    with pytest.raises(ValueError, match=f"{which} must be finite"):
+        kernels.kernel_numeric("gp", init, args["n1"], args["n2"], args["rho"], dps=dps)
