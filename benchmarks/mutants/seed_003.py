@@ -292,8 +292,8 @@ MUTANTS += [
         seed="003",
         backend="numpy",
         file=_K,
-        old='            direct = not inf and 2 * max(k["rates"]) * tt <= math.log(self.condition)',
-        new='            direct = not inf and max(k["rates"]) * tt <= math.log(self.condition)',
+        old='            direct = not inf and 2 * max(k["rates"]) * ti <= math.log(self.condition)',
+        new='            direct = not inf and max(k["rates"]) * ti <= math.log(self.condition)',
         why="the textbook/stable switch at e^{2 k_max t} = condition^2 instead of condition "
         "(the choice the riccati_direct docstring measured as losing 2.2 tolerances)",
         tests=_WIDE_TESTS,
@@ -316,8 +316,8 @@ MUTANTS += [
         seed="003",
         backend="numpy",
         file=_K,
-        old='"mpmath")["primed"](\n            eta_a, eta_w, s, delta)',
-        new='"mpmath")["primed"](\n            eta_w, eta_a, s, delta)',
+        old='"mpmath")["primed"](\n            eta_a, eta_w, s_int, delta)',
+        new='"mpmath")["primed"](\n            eta_w, eta_a, s_int, delta)',
         why="wide_closed_form's primed constants with eta_a and eta_w swapped: Q0 = [A / "
         "sqrt(eta_w'), W / sqrt(eta_a')] (kappa and delta' unchanged)",
         tests=_WIDE_TESTS,
