@@ -108,7 +108,7 @@ def _dps_echo() -> Theorem:
 @pytest.mark.parametrize(
     ("options", "exc"),
     [
-        ({"dps": 14}, ValueError),  # one below the least: fewer digits than float64
+        ({"dps": nb.VERIFY_MIN_DPS - 1}, ValueError),  # one below the least: false failures
         ({"dps": nb.MAX_DPS + 1}, ValueError),  # one above the most
         ({"dps": -7}, ValueError),
         ({"dps": None}, TypeError),
@@ -128,7 +128,7 @@ def test_verify_refuses_options_out_of_range_naming_them(options, exc):
         _dps_echo().verify(**options)
 
 
-@pytest.mark.parametrize("dps", [nb.MIN_ORACLE_DPS, 30, np.int64(40)])
+@pytest.mark.parametrize("dps", [nb.VERIFY_MIN_DPS, 31, np.int64(40)])
 def test_verify_passes_valid_options_through(dps):
     v = _dps_echo().verify(dps=dps, full=True)
     assert v.status == "confirmed" and v.detail == f"dps={dps} full=True"

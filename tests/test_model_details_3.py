@@ -84,24 +84,25 @@ def test_hessian_opnorm_formula_arguments():
 # ---------------------------------------------------------------------------
 def test_reported_constants_checks_twice_the_digits(monkeypatch):
     """The claim checks the constants at ``dps``, at ``2 dps`` digits and in float64 (its
-    comment and detail): at dps = 15 the detail names dps=15, dps=30 and float64, and a
-    constant wrong only at 30 digits (S off by a relative 1e-20, far below the dps = 15 and
-    float64 tolerances, far above the 25-digit one) fails it."""
+    comment and detail): at dps = 30 (verify's least) the detail names dps=30, dps=60 and
+    float64, and a constant wrong only at 60 digits (S off by a relative 1e-40, far below
+    the 25-digit tolerance of dps = 30 and float64's, far above the 55-digit one of dps = 60)
+    fails it."""
     claim = _claim("linear_node_scaling.reported_constants")
-    v = claim.verify(dps=15)
+    v = claim.verify(dps=30)
     assert v.status == "confirmed", v.detail
-    assert "dps=15:" in v.detail and "dps=30:" in v.detail and "float64:" in v.detail
+    assert "dps=30:" in v.detail and "dps=60:" in v.detail and "float64:" in v.detail
     real = lns.closed_form
 
     def wrong_at_30(setup, a0, W0, *, dps=None):
         traj = real(setup, a0, W0, dps=dps)
-        if dps != 30:
+        if dps != 60:
             return traj
-        with mpmath.workdps(40):
-            return dataclasses.replace(traj, S=traj.S * (1 + mpmath.mpf("1e-20")))
+        with mpmath.workdps(80):
+            return dataclasses.replace(traj, S=traj.S * (1 + mpmath.mpf("1e-40")))
 
     monkeypatch.setattr(lns, "closed_form", wrong_at_30)
-    v = claim.verify(dps=15)
+    v = claim.verify(dps=30)
     assert v.status == "failed", v.detail
 
 

@@ -70,8 +70,8 @@ def test_verify_passes_only_the_options_a_check_takes():
 
     t_full = theorems.Theorem("demo.full", "000_x.txt (1)", "s", "numeric", fast)
     t_plain = theorems.Theorem("demo.plain", "000_x.txt (1)", "s", "numeric", plain)
-    assert t_full.verify(full=True, dps=20).ok and seen == [True]
-    assert t_plain.verify(full=True, dps=20).ok
+    assert t_full.verify(full=True, dps=30).ok and seen == [True]
+    assert t_plain.verify(full=True, dps=30).ok
     with pytest.raises(TypeError, match="unknown verify option"):
         t_plain.verify(fast=True)
 

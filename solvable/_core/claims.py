@@ -201,14 +201,15 @@ class Theorem:
 
 
 def _check_options(options: dict[str, Any]) -> None:
-    """``dps`` an int from :data:`~solvable._core.numbers.MIN_ORACLE_DPS` (15: fewer digits
-    than float64 make no high-precision check) to ``MAX_DPS``; ``full`` a bool."""
+    """``dps`` an int from :data:`~solvable._core.numbers.VERIFY_MIN_DPS` (30, the floor of
+    ``solvable verify --dps``: below it some claims' tolerances cannot be met and a correct
+    claim would be reported failed) to ``MAX_DPS``; ``full`` a bool."""
     if "dps" in options:
         dps = options["dps"]
-        valid = f"an int >= {nb.MIN_ORACLE_DPS} (and <= {nb.MAX_DPS})"
+        valid = f"an int >= {nb.VERIFY_MIN_DPS} (and <= {nb.MAX_DPS})"
         if isinstance(dps, bool) or not isinstance(dps, numbers.Integral):
             raise TypeError(f"dps must be {valid}, got {type(dps).__name__} {nb.describe(dps)}")
-        if not nb.MIN_ORACLE_DPS <= dps <= nb.MAX_DPS:  # fewer than float64's: no check
+        if not nb.VERIFY_MIN_DPS <= dps <= nb.MAX_DPS:  # fewer: false failures
             raise ValueError(f"dps must be {valid}, got {dps!r}")
     if "full" in options and not isinstance(options["full"], bool):
         raise TypeError(f"full must be a bool, got {type(options['full']).__name__} "
