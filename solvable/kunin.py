@@ -294,7 +294,10 @@ def piecewise_linear_loss(a: Any, W: Any, X: Any, y: Any, sigma: Callable[[Any],
             return sigma(Z)
         except (TypeError, ValueError) as exc:  # the user's sigma cannot take these arrays
             got = f"{type(Z).__name__}, dtype {Z.dtype}, shape {tuple(Z.shape)}"
-            raise type(exc)(f"sigma failed on the pre-activations X W^T ({got}): {exc}") from exc
+            hint = ("; mpmath.mpf inputs make object arrays: pass a sigma that takes them, "
+                    "e.g. np.vectorize(mpmath.tanh)") if Z.dtype == object else ""  # fmt: skip
+            raise type(exc)(f"sigma failed on the pre-activations X W^T ({got}): {exc}{hint}"
+                            ) from exc  # fmt: skip
 
     return v(_piecewise_linear_loss, a, W, X, y, activation)
 

@@ -1220,7 +1220,8 @@ MAX_PRUNED_WIDTH = 10**7
 def pruned_mass_numeric(m: int, rho: float, gamma: Any, weights: ns.Weights) -> float:
     """``sum_{j > floor(rho m)} lambda_{m,j}`` in float64 from the generated ``lambda_{m,j}``
     evaluator of :mod:`solvable.node_scaling` (summed over the pruned nodes; ``m`` at most
-    :data:`MAX_PRUNED_WIDTH`)."""
+    :data:`MAX_PRUNED_WIDTH`).  A ``gamma`` given as an ``mpmath.mpf`` or a decimal string
+    is rounded once to float64 (the result is float64; the exact mass is :func:`pruned_mass`)."""
     m = int(ns._check_integer("m", m))
     if m > MAX_PRUNED_WIDTH:
         raise ValueError(f"m must be <= MAX_PRUNED_WIDTH = {MAX_PRUNED_WIDTH} (the nodes are "
@@ -1231,8 +1232,10 @@ def pruned_mass_numeric(m: int, rho: float, gamma: Any, weights: ns.Weights) -> 
     r = math.floor(rho * m)
     if r >= m:
         return 0.0
+    ns._check_gamma_numeric(gamma)  # named and in [0, 1] before it is rounded
+    g = nb.to_float(gamma, "gamma")
     j = np.arange(r + 1, m + 1)
-    return float(np.sum(ns.node_scaling_numeric(np.full_like(j, m), j, gamma, weights)))
+    return float(np.sum(ns.node_scaling_numeric(np.full_like(j, m), j, g, weights)))
 
 
 def pruning_error_moments(

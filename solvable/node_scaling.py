@@ -547,6 +547,10 @@ def node_scaling_numeric(
         if np.any(ja > ma):
             raise ValueError(f"j must be in 1..m, got m = {m!r}, j = {j!r}")
         return _evaluate("node_scaling", weights, None, ma, ja, gamma)
+    if np.ndim(m) or np.ndim(j):  # at dps (given, or an mpf argument): one node at a time
+        raise TypeError(f"m and j must be single ints at dps = {dps} (integer arrays are "
+                        f"float64 only: dps=None and no mpmath.mpf argument), got m = {m!r}, "
+                        f"j = {j!r}")  # fmt: skip
     m, j = _check_m_j(m, j)
     return _evaluate("node_scaling", weights, dps, int(m), int(j), gamma)
 

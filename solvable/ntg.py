@@ -604,17 +604,39 @@ def frobenius_constant(X: Any, activation: str, *, dps: int | None = None) -> An
         return +total
 
 
-def frobenius_variance(X: Any, activation: str, m: int, gamma: Any, weights: Any) -> float:
+@nb.mpmath_in_mpmath_out
+def frobenius_variance(
+    X: Any, activation: str, m: int, gamma: Any, weights: Any, *, dps: int | None = None
+) -> Any:
     """Exact ``E||Theta_m(X; W_0) - Theta*(X)||_F^2 = C_0(X) sum_{j<=m} lambda_{m,j}^2``
-    (Proposition 4.3 at finite ``m``: independent nodes), float64."""
+    (Proposition 4.3 at finite ``m``: independent nodes), float64 or ``mpmath.mpf`` at
+    ``dps``."""
     m = int(_check_integer("m", m))
+    dps = _check_dps(dps)
+    if dps is not None:
+        with mpmath.workdps(dps + 5):  # 5 guard digits for the one product
+            value = (frobenius_constant(X, activation, dps=dps + 5)
+                     * sum_of_squares_numeric(m, gamma, weights, dps=dps + 5))  # fmt: skip
+        with mpmath.workdps(dps):
+            return +value
     total = float(sum_of_squares_numeric(m, gamma, weights))
     return float(_finite("frobenius_variance", "X", frobenius_constant(X, activation) * total))
 
 
-def frobenius_variance_limit(X: Any, activation: str, gamma: Any, weights: Any) -> float:
+@nb.mpmath_in_mpmath_out
+def frobenius_variance_limit(
+    X: Any, activation: str, gamma: Any, weights: Any, *, dps: int | None = None
+) -> Any:
     """Eq. (13): ``E||Theta_inf - Theta*||_F^2 = C_0(X) (1 - gamma)^2 sum_j lambda~_j^2``
-    (Zipf: ``zeta(2/alpha)/zeta(1/alpha)^2``; finite K: ``1/K``), float64."""
+    (Zipf: ``zeta(2/alpha)/zeta(1/alpha)^2``; finite K: ``1/K``), float64 or ``mpmath.mpf``
+    at ``dps``."""
+    dps = _check_dps(dps)
+    if dps is not None:
+        with mpmath.workdps(dps + 5):  # 5 guard digits for the one product
+            value = (frobenius_constant(X, activation, dps=dps + 5)
+                     * sum_of_squares_limit_numeric(gamma, weights, dps=dps + 5))  # fmt: skip
+        with mpmath.workdps(dps):
+            return +value
     total = float(sum_of_squares_limit_numeric(gamma, weights))
     value = frobenius_constant(X, activation) * total
     return float(_finite("frobenius_variance_limit", "X", value))

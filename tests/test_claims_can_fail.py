@@ -19,6 +19,7 @@ import pytest
 from numerics import phase_diagram as pdg
 from numerics.sweeps import fit_exponent
 from solvable import kunin, node_scaling, ntg, xu_ziyin
+from solvable._core.numbers import VERIFY_MIN_DPS
 from solvable._core.tolerance import Tolerance
 from solvable.confirmations import global_convergence as gcc
 from solvable.confirmations import kunin as ck
@@ -28,6 +29,7 @@ from solvable.confirmations import xu_ziyin as cxz
 from solvable.theorems import select
 
 DPS = 20  # the claims' checks at 20 digits: enough to resolve every comparison below
+VERIFY_DPS = VERIFY_MIN_DPS  # Theorem.verify's least dps (30): fewer digits are refused
 
 
 def _grid(traj, n=41):
@@ -293,14 +295,14 @@ def test_wide_self_consistent_fails_with_the_balanced_preconditioner(monkeypatch
     eta_a eta_w, and the -+ delta/2 terms cancel in M_L G + G M_R, so swapping the rates or
     flipping delta's sign leaves the claim's quantity unchanged: measured, still confirmed.)"""
     claim = _claim("kunin.wide_self_consistent")
-    assert claim.verify(dps=DPS).status == "confirmed"
+    assert claim.verify(dps=VERIFY_DPS).status == "confirmed"
     real = kunin.wide_preconditioner
 
     def balanced(beta, delta, eta_a, eta_w, *, dps=None):
         return real(beta, 0 * delta, eta_a, eta_w, dps=dps)
 
     monkeypatch.setattr(kunin, "wide_preconditioner", balanced)
-    v = claim.verify(dps=DPS)
+    v = claim.verify(dps=VERIFY_DPS)
     assert v.status == "failed" and v.max_error is not None and v.max_error > 1e6, v.detail
 
 
@@ -316,7 +318,7 @@ def test_wide_self_consistent_fails_when_only_the_first_start_is_wrong(monkeypat
         return real(beta, 0 * delta if delta < 0 else delta, eta_a, eta_w, dps=dps)
 
     monkeypatch.setattr(kunin, "wide_preconditioner", wrong_first)
-    v = claim.verify(dps=DPS)
+    v = claim.verify(dps=VERIFY_DPS)
     # > 1e6 tolerances: the balanced preconditioners' error, as in the test above
     assert v.status == "failed" and v.max_error is not None and v.max_error > 1e6, v.detail
     assert "delta=-0.7" in v.detail.split("(")[-1], v.detail

@@ -25,10 +25,12 @@ from solvable import global_convergence as gc
 from solvable import kunin
 from solvable import linear_node_scaling as lns
 from solvable import node_scaling as ns
+from solvable._core.numbers import VERIFY_MIN_DPS
 from solvable.confirmations import kunin as ck
 from solvable.theorems import select
 
 DPS = 20  # the claims' checks at 20 digits: tolerance 1e-15 (dps - 5), far below every bug
+VERIFY_DPS = VERIFY_MIN_DPS  # Theorem.verify's least dps (30): fewer digits are refused
 # a wrong input must miss by >= 1e3 tolerances: every bug below misses by 1e5-1e35
 # (measured), an O(1e-3..1) relative error over a 1e-8..1e-15 tolerance
 FAR = 1e3
@@ -169,16 +171,16 @@ def test_trajectory_matches_simulation_fails_with_a_doubled_rate_or_ignored_sign
     +1 (a ignored: S is unchanged, the direction of node 2's move is not), is off by O(1)
     at t = 0.3, 1, 3: failed."""
     claim = _claim("linear_node_scaling.trajectory_matches_simulation")
-    assert claim.verify(dps=DPS).status == "confirmed"
+    assert claim.verify(dps=VERIFY_DPS).status == "confirmed"
     with monkeypatch.context() as m:
         _doubled_rate(m)
-        v = claim.verify(dps=DPS)
+        v = claim.verify(dps=VERIFY_DPS)
         assert _failed_far(v), v.detail
     real = lns.closed_form
     monkeypatch.setattr(lns, "closed_form",
                         lambda setup, a0, W0, *, dps=None: real(setup, ["1"] * len(a0), W0,
                                                                 dps=dps))  # fmt: skip
-    v = claim.verify(dps=DPS)
+    v = claim.verify(dps=VERIFY_DPS)
     assert _failed_far(v), v.detail
 
 
@@ -191,7 +193,7 @@ def test_evaluators_mpmath_fails_on_ascending_singular_values_or_a_doubled_rate(
     stay descending pairs D_i with the wrong vectors: limit and trajectory fail; the
     trajectory at twice the rate fails at t = 1/2, 3 (not at 0, oo)."""
     claim = _claim("linear_node_scaling.evaluators_mpmath")
-    assert claim.verify(dps=DPS).status == "confirmed"
+    assert claim.verify(dps=VERIFY_DPS).status == "confirmed"
     real_svd = lns.reduced_svd
 
     def ascending(X, *, dps=None, rank=None):
@@ -200,10 +202,10 @@ def test_evaluators_mpmath_fails_on_ascending_singular_values_or_a_doubled_rate(
 
     with monkeypatch.context() as m:
         m.setattr(lns, "reduced_svd", ascending)
-        v = claim.verify(dps=DPS)
+        v = claim.verify(dps=VERIFY_DPS)
         assert _failed_far(v) and min(_units(v.detail, "limit f mpmath")) > FAR, v.detail
     _doubled_rate(monkeypatch)
-    v = claim.verify(dps=DPS)
+    v = claim.verify(dps=VERIFY_DPS)
     assert _failed_far(v) and min(_units(v.detail, "W(t=3) mpmath")) > FAR, v.detail
     # 1: the tolerance; W(0) = W0 whatever the rate
     assert max(_units(v.detail, "W(t=0) mpmath")) <= 1, v.detail
@@ -240,7 +242,7 @@ def test_reported_constants_fail_on_a_wrong_constant(monkeypatch, field, wrong, 
     confirmed; the constant as a realistic bug (``bug``) gives it fails at dps, 2 dps and
     float64."""
     claim = _claim("linear_node_scaling.reported_constants")
-    assert claim.verify(dps=DPS).status == "confirmed"
+    assert claim.verify(dps=VERIFY_DPS).status == "confirmed"
     real = lns.closed_form
 
     def bad(setup, a0, W0, *, dps=None):
@@ -248,7 +250,7 @@ def test_reported_constants_fail_on_a_wrong_constant(monkeypatch, field, wrong, 
         return dataclasses.replace(traj, **{field: wrong(traj)})
 
     monkeypatch.setattr(lns, "closed_form", bad)
-    v = claim.verify(dps=DPS)
+    v = claim.verify(dps=VERIFY_DPS)
     # at dps, 2 dps and float64 alike
     assert _failed_far(v) and min(_units(v.detail, field)) > FAR, (bug, v.detail)
 
@@ -259,11 +261,11 @@ def test_reported_constants_fail_without_root_d_or_with_swapped_step_bounds(monk
     claim = _claim("linear_node_scaling.reported_constants")
     with monkeypatch.context() as m:
         _without_root_d(m)
-        v = claim.verify(dps=DPS)
+        v = claim.verify(dps=VERIFY_DPS)
         assert _failed_far(v) and min(_units(v.detail, "(19)")) > FAR, v.detail
     real = lns.gd_step_bounds
     monkeypatch.setattr(lns, "gd_step_bounds", lambda X, lam: real(X, lam)[::-1])
-    v = claim.verify(dps=DPS)
+    v = claim.verify(dps=VERIFY_DPS)
     assert _failed_far(v) and min(_units(v.detail, "gd_step_bounds")) > FAR, v.detail
 
 
@@ -317,7 +319,7 @@ def test_activation_derivative_bounds_fail_on_a_wrong_bound(monkeypatch, name, b
     (1.0936, still > 1) and tanh-logistic-b1 cases passed the check before it measured the
     sups of sigma' (it only asked sup swish' > 1, and never looked at tanh's)."""
     claim = _claim("global_convergence.activation_derivative_bounds")
-    assert claim.verify(dps=DPS).status == "confirmed"
+    assert claim.verify(dps=VERIFY_DPS).status == "confirmed"
     _patched_bounds(monkeypatch, name, b1, b2)
-    v = claim.verify(dps=DPS)
+    v = claim.verify(dps=VERIFY_DPS)
     assert _failed_far(v), (bug, v.detail)

@@ -52,7 +52,7 @@ def test_lecture_initialisation_accepts_dimension_one():
         kn.lecture_initialisation(0)
 
 
-@pytest.mark.parametrize("dps", [20, 30])
+@pytest.mark.parametrize("dps", [30, 40])
 def test_evaluators_agree_quotes_the_mpmath_tolerance_of_dps_minus_2_digits(dps):
     """The verdict of ``kernels.evaluators_agree`` states that mpmath at ``dps`` and ``2 dps``
     digits agree to ``dps - 2`` digits (its statement): the detail quotes the worst error in

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import numbers
 from typing import Any
 
 import mpmath
 import numpy as np
 import pytest
+import sympy as sp
 from test_fuzz_every_entry_point import ENTRIES, public_callables
 
+from solvable import node_scaling as ns
 from solvable._core import numbers as nb
 
 CALLER_DPS = 37  # not a precision any function defaults to (15, 30, 50)
@@ -201,3 +204,107 @@ def test_simulate_integrates_mpf_inputs_at_no_fewer_than_30_digits(caller_dps):
         implicit = _leaves(entry.call(**mp))
         explicit = _leaves(entry.call(**mp, dps=max(30, caller_dps)))
     assert _same(implicit, explicit), (implicit, explicit)
+
+
+# ---------------------------------------------------------------------------
+# float64-only functions (no dps) given mpf numbers
+# ---------------------------------------------------------------------------
+def _float64_only_calls() -> list[tuple[Any, dict[str, Any], dict[str, Any]]]:
+    """(entry, good call, the same call with every float an mpf at 37 digits) for every
+    fuzz entry without ``dps`` whose good call has a float input."""
+    out = []
+    for entry in ENTRIES:
+        if "dps" in entry.kinds:
+            continue
+        good = entry.good()
+        with mpmath.workdps(CALLER_DPS):
+            mp = {k: _as_mpf(v) for k, v in good.items()}
+        if any(nb.holds_mpf(v) for v in mp.values()):
+            out.append((entry, good, mp))
+    return out
+
+
+FLOAT64_ONLY_CALLS = _float64_only_calls()
+
+
+def test_the_float64_only_calls_are_many():
+    assert len(FLOAT64_ONLY_CALLS) >= 20, len(FLOAT64_ONLY_CALLS)
+
+
+@pytest.mark.parametrize(
+    "entry, good, mp", FLOAT64_ONLY_CALLS, ids=[e.name for e, _, _ in FLOAT64_ONLY_CALLS]
+)
+def test_a_float64_only_function_takes_mpf_numbers(entry, good, mp):
+    """A function without ``dps`` computes in float64: mpf arguments (here: the float inputs
+    of its good call, each exactly a float64 made an mpf) are read as the numbers they are,
+    so the result is the float call's, or, for a function that computes at a precision it
+    finds in its inputs, the same numbers to float64 accuracy. Never a numpy TypeError or an
+    error that blames another argument (pruned_mass_numeric named m for an mpf gamma)."""
+    result = entry.numbers(entry.call(**good))
+    holders = [k for k, v in mp.items() if nb.holds_mpf(v)]
+    with mpmath.workdps(CALLER_DPS):
+        try:
+            mp_result = entry.numbers(entry.call(**mp))
+        except (TypeError, ValueError) as exc:  # a refusal must name an argument:
+            # one that holds an mpf, or a callable that cannot take them (sigma)
+            assert str(exc).startswith(tuple(mp)), (entry.name, holders, exc)
+            if not str(exc).startswith(tuple(holders)):
+                assert "mpmath.mpf inputs make object arrays" in str(exc), exc
+            return
+    if any(isinstance(v, sp.Basic) for v in _leaves(result)):
+        # an exact function reads an mpf as the sympy Float of its value (docs/inputs.md):
+        # its result is an expression in Floats, not comparable leaf by leaf; it ran
+        return
+    want, got = _flat(result), _flat(mp_result)
+    assert got[:-1] == want[:-1], (entry.name, got, want)  # the values that are not numbers
+    g, w = got[-1], want[-1]
+    assert g.shape == w.shape, (entry.name, g, w)
+    # 64 ulps of the largest entry: a float64 evaluation and an evaluation on mpf numbers may
+    # round differently in the last bits of a sum of a few dozen terms (and an entry that
+    # cancels to ~1e-17 of the others keeps only that absolute accuracy); a wrong value is
+    # far off
+    scale = float(np.max(np.abs(w), initial=0.0))
+    if entry.name in IN_TOLERANCE_UNITS:  # see there: the verdict flips at 1 unit
+        scale = IN_TOLERANCE_UNITS[entry.name] / (64 * 2.0**-52)
+    np.testing.assert_allclose(g, w, rtol=64 * 2.0**-52, atol=64 * 2.0**-52 * scale,
+                               err_msg=entry.name)  # fmt: skip
+
+
+IN_TOLERANCE_UNITS = {
+    # the oracle's report: errors in units of the tolerance (rtol 1e-6 here); an mpf u0 is
+    # read at the caller's 37 digits, so the exact solution may differ from the float call's
+    # by 1 ulp, 1e-10 tolerance units; 1e-6 units is far below the 1 where a verdict flips
+    "testing.assert_matches_closed_form": 1e-6,
+}
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, numbers.Number | mpmath.mpf) and not isinstance(v, bool)
+
+
+def _flat(value: Any) -> list[Any]:
+    """The leaves of ``value``: those that are not numbers (strings as they are, None and
+    objects by their type's name), then the numbers (scalars, array entries) as one float64
+    array."""
+    entries = []
+    for leaf in _leaves(value):
+        entries.extend(np.asarray(leaf, dtype=object).ravel() if isinstance(leaf, np.ndarray)
+                       else [leaf])  # fmt: skip
+    others = [v if isinstance(v, str) else type(v).__name__ for v in entries if not _number(v)]
+    return [*others, np.array([float(v) for v in entries if _number(v)], dtype=float)]
+
+
+def test_node_scaling_arrays_at_dps_are_refused_naming_m_and_j():
+    """``node_scaling_numeric`` takes integer arrays in float64 only: with an mpf ``gamma``
+    (mpmath in) or an explicit ``dps`` it refuses them naming m and j and the float64 way,
+    instead of 'm must be an int' with no word of the mpf that chose mpmath."""
+    m, j = np.array([4, 4]), np.array([1, 2])
+    want = ns.node_scaling_numeric(m, j, 0.5, ns.finite_k(2))
+    assert want.shape == (2,)
+    for call in (lambda: ns.node_scaling_numeric(m, j, mpmath.mpf("0.5"), ns.finite_k(2)),
+                 lambda: ns.node_scaling_numeric(m, j, 0.5, ns.finite_k(2), dps=30)):  # fmt: skip
+        with pytest.raises(TypeError, match=r"^m and j must be single ints at dps = (15|30) "):
+            call()
+    # one node at a time at dps is the float64 value to 30 digits
+    at_30 = ns.node_scaling_numeric(4, 2, mpmath.mpf("0.5"), ns.finite_k(2), dps=30)
+    assert isinstance(at_30, mpmath.mpf) and float(at_30) == pytest.approx(want[1], rel=1e-15)

@@ -53,7 +53,7 @@ def test_ids_and_sources():
     assert all(c.id.startswith("node_scaling.") and c.source.startswith(ns.SEED) for c in CLAIMS)
 
 
-@pytest.mark.parametrize("dps", [15, 50])
+@pytest.mark.parametrize("dps", [30, 50])
 def test_numeric_claim_at_other_precisions(dps):
     claim = next(c for c in CLAIMS if c.id == "node_scaling.zipf_sum_of_squares_mpmath")
     assert claim.verify(dps=dps).status == "confirmed"
