@@ -52,7 +52,16 @@ from typing import Any
 import numpy as np
 from scipy.integrate._ivp import dop853_coefficients as _dop
 
-from numerics.scipy_ode import FIXED_POINT_MAX_STATE, LinearTail, check_interval, progress_bar
+from numerics.scipy_ode import (
+    FIXED_POINT_MAX_STATE,
+    PACE_GROWTH,
+    PACE_MARGIN,
+    PACE_WINDOW,
+    LinearTail,
+    PaceError,
+    check_interval,
+    progress_bar,
+)
 from solvable._core import numbers as nb
 
 __all__ = [
@@ -908,6 +917,36 @@ def _fixed_point(model, packing, f, y, fy, due, t, T_end, rtol, atol_b):
     return due & torch.as_tensor(ok, device=y.device), tail
 
 
+def _projected_pace(pace_t, pace_mean, t, due, used, t_end, max_steps, rows):
+    """:func:`numerics.scipy_ode.projected_pace` for each element still integrating
+    (``due``): the mean step of the last :data:`PACE_WINDOW` attempts; where it has stopped
+    growing and the attempts left at that pace exceed :data:`PACE_MARGIN` times what
+    ``max_steps`` leaves, a :class:`PaceError` naming the first such element (instead of
+    running to ``max_steps``: minutes for a long horizon without the fixed-point test).
+    Returns the new ``(pace_t, pace_mean)``."""
+    torch = _torch()
+    mean = (t - pace_t) / PACE_WINDOW
+    positive = mean > 0
+    left = (t_end - t) / torch.where(positive, mean, torch.ones_like(mean))
+    budget = (max_steps - used).to(t.dtype) * PACE_MARGIN  # float: no int64 overflow
+    grew = mean > PACE_GROWTH * pace_mean  # still growing: no projection (as scipy_ode)
+    slow = due & (pace_mean > 0) & positive & ~grew & (left > budget)
+    if bool(slow.any()):
+        k = int(torch.nonzero(slow)[0])
+        why = ""
+        if bool(mean[k] < pace_mean[k] / 2):  # the steps shrink by half or more per window
+            why = "; the steps shrink: a finite-time blow-up (or a flow too stiff for an "
+            why += "explicit method)"
+        raise PaceError(
+            f"batch element {int(rows[k])}: max_steps={max_steps} cannot reach the last of "
+            f"times, t = {float(t_end):.6g}: at the pace of the last {PACE_WINDOW} attempted "
+            f"steps (mean step {float(mean[k]):.3g}, no longer growing) it needs about "
+            f"{float(left[k]):.3g} more after {int(used[k])} (t = {float(t[k]):.6g}); raise "
+            f"max_steps, or ask for earlier times{why}"
+        )
+    return t.clone(), torch.where(due, mean, pace_mean)
+
+
 def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, progress, offset,
             fixed_point=True, workers=1):  # fmt: skip
     torch = _torch()
@@ -952,6 +991,10 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
     every = check_interval(N)
     attempts = 0
     last_rejected = torch.zeros(B, dtype=torch.bool, device=dev)
+    # the work budget of numerics.scipy_ode.projected_pace, per element: t and the mean
+    # step at the end of the last window of PACE_WINDOW attempts (0: no window yet)
+    pace_t = torch.zeros(B, dtype=dt, device=dev)
+    pace_mean = torch.zeros(B, dtype=dt, device=dev)
     nfev = 0
     fy_rows = f(y_rows)
     nfev += 1
@@ -1150,6 +1193,11 @@ def _dop853(model, params, ts, rtol, atol, measures, keep_params, max_steps, pro
                                        torch.full_like(j[now], k))  # fmt: skip
                     fixed_t = torch.where(done, t, fixed_t)
                     j = torch.where(done, torch.full_like(j, len(ts)), j)
+            if attempts % PACE_WINDOW == 0:
+                used = steps + rejected
+                pace_t, pace_mean = _projected_pace(
+                    pace_t, pace_mean, t, j < len(ts), used, T[-1], max_steps, rows
+                )
             if bar is not None:
                 done = torch.where(j < len(ts), t, T[-1])
                 bar.n = float(done.min())

@@ -309,6 +309,72 @@ def test_simulate_without_the_fixed_point_test_stops_early_on_a_far_horizon(monk
         numerics.simulate(case.setup, case.u0, case.W0, [1e15], method="scipy")
 
 
+def test_torch_gradient_flow_without_the_fixed_point_test_stops_early_on_a_far_horizon():
+    """The torch DOP853 has scipy's work budget, per batch element: a horizon its steps cannot
+    reach within max_steps stops after a few windows (it ran all 100 000 attempts, about two
+    minutes, before), naming the element; a reachable horizon is not refused."""
+    import torch
+
+    from numerics import models, torch_flow
+
+    case = xz.case("generic")
+    s = case.setup
+    f = lambda a: np.vectorize(float, otypes=[float])(np.asarray(a, dtype=object))  # noqa: E731
+    model = models.TwoLayerLinear(f(s.x), float(s.y), float(s.gamma), float(s.eta_u),
+                                  float(s.eta_w))  # fmt: skip
+    params = {k: torch.tensor(f(v), dtype=torch.float64)[None].repeat(2, *[1] * np.ndim(v))
+              for k, v in (("u", case.u0), ("W", case.W0))}  # fmt: skip
+    with pytest.raises(ArithmeticError, match=r"^batch element 0: max_steps=100000 cannot "
+                       r"reach the last of times, t = 1e\+15") as info:  # fmt: skip
+        torch_flow.gradient_flow(model, params, [1e15], fixed_point=False)
+    assert isinstance(info.value, ValueError)  # a PaceError: also a ValueError of the times
+    # the same flow to a horizon within reach runs, and the fixed-point test (on by
+    # default) reaches the far one
+    near = torch_flow.gradient_flow(model, params, [50.0], fixed_point=False)
+    far = torch_flow.gradient_flow(model, params, [1e15])
+    assert torch.isfinite(near.params["u"]).all() and torch.isfinite(far.params["u"]).all()
+
+
+def test_the_torch_pace_projection_from_both_sides():
+    """torch_flow._projected_pace: the rule of scipy_ode.projected_pace per element (test
+    above it), from both sides of its budget, its growth test and its first window."""
+    import torch
+
+    from numerics import scipy_ode, torch_flow
+
+    W, M = scipy_ode.PACE_WINDOW, scipy_ode.PACE_MARGIN
+    f64 = lambda *v: torch.tensor(v, dtype=torch.float64)  # noqa: E731
+    rows, due = torch.arange(2), torch.tensor([True, True])
+    t_end = 2.0 * W + M * 1000
+    used = torch.tensor([2 * W, 2 * W])
+    # element 1 is never projected: its pace (1e6 per step) grew from 1e-300
+    prev_t, prev_mean, t = f64(W, -1e6 * W), f64(1.0, 1e-300), f64(2.0 * W, 2.0 * W)
+    t_new, mean = torch_flow._projected_pace(prev_t, prev_mean, t, due, used, t_end,
+                                             2 * W + 1000, rows)  # fmt: skip
+    assert t_new.tolist() == t.tolist() and mean[0] == 1.0
+    with pytest.raises(ArithmeticError, match=rf"^batch element 0: max_steps={2 * W + 999} "):
+        torch_flow._projected_pace(prev_t, prev_mean, t, due, used, t_end, 2 * W + 999, rows)
+    # an element that is done is never projected, however far t_end is; and the error
+    # names the element's row, not its position among those due
+    torch_flow._projected_pace(prev_t, prev_mean, t, torch.tensor([False, True]), used,
+                               1e300, 2 * W + 1, rows)  # fmt: skip
+    with pytest.raises(ArithmeticError, match=r"^batch element 7: "):
+        torch_flow._projected_pace(prev_t, prev_mean, t, due, used, 1e300, 2 * W + 1,
+                                   torch.tensor([7, 8]))  # fmt: skip
+    # a pace still growing is not projected; the first window (mean 0) neither
+    grown = f64(1.0 / (scipy_ode.PACE_GROWTH + 0.01), 1e-300)
+    torch_flow._projected_pace(prev_t, grown, t, due, used, 1e300, 2 * W + 1, rows)
+    torch_flow._projected_pace(prev_t, f64(0.0, 0.0), t, due, used, 1e300, 2 * W + 1, rows)
+    # the blow-up wording from both sides: below half the previous mean, and at half
+    for previous, shrinking in ((2.0 + 1e-9, True), (2.0, False)):
+        with pytest.raises(ArithmeticError, match="cannot reach") as info:
+            torch_flow._projected_pace(prev_t, f64(previous, 1e-300), t, due, used, 1e300,
+                                       2 * W + 1, rows)  # fmt: skip
+        assert ("the steps shrink: a finite-time blow-up" in str(info.value)) is shrinking
+    # max_steps at int64's top: the budget is a float, no overflow
+    torch_flow._projected_pace(prev_t, prev_mean, t, due, used, t_end, 2**63 - 1, rows)
+
+
 @settings(max_examples=25, deadline=None)
 @given(ex=st.integers(-620, 620), ey=st.integers(-620, 620))
 def test_wide_closed_form_float64_is_right_or_refused_at_every_scale(ex, ey):
