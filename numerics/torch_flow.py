@@ -801,7 +801,10 @@ def gradient_flow(
     ``device``/``dtype`` move the parameters (default: where and what they are; float64
     recommended).  ``max_batch`` caps the chunk size; a chunk that runs out of memory is
     halved and retried.  ``max_steps`` caps the attempted steps of each element (an
-    ``ArithmeticError`` naming it, not a hang).  ``progress`` shows a tqdm bar of the
+    ``ArithmeticError`` naming it, not a hang); as in :func:`numerics.scipy_ode.integrate`,
+    an element whose pace over the last :data:`~numerics.scipy_ode.PACE_WINDOW` attempts
+    cannot reach the last time within ``PACE_MARGIN`` times what ``max_steps`` leaves stops
+    early (a :class:`~numerics.scipy_ode.PaceError`).  ``progress`` shows a tqdm bar of the
     slowest element's time.
 
     ``fixed_point`` (default on): from the 64th step on, every
