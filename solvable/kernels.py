@@ -940,14 +940,22 @@ def gram_torch(name: str, init: Initialisation, X: Any, Y: Any = None) -> Any:
     phi = _evaluator("phi", "torch")(diff, summ)
     out = _float_kernel(name, "torch", nx, ny, phi, m2, s2, "from the norms of X and Y")
     pairs = torch.nonzero(phi < _REFINE_BELOW)
-    if len(pairs) and not (X.requires_grad or Y.requires_grad):
-        # exact values from the float64 inputs (on the CPU), as gram does; not where a
-        # gradient is wanted (the replaced entries would not carry one)
+    if len(pairs):
+        # exact values from the float64 inputs (on the CPU), as gram does.  Where a gradient
+        # is wanted the correction is added detached: the values are exact and the
+        # gradient is the float formula's (whose own accuracy there is ~eps/phi)
         Xc = X.detach().to("cpu", torch.float64).numpy()
         Yc = Xc if Y is X else Y.detach().to("cpu", torch.float64).numpy()
         exact = _to_float64(_exact_kernels(name, init, Xc, Yc, pairs.tolist(), 17), name)
-        out = out.clone()
-        out[pairs[:, 0], pairs[:, 1]] = torch.as_tensor(exact, dtype=out.dtype, device=out.device)
+        exact = torch.as_tensor(exact, dtype=out.dtype, device=out.device)
+        i, k = pairs[:, 0], pairs[:, 1]
+        if out.requires_grad:
+            correction = torch.zeros_like(out, requires_grad=False)
+            correction[i, k] = exact - out.detach()[i, k]
+            out = out + correction
+        else:
+            out = out.clone()
+            out[i, k] = exact
         if bool(torch.isinf(out).any()):
             raise Float64RangeError(f"{name} kernel: a value exceeds the largest "
                                     f"{str(out.dtype).replace('torch.', '')} (from the norms of "

@@ -226,6 +226,35 @@ def test_gram_near_antiparallel_keeps_every_digit(dphi, backend):
         assert abs(got / float(ref) - 1) <= 2 * EPS
 
 
+@pytest.mark.parametrize("dphi", [1e-4, 1e-8])
+def test_gram_torch_under_autograd_keeps_every_digit_and_a_gradient(dphi):
+    """With ``requires_grad`` the near-antiparallel entries are the exact ones too (they were
+    the float formula's, 3e-12 .. 3e-4 off), and the gradient still flows: it is the float
+    formula's, compared with a central difference of the exact kernel."""
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=3) * 3.7
+    X = np.array([x, -0.31 * x + dphi * np.array([0.3, -0.2, 0.1])])
+    init = kernels.lecture_initialisation(3)
+    for name in kernels.KERNELS:
+        plain = kernels.gram_torch(name, init, torch.tensor(X))
+        Xg = torch.tensor(X, requires_grad=True)
+        K = kernels.gram_torch(name, init, Xg)
+        assert torch.equal(K.detach(), plain), name  # the exact values, bit for bit
+        (grad,) = torch.autograd.grad(K[0, 1], Xg)
+        assert bool(torch.isfinite(grad).all()), name
+        # d K[0, 1] / d X[0, 0] by a central difference of the exact (numpy, refined) gram,
+        # with a step 1e-3 of the angle's distance from pi (the kernel ~ phi^k there):
+        # truncation ~ 1e-6 relative, rounding ~ eps K / h; the float formula's gradient is
+        # good to ~ eps / phi relative (2e-8 at 1e-8): all far below 1e-4
+        h = 1e-3 * dphi
+        Xp, Xm = X.copy(), X.copy()
+        Xp[0, 0] += h
+        Xm[0, 0] -= h
+        fd = (kernels.gram(name, init, Xp)[0, 1] - kernels.gram(name, init, Xm)[0, 1]) / (2 * h)
+        scale = abs(kernels.gram(name, init, X)[0, 1]) / abs(X[0, 0]) + abs(fd)
+        assert abs(float(grad[0, 0]) - fd) <= 1e-4 * scale, (name, float(grad[0, 0]), fd)
+
+
 def test_the_float64_tolerance_is_not_loose():
     """F64_ULPS is an upper bound, not a fudge: over a fixed sweep of kernels, scales (down to
     the subnormal range) and angles (both ends) the largest error is at most a third of it

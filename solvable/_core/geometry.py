@@ -48,11 +48,16 @@ def _angle_fn(backend: str) -> Callable[..., Any]:
 
 def row_norms(Z: Any, backend: str) -> Any:
     """Euclidean norms along the last axis, without underflow or overflow of the squares
-    (each row scaled by its largest entry first)."""
+    (each row scaled by its largest entry first).  A zero row's norm is 0 with a zero
+    gradient under torch's autograd (``sqrt`` is never taken at 0: its infinite slope
+    times 0 made every gradient of a Gram matrix NaN, through its diagonal)."""
     o = ops(check_backend(backend))
     top = o.amax(o.abs(Z), -1)
-    safe = o.where(top > 0, top, o.ones_like(top))
-    return top * o.sqrt(o.sum((Z / safe[..., None]) ** 2, -1))
+    nonzero = top > 0
+    safe = o.where(nonzero, top, o.ones_like(top))
+    squares = o.sum((Z / safe[..., None]) ** 2, -1)  # >= 1 on a nonzero row
+    return o.where(nonzero, top * o.sqrt(o.where(nonzero, squares, o.ones_like(squares))),
+                   top)  # fmt: skip
 
 
 def norms_and_chords(X: Any, Y: Any, backend: str) -> tuple[Any, Any, Any, Any]:
