@@ -384,7 +384,7 @@ def integrate(
                     h = series.cap
                 t_next = t + h
                 last = t_next >= targets[-1]
-                if not last and steps >= max_steps:
+                if steps >= max_steps:  # the step that lands on the last time counts too
                     raise ArithmeticError(
                         f"max_steps={max_steps} steps taken by t = {mpmath.nstr(t, 6)} of "
                         f"{mpmath.nstr(targets[-1], 6)}: raise max_steps (or the flow blows up)"

@@ -52,8 +52,9 @@ MUTANTS = [
         seed="core",
         backend="numpy",
         file="solvable/_core/geometry.py",
-        old="    return top * o.sqrt(o.sum((Z / safe[..., None]) ** 2, -1))",
-        new="    return o.sqrt(o.sum((Z / safe[..., None]) ** 2, -1))",
+        old="    return o.where(nonzero, top * o.sqrt(o.where(nonzero, squares, "
+        "o.ones_like(squares))),",
+        new="    return o.where(nonzero, o.sqrt(o.where(nonzero, squares, o.ones_like(squares))),",
         why="overflow-safe row norm that forgets to multiply the scaling back (norm of x/max|x|)",
         tests=["tests/test_kernels.py"],
         claims="kernels.*",
