@@ -302,3 +302,26 @@ def test_full_sweeps(cid):
     claim = {c.id: c for c in theorems.select("ntg.*")}[f"ntg.{cid}"]
     v = claim.verify(full=True)
     assert v.status == "confirmed", v.detail
+
+
+@pytest.mark.parametrize("weights", [ns.zipf("1/2"), ns.finite_k(3)], ids=["zipf", "finite_k"])
+@pytest.mark.parametrize("m", [2, 5, 40])
+def test_frobenius_variances_at_dps_are_the_float64_values(m, weights):
+    """The dps paths of ``frobenius_variance`` (finite m: ``C_0 S_m``, ``S_m = sum_{j<=m}
+    lambda_{m,j}^2``) and ``frobenius_variance_limit`` (``C_0 (1 - gamma)^2 sum_j
+    lambda~_j^2``) give the float64 paths' numbers, at two precisions: each is its own
+    composition of generated evaluators (an outsider's mutant used the limit's sum at finite
+    m on the dps path only: 0.0338 instead of 0.0603). ReLU's C_0 is exact (no quadrature);
+    1e-13 allows the float64 sums of a few dozen rounded terms."""
+    gamma = "0.3"
+    for dps in (30, 40):
+        at = ntg.frobenius_variance(X4, "relu", m, gamma, weights, dps=dps)
+        limit = ntg.frobenius_variance_limit(X4, "relu", gamma, weights, dps=dps)
+        assert isinstance(at, mpmath.mpf) and isinstance(limit, mpmath.mpf)
+        assert float(at) == pytest.approx(ntg.frobenius_variance(X4, "relu", m, 0.3, weights),
+                                          rel=1e-13)  # fmt: skip
+        assert float(limit) == pytest.approx(
+            ntg.frobenius_variance_limit(X4, "relu", 0.3, weights), rel=1e-13)  # fmt: skip
+    # the two differ at finite m for Zipf weights (so the check above can tell them apart)
+    if weights == ns.zipf("1/2") or m < 3:
+        assert abs(at / limit - 1) > 1e-3
