@@ -12,6 +12,13 @@ Two kinds of function:
 
 Sources: seed 001 (Xu & Ziyin) eq. (18) and the alignment of Section 2.2; seed 000
 (node scaling) eqs. (6)-(7) and Definitions 7.1 / 7.3; seed 004 eq. (10).
+
+Arguments are checked for type and shape (never for finiteness, which would cost a device
+synchronisation per recorded time): tensors must be real floating-point torch tensors,
+``model`` one of :mod:`numerics.models` (with the method a measure needs), ``p`` / ``p0``
+dicts of the model's blocks as tensors with one leading batch size, and data (``x``, ``X``)
+arrays of finite real numbers whose last axis is the model's input dimension; anything else
+is a ``TypeError`` / ``ValueError`` naming the argument.
 """
 
 from __future__ import annotations
@@ -22,7 +29,9 @@ from typing import Any
 
 import numpy as np
 
+from numerics import models
 from solvable import ntg, xu_ziyin
+from solvable._core import numbers as nb
 
 __all__ = [
     "alignment",
@@ -47,11 +56,76 @@ def _torch() -> Any:
     return torch
 
 
+def _tensor(name: str, value: Any, ndim: int | None = None, *, min_ndim: int = 0) -> Any:
+    """``value`` if it is a real floating-point torch tensor with ``ndim`` (or at least
+    ``min_ndim``) axes; else a ``TypeError`` / ``ValueError`` naming ``name``."""
+    torch = _torch()
+    if not isinstance(value, torch.Tensor):
+        raise TypeError(f"{name} must be a torch tensor, got {type(value).__name__} "
+                        f"{nb.describe(value)}")  # fmt: skip
+    if not torch.is_floating_point(value):
+        raise TypeError(f"{name} must be a real floating-point tensor, got dtype {value.dtype}")
+    if (ndim is not None and value.ndim != ndim) or value.ndim < min_ndim:
+        want = ndim if ndim is not None else f">= {min_ndim}"
+        raise ValueError(f"{name} must have {want} dimensions, got shape {tuple(value.shape)}")
+    return value
+
+
+def _data_array(name: str, value: Any, ndim: int, width: int) -> np.ndarray:
+    """Data (a CPU tensor, an array or nested lists of finite real numbers) as float64, with
+    ``ndim`` axes, the last of length ``width``."""
+    if type(value).__module__.split(".")[0] == "torch" and hasattr(value, "detach"):
+        value = value.detach().cpu().tolist()  # as np.array(tensor) did, any dtype
+    arr = nb.check_float_array(name, value, ndim=ndim)
+    if arr.shape[-1] != width:
+        raise ValueError(f"{name} must have {width} entries along its last axis (the input "
+                         f"dimension), got shape {arr.shape}")  # fmt: skip
+    return arr
+
+
+def _model(name: str, model: Any, *kinds: str, needs: str = "output") -> Any:
+    """``model`` if it is one of :mod:`numerics.models` (``kinds``: one of these classes)
+    with the method ``needs``."""
+    classes = tuple(getattr(models, k) for k in kinds)
+    ok = isinstance(model, classes) if classes else hasattr(model, "blocks")
+    if not ok or not callable(getattr(model, needs, None)):
+        want = " or ".join(f"numerics.models.{k}" for k in kinds) or "one of numerics.models"
+        raise TypeError(f"{name} must be {want} (with .{needs}), got {type(model).__name__} "
+                        f"{nb.describe(model)}")  # fmt: skip
+    return model
+
+
+def _params(name: str, model: Any, p: Any, blocks: Any = None) -> Any:
+    """``p`` if it maps each of the model's ``blocks`` to a real tensor, one batch size."""
+    blocks = model.blocks if blocks is None else blocks
+    if not isinstance(p, Mapping):
+        raise TypeError(f"{name} must be a dict of block name -> tensor (B, *shape) for the "
+                        f"blocks {tuple(blocks)}, got {type(p).__name__} "
+                        f"{nb.describe(p)}")  # fmt: skip
+    missing = [b for b in blocks if b not in p]
+    if missing:
+        raise ValueError(f"{name} must hold the blocks {tuple(blocks)}; missing {missing}")
+    batch = {_tensor(f"{name}[{b!r}]", p[b], min_ndim=1).shape[0] for b in blocks}
+    if len(batch) > 1:
+        raise ValueError(f"{name}'s blocks must share one batch size, got {sorted(batch)}")
+    return p
+
+
+def _input_width(model: Any) -> int:
+    return int(_data(model).shape[-1])
+
+
 def alignment(u: Any, W: Any, x: Any) -> Any:
     """Seed 001, Section 2.2: the cosine between ``u`` (B, d) and ``W x`` (B, d) (the
     paper's zeta when d0 = 1); ``nan`` where either vector is zero."""
     torch = _torch()
-    x = torch.as_tensor(np.array(x, dtype=float), dtype=W.dtype, device=W.device)
+    W = _tensor("W", W, 3)
+    u = _tensor("u", u, 2)
+    if u.shape != W.shape[:2]:
+        raise ValueError(f"u must have shape (B, d) = {tuple(W.shape[:2])} (as W), got "
+                         f"{tuple(u.shape)}")  # fmt: skip
+    x = _data_array("x", x, 1, W.shape[2])
+    x = torch.as_tensor(x, dtype=W.dtype, device=W.device)
     v = W @ x
     num = (u * v).sum(-1)
     den = torch.linalg.vector_norm(u, dim=-1) * torch.linalg.vector_norm(v, dim=-1)
@@ -61,6 +135,7 @@ def alignment(u: Any, W: Any, x: Any) -> Any:
 def ntk_two_layer_linear(model: Any, p: Mapping[str, Any]) -> Any:
     """Seed 001 eq. (18) (corrected, see ``solvable errata``): ``K(x, x) = gamma^2 (eta_u
     ||W x||^2 + eta_w ||u||^2 ||x||^2)``, shape (B,)."""
+    _params("p", _model("model", model, "TwoLayerLinear"), p)
     x = model._t("x", p["W"])
     return xu_ziyin.ntk(p["u"], p["W"], x, model.eta_u, model.eta_w, model.gamma)
 
@@ -74,8 +149,10 @@ def ntk(model: Any, p: Mapping[str, Any], X: Any) -> Any:
     torch = _torch()
     from torch.func import jacrev, vmap
 
+    _params("p", _model("model", model), p)
     like = p[model.blocks[0]]
-    X = torch.as_tensor(np.array(X, dtype=float), dtype=like.dtype, device=like.device)
+    X = _data_array("X", X, 2, _input_width(model))
+    X = torch.as_tensor(X, dtype=like.dtype, device=like.device)
     trained = [b for b in model.blocks if model.rates[b] != 0]
 
     def single(theta: dict[str, Any], fixed: dict[str, Any]) -> Any:
@@ -95,19 +172,28 @@ def ntk(model: Any, p: Mapping[str, Any], X: Any) -> Any:
 def ntk_node_scaled(model: Any, p: Mapping[str, Any]) -> Any:
     """Seed 000 eq. (7): ``Theta(X) = 1/d sum_j lambda_j diag(sigma'(X w_j/sqrt d)) X X^T
     diag(sigma'(X w_j / sqrt d))`` on the model's data (B, n, n), times the rate eta."""
+    _params("p", _model("model", model, "NodeScaled"), p)
     X = model._t("X", p["W"])
     return model.eta * ntg.ntg(X, p["W"], p["a"], p["s"] ** 2, model.activation)
 
 
 def min_eigenvalue(K: Any) -> Any:
-    """The smallest eigenvalue of symmetric ``K`` (B, n, n) -> (B,)."""
+    """The smallest eigenvalue of symmetric ``K`` (B, n, n) -> (B,) (float32 or float64)."""
     torch = _torch()
+    _tensor("K", K, min_ndim=2)
+    if K.shape[-1] != K.shape[-2] or K.shape[-1] == 0:
+        raise ValueError(f"K must be square matrices (..., n, n) with n >= 1, got shape "
+                         f"{tuple(K.shape)}")  # fmt: skip
+    if K.dtype not in (torch.float32, torch.float64):
+        raise TypeError(f"K must be a float32 or float64 tensor (torch's eigvalsh), got "
+                        f"{K.dtype}")  # fmt: skip
     return torch.linalg.eigvalsh(K)[..., 0]
 
 
 def relative_change(new: Any, old: Any) -> Any:
     """``||new - old||_F / ||old||_F`` over all but the batch dimension, (B,)."""
     torch = _torch()
+    _same_shape(("new", new), ("old", old))
     dims = tuple(range(1, new.ndim))
     num = torch.linalg.vector_norm(new - old, dim=dims) if dims else (new - old).abs()
     den = torch.linalg.vector_norm(old, dim=dims) if dims else old.abs()
@@ -116,16 +202,32 @@ def relative_change(new: Any, old: Any) -> Any:
 
 def relative_distance(theta: Any, theta0: Any) -> Any:
     """Seed 004 eq. (10): ``RD(W) = ||theta_W - theta_W(0)||_2 / ||theta_W(0)||_2`` (B,)."""
+    _same_shape(("theta", theta), ("theta0", theta0))
     return relative_change(theta, theta0)
+
+
+def _same_shape(a: tuple[str, Any], b: tuple[str, Any]) -> None:
+    """Two real tensors (batch first) of one shape."""
+    (na, ta), (nb_, tb) = a, b
+    _tensor(na, ta, min_ndim=1), _tensor(nb_, tb, min_ndim=1)
+    if ta.shape != tb.shape:
+        raise ValueError(f"{na} and {nb_} must have the same shape (B, ...), got "
+                         f"{tuple(ta.shape)} and {tuple(tb.shape)}")  # fmt: skip
 
 
 def feature_learning_ratios(model: Any, p: Mapping[str, Any], p0: Mapping[str, Any],
                             x: Any) -> tuple[Any, Any]:  # fmt: skip
     """Seed 000 eqs. (17) and (18) at one input ``x`` (d,): with ``phi_j = sigma(Z_j(x))``,
     ``sum_j lambda_j (phi_j(t) - phi_j(0))^2 / sum_k lambda_k phi_k(0)^2`` (Definition
-    7.1) and the same with ``max_j`` in the numerator (Definition 7.3); (B,) each."""
+    7.1) and the same with ``max_j`` in the numerator (Definition 7.3); (B,) each; ``nan``
+    for a network whose initial features all vanish at ``x`` (the denominator is 0: a ReLU
+    network with every unit off at ``x``, or ``x = 0``)."""
     torch = _torch()
-    x = torch.as_tensor(np.array(x, dtype=float), dtype=p["W"].dtype, device=p["W"].device)
+    _model("model", model, needs="features")
+    _params("p", model, p, ("W", "s"))
+    _params("p0", model, p0, ("W", "s"))
+    x = _data_array("x", x, 1, _input_width(model))
+    x = torch.as_tensor(x, dtype=p["W"].dtype, device=p["W"].device)
     x = x[None, :]
     phi = model.features(p, x)[:, 0, :]
     phi0 = model.features(p0, x)[:, 0, :]
@@ -144,31 +246,47 @@ def _rows_of(p0: Mapping[str, Any], rows: Any) -> dict[str, Any]:
 
 def record_loss(model: Any) -> Callable[[Mapping[str, Any], Any], Any]:
     """The loss (B,)."""
+    _model("model", model, needs="loss")
     return lambda p, rows: model.loss(p)
 
 
 def record_ntk(model: Any, X: Any | None = None) -> Callable[[Mapping[str, Any], Any], Any]:
     """The learning-rate weighted NTK Gram matrix on ``X`` (default: the model's data)."""
+    _model("model", model)
+    if X is not None:
+        X = _data_array("X", X, 2, _input_width(model))
     return lambda p, rows: ntk(model, p, _data(model) if X is None else X)
 
 
 def record_ntk_change(model: Any, p0: Mapping[str, Any],
                       X: Any | None = None) -> Callable[[Mapping[str, Any], Any], Any]:  # fmt: skip
     """``||K(t) - K(0)||_F / ||K(0)||_F`` of the NTK Gram matrix, from the initial
-    parameters ``p0`` of the whole batch."""
-    data = _data(model) if X is None else X
+    parameters ``p0`` of the whole batch; ``nan`` for a network whose initial NTK on ``X`` is
+    zero (0/0: zero data, or every unit's slope 0 at ``p0``)."""
+    _params("p0", _model("model", model), p0)
+    data = _data(model) if X is None else _data_array("X", X, 2, _input_width(model))
     K0 = ntk(model, p0, data)
     return lambda p, rows: relative_change(ntk(model, p, data), K0[rows.to(K0.device)])
 
 
 def record_relative_distance(block: str, p0: Mapping[str, Any]) -> Callable[..., Any]:
     """Seed 004 eq. (10) for one block, against the initial parameters ``p0``."""
+    if not isinstance(block, str):
+        raise TypeError(f"block must be a str (a key of p0), got {nb.describe(block)}")
+    if not isinstance(p0, Mapping) or block not in p0:
+        keys = sorted(p0) if isinstance(p0, Mapping) else None
+        raise ValueError(f"block must be a key of p0 (a dict of tensors: {keys}), got "
+                         f"{block!r}")  # fmt: skip
+    _tensor(f"p0[{block!r}]", p0[block], min_ndim=1)
     return lambda p, rows: relative_distance(p[block], _rows_of(p0, rows)[block])
 
 
 def record_feature_learning(model: Any, p0: Mapping[str, Any], x: Any) -> Callable[..., Any]:
-    """Seed 000 Definitions 7.1 and 7.3 at ``x``: a (B, 2) tensor (sum ratio, max ratio)."""
+    """Seed 000 Definitions 7.1 and 7.3 at ``x``: a (B, 2) tensor (sum ratio, max ratio);
+    ``nan`` where they are undefined (:func:`feature_learning_ratios`)."""
     torch = _torch()
+    _params("p0", _model("model", model, needs="features"), p0, ("W", "s"))
+    x = _data_array("x", x, 1, _input_width(model))
 
     def fn(p: Mapping[str, Any], rows: Any) -> Any:
         r_sum, r_max = feature_learning_ratios(model, p, _rows_of(p0, rows), x)

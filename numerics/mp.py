@@ -54,15 +54,17 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import numbers
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import mpmath
 import sympy as sp
 
-from numerics.scipy_ode import PACE_WINDOW, progress_bar, projected_pace
+from numerics.scipy_ode import PACE_WINDOW, _check_flag, progress_bar, projected_pace
+from solvable._core import numbers as nb
 from solvable._core.backends import generate
 
 __all__ = [
@@ -115,8 +117,13 @@ def compile_polynomial(
 
     ``sympy.cse`` first finds the shared subexpressions (e.g. the residual
     ``gamma u^T W x - y`` of seed 001 eq. (31)), which become single nodes.  Raises
-    ``ValueError`` if ``rhs`` is not a polynomial in ``state`` or has unknown symbols.
+    ``ValueError`` if ``rhs`` is not a polynomial in ``state`` or has unknown symbols, and
+    ``TypeError`` if ``state`` / ``params`` are not sequences of distinct sympy Symbols or an
+    entry of ``rhs`` is not a sympy expression or a real number (strings are never parsed).
     """
+    state = _symbols("state", state)
+    params = _symbols("params", params)
+    rhs = _sequence("rhs", rhs)
     if len(rhs) != len(state):
         raise ValueError(
             f"rhs must have one entry per state symbol, got {len(rhs)} vs {len(state)}"
@@ -139,7 +146,6 @@ def compile_polynomial(
     replaced: dict[sp.Symbol, sp.Expr] = {}  # cse symbol -> its full expression
 
     def build(e: sp.Expr) -> int:
-        e = sp.sympify(e, strict=True)
         if e in temps:
             return temps[e]
         if e.is_Symbol:
@@ -147,7 +153,7 @@ def compile_polynomial(
                 return emit(("state", state_index[e]), False)
             if e in param_index:
                 return emit(("param", param_index[e]), True)
-            raise ValueError(f"rhs has a symbol that is neither state nor parameter: {e}")
+            raise ValueError(f"rhs has a symbol that is in neither state nor params: {e}")
         if e.is_Number:
             if not e.is_real or not e.is_finite:
                 raise ValueError(f"rhs has a non-real or infinite constant: {e}")
@@ -172,10 +178,13 @@ def compile_polynomial(
             return node
         if not uses_state:
             # a function of the parameters alone (e.g. sqrt(eta)): evaluated once
+            if not e.free_symbols and (e.is_extended_real is False or e.is_finite is False
+                                       or e.has(sp.nan)):  # fmt: skip
+                raise ValueError(f"rhs has a non-real or infinite constant: {e}")
             return emit(("expr", e.xreplace(replaced)), True)
         raise ValueError(f"vector field is not polynomial in the state: {e}")
 
-    replacements, reduced = sp.cse([sp.sympify(e, strict=True) for e in rhs])
+    replacements, reduced = sp.cse([_expression(f"rhs[{i}]", e) for i, e in enumerate(rhs)])
     for sym, expr in replacements:
         replaced[sym] = expr.xreplace(replaced)
         temps[sym] = build(expr)
@@ -184,8 +193,83 @@ def compile_polynomial(
 
 
 def order(digits: int) -> int:
-    """Jorba-Zou order for a relative tolerance ``10^-digits``: ``ceil(ln(1/eps)/2) + 1``."""
+    """Jorba-Zou order for a relative tolerance ``10^-digits``: ``ceil(ln(1/eps)/2) + 1``
+    (``digits``: an int >= 1)."""
+    digits = nb.check_int("digits", digits)
     return math.ceil(digits * math.log(10) / 2) + 1
+
+
+def _sequence(name: str, values: Any) -> list[Any]:
+    """``values`` (a list, tuple, 1-d array or other finite iterable, not a string or a
+    mapping) as a list; anything else is a ``TypeError`` naming ``name``."""
+    items = None
+    if not isinstance(values, (str, bytes, Mapping)):
+        try:
+            items = list(values)
+        except TypeError:  # not iterable (a number, None, a 0-d array or tensor)
+            pass
+    if items is None:
+        raise TypeError(f"{name} must be a sequence, got {type(values).__name__} "
+                        f"{nb.describe(values)}")  # fmt: skip
+    return items
+
+
+def _symbols(name: str, values: Any) -> list[sp.Symbol]:
+    """A sequence of distinct sympy Symbols (never strings: a string would be an argument
+    name in generated code)."""
+    items = _sequence(name, values)
+    for i, v in enumerate(items):
+        if not isinstance(v, sp.Symbol):
+            raise TypeError(f"{name}[{i}] must be a sympy Symbol, got {type(v).__name__} "
+                            f"{nb.describe(v)}")  # fmt: skip
+    if len(set(items)) != len(items):
+        raise ValueError(f"{name} must hold distinct symbols, got {nb.describe(items)}")
+    return items
+
+
+def _expression(name: str, value: Any) -> sp.Expr:
+    """A sympy expression, or a real number as one (``sympify(strict=True)``: no string is
+    parsed); a bool, a string or another object is a ``TypeError`` naming ``name``."""
+    try:
+        e = sp.sympify(value, strict=True)  # a bool becomes sympy's true: not an Expr
+    except sp.SympifyError:
+        e = None
+    if not isinstance(e, sp.Expr):
+        raise TypeError(f"{name} must be a sympy expression or a real number, got "
+                        f"{type(value).__name__} {nb.describe(value)}")  # fmt: skip
+    return e
+
+
+def _reals(name: str, values: Any) -> list[Any]:
+    """A sequence of finite real numbers (:func:`solvable._core.numbers.check_number`:
+    int, float, numpy scalar, Fraction, decimal string or ``mpf``), each checked, as given."""
+    items = _sequence(name, values)
+    for i, v in enumerate(items):
+        try:
+            nb.check_number(f"{name}[{i}]", v)
+        except ValueError as exc:
+            raise ValueError(f"{name} must be finite real numbers; {exc}") from None
+    return items
+
+
+def _blocks(blocks: Any, n: int) -> list[tuple[int, int]]:
+    """``[start, stop)`` index ranges with ``0 <= start <= stop <= n``."""
+    out = []
+    for i, b in enumerate(_sequence("blocks", blocks)):
+        pair = _sequence(f"blocks[{i}]", b) if not isinstance(b, (str, bytes)) else None
+        if (
+            pair is None
+            or len(pair) != 2
+            or not all(isinstance(v, numbers.Integral) and not isinstance(v, bool) for v in pair)
+        ):
+            raise TypeError(f"blocks[{i}] must be a pair of ints (start, stop), got "
+                            f"{nb.describe(b)}")  # fmt: skip
+        start, stop = int(pair[0]), int(pair[1])
+        if not 0 <= start <= stop <= n:
+            raise ValueError(f"blocks[{i}] = {nb.describe(b)} must satisfy 0 <= start <= stop "
+                             f"<= {n} (the state's length)")  # fmt: skip
+        out.append((start, stop))
+    return out
 
 
 def _const_values(
@@ -315,20 +399,52 @@ def integrate(
     2x faster than the numpy engine it replaced on seed 001 at d = 50, 6x on small systems
     (``benchmarks/oracle_speed.py``).
 
+    Arguments: ``prog`` from :func:`compile_polynomial`; ``params``, ``y0`` and ``times``
+    sequences of finite real numbers (int, float, decimal str, Fraction, ``mpf``);
+    ``param_symbols`` the program's parameter Symbols; ``dps`` an int in ``[1,
+    MAX_DPS]`` and ``guard`` in ``[0, MAX_DPS]``; ``taylor_order`` an int from 2 to 10 times
+    :func:`order`'s; ``0 < safety <= 1``.  Anything else is a ``TypeError`` / ``ValueError``
+    naming the argument.
+
     Returns the states (lists of ``mpf`` at ``dps + guard`` digits) and statistics
     (``steps``, ``order``).
     """
-    blocks = [(0, len(y0))] if blocks is None else list(blocks)
+    if not isinstance(prog, TaylorProgram):
+        raise TypeError(f"prog must be a TaylorProgram (from compile_polynomial), got "
+                        f"{type(prog).__name__} {nb.describe(prog)}")  # fmt: skip
+    y0, params, times = _reals("y0", y0), _reals("params", params), _reals("times", times)
+    param_symbols = _symbols("param_symbols", param_symbols)
+    blocks = [(0, len(y0))] if blocks is None else _blocks(blocks, len(y0))
     if len(y0) != prog.n_state:
         raise ValueError(f"y0 must have {prog.n_state} entries, got {len(y0)}")
     if len(params) != prog.n_params:
         raise ValueError(f"params must have {prog.n_params} entries, got {len(params)}")
+    if len(param_symbols) != prog.n_params:
+        raise ValueError(f"param_symbols must have {prog.n_params} entries (one per entry of "
+                         f"params), got {len(param_symbols)}")  # fmt: skip
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+    progress = _check_flag("progress", progress)
+    dps, guard = nb.check_int("dps", dps), nb.check_int("guard", guard, low=0)
+    for name, value in (("dps", dps), ("guard", guard)):
+        if value > nb.MAX_DPS:
+            raise ValueError(f"{name} must be at most {nb.MAX_DPS} digits, got {value}")
     work = dps + guard
+    integral = isinstance(taylor_order, numbers.Integral) and not isinstance(taylor_order, bool)
+    if taylor_order is not None and not integral:
+        raise TypeError(f"taylor_order must be None or an int >= 2, got "
+                        f"{type(taylor_order).__name__} {nb.describe(taylor_order)}")  # fmt: skip
     p = order(work) if taylor_order is None else int(taylor_order)
     if p < 2:
         raise ValueError(f"taylor_order must be >= 2, got {p}")
+    if p > 10 * order(work):
+        raise ValueError(f"taylor_order must be at most 10 times the Jorba-Zou order "
+                         f"{order(work)} of dps + guard = {work} digits (each step costs "
+                         f"O(order^2)), got {p}")  # fmt: skip
+    nb.check_number("safety", safety, positive=True)
+    if not nb.to_mpf(safety) <= 1:
+        raise ValueError(f"safety must be in (0, 1] (a factor on the step rule's step), got "
+                         f"{nb.describe(safety)}")  # fmt: skip
     if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
         raise ValueError(f"max_steps must be an integer >= 1, got {max_steps!r}")
     out: list[list[Any]] = []
@@ -336,9 +452,11 @@ def integrate(
     with mpmath.workdps(work):
         eps = mpmath.mpf(10) ** (-work)
         inv = {k: mpmath.mpf(1) / k for k in (p - 1, p)}
-        cvals = _const_values(prog, [mpmath.mpf(v) for v in params], param_symbols)
-        y = [mpmath.mpf(v) for v in y0]
-        targets = [mpmath.mpf(v) for v in times]
+        cvals = _const_values(prog, [nb.to_mpf(v) for v in params], param_symbols)
+        y = [nb.to_mpf(v) for v in y0]
+        targets = [nb.to_mpf(v) for v in times]
+        if not isinstance(safety, (int, float, mpmath.mpf)):  # a str, Fraction, numpy scalar
+            safety = nb.to_mpf(safety)
         if any(b < a for a, b in itertools.pairwise(targets)) or (targets and targets[0] < 0):
             raise ValueError("times must be sorted and >= 0")
         if engine == "vector":

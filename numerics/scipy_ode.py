@@ -27,6 +27,7 @@ import numpy as np
 import sympy as sp
 from scipy.integrate import DOP853
 
+from solvable._core import numbers as nb
 from solvable._core.backends import generate
 from solvable._core.flows import GradientFlow
 
@@ -35,6 +36,7 @@ __all__ = [
     "FIXED_POINT_MAX_STATE",
     "MAX_STEPS",
     "PACE_WINDOW",
+    "FlowError",
     "LinearTail",
     "PaceError",
     "check_interval",
@@ -67,8 +69,47 @@ def _jacobian(flow: GradientFlow):
 def check_interval(n_state: int) -> int:
     """Steps between two fixed-point tests: a test costs about ``N + 2`` evaluations of the
     field (the Hessian, and the field at the predicted limit) and a DOP853 step 12, so
-    testing every ``max(16, (N + 2) / 3)`` steps adds at most ~25% to the cost."""
+    testing every ``max(16, (N + 2) / 3)`` steps adds at most ~25% to the cost
+    (``n_state``: an int >= 0)."""
+    n_state = nb.check_int("n_state", n_state, low=0)
     return max(16, math.ceil((n_state + 2) / 3))
+
+
+def _check_flag(name: str, value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {type(value).__name__} "
+                        f"{nb.describe(value)}")  # fmt: skip
+    return bool(value)
+
+
+def _real(name: str, value: Any, *, low: float = -math.inf) -> float:
+    """A finite real number ``>= low`` as a float64 (decimal strings, Fractions and ``mpf``
+    included: :func:`solvable._core.numbers.check_number`)."""
+    out = nb.to_float(nb.check_number(name, value), name)
+    if not out >= low:
+        raise ValueError(f"{name} must be >= {low:g}, got {nb.describe(value)}")
+    return out
+
+
+def _real_array(name: str, value: Any, ndim: int | tuple[int, ...], *,
+                finite: bool = True) -> np.ndarray:  # fmt: skip
+    """``value`` as a float64 array with ``ndim`` axes (one of them, if a tuple; empty
+    allowed).  A numpy array of
+    real numbers is taken as it is (with its non-finite entries where ``finite`` is False);
+    anything else goes through :func:`solvable._core.numbers.check_float_array` (every entry
+    a finite real number: no bool, complex, string, None or tensor)."""
+    if isinstance(value, np.ndarray) and value.dtype.kind in "fiu":
+        arr = value.astype(float, copy=False)
+        ndims = (ndim,) if isinstance(ndim, int) else ndim
+        if arr.ndim not in ndims:
+            raise ValueError(f"{name} must have {' or '.join(map(str, ndims))} dimensions, got "
+                             f"shape {arr.shape}")  # fmt: skip
+        if finite and not np.isfinite(arr).all():
+            raise ValueError(f"{name} must be finite, got {arr[~np.isfinite(arr)][0]!r}")
+        return arr
+    if ndim == 1 and isinstance(value, (list, tuple)) and not value:
+        return np.empty(0)
+    return nb.check_float_array(name, value, ndim=ndim)
 
 
 class LinearTail:
@@ -112,16 +153,23 @@ class LinearTail:
     When it holds, the state at a later time ``t + s`` is ``theta + sqrt(eta) sum_k c_k
     phi_k(s) v_k`` over the non-flat modes: its error is the linearisation's, second order
     in a change that is itself below the tolerance.
+
+    Arguments (numpy arrays of real numbers): ``S`` (B, N, N) and ``zdot`` (B, N), where a
+    non-finite entry makes its element inadmissible (criterion 3); ``scale`` and
+    ``root_eta``, (B, N), (1, N) or (N,), finite and ``>= 0``; ``t_left``, B times ``>= 0``
+    (``inf``: the limit); ``eps`` and ``rtol`` in ``[0, 1)``.  Anything else is a
+    ``TypeError`` / ``ValueError`` naming the argument.
     """
 
     def __init__(self, S: np.ndarray, zdot: np.ndarray, scale: np.ndarray, root_eta: np.ndarray,
                  t_left: np.ndarray, eps: float, rtol: float) -> None:  # fmt: skip
-        S = np.asarray(S, dtype=float)
+        S, zdot, scale, root_eta, t_left, eps, rtol = _tail_arguments(
+            S, zdot, scale, root_eta, t_left, eps, rtol
+        )
         B, N = S.shape[0], S.shape[1]
         norm = np.abs(S).max(axis=(1, 2)) if N else np.zeros(B)
         asym = np.abs(S - np.swapaxes(S, 1, 2)).max(axis=(1, 2)) if N else np.zeros(B)
         S = 0.5 * (S + np.swapaxes(S, 1, 2))
-        zdot = np.asarray(zdot, dtype=float)
         finite = np.isfinite(S).all(axis=(1, 2)) & np.isfinite(zdot).all(axis=1)
         S = np.where(finite[:, None, None], S, 0.0)
         self.lam, self.V = np.linalg.eigh(S)
@@ -131,8 +179,8 @@ class LinearTail:
         lam_plus = np.where(self.lam > self.tau[:, None], self.lam, np.inf).min(axis=1)
         self.t_left = np.asarray(t_left, dtype=float).reshape(B)
         self.flat_horizon = np.minimum(self.t_left, 1.0 / lam_plus)
-        self.scale = np.asarray(scale, dtype=float)
-        self.root_eta = np.asarray(root_eta, dtype=float)
+        self.scale = scale
+        self.root_eta = root_eta
         self.zdot = zdot
         self.admissible = finite & (asym <= 1e-3 * norm)
         self.remaining = self.bound(self.zdot, flat=False)
@@ -181,8 +229,40 @@ class LinearTail:
         return self.admissible & (self.remaining <= 100.0) & (self.drift <= 1.0)
 
 
+def _tail_arguments(S: Any, zdot: Any, scale: Any, root_eta: Any, t_left: Any, eps: Any,
+                    rtol: Any) -> tuple[Any, ...]:  # fmt: skip
+    """:class:`LinearTail`'s arguments checked (its docstring), as float64 arrays."""
+    S = _real_array("S", S, 3, finite=False)
+    B, N = S.shape[0], S.shape[1]
+    if B < 1 or S.shape[2] != N:
+        raise ValueError(f"S must have shape (B, N, N) with B >= 1, got {S.shape}")
+    zdot = _real_array("zdot", zdot, 2, finite=False)
+    if zdot.shape != (B, N):
+        raise ValueError(f"zdot must have shape (B, N) = {(B, N)} (as S), got {zdot.shape}")
+    rows = []
+    for name, value in (("scale", scale), ("root_eta", root_eta)):
+        arr = _real_array(name, value, (1, 2))
+        if arr.shape not in ((B, N), (1, N), (N,)) or not (arr >= 0).all():
+            raise ValueError(f"{name} must have shape (B, N) = {(B, N)}, (1, {N}) or ({N},) "
+                             f"and entries >= 0, got shape {arr.shape}")  # fmt: skip
+        rows.append(arr)
+    flat = t_left.reshape(-1) if isinstance(t_left, np.ndarray) else t_left
+    t_left = _real_array("t_left", flat, 1, finite=False)
+    if t_left.shape != (B,) or not (t_left >= 0).all():
+        raise ValueError(f"t_left must hold B = {B} times >= 0, got {nb.describe(t_left)}")
+    eps, rtol = _real("eps", eps, low=0.0), _real("rtol", rtol, low=0.0)
+    for name, value in (("eps", eps), ("rtol", rtol)):
+        if not value < 1:
+            raise ValueError(f"{name} must be in [0, 1) (a relative tolerance), got {value!r}")
+    return S, zdot, rows[0], rows[1], t_left, eps, rtol
+
+
 def progress_bar(total: float, unit: str = "t") -> Any:
-    """A tqdm bar of the time reached (``progress=True`` of the integrators)."""
+    """A tqdm bar of the time reached (``progress=True`` of the integrators): ``total`` a
+    finite real number >= 0, ``unit`` a str."""
+    total = _real("total", total, low=0.0)
+    if not isinstance(unit, str):
+        raise TypeError(f"unit must be a str, got {type(unit).__name__} {nb.describe(unit)}")
     try:
         from tqdm.auto import tqdm
     except ImportError as exc:
@@ -219,12 +299,39 @@ def integrate(
     cannot reach stops after a few windows, not after ``max_steps`` steps;
     ``progress`` shows a tqdm bar of ``t``.  Statistics: ``nfev``, ``steps``, ``checks``
     and ``fixed_point_t`` (the time the test succeeded, or None).
+
+    ``params`` (one per ``flow.params``), ``y0`` (one per ``flow.state``), ``times`` and
+    ``rates`` are finite real numbers, ``0 < rtol < 1``; a wrong type or value is a
+    ``TypeError`` / ``ValueError`` naming the argument, and so is a start where the field is
+    not finite in float64.  A run that fails on the way (DOP853's step underflows: the flow
+    leaves the float64 range or blows up in finite time) raises :class:`FlowError`, an
+    ``ArithmeticError`` and a ``ValueError`` of ``params``, ``y0`` and ``times``.
     """
     if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
         raise ValueError(f"max_steps must be an integer >= 1, got {max_steps!r}")
+    if not isinstance(flow, GradientFlow):
+        raise TypeError(f"flow must be a GradientFlow, got {type(flow).__name__} "
+                        f"{nb.describe(flow)}")  # fmt: skip
+    y0, params = _real_array("y0", y0, 1), _real_array("params", params, 1).tolist()
+    for name, value, want in (("y0", y0, flow.state), ("params", params, flow.params)):
+        if len(value) != len(want):
+            raise ValueError(
+                f"{name} must have {len(want)} entries (one per symbol of "
+                f"flow.{'state' if name == 'y0' else 'params'}), got {len(value)}"
+            )
+    rtol = _real("rtol", rtol)
+    if not 0 < rtol < 1:
+        raise ValueError(f"rtol must be in (0, 1), got {rtol!r}")
+    if rates is not None:
+        rates = _real_array("rates", rates, 1)
+        if rates.shape != y0.shape or not (rates >= 0).all():
+            raise ValueError(f"rates must hold {y0.size} learning rates >= 0 (one per entry "
+                             f"of y0), got {nb.describe(rates.tolist())}")  # fmt: skip
+    progress = _check_flag("progress", progress)
+    times = _real_array("times", times, 1)
+    if times.size and (times[0] < 0 or (np.diff(times) < 0).any()):
+        raise ValueError(f"times must be sorted and >= 0, got {nb.describe(times.tolist())}")
     f = _compiled(flow)
-    y0 = np.asarray(y0, dtype=float)
-    params = list(params)
     scale = float(np.max(np.abs(y0))) if y0.size else 0.0
     atol = rtol * 1e-3 * (scale if scale > 0 else 1.0)
     nfev = 0
@@ -234,7 +341,6 @@ def integrate(
         nfev += 1
         return np.asarray(f(y, params), dtype=float)
 
-    times = np.asarray(times, dtype=float)
     stats: dict[str, Any] = {"nfev": 0, "steps": 0, "checks": 0, "fixed_point_t": None}
     t_end = float(times[-1]) if times.size else 0.0
     if t_end == 0.0:
@@ -248,7 +354,11 @@ def integrate(
     while j < len(times) and times[j] <= 0.0:
         out[j] = y0
         j += 1
-    solver = DOP853(rhs, 0.0, y0, t_end, rtol=rtol, atol=atol)
+    with np.errstate(all="ignore"):  # the field at the start: a NaN there would loop forever
+        solver = DOP853(rhs, 0.0, y0, t_end, rtol=rtol, atol=atol)
+    if not (np.isfinite(solver.f).all() and np.isfinite(solver.h_abs)):
+        raise ValueError("the field at the start is not finite in float64: params or y0 too "
+                         "large for the flow's products (rescale them)")  # fmt: skip
     bar = progress_bar(t_end) if progress else None
     steps = 0
     pace: tuple[float, float] | None = None  # (t, mean step) at the last window's end
@@ -261,7 +371,11 @@ def integrate(
                 )
             message = solver.step()
             if solver.status == "failed":
-                raise ArithmeticError(f"DOP853 failed at t = {solver.t:.6g}: {message}")
+                raise FlowError(
+                    f"DOP853 failed at t = {solver.t:.6g}: {message} (the flow "
+                    "leaves the float64 range or blows up in finite time from these "
+                    "params and y0: rescale them, or ask for earlier times)"
+                )
             steps += 1
             if steps % PACE_WINDOW == 0:
                 pace = projected_pace(pace, float(solver.t), steps, t_end, max_steps)
@@ -310,6 +424,12 @@ PACE_MARGIN = 100  # refused only when the projection exceeds max_steps this man
 # a run whose steps later grow 100-fold (a transient left behind) is still never cut short
 
 
+class FlowError(ArithmeticError, ValueError):
+    """DOP853 failed (its step underflowed) in :func:`integrate`: an ``ArithmeticError`` of
+    the run, and a ``ValueError`` of its ``params``, ``y0`` and ``times`` (the flow they
+    define leaves the float64 range, or blows up, before the last time)."""
+
+
 class PaceError(ArithmeticError, ValueError):
     """A horizon the integrator cannot reach within ``max_steps`` (:func:`projected_pace`):
     an ``ArithmeticError`` of the run, and a ``ValueError`` of its ``times`` / ``max_steps``
@@ -329,7 +449,17 @@ def projected_pace(last: tuple[Any, Any] | None, t: Any, steps: int, t_end: Any,
     :data:`PACE_MARGIN` times what ``max_steps`` leaves, an ``ArithmeticError`` naming
     ``max_steps`` and the projection (and a finite-time blow-up, where the mean step fell
     by half or more since the previous window).  Times are floats, or ``mpf`` for the mpmath
-    integrator (whose steps may be far below float64's range: t = 1e-598)."""
+    integrator (whose steps may be far below float64's range: t = 1e-598).  ``last`` is None or
+    the pair returned by the previous call, ``t``, ``t_end`` finite floats (or ``mpf``),
+    ``steps >= 0`` and ``max_steps >= 1`` ints."""
+    if last is not None:
+        if isinstance(last, (str, bytes)) or not isinstance(last, (tuple, list)) or \
+                len(last) != 2:  # fmt: skip
+            raise TypeError(f"last must be None or a pair (t, mean step), got "
+                            f"{nb.describe(last)}")  # fmt: skip
+        last = (_time("last[0]", last[0]), _time("last[1]", last[1]))
+    t, t_end = _time("t", t), _time("t_end", t_end)
+    steps, max_steps = nb.check_int("steps", steps, low=0), nb.check_int("max_steps", max_steps)
     t0 = 0 if last is None else last[0]
     mean = (t - t0) / PACE_WINDOW
     if last is not None and 0 < mean <= PACE_GROWTH * last[1]:
@@ -348,6 +478,18 @@ def projected_pace(last: tuple[Any, Any] | None, t: Any, steps: int, t_end: Any,
                 )
             )
     return t, mean
+
+
+def _time(name: str, value: Any) -> Any:
+    """A finite time for :func:`projected_pace`: an ``mpf`` as it is, another real number as
+    a float64."""
+    if isinstance(value, mpmath.mpf):
+        if not mpmath.isfinite(value):
+            raise ValueError(f"{name} must be finite, got {value}")
+        return value
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} must be a float or an mpmath.mpf, got str {nb.describe(value)}")
+    return _real(name, value)
 
 
 def _zdot(fy: np.ndarray, root_eta: np.ndarray) -> np.ndarray:

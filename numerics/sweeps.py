@@ -91,6 +91,7 @@ import contextlib
 import hashlib
 import json
 import math
+import numbers
 import os
 import tempfile
 import warnings
@@ -103,6 +104,7 @@ from typing import Any
 import numpy as np
 
 from numerics import measures, models, torch_flow
+from solvable._core import numbers as nb
 from solvable.phases import Scaling, table_1, xu_ziyin_phase
 
 __all__ = [
@@ -260,17 +262,24 @@ def _distributed() -> Any:
 # returned at free.  Measured (2-core CPU, one xu_ziyin_point at width 4096, 16 nets):
 # 2.0 s unset, 6.5 s with that setting, 2.3 s with it and MALLOC_MMAP_THRESHOLD_ = 32 MiB.
 WORKER_ENV = {"MALLOC_MMAP_THRESHOLD_": str(32 * 2**20)}
+MAX_LOCAL_WORKERS = 1024
+"""The most worker processes :func:`local_cluster` starts on one machine (a guard against a
+typo: each is a process of its own, and ``10**30`` would never return)."""
 
 
 def local_cluster(n_workers: int | None = None, **kwargs: Any) -> Any:
     """A ``distributed.LocalCluster`` for sweeps: ``n_workers`` single-threaded worker
-    processes (default: one per core), no dashboard, and :data:`WORKER_ENV` in the
-    workers' environment.  ``kwargs`` go to ``LocalCluster``.  Use as a context manager."""
+    processes (default: one per core; at most :data:`MAX_LOCAL_WORKERS`), no dashboard, and
+    :data:`WORKER_ENV` in the workers' environment.  ``kwargs`` go to ``LocalCluster``.  Use
+    as a context manager."""
     distributed = _distributed()
     if n_workers is None:
         n_workers = max(1, os.cpu_count() or 1)
     if isinstance(n_workers, bool) or not isinstance(n_workers, int) or n_workers < 1:
         raise ValueError(f"n_workers must be an integer >= 1, got {n_workers!r}")
+    if n_workers > MAX_LOCAL_WORKERS:
+        raise ValueError(f"n_workers must be at most {MAX_LOCAL_WORKERS} (worker processes on "
+                         f"one machine), got {n_workers}")  # fmt: skip
     import dask
 
     options = {"threads_per_worker": 1, "processes": True, "dashboard_address": None, **kwargs}
@@ -507,6 +516,8 @@ def _torch_threads(n: int) -> Iterator[None]:
 
 
 def _point_options(point: Mapping[str, Any]) -> dict[str, Any]:
+    if not isinstance(point, Mapping):
+        raise TypeError(f"point must be a dict, got {type(point).__name__} {nb.describe(point)}")
     unknown = set(point) - set(_DEFAULTS) - set(_EXPONENTS) - {"kappa", "case"}
     if unknown:
         raise ValueError(f"point has unknown keys {sorted(unknown)}")
@@ -529,6 +540,13 @@ def _point_options(point: Mapping[str, Any]) -> dict[str, Any]:
             raise ValueError(f"point[{k!r}] must be an integer >= 1, got {o[k]!r}")
     if o["n_times"] < 3:
         raise ValueError(f"point['n_times'] must be >= 3, got {o['n_times']}")
+    if o["seeds"] > torch_flow._INT64_MAX:
+        raise ValueError(f"point['seeds'] must be at most 2**63 - 1 (torch's sizes), got "
+                         f"{o['seeds']}")  # fmt: skip
+    try:
+        torch_flow._check_seed(o["seed"])
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"point['seed']: {exc}") from None
     if o["init"] not in ("gaussian", "zero_output"):
         raise ValueError(f"point['init'] must be 'gaussian' or 'zero_output', got {o['init']!r}")
     if len(o["x"]) != o["d0"]:
@@ -538,6 +556,25 @@ def _point_options(point: Mapping[str, Any]) -> dict[str, Any]:
     if not (isinstance(o["horizon"], (int, float)) and o["horizon"] >= 1):
         raise ValueError(f"point['horizon'] must be >= 1 (units of t_c), got {o['horizon']!r}")
     return o
+
+
+def _listed(name: str, values: Any) -> list[Any]:
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, (Sequence, np.ndarray)):
+        raise TypeError(f"{name} must be a list, got {type(values).__name__} "
+                        f"{nb.describe(values)}")  # fmt: skip
+    return list(values.tolist() if isinstance(values, np.ndarray) else values)
+
+
+def _kappa(i: int, k: Any) -> int | float:
+    """``kappas[i]``: a finite real number >= 1, as a JSON int or float."""
+    name = f"kappas[{i}]"
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Real):
+        raise TypeError(f"{name} must be a real number >= 1, got {type(k).__name__} "
+                        f"{nb.describe(k)}")  # fmt: skip
+    k = int(k) if isinstance(k, numbers.Integral) else nb.to_float(nb.check_number(name, k), name)
+    if not 1 <= k <= nb.FLOAT64_MAX:
+        raise ValueError(f"{name} must be a finite number >= 1, got {nb.describe(k)}")
+    return k
 
 
 def _efold_time(t: np.ndarray, r: np.ndarray) -> np.ndarray:
@@ -676,14 +713,25 @@ def fit_exponent(kappas: Sequence[float], samples: Sequence[Sequence[float]], *,
     """Fit ``mean(samples[k]) ~ kappa^e`` (least squares on log-log) with standard errors
     (module docstring).  ``samples[k]``: the positive per-seed values at ``kappas[k]``.
     With as many samples at every kappa, entry ``i`` is taken to be seed ``i`` at each
-    kappa and the bootstrap resamples seeds jointly (paired); otherwise independently."""
-    lx = np.log(np.asarray(kappas, dtype=float))
-    if lx.ndim != 1 or len(lx) < 2 or len(samples) != len(lx):
-        raise ValueError(f"need >= 2 kappas with one sample list each, got {len(lx)} kappas "
-                         f"and {len(samples)} sample lists")  # fmt: skip
-    arrs = [np.asarray(s, dtype=float) for s in samples]
+    kappa and the bootstrap resamples seeds jointly (paired); otherwise independently.
+    ``kappas``: >= 2 distinct finite numbers > 0; ``n_boot``: an int from 2 to
+    :data:`MAX_BOOT`; ``seed``: an int >= 0."""
+    kappas = nb.check_float_array("kappas", kappas, ndim=1)
+    if len(kappas) < 2 or not np.all(kappas > 0) or len(set(kappas.tolist())) != len(kappas):
+        raise ValueError(f"need >= 2 kappas, distinct and > 0, got {kappas.tolist()}")
+    lx = np.log(kappas)
+    if isinstance(samples, (str, bytes, Mapping)) or not isinstance(
+        samples, (Sequence, np.ndarray)
+    ):
+        raise TypeError(f"samples must be a list of sample lists (one per kappa), got "
+                        f"{type(samples).__name__} {nb.describe(samples)}")  # fmt: skip
+    if len(samples) != len(lx):
+        raise ValueError(f"need one sample list per kappa: {len(lx)} kappas and "
+                         f"{len(samples)} entries of samples")  # fmt: skip
+    n_boot, seed = _check_boot(n_boot), nb.check_int("seed", seed, low=0)
+    arrs = [nb.check_float_array(f"samples[{k}]", s, ndim=1) for k, s in enumerate(samples)]
     for k, s in enumerate(arrs):
-        if s.ndim != 1 or s.size == 0 or not np.all(np.isfinite(s)) or np.any(s <= 0):
+        if np.any(s <= 0):
             raise ValueError(f"samples[{k}] must be a non-empty list of finite positive "
                              f"numbers, got {samples[k]!r:.80}")  # fmt: skip
     e, se = _slope(lx, np.log([s.mean() for s in arrs]))
@@ -700,9 +748,24 @@ def fit_exponent(kappas: Sequence[float], samples: Sequence[Sequence[float]], *,
     return ExponentFit(exponent=e, se_ols=se, se_boot=float(np.std(boot, ddof=1)))
 
 
+MAX_BOOT = 10**6
+"""The most bootstrap resamples :func:`fit_exponent` draws (a typo guard: about a minute)."""
+
+
+def _check_boot(n_boot: Any) -> int:
+    n_boot = nb.check_int("n_boot", n_boot, low=2)  # the standard error needs 2 resamples
+    if n_boot > MAX_BOOT:
+        raise ValueError(f"n_boot must be at most {MAX_BOOT}, got {n_boot}")
+    return n_boot
+
+
 def classify(t_c: ExponentFit, ntk_change: ExponentFit) -> str:
     """The measured phase: t_c exponent ``+`` frozen, ``-`` unstable; ``0``: NTK-change
     exponent ``-`` kernel, ``0``/``+`` feature learning; else ``"undetermined"``."""
+    for name, fit in (("t_c", t_c), ("ntk_change", ntk_change)):
+        if not isinstance(fit, ExponentFit):
+            raise TypeError(f"{name} must be an ExponentFit (from fit_exponent), got "
+                            f"{type(fit).__name__} {nb.describe(fit)}")  # fmt: skip
     s = t_c.sign()
     if s == "+":
         return "frozen"
@@ -764,6 +827,7 @@ def table_1_cases(lazy_width: int = 16) -> dict[str, PhaseCase]:
     keyed ``"<column>, <block>"`` (blocks ``c_eta``, ``c_eta*``, ``+``, ``-``), plus each
     lazy cell with a Gaussian initialisation (``"lazy (gaussian), <block>"``: nonzero
     initial output, outside case 2 of eq. (29)).  The lazy width is ``lazy_width``."""
+    lazy_width = nb.check_int("lazy_width", lazy_width)
     out = {}
     for row in table_1():
         s = row["scaling"]
@@ -816,12 +880,17 @@ def measure_phases(
     """Run every (case, kappa) point through :func:`run_sweep` (one sweep, so a cluster
     runs all at once), fit the exponents and classify each case.  ``options`` go into
     the points (see :func:`xu_ziyin_point`)."""
-    if isinstance(cases, PhaseCase) or not all(isinstance(c, PhaseCase) for c in cases):
-        raise TypeError("cases must be a list of PhaseCase")
-    ks = [k for k in kappas]
+    if (isinstance(cases, (PhaseCase, str, bytes, Mapping))
+            or not isinstance(cases, (Sequence, np.ndarray))
+            or not all(isinstance(c, PhaseCase) for c in cases)):  # fmt: skip
+        raise TypeError(f"cases must be a list of PhaseCase, got {nb.describe(cases)}")
+    ks = [_kappa(i, k) for i, k in enumerate(_listed("kappas", kappas))]
     if len(ks) < 2 or len(set(ks)) != len(ks):
         raise ValueError(f"kappas must hold >= 2 distinct values, got {kappas!r}")
+    n_boot = _check_boot(n_boot)
     points = [c.point(k, seeds=seeds, seed=seed, **options) for c in cases for k in ks]
+    for p in points:  # every point's options, before anything runs
+        _point_options(p)
     results = run_sweep(xu_ziyin_point, points, cache_dir=cache_dir, version=XU_ZIYIN_VERSION,
                         executor=executor, progress=progress)  # fmt: skip
     out = []

@@ -3,9 +3,11 @@
 The public callables are found, not listed: the ``__all__`` of ``solvable``, of each of its
 model modules and of ``solvable.testing``, ``numerics.simulate`` / ``numerics.systems``, and
 the ``__all__`` of ``numerics.torch_flow`` and ``numerics.models`` (the batched GPU entry
-points). Each one is either an entry of ``tests/fuzz_entries_*.py`` (a good call and the kind
-of every argument) or exempt there with a reason; ``test_every_public_callable_is_fuzzed``
-fails on a new public name that is neither, and on an entry that leaves an argument out.
+points) and of ``numerics.mp``, ``numerics.scipy_ode``, ``numerics.measures`` and
+``numerics.sweeps`` (the integrators' building blocks, the measures and the sweeps). Each one
+is either an entry of ``tests/fuzz_entries_*.py`` (a good call and the kind of every
+argument) or exempt there with a reason; ``test_every_public_callable_is_fuzzed`` fails on a
+new public name that is neither, and on an entry that leaves an argument out.
 
 For every (entry, argument) pair, hypothesis draws bad values of the argument's kind
 (``tests/fuzz_harness.py``: payload strings, NaN, +-inf, extreme scales, empty and zero-size
@@ -25,6 +27,7 @@ import fuzz_entries_a
 import fuzz_entries_b
 import fuzz_entries_c
 import fuzz_entries_d
+import fuzz_entries_e
 import pytest
 from fuzz_harness import BAD, Entry, call_good, check
 from hypothesis import HealthCheck, given, settings
@@ -33,7 +36,7 @@ from hypothesis import strategies as st
 import numerics
 import solvable
 
-GROUPS = (fuzz_entries_a, fuzz_entries_b, fuzz_entries_c, fuzz_entries_d)
+GROUPS = (fuzz_entries_a, fuzz_entries_b, fuzz_entries_c, fuzz_entries_d, fuzz_entries_e)
 ENTRIES: list[Entry] = [e for g in GROUPS for e in g.ENTRIES]
 EXEMPT: dict[str, str] = {k: v for g in GROUPS for k, v in g.EXEMPT.items()}
 PAIRS = [(e, arg) for e in ENTRIES for arg in e.kinds]
@@ -59,6 +62,8 @@ def public_callables() -> dict[str, Any]:
     found["numerics.systems"] = numerics.systems
     add("torch_flow.", importlib.import_module("numerics.torch_flow"))
     add("models.", importlib.import_module("numerics.models"))
+    for name in ("mp", "scipy_ode", "measures", "sweeps"):
+        add(f"{name}.", importlib.import_module(f"numerics.{name}"))
     return found
 
 
