@@ -458,3 +458,56 @@ def test_torch_initial_step_is_scipys_select_initial_step():
         want = select_initial_step(fun, 0.0, ys[b], spans[b], np.inf, fun(0.0, ys[b]), 1, 7,
                                    rtol, atol[b])  # fmt: skip
         assert float(got[b]) == pytest.approx(want, rel=1e-12), (b, float(got[b]), want)
+
+
+def _quadratic_flow():
+    """L = theta^T H theta / 2 over one block of 4 at rate 1: the flow is linear,
+    theta(t) = expm(-H t) theta_0, so the fixed-point test's linear tail is exact."""
+    rng = np.random.default_rng(7)
+    Q = np.linalg.qr(rng.standard_normal((4, 4)))[0]
+    H = Q @ np.diag([0.5, 1.0, 1.5, 2.5]) @ Q.T
+
+    class Quadratic:
+        blocks = ("x",)
+
+        def __init__(self):
+            self.rates = {"x": 1.0}
+
+        def loss(self, p):
+            Ht = torch.as_tensor(H, dtype=F64)
+            return 0.5 * torch.einsum("bi,ij,bj->b", p["x"], Ht, p["x"])
+
+    theta = rng.standard_normal((1, 4))
+    return Quadratic(), H, theta
+
+
+def test_torch_fixed_point_tests_fall_on_the_64th_attempt_and_every_interval():
+    """gradient_flow's docstring: the fixed-point test runs "from the 64th step on, every
+    check_interval(N) steps" (attempted steps). An element stops stepping at the attempt
+    whose test passed, so its attempts (steps + rejected) are 64 plus a whole number of
+    intervals (80 = 64 + 16 here). A loop counter started at 1 (seed-7 mutant) tested
+    after 63, 79, ... attempts."""
+    import scipy.linalg
+
+    model, H, theta = _quadratic_flow()
+    p = {"x": torch.as_tensor(theta)}
+    res = torch_flow.gradient_flow(model, p, [1e4], device="cpu")
+    t_fp = float(res.fixed_point_t[0])
+    assert math.isfinite(t_fp) and 0 < t_fp < 1e4
+    n, every = int(res.steps[0] + res.rejected[0]), scipy_ode.check_interval(4)
+    assert n >= 64 and (n - 64) % every == 0, (n, every)
+    # and the states the linear tail gives just after the test are the exact flow's (the
+    # tail is asked for the change over T - t_fp: a change over another interval, e.g.
+    # T / t_fp, is off by up to the whole remaining decay); 1e-9 of |theta_0|: the flow
+    # is integrated at rtol 1e-10 and the tail of a linear flow is exact
+    times = [t_fp * f for f in (1.05, 1.1, 1.5, 3.0)]
+    tail = torch_flow.gradient_flow(model, p, times, device="cpu")
+    # this run's test may pass at another check (its horizon is shorter): the times after it
+    t_tail = float(tail.fixed_point_t[0])
+    after = [k for k, T in enumerate(times) if T > t_tail]
+    assert len(after) >= 3 and times[after[0]] < 1.2 * t_tail, (t_tail, times)
+    for k in after:
+        exact = scipy.linalg.expm(-H * times[k]) @ theta[0]
+        got = tail.params["x"][k, 0].numpy()
+        np.testing.assert_allclose(got, exact, rtol=0, atol=1e-9 * np.abs(theta).max(),
+                                   err_msg=f"T = {times[k]}")  # fmt: skip
