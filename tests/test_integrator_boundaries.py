@@ -513,3 +513,28 @@ def test_torch_fixed_point_tests_fall_on_the_64th_attempt_and_every_interval():
         exact = scipy.linalg.expm(-H * times[k]) @ theta[0]
         got = tail.params["x"][k, 0].numpy()
         np.testing.assert_allclose(got, exact, rtol=1e-8, atol=atol, err_msg=f"T = {times[k]}")
+
+
+def test_scipy_linear_tail_after_the_fixed_point_test_is_the_exact_flow():
+    """scipy_ode.integrate's fixed-point test: the times after it come from the linear tail
+    over ``T - t`` from the state where it passed. On the quadratic flow of
+    :func:`_quadratic_flow` (a slow mode at 0.05: the state there is ~1e-12) they are the
+    exact flow expm(-H T) theta_0 to the integrator's own atol (rtol 1e-10 x 1e-3 x
+    max|theta_0|); a change over another interval (T / t) is off by ~3e-12."""
+    import scipy.linalg
+
+    _, H, theta = _quadratic_flow()
+    xs = sp.symbols("x0:4")
+    Hs = sp.Matrix(H.tolist())
+    v = sp.Matrix(xs)
+    L = (v.T * Hs * v)[0, 0] / 2
+    flow = GradientFlow(tuple(xs), (), tuple(-sp.diff(L, x) for x in xs), (("x", (4,)),), L)
+    times = [50.0 * k for k in range(1, 41)]  # to t = 2000, past the test
+    out, stats = scipy_ode.integrate(flow, [], theta[0].tolist(), times, rates=[1.0] * 4)
+    t_fp = stats["fixed_point_t"]
+    assert t_fp is not None and t_fp < times[-3], stats
+    atol = 1e-10 * 1e-3 * np.abs(theta).max()
+    after = [k for k, T in enumerate(times) if T > t_fp]
+    for k in after:
+        exact = scipy.linalg.expm(-H * times[k]) @ theta[0]
+        np.testing.assert_allclose(out[k], exact, rtol=1e-8, atol=atol, err_msg=f"T = {times[k]}")
