@@ -539,3 +539,21 @@ def test_scipy_linear_tail_after_the_fixed_point_test_is_the_exact_flow():
     for k in after:
         exact = scipy.linalg.expm(-H * times[k]) @ theta[0]
         np.testing.assert_allclose(out[k], exact, rtol=1e-8, atol=atol, err_msg=f"T = {times[k]}")
+
+
+def test_mp_constant_sums_and_products_of_parameters():
+    """A parameter-only sum or product in the field is a constant node of the Taylor program
+    (``add`` / ``mul`` of ``param`` nodes, evaluated once): ``x' = -(a + b) c x`` integrates
+    to ``exp(-(a + b) c t)`` at every engine (seed-7 mutant: ``kind <= "expr"`` sent a
+    constant ``add`` node to the expression evaluator)."""
+    x, a, b, c = sp.symbols("x a b c")
+    prog = mp.compile_polynomial([x], [a, b, c], [-(a + b) * c * x])
+    kinds = {op[0] for op, const in zip(prog.ops, prog.const, strict=True) if const}
+    assert {"add", "mul"} <= kinds, kinds
+    vals = ["0.25", "0.5", "2"]
+    for engine in mp.ENGINES:
+        ys, _ = mp.integrate(prog, vals, [a, b, c], [1], [0, 2], dps=30, engine=engine)
+        with mpmath.workdps(40):
+            want = mpmath.exp(-mpmath.mpf("1.5") * 2)
+            # the engine's own tolerance: 10^-(dps + guard) per step, a few steps: 1e-28
+            assert abs(ys[-1][0] - want) <= mpmath.mpf(10) ** -28 * want, engine
