@@ -605,6 +605,9 @@ def section_8_1_1_summary(result: dict[str, Any]) -> dict[str, Any]:
     label = [f"({r['gamma']:g}, {'-' if r['alpha'] is None else r['alpha']:})" for r in runs]
     steps = np.array(result["record_steps"], dtype=float)
     half = int(np.searchsorted(steps, steps[-1] / 2))  # late rate: second half of the run
+    # at least one record before the last (a coarse grid, e.g. steps 0, 1, 4, has none in
+    # the second half: the rate from the last two records, not 0/0)
+    half = max(0, min(half, len(steps) - 2))
     eig = np.array(mean["eig_min"])  # (settings, steps), gamma decreasing
     out = {
         "width": m,
