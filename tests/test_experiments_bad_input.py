@@ -1,0 +1,22 @@
+"""Edge inputs of the numerics experiment modules (found by a trial fuzz of their public
+callables): a coarse record grid gives finite numbers."""
+
+from __future__ import annotations
+
+import math
+
+from numerics import node_scaling_experiment as ex
+
+
+def test_section_8_1_1_summary_late_rate_on_a_coarse_record_grid():
+    # records at steps 0, 1, 2, 4: no record strictly inside the second half before the
+    # last one; the late rate was 0/0 = nan, now the rate over the last two records
+    res = ex.section_8_1_1(n=2, d=2, widths=(4,), steps=4, n_records=3, threads=1,
+                           settings=((1.0, None), (0.5, 0.7)))  # fmt: skip
+    steps = res["record_steps"]
+    slopes = res["summary"]["risk_log_slope_second_half"]
+    assert all(math.isfinite(s) for s in slopes), (steps, slopes)
+    # a finer grid (a record between the middle and the end) keeps its rate from the middle
+    fine = ex.section_8_1_1(n=2, d=2, widths=(4,), steps=40, n_records=8, threads=1,
+                            settings=((1.0, None),))  # fmt: skip
+    assert all(math.isfinite(s) for s in fine["summary"]["risk_log_slope_second_half"])
