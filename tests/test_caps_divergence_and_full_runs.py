@@ -82,14 +82,22 @@ def _first_bad_step(z0: float, lr: float) -> int:
     return k
 
 
-@pytest.mark.parametrize("max_batch", [None, 2])
-def test_divergence_names_every_batch_element_that_left_the_float_range(max_batch):
+@pytest.mark.parametrize(
+    ("z0", "max_batch", "named"),
+    [
+        ([0.0, 0.0, 1.0, 2.0], None, "2, 3"),
+        ([0.0, 0.0, 1.0, 2.0], 2, "2, 3"),  # the diverging pair is the second chunk
+        # offset 3, local rows 0 and 1: the global rows 3 and 4 (seed-7 survivor: offset
+        # joined with | instead of +, which agrees with + where the bits do not overlap)
+        ([0.0, 0.0, 0.0, 1.0, 2.0, 0.0], 3, "3, 4"),
+    ],
+)
+def test_divergence_names_every_batch_element_that_left_the_float_range(z0, max_batch, named):
     """Mutant numerics/torch_flow.py:1212:core/ReplaceUnaryOperator_USub_UAdd:22
     (``reshape(-1)`` -> ``reshape(+1)`` of the diverged rows): several elements diverging at
-    the same step are a DivergedError naming each of them (global indices, also in the second
+    the same step are a DivergedError naming each of them (global indices, also in a later
     chunk of ``max_batch``), not a RuntimeError."""
     lr = 1e100  # |1 - lr| ~ 1e100: z = 1, 2 overflow at the same step; z = 0 stays 0
-    z0 = [0.0, 0.0, 1.0, 2.0]  # max_batch = 2: the diverging pair is the second chunk
     step = _first_bad_step(1.0, lr)
     assert step == _first_bad_step(2.0, lr) and step < torch_flow.CHECK_EVERY
     p = {"z": torch.tensor(z0, dtype=F64)[:, None]}
@@ -98,7 +106,7 @@ def test_divergence_names_every_batch_element_that_left_the_float_range(max_batc
             _Quadratic(), p, lr, [10], max_batch=max_batch, device="cpu", dtype=F64
         )
     message = str(info.value)
-    assert f"after step {step} in batch element(s) 2, 3 (lr = {lr})" in message, message
+    assert f"after step {step} in batch element(s) {named} (lr = {lr})" in message, message
 
 
 # ---------------------------------------------------------------------------
