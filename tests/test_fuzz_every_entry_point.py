@@ -113,14 +113,28 @@ def test_good_call_succeeds(entry):
     call_good(entry)
 
 
-# a few draws per pair in the default run (about 2,000 calls in all); every value under slow
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data())
-@pytest.mark.parametrize(("entry", "arg"), PAIRS, ids=lambda v: getattr(v, "name", v))
-def test_bad_value(entry, arg, data):
-    values = BAD[entry.kinds[arg]]
-    make = data.draw(st.sampled_from(values), label="bad value")
-    check(entry, arg, make())
+# a few draws per pair in the default run (about 2,000 calls in all); every value under slow.
+# The pairs are split over several test functions of at most CHUNK parametrisations: each run
+# of a @given test nests one more level of hypothesis settings (hypothesis 6.170's settings
+# fall back to the previous run's), so ~950 parametrisations of one function exceeded
+# Python's recursion limit (a RecursionError in settings.database, not in the code tested)
+CHUNK = 300
+
+
+def _bad_value_test(pairs: list[tuple[Entry, str]]) -> Any:
+    @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(data=st.data())
+    @pytest.mark.parametrize(("entry", "arg"), pairs, ids=lambda v: getattr(v, "name", v))
+    def test_bad_value(entry, arg, data):
+        values = BAD[entry.kinds[arg]]
+        make = data.draw(st.sampled_from(values), label="bad value")
+        check(entry, arg, make())
+
+    return test_bad_value
+
+
+for _i in range(0, len(PAIRS), CHUNK):
+    globals()[f"test_bad_value_{_i // CHUNK}"] = _bad_value_test(PAIRS[_i : _i + CHUNK])
 
 
 @pytest.mark.slow
