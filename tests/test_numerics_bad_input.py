@@ -392,3 +392,23 @@ def test_measure_phases_valid_neighbour_numpy_kappas():
     (m,) = sweeps.measure_phases([CASE], np.array([1.0, 2.0]), **SMALL)
     assert m.kappas == (1.0, 2.0) and m.widths == (2, 2)
     assert math.isfinite(m.t_c.exponent) and math.isfinite(m.ntk_change.exponent)
+
+
+def test_outsider_boundaries_of_the_numerics_checks():
+    """Three outsider mutants that survived (a helper that had not read these tests):
+    ``rtol = 1`` (a 100% tolerance) is refused like any rtol outside (0, 1), and rtol just
+    below 1 runs; a blow-up's FlowError is a ValueError too (callers catch bad input with
+    ``except ValueError``); alignment refuses a u whose width differs from W's rows (a
+    (B, 1) u broadcast against W (B, 3, 2) gave "cosines" of 1.29 and 1.69)."""
+    with pytest.raises(ValueError, match=r"rtol must be in \(0, 1\)"):
+        _so(rtol=1.0)
+    out, _ = _so(rtol=0.5)
+    assert np.isfinite(out).all()
+    assert issubclass(scipy_ode.FlowError, ValueError)
+    assert issubclass(scipy_ode.FlowError, ArithmeticError)
+    u = torch.tensor([[0.3], [0.1]], dtype=torch.float64)
+    W = torch.ones((2, 3, 2), dtype=torch.float64)
+    with pytest.raises(ValueError, match=r"u must have shape \(B, d\) = \(2, 3\)"):
+        measures.alignment(u, W, [1.0, 2.0])
+    good = measures.alignment(torch.ones((2, 3), dtype=torch.float64), W, [1.0, 2.0])
+    assert torch.all(torch.abs(good) <= 1 + 1e-12)  # cosines
