@@ -412,3 +412,32 @@ def test_outsider_boundaries_of_the_numerics_checks():
         measures.alignment(u, W, [1.0, 2.0])
     good = measures.alignment(torch.ones((2, 3), dtype=torch.float64), W, [1.0, 2.0])
     assert torch.all(torch.abs(good) <= 1 + 1e-12)  # cosines
+
+
+def test_sweep_limits_from_both_sides(monkeypatch):
+    """The documented limits are inclusive (outsider mutants: ``>`` written ``>=``, and a
+    kappa of 0 let through to log(0)): n_boot = MAX_BOOT runs and MAX_BOOT + 1 is refused
+    (the limit lowered to 5 for speed: the check reads the module's constant); a kappa of
+    exactly 0 is refused like a negative one; n_workers = MAX_LOCAL_WORKERS is accepted (a
+    stand-in for dask records the cluster it would start) and one more is refused."""
+    monkeypatch.setattr(sweeps, "MAX_BOOT", 5)
+    fit = sweeps.fit_exponent(KAPPAS, SAMPLES, n_boot=5)
+    assert math.isfinite(fit.se_boot)
+    with pytest.raises(ValueError, match="n_boot must be at most 5, got 6"):
+        sweeps.fit_exponent(KAPPAS, SAMPLES, n_boot=6)
+    with pytest.raises(ValueError, match="need >= 2 kappas, distinct and > 0"):
+        sweeps.fit_exponent([0.0, 2.0, 4.0], SAMPLES, n_boot=5)
+    started = []
+
+    class FakeCluster:
+        def __init__(self, n_workers=None, **kw):
+            started.append(n_workers)
+
+    monkeypatch.setattr(
+        sweeps, "_distributed", lambda: type("D", (), {"LocalCluster": FakeCluster})
+    )
+    monkeypatch.setattr(sweeps, "MAX_LOCAL_WORKERS", 3)
+    sweeps.local_cluster(3)
+    assert started == [3]
+    with pytest.raises(ValueError, match="n_workers must be at most 3"):
+        sweeps.local_cluster(4)
