@@ -565,6 +565,17 @@ def _listed(name: str, values: Any) -> list[Any]:
     return list(values.tolist() if isinstance(values, np.ndarray) else values)
 
 
+def _json_numbers(name: str, value: Any) -> Any:
+    """``value`` with each ``mpmath.mpf`` (also inside lists and tuples) read as the float64
+    number it is: the sweep runs in float64 and its points are JSON (a float sweep reads an
+    mpf as its value, docs/inputs.md); anything else is left for the point's own checks."""
+    if nb.holds_mpf(value) and not isinstance(value, (list, tuple)):
+        return nb.to_float(nb.check_number(name, value), name)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_json_numbers(f"{name}[{i}]", v) for i, v in enumerate(value))
+    return value
+
+
 def _kappa(i: int, k: Any) -> int | float:
     """``kappas[i]``: a finite real number >= 1, as a JSON int or float."""
     name = f"kappas[{i}]"
@@ -885,6 +896,7 @@ def measure_phases(
             or not all(isinstance(c, PhaseCase) for c in cases)):  # fmt: skip
         raise TypeError(f"cases must be a list of PhaseCase, got {nb.describe(cases)}")
     ks = [_kappa(i, k) for i, k in enumerate(_listed("kappas", kappas))]
+    options = {k: _json_numbers(k, v) for k, v in options.items()}
     if len(ks) < 2 or len(set(ks)) != len(ks):
         raise ValueError(f"kappas must hold >= 2 distinct values, got {kappas!r}")
     n_boot = _check_boot(n_boot)

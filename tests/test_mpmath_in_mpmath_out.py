@@ -80,6 +80,16 @@ FLOAT64_BY_DESIGN = {
 }
 
 
+def _dps_required(fn: Any) -> bool:
+    """Whether ``fn`` takes ``dps`` without a default (``numerics.mp.integrate``: the
+    caller always says how many digits; mpmath in, mpmath out has nothing to decide)."""
+    try:
+        param = inspect.signature(fn).parameters.get("dps")
+    except (TypeError, ValueError):
+        return False
+    return param is not None and param.default is inspect.Parameter.empty
+
+
 def _mp_calls() -> list[tuple[Any, dict[str, Any]]]:
     """(entry, good keyword arguments with mpf numbers) for every entry taking ``dps`` whose
     good call has a float input, except float64 methods chosen by name (``simulate(method=
@@ -87,6 +97,8 @@ def _mp_calls() -> list[tuple[Any, dict[str, Any]]]:
     out = []
     for entry in ENTRIES:
         if "dps" not in entry.kinds or entry.name in FLOAT64_BY_DESIGN:
+            continue
+        if _dps_required(entry.call):  # no dps=None path to choose a precision for
             continue
         good = entry.good()
         if good.get("method", "mpmath") != "mpmath":
