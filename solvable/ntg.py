@@ -604,6 +604,20 @@ def frobenius_constant(X: Any, activation: str, *, dps: int | None = None) -> An
         return +total
 
 
+def _times_frobenius_constant(name: str, X: Any, activation: str,
+                              sum_of_squares: Callable[[int | None], Any],
+                              dps: int | None) -> Any:  # fmt: skip
+    """``C_0(X)`` times a sum of squared node scalings (``sum_of_squares(dps)``): float64
+    (``dps=None``), or ``mpmath.mpf`` at ``dps`` from factors with 5 guard digits."""
+    if dps is not None:
+        with mpmath.workdps(dps + 5):  # 5 guard digits for the one product
+            value = frobenius_constant(X, activation, dps=dps + 5) * sum_of_squares(dps + 5)
+        with mpmath.workdps(dps):
+            return +value
+    total = float(sum_of_squares(None))
+    return float(_finite(name, "X", frobenius_constant(X, activation) * total))
+
+
 @nb.mpmath_in_mpmath_out
 def frobenius_variance(
     X: Any, activation: str, m: int, gamma: Any, weights: Any, *, dps: int | None = None
@@ -612,15 +626,9 @@ def frobenius_variance(
     (Proposition 4.3 at finite ``m``: independent nodes), float64 or ``mpmath.mpf`` at
     ``dps``."""
     m = int(_check_integer("m", m))
-    dps = _check_dps(dps)
-    if dps is not None:
-        with mpmath.workdps(dps + 5):  # 5 guard digits for the one product
-            value = (frobenius_constant(X, activation, dps=dps + 5)
-                     * sum_of_squares_numeric(m, gamma, weights, dps=dps + 5))  # fmt: skip
-        with mpmath.workdps(dps):
-            return +value
-    total = float(sum_of_squares_numeric(m, gamma, weights))
-    return float(_finite("frobenius_variance", "X", frobenius_constant(X, activation) * total))
+    return _times_frobenius_constant(
+        "frobenius_variance", X, activation,
+        lambda d: sum_of_squares_numeric(m, gamma, weights, dps=d), _check_dps(dps))  # fmt: skip
 
 
 @nb.mpmath_in_mpmath_out
@@ -630,16 +638,9 @@ def frobenius_variance_limit(
     """Eq. (13): ``E||Theta_inf - Theta*||_F^2 = C_0(X) (1 - gamma)^2 sum_j lambda~_j^2``
     (Zipf: ``zeta(2/alpha)/zeta(1/alpha)^2``; finite K: ``1/K``), float64 or ``mpmath.mpf``
     at ``dps``."""
-    dps = _check_dps(dps)
-    if dps is not None:
-        with mpmath.workdps(dps + 5):  # 5 guard digits for the one product
-            value = (frobenius_constant(X, activation, dps=dps + 5)
-                     * sum_of_squares_limit_numeric(gamma, weights, dps=dps + 5))  # fmt: skip
-        with mpmath.workdps(dps):
-            return +value
-    total = float(sum_of_squares_limit_numeric(gamma, weights))
-    value = frobenius_constant(X, activation) * total
-    return float(_finite("frobenius_variance_limit", "X", value))
+    return _times_frobenius_constant(
+        "frobenius_variance_limit", X, activation,
+        lambda d: sum_of_squares_limit_numeric(gamma, weights, dps=d), _check_dps(dps))  # fmt: skip
 
 
 # ---------------------------------------------------------------------------

@@ -204,14 +204,8 @@ MUTANTS = [
         seed="004",
         backend="mpmath",
         file="solvable/ntg.py",
-        old=(
-            "                     * sum_of_squares_numeric(m, gamma, weights, dps=dps + 5))  # "
-            "fmt: skip"
-        ),
-        new=(
-            "                     * sum_of_squares_limit_numeric(gamma, weights, dps=dps + 5))"
-            "  # fmt: skip"
-        ),
+        old="        lambda d: sum_of_squares_numeric(m, gamma, weights, dps=d),",
+        new="        lambda d: sum_of_squares_limit_numeric(gamma, weights, dps=d),",
         why=(
             "copy-paste from frobenius_variance_limit: the dps path multiplies C_0(X) by the "
             "m->inf sum of squares: frobenius_variance([[1,.5],[.2,-1]], 'relu', 5, '0.3', "
