@@ -191,10 +191,48 @@ def min_eigenvalue(K: Any) -> Any:
 
 
 def relative_change(new: Any, old: Any) -> Any:
-    """``||new - old||_F / ||old||_F`` over all but the batch dimension, (B,)."""
+    """``||new - old||_F / ||old||_F`` over all but the batch dimension, (B,).
+
+    Exact at every scale of the inputs (norms of 1e200 or 1e-200 entries neither overflow
+    nor underflow: each batch element is scaled by its largest magnitude first). Non-finite
+    entries, and an ``old`` whose norm is 0 in some batch element (the ratio is undefined
+    there), are a ``ValueError``."""
     torch = _torch()
     _same_shape(("new", new), ("old", old))
+    for name, value in (("new", new), ("old", old)):
+        bad = ~torch.isfinite(value)
+        if bool(bad.any()):
+            raise ValueError(f"{name} must be finite, got a non-finite entry at index "
+                             f"{tuple(bad.nonzero()[0].tolist())}")  # fmt: skip
+    _nonzero_rows("old", old)
+    return _relative_change(new, old)
+
+
+def _nonzero_rows(name: str, value: Any) -> None:
+    """A ``ValueError`` naming ``name`` if some batch element of ``value`` is all zeros (a
+    relative change from it is 0/0 or x/0)."""
+    zero = (value == 0).reshape(value.shape[0], -1).all(-1)
+    if bool(zero.any()):
+        rows = zero.nonzero()[:, 0].tolist()
+        raise ValueError(f"{name} is zero in batch element(s) {rows[:5]}: a relative change "
+                         f"from a zero tensor is undefined (0/0 or x/0)")  # fmt: skip
+
+
+def _relative_change(new: Any, old: Any) -> Any:
+    """:func:`relative_change` without the checks (finite inputs, ``old`` not all zero in any
+    batch element). Each batch element is multiplied by the power of two that brings its
+    largest magnitude into [0.5, 1) (exact: no rounding), so that neither the difference nor
+    the sums of squares overflow or underflow (torch's ``vector_norm`` does not rescale:
+    1e200 entries give inf, 1e-200 entries 0)."""
+    torch = _torch()
     dims = tuple(range(1, new.ndim))
+    both = torch.maximum(new.abs(), old.abs())
+    top = both.amax(dim=dims, keepdim=True) if dims else both
+    _, e = torch.frexp(top)  # top = m 2^e, m in [0.5, 1) (e = 0 where top is 0)
+    # 2^-e in two exact factors: 2^-e alone overflows float64 for subnormal tops (e = -1073)
+    half = torch.div(-e, 2, rounding_mode="floor")
+    f1, f2 = torch.exp2(half.to(new.dtype)), torch.exp2((-e - half).to(new.dtype))
+    new, old = new * f1 * f2, old * f1 * f2
     num = torch.linalg.vector_norm(new - old, dim=dims) if dims else (new - old).abs()
     den = torch.linalg.vector_norm(old, dim=dims) if dims else old.abs()
     return num / den
@@ -261,24 +299,37 @@ def record_ntk(model: Any, X: Any | None = None) -> Callable[[Mapping[str, Any],
 def record_ntk_change(model: Any, p0: Mapping[str, Any],
                       X: Any | None = None) -> Callable[[Mapping[str, Any], Any], Any]:  # fmt: skip
     """``||K(t) - K(0)||_F / ||K(0)||_F`` of the NTK Gram matrix, from the initial
-    parameters ``p0`` of the whole batch; ``nan`` for a network whose initial NTK on ``X`` is
-    zero (0/0: zero data, or every unit's slope 0 at ``p0``)."""
+    parameters ``p0`` of the whole batch. A network whose initial NTK on ``X`` is zero (zero
+    data, or every unit's slope 0 at ``p0``: the ratio is undefined) or not finite is a
+    ``ValueError`` naming ``p0``, here rather than at the first recorded time."""
+    torch = _torch()
     _params("p0", _model("model", model), p0)
     data = _data(model) if X is None else _data_array("X", X, 2, _input_width(model))
     K0 = ntk(model, p0, data)
-    return lambda p, rows: relative_change(ntk(model, p, data), K0[rows.to(K0.device)])
+    if not bool(torch.isfinite(K0).all()):
+        raise ValueError("p0 gives a non-finite NTK Gram matrix on X (overflow: scale p0 "
+                         "down or use float64)")  # fmt: skip
+    _nonzero_rows("p0 (its NTK Gram matrix on X)", K0)
+    return lambda p, rows: _relative_change(ntk(model, p, data), K0[rows.to(K0.device)])
 
 
 def record_relative_distance(block: str, p0: Mapping[str, Any]) -> Callable[..., Any]:
-    """Seed 004 eq. (10) for one block, against the initial parameters ``p0``."""
+    """Seed 004 eq. (10) for one block, against the initial parameters ``p0``; a block that
+    is zero in some batch element of ``p0`` (RD undefined) or not finite is a
+    ``ValueError``."""
     if not isinstance(block, str):
         raise TypeError(f"block must be a str (a key of p0), got {nb.describe(block)}")
     if not isinstance(p0, Mapping) or block not in p0:
         keys = sorted(p0) if isinstance(p0, Mapping) else None
         raise ValueError(f"block must be a key of p0 (a dict of tensors: {keys}), got "
                          f"{block!r}")  # fmt: skip
-    _tensor(f"p0[{block!r}]", p0[block], min_ndim=1)
-    return lambda p, rows: relative_distance(p[block], _rows_of(p0, rows)[block])
+    name = f"p0[{block!r}]"
+    _tensor(name, p0[block], min_ndim=1)
+    torch = _torch()
+    if not bool(torch.isfinite(p0[block]).all()):
+        raise ValueError(f"{name} must be finite")
+    _nonzero_rows(name, p0[block])
+    return lambda p, rows: _relative_change(p[block], _rows_of(p0, rows)[block])
 
 
 def record_feature_learning(model: Any, p0: Mapping[str, Any], x: Any) -> Callable[..., Any]:

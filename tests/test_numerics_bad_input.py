@@ -304,6 +304,83 @@ def test_recorders_check_their_arguments_when_made():
     assert fl.shape == (1, 2) and bool(torch.isfinite(fl).all())
 
 
+def _mp_relative_change(new, old):
+    """The relative change per batch element in mpmath at 50 digits (an independent
+    reference: exact squares of the float64 entries, no scaling needed)."""
+    import mpmath
+
+    with mpmath.workdps(50):
+        out = []
+        for n_row, o_row in zip(new.reshape(new.shape[0], -1).tolist(),
+                                old.reshape(old.shape[0], -1).tolist(), strict=True):  # fmt: skip
+            num = mpmath.sqrt(mpmath.fsum((mpmath.mpf(a) - mpmath.mpf(b)) ** 2
+                                          for a, b in zip(n_row, o_row, strict=True)))  # fmt: skip
+            den = mpmath.sqrt(mpmath.fsum(mpmath.mpf(b) ** 2 for b in o_row))
+            out.append(float(num / den))
+    return out
+
+
+@pytest.mark.parametrize("scale", [5e-324, 1e-300, 1e-200, 1.0, 1e200, 1e300, 1.7e308])
+def test_relative_change_keeps_its_digits_at_every_scale(scale):
+    """Before: torch's ``vector_norm`` squares without rescaling, so entries of 1e200 gave
+    inf / inf = NaN and entries of 1e-200 gave 0 / 0 = NaN (the true value about 0.45);
+    ``new - old`` overflowed for entries of opposite sign near 1.7e308. Now each batch
+    element is scaled by a power of two first. Tolerance: 8 ulps (the
+    norms' roundings: sums of two or three squares, a square root, a division; the scaling
+    by a power of two is exact, so the subnormal scales keep the same relative accuracy
+    against the reference computed from the same rounded entries)."""
+    new = torch.tensor([[1.0, 0.5, -1.0], [-0.25, 1.0, 0.0]], dtype=torch.float64) * scale
+    old = torch.tensor([[0.5, 0.5, 1.0], [0.75, -1.0, 0.5]], dtype=torch.float64) * scale
+    got = measures.relative_change(new, old).tolist()
+    want = _mp_relative_change(new, old)
+    assert all(math.isfinite(g) for g in got)
+    assert got == pytest.approx(want, rel=8 * 2.0**-52)
+
+
+def test_relative_change_refuses_a_zero_start_and_non_finite_entries():
+    """Before: ``old`` all zero in a batch element gave inf (or NaN for 0/0) with no word;
+    a NaN entry gave NaN. Now each is a ``ValueError`` naming the argument and the batch
+    element; one nonzero entry of the smallest size is enough to be accepted."""
+    new = torch.tensor([[1.0, 1.0], [2.0, 0.0]], dtype=torch.float64)
+    with pytest.raises(ValueError, match=r"old is zero in batch element\(s\) \[1\]"):
+        measures.relative_change(new, torch.tensor([[1.0, 0.0], [0.0, 0.0]]).double())
+    with pytest.raises(ValueError, match=r"old is zero in batch element\(s\) \[0, 1\]"):
+        measures.relative_change(new, torch.zeros(2, 2, dtype=torch.float64))
+    with pytest.raises(ValueError, match="new must be finite"):
+        measures.relative_change(new.clone().fill_(math.nan), new)
+    with pytest.raises(ValueError, match="old must be finite"):
+        measures.relative_change(new, torch.full((2, 2), math.inf, dtype=torch.float64))
+    # the other side: the smallest nonzero start is a start (relative change 2**1074 * 2 - 1)
+    tiny = torch.tensor([[5e-324, 0.0], [0.0, 5e-324]], dtype=torch.float64)
+    got = measures.relative_change(tiny * 2, tiny)
+    assert got.tolist() == [1.0, 1.0]
+    # a 1-D batch: elementwise |new - old| / |old|, zero refused per element
+    one_d = measures.relative_change(torch.tensor([3.0, 0.0]), torch.tensor([1.0, 2.0]))
+    assert one_d.tolist() == [2.0, 1.0]
+    with pytest.raises(ValueError, match=r"old is zero in batch element\(s\) \[1\]"):
+        measures.relative_change(torch.tensor([3.0, 0.0]), torch.tensor([1.0, 0.0]))
+
+
+def test_recorders_refuse_a_zero_or_non_finite_start_when_made():
+    """Before: ``record_relative_distance`` of a block that starts at zero, and
+    ``record_ntk_change`` of a network whose initial NTK is zero, returned inf / NaN at every
+    recorded time. Now the factory refuses them (the ratio is undefined), naming ``p0``; a
+    batch whose every element is nonzero is accepted and gives the value of eq. (10)."""
+    p0 = _ns_p()
+    zero_w = {**p0, "W": torch.zeros_like(p0["W"])}
+    with pytest.raises(ValueError, match=r"p0\['W'\] is zero in batch element\(s\) \[0\]"):
+        measures.record_relative_distance("W", zero_w)
+    with pytest.raises(ValueError, match=r"p0\['W'\] must be finite"):
+        measures.record_relative_distance("W", {**p0, "W": p0["W"] * math.inf})
+    with pytest.raises(ValueError, match=r"p0 \(its NTK Gram matrix on X\) is zero"):
+        measures.record_ntk_change(_ns(), p0, [[0.0, 0.0]])
+    rec = measures.record_ntk_change(_ns(), p0, [[1.0, 0.5]])
+    assert float(rec(p0, torch.tensor([0]))[0]) == 0.0
+    big = {k: v * 1e150 for k, v in p0.items()}
+    rd = measures.record_relative_distance("W", big)({**big, "W": big["W"] * 2}, torch.tensor([0]))
+    assert float(rd[0]) == pytest.approx(1.0, rel=4 * 2.0**-52)  # |2W - W| / |W| = 1
+
+
 # ---------------------------------------------------------------------------
 # numerics.sweeps
 # ---------------------------------------------------------------------------
