@@ -239,16 +239,17 @@ def _short(expr: object, width: int = 30) -> str:
 
 
 def _dps(text: str) -> int:
-    """``--dps``: an integer >= ``VERIFY_MIN_DPS`` (30, the default: the claims' tolerances
-    are validated from there up; argparse reports the ``ArgumentTypeError``, exit code 2)."""
+    """``--dps``: an integer from ``VERIFY_MIN_DPS`` (30, the default: the claims' tolerances
+    are validated from there up) to ``MAX_DPS`` (what every claim accepts; argparse reports
+    the ``ArgumentTypeError``, exit code 2, before any claim runs)."""
     try:
         value = int(text.strip())
     except ValueError:
         value = None
-    if value is None or value < nb.VERIFY_MIN_DPS:
+    if value is None or not nb.VERIFY_MIN_DPS <= value <= nb.MAX_DPS:
         raise argparse.ArgumentTypeError(
             f"--dps must be an integer >= {nb.VERIFY_MIN_DPS} (the claims' tolerances are "
-            f"validated from there up), got {text!r}")  # fmt: skip
+            f"validated from there up) and <= {nb.MAX_DPS}, got {text!r}")  # fmt: skip
     return value
 
 
@@ -277,6 +278,26 @@ def _json_path_problem(path: str) -> str | None:
         os.path.exists(target) and not os.access(target, os.W_OK)
     ):
         return f"--json: {path!r} is not writable"
+    return None
+
+
+def _out_dir_problem(path: str) -> str | None:
+    """Why ``figures --out path`` cannot hold the figures, or ``None``: checked before any
+    figure is computed (a file, or a folder that cannot be written or made)."""
+    target = os.path.abspath(path)
+    if os.path.exists(target):
+        if not os.path.isdir(target):
+            return f"--out must name a directory, got the file {path!r}"
+        if not os.access(target, os.W_OK | os.X_OK):
+            return f"--out: the directory {path!r} is not writable"
+        return None
+    parent = target  # the nearest existing ancestor must be a writable directory
+    while not os.path.exists(parent):
+        parent = os.path.dirname(parent)
+    if not os.path.isdir(parent):
+        return f"--out: {parent!r}, a parent of {path!r}, is a file"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"--out: {path!r} cannot be made ({parent!r} is not writable)"
     return None
 
 
@@ -325,6 +346,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "figures" and not args.list and args.out is None:
         f.error("--out DIR is required unless --list is given")  # usage on stderr, exit 2
+    if args.command == "figures" and not args.list:
+        problem = _out_dir_problem(args.out)
+        if problem is not None:
+            f.error(problem)
     if args.command == "verify" and args.json is not None:
         problem = _json_path_problem(args.json)
         if problem is not None:

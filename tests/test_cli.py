@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -47,6 +48,60 @@ def test_verify_no_match(capsys):
 def test_dps_must_be_reasonable():
     with pytest.raises(SystemExit):
         cli.main(["verify", "--dps", "3"])
+
+
+@pytest.mark.parametrize("value", ["29", "100001", "99999999999", "nan", "1e9"])
+def test_dps_outside_30_to_max_dps_is_a_usage_error(value, capsys):
+    """Before: ``--dps 99999999999`` passed the parser and every claim then failed with a
+    ValueError traceback (minutes of them); now it is a usage error, exit 2, before any claim
+    runs, naming the valid range."""
+    with pytest.raises(SystemExit) as info:
+        cli.main(["verify", "--dps", value, "--only", "xu_ziyin.eq_33"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "--dps must be an integer >= 30" in err and "<= 100000" in err and repr(value) in err
+
+
+@pytest.mark.parametrize("value", ["30", "100000"])
+def test_dps_at_both_ends_of_the_range_parses(value, monkeypatch):
+    """The other side of the boundary: 30 and MAX_DPS reach the runner (stubbed: a proof at
+    100000 digits is not what this test is about)."""
+    seen = {}
+
+    def fake_verify(args, out, err):
+        seen["dps"] = args.dps
+        return 0
+
+    monkeypatch.setattr(cli, "_verify", fake_verify)
+    assert cli.main(["verify", "--dps", value]) == 0
+    assert seen["dps"] == int(value)
+
+
+def test_figures_out_that_cannot_hold_figures_is_a_usage_error(tmp_path, capsys):
+    """Before: ``figures --out /dev/null`` (or any file) rendered nothing and ended in a
+    ValueError traceback (exit 1); now the path is checked before any figure is computed."""
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    for out, want in [(afile, "--out must name a directory"),
+                      (afile / "sub", "a parent of"),
+                      ("/dev/null", "--out must name a directory")]:  # fmt: skip
+        with pytest.raises(SystemExit) as info:
+            cli.main(["figures", "--only", "001-fig1a", "--out", str(out)])
+        assert info.value.code == 2
+        assert want in capsys.readouterr().err
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        if not os.access(locked, os.W_OK):  # root writes anywhere: that side is untestable
+            with pytest.raises(SystemExit) as info:
+                cli.main(["figures", "--only", "001-fig1a", "--out", str(locked / "new")])
+            assert info.value.code == 2 and "cannot be made" in capsys.readouterr().err
+    finally:
+        locked.chmod(0o700)
+    # the other side: a new nested folder under a writable one, and an existing folder
+    assert cli._out_dir_problem(str(tmp_path / "a" / "b")) is None
+    assert cli._out_dir_problem(str(tmp_path)) is None
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "x", "1.5", "", "2x"])
