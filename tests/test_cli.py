@@ -50,14 +50,30 @@ def test_dps_must_be_reasonable():
         cli.main(["verify", "--dps", "3"])
 
 
+def _exit_code(argv, monkeypatch):
+    """``cli.main(argv)``'s exit code, with the runner stubbed (it records the dps it got):
+    a usage error is ``SystemExit(2)``, a run the stub's 0."""
+    seen = {}
+
+    def fake_verify(args, out, err):
+        seen["dps"] = args.dps
+        return 0
+
+    monkeypatch.setattr(cli, "_verify", fake_verify)
+    try:
+        code = cli.main(argv)
+    except SystemExit as exc:
+        code = exc.code
+    return code, seen
+
+
 @pytest.mark.parametrize("value", ["29", "100001", "99999999999", "nan", "1e9"])
-def test_dps_outside_30_to_max_dps_is_a_usage_error(value, capsys):
+def test_dps_outside_30_to_max_dps_is_a_usage_error(value, capsys, monkeypatch):
     """Before: ``--dps 99999999999`` passed the parser and every claim then failed with a
     ValueError traceback (minutes of them); now it is a usage error, exit 2, before any claim
-    runs, naming the valid range."""
-    with pytest.raises(SystemExit) as info:
-        cli.main(["verify", "--dps", value, "--only", "xu_ziyin.eq_33"])
-    assert info.value.code == 2
+    runs (the runner is never reached), naming the valid range."""
+    code, seen = _exit_code(["verify", "--dps", value], monkeypatch)
+    assert (code, seen) == (2, {})
     err = capsys.readouterr().err
     assert "--dps must be an integer >= 30" in err and "<= 100000" in err and repr(value) in err
 
@@ -66,15 +82,7 @@ def test_dps_outside_30_to_max_dps_is_a_usage_error(value, capsys):
 def test_dps_at_both_ends_of_the_range_parses(value, monkeypatch):
     """The other side of the boundary: 30 and MAX_DPS reach the runner (stubbed: a proof at
     100000 digits is not what this test is about)."""
-    seen = {}
-
-    def fake_verify(args, out, err):
-        seen["dps"] = args.dps
-        return 0
-
-    monkeypatch.setattr(cli, "_verify", fake_verify)
-    assert cli.main(["verify", "--dps", value]) == 0
-    assert seen["dps"] == int(value)
+    assert _exit_code(["verify", "--dps", value], monkeypatch) == (0, {"dps": int(value)})
 
 
 def test_figures_out_that_cannot_hold_figures_is_a_usage_error(tmp_path, capsys):
@@ -99,6 +107,15 @@ def test_figures_out_that_cannot_hold_figures_is_a_usage_error(tmp_path, capsys)
             assert info.value.code == 2 and "cannot be made" in capsys.readouterr().err
     finally:
         locked.chmod(0o700)
+    # an existing folder that cannot be written, even by root (as CI and this machine run):
+    # /proc/sys, where Linux grants no write access
+    if os.path.isdir("/proc/sys") and not os.access("/proc/sys", os.W_OK):
+        want = "--out: the directory '/proc/sys' is not writable"
+        assert cli._out_dir_problem("/proc/sys") == want
+        with pytest.raises(SystemExit) as info:
+            cli.main(["figures", "--only", "001-fig1a", "--out", "/proc/sys"])
+        assert info.value.code == 2
+        assert want in capsys.readouterr().err
     # the other side: a new nested folder under a writable one, and an existing folder
     assert cli._out_dir_problem(str(tmp_path / "a" / "b")) is None
     assert cli._out_dir_problem(str(tmp_path)) is None

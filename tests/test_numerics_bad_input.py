@@ -335,6 +335,13 @@ def test_relative_change_keeps_its_digits_at_every_scale(scale):
     want = _mp_relative_change(new, old)
     assert all(math.isfinite(g) for g in got)
     assert got == pytest.approx(want, rel=8 * 2.0**-52)
+    # each batch element is scaled by its own power of two: this scale next to 1e-200 and
+    # 1e200 in one batch (one scale for the whole batch would underflow or overflow one)
+    for other in (1e-200, 1e200):
+        mixed_new = torch.cat([new[:1], new[1:] / scale * other])
+        mixed_old = torch.cat([old[:1], old[1:] / scale * other])
+        got = measures.relative_change(mixed_new, mixed_old).tolist()
+        assert got == pytest.approx(_mp_relative_change(mixed_new, mixed_old), rel=8 * 2.0**-52)
 
 
 def test_relative_change_refuses_a_zero_start_and_non_finite_entries():
@@ -374,6 +381,12 @@ def test_recorders_refuse_a_zero_or_non_finite_start_when_made():
         measures.record_relative_distance("W", {**p0, "W": p0["W"] * math.inf})
     with pytest.raises(ValueError, match=r"p0 \(its NTK Gram matrix on X\) is zero"):
         measures.record_ntk_change(_ns(), p0, [[0.0, 0.0]])
+    # one batch element of a two-element batch overflows its NTK (weights 1e200): refused,
+    # though the other element's NTK is finite
+    p2 = models.node_scaled_parameters([0.6, 0.4], 2, 2, seed=1, device="cpu")
+    p2 = {k: torch.stack([v[0], v[1] * 1e200]) for k, v in p2.items()}
+    with pytest.raises(ValueError, match="p0 gives a non-finite NTK Gram matrix"):
+        measures.record_ntk_change(_ns(), p2, [[1.0, 0.5]])
     rec = measures.record_ntk_change(_ns(), p0, [[1.0, 0.5]])
     assert float(rec(p0, torch.tensor([0]))[0]) == 0.0
     big = {k: v * 1e150 for k, v in p0.items()}
