@@ -50,7 +50,7 @@ import numpy as np
 
 from numerics.measures import ntk, relative_change
 from numerics.models import WideTwoLayer
-from numerics.torch_flow import gradient_descent, resolve_device, threads
+from numerics.torch_flow import _INT64_MAX, gradient_descent, resolve_device, threads
 from solvable._core import numbers as nb
 
 __all__ = [
@@ -100,6 +100,40 @@ def _check_dtype(dtype: Any) -> Any:
     return dtype
 
 
+MAX_STEPS = 10**9
+"""The most GD steps :func:`alpha_curve` takes: at >= 10 us a step (the overhead of torch's
+small operations) 10**9 steps are >= 3 hours, 500,000 times the paper's 2000; a larger
+count is a typo, refused rather than run for ever."""
+
+_MAX_SEED = 2**64 - 1  # torch.Generator.manual_seed takes a seed in [0, 2**64 - 1]
+
+
+def _size(name: str, value: Any, low: int = 1) -> int:
+    """An int in ``[low, 2**63 - 1]``: torch and numpy index with int64, so a larger size
+    has no array (``ValueError`` naming ``name`` rather than torch's ``OverflowError``)."""
+    value = nb.check_int(name, value, low)
+    if value > _INT64_MAX:
+        raise ValueError(f"{name} must be an int in [{low}, 2**63 - 1] (torch's sizes are "
+                         f"int64), got {value}")  # fmt: skip
+    return value
+
+
+def _seed(name: str, value: Any) -> int:
+    value = nb.check_int(name, value, 0)
+    if value > _MAX_SEED:
+        raise ValueError(f"{name} must be an int in [0, 2**64 - 1] (torch's generator), got "
+                         f"{value}")  # fmt: skip
+    return value
+
+
+def _entries(**sizes: int) -> None:
+    """Refuse an array of more than 2**63 - 1 entries, naming every size of it."""
+    if math.prod(sizes.values()) > _INT64_MAX:
+        shown = " x ".join(f"{k} = {v}" for k, v in sizes.items())
+        raise ValueError(f"{shown}: an array of more than 2**63 - 1 entries (torch's and "
+                         f"numpy's limit)")  # fmt: skip
+
+
 def _check_alpha(name: str, value: Any) -> float:
     return nb.to_float(nb.check_number(name, value, positive=True), name)
 
@@ -122,7 +156,9 @@ class AlphaSetup:
     """The data and training budget of one curve: inputs in ``R^d``, ``n_train`` training and
     ``n_test`` held-out points, student width ``width`` (even: the symmetric initialisation
     pairs neurons), ``steps`` steps of GD at ``lr = lr_factor n / lambda_max(K_0)``
-    (``0 < lr_factor < 2``), data from ``data_seed``, initialisations from ``init_seed``."""
+    (``0 < lr_factor < 2``), data from ``data_seed``, initialisations from ``init_seed``
+    (``[0, 2**64 - 1]``, torch's generator).  Sizes are at most ``2**63 - 1`` (and so are
+    the arrays ``(n_train, d)``, ``(n_test, d)``), ``steps`` at most :data:`MAX_STEPS`."""
 
     d: int = 10
     n_train: int = 200
@@ -134,15 +170,22 @@ class AlphaSetup:
     init_seed: int = 0
 
     def __post_init__(self) -> None:
-        for name in ("d", "n_train", "n_test", "steps"):
-            nb.check_int(name, getattr(self, name))
-        width = nb.check_int("width", self.width, low=2)
+        for name in ("d", "n_train", "n_test"):
+            _size(name, getattr(self, name))
+        steps = nb.check_int("steps", self.steps)
+        if steps > MAX_STEPS:
+            raise ValueError(f"steps must be an int in [1, {MAX_STEPS}] (MAX_STEPS), got {steps}")
+        width = _size("width", self.width, low=2)
         if width % 2:
             raise ValueError(f"width must be an even integer >= 2 (neurons come in pairs), "
                              f"got {self.width!r}")  # fmt: skip
-        for name in ("data_seed", "init_seed"):
-            nb.check_int(name, getattr(self, name), low=0)
-        lr = nb.to_float(nb.check_number("lr_factor", self.lr_factor, positive=True))
+        _entries(n_train=self.n_train, d=self.d)
+        _entries(n_test=self.n_test, d=self.d)
+        _entries(width=width, d=self.d)
+        nb.check_int("data_seed", self.data_seed, low=0)  # numpy's generator: any int >= 0
+        _seed("init_seed", self.init_seed)
+        lr = nb.to_float(nb.check_number("lr_factor", self.lr_factor, positive=True),
+                         "lr_factor")  # fmt: skip
         if not lr < 2:
             raise ValueError(f"lr_factor must be in (0, 2) (GD on the initial kernel is "
                              f"stable below 2), got {self.lr_factor!r}")  # fmt: skip
@@ -177,15 +220,17 @@ def initial_parameters(
     ``W / alpha``; neurons ``k`` and ``k + width/2`` are ``(w, a)`` and ``(w, -a)``, so
     ``f(x; theta_0) = 0`` (to rounding).  Drawn on the CPU in float64 from ``seed`` (the same
     numbers for every alpha, device and dtype), divided by alpha in float64, then moved
-    (``dtype`` None: float64)."""
+    (``dtype`` None: float64).  ``seed`` in ``[0, 2**64 - 1]``; at most ``2**63 - 1``
+    weights; an ``alpha`` so small that ``W / alpha`` overflows float64 is a ``ValueError``."""
     torch = _torch()
     alpha = _check_alpha("alpha", alpha)
-    width = nb.check_int("width", width, low=2)
+    width = _size("width", width, low=2)
     if width % 2:
         raise ValueError(f"width must be an even integer >= 2 (neurons come in pairs), "
                          f"got {width!r}")  # fmt: skip
-    d, seeds = nb.check_int("d", d), nb.check_int("seeds", seeds)
-    seed = nb.check_int("seed", seed, low=0)
+    d, seeds = _size("d", d), _size("seeds", seeds)
+    _entries(seeds=seeds, width=width, d=d)
+    seed = _seed("seed", seed)
     dt = _check_dtype(dtype)
     dev = resolve_device(device)
     gen = torch.Generator().manual_seed(seed)
@@ -193,20 +238,25 @@ def initial_parameters(
     W = torch.randn((seeds, half, d), generator=gen, dtype=torch.float64) / math.sqrt(d)
     a = torch.randn((seeds, half), generator=gen, dtype=torch.float64) / math.sqrt(width)
     W = torch.cat([W, W], 1) / alpha
+    if not bool(torch.isfinite(W).all()):
+        raise ValueError(f"alpha = {alpha!r} is too small: W / alpha overflows float64 (alpha "
+                         f"must be > 0 and >= max |W| / 1.8e308)")  # fmt: skip
     a = torch.cat([a, -a], 1)
     return {"W": W.to(device=dev, dtype=dt), "a": a.to(device=dev, dtype=dt)}
 
 
 def _as_tensor(name: str, value: Any) -> Any:
+    """A real floating tensor as is, or an array of finite real numbers as a float64 tensor
+    (``TypeError`` / ``ValueError`` naming ``name`` otherwise)."""
     torch = _torch()
     if isinstance(value, torch.Tensor):
+        if not value.is_floating_point():
+            raise TypeError(f"{name} must be a real floating tensor, got dtype {value.dtype}")
         return value
     try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"{name} must be a real array or tensor, got "
-                        f"{nb.describe(value)}") from exc  # fmt: skip
-    return torch.as_tensor(arr)
+        return torch.as_tensor(nb.check_float_array(name, value))
+    except TypeError as exc:
+        raise TypeError(f"{name} must be a real array or tensor ({exc})") from None
 
 
 def kernel_distance(K0: Any, K: Any) -> Any:
@@ -239,12 +289,15 @@ def kernel_distance(K0: Any, K: Any) -> Any:
 
 def activation_change(W0: Any, W: Any, X: Any) -> Any:
     """The fraction of pairs (neuron k, input x_i) whose ReLU activation ``w_k . x_i > 0``
-    differs between ``W0`` and ``W`` (each (B, h, d)), on the rows of ``X`` (n, d): (B,)."""
+    differs between ``W0`` and ``W`` (each (B, h, d), tensors or arrays), on the rows of
+    ``X`` (n, d): (B,)."""
     torch = _torch()
-    if W0.shape != W.shape or W0.ndim != 3:
-        raise ValueError(f"W0 and W must have the same shape (B, h, d), got "
-                         f"{tuple(W0.shape)} and {tuple(W.shape)}")  # fmt: skip
-    Xt = torch.as_tensor(np.asarray(X, dtype=float), dtype=W.dtype, device=W.device)
+    W0, W = _as_tensor("W0", W0), _as_tensor("W", W)
+    if W0.ndim != 3:
+        raise ValueError(f"W0 must have shape (B, h, d), got {tuple(W0.shape)}")
+    if W.shape != W0.shape:
+        raise ValueError(f"W must have the shape of W0 {tuple(W0.shape)}, got {tuple(W.shape)}")
+    Xt = torch.as_tensor(nb.check_float_array("X", X), dtype=W.dtype, device=W.device)
     if Xt.ndim != 2 or Xt.shape[1] != W.shape[-1]:
         raise ValueError(f"X must have shape (n, {W.shape[-1]}), got {tuple(Xt.shape)}")
     before = Xt @ W0.transpose(1, 2) > 0
@@ -350,6 +403,7 @@ def alpha_curve(
     (``False``, the reference path: the same numbers bit for bit)."""
     torch = _torch()
     setup = AlphaSetup(d, n_train, n_test, width, steps, lr_factor, data_seed, init_seed)
+    lr_factor = setup.lr_factor  # the checked float ("0.5" * n_train was string repetition)
     alphas = _check_alphas(alphas)
     seeds = nb.check_int("seeds", seeds, low=2)
     dev = resolve_device(device)
@@ -370,6 +424,10 @@ def alpha_curve(
             K0 = ntk(model, p0, X)
             lam0 = torch.linalg.eigvalsh(K0)[..., -1]
             lr = lr_factor * n_train / float(lam0.max())
+            if not 0 < lr < math.inf:
+                raise ValueError(f"lr_factor = {lr_factor!r} gives the step lr = {lr!r} at "
+                                 f"alpha = {alpha} (lr_factor n / lambda_max(K_0) must be "
+                                 f"a float > 0)")  # fmt: skip
             lrs.append(lr)
             starts.append(p0)
             kernels.append((K0, lam0))

@@ -36,8 +36,8 @@ import numpy as np
 
 from numerics.measures import ntk
 from numerics.models import WideTwoLayer
-from numerics.torch_flow import resolve_device
-from solvable._core.numbers import check_int as _check_int
+from numerics.torch_flow import _INT64_MAX, resolve_device
+from solvable._core import numbers as nb
 from solvable._core.tolerance import MonteCarlo, monte_carlo
 from solvable.kernels import KERNELS, DefaultInitialisation, Initialisation, gram
 
@@ -54,6 +54,45 @@ __all__ = [
 
 _JACOBIAN_DOUBLES = 4_000_000  # batch chunk: at most this many Jacobian entries at once
 
+# torch.Generator.manual_seed takes [0, 2**64 - 1]; chunk / width k of a run draws from seed
+# ``seed * _SEED_STRIDE + k``, so ``seed`` is at most (2**64 - 1) // _SEED_STRIDE - 1 (room
+# for k < _SEED_STRIDE)
+_SEED_STRIDE = 1_000_003
+_MAX_SEED = (2**64 - 1) // _SEED_STRIDE - 1
+
+
+def _check_int(name: str, value: Any, low: int = 1) -> int:
+    """An int in ``[low, 2**63 - 1]`` (torch's sizes are int64: a larger one has no array)."""
+    value = nb.check_int(name, value, low)
+    if value > _INT64_MAX:
+        raise ValueError(f"{name} must be an int in [{low}, 2**63 - 1] (torch's sizes are "
+                         f"int64), got {value}")  # fmt: skip
+    return value
+
+
+def _check_seed(seed: Any, high: int = 2**64 - 1) -> int:
+    """A seed in ``[0, high]`` (torch's generator takes ``[0, 2**64 - 1]``)."""
+    seed = nb.check_int("seed", seed, 0)
+    if seed > high:
+        raise ValueError(f"seed must be an int in [0, {high}] (torch's generator), got {seed}")
+    return seed
+
+
+def _entries(**sizes: int) -> None:
+    """Refuse an array of more than 2**63 - 1 entries, naming every size of it."""
+    if math.prod(sizes.values()) > _INT64_MAX:
+        shown = " x ".join(f"{k} = {v}" for k, v in sizes.items())
+        raise ValueError(f"{shown}: an array of more than 2**63 - 1 entries (torch's limit)")
+
+
+def _finite_out(name: str, out: np.ndarray) -> np.ndarray:
+    """``out`` if finite; else a ``ValueError`` naming the input ``name`` whose scale made
+    the float64 numbers overflow (e.g. rows of norm 1e300: ``x . x'`` is beyond 1.8e308)."""
+    if not np.all(np.isfinite(out)):
+        raise ValueError(f"{name} is too large: its kernels / outputs overflow float64 "
+                         f"(rescale {name})")  # fmt: skip
+    return out
+
 
 def _check_init(init: Any) -> tuple[float, float, str]:
     if not isinstance(init, Initialisation):
@@ -63,15 +102,8 @@ def _check_init(init: Any) -> tuple[float, float, str]:
 
 
 def _check_X(X: Any) -> np.ndarray:
-    try:
-        arr = np.array(X, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"X must be an (n, d) array of real numbers, got {X!r:.80}") from None
-    if arr.ndim != 2 or 0 in arr.shape:
-        raise ValueError(f"X must be a non-empty (n, d) matrix, got shape {arr.shape}")
-    if not np.all(np.isfinite(arr)):
-        raise ValueError("X must be finite")
-    return arr
+    """A non-empty (n, d) matrix of finite real numbers, float64."""
+    return nb.check_float_array("X", X, ndim=2)
 
 
 def sample_parameters(init: Initialisation, d: int, p: int, batch: int, *, seed: int = 0,
@@ -80,12 +112,14 @@ def sample_parameters(init: Initialisation, d: int, p: int, batch: int, *, seed:
     d), "a": (B, p)}`` with ``W`` i.i.d. ``N(0, s^2)`` and ``a`` i.i.d. of law ``init.a_law``
     with second moment ``E[a^2]`` (uniform on ``[-c, c]``, ``c = sqrt(3 E[a^2])``; Rademacher
     ``+-sqrt(E[a^2])``; Gaussian).  Drawn on the CPU from ``seed`` (the same numbers on every
-    device), then moved to ``device`` (default CPU) as ``dtype`` (default float64)."""
+    device), then moved to ``device`` (default CPU) as ``dtype`` (default float64).
+    ``seed`` in ``[0, 2**64 - 1]``; at most ``2**63 - 1`` weights."""
     import torch
 
     m2, s2, law = _check_init(init)
     d, p, batch = _check_int("d", d), _check_int("p", p), _check_int("batch", batch)
-    seed = _check_int("seed", seed, 0)
+    _entries(batch=batch, p=p, d=d)
+    seed = _check_seed(seed)
     dev = resolve_device(device)
     dtype = torch.float64 if dtype is None else dtype
     gen = torch.Generator().manual_seed(seed)
@@ -109,8 +143,14 @@ def empirical_kernels(init: Initialisation, X: Any, p: int, batch: int, *, seed:
     (:func:`numerics.measures.ntk`)."""
     import torch
 
-    kernels = tuple(kernels) if not isinstance(kernels, str) else (kernels,)
-    if not kernels or any(k not in KERNELS for k in kernels):
+    if isinstance(kernels, str):
+        kernels = (kernels,)
+    elif isinstance(kernels, (list, tuple)):
+        kernels = tuple(kernels)
+    else:
+        raise TypeError(f"kernels must be a name or a list of names from {KERNELS}, got "
+                        f"{nb.describe(kernels)}")  # fmt: skip
+    if not kernels or any(not isinstance(k, str) or k not in KERNELS for k in kernels):
         raise ValueError(f"kernels must be a non-empty subset of {KERNELS}, got {kernels!r}")
     X = _check_X(X)
     params = sample_parameters(init, X.shape[1], p, batch, seed=seed, device=device)
@@ -135,12 +175,14 @@ def empirical_kernels(init: Initialisation, X: Any, p: int, batch: int, *, seed:
             got["gp"] = f[:, :, None] * f[:, None, :]
         for name in kernels:
             out[name].append(got[name].detach().cpu().numpy())
-    return {k: np.concatenate(v) for k, v in out.items()}
+    return {k: _finite_out("X", np.concatenate(v)) for k, v in out.items()}
 
 
 def upper(K: Any) -> np.ndarray:
     """The entries ``i <= j`` of the last two (square) axes, flattened: (..., n(n+1)/2)."""
-    K = np.asarray(K)
+    K = nb.check_float_array("K", K)
+    if K.ndim < 2 or K.shape[-1] != K.shape[-2]:
+        raise ValueError(f"K must have two square last axes (..., n, n), got shape {K.shape}")
     i, j = np.triu_indices(K.shape[-1])
     return K[..., i, j]
 
@@ -174,23 +216,35 @@ def width_convergence(init: Initialisation, X: Any, widths: Any, *, replicates: 
     """Fit ``||K^_p - K||_F ~ C p^slope`` (expected slope -1/2: ``E||K^_p - K||_F^2 = V/p``
     exactly, ``K^_p`` an average of ``p`` i.i.d. unit terms) for the empirical kernel
     ``kernel`` against the closed form :func:`solvable.kernels.gram`, with ``replicates``
-    independent replicates of ``batch`` initialisations per width."""
-    if kernel not in KERNELS:
-        raise ValueError(f"kernel must be one of {KERNELS}, got {kernel!r}")
+    independent replicates of ``batch`` initialisations per width.  ``seed`` in ``[0,
+    (2**64 - 1) // 1_000_003 - 1]`` (width ``i`` draws from ``seed * 1_000_003 + i``)."""
+    if not isinstance(kernel, str) or kernel not in KERNELS:
+        raise ValueError(f"kernel must be one of {KERNELS}, got {nb.describe(kernel)}")
     X = _check_X(X)
-    ws = tuple(_check_int("widths", w) for w in np.atleast_1d(np.asarray(widths, dtype=object)))
+    if isinstance(widths, (str, bytes)) or not isinstance(widths, (list, tuple, np.ndarray)):
+        raise TypeError(f"widths must be a sequence of ints >= 1, got {nb.describe(widths)}")
+    ws = tuple(_check_int(f"widths[{k}]", w) for k, w in enumerate(np.ravel(
+        np.asarray(widths, dtype=object))))  # fmt: skip
     if len(set(ws)) < 2:
         raise ValueError(f"widths must hold at least 2 distinct widths, got {widths!r}")
+    if len(ws) >= _SEED_STRIDE:
+        raise ValueError(f"widths must hold fewer than {_SEED_STRIDE} widths (one seed each)")
     replicates = _check_int("replicates", replicates, 2)
     batch = _check_int("batch", batch)
+    _entries(replicates=replicates, batch=batch, widths=len(ws))
+    seed = _check_seed(seed, _MAX_SEED)
     exact = gram(kernel, init, X)
     sq = np.empty((replicates, len(ws), batch))
     for i, p in enumerate(ws):  # all replicates of one width in one batch, split afterwards
-        K = empirical_kernels(init, X, p, replicates * batch, seed=seed * 1_000_003 + i,
+        K = empirical_kernels(init, X, p, replicates * batch, seed=seed * _SEED_STRIDE + i,
                               device=device, kernels=(kernel,))[kernel]  # fmt: skip
         sq[:, i] = ((K - exact) ** 2).sum(axis=(1, 2)).reshape(replicates, batch)
     logp = np.log(np.array(ws, dtype=float))
     rms_r = np.sqrt(sq.mean(axis=2))  # (replicates, widths)
+    if not np.all(rms_r > 0):  # log 0: no slope (X = 0, or kernels below float64's range)
+        raise ValueError("X gives an empirical kernel equal to the exact one at some width "
+                         "(||K^ - K||_F = 0: X is 0 or too small for float64), so "
+                         "log ||K^ - K|| has no slope")  # fmt: skip
     slopes = np.array([np.polyfit(logp, np.log(row), 1)[0] for row in rms_r])
     rms = tuple(float(v) for v in np.sqrt(sq.mean(axis=(0, 2))))
     return WidthFit(ws, rms, slopes, monte_carlo(slopes))
@@ -200,13 +254,15 @@ def sample_table_1(init: DefaultInitialisation, d: int, p: int, batch: int, *, s
                    device: Any = "cpu", dtype: Any = None) -> dict[str, Any]:  # fmt: skip
     """``batch`` initialisations of Table 1's row ``init`` (width ``p``, dimension ``d``):
     ``W`` (B, p, d) i.i.d. ``Unif([-w_bound, w_bound])``, ``a`` (B, p) i.i.d.
-    ``Unif([-a_bound, a_bound])`` (``b = 0``); drawn on the CPU from ``seed``, float64."""
+    ``Unif([-a_bound, a_bound])`` (``b = 0``); drawn on the CPU from ``seed`` (``[0, 2**64 -
+    1]``), float64; at most ``2**63 - 1`` weights."""
     import torch
 
     if not isinstance(init, DefaultInitialisation):
         raise TypeError(f"init must be a solvable.kernels.DefaultInitialisation, got {init!r}")
     d, p, batch = _check_int("d", d), _check_int("p", p), _check_int("batch", batch)
-    seed = _check_int("seed", seed, 0)
+    _entries(batch=batch, p=p, d=d)
+    seed = _check_seed(seed)
     bounds = init.at(p, d)
     gen = torch.Generator().manual_seed(seed)
     W = (2 * torch.rand((batch, p, d), generator=gen, dtype=torch.float64) - 1) * bounds["w_bound"]
@@ -216,6 +272,10 @@ def sample_table_1(init: DefaultInitialisation, d: int, p: int, batch: int, *, s
 
 
 _OUTPUT_DOUBLES = 4_000_000  # batch chunk of output_samples: at most this many weights at once
+MAX_OUTPUT_CHUNKS = _SEED_STRIDE
+"""The most chunks :func:`output_samples` draws: chunk ``k`` seeds from ``seed * 1_000_003 +
+k``, so more would reuse the next seed's draws (and at >= 1 ms a chunk, 10**6 chunks are
+already >= 15 minutes; the figures draw at most a few hundred)."""
 
 
 def output_samples(init: Initialisation | DefaultInitialisation, X: Any, p: int, batch: int, *,
@@ -225,18 +285,25 @@ def output_samples(init: Initialisation | DefaultInitialisation, X: Any, p: int,
     :class:`numerics.models.WideTwoLayer` (no closed form).  ``init``: an
     :class:`~solvable.kernels.Initialisation` (network (2.3), scale ``1/sqrt(p)``) or a
     :class:`~solvable.kernels.DefaultInitialisation` (Table 1, network (2.1), scale 1).
-    Drawn in chunks, chunk ``k`` from seed ``seed * 1_000_003 + k``."""
+    Drawn in chunks, chunk ``k`` from seed ``seed * 1_000_003 + k``: ``seed`` in ``[0,
+    (2**64 - 1) // 1_000_003 - 1]``, and at most ``MAX_OUTPUT_CHUNKS`` chunks (a work cap)."""
     import torch
 
     X = _check_X(X)
     p, batch = _check_int("p", p), _check_int("batch", batch)
-    seed = _check_int("seed", seed, 0)
+    seed = _check_seed(seed, _MAX_SEED)
     table = isinstance(init, DefaultInitialisation)
     if not table:
         _check_init(init)
     d = X.shape[1]
     model = WideTwoLayer(X, np.zeros(len(X)), activation="relu", scale=1.0 if table else None)
     chunk = max(1, _OUTPUT_DOUBLES // (p * (d + 1)))
+    chunks = -(-batch // chunk)
+    if chunks > MAX_OUTPUT_CHUNKS:
+        raise ValueError(f"batch = {batch} networks of width p = {p} in d = {d}: {chunks} "
+                         f"chunks of {_OUTPUT_DOUBLES} weights, more than MAX_OUTPUT_CHUNKS = "
+                         f"{MAX_OUTPUT_CHUNKS} (lower batch or p)")  # fmt: skip
+    _entries(batch=batch, n=len(X))
     out = []
     for k, start in enumerate(range(0, batch, chunk)):
         size = min(chunk, batch - start)
@@ -246,4 +313,4 @@ def output_samples(init: Initialisation | DefaultInitialisation, X: Any, p: int,
         Xt = torch.as_tensor(X, dtype=params["W"].dtype, device=params["W"].device)
         with torch.no_grad():
             out.append(model.output(params, Xt).cpu().numpy())
-    return np.concatenate(out)
+    return _finite_out("X", np.concatenate(out))

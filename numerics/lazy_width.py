@@ -38,9 +38,10 @@ from scipy.sparse.linalg import LinearOperator, eigsh
 from numerics.measures import ntk
 from numerics.models import WideTwoLayer
 from numerics.sweeps import fit_exponent
-from numerics.torch_flow import gradient_flow, resolve_device, threads
+from numerics.torch_flow import _INT64_MAX, _check_seed, gradient_flow, resolve_device, threads
 from solvable import linearisation
-from solvable._core.activations import elementwise
+from solvable._core import numbers as nb
+from solvable._core.activations import check_activation, elementwise
 from solvable._core.tolerance import worst_of
 from solvable.linearisation import (
     hessian_opnorm_bound,
@@ -74,6 +75,16 @@ training residual has decayed by ~e^{-5} on the slowest lazy mode)."""
 
 _DENSE_MAX = 4096  # largest p d for which the dense Hessian is formed
 
+MAX_TIMES = 10**6
+"""The most record times of :func:`linearisation_sweep` (``n_times``): each costs an NTK
+and its eigenvalues per network (>= 0.1 ms), so 10**6 are >= 100 s a width; the figures
+use 41."""
+
+# the envelopes e^{-lambda_0 t} fall below the smallest normal float64 (e^-708) past
+# lambda_0 t = 708: the ratio residual / envelope is then inf or nan, not a number; 700
+# leaves a margin of e^8 for the residual's own decay
+_ENVELOPE_EXPONENT = 700.0
+
 
 def _torch() -> Any:
     import torch
@@ -90,16 +101,35 @@ def _single_threaded(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def _int(name: str, value: Any, low: int = 1) -> int:
+def _int(name: str, value: Any, low: int = 1, high: int = _INT64_MAX) -> int:
+    """An int in ``[low, high]``; ``high`` defaults to 2**63 - 1 (torch's and numpy's sizes
+    are int64: a larger size has no array)."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+        raise ValueError(f"{name} must be an integer >= {low}, got {nb.describe(value)}")
+    if value > high:
+        raise ValueError(f"{name} must be an integer in [{low}, {high}], got {value!r}")
     return int(value)
+
+
+def _widths(widths: Any) -> tuple[int, ...]:
+    if isinstance(widths, (str, bytes)) or not isinstance(widths, (Sequence, np.ndarray)):
+        raise TypeError(f"widths must be a sequence of ints >= 1, got {nb.describe(widths)}")
+    return tuple(_int(f"widths[{k}]", w) for k, w in enumerate(widths))
+
+
+def _entries(**sizes: int) -> None:
+    """Refuse an array of more than 2**63 - 1 entries, naming every size of it."""
+    if math.prod(sizes.values()) > _INT64_MAX:
+        shown = " x ".join(f"{k} = {v}" for k, v in sizes.items())
+        raise ValueError(f"{shown}: an array of more than 2**63 - 1 entries (torch's limit)")
 
 
 def sphere(n: int, d: int, *, radius: float | None = None, seed: int = 0) -> np.ndarray:
     """``n`` points uniform on the sphere of radius ``radius`` (default ``sqrt(d)``) in R^d,
-    shape (n, d), reproducible from ``seed``."""
+    shape (n, d), reproducible from ``seed`` (an int >= 0)."""
     n, d = _int("n", n), _int("d", d)
+    _entries(n=n, d=d)
+    seed = nb.check_int("seed", seed, 0)
     r = math.sqrt(d) if radius is None else radius
     if isinstance(r, bool) or not isinstance(r, (int, float)) or not (math.isfinite(r) and r > 0):
         raise ValueError(f"radius must be finite and > 0, got {radius!r}")
@@ -120,7 +150,8 @@ class ComposedTwoLayer(WideTwoLayer):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        linearisation.activation(self.phi)  # ValueError / TypeError naming the choices
+        check_activation(self.phi, linearisation.ACTIVATIONS, "twice differentiable",
+                         arg="phi (the output activation)")  # fmt: skip
 
     def output(self, p: dict[str, Any], X: Any) -> Any:
         sigma, phi = elementwise(self.activation, "torch"), elementwise(self.phi, "torch")
@@ -145,13 +176,16 @@ def initial_parameters(
     """Seed 002 after eq. (2.28): ``W`` (B, p, d) i.i.d. ``N(0, 1/d)``, ``a`` (B, p) i.i.d.
     ``Unif([-1, 1])`` (``a_init="uniform"``) or ``Unif([0, 1])`` (``"positive"``; not
     centred: ``f(x; theta0)`` is then of order ``sqrt(p)`` unless ``E sigma = 0``, which
-    leaves the lazy regime).  Drawn on the CPU from ``seed``, then moved (float64 default)."""
+    leaves the lazy regime).  Drawn on the CPU from ``seed`` (``[0, 2**64 - 1]``), then
+    moved (float64 default); at most ``2**63 - 1`` weights."""
     torch = _torch()
 
     p, d, batch = _int("p", p), _int("d", d), _int("batch", batch)
-    if a_init not in ("uniform", "positive"):
-        raise ValueError(f"a_init must be 'uniform' or 'positive', got {a_init!r}")
-    gen = torch.Generator().manual_seed(int(seed))
+    _entries(batch=batch, p=p, d=d)
+    if not isinstance(a_init, str) or a_init not in ("uniform", "positive"):
+        raise ValueError(f"a_init must be 'uniform' or 'positive', got {nb.describe(a_init)}")
+    seed = _check_seed(seed)
+    gen = torch.Generator().manual_seed(seed)
     W = torch.randn((batch, p, d), generator=gen, dtype=torch.float64) / math.sqrt(d)
     u = torch.rand((batch, p), generator=gen, dtype=torch.float64)
     a = 2 * u - 1 if a_init == "uniform" else u
@@ -175,8 +209,8 @@ def _check_hessian_args(model: Any, params: Any, x: Any) -> tuple[Any, Any, Any]
         raise TypeError("params['W'] and params['a'] must be torch tensors")
     if W.ndim != 3 or a.shape != W.shape[:2]:
         raise ValueError(f"need W (B, p, d) and a (B, p), got {tuple(W.shape)}, {tuple(a.shape)}")
-    xa = np.asarray(x, dtype=float)
-    if xa.shape != (W.shape[2],) or not np.all(np.isfinite(xa)):
+    xa = nb.check_float_array("x", x)
+    if xa.shape != (W.shape[2],):
         raise ValueError(f"x must be a finite vector of shape ({W.shape[2]},), got {x!r:.80}")
     return W, a, torch.as_tensor(xa, dtype=W.dtype, device=W.device)
 
@@ -228,6 +262,7 @@ def hessian_opnorm_lanczos(
 
     if not (isinstance(tol, (int, float)) and not isinstance(tol, bool) and tol >= 0):
         raise ValueError(f"tol must be a number >= 0, got {tol!r}")
+    seed = nb.check_int("seed", seed, 0)  # numpy's generator: any int >= 0
     W, a, xt = _check_hessian_args(model, params, x)
     B, p, d = W.shape
     N = p * d
@@ -250,6 +285,13 @@ def hessian_opnorm_lanczos(
         if N <= 2:  # eigsh needs k < N
             H = np.column_stack([matvec(e) for e in np.eye(N)])
             out[b] = np.abs(np.linalg.eigvalsh((H + H.T) / 2)).max()
+            continue
+        hv0 = matvec(v0)
+        if not np.all(np.isfinite(hv0)):
+            raise ValueError("x is too large: the Hessian-vector products leave the float64 "
+                             "range (rescale x)")  # fmt: skip
+        if not np.any(hv0):  # H v0 = 0 for a random v0: H = 0 (a.s.), e.g. x = 0 or underflow
+            out[b] = 0.0
             continue
         op = LinearOperator((N, N), matvec=matvec, dtype=np.float64)
         ncv = min(N - 1, 40)
@@ -304,11 +346,17 @@ def hessian_agreement(
     activation: str = "tanh",
     device: Any = None,
 ) -> HessianAgreement:
-    """Dense autograd, Lanczos and eq. (2.17) on the same networks (small widths)."""
-    widths = tuple(_int("width", w) for w in widths)
-    seeds = _int("seeds", seeds)
+    """Dense autograd, Lanczos and eq. (2.17) on the same networks (small widths: the dense
+    Hessian needs ``width d <= 4096``)."""
+    widths = _widths(widths)
+    seeds, d = _int("seeds", seeds), _int("d", d)
     if not widths:
         raise ValueError("widths must not be empty")
+    for p in widths:
+        if p * d > _DENSE_MAX:
+            raise ValueError(f"widths and d must have width d <= {_DENSE_MAX} (the dense "
+                             f"Hessian), got width {p}, d = {d}")  # fmt: skip
+        _entries(seeds=seeds, width=p, d=d)
     dv, lv, ld = [], [], []
     for p in widths:
         model, params, x = _hessian_setup(p, d, seeds, p, activation, device)
@@ -345,12 +393,15 @@ def hessian_sweep(
 ) -> HessianSweep:
     """Lanczos ``||H||_op`` at initialisation for ``seeds`` networks per width (one fixed
     input ``x`` on the sphere of radius ``sqrt(d)``), its bound and the fitted slope."""
-    widths = tuple(_int("width", w) for w in widths)
+    widths = _widths(widths)
     if len(widths) < 2 or list(widths) != sorted(set(widths)):
         raise ValueError(f"widths must be >= 2 increasing integers, got {widths!r}")
-    seeds = _int("seeds", seeds, 2)
-    if activation != "tanh":
-        raise ValueError(f"the sweep uses the tanh bound M = 4 sqrt(3)/9, got {activation!r}")
+    seeds, d = _int("seeds", seeds, 2), _int("d", d)
+    for p in widths:
+        _entries(seeds=seeds, width=p, d=d)
+    if not isinstance(activation, str) or activation != "tanh":
+        raise ValueError(f"activation must be 'tanh' (the sweep uses the tanh bound M = 4 "
+                         f"sqrt(3)/9), got {nb.describe(activation)}")  # fmt: skip
 
     bound_fn = sp.lambdify(
         sorted(hessian_opnorm_bound().free_symbols, key=lambda s: s.name), hessian_opnorm_bound()
@@ -422,9 +473,12 @@ def linearisation_run(
 
     if not isinstance(model, WideTwoLayer):
         raise TypeError(f"model must be a numerics.models.WideTwoLayer, got {type(model).__name__}")
-    pr = np.asarray(probe, dtype=float)
-    if pr.ndim != 2 or pr.shape[1] != model.X.shape[1] or not np.all(np.isfinite(pr)):
+    pr = nb.check_float_array("probe", probe)
+    if pr.ndim != 2 or pr.shape[1] != model.X.shape[1]:
         raise ValueError(f"probe must be a finite (m, {model.X.shape[1]}) array, got {pr.shape}")
+    if not isinstance(params0, dict) or set(params0) != {"W", "a"}:
+        raise TypeError(f"params0 must be a dict with blocks 'W' and 'a', got "
+                        f"{nb.describe(params0)}")  # fmt: skip
     p0 = {k: torch.as_tensor(v) for k, v in params0.items()}
     if device is not None:
         p0 = {k: v.to(resolve_device(device)) for k, v in p0.items()}
@@ -520,14 +574,24 @@ def linearisation_sweep(
     initialisations per width, times ``linspace(0, horizon, n_times)``.  ``output``: an
     output nonlinearity ``phi`` (Exercise 2, :class:`ComposedTwoLayer`): the flow trains
     ``g = phi(f)`` and ``E(t)`` is ``g``'s linearisation error (labels ``tanh(y)`` then, in
-    ``phi``'s range for ``phi = tanh``); ``None``: the plain network."""
-    widths = tuple(_int("width", w) for w in widths)
+    ``phi``'s range for ``phi = tanh``); ``None``: the plain network.  ``n_times`` at most
+    :data:`MAX_TIMES`; a ``horizon`` so long that an envelope ``e^{-lambda_0 t}`` leaves the
+    float64 range (``lambda_0 horizon > 700``) is a ``ValueError`` (the ratios are not
+    numbers there), and so is a flow the integrator cannot follow (an ``eta_a`` or
+    ``horizon`` too large for ``rtol``)."""
+    widths = _widths(widths)
     if not widths or list(widths) != sorted(set(widths)):
         raise ValueError(f"widths must be increasing integers, got {widths!r}")
     seeds, n, d = _int("seeds", seeds, 2), _int("n", n), _int("d", d)
-    probes, n_times = _int("probes", probes), _int("n_times", n_times, 2)
+    probes, n_times = _int("probes", probes), _int("n_times", n_times, 2, MAX_TIMES)
+    _entries(n=n, d=d)
+    _entries(probes=probes, d=d)
+    for p in widths:
+        _entries(seeds=seeds, width=p, d=d)
     if not (isinstance(horizon, (int, float)) and math.isfinite(horizon) and horizon > 0):
         raise ValueError(f"horizon must be finite and > 0, got {horizon!r}")
+    if output is not None:
+        check_activation(output, linearisation.ACTIVATIONS, "twice differentiable", arg="output")
     X = sphere(n, d, seed=1)
     y = np.random.default_rng(2).standard_normal(n)
     probe = sphere(probes, d, seed=3)
@@ -540,7 +604,20 @@ def linearisation_sweep(
     sup_E, ratios, lam, final, floor = [], {"lazy": [], "du": [], "printed": []}, [], [], []
     for p in widths:
         params = initial_parameters(p, d, seeds, seed=p, a_init=a_init, device=device)
-        run = linearisation_run(model, params, times, probe, rtol=rtol, device=device)
+        try:
+            run = linearisation_run(model, params, times, probe, rtol=rtol, device=device)
+        except ArithmeticError as exc:  # the integrator's step size underflowed
+            raise ValueError(
+                f"the gradient flow at width {p} could not be followed to "
+                f"horizon = {horizon!r} with eta_a = {eta_a!r}, rtol = {rtol!r} "
+                f"(a stiffer flow than float64 steps can follow): {exc}"
+            ) from exc
+        lam_top = float(np.max(np.abs(run.lambda0)))
+        if not lam_top * float(horizon) <= _ENVELOPE_EXPONENT:
+            raise ValueError(f"horizon must be <= {_ENVELOPE_EXPONENT:g} / lambda_0 = "
+                             f"{_ENVELOPE_EXPONENT / lam_top:.4g} at width "
+                             f"{p} (the envelope e^(-lambda_0 t) underflows float64 beyond), "
+                             f"got {horizon!r}")  # fmt: skip
         sup_E.append(run.E.max(0))
         for k in ratios:
             ratios[k].append(run.ratios(k)[1:].max(0))  # t > 0 (the ratio is 1 at t = 0)

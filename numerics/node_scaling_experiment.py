@@ -57,9 +57,16 @@ from numerics.measures import (
     relative_change,
 )
 from numerics.models import NodeScaled, WideTwoLayer, _activation
-from numerics.torch_flow import gradient_descent, gradient_flow, resolve_device
+from numerics.torch_flow import (
+    _INT64_MAX,
+    _check_threads,
+    gradient_descent,
+    gradient_flow,
+    resolve_device,
+)
 from solvable import global_convergence as gcv
 from solvable import ntg
+from solvable._core import numbers as nb
 from solvable.node_scaling import node_scaling_numeric, sum_of_squares_numeric, zipf
 
 __all__ = [
@@ -85,21 +92,103 @@ SETTINGS_8_1_1: tuple[tuple[float, float | None], ...] = ((1.0, None), (0.5, 0.7
 """The ``(gamma, alpha)`` pairs of Section 8.1.1 (``alpha`` unused at ``gamma = 1``)."""
 
 
+MAX_STEPS = 10**7
+"""The most GD steps (or kernel-GD steps, :func:`kernel_gd`) one run takes: at >= 10 us a
+step (torch's small-op overhead; a kernel step is a numpy product of >= 1 us) 10**7 steps
+are >= 100 s, 500 times the paper's 20000; a larger count is refused, not run for ever."""
+
+MAX_REPEATS = 1000
+"""The most repeats (fresh initialisations per setting; the paper: 5): each is one more
+network per setting in the batch (Section 8.1.1) or one more full GD run (Section 8.1.2)."""
+
+MAX_RECORDS = 10**6
+"""The most record times (``n_records``, ``n_times``): each stores an NTG (and its
+eigenvalues) per network; the figures use 40-120."""
+
+MAX_HORIZON = 1400.0
+"""The largest ``horizon`` of :func:`monitor_theorem_5_1`: Theorem 5.1(b)'s bound falls by
+``exp(-horizon/2)``, below the float64 range (e^-745) past 1490; the ratio L / (b) is then
+inf, not a number (1400 keeps a margin of e^45 for L0)."""
+
+
 # ---------------------------------------------------------------------------
 # validation and building blocks
 # ---------------------------------------------------------------------------
-def _int(name: str, value: Any, low: int = 1) -> int:
+def _int(name: str, value: Any, low: int = 1, high: int = _INT64_MAX) -> int:
+    """An int in ``[low, high]``; ``high`` defaults to 2**63 - 1 (torch's and numpy's sizes
+    and torch's seeds are 64-bit: a larger one has no array)."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int >= {low}, got {type(value).__name__} {value!r}")
+        raise TypeError(f"{name} must be an int >= {low}, got {type(value).__name__} "
+                        f"{nb.describe(value)}")  # fmt: skip
     if int(value) < low:
         raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    if int(value) > high:
+        raise ValueError(f"{name} must be an integer in [{low}, {high}], got {value!r}")
     return int(value)
 
 
-def _ints(name: str, values: Any, low: int = 1) -> tuple[int, ...]:
+def _ints(name: str, values: Any, low: int = 1, high: int = _INT64_MAX) -> tuple[int, ...]:
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
-        raise TypeError(f"{name} must be a non-empty sequence of ints, got {values!r}")
-    return tuple(_int(f"{name}[{k}]", v, low) for k, v in enumerate(values))
+        raise TypeError(f"{name} must be a non-empty sequence of ints, got "
+                        f"{nb.describe(values)}")  # fmt: skip
+    return tuple(_int(f"{name}[{k}]", v, low, high) for k, v in enumerate(values))
+
+
+def _reals(name: str, values: Any, low: float, high: float, **kw: bool) -> tuple[float, ...]:
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
+        raise TypeError(f"{name} must be a non-empty sequence of numbers, got "
+                        f"{nb.describe(values)}")  # fmt: skip
+    return tuple(_real(f"{name}[{k}]", v, low, high, **kw) for k, v in enumerate(values))
+
+
+def _flag(name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, got {nb.describe(value)}")
+    return value
+
+
+def _settings(settings: Any) -> tuple[tuple[float, float | None], ...]:
+    """``(gamma, alpha)`` pairs: ``gamma`` in [0, 1], ``alpha`` a number or None."""
+    if isinstance(settings, (str, bytes)) or not isinstance(settings, Sequence) or not settings:
+        raise TypeError(f"settings must be a non-empty sequence of (gamma, alpha) pairs, got "
+                        f"{nb.describe(settings)}")  # fmt: skip
+    out = []
+    for k, pair in enumerate(settings):
+        if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2:
+            raise TypeError(f"settings[{k}] must be a (gamma, alpha) pair, got "
+                            f"{nb.describe(pair)}")  # fmt: skip
+        g = _real(f"settings[{k}][0] (gamma)", pair[0], 0.0, 1.0)
+        a = None if pair[1] is None else _real(f"settings[{k}][1] (alpha)", pair[1], 0.0, 1.0,
+                                               open_low=True, open_high=True)  # fmt: skip
+        out.append((g, a))
+    return tuple(out)
+
+
+def _record_steps(steps: int, n_records: int) -> np.ndarray:
+    """Step 0 and at most ``n_records - 1`` log-spaced steps up to ``steps`` (rounded,
+    duplicates dropped)."""
+    record = np.unique(np.round(np.geomspace(1, steps, n_records - 1)).astype(int))
+    return np.concatenate([[0], record])
+
+
+def _result(result: Any, keys: tuple[str, ...], items: str, item_keys: tuple[str, ...],
+            made_by: str) -> dict[str, Any]:  # fmt: skip
+    """``result`` if it is a dict with ``keys`` and a non-empty list ``result[items]`` of
+    dicts with ``item_keys`` (the output of ``made_by``); else a ``TypeError``."""
+    want = f"result must be the dict {made_by} returns"
+    if not isinstance(result, dict):
+        raise TypeError(f"{want}, got {type(result).__name__} {nb.describe(result)}")
+    missing = [k for k in (*keys, items) if k not in result]
+    if missing:
+        raise TypeError(f"{want}; it lacks {missing}")
+    rows = result[items]
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, dict) for r in rows):
+        raise TypeError(f"{want}; result[{items!r}] must be a non-empty list of dicts")
+    for k, r in enumerate(rows):
+        lack = [key for key in item_keys if key not in r]
+        if lack:
+            raise TypeError(f"{want}; result[{items!r}][{k}] lacks {lack}")
+    return result
 
 
 def _real(name: str, value: Any, low: float, high: float, *, open_low: bool = False,
@@ -121,6 +210,7 @@ def sphere_data(n: int, d: int, *, seed: int = 0, noise: float = 0.0,
     ``y_i = (amplitude/d) sum_j sin(pi x_ij) + noise * N(0, 1)`` (paper: amplitude 5, noise
     1).  Rows are non-zero, of norm 1 and a.s. pairwise non-parallel (Assumption 3.1)."""
     n, d = _int("n", n), _int("d", d)
+    _int("n * d", n * d)  # one array of n d entries
     _int("seed", seed, 0)
     noise = _real("noise", noise, 0.0, math.inf, open_high=True)
     amplitude = _real("amplitude", amplitude, 0.0, math.inf, open_high=True)
@@ -143,7 +233,12 @@ def node_scalings(m: int, gamma: float, alpha: float | None) -> np.ndarray:
         alpha = 0.5  # any Zipf law: its term has weight 1 - gamma = 0
     alpha = _real("alpha", alpha, 0.0, 1.0, open_low=True, open_high=True)
     j = np.arange(1, m + 1)
-    return np.asarray(node_scaling_numeric(np.full(m, m), j, gamma, zipf(alpha)), dtype=float)
+    lam = np.asarray(node_scaling_numeric(np.full(m, m), j, gamma, zipf(alpha)), dtype=float)
+    if not np.all(np.isfinite(lam)):
+        # Zipf(alpha) weights j^(-1/alpha): an alpha near 0 overflows their normalisation
+        raise ValueError(f"alpha = {alpha!r} is too close to 0: the Zipf weights j^(-1/alpha) "
+                         f"leave the float64 range (alpha must be in (0, 1))")  # fmt: skip
+    return lam
 
 
 def nested_parameters(
@@ -162,17 +257,21 @@ def nested_parameters(
     import torch
 
     d = _int("d", d)
-    seeds = _ints("seeds", seeds, 0)
+    seeds = _ints("seeds", seeds, 0, 2**64 - 1)  # torch's generator: [0, 2**64 - 1]
+    if isinstance(lams, (str, bytes)) or not isinstance(lams, (Sequence, np.ndarray)):
+        raise TypeError(f"lams must be a sequence of node-scaling arrays, got "
+                        f"{nb.describe(lams)}")  # fmt: skip
     if len(lams) != len(seeds):
         raise ValueError(f"lams and seeds must have one entry per network, got {len(lams)} "
                          f"and {len(seeds)}")  # fmt: skip
-    lam = np.array([np.asarray(v, dtype=float) for v in lams])
-    if lam.ndim != 2 or not np.all(np.isfinite(lam)) or np.any(lam < 0):
+    lam = nb.check_float_array("lams", [np.asarray(v).tolist() for v in lams], ndim=2)
+    if np.any(lam < 0):
         raise ValueError("lams must be equal-length arrays of finite node scalings >= 0")
     m = lam.shape[1]
     top = m if max_width is None else _int("max_width", max_width)
     if top < m:
         raise ValueError(f"max_width must be >= the width {m}, got {max_width}")
+    _int("max_width * d", top * d)  # one draw of top x d weights per seed
     Ws, As = [], []
     for s in seeds:
         gen = torch.Generator().manual_seed(s)
@@ -181,6 +280,16 @@ def nested_parameters(
     dev = resolve_device(device)
     out = {"W": torch.stack(Ws), "a": torch.stack(As), "s": torch.as_tensor(np.sqrt(lam))}
     return {k: v.to(device=dev, dtype=torch.float64) for k, v in out.items()}
+
+
+def _finite(t: Any) -> Any:
+    """``t`` if finite; else ``ArithmeticError`` (GD diverged: the loss or the NTG left the
+    float64 range), before a measure meets the non-finite numbers."""
+    import torch
+
+    if not bool(torch.isfinite(t).all()):
+        raise ArithmeticError("the loss or the NTG left the finite numbers")
+    return t
 
 
 def _say(progress: bool, text: str) -> None:
@@ -218,7 +327,7 @@ class _Threads:
     """Scoped ``torch.set_num_threads`` (``None``: leave it); restored on exit."""
 
     def __init__(self, n: int | None):
-        self.n = None if n is None else _int("threads", n)
+        self.n = None if n is None else _check_threads("threads", n)
 
     def __enter__(self) -> None:
         import torch
@@ -263,23 +372,35 @@ def kernel_gd(
     ``r0`` (R, n): initial residuals ``y - f_0`` (one row per network); ``K_cross``
     (n_test, n), ``f0_cross`` (R, n_test), ``y_cross`` (n_test,): optional other inputs.
     Returns ``"risk"`` (T, R) ``|r|^2/n`` at ``record_steps`` and, with ``K_cross``,
-    ``"test"`` (T, R), the mean squared error on the other inputs."""
-    K = np.asarray(K, dtype=float)
-    r = np.array(r0, dtype=float, ndmin=2)
-    if K.ndim != 2 or K.shape != (r.shape[1], r.shape[1]):
+    ``"test"`` (T, R), the mean squared error on the other inputs.  ``record_steps``: sorted
+    ints in ``[0, MAX_STEPS]`` (a work cap: the steps run one by one).  An ``lr`` at which
+    GD diverges (``lr >= 2 / lambda_max(K)``) so far that the residual leaves the float64
+    range is a ``ValueError``."""
+    K = nb.check_float_array("K", K, ndim=2)
+    r = nb.check_float_array("r0", r0, ndim=(1, 2))
+    r = r[None] if r.ndim == 1 else r
+    if K.shape != (r.shape[1], r.shape[1]):
         raise ValueError(f"K must be (n, n) with n = r0.shape[-1] = {r.shape[1]}, got {K.shape}")
     lr = _real("lr", lr, 0.0, math.inf, open_low=True, open_high=True)
-    steps = np.asarray(record_steps)
-    if steps.ndim != 1 or steps.size == 0 or np.any(np.diff(steps) < 0) or np.any(steps < 0):
+    if isinstance(record_steps, (str, bytes)) or not isinstance(
+        record_steps, (Sequence, np.ndarray)
+    ):
+        raise TypeError(f"record_steps must be a sequence of sorted ints >= 0, got "
+                        f"{nb.describe(record_steps)}")  # fmt: skip
+    listed = record_steps.tolist() if isinstance(record_steps, np.ndarray) else record_steps
+    steps = np.array(_ints("record_steps", listed, 0, MAX_STEPS), dtype=np.int64)
+    if np.any(np.diff(steps) < 0):
         raise ValueError(f"record_steps must be sorted integers >= 0, got {record_steps!r:.80}")
     cross = K_cross is not None
     if cross:
-        Kc = np.asarray(K_cross, dtype=float)
-        f = np.array(f0_cross, dtype=float, ndmin=2).copy()
-        yc = np.asarray(y_cross, dtype=float)
+        Kc = nb.check_float_array("K_cross", K_cross, ndim=2)
+        f = nb.check_float_array("f0_cross", f0_cross, ndim=(1, 2))
+        f = f[None] if f.ndim == 1 else f
+        yc = nb.check_float_array("y_cross", y_cross, ndim=1)
         if Kc.shape != (yc.shape[0], K.shape[0]) or f.shape != (r.shape[0], yc.shape[0]):
             raise ValueError(f"K_cross (n_test, n), f0_cross (R, n_test), y_cross (n_test,) "
-                             f"disagree: {Kc.shape}, {f.shape}, {yc.shape}")  # fmt: skip
+                             f"disagree (n, R from K and r0 {r.shape}): {Kc.shape}, "
+                             f"{f.shape}, {yc.shape}")  # fmt: skip
     risk, test = [], []
     k = 0
     for target in steps:
@@ -294,6 +415,11 @@ def kernel_gd(
     out = {"risk": np.array(risk)}
     if cross:
         out["test"] = np.array(test)
+    if not all(np.all(np.isfinite(v)) for v in out.values()):
+        lam_max = float(np.max(np.abs(np.linalg.eigvalsh((K + K.T) / 2))))
+        raise ValueError(f"lr = {lr!r} makes GD diverge past the float64 range (the residual "
+                         f"grows by |1 - lr lambda| a step; stable for lr < 2 / lambda_max(K) "
+                         f"= {2 / lam_max if lam_max else math.inf:.4g})")  # fmt: skip
     return out
 
 
@@ -324,14 +450,17 @@ def monitor_theorem_5_1(
     :func:`sphere_data` (no noise); returns plain numbers (JSON-serialisable): the
     constants, Theorem 5.1's width condition, and per case the ratios ``max_t L/(b)``,
     ``min_t eig_min/(a)``, ``max_{t,j} ||w_tj - w_0j||/(c)`` (also against the pre-Markov
-    step ``weight_given_loss``) and ``max_t ||Theta_t - Theta_0||_2/(d)``."""
+    step ``weight_given_loss``) and ``max_t ||Theta_t - Theta_0||_2/(d)``.  ``horizon`` in
+    ``(0, MAX_HORIZON]``, ``n_times`` in ``[2, MAX_RECORDS]``."""
     import torch
 
-    gammas = tuple(_real("gammas", g, 0.0, 1.0, open_low=True) for g in gammas)
+    gammas = _reals("gammas", gammas, 0.0, 1.0, open_low=True)
     widths = _ints("widths", widths)
-    seeds = _ints("seeds", seeds, 0)
-    horizon = _real("horizon", horizon, 0.0, math.inf, open_low=True, open_high=True)
-    n_times = _int("n_times", n_times, 2)
+    seeds = _ints("seeds", seeds, 0, 2**64 - 1)
+    horizon = _real("horizon", horizon, 0.0, MAX_HORIZON, open_low=True)
+    n_times = _int("n_times", n_times, 2, MAX_RECORDS)
+    _int("data_seed", data_seed, 0)
+    _flag("progress", progress)
     X, y = sphere_data(n, d, seed=data_seed)
     model = _model(X, y, activation)
     out: dict[str, Any] = {"n": n, "d": d, "data_seed": data_seed, "alpha": alpha,
@@ -342,7 +471,13 @@ def monitor_theorem_5_1(
         consts = gcv.Constants.from_data(X, y, activation, gamma, delta, kappa_n=kappa)
         kappa = consts.kappa_n
         out.update(kappa_n=kappa, C=consts.C, C1=consts.C1, M=consts.M)
-        width_terms = [float(v) for v in gcv.width_terms_numeric(consts)]
+        try:
+            width_terms = [float(v) for v in gcv.width_terms_numeric(consts)]
+        except ValueError as exc:  # log(1/delta) / gamma terms beyond float64
+            raise ValueError(
+                f"delta = {delta!r} with gammas[k] = {gamma!r}: the width "
+                f"condition leaves float64: {exc}"
+            ) from exc
         t_end = horizon / (gamma * kappa)
         early = np.geomspace(1e-3, 1, 20) * t_end / n_times  # resolve the start
         times = np.unique(np.concatenate([np.linspace(0, t_end, n_times), early]))
@@ -407,6 +542,10 @@ def monitor_table(result: dict[str, Any]) -> str:
     the bounds are judged in :mod:`solvable.confirmations.global_convergence`): ``min_t
     eig_min/(a)``, ``max_t L/(b)``, ``max ||w_tj - w_0j||/(c)`` (and over the pre-Markov step),
     ``max ||Theta_t - Theta_0||_2/(d)`` and the width condition."""
+    _result(result, (), "cases", ("gamma", "width", "eig_min_over_bound_min",
+                                  "loss_over_bound_max", "move_over_bound_max",
+                                  "move_over_bound_given_loss_max", "ntg_change_over_bound_max",
+                                  "width_condition"), "monitor_theorem_5_1")  # fmt: skip
     lines = [
         f"gamma={c['gamma']:g} m={c['width']}: min_t eig_min/(a) = "
         f"{min(c['eig_min_over_bound_min']):.3g}, max_t L/(b) = {max(c['loss_over_bound_max']):.3g}"
@@ -447,12 +586,16 @@ def feature_learning_sweep(
 ) -> dict[str, Any]:
     """Ratios (17) and (18) at ``x = X[input_index]`` after gradient flow to ``t_end =
     horizon/(gamma kappa_n)``, for nested widths per seed; per gamma and seed the log-log
-    slopes of both ratios against ``m`` (plain numbers, JSON-serialisable)."""
-    gammas = tuple(_real("gammas", g, 0.0, 1.0, open_low=True) for g in gammas)
+    slopes of both ratios against ``m`` (plain numbers, JSON-serialisable).  ``horizon``
+    finite and > 0 (``t_end`` must be a finite time)."""
+    gammas = _reals("gammas", gammas, 0.0, 1.0, open_low=True)
     widths = _ints("widths", widths)
-    seeds = _ints("seeds", seeds, 0)
+    seeds = _ints("seeds", seeds, 0, 2**64 - 1)
     if len(widths) < 2:
         raise ValueError(f"widths must hold at least 2 widths for a slope, got {widths}")
+    horizon = _real("horizon", horizon, 0.0, math.inf, open_low=True, open_high=True)
+    _int("data_seed", data_seed, 0)
+    _flag("progress", progress)
     X, y = sphere_data(n, d, seed=data_seed)
     _int("input_index", input_index, 0)
     if input_index >= n:
@@ -466,6 +609,10 @@ def feature_learning_sweep(
                            "widths": list(widths), "seeds": list(seeds), "gammas": []}  # fmt: skip
     for gamma in gammas:
         t_end = horizon / (gamma * kappa)
+        if not math.isfinite(t_end):
+            raise ValueError(f"horizon = {horizon!r} with gamma = {gamma!r}: t_end = horizon "
+                             f"/ (gamma kappa_n) is not a finite time (kappa_n = "
+                             f"{kappa:.4g})")  # fmt: skip
         sums, maxes, losses, losses0 = [], [], [], []
         for m in widths:
             lam = node_scalings(m, gamma, alpha)
@@ -479,6 +626,10 @@ def feature_learning_sweep(
             losses.append(model.loss(p_end).detach().cpu().numpy())
             losses0.append(model.loss(p0).detach().cpu().numpy())
         S, Mx = np.array(sums), np.array(maxes)  # (widths, seeds)
+        if not (np.all(S > 0) and np.all(Mx > 0)):  # log 0: no slope
+            raise ValueError(f"horizon = {horizon!r} is too short: some weights did not move "
+                             f"in float64 by t_end = {t_end:.3g} (a ratio of 0 has no log-log "
+                             f"slope)")  # fmt: skip
         w = np.array(widths, dtype=float)
         _say(progress, f"features gamma={gamma:g} done")
         out["gammas"].append({
@@ -519,22 +670,26 @@ def section_8_1_1(
     rounded steps, duplicates dropped: fewer when ``steps`` is not far above ``n_records``):
     the training risk ``(1/n) sum_i r_i^2``, ``||w_tj - w_0j||`` of the ``top_neurons``
     nodes with the largest change at the end, the relative Frobenius change of the NTG and
-    its minimum eigenvalue.  Plain numbers."""
+    its minimum eigenvalue.  Plain numbers.  Work caps: ``steps`` at most
+    :data:`MAX_STEPS`, ``repeats`` at most :data:`MAX_REPEATS`, ``n_records`` at most
+    :data:`MAX_RECORDS`; an ``lr`` at which GD leaves the finite numbers is a
+    ``ValueError``."""
     import torch
 
     widths = _ints("widths", widths)
-    steps = _int("steps", steps)
-    repeats = _int("repeats", repeats)
-    n_records = _int("n_records", n_records, 2)
+    steps = _int("steps", steps, 1, MAX_STEPS)
+    repeats = _int("repeats", repeats, 1, MAX_REPEATS)
+    n_records = _int("n_records", n_records, 2, MAX_RECORDS)
     top_neurons = _int("top_neurons", top_neurons)
     lr = _real("lr", lr, 0.0, math.inf, open_low=True, open_high=True)
-    settings = tuple((float(g), None if a is None else float(a)) for g, a in settings)
+    settings = _settings(settings)
+    _int("data_seed", data_seed, 0)
+    _flag("progress", progress)
     X, y = sphere_data(n, d, seed=data_seed, noise=1.0)
     theta_star = ntg.mean_ntg(X, activation)  # eq. (10), also the gamma = 1 limit below
     kappa = float(np.linalg.eigvalsh(theta_star)[0])  # = ntg.kappa_n(X, activation), reused
     model = _model(X, y, activation)
-    record = np.unique(np.round(np.geomspace(1, steps, n_records - 1)).astype(int))
-    record = np.concatenate([[0], record])
+    record = _record_steps(steps, n_records)
     out: dict[str, Any] = {"n": n, "d": d, "lr": lr, "steps": steps, "repeats": repeats,
                            "data_seed": data_seed, "activation": activation, "kappa_n": kappa,
                            "record_steps": record.tolist(), "runs": []}  # fmt: skip
@@ -553,14 +708,21 @@ def section_8_1_1(
         with torch.no_grad():
             r0 = (yt - model.output(p0, Xt)).cpu().numpy()  # (B, n), for the kernel limit
         measures = {
-            "loss": lambda p, rows: model.loss(p),
-            "eig_min": lambda p, rows: min_eigenvalue(_ntg(model, p)),
-            "ntg_change": lambda p, rows, K0=K0: relative_change(_ntg(model, p), K0[rows]),
+            "loss": lambda p, rows: _finite(model.loss(p)),
+            "eig_min": lambda p, rows: min_eigenvalue(_finite(_ntg(model, p))),
+            "ntg_change": lambda p, rows, K0=K0: relative_change(
+                _finite(_ntg(model, p)), K0[rows]),
             "moved": lambda p, rows, W0=W0: torch.linalg.vector_norm(p["W"] - W0[rows], dim=-1),
         }  # fmt: skip
         start = time.perf_counter()
-        res = gradient_descent(model, p0, lr, record, measures=measures, keep_params=False,
-                               device=device)  # fmt: skip
+        try:
+            res = gradient_descent(model, p0, lr, record, measures=measures, keep_params=False,
+                                   device=device)  # fmt: skip
+        except ArithmeticError as exc:
+            raise ValueError(
+                f"GD at lr = {lr!r} left the finite numbers at width {m} "
+                f"(diverged; lower lr): {exc}"
+            ) from exc
         seconds = time.perf_counter() - start
         _say(progress, f"8.1.1 m={m}: {steps} GD steps in {seconds:.1f} s")
         meas = {k: v.detach().cpu().numpy() for k, v in res.measures.items()}
@@ -598,6 +760,7 @@ def section_8_1_1_summary(result: dict[str, Any]) -> dict[str, Any]:
     largest weight change and the relative NTG change at the end, and ``eig_min/kappa_n`` at
     the start and the end for gamma = 0 and gamma = 1.  The orderings the paper states are
     judged in :mod:`solvable.confirmations.global_convergence`."""
+    _section_result(result)
     m = max(r["width"] for r in result["runs"])
     runs = sorted((r for r in result["runs"] if r["width"] == m), key=lambda r: -r["gamma"])
     mean = {key: [np.mean(np.array(r[key]), axis=1) for r in runs]
@@ -635,6 +798,13 @@ def section_8_1_1_summary(result: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _section_result(result: Any) -> dict[str, Any]:
+    return _result(result, ("record_steps", "kappa_n", "n", "d", "data_seed", "activation",
+                            "lr", "steps", "repeats"), "runs",
+                   ("width", "gamma", "alpha", "risk", "eig_min", "ntg_change", "top_moved",
+                    "max_moved_end"), "section_8_1_1")  # fmt: skip
+
+
 THEOREM_5_1_DELTA = 0.5
 """The probability level ``delta`` the Theorem 5.1 constants are built with for drawing:
 bounds (a) and (b) do not depend on it (only the width condition and (c), (d) do)."""
@@ -652,6 +822,9 @@ def draw_section_8_1_1(fig: Any, result: dict[str, Any]) -> dict[str, float]:
     of both :func:`plot_section_8_1_1` and ``solvable figures`` (``000-fig1``).  Returns
     ``{"risk_vs_kernel_limit": max |risk - kernel limit| at gamma = 1 (relative to the
     initial risk)}``."""
+    _section_result(result)
+    if not callable(getattr(fig, "subplots", None)):
+        raise TypeError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
     steps = np.array(result["record_steps"], dtype=float)
     x = np.maximum(steps, 1)
     m = max(r["width"] for r in result["runs"])
@@ -706,6 +879,7 @@ def plot_section_8_1_1(result: dict[str, Any], path: str | Path) -> Path:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
+    _section_result(result)
     path = Path(path)
     fig = Figure(figsize=(17, 4.2))
     FigureCanvasAgg(fig)
@@ -794,16 +968,23 @@ def single_relu_experiment(
     duplicates dropped): the training risk ``(1/n) sum r_i^2`` and the test MSE; and, for
     ``gamma = 1``, the infinite-width limit of the same GD (:func:`kernel_gd` with the mean
     NTG :func:`solvable.ntg.mean_ntg`, Proposition 4.3) from each network's own initial
-    outputs on train and test.  Plain numbers."""
+    outputs on train and test.  Plain numbers.  Work caps: ``steps`` at most
+    :data:`MAX_STEPS`, ``repeats`` at most :data:`MAX_REPEATS`, ``n_records`` at most
+    :data:`MAX_RECORDS`; repeat ``r`` draws its data from ``data_seed + 1000 r`` (an int
+    ``<= 2**63 - 1``)."""
     import torch
 
     n, d, width = _int("n", n), _int("d", d), _int("width", width)
-    n_test, steps, repeats = _int("n_test", n_test), _int("steps", steps), _int("repeats", repeats)
-    n_records = _int("n_records", n_records, 2)
-    _int("data_seed", data_seed, 0)
-    settings = tuple((float(g), None if a is None else float(a)) for g, a in settings)
-    record = np.unique(np.round(np.geomspace(1, steps, n_records - 1)).astype(int))
-    record = np.concatenate([[0], record])
+    n_test = _int("n_test", n_test)
+    steps = _int("steps", steps, 1, MAX_STEPS)
+    repeats = _int("repeats", repeats, 1, MAX_REPEATS)
+    n_records = _int("n_records", n_records, 2, MAX_RECORDS)
+    _int("data_seed", data_seed, 0, _INT64_MAX - 1000 * repeats)
+    _int("n_test * d", n_test * d)
+    settings = _settings(settings)
+    _flag("pytorch_default", pytorch_default)
+    _flag("progress", progress)
+    record = _record_steps(steps, n_records)
     labels = [f"γ={g:g}" + ("" if a is None else f", α={a:g}") for g, a in settings]
     if pytorch_default:
         labels.append("pytorch default init")
@@ -850,7 +1031,14 @@ def single_relu_experiment(
         if pytorch_default:
             std = WideTwoLayer(X, y, activation=activation, scale=1.0)
             q0 = _pytorch_default(width, d, 7919 + rep, dev)
-            lr_pt = float(n / torch.linalg.eigvalsh(ntk(std, q0, X))[0, -1])
+            lam_pt = float(torch.linalg.eigvalsh(ntk(std, q0, X))[0, -1])
+            if not lam_pt > 0:
+                raise ValueError(f"pytorch_default: the standard network's NTK at "
+                                 f"initialisation is zero in repeat {rep} (every ReLU unit "
+                                 f"dead on the data: width = {width}, data_seed = "
+                                 f"{data_seed}, repeats = {repeats}), so n / lambda_max(K_0) "
+                                 f"is no step; take a larger width")  # fmt: skip
+            lr_pt = n / lam_pt
             res = gradient_descent(std, q0, lr_pt, record, keep_params=False, device=dev,
                                    measures=_error_measures(std, 2.0, Xt_t, yt_t))  # fmt: skip
             out["train"][-1].append(res.measures["train"][:, 0].cpu().numpy().tolist())
@@ -863,8 +1051,17 @@ def single_relu_experiment(
 # ---------------------------------------------------------------------------
 # command line
 # ---------------------------------------------------------------------------
+class ArgvError(ValueError):
+    """A command line :func:`main` cannot parse (the message names ``argv``)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # argparse exits; a caller of main gets this
+        raise ArgvError(f"argv: {message}")
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="python -m numerics.node_scaling_experiment",
         description="Seed 000: Section 8.1.1 reduced (default), Theorem 5.1 monitoring, "
         "feature-learning ratios against the width.",
@@ -884,8 +1081,19 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the experiments; write ``section_8_1_1.json`` / ``.png``, ``monitor.json``,
-    ``feature_learning.json`` under ``--out``; print the summaries."""
-    args = _parser().parse_args(argv)
+    ``feature_learning.json`` under ``--out``; print the summaries.  ``argv``: the
+    arguments (strings; ``None``: ``sys.argv[1:]``); one it cannot parse is an
+    :class:`ArgvError` (a ``ValueError`` naming ``argv``; the command line prints the usage
+    and exits with status 2 instead)."""
+    if argv is None:
+        argv = sys.argv[1:]
+    if (
+        isinstance(argv, (str, bytes))
+        or not isinstance(argv, Sequence)
+        or not all(isinstance(a, str) for a in argv)
+    ):
+        raise TypeError(f"argv must be a sequence of strings, got {nb.describe(argv)}")
+    args = _parser().parse_args(list(argv))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if args.part in ("8.1.1", "all"):
@@ -916,5 +1124,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def _cli() -> int:  # pragma: no cover
+    """``python -m``: a bad command line prints the usage and exits with status 2."""
+    try:
+        return main()
+    except ArgvError as exc:
+        _parser().print_usage(sys.stderr)
+        print(f"{_parser().prog}: error: {str(exc).removeprefix('argv: ')}", file=sys.stderr)
+        return 2
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    sys.exit(_cli())

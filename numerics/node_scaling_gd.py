@@ -34,12 +34,20 @@ import numpy as np
 
 from numerics.measures import feature_learning_ratios, min_eigenvalue, ntk_node_scaled
 from numerics.models import NodeScaled
-from numerics.node_scaling_experiment import nested_parameters, node_scalings, sphere_data
+from numerics.node_scaling_experiment import (
+    MAX_RECORDS,
+    MAX_STEPS,
+    _int,
+    _real,
+    nested_parameters,
+    node_scalings,
+    sphere_data,
+)
 from numerics.node_scaling_linear import linear_data
 from numerics.torch_flow import gradient_descent, resolve_device
 from solvable import global_convergence as gcv
 from solvable import node_scaling as ns
-from solvable._core.activations import elementwise, evaluator
+from solvable._core.activations import check_activation, elementwise, evaluator
 
 __all__ = [
     "NodeScaledGD",
@@ -50,18 +58,22 @@ __all__ = [
 ]
 
 
-def _ints(name: str, values: Any, low: int = 1) -> tuple[int, ...]:
+def _ints(name: str, values: Any, low: int = 1, high: int = 2**63 - 1) -> tuple[int, ...]:
+    """A non-empty sequence of ints in ``[low, high]`` (default: int64's sizes)."""
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
-        raise TypeError(f"{name} must be a non-empty sequence of ints, got {values!r}")
+        raise TypeError(f"{name} must be a non-empty sequence of ints, got {values!r:.80}")
     for k, v in enumerate(values):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low:
-            raise ValueError(f"{name}[{k}] must be an integer >= {low}, got {v!r}")
+            raise ValueError(f"{name}[{k}] must be an integer >= {low}, got {v!r:.80}")
+        if v > high:
+            raise ValueError(f"{name}[{k}] must be an integer in [{low}, {high}], got {v!r}")
     return tuple(int(v) for v in values)
 
 
 def _seeds(values: Any) -> tuple[int, ...]:
-    """Distinct ints >= 0: a repeated seed is the same network counted twice."""
-    seeds = _ints("seeds", values, 0)
+    """Distinct ints in [0, 2**64 - 1] (torch's generator): a repeated seed is the same
+    network counted twice."""
+    seeds = _ints("seeds", values, 0, 2**64 - 1)
     if len(set(seeds)) != len(seeds):
         raise ValueError(f"seeds must be distinct (one independent draw each), got {seeds}")
     return seeds
@@ -78,6 +90,14 @@ def _gammas(values: Any, low_open: bool) -> tuple[float, ...]:
             raise ValueError(f"gammas must be in {'(0' if low_open else '[0'}, 1], got {g!r}")
         out.append(float(g))
     return tuple(out)
+
+
+def _finite_step(eta: float, *values: Any) -> None:
+    """Refuse a step whose outcome left the float64 range (an ``eta`` far too large)."""
+    import torch
+
+    if not all(bool(torch.isfinite(v).all()) for v in values):
+        raise ValueError(f"eta = {eta!r} is too large: the first step leaves the float64 range")
 
 
 def _targets(n: int, shape: tuple[int, ...], seed: int) -> np.ndarray:
@@ -124,7 +144,8 @@ def first_step_runs(
     widths = _ints("widths", widths)
     seeds = _seeds(seeds)
     if isinstance(eta, bool) or not isinstance(eta, (int, float)) or not (0 < eta < math.inf):
-        raise ValueError(f"eta must be a finite number > 0, got {eta!r}")
+        raise ValueError(f"eta must be a finite number > 0, got {eta!r:.80}")
+    _int("data_seed", data_seed, 0)
     X, _ = sphere_data(n, d, seed=data_seed)
     y = np.stack([_targets(n, (), s) for s in seeds])
     model = NodeScaled(X, np.zeros(n), activation=activation)
@@ -142,6 +163,7 @@ def first_step_runs(
             p1 = {**p0, "W": W1}
             Z0 = model.preactivations(p0, torch.as_tensor(X, dtype=W1.dtype, device=dev))
             Z1 = model.preactivations(p1, torch.as_tensor(X, dtype=W1.dtype, device=dev))
+            _finite_step(eta, (Z1 - Z0) ** 2)
             ratios = [feature_learning_ratios(model, p1, p0, X[i]) for i in range(n)]
             out["cases"].append({
                 "gamma": gamma, "width": m, "lam": lam.tolist(),
@@ -174,7 +196,14 @@ def first_step_target_samples(
     ``grad_norm_sq`` (samples, m), with ``W0`` (m, d), ``lam`` (m,), ``X``."""
     import torch
 
-    (samples,) = _ints("samples", (samples,), 2)
+    samples = _int("samples", samples, 2)
+    gamma = _real("gamma", gamma, 0.0, 1.0)
+    width = _int("width", width)
+    seed = _int("seed", seed, 0, 2**64 - 1)
+    eta = _real("eta", eta, 0.0, math.inf, open_low=True, open_high=True)
+    check_activation(activation)
+    _int("data_seed", data_seed, 0)
+    _int("samples * width * d", samples * width * _int("d", d))  # the batch of weights
     X, _ = sphere_data(n, d, seed=data_seed)
     lam = node_scalings(width, gamma, None if gamma == 1 else alpha)
     dev = resolve_device(device)
@@ -185,6 +214,7 @@ def first_step_target_samples(
     W1, grad = _zeroed_first_step(X, yt, p0, eta, activation)
     Xt = torch.as_tensor(X, dtype=W1.dtype, device=dev)
     dZ = ns.preactivations(W1, Xt, math.sqrt(d)) - ns.preactivations(p0["W"], Xt, math.sqrt(d))
+    _finite_step(eta, dZ**2)
     return {"n": n, "d": d, "gamma": gamma, "alpha": alpha, "width": width, "seed": seed,
             "eta": eta, "activation": activation, "X": X, "lam": lam,
             "W0": p1["W"][0].cpu().numpy(), "y": y, "target_variance": 1 / 3,
@@ -236,19 +266,37 @@ def monitor_theorem_6_1(
     1`` log-spaced steps (rounded, duplicates dropped): ``||y -
     u_s||^2`` (= ``2 L``), ``max_j ||w_sj - w_0j||/sqrt(lambda_j)`` and ``eig_min`` of the
     NTG (7).  Returns the constants, ``eta``, Theorem 6.1's width condition at ``eta`` and
-    per case the recorded series (plain numbers)."""
+    per case the recorded series (plain numbers).  ``S`` at most
+    :data:`~numerics.node_scaling_experiment.MAX_STEPS` (a work cap: a tiny ``horizon``-
+    to-step ratio, ``min(gammas)``, ``step_fraction`` or ``delta`` asks for more steps than
+    a run can take), ``n_records`` in ``[2, MAX_RECORDS]``."""
     import torch
 
     gammas = _gammas(gammas, low_open=True)
     seeds = _seeds(seeds)
-    (width,) = _ints("width", (width,))
+    width = _int("width", width)
     if not (isinstance(step_fraction, float) and 0 < step_fraction < 1):
-        raise ValueError(f"step_fraction must be a float in (0, 1), got {step_fraction!r}")
+        raise ValueError(f"step_fraction must be a float in (0, 1), got {step_fraction!r:.80}")
+    _int("data_seed", data_seed, 0)
+    amplitude = _real("amplitude", amplitude, 0.0, math.inf, open_low=True, open_high=True)
+    horizon = _real("horizon", horizon, 0.0, math.inf, open_low=True, open_high=True)
+    n_records = _int("n_records", n_records, 2, MAX_RECORDS)
     X, y = sphere_data(n, d, seed=data_seed, amplitude=amplitude)
+    if not np.any(y):
+        raise ValueError(f"amplitude = {amplitude!r} is too small: the targets underflow to 0 "
+                         f"(Assumption 3.1(c) needs C = max |y_i| > 0)")  # fmt: skip
     consts = {g: gcv.Constants.from_data(X, y, activation, g, delta) for g in gammas}
     kappa = consts[gammas[0]].kappa_n
     eta = step_fraction * min(float(gcv.step_size_limit_numeric(c)) for c in consts.values())
-    steps = math.ceil(2 * horizon / (eta * min(gammas) * kappa))
+    work = 2 * horizon / (eta * min(gammas) * kappa) if eta > 0 else math.inf
+    if not work <= MAX_STEPS:
+        raise ValueError(f"the run needs S = 2 horizon / (eta min(gammas) kappa_n) = {work:.4g} "
+                         f"GD steps (horizon = {horizon!r}, min(gammas) = {min(gammas)!r}, "
+                         f"amplitude = {amplitude!r} (C), "
+                         f"eta = step_fraction x Theorem 6.1's limit = {eta:.4g} with "
+                         f"step_fraction = {step_fraction!r}, delta = {delta!r}), more than "
+                         f"MAX_STEPS = {MAX_STEPS}")  # fmt: skip
+    steps = math.ceil(work)
     record = np.unique(np.concatenate([[0], np.round(np.geomspace(1, steps, n_records - 1))]))
     record = record.astype(int)
     model = NodeScaledGD(X, y, activation=activation)
@@ -310,6 +358,11 @@ def mean_field_linear(
     (18) at ``x = x_1/|x_1|`` (``sum_ratio``, ``max_ratio``), ``beta0``
     (samples, d) and the denominator of (17) ``den`` (samples,)."""
     widths = _ints("widths", widths)
+    _int("data_seed", data_seed, 0)
+    # GD contracts each data mode by 1 - eta0_fraction D_i^2 / D_max^2: stable in (0, 2)
+    eta0_fraction = _real("eta0_fraction", eta0_fraction, 0.0, 2.0, open_low=True,
+                          open_high=True)  # fmt: skip
+    steps = _int("steps", steps, 1, MAX_STEPS)
     if isinstance(samples, Sequence) and not isinstance(samples, (str, bytes)):
         counts = _ints("samples", samples, 2)
         if len(counts) != len(widths):
@@ -320,6 +373,9 @@ def mean_field_linear(
     X, y, _ = linear_data(n, d, seed=data_seed)
     D_max = float(np.linalg.svd(X, compute_uv=False)[0])
     eta0 = eta0_fraction * d / D_max**2
+    if not eta0 * min(widths) > 0:  # a subnormal fraction: the step underflows to 0
+        raise ValueError(f"eta0_fraction = {eta0_fraction!r} is too small: the step eta_0 m "
+                         f"underflows to 0")  # fmt: skip
     x = X[0] / np.linalg.norm(X[0])  # a training input direction (unit norm)
     model = NodeScaledGD(X, y, activation="linear")
     out: dict[str, Any] = {"n": n, "d": d, "X": X, "y": y, "x": x, "eta0": eta0,

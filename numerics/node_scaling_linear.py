@@ -28,9 +28,10 @@ from typing import Any
 import numpy as np
 
 from numerics.models import NodeScaled, node_scaled_parameters
-from numerics.torch_flow import gradient_descent, gradient_flow
+from numerics.torch_flow import _INT64_MAX, gradient_descent, gradient_flow
 from solvable import linear_node_scaling as lns
 from solvable import node_scaling as ns
+from solvable._core import numbers as nb
 
 __all__ = [
     "DATA_SETS",
@@ -52,6 +53,34 @@ __all__ = [
     "scalings",
 ]
 
+MAX_SAMPLES = 10**7
+"""The most initialisations :func:`sample_limits` draws: each solves the limit (19)-(20) of
+an ``m x d`` network (>= 1 us), so 10**7 are >= 10 s at the smallest sizes, 500 times the
+full runs' 20000; a larger count is refused, not run for ever."""
+
+
+def _int(name: str, value: Any, low: int = 1, high: int = _INT64_MAX) -> int:
+    """An int in ``[low, high]``; ``high`` defaults to 2**63 - 1 (numpy's and torch's sizes
+    are int64: a larger size has no array)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {nb.describe(value)}")
+    if value > high:
+        raise ValueError(f"{name} must be an integer in [{low}, {high}], got {value!r}")
+    return int(value)
+
+
+def _flag(name: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, got {nb.describe(value)}")
+    return value
+
+
+def _seq(name: str, values: Any) -> list[Any]:
+    if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple, np.ndarray)):
+        raise TypeError(f"{name} must be a sequence, got {nb.describe(values)}")
+    return list(values)
+
+
 T_FINAL = 40.0  # e^-40 = 4e-18: residual of the slowest data mode (rate 1) at the end
 GD_STEPS = 200  # 0.775^200 = 6e-23 (slowest GD contraction factor at 0.9 x footnote 3)
 GD_FRACTION = 0.9  # step = 0.9 x footnote 3's bound d/(D_max^2 S)
@@ -62,28 +91,41 @@ def linear_data(n: int, d: int, *, rank: int | None = None, seed: int = 0, sprea
     """Data ``X = U diag(D) V^T`` (n, d) of rank ``k = rank`` (default ``min(n, d)``) with
     ``D`` evenly spaced in ``[sqrt(d), spread sqrt(d)]`` (the flow's data-space rates
     ``S D_i^2 / d`` lie in ``[1, spread^2]``), ``y`` (n,) standard normal, and ``probes``
-    inputs (p, d) of norm 1 (Assumption 3.1 (a))."""
+    inputs (p, d) of norm 1 (Assumption 3.1 (a)).  Sizes at most ``2**63 - 1`` entries per
+    array; ``spread`` finite, ``>= 1`` and small enough that ``X`` is finite."""
     for name, v in (("n", n), ("d", d), ("probes", probes)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-            raise ValueError(f"{name} must be an integer >= 1, got {v!r}")
+        _int(name, v)
+    _int("n * n", n * n)  # the square factors U (n, n) and V (d, d) and P (probes, d)
+    _int("d * d", d * d)
+    _int("probes * d", probes * d)
     k = min(n, d) if rank is None else rank
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= min(n, d):
         raise ValueError(f"rank must be an integer in 1..min(n, d) = {min(n, d)}, got {rank!r}")
-    if not (isinstance(spread, (int, float)) and spread >= 1):
-        raise ValueError(f"spread must be >= 1, got {spread!r}")
+    if not (isinstance(spread, (int, float)) and not isinstance(spread, bool)
+            and math.isfinite(spread) and spread >= 1):  # fmt: skip
+        raise ValueError(f"spread must be a finite number >= 1, got {nb.describe(spread)}")
+    seed = _int("seed", seed, 0)
     rng = np.random.default_rng(seed)
     U = np.linalg.qr(rng.normal(size=(n, n)))[0][:, :k]
     V = np.linalg.qr(rng.normal(size=(d, d)))[0][:, :k]
     D = math.sqrt(d) * np.linspace(spread, 1.0, k)
     X = U @ np.diag(D) @ V.T
+    if not np.all(np.isfinite(X)):
+        raise ValueError(f"spread = {spread!r} is too large: X = U diag(D) V^T overflows "
+                         f"float64 (D up to spread sqrt(d))")  # fmt: skip
     y = rng.normal(size=n)
     P = rng.normal(size=(probes, d))
     return X, y, P / np.linalg.norm(P, axis=1, keepdims=True)
 
 
 def scalings(m: int, gamma: Any, weights: ns.Weights) -> np.ndarray:
-    """``lambda_{m,j}``, ``j = 1..m`` (eq. (1)), from the generated float64 evaluator."""
-    j = np.arange(1, int(m) + 1)
+    """``lambda_{m,j}``, ``j = 1..m`` (eq. (1)), from the generated float64 evaluator;
+    ``1 <= m <= 2**31 - 1`` (an array of ``m`` float64)."""
+    m = _int("m", m, 1, 2**31 - 1)
+    j = np.arange(1, m + 1)
+    # float64 only: an mpmath.mpf gamma is read as its float64 value (it would otherwise
+    # switch the generated evaluator to mpmath, which takes no integer arrays)
+    gamma = nb.to_float(nb.check_number("gamma", gamma), "gamma")
     return np.asarray(ns.node_scaling_numeric(np.full_like(j, m), j, gamma, weights), float)
 
 
@@ -116,14 +158,20 @@ def run_linear(
     size ``GD_FRACTION`` x footnote 3's bound (``method="gd"``), on ``device`` in float64."""
     import torch
 
-    if method not in ("flow", "gd"):
-        raise ValueError(f"method must be 'flow' or 'gd', got {method!r}")
-    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
-        raise ValueError(f"batch must be an integer >= 1, got {batch!r}")
+    if not isinstance(method, str) or method not in ("flow", "gd"):
+        raise ValueError(f"method must be 'flow' or 'gd', got {nb.describe(method)}")
+    batch = _int("batch", batch)
+    configs = _seq("configs", configs)
     if not configs:
         raise ValueError("configs must not be empty")
-    X = np.asarray(X, float)
+    for k, c in enumerate(configs):
+        if not isinstance(c, (list, tuple)) or len(c) != 2:
+            raise TypeError(f"configs[{k}] must be a (label, lam) pair, got {nb.describe(c)}")
+    configs = [(label, nb.check_float_array(f"configs[{k}] (lam)", lam, ndim=1))
+               for k, (label, lam) in enumerate(configs)]  # fmt: skip
+    X = nb.check_float_array("X", X, ndim=2)
     m_max = max(len(lam) for _, lam in configs)
+    _int("configs x batch x m_max x d", len(configs) * batch * m_max * X.shape[1])
     lam = np.zeros((len(configs) * batch, m_max))
     labels, widths = [], []
     for i, (label, lam_i) in enumerate(configs):
@@ -133,7 +181,11 @@ def run_linear(
     B, d = len(lam), X.shape[1]
     params = node_scaled_parameters(lam, d, B, seed=seed, device=device, dtype=torch.float64)
     model = NodeScaled(X, y, activation="linear", eta=1.0)
-    ts = [0.0, T_FINAL] if times is None else [float(t) for t in times]
+    ts = (
+        [0.0, T_FINAL]
+        if times is None
+        else [nb.to_float(t, "times") for t in nb.check_times(times, "times")]
+    )
     # these tensors are tiny: on CPU, torch's intra-op threads cost more than they give (a
     # (10, 100, 4) batched product took 20 ms with 2 threads on a loaded 2-core machine, 0.3 ms
     # with 1), so one thread for the run, restored afterwards
@@ -142,6 +194,11 @@ def run_linear(
         torch.set_num_threads(1)
     try:
         return _integrate(model, params, lam, X, method, rtol, device, labels, widths, ts)
+    except ArithmeticError as exc:  # the state left the finite numbers
+        raise ValueError(
+            f"the {method} of these networks left the float64 range (X, y of "
+            f"too large a scale for rtol = {rtol!r}?): {exc}"
+        ) from exc
     finally:
         torch.set_num_threads(threads)
 
@@ -164,7 +221,17 @@ def _integrate(model, params, lam, X, method, rtol, device, labels, widths, ts) 
 
 def configs(widths: Any, gammas: Any, families: Any) -> list[tuple[str, np.ndarray]]:
     """``(label, lambda)`` for every width, gamma and weight family (gamma = 1 once: the
-    family does not matter there)."""
+    family does not matter there).  ``families``: ``(name, weights)`` pairs."""
+    widths, gammas, families = (_seq("widths", widths), _seq("gammas", gammas),
+                                _seq("families", families))  # fmt: skip
+    for k, f in enumerate(families):
+        if not isinstance(f, (list, tuple)) or len(f) != 2 or not isinstance(f[0], str):
+            raise TypeError(f"families[{k}] must be a (name, weights) pair, got "
+                            f"{nb.describe(f)}")  # fmt: skip
+    widths = [_int(f"widths[{k}]", m, 1, 2**31 - 1) for k, m in enumerate(widths)]
+    for k, g in enumerate(gammas):
+        if not 0 <= nb.to_float(nb.check_number(f"gammas[{k}]", g), f"gammas[{k}]") <= 1:
+            raise ValueError(f"gammas[{k}] must be in [0, 1], got {nb.describe(g)}")
     out, seen = [], set()
     for m in widths:
         for g in gammas:
@@ -191,7 +258,12 @@ def flow_runs(*, method: str = "flow", full: bool = False, device: Any = "cpu",
     d, n < d and rank < min(n, d); fast: n < d for the flow (the (I - V V^T) beta_0 part of
     (20) is exercised), n > d and n < d for GD) a dict ``name``, ``X``, ``y``, ``probes`` and
     ``run`` (:class:`LinearRun`) over widths ``(10, 100[, 1000])``, gamma in ``{1, 0.5, 0}`` and
-    the weight families; the flow is recorded at ``t = 1, T_FINAL``."""
+    the weight families; the flow is recorded at ``t = 1, T_FINAL``.  ``seed`` in ``[0,
+    2**64 - 1 - 14]`` (data set ``(n, d)`` draws from ``seed + n + d``)."""
+    _flag("full", full)
+    seed = _int("seed", seed, 0, 2**64 - 1 - 14)  # torch's generator; n + d <= 14
+    if not isinstance(method, str) or method not in ("flow", "gd"):
+        raise ValueError(f"method must be 'flow' or 'gd', got {nb.describe(method)}")
     widths = (10, 100, 1000) if full else (10, 100)
     families = FAMILIES_FULL if full else FAMILIES_FAST
     keys = list(DATA_SETS) if full else (list(DATA_SETS)[:2] if method == "gd"
@@ -219,13 +291,19 @@ def sample_limits(
     (:func:`solvable.linear_node_scaling.limit`): returns the contributions ``c_j =
     sqrt(lambda_j) a_j w_inf_j`` for ``nodes`` (0-based, (N, len, d)), ``f`` on probes (N,
     p), and the per-node changes ``x^T (w_inf_j - w_0j)`` and ``x^T w_0j`` at the first probe
-    (N, m) for the feature-learning ratios."""
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
-        raise ValueError(f"samples must be an integer >= 2, got {samples!r}")
+    (N, m) for the feature-learning ratios.  ``samples`` in ``[2, MAX_SAMPLES]``."""
+    samples = _int("samples", samples, 2, MAX_SAMPLES)
+    chunk = _int("chunk", chunk)
+    seed = _int("seed", seed, 0)
+    X = nb.check_float_array("X", X, ndim=2)
+    lam = nb.check_float_array("lam", lam, ndim=1)
+    m, d = len(lam), X.shape[1]
+    nodes = [0] if nodes is None else _seq("nodes", nodes)
+    nodes = [_int(f"nodes[{k}]", v, 0, m - 1) for k, v in enumerate(nodes)]
+    if probes is not None:
+        probes = nb.check_float_array("probes", probes, ndim=2)
+    _int("min(chunk, samples) x m x d", min(chunk, samples) * m * d)
     rng = np.random.default_rng(seed)
-    lam = np.asarray(lam, float)
-    m, d = len(lam), np.shape(X)[1]
-    nodes = [0] if nodes is None else list(nodes)
     out: dict[str, list[Any]] = {"c": [], "f": [], "dz": [], "z0": [], "pruned": []}
     s = np.sqrt(lam)
     done = 0
@@ -250,6 +328,8 @@ def contribution_samples(*, full: bool = False, seed: int = 1) -> dict[str, Any]
     """Theorem 7.5: samples of ``c_j = sqrt(lambda_j) a_j w_inf_j`` (j = 1, 2) over ``(W0,
     a)``: ``X`` (2 x 3, rank 2 < d: ``V V^T != I``), ``y``, ``samples`` (N), and per case
     ``(m, gamma, name, weights)`` the scalings ``lam`` and the samples ``c`` (N, 2, 3)."""
+    _flag("full", full)
+    seed = _int("seed", seed, 0)
     X, y, _ = linear_data(2, 3, seed=seed)
     N = 20000 if full else 2000
     cases = [(10, 0.5, "Zipf(0.5)", ns.zipf("0.5")), (100, 0, "K=5", ns.finite_k(5)),
@@ -291,6 +371,8 @@ def feature_learning_sweep(*, full: bool = False, seed: int = 2) -> FeatureLearn
     """The medians of the sum- and max-ratios (17), (18) at ``t = oo`` over initialisations,
     for gamma in {0, 0.5, 1} (Zipf(0.5)) and widths (10, 100, 1000[, 10000]), and their
     log-log slopes against ``m``."""
+    _flag("full", full)
+    seed = _int("seed", seed, 0)
     X, y, probes = linear_data(3, 4, seed=seed)
     widths = (10, 100, 1000, 10000) if full else (10, 100, 1000)
     N = 2000 if full else 400
@@ -320,6 +402,9 @@ def pruning_samples(*, full: bool = False, seed: int = 3, eps: float = 0.5) -> d
     first probe ``x`` (``|x| = 1``; d = 3, n = 2, Zipf(0.5)): per case ``(m, gamma, rho)`` the
     pruned mass ``sum_{j > floor(rho m)} lambda_{m,j}``, the total ``sum_j lambda_{m,j}`` and
     the count of exceedances among ``samples`` draws; with ``x``, ``X``, ``y``, ``eps``."""
+    _flag("full", full)
+    seed = _int("seed", seed, 0)
+    eps = nb.to_float(nb.check_number("eps", eps, positive=True), "eps")
     X, y, probes = linear_data(2, 3, seed=seed)
     widths = (10, 100, 1000) if full else (10, 100)
     N = 20000 if full else 3000

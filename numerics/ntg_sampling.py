@@ -17,8 +17,10 @@ from typing import Any
 import numpy as np
 
 from numerics.models import node_scaled_parameters
+from numerics.torch_flow import _INT64_MAX
 from solvable import node_scaling as ns
 from solvable import ntg as ntg_mod
+from solvable._core import numbers as nb
 from solvable._core.activations import check_activation
 from solvable._core.tolerance import MC_CONFIDENCE, MonteCarlo, monte_carlo
 from solvable.global_convergence import activation_bounds
@@ -34,42 +36,91 @@ __all__ = [
 
 _CHUNK_ELEMENTS = 1 << 22  # ~32 MB of float64 per chunk tensor
 
+MAX_CHUNKS = 10**6
+"""The most chunks of draws (or of tail nodes) one call makes: each is at least a
+millisecond of torch work, so 10**6 chunks are >= 15 minutes (the paper-size runs make a
+few hundred); a larger ``draws`` or ``tail_nodes`` is refused, not run for ever."""
+
+MAX_TAIL_NODES = 2**28
+"""The most nodes :func:`nested_widths` truncates ``Theta_inf`` at: their weights are one
+float64 array (2 GiB at 2**28, 256 times the default 2**20)."""
+
+MAX_WIDTH = 2**31 - 1
+"""The largest width ``m`` (the scalings are an array of ``m`` float64: 16 GiB here; the
+papers' widths are at most 10**5)."""
+
 
 def node_scalings(m: int, gamma: Any, weights: Any) -> np.ndarray:
-    """``(lambda_{m,1}, ..., lambda_{m,m})`` of eq. (1), float64 (generated evaluator)."""
-    if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 1:
-        raise ValueError(f"m must be an integer >= 1, got {m!r}")
+    """``(lambda_{m,1}, ..., lambda_{m,m})`` of eq. (1), float64 (generated evaluator);
+    ``1 <= m <=`` :data:`MAX_WIDTH`."""
+    if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or not 1 <= m <= MAX_WIDTH:
+        raise ValueError(f"m must be an integer >= 1 (and <= MAX_WIDTH = {MAX_WIDTH}), got "
+                         f"{m!r}")  # fmt: skip
+    # float64 only: an mpmath.mpf gamma is read as its float64 value (it would otherwise
+    # switch the generated evaluator to mpmath, which takes no integer arrays)
+    gamma = nb.to_float(nb.check_number("gamma", gamma), "gamma")
     return np.asarray(ns.node_scaling_numeric(m, np.arange(1, m + 1), gamma, weights), float)
 
 
 def _check_draws(draws: Any) -> int:
     if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)) or draws < 2:
         raise ValueError(f"draws must be an integer >= 2, got {draws!r}")
+    if draws > _INT64_MAX:
+        raise ValueError(f"draws must be an integer in [2, 2**63 - 1], got {draws!r}")
     return int(draws)
+
+
+def _check_seed(seed: Any, chunks: int) -> int:
+    """A seed ``>= 0`` with ``seed + chunks - 1 <= 2**64 - 1`` (chunk ``k`` draws from ``seed
+    + k``; torch's generator takes ``[0, 2**64 - 1]``)."""
+    seed = nb.check_int("seed", seed, 0)
+    high = 2**64 - chunks
+    if seed > high:
+        raise ValueError(f"seed must be an int in [0, {high}] (chunk k draws from seed + k, "
+                         f"torch's generator takes [0, 2**64 - 1]), got {seed}")  # fmt: skip
+    return seed
+
+
+def _check_chunks(name: str, value: int, chunks: int) -> None:
+    if chunks > MAX_CHUNKS:
+        raise ValueError(f"{name} = {value} needs {chunks} chunks of work, more than "
+                         f"MAX_CHUNKS = {MAX_CHUNKS} (lower {name})")  # fmt: skip
+
+
+def _finite_ntg(theta: Any) -> Any:
+    """``theta`` if finite; else the inputs' scale overflowed float64 (``ValueError``)."""
+    if not bool(np.all(np.isfinite(np.asarray(theta)))):
+        raise ValueError("X is too large: the NTG (X X^T / d times bounded factors) overflows "
+                         "float64 (rescale X)")  # fmt: skip
+    return theta
 
 
 def sample_ntg(X: Any, activation: str, lam: Any, draws: int, *, seed: int = 0,
                device: Any = None) -> Any:  # fmt: skip
     """``draws`` i.i.d. NTGs ``Theta_m(X; W_0)`` (eq. (7)) of width ``m = len(lam)``:
     a float64 torch tensor (draws, n, n) on the CPU.  Batched over draws in chunks; chunk
-    ``k`` uses seed ``seed + k`` (reproducible on every device)."""
+    ``k`` uses seed ``seed + k`` (reproducible on every device); at most :data:`MAX_CHUNKS`
+    chunks."""
     import torch
 
     draws = _check_draws(draws)
     Xa = ntg_mod._check_X(X, None)
     check_activation(activation)
-    lam_arr = np.asarray(lam, dtype=float)
-    if lam_arr.ndim != 1 or lam_arr.size == 0 or np.any(lam_arr < 0):
+    lam_arr = nb.check_float_array("lam", lam, ndim=1)
+    if np.any(lam_arr < 0):
         raise ValueError(f"lam must be a non-empty 1-D array of scalings >= 0, got {lam!r:.80}")
     n, d = Xa.shape
     m = lam_arr.size
     chunk = max(1, _CHUNK_ELEMENTS // (m * max(n, d)))
+    chunks = -(-draws // chunk)
+    _check_chunks("draws", draws, chunks)
+    seed = _check_seed(seed, chunks)
     out = []
     for k, lo in enumerate(range(0, draws, chunk)):
         b = min(chunk, draws - lo)
         p = node_scaled_parameters(lam_arr, d, b, seed=seed + k, device=device)
         out.append(ntg_mod.ntg(Xa, p["W"], p["a"], p["s"] ** 2, activation).cpu())
-    return torch.cat(out).to(torch.float64)
+    return _finite_ntg(torch.cat(out).to(torch.float64))
 
 
 @dataclass(frozen=True)
@@ -157,18 +208,31 @@ def nested_widths(X: Any, activation: str, gamma: Any, weights: Any, widths: Any
     to 1): ``E||Theta_m - Theta_inf||_F^2 = C_0 [sum_{j<=m} (lambda_{m,j} - (1 - gamma)
     lambda~_j)^2 + (1 - gamma)^2 sum_{j>m} lambda~_j^2]`` (returned as ``rms``).  The
     truncated tail moves ``Theta_inf`` by at most ``(1 - gamma) (1 - S_M) sup|sigma'|^2
-    ||X X^T/d||_F`` (``S_M`` the partial sum of the weights)."""
+    ||X X^T/d||_F`` (``S_M`` the partial sum of the weights).  ``gamma`` in ``[0, 1]``;
+    ``tail_nodes`` at most :data:`MAX_TAIL_NODES`; the chunk from node ``start`` draws from
+    ``seed + start``, so ``seed + tail_nodes <= 2**64``."""
     import torch
 
-    widths = tuple(int(w) for w in widths)
-    if not widths or any(w < 1 for w in widths) or list(widths) != sorted(set(widths)):
-        raise ValueError(f"widths must be increasing integers >= 1, got {widths!r}")
-    if widths[-1] > tail_nodes:
-        raise ValueError(f"tail_nodes must be >= the largest width {widths[-1]}, got {tail_nodes}")
+    if isinstance(widths, (str, bytes)) or not isinstance(widths, (list, tuple, np.ndarray)):
+        raise TypeError(f"widths must be a sequence of increasing ints >= 1, got "
+                        f"{nb.describe(widths)}")  # fmt: skip
+    widths = tuple(nb.check_int(f"widths[{k}]", w) for k, w in enumerate(widths))
+    if not widths or list(widths) != sorted(set(widths)) or widths[-1] > MAX_WIDTH:
+        raise ValueError(f"widths must be increasing integers in [1, {MAX_WIDTH}], got "
+                         f"{widths!r:.80}")  # fmt: skip
+    M = nb.check_int("tail_nodes", tail_nodes)
+    if M > MAX_TAIL_NODES:
+        raise ValueError(f"tail_nodes must be an int in [1, {MAX_TAIL_NODES}] "
+                         f"(MAX_TAIL_NODES), got {M}")  # fmt: skip
+    if widths[-1] > M:
+        raise ValueError(f"tail_nodes must be >= the largest width {widths[-1]}, got {M}")
     Xa = ntg_mod._check_X(X, None)
     n, d = Xa.shape
-    g = float(gamma)
-    M = int(tail_nodes)
+    g = nb.to_float(nb.check_number("gamma", gamma), "gamma")
+    if not 0 <= g <= 1:
+        raise ValueError(f"gamma must be in [0, 1], got {gamma!r}")
+    check_activation(activation)
+    seed = _check_seed(seed, M)
     wt = np.asarray(ns.weight_numeric(np.arange(1, M + 1), weights), float)  # lambda~_j
     # one draw of the first M nodes, in chunks: sum_j lambda~_j A_j over all of them (the
     # truncated (12), from the generated NTG with scalings lambda~), and the first
@@ -205,4 +269,5 @@ def nested_widths(X: Any, activation: str, gamma: Any, weights: Any, widths: Any
     G = Xa @ Xa.T / d
     S = float(np.sum(wt))
     tail_bound = (1 - g) * max(0.0, 1 - S) * sup**2 * float(np.linalg.norm(G))
+    _finite_ntg([*dist, *rms, tail_bound])
     return NestedWidths(widths, np.array(dist), np.array(rms), tail_bound)

@@ -59,7 +59,9 @@ from numerics.models import ThreeLayerReLU
 from numerics.sweep_three_layer import (
     DEFAULT_SETTINGS,
     _fraction,
+    _seed,
     _settings,
+    _width,
     fit_slope,
     initial_scales,
     rd_points,
@@ -70,6 +72,7 @@ from numerics.sweep_three_layer import (
 from numerics.sweeps import run_sweep
 from numerics.torch_flow import gradient_flow, initialise
 from solvable import three_layer
+from solvable._core import numbers as nb
 
 __all__ = [
     "BAND",
@@ -142,6 +145,31 @@ def _ints(name: str, values: Any, low: int, min_len: int) -> tuple[int, ...]:
     return tuple(out)
 
 
+def _rd_array(name: str, value: Any) -> np.ndarray:
+    """RD values as float64: real numbers, NaN allowed (it marks an excluded run); a
+    complex, bool, string or object array is a ``TypeError`` naming ``name``."""
+    if isinstance(value, (str, bytes)) or nb._is_tensor(value):
+        raise TypeError(f"{name} must be an array of real numbers, got {nb.describe(value)}")
+    try:
+        arr = np.asarray(value)
+    except ValueError:  # ragged
+        raise ValueError(f"{name} must be a rectangular array, got {nb.describe(value)}") from None
+    if arr.dtype.kind not in "fiu":
+        raise TypeError(f"{name} must be an array of real numbers (NaN: an excluded run), got "
+                        f"dtype {arr.dtype} {nb.describe(value)}")  # fmt: skip
+    return arr.astype(float)
+
+
+def _scales_at(where: str, g2: Fraction, g3: Fraction, s: Fraction, widths: Sequence[int]
+               ) -> None:  # fmt: skip
+    """Refuse a phase point whose scales leave float64 at some width, naming ``where``."""
+    for m in (min(widths), max(widths)):
+        try:
+            initial_scales(g2, g3, m, s)
+        except ValueError as exc:
+            raise ValueError(f"{where}: {exc}") from exc
+
+
 def _layer(layer: Any) -> Layer:
     if layer not in LAYERS:
         raise ValueError(f"layer must be 'W1' or 'W2', got {layer!r}")
@@ -197,14 +225,17 @@ def fit_layer(widths: Sequence[int], rd: np.ndarray) -> SlopeFit:
     ``log RD`` on ``log m`` (the mean of the per-seed slopes when no run is excluded);
     ``se_fit``: that regression's standard error (NaN with two widths); ``se_seeds``: the
     standard error of the mean of the per-seed slopes."""
-    rd = np.asarray(rd, dtype=float)
-    w = np.asarray(widths, dtype=float)
+    rd = _rd_array("rd", rd)
+    w = nb.check_float_array("widths", widths, ndim=1)
+    if np.any(w <= 0):
+        raise ValueError(f"widths must be > 0, got {widths!r:.80}")
     if rd.ndim != 2 or rd.shape[0] != w.size:
-        raise ValueError(f"rd must have shape ({w.size}, n_seeds), got {rd.shape}")
+        raise ValueError(f"rd must have shape (len(widths) = {w.size}, n_seeds), got {rd.shape}")
     ok = np.isfinite(rd) & (rd > 0)
     rows = ok.any(axis=1)
     if rows.sum() < 2:
-        raise ValueError(f"need runs at two or more widths, got {rd.tolist()!r:.120}")
+        raise ValueError(f"rd needs runs (finite RD > 0) at two or more widths, got "
+                         f"{rd.tolist()!r:.120}")  # fmt: skip
     with np.errstate(divide="ignore", invalid="ignore"):
         logs = np.where(ok, np.log(np.where(ok, rd, 1.0)), np.nan)
     mean = np.exp(np.nanmean(logs[rows], axis=1))  # geometric mean over the seeds
@@ -272,7 +303,7 @@ def point_from_rd(gamma_2: Any, gamma_3: Any, widths: Sequence[int], seeds: Sequ
     ws, ss = _ints("widths", widths, 2, 2), _ints("seeds", seeds, 0, 1)
     rd = {}
     for k, v in (("W1", rd_w1), ("W2", rd_w2)):
-        a = np.array(v, dtype=float)
+        a = _rd_array(f"rd_{k.lower()}", v)
         if a.shape != (len(ws), len(ss)):
             raise ValueError(f"rd_{k.lower()} must have shape {(len(ws), len(ss))}, got {a.shape}")
         a.setflags(write=False)
@@ -327,8 +358,15 @@ def measure_points(
         raise TypeError(f"progress must be a bool, got {progress!r}")
     ws = _ints("widths", widths, 2, 2)
     ss = _ints("seeds", seeds, 0, 1)
+    for m in ws:
+        _width(m)
+    for sd in ss:
+        _seed(sd)
     _settings({k: v for k, v in settings.items()})  # validate before any run
     base_s = settings.pop("alpha_exponent", 0)
+    if isinstance(points, (str, bytes, Mapping)) or not isinstance(points, Sequence):
+        raise TypeError(f"points must be a sequence of (gamma_2, gamma_3[, alpha_exponent]) "
+                        f"tuples, got {nb.describe(points)}")  # fmt: skip
     parsed = []
     for pt in points:
         if not isinstance(pt, tuple) or len(pt) not in (2, 3):
@@ -337,6 +375,7 @@ def measure_points(
         s = pt[2] if len(pt) == 3 else base_s
         parsed.append((_fraction("gamma_2", pt[0]), _fraction("gamma_3", pt[1]),
                        _fraction("alpha_exponent", s)))  # fmt: skip
+        _scales_at(f"points[{len(parsed) - 1}]", *parsed[-1], ws)
     if not parsed:
         raise ValueError("points must be non-empty")
     grid = []
@@ -444,6 +483,11 @@ def phase_grid(
     are :data:`FULL_WIDTHS` (``device="cuda"`` or ``executor="local"`` / a dask
     scheduler)."""
     g2s, g3s = _gammas("gamma_2s", gamma_2s), _gammas("gamma_3s", gamma_3s)
+    ws = _ints("widths", widths, 2, 2)
+    s = _fraction("alpha_exponent", settings.get("alpha_exponent", 0))
+    for a in g2s:
+        for b in g3s:
+            _scales_at(f"gamma_2s, gamma_3s at ({a}, {b})", a, b, s, ws)
     pts = measure_points([(a, b) for a in g2s for b in g3s], widths, seeds, executor=executor,
                          cache_dir=cache_dir, progress=progress, **settings)  # fmt: skip
     rows = tuple(tuple(pts[i * len(g3s) : (i + 1) * len(g3s)]) for i in range(len(g2s)))
@@ -475,12 +519,28 @@ def interpolate_zero(g: tuple[float, float], s: tuple[float, float],
                      e: tuple[float, float]) -> tuple[float, float]:  # fmt: skip
     """The zero ``g* = g0 + (g1 - g0) s0/(s0 - s1)`` of the line through ``(g0, s0)``,
     ``(g1, s1)`` and its standard error for independent errors ``e`` of ``s``:
-    ``|g1 - g0| sqrt(s1^2 e0^2 + s0^2 e1^2)/(s0 - s1)^2`` (first-order propagation)."""
-    (g0, g1), (s0, s1), (e0, e1) = g, s, e
+    ``|g1 - g0| sqrt(s1^2 e0^2 + s0^2 e1^2)/(s0 - s1)^2`` (first-order propagation).
+    Each of ``g``, ``s``, ``e`` a pair of finite real numbers (``e >= 0``); a result
+    beyond the float64 range is a ``ValueError``."""
+    pairs = []
+    for name, v in (("g", g), ("s", s), ("e", e)):
+        arr = nb.check_float_array(name, v, ndim=1)
+        if arr.shape != (2,):
+            raise ValueError(f"{name} must be a pair of numbers, got {nb.describe(v)}")
+        pairs.append(tuple(float(x) for x in arr))
+    (g0, g1), (s0, s1), (e0, e1) = pairs
+    if e0 < 0 or e1 < 0:
+        raise ValueError(f"e must be standard errors >= 0, got {nb.describe(e)}")
     if s0 == s1:
-        raise ValueError(f"slopes must differ to interpolate a zero, got {s0!r} twice")
-    at = g0 + (g1 - g0) * s0 / (s0 - s1)
-    err = abs(g1 - g0) * math.sqrt((s1 * e0) ** 2 + (s0 * e1) ** 2) / (s0 - s1) ** 2
+        raise ValueError(f"s: slopes must differ to interpolate a zero, got {s0!r} twice")
+    try:
+        at = g0 + (g1 - g0) * s0 / (s0 - s1)
+        err = abs(g1 - g0) * math.sqrt((s1 * e0) ** 2 + (s0 * e1) ** 2) / (s0 - s1) ** 2
+    except (OverflowError, ZeroDivisionError):  # a square beyond 1.8e308, or below 5e-324
+        at = err = math.inf
+    if not (math.isfinite(at) and math.isfinite(err)):
+        raise ValueError(f"g, s, e = {g!r}, {s!r}, {e!r}: the zero or its error is beyond the "
+                         f"float64 range")  # fmt: skip
     return at, err
 
 
@@ -489,6 +549,8 @@ def boundaries(diagram: PhaseDiagram, layer: Layer, axis: str = "gamma_3") -> li
     ``gamma_3`` at fixed ``gamma_2`` in (a), (c); along ``gamma_2`` in (b)), by linear
     interpolation between neighbouring grid points where the slope changes sign (a slope
     exactly 0 is a crossing at that grid point, counted once)."""
+    if not isinstance(diagram, PhaseDiagram):
+        raise TypeError(f"diagram must be a PhaseDiagram, got {type(diagram).__name__}")
     layer = _layer(layer)
     if axis not in ("gamma_3", "gamma_2"):
         raise ValueError(f"axis must be 'gamma_3' or 'gamma_2', got {axis!r}")
@@ -627,19 +689,30 @@ def input_weights(params: Mapping[str, np.ndarray], layer: Layer) -> np.ndarray:
     the weight from its input layer to the hidden neuron and its bias term"): ``[W1 | b1]``
     (m, d + 1) or ``[W2 | b2]`` (m, m + 1)."""
     w, b = {"W1": ("W1", "b1"), "W2": ("W2", "b2")}[_layer(layer)]
+    if not isinstance(params, Mapping) or w not in params:
+        raise TypeError(f"params must map {w!r} (and {b!r}) to arrays, got {nb.describe(params)}")
     W = np.asarray(params[w], dtype=float)
     return np.column_stack([W, np.asarray(params[b], dtype=float)]) if b in params else W
 
 
 def _top_rows(W: np.ndarray, top: float) -> np.ndarray:
-    W = np.asarray(W, dtype=float)
+    W = nb.check_float_array("W", W)
     if W.ndim != 2 or W.shape[0] < 2:
         raise ValueError(f"W must be a matrix with >= 2 rows, got shape {W.shape}")
-    if not (isinstance(top, (int, float)) and 0 < top <= 1):
+    if not (isinstance(top, (int, float)) and not isinstance(top, bool) and 0 < top <= 1):
         raise ValueError(f"top must be in (0, 1], got {top!r}")
     k = max(2, round(top * W.shape[0]))
     norms = np.linalg.norm(W, axis=1)
     return W[np.argsort(-norms, kind="stable")[:k]]
+
+
+def _unit_rows(U: np.ndarray) -> np.ndarray:
+    """Rows divided by their norms, each first scaled by its largest entry (so that rows of
+    1e-300 or 1e300 have a norm: their squares would underflow or overflow); rows of 0 NaN."""
+    big = np.abs(U).max(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        S = U / big
+        return S / np.linalg.norm(S, axis=1)[:, None]
 
 
 def cosine_matrix(W: Any, *, top: float = 0.5, order: bool = True) -> np.ndarray:
@@ -649,10 +722,10 @@ def cosine_matrix(W: Any, *, top: float = 0.5, order: bool = True) -> np.ndarray
     display (Figure 3 prints blocks): by the angle of each row in the plane of the two
     leading eigenvectors of D, so that aligned rows are adjacent and opposite ones
     half a turn apart; else by decreasing norm.  Rows of norm 0 give NaN."""
+    if not isinstance(order, bool):
+        raise TypeError(f"order must be True or False, got {nb.describe(order)}")
     U = _top_rows(W, top)
-    n = np.linalg.norm(U, axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        V = U / n[:, None]
+    V = _unit_rows(U)
     D = np.clip(V @ V.T, -1.0, 1.0)
     if order and np.all(np.isfinite(D)):
         vals, vecs = np.linalg.eigh(D)
@@ -666,16 +739,24 @@ def zeta(W: Any, *, top: float = 0.5) -> float:
     """Figure 8's condensation measure ``zeta = (m/2)^-2 sum_{i,j <= m/2} |D(u_i, u_j)|``
     over the half of the rows with the largest norm (the diagonal included, as printed):
     1 when they all lie on one line, ``~ 2/m + sqrt(2/(pi m'))`` for independent Gaussian
-    rows in ``R^m'``."""
-    return float(np.mean(np.abs(cosine_matrix(W, top=top, order=False))))
+    rows in ``R^m'``.  A zero row among them (no direction) is a ``ValueError``."""
+    return float(np.mean(np.abs(_nonzero(cosine_matrix(W, top=top, order=False)))))
+
+
+def _nonzero(D: np.ndarray) -> np.ndarray:
+    if not np.all(np.isfinite(D)):
+        raise ValueError("W has a zero row among its top-norm rows: its cosine with the "
+                         "others is undefined")  # fmt: skip
+    return D
 
 
 def aligned_fraction(W: Any, *, top: float = 0.5, threshold: float = 0.9) -> float:
     """The fraction of pairs ``i != j`` of the top-norm rows with ``|D(u_i, u_j)| >
     threshold``: a scalar summary of the ``+-1`` blocks of Figures 2-3."""
-    if not 0 < threshold < 1:
-        raise ValueError(f"threshold must be in (0, 1), got {threshold!r}")
-    D = np.abs(cosine_matrix(W, top=top, order=False))
+    if (isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.floating))
+            or not 0 < threshold < 1):  # fmt: skip
+        raise ValueError(f"threshold must be a number in (0, 1), got {nb.describe(threshold)}")
+    D = np.abs(_nonzero(cosine_matrix(W, top=top, order=False)))
     off = ~np.eye(D.shape[0], dtype=bool)
     return float(np.mean(D[off] > threshold))
 
@@ -694,7 +775,11 @@ class NormalisedThreeLayer:
 
     def __init__(self, X: Any, y: Any, kappas: tuple[float, float, float],
                  bias: bool = False) -> None:  # fmt: skip
-        k1, k2, k3 = (float(k) for k in kappas)
+        ks = nb.check_float_array("kappas", kappas, ndim=1)
+        if ks.shape != (3,):
+            raise ValueError(f"kappas must be three numbers (kappa_1, kappa_2, kappa_3), got "
+                             f"{nb.describe(kappas)}")  # fmt: skip
+        k1, k2, k3 = (float(k) for k in ks)
         if not all(math.isfinite(k) and k > 0 for k in (k1, k2, k3)):
             raise ValueError(f"kappas must be finite and > 0, got {kappas!r}")
         self.inner = ThreeLayerReLU(X, y, alpha=1.0 / k3, bias=bias)
@@ -757,11 +842,14 @@ def normalised_vs_raw(
 
     kappa_fn = three_layer.kappas if kappa_fn is None else kappa_fn
     time_factor_fn = three_layer.time_factor if time_factor_fn is None else time_factor_fn
+    for name, fn in (("kappa_fn", kappa_fn), ("time_factor_fn", time_factor_fn)):
+        if not callable(fn):
+            raise TypeError(f"{name} must be None or a callable, got {nb.describe(fn)}")
     s = _fraction("alpha_exponent", alpha_exponent)
     g2, g3 = _fraction("gamma_2", gamma_2), _fraction("gamma_3", gamma_3)
-    if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 2:
-        raise ValueError(f"m must be an integer >= 2, got {m!r}")
-    tb = np.asarray(times, dtype=float)
+    m = _width(m)
+    seed = _seed(seed)
+    tb = nb.check_float_array("times", times, ndim=1)
     if tb.ndim != 1 or tb.size < 2 or tb[0] != 0 or np.any(np.diff(tb) <= 0):
         raise ValueError(f"times must start at 0 and increase, got {times!r}")
     sc = initial_scales(g2, g3, int(m), s)

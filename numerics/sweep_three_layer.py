@@ -67,6 +67,7 @@ from fractions import Fraction
 from numbers import Rational
 from typing import Any
 
+import mpmath
 import numpy as np
 import sympy as sp
 
@@ -74,6 +75,7 @@ from numerics.measures import record_loss, relative_distance
 from numerics.models import ThreeLayerReLU
 from numerics.torch_flow import gradient_descent, initialise, resolve_device
 from solvable import three_layer
+from solvable._core import numbers as nb
 
 __all__ = [
     "BATCH_ENTRIES",
@@ -116,9 +118,14 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 # phase point -> initialisation
 # ---------------------------------------------------------------------------
 def _fraction(name: str, value: Any) -> Fraction:
-    """An exact rational; a float through its shortest decimal repr (1.1 -> 11/10)."""
+    """An exact rational; a float through its shortest decimal repr (1.1 -> 11/10); an
+    ``mpmath.mpf`` as its float64 value (this is a float64 sweep), then as a float."""
     if isinstance(value, bool):
         raise TypeError(f"{name} must be a real number, got {value!r}")
+    if isinstance(value, mpmath.mpf):
+        if not mpmath.isfinite(value):
+            raise ValueError(f"{name} must be finite, got {value!r}")
+        value = nb.to_float(value, name)
     if isinstance(value, (int, Fraction, np.integer)):
         return Fraction(int(value)) if not isinstance(value, Fraction) else value
     if isinstance(value, Rational):  # sympy Rational registers as numbers.Rational
@@ -161,22 +168,50 @@ def _scale_exponents(g2: Fraction, g3: Fraction, s: Fraction) -> tuple[tuple[str
 def initial_scales(gamma_2: Any, gamma_3: Any, m: int, alpha_exponent: Any = 0,
                    B: float = 1.0) -> dict[str, float]:  # fmt: skip
     """Concrete ``alpha``, ``beta_1``, ``beta_2 = B beta_3``, ``beta_3`` at width ``m`` for
-    the phase point ``(gamma_2, gamma_3)`` (see :func:`scale_exponents`)."""
+    the phase point ``(gamma_2, gamma_3)`` (see :func:`scale_exponents`).  A point whose
+    scales ``m^e`` leave the float64 range (overflow, or underflow to 0) at this width is a
+    ``ValueError`` naming the exponents and ``m``."""
     m = _width(m)
     b = _positive_float("B", B)
     e = scale_exponents(gamma_2, gamma_3, alpha_exponent)
-    out = {k: float(m) ** float(v) for k, v in e.items()}
+    out = {}
+    for k, v in e.items():
+        try:
+            out[k] = float(m) ** float(v)
+        except OverflowError:  # float(v) of a huge Fraction, or m^v beyond 1.8e308
+            out[k] = math.inf
     out["beta_2"] *= b
+    bad = [k for k, v in out.items() if not (math.isfinite(v) and v > 0)]
+    if bad:
+        raise ValueError(f"gamma_2 = {gamma_2!r}, gamma_3 = {gamma_3!r}, alpha_exponent = "
+                         f"{alpha_exponent!r}, B = {B!r} at width m = {m}: the scale(s) {bad} "
+                         f"= m^e leave the float64 range (exponents {dict(e)})")  # fmt: skip
     return out
 
 
 # ---------------------------------------------------------------------------
 # validation helpers
 # ---------------------------------------------------------------------------
+# W2 is an m x m block: torch's sizes are int64, so m^2 <= 2**63 - 1
+_MAX_WIDTH = math.isqrt(2**63 - 1)
+
+
 def _width(m: Any) -> int:
     if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 2:
-        raise ValueError(f"m must be an integer >= 2, got {m!r}")
+        raise ValueError(f"m must be an integer >= 2, got {nb.describe(m)}")
+    if m > _MAX_WIDTH:
+        raise ValueError(f"m must be an integer in [2, {_MAX_WIDTH}] (W2 has m^2 entries), got "
+                         f"{m!r}")  # fmt: skip
     return int(m)
+
+
+def _seed(seed: Any) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be an integer >= 0, got {nb.describe(seed)}")
+    if seed > 2**64 - 1:
+        raise ValueError(f"seed must be an integer in [0, 2**64 - 1] (torch's generator), got "
+                         f"{seed!r}")  # fmt: skip
+    return int(seed)
 
 
 def _positive_float(name: str, value: Any) -> float:
@@ -229,6 +264,13 @@ def ntk_gram(model: Any, p: Mapping[str, Any]) -> Any:
     reference it is tested against)."""
     import torch
 
+    if not isinstance(model, ThreeLayerReLU):
+        raise TypeError(f"model must be a numerics.models.ThreeLayerReLU, got "
+                        f"{type(model).__name__}")  # fmt: skip
+    blocks = ("a", "W2", "W1", *(("b2", "b1") if model.bias else ()))
+    if not isinstance(p, Mapping) or any(not isinstance(p.get(k), torch.Tensor) for k in blocks):
+        raise TypeError(f"p must map the blocks {blocks} to torch tensors, got "
+                        f"{nb.describe(p)}")  # fmt: skip
     X = model._t("X", p["W1"])
     z1 = X @ p["W1"].transpose(1, 2)
     if model.bias:
@@ -283,8 +325,7 @@ def _start(gamma_2: Any, gamma_3: Any, m: Any, seed: Any, settings: Mapping[str,
     import torch
 
     m = _width(m)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+    seed = _seed(seed)
     s = _settings(settings)
     g2, g3 = _fraction("gamma_2", gamma_2), _fraction("gamma_3", gamma_3)
     scales = initial_scales(g2, g3, m, s["alpha_exponent"], s["B"])
@@ -501,8 +542,9 @@ def rd_points(points: Sequence[Mapping[str, Any]], *, batch_entries: int = BATCH
     runs = []
     for i, point in enumerate(points):
         g2, g3, m, seed, rest = _run_args(i, point)
-        runs.append({"gamma_2": Fraction(g2), "gamma_3": Fraction(g3), "m": int(m),
-                     "seed": int(seed), **rest})  # fmt: skip
+        runs.append({"gamma_2": _json_fraction(f"points[{i}]['gamma_2']", g2),
+                     "gamma_3": _json_fraction(f"points[{i}]['gamma_3']", g3), "m": m,
+                     "seed": seed, **rest})  # fmt: skip
     trained = train_runs(runs, batch_entries=batch_entries)
     out = []
     for r in trained:
@@ -521,7 +563,7 @@ def fit_slope(m: Sequence[float], rd: Sequence[float]) -> dict[str, float]:
     """Ordinary least squares ``log rd = c + S log m``: ``slope``, its standard error
     ``err = sqrt(s^2 / sum (log m - mean)^2)`` with ``s^2`` the residual variance on
     ``N - 2`` degrees of freedom (``nan`` when ``N = 2``), ``intercept``, ``n``."""
-    m_arr, rd_arr = np.asarray(m, dtype=float), np.asarray(rd, dtype=float)
+    m_arr, rd_arr = nb.check_float_array("m", m, ndim=1), nb.check_float_array("rd", rd, ndim=1)
     if m_arr.shape != rd_arr.shape or m_arr.ndim != 1:
         raise ValueError(f"m and rd must be 1-d of equal length, got {m_arr.shape}, {rd_arr.shape}")
     both = np.concatenate([m_arr, rd_arr])
@@ -548,8 +590,15 @@ def slopes(results: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     per-seed slopes' mean, standard deviation and standard error of the mean
     (``S_Wi_seed_mean``, ``S_Wi_seed_std``, ``S_Wi_seed_sem``).  Runs that diverged or did
     not converge are left out and counted in ``excluded``."""
-    if not results:
-        raise ValueError("results must be a non-empty sequence of rd_point results")
+    keys = ("gamma_2", "gamma_3", "m", "seed", "converged", "rd_w1", "rd_w2")
+    if (isinstance(results, (str, bytes, Mapping)) or not isinstance(results, Sequence)
+            or not results):  # fmt: skip
+        raise ValueError(f"results must be a non-empty sequence of rd_point results, got "
+                         f"{nb.describe(results)}")  # fmt: skip
+    for i, r in enumerate(results):
+        if not isinstance(r, Mapping) or any(k not in r for k in keys):
+            raise TypeError(f"results[{i}] must be an rd_point result (a dict with {keys}), "
+                            f"got {nb.describe(r)}")  # fmt: skip
     points = {(r["gamma_2"], r["gamma_3"]) for r in results}
     if len(points) != 1:
         raise ValueError(f"results must come from one phase point, got {sorted(points)}")
@@ -602,6 +651,27 @@ def rd_sweep_point(point: dict[str, Any]) -> dict[str, Any]:
     """:func:`rd_point` on one JSON point ``{"gamma_2": "1/2", "gamma_3": "5/2", "m": 256,
     "seed": 0, **settings}`` (exponents as strings of fractions): the form
     :func:`numerics.sweeps.run_sweep` runs (in process or on dask workers) and caches."""
+    if not isinstance(point, Mapping):
+        raise TypeError(f"point must be a dict with gamma_2, gamma_3, m, seed and settings, got "
+                        f"{nb.describe(point)}")  # fmt: skip
     p = dict(point)
-    return rd_point(Fraction(p.pop("gamma_2")), Fraction(p.pop("gamma_3")), int(p.pop("m")),
-                    int(p.pop("seed")), **p)  # fmt: skip
+    try:
+        g2, g3, m, seed, rest = _run_args(0, p)
+        return rd_point(_json_fraction("gamma_2", g2), _json_fraction("gamma_3", g3), m, seed,
+                        **rest)  # fmt: skip
+    except (TypeError, ValueError) as exc:  # name the argument of this entry point
+        raise type(exc)(f"point: {exc}") from exc
+
+
+def _json_fraction(name: str, value: Any) -> Fraction:
+    """A JSON exponent, ``Fraction(value)``: a string of a fraction (``"5/2"``) or a number
+    (a float exactly, as ``Fraction`` reads it); a ``ValueError`` naming ``name`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float, Fraction,
+                                                         np.integer, np.floating)):  # fmt: skip
+        raise TypeError(f"{name} must be a fraction such as '5/2' or a number, got "
+                        f"{nb.describe(value)}")  # fmt: skip
+    try:
+        return Fraction(value)
+    except (ValueError, ZeroDivisionError, OverflowError):
+        raise ValueError(f"{name} must be a finite fraction such as '5/2', got "
+                         f"{nb.describe(value)}") from None  # fmt: skip

@@ -4,7 +4,12 @@ The public callables are found, not listed: the ``__all__`` of ``solvable``, of 
 model modules and of ``solvable.testing``, ``numerics.simulate`` / ``numerics.systems``, and
 the ``__all__`` of ``numerics.torch_flow`` and ``numerics.models`` (the batched GPU entry
 points) and of ``numerics.mp``, ``numerics.scipy_ode``, ``numerics.measures`` and
-``numerics.sweeps`` (the integrators' building blocks, the measures and the sweeps). Each one
+``numerics.sweeps`` (the integrators' building blocks, the measures and the sweeps), and of
+the nine experiment modules ``numerics.alpha_scaling``, ``numerics.kernel_sampling``,
+``numerics.ntg_sampling``, ``numerics.lazy_width``, ``numerics.node_scaling_gd``,
+``numerics.node_scaling_linear``, ``numerics.sweep_three_layer``, ``numerics.phase_diagram``
+and ``numerics.node_scaling_experiment`` (``EXPERIMENTS``; entries in
+``tests/fuzz_entries_f.py`` and ``tests/fuzz_entries_g.py``). Each one
 is either an entry of ``tests/fuzz_entries_*.py`` (a good call and the kind of every
 argument) or exempt there with a reason; ``test_every_public_callable_is_fuzzed`` fails on a
 new public name that is neither, and on an entry that leaves an argument out.
@@ -28,6 +33,8 @@ import fuzz_entries_b
 import fuzz_entries_c
 import fuzz_entries_d
 import fuzz_entries_e
+import fuzz_entries_f
+import fuzz_entries_g
 import pytest
 from fuzz_harness import BAD, Entry, call_good, check
 from hypothesis import HealthCheck, given, settings
@@ -36,10 +43,31 @@ from hypothesis import strategies as st
 import numerics
 import solvable
 
-GROUPS = (fuzz_entries_a, fuzz_entries_b, fuzz_entries_c, fuzz_entries_d, fuzz_entries_e)
+GROUPS = (
+    fuzz_entries_a,
+    fuzz_entries_b,
+    fuzz_entries_c,
+    fuzz_entries_d,
+    fuzz_entries_e,
+    fuzz_entries_f,
+    fuzz_entries_g,
+)
 ENTRIES: list[Entry] = [e for g in GROUPS for e in g.ENTRIES]
 EXEMPT: dict[str, str] = {k: v for g in GROUPS for k, v in g.EXEMPT.items()}
 PAIRS = [(e, arg) for e in ENTRIES for arg in e.kinds]
+
+# the experiment modules (seeds 000-004): their public callables, prefixed by module name
+EXPERIMENTS = (
+    "alpha_scaling",
+    "kernel_sampling",
+    "ntg_sampling",
+    "lazy_width",
+    "node_scaling_gd",
+    "node_scaling_linear",
+    "sweep_three_layer",
+    "phase_diagram",
+    "node_scaling_experiment",
+)
 
 
 def public_callables() -> dict[str, Any]:
@@ -62,7 +90,7 @@ def public_callables() -> dict[str, Any]:
     found["numerics.systems"] = numerics.systems
     add("torch_flow.", importlib.import_module("numerics.torch_flow"))
     add("models.", importlib.import_module("numerics.models"))
-    for name in ("mp", "scipy_ode", "measures", "sweeps"):
+    for name in ("mp", "scipy_ode", "measures", "sweeps", *EXPERIMENTS):
         add(f"{name}.", importlib.import_module(f"numerics.{name}"))
     return found
 

@@ -1,0 +1,317 @@
+"""Refusals of the numerics experiment modules, found by fuzzing their public callables
+(tests/fuzz_entries_f.py, tests/fuzz_entries_g.py): each bad input is a ``TypeError`` /
+``ValueError`` naming its argument, and each cap is checked on both sides (the largest
+accepted value works, the next is refused; a cap whose largest value is hours of work is
+lowered with ``monkeypatch`` first, so that both sides run in milliseconds)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from numerics import alpha_scaling as al
+from numerics import kernel_sampling as ks
+from numerics import lazy_width as lw
+from numerics import node_scaling_experiment as ex
+from numerics import node_scaling_gd as gd
+from numerics import node_scaling_linear as nsl
+from numerics import ntg_sampling as ntgs
+from numerics import phase_diagram as pd
+from numerics import sweep_three_layer as stl
+from numerics.models import WideTwoLayer
+from solvable import kernels as kn
+from solvable import node_scaling as ns
+
+X2 = [[1.0, 0.5], [0.2, -1.0]]
+HUGE = 10**30
+INIT = kn.lecture_initialisation(2)
+
+
+# ---------------------------------------------------------------------------
+# numerics.alpha_scaling
+# ---------------------------------------------------------------------------
+def test_alpha_setup_caps_steps_and_names_lr_factor():
+    setup = al.AlphaSetup(d=2, n_train=2, n_test=2, width=2, steps=al.MAX_STEPS)
+    assert setup.steps == al.MAX_STEPS
+    with pytest.raises(ValueError, match=r"steps must be an int in \[1, 1000000000\]"):
+        al.AlphaSetup(d=2, n_train=2, n_test=2, width=2, steps=al.MAX_STEPS + 1)
+    with pytest.raises(ValueError, match="lr_factor"):
+        al.AlphaSetup(lr_factor="1e400")
+    with pytest.raises(ValueError, match="n_train"):
+        al.AlphaSetup(n_train=HUGE)
+    with pytest.raises(ValueError, match=r"init_seed must be an int in \[0, 2\*\*64 - 1\]"):
+        al.AlphaSetup(init_seed=2**64)
+
+
+def test_alpha_initial_parameters_seed_range_and_tiny_alpha():
+    top = al.initial_parameters(1.0, 2, 1, 1, seed=2**64 - 1, device="cpu")
+    assert top["W"].shape == (1, 2, 1)
+    with pytest.raises(ValueError, match="seed must be an int in"):
+        al.initial_parameters(1.0, 2, 1, 1, seed=2**64, device="cpu")
+    with pytest.raises(ValueError, match="width"):
+        al.initial_parameters(1.0, HUGE, 1, 1, device="cpu")
+    # 1e-300: W / alpha ~ 1e300, finite; 5e-324: W / alpha overflows
+    assert torch.isfinite(al.initial_parameters(1e-300, 2, 1, 1, device="cpu")["W"]).all()
+    with pytest.raises(ValueError, match="alpha = 5e-324 is too small"):
+        al.initial_parameters(5e-324, 2, 1, 1, device="cpu")
+
+
+def test_alpha_kernel_distance_and_activation_change_check_their_arrays():
+    with pytest.raises(TypeError, match="K0"):
+        al.kernel_distance(np.ones((2, 2), dtype=complex), np.eye(2))
+    W0 = [[[0.5, -0.2], [0.1, 0.7]]]
+    # arrays are accepted (a tensor was required before: AttributeError on a list)
+    out = al.activation_change(W0, np.negative(W0), X2)
+    assert out.shape == (1,) and 0 <= float(out[0]) <= 1
+    with pytest.raises(TypeError, match="W0"):
+        al.activation_change(None, np.negative(W0), X2)
+    with pytest.raises(TypeError, match="X"):
+        al.activation_change(W0, W0, "abc")
+
+
+# ---------------------------------------------------------------------------
+# numerics.kernel_sampling
+# ---------------------------------------------------------------------------
+def test_kernel_sampling_seed_and_size_ranges():
+    assert ks.sample_parameters(INIT, 2, 2, 1, seed=2**64 - 1)["W"].shape == (1, 2, 2)
+    with pytest.raises(ValueError, match="seed must be an int in"):
+        ks.sample_parameters(INIT, 2, 2, 1, seed=2**64)
+    with pytest.raises(ValueError, match="batch"):
+        ks.sample_parameters(INIT, 2, 2, HUGE)
+    top = (2**64 - 1) // 1_000_003 - 1  # width i draws from seed * 1_000_003 + i
+    fit = ks.width_convergence(INIT, X2, [2, 4], replicates=2, batch=2, seed=top)
+    assert np.isfinite(fit.slopes).all()
+    with pytest.raises(ValueError, match="seed must be an int in"):
+        ks.width_convergence(INIT, X2, [2, 4], replicates=2, batch=2, seed=top + 1)
+
+
+def test_kernel_sampling_refuses_overflow_and_bad_names():
+    with pytest.raises(ValueError, match="X is too large"):
+        ks.empirical_kernels(INIT, [[1e300, 0.0], [0.0, 1e300]], 2, 2)
+    with pytest.raises(TypeError, match="kernels"):
+        ks.empirical_kernels(INIT, X2, 2, 2, kernels=None)
+    with pytest.raises(ValueError, match="K must have two square last axes"):
+        ks.upper([1.0, 2.0])
+    with pytest.raises(ValueError, match="X gives an empirical kernel equal"):
+        ks.width_convergence(INIT, [[0.0, 0.0], [0.0, 0.0]], [2, 4], replicates=2, batch=2)
+
+
+def test_output_samples_caps_its_chunks(monkeypatch):
+    monkeypatch.setattr(ks, "MAX_OUTPUT_CHUNKS", 2)
+    monkeypatch.setattr(ks, "_OUTPUT_DOUBLES", 6)  # p (d + 1) = 6 weights: one net a chunk
+    assert ks.output_samples(INIT, X2, 2, 2).shape == (2, 2)
+    with pytest.raises(ValueError, match=r"batch = 3 .* more than MAX_OUTPUT_CHUNKS = 2"):
+        ks.output_samples(INIT, X2, 2, 3)
+
+
+# ---------------------------------------------------------------------------
+# numerics.ntg_sampling
+# ---------------------------------------------------------------------------
+def test_sample_ntg_caps_chunks_and_seeds(monkeypatch):
+    lam = [0.5, 0.25]
+    assert ntgs.sample_ntg(X2, "relu", lam, 2, seed=2**64 - 1, device="cpu").shape == (2, 2, 2)
+    with pytest.raises(ValueError, match="seed must be an int in"):
+        ntgs.sample_ntg(X2, "relu", lam, 2, seed=2**64, device="cpu")
+    monkeypatch.setattr(ntgs, "_CHUNK_ELEMENTS", 4)  # m max(n, d) = 4: one draw a chunk
+    monkeypatch.setattr(ntgs, "MAX_CHUNKS", 3)
+    assert ntgs.sample_ntg(X2, "relu", lam, 3, device="cpu").shape == (3, 2, 2)
+    with pytest.raises(ValueError, match="draws = 4 needs 4 chunks"):
+        ntgs.sample_ntg(X2, "relu", lam, 4, device="cpu")
+    with pytest.raises(ValueError, match="X is too large"):
+        ntgs.sample_ntg([[1e300, 0.0], [0.0, 1e300]], "relu", lam, 2, device="cpu")
+
+
+def test_nested_widths_checks_its_arguments(monkeypatch):
+    zipf = ns.zipf("0.5")
+    monkeypatch.setattr(ntgs, "MAX_TAIL_NODES", 4)
+    r = ntgs.nested_widths(X2, "relu", 0.5, zipf, [1, 2], tail_nodes=4, device="cpu")
+    assert np.isfinite(r.distances).all()
+    with pytest.raises(ValueError, match=r"tail_nodes must be an int in \[1, 4\]"):
+        ntgs.nested_widths(X2, "relu", 0.5, zipf, [1, 2], tail_nodes=5, device="cpu")
+    with pytest.raises(TypeError, match="widths"):
+        ntgs.nested_widths(X2, "relu", 0.5, zipf, 2.0, tail_nodes=4)
+    with pytest.raises(ValueError, match=r"gamma must be in \[0, 1\]"):
+        ntgs.nested_widths(X2, "relu", 1.5, zipf, [1, 2], tail_nodes=4)
+
+
+# ---------------------------------------------------------------------------
+# numerics.lazy_width
+# ---------------------------------------------------------------------------
+def test_lazy_width_names_phi_output_activation_and_seed():
+    with pytest.raises(ValueError, match=r"phi .* must be one of"):
+        lw.ComposedTwoLayer(X2, [0.1, 0.2], phi="relu")
+    with pytest.raises(ValueError, match="output must be one of"):
+        lw.linearisation_sweep([2], seeds=2, n=1, d=2, probes=1, output="nope")
+    with pytest.raises(ValueError, match="activation must be 'tanh'"):
+        lw.hessian_sweep([2, 3], activation=None)
+    with pytest.raises(TypeError, match="seed"):
+        lw.sphere(2, 2, seed=math.nan)
+    with pytest.raises(ValueError, match=r"n must be an integer in \[1, 9223372036854775807\]"):
+        lw.sphere(2**63, 2)
+
+
+def test_linearisation_sweep_caps_records_and_the_envelope(monkeypatch):
+    kw = {"seeds": 2, "n": 1, "d": 2, "probes": 1, "device": "cpu"}
+    monkeypatch.setattr(lw, "MAX_TIMES", 3)
+    assert lw.linearisation_sweep([2], horizon=0.5, n_times=3, **kw).sup_E.shape == (1, 2)
+    with pytest.raises(ValueError, match=r"n_times must be an integer in \[2, 3\]"):
+        lw.linearisation_sweep([2], horizon=0.5, n_times=4, **kw)
+    with pytest.raises(ValueError, match="horizon must be <= 700 / lambda_0"):
+        lw.linearisation_sweep([2], horizon=1e300, n_times=2, **kw)
+
+
+def test_lanczos_norm_of_a_zero_hessian():
+    # x = 0, or x so large that tanh saturates: H = 0 exactly, and ARPACK refused the zero
+    # Krylov start (ArpackError -9); the norm is 0, as the dense one says
+    model = WideTwoLayer(X=[[0.6, 0.8]], y=[0.0], activation="tanh", eta_a=0.0)
+    p = lw.initial_parameters(2, 2, 1, device="cpu")
+    for x in ([0.0, 0.0], [1e300, -1e300]):
+        assert lw.hessian_opnorm_lanczos(model, p, x).tolist() == [0.0]
+        assert lw.hessian_opnorm_dense(model, p, x).tolist() == [0.0]
+
+
+# ---------------------------------------------------------------------------
+# numerics.node_scaling_gd
+# ---------------------------------------------------------------------------
+def test_monitor_theorem_6_1_caps_its_steps(monkeypatch):
+    kw = {"n": 2, "d": 2, "width": 2, "horizon": 0.01, "n_records": 3}
+    steps = gd.monitor_theorem_6_1(**kw)["steps"]
+    monkeypatch.setattr(gd, "MAX_STEPS", steps)
+    assert gd.monitor_theorem_6_1(**kw)["steps"] == steps
+    monkeypatch.setattr(gd, "MAX_STEPS", steps - 1)
+    with pytest.raises(ValueError, match=r"horizon = 0.01.*more than MAX_STEPS"):
+        gd.monitor_theorem_6_1(**kw)
+    with pytest.raises(ValueError, match="amplitude = 5e-324 is too small"):
+        gd.monitor_theorem_6_1(**{**kw, "amplitude": 5e-324})
+
+
+def test_node_scaling_gd_names_its_arguments():
+    with pytest.raises(TypeError, match="data_seed"):
+        gd.first_step_runs(n=2, d=2, widths=[2], seeds=[0], data_seed=math.nan)
+    with pytest.raises(ValueError, match="eta = 1e"):
+        gd.first_step_target_samples(n=2, d=2, width=2, samples=2, eta=1e300)
+    ok = gd.mean_field_linear(n=2, d=2, widths=[2], samples=2, steps=2, eta0_fraction=1.99)
+    assert np.isfinite(ok["cases"][0]["W_end"]).all()
+    with pytest.raises(ValueError, match=r"eta0_fraction must be in \(0.0, 2.0\)"):
+        gd.mean_field_linear(n=2, d=2, widths=[2], samples=2, steps=2, eta0_fraction=2.0)
+    with pytest.raises(ValueError, match="eta0_fraction = 5e-324 is too small"):
+        gd.mean_field_linear(n=2, d=2, widths=[2], samples=2, steps=2, eta0_fraction=5e-324)
+
+
+# ---------------------------------------------------------------------------
+# numerics.node_scaling_linear
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "fn", [nsl.flow_runs, nsl.contribution_samples, nsl.feature_learning_sweep, nsl.pruning_samples]
+)
+def test_node_scaling_linear_full_must_be_a_bool(fn):
+    for bad in (1, np.bool_(True), "yes", None):
+        with pytest.raises(TypeError, match="full must be True or False"):
+            fn(full=bad)
+
+
+def test_sample_limits_caps_samples_and_checks_arrays(monkeypatch):
+    monkeypatch.setattr(nsl, "MAX_SAMPLES", 3)
+    out = nsl.sample_limits(X2, [0.1, -0.2], [0.5, 0.25], 3)
+    assert out["c"].shape == (3, 1, 2)
+    with pytest.raises(ValueError, match=r"samples must be an integer in \[2, 3\]"):
+        nsl.sample_limits(X2, [0.1, -0.2], [0.5, 0.25], 4)
+    with pytest.raises(ValueError, match=r"nodes\[0\] must be an integer in \[0, 1\]"):
+        nsl.sample_limits(X2, [0.1, -0.2], [0.5, 0.25], 3, nodes=[2])
+    with pytest.raises(ValueError, match=r"spread = 1.7e.* is too large"):
+        nsl.linear_data(2, 2, spread=1.7e308)
+    with pytest.raises(TypeError, match="families"):
+        nsl.configs([2], [1], None)
+
+
+# ---------------------------------------------------------------------------
+# numerics.sweep_three_layer and numerics.phase_diagram
+# ---------------------------------------------------------------------------
+def test_three_layer_width_seed_and_scale_ranges():
+    top = stl._MAX_WIDTH  # W2 is m x m: m^2 <= 2**63 - 1
+    assert top**2 <= 2**63 - 1 < (top + 1) ** 2
+    assert math.isfinite(stl.initial_scales(0, 2.1, top)["alpha"])
+    with pytest.raises(ValueError, match=r"m must be an integer in \[2, 3037000499\]"):
+        stl.initial_scales(0, 2.1, top + 1)
+    few = {"max_steps": 2, "check_every": 2}
+    assert stl.train_run(0, 2.1, 3, 2**64 - 1, **few)["seed"] == 2**64 - 1
+    with pytest.raises(ValueError, match=r"seed must be an integer in \[0, 2\*\*64 - 1\]"):
+        stl.train_run(0, 2.1, 3, 2**64, **few)
+    with pytest.raises(ValueError, match=r"gamma_2 = 1e.*leave the float64 range"):
+        stl.initial_scales(1e300, 2.1, 4)
+
+
+def test_rd_sweep_point_and_slopes_name_their_argument():
+    with pytest.raises(TypeError, match="point"):
+        stl.rd_sweep_point(None)
+    with pytest.raises(ValueError, match="point: "):
+        stl.rd_sweep_point({"gamma_2": "abc", "gamma_3": "5/2", "m": 3, "seed": 0})
+    with pytest.raises(ValueError, match="results"):
+        stl.slopes(1.0)
+
+
+def test_phase_diagram_checks_its_inputs():
+    with pytest.raises(TypeError, match="diagram"):
+        pd.boundaries(None, "W1")
+    with pytest.raises(ValueError, match="g must be a pair"):
+        pd.interpolate_zero((1.0,), (0.5, -0.5), (0.1, 0.1))
+    with pytest.raises(ValueError, match="beyond the float64 range"):
+        pd.interpolate_zero((1.0, 2.0), (1e300, -1e300), (1.0, 1.0))
+    with pytest.raises(TypeError, match="rd"):
+        pd.fit_layer([2, 4], np.ones((2, 1), dtype=complex))
+    with pytest.raises(ValueError, match="kappas must be three numbers"):
+        pd.NormalisedThreeLayer([[-1.0], [1.0]], [0.2, 0.8], (1.0, 2.0))
+    with pytest.raises(TypeError, match="kappa_fn"):
+        pd.normalised_vs_raw(m=2, times=(0.0, 0.25), kappa_fn=1.0)
+    with pytest.raises(ValueError, match="W has a zero row"):
+        pd.zeta([[0.0, 0.0], [0.0, 0.0]])
+    # rows of 1e-300: their norms underflowed (NaN cosines); now scaled first
+    assert pd.zeta([[1e-300, 0.0], [0.0, 1e-300]]) == pytest.approx(0.5)
+
+
+# ---------------------------------------------------------------------------
+# numerics.node_scaling_experiment
+# ---------------------------------------------------------------------------
+def test_kernel_gd_caps_record_steps_and_refuses_divergence(monkeypatch):
+    K, r0 = [[1.0, 0.2], [0.2, 0.5]], [[1.0, -0.5]]
+    monkeypatch.setattr(ex, "MAX_STEPS", 5)
+    assert ex.kernel_gd(K, r0, 0.5, [0, 5])["risk"].shape == (2, 1)
+    with pytest.raises(ValueError, match=r"record_steps\[1\] must be an integer in \[0, 5\]"):
+        ex.kernel_gd(K, r0, 0.5, [0, 6])
+    with pytest.raises(ValueError, match="lr = 1e"):
+        ex.kernel_gd(K, r0, 1e300, [0, 5])
+
+
+def test_section_8_1_1_caps_repeats_and_names_lr(monkeypatch):
+    kw = {"n": 2, "d": 2, "widths": [2], "steps": 4, "n_records": 3, "threads": 1,
+          "settings": ((1.0, None),)}  # fmt: skip
+    monkeypatch.setattr(ex, "MAX_REPEATS", 2)
+    assert ex.section_8_1_1(repeats=2, **kw)["repeats"] == 2
+    with pytest.raises(ValueError, match=r"repeats must be an integer in \[1, 2\]"):
+        ex.section_8_1_1(repeats=3, **kw)
+    with pytest.raises(ValueError, match="lr = 1e"):
+        ex.section_8_1_1(lr=1e300, **kw)
+    with pytest.raises(TypeError, match="settings"):
+        ex.section_8_1_1(**{**kw, "settings": 1.0})
+
+
+def test_monitor_theorem_5_1_caps_horizon(monkeypatch):
+    kw = {"n": 2, "d": 2, "gammas": [1.0], "widths": [2], "seeds": [0], "n_times": 2,
+          "threads": 1}  # fmt: skip
+    monkeypatch.setattr(ex, "MAX_HORIZON", 0.1)
+    assert ex.monitor_theorem_5_1(horizon=0.1, **kw)["horizon"] == 0.1
+    with pytest.raises(ValueError, match="horizon must be in"):
+        ex.monitor_theorem_5_1(horizon=math.nextafter(0.1, 1.0), **kw)
+
+
+def test_result_readers_and_main_name_their_argument():
+    for fn in (ex.monitor_table, ex.section_8_1_1_summary):
+        with pytest.raises(TypeError, match="result must be the dict"):
+            fn({"a": 1})
+    with pytest.raises(ValueError, match="argv"):
+        ex.main(["--out", "x", "--part", "bogus"])
+    with pytest.raises(TypeError, match="argv"):
+        ex.main([1.0, 2.0])
