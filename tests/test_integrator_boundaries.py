@@ -589,3 +589,26 @@ def test_scipy_tail_with_a_frozen_block_warns_nothing():
                                          rates=eta)  # fmt: skip
     assert stats["checks"] > 0 and np.isfinite(out).all()
     assert out[0, 3] == theta[0, 3]  # the frozen entry never moves
+
+
+def test_mp_blocks_may_be_empty_but_not_reversed_or_past_the_state():
+    """mp.integrate's ``blocks``: ``0 <= start <= stop <= n`` (its docstring). An empty block
+    (``start == stop``, at the front, in the middle or at the end) is accepted and changes
+    nothing: the same states as without it, to the last digit; a reversed block or one past
+    the state's length is a ValueError naming it (seed-9 mutant ``start <= stop`` ->
+    ``start < stop``: empty blocks refused)."""
+    x, y = sp.symbols("x y")
+    prog = mp.compile_polynomial([x, y], [], [-x, -2 * y])
+
+    def run(blocks):
+        states, _ = mp.integrate(prog, [], [], [1, 1], [1], dps=30, blocks=blocks)
+        return [mpmath.nstr(v, 30) for v in states[0]]
+
+    plain = run([(0, 1), (1, 2)])
+    with mpmath.workdps(30):
+        assert plain == [mpmath.nstr(mpmath.exp(-1), 30), mpmath.nstr(mpmath.exp(-2), 30)]
+    for blocks in ([(0, 0), (0, 1), (1, 2)], [(0, 1), (1, 1), (1, 2)], [(0, 1), (1, 2), (2, 2)]):
+        assert run(blocks) == plain, blocks
+    for bad, at in (([(1, 0), (0, 2)], 0), ([(0, 1), (1, 3)], 1)):
+        with pytest.raises(ValueError, match=rf"blocks\[{at}\] = .* must satisfy 0 <= start"):
+            run(bad)

@@ -817,6 +817,13 @@ def test_gpu_batch_equals_cpu_batch():
     # the same algorithm; reductions in another order: a few ulps per step, over
     # O(100) steps of an at most mildly expanding flow
     torch.testing.assert_close(gpu.params["W"].cpu(), cpu.params["W"], rtol=1e-11, atol=1e-13)
+    # device= moves the parameters both ways (seed-9 mutant ``dev or t.device`` -> ``dev and
+    # t.device``: device was ignored, and the "gpu" run above stayed on the CPU)
+    assert gpu.params["W"].device.type == "cuda" and cpu.params["W"].device.type == "cpu"
+    back = torch_flow.gradient_flow(model, {k: v.cuda() for k, v in p.items()}, [0.5, 2.0],
+                                    rtol=1e-11, device="cpu")  # fmt: skip
+    assert back.params["W"].device.type == "cpu"
+    torch.testing.assert_close(back.params["W"], cpu.params["W"], rtol=0, atol=0)
 
 
 def test_threads_is_scoped_and_validated():
@@ -1017,6 +1024,31 @@ def test_workers_share_only_a_batch_large_enough(monkeypatch):
     # the initial field and step are on the calling thread either way
     assert threads_used(n // 2 + 1) == {main}
     assert threads_used(n // 2) == {main, "dop853"}
+
+
+def test_workers_threshold_is_the_documented_512_kib(monkeypatch):
+    """The same, at the shipped MIN_WORKER_ENTRIES (2**16 entries, 512 KiB of float64, as
+    its docstring says; the test above sets its own): with two workers, a batch of at
+    least 2 * 2**16 entries goes to the workers, one entry fewer in total stays on the
+    calling thread (seed-9 mutant ``2**16`` -> ``2-16``: no batch ever reached a worker)."""
+    case = xz.case("generic")
+    n_entries = 9  # u (3,) and W (3, 2)
+    main = threading.current_thread().name.split("_")[0]
+
+    def threads_used(batch):
+        s = case.setup
+        model = _ThreadRecorder(_f(s.x), float(s.y), float(s.gamma), float(s.eta_u),
+                                float(s.eta_w))  # fmt: skip
+        half = batch // 2
+        monkeypatch.setattr(torch_flow, "_tile_spans", lambda *_a: [(0, half), (half, batch)])
+        p = torch_flow.initialise({"u": (3,), "W": (3, 2)}, batch, seed=0, device="cpu")
+        torch_flow.gradient_flow(model, p, [0.01], rtol=1e-8, workers=2)
+        return {name.split("_")[0] for name in model.threads}
+
+    enough = -(-2 * 2**16 // n_entries)  # the smallest batch with >= 2 * 2**16 entries
+    assert (enough - 1) * n_entries < 2 * 2**16 <= enough * n_entries
+    assert threads_used(enough) == {main, "dop853"}
+    assert threads_used(enough - 1) == {main}
 
 
 def test_workers_argument_is_validated():
