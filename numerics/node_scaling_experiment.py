@@ -403,23 +403,29 @@ def kernel_gd(
                              f"{f.shape}, {yc.shape}")  # fmt: skip
     risk, test = [], []
     k = 0
-    for target in steps:
-        while k < target:
+    with np.errstate(over="ignore", invalid="ignore"):  # a divergence is refused below
+        for target in steps:
+            while k < target:
+                if cross:
+                    f += lr * r @ Kc.T
+                r = r - lr * r @ K  # K symmetric
+                k += 1
+                # stop at the first step that leaves the float64 range (O(R n) against the
+                # step's O(R n^2)), not after every requested step on inf and NaN
+                if not np.isfinite(r).all() or (cross and not np.isfinite(f).all()):
+                    break
+            risk.append((r**2).mean(1))
             if cross:
-                f += lr * r @ Kc.T
-            r = r - lr * r @ K  # K symmetric
-            k += 1
-        risk.append((r**2).mean(1))
-        if cross:
-            test.append(((f - yc) ** 2).mean(1))
+                test.append(((f - yc) ** 2).mean(1))
+            if not all(np.all(np.isfinite(v[-1])) for v in ([risk, test] if cross else [risk])):
+                lam_max = float(np.max(np.abs(np.linalg.eigvalsh((K + K.T) / 2))))
+                raise ValueError(
+                    f"lr = {lr!r} makes GD diverge past the float64 range at step {k} (the "
+                    f"residual grows by |1 - lr lambda| a step; stable for lr < 2 / "
+                    f"lambda_max(K) = {2 / lam_max if lam_max else math.inf:.4g})")  # fmt: skip
     out = {"risk": np.array(risk)}
     if cross:
         out["test"] = np.array(test)
-    if not all(np.all(np.isfinite(v)) for v in out.values()):
-        lam_max = float(np.max(np.abs(np.linalg.eigvalsh((K + K.T) / 2))))
-        raise ValueError(f"lr = {lr!r} makes GD diverge past the float64 range (the residual "
-                         f"grows by |1 - lr lambda| a step; stable for lr < 2 / lambda_max(K) "
-                         f"= {2 / lam_max if lam_max else math.inf:.4g})")  # fmt: skip
     return out
 
 

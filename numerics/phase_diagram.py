@@ -702,8 +702,13 @@ def _top_rows(W: np.ndarray, top: float) -> np.ndarray:
     if not (isinstance(top, (int, float)) and not isinstance(top, bool) and 0 < top <= 1):
         raise ValueError(f"top must be in (0, 1], got {top!r}")
     k = max(2, round(top * W.shape[0]))
-    norms = np.linalg.norm(W, axis=1)
-    return W[np.argsort(-norms, kind="stable")[:k]]
+    # log norms of the rows, each rescaled by its largest entry first: the squares of rows
+    # of 1e300 overflow (every norm inf, no order) and those of 1e-300 underflow
+    big = np.abs(W).max(axis=1)
+    with np.errstate(divide="ignore"):  # a zero row: log 0 = -inf, the smallest norm
+        log_norms = np.log(big) + np.log(np.linalg.norm(W / np.where(big > 0, big, 1.0)[:, None],
+                                                        axis=1))  # fmt: skip
+    return W[np.argsort(-log_norms, kind="stable")[:k]]
 
 
 def _unit_rows(U: np.ndarray) -> np.ndarray:

@@ -7,6 +7,7 @@ lowered with ``monkeypatch`` first, so that both sides run in milliseconds)."""
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -315,3 +316,165 @@ def test_result_readers_and_main_name_their_argument():
         ex.main(["--out", "x", "--part", "bogus"])
     with pytest.raises(TypeError, match="argv"):
         ex.main([1.0, 2.0])
+
+
+# ---------------------------------------------------------------------------
+# both sides of the checks above, as value checks (written for the outsider mutants of
+# benchmarks/mutants/experiment_input_checks.py: a valid input refused, or a refusal that
+# became a raw KeyError / IndexError / SystemExit, must fail by an assertion)
+# ---------------------------------------------------------------------------
+def _accepted(call):
+    """``call()``'s result; a refusal of this valid input fails the test by an assertion."""
+    try:
+        return call()
+    except (TypeError, ValueError) as exc:
+        raise AssertionError(f"a valid input was refused: {exc}") from exc
+
+
+def _raised(call):
+    """The exception ``call()`` raises, any kind (a SystemExit or KeyError where a
+    ValueError is due is then a failed assertion, not an error), or None."""
+    try:
+        call()
+    except BaseException as exc:  # the kind is what is checked
+        return exc
+    return None
+
+
+def test_caps_accept_their_largest_value(monkeypatch):
+    """``>`` at each cap, not ``>=``: the largest documented value is accepted."""
+    setup = _accepted(lambda: al.AlphaSetup(d=2, n_train=2, n_test=2, width=2,
+                                            steps=al.MAX_STEPS))  # fmt: skip
+    assert setup.steps == al.MAX_STEPS == 10**9
+    monkeypatch.setattr(ntgs, "_CHUNK_ELEMENTS", 4)  # m max(n, d) = 4: one draw a chunk
+    monkeypatch.setattr(ntgs, "MAX_CHUNKS", 3)
+    out = _accepted(lambda: ntgs.sample_ntg(X2, "relu", [0.5, 0.25], 3, device="cpu"))
+    assert out.shape == (3, 2, 2)
+
+
+def test_output_samples_refuses_one_overflowing_input_among_finite_ones():
+    """One row of X whose outputs overflow, next to a finite one: refused (``all`` finite,
+    not ``any``: the finite row must not let NaN outputs of the other through)."""
+    X = [[1.7e308, 0.0], [1.0, 0.5]]
+    exc = _raised(lambda: ks.output_samples(INIT, X, 64, 2))
+    assert isinstance(exc, ValueError) and "X is too large" in str(exc), exc
+    assert np.isfinite(ks.output_samples(INIT, [[1.0, 0.0], [1.0, 0.5]], 64, 2)).all()
+
+
+def test_lanczos_norm_where_the_start_vector_has_a_zero_entry():
+    """A Hessian that is not zero, though H v0 has a zero coordinate (x = (sqrt 2, 0)):
+    the Lanczos norm is the dense one, not the zero-Hessian shortcut's 0. Tolerance: ARPACK
+    converges to 1e-10 relative here (its default tol is machine precision; the dense
+    eigenvalue is exact to a few ulps)."""
+    model = WideTwoLayer(X=[[0.6, 0.8]], y=[0.0], activation="tanh", eta_a=0.0)
+    p = lw.initial_parameters(2, 2, 1, device="cpu")
+    x = [math.sqrt(2.0), 0.0]
+    dense = lw.hessian_opnorm_dense(model, p, x).tolist()
+    assert dense[0] > 0.1
+    assert lw.hessian_opnorm_lanczos(model, p, x).tolist() == pytest.approx(dense, rel=1e-10)
+
+
+def test_monitor_theorem_6_1_work_is_set_by_the_smallest_gamma():
+    """The step count scales with 1 / min(gammas): gamma = 1e-5 next to 1 needs about
+    3e7 steps at this horizon (the work estimate), beyond MAX_STEPS = 10**7, and is refused
+    before any step; gamma = 1 alone at the same horizon runs."""
+    kw = {"width": 2, "n_records": 3, "horizon": 1e-6}
+    alone = _accepted(lambda: gd.monitor_theorem_6_1(gammas=(1.0,), **kw))
+    assert 1 <= alone["steps"] <= gd.MAX_STEPS
+    exc = _raised(lambda: gd.monitor_theorem_6_1(gammas=(1.0, 1e-5), **kw))
+    assert isinstance(exc, ValueError) and "more than MAX_STEPS" in str(exc), exc
+
+
+def test_sample_limits_nodes_at_both_ends():
+    """``nodes`` index the m nodes: m - 1 is the last one, m is a ValueError naming it (an
+    IndexError from numpy is not a refusal)."""
+    X, y = nsl.linear_data(2, 3)[:2]
+    out = _accepted(lambda: nsl.sample_limits(X, y, [1.0, 0.5], 2, nodes=[1]))
+    assert np.isfinite(out["c"]).all()
+    exc = _raised(lambda: nsl.sample_limits(X, y, [1.0, 0.5], 2, nodes=[2]))
+    assert isinstance(exc, ValueError), exc
+    assert "nodes[0] must be an integer in [0, 1], got 2" in str(exc)
+
+
+def test_initial_scales_refuse_underflow_to_zero():
+    """A phase point whose scales underflow to 0 at this width (beta = m^-gamma_3 / ...):
+    refused like an overflow, naming the scales; a large but representable one is positive."""
+    exc = _raised(lambda: stl.initial_scales(0, 3300, 2))
+    assert isinstance(exc, ValueError) and "leave the float64 range" in str(exc), exc
+    scales = stl.initial_scales(0, 300, 2)
+    assert all(0 < v < math.inf for v in scales.values()), scales
+
+
+def test_zeta_is_invariant_under_row_scales_and_refuses_a_zero_top_row():
+    """zeta reads directions only: rows scaled by 1e300 and 1e-300 in one matrix give the
+    same value as the unscaled rows (each row rescaled by its own largest entry; one scale
+    for the matrix underflows the small row). Tolerance: 1e-12 relative (the rescaling is
+    exact but the norms and cosines are rounded). A zero row among the top rows is refused
+    even next to rows that are not zero."""
+    want = pd.zeta([[1.0, 1.0], [1.0, 2.0]], top=1.0)
+    got = _accepted(lambda: pd.zeta([[1e300, 1e300], [1e-300, 2e-300]], top=1.0))
+    assert got == pytest.approx(want, rel=1e-12)
+    exc = _raised(lambda: pd.zeta([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]], top=1.0))
+    assert isinstance(exc, ValueError) and "W has a zero row" in str(exc), exc
+
+
+def test_interpolate_zero_refuses_an_infinite_error():
+    """A zero that is finite with an error beyond float64: refused (both must be finite)."""
+    exc = _raised(lambda: pd.interpolate_zero((0.0, 1e300), (1.0, -1.0), (1e10, 1e10)))
+    assert isinstance(exc, ValueError) and "beyond the float64 range" in str(exc), exc
+    at, err = pd.interpolate_zero((0.0, 2.0), (1.0, -1.0), (0.1, 0.1))
+    # g* = 0 + 2 * 1 / 2 = 1; err = 2 sqrt(0.01 + 0.01) / 4
+    assert (at, err) == pytest.approx((1.0, 2 * math.sqrt(0.02) / 4), rel=1e-15)
+
+
+def test_main_and_result_readers_refuse_with_named_errors_not_exits_or_key_errors():
+    """``main(argv)``: a bad argv is an ArgvError (a ValueError naming argv), never a
+    SystemExit from argparse; a result dict without its rows is a TypeError naming what it
+    lacks, never a KeyError."""
+    exc = _raised(lambda: ex.main(["--bogus"]))
+    assert isinstance(exc, ValueError) and str(exc).startswith("argv"), repr(exc)
+    exc = _raised(lambda: ex.monitor_table({}))
+    assert isinstance(exc, TypeError) and "lacks ['cases']" in str(exc), repr(exc)
+
+
+def test_single_relu_data_seed_leaves_room_for_every_repeat():
+    """Repeat r draws its data from data_seed + 1000 r: the largest data_seed accepted is
+    2**63 - 1 - 1000 repeats, refused up front above it (not in repeat 1 with a seed the
+    caller never passed)."""
+    kw = {"n": 2, "d": 2, "width": 2, "n_test": 2, "steps": 2, "n_records": 2,
+          "repeats": 2, "pytorch_default": False, "settings": ((1.0, None),)}  # fmt: skip
+    top = 2**63 - 1 - 2000
+    exc = _raised(lambda: ex.single_relu_experiment(data_seed=top + 1, **kw))
+    assert isinstance(exc, ValueError) and "data_seed must be an integer in" in str(exc), exc
+    assert _accepted(lambda: ex.single_relu_experiment(data_seed=top, **kw)) is not None
+
+
+def test_zeta_orders_rows_by_norm_beyond_the_float64_range_of_their_squares():
+    """The top rows are those of largest norm also when the norms' squares overflow: rows
+    of about 1.4e300 and 1.5e300 are told apart (their norms computed from each row
+    rescaled), so zeta is that of the same rows divided by 1e300 (before: every norm was
+    inf and the first rows were taken, whatever their size). Tolerance: 1e-12 relative, as
+    above."""
+    W = np.array([[1.0, 1.0], [1.5, 0.0], [1.45, 0.1]])
+    want = pd.zeta(W, top=0.5)
+    assert want == pytest.approx(pd.zeta(W[1:], top=1.0), rel=1e-15)  # rows 1 and 2 chosen
+    assert pd.zeta(W * 1e300, top=0.5) == pytest.approx(want, rel=1e-12)
+    assert pd.zeta(W * 1e-300, top=0.5) == pytest.approx(want, rel=1e-12)
+
+
+def test_kernel_gd_stops_at_the_first_step_past_float64():
+    """A divergent lr with a record at MAX_STEPS: refused at the first step whose residual
+    is not finite, naming it (before: every one of the 10**7 requested steps ran on inf and
+    NaN, with numpy overflow warnings, and then the run was refused). The reference is
+    the same update, r <- r - lr r K, stepped here until it overflows."""
+    K, r0, lr = np.array([[1.0, 0.2], [0.2, 0.5]]), np.array([[1.0, -0.5]]), 1e3
+    r, first = r0.copy(), 0
+    with np.errstate(over="ignore", invalid="ignore"):
+        while np.isfinite(r).all():
+            r, first = r - lr * r @ K, first + 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no RuntimeWarning before the refusal
+        exc = _raised(lambda: ex.kernel_gd(K, r0, lr, [0, ex.MAX_STEPS]))
+    assert isinstance(exc, ValueError), repr(exc)
+    assert f"makes GD diverge past the float64 range at step {first} " in str(exc)
+    assert 50 < first < 200  # |1 - lr lambda_max| ~ 1069 a step: about 102 steps to 1e308
