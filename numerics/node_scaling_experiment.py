@@ -117,14 +117,7 @@ inf, not a number (1400 keeps a margin of e^45 for L0)."""
 def _int(name: str, value: Any, low: int = 1, high: int = _INT64_MAX) -> int:
     """An int in ``[low, high]``; ``high`` defaults to 2**63 - 1 (torch's and numpy's sizes
     and torch's seeds are 64-bit: a larger one has no array)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int >= {low}, got {type(value).__name__} "
-                        f"{nb.describe(value)}")  # fmt: skip
-    if int(value) < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
-    if int(value) > high:
-        raise ValueError(f"{name} must be an integer in [{low}, {high}], got {value!r}")
-    return int(value)
+    return nb.check_int(name, value, low, high)
 
 
 def _ints(name: str, values: Any, low: int = 1, high: int = _INT64_MAX) -> tuple[int, ...]:

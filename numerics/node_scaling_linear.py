@@ -60,13 +60,9 @@ full runs' 20000; a larger count is refused, not run for ever."""
 
 
 def _int(name: str, value: Any, low: int = 1, high: int = _INT64_MAX) -> int:
-    """An int in ``[low, high]``; ``high`` defaults to 2**63 - 1 (numpy's and torch's sizes
+    """An int in ``[low, high]``; ``high`` defaults to 2**63 - 1 (torch's and numpy's sizes
     are int64: a larger size has no array)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name} must be an integer >= {low}, got {nb.describe(value)}")
-    if value > high:
-        raise ValueError(f"{name} must be an integer in [{low}, {high}], got {value!r}")
-    return int(value)
+    return nb.check_int(name, value, low, high)
 
 
 def _flag(name: str, value: Any) -> bool:

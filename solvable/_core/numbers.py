@@ -426,8 +426,9 @@ def mpmath_in_mpmath_out(func: _F) -> _F:
     return with_context_dps  # type: ignore[return-value]
 
 
-def check_int(name: str, value: Any, low: int = 1) -> int:
-    """An integer ``>= low`` (``TypeError`` for a non-integer, ``ValueError`` below ``low``)."""
+def check_int(name: str, value: Any, low: int = 1, high: int | None = None) -> int:
+    """An integer ``>= low`` and, if given, ``<= high`` (``TypeError`` for a non-integer,
+    ``ValueError`` outside the range, naming it)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(
             f"{name} must be an int >= {low}, got {type(value).__name__} {describe(value)}"
@@ -435,6 +436,8 @@ def check_int(name: str, value: Any, low: int = 1) -> int:
         )
     if int(value) < low:
         raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    if high is not None and int(value) > high:
+        raise ValueError(f"{name} must be an integer in [{low}, {high}], got {value!r}")
     return int(value)
 
 
