@@ -268,6 +268,8 @@ def _jobs(text: str) -> int:
 def _json_path_problem(path: str) -> str | None:
     """Why ``--json path`` cannot be written, or ``None``: checked before any claim runs, so
     a typo does not cost a full run and a traceback at the end."""
+    if not path or "\0" in path:  # "" would be the working folder; a NUL no OS path holds
+        return f"--json must name a file, got {path!r}"
     target = os.path.abspath(path)
     folder = os.path.dirname(target)
     if os.path.isdir(target):
@@ -283,7 +285,10 @@ def _json_path_problem(path: str) -> str | None:
 
 def _out_dir_problem(path: str) -> str | None:
     """Why ``figures --out path`` cannot hold the figures, or ``None``: checked before any
-    figure is computed (a file, or a folder that cannot be written or made)."""
+    figure is computed (a file, or a folder that cannot be written or made; "" would be the
+    working folder, 36 files dropped there, and a NUL is in no path)."""
+    if not path or "\0" in path:
+        return f"--out must name a directory, got {path!r}"
     target = os.path.abspath(path)
     if os.path.exists(target):
         if not os.path.isdir(target):

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import builtins
+import contextlib
+import io
 import json
 import os
 import subprocess
 import sys
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from solvable import cli, verify_runner
 
@@ -116,6 +121,17 @@ def test_figures_out_that_cannot_hold_figures_is_a_usage_error(tmp_path, capsys)
             cli.main(["figures", "--only", "001-fig1a", "--out", "/proc/sys"])
         assert info.value.code == 2
         assert want in capsys.readouterr().err
+    # "" (the working folder: every figure dropped there) and a NUL (no path holds one; it
+    # was a raw "embedded null byte" ValueError) are refused, as for --json
+    for out in ("", "a\0b"):
+        with pytest.raises(SystemExit) as info:
+            cli.main(["figures", "--only", "001-fig1a", "--out", out])
+        assert info.value.code == 2
+        assert f"--out must name a directory, got {out!r}" in capsys.readouterr().err
+        with pytest.raises(SystemExit) as info:
+            cli.main(["verify", "--only", "xu_ziyin.eq_33", "--json", out])
+        assert info.value.code == 2
+        assert f"--json must name a file, got {out!r}" in capsys.readouterr().err
     # the other side: a new nested folder under a writable one, and an existing folder
     assert cli._out_dir_problem(str(tmp_path / "a" / "b")) is None
     assert cli._out_dir_problem(str(tmp_path)) is None
@@ -154,3 +170,38 @@ def test_console_script_entry_point():
     )
     assert proc.returncode == 0, proc.stderr
     assert "xu_ziyin.eq_38" in proc.stdout
+
+
+_OPTIONS = [("verify", "--only"), ("verify", "--dps"), ("verify", "--json"),
+            ("verify", "--jobs"), ("figures", "--only"), ("figures", "--out")]  # fmt: skip
+_PAYLOAD = "__import__('builtins').__setattr__('_solvable_cli_payload_ran', True) or 1"
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(option=st.sampled_from(_OPTIONS),
+       value=st.one_of(st.text(max_size=30), st.sampled_from(
+           ["", "\0", "nan", "inf", "-1", "0", "1e400", "10" * 40, "..", "/", "/dev/null",
+            "-", "--full", _PAYLOAD, "[", "*", "30.0", " 30 "])))  # fmt: skip
+def test_every_cli_option_takes_any_text(option, value, tmp_path, monkeypatch):
+    """Any string for any option: the command runs (exit 0; the runners are stubbed: this
+    is about parsing) or stops with exit 2 and a message naming the option (or the figure
+    ids it lists); never a traceback, never code run from the string."""
+    monkeypatch.chdir(tmp_path)  # a relative --json / --out lands here, never in the repo
+    monkeypatch.setattr(cli, "_verify", lambda args, out, err: 0)
+    monkeypatch.setattr(cli.figures, "render", lambda ids, out, **kw: [])
+    command, flag = option
+    argv = [command, flag, value]
+    if command == "figures" and flag != "--out":
+        argv += ["--out", str(tmp_path)]
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err):
+            code = cli.main(argv)
+    except SystemExit as exc:
+        code = exc.code
+    assert not hasattr(builtins, "_solvable_cli_payload_ran")
+    assert code in (0, 2), (argv, code)
+    if code == 2:
+        text = err.getvalue()
+        assert flag in text or "figure id" in text or "no claim matches" in text, (argv, text)
