@@ -369,6 +369,37 @@ def test_torch_max_steps_caps_attempts_exactly():
         torch_flow.gradient_flow(_Grow(), p, [3.0], device="cpu", max_steps=n - 1)
 
 
+def test_torch_a_step_landing_exactly_on_a_time_grows_as_if_it_were_not_requested(monkeypatch):
+    """Only a step *cut short* to land on a requested time keeps its uncut size for the
+    next step; a step that lands on the time exactly, uncut, grows by its error factor as
+    any other. So requesting the time where the first step ends changes nothing: the same
+    steps and, bit for bit, the same final state as without it (seed-10 mutant ``reached &
+    (h_eff < h)`` -> ``reached + (h_eff < h)``, a logical OR on torch bools: growth was
+    suppressed after every landing). The first step is the initial step h0, read by
+    wrapping the integrator's own ``_initial_step``."""
+    seen = []
+    real = torch_flow._initial_step
+
+    def spy(*args):
+        h0 = real(*args)
+        seen.append(h0.clone())
+        return h0
+
+    monkeypatch.setattr(torch_flow, "_initial_step", spy)
+    p = {"x": torch.ones(1, 1, dtype=F64)}
+    plain = torch_flow.gradient_flow(_Grow(), p, [3.0], device="cpu", fixed_point=False)
+    h0 = float(seen[0][0])
+    assert 0 < h0 < 3.0
+    landed = torch_flow.gradient_flow(_Grow(), p, [h0, 3.0], device="cpu", fixed_point=False)
+    assert float(seen[1][0]) == h0  # the same first step (its span is the last time)
+    assert int(landed.steps[0]) == int(plain.steps[0])  # the landing is the first step
+    assert torch.equal(landed.params["x"][-1], plain.params["x"][-1])
+    # the other side: a time inside the first step cuts it, and the next step is the uncut
+    # h0 (not grown), so the step sequence does change
+    cut = torch_flow.gradient_flow(_Grow(), p, [h0 / 2, 3.0], device="cpu", fixed_point=False)
+    assert not torch.equal(cut.params["x"][-1], plain.params["x"][-1])
+
+
 def test_torch_default_workers_is_two(monkeypatch):
     """gradient_flow's ``workers`` defaults to DEFAULT_WORKERS = 2 Python threads stepping
     the tiles: with four tiles and a batch large enough to share (the per-worker minimum
