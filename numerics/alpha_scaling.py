@@ -126,14 +126,6 @@ def _seed(name: str, value: Any) -> int:
     return value
 
 
-def _entries(**sizes: int) -> None:
-    """Refuse an array of more than 2**63 - 1 entries, naming every size of it."""
-    if math.prod(sizes.values()) > _INT64_MAX:
-        shown = " x ".join(f"{k} = {v}" for k, v in sizes.items())
-        raise ValueError(f"{shown}: an array of more than 2**63 - 1 entries (torch's and "
-                         f"numpy's limit)")  # fmt: skip
-
-
 def _check_alpha(name: str, value: Any) -> float:
     return nb.to_float(nb.check_number(name, value, positive=True), name)
 
@@ -179,9 +171,9 @@ class AlphaSetup:
         if width % 2:
             raise ValueError(f"width must be an even integer >= 2 (neurons come in pairs), "
                              f"got {self.width!r}")  # fmt: skip
-        _entries(n_train=self.n_train, d=self.d)
-        _entries(n_test=self.n_test, d=self.d)
-        _entries(width=width, d=self.d)
+        nb.check_entries(n_train=self.n_train, d=self.d)
+        nb.check_entries(n_test=self.n_test, d=self.d)
+        nb.check_entries(width=width, d=self.d)
         nb.check_int("data_seed", self.data_seed, low=0)  # numpy's generator: any int >= 0
         _seed("init_seed", self.init_seed)
         lr = nb.to_float(nb.check_number("lr_factor", self.lr_factor, positive=True),
@@ -229,7 +221,7 @@ def initial_parameters(
         raise ValueError(f"width must be an even integer >= 2 (neurons come in pairs), "
                          f"got {width!r}")  # fmt: skip
     d, seeds = _size("d", d), _size("seeds", seeds)
-    _entries(seeds=seeds, width=width, d=d)
+    nb.check_entries(seeds=seeds, width=width, d=d)
     seed = _seed("seed", seed)
     dt = _check_dtype(dtype)
     dev = resolve_device(device)

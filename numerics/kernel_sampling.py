@@ -78,13 +78,6 @@ def _check_seed(seed: Any, high: int = 2**64 - 1) -> int:
     return seed
 
 
-def _entries(**sizes: int) -> None:
-    """Refuse an array of more than 2**63 - 1 entries, naming every size of it."""
-    if math.prod(sizes.values()) > _INT64_MAX:
-        shown = " x ".join(f"{k} = {v}" for k, v in sizes.items())
-        raise ValueError(f"{shown}: an array of more than 2**63 - 1 entries (torch's limit)")
-
-
 def _finite_out(name: str, out: np.ndarray) -> np.ndarray:
     """``out`` if finite; else a ``ValueError`` naming the input ``name`` whose scale made
     the float64 numbers overflow (e.g. rows of norm 1e300: ``x . x'`` is beyond 1.8e308)."""
@@ -118,7 +111,7 @@ def sample_parameters(init: Initialisation, d: int, p: int, batch: int, *, seed:
 
     m2, s2, law = _check_init(init)
     d, p, batch = _check_int("d", d), _check_int("p", p), _check_int("batch", batch)
-    _entries(batch=batch, p=p, d=d)
+    nb.check_entries(batch=batch, p=p, d=d)
     seed = _check_seed(seed)
     dev = resolve_device(device)
     dtype = torch.float64 if dtype is None else dtype
@@ -231,7 +224,7 @@ def width_convergence(init: Initialisation, X: Any, widths: Any, *, replicates: 
         raise ValueError(f"widths must hold fewer than {_SEED_STRIDE} widths (one seed each)")
     replicates = _check_int("replicates", replicates, 2)
     batch = _check_int("batch", batch)
-    _entries(replicates=replicates, batch=batch, widths=len(ws))
+    nb.check_entries(replicates=replicates, batch=batch, widths=len(ws))
     seed = _check_seed(seed, _MAX_SEED)
     exact = gram(kernel, init, X)
     sq = np.empty((replicates, len(ws), batch))
@@ -261,7 +254,7 @@ def sample_table_1(init: DefaultInitialisation, d: int, p: int, batch: int, *, s
     if not isinstance(init, DefaultInitialisation):
         raise TypeError(f"init must be a solvable.kernels.DefaultInitialisation, got {init!r}")
     d, p, batch = _check_int("d", d), _check_int("p", p), _check_int("batch", batch)
-    _entries(batch=batch, p=p, d=d)
+    nb.check_entries(batch=batch, p=p, d=d)
     seed = _check_seed(seed)
     bounds = init.at(p, d)
     gen = torch.Generator().manual_seed(seed)
@@ -303,7 +296,7 @@ def output_samples(init: Initialisation | DefaultInitialisation, X: Any, p: int,
         raise ValueError(f"batch = {batch} networks of width p = {p} in d = {d}: {chunks} "
                          f"chunks of {_OUTPUT_DOUBLES} weights, more than MAX_OUTPUT_CHUNKS = "
                          f"{MAX_OUTPUT_CHUNKS} (lower batch or p)")  # fmt: skip
-    _entries(batch=batch, n=len(X))
+    nb.check_entries(batch=batch, n=len(X))
     out = []
     for k, start in enumerate(range(0, batch, chunk)):
         size = min(chunk, batch - start)

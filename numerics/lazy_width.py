@@ -113,18 +113,11 @@ def _widths(widths: Any) -> tuple[int, ...]:
     return tuple(_int(f"widths[{k}]", w) for k, w in enumerate(widths))
 
 
-def _entries(**sizes: int) -> None:
-    """Refuse an array of more than 2**63 - 1 entries, naming every size of it."""
-    if math.prod(sizes.values()) > _INT64_MAX:
-        shown = " x ".join(f"{k} = {v}" for k, v in sizes.items())
-        raise ValueError(f"{shown}: an array of more than 2**63 - 1 entries (torch's limit)")
-
-
 def sphere(n: int, d: int, *, radius: float | None = None, seed: int = 0) -> np.ndarray:
     """``n`` points uniform on the sphere of radius ``radius`` (default ``sqrt(d)``) in R^d,
     shape (n, d), reproducible from ``seed`` (an int >= 0)."""
     n, d = _int("n", n), _int("d", d)
-    _entries(n=n, d=d)
+    nb.check_entries(n=n, d=d)
     seed = nb.check_int("seed", seed, 0)
     r = math.sqrt(d) if radius is None else radius
     if isinstance(r, bool) or not isinstance(r, (int, float)) or not (math.isfinite(r) and r > 0):
@@ -177,7 +170,7 @@ def initial_parameters(
     torch = _torch()
 
     p, d, batch = _int("p", p), _int("d", d), _int("batch", batch)
-    _entries(batch=batch, p=p, d=d)
+    nb.check_entries(batch=batch, p=p, d=d)
     if not isinstance(a_init, str) or a_init not in ("uniform", "positive"):
         raise ValueError(f"a_init must be 'uniform' or 'positive', got {nb.describe(a_init)}")
     seed = _check_seed(seed)
@@ -352,7 +345,7 @@ def hessian_agreement(
         if p * d > _DENSE_MAX:
             raise ValueError(f"widths and d must have width d <= {_DENSE_MAX} (the dense "
                              f"Hessian), got width {p}, d = {d}")  # fmt: skip
-        _entries(seeds=seeds, width=p, d=d)
+        nb.check_entries(seeds=seeds, width=p, d=d)
     dv, lv, ld = [], [], []
     for p in widths:
         model, params, x = _hessian_setup(p, d, seeds, p, activation, device)
@@ -394,7 +387,7 @@ def hessian_sweep(
         raise ValueError(f"widths must be >= 2 increasing integers, got {widths!r}")
     seeds, d = _int("seeds", seeds, 2), _int("d", d)
     for p in widths:
-        _entries(seeds=seeds, width=p, d=d)
+        nb.check_entries(seeds=seeds, width=p, d=d)
     if not isinstance(activation, str) or activation != "tanh":
         raise ValueError(f"activation must be 'tanh' (the sweep uses the tanh bound M = 4 "
                          f"sqrt(3)/9), got {nb.describe(activation)}")  # fmt: skip
@@ -580,10 +573,10 @@ def linearisation_sweep(
         raise ValueError(f"widths must be increasing integers, got {widths!r}")
     seeds, n, d = _int("seeds", seeds, 2), _int("n", n), _int("d", d)
     probes, n_times = _int("probes", probes), _int("n_times", n_times, 2, MAX_TIMES)
-    _entries(n=n, d=d)
-    _entries(probes=probes, d=d)
+    nb.check_entries(n=n, d=d)
+    nb.check_entries(probes=probes, d=d)
     for p in widths:
-        _entries(seeds=seeds, width=p, d=d)
+        nb.check_entries(seeds=seeds, width=p, d=d)
     if not (isinstance(horizon, (int, float)) and math.isfinite(horizon) and horizon > 0):
         raise ValueError(f"horizon must be finite and > 0, got {horizon!r}")
     if output is not None:

@@ -134,12 +134,6 @@ def _reals(name: str, values: Any, low: float, high: float, **kw: bool) -> tuple
     return tuple(_real(f"{name}[{k}]", v, low, high, **kw) for k, v in enumerate(values))
 
 
-def _flag(name: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"{name} must be True or False, got {nb.describe(value)}")
-    return value
-
-
 def _settings(settings: Any) -> tuple[tuple[float, float | None], ...]:
     """``(gamma, alpha)`` pairs: ``gamma`` in [0, 1], ``alpha`` a number or None."""
     if isinstance(settings, (str, bytes)) or not isinstance(settings, Sequence) or not settings:
@@ -459,7 +453,7 @@ def monitor_theorem_5_1(
     horizon = _real("horizon", horizon, 0.0, MAX_HORIZON, open_low=True)
     n_times = _int("n_times", n_times, 2, MAX_RECORDS)
     _int("data_seed", data_seed, 0)
-    _flag("progress", progress)
+    nb.check_flag("progress", progress)
     X, y = sphere_data(n, d, seed=data_seed)
     model = _model(X, y, activation)
     out: dict[str, Any] = {"n": n, "d": d, "data_seed": data_seed, "alpha": alpha,
@@ -594,7 +588,7 @@ def feature_learning_sweep(
         raise ValueError(f"widths must hold at least 2 widths for a slope, got {widths}")
     horizon = _real("horizon", horizon, 0.0, math.inf, open_low=True, open_high=True)
     _int("data_seed", data_seed, 0)
-    _flag("progress", progress)
+    nb.check_flag("progress", progress)
     X, y = sphere_data(n, d, seed=data_seed)
     _int("input_index", input_index, 0)
     if input_index >= n:
@@ -683,7 +677,7 @@ def section_8_1_1(
     lr = _real("lr", lr, 0.0, math.inf, open_low=True, open_high=True)
     settings = _settings(settings)
     _int("data_seed", data_seed, 0)
-    _flag("progress", progress)
+    nb.check_flag("progress", progress)
     X, y = sphere_data(n, d, seed=data_seed, noise=1.0)
     theta_star = ntg.mean_ntg(X, activation)  # eq. (10), also the gamma = 1 limit below
     kappa = float(np.linalg.eigvalsh(theta_star)[0])  # = ntg.kappa_n(X, activation), reused
@@ -981,8 +975,8 @@ def single_relu_experiment(
     _int("data_seed", data_seed, 0, _INT64_MAX - 1000 * repeats)
     _int("n_test * d", n_test * d)
     settings = _settings(settings)
-    _flag("pytorch_default", pytorch_default)
-    _flag("progress", progress)
+    nb.check_flag("pytorch_default", pytorch_default)
+    nb.check_flag("progress", progress)
     record = _record_steps(steps, n_records)
     labels = [f"γ={g:g}" + ("" if a is None else f", α={a:g}") for g, a in settings]
     if pytorch_default:

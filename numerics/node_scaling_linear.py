@@ -65,12 +65,6 @@ def _int(name: str, value: Any, low: int = 1, high: int = _INT64_MAX) -> int:
     return nb.check_int(name, value, low, high)
 
 
-def _flag(name: str, value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"{name} must be True or False, got {nb.describe(value)}")
-    return value
-
-
 def _seq(name: str, values: Any) -> list[Any]:
     if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple, np.ndarray)):
         raise TypeError(f"{name} must be a sequence, got {nb.describe(values)}")
@@ -256,7 +250,7 @@ def flow_runs(*, method: str = "flow", full: bool = False, device: Any = "cpu",
     ``run`` (:class:`LinearRun`) over widths ``(10, 100[, 1000])``, gamma in ``{1, 0.5, 0}`` and
     the weight families; the flow is recorded at ``t = 1, T_FINAL``.  ``seed`` in ``[0,
     2**64 - 1 - 14]`` (data set ``(n, d)`` draws from ``seed + n + d``)."""
-    _flag("full", full)
+    nb.check_flag("full", full)
     seed = _int("seed", seed, 0, 2**64 - 1 - 14)  # torch's generator; n + d <= 14
     if not isinstance(method, str) or method not in ("flow", "gd"):
         raise ValueError(f"method must be 'flow' or 'gd', got {nb.describe(method)}")
@@ -324,7 +318,7 @@ def contribution_samples(*, full: bool = False, seed: int = 1) -> dict[str, Any]
     """Theorem 7.5: samples of ``c_j = sqrt(lambda_j) a_j w_inf_j`` (j = 1, 2) over ``(W0,
     a)``: ``X`` (2 x 3, rank 2 < d: ``V V^T != I``), ``y``, ``samples`` (N), and per case
     ``(m, gamma, name, weights)`` the scalings ``lam`` and the samples ``c`` (N, 2, 3)."""
-    _flag("full", full)
+    nb.check_flag("full", full)
     seed = _int("seed", seed, 0)
     X, y, _ = linear_data(2, 3, seed=seed)
     N = 20000 if full else 2000
@@ -367,7 +361,7 @@ def feature_learning_sweep(*, full: bool = False, seed: int = 2) -> FeatureLearn
     """The medians of the sum- and max-ratios (17), (18) at ``t = oo`` over initialisations,
     for gamma in {0, 0.5, 1} (Zipf(0.5)) and widths (10, 100, 1000[, 10000]), and their
     log-log slopes against ``m``."""
-    _flag("full", full)
+    nb.check_flag("full", full)
     seed = _int("seed", seed, 0)
     X, y, probes = linear_data(3, 4, seed=seed)
     widths = (10, 100, 1000, 10000) if full else (10, 100, 1000)
@@ -398,7 +392,7 @@ def pruning_samples(*, full: bool = False, seed: int = 3, eps: float = 0.5) -> d
     first probe ``x`` (``|x| = 1``; d = 3, n = 2, Zipf(0.5)): per case ``(m, gamma, rho)`` the
     pruned mass ``sum_{j > floor(rho m)} lambda_{m,j}``, the total ``sum_j lambda_{m,j}`` and
     the count of exceedances among ``samples`` draws; with ``x``, ``X``, ``y``, ``eps``."""
-    _flag("full", full)
+    nb.check_flag("full", full)
     seed = _int("seed", seed, 0)
     eps = nb.to_float(nb.check_number("eps", eps, positive=True), "eps")
     X, y, probes = linear_data(2, 3, seed=seed)

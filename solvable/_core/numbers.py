@@ -49,6 +49,7 @@ to the ``dps`` digits asked for)."""
 __all__ = [
     "FLOAT64_MAX",
     "GUARD_DIGITS",
+    "INT64_MAX",
     "MAX_DPS",
     "MIN_ORACLE_DPS",
     "VERIFY_MIN_DPS",
@@ -56,6 +57,8 @@ __all__ = [
     "Number",
     "Precision",
     "check_dps",
+    "check_entries",
+    "check_flag",
     "check_int",
     "check_matrix",
     "check_number",
@@ -439,6 +442,26 @@ def check_int(name: str, value: Any, low: int = 1, high: int | None = None) -> i
     if high is not None and int(value) > high:
         raise ValueError(f"{name} must be an integer in [{low}, {high}], got {value!r}")
     return int(value)
+
+
+INT64_MAX = 2**63 - 1
+"""The largest size of a numpy or torch array (both index with int64)."""
+
+
+def check_entries(**sizes: int) -> None:
+    """Refuse an array of more than :data:`INT64_MAX` entries, naming every size of it
+    (``ValueError``; numpy and torch would raise their own errors, naming none)."""
+    if math.prod(sizes.values()) > INT64_MAX:
+        shown = " x ".join(f"{k} = {v}" for k, v in sizes.items())
+        raise ValueError(f"{shown}: an array of more than 2**63 - 1 entries (numpy's and "
+                         f"torch's limit)")  # fmt: skip
+
+
+def check_flag(name: str, value: Any) -> bool:
+    """``value`` if it is ``True`` or ``False`` (not a truthy number, string or tensor)."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, got {describe(value)}")
+    return value
 
 
 FLOAT64_MAX = float(np.finfo(np.float64).max)
