@@ -50,7 +50,7 @@ import numpy as np
 
 from numerics.measures import ntk, relative_change
 from numerics.models import WideTwoLayer
-from numerics.torch_flow import _INT64_MAX, gradient_descent, resolve_device, threads
+from numerics.torch_flow import gradient_descent, resolve_device, threads
 from solvable._core import numbers as nb
 
 __all__ = [
@@ -112,7 +112,7 @@ def _size(name: str, value: Any, low: int = 1) -> int:
     """An int in ``[low, 2**63 - 1]``: torch and numpy index with int64, so a larger size
     has no array (``ValueError`` naming ``name`` rather than torch's ``OverflowError``)."""
     value = nb.check_int(name, value, low)
-    if value > _INT64_MAX:
+    if value > nb.INT64_MAX:
         raise ValueError(f"{name} must be an int in [{low}, 2**63 - 1] (torch's sizes are "
                          f"int64), got {value}")  # fmt: skip
     return value

@@ -36,7 +36,7 @@ import numpy as np
 
 from numerics.measures import ntk
 from numerics.models import WideTwoLayer
-from numerics.torch_flow import _INT64_MAX, resolve_device
+from numerics.torch_flow import resolve_device
 from solvable._core import numbers as nb
 from solvable._core.tolerance import MonteCarlo, monte_carlo
 from solvable.kernels import KERNELS, DefaultInitialisation, Initialisation, gram
@@ -64,7 +64,7 @@ _MAX_SEED = (2**64 - 1) // _SEED_STRIDE - 1
 def _check_int(name: str, value: Any, low: int = 1) -> int:
     """An int in ``[low, 2**63 - 1]`` (torch's sizes are int64: a larger one has no array)."""
     value = nb.check_int(name, value, low)
-    if value > _INT64_MAX:
+    if value > nb.INT64_MAX:
         raise ValueError(f"{name} must be an int in [{low}, 2**63 - 1] (torch's sizes are "
                          f"int64), got {value}")  # fmt: skip
     return value

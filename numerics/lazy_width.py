@@ -38,7 +38,7 @@ from scipy.sparse.linalg import LinearOperator, eigsh
 from numerics.measures import ntk
 from numerics.models import WideTwoLayer
 from numerics.sweeps import fit_exponent
-from numerics.torch_flow import _INT64_MAX, _check_seed, gradient_flow, resolve_device, threads
+from numerics.torch_flow import _check_seed, gradient_flow, resolve_device, threads
 from solvable import linearisation
 from solvable._core import numbers as nb
 from solvable._core.activations import check_activation, elementwise
@@ -101,7 +101,7 @@ def _single_threaded(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def _int(name: str, value: Any, low: int = 1, high: int = _INT64_MAX) -> int:
+def _int(name: str, value: Any, low: int = 1, high: int = nb.INT64_MAX) -> int:
     """An int in ``[low, high]``; ``high`` defaults to 2**63 - 1 (torch's and numpy's sizes
     are int64: a larger size has no array)."""
     return nb.check_int(name, value, low, high)

@@ -58,7 +58,6 @@ from numerics.measures import (
 )
 from numerics.models import NodeScaled, WideTwoLayer, _activation
 from numerics.torch_flow import (
-    _INT64_MAX,
     _check_threads,
     gradient_descent,
     gradient_flow,
@@ -114,13 +113,13 @@ inf, not a number (1400 keeps a margin of e^45 for L0)."""
 # ---------------------------------------------------------------------------
 # validation and building blocks
 # ---------------------------------------------------------------------------
-def _int(name: str, value: Any, low: int = 1, high: int = _INT64_MAX) -> int:
+def _int(name: str, value: Any, low: int = 1, high: int = nb.INT64_MAX) -> int:
     """An int in ``[low, high]``; ``high`` defaults to 2**63 - 1 (torch's and numpy's sizes
     and torch's seeds are 64-bit: a larger one has no array)."""
     return nb.check_int(name, value, low, high)
 
 
-def _ints(name: str, values: Any, low: int = 1, high: int = _INT64_MAX) -> tuple[int, ...]:
+def _ints(name: str, values: Any, low: int = 1, high: int = nb.INT64_MAX) -> tuple[int, ...]:
     if isinstance(values, (str, bytes)) or not isinstance(values, Sequence) or not values:
         raise TypeError(f"{name} must be a non-empty sequence of ints, got "
                         f"{nb.describe(values)}")  # fmt: skip
@@ -972,7 +971,7 @@ def single_relu_experiment(
     steps = _int("steps", steps, 1, MAX_STEPS)
     repeats = _int("repeats", repeats, 1, MAX_REPEATS)
     n_records = _int("n_records", n_records, 2, MAX_RECORDS)
-    _int("data_seed", data_seed, 0, _INT64_MAX - 1000 * repeats)
+    _int("data_seed", data_seed, 0, nb.INT64_MAX - 1000 * repeats)
     _int("n_test * d", n_test * d)
     settings = _settings(settings)
     nb.check_flag("pytorch_default", pytorch_default)

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from numerics.models import NodeScaled, node_scaled_parameters
-from numerics.torch_flow import _INT64_MAX, gradient_descent, gradient_flow
+from numerics.torch_flow import gradient_descent, gradient_flow
 from solvable import linear_node_scaling as lns
 from solvable import node_scaling as ns
 from solvable._core import numbers as nb
@@ -59,7 +59,7 @@ an ``m x d`` network (>= 1 us), so 10**7 are >= 10 s at the smallest sizes, 500 
 full runs' 20000; a larger count is refused, not run for ever."""
 
 
-def _int(name: str, value: Any, low: int = 1, high: int = _INT64_MAX) -> int:
+def _int(name: str, value: Any, low: int = 1, high: int = nb.INT64_MAX) -> int:
     """An int in ``[low, high]``; ``high`` defaults to 2**63 - 1 (torch's and numpy's sizes
     are int64: a larger size has no array)."""
     return nb.check_int(name, value, low, high)

@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 
 from numerics.models import node_scaled_parameters
-from numerics.torch_flow import _INT64_MAX
 from solvable import node_scaling as ns
 from solvable import ntg as ntg_mod
 from solvable._core import numbers as nb
@@ -65,7 +64,7 @@ def node_scalings(m: int, gamma: Any, weights: Any) -> np.ndarray:
 def _check_draws(draws: Any) -> int:
     if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)) or draws < 2:
         raise ValueError(f"draws must be an integer >= 2, got {draws!r}")
-    if draws > _INT64_MAX:
+    if draws > nb.INT64_MAX:
         raise ValueError(f"draws must be an integer in [2, 2**63 - 1], got {draws!r}")
     return int(draws)
 

@@ -540,7 +540,7 @@ def _point_options(point: Mapping[str, Any]) -> dict[str, Any]:
             raise ValueError(f"point[{k!r}] must be an integer >= 1, got {o[k]!r}")
     if o["n_times"] < 3:
         raise ValueError(f"point['n_times'] must be >= 3, got {o['n_times']}")
-    if o["seeds"] > torch_flow._INT64_MAX:
+    if o["seeds"] > nb.INT64_MAX:
         raise ValueError(f"point['seeds'] must be at most 2**63 - 1 (torch's sizes), got "
                          f"{o['seeds']}")  # fmt: skip
     try:

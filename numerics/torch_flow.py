@@ -583,7 +583,7 @@ def _check_measures(measures: Any) -> dict[str, Callable[..., Any]]:
     return dict(measures)
 
 
-_INT64_MAX = 2**63 - 1
+_INT64_MAX = nb.INT64_MAX
 """torch's sizes and seeds are 64-bit: a batch (or block) of more elements, or a seed
 beyond ``2**64 - 1``, is refused before torch is asked."""
 

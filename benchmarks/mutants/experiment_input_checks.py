@@ -259,8 +259,8 @@ MUTANTS = [
         seed="000",
         backend="torch",
         file="numerics/node_scaling_experiment.py",
-        old='_int("data_seed", data_seed, 0, _INT64_MAX - 1000 * repeats)',
-        new='_int("data_seed", data_seed, 0, _INT64_MAX)',
+        old='_int("data_seed", data_seed, 0, nb.INT64_MAX - 1000 * repeats)',
+        new='_int("data_seed", data_seed, 0, nb.INT64_MAX)',
         why=(
             "single_relu_experiment's data_seed bound forgets the 1000 r repeat offset: with "
             "repeats=2, data_seed=2**63 - 2 (n=d=width=n_test=2, steps=2, n_records=2, "
