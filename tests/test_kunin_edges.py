@@ -350,3 +350,47 @@ def test_regime_at_extreme_scales():
     assert kunin.regime(-1e-300, 1e6, 1e6, 1e300) == "rich"
     assert kunin.regime(-1e300, 1, 1, 1e200) == "delayed rich"
     assert kunin.regime(25, 1, 1, 1) == "lazy" and kunin.regime(5, 1, 1, 1) == "intermediate"
+
+
+def test_beta_gradient_counts_its_symbolic_entries_as_n_d_plus_n_plus_d():
+    """beta_gradient's size cap counts X (n d), the targets (n) and beta (d): n = d = 317
+    is 100,489 + 634 = 101,123 entries, over MAX_SYMBOLIC_ENTRIES = 10**5, and is refused
+    at once naming that count (the accepted side, n = d = 315 with 99,855 entries, takes
+    sympy minutes and is not run). Seed-11 mutant ``n * d`` -> ``n // d``: 635 entries,
+    accepted, and sympy ran for minutes."""
+    from solvable._core.arrays import MAX_SYMBOLIC_ENTRIES
+
+    assert 315 * 315 + 630 <= MAX_SYMBOLIC_ENTRIES < 317 * 317 + 634
+    with pytest.raises(ValueError, match=r"beta_gradient\(n=317, d=317\) has 1\.01e\+05 "):
+        kunin.beta_gradient(317, 317)
+
+
+def test_float64_sample_takes_the_fast_path_on_every_safe_time(monkeypatch):
+    """The float64 ``sample`` evaluates every time in the float64-safe range in its
+    vectorised path and sends only the others (t > 1e100 here) to the 17-digit fallback,
+    ``Trajectory._float64``: at the saddle (c_plus = 0, so the exponent test alone decides)
+    no time of [0, 50] reaches the fallback, and t = 1e101 does (seed-11 mutant ``rate * t
+    <= 250`` -> ``== 250``: every time went to the fallback, the same numbers, slowly)."""
+    c = kunin.case("origin")
+    traj = kunin.closed_form(c.setup, c.a0, c.w0)
+    sent = []
+    real = kunin.Trajectory._float64
+
+    def spy(self, ts, inf):
+        sent.extend(ts)
+        return real(self, ts, inf)
+
+    monkeypatch.setattr(kunin.Trajectory, "_float64", spy)
+    states = traj.sample(np.linspace(0.0, 50.0, 11))
+    assert sent == [] and np.all(states.a == 0.0)
+    traj.sample([1.0, 1e101])
+    assert sent == [1e101]
+
+
+def test_reported_constants_claim_names_the_precisions_it_checked():
+    """The claim's message lists what it compared: float64, dps and 2 dps (seed-11 mutant:
+    the message said ``dps 30, 30``)."""
+    claim = next(c for c in kunin.claims() if c.id == "kunin.reported_constants")
+    verdict = claim.verify(dps=30)
+    assert verdict.status == "confirmed", verdict
+    assert "(float64, dps 30, 60)" in verdict.detail, verdict.detail
