@@ -394,3 +394,20 @@ def test_reported_constants_claim_names_the_precisions_it_checked():
     verdict = claim.verify(dps=30)
     assert verdict.status == "confirmed", verdict
     assert "(float64, dps 30, 60)" in verdict.detail, verdict.detail
+
+
+def test_wide_preconditioner_single_claim_checks_float64_dps_and_twice_dps(monkeypatch):
+    """The claim compares at float64, dps and 2 dps (its docstring): a spy on
+    ``wide_preconditioner`` records each precision it is called at (seed-12 mutant ``2 *
+    dps`` -> ``2 | dps``: dps 30 twice, 60 never, with the same verdict)."""
+    seen = set()
+    real = kunin.wide_preconditioner
+
+    def spy(*args, dps=None, **kw):
+        seen.add(dps)
+        return real(*args, dps=dps, **kw)
+
+    monkeypatch.setattr(kunin, "wide_preconditioner", spy)
+    claim = next(c for c in kunin.claims() if c.id == "kunin.wide_preconditioner_single")
+    assert claim.verify(dps=30).status == "confirmed"
+    assert seen == {None, 30, 60}
