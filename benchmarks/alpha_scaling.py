@@ -20,7 +20,7 @@ import sys
 import torch
 
 from numerics import alpha_scaling
-from solvable.confirmations import kunin as kunin_claims
+from solvable.verification.confirmations import kunin as kunin_claims
 
 COLUMNS = ("test_error", "train_error", "kernel_distance", "activation_change", "rel_change_W",
            "rel_change_a", "edge")  # fmt: skip

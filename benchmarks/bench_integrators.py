@@ -30,9 +30,9 @@ import numpy as np
 import sympy as sp
 
 from numerics import _program, mp, scipy_ode
-from solvable import xu_ziyin as xz
 from solvable._core import numbers as _numbers
 from solvable._core.tolerance import digits, relative_error
+from solvable.models import xu_ziyin as xz
 
 
 def best(fn: Callable[[], Any], repeat: int = 3) -> tuple[float, Any]:

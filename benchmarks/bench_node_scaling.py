@@ -27,9 +27,9 @@ from scipy.integrate import dblquad, solve_ivp
 
 from numerics import kernel_sampling
 from numerics.node_scaling_linear import linear_data, scalings
-from solvable import kernels, ntg
-from solvable import linear_node_scaling as lns
-from solvable import node_scaling as ns
+from solvable.models import kernels, ntg
+from solvable.models import linear_node_scaling as lns
+from solvable.models import node_scaling as ns
 
 
 def best(fn, repeat=3):

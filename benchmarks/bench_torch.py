@@ -70,8 +70,8 @@ from scipy.integrate import solve_ivp
 
 import numerics
 from numerics import models, torch_flow
-from solvable import xu_ziyin as xz
 from solvable._core.tolerance import digits
+from solvable.models import xu_ziyin as xz
 
 RTOL = 1e-10
 SCIPY_BUDGET_S = 30.0  # the scipy loop is timed this long, then scaled to each B

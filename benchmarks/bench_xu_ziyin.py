@@ -19,8 +19,8 @@ import mpmath
 import numpy as np
 
 import numerics
-from solvable import xu_ziyin as xz
 from solvable._core import numbers as _numbers
+from solvable.models import xu_ziyin as xz
 
 
 def best(fn, repeat=3):

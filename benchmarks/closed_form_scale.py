@@ -67,10 +67,10 @@ from typing import Any
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from solvable import kunin
-from solvable import linear_node_scaling as lns
-from solvable import node_scaling as ns
-from solvable import xu_ziyin as xz
+from solvable.models import kunin
+from solvable.models import linear_node_scaling as lns
+from solvable.models import node_scaling as ns
+from solvable.models import xu_ziyin as xz
 
 RTOL = 1e-10  # solve_ivp's relative tolerance, as in benchmarks/bench_torch.py
 ATOL = 1e-12  # solve_ivp's absolute tolerance for kunin and linear_node_scaling (issue 17)

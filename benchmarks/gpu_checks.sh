@@ -14,7 +14,7 @@ torch.cuda.get_device_name(0), 'sympy', sympy.__version__, 'scipy', scipy.__vers
 'numpy', numpy.__version__, 'cpus', __import__('os').cpu_count())"
 } 2>&1 | tee "$OUT/env.txt"
 # the gpu tests (the plugin named explicitly: with PYTHONPATH alone no entry point is read)
-timeout 180 python3 -m pytest -m gpu -o addopts="" -p solvable.pytest_plugin \
+timeout 180 python3 -m pytest -m gpu -o addopts="" -p solvable.verification.pytest_plugin \
   -p no:cacheprovider -q tests/test_torch_flow.py tests/test_alpha_scaling.py 2>&1 |
   tee "$OUT/gpu_tests.txt"
 # the batched flow against a loop of scipy solve_ivp (README, speed item 2)

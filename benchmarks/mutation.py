@@ -17,7 +17,7 @@ copied into a fresh temporary directory, the replacement is applied, and, with t
 first on the import path (checked: ``solvable.__file__`` must lie in the copy):
 
 1. the hinted test files (``python -m pytest -n 0 <tests>``, the default markers), then the
-   hinted claims (``python -m solvable.cli verify --only <claims> --json ...``);
+   hinted claims (``python -m solvable.verification.cli verify --only <claims> --json ...``);
 2. unless ``--no-fallback``, if neither killed it: the whole default test suite (but
    ``tests/test_mutants.py``, which checks this table), then the whole ``solvable verify``;
 3. the test or claim that killed it is run again on the unmutated snapshot, where it must
@@ -351,7 +351,15 @@ def _claims(copy: Path, env: dict[str, str], patterns: Sequence[str], tmp: Path,
     for pattern in patterns or [""]:
         report, log = tmp / "verify.json", tmp / "verify.log"
         report.unlink(missing_ok=True)
-        cmd = [sys.executable, "-m", "solvable.cli", "verify", "--no-cache", "--json", str(report)]
+        cmd = [
+            sys.executable,
+            "-m",
+            "solvable.verification.cli",
+            "verify",
+            "--no-cache",
+            "--json",
+            str(report),
+        ]
         cmd += ["--only", pattern] if pattern else []
         rc = _run(cmd, copy, env, log, deadline)
         if not report.is_file():

@@ -32,7 +32,8 @@ are random uuids).  Same code, same seed: same sample.
 
 A *focus* stratum (``[tool.cosmic-ray.sample.focus]``, ``{group name prefix: count}``) adds
 ``count`` more mutants of one report group, drawn the same way (in proportion to its modules'
-remaining mutants) from those the main sample left out.  A small group (``solvable/testing.py``
+remaining mutants) from those the main sample left out.  A small group
+(``solvable/verification/testing.py``
 has 2 of 300 in proportion) then gets enough mutants for its own interval: the group's row
 counts the main sample and its focus draw together (a proportional random sample of the
 group), while the *overall* row counts the main sample only, so the focus draws do not bias it.
@@ -111,19 +112,20 @@ SAMPLE_DEFAULTS: dict[str, Any] = {
     ],
 }
 
-#: the report's module groups, in order; a module goes to the first group that lists it,
-#: else to "rest of solvable" / "rest of numerics" by its top directory
+#: the report's module groups, in order; a module goes to the first group that lists it
+#: (a module ``stem.py`` or any module of the package ``stem/``), else to "rest of solvable"
+#: / "rest of numerics" by its top directory
 GROUPS: dict[str, tuple[str, ...]] = {
-    "solvable/testing.py": ("solvable/testing.py",),
+    "solvable/verification/testing.py": ("solvable/verification/testing",),
     "integrators (numerics/mp, scipy_ode, torch_flow)": (
-        "numerics/mp.py",
-        "numerics/scipy_ode.py",
-        "numerics/torch_flow.py",
+        "numerics/mp",
+        "numerics/scipy_ode",
+        "numerics/torch_flow",
     ),
     "closed forms (xu_ziyin, kunin, linear_node_scaling)": (
-        "solvable/xu_ziyin.py",
-        "solvable/kunin.py",
-        "solvable/linear_node_scaling.py",
+        "solvable/models/xu_ziyin",
+        "solvable/models/kunin",
+        "solvable/models/linear_node_scaling",
     ),
 }
 REST = {"solvable": "rest of solvable", "numerics": "rest of numerics"}
@@ -637,8 +639,8 @@ def outcome(result: Any | None, equivalent: bool = False) -> str:
 
 def group_of(module: str) -> str:
     """The report group of ``module`` (see :data:`GROUPS`)."""
-    for name, members in GROUPS.items():
-        if module in members:
+    for name, stems in GROUPS.items():
+        if any(module == f"{stem}.py" or module.startswith(f"{stem}/") for stem in stems):
             return name
     return REST.get(module.split("/", 1)[0], "other")
 

@@ -41,8 +41,8 @@ from sympy.core.cache import clear_cache
 
 import numerics
 from numerics import mp
-from solvable import xu_ziyin as xz
 from solvable._core.tolerance import digits
+from solvable.models import xu_ziyin as xz
 
 
 def instance(d: int, d0: int) -> tuple[xz.Setup, list[str], list[list[str]]]:
@@ -64,7 +64,7 @@ _COLD = """
 import sys, time
 t0 = time.perf_counter()
 import numerics
-from solvable import xu_ziyin as xz
+from solvable.models import xu_ziyin as xz
 sys.path.insert(0, {here!r})
 from oracle_speed import instance
 t1 = time.perf_counter()

@@ -40,7 +40,7 @@ import torch
 import numerics.sweep_three_layer as stl
 from numerics import phase_diagram as pdg
 from numerics.models import ThreeLayerReLU
-from solvable.confirmations import three_layer as conf
+from solvable.verification.confirmations import three_layer as conf
 
 SPEED_POINTS = ((Fraction(0), Fraction(11, 10)), (Fraction(0), Fraction(21, 10)),
                 (Fraction(7, 10), Fraction(5, 2)), (Fraction(1, 2), Fraction(14, 5)))  # fmt: skip

@@ -18,12 +18,12 @@ CPU: two torch threads spinning at barriers against another busy process ran up 
 20 times slower here.
 
 Columns: the point; the regime the paper gives for W1 / W2 there and where it says so
-(``solvable.three_layer.PAPER_POINTS``; the text prints no boundary curves; "n/s": not
+(``solvable.models.three_layer.PAPER_POINTS``; the text prints no boundary curves; "n/s": not
 stated); widths and
 seeds; S_W1 and S_W2 with the pooled least-squares standard error (and, with >= 2
 seeds, the standard deviation of the per-seed slopes); "lin. est.", our estimate of
 the slopes of a network that stays linear (``linear_estimate``, not the paper's);
-the regime measured (``solvable.three_layer.regime_from_slope`` with the band
+the regime measured (``solvable.models.three_layer.regime_from_slope`` with the band
 ``max(0.1, 2 err)``, a reporting choice for finite widths); paper vs measured.
 """
 
@@ -42,7 +42,7 @@ import torch
 from numerics.phase_diagram import RD_VERSION
 from numerics.sweep_three_layer import linear_estimate, rd_sweep_point, slopes
 from numerics.sweeps import run_sweep
-from solvable.three_layer import PAPER_POINTS, regime_from_slope
+from solvable.models.three_layer import PAPER_POINTS, regime_from_slope
 
 BAND = 0.1
 """Slopes within max(BAND, 2 err) of 0 read as critical: the widths are finite (the paper's

@@ -1,5 +1,5 @@
 """Seed 001 (Xu & Ziyin) Table 1, measured: the phase of each scaling from simulated
-two-layer linear nets, against the phase of Theorem 2 (``solvable.phases``).
+two-layer linear nets, against the phase of Theorem 2 (``solvable.models.phases``).
 
 Run (from the repository root)::
 

@@ -3,7 +3,8 @@ warm proof cache (issue 17, target 4: the default run under 60 CPU seconds).
 
 Run:  python benchmarks/verify_time.py [--only PATTERN] [--jobs 1 2] [--top 15]
 
-Each configuration runs ``python -m solvable.cli verify --jobs N --json ...`` as a child
+Each configuration runs ``python -m solvable.verification.cli verify --jobs N --json ...`` as a
+child
 process.  CPU seconds are the child's user + system time with its own children (the
 workers) included: ``resource.getrusage(RUSAGE_CHILDREN)`` before and after (the children
 run one at a time, so the difference is that run's).  A cold run starts from an empty
@@ -35,7 +36,7 @@ def _cpu_children() -> float:
 
 def run_verify(jobs: int, cache: Path, only: str | None, report: Path) -> dict[str, object]:
     """One ``solvable verify`` run: wall and CPU seconds, the counts, the JSON report."""
-    cmd = [sys.executable, "-m", "solvable.cli", "verify", "--jobs", str(jobs),
+    cmd = [sys.executable, "-m", "solvable.verification.cli", "verify", "--jobs", str(jobs),
            "--json", str(report)]  # fmt: skip
     if only:
         cmd += ["--only", only]

@@ -83,11 +83,12 @@ def simulate(
 
     Models (dispatch on the type of ``setup``, see :func:`systems`): the output-layer and
     input-layer blocks are the first two of the system's ``blocks``, e.g.
-    :class:`solvable.xu_ziyin.Setup` (``u0`` (d,), ``W0`` (d, d0)),
-    :class:`solvable.kunin.Setup` (``a0``, ``w0`` (d,)), :class:`solvable.kunin.WideSetup`
-    (``A0`` (h, c), ``W0`` (h, d)), :class:`solvable.kunin.PiecewiseLinearSetup`,
-    :class:`solvable.node_scaling.Setup`, :class:`solvable.linearisation.Setup`,
-    :class:`solvable.three_layer.Setup`; each returns its model's ``State``.
+    :class:`solvable.models.xu_ziyin.Setup` (``u0`` (d,), ``W0`` (d, d0)),
+    :class:`solvable.models.kunin.Setup` (``a0``, ``w0`` (d,)),
+    :class:`solvable.models.kunin.WideSetup`
+    (``A0`` (h, c), ``W0`` (h, d)), :class:`solvable.models.kunin.PiecewiseLinearSetup`,
+    :class:`solvable.models.node_scaling.Setup`, :class:`solvable.models.linearisation.Setup`,
+    :class:`solvable.models.three_layer.Setup`; each returns its model's ``State``.
     """
     table = systems()
     system = table.get(type(setup))

@@ -8,7 +8,7 @@ every neuron's ``delta_k = a_k^2 - |w_k|^2`` (Part II) grows with alpha: upstrea
 (``delta_k > 0``, small first layer) for alpha >> 1, downstream for alpha << 1.
 
 Experiment (numbers only; the decision is the claim ``kunin.alpha_scaling`` of
-:mod:`solvable.confirmations.kunin`):
+:mod:`solvable.verification.confirmations.kunin`):
 
 * Model: :class:`numerics.models.WideTwoLayer` with ReLU and ``scale = 1`` (standard
   parameterisation), ``f(x) = sum_k a_k relu(w_k . x)``, risk ``R = 1/(2n) sum_i (f(x_i) -

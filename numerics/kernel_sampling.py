@@ -3,7 +3,7 @@
 
 The network is :class:`numerics.models.WideTwoLayer` with ``activation="relu"`` (eq. (2.28),
 ``f = p^(-1/2) sum_j a_j relu(<w_j, x>)``); parameters are drawn from a
-:class:`solvable.kernels.Initialisation` (``a_j`` uniform / Rademacher / Gaussian with the
+:class:`solvable.models.kernels.Initialisation` (``a_j`` uniform / Rademacher / Gaussian with the
 record's second moment, ``w_j ~ N(0, s^2 I_d)``).  For each initialisation:
 
 * ``"k0"``: the empirical NTK (2.25) / (2.29) at ``t = 0``, ``sum_b J_b J_b^T`` over both
@@ -15,13 +15,13 @@ record's second moment, ``w_j ~ N(0, s^2 I_d)``).  For each initialisation:
 
 :func:`output_samples` draws the outputs ``f(x_i; theta0)`` themselves (for the law of the
 output, not only its covariance: the Gaussian limit (2.5)), under a
-:class:`~solvable.kernels.Initialisation` (``1/sqrt(p)`` scaling (2.3)) or under a row of
-Table 1 (:class:`~solvable.kernels.DefaultInitialisation`, uniform laws, eq. (2.1) without
+:class:`~solvable.models.kernels.Initialisation` (``1/sqrt(p)`` scaling (2.3)) or under a row of
+Table 1 (:class:`~solvable.models.kernels.DefaultInitialisation`, uniform laws, eq. (2.1) without
 the ``1/sqrt(p)``; :func:`sample_table_1`).
 
 None of these uses a closed form.  Their expectation over the initialisation equals the
 infinite-width kernel at *every* width (units are i.i.d. and ``E[a_j a_k] = 0``, ``j != k``),
-so Monte Carlo means are compared with the closed forms of :mod:`solvable.kernels` without a
+so Monte Carlo means are compared with the closed forms of :mod:`solvable.models.kernels` without a
 finite-width bias (:func:`kernel_estimates`); the fluctuation at width ``p`` shrinks like
 ``p^(-1/2)`` (:func:`width_convergence`).
 """
@@ -39,7 +39,7 @@ from numerics.models import WideTwoLayer
 from numerics.torch_flow import resolve_device
 from solvable._core import numbers as nb
 from solvable._core.tolerance import MonteCarlo, monte_carlo
-from solvable.kernels import KERNELS, DefaultInitialisation, Initialisation, gram
+from solvable.models.kernels import KERNELS, DefaultInitialisation, Initialisation, gram
 
 __all__ = [
     "WidthFit",
@@ -208,7 +208,7 @@ def width_convergence(init: Initialisation, X: Any, widths: Any, *, replicates: 
                       kernel: str = "k0") -> WidthFit:  # fmt: skip
     """Fit ``||K^_p - K||_F ~ C p^slope`` (expected slope -1/2: ``E||K^_p - K||_F^2 = V/p``
     exactly, ``K^_p`` an average of ``p`` i.i.d. unit terms) for the empirical kernel
-    ``kernel`` against the closed form :func:`solvable.kernels.gram`, with ``replicates``
+    ``kernel`` against the closed form :func:`solvable.models.kernels.gram`, with ``replicates``
     independent replicates of ``batch`` initialisations per width.  ``seed`` in ``[0,
     (2**64 - 1) // 1_000_003 - 1]`` (width ``i`` draws from ``seed * 1_000_003 + i``)."""
     if not isinstance(kernel, str) or kernel not in KERNELS:
@@ -276,8 +276,8 @@ def output_samples(init: Initialisation | DefaultInitialisation, X: Any, p: int,
     """The outputs ``f(x_i; theta0)`` of ``batch`` independent ReLU networks of width ``p`` on
     the rows of ``X`` (n, d): shape (batch, n), float64, through
     :class:`numerics.models.WideTwoLayer` (no closed form).  ``init``: an
-    :class:`~solvable.kernels.Initialisation` (network (2.3), scale ``1/sqrt(p)``) or a
-    :class:`~solvable.kernels.DefaultInitialisation` (Table 1, network (2.1), scale 1).
+    :class:`~solvable.models.kernels.Initialisation` (network (2.3), scale ``1/sqrt(p)``) or a
+    :class:`~solvable.models.kernels.DefaultInitialisation` (Table 1, network (2.1), scale 1).
     Drawn in chunks, chunk ``k`` from seed ``seed * 1_000_003 + k``: ``seed`` in ``[0,
     (2**64 - 1) // 1_000_003 - 1]``, and at most ``MAX_OUTPUT_CHUNKS`` chunks (a work cap)."""
     import torch

@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 
 from numerics import models
-from solvable import ntg, xu_ziyin
 from solvable._core import numbers as nb
+from solvable.models import ntg, xu_ziyin
 
 __all__ = [
     "alignment",

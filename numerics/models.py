@@ -24,11 +24,11 @@ from typing import Any
 import numpy as np
 
 from numerics.torch_flow import _check_dtype, _check_seed, resolve_device
-from solvable import kunin, linearisation, node_scaling, three_layer, xu_ziyin
 from solvable._core import numbers as nb
 from solvable._core.activations import ACTIVATIONS, check_activation, elementwise, evaluator
 from solvable._core.backends import torch_module
 from solvable._core.model import System
+from solvable.models import kunin, linearisation, node_scaling, three_layer, xu_ziyin
 
 __all__ = [
     "ACTIVATIONS",
@@ -138,7 +138,7 @@ class TwoLayerLinear(_Model):
 
     def output(self, p: dict[str, Any], X: Any) -> Any:
         """``(B, n)`` outputs on the rows of ``X`` (n, d0)
-        (:func:`solvable.xu_ziyin.network_output`)."""
+        (:func:`solvable.models.xu_ziyin.network_output`)."""
         return xu_ziyin.network_output(p["u"], p["W"], X, self.gamma)
 
     def loss(self, p: dict[str, Any]) -> Any:
@@ -249,7 +249,7 @@ class NodeScaled(_Model):
 
     def preactivations(self, p: dict[str, Any], X: Any) -> Any:
         """``Z_j(x_i) = w_j^T x_i / sqrt(d)``, shape (B, n, m)
-        (:func:`solvable.node_scaling.preactivations`)."""
+        (:func:`solvable.models.node_scaling.preactivations`)."""
         return node_scaling._preactivations(p["W"], X, math.sqrt(X.shape[-1]))
 
     def features(self, p: dict[str, Any], X: Any) -> Any:
@@ -384,7 +384,7 @@ class ThreeLayerReLU(_Model):
 
     def hidden(self, p: dict[str, Any], X: Any) -> tuple[Any, Any]:
         """Post-activations of the two hidden layers, (B, n, m) each
-        (:func:`solvable.three_layer.hidden`)."""
+        (:func:`solvable.models.three_layer.hidden`)."""
         return three_layer.hidden(p["W2"], p["W1"], X, elementwise("relu", "torch"),
                                   p.get("b2"), p.get("b1"))  # fmt: skip
 

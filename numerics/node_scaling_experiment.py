@@ -6,8 +6,9 @@ The network is :class:`numerics.models.NodeScaled` (eq. (2), output weights fixe
 its raw parameter-space flow ``dW/dt = -grad L_m`` is integrated by
 :func:`numerics.torch_flow.gradient_flow` (DOP853, error control per network) or stepped by
 :func:`numerics.torch_flow.gradient_descent`; the bounds come from
-:mod:`solvable.global_convergence`, ``kappa_n`` from :func:`solvable.ntg.kappa_n` and the node
-scalings from :func:`solvable.node_scaling.node_scaling_numeric`.
+:mod:`solvable.models.global_convergence`, ``kappa_n`` from :func:`solvable.models.ntg.kappa_n` and
+the node
+scalings from :func:`solvable.models.node_scaling.node_scaling_numeric`.
 
 * :func:`monitor_theorem_5_1`: gradient flow (not GD: Theorem 5.1 is a gradient-flow
   statement, and DOP853 at ``rtol = 1e-9`` integrates it without a step-size artefact) on
@@ -28,7 +29,7 @@ scalings from :func:`solvable.node_scaling.node_scaling_numeric`.
 
 Everything here returns numbers; the bounds, criteria and verdicts (Theorem 5.1 holding along
 the flow, the feature-learning regimes told apart, the orderings of Section 8.1.1) are in
-:mod:`solvable.confirmations.global_convergence`.
+:mod:`solvable.verification.confirmations.global_convergence`.
 
 The three experiments take ``device`` (default ``"cpu"``; ``"cuda"`` runs on a GPU), float64
 throughout, ``threads`` (``torch.set_num_threads`` for the call only, restored after; ``None``
@@ -63,10 +64,10 @@ from numerics.torch_flow import (
     gradient_flow,
     resolve_device,
 )
-from solvable import global_convergence as gcv
-from solvable import ntg
 from solvable._core import numbers as nb
-from solvable.node_scaling import node_scaling_numeric, sum_of_squares_numeric, zipf
+from solvable.models import global_convergence as gcv
+from solvable.models import ntg
+from solvable.models.node_scaling import node_scaling_numeric, sum_of_squares_numeric, zipf
 
 __all__ = [
     "SETTINGS_8_1_1",
@@ -210,7 +211,7 @@ def sphere_data(n: int, d: int, *, seed: int = 0, noise: float = 0.0,
 def node_scalings(m: int, gamma: float, alpha: float | None) -> np.ndarray:
     """``(lambda_{m,j})_{j<=m}`` of eq. (1) with Zipf weights (4) (``alpha in (0, 1)``;
     ``None`` only with ``gamma = 1``), from the generated evaluator of
-    :mod:`solvable.node_scaling`."""
+    :mod:`solvable.models.node_scaling`."""
     m = _int("m", m)
     gamma = _real("gamma", gamma, 0.0, 1.0)
     if alpha is None:
@@ -531,7 +532,7 @@ def monitor_theorem_5_1(
 
 def monitor_table(result: dict[str, Any]) -> str:
     """The measured ratios of :func:`monitor_theorem_5_1`, one line per case (numbers only:
-    the bounds are judged in :mod:`solvable.confirmations.global_convergence`): ``min_t
+    the bounds are judged in :mod:`solvable.verification.confirmations.global_convergence`): ``min_t
     eig_min/(a)``, ``max_t L/(b)``, ``max ||w_tj - w_0j||/(c)`` (and over the pre-Markov step),
     ``max ||Theta_t - Theta_0||_2/(d)`` and the width condition."""
     _result(result, (), "cases", ("gamma", "width", "eig_min_over_bound_min",
@@ -751,7 +752,7 @@ def section_8_1_1_summary(result: dict[str, Any]) -> dict[str, Any]:
     along the settings, the final risk and its late log-rate (second half of the run), the
     largest weight change and the relative NTG change at the end, and ``eig_min/kappa_n`` at
     the start and the end for gamma = 0 and gamma = 1.  The orderings the paper states are
-    judged in :mod:`solvable.confirmations.global_convergence`."""
+    judged in :mod:`solvable.verification.confirmations.global_convergence`."""
     _section_result(result)
     m = max(r["width"] for r in result["runs"])
     runs = sorted((r for r in result["runs"] if r["width"] == m), key=lambda r: -r["gamma"])
@@ -808,7 +809,7 @@ def draw_section_8_1_1(fig: Any, result: dict[str, Any]) -> dict[str, float]:
     simulation as markers, and the theory as lines: the ``gamma = 1`` infinite-width limit
     (``kernel_limit_risk``, the linear model with the mean NTG, Proposition 4.3) on the
     risk; Theorem 5.1(b)'s envelope ``exp(-gamma kappa_n t/2) R_0`` at ``t = step * lr``
-    for each ``gamma > 0`` (:func:`solvable.global_convergence.loss_bound_numeric`; the
+    for each ``gamma > 0`` (:func:`solvable.models.global_convergence.loss_bound_numeric`; the
     flow's bound, drawn as a reference for GD) on the risk; ``kappa_n`` (the ``gamma = 1``
     limit) and Theorem 5.1(a)'s ``gamma kappa_n/4`` on ``eig_min``.  The one drawing path
     of both :func:`plot_section_8_1_1` and ``solvable figures`` (``000-fig1``).  Returns
@@ -959,7 +960,7 @@ def single_relu_experiment(
     Recorded at step 0 and at most ``n_records - 1`` log-spaced steps (the rounded steps,
     duplicates dropped): the training risk ``(1/n) sum r_i^2`` and the test MSE; and, for
     ``gamma = 1``, the infinite-width limit of the same GD (:func:`kernel_gd` with the mean
-    NTG :func:`solvable.ntg.mean_ntg`, Proposition 4.3) from each network's own initial
+    NTG :func:`solvable.models.ntg.mean_ntg`, Proposition 4.3) from each network's own initial
     outputs on train and test.  Plain numbers.  Work caps: ``steps`` at most
     :data:`MAX_STEPS`, ``repeats`` at most :data:`MAX_REPEATS`, ``n_records`` at most
     :data:`MAX_RECORDS`; repeat ``r`` draws its data from ``data_seed + 1000 r`` (an int

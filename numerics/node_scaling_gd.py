@@ -3,8 +3,8 @@ Theorem 6.1 monitored step by step, and the mean-field linear network (Theorem 7
 bullet).
 
 Source: seed ``000_f57230b12d385b63.txt``, Sections 3.2 (eq. (8)), 6, 7.2, 7.3.  Every
-gradient here comes from the package's losses (:func:`solvable.node_scaling.zeroed_loss`,
-:func:`solvable.node_scaling.loss`) by torch autograd, or from the hand-written gradient of
+gradient here comes from the package's losses (:func:`solvable.models.node_scaling.zeroed_loss`,
+:func:`solvable.models.node_scaling.loss`) by torch autograd, or from the hand-written gradient of
 :class:`NodeScaledGD` (tested against autograd); no closed form produces a trajectory.
 
 * :func:`first_step_runs`: one GD step (8) of the zeroed model (Assumption 7.7) from
@@ -20,7 +20,8 @@ gradient here comes from the package's losses (:func:`solvable.node_scaling.zero
   scaling ``lambda_{m,j} = 1/m^2`` with learning rate ``eta_0 m`` (Section 7, Yang & Hu).
 
 Everything returns numbers (JSON-serialisable dicts); the verdicts are in
-:mod:`solvable.confirmations.node_scaling` and :mod:`solvable.confirmations.global_convergence`.
+:mod:`solvable.verification.confirmations.node_scaling` and
+:mod:`solvable.verification.confirmations.global_convergence`.
 float64 throughout; ``device`` (default ``"cpu"``).
 """
 
@@ -45,9 +46,9 @@ from numerics.node_scaling_experiment import (
 )
 from numerics.node_scaling_linear import linear_data
 from numerics.torch_flow import gradient_descent, resolve_device
-from solvable import global_convergence as gcv
-from solvable import node_scaling as ns
 from solvable._core.activations import check_activation, elementwise, evaluator
+from solvable.models import global_convergence as gcv
+from solvable.models import node_scaling as ns
 
 __all__ = [
     "NodeScaledGD",

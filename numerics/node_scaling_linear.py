@@ -4,12 +4,13 @@ The raw parameter-space gradient flow / gradient descent of eq. (5) (model
 :class:`numerics.models.NodeScaled` with ``activation="linear"``, torch, float64, batched over
 initialisations, widths (padded) and scalings): :func:`run_linear`, :func:`flow_runs`.  Monte
 Carlo over initialisations samples the limit (19)-(20) of Theorem 7.4
-(:func:`solvable.linear_node_scaling.limit`, confirmed against the flow): the contributions of
+(:func:`solvable.models.linear_node_scaling.limit`, confirmed against the flow): the contributions
+of
 Theorem 7.5 (:func:`contribution_samples`), the feature-learning ratios of Definitions 7.1 /
 7.3 at ``t = oo`` (:func:`feature_learning_sweep`) and the pruning error of Proposition 7.6
 (:func:`pruning_samples`).  Everything here returns numbers (arrays, samples, fitted slopes);
 the comparisons with the theory, their tolerances and verdicts are in
-:mod:`solvable.confirmations.linear_node_scaling`.
+:mod:`solvable.verification.confirmations.linear_node_scaling`.
 
 Convergence: the flow is linear in ``W``; in the data coordinates ``V^T beta`` its error decays
 like ``exp(-eta S D_i^2 t / d)`` (``S = sum lambda = 1`` under eq. (1)).  The data made by
@@ -29,9 +30,9 @@ import numpy as np
 
 from numerics.models import NodeScaled, node_scaled_parameters
 from numerics.torch_flow import gradient_descent, gradient_flow
-from solvable import linear_node_scaling as lns
-from solvable import node_scaling as ns
 from solvable._core import numbers as nb
+from solvable.models import linear_node_scaling as lns
+from solvable.models import node_scaling as ns
 
 __all__ = [
     "DATA_SETS",
@@ -278,7 +279,7 @@ def sample_limits(
     nodes: Any = None, probes: Any = None,
 ) -> dict[str, Any]:  # fmt: skip
     """Draw ``W0 ~ N(0, I)``, ``a = +-1`` and evaluate (19)-(20)
-    (:func:`solvable.linear_node_scaling.limit`): returns the contributions ``c_j =
+    (:func:`solvable.models.linear_node_scaling.limit`): returns the contributions ``c_j =
     sqrt(lambda_j) a_j w_inf_j`` for ``nodes`` (0-based, (N, len, d)), ``f`` on probes (N,
     p), and the per-node changes ``x^T (w_inf_j - w_0j)`` and ``x^T w_0j`` at the first probe
     (N, m) for the feature-learning ratios.  ``samples`` in ``[2, MAX_SAMPLES]``."""

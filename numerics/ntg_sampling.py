@@ -2,8 +2,8 @@
 
 Draws of model (2) at the initialisation of Assumption 3.3 (``w_j ~ N(0, I_d)``, ``a_j = +-1``,
 :func:`numerics.models.node_scaled_parameters`); the NTG (7) of each draw is evaluated by the
-sympy-generated torch code of :func:`solvable.ntg.ntg`.  Compared with the exact values of
-:mod:`solvable.ntg`: the mean ``Theta*(X)`` (eq. (10)), the Frobenius variance ``C_0(X)
+sympy-generated torch code of :func:`solvable.models.ntg.ntg`.  Compared with the exact values of
+:mod:`solvable.models.ntg`: the mean ``Theta*(X)`` (eq. (10)), the Frobenius variance ``C_0(X)
 sum_j lambda_{m,j}^2`` at width ``m`` and its limit (13), and the almost-sure convergence
 (11) along one sequence of nodes (nested widths).
 """
@@ -17,12 +17,12 @@ from typing import Any
 import numpy as np
 
 from numerics.models import node_scaled_parameters
-from solvable import node_scaling as ns
-from solvable import ntg as ntg_mod
 from solvable._core import numbers as nb
 from solvable._core.activations import check_activation
 from solvable._core.tolerance import MC_CONFIDENCE, MonteCarlo, monte_carlo
-from solvable.global_convergence import activation_bounds
+from solvable.models import node_scaling as ns
+from solvable.models import ntg as ntg_mod
+from solvable.models.global_convergence import activation_bounds
 
 __all__ = [
     "NestedWidths",

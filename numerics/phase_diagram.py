@@ -11,12 +11,12 @@ measures:
 * :func:`measure_points` / :func:`phase_grid`: per phase point and layer the relative
   distances RD (eq. (10)) per (width, seed), the slope ``S_W`` of eq. (11) with its
   standard error (:class:`SlopeFit`) and the regime
-  (:func:`solvable.three_layer.regime_from_slope`); a grid is a :class:`PhaseDiagram`;
+  (:func:`solvable.models.three_layer.regime_from_slope`); a grid is a :class:`PhaseDiagram`;
 * :func:`boundaries`: the zero crossings of ``S_W`` by linear interpolation between
   neighbouring grid points (the stars of Figure 5), with the slopes' standard errors
   propagated through the interpolation (:class:`Crossing`);
 * :func:`table_2_invariance`: ``S_W1``, ``S_W2`` for each scaling of Table 2
-  (:data:`solvable.three_layer.TABLE_2`; the exponent of ``alpha`` varies inside a group at
+  (:data:`solvable.models.three_layer.TABLE_2`; the exponent of ``alpha`` varies inside a group at
   fixed ``(gamma_2, gamma_3)``), the spread inside each group against the seed noise;
 * the condensation diagnostic of Figures 2, 3 and 8: :func:`cosine_matrix` (``D(u, v)`` of
   eq. (2) between the input weights of the half of the neurons with the largest norm),
@@ -28,7 +28,7 @@ measures:
 
 Numbers only: which regime the paper states where (``PAPER_POINTS``), and whether a
 measurement confirms it, belong to the verification layer
-(:mod:`solvable.confirmations.three_layer`).
+(:mod:`solvable.verification.confirmations.three_layer`).
 
 The slope and its error (:class:`SlopeFit`): ``S`` is the least-squares slope of the
 seed mean of ``log RD`` on ``log m`` (:func:`numerics.sweep_three_layer.fit_slope`); with
@@ -71,8 +71,8 @@ from numerics.sweep_three_layer import (
 )
 from numerics.sweeps import run_sweep
 from numerics.torch_flow import gradient_flow, initialise
-from solvable import three_layer
 from solvable._core import numbers as nb
+from solvable.models import three_layer
 
 __all__ = [
     "BAND",
@@ -202,7 +202,7 @@ class SlopeFit:
     seed_slopes: tuple[float, ...]
 
     def regime(self, band: float = BAND) -> str:
-        """:func:`solvable.three_layer.regime_from_slope` with the band
+        """:func:`solvable.models.three_layer.regime_from_slope` with the band
         ``max(band, 2 err)`` (a slope within two standard errors of 0 reads as critical);
         ``"undetermined"`` without a slope (fewer than two widths with converged runs)."""
         if not math.isfinite(self.slope):
@@ -583,7 +583,7 @@ def boundaries(diagram: PhaseDiagram, layer: Layer, axis: str = "gamma_3") -> li
 # ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Table2Group:
-    """One group of Table 2: ``names`` of its rows (:data:`solvable.three_layer.TABLE_2`),
+    """One group of Table 2: ``names`` of its rows (:data:`solvable.models.three_layer.TABLE_2`),
     their exponents ``s`` of ``alpha = m^s``, the common ``(gamma_2, gamma_3)``, the
     measured ``points`` (same widths and seeds: paired), ``spread[layer]`` = max - min of
     ``S_W`` over the rows and ``noise[layer]`` = the largest ``err`` over the rows."""
@@ -609,7 +609,7 @@ def _rational(expr: Any) -> Fraction:
 
 def table_2_groups() -> list[tuple[str, list[tuple[str, Fraction, Fraction, Fraction]]]]:
     """Table 2's rows as ``(group, [(name, s, gamma_2, gamma_3), ...])`` from
-    :data:`solvable.three_layer.TABLE_2`: ``s = lim log(alpha)/log m`` and the coordinates
+    :data:`solvable.models.three_layer.TABLE_2`: ``s = lim log(alpha)/log m`` and the coordinates
     by eqs. (8)-(9).  Each row's scalings are checked to be the representative
     ``rd_point`` trains (:func:`numerics.sweep_three_layer.scale_exponents` with that
     ``s``: ``beta_3 = beta_2 = m^-p``, ``beta_1 = m^-q``); a mismatch is a ``ValueError``."""
@@ -772,11 +772,11 @@ def aligned_fraction(W: Any, *, top: float = 0.5, threshold: float = 0.9) -> flo
 class NormalisedThreeLayer:
     """The normalised flow (7) as a model for :mod:`numerics.torch_flow`: the risk (3) of
     the network (1) with output factor ``kappa_3`` in place of ``1/alpha``
-    (:func:`solvable.three_layer.risk` with ``alpha = 1/kappa_3``), blocks ``a``, ``W2``,
+    (:func:`solvable.models.three_layer.risk` with ``alpha = 1/kappa_3``), blocks ``a``, ``W2``,
     ``W1`` (and ``b2``, ``b1``) at the rates ``1``, ``kappa_1^2``, ``kappa_2^2`` (the
     biases at their weight's rate: they are its extra column, Section 3), so that
     ``d thetabar/dtbar = -rate * grad Rbar`` is (7) (e_i inside the sum: see the erratum
-    on (7) in :mod:`solvable.three_layer`)."""
+    on (7) in :mod:`solvable.models.three_layer`)."""
 
     def __init__(self, X: Any, y: Any, kappas: tuple[float, float, float],
                  bias: bool = False) -> None:  # fmt: skip
@@ -831,8 +831,8 @@ def normalised_vs_raw(
     (:class:`NormalisedThreeLayer`) from ``thetabar_0 = D^-1 theta_0`` (eq. (6)), both by
     DOP853 at ``rtol`` in float64.  ``times`` are in units of the normalised time
     ``tbar``; the raw flow runs to ``t = tbar / (dtbar/dt)``.  The kappas and the time
-    factor are the model's (:func:`solvable.three_layer.kappas`,
-    :func:`solvable.three_layer.time_factor`, exact sympy, then floats);
+    factor are the model's (:func:`solvable.models.three_layer.kappas`,
+    :func:`solvable.models.three_layer.time_factor`, exact sympy, then floats);
     ``kappa_fn``/``time_factor_fn`` replace them (to test that a wrong one is caught).
 
     ``bias``: with biases, drawn as ``rd_point`` does (``b1 ~ N(0, beta_1^2)``, ``b2 ~

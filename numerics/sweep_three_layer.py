@@ -6,8 +6,8 @@ the paper folds them into ``W1`` and ``W2``, Section 3) is initialised at a phas
 descent on the risk (3) of a 1-d problem of four points until the risk falls below a
 tolerance; it returns the relative distances (10) of the first- and second-layer input
 weights.  :func:`slopes` fits ``S_W = d log RD / d log m`` (eq. (11)) by least squares.
-Numbers only: which regime a slope means (:func:`solvable.three_layer.regime_from_slope`)
-and where the paper states one (:data:`solvable.three_layer.PAPER_POINTS`) are the model's.
+Numbers only: which regime a slope means (:func:`solvable.models.three_layer.regime_from_slope`)
+and where the paper states one (:data:`solvable.models.three_layer.PAPER_POINTS`) are the model's.
 
 The representatives of a phase point (:func:`scale_exponents`, :func:`initial_scales`):
 eqs. (8)-(9) give, for ``alpha = m^s``, ``beta_3 = m^-p``, ``beta_2 = B m^-p`` (Assumption
@@ -74,8 +74,8 @@ import sympy as sp
 from numerics.measures import record_loss, relative_distance
 from numerics.models import ThreeLayerReLU
 from numerics.torch_flow import gradient_descent, initialise, resolve_device
-from solvable import three_layer
 from solvable._core import numbers as nb
+from solvable.models import three_layer
 
 __all__ = [
     "BATCH_ENTRIES",
@@ -147,9 +147,9 @@ def scale_exponents(gamma_2: Any, gamma_3: Any, alpha_exponent: Any = 0) -> dict
 
     Returns ``{"alpha": s, "beta_1": -q, "beta_2": -p, "beta_3": -p}`` (so that e.g.
     ``beta_1 = m^(-q)``) with ``p = (gamma_2 + gamma_3 - s)/3`` and ``q = (gamma_3 - s -
-    2 gamma_2)/3``: the model's :func:`solvable.three_layer.power_law_scheme` (``B = 1``,
+    2 gamma_2)/3``: the model's :func:`solvable.models.three_layer.power_law_scheme` (``B = 1``,
     Table 2's parametrisation; claim ``three_layer.power_law_family``), each exponent read
-    off by :func:`solvable.three_layer.exponent`.  Exact rationals; floats are read through
+    off by :func:`solvable.models.three_layer.exponent`.  Exact rationals; floats are read through
     their decimal repr."""
     return dict(_scale_exponents(_fraction("gamma_2", gamma_2), _fraction("gamma_3", gamma_3),
                                  _fraction("alpha_exponent", alpha_exponent)))  # fmt: skip

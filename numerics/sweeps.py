@@ -74,7 +74,7 @@ exponent is negative (kernel), ``~ sqrt(R)``, exponent ``(a - 2b)/2``, when ``R 
 and ``F -> 0``, and ``Theta(1)`` (exponent 0) otherwise.  Phases: t_c exponent > 0
 frozen, < 0 unstable, else kernel if the NTK-change exponent is < 0, else feature
 learning.  This agrees with Theorem 2 as implemented in
-:func:`solvable.phases.xu_ziyin_phase` (tested for random exponents).
+:func:`solvable.models.phases.xu_ziyin_phase` (tested for random exponents).
 
 Measured phase (:func:`classify`): exponents fitted by least squares on log-log of the
 seed mean against kappa, error = the larger of the regression standard error and the
@@ -105,7 +105,7 @@ import numpy as np
 
 from numerics import measures, models, torch_flow
 from solvable._core import numbers as nb
-from solvable.phases import Scaling, table_1, xu_ziyin_phase
+from solvable.models.phases import Scaling, table_1, xu_ziyin_phase
 
 __all__ = [
     "DELTA",
@@ -466,7 +466,7 @@ def predicted_exponents(
     """Exponents of ``t_c`` and of ``|K(T) - K(0)|/K(0)`` in kappa from eqs. (11)/(27),
     (28) and the conserved ``K^2 - 4 eta_u eta_w gamma^2 rho^2 f^2`` (module docstring).
     Exponents: int, float (exact binary value), Fraction or sympy Rational (validated by
-    :class:`solvable.phases.Scaling`)."""
+    :class:`solvable.models.phases.Scaling`)."""
     s = Scaling(c_d, c_gamma, c_u, c_w, c_eta_u, c_eta_w, zero_initial_output)
     m = max(s.c_eta_w + s.c_u, s.c_eta_u + s.c_w)
     a = 2 * s.c_gamma + s.c_eta_u + s.c_eta_w
@@ -794,7 +794,7 @@ def classify(t_c: ExponentFit, ntk_change: ExponentFit) -> str:
 @dataclass(frozen=True)
 class PhaseCase:
     """One simulated cell: ``name`` (e.g. ``"NTK, c_eta"``), its
-    :class:`solvable.phases.Scaling`, the paper's printed phase (``""`` if none) and
+    :class:`solvable.models.phases.Scaling`, the paper's printed phase (``""`` if none) and
     ``d_scale`` (width at kappa = 1; the fixed width when c_d = 0)."""
 
     name: str
@@ -834,7 +834,7 @@ _SHORT_BLOCKS = {"c_eta": "c_eta", "c_eta^*": "c_eta*", "(c_eta^+, c_gamma^+)": 
 
 
 def table_1_cases(lazy_width: int = 16) -> dict[str, PhaseCase]:
-    """Every cell of Table 1 (:func:`solvable.phases.table_1`) as a :class:`PhaseCase`,
+    """Every cell of Table 1 (:func:`solvable.models.phases.table_1`) as a :class:`PhaseCase`,
     keyed ``"<column>, <block>"`` (blocks ``c_eta``, ``c_eta*``, ``+``, ``-``), plus each
     lazy cell with a Gaussian initialisation (``"lazy (gaussian), <block>"``: nonzero
     initial output, outside case 2 of eq. (29)).  The lazy width is ``lazy_width``."""
@@ -857,7 +857,7 @@ def table_1_cases(lazy_width: int = 16) -> dict[str, PhaseCase]:
 class PhaseMeasurement:
     """A case measured at ``kappas`` (``widths``, ``seeds`` networks each): the fits,
     the measured phase, the predicted exponents, the phase from
-    :func:`solvable.phases.xu_ziyin_phase`, and the raw results (one dict per kappa)."""
+    :func:`solvable.models.phases.xu_ziyin_phase`, and the raw results (one dict per kappa)."""
 
     case: PhaseCase
     kappas: tuple[float, ...]

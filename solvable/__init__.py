@@ -1,28 +1,30 @@
 """solvable: exact solutions of lazy vs rich training, as checked mathematics.
 
-Models (one module per paper or model; each is its sympy source, its generated evaluators,
-its loss and flow, its conservation laws, claims and errata):
+The package has three layers, each a folder, importing downward only:
 
-* :mod:`solvable.xu_ziyin`, :mod:`solvable.phases`: seed 001 (Xu & Ziyin), Sections 2 and 3;
-* :mod:`solvable.kunin`: seed 003 (Kunin et al.);
-* :mod:`solvable.three_layer`: seed 004;
-* :mod:`solvable.lazy_training`, :mod:`solvable.kernels`, :mod:`solvable.linearisation`:
-  seed 002 (the NTK lecture);
-* :mod:`solvable.node_scaling`, :mod:`solvable.ntg`, :mod:`solvable.global_convergence`,
-  :mod:`solvable.linear_node_scaling`: seed 000 (asymmetrical node scaling).
+* :mod:`solvable._core` knows no model: numbers and validation, backends, the claim records,
+  the tolerance policy, gradient flows and the model protocol (:class:`Model`);
+* :mod:`solvable.models`: one module (or subpackage) per paper or model, each its sympy
+  source, generated evaluators, loss and flow, conservation laws, claims and errata;
+* :mod:`solvable.verification`: the registry, errata, simulation-backed confirmations,
+  figures, the CLI and the pytest oracle and plugin (above :mod:`numerics`, which integrates
+  the raw flows).
 
-:data:`MODELS` is the one list of models: the registry (:mod:`solvable.theorems`), the
-errata (:mod:`solvable.errata`), ``solvable phases`` and :func:`numerics.simulate` are built
-from it.  Adding a model is one module (defining ``MODEL``, see :class:`solvable.Model`) and
-one line in ``_MODEL_MODULES`` below.
+:data:`MODELS` is the one list of models: the registry, the errata, ``solvable phases`` and
+:func:`numerics.simulate` are built from it.  Adding a model is one module in
+``solvable/models/`` (defining ``MODEL``, see :class:`solvable.Model`) and one line in
+``_MODEL_MODULES`` below.
 
-Verification (import them by name; they sit above :mod:`numerics`):
-:mod:`solvable.theorems`, :mod:`solvable.errata`, :mod:`solvable.testing` (pytest oracle),
-:mod:`solvable.cli`, :mod:`solvable.confirmations`.
+Short paths: ``solvable.<model>`` is ``solvable.models.<model>`` and ``solvable.theorems``,
+``solvable.errata``, ``solvable.testing``, ... are ``solvable.verification.<name>``, the same
+module objects (:mod:`solvable._core.aliases`), so ``from solvable import kunin`` and
+``from solvable.testing import check`` work.  The verification layer is imported only when
+one of its modules is.
 """
 
 import importlib
 
+from solvable._core.aliases import install
 from solvable._core.claims import Erratum, Theorem, Verdict
 from solvable._core.model import Model, System
 from solvable._core.tolerance import MonteCarlo, Tolerance, monte_carlo
@@ -45,9 +47,21 @@ _MODEL_MODULES = (  # the one list of models, in the registry's order: one line 
 )
 
 MODELS: tuple[Model, ...] = tuple(
-    importlib.import_module(f"{__name__}.{name}").MODEL for name in _MODEL_MODULES
+    importlib.import_module(f"{__name__}.models.{name}").MODEL for name in _MODEL_MODULES
 )
-"""Every model's :class:`Model` record (its module, ``solvable.<name>``, is imported here)."""
+"""Every model's :class:`Model` record (its module, ``solvable.models.<name>``, is imported
+here)."""
+
+_VERIFICATION_MODULES = ("theorems", "errata", "testing", "cli", "pytest_plugin",
+                         "verify_runner", "proof_cache", "confirmations", "figures")  # fmt: skip
+
+install({
+    **{f"{__name__}.{name}": f"{__name__}.models.{name}" for name in _MODEL_MODULES},
+    **{f"{__name__}.{name}": f"{__name__}.verification.{name}" for name in _VERIFICATION_MODULES},
+})  # fmt: skip
+for _name in _MODEL_MODULES:  # imported above: bound now, as ``import solvable`` always did
+    globals()[_name] = importlib.import_module(f"{__name__}.models.{_name}")
+del _name
 
 __all__ = [
     "MODELS",

@@ -8,7 +8,7 @@ examples) and of the explicit ``slow`` property tests (5000-10^4 random examples
 every edge failure so far.
 
 ``SOLVABLE_CACHE_DIR`` and ``SOLVABLE_CONFIG_DIR``: ``solvable verify``'s proof cache and
-the secret that authenticates its entries (``solvable.proof_cache``) point at a fresh
+the secret that authenticates its entries (``solvable.verification.proof_cache``) point at a fresh
 temporary directory for the whole session (mode 0700, from ``mkdtemp``), so no test reads a
 cache it did not write, nor the user's secret.
 """

@@ -9,8 +9,8 @@ import numpy as np
 from fuzz_harness import Entry
 
 import numerics
-from solvable import kunin
-from solvable import mirror_flow as mf
+from solvable.models import kunin
+from solvable.models import mirror_flow as mf
 
 # ---------------------------------------------------------------------------
 # kunin, Part I: two data points in d = 2, isotropic (X^T X = I)

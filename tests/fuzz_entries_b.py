@@ -1,7 +1,7 @@
 """Fuzz entries, group b (see tests/test_fuzz_every_entry_point.py).
 
 Modules ``three_layer``, ``kernels``, ``linearisation``, ``lazy_training`` and
-``solvable.testing`` (the pytest oracles: their good calls feed them the exact solution
+``solvable.verification.testing`` (the pytest oracles: their good calls feed them the exact solution
 itself, as a correct trainer would produce it).
 """
 
@@ -15,11 +15,12 @@ import numpy as np
 import sympy as sp
 from fuzz_harness import Entry
 
-from solvable import kernels, kunin, lazy_training, linearisation, testing, three_layer
-from solvable import node_scaling as ns
-from solvable import xu_ziyin as xz
 from solvable._core.activations import elementwise
 from solvable._core.tolerance import Tolerance
+from solvable.models import kernels, kunin, lazy_training, linearisation, three_layer
+from solvable.models import node_scaling as ns
+from solvable.models import xu_ziyin as xz
+from solvable.verification import testing
 
 _RECORD = "output record: built by the package, users do not construct it"
 

@@ -13,11 +13,11 @@ from fuzz_harness import Entry
 
 import solvable
 from numerics import models, torch_flow
-from solvable import global_convergence as gc
-from solvable import linear_node_scaling as lns
-from solvable import node_scaling as ns
-from solvable import ntg
 from solvable._core.activations import elementwise
+from solvable.models import global_convergence as gc
+from solvable.models import linear_node_scaling as lns
+from solvable.models import node_scaling as ns
+from solvable.models import ntg
 
 # ---------------------------------------------------------------------------
 # good arguments (tiny: two data points in R^2, width 2)

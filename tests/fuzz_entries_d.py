@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 from fuzz_harness import Entry
 
-from solvable import delayed_rich as dr
-from solvable import kunin, phases
-from solvable import piecewise_linear as pl
-from solvable import xu_ziyin as xz
+from solvable.models import delayed_rich as dr
+from solvable.models import kunin, phases
+from solvable.models import piecewise_linear as pl
+from solvable.models import xu_ziyin as xz
 
 # ---------------------------------------------------------------------------
 # xu_ziyin: one data point in d0 = 2, width d = 2

@@ -14,7 +14,7 @@ from fuzz_harness import Entry
 
 from numerics import measures, models, mp, scipy_ode, sweeps
 from solvable._core.flows import GradientFlow
-from solvable.phases import Scaling
+from solvable.models.phases import Scaling
 
 # ---------------------------------------------------------------------------
 # numerics.mp: x' = -sqrt(a) x, y' = -b y (two states, two parameters, and a node that is a

@@ -20,8 +20,8 @@ from numerics import lazy_width as lw
 from numerics import node_scaling_gd as gd
 from numerics import ntg_sampling as ntgs
 from numerics.models import WideTwoLayer
-from solvable import kernels as kn
-from solvable import node_scaling as ns
+from solvable.models import kernels as kn
+from solvable.models import node_scaling as ns
 
 _X2 = [[1.0, 0.5], [0.2, -1.0]]
 _W = [[[0.5, -0.2], [0.1, 0.7]]]  # (B, h, d) = (1, 2, 2)

@@ -25,7 +25,7 @@ from numerics import phase_diagram as pd
 from numerics import sweep_three_layer as stl
 from numerics.models import ThreeLayerReLU
 from numerics.torch_flow import initialise
-from solvable import node_scaling as ns
+from solvable.models import node_scaling as ns
 
 _X2 = [[1.0, 0.5], [0.2, -1.0]]
 

@@ -21,9 +21,10 @@ from hypothesis.extra import numpy as hnp
 
 from numerics import alpha_scaling as al
 from numerics.models import WideTwoLayer
-from solvable import kunin, theorems
 from solvable._core.claims import prove_zero
-from solvable.confirmations import kunin as kunin_claims
+from solvable.models import kunin
+from solvable.verification import theorems
+from solvable.verification.confirmations import kunin as kunin_claims
 
 U = float(np.finfo(np.float64).eps) / 2  # unit roundoff of float64
 SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}

@@ -27,9 +27,10 @@ from hypothesis import strategies as st
 import numerics
 import solvable
 from numerics import torch_flow
-from solvable import cli, kernels, kunin, node_scaling, ntg, three_layer
-from solvable import xu_ziyin as xz
 from solvable._core import numbers as nb
+from solvable.models import kernels, kunin, node_scaling, ntg, three_layer
+from solvable.models import xu_ziyin as xz
+from solvable.verification import cli
 
 # ---------------------------------------------------------------------------
 # good arguments the one-case tests below start from (the fuzz of every public entry point

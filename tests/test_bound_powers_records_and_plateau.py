@@ -13,8 +13,8 @@ import sympy as sp
 import torch  # noqa: F401  (the experiments import it lazily: paid at collection, not in a test)
 
 from numerics import node_scaling_experiment as ex
-from solvable import delayed_rich as dr
-from solvable import global_convergence as gc
+from solvable.models import delayed_rich as dr
+from solvable.models import global_convergence as gc
 
 # ---------------------------------------------------------------------------
 # Theorems 5.1 and 6.1: the power of every variable in every bound, as printed
@@ -80,8 +80,8 @@ def _entries():
 
 
 def test_every_theorem_bound_scales_with_the_printed_powers():
-    """Keys solvable/global_convergence.py:223:core/ReplaceBinaryOperator_Pow_Mod:7 and
-    solvable/global_convergence.py:256:core/ReplaceBinaryOperator_Pow_Mod:46 (any operator
+    """Keys solvable/models/global_convergence.py:223:core/ReplaceBinaryOperator_Pow_Mod:7 and
+    solvable/models/global_convergence.py:256:core/ReplaceBinaryOperator_Pow_Mod:46 (any operator
     mutant of a bound's monomial): for every entry, once the paper's non-power factor (log,
     exp, (C^2 + C_1)^p, (1 - beta)^-2, ...) is divided out, scaling one variable by 2
     multiplies the entry by exactly 2^p with p the paper's power (0 for a variable it lacks),
@@ -123,7 +123,7 @@ def test_experiments_record_at_n_records_log_spaced_steps():
 # delayed-rich plateau time: T_p = (Omega + D/2)/(kappa^2 Y^2) = 1/(Omega - D/2)
 # ---------------------------------------------------------------------------
 def test_plateau_time_is_one_over_omega_minus_half_d():
-    """Key solvable/delayed_rich.py:119:core/ReplaceBinaryOperator_Pow_Mul:1 (kappa^2 Y^2 in
+    """Key solvable/models/delayed_rich.py:119:core/ReplaceBinaryOperator_Pow_Mul:1 (kappa^2 Y^2 in
     every form built on it: T_p, T_half_lead, T_p_series)."""
     ev = dr.evaluators("mpmath")
     theta0 = mpmath.mpf("0.9")

@@ -5,13 +5,14 @@ inside and one unit outside (float64: ``np.nextafter``; exact rationals: ``1/10^
 expected answer derived from the paper's statement (quoted in each docstring), never from the
 code's output:
 
-* seed 003 (Kunin et al., Part I, regimes 1-3): :func:`solvable.kunin.regime`'s four
+* seed 003 (Kunin et al., Part I, regimes 1-3): :func:`solvable.models.kunin.regime`'s four
   thresholds ``delta >= ratio scale`` (lazy), ``delta <= -ratio scale`` (delayed rich),
   ``|delta| < scale/ratio`` (rich), ``ratio >= 1``; hypothesis over the rates, ``|beta|`` and
   ``ratio`` and monotonicity in ``delta``;
 * seed 001 (Xu & Ziyin, Section 3): eq. (28) (``max(a, b) = 0``), eq. (30) (``b > a``
-  strictly) and the three cases of eq. (29) in :func:`solvable.phases.xu_ziyin_phase`;
-  Section 3.2's ``c_w > 0`` / ``c_w <= 0`` split in :func:`solvable.phases.initialisation_phase`;
+  strictly) and the three cases of eq. (29) in :func:`solvable.models.phases.xu_ziyin_phase`;
+  Section 3.2's ``c_w > 0`` / ``c_w <= 0`` split in
+  :func:`solvable.models.phases.initialisation_phase`;
 * seed 000 (Section 7.2 / Proposition 7.6): ``r = floor(rho m)`` at ``rho m`` an integer, the
   open interval ``0 < rho < 1``, the mass bound ``Lambda_T <= S`` and footnote 3's step bounds;
 * the cosine clamp of the kernels' float64 and torch evaluators (``|rho| <= 1``, 8 ulps slack)
@@ -31,9 +32,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import numerics
-from solvable import kernels, kunin, phases
-from solvable import linear_node_scaling as lns
-from solvable import node_scaling as ns
+from solvable.models import kernels, kunin, phases
+from solvable.models import linear_node_scaling as lns
+from solvable.models import node_scaling as ns
 
 UP, DOWN = math.inf, -math.inf
 

@@ -24,12 +24,12 @@ import numpy as np
 import pytest
 
 from numerics.ntg_sampling import Proposition43
-from solvable import global_convergence as gc
-from solvable import kunin
 from solvable._core import exact_gram
 from solvable._core.tolerance import MonteCarlo
-from solvable.figures import seed_003
-from solvable.figures._common import new_figure
+from solvable.models import global_convergence as gc
+from solvable.models import kunin
+from solvable.verification.figures import seed_003
+from solvable.verification.figures._common import new_figure
 
 matplotlib.use("Agg")
 
@@ -107,7 +107,7 @@ def test_exact_gram_refuses_exactly_above_the_documented_work(monkeypatch, rows)
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("R0_sq", [2, "0.3", 7.25])
 def test_gd_residual_bound_at_dps_is_the_theorem_6_1_formula_to_dps_digits(R0_sq):
-    """Mutant solvable/global_convergence.py:627:core/ReplaceBinaryOperator_Add_Div:9."""
+    """Mutant solvable/models/global_convergence.py:627:core/ReplaceBinaryOperator_Add_Div:9."""
     # binary fractions: the constants and eta are the same numbers in float64 and mpmath
     c = gc.Constants(n=4, d=2, kappa_n=0.5, gamma=0.5, delta=0.25, C=1.0, C1=1.0, M=1.0)
     eta = 2.0 ** -math.ceil(-math.log2(float(gc.step_size_limit_numeric(c))) + 1)
@@ -130,7 +130,8 @@ def test_gd_residual_bound_at_dps_is_the_theorem_6_1_formula_to_dps_digits(R0_sq
 def test_seed_003_plateau_title_prints_max_relative_difference_of_drawn_half_times(
     monkeypatch,
 ):
-    """Mutant solvable/figures/seed_003.py:138:core/ReplaceBinaryOperator_Sub_Add:11."""
+    """Mutant
+    solvable/verification/figures/seed_003.py:138:core/ReplaceBinaryOperator_Sub_Add:11."""
 
     # stand-in for the scipy flow (the slow part): the closed form at the grid times, so the
     # "simulated" T_1/2 is the grid interpolation of the exact curve (still != T_half)

@@ -21,11 +21,11 @@ import numpy as np
 import pytest
 
 import numerics
-from solvable import kunin
-from solvable import linear_node_scaling as lns
-from solvable import node_scaling as ns
-from solvable import xu_ziyin as xz
 from solvable._core.tolerance import relative_error
+from solvable.models import kunin
+from solvable.models import linear_node_scaling as lns
+from solvable.models import node_scaling as ns
+from solvable.models import xu_ziyin as xz
 
 # ---------------------------------------------------------------------------
 # seed 003: sign branches

@@ -18,11 +18,11 @@ from numerics import kernel_sampling as ks
 from numerics import lazy_width as lw
 from numerics import torch_flow
 from numerics.sweeps import fit_exponent
-from solvable import kernels as kn
-from solvable import kunin, mirror_flow, node_scaling, xu_ziyin
 from solvable._core import arrays
-from solvable.confirmations import kernels as confirm_kn
-from solvable.confirmations import linearisation as confirm_lin
+from solvable.models import kernels as kn
+from solvable.models import kunin, mirror_flow, node_scaling, xu_ziyin
+from solvable.verification.confirmations import kernels as confirm_kn
+from solvable.verification.confirmations import linearisation as confirm_lin
 
 F64 = torch.float64
 
@@ -50,7 +50,7 @@ def _entries(flow) -> int:
 
 @pytest.mark.parametrize(("build", "sizes"), _FLOWS, ids=lambda v: getattr(v, "__qualname__", ""))
 def test_symbolic_flow_cap_counts_exactly_its_data_and_weight_entries(build, sizes, monkeypatch):
-    """Mutant solvable/mirror_flow.py:346:core/ReplaceBinaryOperator_Mul_BitOr:30 (``2 * d``
+    """Mutant solvable/models/mirror_flow.py:346:core/ReplaceBinaryOperator_Mul_BitOr:30 (``2 * d``
     -> ``2 | d`` in diagonal_flow's entry count): a flow of exactly MAX_SYMBOLIC_ENTRIES
     entries is built, one entry over it is refused with a ValueError naming every size."""
     count = _entries(build(**sizes))  # built under the real cap (small sizes), then cached
@@ -130,7 +130,8 @@ def _draws(full: bool, monkeypatch) -> tuple[list[tuple[int, int]], str]:
 
 
 def test_gaussian_limit_full_run_draws_at_least_the_fast_defaults_samples(monkeypatch):
-    """Mutant solvable/confirmations/kernels.py:273:core/AddNot:29 (``40_000 if full`` ->
+    """Mutant solvable/verification/confirmations/kernels.py:273:core/AddNot:29 (``40_000 if full``
+    ->
     ``40_000 if not full``): ``full=True`` is 'the full sweep ... instead of its fast
     default' (Theorem.verify), so it covers every width of the default with at least as
     many draws, the final Kolmogorov-Smirnov sample included; the detail reports the draws
@@ -162,7 +163,7 @@ def _hessian_sweep(formula_error: float) -> lw.HessianSweep:
 
 @pytest.mark.parametrize("formula_error", [1e-8, 1e-4, 0.5])
 def test_hessian_verdict_fails_when_lanczos_misses_the_formula(formula_error):
-    """Mutant solvable/confirmations/linearisation.py:46:core/NumberReplacer:26 (the
+    """Mutant solvable/verification/confirmations/linearisation.py:46:core/NumberReplacer:26 (the
     Lanczos-vs-(2.17) threshold 1e-10 -> 1.0000000001): a relative difference far above
     float64 rounding (1e-8 and up; the comment says 'Lanczos to machine precision') fails
     the verdict with an infinite error, while 1e-15 on the same sweep is confirmed."""

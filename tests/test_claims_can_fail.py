@@ -18,15 +18,15 @@ import pytest
 
 from numerics import phase_diagram as pdg
 from numerics.sweeps import fit_exponent
-from solvable import kunin, node_scaling, ntg, xu_ziyin
 from solvable._core.numbers import VERIFY_MIN_DPS
 from solvable._core.tolerance import Tolerance
-from solvable.confirmations import global_convergence as gcc
-from solvable.confirmations import kunin as ck
-from solvable.confirmations import linearisation as clin
-from solvable.confirmations import three_layer as c3
-from solvable.confirmations import xu_ziyin as cxz
-from solvable.theorems import select
+from solvable.models import kunin, node_scaling, ntg, xu_ziyin
+from solvable.verification.confirmations import global_convergence as gcc
+from solvable.verification.confirmations import kunin as ck
+from solvable.verification.confirmations import linearisation as clin
+from solvable.verification.confirmations import three_layer as c3
+from solvable.verification.confirmations import xu_ziyin as cxz
+from solvable.verification.theorems import select
 
 DPS = 20  # the claims' checks at 20 digits: enough to resolve every comparison below
 VERIFY_DPS = VERIFY_MIN_DPS  # Theorem.verify's least dps (30): fewer digits are refused

@@ -21,13 +21,13 @@ import mpmath
 import pytest
 
 from numerics import node_scaling_linear as nl
-from solvable import global_convergence as gc
-from solvable import kunin
-from solvable import linear_node_scaling as lns
-from solvable import node_scaling as ns
 from solvable._core.numbers import VERIFY_MIN_DPS
-from solvable.confirmations import kunin as ck
-from solvable.theorems import select
+from solvable.models import global_convergence as gc
+from solvable.models import kunin
+from solvable.models import linear_node_scaling as lns
+from solvable.models import node_scaling as ns
+from solvable.verification.confirmations import kunin as ck
+from solvable.verification.theorems import select
 
 DPS = 20  # the claims' checks at 20 digits: tolerance 1e-15 (dps - 5), far below every bug
 VERIFY_DPS = VERIFY_MIN_DPS  # Theorem.verify's least dps (30): fewer digits are refused

@@ -18,11 +18,11 @@ import mpmath
 import numpy as np
 
 from numerics import lazy_width as lw
-from solvable import kernels, mirror_flow, xu_ziyin
-from solvable.confirmations import linearisation as clin
-from solvable.confirmations import mirror_flow as cmf
-from solvable.confirmations import ntg as cntg
-from solvable.confirmations import xu_ziyin as cxz
+from solvable.models import kernels, mirror_flow, xu_ziyin
+from solvable.verification.confirmations import linearisation as clin
+from solvable.verification.confirmations import mirror_flow as cmf
+from solvable.verification.confirmations import ntg as cntg
+from solvable.verification.confirmations import xu_ziyin as cxz
 
 DPS = 20  # the claims' checks at 20 digits: tolerance 1e-15, far below every bug below
 # a wrong input must miss by >= 1e6 tolerances: every bug below (but the clip, bounded on

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvable import cli, verify_runner
+from solvable.verification import cli, verify_runner
 
 
 @pytest.fixture(autouse=True)
@@ -36,7 +36,7 @@ def test_verify_only_prints_table_and_json(tmp_path, capsys):
 
 
 def test_verify_exit_code_on_failure(monkeypatch, capsys):
-    from solvable import theorems
+    from solvable.verification import theorems
 
     bad = theorems.Theorem(
         "demo.bad", "001_x.txt (0)", "false", "symbolic", lambda: theorems.prove_zero(1)
@@ -153,7 +153,7 @@ def test_jobs_and_no_cache_in_the_help(capsys):
 
 
 def test_errata_lists_every_erratum(capsys):
-    from solvable.errata import ERRATA
+    from solvable.verification.errata import ERRATA
 
     assert cli.main(["errata"]) == 0
     text = capsys.readouterr().out
@@ -163,7 +163,7 @@ def test_errata_lists_every_erratum(capsys):
 
 def test_console_script_entry_point():
     proc = subprocess.run(
-        [sys.executable, "-m", "solvable.cli", "verify", "--only", "eq_38"],
+        [sys.executable, "-m", "solvable.verification.cli", "verify", "--only", "eq_38"],
         capture_output=True,
         text=True,
         check=False,

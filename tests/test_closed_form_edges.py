@@ -15,17 +15,17 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from solvable import kunin
-from solvable import linear_node_scaling as lns
-from solvable import xu_ziyin as xz
 from solvable._core.tolerance import Tolerance, error_in_units
+from solvable.models import kunin
+from solvable.models import linear_node_scaling as lns
+from solvable.models import xu_ziyin as xz
 
 
 # ---------------------------------------------------------------------------
 # kunin.wide_closed_form: the balance tolerance scales with eta_w A A^T + eta_a W W^T
 # ---------------------------------------------------------------------------
 def test_wide_balance_tolerance_is_relative_to_the_rate_weighted_terms():
-    """Mutant solvable/kunin.py:2166:core/ReplaceBinaryOperator_Mul_Add:237.
+    """Mutant solvable/models/kunin.py:2166:core/ReplaceBinaryOperator_Mul_Add:237.
 
     The docstring: Delta(0) = eta_w A0 A0^T - eta_a W0 W0^T must equal delta I_h to
     ``balance_rtol`` times ``max diag(eta_w A A^T + eta_a W W^T)``.  With eta_a = 1/1024,
@@ -62,7 +62,7 @@ def _ulps(got: np.ndarray, want: np.ndarray) -> float:
     ids=["beyond_the_safe_times", "untrusted_constants"],
 )
 def test_float64_fallback_is_the_17_digit_evaluation_rounded_once(scale, times):
-    """Mutant solvable/kunin.py:1324:core/NumberReplacer:427 (_SHADOW_DPS 17 -> 16).
+    """Mutant solvable/models/kunin.py:1324:core/NumberReplacer:427 (_SHADOW_DPS 17 -> 16).
 
     The Trajectory docstring: float64 is evaluated in float64 where it is safe, "and otherwise
     at 17 digits in mpmath (no exponent range) and rounded once".  So at times beyond the
@@ -110,7 +110,7 @@ RHO_POINTS = [
 
 @pytest.mark.parametrize("point", RHO_POINTS, ids=["x_3_4", "x_neg"])
 def test_printed_rho_normalisation_residual_is_the_minor_at_rho_squared_half_norm(point):
-    """Mutant solvable/xu_ziyin.py:2557:core/ReplaceBinaryOperator_Pow_Sub:99.
+    """Mutant solvable/models/xu_ziyin.py:2557:core/ReplaceBinaryOperator_Pow_Sub:99.
 
     The erratum "(6), (7): rho": the printed rho^2 = (1/d0) sum x_i^2 (d0 = 2), and the
     residual is the 2x2 minor of the coefficients of dp/dt and p in (u, w_0).  By hand, with
@@ -130,7 +130,7 @@ def test_printed_rho_normalisation_residual_is_the_minor_at_rho_squared_half_nor
 
 
 def test_printed_ntk_residual_is_the_rate_swap_and_vanishes_at_equal_rates():
-    """Mutant solvable/xu_ziyin.py:2620:core/ReplaceBinaryOperator_Pow_Sub:103.
+    """Mutant solvable/models/xu_ziyin.py:2620:core/ReplaceBinaryOperator_Pow_Sub:103.
 
     The erratum "(18)": printed K = gamma^2 (eta_w v^2 + eta_u u^2 |x|^2) (v = w . x), rates
     swapped, "harmless only when eta_u = eta_w".  By hand, for f = gamma u v: df/dt =
@@ -156,7 +156,7 @@ def test_printed_ntk_residual_is_the_rate_swap_and_vanishes_at_equal_rates():
     ids=["eta_w_quarter", "eta_w_9_4"],
 )  # fmt: skip
 def test_printed_norm_u2_residual_is_right_only_at_unit_rate(point):
-    """Mutant solvable/xu_ziyin.py:2710:core/ReplaceBinaryOperator_Sub_FloorDiv:165.
+    """Mutant solvable/models/xu_ziyin.py:2710:core/ReplaceBinaryOperator_Sub_FloorDiv:165.
 
     The erratum "(25)": printed ||u||^2 = d(alpha P + Q/alpha) - 2 sum p_i q_i, right only for
     eta_w = 1.  By hand (d = 1, eq. (13)): u = (p - q)/sqrt(eta_w) with p = p0 sqrt(alpha),
@@ -175,7 +175,7 @@ def test_printed_norm_u2_residual_is_right_only_at_unit_rate(point):
 # linear_node_scaling's evaluator claim: its exact reference resolves the errors it reports
 # ---------------------------------------------------------------------------
 def test_evaluator_claim_reports_the_true_error_of_the_start(monkeypatch):
-    """Mutant solvable/linear_node_scaling.py:1929:core/ReplaceBinaryOperator_Add_BitOr:85.
+    """Mutant solvable/models/linear_node_scaling.py:1929:core/ReplaceBinaryOperator_Add_BitOr:85.
 
     The claim compares the evaluators "against the same sympy expressions evaluated exactly
     on a rational instance (then to dps + 10 digits)" and reports each error in tolerances.
@@ -216,7 +216,7 @@ def test_evaluator_claim_reports_the_true_error_of_the_start(monkeypatch):
 # hundreds of digits
 # ---------------------------------------------------------------------------
 def test_paper_constants_reports_no_alpha_prime_for_a_nearly_balanced_nonzero_p():
-    """Mutant solvable/xu_ziyin.py:2299:core/ReplaceComparisonOperator_Eq_LtE:38.
+    """Mutant solvable/models/xu_ziyin.py:2299:core/ReplaceComparisonOperator_Eq_LtE:38.
 
     The docstring: ``alpha_prime`` (eq. (47)) only for ``P = 0 < Q``.  With eta_u = 2, eta_w
     = 1, x = (1,) (rho = 1), W0 = ((1,),) (v = 1) and u0 = -r, r the 200-digit decimal of
@@ -247,7 +247,7 @@ def test_paper_constants_reports_no_alpha_prime_for_a_nearly_balanced_nonzero_p(
     ids=["k=-3", "k=0", "k=5/2", "k=-1/7", "k=7"],
 )  # fmt: skip
 def test_wide_p_inf_is_twice_the_positive_part_of_the_rate_over_kappa_squared(k, kappa):
-    """Mutant solvable/kunin.py:1683:core/NumberReplacer:513.
+    """Mutant solvable/models/kunin.py:1683:core/NumberReplacer:513.
 
     The docstring of WideSymbols: ``p_inf = 2 max(k, 0)/kappa^2`` (the t -> oo limit of a
     mode's entry of P): 0 for every rate k <= 0, 2k/kappa^2 above.  (The symbolic claim

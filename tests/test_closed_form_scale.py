@@ -26,8 +26,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvable import xu_ziyin as xz
 from solvable._core.backends import fill_in_halves
+from solvable.models import xu_ziyin as xz
 
 ROOT = Path(__file__).resolve().parents[1]
 FIELDS = ("t", "u", "W", "f", "alignment", "ntk", "alpha")

@@ -17,9 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvable import kunin
-from solvable import linear_node_scaling as lns
-from solvable import node_scaling as ns
+from solvable.models import kunin
+from solvable.models import linear_node_scaling as lns
+from solvable.models import node_scaling as ns
 
 U = 2.0**-53  # unit roundoff of float64
 

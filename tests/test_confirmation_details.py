@@ -14,9 +14,9 @@ import re
 from pathlib import Path
 
 from numerics import lazy_width as lw
-from solvable.confirmations import delayed_rich as conf_dr
-from solvable.confirmations import linearisation as conf_lin
-from solvable.confirmations import ntg as conf_ntg
+from solvable.verification.confirmations import delayed_rich as conf_dr
+from solvable.verification.confirmations import linearisation as conf_lin
+from solvable.verification.confirmations import ntg as conf_ntg
 
 ROOT = Path(__file__).resolve().parents[1]
 

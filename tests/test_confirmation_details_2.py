@@ -13,9 +13,9 @@ from fractions import Fraction
 
 from scipy import optimize, stats
 
-from solvable import three_layer
-from solvable.confirmations import linear_node_scaling as conf_lns
-from solvable.confirmations import three_layer as conf_3l
+from solvable.models import three_layer
+from solvable.verification.confirmations import linear_node_scaling as conf_lns
+from solvable.verification.confirmations import three_layer as conf_3l
 
 
 def _claim(claims, claim_id):

@@ -1,5 +1,5 @@
 """Details of claims, the CLI entry point and a figure that other tests do not read: a
-verdict's ``seconds`` (time spent, on a fake clock), ``python -m solvable.cli`` running
+verdict's ``seconds`` (time spent, on a fake clock), ``python -m solvable.verification.cli`` running
 ``main``, the time span of the ReLU conservation check's simulation, the test-error gap
 range printed when the alpha grid has no gap to compare, the precision bars of the sampled
 alpha_k (xu_ziyin constants), and the range of the seed-003 alpha figure's theory curve.
@@ -21,13 +21,13 @@ import numpy as np
 import pytest
 
 from numerics import alpha_scaling
-from solvable import cli
-from solvable import xu_ziyin as xz
 from solvable._core.claims import Theorem, Verdict
-from solvable.confirmations import kunin as conf_kunin
-from solvable.confirmations import xu_ziyin as conf_xz
-from solvable.figures import seed_003
-from solvable.figures._common import new_figure
+from solvable.models import xu_ziyin as xz
+from solvable.verification import cli
+from solvable.verification.confirmations import kunin as conf_kunin
+from solvable.verification.confirmations import xu_ziyin as conf_xz
+from solvable.verification.figures import seed_003
+from solvable.verification.figures._common import new_figure
 
 
 # ---------------------------------------------------------------------------
@@ -48,15 +48,17 @@ def test_verify_seconds_is_elapsed_time_on_the_clock(monkeypatch):
 
 
 # ---------------------------------------------------------------------------
-# python -m solvable.cli runs main
+# python -m solvable.verification.cli runs main
 # ---------------------------------------------------------------------------
 def test_python_m_solvable_cli_runs_main(monkeypatch, capsys):
-    """``python -m solvable.cli --help`` runs the CLI (the module's ``__main__`` guard calls
+    """``python -m solvable.verification.cli --help`` runs the CLI (the module's ``__main__`` guard
+    calls
     ``main``): it prints the usage of the ``solvable`` command and exits 0.  Run in-process
     as ``-m`` does (``runpy`` on the module's file with ``__name__ == "__main__"``)."""
     monkeypatch.setattr(sys, "argv", ["solvable", "--help"])
     with warnings.catch_warnings():
-        # runpy notes that solvable.cli is already imported (by this test session): harmless
+        # runpy notes that solvable.verification.cli is already imported (by this test session):
+        # harmless
         warnings.simplefilter("ignore", RuntimeWarning)
         with pytest.raises(SystemExit) as exit_:
             runpy.run_path(cli.__file__, run_name="__main__")

@@ -1,4 +1,5 @@
-"""Edges of the simulation-backed confirmations (solvable/confirmations/*) that their claims'
+"""Edges of the simulation-backed confirmations (solvable/verification/confirmations/*) that their
+claims'
 default runs do not reach: the full sweeps' settings against the claims' statements, the
 default (fast) run of a claim, the min-l1 interpolant reported beside the implicit bias, and
 the error bar of the decay rate measured on the xu_ziyin flow.  The simulations are replaced
@@ -20,14 +21,14 @@ import pytest
 import sympy as sp
 from scipy import stats
 
-from solvable import xu_ziyin as xz
 from solvable._core.claims import Verdict
-from solvable.confirmations import global_convergence as conf_gc
-from solvable.confirmations import linear_node_scaling as conf_lns
-from solvable.confirmations import mirror_flow as conf_mf
-from solvable.confirmations import ntg as conf_ntg
-from solvable.confirmations import xu_ziyin as conf_xz
-from solvable.node_scaling import finite_k, zipf
+from solvable.models import xu_ziyin as xz
+from solvable.models.node_scaling import finite_k, zipf
+from solvable.verification.confirmations import global_convergence as conf_gc
+from solvable.verification.confirmations import linear_node_scaling as conf_lns
+from solvable.verification.confirmations import mirror_flow as conf_mf
+from solvable.verification.confirmations import ntg as conf_ntg
+from solvable.verification.confirmations import xu_ziyin as conf_xz
 
 
 def _claim(claims: list, claim_id: str):
@@ -43,7 +44,7 @@ class _StopError(Exception):
 # global_convergence.theorem_5_1_ntg_split: the full sweep is the one its statement names
 # ---------------------------------------------------------------------------
 def test_ntg_split_full_sweep_runs_the_gammas_widths_and_seeds_of_its_statement(monkeypatch):
-    """Mutant solvable/confirmations/global_convergence.py:362:core/NumberReplacer:279.
+    """Mutant solvable/verification/confirmations/global_convergence.py:362:core/NumberReplacer:279.
 
     The claim's statement: "(full=True: gamma in {1/2, 1/5}, m up to 1600, 6 seeds)"; the
     default run is the sweep's defaults (gamma 1/2, m in {25, 100, 400}, 4 seeds)."""
@@ -77,7 +78,8 @@ def test_ntg_split_full_sweep_runs_the_gammas_widths_and_seeds_of_its_statement(
     ["linear_node_scaling.gradient_flow_limit", "linear_node_scaling.gradient_descent_limit"],
 )
 def test_flow_claims_run_the_fast_sweep_unless_full_is_asked(monkeypatch, claim_id):
-    """Mutant solvable/confirmations/linear_node_scaling.py:72:core/ReplaceFalseWithTrue:0.
+    """Mutant
+    solvable/verification/confirmations/linear_node_scaling.py:72:core/ReplaceFalseWithTrue:0.
 
     Theorem.verify: ``full`` (True: "the full sweep of a simulation-backed check instead of
     its fast default").  So verify() asks numerics.node_scaling_linear.flow_runs for the fast
@@ -126,7 +128,8 @@ def _exact_min_l1(X: list[list[Fraction]], y: list[Fraction]) -> tuple[Fraction,
     ids=["claim_problem", "other"],
 )  # fmt: skip
 def test_min_norm_interpolants_are_the_min_l1_and_min_l2_solutions(X, y):
-    """Mutant solvable/confirmations/mirror_flow.py:140:core/ReplaceBinaryOperator_Sub_FloorDiv:3.
+    """Mutant
+    solvable/verification/confirmations/mirror_flow.py:140:core/ReplaceBinaryOperator_Sub_FloorDiv:3.
 
     _min_norm returns the min-l2 (pseudo-inverse) and min-l1 (linear program) interpolants
     of X b = y that the implicit-bias claim reports its prediction's distances to.  Checked
@@ -157,7 +160,7 @@ def test_min_norm_interpolants_are_the_min_l1_and_min_l2_solutions(X, y):
 # ntg Proposition 4.3 claims: the full grid is the one the statement names
 # ---------------------------------------------------------------------------
 def test_ntg_full_grid_is_the_grid_of_the_claim_statement():
-    """Mutant solvable/confirmations/ntg.py:60:core/NumberReplacer:57.
+    """Mutant solvable/verification/confirmations/ntg.py:60:core/NumberReplacer:57.
 
     The claim ntg.mean_ntg_monte_carlo: "(MC; full: relu, swish x gamma in {1, 0.5, 0} x Zipf
     0.5, 0.7, K = 8 x m in {16, 256, 4096})" (the variance claims use the same grid)."""
@@ -179,7 +182,8 @@ def test_ntg_full_grid_is_the_grid_of_the_claim_statement():
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("y", ["100", "0.001"])
 def test_residual_decay_bar_covers_the_rounding_of_f_within_a_small_factor(monkeypatch, y):
-    """Mutant solvable/confirmations/xu_ziyin.py:329:core/ReplaceBinaryOperator_Add_Pow:22.
+    """Mutant
+    solvable/verification/confirmations/xu_ziyin.py:329:core/ReplaceBinaryOperator_Add_Pow:22.
 
     _measure's "t_c (residual)" is 4 / r, r the decay rate of |f - y| between t = 6T and 10T
     (4T apart), and its bar covers "rounding of f (10**-(dps - 5) of |y| + |f - y|) in each
@@ -243,7 +247,7 @@ def _exact_contribution_samples(lam_j, total, beta_inf, V, coordinate, rng):
 def test_contribution_mc_ks_test_rejects_a_non_normal_coordinate_with_exact_moments(
     monkeypatch, law
 ):
-    """Mutant solvable/confirmations/linear_node_scaling.py:169:core/NumberReplacer:67.
+    """Mutant solvable/verification/confirmations/linear_node_scaling.py:169:core/NumberReplacer:67.
 
     The claim linear_node_scaling.contribution_moments checks Theorem 7.5's law N(lambda_j/S
     beta_inf, lambda_j (I - lambda_j/S V V^T)) of c_j by its mean and covariance "plus a KS
@@ -291,10 +295,10 @@ def test_contribution_mc_ks_test_rejects_a_non_normal_coordinate_with_exact_mome
 @pytest.mark.parametrize("h", ["1/40", "1/20", "1/8", "1/2"])
 @pytest.mark.parametrize(("A", "B", "C"), [(2, -3, 2), (1, 1, 2), (1, 0, 4)])
 def test_fit_reads_alpha_plus_minus_and_t_c_off_a_riccati_orbit_at_any_step(A, B, C, h):
-    """Mutant solvable/confirmations/xu_ziyin.py:258:core/NumberReplacer:142.
+    """Mutant solvable/verification/confirmations/xu_ziyin.py:258:core/NumberReplacer:142.
 
     alpha(t) solves ``d alpha/dt = -4 (A alpha^2 - B alpha - C)``, alpha(0) = 1 (the module
-    docstring of solvable.xu_ziyin): fixed points alpha_+ = (B + D)/(2A) (attracting) and
+    docstring of solvable.models.xu_ziyin): fixed points alpha_+ = (B + D)/(2A) (attracting) and
     -alpha_- = (B - D)/(2A), D = sqrt(B^2 + 4AC) = 1/t_c, and ``(alpha - alpha_+)/(alpha +
     alpha_-) = xi(0) exp(-4 t/t_c)``.  From alpha at t = 0, h, 2h, 3h ``_fit`` must return
     alpha_+, alpha_-, t_c and alpha(4h) for every step h: the attracting point has the

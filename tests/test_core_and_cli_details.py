@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from solvable import cli, theorems, verify_runner
 from solvable._core import numbers as nb
 from solvable._core.claims import Theorem, Verdict
 from solvable._core.tolerance import Tolerance, error_in_units
+from solvable.verification import cli, theorems, verify_runner
 
 
 # ---------------------------------------------------------------------------
@@ -71,7 +71,7 @@ def _erratum(printed: sp.Expr, corrected: sp.Expr) -> types.SimpleNamespace:
 
 
 def test_errata_table_shortens_long_residuals_to_30_characters(monkeypatch, capsys):
-    """Mutant solvable/cli.py:238:core/ReplaceBinaryOperator_Sub_RShift:4.
+    """Mutant solvable/verification/cli.py:238:core/ReplaceBinaryOperator_Sub_RShift:4.
 
     ``solvable errata`` prints each residual in a column 30 characters wide: a longer one
     as its first 27 characters and "..." (30 in all), one of at most 30 whole."""
@@ -120,7 +120,7 @@ def _dps_echo() -> Theorem:
     ],
 )
 def test_verify_refuses_options_out_of_range_naming_them(options, exc):
-    """Mutant solvable/node_scaling.py:1197 (0 < v <= 1 -> < 1) was told apart only by
+    """Mutant solvable/models/node_scaling.py:1197 (0 < v <= 1 -> < 1) was told apart only by
     ``verify(dps=-7)``, which ran a claim at 3 digits and confirmed it: such options are now
     refused, naming the option and its valid range."""
     (name,) = options
@@ -138,7 +138,8 @@ def test_verify_passes_valid_options_through(dps):
 # theorems registry: a claim id that appears twice is refused
 # ---------------------------------------------------------------------------
 class _Model:
-    """A stand-in for a solvable.Model: a name (no module in solvable.confirmations, so no
+    """A stand-in for a solvable.Model: a name (no module in solvable.verification.confirmations, so
+    no
     simulation-backed claims are added) and its claims (hashable: _registry is cached)."""
 
     def __init__(self, name: str, ids: tuple[str, ...]) -> None:
@@ -169,7 +170,7 @@ def _claim_with_id(claim_id: str) -> Theorem:
     ],
 )
 def test_registry_refuses_a_claim_id_that_appears_more_than_once(models, repeated):
-    """Mutant solvable/theorems.py:46:core/NumberReplacer:0.
+    """Mutant solvable/verification/theorems.py:46:core/NumberReplacer:0.
 
     "claim ids must be unique": every id repeated (twice or more) is named, sorted."""
     with pytest.raises(
@@ -214,7 +215,7 @@ def _fake_worker(pending, messages):
     ],
 )
 def test_drain_keeps_pending_exactly_the_claims_not_yet_reported(pending, reported, left):
-    """Mutant solvable/verify_runner.py:363:core/ReplaceAndWithOr:3.
+    """Mutant solvable/verification/verify_runner.py:363:core/ReplaceAndWithOr:3.
 
     _Worker.pending is "the claims of its current task not yet reported": a ("done", index,
     ...) message removes that index (wherever it stands) and records its verdict; the

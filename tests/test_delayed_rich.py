@@ -1,4 +1,4 @@
-"""The delayed-rich time scale (seed 003, Part I, regime 3; :mod:`solvable.delayed_rich`):
+"""The delayed-rich time scale (seed 003, Part I, regime 3; :mod:`solvable.models.delayed_rich`):
 the plateau time against the decay of the closed form's angle and float64 against 40 digits
 over a hypothesis-generated parameter space, the exact and leading-order T_half, the NTK
 profile, the edges, bad input, and one simulated neuron.
@@ -22,10 +22,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import numerics
-from solvable import delayed_rich as dr
-from solvable import kunin
 from solvable._core.tolerance import Tolerance, error_in_units
-from solvable.confirmations import delayed_rich as conf
+from solvable.models import delayed_rich as dr
+from solvable.models import kunin
+from solvable.verification.confirmations import delayed_rich as conf
 
 SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 EPS = float(np.finfo(float).eps)

@@ -27,8 +27,8 @@ import nbformat
 import pytest
 
 import solvable
-from solvable import figures, theorems
-from solvable.errata import ERRATA
+from solvable.verification import figures, theorems
+from solvable.verification.errata import ERRATA
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -112,8 +112,14 @@ def check_pages(out: Path, *, executed: bool, images: bool) -> None:
     # the API reference: one page per public module, each documenting its module
     api = out / "_generated" / "api"
     modules = _extension().public_modules()
-    expected = {"solvable", "numerics", "solvable._core", "solvable.theorems", "solvable.errata"}
-    expected |= {f"solvable.{name}" for name in solvable._MODEL_MODULES}
+    expected = {
+        "solvable",
+        "numerics",
+        "solvable._core",
+        "solvable.verification.theorems",
+        "solvable.verification.errata",
+    }
+    expected |= {f"solvable.models.{name}" for name in solvable._MODEL_MODULES}
     assert expected <= set(modules)
     assert (api / "index.html").is_file()
     for module in modules:

@@ -14,7 +14,7 @@ import pytest
 from numerics import alpha_scaling as al
 from numerics import node_scaling_experiment as ex
 from numerics import ntg_sampling
-from solvable import node_scaling as ns
+from solvable.models import node_scaling as ns
 
 # both drivers run torch: imported here, at collection, not inside the first test's time
 torch = pytest.importorskip("torch")

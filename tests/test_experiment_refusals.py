@@ -23,8 +23,8 @@ from numerics import ntg_sampling as ntgs
 from numerics import phase_diagram as pd
 from numerics import sweep_three_layer as stl
 from numerics.models import WideTwoLayer
-from solvable import kernels as kn
-from solvable import node_scaling as ns
+from solvable.models import kernels as kn
+from solvable.models import node_scaling as ns
 
 X2 = [[1.0, 0.5], [0.2, -1.0]]
 HUGE = 10**30

@@ -16,7 +16,7 @@ import pytest
 
 import numerics
 import solvable
-from solvable import theorems
+from solvable.verification import theorems
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

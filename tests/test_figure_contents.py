@@ -18,8 +18,8 @@ import pytest
 from test_figure_details import FAKE_ERR
 from test_figure_details import _FakePoint as _LinearPoint
 
-from solvable.figures import seed_001, seed_004
-from solvable.figures._common import new_figure
+from solvable.verification.figures import seed_001, seed_004
+from solvable.verification.figures._common import new_figure
 
 # ---------------------------------------------------------------------------
 # seed 004, Figures 1 and 5: the stars sit at the zero crossings of S_W
@@ -69,7 +69,7 @@ def test_seed_004_crossing_stars_sit_at_the_zeros_of_s_along_both_axes(monkeypat
     interpolation is exact, so every star lies at a zero of S_W, at the fixed coordinate of
     its kind, with its error bar along the axis it was found along (vertical for gamma_3,
     horizontal for gamma_2) and centred on it.
-    Mutant key: solvable/figures/seed_004.py:124:core/AddNot:2 (x and y swapped)."""
+    Mutant key: solvable/verification/figures/seed_004.py:124:core/AddNot:2 (x and y swapped)."""
 
     def measure(g2, g3, full, progress, widths=None):
         return _LinearPoint(g2, g3)
@@ -133,7 +133,8 @@ def test_seed_001_relu_theory_is_solid_before_the_first_sign_change_and_dashed_a
     theory (exact)") holds exactly the samples t < t_k, the dashed one the samples t >= t_k,
     a dotted vertical line marks t_k; a curve without a sign change is solid throughout,
     with no dashed part.  Times are t / t_c.
-    Mutant key: solvable/figures/seed_001.py:178:core/ReplaceComparisonOperator_Lt_NotEq:0
+    Mutant key:
+    solvable/verification/figures/seed_001.py:178:core/ReplaceComparisonOperator_Lt_NotEq:0
     (solid everywhere but at t_k)."""
     d = seed_001.D_FAST
     flips = {seed_001._inv(d): k, seed_001._inv_sqrt(d): None}

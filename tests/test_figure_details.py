@@ -18,10 +18,11 @@ import pytest
 
 import numerics
 from numerics.torch_flow import threads
-from solvable import figures, three_layer
-from solvable import xu_ziyin as xz
-from solvable.figures import figure, seed_000, seed_001, seed_002, seed_004
-from solvable.figures._common import new_figure
+from solvable.models import three_layer
+from solvable.models import xu_ziyin as xz
+from solvable.verification import figures
+from solvable.verification.figures import figure, seed_000, seed_001, seed_002, seed_004
+from solvable.verification.figures._common import new_figure
 
 
 # ---------------------------------------------------------------------------
@@ -152,7 +153,7 @@ def test_seed_002_linearisation_default_draws_one_dot_series_per_initialisation(
     assert stated >= 2
     # the rate line has the slope its label and the title state, p^(-1/2) (Proposition 1):
     # its log-log slope between any two widths (seed-5 triage key
-    # solvable/figures/seed_002.py:129:core/NumberReplacer:154); exact powers: 1e-12
+    # solvable/verification/figures/seed_002.py:129:core/NumberReplacer:154); exact powers: 1e-12
     (rate,) = [ln for ln in ax_e.get_lines() if "rate" in ln.get_label()]
     assert "p^(-1/2)" in rate.get_label()
     x, y = (np.asarray(v, dtype=float) for v in rate.get_data())

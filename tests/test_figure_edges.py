@@ -20,9 +20,10 @@ import pytest
 from test_figure_details import _FakePoint  # a phase point with our linear S estimate
 
 from numerics import phase_diagram as pdg
-from solvable import figures, three_layer
-from solvable.figures import seed_000, seed_001, seed_003, seed_004
-from solvable.figures._common import figure, new_figure
+from solvable.models import three_layer
+from solvable.verification import figures
+from solvable.verification.figures import seed_000, seed_001, seed_003, seed_004
+from solvable.verification.figures._common import figure, new_figure
 
 
 # ---------------------------------------------------------------------------
@@ -73,7 +74,7 @@ def test_seed_001_relu_panels_start_from_the_captions_initialisations(monkeypatc
     (parallel) or w = u + N(0, 0.1 I)") at the default width d = 1000: each curve starts
     from weights with those laws, and the figure's inputs are fixed (a second drawing starts
     from the very same weights).  Mutant key:
-    solvable/figures/seed_001.py:172:core/NumberReplacer:111."""
+    solvable/verification/figures/seed_001.py:172:core/NumberReplacer:111."""
     starts = _record_relu_starts(monkeypatch)
     d = seed_001.D_FAST
     iid = {"γ = 1/d": ("iid", seed_001._inv), "γ = 1/sqrt(d)": ("iid", seed_001._inv_sqrt)}
@@ -110,7 +111,8 @@ def test_seed_004_fig5_circles_each_layers_own_paper_critical_point(monkeypatch)
     (0, 1.5) and only it, labelled "paper: W1 critical", the S_W2 panel (0.7, 2.5),
     labelled "paper: W2 critical"; both agree with the column of PAPER_POINTS of that layer.
     The measurement is replaced by the linear estimate (the real grid takes minutes).
-    Mutant key: solvable/figures/seed_004.py:289:core/ReplaceComparisonOperator_Eq_Lt:4."""
+    Mutant key:
+    solvable/verification/figures/seed_004.py:289:core/ReplaceComparisonOperator_Eq_Lt:4."""
     monkeypatch.setattr(seed_004, "_measure",
                         lambda g2, g3, full, progress, widths=None: _FakePoint(g2, g3))  # fmt: skip
     fig = new_figure(12.0, 4.6)
@@ -153,7 +155,7 @@ def test_seed_004_fig5_is_registered_with_the_caption_read_above():
     ],
 )
 def test_figure_render_refuses_non_bool_full_or_progress_before_drawing(tmp_path, options, message):
-    """Mutant solvable/figures/_common.py:113:core/ZeroIterationForLoop:1.
+    """Mutant solvable/verification/figures/_common.py:113:core/ZeroIterationForLoop:1.
 
     A figure record's render(out_dir, *, full: bool, progress: bool) refuses a full or
     progress that is not a bool with a TypeError naming it (as figures.render does), before
@@ -191,7 +193,8 @@ class _FakeRdPoint:
 
 @pytest.mark.parametrize("n_seeds", [len(pdg.FAST_SEEDS), len(pdg.FULL_SEEDS), 10])
 def test_seed_004_fig4_draws_each_seed_as_its_own_distinguishable_series(monkeypatch, n_seeds):
-    """Mutant solvable/figures/seed_004.py:231:core/ReplaceBinaryOperator_Mod_FloorDiv:1.
+    """Mutant
+    solvable/verification/figures/seed_004.py:231:core/ReplaceBinaryOperator_Mod_FloorDiv:1.
 
     Figure 4's caption: "Markers: RD(W1) of eq. (10) (W1 and b1) per seed".  Each panel has
     one marker series per seed, labelled "seed <s>", with that seed's RD against the widths,
@@ -223,7 +226,7 @@ def test_seed_004_fig4_draws_each_seed_as_its_own_distinguishable_series(monkeyp
 # seed 003, regimes: the exact and simulated curves of beta_1, beta_2 are labelled alike
 # ---------------------------------------------------------------------------
 def test_seed_003_regimes_label_both_curves_of_each_coordinate_beta_1_and_beta_2():
-    """Mutant solvable/figures/seed_003.py:53:core/ReplaceBinaryOperator_Add_Mul:2.
+    """Mutant solvable/verification/figures/seed_003.py:53:core/ReplaceBinaryOperator_Add_Mul:2.
 
     Each panel of 003-fig-regimes draws, per coordinate i of beta = a w (R^2), the exact
     solution (line) and the simulated flow (dots) in one colour, labelled "beta_i exact" and
@@ -252,7 +255,7 @@ def test_seed_003_regimes_label_both_curves_of_each_coordinate_beta_1_and_beta_2
 # seed 000, Figure 2: the title reports max |gamma=1 - limit| over the recorded steps
 # ---------------------------------------------------------------------------
 def test_seed_000_fig2_title_reports_the_largest_gap_between_gamma_1_and_its_limit(monkeypatch):
-    """Mutant solvable/figures/seed_000.py:67:core/ReplaceBinaryOperator_Sub_Pow:0.
+    """Mutant solvable/verification/figures/seed_000.py:67:core/ReplaceBinaryOperator_Sub_Pow:0.
 
     The test panel's title, "max |γ=1 - limit| = <err>", is the largest difference over the
     recorded steps between the repeat mean of the γ = 1 net's test error and the repeat mean
@@ -282,7 +285,7 @@ def test_seed_000_fig2_title_reports_the_largest_gap_between_gamma_1_and_its_lim
 # seed 001, Figure 5: GD recorded at step 0 and log-spaced steps up to FIG5_STEPS
 # ---------------------------------------------------------------------------
 def test_seed_001_fig5_records_gd_at_step_0_and_log_spaced_steps_to_the_last(monkeypatch):
-    """Mutant solvable/figures/seed_001.py:249:core/NumberReplacer:149.
+    """Mutant solvable/verification/figures/seed_001.py:249:core/NumberReplacer:149.
 
     Figure 5 runs GD for FIG5_STEPS steps at lr = HORIZON t_c / FIG5_STEPS (caption) and
     plots it against step k + 1 on a log axis: it records step 0 (the initialisation) and

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from matplotlib.lines import Line2D
 
-from solvable import cli, figures
-from solvable.figures import Figure, figure
-from solvable.figures import _common as figures_common
+from solvable.verification import cli, figures
+from solvable.verification.figures import Figure, figure
+from solvable.verification.figures import _common as figures_common
 
 # rendered in the default suite (a few seconds each, at least one per seed); the others
 # take 5-60 s on one core (seed 004's phase grid ~1.5-2.5 min) and are marked slow
@@ -101,7 +101,7 @@ def test_figure_record_is_validated():
 
 
 def test_duplicate_ids_are_refused(monkeypatch):
-    from solvable.figures import seed_001
+    from solvable.verification.figures import seed_001
 
     monkeypatch.setattr(seed_001, "FIGURES", seed_001.FIGURES + seed_001.FIGURES[:1])
     with pytest.raises(ValueError, match="registered twice"):
@@ -208,7 +208,7 @@ def _render_checked(fid, tmp_path, monkeypatch):
 def test_figure_problems_reports_each_kind_it_checks():
     """The whole-figure check can fail: each defect it looks for, put into a small figure
     once at a time, is reported; the clean figure gives nothing."""
-    from solvable.figures._common import new_figure
+    from solvable.verification.figures._common import new_figure
 
     def draw(defect):
         fig = new_figure(4.0, 3.0)
@@ -236,7 +236,7 @@ def test_layout_problems_finds_a_caption_under_an_axes(tmp_path, monkeypatch):
     axes; the same figure laid out over the caption's strip (``tight_layout`` without the
     bottom margin: a ``/`` made ``//`` in ``_save`` survived the seed-4 mutation run) is
     reported."""
-    from solvable.figures._common import _save, new_figure
+    from solvable.verification.figures._common import _save, new_figure
 
     def saved(cover_caption):
         fig = new_figure(4.0, 3.0)
@@ -282,7 +282,7 @@ def test_seed_004_full_branch_with_small_sizes(tmp_path, monkeypatch):
     runs end to end: its sizes are shrunk here (the real ones take hours)."""
     from numerics import phase_diagram as pdg
     from numerics.torch_flow import threads
-    from solvable.figures import seed_004
+    from solvable.verification.figures import seed_004
 
     monkeypatch.setattr(pdg, "FULL_WIDTHS", (32, 64))  # m = 16 can fail to converge
     monkeypatch.setattr(pdg, "FULL_SEEDS", (0, 1))
@@ -332,8 +332,8 @@ def test_seed_000_fig2_panels_and_legends(monkeypatch):
     net and the gamma = 1 limit, the test panel also the zero predictor; both legends label
     the same curves, so they are set in the same font size."""
     from numerics.torch_flow import threads
-    from solvable.figures import seed_000
-    from solvable.figures._common import new_figure
+    from solvable.verification.figures import seed_000
+    from solvable.verification.figures._common import new_figure
 
     tiny = {"width": 12, "n_test": 20, "steps": 10, "repeats": 1, "n_records": 4}
     monkeypatch.setattr(seed_000, "FIG2_FAST", tiny)
@@ -362,7 +362,7 @@ def test_seed_003_neuron_start_has_the_stated_invariants(delta):
     # << |beta0|.  Rounding: r -+ delta cancels to ~2 beta0^2/|delta| with an error ~eps
     # |delta|, so |a0 w0| is off by ~5 eps delta^2 <= 1.2e-13 at |delta| = 10, and a0^2 -
     # |w0|^2 by a few eps max(1, |delta|): 1e-12 (x max(1, |delta|)) is above both
-    from solvable.figures import seed_003
+    from solvable.verification.figures import seed_003
 
     a0, w0 = seed_003._neuron_start(delta)
     assert abs(float(np.linalg.norm(a0 * w0)) - 0.05) <= 1e-12
@@ -377,7 +377,7 @@ def test_seed_004_loglog_anchor_uses_only_finite_positive_measurements():
     left out, and a width with none left is dropped.  Here width 1 keeps RD 1 and 4 (geometric
     mean 2), width 10 keeps 10, width 100 keeps nothing: the anchor is (log(1 * 10)/2,
     log(2 * 10)/2)."""
-    from solvable.figures import seed_004
+    from solvable.verification.figures import seed_004
 
     widths = np.array([1.0, 10.0, 100.0])
     rd = np.array([[1.0, 4.0, np.nan], [10.0, -1.0, 0.0], [np.inf, np.nan, 0.0]])

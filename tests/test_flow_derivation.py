@@ -20,9 +20,9 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solvable import kunin, linearisation, mirror_flow, node_scaling, three_layer
-from solvable import xu_ziyin as xz
 from solvable._core.flows import gradient, gradient_flow
+from solvable.models import kunin, linearisation, mirror_flow, node_scaling, three_layer
+from solvable.models import xu_ziyin as xz
 
 # Every model's flow builder at a small size (sp.diff, the reference, is quadratic in the
 # size of the loss: these take well under a second together).

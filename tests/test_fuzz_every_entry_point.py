@@ -1,7 +1,8 @@
 """Every public entry point, fuzzed (issue 28, "Done when").
 
 The public callables are found, not listed: the ``__all__`` of ``solvable``, of each of its
-model modules and of ``solvable.testing``, ``numerics.simulate`` / ``numerics.systems``, and
+model modules and of ``solvable.verification.testing``, ``numerics.simulate`` /
+``numerics.systems``, and
 the ``__all__`` of ``numerics.torch_flow`` and ``numerics.models`` (the batched GPU entry
 points) and of ``numerics.mp``, ``numerics.scipy_ode``, ``numerics.measures`` and
 ``numerics.sweeps`` (the integrators' building blocks, the measures and the sweeps), and of
@@ -85,7 +86,7 @@ def public_callables() -> dict[str, Any]:
         obj = getattr(solvable, name)
         if inspect.ismodule(obj):
             add(f"{name}.", obj)
-    add("testing.", importlib.import_module("solvable.testing"))
+    add("testing.", importlib.import_module("solvable.verification.testing"))
     found["numerics.simulate"] = numerics.simulate
     found["numerics.systems"] = numerics.systems
     add("torch_flow.", importlib.import_module("numerics.torch_flow"))

@@ -1,4 +1,4 @@
-"""Tests for solvable.global_convergence (seed 000 Theorems 5.1, 6.1, eq. (14)) and
+"""Tests for solvable.models.global_convergence (seed 000 Theorems 5.1, 6.1, eq. (14)) and
 numerics.node_scaling_experiment (monitoring, feature-learning ratios, Section 8.1.1)."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from numerics import node_scaling_experiment as ex
-from solvable import global_convergence as gc
-from solvable import theorems
-from solvable.confirmations import global_convergence as gcc
+from solvable.models import global_convergence as gc
+from solvable.verification import theorems
+from solvable.verification.confirmations import global_convergence as gcc
 
 CLAIMS = theorems.select("global_convergence.*")
 SYMBOLIC = [c for c in CLAIMS if c.kind == "symbolic"]
@@ -380,7 +380,7 @@ def test_section_8_1_1_orderings_criteria():
 
 
 def test_numerics_returns_numbers_not_verdicts():
-    # the experiments module holds no criteria (moved to solvable.confirmations)
+    # the experiments module holds no criteria (moved to solvable.verification.confirmations)
     for name in ("monitor_summary", "feature_learning_summary", "section_8_1_1_checks"):
         assert not hasattr(ex, name)
 

@@ -1,4 +1,4 @@
-"""Edges of :mod:`solvable.global_convergence` that its claim tests do not read: the gaps a
+"""Edges of :mod:`solvable.models.global_convergence` that its claim tests do not read: the gaps a
 claim's detail reports.
 
 Mutation-testing triage (seed-2 run, helper C).
@@ -11,7 +11,7 @@ import re
 
 import sympy as sp
 
-from solvable import theorems
+from solvable.verification import theorems
 
 
 def test_never_binding_terms_reports_each_ratio_minus_its_bound():
@@ -22,7 +22,7 @@ def test_never_binding_terms_reports_each_ratio_minus_its_bound():
     d^4 gamma^2 delta); Theorem 6.1: 2/(gamma kappa) and gamma kappa d^2/(8 n^2)):
     R_w = 32 n/(kappa d) = 32 (1 + p)(1 + b), R_s = 16 n^2/(gamma kappa d)^2 = 16 (1 + p)^2
     (1 + g)^2 (1 + b)^2, so the reported gaps must be exactly these minus 32 and 16.
-    Mutant key: solvable/global_convergence.py:724:core/ReplaceBinaryOperator_Sub_Add:19."""
+    Mutant key: solvable/models/global_convergence.py:724:core/ReplaceBinaryOperator_Sub_Add:19."""
     (thm,) = theorems.select("global_convergence.never_binding_terms")
     verdict = thm.verify()
     assert verdict.status == "proved", verdict.detail
@@ -45,7 +45,7 @@ def test_activation_derivative_bounds_reports_each_tail_bound():
     |u| > 60 it compares the sups with (its comment): S(1 - S) <= e^{-|u|} gives |swish'| <=
     1 + 61 e^{-60} and |swish''| <= 62 e^{-60}; sech^2 <= 4 e^{-2|u|} gives |tanh'| <= 4
     e^{-120} and |tanh''| <= 8 e^{-120}.  A bound >= 1 is printed as ``1 + (bound - 1)``.
-    Mutant key: solvable/global_convergence.py:981:core/ReplaceBinaryOperator_Sub_Mul:37."""
+    Mutant key: solvable/models/global_convergence.py:981:core/ReplaceBinaryOperator_Sub_Mul:37."""
     (thm,) = theorems.select("global_convergence.activation_derivative_bounds")
     verdict = thm.verify()
     assert verdict.status == "confirmed", verdict.detail

@@ -25,9 +25,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from numerics import models, torch_flow
-from solvable import kunin
-from solvable import xu_ziyin as xz
 from solvable._core import exact_gram
+from solvable.models import kunin
+from solvable.models import xu_ziyin as xz
 
 # ---------------------------------------------------------------------------
 # exact Gram
@@ -191,8 +191,8 @@ def test_the_dps_ranges_of_simulate_and_verify_are_stated_and_enforced(capsys):
     verify --dps takes >= 30, where the claims' tolerances are validated (at 15 digits four
     claims failed falsely); both edges are valid, one below each is refused naming it."""
     import numerics
-    from solvable import cli
     from solvable._core.numbers import MIN_ORACLE_DPS, VERIFY_MIN_DPS
+    from solvable.verification import cli
 
     case = xz.case("generic")
     args = (case.setup, case.u0, case.W0, [0.5])
@@ -209,7 +209,7 @@ def test_the_dps_ranges_of_simulate_and_verify_are_stated_and_enforced(capsys):
 
 
 def test_hyperbolic_entropy_mpmath_in_mpmath_out():
-    from solvable import mirror_flow
+    from solvable.models import mirror_flow
 
     with mpmath.workdps(40):
         value = mirror_flow.hyperbolic_entropy(mpmath.mpf(2), 1, 1, 1)

@@ -13,7 +13,7 @@ import sympy as sp
 
 import numerics
 from numerics import mp
-from solvable import kunin
+from solvable.models import kunin
 
 torch = pytest.importorskip("torch")
 from numerics import torch_flow  # noqa: E402  (needs torch)

@@ -19,11 +19,11 @@ import numpy as np
 import pytest
 
 from numerics import scipy_ode
-from solvable import kunin
-from solvable import linear_node_scaling as lns
-from solvable import node_scaling as ns
-from solvable.confirmations import kunin as ck
-from solvable.confirmations import xu_ziyin as cxz
+from solvable.models import kunin
+from solvable.models import linear_node_scaling as lns
+from solvable.models import node_scaling as ns
+from solvable.verification.confirmations import kunin as ck
+from solvable.verification.confirmations import xu_ziyin as cxz
 
 DPS = 20  # kunin's checks at 20 digits (rtol 1e-15 of the oracle): enough for every figure
 
@@ -47,7 +47,7 @@ def test_check_interval_is_the_smallest_interval_within_the_documented_cost():
 
 
 # ---------------------------------------------------------------------------
-# solvable.confirmations.kunin._oracle: the floors of beta, delta and the loss
+# solvable.verification.confirmations.kunin._oracle: the floors of beta, delta and the loss
 # ---------------------------------------------------------------------------
 def _fractions(values):
     return [Fraction(v) for v in values]
@@ -67,7 +67,7 @@ def _exact_floors(case):
 
 @pytest.mark.parametrize("quantity", ["loss", "delta", "beta"])
 def test_kunin_oracle_measures_each_quantity_against_its_documented_floor(monkeypatch, quantity):
-    """Mutant solvable/confirmations/kunin.py:80:core/NumberReplacer:19 (the loss floor
+    """Mutant solvable/verification/confirmations/kunin.py:80:core/NumberReplacer:19 (the loss floor
     L(0) read as L(30)); the delta and beta floors are the same kind.
 
     The "simulation" is the closed form itself (0 error everywhere) with one quantity at
@@ -109,10 +109,10 @@ def test_kunin_oracle_measures_each_quantity_against_its_documented_floor(monkey
 
 
 # ---------------------------------------------------------------------------
-# solvable.confirmations.kunin._constants_on_flow: the reported relative rate deviation
+# solvable.verification.confirmations.kunin._constants_on_flow: the reported relative rate deviation
 # ---------------------------------------------------------------------------
 def test_kunin_constants_report_the_measured_rate_deviation_from_two_omega():
-    """Mutant solvable/confirmations/kunin.py:159:core/ReplaceBinaryOperator_Div_Mod:9.
+    """Mutant solvable/verification/confirmations/kunin.py:159:core/ReplaceBinaryOperator_Div_Mod:9.
 
     The detail's "2 Omega to X relative" is max |rate / (2 Omega) - 1| over the starts.  The
     tolerance of the rate is rtol = 1e-5 relative (atol 0), so a confirmed verdict whose
@@ -130,7 +130,7 @@ def test_kunin_constants_report_the_measured_rate_deviation_from_two_omega():
 
 
 # ---------------------------------------------------------------------------
-# solvable.confirmations.xu_ziyin.rescaling_condition: Section 2.3's cases partition
+# solvable.verification.confirmations.xu_ziyin.rescaling_condition: Section 2.3's cases partition
 # ---------------------------------------------------------------------------
 def _section_2_3_case(P, Q, ap):
     """The Section 2.3 case of (P, Q, alpha_+), P != Q, from the text: alpha_+ = 1
@@ -154,7 +154,7 @@ def _section_2_3_case(P, Q, ap):
 
 
 def test_rescaling_conditions_partition_into_the_case_the_text_names():
-    """Mutant solvable/confirmations/xu_ziyin.py:515:core/NumberReplacer:376.
+    """Mutant solvable/verification/confirmations/xu_ziyin.py:515:core/NumberReplacer:376.
 
     Every condition of rescaling_condition, at every point of a grid through and around
     both boundaries (alpha_+ = 1 and alpha_+ = sqrt(Q/P), with sqrt(Q/P) = 1/4 ... 4):
@@ -171,10 +171,11 @@ def test_rescaling_conditions_partition_into_the_case_the_text_names():
 
 
 # ---------------------------------------------------------------------------
-# solvable.linear_node_scaling: Theorem 7.5 / Proposition 7.6 with d > 256
+# solvable.models.linear_node_scaling: Theorem 7.5 / Proposition 7.6 with d > 256
 # ---------------------------------------------------------------------------
 def test_theorem_7_5_moments_accept_more_rows_than_the_small_int_cache():
-    """Mutant solvable/linear_node_scaling.py:1157:core/ReplaceComparisonOperator_NotEq_IsNot:7
+    """Mutant
+    solvable/models/linear_node_scaling.py:1157:core/ReplaceComparisonOperator_NotEq_IsNot:7
     (``V.shape[0] is not d``: two equal ints above 256 are different objects).
 
     d = 300 (above CPython's cached small ints), V the first two columns of I: every entry

@@ -26,9 +26,9 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvable import kernels
 from solvable._core.backends import generate
 from solvable._core.numbers import Float64RangeError
+from solvable.models import kernels
 
 EPS = 2.0**-52
 TINY = 2.0**-1074  # the smallest subnormal: the absolute floor of a float64 result

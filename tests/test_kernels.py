@@ -1,4 +1,4 @@
-"""Tests for solvable.kernels and numerics.kernel_sampling (seed 002, Sections 2.1, 2.3 and
+"""Tests for solvable.models.kernels and numerics.kernel_sampling (seed 002, Sections 2.1, 2.3 and
 Exercise 1: GP, random-feature and NTK kernels of the two-layer ReLU network).
 
 The registered claims and errata run in tests/test_registry.py; here: values, validation,
@@ -19,12 +19,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from numerics import kernel_sampling as ks
-from solvable import kernels as kn
-from solvable import lazy_training, theorems
 from solvable._core.backends import generate
 from solvable._core.geometry import row_norms
 from solvable._core.tolerance import Tolerance, error_in_units
-from solvable.confirmations import kernels as confirm_kn
+from solvable.models import kernels as kn
+from solvable.models import lazy_training
+from solvable.verification import theorems
+from solvable.verification.confirmations import kernels as confirm_kn
 
 LECTURE = kn.lecture_initialisation(3)
 EXERCISE = kn.exercise_initialisation()

@@ -26,8 +26,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import numerics
-from solvable import kunin
 from solvable._core.tolerance import relative_error
+from solvable.models import kunin
 
 # 1e-11: measured worst 3e-15 over kunin.CASES; the map (a0, w0, t) -> state is
 # well-conditioned away from the saddle (the balanced coordinates rotate hyperbolically

@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import numerics
-from solvable import kunin
 from solvable._core.tolerance import Tolerance, error_in_units
+from solvable.models import kunin
 
 EPS = float(np.finfo(float).eps)
 

@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvable import kunin
 from solvable._core.exact_gram import isotropic_projection
+from solvable.models import kunin
 
 EPS = float(np.finfo(float).eps)
 # float64 against the 120-digit loss, relative, in units of eps (1 + rate t): each constant

@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 
 import numerics
 from numerics.models import SystemModel
-from solvable import kunin
 from solvable._core.backends import generate
 from solvable._core.tolerance import relative_error
+from solvable.models import kunin
 
 WIDE = kunin.WideLinearSystem().example()  # (setup, A0, W0): h = c = d = 2, n = 3
 # a ReLU net whose activation pattern changes 4 times in t <= 4 (found by search; no

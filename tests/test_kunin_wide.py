@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from solvable import kunin
 from solvable._core.tolerance import Tolerance, error_in_units
+from solvable.models import kunin
 
 # float64 vs 40 digits: the closed form is an SVD, a (c + d)-eigenbasis, then either the
 # textbook form (small t) or C_+^{-1} and a QR of an h x (2h + m - h) factor; the rounding

@@ -1,9 +1,13 @@
 """The layer rules of the package, checked on the source (imports parsed with ``ast``,
 imports inside functions included):
 
-* layers import downward only: core (``solvable._core``) -> models (the model modules of
-  ``solvable.MODELS``) -> ``numerics`` -> verification (``solvable.theorems``,
-  ``solvable.errata``, ``solvable.cli``, ``solvable.testing``, ``solvable.confirmations``);
+* the layers are folders and import downward only: core (``solvable/_core/``) -> models
+  (``solvable/models/``, and the package face ``solvable/__init__.py``) -> ``numerics/`` ->
+  verification (``solvable/verification/``: registry, errata, confirmations, figures, CLI,
+  pytest oracle and plugin);
+* code inside the package imports the modules at their homes, never through the short
+  aliases (``solvable.kunin``, ``solvable.theorems``, :mod:`solvable._core.aliases`): an
+  alias resolves to the package face and would hide a layer violation from these checks;
 * no import cycle among the package's modules (a package's ``__init__`` is a module too;
   a submodule's implicit import of its parent package is not counted, as Python runs the
   parent first whichever way the submodule is reached);
@@ -21,18 +25,17 @@ from pathlib import Path
 import pytest
 
 import solvable
-from solvable import confirmations
+from solvable.verification import confirmations
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("solvable", "numerics")
-VERIFICATION = ("solvable.theorems", "solvable.errata", "solvable.cli", "solvable.testing",
-                "solvable.pytest_plugin", "solvable.confirmations", "solvable.figures",
-                "solvable.verify_runner", "solvable.proof_cache")  # fmt: skip
+LAYERS = ("solvable._core", "solvable.models", "numerics", "solvable.verification")
 LAZY_THIRD_PARTY = {"torch", "dask", "distributed", "matplotlib", "tqdm", "IPython"}
 # modules of a required package that import an optional one when imported
 # (sympy.printing.pytorch runs import_module("torch"))
 LAZY_MODULES = {"sympy.printing.pytorch"}
-MODEL_MODULES = {f"solvable.{m.name}" for m in solvable.MODELS}
+MODEL_MODULES = {f"solvable.models.{m.name}" for m in solvable.MODELS}
+ALIASES = {f"solvable.{n}" for n in (*solvable._MODEL_MODULES, *solvable._VERIFICATION_MODULES)}
 
 
 def _modules() -> dict[str, Path]:
@@ -88,18 +91,17 @@ def _edges() -> dict[str, set[str]]:
     return graph
 
 
+def _in(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
 def _layer(module: str) -> int:
-    if module.startswith("solvable._core"):
-        return 0
-    if module in MODEL_MODULES:
-        return 1
     if module == "solvable":  # the package face: core types and the models
         return 1
-    if module.startswith("numerics"):
-        return 2
-    if module.startswith(VERIFICATION):
-        return 3
-    raise AssertionError(f"module {module} belongs to no layer: place it in one")
+    for level, package in enumerate(LAYERS):
+        if _in(module, package):
+            return level
+    raise AssertionError(f"module {module} belongs to no layer: place it in one of {LAYERS}")
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
@@ -119,7 +121,7 @@ def test_layers_import_downward_only():
 
 def test_numerics_never_imports_the_verification_layer():
     bad = [f"{m} -> {t}" for m, ts in _edges().items() if m.startswith("numerics")
-           for t in ts if t.startswith(VERIFICATION)]  # fmt: skip
+           for t in ts if _in(t, "solvable.verification")]  # fmt: skip
     assert not bad, bad
 
 
@@ -162,12 +164,14 @@ def test_every_model_module_is_registered_once():
     names = [m.name for m in solvable.MODELS]
     assert len(names) == len(set(names))
     for module in MODULES:
-        top = module.split(".")
-        if len(top) == 2 and top[0] == "solvable" and not top[1].startswith("_"):
-            if module not in VERIFICATION:
-                assert top[1] in names, f"{module} is not in solvable.MODELS"
+        parts = module.split(".")
+        if len(parts) == 3 and parts[:2] == ["solvable", "models"]:
+            assert parts[2] in names, f"{module} is not in solvable.MODELS"
+    assert {m for m in MODULES if m.count(".") == 1 and m.startswith("solvable.")} == {
+        f"solvable.{layer}" for layer in ("_core", "models", "verification")
+    }  # nothing else beside the three layer folders
     for name in confirmations.modules():
-        assert name in names, f"solvable.confirmations.{name} names no model"
+        assert name in names, f"solvable.verification.confirmations.{name} names no model"
 
 
 def test_the_layer_check_can_fail(monkeypatch):
@@ -175,9 +179,31 @@ def test_the_layer_check_can_fail(monkeypatch):
     real = _imports
 
     def fake(module):
-        extra = [("numerics", 1, False)] if module == "solvable.kunin" else []
+        extra = [("numerics", 1, False)] if module == "solvable.models.kunin" else []
         return real(module) + extra
 
     monkeypatch.setattr(__import__(__name__), "_imports", fake)
-    with pytest.raises(AssertionError, match=r"solvable\.kunin"):
+    with pytest.raises(AssertionError, match=r"solvable\.models\.kunin"):
         test_layers_import_downward_only()
+
+
+def _alias_imports() -> list[str]:
+    return [f"{MODULES[m].relative_to(ROOT)}:{line} imports {name}"
+            for m in MODULES for name, line, _inside in _imports(m)
+            if any(_in(name, alias) for alias in ALIASES)]  # fmt: skip
+
+
+def test_package_code_imports_the_homes_not_the_aliases():
+    bad = _alias_imports()
+    assert not bad, "\n".join(bad)
+
+
+def test_the_alias_check_can_fail(monkeypatch):
+    real = _imports
+
+    def fake(module):
+        extra = [("solvable.kunin", 7, False)] if module == "numerics.sweeps" else []
+        return real(module) + extra
+
+    monkeypatch.setattr(__import__(__name__), "_imports", fake)
+    assert _alias_imports() == ["numerics/sweeps.py:7 imports solvable.kunin"]

@@ -1,4 +1,4 @@
-"""Tests for solvable.lazy_training (seed 002, Section 3: the lazy criterion kappa_h)."""
+"""Tests for solvable.models.lazy_training (seed 002, Section 3: the lazy criterion kappa_h)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvable import lazy_training as lt
-from solvable import theorems
+from solvable.models import lazy_training as lt
+from solvable.verification import theorems
 
 CLAIMS = theorems.select("lazy_training.*")
 ERRATA = lt.errata()

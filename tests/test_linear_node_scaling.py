@@ -1,4 +1,4 @@
-"""Tests for solvable.linear_node_scaling and numerics.node_scaling_linear (seed 000, Section
+"""Tests for solvable.models.linear_node_scaling and numerics.node_scaling_linear (seed 000, Section
 7.2: Theorem 7.4, Theorem 7.5, Proposition 7.6)."""
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 import numerics
 from numerics import node_scaling_linear as nl
-from solvable import linear_node_scaling as lns
-from solvable import node_scaling as ns
-from solvable import theorems
 from solvable._core.activations import elementwise
+from solvable.models import linear_node_scaling as lns
+from solvable.models import node_scaling as ns
+from solvable.verification import theorems
 
 CLAIMS = theorems.select("linear_node_scaling.*")
 
@@ -386,7 +386,7 @@ def test_confirmation_judges_gd_by_its_end_against_the_limit():
     # A GD run that ends at (19) is right whatever its recorded time; here that time is t = 1,
     # where the flow (data-space rates in [1, 4]) is still e^-1..e^-4 of the gap away, so the
     # same run read as a flow recorded at t = 0, 1 must fail
-    from solvable.confirmations.linear_node_scaling import closed_form_errors
+    from solvable.verification.confirmations.linear_node_scaling import closed_form_errors
 
     X, y, probes = nl.linear_data(3, 6, seed=5)
     lam = nl.scalings(4, 0.5, ns.zipf("0.5"))

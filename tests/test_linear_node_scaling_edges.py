@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import numerics
-from solvable import linear_node_scaling as lns
-from solvable import node_scaling as ns
 from solvable._core.tolerance import Tolerance, error_in_units
+from solvable.models import linear_node_scaling as lns
+from solvable.models import node_scaling as ns
 
 EPS = float(np.finfo(float).eps)
 MAX_COND = 30.0  # data drawn with cond(X) <= 30 (conditioning enters the tolerances below)

@@ -1,4 +1,4 @@
-"""Tests for solvable.linearisation and numerics.lazy_width (seed 002, Sections 2.2-2.3).
+"""Tests for solvable.models.linearisation and numerics.lazy_width (seed 002, Sections 2.2-2.3).
 
 The registry runs every claim once (tests/test_registry.py); here the functions are tested:
 the closed-form Hessian (2.13)-(2.17) against autograd, Lanczos against the dense Hessian,
@@ -22,11 +22,11 @@ from numerics import measures
 from numerics.models import WideTwoLayer
 from numerics.torch_flow import gradient_flow as gradient_flow_torch
 from numerics.torch_flow import threads
-from solvable import linearisation as lin
-from solvable import theorems
 from solvable._core.activations import elementwise, evaluator
 from solvable._core.tolerance import relative_error
-from solvable.confirmations import linearisation as confirm_lin
+from solvable.models import linearisation as lin
+from solvable.verification import theorems
+from solvable.verification.confirmations import linearisation as confirm_lin
 
 # float64 eigvalsh / ARPACK on matrices of size N = p d <= 256: errors ~ N eps ~ 6e-14;
 # 1e-11 leaves two orders of margin
@@ -58,7 +58,7 @@ def test_erratum_printed_false_corrected_true(erratum):
 
 
 def test_errata_do_not_duplicate_lazy_training():
-    from solvable import lazy_training
+    from solvable.models import lazy_training
 
     theirs = {e.equation for e in lazy_training.errata()}
     assert not theirs & {e.equation for e in lin.errata()}

@@ -1,5 +1,5 @@
 """The hyperbolic-entropy potential and the diagonal network's implicit bias (seed 003,
-Part II; :mod:`solvable.mirror_flow`): float64 against 40 digits over a hypothesis-generated
+Part II; :mod:`solvable.models.mirror_flow`): float64 against 40 digits over a hypothesis-generated
 parameter space, phi'' m = 1 numerically, continuity through delta = 0, the edges, bad
 input, the Bregman interpolant's KKT conditions, and the diagonal network's simulation.
 
@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import numerics
-from solvable import mirror_flow as mf
 from solvable._core.tolerance import Tolerance, error_in_units
-from solvable.confirmations import mirror_flow as conf
+from solvable.models import mirror_flow as mf
+from solvable.verification.confirmations import mirror_flow as conf
 
 SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 WORST = {"float64": 0.0}

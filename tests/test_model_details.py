@@ -11,11 +11,11 @@ import re
 import pytest
 import sympy as sp
 
-from solvable import global_convergence as gc
-from solvable import kernels as kn
-from solvable import xu_ziyin as xz
 from solvable._core.backends import exprel
-from solvable.theorems import select
+from solvable.models import global_convergence as gc
+from solvable.models import kernels as kn
+from solvable.models import xu_ziyin as xz
+from solvable.verification.theorems import select
 
 
 def _claim(claim_id: str):

@@ -14,9 +14,10 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from solvable import Model, kunin, mirror_flow
-from solvable import lazy_training as lt
-from solvable.theorems import select
+from solvable import Model
+from solvable.models import kunin, mirror_flow
+from solvable.models import lazy_training as lt
+from solvable.verification.theorems import select
 
 
 def _claim(claim_id: str):

@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from solvable import delayed_rich, kunin, linearisation, ntg, phases, xu_ziyin
-from solvable import linear_node_scaling as lns
-from solvable.theorems import select
+from solvable.models import delayed_rich, kunin, linearisation, ntg, phases, xu_ziyin
+from solvable.models import linear_node_scaling as lns
+from solvable.verification.theorems import select
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 

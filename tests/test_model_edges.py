@@ -22,9 +22,10 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from solvable import kernels, linearisation, phases, theorems, verify_runner
-from solvable import piecewise_linear as pl
 from solvable._core.claims import Theorem, Verdict
+from solvable.models import kernels, linearisation, phases
+from solvable.models import piecewise_linear as pl
+from solvable.verification import theorems, verify_runner
 
 
 # ---------------------------------------------------------------------------
@@ -33,7 +34,7 @@ from solvable._core.claims import Theorem, Verdict
 def test_gram_refuses_y_of_another_dimension_naming_both_column_counts():
     """``gram`` takes X (n, d) and Y (m, d): a Y with another d is a ``ValueError`` that
     states both column counts (the initialisation records no d here, so the check on Y
-    alone cannot catch it).  Mutant key: solvable/kernels.py:839:core/NumberReplacer:270."""
+    alone cannot catch it).  Mutant key: solvable/models/kernels.py:839:core/NumberReplacer:270."""
     init = kernels.exercise_initialisation()
     assert init.d is None
     with pytest.raises(ValueError, match=r"^Y must have 3 columns \(as X\), got 2$"):
@@ -49,7 +50,7 @@ def test_eq213_erratum_printed_residual_is_the_printed_off_diagonal_block_square
     a_1 tanh''(w_1 x) x^2/sqrt(2), evaluated (``Erratum.residuals``) at the rational point
     a0 = 2/3, w0_0 = 3/4, x0 = 4/5 (the free symbols in name order set to (k+2)/(k+3)).
     Here tanh'' = -2 tanh sech^2 is evaluated by mpmath.  Mutant key:
-    solvable/linearisation.py:955:core/ReplaceBinaryOperator_Div_FloorDiv:37."""
+    solvable/models/linearisation.py:955:core/ReplaceBinaryOperator_Div_FloorDiv:37."""
     (erratum,) = [e for e in linearisation.errata() if e.equation == "(2.13)"]
     printed, corrected = erratum.residuals()
     assert corrected == 0
@@ -69,7 +70,7 @@ def test_scaling_is_immutable_so_its_checked_exponents_stay_valid():
     """``Scaling`` checks ``c_d >= 0`` (the width cannot shrink) when it is made; it is a
     frozen record, so no assignment can break that afterwards, and equal scalings are equal
     hashable values (usable as dict keys).  Mutant key:
-    solvable/phases.py:125:core/ReplaceTrueWithFalse:1."""
+    solvable/models/phases.py:125:core/ReplaceTrueWithFalse:1."""
     s = phases.Scaling(1, -1, 0, 0, 0, 0)
     with pytest.raises(ValueError, match="c_d must be >= 0"):
         phases.Scaling(-1, -1, 0, 0, 0, 0)
@@ -88,7 +89,7 @@ def test_piecewise_linear_symbols_repr_shows_the_symbols_but_not_the_expressions
     """The repr of ``symbolic()`` shows its four symbols and leaves the expression dict out
     (as the package's other symbolic records, e.g. ``ConservationLaw`` leaves out its
     flow): the expressions are read from ``exprs``, not from a printout of all of them.
-    Mutant key: solvable/piecewise_linear.py:141:core/ReplaceFalseWithTrue:0."""
+    Mutant key: solvable/models/piecewise_linear.py:141:core/ReplaceFalseWithTrue:0."""
     S = pl.symbolic()
     text = repr(S)
     for name in ("delta", "eta_a", "eta_w", "b"):
@@ -114,7 +115,7 @@ def test_neuron_start_float64_is_accurate_for_far_apart_inputs(beta_norm, delta)
     range) whose results are normal doubles: float64 must match the definition evaluated
     by mpmath at 800 digits (enough for delta^2 + 4 |beta|^2 to keep the relative term of
     ~1e-638 that sigma + delta cancels down to).  Mutant key:
-    solvable/piecewise_linear.py:217:core/ReplaceBinaryOperator_Pow_Div:4."""
+    solvable/models/piecewise_linear.py:217:core/ReplaceBinaryOperator_Pow_Div:4."""
     a, W = pl.neuron_start([[beta_norm]], [delta])
     with mpmath.workdps(800):
         b, dl = mpmath.mpf(beta_norm), mpmath.mpf(delta)
@@ -167,7 +168,7 @@ def test_worker_reports_the_cpu_seconds_its_claim_took(monkeypatch):
     that ran it"): the process clock's advance over the check, here exactly the 0.5 s the
     check moves a fake clock by.  The worker loop runs in this process on a pipe (no
     spawn); its SIGINT handler and torch thread count are restored after.  Mutant key:
-    solvable/verify_runner.py:441:core/ReplaceBinaryOperator_Sub_Pow:2."""
+    solvable/verification/verify_runner.py:441:core/ReplaceBinaryOperator_Sub_Pow:2."""
     _fake_time(monkeypatch)
     parent, child = Pipe()
     parent.send([(0, _demo_claim())])
@@ -202,7 +203,7 @@ def test_local_run_reports_the_cpu_seconds_its_claim_took(monkeypatch):
 # linearisation.tanh_second_derivative_bound: the verdict states the supremum it proved
 # ---------------------------------------------------------------------------
 def test_tanh_bound_verdict_states_the_supremum_and_where_it_is_attained():
-    """Mutant solvable/linearisation.py:545:core/ReplaceComparisonOperator_NotEq_Is:2.
+    """Mutant solvable/models/linearisation.py:545:core/ReplaceComparisonOperator_NotEq_Is:2.
 
     tanh'' = -2 t (1 - t^2) with t = tanh z; d/dt of 2 t (1 - t^2) = 2 - 6 t^2 vanishes at
     t^2 = 1/3, where |tanh''| = 2 (1/sqrt(3)) (2/3) = 4 sqrt(3)/9.  The proved claim must
@@ -220,7 +221,7 @@ def test_tanh_bound_verdict_states_the_supremum_and_where_it_is_attained():
 # node_scaling.zipf_sum_of_squares_decreasing: the range it reports, to 5 digits
 # ---------------------------------------------------------------------------
 def test_zipf_decreasing_reports_the_range_of_its_grid_to_five_digits():
-    """Mutant solvable/node_scaling.py:1201:core/NumberReplacer:421.
+    """Mutant solvable/models/node_scaling.py:1201:core/NumberReplacer:421.
 
     The claim reports ``values in (min, max]`` of zeta(2/alpha)/zeta(1/alpha)^2 on alpha =
     0.05, ..., 0.95, to 5 significant digits.  The function decreases in alpha, so the ends
@@ -243,7 +244,7 @@ def test_zipf_decreasing_reports_the_range_of_its_grid_to_five_digits():
 # linearisation.State: a measured state is a record its outputs stay consistent with
 # ---------------------------------------------------------------------------
 def test_linearisation_state_is_a_frozen_record_of_outputs_measured_from_its_weights():
-    """Mutant solvable/linearisation.py:349:core/ReplaceTrueWithFalse:19.
+    """Mutant solvable/models/linearisation.py:349:core/ReplaceTrueWithFalse:19.
 
     ``State`` holds ``W``, ``a`` and the outputs ``f`` and risk ``R`` measured from them
     (eqs. (2.19), (2.22)); as every model's ``State`` it is a frozen record, so no field

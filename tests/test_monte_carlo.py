@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 from scipy.stats import norm
 
-from solvable import cli, theorems
 from solvable._core.tolerance import MC_CONFIDENCE, monte_carlo
+from solvable.verification import cli, theorems
 
 
 def test_interval_is_the_normal_quantile_with_bonferroni():

@@ -21,8 +21,8 @@ import pytest
 import sympy as sp
 from test_fuzz_every_entry_point import ENTRIES, public_callables
 
-from solvable import node_scaling as ns
 from solvable._core import numbers as nb
+from solvable.models import node_scaling as ns
 
 CALLER_DPS = 37  # not a precision any function defaults to (15, 30, 50)
 _DECORATED = nb.mpmath_in_mpmath_out(lambda *, dps=None: dps).__code__  # the wrapper's code

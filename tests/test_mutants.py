@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from solvable import theorems
+from solvable.verification import theorems
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -84,9 +84,9 @@ def test_draw_is_reproducible_stratified_and_order_free():
 
 
 def test_mutant_key_is_module_line_operator_occurrence():
-    m = ms.Mutant("0123abcd", "solvable/kunin.py", 42, 7, "core/NumberReplacer", 3)
-    assert m.key == "solvable/kunin.py:42:core/NumberReplacer:3"
-    assert ms.mutant_key("solvable\\..\\solvable/kunin.py", 1, "op", 0).endswith(":1:op:0")
+    m = ms.Mutant("0123abcd", "solvable/models/kunin.py", 42, 7, "core/NumberReplacer", 3)
+    assert m.key == "solvable/models/kunin.py:42:core/NumberReplacer:3"
+    assert ms.mutant_key("solvable\\..\\solvable/models/kunin.py", 1, "op", 0).endswith(":1:op:0")
     # the random job id is not part of the key
     assert ms.Mutant("ffff", *list(vars(m).values())[1:]).key == m.key
 
@@ -247,8 +247,9 @@ def test_outcomes_and_table_on_a_synthetic_session(tmp_path):
         WorkResult,
     )
 
-    modules = {"solvable/testing.py": 4, "numerics/mp.py": 4, "solvable/kunin.py": 4,
-               "solvable/errata.py": 30, "numerics/sweeps.py": 30}  # fmt: skip
+    modules = {"solvable/verification/testing.py": 4, "numerics/mp.py": 4,
+               "solvable/models/kunin.py": 4, "solvable/verification/errata.py": 30,
+               "numerics/sweeps.py": 30}  # fmt: skip
     with work_db_mod.use_db(str(tmp_path / "s.sqlite")) as db:
         items = [WorkItem.single(f"job-{module}-{k}", MutationSpec(
                     module, "core/NumberReplacer", k, (k + 1, 0), (k + 1, 3)))
@@ -305,7 +306,10 @@ def test_outcomes_and_table_on_a_synthetic_session(tmp_path):
 
 def test_groups_and_verdict_parsing():
     assert ms.group_of("numerics/scipy_ode.py").startswith("integrators")
-    assert ms.group_of("solvable/linear_node_scaling.py").startswith("closed forms")
+    assert ms.group_of("solvable/models/linear_node_scaling.py").startswith("closed forms")
+    assert ms.group_of("solvable/models/kunin/wide.py").startswith("closed forms")  # a package
+    assert ms.group_of("solvable/models/kunin_extra.py") == "rest of solvable"  # not a stem
+    assert ms.group_of("solvable/verification/testing.py") == "solvable/verification/testing.py"
     assert ms.group_of("solvable/_core/x.py") == "rest of solvable"
     assert ms.group_of("numerics/models.py") == "rest of numerics"
     assert ms.runner_verdict(_verdict(verdict="timeout")) == {"verdict": "timeout"}
@@ -330,19 +334,23 @@ def test_the_equivalence_file_parses():
 
 
 def test_focus_draws_are_extra_mutants_of_one_group_counted_only_in_it():
-    mutants = _mutants({"solvable/testing.py": 40, "numerics/mp.py": 30, "numerics/sweeps.py": 300,
-                        "solvable/kunin.py": 400})  # fmt: skip
+    mutants = _mutants({"solvable/verification/testing.py": 40, "numerics/mp.py": 30,
+                        "numerics/sweeps.py": 300, "solvable/models/kunin.py": 400})  # fmt: skip
     main = ms.draw(mutants, 50, seed=0)
-    extra = ms.draw_focus(mutants, main, {"solvable/testing.py": 10, "integrators": 100}, seed=0)
-    testing, integrators = extra["solvable/testing.py"], next(
+    extra = ms.draw_focus(
+        mutants, main, {"solvable/verification/testing.py": 10, "integrators": 100}, seed=0
+    )
+    testing, integrators = extra["solvable/verification/testing.py"], next(
         v for k, v in extra.items() if k.startswith("integrators"))  # fmt: skip
-    assert len(testing) == 10 and {m.module for m in testing} == {"solvable/testing.py"}
+    assert len(testing) == 10 and {m.module for m in testing} == {
+        "solvable/verification/testing.py"
+    }
     in_main = sum(m.module == "numerics/mp.py" for m in main)
     assert len(integrators) == 30 - in_main  # capped at what the main sample left
     keys = [m.key for m in main + testing + integrators]
     assert len(set(keys)) == len(keys)  # no mutant twice
-    again = ms.draw_focus(mutants, main, {"solvable/testing.py": 10}, seed=0)
-    assert again["solvable/testing.py"] == testing  # seeded
+    again = ms.draw_focus(mutants, main, {"solvable/verification/testing.py": 10}, seed=0)
+    assert again["solvable/verification/testing.py"] == testing  # seeded
     with pytest.raises(ValueError, match="names 0 report groups"):
         ms.draw_focus(mutants, main, {"nowhere": 3}, seed=0)
     with pytest.raises(ValueError, match="names 2 report groups"):
@@ -353,8 +361,8 @@ def test_focus_draws_are_extra_mutants_of_one_group_counted_only_in_it():
     rows = [ms.Row(m, "killed (assertion)", {}, "") for m in main]
     rows += [ms.Row(m, "survived", {}, "", focus=True) for m in testing]
     text = ms.table(rows)
-    line = next(x for x in text.splitlines() if x.startswith("| solvable/testing.py"))
-    n_main = sum(m.module == "solvable/testing.py" for m in main)
+    line = next(x for x in text.splitlines() if x.startswith("| solvable/verification/testing.py"))
+    n_main = sum(m.module == "solvable/verification/testing.py" for m in main)
     assert f"| {n_main + 10} (10 focus) |" in line and f"{n_main}/{n_main + 10}" in line
     overall = next(x for x in text.splitlines() if "**overall**" in x)
     assert "| 50 |" in overall and "50/50 = 100.0%" in overall
@@ -364,7 +372,7 @@ def test_a_focus_only_run_draws_a_proportional_sample_of_its_groups():
     """init --size 0 --focus GROUP=N: no main sample (no minimum per module to meet), and
     each focus group drawn in proportion to its modules; the overall row is then empty."""
     mutants = _mutants({"numerics/mp.py": 300, "numerics/scipy_ode.py": 100,
-                        "numerics/sweeps.py": 300, "solvable/kunin.py": 400})  # fmt: skip
+                        "numerics/sweeps.py": 300, "solvable/models/kunin.py": 400})  # fmt: skip
     assert ms.draw(mutants, 0, seed=6) == []
     extra = ms.draw_focus(mutants, [], {"integrators": 40}, seed=6)
     ((group, drawn),) = extra.items()
@@ -385,7 +393,7 @@ def test_shards_cover_the_pending_mutants_once_and_merge_brings_results_back(tmp
     here.mkdir()
     with work_db_mod.use_db(str(here / "session.sqlite")) as db:
         db.add_work_items(WorkItem.single(f"job-{k}", MutationSpec(
-            "solvable/kunin.py", "core/NumberReplacer", k, (k + 1, 0), (k + 1, 3)))
+            "solvable/models/kunin.py", "core/NumberReplacer", k, (k + 1, 0), (k + 1, 3)))
             for k in range(10))  # fmt: skip
         db.set_result("job-0", WorkResult(WorkerOutcome.SKIPPED))
     there.mkdir()
@@ -454,14 +462,14 @@ def test_an_import_time_line_also_selects_the_tests_that_name_its_module():
     sources = {
         "tests/test_a.py": "from numerics import torch_flow\nassert torch_flow._E_LO",
         "tests/test_b.py": "import numerics.torch_flow_extra  # another module",
-        "tests/test_c.py": "from solvable.figures import _common as figures_common",
+        "tests/test_c.py": "from solvable.verification.figures import _common as figures_common",
     }
     tests = ["tests/test_a.py::t1", "tests/test_b.py::t2", "tests/test_c.py::t3"]
     assert ms.module_readers(tests, "numerics/torch_flow.py", sources) == {"tests/test_a.py::t1"}
-    assert ms.module_readers(tests, "solvable/figures/_common.py", sources) == {
+    assert ms.module_readers(tests, "solvable/verification/figures/_common.py", sources) == {
         "tests/test_c.py::t3"
     }
-    assert ms.module_readers(tests, "solvable/figures/__init__.py", sources) == {
+    assert ms.module_readers(tests, "solvable/verification/figures/__init__.py", sources) == {
         "tests/test_c.py::t3"
     }
     covmap = {"tests": ["t::cover", "t::read"], "durations": {"t::cover": 1.0, "t::read": 0.1},

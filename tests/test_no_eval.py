@@ -28,8 +28,8 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solvable import global_convergence, kernels, three_layer
 from solvable._core.numbers import to_expr
+from solvable.models import global_convergence, kernels, three_layer
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted([*(ROOT / "solvable").rglob("*.py"), *(ROOT / "numerics").rglob("*.py")])

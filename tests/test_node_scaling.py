@@ -1,4 +1,5 @@
-"""Tests for solvable.node_scaling (seed 000: lambda_{m,j}, Zipf / finite-K weights, limits)."""
+"""Tests for solvable.models.node_scaling (seed 000: lambda_{m,j}, Zipf / finite-K weights,
+limits)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solvable import node_scaling as ns
-from solvable import theorems
+from solvable.models import node_scaling as ns
+from solvable.verification import theorems
 
 CLAIMS = theorems.select("node_scaling.*")
 ERRATA = ns.errata()

@@ -15,11 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from numerics import node_scaling_gd as gd
-from solvable import linear_node_scaling as lns
-from solvable import node_scaling as ns
-from solvable import theorems
-from solvable.confirmations import global_convergence as gcc
-from solvable.confirmations import node_scaling as nsc
+from solvable.models import linear_node_scaling as lns
+from solvable.models import node_scaling as ns
+from solvable.verification import theorems
+from solvable.verification.confirmations import global_convergence as gcc
+from solvable.verification.confirmations import node_scaling as nsc
 
 NEW_SYMBOLIC = ["node_scaling.theorem_7_9_first_step", "node_scaling.theorem_7_10_gradient_norm",
                 "linear_node_scaling.mean_field_bullet",

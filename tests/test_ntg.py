@@ -1,4 +1,4 @@
-"""Tests of solvable.ntg (seed 000 eqs. (6), (7), (10)-(13)) and numerics.ntg_sampling."""
+"""Tests of solvable.models.ntg (seed 000 eqs. (6), (7), (10)-(13)) and numerics.ntg_sampling."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solvable import node_scaling as ns
-from solvable import ntg, theorems
+from solvable.models import node_scaling as ns
+from solvable.models import ntg
+from solvable.verification import theorems
 
 
 def _data(n: int, d: int, seed: int) -> np.ndarray:
@@ -246,7 +247,7 @@ def test_monte_carlo_sweep_is_simultaneous():
     # the Proposition 4.3 sweep of the confirmations: every run's intervals at the Bonferroni
     # level over all runs (entries within a run are corrected by monte_carlo itself)
     from solvable._core.tolerance import MC_CONFIDENCE
-    from solvable.confirmations import ntg as confirmations
+    from solvable.verification.confirmations import ntg as confirmations
 
     results = confirmations._sweep(False)
     level = 1 - (1 - MC_CONFIDENCE) / len(results)

@@ -12,10 +12,10 @@ import pytest
 import sympy as sp
 
 import numerics
-from solvable import testing
-from solvable import xu_ziyin as xz
 from solvable._core.tolerance import Tolerance, digits
-from solvable.confirmations import xu_ziyin as confirm_xz
+from solvable.models import xu_ziyin as xz
+from solvable.verification import testing
+from solvable.verification.confirmations import xu_ziyin as confirm_xz
 
 
 def _times(traj, dps):
@@ -26,7 +26,8 @@ def _times(traj, dps):
 @pytest.mark.parametrize("name", ["generic", "near_antiparallel", "P_zero_y_positive"])
 def test_mpmath_at_50_digits(name):
     """Second precision: dps=50 simulation vs dps=50 closed form, >= 45 digits
-    (same 5-digit allowance as at dps=30, see solvable.confirmations.xu_ziyin.oracle)."""
+    (same 5-digit allowance as at dps=30, see
+    solvable.verification.confirmations.xu_ziyin.oracle)."""
     case = xz.case(name)
     traj = xz.closed_form(case.setup, case.u0, case.W0, dps=50)
     times = _times(traj, 50)

@@ -21,7 +21,7 @@ from solvable._core.flows import GradientFlow
 
 torch = pytest.importorskip("torch")
 from numerics import measures, models, sweeps  # noqa: E402  (need torch)
-from solvable.phases import Scaling  # noqa: E402
+from solvable.models.phases import Scaling  # noqa: E402
 
 X, Y = sp.symbols("x y")
 A, B = sp.symbols("a b")

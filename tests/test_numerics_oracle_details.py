@@ -13,7 +13,7 @@ import pytest
 
 import numerics
 from numerics import torch_flow
-from solvable import xu_ziyin as xz
+from solvable.models import xu_ziyin as xz
 
 
 # ---------------------------------------------------------------------------

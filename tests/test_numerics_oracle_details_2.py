@@ -1,4 +1,5 @@
-"""Details of numerics and solvable.testing pinned by the sampled mutation run's survivors
+"""Details of numerics and solvable.verification.testing pinned by the sampled mutation run's
+survivors
 (batch F): seed 001's hand-written gradient, the compiled Taylor engine's rounding to
 nearest, the linear tail's symmetry guard at its edges, the phase classification of a sign
 equal to ``"-"``, the oracle's whole-number-times hint only for a failing check, the shape
@@ -17,9 +18,10 @@ import sympy as sp
 
 from numerics import mp, scipy_ode, sweeps
 from numerics.models import TwoLayerLinear
-from solvable import kernels, kunin, testing
-from solvable import xu_ziyin as xz
 from solvable._core.tolerance import Tolerance
+from solvable.models import kernels, kunin
+from solvable.models import xu_ziyin as xz
+from solvable.verification import testing
 
 
 # ---------------------------------------------------------------------------
@@ -129,7 +131,7 @@ def test_classify_compares_the_sign_by_value():
 
 
 # ---------------------------------------------------------------------------
-# solvable.testing: the "times are step indices" hint only on a failing check
+# solvable.verification.testing: the "times are step indices" hint only on a failing check
 # ---------------------------------------------------------------------------
 def test_whole_number_times_hint_only_when_the_check_fails():
     """The hint "every time is a whole number: ... pass times = k * lr" explains a failure
@@ -150,7 +152,8 @@ def test_whole_number_times_hint_only_when_the_check_fails():
 
 
 # ---------------------------------------------------------------------------
-# solvable.testing.KernelOracle: samples of the wrong shape are refused, never broadcast
+# solvable.verification.testing.KernelOracle: samples of the wrong shape are refused, never
+# broadcast
 # ---------------------------------------------------------------------------
 def test_kernel_samples_of_another_shape_are_refused():
     """``compare_samples`` takes kernels (S, n, m) and "is never reshaped": samples of
@@ -166,7 +169,7 @@ def test_kernel_samples_of_another_shape_are_refused():
 
 
 # ---------------------------------------------------------------------------
-# solvable.testing.state_errors: f's scale |y| + |f_ref - y| + f_floor equal to 1
+# solvable.verification.testing.state_errors: f's scale |y| + |f_ref - y| + f_floor equal to 1
 # ---------------------------------------------------------------------------
 def test_state_errors_f_at_an_output_scale_of_one():
     """``state_errors``' docstring: ``f`` is measured "relative to ``|y| + |f_ref - y| +

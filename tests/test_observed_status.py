@@ -12,9 +12,9 @@ import math
 import numpy as np
 import pytest
 
-from solvable import cli, theorems, verify_runner
 from solvable._core.claims import COUNTED, Theorem, Verdict
-from solvable.confirmations import global_convergence as gcc
+from solvable.verification import cli, theorems, verify_runner
+from solvable.verification.confirmations import global_convergence as gcc
 
 MONITORS = (
     "global_convergence.theorem_5_1_monitored",

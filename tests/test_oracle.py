@@ -1,4 +1,4 @@
-"""solvable.testing as a pytest oracle (issue 14 item 4): validated inputs, the
+"""solvable.verification.testing as a pytest oracle (issue 14 item 4): validated inputs, the
 gradient-descent allowance, failure messages, every exact solution, the pytest plugin (run
 through ``pytester`` in a subprocess, so the installed ``pytest11`` entry point is what
 provides it) and the README example.
@@ -15,8 +15,9 @@ import mpmath
 import numpy as np
 import pytest
 
-from solvable import kernels, kunin, testing, xu_ziyin
-from solvable import node_scaling as ns
+from solvable.models import kernels, kunin, xu_ziyin
+from solvable.models import node_scaling as ns
+from solvable.verification import testing
 
 pytest_plugins = ["pytester"]
 

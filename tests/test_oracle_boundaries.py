@@ -1,4 +1,4 @@
-"""Boundaries of the :mod:`solvable.testing` oracles that no other test read: each test
+"""Boundaries of the :mod:`solvable.verification.testing` oracles that no other test read: each test
 checks a documented behaviour from both sides of a constant, a threshold, a default or an
 index, where the sampled mutation runs found (or could find) survivors.
 
@@ -19,12 +19,13 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from solvable import kernels, testing, xu_ziyin
-from solvable import kunin as kn
-from solvable import linear_node_scaling as lns
-from solvable import node_scaling as ns
 from solvable._core.numbers import Float64RangeError
 from solvable._core.tolerance import Tolerance
+from solvable.models import kernels, xu_ziyin
+from solvable.models import kunin as kn
+from solvable.models import linear_node_scaling as lns
+from solvable.models import node_scaling as ns
+from solvable.verification import testing
 
 ORIGIN = kn.case("origin")
 # the origin case's data with small rates: its Jacobian at the origin has norm

@@ -1,11 +1,12 @@
-"""Details of solvable.testing pinned by the sampled mutation run's survivors (issue 27)."""
+"""Details of solvable.verification.testing pinned by the sampled mutation run's survivors (issue
+27)."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
 from solvable._core.tolerance import Tolerance
-from solvable.testing import state_errors
+from solvable.verification.testing import state_errors
 
 
 def test_state_errors_at_a_zero_output_scale_measure_f_absolutely():
@@ -29,8 +30,8 @@ def test_the_gd_step_check_reads_every_time_whatever_their_order():
     import numpy as np
     import pytest
 
-    from solvable import testing
-    from solvable import xu_ziyin as xz
+    from solvable.models import xu_ziyin as xz
+    from solvable.verification import testing
 
     case = xz.case("near_parallel")
     oracle = testing.xu_ziyin(case.setup, case.u0, case.W0)

@@ -1,4 +1,5 @@
-"""Edges of the solvable.testing oracles pinned by survivors of the seed-2 mutation run:
+"""Edges of the solvable.verification.testing oracles pinned by survivors of the seed-2 mutation
+run:
 refusals of what a user hands in, the gradient-descent allowance at t = 0, and Monte Carlo
 kernels of an all-zero Gram matrix."""
 
@@ -12,8 +13,9 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from solvable import kernels, testing
-from solvable import xu_ziyin as xz
+from solvable.models import kernels
+from solvable.models import xu_ziyin as xz
+from solvable.verification import testing
 
 
 def _oracle():
@@ -37,7 +39,8 @@ def test_a_bad_entry_of_a_trajectory_array_is_refused_naming_the_array(entry, ex
     entry by entry; a bad entry is refused with the block's name and the rule it breaks,
     "w (kunin block) must hold real numbers only: ...", the same for an entry beyond
     the float64 range (a ValueError) as for a non-number (a TypeError).  Written against
-    solvable/testing.py:161:core/ExceptionReplacer:2 (the ValueError left unwrapped)."""
+    solvable/verification/testing.py:161:core/ExceptionReplacer:2 (the ValueError left
+    unwrapped)."""
     oracle = _oracle()
     times = [0.0, 0.5]
     ref = oracle.exact(times)
@@ -105,7 +108,8 @@ def test_an_infinite_exact_entry_of_a_block_is_refused_as_not_finite():
 def test_empty_times_are_refused(times):
     """``times`` must be a non-empty 1-d sequence: an empty trajectory is refused (it would
     otherwise "pass" with nothing compared), by exact() and compare() alike.  Written
-    against solvable/testing.py:178:core/NumberReplacer:23 (``size == 0`` -> ``== -1``)."""
+    against solvable/verification/testing.py:178:core/NumberReplacer:23 (``size == 0`` -> ``==
+    -1``)."""
     oracle = _oracle()
     with pytest.raises(ValueError, match=r"times must be a non-empty 1-d sequence, got shape"):
         oracle.exact(times)
@@ -122,7 +126,7 @@ def test_gd_allowance_at_the_start_is_zero_error_and_the_initial_jacobian(times)
     """At ``t = 0`` gradient descent has taken no step: the first-order error ``e(0) = 0``
     (gd_allowance's docstring: ``e(0) = 0``), so ``lr e`` is 0 at every time 0, and the
     step check is ``lr ||J(theta_0)||_2``, J the Jacobian of the model's flow at the start
-    (here from sympy).  Written against solvable/testing.py:251:core/
+    (here from sympy).  Written against solvable/verification/testing.py:251:core/
     ReplaceComparisonOperator_Gt_GtE:1 (``t_end > 0`` -> ``>= 0``: the error equation
     integrated over the empty span [0, 0])."""
     case = xz.case("generic")
@@ -152,7 +156,8 @@ def test_kernel_samples_of_an_all_zero_gram_pass_when_they_are_zero(name):
     ``K(x, -x)`` is 0 and so is every empirical kernel (compare_samples' docstring names
     this case: entries whose samples are all equal are compared at the kernels' float64
     accuracy).  S zero samples (half-width 0) must pass, at 0 units; a sample off by 1
-    must fail.  Written against solvable/testing.py:792:core/NumberReplacer:161 (the floor
+    must fail.  Written against solvable/verification/testing.py:792:core/NumberReplacer:161 (the
+    floor
     ``rtol (max|exact| or 1)`` -> ``or 0``: 0/0 units at an all-zero exact matrix)."""
     init = kernels.Initialisation(1, 1)
     x = [[0.6, 0.8]]
@@ -172,7 +177,7 @@ def test_an_allowance_that_is_not_a_number_at_least_zero_fails_closed():
     allowance is 0, and inf where it is NaN or negative (no caller makes one today: a NaN
     allowance was divided by 1.0, so a wrong trajectory would have been judged by its raw
     difference; seed-3 triage, testing.py:407)."""
-    from solvable.testing import _units
+    from solvable.verification.testing import _units
 
     diff = np.array([0.0, 2.0, 2.0, 2.0, 2.0, 0.0])
     allow = np.array([1.0, 4.0, 0.0, np.nan, -1.0, np.nan])

@@ -1,4 +1,5 @@
-"""The pytest oracles of :mod:`solvable.testing` never pass a wrong trainer (issue 27 item 3).
+"""The pytest oracles of :mod:`solvable.verification.testing` never pass a wrong trainer (issue 27
+item 3).
 
 The trainers here play the user: gradient descent and gradient flow written by hand from
 each model's loss, as a user's project would, with realistic bugs put into ONE block at a
@@ -6,7 +7,7 @@ time (every block, the first included), at early or at late times only.  Each wr
 must fail; where a comparison cannot tell a trajectory from some wrong ones (times only in
 the converged tail, only t = 0, step indices for times, a first-order error that is not
 plain gradient descent's) the oracle must say so: an ``AssertionError`` with a hint, or an
-:class:`solvable.testing.OracleWarning`.  Correct trainers (flow; gradient descent at
+:class:`solvable.verification.testing.OracleWarning`.  Correct trainers (flow; gradient descent at
 several step sizes) must pass with no warning.  Single-entry perturbations of an exact
 trajectory (hypothesis, any block, any time, any entry, both signs) are caught exactly at
 the allowance the report states.
@@ -25,9 +26,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.integrate import solve_ivp
 
-from solvable import kernels, kunin, testing, xu_ziyin
-from solvable import node_scaling as ns
-from solvable.testing import OracleWarning
+from solvable.models import kernels, kunin, xu_ziyin
+from solvable.models import node_scaling as ns
+from solvable.verification import testing
+from solvable.verification.testing import OracleWarning
 
 pytest_plugins = ["pytester"]
 
@@ -436,7 +438,8 @@ def test_failure_shows_the_message_not_the_oracle_frames(pytester):
     pytester.makepyfile(
         test_user="""
         import numpy as np
-        from solvable import testing, xu_ziyin
+        from solvable.verification import testing
+        from solvable.models import xu_ziyin
 
         def test_mine():
             c = xu_ziyin.case("generic")
@@ -450,7 +453,7 @@ def test_failure_shows_the_message_not_the_oracle_frames(pytester):
     result.assert_outcomes(failed=1)
     out = result.stdout.str()
     assert "USER LINE" in out
-    assert "solvable/testing.py" not in out and "def compare(" not in out
+    assert "solvable/verification/testing.py" not in out and "def compare(" not in out
     first_e = next(line for line in out.splitlines() if line.startswith("E "))
     assert "xu_ziyin (seed 001, Theorem 1 / Proposition 1): the trajectory leaves" in first_e
 
@@ -466,7 +469,7 @@ RAISING_ENTRIES = [
 
 
 def _failing_call(entry):
-    """A call of ``entry`` (an entry of :mod:`solvable.testing` that raises
+    """A call of ``entry`` (an entry of :mod:`solvable.verification.testing` that raises
     ``AssertionError``) on a wrong input: one entry of the exact answer moved."""
     name = entry.split(".")[0]
     if entry.endswith(".check") and name != "kernel":
@@ -497,13 +500,13 @@ def _failing_call(entry):
 def test_every_raising_entry_hides_the_oracle_frames(entry):
     """In-process (line coverage sees it, unlike the subprocess test above), for every
     entry that raises: the traceback pytest shows (hidden frames filtered out, as pytest
-    filters them) holds no frame of solvable/testing.py, so the user's line and the
+    filters them) holds no frame of solvable/verification/testing.py, so the user's line and the
     message are what a failure shows."""
     call = _failing_call(entry)
     with pytest.raises(AssertionError) as info:
         call()
     shown = [str(e.path) for e in info.traceback.filter(info)]
-    assert not [p for p in shown if p.endswith("solvable/testing.py")], (entry, shown)
+    assert not [p for p in shown if p.endswith("solvable/verification/testing.py")], (entry, shown)
     assert str(info.value).strip(), entry
 
 
@@ -524,7 +527,10 @@ def test_time_not_a_multiple_of_lr_is_named_by_its_index():
         with pytest.raises(ValueError, match="multiples k") as info:
             call(times, **got, lr=lr)
         shown = [str(e.path) for e in info.traceback.filter(info)]
-        assert not [f for f in shown if f.endswith("solvable/testing.py")], (call, shown)
+        assert not [f for f in shown if f.endswith("solvable/verification/testing.py")], (
+            call,
+            shown,
+        )
 
 
 def test_a_nan_error_in_any_block_fails_the_report():

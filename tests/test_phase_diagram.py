@@ -1,6 +1,6 @@
 """Seed 004 Section 5 measured: the grid sweep, slopes, boundaries, Table 2, condensation
 and the integrated rescaling (``numerics.phase_diagram``), and the judges of the
-simulation-backed claims (``solvable.confirmations.three_layer``) fed good and broken
+simulation-backed claims (``solvable.verification.confirmations.three_layer``) fed good and broken
 measurements."""
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 from numerics import phase_diagram as pdg
 from numerics.sweep_three_layer import rd_point
 from numerics.torch_flow import threads
-from solvable import three_layer as tl
 from solvable._core.claims import Verdict
-from solvable.confirmations import claims_of
-from solvable.confirmations import three_layer as conf
+from solvable.models import three_layer as tl
+from solvable.verification.confirmations import claims_of
+from solvable.verification.confirmations import three_layer as conf
 
 F = Fraction
 WIDTHS = (32, 64, 128)

@@ -1,4 +1,4 @@
-"""solvable.phases (seed 001, Section 3): the public phase function, exact arithmetic over
+"""solvable.models.phases (seed 001, Section 3): the public phase function, exact arithmetic over
 every input type, the corollaries as properties over random exponents, Table 1, the
 moments of P and Q (symbolic, and by Monte Carlo), and input errors."""
 
@@ -15,10 +15,10 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvable import phases
-from solvable import xu_ziyin as xz
 from solvable._core.backends import generate
-from solvable.phases import Scaling, xu_ziyin_phase
+from solvable.models import phases
+from solvable.models import xu_ziyin as xz
+from solvable.models.phases import Scaling, xu_ziyin_phase
 
 # exponents: rationals with small denominators in [-3, 3] (c_d >= 0)
 _q = st.fractions(min_value=-3, max_value=3, max_denominator=6)
@@ -231,7 +231,7 @@ def test_table_claim_fails_on_a_wrong_cell(monkeypatch):
 
 
 def test_cli_prints_the_tables(capsys):
-    from solvable.cli import main
+    from solvable.verification.cli import main
 
     assert main(["phases"]) == 0
     out = capsys.readouterr().out

@@ -1,4 +1,4 @@
-"""Seed 001 Section 3.2 / Appendix B.4 (solvable.phases.initialisation_phase) and the errata
+"""Seed 001 Section 3.2 / Appendix B.4 (solvable.models.phases.initialisation_phase) and the errata
 added with it (issue 16, item 3): the exact function over rational c_w, its agreement with
 the closed form of Theorem 1 at kappa = 1e300 and 1e600, the moments of P - Q by Monte
 Carlo, bad input, and that every new claim is proved and every new erratum checks."""
@@ -17,10 +17,11 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvable import errata, phases, theorems
-from solvable import xu_ziyin as xz
 from solvable._core.backends import generate
-from solvable.phases import Scaling, initialisation_phase, section_3_2_scaling
+from solvable.models import phases
+from solvable.models import xu_ziyin as xz
+from solvable.models.phases import Scaling, initialisation_phase, section_3_2_scaling
+from solvable.verification import errata, theorems
 
 # c_w: rationals with denominators <= 6 in [-3, 3]; a non-zero one has |c_w| >= 1/6
 _cw = st.fractions(min_value=-3, max_value=3, max_denominator=6)

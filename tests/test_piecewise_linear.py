@@ -1,4 +1,4 @@
-"""Seed 003 Part II neuron by neuron (:mod:`solvable.piecewise_linear`): the per-neuron
+"""Seed 003 Part II neuron by neuron (:mod:`solvable.models.piecewise_linear`): the per-neuron
 self-consistent field against the raw (a, W) field across the parameter space, neuron_start,
 the rates at their edges, the NTK against torch autograd, bad input, and that the sweep claim
 can fail."""
@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 
 from numerics.measures import ntk as torch_ntk
 from numerics.models import WideTwoLayer
-from solvable import kunin
-from solvable import piecewise_linear as pl
 from solvable._core.tolerance import Tolerance, error_in_units
-from solvable.confirmations import piecewise_linear as conf
+from solvable.models import kunin
+from solvable.models import piecewise_linear as pl
+from solvable.verification.confirmations import piecewise_linear as conf
 
 EPS = float(np.finfo(float).eps)
 SHAPES = [(3, 2, 2), (4, 3, 3)]  # (n, d, h): the raw field is derived by sympy once per shape

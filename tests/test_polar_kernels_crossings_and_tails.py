@@ -16,18 +16,18 @@ import sympy as sp
 import torch  # noqa: F401  (the simulations import it lazily: paid at collection, not in a test)
 
 from numerics import node_scaling_gd as gd
-from solvable import kernels as kn
-from solvable import xu_ziyin as xz
-from solvable.confirmations import delayed_rich as cdr
-from solvable.confirmations import node_scaling as cns
-from solvable.confirmations import xu_ziyin as cxz
+from solvable.models import kernels as kn
+from solvable.models import xu_ziyin as xz
+from solvable.verification.confirmations import delayed_rich as cdr
+from solvable.verification.confirmations import node_scaling as cns
+from solvable.verification.confirmations import xu_ziyin as cxz
 
 
 # ---------------------------------------------------------------------------
 # kernels: the polar integration of the definitions, every kernel against its closed form
 # ---------------------------------------------------------------------------
 def test_polar_kernels_equal_the_closed_forms_and_k0_is_rf_plus_ntk():
-    """Key solvable/kernels.py:1066:core/ReplaceBinaryOperator_Add_Mul:16.
+    """Key solvable/models/kernels.py:1066:core/ReplaceBinaryOperator_Add_Mul:16.
 
     Every kernel integrated from its definition in polar coordinates equals the closed form
     (eqs. (2.4), (2.31)), and K_0 = K_RF + K_NTK (eq. (2.30)) of the integrated kernels, for
@@ -49,7 +49,7 @@ def test_polar_kernels_equal_the_closed_forms_and_k0_is_rf_plus_ntk():
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("k", [1, 2, 3, 6, 9, 10])
 def test_crossing_is_exact_for_a_cubic_wherever_four_grid_points_surround_it(k):
-    """Key solvable/confirmations/delayed_rich.py:75:core/NumberReplacer:36.
+    """Key solvable/verification/confirmations/delayed_rich.py:75:core/NumberReplacer:36.
 
     ``_crossing``: "the cubic through the 4 grid points around the first sign change of
     f - 1/2": grid points k - 2 .. k + 1, shifted inward at the ends of the grid (k = 1 and
@@ -69,7 +69,7 @@ def test_crossing_is_exact_for_a_cubic_wherever_four_grid_points_surround_it(k):
 # node-scaling confirmation: the first-step errors are maxima over the cases
 # ---------------------------------------------------------------------------
 def test_first_step_errors_are_the_largest_over_the_cases_and_zero_over_none():
-    """Key solvable/confirmations/node_scaling.py:79:core/NumberReplacer:45.
+    """Key solvable/verification/confirmations/node_scaling.py:79:core/NumberReplacer:45.
 
     ``first_step_errors`` returns "the largest error (in units of FORMULA_TOL)" and "the
     largest ratio": each entry over a set of cases is the max of the entries over its parts,
@@ -97,7 +97,7 @@ def test_first_step_errors_are_the_largest_over_the_cases_and_zero_over_none():
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("q", ["1/4", "1/2", "3/5"])
 def test_late_alpha_plus_bar_is_twice_the_tail_of_a_geometric_approach(monkeypatch, q):
-    """Key solvable/confirmations/xu_ziyin.py:320:core/NumberReplacer:241.
+    """Key solvable/verification/confirmations/xu_ziyin.py:320:core/NumberReplacer:241.
 
     ``_measure``: "a geometric approach alpha - alpha_+ ~ q^(t / 2T) has d2/d1 = q (1 + q):
     the tail beyond 10 T is d2 q^2/(1 - q^2); doubled".  For a measured alpha that is exactly

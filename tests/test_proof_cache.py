@@ -1,4 +1,4 @@
-"""The proof cache as a trust boundary (:mod:`solvable.proof_cache`, issue 28).
+"""The proof cache as a trust boundary (:mod:`solvable.verification.proof_cache`, issue 28).
 
 Each test is an attack by someone who can write the cache directory but does not hold the
 user's secret, or a file that is not what it seems: a forged entry (the key is public),
@@ -23,8 +23,8 @@ import time
 import pytest
 from fuzz_harness import BUDGET_S, budget
 
-from solvable import cli, proof_cache, theorems, verify_runner
 from solvable._core.claims import Theorem, Verdict
+from solvable.verification import cli, proof_cache, theorems, verify_runner
 
 CLAIM = "xu_ziyin.eq_34"  # a symbolic claim proved in well under a second
 

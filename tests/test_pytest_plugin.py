@@ -1,11 +1,12 @@
-"""solvable.pytest_plugin in-process (``pytester.runpytest``, so coverage and the mutation
+"""solvable.verification.pytest_plugin in-process (``pytester.runpytest``, so coverage and the
+mutation
 run see its lines; tests/test_oracle.py runs it through the installed entry point in a
 subprocess): the ``solvable_cases`` marker's parametrisation and its refusals, and the
 ``solvable_edge_case`` fixture with and without parameters."""
 
 from __future__ import annotations
 
-from solvable import testing
+from solvable.verification import testing
 
 pytest_plugins = ["pytester"]
 

@@ -23,12 +23,12 @@ import torch
 
 from numerics import models, torch_flow
 from numerics.scipy_ode import LinearTail
-from solvable import kunin, mirror_flow, three_layer
-from solvable import linear_node_scaling as lns
-from solvable import node_scaling as ns
-from solvable import xu_ziyin as xz
-from solvable.figures import seed_000, seed_004
-from solvable.figures._common import new_figure
+from solvable.models import kunin, mirror_flow, three_layer
+from solvable.models import linear_node_scaling as lns
+from solvable.models import node_scaling as ns
+from solvable.models import xu_ziyin as xz
+from solvable.verification.figures import seed_000, seed_004
+from solvable.verification.figures._common import new_figure
 
 
 # ---------------------------------------------------------------------------
@@ -53,7 +53,7 @@ def _theorem_1_constants(eta: str, rho: str) -> dict[str, mpmath.mpf]:
      ("1e300", "1"), ("1e310", "1"), ("1e318", "1"), ("1e400", "1")],
 )  # fmt: skip
 def test_reported_constants_below_the_normal_range_keep_seventeen_digits(eta, rho):
-    """Mutant key: solvable/xu_ziyin.py:1454:core/ReplaceBinaryOperator_Pow_Mod:26.
+    """Mutant key: solvable/models/xu_ziyin.py:1454:core/ReplaceBinaryOperator_Pow_Mod:26.
 
     ``constants`` (float64 mode) reports a float only where float64 holds the value to its
     normal precision (|v| >= 2^-1022, or exactly 0 / inf), else an mpf of 17 digits: every
@@ -91,7 +91,7 @@ def _named(expr: sp.Expr, *names: str) -> list[sp.Symbol]:
 
 
 def test_x_equal_1_errata_residuals_are_those_of_eq_13_at_x_equal_1():
-    """Mutant key: solvable/xu_ziyin.py:2850:core/NumberReplacer:1164.
+    """Mutant key: solvable/models/xu_ziyin.py:2850:core/NumberReplacer:1164.
 
     The errata of the text after (21), of (25) and of (26) are statements at x = 1 (rho = 1,
     w_i = (W x)_i): from eq. (13) there, 4 p q = eta_u w^2 - eta_w u^2, ||u||^2 = (alpha P +
@@ -152,7 +152,8 @@ def _kunin_sample(monkeypatch):
 # sample generates its evaluators, seconds of sympy)
 @pytest.mark.parametrize("make", [_lns_sample, _kunin_sample], ids=["linear_node_scaling", "kunin"])
 def test_small_float64_sample_of_many_blocks_runs_in_one_thread(monkeypatch, make):
-    """Mutant key: solvable/linear_node_scaling.py:420:core/ReplaceBinaryOperator_Pow_FloorDiv:4.
+    """Mutant key:
+    solvable/models/linear_node_scaling.py:420:core/ReplaceBinaryOperator_Pow_FloorDiv:4.
 
     Each model's PARALLEL_SAMPLE: the float64 sample fills its two halves in two threads
     only where each half holds at least that many entries (32 MiB of float64, 2^22); a
@@ -180,7 +181,7 @@ _BREGMAN_SETUP = mirror_flow.DiagonalSetup("1", "0.5", _BREGMAN_X, ("1", "-0.6")
 
 @pytest.mark.parametrize("c", ["1e-10", "1", "1e20"])
 def test_bregman_interpolant_refuses_a_zero_delta_at_every_scale(c):
-    """Mutant key: solvable/mirror_flow.py:512:core/ReplaceBinaryOperator_Add_Div:11.
+    """Mutant key: solvable/models/mirror_flow.py:512:core/ReplaceBinaryOperator_Add_Div:11.
 
     delta_j = eta_w a_j^2 - eta_a w_j^2 is zero to the working precision when it is below
     the precision times its terms eta_w a_j^2 + eta_a w_j^2: that judgement is invariant
@@ -271,7 +272,7 @@ def test_gradient_flow_accepts_a_max_steps_beyond_int64():
 # figures
 # ---------------------------------------------------------------------------
 def test_seed_000_fig2_panel_titles_share_one_font_size(monkeypatch):
-    """Mutant key: solvable/figures/seed_000.py:72:core/NumberReplacer:69.
+    """Mutant key: solvable/verification/figures/seed_000.py:72:core/NumberReplacer:69.
 
     Figure 2's two panels (training and test error, side by side, one role each) are titled
     alike: one font size for both titles, and each title's numbers those of the (fake)
@@ -296,7 +297,7 @@ def test_seed_000_fig2_panel_titles_share_one_font_size(monkeypatch):
 
 
 def test_seed_004_phase_grids_hold_the_points_their_comments_and_figure_4_name():
-    """Mutant key: solvable/figures/seed_004.py:57:core/NumberReplacer:43.
+    """Mutant key: solvable/verification/figures/seed_004.py:57:core/NumberReplacer:43.
 
     The grids of Figures 1 and 5: each axis strictly increasing; the fast grid holds the
     paper points (0, 1.1), (0, 2.1), (1/2, 2.8) its comment names and brackets the critical

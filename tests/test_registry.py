@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from solvable import MODELS, errata, theorems
+from solvable import MODELS
 from solvable._core import activations as act
 from solvable._core.conservation import ConservationLaw
+from solvable.verification import errata, theorems
 
 LAWS = [law for model in MODELS for law in model.laws()]
 

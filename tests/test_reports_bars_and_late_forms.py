@@ -20,10 +20,10 @@ import pytest
 import torch  # noqa: F401  (the simulations import it lazily: paid at collection, not in a test)
 
 from numerics import node_scaling_gd as gd
-from solvable import linear_node_scaling as lns
-from solvable import xu_ziyin as xz
-from solvable.confirmations import node_scaling as nsc
-from solvable.confirmations import xu_ziyin as conf_xz
+from solvable.models import linear_node_scaling as lns
+from solvable.models import xu_ziyin as xz
+from solvable.verification.confirmations import node_scaling as nsc
+from solvable.verification.confirmations import xu_ziyin as conf_xz
 
 
 # ---------------------------------------------------------------------------
@@ -47,7 +47,8 @@ def _fake_runs(monkeypatch, smp):
 
 
 def test_theorem_7_9_and_7_10_details_report_the_mean_of_every_input(monkeypatch, target_samples):
-    """Key solvable/confirmations/node_scaling.py:155:core/ReplaceUnaryOperator_USub_UAdd:2.
+    """Key
+    solvable/verification/confirmations/node_scaling.py:155:core/ReplaceUnaryOperator_USub_UAdd:2.
     Theorem 7.9's detail prints E_y dZ_1(x_i)^2 for each input x_i (i = 1..n), the sample
     mean over the target draws, against the n expectations; Theorem 7.10's prints the mean of
     ||grad_{w_1}||^2.  Both against numpy's means of the same samples, to the printed
@@ -77,7 +78,7 @@ def test_theorem_7_9_and_7_10_details_report_the_mean_of_every_input(monkeypatch
 # Theorem 7.5's mean-field bullet: the documented instance, every documented identity
 # ---------------------------------------------------------------------------
 def test_mean_field_bullet_proves_each_documented_identity_on_m_2_d_2():
-    """Key solvable/linear_node_scaling.py:1806:core/NumberReplacer:694.  The claim's
+    """Key solvable/models/linear_node_scaling.py:1806:core/NumberReplacer:694.  The claim's
     documented instance is d = 2, m = 2, n = 1, every a in {-1, 1}^2 (4 sign vectors).  Per
     sign vector: the m d = 4 entries of delta_W (19), the m - 1 = 1 equality of the node
     terms ((18) = (17)/m), (17) = N_m/D_m cross-multiplied, and E N_m, E D_m (2): 8; then
@@ -94,7 +95,7 @@ def test_mean_field_bullet_proves_each_documented_identity_on_m_2_d_2():
 # xu_ziyin constants: a zero sum of squares has an infinite precision bar
 # ---------------------------------------------------------------------------
 def test_sample_precision_of_a_zero_sum_is_infinite():
-    """Key solvable/confirmations/xu_ziyin.py:353:core/NumberReplacer:309.
+    """Key solvable/verification/confirmations/xu_ziyin.py:353:core/NumberReplacer:309.
     ``_sample_precision``: the bar of alpha_k is relative to the sum of squares S of the
     chosen coordinate (p here: it dominates at t = 0); where S = 0 (p = 0 on the manifold
     P = 0, or the saddle u = W = 0) no relative precision exists: the bar is inf, not a
@@ -120,7 +121,7 @@ def test_sample_precision_of_a_zero_sum_is_infinite():
 # xu_ziyin float64: f - y right at the edge of the float64-safe range, early and late
 # ---------------------------------------------------------------------------
 def test_float64_residual_is_right_across_the_early_late_switch_at_large_scale():
-    """Key solvable/xu_ziyin.py:358:core/NumberReplacer:141.  The module docstring: the
+    """Key solvable/models/xu_ziyin.py:358:core/NumberReplacer:141.  The module docstring: the
     solution is evaluated "free of cancellation and overflow at every t", early in tau =
     expm1(4Dt)/(2D), late in s = 1/tau (the switch at tau = 1).  d = d0 = 1, x = 1,
     eta_u = eta_w = gamma = 1, y = 0, u = 2^247, W = 3u (inside the float64-safe range):
@@ -153,7 +154,7 @@ def test_float64_residual_is_right_across_the_early_late_switch_at_large_scale()
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("which", [1, 2])
 def test_reported_constant_claims_judge_mpmath_constants_to_their_digits(monkeypatch, which):
-    """Key solvable/xu_ziyin.py:2520:core/ReplaceBinaryOperator_Mul_Pow:358.  The claims
+    """Key solvable/models/xu_ziyin.py:2520:core/ReplaceBinaryOperator_Mul_Pow:358.  The claims
     compare the constants at dps and 2 dps to 10**(1 - prec) relative (plus
     10**-(prec + 10) 4 cond, cond <= 1e5: below 10**(1 - prec)); a closed form whose
     alpha_+-, t_c at prec = which * 30 are off by 10**-(prec - 5) relative (10^4 times the

@@ -19,11 +19,11 @@ from hypothesis import strategies as st
 from numerics import kernel_sampling as ks
 from numerics import lazy_width as lw
 from numerics.models import WideTwoLayer
-from solvable import kernels as kn
-from solvable import linearisation as lin
 from solvable._core.activations import elementwise
-from solvable.confirmations import kernels as confirm_kn
-from solvable.confirmations import linearisation as confirm_lin
+from solvable.models import kernels as kn
+from solvable.models import linearisation as lin
+from solvable.verification.confirmations import kernels as confirm_kn
+from solvable.verification.confirmations import linearisation as confirm_lin
 
 
 # ---------------------------------------------------------------------------

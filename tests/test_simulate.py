@@ -12,8 +12,8 @@ import sympy as sp
 
 import numerics
 from numerics import mp
-from solvable import xu_ziyin as xz
 from solvable._core.tolerance import digits, relative_error
+from solvable.models import xu_ziyin as xz
 
 # d = 3, d0 = 2, eta_u != eta_w in all cases (suite setups: eta_u = 1, eta_w = 0.5 or 4, 1)
 _TINY = (

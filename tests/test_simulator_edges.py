@@ -14,8 +14,8 @@ import torch
 
 import numerics
 from numerics import models, scipy_ode, torch_flow
-from solvable import xu_ziyin as xz
 from solvable._core.tolerance import relative_error
+from solvable.models import xu_ziyin as xz
 
 # the README's example
 SETUP = xz.Setup(eta_u=1, eta_w="0.5", gamma="0.7", x=["1", "2"], y="1.5")

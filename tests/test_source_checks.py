@@ -49,7 +49,7 @@ MODULES = _modules()
 def test_every_module_compiles_without_syntax_warnings(package):
     """Every module compiles with warnings as errors: no ``SyntaxWarning`` (``is`` against a
     literal, whose result depends on interning; an invalid escape sequence), so
-    ``python -W error -c 'import solvable.phases'`` works from a fresh checkout (compiling
+    ``python -W error -c 'import solvable.models.phases'`` works from a fresh checkout (compiling
     is what warns, before any ``.pyc`` exists)."""
     files = sorted(pathlib.Path(package.__file__).parent.rglob("*.py"))
     assert len(files) > 5  # the package's own files, not an empty glob
@@ -241,7 +241,8 @@ def test_no_running_worst_drops_a_nan_or_starts_at_zero():
     and ``max(errors)`` drops a NaN that is not first, so a term that failed to compute left
     the check confirmed (``tolerance.worst_of`` keeps it); ``worst = 0.0`` before a
     loop reads as a perfect agreement when the loop compared nothing (an emptied loop of
-    ``solvable/confirmations/mirror_flow.py`` confirmed its claim in the seed-3 mutation
+    ``solvable/verification/confirmations/mirror_flow.py`` confirmed its claim in the seed-3
+    mutation
     run).  Every running worst uses ``tolerance.beats`` and starts at
     ``tolerance.NOTHING_COMPARED``, which ``Verdict.from_error`` fails (the figures draw
     numbers, they confirm nothing, and are not checked here)."""

@@ -32,7 +32,7 @@ from numerics.sweep_three_layer import (
     train_runs,
 )
 from numerics.torch_flow import gradient_descent, initialise, threads
-from solvable import three_layer as tl
+from solvable.models import three_layer as tl
 
 F = Fraction
 
@@ -88,7 +88,7 @@ rationals = st.fractions(min_value=-3, max_value=3, max_denominator=60)
 @given(rationals, rationals, rationals)
 def test_exponents_invert_eq_9_exactly(g2, g3, s):
     """The representative's scalings m^e have the phase coordinates (0, gamma_2, gamma_3)
-    of the package's eqs. (8)-(9) (solvable.three_layer.gamma_coordinates: kappas, then
+    of the package's eqs. (8)-(9) (solvable.models.three_layer.gamma_coordinates: kappas, then
     the limit (9)), exactly, with beta_2 = beta_3 (Assumption 3.2)."""
     e = scale_exponents(g2, g3, s)
     q = {k: sp.Rational(v.numerator, v.denominator) for k, v in e.items()}

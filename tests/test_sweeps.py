@@ -1,7 +1,7 @@
 """numerics.sweeps: the executor and its disk cache (in-process, concurrent.futures, a
 dask.distributed LocalCluster of two worker processes), resumption after a failure or
 an interrupt, key stability, bad input; and the seed 001 phase sweep (Table 1): the
-predicted exponents against solvable.phases, the measured exponents and phases on a
+predicted exponents against solvable.models.phases, the measured exponents and phases on a
 reduced grid (the full grid is marked slow)."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from numerics import sweeps
-from solvable import phases
+from solvable.models import phases
 
 # ---------------------------------------------------------------------------
 # top-level sweep functions (workers import them by reference)
@@ -347,7 +347,7 @@ CASES = sweeps.table_1_cases()
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_predicted_phase_is_theorem_2_and_the_printed_table(name):
     """The exponents derived here (t_c from eq. (11), the NTK change from the conserved
-    K^2 - 4 eta_u eta_w gamma^2 rho^2 f^2) give the phase of solvable.phases (Theorem 2)
+    K^2 - 4 eta_u eta_w gamma^2 rho^2 f^2) give the phase of solvable.models.phases (Theorem 2)
     and, for every printed cell, the phase printed in Table 1."""
     case = CASES[name]
     pred = case.predicted()
@@ -364,7 +364,7 @@ _RAT = st.fractions(min_value=-3, max_value=3, max_denominator=4)
        _RAT, st.booleans())  # fmt: skip
 def test_predicted_phase_agrees_with_theorem_2_everywhere(c_d, c_g, c_u, c_w, c_eu, c_ew, z):
     """Two derivations of the phase, for all rational exponents: the NTK-change exponent
-    (this module) and eqs. (28)-(30) with the cases of eq. (29) (solvable.phases)."""
+    (this module) and eqs. (28)-(30) with the cases of eq. (29) (solvable.models.phases)."""
     pred = sweeps.predicted_exponents(c_d, c_g, c_u, c_w, c_eu, c_ew, zero_initial_output=z)
     assert pred.phase == phases.xu_ziyin_phase(c_d, c_g, c_u, c_w, c_eu, c_ew,
                                                zero_initial_output=z)  # fmt: skip
@@ -396,7 +396,7 @@ def test_point_against_closed_form_and_conserved_ntk():
     import torch
 
     from numerics import torch_flow
-    from solvable import xu_ziyin as xz
+    from solvable.models import xu_ziyin as xz
 
     case = CASES["NTK, c_eta"]
     point = case.point(256, seeds=3, seed=5)

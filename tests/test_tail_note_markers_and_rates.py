@@ -17,16 +17,17 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from solvable import node_scaling as ns
-from solvable import phases, testing
-from solvable import piecewise_linear as pl
+from solvable.models import node_scaling as ns
+from solvable.models import phases
+from solvable.models import piecewise_linear as pl
+from solvable.verification import testing
 
 pytest_plugins = ["pytester"]
 
 EPS = np.finfo(float).eps
 
 # ---------------------------------------------------------------------------
-# solvable.testing: the converged-tail note at the edge of the tolerance
+# solvable.verification.testing: the converged-tail note at the edge of the tolerance
 # ---------------------------------------------------------------------------
 _LNS_SETUP = ns.Setup([["1", "0.5", "0"], ["-0.5", "1", "0.3"]], ["0.8", "-0.2"],
                       ["0.5", "0.3", "0.2", "0.1"], "linear", eta="1")  # fmt: skip
@@ -52,7 +53,7 @@ def test_converged_tail_note_agrees_with_the_verdicts_on_jump_and_rest_at_the_to
     is within the tolerance of rest and any motion fails): it must appear exactly when
     ``compare`` passes the jump and fails the rest trajectory, for every tolerance, those
     at which either of them is exactly on the allowance (error 1.0, which passes) included.
-    Mutant solvable/testing.py:569:core/ReplaceComparisonOperator_LtE_Lt:1."""
+    Mutant solvable/verification/testing.py:569:core/ReplaceComparisonOperator_LtE_Lt:1."""
     oracle = testing.linear_node_scaling(_LNS_SETUP, _LNS_A, _LNS_W0)
     times = np.array([5.0])  # one time, late: W is 0.05 from its limit, 0.44 from its start
     rtol = 1e-6  # >= the float64 threshold: the notes and compare use the same float64 path
@@ -85,7 +86,7 @@ def test_converged_tail_note_agrees_with_the_verdicts_on_jump_and_rest_at_the_to
 
 
 # ---------------------------------------------------------------------------
-# solvable.pytest_plugin: several solvable_cases markers on one test
+# solvable.verification.pytest_plugin: several solvable_cases markers on one test
 # ---------------------------------------------------------------------------
 _ARGS = ("-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:randomly", "-rA")
 
@@ -94,7 +95,7 @@ _ARGS = ("-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:randomly", "-rA")
 def test_stacked_markers_parametrise_over_the_cases_of_every_marker(pytester, bare_first):
     """Two ``solvable_cases`` markers, one with the model alone (every case), one naming a
     case of another model: the test runs over the union, whichever is nearer the function.
-    Mutant solvable/pytest_plugin.py:61:core/ReplaceContinueWithBreak:0."""
+    Mutant solvable/verification/pytest_plugin.py:61:core/ReplaceContinueWithBreak:0."""
     bare, named = (
         '@pytest.mark.solvable_cases("xu_ziyin")',
         '@pytest.mark.solvable_cases("kunin", "lazy")',
@@ -143,7 +144,7 @@ def test_gradient_descent_takes_one_lr_per_element_for_a_batch_of_300():
 
 
 # ---------------------------------------------------------------------------
-# solvable.piecewise_linear: the rates of a neuron from its weights
+# solvable.models.piecewise_linear: the rates of a neuron from its weights
 # ---------------------------------------------------------------------------
 # (a, w, eta_a, eta_w): delta = eta_w a^2 - eta_a |w|^2 > 0, = 0, < 0
 _NEURONS = [
@@ -161,7 +162,7 @@ def test_angular_and_radial_rates_of_a_neuron_from_its_weights(a, w, eta_a, eta_
     """Part II: ``omega = lambda_1/|beta| = eta_w |a|/|w|`` and ``sigma = sqrt(delta^2 + 4
     eta_a eta_w |beta|^2) = eta_w a^2 + eta_a |w|^2`` for the neuron's own ``beta = a w``,
     ``delta = eta_w a^2 - eta_a |w|^2`` (integers with |w| an integer: exact rationals).
-    Mutant solvable/piecewise_linear.py:219:core/ReplaceBinaryOperator_Mul_Add:16."""
+    Mutant solvable/models/piecewise_linear.py:219:core/ReplaceBinaryOperator_Mul_Add:16."""
     w2 = sum(v * v for v in w)
     norm_w = math.isqrt(w2)
     assert norm_w * norm_w == w2
@@ -183,13 +184,13 @@ def test_angular_and_radial_rates_of_a_neuron_from_its_weights(a, w, eta_a, eta_
 
 
 # ---------------------------------------------------------------------------
-# solvable.phases: Theorem 2's reported alpha_+ at B^2 = 4AC/9
+# solvable.models.phases: Theorem 2's reported alpha_+ at B^2 = 4AC/9
 # ---------------------------------------------------------------------------
 def test_theorem_2_reports_alpha_plus_at_b2_4ac_over_9_from_eq_30():
     """The proof's detail states ``alpha_+/sqrt(Q/P) - 1`` at ``B^2 = 4AC/9``: with
     ``alpha_+ = (B + sqrt(B^2 + 4AC))/(2A)`` (seed 001) that is ``(1 + sqrt(10))/3 - 1 =
     (sqrt(10) - 2)/3``, exactly.
-    Mutant solvable/phases.py:591:core/NumberReplacer:311."""
+    Mutant solvable/models/phases.py:591:core/NumberReplacer:311."""
     claim = next(c for c in phases.claims() if c.id == "phases.theorem_2")
     verdict = claim.verify()
     assert verdict.status == "proved", verdict.detail

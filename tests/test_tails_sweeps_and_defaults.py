@@ -19,7 +19,7 @@ import scipy.linalg
 from numerics import node_scaling_linear as nl
 from numerics.sweeps import ExponentFit
 from solvable._core.claims import Verdict
-from solvable.confirmations import linearisation as clin
+from solvable.verification.confirmations import linearisation as clin
 
 torch = pytest.importorskip("torch")
 from numerics import torch_flow  # noqa: E402
@@ -156,7 +156,7 @@ def _error_sweep(exponent: float, se: float):
 @pytest.mark.parametrize("se", [math.nan, 0.05])
 def test_linearisation_error_verdict_confirms_up_to_the_bound_and_fails_beyond(se):
     """Mutant key (the se == 0 / no-standard-error branch):
-    solvable/confirmations/linearisation.py:74:core/ReplaceComparisonOperator_Eq_NotEq:0.
+    solvable/verification/confirmations/linearisation.py:74:core/ReplaceComparisonOperator_Eq_NotEq:0.
 
     _error_verdict's docstring: confirmed when the slope of sup_t E is <= -1/2 + k se
     (k = 3).  A slope below or at -1/2 is under that bound for every se >= 0: confirmed
@@ -178,7 +178,7 @@ def test_linearisation_error_verdict_confirms_up_to_the_bound_and_fails_beyond(s
 
 def test_linearisation_error_verdict_decides_an_exact_fit():
     """Mutant key (the se == 0 branch):
-    solvable/confirmations/linearisation.py:74:core/ReplaceComparisonOperator_Eq_NotEq:0.
+    solvable/verification/confirmations/linearisation.py:74:core/ReplaceComparisonOperator_Eq_NotEq:0.
 
     An exact fit (standard error 0) has its own branch in _error_verdict: no excess over
     -1/2 confirms (0 units), an excess fails (the detail string's ``(e + 1) / se`` raised

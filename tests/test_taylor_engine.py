@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from numerics import mp
-from solvable import xu_ziyin as xz
+from solvable.models import xu_ziyin as xz
 
 
 def _coefficients(prog, params, psyms, y, order_, dps):

@@ -18,11 +18,11 @@ from scipy.integrate import solve_ivp
 import numerics
 from numerics.models import ThreeLayerReLU
 from numerics.torch_flow import gradient_flow as torch_gradient_flow
-from solvable import theorems
-from solvable import three_layer as tl
 from solvable._core import activations as act
 from solvable._core.backends import generate
 from solvable._core.tolerance import relative_error
+from solvable.models import three_layer as tl
+from solvable.verification import theorems
 
 M, M1, M2, D = tl.M, tl.M1, tl.M2, tl.D
 A, B1, B2, B3 = tl.ALPHA, tl.B1, tl.B2, tl.B3

@@ -20,9 +20,9 @@ from test_tails_sweeps_and_defaults import _Quadratic  # L = theta^T H theta / 2
 
 import numerics
 from numerics import measures, models, torch_flow
-from solvable import kunin
-from solvable import xu_ziyin as xz
 from solvable._core.tolerance import relative_error
+from solvable.models import kunin
+from solvable.models import xu_ziyin as xz
 
 F64 = torch.float64
 

@@ -15,9 +15,9 @@ import pytest
 import sympy as sp
 
 from numerics import mp
-from solvable import xu_ziyin as xz
-from solvable.confirmations import delayed_rich as cdr
-from solvable.confirmations import xu_ziyin as cxz
+from solvable.models import xu_ziyin as xz
+from solvable.verification.confirmations import delayed_rich as cdr
+from solvable.verification.confirmations import xu_ziyin as cxz
 
 
 # ---------------------------------------------------------------------------
@@ -27,7 +27,8 @@ from solvable.confirmations import xu_ziyin as cxz
     "roots", [(0.42, 0.58, 0.9), (0.41, 0.59, 1.5), (0.45, 0.55, 2.0), (0.43, 0.6, 0.7)]
 )
 def test_crossing_is_the_first_root_when_f_falls_back_below_half_in_the_next_step(roots):
-    """Key solvable/confirmations/delayed_rich.py:76:core/ReplaceBinaryOperator_Sub_Add:3.
+    """Key
+    solvable/verification/confirmations/delayed_rich.py:76:core/ReplaceBinaryOperator_Sub_Add:3.
 
     ``_crossing``'s docstring: "The first t with f(t) = 1/2", from the cubic through the 4
     grid points around the first sign change.  For f - 1/2 = (t - r1)(t - r2)(t - r3) with
@@ -98,10 +99,10 @@ def test_fixed_point_powers_are_rounded_to_nearest_at_f_bits():
 
 
 # ---------------------------------------------------------------------------
-# solvable.confirmations.xu_ziyin.oracle: kappa from the paper's P, Q (t = 0)
+# solvable.verification.confirmations.xu_ziyin.oracle: kappa from the paper's P, Q (t = 0)
 # ---------------------------------------------------------------------------
 def test_xu_ziyin_oracle_conditions_its_tolerance_on_the_initial_paper_constants(monkeypatch):
-    """Key solvable/confirmations/xu_ziyin.py:158:core/NumberReplacer:68.
+    """Key solvable/verification/confirmations/xu_ziyin.py:158:core/NumberReplacer:68.
 
     ``oracle``: off the invariant manifolds an error grows with ``kappa =
     xu_ziyin.manifold_condition(P, Q, alpha)``, whose P, Q are the paper's constants of

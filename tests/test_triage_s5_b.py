@@ -12,8 +12,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from solvable import lazy_training as lt
-from solvable.confirmations import ntg as conf_ntg
+from solvable.models import lazy_training as lt
+from solvable.verification.confirmations import ntg as conf_ntg
 
 
 # ---------------------------------------------------------------------------
@@ -37,7 +37,7 @@ def test_sampled_kappa_slope_is_the_least_squares_slope_over_p_2_8_to_2_14(monke
     over p = 2^8 .. 2^14.  With ln kappa = x^2/10 - (1 + a) x, x = ln p = k ln 2 (k = 8..14,
     equally spaced about their mean 11 ln 2), the least-squares slope of x^2 on x is twice
     the mean, so the slope is 2.2 ln 2 - (1 + a) exactly (a grid 2^9 .. 2^14 would give
-    2.3 ln 2 - (1 + a)).  Mutant solvable/lazy_training.py:473:core/NumberReplacer:180."""
+    2.3 ln 2 - (1 + a)).  Mutant solvable/models/lazy_training.py:473:core/NumberReplacer:180."""
     monkeypatch.setattr(lt, "_unit_evaluator", lambda: _known_network)
     exponents = (Fraction(-3, 2), Fraction(0), Fraction(1, 2))
     slopes = lt.sampled_kappa_slopes(exponents, draws=draws)
@@ -80,7 +80,8 @@ def test_almost_sure_claim_confirms_exactly_when_both_paths_shrink_tenfold(
     """The claim's rule (code comment and tolerance): pass when final/first distance <= 0.1
     on every path; max_error is the worst ratio / 0.1 (a confirmed verdict needs it in
     [0, 1], the package's pass rule ``worst <= 1``).
-    Mutant solvable/confirmations/ntg.py:155:core/ReplaceComparisonOperator_LtE_NotEq:2."""
+    Mutant
+    solvable/verification/confirmations/ntg.py:155:core/ReplaceComparisonOperator_LtE_NotEq:2."""
     monkeypatch.setattr(conf_ntg, "nested_widths", _paths({"relu": relu, "swish": swish}))
     v = conf_ntg._claim_almost_sure()
     assert v.status == status, v.detail

@@ -11,8 +11,8 @@ import re
 import mpmath
 import sympy as sp
 
-from solvable import global_convergence as gc
-from solvable import three_layer as tl
+from solvable.models import global_convergence as gc
+from solvable.models import three_layer as tl
 
 
 def _erratum(errata, fragment):
@@ -28,7 +28,7 @@ def _rational_point(expr):
 
 def test_swish_erratum_printed_residual_is_the_stated_witness_sigma_prime_at_2_minus_1():
     """The printed residual of the swish erratum is max(0, sigma'(2) - 1), as its text says."""
-    # mutant solvable/global_convergence.py:1211:core/NumberReplacer:744 (sigma'(3))
+    # mutant solvable/models/global_convergence.py:1211:core/NumberReplacer:744 (sigma'(3))
     err = _erratum(gc.errata(), "Assumption 3.2")
     printed, _ = err.residuals()
     with mpmath.workdps(60):
@@ -46,7 +46,7 @@ def test_swish_erratum_printed_residual_is_the_stated_witness_sigma_prime_at_2_m
 
 def test_bias_2_erratum_printed_residual_is_the_sum_of_squares_of_every_component():
     """The printed residual of the bias-b^[2] erratum is the sum of squares it says it is."""
-    # mutant solvable/three_layer.py:1826:core/ReplaceBinaryOperator_Pow_FloorDiv:52 (r//2)
+    # mutant solvable/models/three_layer.py:1826:core/ReplaceBinaryOperator_Pow_FloorDiv:52 (r//2)
     err = _erratum(tl.errata(), "bias b^[2]")
     printed, corrected = err.residuals()
     assert corrected == 0

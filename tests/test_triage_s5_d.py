@@ -18,8 +18,8 @@ import pytest
 import torch
 
 from numerics import torch_flow
-from solvable import mirror_flow
-from solvable.confirmations import mirror_flow as conf_mf
+from solvable.models import mirror_flow
+from solvable.verification.confirmations import mirror_flow as conf_mf
 
 F64 = torch.float64
 
@@ -83,7 +83,8 @@ def _exact_min_norms(X, y):
 
 
 def test_implicit_bias_reports_the_predictions_distances_to_min_l1_and_min_l2(monkeypatch):
-    """Mutant solvable/confirmations/mirror_flow.py:175:core/ReplaceBinaryOperator_Sub_Mul:6.
+    """Mutant
+    solvable/verification/confirmations/mirror_flow.py:175:core/ReplaceBinaryOperator_Sub_Mul:6.
 
     The claim's docstring: "The detail reports the prediction's distance to the min-l1 and
     min-l2 interpolants".  Each delta's two reported distances must be |pred - l1| and

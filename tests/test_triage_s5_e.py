@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from solvable import node_scaling
 from solvable._core.arrays import MAX_SYMBOLIC_ENTRIES
+from solvable.models import node_scaling
 
 
 @pytest.mark.parametrize(("n", "d", "m"), [(1, 1, 1), (2, 3, 1), (2, 3, 2)])
 def test_first_step_budget_counts_every_symbol_it_creates(n, d, m):
-    """Key solvable/node_scaling.py:763:core/ReplaceBinaryOperator_Add_RShift:7.
+    """Key solvable/models/node_scaling.py:763:core/ReplaceBinaryOperator_Add_RShift:7.
 
     first_step_symbolic creates X (n, d), y (n,), W and W0 (m, d), a and s (m,): the count
     it checks against the budget is that many symbols (W is differentiated at W0, so it is

@@ -14,8 +14,8 @@ import pytest
 import sympy as sp
 
 from numerics import mp
-from solvable.confirmations import kernels as kernel_confirmations
-from solvable.confirmations import ntg as ntg_confirmations
+from solvable.verification.confirmations import kernels as kernel_confirmations
+from solvable.verification.confirmations import ntg as ntg_confirmations
 
 
 @pytest.mark.parametrize("n_rhs", [1, 3])
@@ -30,7 +30,8 @@ def test_compile_polynomial_refuses_a_rhs_not_one_per_state_symbol(n_rhs):
 
 def test_ntg_autograd_claim_compares_the_sizes_its_detail_states(monkeypatch):
     """The verdict's detail ("B=.. networks, m=.., n=..") names the sizes actually compared."""
-    # mutant solvable/confirmations/ntg.py:47:core/NumberReplacer:14 (B = 5 networks, detail 4)
+    # mutant solvable/verification/confirmations/ntg.py:47:core/NumberReplacer:14 (B = 5 networks,
+    # detail 4)
     seen = []
     real = ntg_confirmations.node_scaled_parameters
 
@@ -60,7 +61,8 @@ def test_ntg_autograd_claim_compares_the_sizes_its_detail_states(monkeypatch):
 
 def test_kernel_monte_carlo_inputs_are_as_documented():
     """_MC_X's docstring: d = 3, norms from 1 to 2.3, an antipodal pair at rows 0 and 4."""
-    # mutant solvable/confirmations/kernels.py:42:core/NumberReplacer:18 (a row of norm 3.2)
+    # mutant solvable/verification/confirmations/kernels.py:42:core/NumberReplacer:18 (a row of norm
+    # 3.2)
     X = kernel_confirmations._MC_X
     assert X.shape[1] == 3
     norms = np.linalg.norm(X, axis=1)

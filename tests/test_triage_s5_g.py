@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from solvable import global_convergence as gc
-from solvable import kunin
 from solvable._core.arrays import ArrayArgs
+from solvable.models import global_convergence as gc
+from solvable.models import kunin
 
 
 def test_global_convergence_symbols_carry_their_documented_domains():
-    # mutant: solvable/global_convergence.py:138:core/ReplaceTrueWithFalse:9
+    # mutant: solvable/models/global_convergence.py:138:core/ReplaceTrueWithFalse:9
     # sizes are positive integers, constants positive, times / losses / scalings >= 0 reals
     positive_integers = (gc.N, gc.D)
     positive = (gc.KAPPA, gc.DELTA, gc.CS, gc.C1, gc.MS)

@@ -19,8 +19,8 @@ from test_tails_sweeps_and_defaults import _Quadratic  # L = theta^T H theta / 2
 
 from numerics import node_scaling_experiment as nse
 from numerics import torch_flow
-from solvable import kunin
-from solvable import piecewise_linear as pl
+from solvable.models import kunin
+from solvable.models import piecewise_linear as pl
 
 
 @pytest.mark.parametrize("zero", [0, 0.0, "0"])
@@ -28,7 +28,7 @@ def test_closed_form_refuses_all_zero_data_whose_s_is_zero(zero):
     """closed_form's docstring: the exact solution exists only for ``X^T X = s I`` with
     ``s > 0``; all-zero X has ``s = 0`` (and no defect), so it is a ValueError for exact
     (int, str) and float entries alike."""
-    # mutant key: solvable/kunin.py:2293:core/ReplaceComparisonOperator_Gt_GtE:12
+    # mutant key: solvable/models/kunin.py:2293:core/ReplaceComparisonOperator_Gt_GtE:12
     setup = kunin.Setup(1, 1, ((zero, zero), (zero, zero)), (1, 0))
     with pytest.raises(ValueError, match="isotropic"):
         kunin.closed_form(setup, 1, [1, 0])
@@ -52,7 +52,7 @@ def test_piecewise_linear_evaluators_agree_detects_an_mpmath_error_beyond_dps_di
     """The claim states the dps-digit evaluators agree with 2 dps digits to about dps
     digits: an mpmath angular_rate wrong in its 25th significant digit (at dps = 30) must
     refute it."""
-    # mutant key: solvable/piecewise_linear.py:591:core/ReplaceBinaryOperator_Sub_Add:26
+    # mutant key: solvable/models/piecewise_linear.py:591:core/ReplaceBinaryOperator_Sub_Add:26
     true_rate = pl.angular_rate
 
     @functools.wraps(true_rate)

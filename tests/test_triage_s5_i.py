@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvable import kunin
+from solvable.models import kunin
 
 
 def _relu(z):
@@ -18,7 +18,8 @@ def _relu(z):
 
 
 def test_piecewise_linear_loss_broadcasts_batches_elementwise():
-    """Key solvable/kunin.py:281:core/NumberReplacer:112 (a's batch taken as a.shape[:-2])."""
+    """Key solvable/models/kunin.py:281:core/NumberReplacer:112 (a's batch taken as
+    a.shape[:-2])."""
     rng = np.random.default_rng(5)
     h, d, n = 3, 2, 4
     X, y = rng.standard_normal((n, d)), rng.standard_normal(n)

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from solvable import xu_ziyin as xz
 from solvable._core import numbers as nb
+from solvable.models import xu_ziyin as xz
 
 GOOD = dict(eta_u=1.0, eta_w=0.5, gamma=0.7, x=[1.0, 2.0], y=1.5)
 

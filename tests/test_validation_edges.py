@@ -11,12 +11,13 @@ import numpy as np
 import pytest
 
 import numerics
-from solvable import kernels, kunin, testing
-from solvable import xu_ziyin as xz
 from solvable._core import activations
 from solvable._core import numbers as nb
 from solvable._core.claims import Verdict
 from solvable._core.tolerance import worst_of
+from solvable.models import kernels, kunin
+from solvable.models import xu_ziyin as xz
+from solvable.verification import testing
 
 
 # ---------------------------------------------------------------------------

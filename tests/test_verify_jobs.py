@@ -1,4 +1,4 @@
-"""``solvable verify --jobs N`` and the proof cache (:mod:`solvable.verify_runner`):
+"""``solvable verify --jobs N`` and the proof cache (:mod:`solvable.verification.verify_runner`):
 parallel runs give the sequential verdicts in registry order, a dead worker is a failed
 verdict, cached proofs are hits only for the same source and versions, a corrupted entry
 is a miss that is rewritten, and ``--no-cache`` neither reads nor writes."""
@@ -15,8 +15,8 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvable import cli, proof_cache, theorems, verify_runner
 from solvable._core.claims import Theorem, Verdict
+from solvable.verification import cli, proof_cache, theorems, verify_runner
 
 # A few fast claims of three models and both kinds (a torch one among them): five tasks
 # (model, kind) for two workers, about 1 CPU s of checks; the two spawned workers' imports

@@ -14,13 +14,13 @@ import mpmath
 import numpy as np
 
 import numerics
-from solvable import lazy_training as lt
-from solvable import xu_ziyin as xz
-from solvable.confirmations import xu_ziyin as cxz
+from solvable.models import lazy_training as lt
+from solvable.models import xu_ziyin as xz
+from solvable.verification.confirmations import xu_ziyin as cxz
 
 
 # ---------------------------------------------------------------------------
-# solvable.confirmations.xu_ziyin.oracle: the detail names the worst comparison's time
+# solvable.verification.confirmations.xu_ziyin.oracle: the detail names the worst comparison's time
 # ---------------------------------------------------------------------------
 def _simulation_wrong_at(index):
     """A stand-in for ``numerics.simulate`` (mpmath): the exact states of the closed form
@@ -43,7 +43,7 @@ def _simulation_wrong_at(index):
 
 
 def test_xu_ziyin_oracle_names_the_time_of_its_worst_comparison_in_units_of_T(monkeypatch):
-    """Mutant key: solvable/confirmations/xu_ziyin.py:158:core/NumberReplacer:79.
+    """Mutant key: solvable/verification/confirmations/xu_ziyin.py:158:core/NumberReplacer:79.
 
     The oracle compares at ``t = k T``, ``k`` in GRID (plus LATE on the manifolds), and its
     detail names the worst comparison as ``(<case> at t=<k> T: <field>)``.  A simulation
@@ -71,10 +71,10 @@ def test_xu_ziyin_oracle_names_the_time_of_its_worst_comparison_in_units_of_T(mo
 
 
 # ---------------------------------------------------------------------------
-# solvable.lazy_training._unit_evaluator: value, gradient and Hessian of a tanh(w)
+# solvable.models.lazy_training._unit_evaluator: value, gradient and Hessian of a tanh(w)
 # ---------------------------------------------------------------------------
 def test_lazy_unit_evaluator_returns_value_gradient_and_hessian_of_a_tanh_unit():
-    """Mutant key: solvable/lazy_training.py:427:core/NumberReplacer:139.
+    """Mutant key: solvable/models/lazy_training.py:427:core/NumberReplacer:139.
 
     One unit of eq. (3.8) at ``x = 1``, ``alpha = 1`` is ``h = a tanh(w)``: gradient
     ``(tanh w, a sech^2 w)`` and Hessian ``h_aa = 0`` (linear in a), ``h_aw = sech^2 w``,

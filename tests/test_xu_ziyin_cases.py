@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 import sympy as sp
 
-from solvable import xu_ziyin as xz
 from solvable._core.tolerance import Tolerance, digits, error_in_units
+from solvable.models import xu_ziyin as xz
 
 DPS = 40
 # Textbook (8)-(10) at 60 digits vs the stable form at 40 (+10 guard) digits: both are

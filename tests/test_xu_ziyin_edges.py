@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import numerics
-from solvable import xu_ziyin as xz
+from solvable.models import xu_ziyin as xz
 
 EPS = 2.0**-52
 README = dict(eta_u=1, eta_w="0.5", gamma="0.7", x=["1", "2"], y="1.5")

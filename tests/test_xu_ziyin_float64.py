@@ -31,7 +31,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from solvable import xu_ziyin as xz
+from solvable.models import xu_ziyin as xz
 
 RTOL = 1e-10
 ATOL = 1e-300
@@ -133,7 +133,8 @@ def _compare(setup, ref, fast, times, cond=0.0):
         scale = max(np.abs(su * bu).max(), np.abs(sw * bW).max())
         err = max(np.abs(su * (a.u[k] - bu)).max(), np.abs(sw * (a.W[k] - bW)).max())
         # plus the float64 rounding of the initial state (4 eps of its scale), amplified
-        # off the invariant manifolds P = 0 / Q = 0 by kappa (solvable.testing): a state
+        # off the invariant manifolds P = 0 / Q = 0 by kappa (solvable.verification.testing): a
+        # state
         # that decays into the saddle is only determined to that floor
         kappa = xz.manifold_condition(float(fast.P), float(fast.Q), float(b.alpha[k]))
         if not math.isfinite(kappa):  # exactly on P = 0 / Q = 0 with alpha -> 0 or oo: no
@@ -261,11 +262,12 @@ def test_float64_matches_30_digits_thorough(problem):
 
 
 def test_state_errors_measures_f_in_units_of_its_tolerance():
-    # solvable.testing.state_errors: f's error is |f_got - f_ref| in units of the absolute
+    # solvable.verification.testing.state_errors: f's error is |f_got - f_ref| in units of the
+    # absolute
     # tolerance atol + rtol (|y| + |f_ref - y| + f_floor); with y = 1, f_ref = 0.5, rtol = 1e-3
     # that unit is 1.5e-3, so an output off by 2.5 units (3.75e-3) reports 2.5 (a failure),
     # and one off by 0.4 units reports 0.4
-    from solvable import testing
+    from solvable.verification import testing
 
     tol = testing.Tolerance(rtol=1e-3, reason="test")
     u, W = np.array([1.0, 0.0]), np.array([[1.0], [0.0]])

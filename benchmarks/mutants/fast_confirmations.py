@@ -5,12 +5,12 @@ unsimplified moments (and generated once), the plain Exercise 2 sweep shared wit
 claims, and the default run of ``global_convergence.c1_quadrature``.  Each is a bug that
 still runs and returns numbers of the right shape.  Format: see ``benchmarks/mutation.py``."""
 
-_NS = "solvable/node_scaling.py"
+_NS = "solvable/models/node_scaling.py"
 _GD = "numerics/node_scaling_gd.py"
-_KN = "solvable/kernels.py"
-_KC = "solvable/confirmations/kernels.py"
-_LC = "solvable/confirmations/linearisation.py"
-_GC = "solvable/global_convergence.py"
+_KN = "solvable/models/kernels.py"
+_KC = "solvable/verification/confirmations/kernels.py"
+_LC = "solvable/verification/confirmations/linearisation.py"
+_GC = "solvable/models/global_convergence.py"
 
 MUTANTS = [
     dict(

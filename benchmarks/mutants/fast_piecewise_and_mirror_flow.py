@@ -5,7 +5,7 @@ of ``mirror_flow.implicit_bias`` (30 digits at two deltas).  Each is a bug that 
 and returns numbers of the right shape.  Format: see ``benchmarks/mutation.py``."""
 
 _BK = "solvable/_core/backends.py"
-_MF = "solvable/confirmations/mirror_flow.py"
+_MF = "solvable/verification/confirmations/mirror_flow.py"
 
 MUTANTS = [
     dict(

@@ -11,7 +11,7 @@ MUTANTS = [
         name="kunin.fast_piece_sign_lost",
         seed="003",
         backend="numpy",
-        file="solvable/kunin.py",
+        file="solvable/models/kunin.py",
         old='        coeffs = _resolved_coefficients(_piece_choice(k["delta_p"]))',
         new='        coeffs = _resolved_coefficients(_piece_choice(abs(k["delta_p"])))',
         why="the Piecewise of the coefficients resolved on |delta'|: every trajectory takes "
@@ -24,7 +24,7 @@ MUTANTS = [
         name="kunin.fast_loss_coordinate_rate",
         seed="003",
         backend="numpy",
-        file="solvable/kunin.py",
+        file="solvable/models/kunin.py",
         old='                    np.multiply(zp, k["sw"], out=cc[:, 1])',
         new='                    np.multiply(zp, k["sa"], out=cc[:, 1])',
         why="w's c_perp coordinate (of w and of the loss) scaled by sqrt(eta_a') instead of "
@@ -36,7 +36,7 @@ MUTANTS = [
         name="linear_node_scaling.fast_boost_forgotten",
         seed="000",
         backend="numpy",
-        file="solvable/linear_node_scaling.py",
+        file="solvable/models/linear_node_scaling.py",
         old='                np.add(Wb, self._scaled(dW, e["W0"] + nb_(3), inplace=True), out=Wb)',
         new='                np.add(Wb, self._scaled(dW, e["W0"], inplace=True), out=Wb)',
         why="the W_0-part of W(t) - W_0 not scaled back by 2^-boost on rows whose modes all "
@@ -49,7 +49,7 @@ MUTANTS = [
         name="linear_node_scaling.fast_modes_swapped",
         seed="000",
         backend="numpy",
-        file="solvable/linear_node_scaling.py",
+        file="solvable/models/linear_node_scaling.py",
         old='            f_w = fast("f_t", k["d"], zy, k["U"], k["Dm"], *w_args, g, h)',
         new='            f_w = fast("f_t", k["d"], zy, k["U"], k["Dm"], *w_args, h, g)',
         why="the mode factors G = 1 - e^{-rate t} and E = e^{-rate t} swapped in the W_0-part "
@@ -61,7 +61,7 @@ MUTANTS = [
         name="linear_node_scaling.fused_c_parts_unscaled",
         seed="000",
         backend="numpy",
-        file="solvable/linear_node_scaling.py",
+        file="solvable/models/linear_node_scaling.py",
         old="            c = cy + cw",
         new="            c = c_y + c_w",
         why="the fused assembly adds the c's before their rescalings 2^ey_W, 2^ew (the parts' "
@@ -74,7 +74,7 @@ MUTANTS = [
         name="linear_node_scaling.fused_where_subnormal",
         seed="000",
         backend="numpy",
-        file="solvable/linear_node_scaling.py",
+        file="solvable/models/linear_node_scaling.py",
         old="        tiny, huge = 2.0**-1022, 2.0**1022",
         new="        tiny, huge = 0.0, 2.0**1022",
         why="the fused assembly also taken where a rescaling or a product is subnormal (an "
@@ -87,7 +87,7 @@ MUTANTS = [
         name="linear_node_scaling.fused_rows_not_replaced",
         seed="000",
         backend="numpy",
-        file="solvable/linear_node_scaling.py",
+        file="solvable/models/linear_node_scaling.py",
         old='                    Wb[rows] = k["W0_full"] + fast(k["s"], k["a"], c[blk][rows])',
         new="                    pass",
         why="in a W block with both kinds of times the fused ones keep the two-part value "
@@ -100,7 +100,7 @@ MUTANTS = [
         name="kunin.frame_distance_dropped",
         seed="003",
         backend="sympy",
-        file="solvable/kunin.py",
+        file="solvable/models/kunin.py",
         old='"full": (sp.Matrix([[r11, r12], [z, r22], [z, z]]), sp.Matrix([g1, g2, '
         "sp.sqrt(m_full)])),",
         new='"full": (sp.Matrix([[r11, r12], [z, r22], [z, z]]), sp.Matrix([g1, g2, z])),',
@@ -114,7 +114,7 @@ MUTANTS = [
         name="kunin.frame_rank_test_inverted",
         seed="003",
         backend="numpy",
-        file="solvable/kunin.py",
+        file="solvable/models/kunin.py",
         old='    return ("rank_one" if G11 * G22 == G12 * G12 else "full"), swap',
         new='    return ("full" if G11 * G22 == G12 * G12 else "rank_one"), swap',
         why="the rank-one frame taken for independent columns and the full one for parallel "
@@ -126,7 +126,7 @@ MUTANTS = [
         name="kunin.frame_swap_not_undone",
         seed="003",
         backend="numpy",
-        file="solvable/kunin.py",
+        file="solvable/models/kunin.py",
         old="    return (R[:, ::-1] if swap else R), g",
         new="    return R, g",
         why="the columns of the frame not swapped back when the first column is zero (beta* "
@@ -139,7 +139,7 @@ MUTANTS = [
         name="kunin.frame_of_unrounded_plane",
         seed="003",
         backend="numpy",
-        file="solvable/kunin.py",
+        file="solvable/models/kunin.py",
         old='        LX, Ly = k["frame"] if frame else (XB, k["y"])',
         new='        LX, Ly = k["frame"] if frame else (k["X"], k["y"])',
         why="with no frame (entries out of range) the O(n) loss evaluated on X with w's "

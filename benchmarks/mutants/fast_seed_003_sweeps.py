@@ -5,7 +5,7 @@ bug that still runs and returns numbers of the right shape.  Format: see
 ``benchmarks/mutation.py``."""
 
 _AL = "numerics/alpha_scaling.py"
-_PL = "solvable/confirmations/piecewise_linear.py"
+_PL = "solvable/verification/confirmations/piecewise_linear.py"
 
 MUTANTS = [
     dict(

@@ -2,7 +2,7 @@
 power-of-two rescaling by ``torch.frexp``, the refusal of non-finite entries and of an
 all-zero ``old``, and the recorders ``record_ntk_change`` / ``record_relative_distance``
 that refuse a zero or non-finite start when made) and of the usage checks of
-``solvable/cli.py`` (``--dps`` between 30 and ``MAX_DPS``; ``figures --out DIR`` that
+``solvable/verification/cli.py`` (``--dps`` between 30 and ``MAX_DPS``; ``figures --out DIR`` that
 cannot hold the figures, refused with exit 2 before any figure is computed).
 
 Written by an outside reviewer (a helper session) who read the code and the docs but not the
@@ -156,7 +156,7 @@ MUTANTS = [
         name="measures_cli.dps_max_exclusive",
         seed="core",
         backend="numpy",
-        file="solvable/cli.py",
+        file="solvable/verification/cli.py",
         old="if value is None or not nb.VERIFY_MIN_DPS <= value <= nb.MAX_DPS:",
         new="if value is None or not nb.VERIFY_MIN_DPS <= value < nb.MAX_DPS:",
         why=(
@@ -172,7 +172,7 @@ MUTANTS = [
         name="measures_cli.dps_upper_bound_dropped",
         seed="core",
         backend="numpy",
-        file="solvable/cli.py",
+        file="solvable/verification/cli.py",
         old="if value is None or not nb.VERIFY_MIN_DPS <= value <= nb.MAX_DPS:",
         new="if value is None or not nb.VERIFY_MIN_DPS <= value:",
         why=(
@@ -189,7 +189,7 @@ MUTANTS = [
         name="measures_cli.out_dir_read_access",
         seed="core",
         backend="numpy",
-        file="solvable/cli.py",
+        file="solvable/verification/cli.py",
         old="if not os.access(target, os.W_OK | os.X_OK):",
         new="if not os.access(target, os.R_OK):",
         why=(
@@ -206,7 +206,7 @@ MUTANTS = [
         name="measures_cli.out_dir_parent_one_level",
         seed="core",
         backend="numpy",
-        file="solvable/cli.py",
+        file="solvable/verification/cli.py",
         old="while not os.path.exists(parent):",
         new="if not os.path.exists(parent):",
         why=(

@@ -1,9 +1,10 @@
-"""Mutants of the pytest oracle (``solvable/testing.py``): the ways it could pass a wrong
+"""Mutants of the pytest oracle (``solvable/verification/testing.py``): the ways it could pass a
+wrong
 trainer (a block, a time or an exact zero not compared; what it cannot tell apart left
 unsaid) or hide its message behind its own frames.  Killed by
 ``tests/test_oracle_properties.py``.  Format: see ``benchmarks/mutation.py``."""
 
-_T = "solvable/testing.py"
+_T = "solvable/verification/testing.py"
 _TESTS = ["tests/test_oracle_properties.py", "tests/test_oracle.py"]
 
 MUTANTS = [

@@ -1,5 +1,6 @@
-"""Mutants of the closed forms and the phase / regime conditions (``solvable/xu_ziyin.py``,
-``solvable/kunin.py``, ``solvable/linear_node_scaling.py``, ``solvable/phases.py``), written
+"""Mutants of the closed forms and the phase / regime conditions (``solvable/models/xu_ziyin.py``,
+``solvable/models/kunin.py``, ``solvable/models/linear_node_scaling.py``,
+``solvable/models/phases.py``), written
 by an outside reviewer who had not read the tests, nor the existing mutant tables, nor the
 docs.
 
@@ -21,7 +22,7 @@ MUTANTS = [
         name="review.closed_forms.xz_ell_sign_on_Q_zero",
         seed="001",
         backend="numpy",
-        file="solvable/xu_ziyin.py",
+        file="solvable/models/xu_ziyin.py",
         old="(-L_M, sp.Eq(N, 0)),",
         new="(L_M, sp.Eq(N, 0)),",
         why="log alpha on the Q = 0 manifold (N = 0) gets the wrong sign: alpha grows instead of "
@@ -33,7 +34,7 @@ MUTANTS = [
         name="review.closed_forms.xz_small_ell_abs_dropped",
         seed="001",
         backend="numpy",
-        file="solvable/xu_ziyin.py",
+        file="solvable/models/xu_ziyin.py",
         old="small = sp.Abs(ell) <= 1",
         new="small = ell <= 1",
         why="cosh/sinh unit form used for every ell <= 1, also ell -> -oo (cancellation, "
@@ -49,7 +50,7 @@ MUTANTS = [
         name="review.closed_forms.xz_lagrange_diagonal_blocks_only",
         seed="001",
         backend="numpy",
-        file="solvable/xu_ziyin.py",
+        file="solvable/models/xu_ziyin.py",
         old="m = pi * q[None, :] - qi * p[None, :]",
         new="m = pi * q[None, start : start + block] - qi * p[None, start : start + block]",
         why="Lambda = sum_{i<j}(p_i q_j - p_j q_i)^2 over the diagonal 512-blocks only; d=600 "
@@ -65,7 +66,7 @@ MUTANTS = [
         name="review.closed_forms.kunin_perp_exprel_abs_dropped",
         seed="003",
         backend="numpy",
-        file="solvable/kunin.py",
+        file="solvable/models/kunin.py",
         old="* exprel(-sp.Abs(delta) * t)",
         new="* exprel(-delta * t)",
         why="phi_hat's c_perp term uses exprel(-delta t) with h_perp^2 for delta < 0 (abs "
@@ -77,7 +78,7 @@ MUTANTS = [
         name="review.closed_forms.kunin_regime_abs_dropped",
         seed="003",
         backend="sympy",
-        file="solvable/kunin.py",
+        file="solvable/models/kunin.py",
         old="if abs(dl) < scale / r:",
         new="if dl < scale / r:",
         why="regime's rich band |delta| < scale/ratio loses its abs: every negative delta above "
@@ -89,7 +90,7 @@ MUTANTS = [
         name="review.closed_forms.lns_rate_exponent_factor_dropped",
         seed="000",
         backend="numpy",
-        file="solvable/linear_node_scaling.py",
+        file="solvable/models/linear_node_scaling.py",
         old='rate_exp = rate_exp + eta_exp + deg_S * (exp["lam"] + 2 * exp["a"]) + '
         'deg_D * exp["X"]',
         new='rate_exp = rate_exp + eta_exp + deg_S * (exp["lam"] + exp["a"]) + deg_D * exp["X"]',
@@ -102,7 +103,7 @@ MUTANTS = [
         name="review.closed_forms.lns_beta_inf_exponent_sign",
         seed="000",
         backend="numpy",
-        file="solvable/linear_node_scaling.py",
+        file="solvable/models/linear_node_scaling.py",
         old='beta_inf_full = np.ldexp(beta_inf, exp["y"] - exp["X"])',
         new='beta_inf_full = np.ldexp(beta_inf, exp["y"] + exp["X"])',
         why="reported beta_inf scaled by 2^(e_y + e_X) instead of 2^(e_y - e_X) (states are "
@@ -114,7 +115,7 @@ MUTANTS = [
         name="review.closed_forms.phases_kernel_at_a_equals_b",
         seed="001",
         backend="sympy",
-        file="solvable/phases.py",
+        file="solvable/models/phases.py",
         old="if self.second_term > self.first_term and self.p_over_q_case is not None:",
         new="if self.second_term >= self.first_term and self.p_over_q_case is not None:",
         why="eq. (30) needs b > a strictly; at b = a = 0 the mutant says kernel: "

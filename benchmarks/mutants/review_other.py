@@ -1,5 +1,6 @@
-"""Mutants of the rest of the package (``solvable/kernels.py``, ``solvable/three_layer.py``,
-``solvable/node_scaling.py``, ``solvable/global_convergence.py``, ``solvable/_core``),
+"""Mutants of the rest of the package (``solvable/models/kernels.py``,
+``solvable/models/three_layer.py``,
+``solvable/models/node_scaling.py``, ``solvable/models/global_convergence.py``, ``solvable/_core``),
 written by an outside reviewer who had not read the tests, nor the existing mutant tables,
 nor the docs.
 
@@ -19,7 +20,7 @@ MUTANTS = [
         name="review.other.kernels_cosine_clip_removed",
         seed="002",
         backend="numpy",
-        file="solvable/kernels.py",
+        file="solvable/models/kernels.py",
         old="return a1, a2, np.clip(r, -1.0, 1.0)",
         new="return a1, a2, r",
         why="cosines allowed 8 ulps beyond [-1, 1] are no longer clipped: arccos gives nan; "
@@ -31,7 +32,7 @@ MUTANTS = [
         name="review.other.three_layer_critical_slope_boundary",
         seed="004",
         backend="sympy",
-        file="solvable/three_layer.py",
+        file="solvable/models/three_layer.py",
         old='return "linear" if s < -b else "condensed" if s > b else "critical"',
         new='return "linear" if s <= -b else "condensed" if s > b else "critical"',
         why="S_W = -band (S_W = 0 at band 0) read as linear, not critical: "
@@ -43,7 +44,7 @@ MUTANTS = [
         name="review.other.node_scaling_last_node_refused",
         seed="000",
         backend="numpy",
-        file="solvable/node_scaling.py",
+        file="solvable/models/node_scaling.py",
         old="if np.any(ja > ma):",
         new="if np.any(ja >= ma):",
         why="node_scaling_numeric refuses the last node j = m (valid: j in 1..m); "
@@ -55,7 +56,7 @@ MUTANTS = [
         name="review.other.global_convergence_eta_limit_inclusive",
         seed="000",
         backend="numpy",
-        file="solvable/global_convergence.py",
+        file="solvable/models/global_convergence.py",
         old="if e >= limit:",
         new="if e > limit:",
         why="Theorem 6.1 needs eta < limit; eta = step_size_limit_numeric(c) is accepted by "

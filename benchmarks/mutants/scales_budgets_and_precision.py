@@ -14,7 +14,7 @@ MUTANTS = [
         name="scales.wide_time_scale_inverted",
         seed="003",
         backend="numpy",
-        file="solvable/kunin.py",
+        file="solvable/models/kunin.py",
         old="            c2, t_scale = math.ldexp(1.0, 2 * j), math.ldexp(1.0, -2 * j)",
         new="            c2, t_scale = math.ldexp(1.0, 2 * j), math.ldexp(1.0, 2 * j)",
         why=(
@@ -31,7 +31,7 @@ MUTANTS = [
         name="scales.wide_targets_not_rescaled",
         seed="003",
         backend="numpy",
-        file="solvable/kunin.py",
+        file="solvable/models/kunin.py",
         old="            X_int, Y_int = X * math.ldexp(1.0, j), Y * math.ldexp(1.0, j)",
         new="            X_int, Y_int = X * math.ldexp(1.0, j), Y",
         why=(
@@ -46,7 +46,7 @@ MUTANTS = [
         name="scales.wide_primed_on_raw_scale",
         seed="003",
         backend="numpy",
-        file="solvable/kunin.py",
+        file="solvable/models/kunin.py",
         old="            eta_a, eta_w, s_int, delta)  # fmt: skip",
         new="            eta_a, eta_w, s, delta)  # fmt: skip",
         why=(
@@ -62,7 +62,7 @@ MUTANTS = [
         name="scales.wide_exponent_not_halved",
         seed="003",
         backend="numpy",
-        file="solvable/kunin.py",
+        file="solvable/models/kunin.py",
         old="            j = -math.floor(math.log2(s) / 2)",
         new="            j = -math.floor(math.log2(s))",
         why=(
@@ -77,7 +77,7 @@ MUTANTS = [
         name="scales.wide_rates_divided",
         seed="003",
         backend="numpy",
-        file="solvable/kunin.py",
+        file="solvable/models/kunin.py",
         old="            rates = rates * t_scale",
         new="            rates = rates / t_scale",
         why=(
@@ -166,7 +166,7 @@ MUTANTS = [
         name="autograd.gram_torch_correction_not_detached",
         seed="core",
         backend="torch",
-        file="solvable/kernels.py",
+        file="solvable/models/kernels.py",
         old="            correction[i, k] = exact - out.detach()[i, k]",
         new="            correction[i, k] = exact - out[i, k]",
         why=(
@@ -203,7 +203,7 @@ MUTANTS = [
         name="precision.frobenius_variance_dps_uses_limit",
         seed="004",
         backend="mpmath",
-        file="solvable/ntg.py",
+        file="solvable/models/ntg.py",
         old="        lambda d: sum_of_squares_numeric(m, gamma, weights, dps=d),",
         new="        lambda d: sum_of_squares_limit_numeric(gamma, weights, dps=d),",
         why=(
@@ -233,7 +233,7 @@ MUTANTS = [
         name="precision.pruned_mass_mpf_gamma_unrounded",
         seed="000",
         backend="numpy",
-        file="solvable/linear_node_scaling.py",
+        file="solvable/models/linear_node_scaling.py",
         old="    return float(np.sum(ns.node_scaling_numeric(np.full_like(j, m), j, g, weights)))",
         new=(
             "    return float(np.sum(ns.node_scaling_numeric(np.full_like(j, m), j, gamma, "

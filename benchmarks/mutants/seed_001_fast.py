@@ -1,11 +1,11 @@
 """Mutants of the fast float64 path of seed 001's closed form (issue 17, target 1):
 ``Trajectory.sample`` in blocks of times into preallocated outputs, the lazily evaluated
-Piecewise, the vectorised input checks (``solvable/xu_ziyin.py``).  Each is killed by
+Piecewise, the vectorised input checks (``solvable/models/xu_ziyin.py``).  Each is killed by
 ``tests/test_closed_form_scale.py``, which compares the fast path with the reference path
 bit for bit.  Format: see ``benchmarks/mutation.py``."""
 
 SCALE = "tests/test_closed_form_scale.py"
-XZ = "solvable/xu_ziyin.py"
+XZ = "solvable/models/xu_ziyin.py"
 
 MUTANTS = [
     dict(

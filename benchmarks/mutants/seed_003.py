@@ -4,7 +4,7 @@ the primed rates, beta*), an erratum, Theorem 4.2's wide preconditioner (its mpm
 wide and ReLU losses, the ReLU derivative convention of the sympy and torch flows, the
 mpmath isotropy check and the torch data.  Format: see ``benchmarks/mutation.py``."""
 
-_K = "solvable/kunin.py"
+_K = "solvable/models/kunin.py"
 _TESTS = ["tests/test_kunin.py", "tests/test_kunin_systems.py", "tests/test_kunin_edges.py"]
 _CLAIMS = "kunin.*"
 
@@ -182,12 +182,12 @@ MUTANTS = [
 _WIDE_TESTS = ["tests/test_kunin_wide.py"]
 _WIDE_CLAIMS = "kunin.wide_*"
 _MF, _MF_TESTS, _MF_CLAIMS = (
-    "solvable/mirror_flow.py",
+    "solvable/models/mirror_flow.py",
     ["tests/test_mirror_flow.py"],
     "mirror_flow.*",
 )
 _DR, _DR_TESTS, _DR_CLAIMS = (
-    "solvable/delayed_rich.py",
+    "solvable/models/delayed_rich.py",
     ["tests/test_delayed_rich.py"],
     "delayed_rich.*",
 )
@@ -465,7 +465,7 @@ MUTANTS += [
 ]
 
 # piecewise_linear.py is being reworked (issue 15): these mutate lines that the rework keeps
-_PL, _PL_CLAIMS = "solvable/piecewise_linear.py", "piecewise_linear.*"
+_PL, _PL_CLAIMS = "solvable/models/piecewise_linear.py", "piecewise_linear.*"
 _PL_TESTS = ["tests/test_piecewise_linear.py"]
 
 MUTANTS += [

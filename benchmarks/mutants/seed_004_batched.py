@@ -85,7 +85,7 @@ MUTANTS = [
         name="three_layer.condensation_reads_the_wrong_seed",
         seed="004",
         backend="numpy",
-        file="solvable/confirmations/three_layer.py",
+        file="solvable/verification/confirmations/three_layer.py",
         old='        z = runs[m, seed]["zeta_w2"]',
         new='        z = runs[m, seeds[0]]["zeta_w2"]',
         why="the condensation claim reads the first seed's zetas for every seed of the shared runs",

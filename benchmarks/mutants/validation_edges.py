@@ -2,7 +2,7 @@
 (``solvable/_core/numbers.py``, ``arrays.py``), the verdicts and options of the claims
 (``claims.py``), the tolerance (``tolerance.py``), the activations' derivative order, the
 HMAC of the proof cache, the kernels' argument checks and exact rescaling, the trajectory
-oracle (``solvable/testing.py``) and the integrators' checks (``numerics``).
+oracle (``solvable/verification/testing.py``) and the integrators' checks (``numerics``).
 
 Written by an outside reviewer who read the code under attack but not the tests (only the
 test files' names, from which the ``tests`` hints are guessed).  Each is a one-line slip
@@ -115,7 +115,7 @@ MUTANTS = [
         name="validation.proof_cache_mac_prefix",
         seed="core",
         backend="sympy",
-        file="solvable/proof_cache.py",
+        file="solvable/verification/proof_cache.py",
         old='        if not hmac.compare_digest(entry["mac"], self._mac(secret, fields)):',
         new='        if not self._mac(secret, fields).startswith(entry["mac"]):',
         why="the HMAC check accepts any prefix of the true MAC, the empty string included: an "
@@ -128,7 +128,7 @@ MUTANTS = [
         name="validation.kernels_rho_upper_bound_only",
         seed="core",
         backend="numpy",
-        file="solvable/kernels.py",
+        file="solvable/models/kernels.py",
         old="    outside = r[np.abs(r) > 1 + _RHO_SLACK]",
         new="    outside = r[r > 1 + _RHO_SLACK]",
         why="only rho > 1 is refused, rho < -1 is clipped to -1 silently: "
@@ -145,7 +145,7 @@ MUTANTS = [
         name="validation.kernels_exact_norm_exponent_sign",
         seed="core",
         backend="mpmath",
-        file="solvable/kernels.py",
+        file="solvable/models/kernels.py",
         old="            n1 = mpmath.ldexp(mpmath.sqrt(sx), ea)",
         new="            n1 = mpmath.ldexp(mpmath.sqrt(sx), -ea)",
         why="the exact (dyadic) norm of x rescaled by 2^-e instead of 2^e: gram('gp', init, "
@@ -158,7 +158,7 @@ MUTANTS = [
         name="validation.gd_steps_cap_raised",
         seed="core",
         backend="scipy",
-        file="solvable/testing.py",
+        file="solvable/verification/testing.py",
         old="_MAX_GD_STEPS = 2.0**53",
         new="_MAX_GD_STEPS = 2.0**63",
         why="the gradient-descent step cap raised from 2^53 to 2^63: gd_allowance(flow, params, "

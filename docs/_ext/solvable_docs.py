@@ -2,13 +2,14 @@
 
 Directives (every row is built from the registry when the page is read, never typed):
 
-* ``solvable-claims``: the claims registry (:func:`solvable.theorems.registry`) as a table,
-  one row per :class:`solvable.Theorem` (id, kind, source, statement);
-* ``solvable-errata``: :data:`solvable.errata.ERRATA` as a table, one row per
+* ``solvable-claims``: the claims registry (:func:`solvable.verification.theorems.registry`) as a
+  table, one row per :class:`solvable.Theorem` (id, kind, source, statement);
+* ``solvable-errata``: :data:`solvable.verification.errata.ERRATA` as a table, one row per
   :class:`solvable.Erratum` (seed, equation, printed, corrected, why);
-* ``solvable-gallery``: one section per registered figure (:func:`solvable.figures.figures`):
-  id, seed file, the paper's label, title, caption, the command that renders it, and the
-  image when the build rendered the figures (see :func:`render_figures`).
+* ``solvable-gallery``: one section per registered figure
+  (:func:`solvable.verification.figures.figures`): id, seed file, the paper's label, title,
+  caption, the command that renders it, and the image when the build rendered the figures
+  (see :func:`render_figures`).
 
 Text from the registries goes into the document as plain text nodes, so a ``|``, ``*`` or
 backtick in a statement can never be read as markup (no escaping, no warnings).
@@ -38,8 +39,8 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
 import solvable
-from solvable import figures, theorems
-from solvable.errata import ERRATA
+from solvable.verification import figures, theorems
+from solvable.verification.errata import ERRATA
 
 logger = logging.getLogger(__name__)
 

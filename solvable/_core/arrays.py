@@ -2,9 +2,11 @@
 
 A model's definition is written once for float64 arrays, mpmath / sympy object arrays and
 (where it is torch code) batched torch tensors, and called by users with numbers: the
-public functions of :mod:`solvable.mirror_flow`, :mod:`solvable.kunin`,
-:mod:`solvable.xu_ziyin`, :mod:`solvable.piecewise_linear`, :mod:`solvable.node_scaling`,
-:mod:`solvable.three_layer` and :mod:`solvable.linearisation` check every argument with
+public functions of :mod:`solvable.models.mirror_flow`, :mod:`solvable.models.kunin`,
+:mod:`solvable.models.xu_ziyin`, :mod:`solvable.models.piecewise_linear`,
+:mod:`solvable.models.node_scaling`,
+:mod:`solvable.models.three_layer` and :mod:`solvable.models.linearisation` check every argument
+with
 :class:`ArrayArgs` (``TypeError`` / ``ValueError`` naming it) and refuse a result beyond the
 float64 range.  :func:`symbolic_sizes` caps the size of a symbolic flow.
 """
@@ -222,7 +224,8 @@ def all_finite(out: Any) -> bool:
 
 MAX_SYMBOLIC_ENTRIES = 10**5
 """The most entries (data and weights together) of a symbolic flow
-(:func:`solvable.mirror_flow.diagonal_flow`, :func:`solvable.kunin.flow` and the like): sympy
+(:func:`solvable.models.mirror_flow.diagonal_flow`, :func:`solvable.models.kunin.flow` and the
+like): sympy
 derives one of 3000 entries in about ten seconds, so 10^5 take minutes; more is refused (a
 typo more often than not)."""
 

@@ -448,7 +448,7 @@ def generate(
     ``elementwise`` (mpmath only): map the scalar mpmath function over numpy object arrays
     (broadcast), returning object arrays; a ``ZeroDivisionError`` of an undefined quantity
     (0/0) becomes ``nan``, as in numpy.  ``printer`` and ``extra`` (names added to the
-    namespace) serve matrix expressions (see :mod:`solvable.linear_node_scaling`).  A
+    namespace) serve matrix expressions (see :mod:`solvable.models.linear_node_scaling`).  A
     constant expression comes back broadcast like the first argument (numpy, torch).
 
     ``hoist_calls``: every function call that the generated code makes more than once with

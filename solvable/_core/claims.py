@@ -13,8 +13,9 @@
 * :func:`prove_zero`, :func:`decide`, :func:`prove_nonzero`: symbolic proofs that return a
   verdict carrying its residuals.
 
-These types know no model: model modules build them, the registry (:mod:`solvable.theorems`)
-and the errata list (:mod:`solvable.errata`) collect them.
+These types know no model: model modules build them, the registry
+(:mod:`solvable.verification.theorems`)
+and the errata list (:mod:`solvable.verification.errata`) collect them.
 """
 
 from __future__ import annotations

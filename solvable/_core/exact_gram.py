@@ -39,7 +39,7 @@ on one core; n = d = 1000 data of 60-bit integers (3 limbs) is 9e9."""
 
 def to_fraction(value: Any) -> Fraction:
     """An exact rational from an int, float, decimal string, ``Fraction``, numpy scalar or
-    ``mpmath.mpf`` (the entries :class:`solvable.kunin.Setup` stores)."""
+    ``mpmath.mpf`` (the entries :class:`solvable.models.kunin.Setup` stores)."""
     if isinstance(value, (np.integer, np.floating)):
         value = value.item()
     if isinstance(value, mpmath.mpf):

@@ -6,7 +6,7 @@ Every module listed in :data:`solvable.MODELS` (one per paper or model: ``xu_ziy
 * ``name`` (its import name, the prefix of every claim id), ``seed`` (the paper), ``title``;
 * ``claims()``: its claims (symbolic proofs, and numeric checks of its own evaluators);
   simulation-backed confirmations live in the verification layer,
-  :mod:`solvable.confirmations`, in a module of the same name, found by that name;
+  :mod:`solvable.verification.confirmations`, in a module of the same name, found by that name;
 * ``errata()``: its disagreements with the printed paper, as data with checks;
 * ``laws()``: its conservation laws (each becomes a symbolic claim);
 * ``systems``: its losses in parameter space (:class:`System`), which
