@@ -18,7 +18,10 @@ sys.modules["mutation_rekey"] = rk
 _spec.loader.exec_module(rk)
 
 SOURCE = "def f(x):\n    y = x * 2 * 3\n    return y\n"
-MOVED = "import math\n\n\nclass A:\n    @staticmethod\n    def f(x):\n        y = x * 2 * 3\n        return y\n"
+MOVED = (
+    "import math\n\n\nclass A:\n    @staticmethod\n    def f(x):\n        y = x * 2 * 3\n"
+    "        return y\n"
+)
 
 
 def test_points_number_their_occurrences_as_cosmic_ray_does():

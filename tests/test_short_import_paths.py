@@ -37,12 +37,11 @@ def test_a_verification_module_is_one_module_under_both_paths(name):
 
 def test_every_import_form_of_the_contract():
     import solvable.confirmations.kunin as confirm_kunin_2
+    import solvable.verification.confirmations.kunin as confirm_kunin_home
+    from solvable import errata, kunin, theorems
     from solvable.confirmations import kunin as confirm_kunin
     from solvable.testing import TrajectoryOracle
     from solvable.xu_ziyin import Setup
-
-    import solvable.verification.confirmations.kunin as confirm_kunin_home
-    from solvable import errata, kunin, theorems
 
     assert kunin is solvable.models.kunin and Setup is solvable.models.xu_ziyin.Setup
     assert theorems.registry() and errata.ERRATA
