@@ -1,8 +1,8 @@
 """Adding a model is one module plus one registration line: the model module shown in the
-README's contributor section is written to a temporary directory, registered by adding its
-``MODEL`` to ``solvable.MODELS`` (what the one line in ``_MODEL_MODULES`` does), and then
-the registry proves its claims, the errata list and ``numerics.simulate`` pick it up with no
-other change."""
+contributor's map (docs/contributing.md, "Adding a model") is written to a temporary directory,
+registered by adding its ``MODEL`` to ``solvable.MODELS`` (what the one line in ``_MODEL_MODULES``
+does), and then the registry proves its claims, the errata list and ``numerics.simulate`` pick it up
+with no other change."""
 
 from __future__ import annotations
 
@@ -18,11 +18,11 @@ import numerics
 import solvable
 from solvable.verification import theorems
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+GUIDE = Path(__file__).resolve().parents[1] / "docs" / "contributing.md"
 
 
 def _template() -> str:
-    text = README.read_text()
+    text = GUIDE.read_text()
     section = text[text.index("**Adding a model**") :]
     return re.search(r"```python\n(.*?)```", section, re.S).group(1)
 
