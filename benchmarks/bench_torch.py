@@ -7,13 +7,13 @@ Run (from the repository root)::
     python benchmarks/bench_torch.py                  # all three, ~1-2 min on 2 CPU cores
     python benchmarks/bench_torch.py --quick          # smaller sizes, a smoke run (seconds)
     python benchmarks/bench_torch.py --device cuda    # torch part on the GPU
-    python benchmarks/bench_torch.py --only gf        # issue 17's table (about 5 min)
+    python benchmarks/bench_torch.py --only gf        # the batched-flow speed table (about 5 min)
     python benchmarks/bench_torch.py --only gf --threads 1          # 1 and 2 workers
     python benchmarks/bench_torch.py --only gf --threads 1 --busy   # next to a busy core
     git show HEAD:numerics/torch_flow.py > /tmp/torch_flow_head.py
     python benchmarks/bench_torch.py --only gf --threads 1 --baseline /tmp/torch_flow_head.py
 
-(gf)     issue 17 target 2: B = 128, 256, 512, 1024 initialisations (entries N(0, 1/d),
+(gf)     the batched-flow target: B = 128, 256, 512, 1024 initialisations (entries N(0, 1/d),
          ``torch_flow.initialise(seed=0)`` of the largest batch, of which a batch of B is
          the first B) of the width d = 256 net (d0 = 10, a fixed random x with |x| = 1,
          y = gamma = eta_u = eta_w = 1) integrated to T = 5 (about 7 t_c) at rtol 1e-10,
@@ -164,7 +164,7 @@ def rel_max(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------
 def bench_gf(dev: torch.device, quick: bool, threads: int | None, repeat: int = 2,
              baseline: Any = None, workers: tuple[int, ...] = (1, 2)) -> None:  # fmt: skip
-    """Issue 17 target 2: the batched torch flow against a loop of ``solve_ivp`` at
+    """The batched-flow target: the batched torch flow against a loop of ``solve_ivp`` at
     B = 128..1024 (quick: 16, 32), width 256 (quick: 64), d0 = 10, as a markdown table;
     ``baseline``: another ``torch_flow`` module timed alongside.  One column per
     (torch threads, workers) pair: ``threads`` (default 1 and 2) times ``workers``."""

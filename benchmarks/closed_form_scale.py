@@ -1,5 +1,5 @@
-"""Closed forms at scale against the memory floor (issue 17, target 1), one table of cases:
-seed 001 (``xu_ziyin``), seed 003 (``kunin``, single neuron) and seed 000
+"""Closed forms at scale against the memory floor (the closed-form speed target), one table
+of cases: seed 001 (``xu_ziyin``), seed 003 (``kunin``, single neuron) and seed 000
 (``linear_node_scaling``, Theorem 7.4).
 
 Run (from the repository root)::
@@ -29,7 +29,7 @@ output is never held twice):
     output (all its fields together; fresh pages every time, as a fresh output has);
 (b) construction + sample into a fresh output: ``closed_form(...).sample(times)``;
 (c) sample into a reused output: ``traj.sample(times, out=states)``;
-(d) the reference path (the path before issue 17; ``--no-reference`` skips it):
+(d) the reference path (the path before the fast engines; ``--no-reference`` skips it):
     xu_ziyin ``closed_form(...).sample(times, engine="reference")`` (construction included:
     the whole arrays at once, every piece of every Piecewise evaluated everywhere); kunin and
     linear_node_scaling ``traj._sample_reference(times)`` on the constructed trajectory;
@@ -46,7 +46,7 @@ fields both paths compute with the same arithmetic (0: bit for bit; xu_ziyin eve
 kunin ``t, a, w, beta``, linear_node_scaling ``t``), the largest ``abs((b) - (d))`` over
 the largest ``abs((d))`` of each field that is only within a rounding-error bound (kunin
 ``loss``; linear_node_scaling ``W, f, loss``: see tests/test_closed_form_scale_models.py),
-and (e) against (b), normwise relative.  "-" marks a column not run.  Issue 17's target:
+and (e) against (b), normwise relative.  "-" marks a column not run.  The target:
 (b) <= 3x (a).  ``--markdown FILE`` also writes the printed text to FILE.
 
 A case is an entry of :data:`CASES` (a name, a seed, a function of ``quick`` returning a
@@ -73,7 +73,7 @@ from solvable.models import node_scaling as ns
 from solvable.models import xu_ziyin as xz
 
 RTOL = 1e-10  # solve_ivp's relative tolerance, as in benchmarks/bench_torch.py
-ATOL = 1e-12  # solve_ivp's absolute tolerance for kunin and linear_node_scaling (issue 17)
+ATOL = 1e-12  # solve_ivp's absolute tolerance for kunin and linear_node_scaling
 
 
 @dataclass(frozen=True)

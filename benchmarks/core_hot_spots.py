@@ -1,4 +1,4 @@
-"""Two hot spots of the generated evaluators (issue 17, target 4), fast path vs the
+"""Two hot spots of the generated evaluators (the evaluator speed target), fast path vs the
 reference path in one process, best of N: prints a markdown table.
 
 * numpy ``select`` (sympy's Piecewise) with scalar branches, as a scipy right-hand side

@@ -1,5 +1,5 @@
 """Mutation check: put realistic bugs into a copy of the project, one at a time, and ask
-which default test or which registered claim catches each (issue 13).
+which default test or which registered claim catches each.
 
 Run (from the repository root)::
 

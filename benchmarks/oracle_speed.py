@@ -1,4 +1,4 @@
-"""Speed of the 30-digit oracle (issue 17, target 3): ``numerics.simulate(method="mpmath")``
+"""Speed of the 30-digit oracle (the oracle speed target): ``numerics.simulate(method="mpmath")``
 on the Xu-Ziyin flow (seed 001) with ``d`` hidden units and ``d0 = 10`` inputs, from ``t = 0``
 to ``10 t_c``: the whole call in a fresh process against the old path, in one run.
 
@@ -16,8 +16,8 @@ Columns (wall clock, one run each; the sympy cache cleared before each derivatio
   ratio ``ref / vec`` (CPU);
 - ``cold call``: the whole ``simulate`` call in a fresh Python process (its imports, ``import
   (s)``, not counted: they are paid once by any use of the package);
-- ``old path``: ``sp.diff + compile + reference``, the call before issue 17; ``speed-up``:
-  ``old path / cold call``;
+- ``old path``: ``sp.diff + compile + reference``, the call before the compiled Taylor
+  engine; ``speed-up``: ``old path / cold call``;
 - ``steps``, and the digits the two engines agree to and each against the closed form at
   ``dps + 20`` (``inf``: equal after rounding to dps digits).
 

@@ -13,8 +13,8 @@ within-group invariance (``numerics.phase_diagram``).  Run from the repository r
 The cache makes every run resumable (``numerics.sweeps.run_sweep``).  Regimes read with
 the band max(0.1, 2 err) (``numerics.phase_diagram.BAND``).
 
-Speed (issue 17): the runs of the seed-004 confirmations trained one at a time with
-autograd (the path before issue 17), one at a time with the model's hand-written
+Speed: the runs of the seed-004 confirmations trained one at a time with
+autograd (the earlier path), one at a time with the model's hand-written
 gradient, and all at once batched per width (``numerics.sweep_three_layer.train_runs``,
 what ``measure_points`` does in process); CPU seconds, best of ``--repeat``, ratios
 against the first, and the largest RD difference from the first (and whether the
@@ -49,7 +49,7 @@ SPEED_POINTS = ((Fraction(0), Fraction(11, 10)), (Fraction(0), Fraction(21, 10))
 
 class _AutogradReLU(ThreeLayerReLU):
     """The model without its hand-written gradient: ``torch_flow`` then differentiates
-    the risk by autograd, as every run did before issue 17."""
+    the risk by autograd, as every run did before the hand-written gradients."""
 
     @property
     def gradient(self) -> Any:

@@ -1,4 +1,4 @@
-"""The batched torch gradient flow against its peers (issue 17): torchdiffeq's ``dopri8``
+"""The batched torch gradient flow against its peers: torchdiffeq's ``dopri8``
 and diffrax's ``Dopri8`` under ``jax.vmap``, on the seed 001 net of ``bench_torch.py --only
 gf`` (width 256, d0 = 10, to T = 5 at rtol 1e-10, atol rtol 1e-3 max|theta_0|).
 

@@ -1,5 +1,5 @@
 """Wall and CPU seconds of ``solvable verify`` with ``--jobs 1`` / ``--jobs 2`` and a cold /
-warm proof cache (issue 17, target 4: the default run under 60 CPU seconds).
+warm proof cache (the target: the default run under 60 CPU seconds).
 
 Run:  python benchmarks/verify_time.py [--only PATTERN] [--jobs 1 2] [--top 15]
 
