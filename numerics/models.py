@@ -29,6 +29,7 @@ from solvable._core.activations import ACTIVATIONS, check_activation, elementwis
 from solvable._core.backends import torch_module
 from solvable._core.model import System
 from solvable.models import kunin, linearisation, node_scaling, three_layer, xu_ziyin
+from solvable.models.kunin import losses as kunin_losses
 
 __all__ = [
     "ACTIVATIONS",
@@ -191,7 +192,7 @@ class SingleNeuron(_Model):
         return kunin.output(p["a"], p["w"], X)
 
     def loss(self, p: dict[str, Any]) -> Any:
-        return kunin._loss(p["a"], p["w"], self._t("X", p["w"]), self._t("y", p["w"]))
+        return kunin_losses._loss(p["a"], p["w"], self._t("X", p["w"]), self._t("y", p["w"]))
 
 
 @dataclass(frozen=True)
@@ -218,7 +219,7 @@ class WideLinear(_Model):
         return kunin.wide_output(p["A"], p["W"], X)
 
     def loss(self, p: dict[str, Any]) -> Any:
-        return kunin._wide_loss(p["A"], p["W"], self._t("X", p["W"]), self._t("Y", p["W"]))
+        return kunin_losses._wide_loss(p["A"], p["W"], self._t("X", p["W"]), self._t("Y", p["W"]))
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from solvable.models import global_convergence as gc
 from solvable.models import kunin
 from solvable.models import linear_node_scaling as lns
 from solvable.models import node_scaling as ns
+from solvable.models.kunin import wide as kunin_wide
 from solvable.verification.confirmations import kunin as ck
 from solvable.verification.theorems import select
 
@@ -112,7 +113,7 @@ def test_wide_closed_form_oracle_fails_on_an_ntk_with_swapped_rates(monkeypatch)
     definition (the Jacobian of wide_output), not with wide_ntk itself, which would have
     made both sides wrong alike (the oracle did so before: this bug passed it)."""
     real = kunin.wide_ntk
-    monkeypatch.setattr(kunin, "wide_ntk",
+    monkeypatch.setattr(kunin_wide, "wide_ntk",
                         lambda ga, gw, X, eta_a, eta_w: real(ga, gw, X, eta_w, eta_a))  # fmt: skip
     v = ck._wide_oracle(dps=WIDE_DPS, cases=_WIDE_CASES[:1])
     assert _failed_far(v) and "ntk at t=" in v.detail, v.detail

@@ -20,6 +20,13 @@ from hypothesis import strategies as st
 from solvable.models import kunin
 from solvable.models import linear_node_scaling as lns
 from solvable.models import node_scaling as ns
+from solvable.models.kunin import _float64 as kunin_f64
+from solvable.models.kunin import cases as kunin_cases
+from solvable.models.kunin import expressions as kunin_expressions
+from solvable.models.kunin import frame as kunin_frame
+from solvable.models.kunin import isotropic_data as kunin_isotropy
+from solvable.models.kunin import setups as kunin_setups
+from solvable.models.kunin import single_neuron as kunin_single
 
 U = 2.0**-53  # unit roundoff of float64
 
@@ -60,7 +67,7 @@ def _kunin_loss_bound(tr: kunin.Trajectory, ref: kunin.States) -> np.ndarray:
         + 2 * _gamma(n + 2) * ref.loss  # fmt: skip
     if k["frame"] is None:  # the fast path evaluated the loss on the plane's data (O(n))
         return bound
-    # The fast path evaluates the loss on the frame (kunin._loss_frame, claim
+    # The fast path evaluates the loss on the frame (kunin_frame._loss_frame, claim
     # kunin.loss_in_frame): exactly the loss on the plane's float64 data, whose distance from
     # the reference's is in the bound above; in floating point each entry of R and g is within
     # 2 u of exact, so v_i = a (R_i . c) - g_i is computed within eps_i = gamma_5 M_i, M_i = |a|
@@ -97,8 +104,8 @@ def test_kunin_w_zero_and_untrusted_constants():
     outside [1e-20, 1e20]: every time through the 17-digit fallback)."""
     c = kunin.case("upstream")
     _check_kunin(kunin.closed_form(c.setup, "0.7", ("0", "0")), TIMES)
-    big = kunin.Setup("1", "0.5", tuple(tuple(f"{v}e25" for v in row) for row in kunin._KX),
-                      kunin._KY)  # fmt: skip
+    big = kunin.Setup("1", "0.5", tuple(tuple(f"{v}e25" for v in row) for row in kunin_cases._KX),
+                      kunin_cases._KY)  # fmt: skip
     tr = kunin.closed_form(big, "0.3", ("0.1", "-0.4"))
     assert not tr._data["trusted"]
     _check_kunin(tr, TIMES[:20])
@@ -111,9 +118,11 @@ def test_kunin_blocks_do_not_change_the_result(monkeypatch, threads):
     (PARALLEL_SAMPLE lowered) fill the two halves of the chunks, each with its own scratch."""
     tr = kunin.closed_form(kunin.case("downstream").setup, "0.3", ("0.1", "-0.4"))
     whole = tr.sample(TIMES)
-    monkeypatch.setattr(kunin, "_BLOCK_BYTES", 8 * 3 * 3)  # 3 times of max(n, d) = 3
-    monkeypatch.setattr(kunin, "_COEFFICIENT_TIMES", 7)  # -> chunks of 6 (a multiple of 3)
-    monkeypatch.setattr(kunin, "PARALLEL_SAMPLE", 1 if threads == 2 else kunin.PARALLEL_SAMPLE)
+    monkeypatch.setattr(kunin_single, "_BLOCK_BYTES", 8 * 3 * 3)  # 3 times of max(n, d) = 3
+    monkeypatch.setattr(kunin_single, "_COEFFICIENT_TIMES", 7)  # -> chunks of 6 (a multiple of 3)
+    monkeypatch.setattr(
+        kunin_single, "PARALLEL_SAMPLE", 1 if threads == 2 else kunin.PARALLEL_SAMPLE
+    )
     small = tr.sample(TIMES)
     for name in ("t", "a", "w", "beta", "loss"):
         assert np.array_equal(getattr(small, name), getattr(whole, name)), name
@@ -146,7 +155,7 @@ def test_kunin_property(d, extra, seed, scale, eta, a0):
     scale=st.integers(-60, 60),
 )
 def test_kunin_loss_frame_is_the_gram_to_rounding(n, shape, seed, scale):
-    """``kunin._loss_frame`` of float64 data ``B`` (n, 2), ``y``: ``R^T R = B^T B``, ``R^T g =
+    """``kunin_frame._loss_frame`` of float64 data ``B`` (n, 2), ``y``: ``R^T R = B^T B``, ``R^T g =
     B^T y`` and ``g^T g = y^T y`` (what makes the loss on the frame the loss on ``B``, claim
     kunin.loss_in_frame) against the exact rational Gram, entry by entry within the rounding
     of ``R``, ``g`` (2 u each, the 40-digit value rounded) and of nothing else: ``|R^T R - G|
@@ -160,13 +169,13 @@ def test_kunin_loss_frame_is_the_gram_to_rounding(n, shape, seed, scale):
          "second_zero": 0 * v, "zero": 0 * v}[shape]  # fmt: skip
     u = 0 * u if shape in ("first_zero", "zero") else u
     B, y = np.stack([u, v], 1), rng.standard_normal(n)
-    R, g = kunin._loss_frame(B, y)
+    R, g = kunin_frame._loss_frame(B, y)
     F = Fraction
     G = [[sum(F(p) * F(q) for p, q in zip(B[:, i], B[:, j], strict=True)) for j in range(2)]
          for i in range(2)]  # fmt: skip
     h = [sum(F(p) * F(q) for p, q in zip(B[:, i], y, strict=True)) for i in range(2)]
     yy = sum(F(q) ** 2 for q in y)
-    kind, swap = kunin._frame_kind(G[0][0], G[0][1], G[1][1])
+    kind, swap = kunin_frame._frame_kind(G[0][0], G[0][1], G[1][1])
     expect = {"generic": "full", "near": "full", "multiple": "rank_one", "first_zero":
               "rank_one", "second_zero": "rank_one", "zero": "zero"}[shape]  # fmt: skip
     if n == 1 and expect == "full":  # two columns of one row are parallel
@@ -189,12 +198,12 @@ def test_kunin_loss_frame_refused_out_of_range():
     on the plane's data, and still matches the reference."""
     rng = np.random.default_rng(4)
     B, y = rng.standard_normal((5, 2)), rng.standard_normal(5)
-    assert kunin._loss_frame(B, y) is not None
-    assert kunin._loss_frame(B * 1e200, y) is None
-    assert kunin._loss_frame(B * 1e-300, y * 1e-300) is None
+    assert kunin_frame._loss_frame(B, y) is not None
+    assert kunin_frame._loss_frame(B * 1e200, y) is None
+    assert kunin_frame._loss_frame(B * 1e-300, y * 1e-300) is None
     Bn = B.copy()
     Bn[1, 1] = np.nan  # (the plane of data beyond float64: the fallback's case)
-    assert kunin._loss_frame(Bn, y) is None and kunin._loss_frame(B, y * np.inf) is None
+    assert kunin_frame._loss_frame(Bn, y) is None and kunin_frame._loss_frame(B, y * np.inf) is None
     Q, _ = np.linalg.qr(rng.standard_normal((5, 2)))
     tr = kunin.closed_form(kunin.Setup(1.0, 0.5, Q * 1e152, rng.standard_normal(5) * 1e152),
                            0.3, [0.1, -0.2])  # fmt: skip
@@ -212,20 +221,20 @@ def test_piecewise_resolved_once_and_same_arithmetic():
     piece that applies is evaluated) and equals the Piecewise evaluator bit for bit, at
     delta = 0.0, -0.0 and both signs."""
     S = kunin.symbolic()
-    ev = kunin._evaluators("numpy")["coeffs"]
+    ev = kunin_expressions._evaluators("numpy")["coeffs"]
     rng = np.random.default_rng(3)
     t = rng.uniform(0, 30, 200)
-    assert kunin._piece_choice(0.0) == (True,) and kunin._piece_choice(-0.0) == (True,)
-    assert kunin._piece_choice(-1e-300) == (False,)
+    assert kunin_f64._piece_choice(0.0) == (True,) and kunin_f64._piece_choice(-0.0) == (True,)
+    assert kunin_f64._piece_choice(-1e-300) == (False,)
     for delta in (0.0, -0.0, 0.7, -0.7, -1e-12):
         kappa, Y = 0.8, 1.3
         Omega = math.sqrt(delta**2 / 4 + kappa**2 * Y**2)
         args = (delta, kappa, Y, Omega, 0.4, -0.2, 0.3, 0.6, 0.8)
-        fast = kunin._resolved_coefficients(kunin._piece_choice(delta))
+        fast = kunin_f64._resolved_coefficients(kunin_f64._piece_choice(delta))
         assert "select" not in fast.__code__.co_names
         for x, y in zip(fast(*args, t), ev(*args, t), strict=True):
             assert np.array_equal(x, y)
-    assert S.delta in set().union(*(c.free_symbols for c in kunin._coefficient_conditions()))
+    assert S.delta in set().union(*(c.free_symbols for c in kunin_f64._coefficient_conditions()))
 
 
 def test_kunin_out_is_filled_and_returned():
@@ -459,13 +468,13 @@ def test_isotropy_verdicts_match_the_reference(n, dcut, seed, kind, scale, rtol_
     unit = 2.0**-52 if dps is None else 10.0**-dps
     rtol = {"default": None, "whitening": kunin.whitening_rtol(n), "1e-13": 1e-13,
             "zero": 0.0}[rtol_kind]  # fmt: skip
-    ref_rtol = kunin._default_rtol(X.ravel().tolist(), unit, n) if rtol is None else rtol
+    ref_rtol = kunin_isotropy._default_rtol(X.ravel().tolist(), unit, n) if rtol is None else rtol
     ok, s, dev = _reference_verdict(setup, ref_rtol, dps)
     got_ok, got = _closed_form_verdict(setup, rtol, dps)
     assert got_ok == ok
     if ok:
         # the trajectory built from the reference's s (at dps: rounded as _build rounds it)
-        assert got.s == kunin._build(setup, 0.3, (0.1,) * d, dps, s).s
+        assert got.s == kunin_single._build(setup, 0.3, (0.1,) * d, dps, s).s
     else:
         assert f"= {mpmath.nstr(dev, 3)} with s = {mpmath.nstr(s, 6)}" in got
 
@@ -485,7 +494,7 @@ def test_isotropy_at_the_threshold_and_exact_data():
     exact = kunin.Setup("1", "0.5", (("0.6", "0.8"), ("-0.8", "0.6")), ("1", "2"))
     assert kunin.closed_form(exact, 1, ("0.1", "0.2")).s == 1.0
     ints = kunin.Setup(1, 1, np.array([[3, 4], [-4, 3]]), (1, 2))
-    assert kunin._float64_X(ints) is not None
+    assert kunin_setups._float64_X(ints) is not None
     assert kunin.closed_form(ints, 1, (0.1, 0.2)).s == 25.0
     off = kunin.Setup(1, 1, ((3, 4), (-4, 3), (1, 0)), (1, 2, 3))
     with pytest.raises(ValueError, match=r"= 0\.5 with s = 25\.5"):
@@ -498,14 +507,14 @@ def test_isotropy_decided_in_float64_without_the_reference(monkeypatch):
     rng = np.random.default_rng(9)
     Q, _ = np.linalg.qr(rng.standard_normal((80, 60)))
     setup = kunin.Setup(1.0, 0.5, 2 * Q, rng.standard_normal(80))
-    s_ref = float(kunin._trace(setup, 50))
+    s_ref = float(kunin_isotropy._trace(setup, 50))
     bad = kunin.Setup(1.0, 0.5, 2 * Q + 1e-6 * rng.standard_normal((80, 60)),
                       rng.standard_normal(80))  # fmt: skip
 
     def refuse(*args, **kwargs):
         raise AssertionError("the 50-digit reference was called")
 
-    monkeypatch.setattr(kunin, "isotropy", refuse)
+    monkeypatch.setattr(kunin_isotropy, "isotropy", refuse)
     assert kunin.closed_form(setup, 0.3, 0.1 * rng.standard_normal(60)).s == s_ref
     with pytest.raises(ValueError, match="isotropic columns"):
         kunin.closed_form(bad, 0.3, 0.1 * rng.standard_normal(60))
@@ -521,14 +530,14 @@ def test_setup_array_fast_path_same_as_generic():
         generic = kunin.Setup(1, 1, X.tolist(), np.ones(4))
         assert fast.X == generic.X
         assert [type(v) for r in fast.X for v in r] == [type(v) for r in generic.X for v in r]
-        assert np.array_equal(kunin._float64_X(fast), kunin._float64_X(generic))
+        assert np.array_equal(kunin_setups._float64_X(fast), kunin_setups._float64_X(generic))
     X = np.ones((3, 2))
     X[1, 0] = np.nan
     with pytest.raises(ValueError, match=r"X\[1,0\] must be finite"):
         kunin.Setup(1, 1, X, np.ones(3))
     with pytest.raises(ValueError, match="y has length 2 but X has 3 rows"):
         kunin.Setup(1, 1, np.ones((3, 2)), np.ones(2))
-    assert kunin._float64_X(kunin.Setup(1, 1, ((2**60, 1),), (1,))) is None
+    assert kunin_setups._float64_X(kunin.Setup(1, 1, ((2**60, 1),), (1,))) is None
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -554,17 +563,17 @@ def test_lns_chunks_and_blocks_with_underflowing_rows(monkeypatch, threads):
     shape=st.tuples(st.integers(1, 70), st.integers(1, 9)),
     seed=st.integers(0, 2**32 - 1),
     spread=st.floats(0, 30),
-    chunk=st.sampled_from([kunin._SQUARES_CHUNK, 1, 5, 64]),
+    chunk=st.sampled_from([kunin_isotropy._SQUARES_CHUNK, 1, 5, 64]),
 )
 def test_sum_of_squares_interval_holds_the_exact_sum(shape, seed, spread, chunk):
-    """``kunin._sum_of_squares``: ``|sum x^2 - F| <= B`` against the exact rational sum,
+    """``kunin_isotropy._sum_of_squares``: ``|sum x^2 - F| <= B`` against the exact rational sum,
     with entries spread over ``2^+-spread`` and ``B`` at most 1e-25 of the sum (what the
     float64 ``s`` needs to round as the 50-digit one does); the chunk of squares the
     package's (one chunk, padded) or smaller (many chunks, the last one padded or not)."""
     rng = np.random.default_rng(seed)
     X = rng.standard_normal(shape) * 2.0 ** rng.uniform(-spread, spread, shape)
-    with mock.patch.object(kunin, "_SQUARES_CHUNK", chunk):
-        F, B = kunin._sum_of_squares(X)
+    with mock.patch.object(kunin_isotropy, "_SQUARES_CHUNK", chunk):
+        F, B = kunin_isotropy._sum_of_squares(X)
     exact = sum(Fraction(v) ** 2 for v in X.ravel().tolist())
     assert abs(exact - F) <= Fraction(B)
     assert B <= 1e-25 * float(exact)

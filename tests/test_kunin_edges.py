@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import numerics
 from solvable._core.tolerance import Tolerance, error_in_units
 from solvable.models import kunin
+from solvable.models.kunin import numeric_checks as kunin_checks
 
 EPS = float(np.finfo(float).eps)
 
@@ -407,7 +408,7 @@ def test_wide_preconditioner_single_claim_checks_float64_dps_and_twice_dps(monke
         seen.add(dps)
         return real(*args, dps=dps, **kw)
 
-    monkeypatch.setattr(kunin, "wide_preconditioner", spy)
+    monkeypatch.setattr(kunin_checks, "wide_preconditioner", spy)
     claim = next(c for c in kunin.claims() if c.id == "kunin.wide_preconditioner_single")
     assert claim.verify(dps=30).status == "confirmed"
     assert seen == {None, 30, 60}

@@ -27,6 +27,7 @@ from solvable.models import kunin, mirror_flow, three_layer
 from solvable.models import linear_node_scaling as lns
 from solvable.models import node_scaling as ns
 from solvable.models import xu_ziyin as xz
+from solvable.models.kunin import single_neuron as kunin_single
 from solvable.verification.figures import seed_000, seed_004
 from solvable.verification.figures._common import new_figure
 
@@ -143,9 +144,9 @@ def _lns_sample(monkeypatch):
 
 def _kunin_sample(monkeypatch):
     tr = kunin.closed_form(kunin.case("downstream").setup, "0.3", ("0.1", "-0.4"))
-    monkeypatch.setattr(kunin, "_BLOCK_BYTES", 8 * 3 * 3)  # 3 times of max(n, d) = 3
-    monkeypatch.setattr(kunin, "_COEFFICIENT_TIMES", 7)  # chunks of 6 times
-    return lambda: tr.sample(np.linspace(0, 9, 29)), kunin
+    monkeypatch.setattr(kunin_single, "_BLOCK_BYTES", 8 * 3 * 3)  # 3 times of max(n, d) = 3
+    monkeypatch.setattr(kunin_single, "_COEFFICIENT_TIMES", 7)  # chunks of 6 times
+    return lambda: tr.sample(np.linspace(0, 9, 29)), kunin_single
 
 
 # (xu_ziyin's sample has the same threshold and the same rule; left out here: its first

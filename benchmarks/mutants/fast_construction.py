@@ -11,7 +11,7 @@ MUTANTS = [
         name="kunin.isotropy_accepts_on_the_lower_end",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin.py",
+        file="solvable/models/kunin/isotropic_data.py",
         old="    if upper <= tau * (1 - 4 * _U):",
         new="    if lower <= tau * (1 - 4 * _U):",
         why="isotropy accepted when the lower end of the deviation's interval is below rtol s "
@@ -24,7 +24,7 @@ MUTANTS = [
         name="kunin.isotropy_per_column_s",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin.py",
+        file="solvable/models/kunin/isotropic_data.py",
         old="    G[np.diag_indices(d)] -= s_f",
         new="    G[np.diag_indices(d)] -= s_f / d",
         why="the diagonal compared with s/d (the trace confused with s): whitened data refused "
@@ -37,7 +37,7 @@ MUTANTS = [
         name="kunin.sum_of_squares_rounding_dropped",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin.py",
+        file="solvable/models/kunin/isotropic_data.py",
         old="        e_sum += float(np.sum(e))",
         new="        e_sum += 0.0",
         why="the rounding errors of the squares left out of the exact sum (s off by units in "

@@ -11,7 +11,7 @@ MUTANTS = [
         name="kunin.fast_piece_sign_lost",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin.py",
+        file="solvable/models/kunin/single_neuron.py",
         old='        coeffs = _resolved_coefficients(_piece_choice(k["delta_p"]))',
         new='        coeffs = _resolved_coefficients(_piece_choice(abs(k["delta_p"])))',
         why="the Piecewise of the coefficients resolved on |delta'|: every trajectory takes "
@@ -24,7 +24,7 @@ MUTANTS = [
         name="kunin.fast_loss_coordinate_rate",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin.py",
+        file="solvable/models/kunin/single_neuron.py",
         old='                    np.multiply(zp, k["sw"], out=cc[:, 1])',
         new='                    np.multiply(zp, k["sa"], out=cc[:, 1])',
         why="w's c_perp coordinate (of w and of the loss) scaled by sqrt(eta_a') instead of "
@@ -100,7 +100,7 @@ MUTANTS = [
         name="kunin.frame_distance_dropped",
         seed="003",
         backend="sympy",
-        file="solvable/models/kunin.py",
+        file="solvable/models/kunin/frame.py",
         old='"full": (sp.Matrix([[r11, r12], [z, r22], [z, z]]), sp.Matrix([g1, g2, '
         "sp.sqrt(m_full)])),",
         new='"full": (sp.Matrix([[r11, r12], [z, r22], [z, z]]), sp.Matrix([g1, g2, z])),',
@@ -114,7 +114,7 @@ MUTANTS = [
         name="kunin.frame_rank_test_inverted",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin.py",
+        file="solvable/models/kunin/frame.py",
         old='    return ("rank_one" if G11 * G22 == G12 * G12 else "full"), swap',
         new='    return ("full" if G11 * G22 == G12 * G12 else "rank_one"), swap',
         why="the rank-one frame taken for independent columns and the full one for parallel "
@@ -126,7 +126,7 @@ MUTANTS = [
         name="kunin.frame_swap_not_undone",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin.py",
+        file="solvable/models/kunin/frame.py",
         old="    return (R[:, ::-1] if swap else R), g",
         new="    return R, g",
         why="the columns of the frame not swapped back when the first column is zero (beta* "
@@ -139,7 +139,7 @@ MUTANTS = [
         name="kunin.frame_of_unrounded_plane",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin.py",
+        file="solvable/models/kunin/single_neuron.py",
         old='        LX, Ly = k["frame"] if frame else (XB, k["y"])',
         new='        LX, Ly = k["frame"] if frame else (k["X"], k["y"])',
         why="with no frame (entries out of range) the O(n) loss evaluated on X with w's "

@@ -41,7 +41,7 @@ MUTANTS = [
         name="kunin.frame_loss_zero_pattern_inverted",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin.py",
+        file="solvable/models/kunin/single_neuron.py",
         old="        frame_loss = _frame_loss(tuple(v != 0 for v in frame_entries)) "
         "if frame else None",
         new="        frame_loss = _frame_loss(tuple(v == 0 for v in frame_entries)) "
@@ -56,7 +56,7 @@ MUTANTS = [
         name="kunin.frame_loss_R_transposed",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin.py",
+        file="solvable/models/kunin/single_neuron.py",
         old="        frame_entries = (*LX.ravel().tolist(), *Ly.tolist()) if frame else ()",
         new="        frame_entries = (*LX.T.ravel().tolist(), *Ly.tolist()) if frame else ()",
         why="the frame's rows R passed to its evaluator column by column (R_12 read as R_21: "
@@ -69,7 +69,7 @@ MUTANTS = [
         name="kunin.sum_of_squares_last_entry_dropped",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin.py",
+        file="solvable/models/kunin/isotropic_data.py",
         old="    for start in range(0, x.size, L):\n        xc = x[start : start + L]",
         new="    for start in range(0, x.size - 1, L):\n        xc = x[start : start + L]",
         why="an off-by-one in the chunks of squares: where the last chunk holds one entry it "
@@ -82,7 +82,7 @@ MUTANTS = [
         name="kunin.sum_of_squares_two_sum_sign",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin.py",
+        file="solvable/models/kunin/isotropic_data.py",
         old="        np.add(err, np.subtract(p, z, out=z), out=err)",
         new="        np.subtract(err, np.subtract(p, z, out=z), out=err)",
         why="TwoSum's error term with the wrong sign for the second part (the lanes' error "

@@ -1,5 +1,5 @@
 """Mutants of the closed forms and the phase / regime conditions (``solvable/models/xu_ziyin.py``,
-``solvable/models/kunin.py``, ``solvable/models/linear_node_scaling.py``,
+``solvable/models/kunin/``, ``solvable/models/linear_node_scaling.py``,
 ``solvable/models/phases.py``), written
 by an outside reviewer who had not read the tests, nor the existing mutant tables, nor the
 docs.
@@ -66,7 +66,7 @@ MUTANTS = [
         name="review.closed_forms.kunin_perp_exprel_abs_dropped",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin.py",
+        file="solvable/models/kunin/expressions.py",
         old="* exprel(-sp.Abs(delta) * t)",
         new="* exprel(-delta * t)",
         why="phi_hat's c_perp term uses exprel(-delta t) with h_perp^2 for delta < 0 (abs "
@@ -78,7 +78,7 @@ MUTANTS = [
         name="review.closed_forms.kunin_regime_abs_dropped",
         seed="003",
         backend="sympy",
-        file="solvable/models/kunin.py",
+        file="solvable/models/kunin/preconditioners.py",
         old="if abs(dl) < scale / r:",
         new="if dl < scale / r:",
         why="regime's rich band |delta| < scale/ratio loses its abs: every negative delta above "

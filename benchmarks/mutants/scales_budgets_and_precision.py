@@ -14,7 +14,7 @@ MUTANTS = [
         name="scales.wide_time_scale_inverted",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin.py",
+        file="solvable/models/kunin/wide.py",
         old="            c2, t_scale = math.ldexp(1.0, 2 * j), math.ldexp(1.0, -2 * j)",
         new="            c2, t_scale = math.ldexp(1.0, 2 * j), math.ldexp(1.0, 2 * j)",
         why=(
@@ -31,7 +31,7 @@ MUTANTS = [
         name="scales.wide_targets_not_rescaled",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin.py",
+        file="solvable/models/kunin/wide.py",
         old="            X_int, Y_int = X * math.ldexp(1.0, j), Y * math.ldexp(1.0, j)",
         new="            X_int, Y_int = X * math.ldexp(1.0, j), Y",
         why=(
@@ -46,7 +46,7 @@ MUTANTS = [
         name="scales.wide_primed_on_raw_scale",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin.py",
+        file="solvable/models/kunin/wide.py",
         old="            eta_a, eta_w, s_int, delta)  # fmt: skip",
         new="            eta_a, eta_w, s, delta)  # fmt: skip",
         why=(
@@ -62,7 +62,7 @@ MUTANTS = [
         name="scales.wide_exponent_not_halved",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin.py",
+        file="solvable/models/kunin/wide.py",
         old="            j = -math.floor(math.log2(s) / 2)",
         new="            j = -math.floor(math.log2(s))",
         why=(
@@ -77,7 +77,7 @@ MUTANTS = [
         name="scales.wide_rates_divided",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin.py",
+        file="solvable/models/kunin/wide.py",
         old="            rates = rates * t_scale",
         new="            rates = rates / t_scale",
         why=(

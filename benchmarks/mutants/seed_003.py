@@ -4,7 +4,7 @@ the primed rates, beta*), an erratum, Theorem 4.2's wide preconditioner (its mpm
 wide and ReLU losses, the ReLU derivative convention of the sympy and torch flows, the
 mpmath isotropy check and the torch data.  Format: see ``benchmarks/mutation.py``."""
 
-_K = "solvable/models/kunin.py"
+_K = "solvable/models/kunin/"
 _TESTS = ["tests/test_kunin.py", "tests/test_kunin_systems.py", "tests/test_kunin_edges.py"]
 _CLAIMS = "kunin.*"
 
@@ -13,7 +13,7 @@ MUTANTS = [
         name="kunin.eigenvector_branch_sign",
         seed="003",
         backend="sympy",
-        file=_K,
+        file=_K + "expressions.py",
         old="        (sp.Matrix([kappa * Y, Omega - delta / 2]), True),",
         new="        (sp.Matrix([kappa * Y, Omega + delta / 2]), True),",
         why="the delta < 0 branch of the unstable eigenvector v_+ with the sign of delta/2 flipped",
@@ -24,7 +24,7 @@ MUTANTS = [
         name="kunin.balance_swapped_rates",
         seed="003",
         backend="numpy",
-        file=_K,
+        file=_K + "losses.py",
         old="    return eta_w * a**2 - eta_a * (w * w).sum(-1)",
         new="    return eta_a * a**2 - eta_w * (w * w).sum(-1)",
         why="delta = eta_a a^2 - eta_w |w|^2: the learning rates swapped in the conserved quantity",
@@ -35,7 +35,7 @@ MUTANTS = [
         name="kunin.omega_factor",
         seed="003",
         backend="sympy",
-        file=_K,
+        file=_K + "expressions.py",
         old="    Om = sp.sqrt(delta**2 / 4 + kappa**2 * Y**2)",
         new="    Om = sp.sqrt(delta**2 / 2 + kappa**2 * Y**2)",
         why="Omega = sqrt(delta^2/2 + kappa^2 Y^2): a wrong factor in the reported rate",
@@ -46,7 +46,7 @@ MUTANTS = [
         name="kunin.stable_phi_rate",
         seed="003",
         backend="numpy",
-        file=_K,
+        file=_K + "expressions.py",
         old="        (c_plus**2 + c_minus**2 * E**2) * t * exprel(-2 * Omega * t)",
         new="        (c_plus**2 + c_minus**2 * E**2) * t * exprel(-Omega * t)",
         why="the stable Bernoulli normaliser phi_hat with exprel(-Omega t) for exprel(-2 Omega t)",
@@ -57,7 +57,7 @@ MUTANTS = [
         name="kunin.kappa_missing_s",
         seed="003",
         backend="numpy",
-        file=_K,
+        file=_K + "expressions.py",
         old='        "kappa_of_rates": sp.sqrt((s * eta_a) * (s * eta_w)),',
         new='        "kappa_of_rates": sp.sqrt(s * eta_a * eta_w),',
         why="kappa = sqrt(s eta_a eta_w) instead of sqrt(eta_a' eta_w') = s sqrt(eta_a "
@@ -69,7 +69,7 @@ MUTANTS = [
         name="kunin.beta_star_not_divided_by_s",
         seed="003",
         backend="mpmath",
-        file=_K,
+        file=_K + "single_neuron.py",
         old="        beta_star = X.T @ y / s",
         new="        beta_star = X.T @ y",
         why="beta* = X^T y, the whitened-data formula, for X^T X = s I with s != 1",
@@ -80,7 +80,7 @@ MUTANTS = [
         name="kunin.weight_preconditioner_swapped_rates",
         seed="003",
         backend="numpy",
-        file=_K,
+        file=_K + "losses.py",
         old="    return eta_w * a[..., None, None] ** 2 * eye + eta_a * w[..., :, None] * "
         "w[..., None, :]",
         new="    return eta_a * a[..., None, None] ** 2 * eye + eta_w * w[..., :, None] * "
@@ -94,7 +94,7 @@ MUTANTS = [
         name="kunin.erratum_printed_side_corrected",
         seed="003",
         backend="sympy",
-        file=_K,
+        file=_K + "proofs.py",
         old="    printed = S.eta_a * S.eta_w * sp.sqrt(b2)",
         new="    printed = sp.sqrt(S.eta_a * S.eta_w) * sp.sqrt(b2)",
         why="a broken erratum: the 'printed' side of regime 2 typed with the corrected "
@@ -106,7 +106,7 @@ MUTANTS = [
         name="kunin.wide_preconditioner_lambda_1_left",
         seed="003",
         backend="numpy",
-        file=_K,
+        file=_K + "preconditioners.py",
         old="        f_left = functools.partial(lam2, delta, eta_a, eta_w)",
         new="        f_left = functools.partial(lam1, delta, eta_a, eta_w)",
         why="Theorem 4.2's left (d x d) preconditioner as lambda_1(beta beta^T) instead of "
@@ -118,7 +118,7 @@ MUTANTS = [
         name="kunin.mpmath_svd_v_transposed",
         seed="003",
         backend="mpmath",
-        file=_K,
+        file=_K + "preconditioners.py",
         old="        V = np.array([[Vm[j, i] for j in range(c)] for i in range(c)], dtype=object)",
         new="        V = np.array([[Vm[i, j] for j in range(c)] for i in range(c)], dtype=object)",
         why="mpmath.svd_r returns V^T: taking it for V (mpmath path of Theorem 4.2 only)",
@@ -129,7 +129,7 @@ MUTANTS = [
         name="kunin.mpmath_isotropy_at_float64",
         seed="003",
         backend="mpmath",
-        file=_K,
+        file=_K + "isotropic_data.py",
         old="    :func:`closed_form`), else ``ValueError`` pointing to "
         '``numerics.simulate``."""\n    unit = 2.0**-52 if dps is None else 10.0 ** (-dps)',
         new="    :func:`closed_form`), else ``ValueError`` pointing to "
@@ -143,7 +143,7 @@ MUTANTS = [
         name="kunin.wide_loss_missing_half",
         seed="003",
         backend="numpy",
-        file=_K,
+        file=_K + "losses.py",
         old="    return ((_wide_output(A, W, X) - Y) ** 2).sum((-1, -2)) / 2",
         new="    return ((_wide_output(A, W, X) - Y) ** 2).sum((-1, -2))",
         why="the wide linear net's loss without its 1/2 (the flow runs twice as fast)",
@@ -154,7 +154,7 @@ MUTANTS = [
         name="kunin.relu_derivative_half_at_zero",
         seed="003",
         backend="scipy",
-        file=_K,
+        file=_K + "flows.py",
         old='        sigma = elementwise("relu", "sympy")',
         new="        sigma = lambda z: np.vectorize(lambda v: sp.Max(0, v))(z)  # noqa: E731",
         why="the sympy ReLU flow built on max(0, z), whose sympy derivative is Heaviside(z) "
@@ -167,7 +167,7 @@ MUTANTS = [
         name="kunin.torch_data_float32",
         seed="003",
         backend="torch",
-        file=_K,
+        file=_K + "systems.py",
         old="    return (torch.as_tensor(X, dtype=like.dtype, device=like.device),",
         new="    return (torch.as_tensor(X, dtype=torch.float32, device=like.device)"
         ".to(like.dtype),",
@@ -202,7 +202,7 @@ MUTANTS += [
         name="kunin.wide_generator_w_block_sign",
         seed="003",
         backend="sympy",
-        file=_K,
+        file=_K + "reduction.py",
         old="[kappa * B[i, j] for j in range(c)] + [-delta_p / 2 if i == j else zero "
         "for j in range(d)]",
         new="[kappa * B[i, j] for j in range(c)] + [delta_p / 2 if i == j else zero "
@@ -216,7 +216,7 @@ MUTANTS += [
         name="kunin.wide_ntk_swapped_rates",
         seed="003",
         backend="numpy",
-        file=_K,
+        file=_K + "reduction.py",
         old="    return (eta_a * xwx[:, None, :, None] * eye[None, :, None, :]\n"
         "            + eta_w * xx[:, None, :, None] * gram_A[None, :, None, :])",
         new="    return (eta_w * xwx[:, None, :, None] * eye[None, :, None, :]\n"
@@ -229,7 +229,7 @@ MUTANTS += [
         name="kunin.riccati_factor_missing_kappa",
         seed="003",
         backend="numpy",
-        file=_K,
+        file=_K + "reduction.py",
         old="    return np.concatenate([eZ, eH, kappa * np.diag(np.asarray(r_plus))], axis=1)",
         new="    return np.concatenate([eZ, eH, np.diag(np.asarray(r_plus))], axis=1)",
         why="the stable form's factor L = [e_+ Z, kappa e_+ H r_-, r_+]: kappa dropped from "
@@ -241,7 +241,7 @@ MUTANTS += [
         name="kunin.riccati_direct_kappa_not_squared",
         seed="003",
         backend="numpy",
-        file=_K,
+        file=_K + "reduction.py",
         old="    return C * lam[None, :], eye + kappa**2 * (Cr @ Cr.T)",
         new="    return C * lam[None, :], eye + kappa * (Cr @ Cr.T)",
         why="the textbook form N = I + kappa C diag(r^2) C^T (kappa for kappa^2), used at "
@@ -255,7 +255,7 @@ MUTANTS += [
         name="kunin.wide_eigenbasis_null_rate_sign",
         seed="003",
         backend="numpy",
-        file=_K,
+        file=_K + "wide.py",
         old="            w_null.append((-delta_p / 2, np.concatenate([zc, U[:, i]])))",
         new="            w_null.append((delta_p / 2, np.concatenate([zc, U[:, i]])))",
         why="the modes [0; u] off the range of B* (d > c) given the rate +delta'/2 instead "
@@ -267,7 +267,7 @@ MUTANTS += [
         name="kunin.wide_eigenbasis_stable_vector_sign",
         seed="003",
         backend="numpy",
-        file=_K,
+        file=_K + "wide.py",
         old="            minus.append((-Om, np.concatenate([-vy * V[:, i], vx * U[:, i]])))",
         new="            minus.append((-Om, np.concatenate([vy * V[:, i], vx * U[:, i]])))",
         why="the stable eigenvector of a singular plane as (v_y, v_x) instead of (-v_y, v_x): "
@@ -279,7 +279,7 @@ MUTANTS += [
         name="kunin.wide_start_delta_sign",
         seed="003",
         backend="mpmath",
-        file=_K,
+        file=_K + "wide.py",
         old="            target = (ew * G * G.T - dl * mpmath.eye(h)) / ea",
         new="            target = (ew * G * G.T + dl * mpmath.eye(h)) / ea",
         why="wide_start from A: W W^T = (eta_w A A^T + delta I)/eta_a, the sign of delta "
@@ -291,7 +291,7 @@ MUTANTS += [
         name="kunin.wide_switch_at_condition_squared",
         seed="003",
         backend="numpy",
-        file=_K,
+        file=_K + "wide.py",
         old='            direct = not inf and 2 * max(k["rates"]) * ti <= math.log(self.condition)',
         new='            direct = not inf and max(k["rates"]) * ti <= math.log(self.condition)',
         why="the textbook/stable switch at e^{2 k_max t} = condition^2 instead of condition "
@@ -303,7 +303,7 @@ MUTANTS += [
         name="kunin.wide_h1_row_sign_dropped",
         seed="003",
         backend="numpy",
-        file=_K,
+        file=_K + "wide.py",
         old='np.concatenate([np.array([1 + 0 * scale]), M[0]]) * (k["sign"] * scale)',
         new="np.concatenate([np.array([1 + 0 * scale]), M[0]]) * scale",
         why="h = 1: Q = core^{-1/2} [1, M] R^T without sign(c_+): A and W flipped for a "
@@ -315,7 +315,7 @@ MUTANTS += [
         name="kunin.wide_primed_rates_swapped",
         seed="003",
         backend="numpy",
-        file=_K,
+        file=_K + "wide.py",
         old='"mpmath")["primed"](\n            eta_a, eta_w, s_int, delta)',
         new='"mpmath")["primed"](\n            eta_w, eta_a, s_int, delta)',
         why="wide_closed_form's primed constants with eta_a and eta_w swapped: Q0 = [A / "

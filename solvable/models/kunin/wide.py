@@ -1,0 +1,476 @@
+"""Seed 003 (Kunin et al.), Part II's exact solution of the wide linear net ``f(x) = A^T W x``
+in Theorem 4.2's setting (``Delta(0) = delta I_h``, ``X^T X = s I``; derived here):
+:func:`wide_closed_form` and its :class:`WideTrajectory` (``P = Q^T Q`` from the matrix Riccati
+equation, evaluated in the eigenbasis of ``K`` with every exponent <= 0), its states
+:class:`WideExactState`, and :func:`wide_start` (initial weights with ``Delta = delta I_h``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import mpmath
+import numpy as np
+
+from solvable._core import numbers as nb
+from solvable._core.numbers import Number
+from solvable.models.kunin.expressions import _evaluators, _wide_evaluators
+from solvable.models.kunin.flows import _scalar
+from solvable.models.kunin.isotropic_data import _default_rtol, _isotropic_s
+from solvable.models.kunin.losses import GUARD_DIGITS, _wide_balance, _wide_loss
+from solvable.models.kunin.minimum import _wide_floor, _working_rational
+from solvable.models.kunin.reduction import (
+    _riccati_deviation,
+    _riccati_direct,
+    _riccati_factor,
+    _riccati_gram,
+    wide_ntk,
+)
+from solvable.models.kunin.setups import WideSetup, _arrays, _weights
+from solvable.models.kunin.times import _SAMPLE_TIMES, _times
+
+_F64_TINY = float(np.finfo(float).tiny)  # the smallest normal double
+
+
+def _svd(B: np.ndarray, dps: int | None) -> tuple[np.ndarray, list[Any], np.ndarray]:
+    """Full SVD ``B = U S V^T`` of a (d, c) matrix: ``U`` (d, d), the min(c, d) singular
+    values, ``V`` (c, c) (float64, or mpmath at the working precision)."""
+    d, c = B.shape
+    if dps is None:
+        U, sv, Vt = np.linalg.svd(np.asarray(B, dtype=float), full_matrices=True)
+        return U, [float(v) for v in sv], Vt.T
+    Um, Sm, Vm = mpmath.svd_r(mpmath.matrix(B.tolist()), full_matrices=True)
+    U = np.array([[Um[i, j] for j in range(d)] for i in range(d)], dtype=object)
+    V = np.array([[Vm[j, i] for j in range(c)] for i in range(c)], dtype=object)
+    return U, [Sm[k] for k in range(min(c, d))], V
+
+
+def _wide_eigenbasis(delta_p: Any, kappa: Any, B: np.ndarray, side: str,
+                     dps: int | None) -> tuple[np.ndarray, np.ndarray, int]:  # fmt: skip
+    """``(R, k, h)``: ``K = R diag(k) R^T`` (:func:`wide_generator`), columns ordered ``+``
+    first.  Each singular triple ``(sigma, u, v)`` of ``B*`` with ``sigma > 0`` spans a plane
+    ``([v; 0], [0; u])`` on which K is the single neuron's 2 x 2 block ``J`` with ``Y =
+    sigma``: eigenvalues ``+-Omega`` and eigenvectors ``v_+``, ``(-v_y, v_x)`` from the
+    single neuron's generated evaluators.  The rest: ``[v; 0]`` (rate ``delta'/2``) and ``[0;
+    u]`` (rate ``-delta'/2``).  ``side = "A"``: the ``+`` modes are the ``+Omega`` ones and
+    the ``[v; 0]`` ones (c modes, rates >= 0 when delta >= 0); ``"W"``: ``+Omega`` and ``[0;
+    u]`` (d modes, rates >= 0 when delta <= 0)."""
+    ev = _evaluators("numpy" if dps is None else "mpmath")
+    d, c = B.shape
+    U, sv, V = _svd(B, dps)
+    sqrt = np.sqrt if dps is None else mpmath.sqrt
+    zc, zd = np.zeros(c, dtype=V.dtype), np.zeros(d, dtype=U.dtype)
+    if dps is not None:
+        zc, zd = np.full(c, mpmath.mpf(0), dtype=object), np.full(d, mpmath.mpf(0), dtype=object)
+    plus, minus, a_null, w_null = [], [], [], []
+    for i in range(max(c, d)):
+        sigma = sv[i] if i < len(sv) else 0
+        if sigma > 0:
+            Om = ev["Omega"](delta_p, kappa, sigma)
+            rx, ry = (ev["v_pos"] if delta_p >= 0 else ev["v_neg"])(delta_p, kappa, sigma, Om)
+            nrm = sqrt(rx * rx + ry * ry)
+            vx, vy = rx / nrm, ry / nrm
+            plus.append((Om, np.concatenate([vx * V[:, i], vy * U[:, i]])))
+            minus.append((-Om, np.concatenate([-vy * V[:, i], vx * U[:, i]])))
+            continue
+        if i < c:
+            a_null.append((delta_p / 2, np.concatenate([V[:, i], zd])))
+        if i < d:
+            w_null.append((-delta_p / 2, np.concatenate([zc, U[:, i]])))
+    plus += a_null if side == "A" else w_null
+    minus += w_null if side == "A" else a_null
+    modes = plus + minus
+    R = np.array([v for _, v in modes]).T
+    k = np.array([r for r, _ in modes], dtype=nb.dtype(dps))
+    return R, k, len(plus)
+
+
+def _inverse(M: np.ndarray, dps: int | None) -> np.ndarray:
+    """The inverse of a (symmetric positive definite) matrix, float64 or mpmath."""
+    if dps is None:
+        return np.linalg.inv(np.asarray(M, dtype=float))
+    inv = mpmath.inverse(mpmath.matrix(M.tolist()))
+    n = M.shape[0]
+    return np.array([[inv[i, j] for j in range(n)] for i in range(n)], dtype=object)
+
+
+def _inverse_gram(L: np.ndarray, dps: int | None) -> np.ndarray:
+    """``(L L^T)^{-1}`` as ``R^{-1} R^{-T}`` from the QR factor ``L^T = Q R`` (float64 or
+    mpmath)."""
+    if dps is None:
+        Rinv = np.linalg.inv(np.linalg.qr(np.asarray(L, dtype=float).T, mode="r"))
+        return Rinv @ Rinv.T
+    _, Rm = mpmath.qr(mpmath.matrix(L.T.tolist()), mode="skinny")
+    Rinv = _inverse(np.array(Rm.tolist(), dtype=object), dps)
+    return Rinv @ Rinv.T
+
+
+@dataclass(frozen=True)
+class WideExactState:
+    """The wide net at ``t`` (Part II, exact solution): ``beta = W^T A`` (d, c), ``outputs
+    = X beta`` (n, c), ``loss``, ``ntk`` (n, c, n, c; :func:`wide_ntk`), ``gram_a = A^T A``
+    (c, c), ``gram_w = W^T W`` (d, d), the conserved ``delta`` (``Delta = delta I_h``), and
+    ``A`` (h, c), ``W`` (h, d) when ``h = 1`` (else ``None``: determined only up to a
+    rotation of the hidden layer, see :func:`wide_closed_form`)."""
+
+    t: Any
+    beta: np.ndarray
+    outputs: np.ndarray
+    loss: Any
+    ntk: np.ndarray
+    gram_a: np.ndarray
+    gram_w: np.ndarray
+    delta: Any
+    A: np.ndarray | None
+    W: np.ndarray | None
+
+
+@dataclass(frozen=True)
+class WideTrajectory:
+    """Exact solution of the wide net from ``(A0, W0)`` with ``Delta(0) = delta I_h`` and
+    ``X^T X = s I``: attributes ``delta``, ``s``, ``beta_star`` (= X^T Y / s), ``rates``
+    (the eigenvalues of ``K``, ``+`` modes first; :func:`wide_generator`), ``h``,
+    ``condition`` (``|Q0|_F / sigma_min(C_+)``, ``C_+ = Q0 R_+``: float64 results carry
+    ~``condition * eps``);
+    ``at(t)`` for ``t`` in ``[0, inf]`` (``t = inf``: the limit)."""
+
+    setup: WideSetup
+    dps: int | None
+    delta: Any
+    s: Any
+    beta_star: np.ndarray
+    rates: np.ndarray
+    h: int
+    condition: float
+    _data: dict[str, Any] = field(repr=False)
+
+    def at(self, t: Number) -> WideExactState:
+        """The state at time ``t`` in ``[0, inf]``."""
+        ts, inf = _times(t)
+        if len(ts) != 1:
+            raise ValueError(f"t must be one time, got {len(ts)}; use sample() for many")
+        return self._state(ts[0], inf[0], "t")
+
+    def sample(self, times: Any) -> list[WideExactState]:
+        """The states at many times (each in ``[0, inf]``)."""
+        ts, inf = _times(times, _SAMPLE_TIMES)
+        return [self._state(t, i, _SAMPLE_TIMES) for t, i in zip(ts, inf, strict=True)]
+
+    def _state(self, t: Number, inf: bool, name: str) -> WideExactState:
+        k, dps = self._data, self.dps
+        ev = _wide_evaluators("numpy" if dps is None else "mpmath")
+        conv = nb.converter(dps, name)
+        h = self.h
+        with nb.Precision(dps), np.errstate(all="ignore"):
+            kp, km, kappa = k["rates"][:h], k["rates"][h:], k["kappa"]
+            sqrt = math.sqrt if dps is None else mpmath.sqrt
+            tt = (math.inf if dps is None else mpmath.inf) if inf else conv(t)
+            ti, inf = _internal_time(tt, inf, k)  # the time of the normalised data
+            direct = not inf and 2 * max(k["rates"]) * ti <= math.log(self.condition)
+            if inf:
+                core_inv = np.diag(np.asarray(ev["p_inf"](kp, kappa)))
+                M = np.zeros((h, len(km)), dtype=nb.dtype(dps))
+                if dps is not None:
+                    M[...] = mpmath.mpf(0)
+                scale = sqrt(core_inv[0, 0])
+            elif direct:  # small t: the textbook form, P = Y^T N^-1 Y (no C_+^{-1})
+                lam, rr = ev["minus"](k["rates"], ti)
+                Yd, Nd = _riccati_direct(k["C"], lam, rr, kappa)
+                P_eig = Yd.T @ _inverse(Nd, dps) @ Yd
+                row = Yd[0] / sqrt(Nd[0, 0])
+            else:
+                ep, rp = ev["plus"](kp, ti)
+                em, rm = ev["minus"](km, ti)
+                if dps is None:
+                    rp, rm = _converged_r(kp, ti, rp), _converged_r(km, ti, rm)
+                M = np.asarray(ep)[:, None] * k["H"] * np.asarray(em)[None, :]
+                L = _riccati_factor(k["Z"], k["H"], ep, rp, rm, kappa)
+                core_inv = _inverse_gram(L, dps)
+                scale = 1 / sqrt((L @ L.T)[0, 0])
+            if not direct:
+                P_eig = _riccati_gram(core_inv, M)
+                # h = 1: Q = sign(c_+) core^{-1/2} [1, M] R^T (claim kunin.wide_stable_form)
+                if h == 1:
+                    row = np.concatenate([np.array([1 + 0 * scale]), M[0]]) * (k["sign"] * scale)
+            R = k["R"]
+            P = R @ P_eig @ R.T
+            c = self.setup.c
+            gram_a, gram_w = k["sa"] ** 2 * P[:c, :c], k["sw"] ** 2 * P[c:, c:]
+            beta = k["sa"] * k["sw"] * P[c:, :c]
+            A = W = None
+            if h == 1:
+                Q = (R @ row)[None, :]
+                A, W = k["sa"] * Q[:, :c], k["sw"] * Q[:, c:]
+            X, Y = k["X"], k["Y"]
+            eye = np.eye(self.setup.d, dtype=int)
+            if k["floor"] is None:  # the residual's loss: accurate to ~eps |Y|^2 absolutely
+                loss = _scalar(_wide_loss(beta, eye, X, Y))
+            elif inf:
+                loss = k["floor"]
+            else:  # L_min + s |beta - beta*|^2 / 2 (claim kunin.wide_deviation_from_limit)
+                if direct:  # small t: beta far from beta*, the subtraction loses little
+                    dbeta = beta - k["B"]
+                else:  # every term decaying: relative accuracy down to the minimum
+                    m = L.shape[1] - h
+                    G = L[:, :m] @ L[:, :m].T
+                    u, p_inf = ev["u_plus"](kp, ti), ev["p_inf"](kp, kappa)
+                    dev = _riccati_deviation(core_inv, M, G, u, p_inf)
+                    dbeta = k["sa"] * k["sw"] * (R @ dev @ R.T)[c:, :c]
+                loss = k["floor"] + k["s"] * (dbeta * dbeta).sum() / 2
+            out = dict(beta=beta, outputs=X @ beta, loss=_scalar(loss), gram_a=gram_a,
+                       gram_w=gram_w)  # fmt: skip
+            # (the ntk from finite grams only: wide_ntk refuses others, naming its arguments)
+            if dps is None:
+                _f64_finite(out, t)
+            try:
+                out["ntk"] = wide_ntk(gram_a, gram_w, X, k["eta_a"], k["eta_w"])
+            except nb.Float64RangeError:  # the state's own refusal, naming t
+                out["ntk"] = np.full(1, math.inf)
+        if dps is None:
+            _f64_finite(out, t)
+        else:
+            names = list(out)
+            vals = nb.rounded([out[n] for n in names] + [v for v in (A, W) if v is not None], dps)
+            out = dict(zip(names, vals[: len(names)], strict=True))
+            if A is not None:
+                A, W = vals[len(names) :]
+        return WideExactState(t=tt, delta=self.delta, A=A, W=W, **out)
+
+
+def _wide_range_error(s: float) -> ValueError:
+    """The refusal of a wide setup whose float64 intermediates leave the float64 range."""
+    return ValueError(
+        f"X, Y: the closed form's float64 intermediates overflow or underflow for this setup "
+        f"(s = tr(X^T X)/d = {s:.3g}, time scales ~1/s); pass dps=... (mpmath), or rescale X "
+        f"and Y together (the flow at (c X, c Y) is the flow at time c^2 t)"
+    )
+
+
+def _internal_time(t: Any, inf: bool, k: dict[str, Any]) -> tuple[Any, bool]:
+    """The time ``t * t_scale`` of the float64 trajectory's normalised data (``t_scale``
+    an exact power of 2; 1 at ``dps``) and whether it is the limit: a product beyond the
+    float64 range is the limit where the slowest nonzero rate (of the normalised data) is
+    above 1e-290, so that ``e^{-rate t}`` is 0 and ``1/t`` below 1e-308 there; else a
+    ``ValueError`` (pass dps)."""
+    scale = k.get("t_scale")
+    if inf or scale is None:
+        return t, inf
+    ti = t * scale
+    if math.isfinite(ti):
+        return ti, False
+    rates = [abs(float(r)) for r in k["rates"] if r != 0]
+    if min(rates, default=1.0) > 1e-290:
+        return math.inf, True
+    raise ValueError(f"t = {t!r} is beyond the float64 range of this setup's normalised "
+                     f"time (t * {scale:.3g}); pass dps=... for mpmath")  # fmt: skip
+
+
+def _f64_finite(out: dict[str, Any], t: Any) -> None:
+    """``ValueError`` naming the first of the float64 state's entries ``out`` that is not
+    finite, and the time ``t``."""
+    for name, v in out.items():
+        if not np.all(np.isfinite(np.asarray(v, dtype=float))):
+            raise ValueError(f"the state's {name} is not finite in float64 at t = {t!r}; pass "
+                             f"dps=... for mpmath")  # fmt: skip
+
+
+def _converged_r(rates: np.ndarray, t: float, r: Any) -> np.ndarray:
+    """float64 ``r = sqrt(t exprel(-2 |k| t))`` where ``2 |k| t`` overflows (``t`` near the
+    float64 maximum): there ``t exprel(-2 |k| t) = (1 - e^{-2 |k| t})/(2 |k|) = 1/(2 |k|)``
+    exactly in float64 (the generated form gives ``sqrt(t) * 0``)."""
+    rates = np.abs(np.asarray(rates, dtype=float))
+    big = ~np.isfinite(2 * rates * t)
+    return np.where(big, np.sqrt(0.5 / np.where(big, rates, 1.0)), r) if big.any() else r
+
+
+@nb.mpmath_in_mpmath_out
+def wide_start(setup: WideSetup, delta: Number, *, A: Any = None, W: Any = None,
+               dps: int | None = None) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Initial weights with ``Delta = eta_w A A^T - eta_a W W^T = delta I_h`` (Theorem 4.2's
+    setting): give ``A`` (h, c) and get ``W = [L, 0]`` (h, d; ``L L^T = (eta_w A A^T - delta
+    I)/eta_a``, Cholesky, needs ``d >= h``), or give ``W`` (h, d) and get ``A = [L, 0]`` (``L
+    L^T = (delta I + eta_a W W^T)/eta_w``, needs ``c >= h``).  float64 (``dps=None``) or mpmath
+    at ``dps`` digits; ``ValueError`` when the matrix is not positive definite."""
+    if not isinstance(setup, WideSetup):
+        raise TypeError(f"setup must be a kunin.WideSetup, got {type(setup).__name__}")
+    dps = nb.check_dps(dps)
+    delta = nb.check_number("delta", delta)
+    if (A is None) == (W is None):
+        raise ValueError("wide_start needs exactly one of A (h, c) or W (h, d)")
+    given_name, given = ("A", A) if W is None else ("W", W)
+    width = setup.c if given_name == "A" else setup.d
+    rows = nb.check_matrix(given_name, given, (None, width))
+    h = len(rows)
+    other = setup.d if given_name == "A" else setup.c
+    if other < h:
+        raise ValueError(f"{given_name} has h = {h} rows but the other layer has only "
+                         f"{other} columns: need h <= {other}")  # fmt: skip
+    with mpmath.workdps((dps or 17) + GUARD_DIGITS):
+        G = mpmath.matrix([[nb.to_mpf(v) for v in r] for r in rows])
+        ea, ew, dl = (nb.to_mpf(v) for v in (setup.eta_a, setup.eta_w, delta))
+        if given_name == "A":
+            target = (ew * G * G.T - dl * mpmath.eye(h)) / ea
+        else:
+            target = (dl * mpmath.eye(h) + ea * G * G.T) / ew
+        try:
+            L = mpmath.cholesky(target)
+        except ValueError:
+            raise ValueError(f"delta = {nb.describe(delta)} leaves the other layer's Gram "
+                             "matrix not positive definite for this "
+                             f"{given_name}") from None  # fmt: skip
+        made = [[L[i, j] if j < h else mpmath.mpf(0) for j in range(other)] for i in range(h)]
+        rnd = (lambda v: float(v)) if dps is None else nb.round_to(dps)
+        made_arr = np.array([[rnd(v) for v in r] for r in made], dtype=nb.dtype(dps))
+        given_arr = np.array([[rnd(v) for v in r] for r in G.tolist()], dtype=nb.dtype(dps))
+    return (given_arr, made_arr) if given_name == "A" else (made_arr, given_arr)
+
+
+@nb.mpmath_in_mpmath_out
+def wide_closed_form(setup: WideSetup, A0: Any, W0: Any, *, dps: int | None = None,
+                     isotropy_rtol: Number | None = None,
+                     balance_rtol: Number | None = None) -> WideTrajectory:  # fmt: skip
+    """Exact gradient flow of the wide net ``f = A^T W x`` (seed 003 Part II, Theorem 4.2's
+    setting), derived here.
+
+    Conditions (else ``ValueError``, pointing to ``numerics.simulate``): ``X^T X = s I``
+    (as :func:`closed_form`, ``isotropy_rtol``) and ``Delta(0) = eta_w A0 A0^T - eta_a W0
+    W0^T = delta I_h`` (to ``balance_rtol`` times ``max diag(eta_w A A^T + eta_a W W^T)``;
+    default ``10 u``, or ``4 (c + d) eps`` for float entries) with ``h = c`` if ``delta >
+    0``, ``h = d`` if ``delta < 0``, ``h`` = c or d if ``delta = 0`` (and ``C_+`` below
+    invertible, which Theorem 4.2's setting guarantees for ``delta != 0``; at ``delta = 0`` a
+    start on the stable manifold of a saddle is refused).
+
+    Derivation: with ``eta' = s eta``, ``kappa = sqrt(eta_a' eta_w')``, ``delta' = s delta``
+    and ``Q = [A/sqrt(eta_a'), W/sqrt(eta_w')]`` (h x (c + d)), the flow is ``dQ/dt = Q K -
+    (kappa^2/2) Q Q^T Q`` (:func:`wide_generator`, claim ``kunin.wide_reduction``); ``P = Q^T
+    Q`` obeys the matrix Riccati equation ``P' = K P + P K - kappa^2 P^2``, solved by ``P =
+    e^{Kt} Q0^T N^{-1} Q0 e^{Kt}``, ``N = I + kappa^2 Q0 int_0^t e^{2Ku} du Q0^T`` (claim
+    ``kunin.wide_riccati``).  P gives ``A^T A = eta_a' P_AA``, ``W^T W = eta_w' P_WW``,
+    ``beta = W^T A = kappa P_WA``, the outputs, the loss and the NTK.  ``Q`` itself is ``S
+    Q0 e^{Kt}`` with ``S^T S = N^{-1}`` and ``S' S^{-1}`` symmetric: ``S = N^{-1/2}`` up to a
+    rotation of the hidden layer that obeys an ODE of its own, so ``A``, ``W`` are returned
+    for ``h = 1`` only (there ``S = N^{-1/2}``).  Evaluation: in the eigenbasis of ``K``
+    (:func:`riccati_core`), every exponent <= 0; ``t = inf`` gives ``P = (2/kappa^2) K_+``
+    (the positive part of K; claim ``kunin.wide_limit_at_infinity``)."""
+    if not isinstance(setup, WideSetup):
+        raise TypeError(f"setup must be a kunin.WideSetup, got {type(setup).__name__}")
+    dps = nb.check_dps(dps)
+    A0c = nb.check_matrix("A0", A0, (None, setup.c))
+    W0c = nb.check_matrix("W0", W0, (len(A0c), setup.d))
+    h, c, d = len(A0c), setup.c, setup.d
+    s_exact = _isotropic_s(setup, dps, isotropy_rtol)
+    unit = 2.0**-52 if dps is None else 10.0 ** (-dps)
+    if balance_rtol is None:
+        brtol = _default_rtol([v for r in (*A0c, *W0c) for v in r], unit, c + d)
+    else:
+        brtol = nb.to_float(nb.check_number("balance_rtol", balance_rtol, nonnegative=True),
+                            "balance_rtol")  # fmt: skip
+    with mpmath.workdps(max(50, (dps or 17) + 20)):
+        Am = np.array([[nb.to_mpf(v) for v in r] for r in A0c], dtype=object)
+        Wm = np.array([[nb.to_mpf(v) for v in r] for r in W0c], dtype=object)
+        ea, ew = nb.to_mpf(setup.eta_a), nb.to_mpf(setup.eta_w)
+        Dl = _wide_balance(Am, Wm, ea, ew)
+        delta_x = mpmath.fsum(Dl[i, i] for i in range(h)) / h
+        dev = max(abs(Dl[i, j] - (delta_x if i == j else 0)) for i in range(h) for j in range(h))
+        scale = max(ew * mpmath.fsum(Am[i] ** 2) + ea * mpmath.fsum(Wm[i] ** 2) for i in range(h))
+        if dev > brtol * scale:
+            raise ValueError(
+                "wide_closed_form needs Delta(0) = eta_w A0 A0^T - eta_a W0 W0^T = delta I_h "
+                f"(Theorem 4.2's setting); got max|Delta - delta I| = {mpmath.nstr(dev, 3)} "
+                f"with terms of size {mpmath.nstr(scale, 3)} (allowed: balance_rtol = "
+                f"{brtol:.1e} times that). Use numerics.simulate."
+            )
+        tiny = brtol * scale
+        if h == c and (delta_x > tiny or (abs(delta_x) <= tiny and (h != d or delta_x >= 0))):
+            side = "A"
+        elif h == d and delta_x < tiny:
+            side = "W"
+        else:
+            raise ValueError(
+                f"wide_closed_form covers Theorem 4.2's setting: h = c if delta > 0, h = d if "
+                f"delta < 0 (either at delta = 0); got h = {h}, c = {c}, d = {d}, delta = "
+                f"{mpmath.nstr(delta_x, 6)}. Use numerics.simulate."
+            )
+    conv = nb.converter(dps)
+    with nb.Precision(dps), np.errstate(all="ignore"):
+        X, Y = _arrays(setup, dps)
+        eta_a, eta_w = conv(setup.eta_a), conv(setup.eta_w)
+        s = conv(s_exact) if dps is not None else float(s_exact)
+        delta = conv(delta_x) if dps is not None else float(delta_x)
+        # float64: the flow of the data (c X, c Y), c = 2^j (exact), s c^2 in [1, 4): its
+        # state at t / c^2 is the state at t (the loss scales by c^2), and every intermediate
+        # (kappa, the rates, the eigenbasis, C) is of the order of the start and beta*
+        c2, t_scale, s_int = 1, None, s
+        if dps is None:
+            if not _F64_TINY <= s < math.inf:
+                raise ValueError(
+                    f"X: s = tr(X^T X)/d = {s:.3g} is outside the normal float64 range; pass "
+                    f"dps=... (mpmath), or rescale X and Y together (the flow at (c X, c Y) "
+                    f"is the flow at time c^2 t)"
+                )
+            j = -math.floor(math.log2(s) / 2)
+            c2, t_scale = math.ldexp(1.0, 2 * j), math.ldexp(1.0, -2 * j)
+            s_int = s * c2
+            X_int, Y_int = X * math.ldexp(1.0, j), Y * math.ldexp(1.0, j)
+        delta_p, kappa, sa, sw = _evaluators("numpy" if dps is None else "mpmath")["primed"](
+            eta_a, eta_w, s_int, delta)  # fmt: skip
+        B = X.T @ Y / s if dps is not None else X_int.T @ Y_int / s_int
+        if dps is None and not np.all(np.isfinite(B)):
+            raise ValueError(
+                "X, Y: beta* = X^T Y / s exceeds the float64 range for this setup; pass "
+                "dps=... (mpmath)"
+            )
+        try:
+            R, rates, _ = _wide_eigenbasis(delta_p, kappa, B, side, dps)
+        except OverflowError:  # float64 (Python floats in the generated Omega): its range
+            raise _wide_range_error(s) from None
+        A, W = _weights(A0c, dps, "A0"), _weights(W0c, dps, "W0")
+        Q0 = np.concatenate([A / sa, W / sw], axis=1)
+        C = Q0 @ R
+        Cp, Cm = C[:, :h], C[:, h:]
+        # singular to the working precision, relative to the size of the start
+        size = max(abs(v) for v in Q0.ravel())
+        # kappa^2 (in N = I + kappa^2 C diag(g) C^T) a normal double and p_inf = 2 k /
+        # kappa^2 finite: else the flow's nonlinearity is lost (kappa^2 = 0 returns the start
+        # at every t) or its limit overflows
+        k2 = kappa * kappa
+        ranged = dps is not None or (
+            np.all(np.isfinite(C)) and np.all(np.isfinite(R)) and _F64_TINY <= k2 < math.inf
+            and math.isfinite(2 * float(np.max(np.abs(rates))) / k2)
+        )  # fmt: skip
+        if not ranged:
+            raise _wide_range_error(s)
+        if dps is None:
+            sv = [float(v) for v in np.linalg.svd(Cp, compute_uv=False)]
+        else:
+            sv = list(mpmath.svd_r(mpmath.matrix(Cp.tolist()), compute_uv=False))
+        singular = not min(sv) > 100 * h * unit * size
+        if singular:
+            raise ValueError(
+                "the start lies on the stable manifold of a saddle (C_+ = Q0 R_+ is singular, "
+                "possible only at delta = 0): not covered by wide_closed_form. Use "
+                "numerics.simulate."
+            )
+        # |Q0|_F / sigma_min(C_+): how much C_+^{-1} amplifies the start's rounding errors
+        condition = math.sqrt(float(sum(v * v for v in Q0.ravel()))) / float(min(sv))
+        Z = _inverse(Cp, dps)
+        floor = _wide_floor(setup)
+        data = dict(rates=rates, kappa=kappa, R=R, Z=Z, H=Z @ Cm, C=C, sa=sa, sw=sw, X=X, Y=Y,
+                    eta_a=eta_a, eta_w=eta_w, B=B, s=s, t_scale=t_scale,
+                    floor=None if floor is None else _working_rational(floor, dps),
+                    sign=int(Cp[0, 0] > 0) - int(Cp[0, 0] < 0) if h == 1 else None)  # fmt: skip
+        if h == 1 and dps is not None:
+            data["sign"] = mpmath.mpf(data["sign"])
+    rnd = nb.round_to(dps)
+    # the rates of the data itself: those of the normalised data times t_scale (exact)
+    if t_scale is not None:
+        with np.errstate(over="ignore"):
+            rates = rates * t_scale
+        if not np.all(np.isfinite(rates)):
+            raise _wide_range_error(s)
+    brnd = nb.rounded((B, rates), dps)
+    return WideTrajectory(setup=setup, dps=dps, delta=rnd(delta), s=rnd(s),
+                          beta_star=brnd[0], rates=brnd[1], h=h,
+                          condition=float(condition), _data=data)  # fmt: skip
