@@ -30,6 +30,7 @@ from solvable._core.backends import torch_module
 from solvable._core.model import System
 from solvable.models import kunin, linearisation, node_scaling, three_layer, xu_ziyin
 from solvable.models.kunin import losses as kunin_losses
+from solvable.models.xu_ziyin import network as xu_ziyin_network
 
 __all__ = [
     "ACTIVATIONS",
@@ -143,7 +144,7 @@ class TwoLayerLinear(_Model):
         return xu_ziyin.network_output(p["u"], p["W"], X, self.gamma)
 
     def loss(self, p: dict[str, Any]) -> Any:
-        return xu_ziyin._loss(p["u"], p["W"], self._t("x", p["u"]), self.y, self.gamma)
+        return xu_ziyin_network._loss(p["u"], p["W"], self._t("x", p["u"]), self.y, self.gamma)
 
     def gradient(self, p: dict[str, Any]) -> dict[str, Any]:
         """Hand-written ``dL/du = 2 gamma (f - y) W x``, ``dL/dW = 2 gamma (f - y) u x^T``

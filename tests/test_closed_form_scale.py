@@ -28,6 +28,9 @@ from hypothesis import strategies as st
 
 from solvable._core.backends import fill_in_halves
 from solvable.models import xu_ziyin as xz
+from solvable.models.xu_ziyin import _sampling as xz_sampling
+from solvable.models.xu_ziyin import setups as xz_setups
+from solvable.models.xu_ziyin import trajectory as xz_trajectory
 
 ROOT = Path(__file__).resolve().parents[1]
 FIELDS = ("t", "u", "W", "f", "alignment", "ntk", "alpha")
@@ -70,8 +73,8 @@ def test_fast_equals_reference_in_small_blocks(monkeypatch, name, block, threads
     v_t in one block), unsorted and repeated times; filled by one thread, or (threads = 2,
     PARALLEL_SAMPLE lowered so that these small outputs qualify) by two threads on the two
     halves of the times, each with its own scratch."""
-    monkeypatch.setattr(xz, "SAMPLE_BLOCK", block)
-    monkeypatch.setattr(xz, "PARALLEL_SAMPLE", 1 if threads == 2 else xz.PARALLEL_SAMPLE)
+    monkeypatch.setattr(xz_trajectory, "SAMPLE_BLOCK", block)
+    monkeypatch.setattr(xz_trajectory, "PARALLEL_SAMPLE", 1 if threads == 2 else xz.PARALLEL_SAMPLE)
     c = xz.case(name)
     traj = xz.closed_form(c.setup, c.u0, c.W0)
     assert differing(*both(traj, SHUFFLED)) == []
@@ -88,7 +91,7 @@ def _mixed_units():
 
 @pytest.mark.parametrize("block", [1, 7, xz.SAMPLE_BLOCK])
 def test_fast_equals_reference_with_units_of_mixed_kinds(monkeypatch, block):
-    monkeypatch.setattr(xz, "SAMPLE_BLOCK", block)
+    monkeypatch.setattr(xz_trajectory, "SAMPLE_BLOCK", block)
     traj = _mixed_units()
     assert traj._data["p0"][0] == 0 and traj._data["q0"][1] == 0
     assert np.all(traj._data["p0"][1:] != 0) and np.all(traj._data["q0"][[0, 2]] != 0)
@@ -127,8 +130,8 @@ def test_overflow_falls_back_to_mpmath_as_the_reference(monkeypatch, poison, thr
     data, which the mpmath re-evaluation from the given weights does not see) sends both
     engines to the mpmath evaluation, rounded: the same states, and finite ones (also when
     two threads fill the halves of the times and both see it)."""
-    monkeypatch.setattr(xz, "SAMPLE_BLOCK", 1)
-    monkeypatch.setattr(xz, "PARALLEL_SAMPLE", 1 if threads == 2 else xz.PARALLEL_SAMPLE)
+    monkeypatch.setattr(xz_trajectory, "SAMPLE_BLOCK", 1)
+    monkeypatch.setattr(xz_trajectory, "PARALLEL_SAMPLE", 1 if threads == 2 else xz.PARALLEL_SAMPLE)
     c = xz.case("generic")
     traj = xz.closed_form(c.setup, c.u0, c.W0)
     data = dict(traj._data)
@@ -216,9 +219,9 @@ def _problems(draw):
 def test_property_fast_equals_reference(problem):
     setup, u0, W0, times, block, parallel = problem
     traj = xz.closed_form(setup, u0, W0)
-    old, old_parallel = xz.SAMPLE_BLOCK, xz.PARALLEL_SAMPLE
+    old, old_parallel = xz_trajectory.SAMPLE_BLOCK, xz_trajectory.PARALLEL_SAMPLE
     # (monkeypatch is function-scoped: restored by hand)
-    xz.SAMPLE_BLOCK, xz.PARALLEL_SAMPLE = block, parallel
+    xz_trajectory.SAMPLE_BLOCK, xz_trajectory.PARALLEL_SAMPLE = block, parallel
     try:
         results = []
         for engine in xz.ENGINES:
@@ -227,7 +230,7 @@ def test_property_fast_equals_reference(problem):
             except ValueError as exc:  # a state beyond float64: refused by both
                 results.append(str(exc))
     finally:
-        xz.SAMPLE_BLOCK, xz.PARALLEL_SAMPLE = old, old_parallel
+        xz_trajectory.SAMPLE_BLOCK, xz_trajectory.PARALLEL_SAMPLE = old, old_parallel
     a, b = results
     if isinstance(a, str) or isinstance(b, str):
         assert a == b
@@ -353,24 +356,24 @@ def test_out_refused_for_mpmath_and_bad_engine():
 # ---------------------------------------------------------------------------
 def test_time_array_checked_as_its_list():
     arr = np.array([0.0, 1.5, np.inf, 3.0])
-    assert xz._check_times(arr) == xz._check_times(arr.tolist())
-    assert xz._check_times(np.array([1, 2], dtype=np.int32)) == (1, 2)
+    assert xz_setups._check_times(arr) == xz_setups._check_times(arr.tolist())
+    assert xz_setups._check_times(np.array([1, 2], dtype=np.int32)) == (1, 2)
     for bad, match in (([0.0, -1.0], "t must be >= 0, got -1.0"), ([np.nan], r"t\[0\]"),
                        ([-np.inf], r"t\[0\] must be finite")):  # fmt: skip
         with pytest.raises(ValueError, match=match):
-            xz._check_times(np.array(bad))
+            xz_setups._check_times(np.array(bad))
         with pytest.raises(ValueError, match=match):
-            xz._check_times(bad)
+            xz_setups._check_times(bad)
 
 
 def test_weight_array_checked_as_its_rows():
     c = xz.case("generic")
     W0 = np.array([[float(v) for v in row] for row in c.W0])
-    assert xz._check_W0(W0) == xz._check_W0(W0.tolist())
+    assert xz_setups._check_W0(W0) == xz_setups._check_W0(W0.tolist())
     W0[1, 1] = np.nan
     for arg in (W0, W0.tolist()):
         with pytest.raises(ValueError, match=r"W0\[1,1\] must be finite"):
-            xz._check_W0(arg)
+            xz_setups._check_W0(arg)
     u0 = np.array([float(v) for v in c.u0])
     a = xz.closed_form(c.setup, u0, np.array([[float(v) for v in r] for r in c.W0]))
     b = xz.closed_form(c.setup, list(u0), [[float(v) for v in r] for r in c.W0])
@@ -466,9 +469,9 @@ def test_a_non_finite_u_w_f_or_ntk_marks_its_time_for_the_redo(field):
     too (an outside reviewer's mutant left the NTK out of the check)."""
     c = xz.case("generic")
     states = xz.closed_form(c.setup, c.u0, c.W0).sample([0.0, 1.0, 2.0])
-    assert xz._finite_rows(states).tolist() == [True, True, True]
+    assert xz_sampling._finite_rows(states).tolist() == [True, True, True]
     for bad in (np.inf, np.nan):
         arr = getattr(states, field).copy()
         arr[1] = bad
-        marked = xz._finite_rows(dataclasses.replace(states, **{field: arr}))
+        marked = xz_sampling._finite_rows(dataclasses.replace(states, **{field: arr}))
         assert marked.tolist() == [True, False, True], (field, bad)

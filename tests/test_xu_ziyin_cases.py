@@ -14,6 +14,7 @@ import sympy as sp
 
 from solvable._core.tolerance import Tolerance, digits, error_in_units
 from solvable.models import xu_ziyin as xz
+from solvable.models.xu_ziyin import numeric_claims as xz_numeric
 
 DPS = 40
 # Textbook (8)-(10) at 60 digits vs the stable form at 40 (+10 guard) digits: both are
@@ -250,9 +251,9 @@ def test_reported_constant_claims_catch_a_wrong_constant(monkeypatch, field, wro
         value = getattr(traj, field)
         return replace(traj, **{field: wrong(value) if value not in (0, math.inf) else value})
 
-    monkeypatch.setattr(xz, "closed_form", mutated)
-    assert xz._reported_constants().status == "failed"
-    assert xz._reported_relations().status == "failed"
+    monkeypatch.setattr(xz_numeric, "closed_form", mutated)
+    assert xz_numeric._reported_constants().status == "failed"
+    assert xz_numeric._reported_relations().status == "failed"
 
 
 def test_reported_constants_claim_catches_a_wrong_alpha_prime(monkeypatch):
@@ -263,8 +264,8 @@ def test_reported_constants_claim_catches_a_wrong_alpha_prime(monkeypatch):
         ap = traj.alpha_prime
         return replace(traj, alpha_prime=None if ap is None else 1 / ap)
 
-    monkeypatch.setattr(xz, "closed_form", mutated)
-    verdict = xz._reported_constants()
+    monkeypatch.setattr(xz_numeric, "closed_form", mutated)
+    verdict = xz_numeric._reported_constants()
     assert verdict.status == "failed" and "alpha_prime" in verdict.detail
 
 

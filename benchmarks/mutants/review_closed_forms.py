@@ -1,4 +1,4 @@
-"""Mutants of the closed forms and the phase / regime conditions (``solvable/models/xu_ziyin.py``,
+"""Mutants of the closed forms and the phase / regime conditions (``solvable/models/xu_ziyin/``,
 ``solvable/models/kunin/``, ``solvable/models/linear_node_scaling.py``,
 ``solvable/models/phases.py``), written
 by an outside reviewer who had not read the tests, nor the existing mutant tables, nor the
@@ -22,7 +22,7 @@ MUTANTS = [
         name="review.closed_forms.xz_ell_sign_on_Q_zero",
         seed="001",
         backend="numpy",
-        file="solvable/models/xu_ziyin.py",
+        file="solvable/models/xu_ziyin/expressions.py",
         old="(-L_M, sp.Eq(N, 0)),",
         new="(L_M, sp.Eq(N, 0)),",
         why="log alpha on the Q = 0 manifold (N = 0) gets the wrong sign: alpha grows instead of "
@@ -34,7 +34,7 @@ MUTANTS = [
         name="review.closed_forms.xz_small_ell_abs_dropped",
         seed="001",
         backend="numpy",
-        file="solvable/models/xu_ziyin.py",
+        file="solvable/models/xu_ziyin/expressions.py",
         old="small = sp.Abs(ell) <= 1",
         new="small = ell <= 1",
         why="cosh/sinh unit form used for every ell <= 1, also ell -> -oo (cancellation, "
@@ -50,7 +50,7 @@ MUTANTS = [
         name="review.closed_forms.xz_lagrange_diagonal_blocks_only",
         seed="001",
         backend="numpy",
-        file="solvable/models/xu_ziyin.py",
+        file="solvable/models/xu_ziyin/_arithmetic.py",
         old="m = pi * q[None, :] - qi * p[None, :]",
         new="m = pi * q[None, start : start + block] - qi * p[None, start : start + block]",
         why="Lambda = sum_{i<j}(p_i q_j - p_j q_i)^2 over the diagonal 512-blocks only; d=600 "

@@ -1,4 +1,4 @@
-"""Mutants of seed 001 (Xu & Ziyin): ``solvable/models/xu_ziyin.py`` (the sympy source, its
+"""Mutants of seed 001 (Xu & Ziyin): ``solvable/models/xu_ziyin/`` (the sympy source, its
 stable forms, the reported constants, the NTK, an erratum) and ``solvable/models/phases.py`` (the
 exponents of eq. (28)).  Format: see ``benchmarks/mutation.py``."""
 
@@ -6,7 +6,7 @@ CASES = "tests/test_xu_ziyin_cases.py"
 FLOAT64 = "tests/test_xu_ziyin_float64.py"
 NUMERICS = "tests/test_numerics.py"
 PHASES = "tests/test_phases.py"
-XZ = "solvable/models/xu_ziyin.py"
+XZ = "solvable/models/xu_ziyin/"
 EDGES = "tests/test_xu_ziyin_edges.py"
 
 MUTANTS = [
@@ -14,7 +14,7 @@ MUTANTS = [
         name="xu_ziyin.alpha_minus_sign",
         seed="001",
         backend="numpy",
-        file=XZ,
+        file=XZ + "trajectory.py",
         old="alpha_minus=rep(a_minus),",
         new="alpha_minus=rep(-a_minus),",
         why="the reported alpha_minus with the sign of the printed eq. (12) (the trajectory "
@@ -26,7 +26,7 @@ MUTANTS = [
         name="xu_ziyin.alpha_prime_reported_inverse",
         seed="001",
         backend="numpy",
-        file=XZ,
+        file=XZ + "trajectory.py",
         old="        alpha_prime = a_prime if (P == 0 and Q > 0) else None",
         new="        alpha_prime = 1 / a_prime if (P == 0 and Q > 0) else None",
         why="Proposition 1's alpha' reported as C/B instead of B/C",
@@ -37,7 +37,7 @@ MUTANTS = [
         name="xu_ziyin.t_c_factor_2",
         seed="001",
         backend="sympy",
-        file=XZ,
+        file=XZ + "expressions.py",
         old='"t_c": sp.Piecewise((1 / D, D > 0), (sp.oo, True)),',
         new='"t_c": sp.Piecewise((1 / (2 * D), D > 0), (sp.oo, True)),',
         why="the reported t_c = 1/(2D): a factor 2 in eq. (11) (the flow itself unchanged)",
@@ -48,7 +48,7 @@ MUTANTS = [
         name="xu_ziyin.alignment_sign_p0_saddle",
         seed="001",
         backend="numpy",
-        file=XZ,
+        file=XZ + "expressions.py",
         old="                (P - Q) / sp.Abs(P - Q),\n",
         new="                (Q - P) / sp.Abs(P - Q),\n",
         why="the alignment's sign on the branch of aligned layers on the P = 0 / Q = 0 "
@@ -60,7 +60,7 @@ MUTANTS = [
         name="xu_ziyin.proposition_1_xi_prime",
         seed="001",
         backend="sympy",
-        file=XZ,
+        file=XZ + "expressions.py",
         old="xi_prime = sp.exp(-4 * B * t) / (1 + alpha_prime)",
         new="xi_prime = sp.exp(-4 * B * t) / (1 - alpha_prime)",
         why="a wrong constant in Proposition 1's xi'(0) (eq. (46)): beta(0) != 1",
@@ -71,7 +71,7 @@ MUTANTS = [
         name="xu_ziyin.alpha_prime_formula",
         seed="001",
         backend="sympy",
-        file=XZ,
+        file=XZ + "expressions.py",
         old="    alpha_prime = B / C\n",
         new="    alpha_prime = B / (2 * C)\n",
         why="alpha' of eq. (47) with a factor 2 in the denominator (Proposition 1's constant)",
@@ -82,7 +82,7 @@ MUTANTS = [
         name="xu_ziyin.alpha_minus_p0_limit",
         seed="001",
         backend="numpy",
-        file=XZ,
+        file=XZ + "expressions.py",
         old="(D_minus / (2 * A), A > 0), (2 * C / D_plus, D_plus > 0), (sp.oo, True)",
         new="(D_minus / (2 * A), A > 0), (C / D_plus, D_plus > 0), (sp.oo, True)",
         why="alpha_- at P = 0 (the P -> 0 limit 1/alpha' of Proposition 1) off by a factor 2",
@@ -93,7 +93,7 @@ MUTANTS = [
         name="xu_ziyin.alpha_plus_p0_branch",
         seed="001",
         backend="numpy",
-        file=XZ,
+        file=XZ + "expressions.py",
         old='"alpha_plus": sp.Piecewise((N / M, M > 0), (sp.oo, True)),',
         new='"alpha_plus": sp.Piecewise((N / M, M > 0), (sp.Integer(0), True)),',
         why="alpha_+ at P = 0, y > 0 (flow into the saddle) reported as 0 instead of oo",
@@ -104,7 +104,7 @@ MUTANTS = [
         name="xu_ziyin.ell_log_space_overflow",
         seed="001",
         backend="numpy",
-        file=XZ,
+        file=XZ + "expressions.py",
         old="        (sp.log((1 + N * tau) / (1 + M * tau)), early),\n",
         new="        (sp.log((1 + N * tau) / (1 + M * tau)), True),\n",
         why="log alpha as log((1 + N tau)/(1 + M tau)) at every t instead of the late form "
@@ -116,7 +116,7 @@ MUTANTS = [
         name="xu_ziyin.residual_overflow",
         seed="001",
         backend="numpy",
-        file=XZ,
+        file=XZ + "expressions.py",
         old="((f0 - y) * sp.exp(4 * D * t) / ((1 + N * tau) * (1 + M * tau)), early),",
         new="((f0 - y) * sp.exp(4 * D * t) / ((1 + N * tau) * (1 + M * tau)), True),",
         why="f - y with e^{4Dt} and (1 + N tau)(1 + M tau) formed separately: both overflow "
@@ -128,7 +128,7 @@ MUTANTS = [
         name="xu_ziyin.D_plus_branch",
         seed="001",
         backend="sympy",
-        file=XZ,
+        file=XZ + "expressions.py",
         old="D_plus = sp.Piecewise((D + B, B >= 0), (4 * A * C / (D - B), True))",
         new="D_plus = sp.Piecewise((D + B, B >= 0), (4 * A * C / (D + B), True))",
         why="the cancellation-free branch of D + B (y < 0) with the wrong denominator",
@@ -139,7 +139,7 @@ MUTANTS = [
         name="xu_ziyin.ntk_rates_swapped",
         seed="001",
         backend="numpy",
-        file=XZ,
+        file=XZ + "network.py",
         old="eta_u * (v * v).sum(-1) + eta_w * (u * u).sum(-1) * (x * x).sum(-1)",
         new="eta_w * (v * v).sum(-1) + eta_u * (u * u).sum(-1) * (x * x).sum(-1)",
         why="the NTK with the learning rates swapped, as printed in eq. (18)",
@@ -150,7 +150,7 @@ MUTANTS = [
         name="xu_ziyin.erratum_pq_product",
         seed="001",
         backend="sympy",
-        file=XZ,
+        file=XZ + "paper_errata.py",
         old="return four_pq - (S.u**2 - S.v**2), four_pq",
         new="return four_pq - (S.eta_u * S.v**2 - S.eta_w * S.u**2), four_pq",
         why="the erratum to the text after (21) checks the corrected form on its printed "
@@ -162,7 +162,7 @@ MUTANTS = [
         name="xu_ziyin.reported_rounding_mpmath",
         seed="001",
         backend="mpmath",
-        file=XZ,
+        file=XZ + "_arithmetic.py",
         old="return float(z) if dps is None else nb.round_to(dps)(z)",
         new="return float(z) if dps is None else nb.round_to(max(dps - 12, 1))(z)",
         why="the mpmath reported constants rounded to 12 digits fewer than asked",
@@ -173,7 +173,7 @@ MUTANTS = [
         name="xu_ziyin.sample_rounding_mpmath",
         seed="001",
         backend="mpmath",
-        file=XZ,
+        file=XZ + "trajectory.py",
         old="            with mpmath.workdps(dps):\n                rnd = np.vectorize",
         new="            with mpmath.workdps(dps // 2):\n                rnd = np.vectorize",
         why="the mpmath closed form's states rounded to half the digits asked",

@@ -1,18 +1,18 @@
 """Mutants of the fast float64 path of seed 001's closed form (issue 17, target 1):
 ``Trajectory.sample`` in blocks of times into preallocated outputs, the lazily evaluated
-Piecewise, the vectorised input checks (``solvable/models/xu_ziyin.py``).  Each is killed by
+Piecewise, the vectorised input checks (``solvable/models/xu_ziyin/``).  Each is killed by
 ``tests/test_closed_form_scale.py``, which compares the fast path with the reference path
 bit for bit.  Format: see ``benchmarks/mutation.py``."""
 
 SCALE = "tests/test_closed_form_scale.py"
-XZ = "solvable/models/xu_ziyin.py"
+XZ = "solvable/models/xu_ziyin/"
 
 MUTANTS = [
     dict(
         name="xu_ziyin.fast_lazy_select_any_as_all",
         seed="001",
         backend="numpy",
-        file=XZ,
+        file=XZ + "evaluators.py",
         old="        everywhere = bool(c.all())\n",
         new="        everywhere = bool(c.any())\n",
         why="the lazy Piecewise takes a condition that holds somewhere for one that holds "
@@ -25,7 +25,7 @@ MUTANTS = [
         name="xu_ziyin.fast_W_repeat_tile_swapped",
         seed="001",
         backend="numpy",
-        file=XZ,
+        file=XZ + "trajectory.py",
         old="unit_of, x_tiled = np.repeat(np.arange(d), d0), np.tile(x, d)",
         new="unit_of, x_tiled = np.tile(np.arange(d), d0), np.repeat(x, d)",
         why="W(t) = W_perp + (v/|x|^2) x^T with np.repeat and np.tile confused: v_i and x_j "
@@ -37,7 +37,7 @@ MUTANTS = [
         name="xu_ziyin.fast_W_overflow_unchecked",
         seed="001",
         backend="numpy",
-        file=XZ,
+        file=XZ + "trajectory.py",
         old="                bounded = wp_max + max(v.max(), -v.min()) * x_max <= 1e308\n",
         new="                bounded = True\n",
         why="the bound that spares looking at each entry of W taken for granted: an infinite W "
@@ -49,7 +49,7 @@ MUTANTS = [
         name="xu_ziyin.fast_sum_q_into_sp2",
         seed="001",
         backend="numpy",
-        file=XZ,
+        file=XZ + "trajectory.py",
         old="                q.sum(axis=1, out=sq2[b0:b1])\n",
         new="                q.sum(axis=1, out=sp2[b0:b1])\n",
         why="sum_i q_i(t)^2 written over sum_i p_i(t)^2 (a copy-paste slip in the block loop): "
@@ -61,7 +61,7 @@ MUTANTS = [
         name="xu_ziyin.times_array_check_sign",
         seed="001",
         backend="numpy",
-        file=XZ,
+        file=XZ + "setups.py",
         old="        and times.size and bool((times >= 0).all())\n",
         new="        and times.size and bool(np.isfinite(times[times != np.inf]).all())\n",
         why="the vectorised check of an array of times tests finiteness instead of t >= 0: a "
@@ -73,7 +73,7 @@ MUTANTS = [
         name="xu_ziyin.W0_array_unchecked",
         seed="001",
         backend="numpy",
-        file=XZ,
+        file=XZ + "setups.py",
         old="        and W0.size and bool(np.isfinite(W0).all())\n",
         new="        and W0.size\n",
         why="the vectorised check of an array W0 forgets finiteness: nan weights accepted",

@@ -34,6 +34,7 @@ from solvable._core.tolerance import (
     relative_error,
 )
 from solvable.models import xu_ziyin
+from solvable.models.xu_ziyin import numeric_claims as xu_ziyin_numeric
 from solvable.verification.testing import state_errors
 
 SEED = xu_ziyin.SEED
@@ -214,8 +215,8 @@ def _errors(sim: Any, closed: Any, y: Any, tol: Tolerance) -> dict[str, float]:
 def _f64_condition(case: xu_ziyin.Case) -> float:
     """How much the float64 rounding of the inputs is amplified in p_i, q_i (eq. (6)):
     ``max_i (|a_i| + |b_i|)/|a_i +- b_i|``, a_i = sqrt(eta_u)(W x)_i/rho, b_i = sqrt(eta_w) u_i
-    (from :mod:`solvable.models.xu_ziyin`)."""
-    return xu_ziyin._pq_condition(case)
+    (from :mod:`solvable.models.xu_ziyin.numeric_claims`)."""
+    return xu_ziyin_numeric._pq_condition(case)
 
 
 def _f64_tolerance(cond: float, kappa: float, first: Any, now: Any, y: Any) -> Tolerance:
@@ -400,15 +401,15 @@ def measured_constants(dps: int = 30, cases: Sequence[str] | None = None) -> Ver
     Tolerance: ``10**-(dps - 5)`` relative (the oracle's, as the samples are its states)
     plus each measurement's own error bar (propagated sample precision, or the distance of a
     late-time value to its limit); the float64 constants additionally
-    ``64 eps (1 + cond)`` (see :func:`xu_ziyin._reported_constants`).  A bar larger than a
-    tenth of the value (an unresolved measurement) counts as a failure."""
+    ``64 eps (1 + cond)`` (see :func:`xu_ziyin.numeric_claims._reported_constants`).  A bar
+    larger than a tenth of the value (an unresolved measurement) counts as a failure."""
     names = MEASURED_CASES if cases is None else tuple(cases)
     asked, dps = dps, max(dps, MEASURE_MIN_DPS)
     worst, where, n = NOTHING_COMPARED, "", 0
     for name in names:
         case = xu_ziyin.case(name)
         kind, meas = _measure(case, dps)
-        cond = xu_ziyin._pq_condition(case)
+        cond = xu_ziyin_numeric._pq_condition(case)
         for prec in (dps, None):
             traj = xu_ziyin.closed_form(case.setup, case.u0, case.W0, dps=prec)
             rtol = 10.0 ** -(dps - 5) + (0 if prec else 64 * EPS * (1 + cond))

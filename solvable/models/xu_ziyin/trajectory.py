@@ -1,0 +1,485 @@
+"""The exact gradient-flow solution of seed 001: :func:`closed_form` and its
+:class:`Trajectory` (Theorem 1 and Proposition 1, eqs. (8)-(16), (19), (21), (44)-(47)),
+and the reported constants from the scalars alone (:func:`constants`, eqs. (11), (12), (47)).
+
+Xu & Ziyin (seed ``001_070589003213e0cf.txt``).  float64 at any scale: data outside the
+range of :data:`SAFE_INPUT` are evaluated by the same generated evaluators in mpmath at
+:data:`EXTENDED_DPS` digits and rounded; the float64 ``sample`` fills its output in blocks
+(:data:`SAMPLE_BLOCK`), in two threads above :data:`PARALLEL_SAMPLE`.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import mpmath
+import numpy as np
+
+from solvable._core import numbers as nb
+from solvable._core.backends import fill_in_halves
+from solvable._core.numbers import Number
+from solvable.models.xu_ziyin._arithmetic import _dot, _lagrange, _scalar, _sqrt
+from solvable.models.xu_ziyin._sampling import (
+    _check_engine,
+    _check_out,
+    _condition_code,
+    _conditions,
+    _copied,
+    _cross,
+    _finite_rows,
+    _float_times,
+    _full,
+    _to_float64,
+    _uniform_sets,
+)
+from solvable.models.xu_ziyin.evaluators import _evaluators, _lazy_evaluators
+from solvable.models.xu_ziyin.setups import Setup, _check_times, _check_weights
+from solvable.models.xu_ziyin.states import State, States, _shapes
+
+GUARD_DIGITS = nb.GUARD_DIGITS  # extra working digits of the mpmath closed form
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """Exact solution from one initialisation (Theorem 1 / Proposition 1).
+
+    Attributes (corrected conventions, see the module docstring):
+    ``P``, ``Q`` (eq. (7)); ``alpha_plus = lim alpha(t)`` (eq. (12) when P > 0;
+    ``inf`` when P = 0 and y >= 0, ``C/|B| = 1/|alpha'|`` when P = 0 and y < 0);
+    ``alpha_minus = (D - B)/(2A) >= 0`` (its P -> 0 limit ``2C/(D + B)`` when
+    P = 0); ``t_c = 1/D`` (eq. (11); ``inf`` when D = 0, i.e. y = 0 and PQ = 0);
+    ``alpha_prime = B/C`` (eq. (47), only when P = 0 and Q > 0, else ``None``).  All from
+    the generated evaluator of ``symbolic().stable`` (see :func:`constants`); floats for
+    float64, ``mpf`` rounded to ``dps`` digits otherwise.
+    """
+
+    setup: Setup
+    u0: np.ndarray
+    W0: np.ndarray
+    dps: int | None
+    P: Any
+    Q: Any
+    alpha_plus: Any
+    alpha_minus: Any
+    t_c: Any
+    alpha_prime: Any
+    _data: dict[str, Any] = field(repr=False)
+
+    def at(self, t: Number) -> State:
+        """The state at time ``t``: ``0 <= t <= inf`` (``float("inf")``, ``mpmath.inf`` or
+        ``"inf"``: the limit state, e.g. the saddle for P = 0 < y)."""
+        return self._sample(_check_times([t], "t"), None, "fast")[0]
+
+    def sample(self, times: Any, *, out: States | None = None, engine: str = "fast") -> States:
+        """The states at many times (vectorised over ``times``; each ``0 <= t <= inf``).
+
+        float64 (``dps=None``): where the setup and the initial weights lie in the range
+        where float64 arithmetic neither overflows nor underflows (see :func:`closed_form`),
+        the generated numpy evaluators; otherwise the mpmath evaluators at
+        ``EXTENDED_DPS`` digits (no exponent range), rounded to float64.  A state component
+        beyond the float64 range raises ``ValueError``.
+
+        Parameters
+        ----------
+        times : float or sequence of float
+            The times, each ``>= 0`` (``inf``: the limit state).
+        out : States, optional
+            float64 only: preallocated arrays (e.g. :meth:`States.empty`) of the shapes
+            ``(T,)``, ``(T, d)``, ``(T, d, d0)``, dtype float64 and C-contiguous,
+            ``T = len(times)``, no two fields sharing memory; filled and returned (no output
+            is allocated).
+        engine : {"fast", "reference"}
+            float64 only (an mpmath trajectory has one path).  ``"fast"``: blocks of times
+            (:data:`SAMPLE_BLOCK`) written straight into the output, every Piecewise
+            evaluating only the pieces that apply (decided once per trajectory, per index
+            set of units and per block of times); ``"reference"``: the whole arrays at once
+            through ``numpy.select`` (every piece everywhere).  The same operations on the
+            same numbers: the two agree bit for bit.
+
+        Returns
+        -------
+        States
+            ``out`` filled, or new arrays (float64, or mpmath object arrays for
+            ``dps=k``).
+        """
+        return self._sample(_check_times(times, "times"), out, _check_engine(engine))
+
+    def _sample(self, ts: tuple[Number, ...], out: States | None, engine: str) -> States:
+        """:meth:`sample` at the checked times ``ts``."""
+        if self.dps is not None:
+            if out is not None:
+                raise ValueError(
+                    f"out= is for a float64 trajectory (closed_form(..., dps=None)); this one "
+                    f"has dps={self.dps} (mpmath object arrays): leave out out"
+                )
+            return self._evaluate(ts, self._data["work_dps"])
+        d, d0 = self.W0.shape
+        if out is not None:
+            _check_out(out, len(ts), d, d0)
+        if self._data["work_dps"] is None:
+            if engine == "fast":
+                target = States.empty(len(ts), d, d0) if out is None else out
+                if self._fill(_float_times(ts), target):
+                    return target
+            states = self._evaluate(ts, None)
+            bad = np.flatnonzero(~_finite_rows(states))
+            if bad.size:  # a float64 overflow the range check did not foresee: those times
+                # (only) without one, so each time's state is the one it has sampled alone
+                redone = _to_float64(self._extended()._evaluate(tuple(ts[i] for i in bad),
+                                                                 EXTENDED_DPS))  # fmt: skip
+                for name in _shapes(1, 1, 1):
+                    getattr(states, name)[bad] = getattr(redone, name)
+            return _copied(states, out)
+        return _copied(_to_float64(self._evaluate(ts, self._data["work_dps"])), out)
+
+    def _fill(self, tt: np.ndarray, out: States) -> bool:
+        """The float64 states at the times ``tt`` written into ``out`` (checked shapes): the
+        arithmetic of :meth:`_evaluate` (``dps=None``) in blocks of :data:`SAMPLE_BLOCK`
+        elements of W.  The functions of time alone (ell, the residual, then f, the NTK, the
+        alignment, alpha) on the whole ``(T,)`` vector once; u, p, q, v (``(T, d)``) and W
+        per block of times, each unit's pieces chosen once per index set (the units where
+        ``p_i(0) = 0``, ...) and per block (``|ell| <= 1``).  ``False`` (``out`` partly
+        written) where u, W, f or the NTK is not finite: the caller evaluates in mpmath."""
+        ev = _lazy_evaluators()
+        k = self._data
+        T, d = len(tt), len(k["u0"])
+        x, x2, W_perp = k["x"], k["x2"], k["W_perp"]
+        eta_u, eta_w, rho, gamma, y = (k[n] for n in ("eta_u", "eta_w", "rho", "gamma", "y"))
+        d0 = len(x)
+        # times per block (at least one): of the (T, d) arrays, and of W (T, d, d0)
+        n_b, n_w = max(1, SAMPLE_BLOCK // d), max(1, SAMPLE_BLOCK // (d * d0))
+        np.copyto(out.t, tt)
+        with np.errstate(all="ignore"):
+            ell = _full(ev.ell(k["D"], k["G"], k["N"], k["M"], tt), T)
+            r = ev.residual(k["D"], k["N"], k["M"], k["f0"], k["y"], tt)
+            # index sets of units on which every per-unit condition (p_i(0) = 0, ...) is
+            # constant, with the units' arguments as the reference path broadcasts them
+            unit_args = (k["u0"], k["v0"], k["p0"], k["q0"])
+            units = [
+                (cols, *(a[None, cols] for a in unit_args))
+                for cols in _uniform_sets([c(*unit_args) for c in _conditions("units")], d)
+            ]  # fmt: skip
+            # the same for times: a code per time of the time conditions (|ell| <= 1)
+            time_code = _condition_code([c(ell) for c in _conditions("times")], T)
+            sp2, sq2 = np.empty(T), np.empty(T)
+            wp_max, x_max = float(np.max(np.abs(W_perp))), float(np.max(np.abs(x)))
+            W_flat, W_perp_flat = out.W.reshape(T, d * d0), W_perp.reshape(d * d0)
+            unit_of, x_tiled = np.repeat(np.arange(d), d0), np.tile(x, d)
+
+            def blocks(start: int, stop: int) -> bool:
+                """The blocks of times ``start:stop`` (a multiple of ``n_b`` apart), with
+                their own scratch; False where u or W is not finite."""
+                p_b, q_b, v_b = np.empty((n_b, d)), np.empty((n_b, d)), np.empty((n_b, d))
+                for b0 in range(start, stop, n_b):
+                    b1 = min(b0 + n_b, stop)
+                    n = b1 - b0
+                    L = ell[b0:b1, None]
+                    p, q, u, v = p_b[:n], q_b[:n], out.u[b0:b1], v_b[:n]
+                    code = time_code[b0:b1]
+                    times = [slice(None)] if code[0] == code[-1] and (code == code[0]).all() \
+                        else [np.flatnonzero(code == c) for c in np.unique(code)]  # fmt: skip
+                    for cols, u0, v0, p0, q0 in units:
+                        p[:, cols] = ev.p(p0, L)
+                        q[:, cols] = ev.q(q0, L)
+                        for rows in times:
+                            at = _cross(rows, cols, n, d)
+                            u[at], v[at] = ev.neuron(u0, v0, p0, q0, L[rows], eta_u, eta_w, rho)
+                    np.multiply(p, p, out=p)
+                    p.sum(axis=1, out=sp2[b0:b1])
+                    np.multiply(q, q, out=q)
+                    q.sum(axis=1, out=sq2[b0:b1])
+                    if not math.isfinite(max(u.max(), -u.min())):  # max and min propagate nan
+                        return False
+                    # eq. (14) as in _evaluate: W(t) = W_perp + (v(t) / |x|^2) x^T, in place in
+                    # the output seen as (T, d d0), so that each operation runs along d d0
+                    # numbers (broadcasting v against x would loop over runs of d0)
+                    np.divide(v, x2, out=v)
+                    # |W_ij| <= (max|W_perp| + max|v/|x|^2| max|x|)(1 + 2^-52): below 1e308
+                    # every entry is finite (float64's largest is 1.8e308); else look at each
+                    bounded = wp_max + max(v.max(), -v.min()) * x_max <= 1e308
+                    for w0 in range(0, n, n_w):
+                        W = W_flat[b0 + w0 : b0 + min(w0 + n_w, n)]
+                        np.take(v[w0 : w0 + n_w], unit_of, axis=1, out=W)  # v_i, d0 times
+                        np.multiply(W, x_tiled, out=W)
+                        np.add(W_perp_flat, W, out=W)
+                        if not (bounded or np.isfinite(W).all()):
+                            return False
+                return True
+
+            _ = ev.p, ev.q, ev.neuron  # generated here, not by two threads at once
+            finite = all(fill_in_halves(blocks, T, n_b, T * d * d0, PARALLEL_SAMPLE))
+            if not finite:
+                return False
+            f = ev.f(sp2, sq2, r, y, gamma, rho, eta_u, eta_w)
+            K = ev.ntk(sp2, sq2, gamma, rho)
+            align = ev.alignment(f, k["Lam"], ell, k["P"], k["Q"], y, eta_u, eta_w, gamma, rho)
+            np.copyto(out.f, f)
+            np.copyto(out.ntk, K)
+            np.copyto(out.alignment, align)
+            np.exp(ell, out=out.alpha)
+        return bool(np.isfinite(out.f).all() and np.isfinite(out.ntk).all())
+
+    def _extended(self) -> Trajectory:
+        """This trajectory evaluated with mpmath at ``EXTENDED_DPS`` digits."""
+        u0c, W0c = self._data["given"]
+        return closed_form(self.setup, u0c, W0c, dps=EXTENDED_DPS)
+
+    def _evaluate(self, ts: tuple[Number, ...], dps: int | None) -> States:
+        ev = _evaluators("numpy" if dps is None else "mpmath")
+        k = self._data
+        conv = nb.converter(dps, "t")
+        with nb.Precision(dps):
+            tt = np.array([conv(t) for t in ts], dtype=nb.dtype(dps))
+            with np.errstate(all="ignore"):
+                ell = ev.ell(k["D"], k["G"], k["N"], k["M"], tt)
+                r = ev.residual(k["D"], k["N"], k["M"], k["f0"], k["y"], tt)
+                L = ell[:, None]
+                p = ev.p(k["p0"][None, :], L)
+                q = ev.q(k["q0"][None, :], L)
+                u, v = ev.neuron(
+                    k["u0"][None, :], k["v0"][None, :], k["p0"][None, :], k["q0"][None, :],
+                    L, k["eta_u"], k["eta_w"], k["rho"],
+                )  # fmt: skip
+                # eq. (14) as W(t) = W0 (I - x x^T/|x|^2) + v(t) x^T/|x|^2: the part of W
+                # orthogonal to x never changes, the rest is v(t) = W(t) x (no cancellation
+                # when W(t) x -> 0; for d0 = 1 the projector is exactly 0)
+                W = k["W_perp"][None, :, :] + (v / k["x2"])[:, :, None] * k["x"][None, None, :]
+                sp2, sq2 = (p * p).sum(axis=1), (q * q).sum(axis=1)
+                g, rho = k["gamma"], k["rho"]
+                f = ev.f(sp2, sq2, r, k["y"], g, rho, k["eta_u"], k["eta_w"])
+                K = ev.ntk(sp2, sq2, g, rho)
+                align = ev.alignment(
+                    f,
+                    k["Lam"],
+                    ell,
+                    k["P"],
+                    k["Q"],
+                    k["y"],
+                    k["eta_u"],
+                    k["eta_w"],
+                    k["gamma"],
+                    k["rho"],
+                )
+                exp = np.exp if dps is None else np.vectorize(mpmath.exp, otypes=[object])
+                alpha = exp(ell)
+        if dps is not None:
+            with mpmath.workdps(dps):
+                rnd = np.vectorize(lambda z: +z, otypes=[object])
+                tt, u, W, f, align, K, alpha = (rnd(a) for a in (tt, u, W, f, align, K, alpha))
+        return States(t=tt, u=u, W=W, f=f, alignment=align, ntk=K, alpha=alpha)
+
+
+EXTENDED_DPS = 17
+"""Digits (plus ``GUARD_DIGITS``) at which a float64 closed form whose data lie outside the
+float64-safe range is evaluated with mpmath (unbounded exponent), then rounded to float64."""
+SAFE_INPUT = 2.0**250
+"""float64 direct evaluation needs every non-zero input, ``v = W x``, ``p_i``, ``q_i`` in
+``[1/SAFE_INPUT, SAFE_INPUT]`` and every derived scalar (``rho``, ``P``, ``Q``, ``A``, ``B``,
+``C``, ``D``, ``N``, ``M``, ``G``, ``f0``, Lambda) in ``[SAFE_INPUT**-2, SAFE_INPUT**2]``:
+then the products the evaluators form (``4AC``, ``B^2``, ``p_i^2``, ``N/M``, ``exp(ell/2)
+p_i``) stay in float64's normal range."""
+
+
+PARALLEL_SAMPLE = 2**22
+"""The float64 :meth:`Trajectory.sample` fills the two halves of its times in two threads
+where each half holds at least this many entries of W (32 MiB): below it the threads'
+start costs more than they save.  Measured on the 2-core EPYC (issue 17,
+``python benchmarks/closed_form_scale.py --only xu_ziyin``)."""
+
+SAMPLE_BLOCK = 2**17
+"""Elements per block of times of the float64 :meth:`Trajectory.sample` (at least one time
+per block), for W and for each ``(times, d)`` array (u, v, p, q) alike: 1 MiB of float64,
+the size of one core's L2 cache here (AMD EPYC, 1 MiB L2 per core), so that a block of W
+written into the output is still in cache when ``W_perp`` is added to it.  The ``(times,
+d)`` blocks are ``d0`` times longer in time than W's (the per-block Python cost of the
+generated evaluators is then paid ``d0`` times less often)."""
+
+
+@nb.mpmath_in_mpmath_out
+def constants(
+    eta_u: Number, eta_w: Number, gamma: Number, rho: Number, y: Number, d: int,
+    P: Number, Q: Number, *, dps: int | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """``alpha_plus``, ``alpha_minus``, ``t_c`` (eqs. (11), (12), corrected sign) and
+    ``alpha_prime`` (eq. (47); ``None`` unless ``P = 0 < Q``) of Theorem 1 / Proposition 1
+    from the scalars they depend on: the rates, ``gamma``, ``rho = ||x||``, ``y``, the width
+    ``d`` and ``P, Q >= 0`` of eq. (7) (e.g. their means under Gaussian initialisation,
+    Section 3).  The values :func:`closed_form` reports, from the same generated evaluator
+    (``symbolic().stable``): at ``P = 0`` the ``P -> 0`` limits (``alpha_plus = oo`` for
+    ``y >= 0``, ``C/|B| = -1/alpha'`` for ``y < 0``; ``alpha_minus = 1/alpha'`` for ``y > 0``,
+    ``oo`` for ``y <= 0``), ``t_c = oo`` where ``D = 0``.  ``dps``: as in
+    :func:`closed_form` (float64 at any scale: outside the range of :data:`SAFE_INPUT` the
+    same evaluator runs in mpmath at ``EXTENDED_DPS`` digits, and a constant that float64
+    cannot hold is an ``mpmath.mpf`` of 17 digits, as there)."""
+    dps = nb.check_dps(dps)
+    args = {"eta_u": eta_u, "eta_w": eta_w, "gamma": gamma, "rho": rho}
+    checked = [nb.check_number(k, v, positive=True) for k, v in args.items()]
+    checked.append(nb.check_number("y", y))
+    d = nb.check_int("d", d)
+    checked += [nb.check_number(k, v, nonnegative=True) for k, v in (("P", P), ("Q", Q))]
+    if dps is not None:
+        out, PP, QQ = _constants_at(checked, d, dps)
+        values = [_scalar(v, dps) for v in out]
+    else:
+        try:  # float64 first, where its data lie in the float64-safe range (closed_form's)
+            out, PP, QQ = _constants_at(checked, d, None)
+            safe = _constants_safe(checked, d)
+        except (OverflowError, ZeroDivisionError, nb.Float64RangeError):
+            safe = False
+        if not safe:
+            out, PP, QQ = _constants_at(checked, d, EXTENDED_DPS)
+        values = [_report(v, None) for v in out]
+    a_plus, a_minus, t_c, a_prime = values
+    return {"alpha_plus": a_plus, "alpha_minus": a_minus, "t_c": t_c,
+            "alpha_prime": a_prime if (PP == 0 and QQ > 0) else None}  # fmt: skip
+
+
+def _constants_at(checked: list[Number], d: int, dps: int | None) -> tuple[Any, Any, Any]:
+    """The reported constants of the checked ``(eta_u, eta_w, gamma, rho, y, P, Q)`` and
+    ``d`` at ``dps`` (``None``: float64), with ``P`` and ``Q`` as evaluated."""
+    conv = nb.converter(dps)
+    with nb.Precision(dps), np.errstate(all="ignore"):
+        *vals, PP, QQ = (conv(v) for v in checked)
+        return _evaluators("numpy" if dps is None else "mpmath").reported(*vals, d, PP, QQ), PP, QQ
+
+
+def _constants_safe(checked: list[Number], d: int) -> bool:
+    """Whether float64 evaluates :func:`constants` of these inputs without over- or
+    underflow: every non-zero input in ``[1/SAFE_INPUT, SAFE_INPUT]`` and ``A``, ``B``,
+    ``C``, ``D`` in its square (the bounds of :func:`_float64_safe`)."""
+    lo, hi = 1 / SAFE_INPUT, SAFE_INPUT
+    with mpmath.workdps(20):
+        if any(m != 0 and not lo <= m <= hi for m in (abs(nb.to_mpf(z)) for z in checked)):
+            return False
+    vals = [float(z) for z in checked]
+    with np.errstate(all="ignore"):
+        abcd = _evaluators("numpy").constants(*vals[:5], d, *vals[5:], 0.0)[:4]
+    arr = np.abs(np.asarray(abcd, dtype=float))
+    return bool(
+        np.all(np.isfinite(arr)) and not np.any((arr != 0) & ((arr < lo**2) | (arr > hi**2)))
+    )
+
+
+@nb.mpmath_in_mpmath_out
+def closed_form(setup: Setup, u0: Any, W0: Any, *, dps: int | None = None) -> Trajectory:
+    """Exact gradient-flow solution from ``(u0, W0)``: Theorem 1 and Proposition 1.
+
+    ``dps=None`` evaluates in float64 with numpy; ``dps=k`` with mpmath at ``k``
+    significant digits (arrays are numpy object arrays of ``mpmath.mpf``).
+
+    float64 at any scale: where an input, ``W x``, a ``p_i``/``q_i`` or a derived scalar
+    leaves the range of :data:`SAFE_INPUT` (e.g. initial weights of scale 1e150 or 1e-160,
+    learning rates of 1e-300), the same generated evaluators run in mpmath at
+    ``EXTENDED_DPS`` (+ guard) digits, whose exponent range is unbounded, and the states are
+    rounded to float64: right to float64 accuracy, or a ``ValueError`` where a component of
+    the state itself is beyond the float64 range.  A reported constant that float64 cannot
+    hold (e.g. ``P = 1e-600``) is then an ``mpmath.mpf`` of 17 digits.
+    """
+    if not isinstance(setup, Setup):
+        raise TypeError(f"setup must be a xu_ziyin.Setup, got {type(setup).__name__}")
+    dps = nb.check_dps(dps)
+    u0c, W0c = _check_weights(setup, u0, W0)
+    if dps is None:
+        try:  # float64 first; Python floats raise OverflowError where numpy gives inf
+            with np.errstate(all="ignore"):
+                data, reported = _trajectory_data(setup, u0c, W0c, dps)
+            safe = _float64_safe(setup, u0c, W0c, data)
+        except (OverflowError, ZeroDivisionError, nb.Float64RangeError):
+            safe = False
+    else:
+        data, reported = _trajectory_data(setup, u0c, W0c, dps)
+    if dps is None and not safe:
+        # outside the float64-safe range: the same evaluators in mpmath (no exponent range)
+        data, reported = _trajectory_data(setup, u0c, W0c, EXTENDED_DPS)
+    u, W, P, Q, a_plus, a_minus, t_c, alpha_prime = reported
+    if data["work_dps"] is not None and dps is None:
+        u, W = data["u0_f64"], data["W0_f64"]
+    rep = functools.partial(_report, dps=dps)
+    return Trajectory(
+        setup=setup, u0=u, W0=W, dps=dps, P=rep(P), Q=rep(Q),
+        alpha_plus=rep(a_plus), alpha_minus=rep(a_minus), t_c=rep(t_c),
+        alpha_prime=None if alpha_prime is None else rep(alpha_prime), _data=data,
+    )  # fmt: skip
+
+
+def _trajectory_data(
+    setup: Setup, u0c: tuple, W0c: tuple, dps: int | None
+) -> tuple[dict[str, Any], tuple[Any, ...]]:
+    """The scalars and arrays the evaluators of :meth:`Trajectory.sample` take, at ``dps``
+    (``None``: float64), and ``(u0, W0, P, Q, alpha_+, alpha_-, t_c, alpha')``."""
+    ev = _evaluators("numpy" if dps is None else "mpmath")
+    conv = nb.converter(dps)
+    dt = nb.dtype(dps)
+    with nb.Precision(dps):
+        x = np.array([conv(v) for v in setup.x], dtype=dt)
+        u = np.array([conv(v) for v in u0c], dtype=dt)
+        W = np.array([[conv(v) for v in row] for row in W0c], dtype=dt)
+        eta_u, eta_w, gamma, y = (conv(v) for v in (setup.eta_u, setup.eta_w, setup.gamma, setup.y))
+        x2 = _dot(x, x)
+        rho = _sqrt(x2, dps)
+        v = np.array(W @ x, dtype=dt)
+        d = len(u)
+        p0, q0 = (np.asarray(a, dtype=dt) for a in ev.pq(u, v, eta_u, eta_w, rho))
+        P, Q = (p0 * p0).sum() / d, (q0 * q0).sum() / d
+        f0 = gamma * _dot(u, v)
+        Lam = _lagrange(p0, q0)
+        W_perp = W - np.outer(v, x) / x2
+        with np.errstate(all="ignore"):
+            _A, _B, _C, D, G, N, M = ev.constants(eta_u, eta_w, gamma, rho, y, d, P, Q, f0)
+            a_plus, a_minus, t_c, a_prime = ev.reported(eta_u, eta_w, gamma, rho, y, d, P, Q)
+        alpha_prime = a_prime if (P == 0 and Q > 0) else None
+    data = dict(
+        D=D, G=G, N=N, M=M, f0=f0, y=y, p0=p0, q0=q0, u0=u, v0=v, W0=W, x=x,
+        eta_u=eta_u, eta_w=eta_w, rho=rho, gamma=gamma, Lam=Lam, P=P, Q=Q, x2=x2, W_perp=W_perp,
+        A=_A, B=_B, C=_C, work_dps=dps, given=(u0c, W0c),
+    )  # fmt: skip
+    if dps is not None:
+        data["u0_f64"] = np.array([float(z) for z in u], dtype=float)
+        data["W0_f64"] = np.array([[float(z) for z in row] for row in W], dtype=float)
+    return data, (u, W, P, Q, a_plus, a_minus, t_c, alpha_prime)
+
+
+def _float64_safe(setup: Setup, u0c: tuple, W0c: tuple, data: Mapping[str, Any]) -> bool:
+    """Whether the float64 data of a closed form lie in the range of :data:`SAFE_INPUT`
+    (inputs given as strings are compared at their exact values: ``"1e-400"`` is not 0)."""
+    lo, hi = 1 / SAFE_INPUT, SAFE_INPUT
+    given = [setup.eta_u, setup.eta_w, setup.gamma, setup.y, *setup.x, *u0c]
+    given += [w for row in W0c for w in row]
+    # floats compared in float64 (exact: lo and hi are powers of two), the rest (decimal
+    # strings, ints, mpf) at their exact values
+    floats = np.abs(np.fromiter((z for z in given if type(z) is float), dtype=float))
+    if np.any((floats != 0) & ((floats < lo) | (floats > hi))):
+        return False
+    with mpmath.workdps(20):
+        for z in given:
+            if type(z) is float:
+                continue
+            m = abs(nb.to_mpf(z))
+            if m != 0 and not lo <= m <= hi:
+                return False
+    first = np.concatenate([np.asarray(data[k], dtype=float) for k in ("v0", "p0", "q0")])
+    second = [data[k] for k in ("rho", "P", "Q", "A", "B", "C", "D", "N", "M", "G", "f0")]
+    second.append(data["Lam"])
+    for vals, (a, b) in ((first, (lo, hi)), (second, (lo * lo, hi * hi))):
+        arr = np.abs(np.asarray(vals, dtype=float))
+        if not np.all(np.isfinite(arr)) or np.any((arr != 0) & ((arr < a) | (arr > b))):
+            return False
+    return True
+
+
+def _report(z: Any, dps: int | None) -> Any:
+    """A reported constant: :func:`_scalar`; for a float64 closed form evaluated in mpmath
+    (outside the float64-safe range) a float where float64 holds it to its normal precision
+    and ``inf`` / ``0`` / ``nan`` where exactly so, else the ``mpf`` (17 digits)."""
+    if dps is not None or not isinstance(z, mpmath.mpf):
+        return _scalar(z, dps)
+    if not mpmath.isfinite(z) or z == 0:
+        return float(z)
+    f = float(z)
+    if math.isfinite(f) and abs(f) >= 2.0**-1022:
+        return f
+    return nb.round_to(EXTENDED_DPS)(z)
