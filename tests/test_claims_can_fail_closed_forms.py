@@ -26,6 +26,7 @@ from solvable.models import global_convergence as gc
 from solvable.models import kunin
 from solvable.models import linear_node_scaling as lns
 from solvable.models import node_scaling as ns
+from solvable.models.global_convergence import numeric_checks as gc_numeric
 from solvable.models.kunin import wide as kunin_wide
 from solvable.verification.confirmations import kunin as ck
 from solvable.verification.theorems import select
@@ -285,7 +286,7 @@ def _patched_bounds(monkeypatch, name, b1=None, b2=None):
         with mpmath.workdps((dps or 15) + 10):  # the claim's working digits, dps + 10
             return (r1 if b1 is None else b1()), (r2 if b2 is None else b2())
 
-    monkeypatch.setattr(gc, "activation_bounds", bad)
+    monkeypatch.setattr(gc_numeric, "activation_bounds", bad)
 
 
 def _swish_prime_at_wrong_root():

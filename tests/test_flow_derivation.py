@@ -21,8 +21,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from solvable._core.flows import gradient, gradient_flow
-from solvable.models import kunin, linearisation, mirror_flow, node_scaling, three_layer
+from solvable.models import kunin, mirror_flow, node_scaling, three_layer
 from solvable.models import xu_ziyin as xz
+from solvable.models.linearisation import system as lin_system
 
 # Every model's flow builder at a small size (sp.diff, the reference, is quadratic in the
 # size of the loss: these take well under a second together).
@@ -35,9 +36,9 @@ FLOWS = {
     "three_layer_relu_bias": lambda: three_layer._flow(2, 2, 2, True),
     "three_layer_generic": lambda: three_layer._flow(2, 2, 2, False, "generic"),
     "mirror_flow": lambda: mirror_flow.diagonal_flow(2, 3),
-    "linearisation_tanh": lambda: linearisation._flow(2, 2, 2, "tanh", False),
-    "linearisation_swish_scale": lambda: linearisation._flow(2, 2, 2, "swish", True),
-    "linearisation_generic": lambda: linearisation._flow(2, 2, 2, "generic", False),
+    "linearisation_tanh": lambda: lin_system._flow(2, 2, 2, "tanh", False),
+    "linearisation_swish_scale": lambda: lin_system._flow(2, 2, 2, "swish", True),
+    "linearisation_generic": lambda: lin_system._flow(2, 2, 2, "generic", False),
     "node_scaling_relu": lambda: node_scaling.flow_symbolic(2, 2, 2, "relu"),
     "node_scaling_tanh": lambda: node_scaling.flow_symbolic(2, 2, 2, "tanh"),
 }

@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 
 from numerics import node_scaling_experiment as ex
 from solvable.models import global_convergence as gc
+from solvable.models.global_convergence import numeric_checks as gc_numeric
+from solvable.models.global_convergence import symbols as gc_symbols
 from solvable.verification import theorems
 from solvable.verification.confirmations import global_convergence as gcc
 
@@ -173,7 +175,7 @@ def test_c1_values():
     assert gc.c1("linear", 4) == pytest.approx(0.25, rel=1e-15)
     assert gc.c1("relu", 4) == pytest.approx(0.125, rel=1e-15)
     assert gc.c1("linear", 4, c=0.5) == pytest.approx(0.0625, rel=1e-15)
-    assert gc.c1_expression("relu") == gc._CSCALE**2 / (2 * gc.D)
+    assert gc.c1_expression("relu") == gc_symbols._CSCALE**2 / (2 * gc.D)
     assert isinstance(gc.c1_expression("swish"), sp.Integral)
     hi = gc.c1("swish", 5, dps=30)
     assert isinstance(hi, mpmath.mpf) and float(hi) == pytest.approx(gc.c1("swish", 5), rel=1e-14)
@@ -497,14 +499,14 @@ def test_c1_quadrature_default_fails_on_a_wrong_mpmath_c1(monkeypatch):
         wrong = dps is not None and name in ("swish", "tanh")
         return v * (1 + mpmath.mpf("1e-10")) if wrong else v
 
-    monkeypatch.setattr(gc, "c1", off)
-    verdict = gc._c1_quadrature()
+    monkeypatch.setattr(gc_numeric, "c1", off)
+    verdict = gc_numeric._c1_quadrature()
     assert verdict.status == "failed" and verdict.max_error > 10
 
 
 @pytest.mark.slow
 def test_c1_quadrature_full_adds_d_1():
-    verdict = gc._c1_quadrature(full=True)
+    verdict = gc_numeric._c1_quadrature(full=True)
     assert verdict.status == "confirmed" and "(1, 5)" in verdict.detail
 
 
@@ -532,7 +534,7 @@ def test_printed_step_size_second_term_binds_at_small_M():
     term2 = 0.5 * 0.005 * 5**2 / (8 * 10**2)
     term3 = 0.5 * 0.005 * 25 * math.sqrt(0.1) / (2**4.5 * 100 * 0.01 * math.sqrt(4.06))
     assert term2 < term3 < 800
-    forms = gc._printed_forms(c, 1, 1, 1, 1, 1e-5)
+    forms = gc_numeric._printed_forms(c, 1, 1, 1, 1, 1e-5)
     # rel 1e-13: a few float64 / 15-digit mpmath roundings of the same formula
     assert float(forms["step"]) == pytest.approx(term2, rel=1e-13)
     assert float(gc.step_size_limit_numeric(c)) == pytest.approx(term2, rel=1e-13)

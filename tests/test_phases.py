@@ -19,6 +19,8 @@ from solvable._core.backends import generate
 from solvable.models import phases
 from solvable.models import xu_ziyin as xz
 from solvable.models.phases import Scaling, xu_ziyin_phase
+from solvable.models.phases import claim_checks as phases_claims
+from solvable.models.phases import table as phases_table
 
 # exponents: rationals with small denominators in [-3, 3] (c_d >= 0)
 _q = st.fractions(min_value=-3, max_value=3, max_denominator=6)
@@ -160,8 +162,8 @@ def test_exponent_claim_fails_on_a_wrong_exponent(monkeypatch, which):
     c_gamma = phases.EXPONENT_SYMBOLS[1]
     wrong.update({"b drops c_gamma": {"b": real["b"] - c_gamma}, "a halved": {"a": real["a"] / 2},
                   "a doubled": {"a": 2 * real["a"]}}[which])  # fmt: skip
-    monkeypatch.setattr(phases, "exponents", lambda: wrong)
-    assert phases._eq_28_exponents().status == "failed"
+    monkeypatch.setattr(phases_claims, "exponents", lambda: wrong)
+    assert phases_claims._eq_28_exponents().status == "failed"
 
 
 def test_table_1_is_reproduced_cell_by_cell():
@@ -225,8 +227,8 @@ def test_table_claim_fails_on_a_wrong_cell(monkeypatch):
 
     cols = list(phases.TABLE_1_COLUMNS)
     cols[0] = replace(cols[0], printed=("learning", *cols[0].printed[1:]))
-    monkeypatch.setattr(phases, "TABLE_1_COLUMNS", tuple(cols))
-    verdict = phases._table_1()
+    monkeypatch.setattr(phases_table, "TABLE_1_COLUMNS", tuple(cols))
+    verdict = phases_claims._table_1()
     assert verdict.status == "failed" and "NTK c_eta: kernel vs printed learning" in verdict.detail
 
 

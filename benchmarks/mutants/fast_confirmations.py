@@ -10,7 +10,7 @@ _GD = "numerics/node_scaling_gd.py"
 _KN = "solvable/models/kernels.py"
 _KC = "solvable/verification/confirmations/kernels.py"
 _LC = "solvable/verification/confirmations/linearisation.py"
-_GC = "solvable/models/global_convergence.py"
+_GC = "solvable/models/global_convergence/numeric_checks.py"
 
 MUTANTS = [
     dict(

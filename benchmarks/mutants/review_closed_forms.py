@@ -1,6 +1,6 @@
 """Mutants of the closed forms and the phase / regime conditions (``solvable/models/xu_ziyin/``,
 ``solvable/models/kunin/``, ``solvable/models/linear_node_scaling.py``,
-``solvable/models/phases.py``), written
+``solvable/models/phases/``), written
 by an outside reviewer who had not read the tests, nor the existing mutant tables, nor the
 docs.
 
@@ -115,7 +115,7 @@ MUTANTS = [
         name="review.closed_forms.phases_kernel_at_a_equals_b",
         seed="001",
         backend="sympy",
-        file="solvable/models/phases.py",
+        file="solvable/models/phases/scaling.py",
         old="if self.second_term > self.first_term and self.p_over_q_case is not None:",
         new="if self.second_term >= self.first_term and self.p_over_q_case is not None:",
         why="eq. (30) needs b > a strictly; at b = a = 0 the mutant says kernel: "

@@ -1,6 +1,6 @@
 """Mutants of the rest of the package (``solvable/models/kernels.py``,
 ``solvable/models/three_layer.py``,
-``solvable/models/node_scaling.py``, ``solvable/models/global_convergence.py``, ``solvable/_core``),
+``solvable/models/node_scaling.py``, ``solvable/models/global_convergence/``, ``solvable/_core``),
 written by an outside reviewer who had not read the tests, nor the existing mutant tables,
 nor the docs.
 
@@ -56,7 +56,7 @@ MUTANTS = [
         name="review.other.global_convergence_eta_limit_inclusive",
         seed="000",
         backend="numpy",
-        file="solvable/models/global_convergence.py",
+        file="solvable/models/global_convergence/evaluators.py",
         old="if e >= limit:",
         new="if e > limit:",
         why="Theorem 6.1 needs eta < limit; eta = step_size_limit_numeric(c) is accepted by "

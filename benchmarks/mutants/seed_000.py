@@ -68,7 +68,7 @@ MUTANTS = [
         name="global_convergence.width_term_power",
         seed="000",
         backend="sympy",
-        file="solvable/models/global_convergence.py",
+        file="solvable/models/global_convergence/theorems.py",
         old="        2**10 * n**3 * MS**2 * cc / (k**3 * d**3 * g**2 * dl),",
         new="        2**11 * n**3 * MS**2 * cc / (k**3 * d**3 * g**2 * dl),",
         why="Theorem 5.1's second width term with 2^11 for the printed 2^10",
@@ -79,7 +79,7 @@ MUTANTS = [
         name="global_convergence.gd_width_cancelling_form",
         seed="000",
         backend="numpy",
-        file="solvable/models/global_convergence.py",
+        file="solvable/models/global_convergence/evaluators.py",
         old="    return expr.subs(1 - beta, ETA * GAMMA * KAPPA / 2 / (1 + beta))",
         new="    return expr",
         why="Theorem 6.1's width terms evaluated with 1 - beta as printed (cancels in float64)",
@@ -187,7 +187,7 @@ MUTANTS += [
         name="global_convergence.gd_weight_bound_off_by_one",
         seed="000",
         backend="sympy",
-        file="solvable/models/global_convergence.py",
+        file="solvable/models/global_convergence/theorems.py",
         old="        weight_given_residual=ETA * sp.sqrt(n * LAM / d) * R0 * (1 - beta**STEPS) "
         "/ (1 - beta),",
         new="        weight_given_residual=ETA * sp.sqrt(n * LAM / d) * R0 "

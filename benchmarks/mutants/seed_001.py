@@ -1,5 +1,5 @@
 """Mutants of seed 001 (Xu & Ziyin): ``solvable/models/xu_ziyin/`` (the sympy source, its
-stable forms, the reported constants, the NTK, an erratum) and ``solvable/models/phases.py`` (the
+stable forms, the reported constants, the NTK, an erratum) and ``solvable/models/phases/`` (the
 exponents of eq. (28)).  Format: see ``benchmarks/mutation.py``."""
 
 CASES = "tests/test_xu_ziyin_cases.py"
@@ -184,7 +184,7 @@ MUTANTS = [
         name="phases.exponent_b_without_2",
         seed="001",
         backend="sympy",
-        file="solvable/models/phases.py",
+        file="solvable/models/phases/scaling.py",
         old="    b = 2 * c_gamma + c_d + m\n",
         new="    b = c_gamma + c_d + m\n",
         why="the second exponent of eq. (28) with one c_gamma, as in the paper's prose",
@@ -195,7 +195,7 @@ MUTANTS = [
         name="phases.pq_exponent_rates_swapped",
         seed="001",
         backend="sympy",
-        file="solvable/models/phases.py",
+        file="solvable/models/phases/scaling.py",
         old="    m = sp.Max(c_eta_w + c_u, c_eta_u + c_w)\n",
         new="    m = sp.Max(c_eta_u + c_u, c_eta_w + c_w)\n",
         why="P, Q ~ kappa^m with the rates paired with the wrong layers (invisible in "

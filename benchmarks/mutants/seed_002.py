@@ -1,6 +1,6 @@
 """Mutants of seed 002 (B. Loureiro's lecture: ReLU kernels, the Hessian and linearisation of
 wide two-layer networks, the lazy criterion): ``solvable/models/kernels.py``,
-``solvable/models/linearisation.py``, ``solvable/models/lazy_training.py`` and the tanh stable form
+``solvable/models/linearisation/``, ``solvable/models/lazy_training.py`` and the tanh stable form
 they
 evaluate.  Format: see ``benchmarks/mutation.py``."""
 
@@ -70,7 +70,7 @@ MUTANTS = [
         name="linearisation.risk_without_mean",
         seed="002",
         backend="sympy",
-        file="solvable/models/linearisation.py",
+        file="solvable/models/linearisation/network.py",
         old="    return ((y - out) ** 2).sum(-1) / (2 * X.shape[-2])",
         new="    return ((y - out) ** 2).sum(-1) / 2",
         why="the empirical risk (2.22) without its 1/n (every backend: one definition)",
@@ -81,7 +81,7 @@ MUTANTS = [
         name="linearisation.flow_rates_swapped",
         seed="002",
         backend="scipy",
-        file="solvable/models/linearisation.py",
+        file="solvable/models/linearisation/system.py",
         old='                         {"a": ((p,), eta_a), "W": ((p, d), eta_w)}, params)',
         new='                         {"a": ((p,), eta_w), "W": ((p, d), eta_a)}, params)',
         why="the simulated flow trains a at eta_w and W at eta_a (swapped learning rates)",
@@ -92,7 +92,7 @@ MUTANTS = [
         name="linearisation.block_opnorm_over_p",
         seed="002",
         backend="numpy",
-        file="solvable/models/linearisation.py",
+        file="solvable/models/linearisation/formulas.py",
         old="    return sp.Abs(_AJ) * sp.Abs(s2) * _X2 / sp.sqrt(P)",
         new="    return sp.Abs(_AJ) * sp.Abs(s2) * _X2 / P",
         why="the Hessian block norm (2.16) with 1/p instead of 1/sqrt(p)",

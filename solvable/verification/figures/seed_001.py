@@ -35,6 +35,7 @@ from numerics.models import TwoLayerLinear, WideTwoLayer
 from numerics.torch_flow import gradient_descent, resolve_device
 from solvable.models import phases
 from solvable.models import xu_ziyin as xz
+from solvable.models.phases import table as phases_table
 from solvable.verification.figures._common import Figure, figure
 
 __all__ = ["FIGURES", "SEED"]
@@ -313,8 +314,8 @@ def _draw_table1(fig: Any, full: bool, progress: bool) -> tuple[float, float]:
         lo, hi = ax.get_ylim()
         ax.set_ylim(min(lo, 0.5), max(hi, 2.0))  # flat cells: no zoom into seed noise
         printed = row["printed"]
-        ok = m.phase == m.paper_phase and (not printed or phases._short(m.phase) == printed)
-        ax.set_title(f"{row['column']}, {row['block']}\nmeasured {phases._short(m.phase)}"
+        ok = m.phase == m.paper_phase and (not printed or phases_table._short(m.phase) == printed)
+        ax.set_title(f"{row['column']}, {row['block']}\nmeasured {phases_table._short(m.phase)}"
                      f" | paper {printed or '-'}", fontsize=7,
                      color="k" if ok else "C3")  # fmt: skip
         ax.legend(fontsize=6, loc="lower left", handlelength=1)
