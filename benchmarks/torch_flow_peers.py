@@ -30,6 +30,8 @@ import torch
 from bench_torch import load_baseline
 
 from numerics import models, torch_flow
+from numerics.torch_flow import field as tf_field
+from numerics.torch_flow import layout as tf_layout
 
 RTOL, T, D, D0 = 1e-10, 5.0, 256, 10
 
@@ -91,7 +93,7 @@ def main() -> None:
     except ImportError:
         print("     torchdiffeq: not installed (pip install torchdiffeq), skipped")
     else:
-        f = torch_flow._field(model, torch_flow._Packing(model, p0))  # the same field
+        f = tf_field._field(model, tf_layout._Packing(model, p0))  # the same field
 
         def tde() -> Any:
             ts = torch.tensor([0.0, T], dtype=torch.float64)

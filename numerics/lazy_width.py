@@ -38,7 +38,8 @@ from scipy.sparse.linalg import LinearOperator, eigsh
 from numerics.measures import ntk
 from numerics.models import WideTwoLayer
 from numerics.sweeps import fit_exponent
-from numerics.torch_flow import _check_seed, gradient_flow, resolve_device, threads
+from numerics.torch_flow import gradient_flow, resolve_device, threads
+from numerics.torch_flow.checks import _check_seed
 from solvable._core import numbers as nb
 from solvable._core.activations import check_activation, elementwise
 from solvable._core.tolerance import worst_of

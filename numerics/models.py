@@ -23,7 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from numerics.torch_flow import _check_dtype, _check_seed, resolve_device
+from numerics.torch_flow import resolve_device
+from numerics.torch_flow.checks import _check_dtype, _check_seed
 from solvable._core import numbers as nb
 from solvable._core.activations import ACTIVATIONS, check_activation, elementwise, evaluator
 from solvable._core.backends import torch_module
@@ -157,7 +158,7 @@ class TwoLayerLinear(_Model):
     def gradient_into(self, p: dict[str, Any], out: dict[str, Any],
                       coefficients: dict[str, Any]) -> None:  # fmt: skip
         """:meth:`gradient` times ``coefficients[b]`` written into ``out[b]`` (the hook of
-        :func:`numerics.torch_flow._field_into`, issue 17): the coefficient is folded into
+        :func:`numerics.torch_flow.field._field_into`, issue 17): the coefficient is folded into
         the per-element factor ``2 gamma (f - y)``, so ``dL/dW`` is written once, with no
         temporary of its size; on the block-major state ``W`` is contiguous and ``W @ x``
         is one matrix-vector product."""

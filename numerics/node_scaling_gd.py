@@ -35,15 +35,8 @@ import numpy as np
 
 from numerics.measures import feature_learning_ratios, min_eigenvalue, ntk_node_scaled
 from numerics.models import NodeScaled
-from numerics.node_scaling_experiment import (
-    MAX_RECORDS,
-    MAX_STEPS,
-    _int,
-    _real,
-    nested_parameters,
-    node_scalings,
-    sphere_data,
-)
+from numerics.node_scaling_experiment import nested_parameters, node_scalings, sphere_data
+from numerics.node_scaling_experiment.checks import MAX_RECORDS, MAX_STEPS, _int, _real
 from numerics.node_scaling_linear import linear_data
 from numerics.torch_flow import gradient_descent, resolve_device
 from solvable._core.activations import check_activation, elementwise, evaluator

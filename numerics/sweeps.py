@@ -104,6 +104,7 @@ from typing import Any
 import numpy as np
 
 from numerics import measures, models, torch_flow
+from numerics.torch_flow.checks import _check_seed
 from solvable._core import numbers as nb
 from solvable.models.phases import Scaling, table_1, xu_ziyin_phase
 
@@ -544,7 +545,7 @@ def _point_options(point: Mapping[str, Any]) -> dict[str, Any]:
         raise ValueError(f"point['seeds'] must be at most 2**63 - 1 (torch's sizes), got "
                          f"{o['seeds']}")  # fmt: skip
     try:
-        torch_flow._check_seed(o["seed"])
+        _check_seed(o["seed"])
     except (TypeError, ValueError) as exc:
         raise type(exc)(f"point['seed']: {exc}") from None
     if o["init"] not in ("gaussian", "zero_output"):

@@ -14,6 +14,7 @@ import pytest
 from numerics import alpha_scaling as al
 from numerics import node_scaling_experiment as ex
 from numerics import ntg_sampling
+from numerics.node_scaling_experiment import figure_2 as ex_figure_2
 from solvable.models import node_scaling as ns
 
 # both drivers run torch: imported here, at collection, not inside the first test's time
@@ -69,7 +70,7 @@ def test_pytorch_default_initialisation_is_uniform_in_plus_minus_one_over_root_f
     against numerics/node_scaling_experiment.py:738:core/ReplaceBinaryOperator_Div_Mod:20
     (``/ sqrt(m)`` -> ``% sqrt(m)`` for ``a``)."""
     m, d = 2000, 3
-    p = ex._pytorch_default(m, d, 7919, "cpu")
+    p = ex_figure_2._pytorch_default(m, d, 7919, "cpu")
     assert tuple(p["W"].shape) == (1, m, d) and tuple(p["a"].shape) == (1, m)
     for name, fan_in in (("W", d), ("a", m)):
         x = p[name].numpy().ravel()
@@ -91,13 +92,13 @@ def test_single_relu_repeats_start_from_independent_initialisations(monkeypatch)
     (seeds ``rep * 100 + k`` -> ``rep * 100 & k``: repeats 0 and 1 then drew the same
     weights)."""
     starts = []
-    real = ex.gradient_descent
+    real = ex_figure_2.gradient_descent
 
     def recording(model, p0, *args, **kwargs):
         starts.append({k: v.detach().clone() for k, v in p0.items()})
         return real(model, p0, *args, **kwargs)
 
-    monkeypatch.setattr(ex, "gradient_descent", recording)
+    monkeypatch.setattr(ex_figure_2, "gradient_descent", recording)
     settings = ((0.5, 0.7), (0.0, 0.4))
     repeats = 3
     ex.single_relu_experiment(n=6, d=3, width=8, n_test=4, steps=2, repeats=repeats,

@@ -23,6 +23,9 @@ from numerics import ntg_sampling as ntgs
 from numerics import phase_diagram as pd
 from numerics import sweep_three_layer as stl
 from numerics.models import WideTwoLayer
+from numerics.node_scaling_experiment import figure_1 as ex_figure_1
+from numerics.node_scaling_experiment import kernel as ex_kernel
+from numerics.node_scaling_experiment import monitor as ex_monitor
 from solvable.models import kernels as kn
 from solvable.models import node_scaling as ns
 
@@ -278,7 +281,7 @@ def test_phase_diagram_checks_its_inputs():
 # ---------------------------------------------------------------------------
 def test_kernel_gd_caps_record_steps_and_refuses_divergence(monkeypatch):
     K, r0 = [[1.0, 0.2], [0.2, 0.5]], [[1.0, -0.5]]
-    monkeypatch.setattr(ex, "MAX_STEPS", 5)
+    monkeypatch.setattr(ex_kernel, "MAX_STEPS", 5)
     assert ex.kernel_gd(K, r0, 0.5, [0, 5])["risk"].shape == (2, 1)
     with pytest.raises(ValueError, match=r"record_steps\[1\] must be an integer in \[0, 5\]"):
         ex.kernel_gd(K, r0, 0.5, [0, 6])
@@ -289,7 +292,7 @@ def test_kernel_gd_caps_record_steps_and_refuses_divergence(monkeypatch):
 def test_section_8_1_1_caps_repeats_and_names_lr(monkeypatch):
     kw = {"n": 2, "d": 2, "widths": [2], "steps": 4, "n_records": 3, "threads": 1,
           "settings": ((1.0, None),)}  # fmt: skip
-    monkeypatch.setattr(ex, "MAX_REPEATS", 2)
+    monkeypatch.setattr(ex_figure_1, "MAX_REPEATS", 2)
     assert ex.section_8_1_1(repeats=2, **kw)["repeats"] == 2
     with pytest.raises(ValueError, match=r"repeats must be an integer in \[1, 2\]"):
         ex.section_8_1_1(repeats=3, **kw)
@@ -302,7 +305,7 @@ def test_section_8_1_1_caps_repeats_and_names_lr(monkeypatch):
 def test_monitor_theorem_5_1_caps_horizon(monkeypatch):
     kw = {"n": 2, "d": 2, "gammas": [1.0], "widths": [2], "seeds": [0], "n_times": 2,
           "threads": 1}  # fmt: skip
-    monkeypatch.setattr(ex, "MAX_HORIZON", 0.1)
+    monkeypatch.setattr(ex_monitor, "MAX_HORIZON", 0.1)
     assert ex.monitor_theorem_5_1(horizon=0.1, **kw)["horizon"] == 0.1
     with pytest.raises(ValueError, match="horizon must be in"):
         ex.monitor_theorem_5_1(horizon=math.nextafter(0.1, 1.0), **kw)

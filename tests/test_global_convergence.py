@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from numerics import node_scaling_experiment as ex
+from numerics.node_scaling_experiment import network as ex_network
 from solvable.models import global_convergence as gc
 from solvable.models.global_convergence import numeric_checks as gc_numeric
 from solvable.models.global_convergence import symbols as gc_symbols
@@ -283,10 +284,11 @@ def test_nested_parameters_share_first_nodes():
 
 
 def test_hand_written_gradient_matches_autograd():
-    from numerics.torch_flow import _field, _Packing
+    from numerics.torch_flow.field import _field
+    from numerics.torch_flow.layout import _Packing
 
     X, y = ex.sphere_data(5, 3, seed=1)
-    model = ex._model(X, y, "swish")
+    model = ex_network._model(X, y, "swish")
     lam = ex.node_scalings(30, 0.2, 0.5)
     p = ex.nested_parameters([lam, lam], 3, [0, 1])
     packing = _Packing(model, p)

@@ -336,11 +336,12 @@ def test_torch_gradient_flow_without_the_fixed_point_test_stops_early_on_a_far_h
 
 
 def test_the_torch_pace_projection_from_both_sides():
-    """torch_flow._projected_pace: the rule of scipy_ode.projected_pace per element (test
+    """torch_flow.dop853._projected_pace: the rule of scipy_ode.projected_pace per element (test
     above it), from both sides of its budget, its growth test and its first window."""
     import torch
 
-    from numerics import scipy_ode, torch_flow
+    from numerics import scipy_ode
+    from numerics.torch_flow import dop853 as tf_dop853
 
     W, M = scipy_ode.PACE_WINDOW, scipy_ode.PACE_MARGIN
     f64 = lambda *v: torch.tensor(v, dtype=torch.float64)  # noqa: E731
@@ -349,30 +350,30 @@ def test_the_torch_pace_projection_from_both_sides():
     used = torch.tensor([2 * W, 2 * W])
     # element 1 is never projected: its pace (1e6 per step) grew from 1e-300
     prev_t, prev_mean, t = f64(W, -1e6 * W), f64(1.0, 1e-300), f64(2.0 * W, 2.0 * W)
-    t_new, mean = torch_flow._projected_pace(prev_t, prev_mean, t, due, used, t_end,
+    t_new, mean = tf_dop853._projected_pace(prev_t, prev_mean, t, due, used, t_end,
                                              2 * W + 1000, rows)  # fmt: skip
     assert t_new.tolist() == t.tolist() and mean[0] == 1.0
     with pytest.raises(ArithmeticError, match=rf"^batch element 0: max_steps={2 * W + 999} "):
-        torch_flow._projected_pace(prev_t, prev_mean, t, due, used, t_end, 2 * W + 999, rows)
+        tf_dop853._projected_pace(prev_t, prev_mean, t, due, used, t_end, 2 * W + 999, rows)
     # an element that is done is never projected, however far t_end is; and the error
     # names the element's row, not its position among those due
-    torch_flow._projected_pace(prev_t, prev_mean, t, torch.tensor([False, True]), used,
+    tf_dop853._projected_pace(prev_t, prev_mean, t, torch.tensor([False, True]), used,
                                1e300, 2 * W + 1, rows)  # fmt: skip
     with pytest.raises(ArithmeticError, match=r"^batch element 7: "):
-        torch_flow._projected_pace(prev_t, prev_mean, t, due, used, 1e300, 2 * W + 1,
+        tf_dop853._projected_pace(prev_t, prev_mean, t, due, used, 1e300, 2 * W + 1,
                                    torch.tensor([7, 8]))  # fmt: skip
     # a pace still growing is not projected; the first window (mean 0) neither
     grown = f64(1.0 / (scipy_ode.PACE_GROWTH + 0.01), 1e-300)
-    torch_flow._projected_pace(prev_t, grown, t, due, used, 1e300, 2 * W + 1, rows)
-    torch_flow._projected_pace(prev_t, f64(0.0, 0.0), t, due, used, 1e300, 2 * W + 1, rows)
+    tf_dop853._projected_pace(prev_t, grown, t, due, used, 1e300, 2 * W + 1, rows)
+    tf_dop853._projected_pace(prev_t, f64(0.0, 0.0), t, due, used, 1e300, 2 * W + 1, rows)
     # the blow-up wording from both sides: below half the previous mean, and at half
     for previous, shrinking in ((2.0 + 1e-9, True), (2.0, False)):
         with pytest.raises(ArithmeticError, match="cannot reach") as info:
-            torch_flow._projected_pace(prev_t, f64(previous, 1e-300), t, due, used, 1e300,
+            tf_dop853._projected_pace(prev_t, f64(previous, 1e-300), t, due, used, 1e300,
                                        2 * W + 1, rows)  # fmt: skip
         assert ("the steps shrink: a finite-time blow-up" in str(info.value)) is shrinking
     # max_steps at int64's top: the budget is a float, no overflow
-    torch_flow._projected_pace(prev_t, prev_mean, t, due, used, t_end, 2**63 - 1, rows)
+    tf_dop853._projected_pace(prev_t, prev_mean, t, due, used, t_end, 2**63 - 1, rows)
 
 
 @settings(max_examples=25, deadline=None)

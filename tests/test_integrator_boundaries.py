@@ -22,6 +22,8 @@ from solvable._core.flows import GradientFlow
 
 torch = pytest.importorskip("torch")
 from numerics import torch_flow  # noqa: E402  (needs torch)
+from numerics.torch_flow import checks as tf_checks  # noqa: E402
+from numerics.torch_flow import dop853 as tf_dop853  # noqa: E402
 
 F64 = torch.float64
 
@@ -378,14 +380,14 @@ def test_torch_a_step_landing_exactly_on_a_time_grows_as_if_it_were_not_requeste
     suppressed after every landing). The first step is the initial step h0, read by
     wrapping the integrator's own ``_initial_step``."""
     seen = []
-    real = torch_flow._initial_step
+    real = tf_dop853._initial_step
 
     def spy(*args):
         h0 = real(*args)
         seen.append(h0.clone())
         return h0
 
-    monkeypatch.setattr(torch_flow, "_initial_step", spy)
+    monkeypatch.setattr(tf_dop853, "_initial_step", spy)
     p = {"x": torch.ones(1, 1, dtype=F64)}
     plain = torch_flow.gradient_flow(_Grow(), p, [3.0], device="cpu", fixed_point=False)
     h0 = float(seen[0][0])
@@ -418,8 +420,8 @@ def test_torch_default_workers_is_two(monkeypatch):
             super().__init__(max_workers, *args, **kw)
 
     monkeypatch.setattr(concurrent.futures, "ThreadPoolExecutor", Recording)
-    monkeypatch.setattr(torch_flow, "MIN_WORKER_ENTRIES", 1)
-    monkeypatch.setattr(torch_flow, "_tile_spans", lambda *_a: [(0, 1), (1, 2), (2, 3), (3, 4)])
+    monkeypatch.setattr(tf_dop853, "MIN_WORKER_ENTRIES", 1)
+    monkeypatch.setattr(tf_dop853, "_tile_spans", lambda *_a: [(0, 1), (1, 2), (2, 3), (3, 4)])
     p = {"x": torch.linspace(0.5, 1.0, 4, dtype=F64)[:, None]}
     me = threading.current_thread().name
     model = _Grow()
@@ -483,7 +485,7 @@ def test_torch_initial_step_is_scipys_select_initial_step():
         return torch.as_tensor(gain)[:, None] * (y @ torch.as_tensor(A).T)
 
     y = torch.as_tensor(ys)
-    got = torch_flow._initial_step(f, y, f(y), rtol, torch.as_tensor(atol)[:, None],
+    got = tf_dop853._initial_step(f, y, f(y), rtol, torch.as_tensor(atol)[:, None],
                                    torch.as_tensor(spans))  # fmt: skip
     for b in range(len(ys)):
         fun = lambda _t, v, g=gain[b]: g * (A @ v)  # noqa: E731
@@ -596,10 +598,10 @@ def test_torch_thread_counts_up_to_int32_are_accepted():
     valid, 2**31 is refused naming it (seed-8 survivor: the bound written 2*31 - 1 = 61
     refused 62 threads). Checked on the validator itself: asking torch for 2**31 - 1
     threads would start them."""
-    assert torch_flow._check_threads("threads", 62) == 62
-    assert torch_flow._check_threads("threads", 2**31 - 1) == 2**31 - 1
+    assert tf_checks._check_threads("threads", 62) == 62
+    assert tf_checks._check_threads("threads", 2**31 - 1) == 2**31 - 1
     with pytest.raises(ValueError, match=r"^threads must be an int in \[1, 2\*\*31 - 1\]"):
-        torch_flow._check_threads("threads", 2**31)
+        tf_checks._check_threads("threads", 2**31)
 
 
 def test_scipy_tail_with_a_frozen_block_warns_nothing():

@@ -18,6 +18,7 @@ from solvable.models import kunin
 torch = pytest.importorskip("torch")
 from numerics import torch_flow  # noqa: E402  (needs torch)
 from numerics.models import SingleNeuron  # noqa: E402  (needs torch)
+from numerics.torch_flow import tableau as tf_tableau  # noqa: E402
 
 F64 = torch.float64
 
@@ -55,12 +56,12 @@ def test_integrate_takes_time_zero_and_later_times():
 def _minimal_run(row: np.ndarray) -> tuple[int, int]:
     """The shortest run of slots (in torch_flow's slot order) holding every stage of
     ``row`` with a nonzero coefficient."""
-    slots = [torch_flow._STAGE_SLOT[k] for k in range(torch_flow._STAGES) if row[k] != 0]
+    slots = [tf_tableau._STAGE_SLOT[k] for k in range(tf_tableau._STAGES) if row[k] != 0]
     return min(slots), max(slots) + 1
 
 
 def test_each_dop853_combination_reads_only_the_run_of_its_nonzero_stages():
-    """The layout comment of numerics/torch_flow.py: with the stages in the slot order
+    """The layout comment of numerics/torch_flow/tableau.py: with the stages in the slot order
     (2, 1, 0, 3, ...), every combination (the stage states, the new state and the error
     estimate) reads one run of consecutive slots, 72 stage reads per step instead of 90.
     Each run is the shortest one covering its row's nonzero coefficients of scipy's DOP853
@@ -71,21 +72,21 @@ def test_each_dop853_combination_reads_only_the_run_of_its_nonzero_stages():
     from scipy.integrate._ivp.rk import DOP853
 
     S = DOP853.n_stages  # 12; stage 12 (FSAL) is not in the buffer
-    order = torch_flow._SLOT_STAGE
+    order = tf_tableau._SLOT_STAGE
     runs = []
     for s in range(1, S):
-        lo, hi, coef = torch_flow._STAGE_RUNS[s - 1]
+        lo, hi, coef = tf_tableau._STAGE_RUNS[s - 1]
         assert (lo, hi) == _minimal_run(DOP853.A[s, :S]), s
         assert np.array_equal(coef, [DOP853.A[s, k] for k in order[lo:hi]]), s
         runs.append(hi - lo)
-    lo, hi, coef = torch_flow._B_RUN
+    lo, hi, coef = tf_tableau._B_RUN
     assert (lo, hi) == _minimal_run(DOP853.B[:S])
     assert np.array_equal(coef, [DOP853.B[k] for k in order[lo:hi]])
     runs.append(hi - lo)
     either = (DOP853.E3[:S] != 0) | (DOP853.E5[:S] != 0)
-    lo, hi = torch_flow._E_LO, torch_flow._E_HI
+    lo, hi = tf_tableau._E_LO, tf_tableau._E_HI
     assert (lo, hi) == _minimal_run(either.astype(float))
-    for row, E in zip(torch_flow._E_ROWS, (DOP853.E5, DOP853.E3), strict=True):
+    for row, E in zip(tf_tableau._E_ROWS, (DOP853.E5, DOP853.E3), strict=True):
         assert np.array_equal(row, [E[k] for k in order[lo:hi]])
     runs.append(hi - lo)
     assert sum(runs) == 72, runs
@@ -115,7 +116,7 @@ class _Relax:
 
 
 def test_a_step_that_overflows_is_rejected_and_the_flow_recovers():
-    """numerics/torch_flow.py: "a step that overflows (or meets NaN) is rejected like a
+    """numerics/torch_flow/dop853.py: "a step that overflows (or meets NaN) is rejected like a
     too-large one" -- that step only, each batch element on its own: the flow goes on
     with a smaller step and reaches the exact solution.  From ``a0 = -100, -150, -200`` to
     ``t = 201, 300`` some attempted steps overflow (asserted, so the test exercises the

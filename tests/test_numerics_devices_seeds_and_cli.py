@@ -21,6 +21,7 @@ from numerics import lazy_width as lw
 from numerics import node_scaling_experiment as ex
 from numerics import ntg_sampling, sweeps
 from numerics.models import WideTwoLayer
+from numerics.node_scaling_experiment import cli as ex_cli
 
 
 # ---------------------------------------------------------------------------
@@ -113,7 +114,7 @@ def test_node_scaling_quick_run_uses_the_sizes_its_help_states(monkeypatch, tmp_
     # numerics/node_scaling_experiment.py:887:core/NumberReplacer:572 (quick n 20 -> 21)
     # --help: "seconds: n=20, d=10, m=100, 60 steps".  The experiment itself is faked (its
     # results are tested elsewhere): only the sizes main() passes are checked here.
-    (help_text,) = [a.help for a in ex._parser()._actions if "--quick" in a.option_strings]
+    (help_text,) = [a.help for a in ex_cli._parser()._actions if "--quick" in a.option_strings]
     stated = {k: int(v) for k, v in re.findall(r"\b(n|d|m)=(\d+)", help_text)}
     (steps,) = re.findall(r"(\d+) steps", help_text)
     assert set(stated) == {"n", "d", "m"}
@@ -123,8 +124,8 @@ def test_node_scaling_quick_run_uses_the_sizes_its_help_states(monkeypatch, tmp_
         seen.update(kw)
         return {"summary": {}}
 
-    monkeypatch.setattr(ex, "section_8_1_1", fake_section)
-    monkeypatch.setattr(ex, "plot_section_8_1_1", lambda res, path: None)
+    monkeypatch.setattr(ex_cli, "section_8_1_1", fake_section)
+    monkeypatch.setattr(ex_cli, "plot_section_8_1_1", lambda res, path: None)
     assert ex.main(["--out", str(tmp_path), "--quick", "--part", "8.1.1"]) == 0
     assert (seen["n"], seen["d"], tuple(seen["widths"]), seen["steps"]) == (
         stated["n"],

@@ -13,6 +13,7 @@ import pytest
 
 import numerics
 from numerics import torch_flow
+from numerics.torch_flow import dop853 as tf_dop853
 from solvable.models import xu_ziyin as xz
 
 
@@ -70,8 +71,8 @@ MIB = 2**20
 def _tile_bytes(batch: int, N: int, workers: int) -> list[int]:
     """The bytes of each CPU tile's stage buffer and scratch (``_TILE_ARRAYS`` float64
     arrays of ``(tile, N)``, as :data:`numerics.torch_flow.TILE_BYTES` describes them)."""
-    per_row = torch_flow._TILE_ARRAYS * N * 8
-    spans = torch_flow._tile_spans(batch, per_row, True, workers)
+    per_row = tf_dop853._TILE_ARRAYS * N * 8
+    spans = tf_dop853._tile_spans(batch, per_row, True, workers)
     return [(b - a) * per_row for a, b in spans]
 
 
@@ -87,5 +88,5 @@ def test_cpu_tiles_lie_in_the_measured_fast_range(workers):
     sizes = _tile_bytes(100_000, N, workers)
     # the tiles the workers step at once: more than 8 MiB, at most 128 MiB together
     assert 8 * MIB < min(sizes) * workers and max(sizes) * workers <= 128 * MIB
-    small = 8 * MIB // (torch_flow._TILE_ARRAYS * N * 8)  # rows that fit in 8 MiB: 240
+    small = 8 * MIB // (tf_dop853._TILE_ARRAYS * N * 8)  # rows that fit in 8 MiB: 240
     assert len(_tile_bytes(small, N, workers)) == workers

@@ -14,6 +14,8 @@ import torch
 
 import numerics
 from numerics import models, scipy_ode, torch_flow
+from numerics.torch_flow import field as tf_field
+from numerics.torch_flow import layout as tf_layout
 from solvable._core.tolerance import relative_error
 from solvable.models import xu_ziyin as xz
 
@@ -52,8 +54,8 @@ def test_torch_step_control_is_scipys_dop853():
     from scipy.integrate import solve_ivp
 
     model, p = _model(), _params()
-    packing = torch_flow._Packing(model, p)
-    field = torch_flow._field(model, packing)
+    packing = tf_layout._Packing(model, p)
+    field = tf_field._field(model, packing)
     y0 = packing.pack(p)[0].numpy()
     for T in (1.0, 3.0):
         sol = solve_ivp(lambda _t, y: field(torch.tensor(y)[None])[0].numpy(), (0.0, T), y0,

@@ -23,6 +23,9 @@ from solvable.verification.confirmations import linearisation as clin
 
 torch = pytest.importorskip("torch")
 from numerics import torch_flow  # noqa: E402
+from numerics.torch_flow import field as tf_field  # noqa: E402
+from numerics.torch_flow import fixed_point as tf_fixed_point  # noqa: E402
+from numerics.torch_flow import layout as tf_layout  # noqa: E402
 
 
 # ---------------------------------------------------------------------------
@@ -58,14 +61,14 @@ def test_torch_linear_tail_is_the_exact_flow_of_a_quadratic_loss_at_any_rates():
     model = _Quadratic(H)
     theta = rng.standard_normal((3, 4))
     params = {"a": torch.as_tensor(theta[:, :2]), "b": torch.as_tensor(theta[:, 2:])}
-    packing = torch_flow._Packing(model, params)
+    packing = tf_layout._Packing(model, params)
     y = packing.pack(params)
-    f = torch_flow._field(model, packing)
+    f = tf_field._field(model, packing)
     B = y.shape[0]
     t = torch.zeros(B, dtype=torch.float64)
     atol_b = torch.full((B, 1), 1e-13, dtype=torch.float64)
     due = torch.ones(B, dtype=torch.bool)
-    _, tail = torch_flow._fixed_point(model, packing, f, y, f(y), due, t,
+    _, tail = tf_fixed_point._fixed_point(model, packing, f, y, f(y), due, t,
                                       torch.tensor(1e6, dtype=torch.float64), 1e-10,
                                       atol_b)  # fmt: skip
     eta = np.array([0.5, 0.5, 2.0, 2.0])

@@ -20,6 +20,9 @@ from test_tails_sweeps_and_defaults import _Quadratic  # L = theta^T H theta / 2
 
 import numerics
 from numerics import measures, models, torch_flow
+from numerics.torch_flow import dop853 as tf_dop853
+from numerics.torch_flow import field as tf_field
+from numerics.torch_flow import layout as tf_layout
 from solvable._core.tolerance import relative_error
 from solvable.models import kunin
 from solvable.models import xu_ziyin as xz
@@ -246,8 +249,8 @@ def test_block_major_tiles_hold_the_rows(shapes, batch, tile, seed):
     gen = torch.Generator().manual_seed(seed)
     p = {f"b{k}": torch.randn((batch, *s), generator=gen, dtype=F64) for k, s in enumerate(shapes)}
     model = _Blocks(shapes)
-    packing = torch_flow._Packing(model, p)
-    tiles = torch_flow._Tiles(packing, [(a, min(a + tile, batch)) for a in range(0, batch, tile)])
+    packing = tf_layout._Packing(model, p)
+    tiles = tf_layout._Tiles(packing, [(a, min(a + tile, batch)) for a in range(0, batch, tile)])
     rows = packing.pack(p)
     flat = tiles.from_rows(rows)
     assert torch.equal(tiles.to_rows(flat), rows)
@@ -265,7 +268,7 @@ def test_block_major_tiles_hold_the_rows(shapes, batch, tile, seed):
 
 class _Coupled:
     """A small model with a scalar, a vector and a matrix block and the ``gradient_into``
-    hook of :func:`numerics.torch_flow._field_into`: ``e = s w^T M v - 1``,
+    hook of :func:`numerics.torch_flow.field._field_into`: ``e = s w^T M v - 1``,
     ``L = e^2 / 2 + |v|^2 / 20``; ``dL/ds = e w^T M v``, ``dL/dv = e s M^T w + v / 10``,
     ``dL/dM = e s w v^T``.  Records what the hook is given."""
 
@@ -308,14 +311,14 @@ def _coupled_params(batch=6, seed=4):
 def _hook_on_both_layouts(model, p):
     """The hook's field on a batch of 6 with steps h folded in, on the row-major state and
     on block-major tiles of 4 elements, and autograd's field times h: (rows, tiles, want)."""
-    packing = torch_flow._Packing(model, p)
+    packing = tf_layout._Packing(model, p)
     y = packing.pack(p)
-    auto = torch_flow._field(model, packing, autograd=True)(y)
+    auto = tf_field._field(model, packing, autograd=True)(y)
     h = torch.linspace(0.01, 0.05, 6, dtype=F64)
-    into = torch_flow._field_into(model, packing)
+    into = tf_field._field_into(model, packing)
     rows = torch.empty_like(y)
     into(y, rows, packing.coefficients(h), packing.row_views)
-    tiles = torch_flow._Tiles(packing, [(0, 4), (4, 6)])
+    tiles = tf_layout._Tiles(packing, [(0, 4), (4, 6)])
     flat = tiles.from_rows(y)
     out = torch.empty_like(flat)
     for a, b in tiles.spans:
@@ -333,7 +336,7 @@ def test_gradient_into_is_the_field_on_both_layouts(drop):
     model = _Coupled(drop_coefficient=drop)
     p = _coupled_params()
     rows, tiled, want = _hook_on_both_layouts(model, p)
-    packing = torch_flow._Packing(model, p)
+    packing = tf_layout._Packing(model, p)
     y = packing.pack(p)
     for got in (rows, tiled):
         if drop:
@@ -341,7 +344,7 @@ def test_gradient_into_is_the_field_on_both_layouts(drop):
         else:
             torch.testing.assert_close(got, want, rtol=1e-14, atol=1e-16)
     model.calls.clear()
-    torch_flow._field(model, packing, autograd=True)(y)
+    tf_field._field(model, packing, autograd=True)(y)
     assert not model.calls  # autograd=True never asks the hook
 
 
@@ -462,18 +465,18 @@ def test_other_errors_are_not_swallowed_by_the_splitter():
 # gradients against the papers' flows
 # ---------------------------------------------------------------------------
 def _autograd_rhs(model, p):
-    packing = torch_flow._Packing(model, p)
-    return torch_flow._field(model, packing, autograd=True)(packing.pack(p)), packing
+    packing = tf_layout._Packing(model, p)
+    return tf_field._field(model, packing, autograd=True)(packing.pack(p)), packing
 
 
 def test_hand_written_gradient_is_autograd():
     case = xz.case("generic")
     model = _xz_model(case)
     p = torch_flow.initialise({"u": (5,), "W": (5, 2)}, 4, seed=9, device="cpu")
-    packing = torch_flow._Packing(model, p)
+    packing = tf_layout._Packing(model, p)
     y = packing.pack(p)
-    hand = torch_flow._field(model, packing)(y)
-    auto = torch_flow._field(model, packing, autograd=True)(y)
+    hand = tf_field._field(model, packing)(y)
+    auto = tf_field._field(model, packing, autograd=True)(y)
     torch.testing.assert_close(hand, auto, rtol=1e-14, atol=1e-15)  # the same sums
 
 
@@ -859,7 +862,7 @@ def test_dop853_takes_scipys_steps():
     model, p = _spread_batch()
     T, rtol = 2.0, 1e-10
     res = torch_flow.gradient_flow(model, p, [T], rtol=rtol)
-    f = torch_flow._field(model, torch_flow._Packing(model, p))
+    f = tf_field._field(model, tf_layout._Packing(model, p))
     for b in range(5):
         z0 = torch.cat([p["u"][b], p["W"][b].ravel()])
 
@@ -881,7 +884,7 @@ def test_dop853_takes_scipys_steps():
 def _tile_bytes(rows):
     """A :data:`numerics.torch_flow.TILE_BYTES` that gives tiles of ``rows`` elements of
     ``_spread_batch`` (N = 9 float64 entries)."""
-    return rows * torch_flow._TILE_ARRAYS * 9 * 8
+    return rows * tf_dop853._TILE_ARRAYS * 9 * 8
 
 
 @pytest.mark.parametrize("tile_rows", [1, 2])
@@ -906,7 +909,7 @@ def test_tiles_give_the_numbers_of_one_tile(monkeypatch, tile_rows):
     model, p = _spread_batch()
     times = [0.5, 3.0]
     whole = torch_flow.gradient_flow(model, p, times, rtol=1e-11, workers=1)
-    monkeypatch.setattr(torch_flow, "TILE_BYTES", _tile_bytes(tile_rows))
+    monkeypatch.setattr(tf_dop853, "TILE_BYTES", _tile_bytes(tile_rows))
     tiled = torch_flow.gradient_flow(model, p, times, rtol=1e-11, workers=1)
     assert int((whole.steps - tiled.steps).abs().max()) <= 1
     for k in ("u", "W"):
@@ -924,7 +927,7 @@ def test_tiles_give_the_steps_of_one_tile_to_rounding(monkeypatch, tile_rows):
     model, p = _spread_batch()
     times = [0.1, 0.5]
     whole = torch_flow.gradient_flow(model, p, times, rtol=1e-11, workers=1)
-    monkeypatch.setattr(torch_flow, "TILE_BYTES", _tile_bytes(tile_rows))
+    monkeypatch.setattr(tf_dop853, "TILE_BYTES", _tile_bytes(tile_rows))
     tiled = torch_flow.gradient_flow(model, p, times, rtol=1e-11, workers=1)
     assert torch.equal(whole.steps, tiled.steps) and torch.equal(whole.rejected, tiled.rejected)
     assert int(whole.rejected.sum()) > 0  # the partial accepts of the tiles are exercised
@@ -939,26 +942,26 @@ def test_tile_spans_cover_the_batch_evenly(batch, per_row, workers):
     most one, each within TILE_BYTES / workers (unless one element is larger), the fewest
     such, rounded up to a multiple of ``workers`` where the batch has that many elements
     (so that the workers finish a step together); on CUDA one tile."""
-    spans = torch_flow._tile_spans(batch, per_row, True, workers)
+    spans = tf_dop853._tile_spans(batch, per_row, True, workers)
     assert spans[0][0] == 0 and spans[-1][1] == batch
     assert all(a < b for a, b in spans)
     assert all(b0 == a1 for (_, b0), (a1, _) in itertools.pairwise(spans))
     sizes = [b - a for a, b in spans]
     assert max(sizes) - min(sizes) <= 1
-    budget = torch_flow.TILE_BYTES // workers
+    budget = tf_dop853.TILE_BYTES // workers
     per_tile = max(1, budget // per_row)
     assert max(sizes) <= per_tile
     fewest = -(-batch // per_tile)
     want = min(batch, -(-fewest // workers) * workers)
     assert len(spans) == want
-    assert torch_flow._tile_spans(batch, per_row, False, workers) == [(0, batch)]
+    assert tf_dop853._tile_spans(batch, per_row, False, workers) == [(0, batch)]
 
 
 def _run_on_fixed_tiles(monkeypatch, spans, model=None, **kw):
     """_spread_batch on the given tiles, each worker's share allowed to be small."""
     model_, p = _spread_batch(batch=7)
-    monkeypatch.setattr(torch_flow, "_tile_spans", lambda *_a: list(spans))
-    monkeypatch.setattr(torch_flow, "MIN_WORKER_ENTRIES", 1)
+    monkeypatch.setattr(tf_dop853, "_tile_spans", lambda *_a: list(spans))
+    monkeypatch.setattr(tf_dop853, "MIN_WORKER_ENTRIES", 1)
     return torch_flow.gradient_flow(model or model_, p, [0.5, 3.0], rtol=1e-11, **kw)
 
 
@@ -1013,8 +1016,8 @@ def test_workers_share_only_a_batch_large_enough(monkeypatch):
         s = case.setup
         model = _ThreadRecorder(_f(s.x), float(s.y), float(s.gamma), float(s.eta_u),
                                 float(s.eta_w))  # fmt: skip
-        monkeypatch.setattr(torch_flow, "MIN_WORKER_ENTRIES", minimum)
-        monkeypatch.setattr(torch_flow, "_tile_spans", lambda *_a: [(0, 3), (3, 7)])
+        monkeypatch.setattr(tf_dop853, "MIN_WORKER_ENTRIES", minimum)
+        monkeypatch.setattr(tf_dop853, "_tile_spans", lambda *_a: [(0, 3), (3, 7)])
         _, p = _spread_batch(batch=7)
         torch_flow.gradient_flow(model, p, [0.5], rtol=1e-10, workers=2)
         return {name.split("_")[0] for name in model.threads}
@@ -1040,7 +1043,7 @@ def test_workers_threshold_is_the_documented_512_kib(monkeypatch):
         model = _ThreadRecorder(_f(s.x), float(s.y), float(s.gamma), float(s.eta_u),
                                 float(s.eta_w))  # fmt: skip
         half = batch // 2
-        monkeypatch.setattr(torch_flow, "_tile_spans", lambda *_a: [(0, half), (half, batch)])
+        monkeypatch.setattr(tf_dop853, "_tile_spans", lambda *_a: [(0, half), (half, batch)])
         p = torch_flow.initialise({"u": (3,), "W": (3, 2)}, batch, seed=0, device="cpu")
         torch_flow.gradient_flow(model, p, [0.01], rtol=1e-8, workers=2)
         return {name.split("_")[0] for name in model.threads}
@@ -1084,7 +1087,7 @@ def test_fixed_point_test_runs_exactly_where_batch_times_n_squared_fits(monkeypa
     bound at 32 and N = 4, a batch of 2 (32 entries) takes the fixed-point test (finite
     fixed_point_t) and a batch of 3 (48) integrates to the end (NaN), though 3 + 4^2 = 19
     is below the bound (a sum for the product would test it)."""
-    monkeypatch.setattr(torch_flow, "FIXED_POINT_MAX_ENTRIES", 32)
+    monkeypatch.setattr(tf_dop853, "FIXED_POINT_MAX_ENTRIES", 32)
     rng = np.random.default_rng(5)
     Q = np.linalg.qr(rng.standard_normal((4, 4)))[0]
     model = _Quadratic(Q @ np.diag([0.5, 1.0, 1.5, 2.5]) @ Q.T)

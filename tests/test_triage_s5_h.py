@@ -19,6 +19,7 @@ from test_tails_sweeps_and_defaults import _Quadratic  # L = theta^T H theta / 2
 
 from numerics import node_scaling_experiment as nse
 from numerics import torch_flow
+from numerics.node_scaling_experiment import cli as nse_cli
 from solvable.models import kunin
 from solvable.models import piecewise_linear as pl
 
@@ -38,7 +39,7 @@ def test_node_scaling_cli_defaults_are_section_8_1_1_defaults():
     """The command line's defaults (steps, widths, repeats, lr) run section_8_1_1 at its own
     documented defaults (the reduced Section 8.1.1 run)."""
     # mutant key: numerics/node_scaling_experiment.py:870:core/NumberReplacer:563
-    args = nse._parser().parse_args(["--out", "unused"])
+    args = nse_cli._parser().parse_args(["--out", "unused"])
     defaults = inspect.signature(nse.section_8_1_1).parameters
     assert args.steps == defaults["steps"].default
     assert tuple(args.widths) == tuple(defaults["widths"].default)

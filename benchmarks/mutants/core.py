@@ -163,7 +163,7 @@ MUTANTS = [
         name="core.dop853_error_exponent",
         seed="core",
         backend="torch",
-        file="numerics/torch_flow.py",
+        file="numerics/torch_flow/tableau.py",
         old="_ERROR_EXPONENT = -1.0 / 8.0  # DOP853: error ~ h^8",
         new="_ERROR_EXPONENT = -1.0 / 5.0  # DOP853: error ~ h^8",
         why="step-size controller with RK45's exponent -1/5 instead of DOP853's -1/8",

@@ -210,7 +210,7 @@ MUTANTS = [
         name="experiment_checks.experiment_argv_plain_parser",
         seed="000",
         backend="torch",
-        file="numerics/node_scaling_experiment.py",
+        file="numerics/node_scaling_experiment/cli.py",
         old="p = _Parser(",
         new="p = argparse.ArgumentParser(",
         why=(
@@ -226,7 +226,7 @@ MUTANTS = [
         name="experiment_checks.experiment_result_items_unchecked",
         seed="000",
         backend="torch",
-        file="numerics/node_scaling_experiment.py",
+        file="numerics/node_scaling_experiment/checks.py",
         old="missing = [k for k in (*keys, items) if k not in result]",
         new="missing = [k for k in keys if k not in result]",
         why=(
@@ -241,7 +241,7 @@ MUTANTS = [
         name="experiment_checks.kernel_gd_record_steps_uncapped",
         seed="000",
         backend="numpy",
-        file="numerics/node_scaling_experiment.py",
+        file="numerics/node_scaling_experiment/kernel.py",
         old='steps = np.array(_ints("record_steps", listed, 0, MAX_STEPS), dtype=np.int64)',
         new='steps = np.array(_ints("record_steps", listed, 0), dtype=np.int64)',
         why=(
@@ -258,7 +258,7 @@ MUTANTS = [
         name="experiment_checks.single_relu_data_seed_offset_forgotten",
         seed="000",
         backend="torch",
-        file="numerics/node_scaling_experiment.py",
+        file="numerics/node_scaling_experiment/figure_2.py",
         old='_int("data_seed", data_seed, 0, nb.INT64_MAX - 1000 * repeats)',
         new='_int("data_seed", data_seed, 0, nb.INT64_MAX)',
         why=(

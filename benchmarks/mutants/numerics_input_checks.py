@@ -192,7 +192,7 @@ MUTANTS = [
         name="numerics_checks.torch_pace_ignores_due",
         seed="core",
         backend="torch",
-        file="numerics/torch_flow.py",
+        file="numerics/torch_flow/dop853.py",
         old="slow = due & (pace_mean > 0) & positive & ~grew & (left > budget)",
         new="slow = (pace_mean > 0) & positive & ~grew & (left > budget)",
         why=(

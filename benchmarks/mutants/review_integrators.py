@@ -1,5 +1,5 @@
 """Mutants of the independent integrators (``numerics/mp.py``, ``numerics/scipy_ode.py``,
-``numerics/torch_flow.py``), written by an outside reviewer who had not read the tests, nor
+``numerics/torch_flow/``), written by an outside reviewer who had not read the tests, nor
 the existing mutant tables, nor the docs.
 
 They cover the Taylor engine's error control (one Taylor order instead of the last two; the
@@ -67,7 +67,7 @@ MUTANTS = [
         name="review.integrators.torch_rtol_floor_inclusive",
         seed="core",
         backend="torch",
-        file="numerics/torch_flow.py",
+        file="numerics/torch_flow/flow.py",
         old="if rtol < floor:",
         new="if rtol <= floor:",
         why="gradient_flow refuses rtol == min_rtol(dtype), the documented smallest valid "
@@ -79,7 +79,7 @@ MUTANTS = [
         name="review.integrators.torch_error_norm_skips_first_block",
         seed="core",
         backend="torch",
-        file="numerics/torch_flow.py",
+        file="numerics/torch_flow/dop853.py",
         old="for k, block in enumerate(em_blocks):",
         new="for k, block in enumerate(em_blocks[1:]):",
         why="DOP853's error norm ignores the first block (a for kunin, u for xu_ziyin); kunin "

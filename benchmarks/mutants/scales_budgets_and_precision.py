@@ -93,7 +93,7 @@ MUTANTS = [
         name="budgets.torch_pace_without_margin",
         seed="core",
         backend="torch",
-        file="numerics/torch_flow.py",
+        file="numerics/torch_flow/dop853.py",
         old="    budget = (max_steps - used).to(t.dtype) * PACE_MARGIN  # float: no int64 overflow",
         new="    budget = (max_steps - used).to(t.dtype)  # float: no int64 overflow",
         why=(
@@ -110,7 +110,7 @@ MUTANTS = [
         name="budgets.torch_shrink_hint_inverted",
         seed="core",
         backend="torch",
-        file="numerics/torch_flow.py",
+        file="numerics/torch_flow/dop853.py",
         old=(
             "        if bool(mean[k] < pace_mean[k] / 2):  # the steps shrink by half or more "
             "per window"
@@ -131,7 +131,7 @@ MUTANTS = [
         name="budgets.torch_pace_from_zero",
         seed="core",
         backend="torch",
-        file="numerics/torch_flow.py",
+        file="numerics/torch_flow/dop853.py",
         old="    mean = (t - pace_t) / PACE_WINDOW",
         new="    mean = t / PACE_WINDOW",
         why=(

@@ -90,7 +90,7 @@ MUTANTS = [
         name="global_convergence.experiment_gradient_without_sqrt_d",
         seed="000",
         backend="torch",
-        file="numerics/node_scaling_experiment.py",
+        file="numerics/node_scaling_experiment/network.py",
         old="            coef = r[:, :, None] * dsigma(Z) * sa / math.sqrt(X.shape[-1])",
         new="            coef = r[:, :, None] * dsigma(Z) * sa",
         why="the experiments' hand-written torch gradient of (5) without the 1/sqrt(d)",

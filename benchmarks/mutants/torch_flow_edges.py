@@ -4,7 +4,7 @@ it ``err = 0`` gives ``inf``, which the next line replaces by ``_MAX_FACTOR``, a
 1e-300`` gives a factor above ``_MAX_FACTOR``, clamped to it: an equivalent change (it only
 keeps an ``inf`` out of an overridden branch).  Format: see ``benchmarks/mutation.py``."""
 
-_TF = "numerics/torch_flow.py"
+_TF = "numerics/torch_flow/dop853.py"
 
 MUTANTS = [
     dict(

@@ -1,4 +1,4 @@
-"""Mutants of the fast batched DOP853 of ``numerics/torch_flow.py`` (issue 17): the stage
+"""Mutants of the fast batched DOP853 of ``numerics/torch_flow/`` (issue 17): the stage
 buffer with the step folded in, the runs of slots combined by one matrix product, the
 error estimate as one (2, m) product, the tiles of the batch and the swap of the state
 buffers; the block-major state of the tiles (contiguous blocks, per-block error sums,
@@ -16,7 +16,7 @@ MUTANTS = [
         name="core.dop853_stage_slot",
         seed="core",
         backend="torch",
-        file="numerics/torch_flow.py",
+        file="numerics/torch_flow/dop853.py",
         old="bind(st, Kt[_STAGE_SLOT[s]], vs)",
         new="bind(st, Kt[s], vs)",
         why="stage s written to slot s, not to its slot in the permuted stage buffer (stage "
@@ -28,7 +28,7 @@ MUTANTS = [
         name="core.dop853_error_rows_swapped",
         seed="core",
         backend="torch",
-        file="numerics/torch_flow.py",
+        file="numerics/torch_flow/tableau.py",
         old="for row in (_dop.E5, _dop.E3)])",
         new="for row in (_dop.E3, _dop.E5)])",
         why="the fifth- and third-order error estimates swapped in the (2, m) error product",
@@ -39,7 +39,7 @@ MUTANTS = [
         name="core.dop853_swap_without_field",
         seed="core",
         backend="torch",
-        file="numerics/torch_flow.py",
+        file="numerics/torch_flow/dop853.py",
         old="                fy, f_new = f_new, fy\n",
         new="",
         why="when every element accepts, the state buffers are swapped but the field of the "
@@ -53,7 +53,7 @@ MUTANTS = [
         name="core.dop853_block_views_row_major",
         seed="core",
         backend="torch",
-        file="numerics/torch_flow.py",
+        file="numerics/torch_flow/layout.py",
         old="        return [flat[n * sl.start : n * sl.stop].view(n, *s)\n",
         new="        return [flat.view(n, -1)[:, sl].reshape(n, *s)\n",
         why="the block-major tile read as if it were row-major (n, N): the model gets the "
@@ -65,7 +65,7 @@ MUTANTS = [
         name="core.dop853_error_sum_last_block",
         seed="core",
         backend="torch",
-        file="numerics/torch_flow.py",
+        file="numerics/torch_flow/dop853.py",
         old="                    sm.add_(block.sum(2))",
         new="                    torch.sum(block, 2, out=sm)",
         why="the error norm's per-element sum overwritten block by block instead of added "
@@ -77,7 +77,7 @@ MUTANTS = [
         name="core.dop853_accept_mask_first_tile",
         seed="core",
         backend="torch",
-        file="numerics/torch_flow.py",
+        file="numerics/torch_flow/layout.py",
         old="            m = mask[a:b, None]",
         new="            m = mask[: b - a, None]",
         why="a partial accept applies the first tile's decisions to every tile",
@@ -88,7 +88,7 @@ MUTANTS = [
         name="core.dop853_hook_on_autograd_path",
         seed="core",
         backend="torch",
-        file="numerics/torch_flow.py",
+        file="numerics/torch_flow/field.py",
         old='    hook = None if autograd else getattr(model, "gradient_into", None)',
         new='    hook = getattr(model, "gradient_into", None)',
         why="autograd=True (the reference field the hand-written gradients are tested "
@@ -100,7 +100,7 @@ MUTANTS = [
         name="core.dop853_workers_share_a_buffer",
         seed="core",
         backend="torch",
-        file="numerics/torch_flow.py",
+        file="numerics/torch_flow/dop853.py",
         old="        n, w = b - a, i % n_workers",
         new="        n, w = b - a, 0",
         why="every worker steps its tiles in the first worker's stage buffer and scratch: "
@@ -112,7 +112,7 @@ MUTANTS = [
         name="core.dop853_workers_mkl_threads",
         seed="core",
         backend="torch",
-        file="numerics/torch_flow.py",
+        file="numerics/torch_flow/dop853.py",
         old='            n_workers, thread_name_prefix="dop853", '
         "initializer=torch.set_num_threads,\n"
         "            initargs=(torch.get_num_threads(),))  # fmt: skip",
@@ -126,7 +126,7 @@ MUTANTS = [
         name="core.dop853_plan_parity_fixed",
         seed="core",
         backend="torch",
-        file="numerics/torch_flow.py",
+        file="numerics/torch_flow/dop853.py",
         old="                par = 1 - par\n",
         new="",
         why="after the state buffers trade places, the tiles keep stepping through the views "
@@ -138,7 +138,7 @@ MUTANTS = [
         name="core.dop853_workers_threshold_ignored",
         seed="core",
         backend="torch",
-        file="numerics/torch_flow.py",
+        file="numerics/torch_flow/dop853.py",
         old="    workers = max(1, min(workers, B * N // MIN_WORKER_ENTRIES))",
         new="    workers = max(1, workers)",
         why="the workers share any batch, however small (up to 3x slower there)",

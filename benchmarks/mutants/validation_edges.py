@@ -201,7 +201,7 @@ MUTANTS = [
         name="validation.torch_flow_bfloat16_accepted",
         seed="core",
         backend="torch",
-        file="numerics/torch_flow.py",
+        file="numerics/torch_flow/flow.py",
         old="    if work not in (torch.float32, torch.float64):\n",
         new="    if work == torch.float16:\n",
         why="only float16 is refused as a working dtype: gradient_flow(model, params, times, "
