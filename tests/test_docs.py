@@ -218,3 +218,18 @@ def test_complete_build(tmp_path):
     out = tmp_path / "html"
     build(out, execute=True, images=True)
     check_pages(out, executed=True, images=True)
+
+
+def test_the_api_index_files_each_module_under_its_layer_folder():
+    ext = _extension()
+    assert ext.layer("solvable") == "models"  # the package face, with the models
+    assert ext.layer("solvable._core") == ext.layer("solvable._core.numbers") == "core"
+    assert ext.layer("solvable.models.kunin") == "models"
+    assert ext.layer("solvable.models.kunin.wide") == "models"  # a model package's file
+    assert ext.layer("numerics.torch_flow") == "numerics"
+    assert ext.layer("solvable.verification.cli") == "verification"
+    assert ext.layer("solvable.verification.confirmations.kunin") == "verification"
+    with pytest.raises(ValueError, match="no layer"):
+        ext.layer("solvable.stray")
+    for module in ext.public_modules():  # every page has a section
+        assert ext.layer(module) in ext.LAYERS

@@ -6,8 +6,10 @@ folders: ``solvable.<model>`` is ``solvable.models.<model>`` and ``solvable.theo
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import subprocess
 import sys
+import types
 
 import pytest
 
@@ -76,3 +78,21 @@ def test_the_finder_maps_names_at_dot_boundaries_only():
 def test_one_finder_however_often_solvable_is_reloaded():
     importlib.reload(solvable)
     assert sum(isinstance(f, AliasFinder) for f in sys.meta_path) == 1
+
+
+@pytest.mark.parametrize("name", MODELS)
+def test_no_file_of_a_model_package_hides_a_public_name(name):
+    """Importing ``pkg.sub`` binds ``sub`` on ``pkg``: a file named like a public function
+    (``kunin/claims.py`` beside ``kunin.claims()``) would replace the function by the module
+    as soon as anything imports that file, and a monkeypatch of it would do nothing."""
+    package = importlib.import_module(f"solvable.models.{name}")
+    if not hasattr(package, "__path__"):
+        return  # a single-file model
+    files = {info.name for info in pkgutil.iter_modules(package.__path__)}
+    for sub in files:
+        importlib.import_module(f"{package.__name__}.{sub}")
+    public = set(getattr(package, "__all__", ())) | {"MODEL", "claims", "errata", "laws"}
+    clash = sorted(n for n in public & files)
+    assert not clash, f"{package.__name__}: files named like public names: {clash}"
+    assert all(not isinstance(getattr(package, n), types.ModuleType)
+               for n in public if hasattr(package, n))  # fmt: skip

@@ -38,7 +38,6 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
-import solvable
 from solvable.verification import figures, theorems
 from solvable.verification.errata import ERRATA
 
@@ -116,20 +115,25 @@ def api_page(module: str) -> str:
 
 
 def layer(module: str) -> str:
-    """The layer of ``module`` (README, "What is in it"): core, models, numerics or
-    verification."""
-    if module == "solvable._core" or module.startswith("solvable._core."):
-        return "core"
-    if module.startswith("numerics"):
-        return "numerics"
-    if module.removeprefix("solvable.") in solvable._MODEL_MODULES:
+    """The layer of ``module`` (docs/contributing.md, "The layers"): its folder, core
+    (``solvable/_core``), models (``solvable/models``), numerics or verification
+    (``solvable/verification``); the package face ``solvable`` is listed with the models."""
+    for name, package in (
+        ("core", "solvable._core"),
+        ("models", "solvable.models"),
+        ("numerics", "numerics"),
+        ("verification", "solvable.verification"),
+    ):
+        if module == package or module.startswith(package + "."):
+            return name
+    if module == "solvable":
         return "models"
-    return "verification"
+    raise ValueError(f"{module} is in no layer folder")
 
 
 LAYERS = {
     "core": "Layer 0, knows no model: numbers, backends, claims, tolerance, flows, ...",
-    "models": "Layer 1, one module per paper or model (the list ``solvable.MODELS``).",
+    "models": "Layer 1, one module or package per paper or model (``solvable.MODELS``).",
     "numerics": "Layer 2: the raw gradient flows, batched torch models, measures, experiments.",
     "verification": "Layer 3: the registries, the confirmations, figures, CLI, pytest oracle.",
 }
