@@ -18,7 +18,9 @@ import mpmath
 import numpy as np
 
 from numerics import lazy_width as lw
-from solvable.models import kernels, mirror_flow, xu_ziyin
+from solvable.models import mirror_flow, xu_ziyin
+from solvable.models.kernels import evaluators as kn_evaluators
+from solvable.models.kernels import numeric_checks as kn_checks
 from solvable.verification.confirmations import linearisation as clin
 from solvable.verification.confirmations import mirror_flow as cmf
 from solvable.verification.confirmations import ntg as cntg
@@ -149,8 +151,8 @@ def test_diagonal_evaluated_fails_on_the_supplementary_angle(monkeypatch):
     The evaluated angle phi = pi - theta with atan2's arguments swapped (``2 atan2(|u - v|,
     |u + v|)`` = theta: parallel rows read as antiparallel) gives K(x, x) = 0 and K(x, -2x)
     != 0: failed, in float64 (1e13 tolerances) and in mpmath (1e18 at 20 digits) each."""
-    assert kernels._diagonal_evaluated(dps=DPS).status == "confirmed"
-    real = kernels._evaluator
+    assert kn_checks._diagonal_evaluated(dps=DPS).status == "confirmed"
+    real = kn_evaluators._evaluator
 
     def supplementary(kind, backend, name="", k=0):
         fn = real(kind, backend, name, k)
@@ -159,8 +161,8 @@ def test_diagonal_evaluated_fails_on_the_supplementary_angle(monkeypatch):
         pi = np.pi if backend == "numpy" else mpmath.pi
         return lambda *args: pi - fn(*args)
 
-    monkeypatch.setattr(kernels, "_evaluator", supplementary)
-    v = kernels._diagonal_evaluated(dps=DPS)
+    monkeypatch.setattr(kn_evaluators, "_evaluator", supplementary)
+    v = kn_checks._diagonal_evaluated(dps=DPS)
     assert v.status == "failed" and v.max_error > FAR, v.detail
     f64, mp = (float(x) for x in re.search(r"float64 (\S+) x .* digits (\S+) x", v.detail).groups())
     assert f64 > FAR and mp > FAR, v.detail  # both halves fail, not only the worse one
@@ -170,14 +172,14 @@ def test_diagonal_evaluated_fails_on_a_cosine_clipped_below_one(monkeypatch):
     """kernel_numeric clipping the cosine to the float below 1 (a clip to ``[-1, 1)``, e.g.
     to keep arccos' derivative finite) moves theta at rho = 1 from 0 to sqrt(2 eps) ~ 2e-8,
     so K(x, x) by ~5e-9 relative: ~5e4 tolerances of 1e-13, failed."""
-    real = kernels._check_norms_cosine
+    real = kn_evaluators._check_norms_cosine
 
     def clipped(n1, n2, rho):
         a1, a2, r = real(n1, n2, rho)
         return a1, a2, np.minimum(r, np.nextafter(1.0, 0.0))
 
-    monkeypatch.setattr(kernels, "_check_norms_cosine", clipped)
-    v = kernels._diagonal_evaluated(dps=DPS)
+    monkeypatch.setattr(kn_evaluators, "_check_norms_cosine", clipped)
+    v = kn_checks._diagonal_evaluated(dps=DPS)
     # ~5e-9 relative over the 1e-13 float64 tolerance: 5e4 units; 1e3 leaves a factor 50
     assert v.status == "failed" and v.max_error > 1e3, v.detail
 
@@ -186,7 +188,7 @@ def test_diagonal_evaluated_fails_when_mpmath_evaluates_at_15_digits(monkeypatch
     """kernel_numeric(dps=30) and gram(dps=30) evaluating the generated mpmath form outside
     their ``workdps`` (at mpmath's default 15 digits: the precision silently lost) are right
     to ~1e-16 only: ~1e11 tolerances of 1e-28, failed (the float64 half is untouched)."""
-    real = kernels._evaluator
+    real = kn_evaluators._evaluator
 
     def at_15_digits(kind, backend, name="", k=0):
         fn = real(kind, backend, name, k)
@@ -199,8 +201,8 @@ def test_diagonal_evaluated_fails_when_mpmath_evaluates_at_15_digits(monkeypatch
 
         return low
 
-    monkeypatch.setattr(kernels, "_evaluator", at_15_digits)
-    v = kernels._diagonal_evaluated(dps=30)  # 30 digits: tolerance 1e-28 (the claim's default)
+    monkeypatch.setattr(kn_evaluators, "_evaluator", at_15_digits)
+    v = kn_checks._diagonal_evaluated(dps=30)  # 30 digits: tolerance 1e-28 (the claim's default)
     assert v.status == "failed" and v.max_error > FAR, v.detail
 
 

@@ -21,9 +21,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from solvable._core.flows import gradient, gradient_flow
-from solvable.models import kunin, mirror_flow, node_scaling, three_layer
+from solvable.models import kunin, mirror_flow, node_scaling
 from solvable.models import xu_ziyin as xz
 from solvable.models.linearisation import system as lin_system
+from solvable.models.three_layer import system as three_layer_system
 
 # Every model's flow builder at a small size (sp.diff, the reference, is quadratic in the
 # size of the loss: these take well under a second together).
@@ -33,8 +34,8 @@ FLOWS = {
     "kunin_wide": lambda: kunin.wide_flow(3, 2, 2, 2),
     "kunin_region": lambda: kunin.piecewise_linear_flow(2, 2, 2),
     "kunin_relu": lambda: kunin.piecewise_linear_flow(2, 2, 2, region=False),
-    "three_layer_relu_bias": lambda: three_layer._flow(2, 2, 2, True),
-    "three_layer_generic": lambda: three_layer._flow(2, 2, 2, False, "generic"),
+    "three_layer_relu_bias": lambda: three_layer_system._flow(2, 2, 2, True),
+    "three_layer_generic": lambda: three_layer_system._flow(2, 2, 2, False, "generic"),
     "mirror_flow": lambda: mirror_flow.diagonal_flow(2, 3),
     "linearisation_tanh": lambda: lin_system._flow(2, 2, 2, "tanh", False),
     "linearisation_swish_scale": lambda: lin_system._flow(2, 2, 2, "swish", True),

@@ -24,6 +24,9 @@ from solvable._core.geometry import row_norms
 from solvable._core.tolerance import Tolerance, error_in_units
 from solvable.models import kernels as kn
 from solvable.models import lazy_training
+from solvable.models.kernels import corrections as kn_corrections
+from solvable.models.kernels import numeric_checks as kn_numeric
+from solvable.models.kernels import proofs as kn_proofs
 from solvable.verification import theorems
 from solvable.verification.confirmations import kernels as confirm_kn
 
@@ -138,7 +141,7 @@ def test_parallel_and_antiparallel_inputs(init):
     n2 = float((x**2).sum())
     # K(x, x) from the definitions integrated directly (E[relu(<w, x>)^2], ...; no closed form)
     moments = {kn.A2: init.a_second_moment, kn.S2: init.w_variance}
-    direct = kn._diagonal_direct()
+    direct = kn_proofs._diagonal_direct()
     expected = {k: float(direct[k].subs(moments).subs(kn.N1, sp.sqrt(n2))) for k in kn.KERNELS}
     for k in kn.KERNELS:
         same = kn.gram(k, init, x, 2.5 * x)[0, 0]  # rho = 1
@@ -191,7 +194,7 @@ def test_numeric_validation():
 @pytest.mark.parametrize("init", INITS, ids=["lecture", "exercise"])
 @pytest.mark.parametrize("k", kn.KERNELS)
 def test_float64_vs_mpmath_two_precisions(init, k):
-    n1, n2, rho = kn._evaluator_points()
+    n1, n2, rho = kn_numeric._evaluator_points()
     f64 = kn.kernel_numeric(k, init, n1, n2, rho)
     lo = [kn.kernel_numeric(k, init, a, b, c, dps=20) for a, b, c in zip(n1, n2, rho, strict=True)]
     hi = [kn.kernel_numeric(k, init, a, b, c, dps=45) for a, b, c in zip(n1, n2, rho, strict=True)]
@@ -207,11 +210,11 @@ def test_float64_vs_mpmath_two_precisions(init, k):
 @pytest.mark.parametrize("init", INITS, ids=["lecture", "exercise"])
 @pytest.mark.parametrize("k", kn.KERNELS)
 def test_torch_evaluators_match_numpy(init, k):
-    n1, n2, rho = kn._evaluator_points()
+    n1, n2, rho = kn_numeric._evaluator_points()
     t = kn.kernel_torch(k, init, torch.tensor(n1), torch.tensor(n2), torch.tensor(rho))
     assert t.dtype == torch.float64
     assert error_in_units(t.numpy(), kn.kernel_numeric(k, init, n1, n2, rho), F64) <= 1
-    X = kn._evaluator_data()
+    X = kn_numeric._evaluator_data()
     gt = kn.gram_torch(k, init, torch.tensor(X))
     assert error_in_units(gt.numpy(), kn.gram(k, init, X), F64) <= 1
     # two different sets of inputs (rows of X against scaled, rotated rows): K(x_i, y_j)
@@ -287,9 +290,9 @@ def test_fourth_cumulant_claim_catches_a_relu_second_moment_off_by_the_half_line
         value = real(k, m, *rest)
         return 2 * value if (k, m) == (2, 0) and not rest else value
 
-    monkeypatch.setattr(kn, "relu_moment", wrong)
+    monkeypatch.setattr(kn_proofs, "relu_moment", wrong)
     assert sp.simplify(wrong(2, 0) - kn.S2 * kn.N1**2) == 0
-    verdict = kn._fourth_cumulant()
+    verdict = kn_proofs._fourth_cumulant()
     assert verdict.status != "proved", verdict.detail
 
 
@@ -308,9 +311,9 @@ def test_table_1_ntk_scaling_corrected_residual_catches_a_wrong_xavier_row(monke
         row = real(name)
         return dataclasses.replace(row, w_bound=sp.sqrt(6 / kn.D)) if name == "xavier" else row
 
-    monkeypatch.setattr(kn, "default_initialisation", wrong)
+    monkeypatch.setattr(kn_corrections, "default_initialisation", wrong)
     try:
-        corrected = kn._table_1_ntk_scaling()[1]
+        corrected = kn_corrections._table_1_ntk_scaling()[1]
     except TypeError as exc:  # an operator sympy refuses on the non-zero residual
         corrected = exc
     assert isinstance(corrected, sp.Expr), f"no residual for the wrong row: {corrected!r}"

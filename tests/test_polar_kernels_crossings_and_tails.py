@@ -18,6 +18,7 @@ import torch  # noqa: F401  (the simulations import it lazily: paid at collectio
 from numerics import node_scaling_gd as gd
 from solvable.models import kernels as kn
 from solvable.models import xu_ziyin as xz
+from solvable.models.kernels import proofs as kn_proofs
 from solvable.verification.confirmations import delayed_rich as cdr
 from solvable.verification.confirmations import node_scaling as cns
 from solvable.verification.confirmations import xu_ziyin as cxz
@@ -33,15 +34,15 @@ def test_polar_kernels_equal_the_closed_forms_and_k0_is_rf_plus_ntk():
     (eqs. (2.4), (2.31)), and K_0 = K_RF + K_NTK (eq. (2.30)) of the integrated kernels, for
     generic E[a^2], s^2 (exact, sympy). The cache is cleared first so that this test itself
     runs the integration (other tests may have filled it)."""
-    kn._polar_kernels.cache_clear()
-    polar = kn._polar_kernels()
+    kn_proofs._polar_kernels.cache_clear()
+    polar = kn_proofs._polar_kernels()
     assert set(polar) == set(kn.KERNELS)
     for k in kn.KERNELS:
         assert sp.simplify(polar[k] - kn.kernel_theta(k)) == 0, k
     assert sp.simplify(polar["k0"] - polar["rf"] - polar["ntk"]) == 0
     # the registered claims resting on the integration are proved
-    assert kn._closed_forms_from_definitions().status == "proved"
-    assert kn._lecture_k0().status == "proved"
+    assert kn_proofs._closed_forms_from_definitions().status == "proved"
+    assert kn_proofs._lecture_k0().status == "proved"
 
 
 # ---------------------------------------------------------------------------

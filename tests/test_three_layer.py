@@ -22,6 +22,12 @@ from solvable._core import activations as act
 from solvable._core.backends import generate
 from solvable._core.tolerance import relative_error
 from solvable.models import three_layer as tl
+from solvable.models.three_layer import flow as tl_flow
+from solvable.models.three_layer import network as tl_network
+from solvable.models.three_layer import proofs as tl_proofs
+from solvable.models.three_layer import rescaling as tl_rescaling
+from solvable.models.three_layer import symbolic as tl_symbolic
+from solvable.models.three_layer import system as tl_system
 from solvable.verification import theorems
 
 M, M1, M2, D = tl.M, tl.M1, tl.M2, tl.D
@@ -341,19 +347,24 @@ def test_bad_inputs(call, exc, match):
 # the definitions feed the proofs: a bug in the network or the risk breaks them
 # ---------------------------------------------------------------------------
 def _broken(monkeypatch, name, fn):
-    """Replace ``three_layer.<name>`` and clear the cached flows built from it (restored,
+    """Replace ``three_layer.<name>`` in every submodule that calls it (the network, the
+    system's flow, the symbolic field) and clear the cached flows built from it (restored,
     and the caches cleared again, when the test ends)."""
-    monkeypatch.setattr(tl, name, fn)
-    tl._flow.cache_clear()
-    tl._claim_residuals.cache_clear()
-    monkeypatch.setattr(tl, "_flow", tl._flow)  # undo order: attribute first, then the cache
+    patched = [m for m in (tl_network, tl_system, tl_flow) if hasattr(m, name)]
+    assert patched, name
+    for module in patched:
+        monkeypatch.setattr(module, name, fn)
+    tl_system._flow.cache_clear()
+    tl_proofs._claim_residuals.cache_clear()
+    # undo order: attribute first, then the cache
+    monkeypatch.setattr(tl_system, "_flow", tl_system._flow)
 
 
 @pytest.fixture
 def clean_flow_cache():
     yield
-    tl._flow.cache_clear()
-    tl._claim_residuals.cache_clear()
+    tl_system._flow.cache_clear()
+    tl_proofs._claim_residuals.cache_clear()
 
 
 def test_a_wrong_risk_breaks_eq5_and_the_rescaling(monkeypatch, clean_flow_cache):
@@ -404,7 +415,7 @@ def _flat(params, names):
 
 
 def _printed_eq5_trajectory(setup, out0, in0, times):
-    """Eq. (5) as printed (:func:`three_layer._field`, the paper's form; ReLU and its
+    """Eq. (5) as printed (:func:`three_layer.flow._field`, the paper's form; ReLU and its
     derivative from :mod:`solvable._core.activations`), biases folded into W1, W2 (Section
     3), generated for numpy and integrated by scipy's DOP853 at rtol 1e-13."""
     m, d = len(out0), setup.d
@@ -418,10 +429,10 @@ def _printed_eq5_trajectory(setup, out0, in0, times):
     if setup.bias:
         W2, W1 = W2.row_join(syms["b2"]), W1.row_join(syms["b1"])
         X = [x.col_join(sp.Matrix([[1]])) for x in X]
-    p = tl._Params(syms["a"], W2, W1, X, [sp.Rational(v) for v in setup.y])
+    p = tl_symbolic._Params(syms["a"], W2, W1, X, [sp.Rational(v) for v in setup.y])
     relu = lambda z: act.activation("relu").subs(act.Z, z)  # noqa: E731
     drelu = lambda z: act.derivative("relu").subs(act.Z, z)  # noqa: E731
-    da, dW2, dW1 = tl._field(p, 1 / sp.Rational(setup.alpha), relu, drelu)
+    da, dW2, dW1 = tl_flow._field(p, 1 / sp.Rational(setup.alpha), relu, drelu)
     field = {"a": list(da), "W2": list(dW2[:, :m]), "W1": list(dW1[:, :d])}
     if setup.bias:
         field.update(b2=list(dW2[:, m]), b1=list(dW1[:, d]))
@@ -530,7 +541,7 @@ def test_second_layer_bias_needs_one_over_beta_1():
 
 
 def _lhs_at(pb, scales):
-    return [sp.expand(e) for blk in tl._normalised_lhs(pb, scales, rule=tl.homogeneity)
+    return [sp.expand(e) for blk in tl_rescaling._normalised_lhs(pb, scales, rule=tl.homogeneity)
             for e in blk]  # fmt: skip
 
 
@@ -539,7 +550,7 @@ def test_joint_rescaling_moves_the_flow_with_a_second_layer_bias():
     changes the normalised field (c = 2), without biases it does not."""
     base, moved = (A, B1, B2, B3), (8 * A, 2 * B1, 2 * B2, 2 * B3)
     for bias, changes in (("both", True), ("first", False), ("none", False)):
-        pb = tl._folded_params(1, 1, 1, bias)
+        pb = tl_rescaling._folded_params(1, 1, 1, bias)
         diff = [x - y for x, y in zip(_lhs_at(pb, base), _lhs_at(pb, moved), strict=True)]
         assert any(v != 0 for v in _value_at_point(diff)) == changes, bias
 
@@ -576,9 +587,9 @@ def test_table_2_rows_are_the_power_law_family(row):
 
 def test_kappas_independent_detects_a_wrong_kappa():
     # kappa_3 with alpha in the numerator: the joint scaling no longer leaves it fixed
-    J = tl._log_jacobian([B3 / B2, B3 / B1, B1 * B2 * B3 * A])
+    J = tl_proofs._log_jacobian([B3 / B2, B3 / B1, B1 * B2 * B3 * A])
     assert any(v != 0 for v in J * sp.Matrix([3, 1, 1, 1]))
-    assert not any(tl._log_jacobian(tl.kappas(A, B1, B2, B3)) * sp.Matrix([3, 1, 1, 1]))
+    assert not any(tl_proofs._log_jacobian(tl.kappas(A, B1, B2, B3)) * sp.Matrix([3, 1, 1, 1]))
 
 
 # ---------------------------------------------------------------------------

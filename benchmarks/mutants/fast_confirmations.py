@@ -7,7 +7,7 @@ still runs and returns numbers of the right shape.  Format: see ``benchmarks/mut
 
 _NS = "solvable/models/node_scaling.py"
 _GD = "numerics/node_scaling_gd.py"
-_KN = "solvable/models/kernels.py"
+_KN = "solvable/models/kernels/cumulants.py"
 _KC = "solvable/verification/confirmations/kernels.py"
 _LC = "solvable/verification/confirmations/linearisation.py"
 _GC = "solvable/models/global_convergence/numeric_checks.py"

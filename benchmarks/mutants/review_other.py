@@ -1,5 +1,5 @@
-"""Mutants of the rest of the package (``solvable/models/kernels.py``,
-``solvable/models/three_layer.py``,
+"""Mutants of the rest of the package (``solvable/models/kernels/``,
+``solvable/models/three_layer/``,
 ``solvable/models/node_scaling.py``, ``solvable/models/global_convergence/``, ``solvable/_core``),
 written by an outside reviewer who had not read the tests, nor the existing mutant tables,
 nor the docs.
@@ -20,7 +20,7 @@ MUTANTS = [
         name="review.other.kernels_cosine_clip_removed",
         seed="002",
         backend="numpy",
-        file="solvable/models/kernels.py",
+        file="solvable/models/kernels/evaluators.py",
         old="return a1, a2, np.clip(r, -1.0, 1.0)",
         new="return a1, a2, r",
         why="cosines allowed 8 ulps beyond [-1, 1] are no longer clipped: arccos gives nan; "
@@ -32,7 +32,7 @@ MUTANTS = [
         name="review.other.three_layer_critical_slope_boundary",
         seed="004",
         backend="sympy",
-        file="solvable/models/three_layer.py",
+        file="solvable/models/three_layer/regimes.py",
         old='return "linear" if s < -b else "condensed" if s > b else "critical"',
         new='return "linear" if s <= -b else "condensed" if s > b else "critical"',
         why="S_W = -band (S_W = 0 at band 0) read as linear, not critical: "

@@ -166,7 +166,7 @@ MUTANTS = [
         name="autograd.gram_torch_correction_not_detached",
         seed="core",
         backend="torch",
-        file="solvable/models/kernels.py",
+        file="solvable/models/kernels/evaluators.py",
         old="            correction[i, k] = exact - out.detach()[i, k]",
         new="            correction[i, k] = exact - out[i, k]",
         why=(

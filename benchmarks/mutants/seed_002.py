@@ -1,5 +1,5 @@
 """Mutants of seed 002 (B. Loureiro's lecture: ReLU kernels, the Hessian and linearisation of
-wide two-layer networks, the lazy criterion): ``solvable/models/kernels.py``,
+wide two-layer networks, the lazy criterion): ``solvable/models/kernels/``,
 ``solvable/models/linearisation/``, ``solvable/models/lazy_training.py`` and the tanh stable form
 they
 evaluate.  Format: see ``benchmarks/mutation.py``."""
@@ -13,7 +13,7 @@ MUTANTS = [
         name="kernels.arccos_j1_sign",
         seed="002",
         backend="sympy",
-        file="solvable/models/kernels.py",
+        file="solvable/models/kernels/closed_forms.py",
         old="    return (sp.sqrt(1 - rho**2) + (sp.pi - theta) * rho) / (2 * sp.pi)",
         new="    return (sp.sqrt(1 - rho**2) - (sp.pi - theta) * rho) / (2 * sp.pi)",
         why="Cho-Saul J_1 = sin + (pi - theta) cos with the sign of the cosine term flipped",
@@ -24,7 +24,7 @@ MUTANTS = [
         name="kernels.ntk_without_second_moment",
         seed="002",
         backend="sympy",
-        file="solvable/models/kernels.py",
+        file="solvable/models/kernels/closed_forms.py",
         old="    ntk = m2 * (n1 * n2 * rho) * arccos_expectation(0, rho)",
         new="    ntk = (n1 * n2 * rho) * arccos_expectation(0, rho)",
         why="K_NTK without its factor E[a^2] (right only for a = +-1, Exercise 1)",
@@ -35,7 +35,7 @@ MUTANTS = [
         name="kernels.torch_second_norm_from_first",
         seed="002",
         backend="torch",
-        file="solvable/models/kernels.py",
+        file="solvable/models/kernels/evaluators.py",
         old='    n1, n2 = tensor("n1", n1, rho), tensor("n2", n2, rho)',
         new='    n1, n2 = tensor("n1", n1, rho), tensor("n2", n1, rho)',
         why="kernel_torch converts |x| twice (copy-paste): |x'| is lost, torch only",
@@ -46,7 +46,7 @@ MUTANTS = [
         name="kernels.gram_torch_arguments_swapped",
         seed="002",
         backend="torch",
-        file="solvable/models/kernels.py",
+        file="solvable/models/kernels/evaluators.py",
         old='nx, ny, diff, summ = norms_and_chords(X, Y, "torch")',
         new='nx, ny, diff, summ = norms_and_chords(Y, X, "torch")',
         why="gram_torch with X and Y swapped: K(y_j, x_i), transposed (invisible when Y = X)",
@@ -57,7 +57,7 @@ MUTANTS = [
         name="kernels.erratum_4_2_corrected_without_dot",
         seed="002",
         backend="sympy",
-        file="solvable/models/kernels.py",
+        file="solvable/models/kernels/corrections.py",
         old='    definition = _polar_kernels()["ntk"].subs({A2: 1, S2: 1}).subs(THETA, '
         "sp.acos(RHO))\n    corrected = N1 * N2 * RHO * exercise_printed_ntk()",
         new='    definition = _polar_kernels()["ntk"].subs({A2: 1, S2: 1}).subs(THETA, '
@@ -142,7 +142,7 @@ MUTANTS += [
         name="kernels.xavier_w_bound_fan_in_only",
         seed="002",
         backend="sympy",
-        file="solvable/models/kernels.py",
+        file="solvable/models/kernels/table_1.py",
         old='"Tensorflow", sp.sqrt(6 / (P + 1)), sp.sqrt(6 / (P + D)),',
         new='"Tensorflow", sp.sqrt(6 / (P + 1)), sp.sqrt(6 / D),',
         why="Table 1's Xavier row with w ~ Unif[+-sqrt(6/d)] (fan_in only, Kaiming's) for "
@@ -154,7 +154,7 @@ MUTANTS += [
         name="kernels.table_1_orthogonal_relu_mean",
         seed="002",
         backend="sympy",
-        file="solvable/models/kernels.py",
+        file="solvable/models/kernels/table_1.py",
         old="        return scale * (init.w_bound / 4) ** 2",
         new="        return scale * (init.w_bound / 2) ** 2",
         why="E[relu(w)] for w ~ Unif[-c, c] taken as c/2 (the mean of |w|) for c/4",
@@ -165,7 +165,7 @@ MUTANTS += [
         name="kernels.uniform_fourth_moment_unsquared_3",
         seed="002",
         backend="sympy",
-        file="solvable/models/kernels.py",
+        file="solvable/models/kernels/cumulants.py",
         old='    return {"uniform": sp.Rational(9, 5), "rademacher": sp.S.One,',
         new='    return {"uniform": sp.Rational(3, 5), "rademacher": sp.S.One,',
         why="E[a^4] = c^4/5 of Unif[-c, c] written 3 m2^2/5 (m2 = c^2/3 not squared)",

@@ -128,7 +128,7 @@ MUTANTS = [
         name="validation.kernels_rho_upper_bound_only",
         seed="core",
         backend="numpy",
-        file="solvable/models/kernels.py",
+        file="solvable/models/kernels/evaluators.py",
         old="    outside = r[np.abs(r) > 1 + _RHO_SLACK]",
         new="    outside = r[r > 1 + _RHO_SLACK]",
         why="only rho > 1 is refused, rho < -1 is clipped to -1 silently: "
@@ -145,7 +145,7 @@ MUTANTS = [
         name="validation.kernels_exact_norm_exponent_sign",
         seed="core",
         backend="mpmath",
-        file="solvable/models/kernels.py",
+        file="solvable/models/kernels/evaluators.py",
         old="            n1 = mpmath.ldexp(mpmath.sqrt(sx), ea)",
         new="            n1 = mpmath.ldexp(mpmath.sqrt(sx), -ea)",
         why="the exact (dyadic) norm of x rescaled by 2^-e instead of 2^e: gram('gp', init, "

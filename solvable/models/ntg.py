@@ -191,7 +191,7 @@ def _in_theta(expr: sp.Expr) -> sp.Expr:
     (``theta in [0, pi]``)."""
     expr = expr.subs(RHO, sp.cos(THETA))
     expr = expr.replace(sp.acos, lambda arg: THETA if arg == sp.cos(THETA) else sp.acos(arg))
-    if expr.has(sp.acos):  # pragma: no cover - guards a change in kernels.py
+    if expr.has(sp.acos):  # pragma: no cover - guards a change in kernels/closed_forms.py
         raise RuntimeError(f"unexpected form of arccos_expectation: {expr}")
     return expr
 

@@ -65,6 +65,7 @@ from solvable.models import kunin as _kn
 from solvable.models import linear_node_scaling as _lns
 from solvable.models import node_scaling as ns
 from solvable.models import xu_ziyin as _xz
+from solvable.models.kernels import numeric_checks as kernel_checks
 
 __all__ = [
     "GD_SAFETY",
@@ -857,13 +858,13 @@ class KernelOracle:
         # the interval is never narrower than the kernels' float64 accuracy: entries whose
         # samples are (nearly) all equal have a half-width of 0 or of a few ulps from
         # rounding the mean and variance (a false failure at 5 "tolerances" before)
-        floor = kernels._F64_TOL.rtol * (float(np.max(np.abs(self.exact))) or 1.0)
+        floor = kernel_checks._F64_TOL.rtol * (float(np.max(np.abs(self.exact))) or 1.0)
         allow = np.maximum(hw, floor)
         units = diff / allow
         i, j = np.unravel_index(int(np.argmax(units)), units.shape)
         tol = (f"{est.confidence:.1%} simultaneous normal CI of the mean of {est.samples} "
                f"samples (half-width {float(allow[i, j]):.3g} at the worst entry, at least "
-               f"{kernels._F64_TOL.rtol:.0e} max|exact|)")  # fmt: skip
+               f"{kernel_checks._F64_TOL.rtol:.0e} max|exact|)")  # fmt: skip
         return KernelReport(self.name, float(units[i, j]), (int(i), int(j)),
                             float(self.exact[i, j]), float(est.mean[i, j]), tol)  # fmt: skip
 

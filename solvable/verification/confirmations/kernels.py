@@ -17,7 +17,6 @@ from solvable._core.backends import generate
 from solvable._core.claims import Theorem, Verdict
 from solvable._core.tolerance import MonteCarlo, Tolerance, beats, monte_carlo, worst_of
 from solvable.models.kernels import (
-    _F64_TOL,
     C1,
     C2,
     KERNELS,
@@ -38,6 +37,7 @@ from solvable.models.kernels import (
     output_cumulant,
     table_1_covariance,
 )
+from solvable.models.kernels.numeric_checks import _F64_TOL
 
 _MC_X = np.array([[1.0, 0.0, 0.0], [0.6, 0.8, 0.0], [-0.5, 0.5, 1.0], [2.0, -1.0, 0.5],
                   [-1.0, 0.0, 0.0]])  # fmt: skip
