@@ -412,3 +412,94 @@ def test_wide_preconditioner_single_claim_checks_float64_dps_and_twice_dps(monke
     claim = next(c for c in kunin.claims() if c.id == "kunin.wide_preconditioner_single")
     assert claim.verify(dps=30).status == "confirmed"
     assert seen == {None, 30, 60}
+
+
+# --- seed-13 survivors (closed forms) ------------------------------------------------------
+def test_wide_beta_gradient_counts_its_entries_on_both_sides_of_the_cap(monkeypatch):
+    """The wide branch's size cap counts (n + d)(d + c) symbolic entries: (50 + 200)(200 +
+    200) = 10^5 = MAX_SYMBOLIC_ENTRIES is accepted and one more row of data, (251)(400), is
+    refused, naming the count.  The builder is replaced by a recorder (the accepted size
+    would take sympy minutes).  Seed-13 mutant ``(d + c)`` -> ``(d / c)``: 251 * 1 entries,
+    accepted."""
+    from solvable._core.arrays import MAX_SYMBOLIC_ENTRIES
+    from solvable.models.kunin import flows
+
+    built = []
+
+    def recorder(n, d, c=None):
+        built.append((n, d, c))
+        return "built"
+
+    monkeypatch.setattr(flows, "_beta_gradient", recorder)
+    assert (50 + 200) * (200 + 200) == MAX_SYMBOLIC_ENTRIES
+    assert kunin.beta_gradient(50, 200, 200) == "built" and built == [(50, 200, 200)]
+    with pytest.raises(ValueError, match=r"beta_gradient\(n=51, d=200, c=200\) has 1e\+05"):
+        kunin.beta_gradient(51, 200, 200)
+    assert built == [(50, 200, 200)]  # the refused size never reached the builder
+
+
+@pytest.mark.parametrize(("n", "exact"), [(64, True), (65, False)])
+def test_exact_least_loss_of_float64_data_is_looked_for_up_to_its_work_limit(n, exact):
+    """Float64 data whose ``X^T X = I`` holds exactly (d = 63: the identity above zero
+    rows) gets its exact least loss (the :class:`IsotropicProjection`) while n (d + 1)^2 <=
+    2^18: n = 64 is exactly at the limit, n = 65 (266,240) is over it and keeps the loss from
+    the residual.  Seed-13 mutant ``(d + 1) ** 2`` -> ``(d + 1) ^ 2``: 65 * 66 multiply-adds,
+    computed."""
+    from solvable.models.kunin import minimum
+
+    d = 63
+    X = np.zeros((n, d))
+    X[:d, :d] = np.eye(d)
+    setup = kunin.Setup(1.0, 0.5, X, np.random.default_rng(0).standard_normal(n))
+    assert (n * (d + 1) ** 2 <= minimum._EXACT_LOSS_WORK) is exact
+    assert (minimum._projection(setup) is not None) is exact
+
+
+def test_wide_delta_zero_to_rounding_of_large_weights_is_delta_zero():
+    """Delta(0) is decided against rounding of the weights' own size: with a = 100 and
+    w = (100 + ulp, 0) the exact Delta = a^2 - |w|^2 is -2.8e-12, far below
+    balance_rtol (2.7e-15) times the terms' size 2e4, so it is delta = 0 and h = c = 1
+    (< d = 2) is Theorem 4.2's setting; a Delta of -201 (w = (101, 0)) is negative and
+    needs h = d, refused.  Seed-13 mutant ``brtol * scale`` -> ``brtol % scale``: the
+    rounding of large weights read as a negative delta, refused."""
+    setup = kunin.WideSetup(1, 1, [[1.0, 0.0], [0.0, 1.0]], [[1.0], [-0.5]])
+    w1 = float(np.nextafter(100.0, math.inf))
+    traj = kunin.wide_closed_form(setup, [[100.0]], [[w1, 0.0]])
+    assert -3e-12 < float(traj.delta) < 0
+    assert np.all(np.isfinite(traj.at(1.0).beta))
+    with pytest.raises(ValueError, match=r"h = c if delta > 0, h = d if delta < 0"):
+        kunin.wide_closed_form(setup, [[100.0]], [[101.0, 0.0]])
+
+
+def test_preconditioner_claim_checks_float64_dps_and_twice_dps(monkeypatch):
+    """``kunin.preconditioner_evaluators`` compares at float64, dps and 2 dps (its
+    docstring): a spy on ``preconditioner`` records each precision (seed-13 mutant ``2 *
+    dps`` -> ``2 % dps``: 2 digits instead of 60, with the same verdict)."""
+    seen = set()
+    real = kunin_checks.preconditioner
+
+    def spy(*args, dps=None, **kw):
+        seen.add(dps)
+        return real(*args, dps=dps, **kw)
+
+    monkeypatch.setattr(kunin_checks, "preconditioner", spy)
+    claim = next(c for c in kunin.claims() if c.id == "kunin.preconditioner_evaluators")
+    assert claim.verify(dps=30).status == "confirmed"
+    assert seen == {None, 30, 60}
+
+
+def test_reported_constants_claim_builds_the_closed_form_at_each_precision(monkeypatch):
+    """``kunin.reported_constants`` builds each case's closed form at float64, dps and
+    2 dps: a spy on ``closed_form`` records the precisions (its message names them whatever
+    the loop does; the sibling claims' ``2 * dps`` -> ``2 % dps`` survived seeds 12 and 13)."""
+    seen = set()
+    real = kunin_checks.closed_form
+
+    def spy(*args, dps=None, **kw):
+        seen.add(dps)
+        return real(*args, dps=dps, **kw)
+
+    monkeypatch.setattr(kunin_checks, "closed_form", spy)
+    claim = next(c for c in kunin.claims() if c.id == "kunin.reported_constants")
+    assert claim.verify(dps=30).status == "confirmed"
+    assert seen == {None, 30, 60}
