@@ -73,12 +73,12 @@ from solvable.models import ntg
 from solvable.models.node_scaling import (
     GAMMA,
     J,
-    _float_array,
     finite_k_symbolic,
     node_scaling_limit,
     sum_of_squares_limit,
     zipf_symbolic,
 )
+from solvable.models.node_scaling.first_step import _float_array
 
 SEED = "000_f57230b12d385b63.txt"
 
