@@ -29,8 +29,9 @@ from solvable._core import numbers as nb
 from solvable._core.activations import ACTIVATIONS, check_activation, elementwise, evaluator
 from solvable._core.backends import torch_module
 from solvable._core.model import System
-from solvable.models import kunin, linearisation, node_scaling, three_layer, xu_ziyin
+from solvable.models import kunin, linearisation, three_layer, xu_ziyin
 from solvable.models.kunin import losses as kunin_losses
+from solvable.models.node_scaling import network as node_network
 from solvable.models.xu_ziyin import network as xu_ziyin_network
 
 __all__ = [
@@ -253,20 +254,20 @@ class NodeScaled(_Model):
     def preactivations(self, p: dict[str, Any], X: Any) -> Any:
         """``Z_j(x_i) = w_j^T x_i / sqrt(d)``, shape (B, n, m)
         (:func:`solvable.models.node_scaling.preactivations`)."""
-        return node_scaling._preactivations(p["W"], X, math.sqrt(X.shape[-1]))
+        return node_network._preactivations(p["W"], X, math.sqrt(X.shape[-1]))
 
     def features(self, p: dict[str, Any], X: Any) -> Any:
         """``sigma(Z_j(x_i))``, shape (B, n, m)."""
         return elementwise(self.activation, "torch")(self.preactivations(p, X))
 
     def output(self, p: dict[str, Any], X: Any) -> Any:
-        return node_scaling._network_output(p["W"], p["a"], p["s"], X,
+        return node_network._network_output(p["W"], p["a"], p["s"], X,
                                             elementwise(self.activation, "torch"),
                                             math.sqrt(X.shape[-1]))  # fmt: skip
 
     def loss(self, p: dict[str, Any]) -> Any:
         X, y = self._t("X", p["W"]), self._t("y", p["W"])
-        return node_scaling._loss(p["W"], p["a"], p["s"], X, y,
+        return node_network._loss(p["W"], p["a"], p["s"], X, y,
                                   elementwise(self.activation, "torch"),
                                   math.sqrt(X.shape[-1]))  # fmt: skip
 

@@ -20,7 +20,8 @@ from numerics import phase_diagram as pdg
 from numerics.sweeps import fit_exponent
 from solvable._core.numbers import VERIFY_MIN_DPS
 from solvable._core.tolerance import Tolerance
-from solvable.models import kunin, node_scaling, ntg, xu_ziyin
+from solvable.models import kunin, ntg, xu_ziyin
+from solvable.models.node_scaling import checks as ns_checks
 from solvable.verification.confirmations import global_convergence as gcc
 from solvable.verification.confirmations import kunin as ck
 from solvable.verification.confirmations import linearisation as clin
@@ -250,13 +251,13 @@ def test_zipf_decreasing_fails_on_the_inverted_ratio(monkeypatch):
     """zeta(2/alpha)/zeta(1/alpha)^2 confirms; its reciprocal (numerator and denominator
     swapped in the closed form) is > 1 and increasing: failed."""
     assert _zipf_claim().verify(dps=30).status == "confirmed"
-    real = node_scaling._lambdified
+    real = ns_checks._lambdified
 
     def inverted(quantity, family, backend):
         fn = real(quantity, family, backend)
         return lambda *args: 1 / fn(*args)
 
-    monkeypatch.setattr(node_scaling, "_lambdified", inverted)
+    monkeypatch.setattr(ns_checks, "_lambdified", inverted)  # the claim's lookup
     assert _zipf_claim().verify(dps=30).status == "failed"
 
 
@@ -351,6 +352,6 @@ def test_zipf_sum_of_squares_mpmath_fails_on_a_missing_square(monkeypatch):
             s = mpmath.mpf(weights.s)
             return (1 - mpmath.mpf(gamma)) ** 2 * mpmath.zeta(2 * s) / mpmath.zeta(s)
 
-    monkeypatch.setattr(node_scaling, "sum_of_squares_limit_numeric", unsquared)
+    monkeypatch.setattr(ns_checks, "sum_of_squares_limit_numeric", unsquared)
     v = claim.verify(dps=30)
     assert v.status == "failed" and v.max_error > 1e6, v.detail

@@ -28,6 +28,9 @@ from solvable.models import linear_node_scaling as lns
 from solvable.models import node_scaling as ns
 from solvable.models.global_convergence import numeric_checks as gc_numeric
 from solvable.models.kunin import wide as kunin_wide
+from solvable.models.linear_node_scaling import checks as lns_checks
+from solvable.models.linear_node_scaling import linear_limit as lns_limit
+from solvable.models.linear_node_scaling import trajectory as lns_traj
 from solvable.verification.confirmations import kunin as ck
 from solvable.verification.theorems import select
 
@@ -62,11 +65,13 @@ def _scaled_eta(setup, factor):
 
 def _doubled_rate(monkeypatch):
     """lns.closed_form at twice the rate: the loss taken as sum r^2 instead of 1/2 sum r^2
-    (the realistic factor-2 bug of a loss convention)."""
+    (the realistic factor-2 bug of a loss convention); patched where it is looked up: the
+    package (the confirmations) and its checks module (the claims evaluated there)."""
     real = lns.closed_form
-    monkeypatch.setattr(lns, "closed_form",
-                        lambda setup, a0, W0, *, dps=None: real(_scaled_eta(setup, 2), a0, W0,
-                                                                dps=dps))  # fmt: skip
+    for module in (lns, lns_checks):
+        monkeypatch.setattr(module, "closed_form",
+                            lambda setup, a0, W0, *, dps=None: real(_scaled_eta(setup, 2), a0, W0,
+                                                                    dps=dps))  # fmt: skip
 
 
 def _without_root_d(monkeypatch):
@@ -80,7 +85,8 @@ def _without_root_d(monkeypatch):
         return real(ns.Setup(setup.X, y, setup.lam, setup.activation, setup.eta), a0, W0,
                     dps=dps)  # fmt: skip
 
-    monkeypatch.setattr(lns, "closed_form", bad)
+    for module in (lns, lns_checks):  # the confirmations' lookup and the claims'
+        monkeypatch.setattr(module, "closed_form", bad)
 
 
 # ---------------------------------------------------------------------------
@@ -203,7 +209,8 @@ def test_evaluators_mpmath_fails_on_ascending_singular_values_or_a_doubled_rate(
         return lns.ReducedSVD(svd.U, svd.D[::-1], svd.V)
 
     with monkeypatch.context() as m:
-        m.setattr(lns, "reduced_svd", ascending)
+        for module in (lns_limit, lns_traj):  # where limit() and closed_form() look it up
+            m.setattr(module, "reduced_svd", ascending)
         v = claim.verify(dps=VERIFY_DPS)
         assert _failed_far(v) and min(_units(v.detail, "limit f mpmath")) > FAR, v.detail
     _doubled_rate(monkeypatch)
@@ -251,7 +258,7 @@ def test_reported_constants_fail_on_a_wrong_constant(monkeypatch, field, wrong, 
         traj = real(setup, a0, W0, dps=dps)
         return dataclasses.replace(traj, **{field: wrong(traj)})
 
-    monkeypatch.setattr(lns, "closed_form", bad)
+    monkeypatch.setattr(lns_checks, "closed_form", bad)  # the claim's lookup
     v = claim.verify(dps=VERIFY_DPS)
     # at dps, 2 dps and float64 alike
     assert _failed_far(v) and min(_units(v.detail, field)) > FAR, (bug, v.detail)
@@ -266,7 +273,7 @@ def test_reported_constants_fail_without_root_d_or_with_swapped_step_bounds(monk
         v = claim.verify(dps=VERIFY_DPS)
         assert _failed_far(v) and min(_units(v.detail, "(19)")) > FAR, v.detail
     real = lns.gd_step_bounds
-    monkeypatch.setattr(lns, "gd_step_bounds", lambda X, lam: real(X, lam)[::-1])
+    monkeypatch.setattr(lns_checks, "gd_step_bounds", lambda X, lam: real(X, lam)[::-1])
     v = claim.verify(dps=VERIFY_DPS)
     assert _failed_far(v) and min(_units(v.detail, "gd_step_bounds")) > FAR, v.detail
 

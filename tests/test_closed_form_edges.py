@@ -19,6 +19,7 @@ from solvable._core.tolerance import Tolerance, error_in_units
 from solvable.models import kunin
 from solvable.models import linear_node_scaling as lns
 from solvable.models import xu_ziyin as xz
+from solvable.models.linear_node_scaling import checks as lns_checks
 
 
 # ---------------------------------------------------------------------------
@@ -192,13 +193,13 @@ def test_evaluator_claim_reports_the_true_error_of_the_start(monkeypatch):
         seen[kwargs.get("dps")] = traj
         return traj
 
-    monkeypatch.setattr(lns, "closed_form", spy)
+    monkeypatch.setattr(lns_checks, "closed_form", spy)  # where the claim looks it up
     dps = 30
-    verdict = lns._evaluators_mpmath(dps)
+    verdict = lns_checks._evaluators_mpmath(dps)
     assert verdict.status == "confirmed", verdict.detail
     tols = {dps: Tolerance.digits(dps - 3, "the claim's tolerance of the mpmath evaluators"),
             None: Tolerance(rtol=1e-12, reason="the claim's tolerance of float64")}  # fmt: skip
-    W0 = lns._rational_instance()["W0"]
+    W0 = lns_checks._rational_instance()["W0"]
     with mpmath.workdps(80):
         exact = [[mpmath.mpf(str(sp.N(v, 80))) for v in row] for row in W0.tolist()]
     for label, digits in (("mpmath", dps), ("float64", None)):

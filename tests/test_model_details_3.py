@@ -20,6 +20,7 @@ import sympy as sp
 
 from solvable.models import delayed_rich, kunin, linearisation, ntg, xu_ziyin
 from solvable.models import linear_node_scaling as lns
+from solvable.models.linear_node_scaling import checks as lns_checks
 from solvable.models.phases import claim_checks as phases_claims
 from solvable.verification.theorems import select
 
@@ -102,7 +103,7 @@ def test_reported_constants_checks_twice_the_digits(monkeypatch):
         with mpmath.workdps(80):
             return dataclasses.replace(traj, S=traj.S * (1 + mpmath.mpf("1e-40")))
 
-    monkeypatch.setattr(lns, "closed_form", wrong_at_30)
+    monkeypatch.setattr(lns_checks, "closed_form", wrong_at_30)  # the claim's lookup
     v = claim.verify(dps=30)
     assert v.status == "failed", v.detail
 

@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from solvable.models import node_scaling as ns
+from solvable.models.node_scaling import checks as ns_checks
 from solvable.verification import theorems
 
 CLAIMS = theorems.select("node_scaling.*")
@@ -68,7 +69,7 @@ def test_zipf_mpmath_claim_fails_on_a_closed_form_20_digits_off(monkeypatch):
     def off(g, w, dps):
         return real(g, w, dps=dps) * (1 + mpmath.mpf(10) ** -20)
 
-    monkeypatch.setattr(ns, "sum_of_squares_limit_numeric", off)
+    monkeypatch.setattr(ns_checks, "sum_of_squares_limit_numeric", off)  # the claim's lookup
     claim = next(c for c in CLAIMS if c.id == "node_scaling.zipf_sum_of_squares_mpmath")
     verdict = claim.verify()
     assert verdict.status == "failed" and verdict.max_error > 1e4
@@ -90,10 +91,10 @@ def test_positivity_helper_trusts_hurwitz_zeta_only_for_positive_q():
     s, m = sp.Symbol("s", positive=True), sp.Symbol("m", positive=True, integer=True)
     q = sp.Symbol("q", real=True)
     assert float(mpmath.zeta(3, -0.1)) < 0  # the bound above, numerically
-    assert not ns._positive(sp.zeta(3, -sp.Rational(1, 10)))
-    assert not ns._positive(sp.zeta(3, q))
-    assert ns._positive(sp.zeta(3, sp.Rational(9, 10))) and ns._positive(sp.zeta(3))
-    assert ns._positive(sp.zeta(s + 1, m + 1) / sp.zeta(s + 1))
+    assert not ns_checks._positive(sp.zeta(3, -sp.Rational(1, 10)))
+    assert not ns_checks._positive(sp.zeta(3, q))
+    assert ns_checks._positive(sp.zeta(3, sp.Rational(9, 10))) and ns_checks._positive(sp.zeta(3))
+    assert ns_checks._positive(sp.zeta(s + 1, m + 1) / sp.zeta(s + 1))
 
 
 # --- exact identities at random parameters (50 digits: the Zipf values are irrational) ----

@@ -20,8 +20,8 @@ import pytest
 import torch  # noqa: F401  (the simulations import it lazily: paid at collection, not in a test)
 
 from numerics import node_scaling_gd as gd
-from solvable.models import linear_node_scaling as lns
 from solvable.models import xu_ziyin as xz
+from solvable.models.linear_node_scaling import checks as lns_checks
 from solvable.models.xu_ziyin import numeric_claims as xz_numeric
 from solvable.verification.confirmations import node_scaling as nsc
 from solvable.verification.confirmations import xu_ziyin as conf_xz
@@ -85,7 +85,7 @@ def test_mean_field_bullet_proves_each_documented_identity_on_m_2_d_2():
     terms ((18) = (17)/m), (17) = N_m/D_m cross-multiplied, and E N_m, E D_m (2): 8; then
     the 2 limits of (iii) and the m -> oo limits of group_mean (d = 2 entries) and group_cov
     (d^2 = 4): 4 * 8 + 2 + 6 = 40 residuals, each exactly 0."""
-    v = lns._mean_field_bullet()
+    v = lns_checks._mean_field_bullet()
     assert v.status == "proved", v.detail
     assert len(v.residuals) == 4 * (2 * 2 + 1 + 1 + 2) + 2 + 2 + 4, v.detail
     assert all(r == 0 for r in v.residuals)

@@ -11,6 +11,7 @@ import pytest
 
 from solvable._core.arrays import MAX_SYMBOLIC_ENTRIES
 from solvable.models import node_scaling
+from solvable.models.node_scaling import first_step
 
 
 @pytest.mark.parametrize(("n", "d", "m"), [(1, 1, 1), (2, 3, 1), (2, 3, 2)])
@@ -22,7 +23,7 @@ def test_first_step_budget_counts_every_symbol_it_creates(n, d, m):
     not a field; it has W0's shape)."""
     fs = node_scaling.first_step_symbolic(n, d, m)
     created = fs.X.size + fs.y.size + 2 * fs.W0.size + fs.a.size + fs.s.size
-    assert node_scaling._first_step_entries(n=n, d=d, m=m) == created
+    assert first_step._first_step_entries(n=n, d=d, m=m) == created
     # and the refusal: one node too many for the budget (checked before any sympy work)
     m_big = MAX_SYMBOLIC_ENTRIES // (2 * d + 2) + 1
     with pytest.raises(ValueError, match="MAX_SYMBOLIC_ENTRIES"):

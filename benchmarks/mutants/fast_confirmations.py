@@ -5,7 +5,6 @@ unsimplified moments (and generated once), the plain Exercise 2 sweep shared wit
 claims, and the default run of ``global_convergence.c1_quadrature``.  Each is a bug that
 still runs and returns numbers of the right shape.  Format: see ``benchmarks/mutation.py``."""
 
-_NS = "solvable/models/node_scaling.py"
 _GD = "numerics/node_scaling_gd.py"
 _KN = "solvable/models/kernels/cumulants.py"
 _KC = "solvable/verification/confirmations/kernels.py"
@@ -17,7 +16,7 @@ MUTANTS = [
         name="node_scaling.target_expectation_without_half",
         seed="000",
         backend="sympy",
-        file=_NS,
+        file="solvable/models/node_scaling/first_step.py",
         old="    return expr.subs(dict.fromkeys(y, 0)) + var * curvature / 2",
         new="    return expr.subs(dict.fromkeys(y, 0)) + var * curvature",
         why="E_y of a quadratic form takes the whole Laplacian instead of half of it (each "
@@ -33,7 +32,7 @@ MUTANTS = [
         name="node_scaling.target_expectation_keeps_mixed_derivatives",
         seed="000",
         backend="sympy",
-        file=_NS,
+        file="solvable/models/node_scaling/first_step.py",
         old="    curvature = sum((sp.diff(g, yi) for g, yi in zip(first, y, strict=True)), "
         "sp.S.Zero)",
         new="    curvature = sum(hessian, sp.S.Zero)",

@@ -1,5 +1,5 @@
 """Mutants of the closed forms and the phase / regime conditions (``solvable/models/xu_ziyin/``,
-``solvable/models/kunin/``, ``solvable/models/linear_node_scaling.py``,
+``solvable/models/kunin/``, ``solvable/models/linear_node_scaling/``,
 ``solvable/models/phases/``), written
 by an outside reviewer who had not read the tests, nor the existing mutant tables, nor the
 docs.
@@ -90,7 +90,7 @@ MUTANTS = [
         name="review.closed_forms.lns_rate_exponent_factor_dropped",
         seed="000",
         backend="numpy",
-        file="solvable/models/linear_node_scaling.py",
+        file="solvable/models/linear_node_scaling/trajectory.py",
         old='rate_exp = rate_exp + eta_exp + deg_S * (exp["lam"] + 2 * exp["a"]) + '
         'deg_D * exp["X"]',
         new='rate_exp = rate_exp + eta_exp + deg_S * (exp["lam"] + exp["a"]) + deg_D * exp["X"]',
@@ -103,7 +103,7 @@ MUTANTS = [
         name="review.closed_forms.lns_beta_inf_exponent_sign",
         seed="000",
         backend="numpy",
-        file="solvable/models/linear_node_scaling.py",
+        file="solvable/models/linear_node_scaling/trajectory.py",
         old='beta_inf_full = np.ldexp(beta_inf, exp["y"] - exp["X"])',
         new='beta_inf_full = np.ldexp(beta_inf, exp["y"] + exp["X"])',
         why="reported beta_inf scaled by 2^(e_y + e_X) instead of 2^(e_y - e_X) (states are "

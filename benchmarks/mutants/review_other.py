@@ -1,6 +1,6 @@
 """Mutants of the rest of the package (``solvable/models/kernels/``,
 ``solvable/models/three_layer/``,
-``solvable/models/node_scaling.py``, ``solvable/models/global_convergence/``, ``solvable/_core``),
+``solvable/models/node_scaling/``, ``solvable/models/global_convergence/``, ``solvable/_core``),
 written by an outside reviewer who had not read the tests, nor the existing mutant tables,
 nor the docs.
 
@@ -44,7 +44,7 @@ MUTANTS = [
         name="review.other.node_scaling_last_node_refused",
         seed="000",
         backend="numpy",
-        file="solvable/models/node_scaling.py",
+        file="solvable/models/node_scaling/numeric.py",
         old="if np.any(ja > ma):",
         new="if np.any(ja >= ma):",
         why="node_scaling_numeric refuses the last node j = m (valid: j in 1..m); "

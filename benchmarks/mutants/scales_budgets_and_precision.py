@@ -233,7 +233,7 @@ MUTANTS = [
         name="precision.pruned_mass_mpf_gamma_unrounded",
         seed="000",
         backend="numpy",
-        file="solvable/models/linear_node_scaling.py",
+        file="solvable/models/linear_node_scaling/moments.py",
         old="    return float(np.sum(ns.node_scaling_numeric(np.full_like(j, m), j, g, weights)))",
         new=(
             "    return float(np.sum(ns.node_scaling_numeric(np.full_like(j, m), j, gamma, "

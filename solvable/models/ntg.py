@@ -77,12 +77,12 @@ from solvable._core.numbers import exact_to_mpf as _to_mpf
 from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, error_in_units, worst_of
 from solvable.models.kernels import RHO, arccos_expectation
 from solvable.models.node_scaling import (
-    _check_integer,
-    _float_array,
     network_output,
     sum_of_squares_limit_numeric,
     sum_of_squares_numeric,
 )
+from solvable.models.node_scaling._checks import _check_integer
+from solvable.models.node_scaling.first_step import _float_array
 
 SEED = "000_f57230b12d385b63.txt"
 

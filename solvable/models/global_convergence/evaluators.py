@@ -42,10 +42,8 @@ from solvable.models.global_convergence.symbols import (
     T,
 )
 from solvable.models.global_convergence.theorems import theorem_5_1, theorem_6_1
-from solvable.models.node_scaling import (
-    GAMMA,
-    _float_array,
-)
+from solvable.models.node_scaling import GAMMA
+from solvable.models.node_scaling.first_step import _float_array
 
 
 # ---------------------------------------------------------------------------

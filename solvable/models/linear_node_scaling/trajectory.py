@@ -1,0 +1,556 @@
+"""Seed 000, Theorem 7.4 as a trajectory, the model protocol: :func:`closed_form` gives the exact
+gradient flow of eqs. (2), (5) with ``sigma = id`` at every ``t`` in ``[0, oo]``
+(:class:`Trajectory`; many times at once: :class:`States`)::
+
+    c(t) = V diag(1 - exp(-eta S D_i^2 t/d)) V^T (beta_inf - beta_0) / S
+    w_j(t) = w_0j + sqrt(lambda_j) a_j c(t)
+
+float64 (issue 17: chunks of times, blocks of ``W``, two threads) or mpmath at ``dps`` digits.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import numbers
+from dataclasses import dataclass, field
+from typing import Any
+
+import mpmath
+import numpy as np
+import sympy as sp
+
+from solvable._core import numbers as nb
+from solvable._core.backends import fill_in_halves
+from solvable._core.numbers import check_dps as _check_dps
+from solvable.models import node_scaling as ns
+from solvable.models.linear_node_scaling._evaluators import _FAST_ARGS, _evaluator, _fast_evaluator
+from solvable.models.linear_node_scaling.expressions import _DI, _S, symbolic
+from solvable.models.linear_node_scaling.linear_limit import _call, _diag_object
+from solvable.models.linear_node_scaling.svd import ReducedSVD, reduced_svd
+
+# The block of times of the float64 sample: 512 KiB for W's block (times, m, d) and as much
+# for each of its two parts (y and W_0), 1.5 MiB together, within a 2 MiB L2 cache (this
+# machine's, per core), so that the parts are added while in cache.
+PARALLEL_SAMPLE = 2**22
+"""The float64 :meth:`Trajectory.sample` fills the two halves of its times in two threads
+where each half holds at least this many entries of ``W`` and ``f`` (32 MiB of float64):
+below it the threads' start costs more than they save (issue 17,
+``python benchmarks/closed_form_scale.py``)."""
+_BLOCK_BYTES = 1 << 19
+# The chunk of times whose mode factors, c(t), f(t) and residual are evaluated together (issue
+# 17, B2): at m = d = 100 a block of W holds ~6 times, and the ~100 numpy calls of those
+# evaluations per block cost more than the block's arithmetic; 1024 times amortise them, and
+# 2 MiB per (times, max(n, d)) array keeps the chunk's arrays near L2 (W stays in blocks).
+_CHUNK_TIMES = 1024
+_CHUNK_BYTES = 1 << 21
+
+
+# ---------------------------------------------------------------------------
+# Theorem 7.4 as a trajectory: the model protocol
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class States:
+    """Many times at once (leading time axis): ``t`` (T,), ``W`` (T, m, d), ``a`` (m,), the
+    outputs ``f`` (T, n) on the data and the ``loss`` (T,) of eq. (5), from the mode forms
+    ``f_t`` / ``residual_t`` (equal to :func:`solvable.models.node_scaling.network_output` at ``W``,
+    claim ``output_mode_form``, without its cancellation when ``|X W_0| >> |y|``)."""
+
+    t: np.ndarray
+    W: np.ndarray
+    a: np.ndarray
+    f: np.ndarray
+    loss: np.ndarray
+
+    def __getitem__(self, k: int) -> ns.State:
+        return ns.State(t=self.t[k], W=self.W[k], a=self.a, f=self.f[k], loss=self.loss[k])
+
+    def __len__(self) -> int:
+        return len(self.t)
+
+
+def _is_infinite(t: Any, name: str = "t") -> bool:
+    """``t`` is ``+inf`` (float, numpy or mpmath); ``-inf`` is a ``ValueError``."""
+    if isinstance(t, (float, np.floating)) and math.isinf(t):
+        inf = True
+    elif isinstance(t, mpmath.mpf) and mpmath.isinf(t):
+        inf = True
+    else:
+        return False
+    if t < 0:
+        raise ValueError(f"{name} must be >= 0, got {t!r}")
+    return inf
+
+
+def _check_time(name: str, t: Any) -> Any:
+    """One time: a finite number ``>= 0`` (checked, as given) or ``+inf``."""
+    if isinstance(t, np.ndarray) and t.ndim == 0:
+        t = t.item()
+    return t if _is_infinite(t, name) else nb.check_number(name, t, nonnegative=True)
+
+
+def _check_times(times: Any, name: str = "times") -> list[Any]:
+    """One time or a 1-d sequence of times, each a finite number ``>= 0`` or ``+inf``."""
+    if isinstance(times, np.ndarray) and times.ndim == 0:
+        times = [times.item()]
+    elif isinstance(times, (numbers.Real, str, mpmath.mpf)) and not isinstance(times, bool):
+        times = [times]
+    if isinstance(times, (str, bytes)) or not isinstance(times, (list, tuple, np.ndarray)):
+        raise TypeError(f"{name} must be a number or a sequence of numbers, got "
+                        f"{type(times).__name__} {nb.describe(times)}")  # fmt: skip
+    try:
+        arr = np.asarray(times, dtype=object)
+    except ValueError:
+        raise ValueError(f"{name} must be one-dimensional, got {nb.describe(times)}") from None
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"{name} must not be empty")
+    return [_check_time(f"{name}[{i}]", t) for i, t in enumerate(arr.tolist())]
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    """Theorem 7.4 for one network: the exact gradient flow of loss (5) with ``sigma = id``,
+    from ``W0`` with the output weights ``a`` fixed, at every ``t`` in ``[0, oo]``.
+
+    Reported quantities (float64, or ``mpmath.mpf`` / object arrays at ``dps`` digits):
+
+    * ``S``: ``sum_j lambda_j a_j^2``, the ``sum_k lambda_{m,k}`` of (19) when ``a_j = +-1``
+      (eq. (3));
+    * ``beta0`` (d,): ``sum_j sqrt(lambda_j) a_j w_0j``;
+    * ``beta_inf`` (d,): ``sqrt(d) V D^-1 U^T y``, the minimum-norm least-squares solution;
+    * ``projector`` (d, d): ``V V^T``, onto the row space of ``X``;
+    * ``rates`` (k,): ``eta S D_i^2 / d``: the component of ``beta(t)`` along ``v_i`` reaches
+      that of ``beta_inf`` like ``exp(-rate_i t)``;
+    * ``step_bound``: footnote 3's gradient-descent step bound ``d / (D_max^2 S)`` (GD
+      converges to (19) for every step below it; the sharp bound is twice it);
+    * ``svd``: the reduced SVD of ``X`` (:class:`ReducedSVD`).
+
+    ``at(t)`` (``t >= 0``, ``t = inf`` is the limit (19)-(20)) gives a
+    :class:`solvable.models.node_scaling.State`, the type :func:`numerics.simulate` returns for the
+    same setup; ``sample(times)`` gives :class:`States`."""
+
+    setup: ns.Setup
+    a: np.ndarray
+    W0: np.ndarray
+    dps: int | None
+    svd: ReducedSVD
+    S: Any
+    beta0: np.ndarray
+    beta_inf: np.ndarray
+    projector: np.ndarray
+    rates: np.ndarray
+    step_bound: Any
+    _data: dict[str, Any] = field(repr=False)
+
+    def at(self, t: Any) -> ns.State:
+        """The state at one time ``t`` in ``[0, oo]``."""
+        if isinstance(t, (list, tuple)) or (isinstance(t, np.ndarray) and t.ndim):
+            raise TypeError(f"t must be one time (a number >= 0 or inf; many: sample(times)), "
+                            f"got {type(t).__name__} {nb.describe(t)}")  # fmt: skip
+        t = _check_time("t", t)
+        if self.dps is None and not _is_infinite(t):
+            t = nb.to_float(t, "t")
+        return self.sample([t])[0]
+
+    def sample(self, times: Any, *, out: States | None = None) -> States:
+        """The states at many times (each ``>= 0`` or ``inf``), vectorised over ``times``.
+
+        ``out`` (float64 only, ``dps=None``): a preallocated :class:`States` (e.g. an earlier
+        result) whose ``t`` (T,), ``W`` (T, m, d), ``f`` (T, n), ``loss`` (T,) are writeable
+        float64 arrays that do not overlap; they are filled in place and returned (as a
+        :class:`States` with this trajectory's ``a``).
+
+        float64 (issue 17): the mode factors, ``c(t)``, ``f(t)`` and the residual for chunks of
+        times (:data:`_CHUNK_TIMES`), ``W`` assembled from them block by block of times
+        (:data:`_BLOCK_BYTES`, :meth:`_assemble_W`), ``W(t) - W_0`` as
+        the rank-one ``(sqrt(lambda) a) c(t)^T`` of the (times, d) ``c_t`` and ``f``, the
+        residual from (times, n) products, every chain evaluated right to left with the mode
+        matrices as diagonals (:func:`_fast_evaluator`), written into the output arrays: no
+        temporary of the output's size, cost O(T (m d + (n + d) k)); where exact, the two
+        parts' ``c``'s are added before the rank one (:meth:`_assemble_W`: one product and one
+        addition per entry of ``W``).  It matches the reference path (:meth:`_sample_reference`,
+        the products associated left to right on (T, k, k) mode matrices) to rounding.
+
+        Evaluated without cancellation or overflow at every ``t`` in ``[0, oo]``: the mode
+        factors ``1 - exp(-x)`` and ``exp(-x)`` of ``x = rate_i t`` (``x`` as mantissa and
+        exponent: ``t = 1e300`` or a rate beyond float64 is not an ``inf * 0``; the product is
+        exact to rounding); ``W(t) - W_0`` is linear in
+        ``(y, W_0)`` and the outputs ``f`` and the residual ``y - f`` are taken in mode form
+        (``f_t``, ``residual_t`` of :func:`symbolic`), each part evaluated on the power-of-two
+        mantissas of the data and rescaled exactly.  In float64 a state whose ``W``, ``f`` or
+        ``loss`` exceeds the float64 range (about 1.8e308) is refused with a ``ValueError``."""
+        if self.dps is None:
+            return self._sample_f64(times, out)
+        if out is not None:
+            raise ValueError(
+                f"out must be None for dps={self.dps} (preallocated outputs are float64 only, "
+                f"dps=None), got {type(out).__name__}"
+            )
+        return self._sample_reference(times)
+
+    def _sample_f64(self, times: Any, out: States | None) -> States:
+        """float64 :meth:`sample`, block by block into the output arrays."""
+        k = self._data
+        e = k["exp"]  # the power-of-two scales of X, y, lam (even), a, W0
+        if (isinstance(times, np.ndarray) and times.ndim == 1 and times.size
+                and times.dtype.kind in "fiu" and np.all(times >= 0)):  # fmt: skip
+            tt = times.astype(float)  # numeric times >= 0 or +inf: valid as they are
+        else:  # anything else validated (and a bad time reported) one by one
+            ts = _check_times(times)
+            tt = np.array([math.inf if _is_infinite(t) else nb.to_float(t, f"times[{i}]")
+                           for i, t in enumerate(ts)])  # fmt: skip
+        T, (m, d), n = len(tt), k["W0"].shape, k["n"]
+        res = _check_out(out, T, m, d, n) if out is not None else States(
+            t=np.empty(T), W=np.empty((T, m, d)), a=self.a, f=np.empty((T, n)),
+            loss=np.empty(T))  # fmt: skip
+        res.t[...] = tt
+        fast = lambda name, *args: _fast_evaluator(name)(*args)  # noqa: E731
+        base = (k["d"], k["y"], k["U"])
+        zy, zW = k["zero_y"], k["zero_W"]
+        w_args = (k["V"], k["W0"], k["s"], k["a"])
+        ew_f = e["X"] + e["W0"] + e["lam"] // 2 + e["a"]  # the scale of f_0 = X beta_0/sqrt(d)
+        top = max(e["y"], ew_f)
+        step = max(1, _BLOCK_BYTES // (8 * m * d))
+        chunk = max(1, min(_CHUNK_TIMES, _CHUNK_BYTES // (8 * max(n, d))))
+        chunk = max(step, chunk - chunk % step)  # a whole number of W's blocks
+        errors = np.geterr()  # np.errstate is per thread: the workers take the caller's
+
+        def chunks(start: int, stop: int) -> bool:
+            """The chunks of times ``start:stop`` (``chunk`` apart): whether W is finite."""
+            finite_W = True
+            with np.errstate(**errors):
+                for c0 in range(start, stop, chunk):
+                    cs = slice(c0, min(c0 + chunk, stop))
+                    g, h, boost = self._mode_factors(tt[cs])
+                    nb_ = lambda ndim, boost=boost: -boost.reshape((-1,) + (1,) * (ndim - 1))  # noqa: E731
+                    # W(t) - W_0 = (y-part) + (W_0-part), each the rank one (sqrt(lam) a) c^T
+                    c_y = fast("c_t", *base, k["Dinv"], k["V"], zW, k["s"], k["a"], g)
+                    c_w = fast("c_t", k["d"], zy, k["U"], k["Dinv"], *w_args, g)
+                    ey_W = e["y"] - e["X"] - e["lam"] // 2 - e["a"] + nb_(3)  # the y-part's scale
+                    finite_W &= self._assemble_W(res.W[cs], c_y, c_w, ey_W, -boost, step)
+                    f_y = fast("f_t", *base, k["Dm"], k["V"], zW, k["s"], k["a"], g, h)
+                    f_w = fast("f_t", k["d"], zy, k["U"], k["Dm"], *w_args, g, h)
+                    fb = self._scaled(f_y, e["y"] + nb_(3)) + self._scaled(f_w, ew_f)
+                    res.f[cs] = fb[..., 0]
+                    r_y = fast("residual_t", *base, k["Dm"], k["V"], zW, k["s"], k["a"], h)[..., 0]
+                    r_w = fast("residual_t", k["d"], zy, k["U"], k["Dm"], *w_args, h)[..., 0]
+                    # eq. (5): L = 1/2 |y - f|^2, the residual taken at the larger of the two scales
+                    r = self._scaled(r_y, e["y"] - top) + self._scaled(r_w, ew_f - top)
+                    res.loss[cs] = self._scaled((r**2).sum(-1) / 2, 2 * top)
+            return finite_W
+
+        for name in _FAST_ARGS:  # generated here, not by two threads at once
+            _fast_evaluator(name)
+        parts = fill_in_halves(chunks, T, chunk, T * (m * d + n), PARALLEL_SAMPLE)
+        finite = {"W": all(parts)}
+        finite["f"] = bool(np.isfinite(res.f).all())
+        finite["loss"] = bool(np.isfinite(res.loss).all())
+        for name in ("W", "f", "loss"):
+            if not finite[name]:
+                raise ValueError(
+                    f"{name}(t) exceeds the float64 range (|value| < 1.8e308) for this setup "
+                    "(the scales of X, y, lam, a0, W0): rescale the data, or use dps=k "
+                    "(mpmath, no exponent limit)"
+                )
+        if res.a is self.a:
+            return res
+        return States(t=res.t, W=res.W, a=self.a, f=res.f, loss=res.loss)
+
+    def _assemble_W(self, W: np.ndarray, c_y: np.ndarray, c_w: np.ndarray, ey_W: np.ndarray,
+                    nboost: np.ndarray, step: int) -> bool:  # fmt: skip
+        """``W = W_0 + (y-part) + (W_0-part)`` for a chunk of times, into ``W`` (times, m, d),
+        :data:`_BLOCK_BYTES` at a time (each part the rank one ``(sqrt(lam) a) c^T`` of its
+        (times, d, 1) ``c_y`` / ``c_w``, scaled back by ``2^ey_W`` / ``2^(e_W0 + nboost)``):
+        whether every entry is finite.
+
+        Both parts share the rows ``u = sqrt(lam) a``, so at a time where the scaled-back
+        ``c``'s and every product ``u_i c_j`` are normal floats (:meth:`_fusable`) the ``c``'s
+        are added first (issue 17): ``W = W_0 + u (c_y 2^ey_W + c_w 2^ew)^T``, one product and
+        one addition per entry of ``W`` instead of two of each and two rescalings (the
+        rescalings are exact there, so the two orders differ by the rounding of the one sum
+        of the ``c``'s, within the reference's bound).  Other times (an underflowing mode, a
+        scale near the float64 range) take the two parts separately, as before; the choice is
+        made per time, so the result does not depend on the blocks."""
+        k = self._data
+        e = k["exp"]
+        fast = _fast_evaluator("rank_one")
+        ew = (e["W0"] + nboost).reshape(-1, 1, 1)
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            cy, cw = np.ldexp(c_y, ey_W), np.ldexp(c_w, ew)
+            c = cy + cw
+        fused = self._fusable(c_y, c_w, cy, cw, c)
+        finite = True
+        for i0 in range(0, len(W), step):
+            blk = slice(i0, min(i0 + step, len(W)))
+            Wb = W[blk]
+            rows = fused[blk]
+            if not rows.all():  # the two parts separately (then the fused rows replaced)
+                nb_ = lambda ndim, blk=blk: nboost[blk].reshape((-1,) + (1,) * (ndim - 1))  # noqa: E731
+                dW = fast(k["s"], k["a"], c_y[blk])
+                np.add(k["W0_full"], self._scaled(dW, ey_W[blk], inplace=True), out=Wb)
+                dW = fast(k["s"], k["a"], c_w[blk])
+                np.add(Wb, self._scaled(dW, e["W0"] + nb_(3), inplace=True), out=Wb)
+                if rows.any():
+                    Wb[rows] = k["W0_full"] + fast(k["s"], k["a"], c[blk][rows])
+                finite &= bool(np.isfinite(Wb[~rows]).all())  # (the fused rows: below)
+            else:
+                np.add(k["W0_full"], fast(k["s"], k["a"], c[blk]), out=Wb)
+        # a fused time is finite: |u c_j| <= 2^1022 (_fusable) and |W_0| <= 2^1023 sum to at
+        # most 1.5 2^1023, below the largest double with its rounding; else checked
+        if fused.any() and not float(np.max(np.abs(k["W0_full"]), initial=0.0)) <= 2.0**1023:
+            finite &= bool(np.isfinite(W[fused]).all())
+        return finite
+
+    def _fusable(self, c_y: np.ndarray, c_w: np.ndarray, cy: np.ndarray, cw: np.ndarray,
+                 c: np.ndarray) -> np.ndarray:  # fmt: skip
+        """Per time (a (times,) bool) whether :meth:`_assemble_W` may add the ``c``'s first:
+        both rescalings ``cy = c_y 2^ey``, ``cw = c_w 2^ew`` exact (each entry zero or a
+        normal float, none from a nonzero mantissa lost to zero), the products ``u_i c_j`` of
+        the nonzero ``u = sqrt(lam) a`` and nonzero ``c_j`` normal (``>= 2^-1022``), and
+        ``max|u| (|cy_j| + |cw_j|) <= 2^1022`` (no overflow of ``c``, of a product or of
+        a part)."""
+        k = self._data
+        u = np.abs(k["s"] * k["a"])[:, 0]
+        u_max = float(np.max(u, initial=0.0))
+        u_min = float(np.min(u[u > 0], initial=math.inf))
+        tiny, huge = 2.0**-1022, 2.0**1022
+        with np.errstate(over="ignore", invalid="ignore"):
+            ok = np.ones(len(c), dtype=bool)
+            for mant, v in ((c_y, cy), (c_w, cw)):
+                av = np.abs(v[..., 0])
+                ok &= np.all((mant[..., 0] == 0) | (av >= tiny), axis=1)
+            ok &= np.all(u_max * (np.abs(cy[..., 0]) + np.abs(cw[..., 0])) <= huge, axis=1)
+            ok &= np.all((c[..., 0] == 0) | (u_min * np.abs(c[..., 0]) >= tiny), axis=1)
+        return ok
+
+    def _sample_reference(self, times: Any) -> States:
+        """The path before issue 17 (products left to right on (T, k, k) mode matrices, the
+        (T, m, d) parts as whole arrays): the mpmath path, and the reference of the float64
+        one (tests, ``benchmarks/closed_form_scale.py``)."""
+        ts = _check_times(times)
+        k, dps = self._data, self.dps
+        backend = "numpy" if dps is None else "mpmath"
+        e = k["exp"]  # the power-of-two scales of X, y, lam (even), a, W0 (0 at dps)
+        with nb.Precision(dps):
+            if dps is None:
+                conv = lambda v: math.inf if _is_infinite(v) else nb.to_float(v, "times")  # noqa: E731
+            else:
+                conv = lambda v: mpmath.inf if _is_infinite(v) else nb.to_mpf(v)  # noqa: E731
+            tt = np.array([conv(t) for t in ts], dtype=nb.dtype(dps))
+            G, E, boost = self._mode_matrices(tt)
+            nb_ = lambda ndim: -boost.reshape((-1,) + (1,) * (ndim - 1))  # noqa: E731
+            base = (k["d"], k["y"], k["U"])
+            zy, zW = k["zero_y"], k["zero_W"]
+            w_args = (k["V"], k["W0"], k["s"], k["a"])
+            ev = functools.partial(_call, backend)
+            # W(t) - W_0 = (y-part) + (W_0-part); rows sqrt(lambda) a times c(t)
+            dW_y = ev("delta_W_t", *base, k["Dinv"], k["V"], zW, k["s"], k["a"], G)
+            dW_w = ev("delta_W_t", k["d"], zy, k["U"], k["Dinv"], *w_args, G)
+            # both parts are linear in G (a boosted row is scaled back)
+            ey_W = e["y"] - e["X"] - e["lam"] // 2 - e["a"] + nb_(3)  # the y-part's scale
+            W = k["W0_full"][None] + self._scaled(dW_y, ey_W) \
+                + self._scaled(dW_w, e["W0"] + nb_(3))  # fmt: skip
+            ew_f = e["X"] + e["W0"] + e["lam"] // 2 + e["a"]  # the scale of f_0 = X beta_0/sqrt(d)
+            f_y = ev("f_t", *base, k["Dm"], k["V"], zW, k["s"], k["a"], G, E)
+            f = self._scaled(f_y, e["y"] + nb_(3)) + self._scaled(
+                ev("f_t", k["d"], zy, k["U"], k["Dm"], *w_args, G, E), ew_f
+            )
+            r_y = ev("residual_t", *base, k["Dm"], k["V"], zW, k["s"], k["a"], E)[..., 0]
+            r_w = ev("residual_t", k["d"], zy, k["U"], k["Dm"], *w_args, E)[..., 0]
+            # eq. (5): L = 1/2 |y - f|^2, the residual taken at the larger of the two scales
+            top = max(e["y"], ew_f)
+            r = self._scaled(r_y, e["y"] - top) + self._scaled(r_w, ew_f - top)
+            L = self._scaled((r**2).sum(-1) / 2, 2 * top)
+            f = f[..., 0]
+        if dps is None:
+            for name, v in (("W", W), ("f", f), ("loss", L)):
+                if not np.all(np.isfinite(v)):
+                    raise ValueError(
+                        f"{name}(t) exceeds the float64 range (|value| < 1.8e308) for this setup "
+                        "(the scales of X, y, lam, a0, W0): rescale the data, or use dps=k "
+                        "(mpmath, no exponent limit)"
+                    )
+        tt, W, f, L = nb.rounded((tt, W, f, L), dps)
+        return States(t=tt, W=W, a=self.a, f=f, loss=L)
+
+    def _scaled(self, v: Any, exponent: Any, *, inplace: bool = False) -> Any:
+        """``v 2^exponent`` exactly (float64: ``ldexp``, into ``v`` if ``inplace``; mpmath:
+        the scales are 0)."""
+        if self.dps is not None or np.all(exponent == 0):
+            return v
+        with np.errstate(over="ignore"):  # overflow is reported by sample() as a ValueError
+            return np.ldexp(v, exponent, out=v if inplace else None)
+
+    def _mode_matrices(self, tt: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``G = diag(1 - exp(-rate_i t))`` and ``E = diag(exp(-rate_i t))`` (T, k, k): the
+        diagonals of :meth:`_mode_factors` on the diagonal, and the boost."""
+        g, h, boost = self._mode_factors(tt)
+        idx = np.arange(g.shape[-1])
+        G = np.zeros((*g.shape, g.shape[-1]), dtype=g.dtype)
+        E = np.zeros((*h.shape, h.shape[-1]), dtype=h.dtype)
+        if self.dps is not None:
+            G[...] = mpmath.mpf(0)
+            E[...] = mpmath.mpf(0)
+        G[:, idx, idx] = g
+        E[:, idx, idx] = h
+        return G, E, boost
+
+    def _mode_factors(self, tt: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The diagonals ``g = 1 - exp(-rate_i t)`` and ``h = exp(-rate_i t)`` (T, k) from the
+        generated ``mode_factor`` and ``decay`` at ``x = rate_i t`` (``eta = S = D = d = 1``):
+        float64 multiplies the mantissas and adds the exponents (no ``inf * 0`` at ``t = inf``
+        or a rate that underflows, no overflow of ``rate t``); ``t = 0`` gives ``g = 0``,
+        ``t = inf`` gives ``g = 1``; a boosted row carries ``g 2^boost``."""
+        k, dps = self._data, self.dps
+        backend = "numpy" if dps is None else "mpmath"
+        if dps is None:
+            # x = rate_i t = (mantissa product) 2^K: mantissas of rate_i and t multiplied, the
+            # exponents added exactly; ldexp saturates to 0 / inf (G = 0 / I, never inf * 0)
+            tm, te = np.frexp(np.where(np.isinf(tt), 1.0, tt))
+            K = k["rate_exp"][None, :] + te[:, None]
+            with np.errstate(over="ignore"):  # rate t beyond 1.8e308: G = I, E = 0 exactly
+                x = np.ldexp(k["rate_mant"][None, :] * tm[:, None], np.clip(K, -2000, 2000))
+            x = np.where(np.isinf(tt)[:, None], math.inf, x)
+            # all modes of a row below 2^-960: G = x to relative 2^-960 (far below eps) would be
+            # subnormal, so that row carries G 2^boost (its y-parts are scaled back by 2^-boost)
+            top = K.max(axis=1)
+            boost = np.where((top < -960) & (tt > 0) & np.isfinite(tt), -top, 0)
+        else:
+            boost = np.zeros(len(tt), dtype=int)
+            x = k["rates"][None, :] * tt[:, None]  # mpmath: inf at t = inf, no overflow
+        one = 1.0 if dps is None else mpmath.mpf(1)
+        g = np.asarray(_evaluator("mode_factor", backend)(one, one, one, x, one))
+        h = np.asarray(_evaluator("decay", backend)(one, one, one, x, one))
+        if dps is None and np.any(boost):
+            rows = boost > 0
+            Gb = np.ldexp(k["rate_mant"][None, :] * tm[:, None], K + boost[:, None])
+            g = g.copy()
+            g[rows] = Gb[rows]
+        return g, h, boost
+
+
+def _check_out(out: Any, T: int, m: int, d: int, n: int) -> States:
+    """``out`` if it is a :class:`States` of writeable, non-overlapping float64 arrays ``t``,
+    ``loss`` (T,), ``W`` (T, m, d), ``f`` (T, n); else ``TypeError`` / ``ValueError`` naming
+    the field, the expected shape and dtype."""
+    if not isinstance(out, States):
+        raise TypeError(f"out must be a linear_node_scaling.States (e.g. an earlier sample), "
+                        f"got {type(out).__name__}")  # fmt: skip
+    shapes = {"t": (T,), "W": (T, m, d), "f": (T, n), "loss": (T,)}
+    nb.check_output_arrays(out, shapes)
+    return out
+
+
+def _power_of_two(v: np.ndarray, even: bool = False) -> int:
+    """The exponent ``e`` with ``max |v| 2^-e`` in ``[1/4, 1)`` (``even``: ``e`` even, so that a
+    square root scales exactly); 0 for a zero array."""
+    top = float(np.max(np.abs(v))) if v.size else 0.0
+    if top == 0:
+        return 0
+    e = math.frexp(top)[1]
+    return e + (e % 2) if even else e
+
+
+@nb.mpmath_in_mpmath_out
+def closed_form(setup: ns.Setup, a0: Any, W0: Any, *, dps: int | None = None) -> Trajectory:
+    """Theorem 7.4: the exact gradient flow of eqs. (2), (5) with ``sigma = id`` (``setup``:
+    :class:`solvable.models.node_scaling.Setup` with ``activation="linear"``; any node scalings
+    ``lam >= 0``, not only eq. (1)) from the output weights ``a0`` (m,) (fixed; eq. (3) has
+    ``+-1``, any real values with ``S = sum_j lambda_j a_j^2 > 0`` are solved) and the input
+    weights ``W0`` (m, d), trained at the rate ``setup.eta``.
+
+    ``dps=None``: float64; ``dps=k``: mpmath at ``k`` significant digits (the SVD of ``X`` and
+    every product at ``k + 10``).  The rank of ``X`` follows :func:`reduced_svd`'s rule.
+
+    Every finite float64 input (scales 1e-308..1e308) is accepted: float64 evaluates on the
+    power-of-two mantissas of ``X``, ``y``, ``lam``, ``a0``, ``W0`` (the flow is homogeneous in
+    them) and ``rate_i t`` as a mantissa and an exponent, so a state is right to float64 accuracy
+    or, where ``W``, ``f`` or the loss exceed the float64 range, refused by ``at`` / ``sample``
+    with a ``ValueError``.  The reported constants ``S``, ``beta0``, ``beta_inf``, ``rates`` and
+    ``step_bound`` are ``inf`` / ``0`` where they leave the float64 range (the trajectory keeps
+    their mantissas and exponents, so the states stay exact: ``beta_inf`` = 1e309 only refuses
+    the late states whose ``W`` follows it)."""
+    if not isinstance(setup, ns.Setup):
+        raise TypeError(f"setup must be a node_scaling.Setup, got {type(setup).__name__}")
+    if setup.activation != "linear":
+        raise ValueError(
+            f"setup.activation must be 'linear' (Theorem 7.4), got {setup.activation!r}"
+        )
+    dps = _check_dps(dps)
+    a_in = nb.check_vector("a0", a0, setup.m)
+    W_in = nb.check_matrix("W0", W0, (setup.m, setup.d))
+    backend = "numpy" if dps is None else "mpmath"
+    conv, dt = nb.converter(dps), nb.dtype(dps)
+    n, d = setup.n, setup.d
+    with nb.Precision(dps):
+        X = np.array([[conv(v) for v in row] for row in setup.X], dtype=dt)
+        yv = np.array([conv(v) for v in setup.y], dtype=dt)
+        lam = np.array([conv(v) for v in setup.lam], dtype=dt)
+        a = np.array([conv(v) for v in a_in], dtype=dt)
+        Wa = np.array([[conv(v) for v in row] for row in W_in], dtype=dt)
+        if dps is None:  # power-of-two mantissas (exact); the flow is homogeneous in each
+            exp = {"X": _power_of_two(X), "y": _power_of_two(yv),
+                   "lam": _power_of_two(lam, even=True), "a": _power_of_two(a),
+                   "W0": _power_of_two(Wa)}  # fmt: skip
+        else:
+            exp = dict.fromkeys(("X", "y", "lam", "a", "W0"), 0)
+        sc = (lambda v, e: np.ldexp(v, -e)) if dps is None else (lambda v, e: v)
+        Xh, yh, lamh, ah, Wh = (sc(X, exp["X"]), sc(yv, exp["y"]), sc(lam, exp["lam"]),
+                                sc(a, exp["a"]), sc(Wa, exp["W0"]))  # fmt: skip
+        sqrt = np.sqrt if dps is None else np.vectorize(mpmath.sqrt, otypes=[object])
+        s = sqrt(lamh)
+        svd = reduced_svd(Xh, dps=None if dps is None else mpmath.mp.dps)
+        D = np.asarray(svd.D, dtype=dt)
+        Dinv = np.diag(1 / D) if dps is None else _diag_object(1 / D)
+        Dm = np.diag(D) if dps is None else _diag_object(D)
+        col = lambda v: v[:, None]  # noqa: E731 - vectors as (rows, 1) columns
+        ev = functools.partial(_call, backend)
+        S = ev("total", col(s), col(ah))[0, 0]
+        if not S > 0:
+            raise ValueError("a0 must give sum_j lambda_j a_j^2 > 0 (some node must move)")
+        eta = conv(setup.eta)
+        beta0 = ev("beta0", Wh, col(s), col(ah))[:, 0]
+        beta_inf = ev("beta_inf", d, col(yh), svd.U, Dinv, svd.V)[:, 0]
+        proj = ev("projector", svd.V)
+        log2 = math.log(2)
+        if dps is None:
+            # rate = eta S D^2/d is a monomial: its log from the mantissas and the exponents
+            # (degrees read off the sympy expression), exact to rounding at every scale
+            sym = symbolic()
+            deg_S, deg_D = int(sp.degree(sym.rate, _S)), int(sp.degree(sym.rate, _DI))
+            rate_mant, rate_exp = np.frexp(_evaluator("rate", backend)(1.0, S, D, d))
+            eta_mant, eta_exp = math.frexp(eta)
+            rate_mant = rate_mant * eta_mant
+            rate_exp = rate_exp + eta_exp + deg_S * (exp["lam"] + 2 * exp["a"]) + deg_D * exp["X"]
+            with np.errstate(over="ignore", under="ignore"):
+                rates = np.ldexp(rate_mant, rate_exp)
+                step = float(np.exp(np.log(_evaluator("eta_bound", backend)(d, D[0], S))
+                                    - (deg_S * (exp["lam"] + 2 * exp["a"])
+                                       + deg_D * exp["X"]) * log2))  # fmt: skip
+                S_full = float(np.ldexp(S, exp["lam"] + 2 * exp["a"]))
+                beta0_full = np.ldexp(beta0, exp["W0"] + exp["lam"] // 2 + exp["a"])
+                beta_inf_full = np.ldexp(beta_inf, exp["y"] - exp["X"])
+        else:
+            rates = np.asarray(_evaluator("rate", backend)(eta, S, D, d), dtype=dt)
+            step = _evaluator("eta_bound", backend)(d, D[0], S)[()]
+            S_full, beta0_full, beta_inf_full = S, beta0, beta_inf
+        zero = 0.0 if dps is None else mpmath.mpf(0)
+        data = {"X": X, "yv": yv, "y": col(yh), "U": svd.U, "Dinv": Dinv, "Dm": Dm, "V": svd.V,
+                "W0": Wh, "W0_full": Wa, "s": col(s), "a": col(ah), "D": D, "d": d, "eta": eta,
+                "S": S, "rates": rates, "exp": exp,
+                "rate_mant": rate_mant if dps is None else None,
+                "rate_exp": rate_exp if dps is None else None,
+                "zero_y": np.full((n, 1), zero, dtype=dt),
+                "zero_W": np.full(Wa.shape, zero, dtype=dt),
+                "root_d": math.sqrt(d) if dps is None else mpmath.sqrt(d), "n": n}  # fmt: skip
+    S_r, beta0_r, beta_inf_r, proj_r, rates_r = nb.rounded(
+        (S_full, beta0_full, beta_inf_full, proj, rates), dps
+    )
+    (step_r,) = nb.rounded((step,), dps)
+    a_r, W0_r = nb.rounded((a, Wa), dps)
+    if dps is None:  # the reported SVD is that of X itself
+        svd = ReducedSVD(svd.U, np.ldexp(svd.D, exp["X"]), svd.V)
+    return Trajectory(setup, a_r, W0_r, dps, svd, S_r, beta0_r, beta_inf_r, proj_r, rates_r,
+                      step_r, data)  # fmt: skip
