@@ -28,7 +28,6 @@ from hypothesis import strategies as st
 
 from solvable._core.backends import fill_in_halves
 from solvable.models import xu_ziyin as xz
-from solvable.models.xu_ziyin import _sampling as xz_sampling
 from solvable.models.xu_ziyin import setups as xz_setups
 from solvable.models.xu_ziyin import trajectory as xz_trajectory
 
@@ -469,9 +468,9 @@ def test_a_non_finite_u_w_f_or_ntk_marks_its_time_for_the_redo(field):
     too (an outside reviewer's mutant left the NTK out of the check)."""
     c = xz.case("generic")
     states = xz.closed_form(c.setup, c.u0, c.W0).sample([0.0, 1.0, 2.0])
-    assert xz_sampling._finite_rows(states).tolist() == [True, True, True]
+    assert xz_trajectory._finite_rows(states).tolist() == [True, True, True]
     for bad in (np.inf, np.nan):
         arr = getattr(states, field).copy()
         arr[1] = bad
-        marked = xz_sampling._finite_rows(dataclasses.replace(states, **{field: arr}))
+        marked = xz_trajectory._finite_rows(dataclasses.replace(states, **{field: arr}))
         assert marked.tolist() == [True, False, True], (field, bad)

@@ -46,11 +46,10 @@ the ones listed before it:
 * ``evaluators.py``: the float64 and mpmath evaluators generated from the sympy source;
 * ``setups.py``: :class:`Setup` and the checks of weights and times;
 * ``_arithmetic.py``: small float64 / mpmath arithmetic (dot products, Lagrange's identity);
-* ``states.py``: :class:`State`, :class:`States` and :func:`pq_coordinates` (measures on
-  weights);
-* ``_sampling.py``: the pieces of ``Trajectory.sample`` (checks, the fast path's index sets,
-  rounding to float64);
-* ``trajectory.py``: :func:`closed_form`, its :class:`Trajectory`, and :func:`constants`;
+* ``coordinates.py``: :func:`pq_coordinates` (eq. (6) on given weights);
+* ``trajectory.py``: :func:`closed_form`, its :class:`Trajectory`, the states it reports
+  (:class:`State`, :class:`States`), the pieces of ``Trajectory.sample``, and
+  :func:`constants`;
 * ``cases.py``: the named test cases (:data:`CASES`, :func:`case`);
 * ``system.py``: the :class:`TwoLayerLinearSystem` that ``numerics.simulate`` integrates,
   and :func:`manifold_condition`;
@@ -61,8 +60,8 @@ the ones listed before it:
 """
 
 # names outside __all__ (public names of the module before the split) are re-exported too
-from solvable.models.xu_ziyin._sampling import ENGINES  # noqa: F401
 from solvable.models.xu_ziyin.cases import CASES, Case, case
+from solvable.models.xu_ziyin.coordinates import pq_coordinates
 from solvable.models.xu_ziyin.evaluators import REPORTED, Backend  # noqa: F401
 from solvable.models.xu_ziyin.expressions import Symbols, symbolic
 from solvable.models.xu_ziyin.model import MODEL
@@ -72,18 +71,20 @@ from solvable.models.xu_ziyin.paper_claims import claims  # noqa: F401
 from solvable.models.xu_ziyin.paper_errata import errata  # noqa: F401
 from solvable.models.xu_ziyin.raw_flow import UnitFlow, flow, laws, unit_flow  # noqa: F401
 from solvable.models.xu_ziyin.setups import Setup
-from solvable.models.xu_ziyin.states import State, States, pq_coordinates
 from solvable.models.xu_ziyin.system import (  # noqa: F401
     SYSTEM,
     TwoLayerLinearSystem,
     manifold_condition,
 )
 from solvable.models.xu_ziyin.trajectory import (  # noqa: F401
+    ENGINES,
     EXTENDED_DPS,
     GUARD_DIGITS,
     PARALLEL_SAMPLE,
     SAFE_INPUT,
     SAMPLE_BLOCK,
+    State,
+    States,
     Trajectory,
     closed_form,
     constants,

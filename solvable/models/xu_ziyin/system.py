@@ -21,7 +21,7 @@ from solvable.models.xu_ziyin.cases import case
 from solvable.models.xu_ziyin.network import _loss
 from solvable.models.xu_ziyin.raw_flow import flow
 from solvable.models.xu_ziyin.setups import Setup, _check_weights, _is_plus_inf
-from solvable.models.xu_ziyin.states import State
+from solvable.models.xu_ziyin.trajectory import State
 
 
 # ---------------------------------------------------------------------------

@@ -1,6 +1,10 @@
-"""The exact gradient-flow solution of seed 001: :func:`closed_form` and its
-:class:`Trajectory` (Theorem 1 and Proposition 1, eqs. (8)-(16), (19), (21), (44)-(47)),
-and the reported constants from the scalars alone (:func:`constants`, eqs. (11), (12), (47)).
+"""The exact gradient-flow solution of seed 001: :func:`closed_form`, its
+:class:`Trajectory` (Theorem 1 and Proposition 1, eqs. (8)-(16), (19), (21), (44)-(47)) and
+the states it reports (:class:`State`, :class:`States`: ``f`` of eq. (4), the alignment of
+eqs. (20), (21), the NTK of eq. (18) corrected, also measured from given weights), the pieces
+of :meth:`Trajectory.sample` (checks of ``engine`` and ``out``, the fast path's index sets,
+the rounding of mpmath states to float64), and the reported constants from the scalars alone
+(:func:`constants`, eqs. (11), (12), (47)).
 
 Xu & Ziyin (seed ``001_070589003213e0cf.txt``).  float64 at any scale: data outside the
 range of :data:`SAFE_INPUT` are evaluated by the same generated evaluators in mpmath at
@@ -12,35 +16,132 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import mpmath
 import numpy as np
+import sympy as sp
 
 from solvable._core import numbers as nb
-from solvable._core.backends import fill_in_halves
+from solvable._core.backends import fill_in_halves, generate
 from solvable._core.numbers import Number
-from solvable.models.xu_ziyin._arithmetic import _dot, _lagrange, _scalar, _sqrt
-from solvable.models.xu_ziyin._sampling import (
-    _check_engine,
-    _check_out,
-    _condition_code,
-    _conditions,
-    _copied,
-    _cross,
-    _finite_rows,
-    _float_times,
-    _full,
-    _to_float64,
-    _uniform_sets,
-)
-from solvable.models.xu_ziyin.evaluators import _evaluators, _lazy_evaluators
+from solvable.models.xu_ziyin._arithmetic import _cosine, _dot, _lagrange, _scalar, _sqrt
+from solvable.models.xu_ziyin.evaluators import _evaluators, _lazy_evaluators, _sources
+from solvable.models.xu_ziyin.expressions import symbolic
+from solvable.models.xu_ziyin.network import _network_output, _ntk
 from solvable.models.xu_ziyin.setups import Setup, _check_times, _check_weights
-from solvable.models.xu_ziyin.states import State, States, _shapes
 
 GUARD_DIGITS = nb.GUARD_DIGITS  # extra working digits of the mpmath closed form
+
+
+@dataclass(frozen=True)
+class State:
+    """The network at one time: ``u`` (d,), ``W`` (d, d0), output ``f`` on ``x``,
+    ``alignment`` (cosine between ``u`` and ``W x``; the paper's zeta, eq. (20),
+    when d0 = 1; ``nan`` when ``u`` or ``W x`` is the zero vector, where the
+    cosine is undefined) and ``ntk`` (``K(x, x)``, eq. (18) corrected)."""
+
+    t: Any
+    u: np.ndarray
+    W: np.ndarray
+    f: Any
+    alignment: Any
+    ntk: Any
+
+    @classmethod
+    @nb.mpmath_in_mpmath_out
+    def from_weights(cls, setup: Setup, t: Any, u: Any, W: Any, *, dps: int | None = None) -> State:
+        """Measure ``f``, alignment and NTK directly from the weights ``u`` (d,), ``W`` (d,
+        d0) at the time ``t`` (``0 <= t <= inf``), no closed form: float64 (``dps=None``;
+        a measure beyond the float64 range is a ``ValueError``) or mpmath at ``dps``
+        digits."""
+        if not isinstance(setup, Setup):
+            raise TypeError(f"setup must be a xu_ziyin.Setup, got {type(setup).__name__}")
+        (t,) = _check_times([t], "t")
+        uc, Wc = _check_weights(setup, u, W, ("u", "W"))
+        dps = nb.check_dps(dps)
+        with nb.Precision(dps):
+            cu, cW = nb.converter(dps, "u"), nb.converter(dps, "W")
+            uu = np.array([cu(v) for v in uc], dtype=nb.dtype(dps))
+            WW = np.array([[cW(v) for v in row] for row in Wc], dtype=nb.dtype(dps))
+        with np.errstate(all="ignore"):
+            st = cls._measure(setup, t, uu, WW, dps)
+        if dps is None and not all(math.isfinite(z) for z in (st.f, st.ntk)):
+            raise ValueError(
+                f"the output f = {st.f!r} or the NTK = {st.ntk!r} is beyond the float64 range "
+                "for these weights u, W (and setup): rescale them or pass dps=k (mpmath)"
+            )
+        return st
+
+    @classmethod
+    def _measure(cls, setup: Setup, t: Any, u: Any, W: Any, dps: int | None) -> State:
+        """:meth:`from_weights` on checked weights (arrays of float64 or ``mpf``)."""
+        conv = nb.converter(dps)
+        with nb.Precision(dps):
+            x = np.array([conv(v) for v in setup.x], dtype=nb.dtype(dps))
+            g, eu, ew = conv(setup.gamma), conv(setup.eta_u), conv(setup.eta_w)
+            u = np.asarray(u, dtype=nb.dtype(dps))
+            W = np.asarray(W, dtype=nb.dtype(dps))
+            v = np.array(W @ x, dtype=nb.dtype(dps))
+            f = _network_output(u, W, x, g)
+            nu, nv = _sqrt(_dot(u, u), dps), _sqrt(_dot(v, v), dps)
+            align = _cosine(f / g, nu, nv, dps)
+            return cls(t=t, u=u, W=W, f=f, alignment=align, ntk=_ntk(u, W, x, eu, ew, g))
+
+
+@dataclass(frozen=True)
+class States:
+    """Many times at once: arrays with a leading time axis."""
+
+    t: np.ndarray
+    u: np.ndarray
+    W: np.ndarray
+    f: np.ndarray
+    alignment: np.ndarray
+    ntk: np.ndarray
+    alpha: np.ndarray
+
+    def __getitem__(self, k: int) -> State:
+        return State(self.t[k], self.u[k], self.W[k], self.f[k], self.alignment[k], self.ntk[k])
+
+    def __len__(self) -> int:
+        return len(self.t)
+
+    @classmethod
+    def empty(cls, n_times: int, d: int, d0: int) -> States:
+        """Uninitialised float64 arrays for ``n_times`` states of a width-``d`` network with
+        ``d0`` inputs: the ``out=`` of :meth:`Trajectory.sample` (``t``, ``f``,
+        ``alignment``, ``ntk``, ``alpha`` of shape ``(n_times,)``, ``u`` ``(n_times, d)``,
+        ``W`` ``(n_times, d, d0)``), to be filled again and again without allocating.
+
+        Parameters
+        ----------
+        n_times, d, d0 : int
+            Number of times, hidden width and input dimension, each ``>= 1``.
+
+        Returns
+        -------
+        States
+            Arrays of the shapes above, C-contiguous, contents undefined.
+        """
+        n_times, d, d0 = (nb.check_int(k, v) for k, v in (("n_times", n_times), ("d", d),
+                                                           ("d0", d0)))  # fmt: skip
+        try:
+            return cls(**{k: np.empty(shape) for k, shape in _shapes(n_times, d, d0).items()})
+        except (ValueError, MemoryError) as exc:  # numpy: too big for the address space / RAM
+            raise ValueError(
+                f"States.empty(n_times={n_times}, d={d}, d0={d0}): the arrays (n_times d d0 = "
+                f"{n_times * d * d0:.3g} entries of W) cannot be allocated ({exc})"
+            ) from None
+
+
+def _shapes(n: int, d: int, d0: int) -> dict[str, tuple[int, ...]]:
+    """The shape of each field of :class:`States` for ``n`` times, width ``d``, ``d0``
+    inputs."""
+    return {"t": (n,), "u": (n, d), "W": (n, d, d0), "f": (n,), "alignment": (n,),
+            "ntk": (n,), "alpha": (n,)}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -297,6 +398,134 @@ the size of one core's L2 cache here (AMD EPYC, 1 MiB L2 per core), so that a bl
 written into the output is still in cache when ``W_perp`` is added to it.  The ``(times,
 d)`` blocks are ``d0`` times longer in time than W's (the per-block Python cost of the
 generated evaluators is then paid ``d0`` times less often)."""
+ENGINES = ("fast", "reference")
+"""The paths of the float64 :meth:`Trajectory.sample` (same arithmetic, same result)."""
+
+
+def _check_engine(engine: Any) -> str:
+    if not isinstance(engine, str) or engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+    return engine
+
+
+def _check_out(out: Any, n: int, d: int, d0: int) -> None:
+    """``out`` of :meth:`Trajectory.sample`: a :class:`States` of writeable float64 arrays
+    of the shapes of ``n`` states (:func:`_shapes`) that share no memory."""
+    if not isinstance(out, States):
+        raise TypeError(
+            "out must be a xu_ziyin.States of float64 arrays (e.g. States.empty(len(times), "
+            f"{d}, {d0})), got {type(out).__name__}"
+        )
+    nb.check_output_arrays(out, _shapes(n, d, d0), contiguous=True,
+                           sizes=f" (len(times) = {n}, d = {d}, d0 = {d0})")  # fmt: skip
+
+
+def _finite_rows(states: States) -> np.ndarray:
+    """``(T,)``: whether u, W, f and the NTK are finite at each time."""
+    T = len(states.t)
+    rows = [np.isfinite(np.reshape(getattr(states, n), (T, -1))).all(axis=1)
+            for n in ("u", "W", "f", "ntk")]  # fmt: skip
+    return np.logical_and.reduce(rows)
+
+
+def _copied(states: States, out: States | None) -> States:
+    """``states``, or ``out`` (checked shapes) with ``states`` copied into it."""
+    if out is None:
+        return states
+    for name in _shapes(1, 1, 1):
+        np.copyto(getattr(out, name), getattr(states, name))
+    return out
+
+
+def _float_times(ts: tuple[Number, ...]) -> np.ndarray:
+    """The checked times as float64, as :meth:`Trajectory._evaluate` converts them."""
+    if all(type(t) is float for t in ts):
+        return np.fromiter(ts, dtype=float, count=len(ts))
+    conv = nb.converter(None, "t")
+    return np.array([conv(t) for t in ts], dtype=float)
+
+
+def _full(a: Any, n: int) -> np.ndarray:
+    """A function of time as a float64 ``(n,)`` array (a lazy Piecewise whose one piece is
+    a constant returns the scalar)."""
+    return np.broadcast_to(np.asarray(a, dtype=float), (n,))
+
+
+@functools.cache
+def _conditions(kind: str) -> tuple[Callable[..., Any], ...]:
+    """The generated numpy evaluators of the Piecewise conditions of the per-unit
+    evaluators (``p``, ``q``, ``neuron``) that depend on the units alone (``kind="units"``:
+    arguments ``(u0, v0, p0, q0)``, e.g. ``p0 == 0``) or on ``ell`` alone (``"times"``:
+    argument ``ell``, e.g. ``|ell| <= 1``): the fast path groups units and times by their
+    values, so that within a group each condition is constant and :func:`_lazy_select`
+    evaluates one piece.  A condition of any other kind is left to ``_lazy_select``."""
+    S = symbolic()
+    args = {"units": (S.u0, S.v0, S.p0, S.q0), "times": (S.ell,)}[kind]
+    sources = _sources()
+    found: list[Any] = []
+    for name in ("p", "q", "neuron"):
+        exprs = sources[name][1]
+        for e in exprs if isinstance(exprs, tuple) else (exprs,):
+            for pw in e.atoms(sp.Piecewise):
+                for _piece, c in pw.args:
+                    free = c.free_symbols
+                    if free and free <= set(args) and c not in found:
+                        found.append(c)
+    found.sort(key=sp.default_sort_key)
+    return tuple(generate(args, c, "numpy") for c in found)
+
+
+def _condition_code(values: list[Any], n: int) -> np.ndarray:
+    """One integer per element of a length-``n`` axis: bit ``j`` is condition ``j``."""
+    code = np.zeros(n, dtype=np.int64)
+    for j, c in enumerate(values):
+        code |= np.broadcast_to(np.asarray(c, dtype=bool).ravel(), (n,)).astype(np.int64) << j
+    return code
+
+
+def _uniform_sets(values: list[Any], n: int) -> list[Any]:
+    """The index sets of a length-``n`` axis on which every condition is constant:
+    ``[slice(None)]`` when there is one (the usual case), else index arrays."""
+    code = _condition_code(values, n)
+    if (code == code[0]).all():
+        return [slice(None)]
+    return [np.flatnonzero(code == c) for c in np.unique(code)]
+
+
+def _cross(rows: Any, cols: Any, n: int, d: int) -> Any:
+    """The index of a block of ``n`` times by ``d`` units at ``rows`` x ``cols`` (each a
+    ``slice(None)`` or an index array)."""
+    if isinstance(rows, slice) and isinstance(cols, slice):
+        return (rows, cols)
+    r = np.arange(n) if isinstance(rows, slice) else rows
+    c = np.arange(d) if isinstance(cols, slice) else cols
+    return np.ix_(r, c)
+
+
+def _to_float64(states: States) -> States:
+    """``states`` (mpmath) rounded to float64; ``ValueError`` for a finite value beyond the
+    float64 range (an underflow rounds to 0 or a subnormal, as float64 itself rounds)."""
+    out = {}
+    for name in ("t", "u", "W", "f", "alignment", "ntk", "alpha"):
+        a = getattr(states, name)
+        fa = np.array([float(z) for z in np.ravel(a)], dtype=float).reshape(np.shape(a))
+        if name not in ("t", "alpha"):
+            with mpmath.workdps(30):
+                big = [
+                    (i, z) for i, z in enumerate(np.ravel(a))
+                    if mpmath.isfinite(z) and not math.isfinite(float(z))
+                ]  # fmt: skip
+            if big:
+                i, z = big[0]
+                t = states.t[np.unravel_index(i, np.shape(a))[0]]
+                raise ValueError(
+                    f"the state's {name} at t = {mpmath.nstr(t, 6)} is "
+                    f"{mpmath.nstr(z, 6)}, beyond the float64 range (|value| <= 1.8e308) for "
+                    "this setup and these initial weights (u0, W0); use closed_form(..., dps=k) "
+                    "(mpmath has no exponent range)"
+                )
+        out[name] = fa
+    return States(**out)
 
 
 @nb.mpmath_in_mpmath_out
