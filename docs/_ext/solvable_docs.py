@@ -69,7 +69,10 @@ def switch(name: str) -> bool:
 
 def public_modules(packages: Iterable[str] = PACKAGES) -> list[str]:
     """Every importable module of ``packages`` whose dotted name has no private component,
-    except the core package ``solvable._core`` (layer 0, documented); sorted."""
+    except the core package ``solvable._core`` (layer 0, documented); sorted.  The files of
+    a model package (``solvable.models.kunin.wide``) or of a numerics package
+    (``numerics.torch_flow.dop853``) get no page of their own: the package's page documents
+    its public names (its ``__all__``), and a second page would give each name two targets."""
     names: list[str] = []
     for top in packages:
         package = __import__(top)
@@ -78,8 +81,18 @@ def public_modules(packages: Iterable[str] = PACKAGES) -> list[str]:
             parts = info.name.split(".")[1:]
             if any(p.startswith("_") and p != "_core" for p in parts):
                 continue
+            if _in_a_split_package(info.name):
+                continue
             names.append(info.name)
     return sorted(names)
+
+
+def _in_a_split_package(module: str) -> bool:
+    """Whether ``module`` is a file of a model package or of a numerics package."""
+    parts = module.split(".")
+    return (parts[:2] == ["solvable", "models"] and len(parts) > 3) or (
+        parts[0] == "numerics" and len(parts) > 2
+    )
 
 
 def _write(path: Path, text: str) -> None:
