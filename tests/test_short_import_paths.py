@@ -22,6 +22,8 @@ VERIFICATION = solvable._VERIFICATION_MODULES
 
 @pytest.mark.parametrize("name", MODELS)
 def test_a_model_is_one_module_under_both_paths(name):
+    (finder,) = [f for f in sys.meta_path if isinstance(f, AliasFinder)]
+    assert finder.home(f"solvable.{name}") == f"solvable.models.{name}"  # in the table
     home = importlib.import_module(f"solvable.models.{name}")
     assert importlib.import_module(f"solvable.{name}") is home
     assert getattr(solvable, name) is home  # bound by ``import solvable``
@@ -32,6 +34,8 @@ def test_a_model_is_one_module_under_both_paths(name):
 
 @pytest.mark.parametrize("name", VERIFICATION)
 def test_a_verification_module_is_one_module_under_both_paths(name):
+    (finder,) = [f for f in sys.meta_path if isinstance(f, AliasFinder)]
+    assert finder.home(f"solvable.{name}") == f"solvable.verification.{name}"
     home = importlib.import_module(f"solvable.verification.{name}")
     assert importlib.import_module(f"solvable.{name}") is home
     assert home.__name__ == f"solvable.verification.{name}"
