@@ -397,19 +397,29 @@ def test_reported_constants_claim_names_the_precisions_it_checked():
     assert "(float64, dps 30, 60)" in verdict.detail, verdict.detail
 
 
-def test_wide_preconditioner_single_claim_checks_float64_dps_and_twice_dps(monkeypatch):
-    """The claim compares at float64, dps and 2 dps (its docstring): a spy on
-    ``wide_preconditioner`` records each precision it is called at (seed-12 mutant ``2 *
-    dps`` -> ``2 | dps``: dps 30 twice, 60 never, with the same verdict)."""
+@pytest.mark.parametrize(
+    ("claim_id", "function"),
+    [
+        ("kunin.wide_preconditioner_single", "wide_preconditioner"),
+        ("kunin.preconditioner_evaluators", "preconditioner"),
+        ("kunin.reported_constants", "closed_form"),
+    ],
+)
+def test_claims_at_float64_dps_and_twice_dps_evaluate_at_each(monkeypatch, claim_id, function):
+    """Each of these claims compares at float64, dps and 2 dps (its docstring): a spy on the
+    function it evaluates records each precision it is called at.  Its message names the
+    precisions whatever its loop does, so only a spy sees the loop: seed-12 mutant ``2 *
+    dps`` -> ``2 | dps`` in the first (dps 30 twice, 60 never, the same verdict), seed-13
+    ``2 * dps`` -> ``2 % dps`` in the second (2 digits), and the third's loop is the same."""
     seen = set()
-    real = kunin.wide_preconditioner
+    real = getattr(kunin_checks, function)
 
     def spy(*args, dps=None, **kw):
         seen.add(dps)
         return real(*args, dps=dps, **kw)
 
-    monkeypatch.setattr(kunin_checks, "wide_preconditioner", spy)
-    claim = next(c for c in kunin.claims() if c.id == "kunin.wide_preconditioner_single")
+    monkeypatch.setattr(kunin_checks, function, spy)
+    claim = next(c for c in kunin.claims() if c.id == claim_id)
     assert claim.verify(dps=30).status == "confirmed"
     assert seen == {None, 30, 60}
 
@@ -469,37 +479,3 @@ def test_wide_delta_zero_to_rounding_of_large_weights_is_delta_zero():
     assert np.all(np.isfinite(traj.at(1.0).beta))
     with pytest.raises(ValueError, match=r"h = c if delta > 0, h = d if delta < 0"):
         kunin.wide_closed_form(setup, [[100.0]], [[101.0, 0.0]])
-
-
-def test_preconditioner_claim_checks_float64_dps_and_twice_dps(monkeypatch):
-    """``kunin.preconditioner_evaluators`` compares at float64, dps and 2 dps (its
-    docstring): a spy on ``preconditioner`` records each precision (seed-13 mutant ``2 *
-    dps`` -> ``2 % dps``: 2 digits instead of 60, with the same verdict)."""
-    seen = set()
-    real = kunin_checks.preconditioner
-
-    def spy(*args, dps=None, **kw):
-        seen.add(dps)
-        return real(*args, dps=dps, **kw)
-
-    monkeypatch.setattr(kunin_checks, "preconditioner", spy)
-    claim = next(c for c in kunin.claims() if c.id == "kunin.preconditioner_evaluators")
-    assert claim.verify(dps=30).status == "confirmed"
-    assert seen == {None, 30, 60}
-
-
-def test_reported_constants_claim_builds_the_closed_form_at_each_precision(monkeypatch):
-    """``kunin.reported_constants`` builds each case's closed form at float64, dps and
-    2 dps: a spy on ``closed_form`` records the precisions (its message names them whatever
-    the loop does; the sibling claims' ``2 * dps`` -> ``2 % dps`` survived seeds 12 and 13)."""
-    seen = set()
-    real = kunin_checks.closed_form
-
-    def spy(*args, dps=None, **kw):
-        seen.add(dps)
-        return real(*args, dps=dps, **kw)
-
-    monkeypatch.setattr(kunin_checks, "closed_form", spy)
-    claim = next(c for c in kunin.claims() if c.id == "kunin.reported_constants")
-    assert claim.verify(dps=30).status == "confirmed"
-    assert seen == {None, 30, 60}
