@@ -18,7 +18,7 @@ The package has three layers, each a folder, importing downward only:
 Short paths: ``solvable.<model>`` is ``solvable.models.<model>`` and ``solvable.theorems``,
 ``solvable.errata``, ``solvable.testing``, ... are ``solvable.verification.<name>``, the same
 module objects (:mod:`solvable._core.aliases`), so ``from solvable import kunin`` and
-``from solvable.testing import check`` work.  The verification layer is imported only when
+``from solvable.testing import Oracle`` work.  The verification layer is imported only when
 one of its modules is.
 """
 

@@ -2,7 +2,7 @@
 
 The package's layers are folders (``solvable/models/``, ``solvable/verification/``), but a
 user writes ``from solvable import kunin``, ``import solvable.theorems`` or
-``from solvable.testing import check`` (the public contract of ``DESIGN.md``).  An
+``from solvable.testing import Oracle`` (the public contract of ``DESIGN.md``).  An
 :class:`AliasFinder` on ``sys.meta_path`` answers those names with the module at its home:
 the *same* module object (``solvable.kunin is solvable.models.kunin``), so a monkeypatch,
 an ``isinstance`` or a pickle sees one module, never a copy; a submodule of an alias
