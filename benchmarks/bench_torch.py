@@ -10,8 +10,8 @@ Run (from the repository root)::
     python benchmarks/bench_torch.py --only gf        # the batched-flow speed table (about 5 min)
     python benchmarks/bench_torch.py --only gf --threads 1          # 1 and 2 workers
     python benchmarks/bench_torch.py --only gf --threads 1 --busy   # next to a busy core
-    git show HEAD:numerics/torch_flow.py > /tmp/torch_flow_head.py
-    python benchmarks/bench_torch.py --only gf --threads 1 --baseline /tmp/torch_flow_head.py
+    git show 1c946aa:numerics/torch_flow.py > /tmp/torch_flow_one_file.py
+    python benchmarks/bench_torch.py --only gf --threads 1 --baseline /tmp/torch_flow_one_file.py
 
 (gf)     the batched-flow target: B = 128, 256, 512, 1024 initialisations (entries N(0, 1/d),
          ``torch_flow.initialise(seed=0)`` of the largest batch, of which a batch of B is
@@ -26,10 +26,13 @@ Run (from the repository root)::
          30 s and its time per trajectory is scaled to each B.  Printed: a markdown table
          (scipy loop, torch, ratio, microseconds per (B x width): constant if the cost is
          linear, load average when the row ran) and the largest normwise relative
-         difference of the final states.  ``--baseline FILE``: another version of
-         ``numerics/torch_flow.py`` (e.g. the last commit's, as above) timed in the same
-         run, alternating with the current one, with its speed-up column and the largest
-         difference of its final states from the current ones.  The torchdiffeq and
+         difference of the final states.  ``--baseline FILE``: a one-file version of
+         ``numerics/torch_flow.py`` (from before it became the package
+         ``numerics/torch_flow/``, at or before commit ``1c946aa``, as above; the package's
+         files import each other, so another version of the package cannot be loaded
+         beside the current one) timed in the same run, alternating with the current
+         one, with its speed-up column and the largest difference of its final states
+         from the current ones.  The torchdiffeq and
          diffrax peers: ``benchmarks/torch_flow_peers.py``.
 (closed) ``closed_form(setup, u0, W0).sample(times)`` in float64 at 10^4 times in
          [0, 10 t_c] for d = 1000, d0 = 10 (u and W at every time: 880 MB) vs

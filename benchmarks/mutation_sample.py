@@ -435,13 +435,21 @@ def in_cached_function(source: str, line: int) -> bool:
 
 def module_readers(tests: Iterable[str], module: str, test_sources: Mapping[str, str]) -> set[str]:
     """The ``tests`` of every test file that names ``module`` as a word (its file's stem:
-    ``torch_flow`` for ``numerics/torch_flow.py``; a package's ``__init__`` by the package's
-    name).  A module-level constant is read by tests that run none of the module's function
-    lines: a test of ``numerics.torch_flow``'s DOP853 slot table reads ``_E_LO`` and calls
-    nothing, so line coverage never selected it (a seed-4 survivor it kills)."""
+    ``mp`` for ``numerics/mp.py``; a package's ``__init__`` by the package's name; a file of
+    a model or numerics package by its stem or its package's name, ``tableau`` or
+    ``torch_flow`` for ``numerics/torch_flow/tableau.py``, since a test may read its names
+    through the package).  A module-level constant is read by tests that run none of the
+    module's function lines: a test of ``numerics.torch_flow``'s DOP853 slot table reads
+    ``_E_LO`` and calls nothing, so line coverage never selected it (a seed-4 survivor it
+    kills)."""
     path = Path(module)
-    name = path.parent.name if path.stem == "__init__" else path.stem
-    pattern = re.compile(rf"\b{re.escape(name)}\b")
+    names = [path.parent.name if path.stem == "__init__" else path.stem]
+    parts = path.parts
+    if (parts[:2] == ("solvable", "models") and len(parts) > 3) or (
+        parts[0] == "numerics" and len(parts) > 2
+    ):
+        names.append(path.parent.name)  # a file of a split package: the package's name too
+    pattern = re.compile(rf"\b({'|'.join(re.escape(n) for n in dict.fromkeys(names))})\b")
     files = {f for f, text in test_sources.items() if pattern.search(text)}
     return {t for t in tests if t.split("::")[0] in files}
 

@@ -15,7 +15,8 @@ diffrax's ``vmap`` gives every element its own step.  Each is timed best of ``--
 after a warm-up (diffrax: the jit compile is excluded and printed apart).  Printed: a
 markdown table of wall time, ratio to ``numerics.torch_flow.gradient_flow`` and the
 largest normwise relative difference of the final states from it; ``--baseline FILE``
-adds a row for another version of ``numerics/torch_flow.py`` (see ``bench_torch.py``).
+adds a row for a one-file version of ``numerics/torch_flow.py`` (from before it became
+a package; see ``bench_torch.py``).
 """
 
 from __future__ import annotations

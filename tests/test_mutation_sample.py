@@ -472,6 +472,18 @@ def test_an_import_time_line_also_selects_the_tests_that_name_its_module():
     assert ms.module_readers(tests, "solvable/verification/figures/__init__.py", sources) == {
         "tests/test_c.py::t3"
     }
+    # a file of a split package: by its stem or by its package's name
+    sources["tests/test_d.py"] = "from numerics.torch_flow import tableau as tf_tableau"
+    tests.append("tests/test_d.py::t4")
+    assert ms.module_readers(tests, "numerics/torch_flow/tableau.py", sources) == {
+        "tests/test_a.py::t1", "tests/test_d.py::t4"}  # fmt: skip
+    assert ms.module_readers(tests, "solvable/models/kunin/wide.py", sources) == set()
+    sources["tests/test_e.py"] = "from solvable import kunin\nkunin.PARALLEL_SAMPLE"
+    tests.append("tests/test_e.py::t5")
+    assert ms.module_readers(tests, "solvable/models/kunin/single_neuron.py", sources) == {
+        "tests/test_e.py::t5"}  # fmt: skip
+    # a file of a verification subpackage is named by its stem only
+    assert ms.module_readers(tests, "solvable/verification/figures/seed_001.py", sources) == set()
     covmap = {"tests": ["t::cover", "t::read"], "durations": {"t::cover": 1.0, "t::read": 0.1},
               "lines": {"numerics/torch_flow.py": {"5": [0]}}}  # fmt: skip
     # at import: the covering tests and the readers, fastest first
