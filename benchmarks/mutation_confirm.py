@@ -16,11 +16,13 @@ more against all of it::
 For each surviving or not-covered mutant (not those listed as equivalent) the mutation is applied to
 the workspace's snapshot (cosmic-ray's ``use_mutation``, which restores the file afterwards) and the
 default suite runs there (the snapshot's ``addopts``: two workers, markers ``not slow and not gpu``;
-stopped at the first assertion failure), classified as ``exec`` does (an assertion failure kills;
-another failure is a crash kill). A killed mutant's stored result becomes a kill whose verdict says
-``"selection": "full suite"``; a confirmed survivor's verdict gets ``"confirmed": "full suite"``. A
-run past ``--limit`` seconds (default 3600) leaves the mutant a survivor (a timeout is not taken for
-a kill here). Rerunning skips mutants already confirmed."""
+stopped at the first assertion failure), classified by ``exec``'s own
+:func:`mutation_sample.classify` (an assertion failure kills; another failure is a crash kill;
+pytest's usage or internal error leaves the mutant a survivor, with the error noted). A killed
+mutant's stored result becomes a kill whose verdict says ``"selection": "full suite"``; a confirmed
+survivor's verdict gets ``"confirmed": "full suite"``. A run past ``--limit`` seconds (default 3600)
+leaves the mutant a survivor (a timeout is not taken for a kill here). Rerunning skips mutants
+already confirmed."""
 
 from __future__ import annotations
 
@@ -31,7 +33,6 @@ import os
 import subprocess
 import sys
 import time
-import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -74,24 +75,11 @@ def full_suite(snapshot: Path, workspace: Path, limit: float) -> dict[str, Any]:
     if rc is None:
         return {"verdict": "survived", "confirmed": f"not finished in {limit:.0f} s",
                 "confirm_seconds": seconds}  # fmt: skip
-    harness = ms._harness()
-    killer, crashes = "", []
-    if xml.is_file():
-        for case in ET.parse(xml).iter("testcase"):
-            for failure in [*case.iter("failure"), *case.iter("error")]:
-                message = failure.get("message", "") or ""
-                if failure.tag == "failure" and harness.is_assertion(message):
-                    killer = killer or ms._node_id(case)
-                else:
-                    first = message.splitlines()[0][:100] if message else ""
-                    crashes.append(f"{ms._node_id(case)}: {first}")
-    base = {"selection": "full suite", "confirm_seconds": seconds}
-    if killer:
-        return {**base, "verdict": "killed", "by": "assertion", "killer": killer}
-    if crashes or rc != 0:
-        tail = log.read_text(errors="replace").strip().splitlines()[-1:] or [""]
-        return {**base, "verdict": "killed", "by": "crash", "killer": (crashes or tail)[0][:160]}
-    return {"verdict": "survived", "confirmed": "full suite", "confirm_seconds": seconds}
+    found = ms.classify(xml, log, rc)
+    if found["verdict"] == "killed":
+        return {**found, "selection": "full suite", "confirm_seconds": seconds}
+    confirmed = "full suite" if found["verdict"] == "survived" else found["detail"]
+    return {"verdict": "survived", "confirmed": confirmed, "confirm_seconds": seconds}
 
 
 def confirm(workspace: Path, limit: float) -> int:

@@ -526,6 +526,33 @@ def _harness() -> Any:
     return module
 
 
+def classify(xml: Path, log: Path, rc: int) -> dict[str, Any]:
+    """The verdict of a finished pytest run from its junit report ``xml`` (if written), its
+    output ``log`` and exit status ``rc``: ``killed`` ``by`` ``assertion`` (the first test
+    failed by a check, :func:`mutation.is_assertion`) or ``crash`` (any other failure, or a
+    failing exit with no report), ``error`` (pytest's internal error, usage error or
+    nothing collected, with no failure: the run tells nothing) or ``survived``."""
+    harness = _harness()
+    killer, crashes = "", []
+    if xml.is_file():
+        for case in ET.parse(xml).iter("testcase"):
+            for failure in [*case.iter("failure"), *case.iter("error")]:
+                message = failure.get("message", "") or ""
+                if failure.tag == "failure" and harness.is_assertion(message):
+                    killer = killer or _node_id(case)
+                else:
+                    first = message.splitlines()[0][:100] if message else ""
+                    crashes.append(f"{_node_id(case)}: {first}")
+    if killer:
+        return {"verdict": "killed", "by": "assertion", "killer": killer}
+    tail = (log.read_text(errors="replace").strip().splitlines()[-1:] or [""])[0]
+    if not crashes and rc in (3, 4, 5):  # internal error, usage error, nothing ran
+        return {"verdict": "error", "detail": f"pytest exit {rc}: {tail[:160]}"}
+    if crashes or rc != 0:
+        return {"verdict": "killed", "by": "crash", "killer": (crashes or [tail])[0][:160]}
+    return {"verdict": "survived"}
+
+
 def run_one(workspace: Path, settings: Mapping[str, Any]) -> int:
     """Run the tests covering the current mutant of the snapshot; print the verdict as the
     last stdout line (``MUTATION-SAMPLE {json}``); exit 1 when killed (or timed out), 0 when
@@ -562,7 +589,6 @@ def run_one(workspace: Path, settings: Mapping[str, Any]) -> int:
     cmd = [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
            "-p", "mutation", "-o", "junit_family=xunit1", f"--junitxml={xml}",
            f"@{args_file}"]  # fmt: skip
-    harness = _harness()
     with log.open("w") as out:
         proc = subprocess.Popen(cmd, cwd=snapshot, env=environment(snapshot), stdout=out,
                                 stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
@@ -578,26 +604,10 @@ def run_one(workspace: Path, settings: Mapping[str, Any]) -> int:
     if rc is None:
         verdict["verdict"] = "timeout"
     else:
-        killer, crashes = "", []
-        if xml.is_file():
-            for case in ET.parse(xml).iter("testcase"):
-                for failure in [*case.iter("failure"), *case.iter("error")]:
-                    message = failure.get("message", "") or ""
-                    if failure.tag == "failure" and harness.is_assertion(message):
-                        killer = killer or _node_id(case)
-                    else:
-                        first = message.splitlines()[0][:100] if message else ""
-                        crashes.append(f"{_node_id(case)}: {first}")
-        if killer:
-            verdict.update(verdict="killed", by="assertion", killer=killer)
-        elif not crashes and rc in (3, 4, 5):  # internal error, usage error, nothing ran
-            tail = log.read_text(errors="replace").strip().splitlines()[-1:] or [""]
-            verdict.update(verdict="error", detail=f"pytest exit {rc}: {tail[0][:160]}")
-        elif crashes or rc != 0:
-            tail = log.read_text(errors="replace").strip().splitlines()[-1:] or [""]
-            verdict.update(verdict="killed", by="crash", killer=(crashes or tail)[0][:160])
-        else:  # no covering test (only the source checks ran): "not covered"
-            verdict["verdict"] = "survived" if how != "none" else "not covered"
+        found = classify(xml, log, rc)
+        if found["verdict"] == "survived":  # no covering test (only the source checks ran)
+            found["verdict"] = "survived" if how != "none" else "not covered"
+        verdict.update(found)
     print(f"{VERDICT_TAG} {json.dumps(verdict)}")
     return 0 if verdict["verdict"] == "survived" else 1
 

@@ -65,20 +65,27 @@ def test_the_first_assertion_failure_is_named(tmp_path):
 
 def test_a_run_that_fails_without_a_report_is_a_crash_kill(tmp_path):
     snap = _snapshot(tmp_path, "def test_ok():\n    assert True\n")
+    (snap / "tests" / "conftest.py").write_text("import os\nos._exit(1)\n")  # exit 1, no report
+    found = mc.full_suite(snap, tmp_path, limit=120)
+    assert found["verdict"] == "killed" and found["by"] == "crash", found
+
+
+def test_a_usage_error_tells_nothing_and_leaves_a_survivor(tmp_path):
+    snap = _snapshot(tmp_path, "def test_ok():\n    assert True\n")
     (snap / "pyproject.toml").write_text('[tool.pytest.ini_options]\naddopts = "--no-such"\n')
-    found = mc.full_suite(snap, tmp_path, limit=120)  # a usage error: exit 4, no junit
-    assert found["verdict"] == "killed" and found["by"] == "crash"
+    found = mc.full_suite(snap, tmp_path, limit=120)  # pytest exit 4: the suite never ran
+    assert found["verdict"] == "survived" and found["confirmed"].startswith("pytest exit 4")
 
 
 def test_a_report_left_by_an_earlier_run_is_not_read(tmp_path):
-    """A run that writes no report (a usage error) must not be judged by the report of an
-    earlier mutant: a stale report naming an assertion failure is removed first, so the run
-    is a crash kill, not an assertion kill of a test that did not run."""
+    """A run that writes no report must not be judged by the report of an earlier mutant: a
+    stale report naming an assertion failure is removed first, so a run that exits 1 with
+    no report is a crash kill, not an assertion kill of a test that did not run."""
     stale = ('<testsuite><testcase classname="tests.test_old" name="test_x">'
              '<failure message="assert 0">x</failure></testcase></testsuite>')  # fmt: skip
     (tmp_path / "confirm-junit.xml").write_text(stale)
     snap = _snapshot(tmp_path, "def test_ok():\n    pass\n")
-    (snap / "pyproject.toml").write_text('[tool.pytest.ini_options]\naddopts = "--no-such"\n')
+    (snap / "tests" / "conftest.py").write_text("import os\nos._exit(1)\n")
     found = mc.full_suite(snap, tmp_path, 120)
     assert found["verdict"] == "killed" and found["by"] == "crash", found
     assert "test_old" not in found["killer"]

@@ -222,7 +222,7 @@ MUTANTS = [
         name="layout_tools.confirm_and_or",
         seed="core",
         backend="numpy",
-        file="benchmarks/mutation_confirm.py",
+        file="benchmarks/mutation_sample.py",
         old='if failure.tag == "failure" and harness.is_assertion(message):',
         new='if failure.tag == "failure" or harness.is_assertion(message):',
         why=(
@@ -238,7 +238,7 @@ MUTANTS = [
         name="layout_tools.confirm_rc_ignored",
         seed="core",
         backend="numpy",
-        file="benchmarks/mutation_confirm.py",
+        file="benchmarks/mutation_sample.py",
         old="if crashes or rc != 0:",
         new="if crashes and rc != 0:",
         why=(
