@@ -354,8 +354,15 @@ def test_out_refused_for_mpmath_and_bad_engine():
 # the vectorised input checks give what the per-number checks give
 # ---------------------------------------------------------------------------
 def test_time_array_checked_as_its_list():
-    arr = np.array([0.0, 1.5, np.inf, 3.0])
-    assert xz_setups._check_times(arr) == xz_setups._check_times(arr.tolist())
+    # a float array stays a float64 array (the fast path reads it as it is), holding the
+    # values the per-number checks give, in a copy of its own
+    for dtype in (np.float64, np.float32, np.float16):
+        arr = np.array([0.0, 1.5, np.inf, 3.0, 0.1], dtype=dtype)
+        got = xz_setups._check_times(arr)
+        assert isinstance(got, np.ndarray) and got.dtype == np.float64
+        assert got.tolist() == list(xz_setups._check_times(arr.tolist()))
+        arr[1] = 7.0
+        assert got[1] == 1.5
     assert xz_setups._check_times(np.array([1, 2], dtype=np.int32)) == (1, 2)
     for bad, match in (([0.0, -1.0], "t must be >= 0, got -1.0"), ([np.nan], r"t\[0\]"),
                        ([-np.inf], r"t\[0\] must be finite")):  # fmt: skip

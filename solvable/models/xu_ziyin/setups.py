@@ -104,7 +104,7 @@ def _is_plus_inf(t: Any) -> bool:
     return False
 
 
-def _check_times(times: Any, name: str = "t") -> tuple[Number, ...]:
+def _check_times(times: Any, name: str = "t") -> tuple[Number, ...] | np.ndarray:
     """:func:`solvable._core.numbers.check_times` with ``+inf`` allowed (the limit state);
     ``name``: the argument named in the messages."""
     if (
@@ -112,7 +112,12 @@ def _check_times(times: Any, name: str = "t") -> tuple[Number, ...]:
         and times.size and bool((times >= 0).all())
     ):  # fmt: skip
         # a valid numeric array (t >= 0 is false for nan and -inf): the values the checks
-        # below return, without one Python check per time; anything else is checked below
+        # below return, without one Python check per time; anything else is checked below.
+        # A float array stays one (a copy: float64 holds every float16/32/64 value), so the
+        # float64 fast path reads it without a Python float per time; integers become
+        # Python ints (exact, as int64 values above 2^53 are not in float64)
+        if times.dtype.kind == "f":
+            return np.array(times, dtype=float)
         return tuple(times.tolist())
     if isinstance(times, np.ndarray) and times.ndim <= 1:
         items = [times.item()] if times.ndim == 0 else times.tolist()

@@ -209,7 +209,7 @@ class Trajectory:
         """
         return self._sample(_check_times(times, "times"), out, _check_engine(engine))
 
-    def _sample(self, ts: tuple[Number, ...], out: States | None, engine: str) -> States:
+    def _sample(self, ts: tuple[Number, ...] | np.ndarray, out: States | None, engine: str) -> States:
         """:meth:`sample` at the checked times ``ts``."""
         if self.dps is not None:
             if out is not None:
@@ -329,7 +329,7 @@ class Trajectory:
         u0c, W0c = self._data["given"]
         return closed_form(self.setup, u0c, W0c, dps=EXTENDED_DPS)
 
-    def _evaluate(self, ts: tuple[Number, ...], dps: int | None) -> States:
+    def _evaluate(self, ts: tuple[Number, ...] | np.ndarray, dps: int | None) -> States:
         ev = _evaluators("numpy" if dps is None else "mpmath")
         k = self._data
         conv = nb.converter(dps, "t")
@@ -391,13 +391,16 @@ where each half holds at least this many entries of W (32 MiB): below it the thr
 start costs more than they save.  Measured on the 2-core EPYC (issue 17,
 ``python benchmarks/closed_form_scale.py --only xu_ziyin``)."""
 
-SAMPLE_BLOCK = 2**17
+SAMPLE_BLOCK = 2**15
 """Elements per block of times of the float64 :meth:`Trajectory.sample` (at least one time
-per block), for W and for each ``(times, d)`` array (u, v, p, q) alike: 1 MiB of float64,
-the size of one core's L2 cache here (AMD EPYC, 1 MiB L2 per core), so that a block of W
-written into the output is still in cache when ``W_perp`` is added to it.  The ``(times,
-d)`` blocks are ``d0`` times longer in time than W's (the per-block Python cost of the
-generated evaluators is then paid ``d0`` times less often)."""
+per block), for W and for each ``(times, d)`` array (u, v, p, q) alike: 256 KiB of float64,
+so that a block's arrays and the generated evaluators' temporaries stay in one core's 1 MiB
+L2 cache (AMD EPYC) and a temporary is a small allocation, not a fresh mapping of pages.
+Measured on the 2-core EPYC (``python benchmarks/closed_form_family.py --only xu_ziyin``):
+at d = 81, d0 = 1 one thread took 0.28 s with blocks of 2^17 (1 MiB), 0.19 s with 2^15 and
+0.20 s with 2^14 for 150 000 times; at d = 524, d0 = 21 the three are within 8%.  The
+``(times, d)`` blocks are ``d0`` times longer in time than W's (the per-block Python cost of
+the generated evaluators is then paid ``d0`` times less often)."""
 ENGINES = ("fast", "reference")
 """The paths of the float64 :meth:`Trajectory.sample` (same arithmetic, same result)."""
 
@@ -437,8 +440,11 @@ def _copied(states: States, out: States | None) -> States:
     return out
 
 
-def _float_times(ts: tuple[Number, ...]) -> np.ndarray:
-    """The checked times as float64, as :meth:`Trajectory._evaluate` converts them."""
+def _float_times(ts: tuple[Number, ...] | np.ndarray) -> np.ndarray:
+    """The checked times as float64, as :meth:`Trajectory._evaluate` converts them (a float
+    array, as :func:`_check_times` returns one, as it is)."""
+    if isinstance(ts, np.ndarray):
+        return ts
     if all(type(t) is float for t in ts):
         return np.fromiter(ts, dtype=float, count=len(ts))
     conv = nb.converter(None, "t")
