@@ -169,6 +169,44 @@ def test_exactly_isotropic_float64_data_keeps_the_digits_too():
     _check(setup, 1.0, (0.5, 0.5), [0, 10, 100, 300])
 
 
+def test_a_start_on_the_line_of_beta_star_keeps_the_digits():
+    """w0 exactly parallel to beta* (float64 data, found by an outside reviewer): the
+    perpendicular part is exactly 0, not the ~1e-17 |w0| that w0 - (w0.bhat) bhat rounds to.
+    That rounding decays as E^2 while beta - beta* decays as E^4, so it became the loss near
+    the minimum: 2.1e-81 for 1.07e-94 at t = 0.5 in float64, 1.6e-189 for 7.2e-192 at dps =
+    30 (rate t = 450).  The other side, a perpendicular part of 1e-9 that is really there,
+    keeps its slower decay."""
+    n = 200
+    X = np.stack([np.ones(n), np.array([(-1.0) ** i for i in range(n)])], axis=1)
+    setup = kunin.Setup(1.0, 1.0, X, X @ np.array([0.5, -0.25]))  # beta* = (0.5, -0.25)
+    for w0 in ((0.2, -0.1), (0.2, -0.1 + 1e-9)):
+        _check(setup, 0.3, w0, [0, 10, 60, 100, 200, 300])
+    on, off = (kunin.closed_form(setup, 0.3, w0).at(0.5).loss
+               for w0 in ((0.2, -0.1), (0.2, -0.1 + 1e-9)))  # fmt: skip
+    assert on < 1.1e-94 < 1e-70 < off
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    q=st.sampled_from(ORTHOGONAL),
+    scale=st.sampled_from(["1", "0.3", "7", "250"]),
+    y=st.lists(st.integers(-2000, 2000), min_size=2, max_size=2).filter(any),
+    rates=st.tuples(st.integers(1, 40), st.integers(1, 40)),
+    a0=st.integers(-1000, 1000).filter(bool),
+    c=st.integers(-1000, 1000).filter(bool),
+)
+def test_loss_relative_digits_from_starts_parallel_to_beta_star(q, scale, y, rates, a0, c):
+    """Exact data, w0 = c X^T y exactly (on the line of beta* = X^T y / s, either side of
+    balance and of beta*): the loss keeps its relative digits to rate t = 300."""
+    X = tuple(tuple(str(Decimal(v) * Decimal(scale)) for v in row) for row in q)
+    targets = tuple(str(Decimal(v).scaleb(-3)) for v in y)
+    Xty = [sum(Decimal(X[i][j]) * Decimal(targets[i]) for i in range(2)) for j in range(2)]
+    w0 = tuple(str(v * Decimal(c).scaleb(-3)) for v in Xty)
+    setup = kunin.Setup(str(Decimal(rates[0]).scaleb(-1)), str(Decimal(rates[1]).scaleb(-1)),
+                        X, targets)  # fmt: skip
+    _check(setup, str(Decimal(a0).scaleb(-3)), w0, [0, 0.5, 5, 40, 120, 300])
+
+
 @pytest.mark.parametrize("sign", [1, -1])
 def test_both_sides_of_the_saddle_reach_the_least_loss(sign):
     """(a, w) -> (-a, -w) leaves beta = a w and the flow's beta(t) unchanged and flips c_+:

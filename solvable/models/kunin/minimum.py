@@ -76,3 +76,19 @@ def _working_rational(q: Fraction, dps: int | None) -> Any:
         except OverflowError:
             return math.inf if q > 0 else -math.inf
     return mpmath.mpf(q.numerator) / q.denominator
+
+
+def _working_sqrt(q: Fraction, dps: int | None) -> Any:
+    """``sqrt(q)`` of the exact rational ``q >= 0`` at the working precision, without the
+    overflow or underflow of ``q`` itself in float64 (``q = 4^e r``, ``r`` near 1: the
+    square root of ``r``, rounded once, times ``2^e``; inf beyond the range)."""
+    if dps is not None:
+        return mpmath.sqrt(_working_rational(q, dps))
+    if q == 0:
+        return 0.0
+    e = (q.numerator.bit_length() - q.denominator.bit_length()) // 2
+    r = q / Fraction(4) ** e if e >= 0 else q * Fraction(4) ** -e
+    try:
+        return math.ldexp(math.sqrt(float(r)), e)
+    except OverflowError:
+        return math.inf
