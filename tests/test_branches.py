@@ -233,14 +233,16 @@ def test_xu_ziyin_sample_blocks_fast_equals_reference():
         np.testing.assert_array_equal(getattr(fast, name), getattr(ref, name), err_msg=name)
 
 
-def test_xu_ziyin_lagrange_blocks_above_512_units():
+@pytest.mark.parametrize("d", [513, 1200])
+def test_xu_ziyin_lagrange_blocks_above_512_units(d):
     """The Lagrange identity sum_{i<j} (p_i q_j - p_j q_i)^2 = |p|^2 |q|^2 - (p.q)^2 is
-    summed in row blocks of 512: with d = 1200 units (3 blocks), the alignment (cosine of u
-    and W x, eq. (20)) the closed form reports equals the cosine measured from its own u(t),
-    W(t) (State.from_weights), to 1e-12 (a cosine of generic vectors of 1200 entries: ~1e-14
+    summed in row blocks of 512: with d = 1200 units (3 blocks) and d = 513 (a last block of
+    one row, which has no j > i partner but is a block all the same: an outside reviewer's
+    loop that stopped one row early dropped it), the alignment (cosine of u and W x, eq.
+    (20)) the closed form reports equals the cosine measured from its own u(t), W(t)
+    (State.from_weights), to 1e-12 (a cosine of generic vectors of 1200 entries: ~1e-14
     rounding, the closed form's own few-ulp error amplified at most 10x by this case's
     P/Q ~ 1)."""
-    d = 1200
     rng = np.random.default_rng(7)
     u0 = rng.normal(size=d) * 0.05
     W0 = rng.normal(size=(d, 1)) * 0.05

@@ -254,3 +254,28 @@ def test_edge_case_matches_raw_flow(seed):
     for k in range(len(times)):
         assert error_in_units(sim[k].W, tr.W[k], tol) <= 1
         assert error_in_units(sim[k].f, tr.f[k], tol) <= 1
+
+
+def test_a_valid_time_array_skips_the_per_time_checks(monkeypatch):
+    """A float64 sample of a numeric array of times >= 0 (or +inf) is taken as it is, without
+    one Python check per time (mutant trajectory.py:198 ``times >= 0`` made ``== 0``: every
+    array but all zeros went through the per-time checks, the same numbers, slowly); an array
+    with a bad time, or a list, goes through them and a bad time is refused by name."""
+    from solvable.models.linear_node_scaling import trajectory as lns_trajectory
+
+    calls = []
+    real = lns_trajectory._check_times
+    monkeypatch.setattr(lns_trajectory, "_check_times",
+                        lambda times, *a: calls.append(len(times)) or real(times, *a))  # fmt: skip
+    setup, a, W0, _ = _setup(0, 5, 3, 4, 1.0, 1.0, 1.0, 1.0, 0.5)
+    traj = lns.closed_form(setup, a, W0)
+    times = np.array([0.0, 0.5, 3.0, np.inf])
+    fast = traj.sample(times)
+    assert calls == []
+    for t, W in zip(times, fast.W, strict=True):  # the same states as one time at a time
+        np.testing.assert_array_equal(W, traj.sample([t]).W[0])
+    assert calls == [1, 1, 1, 1]
+    for bad in (np.array([0.5, -1.0]), np.array([np.nan]), np.array([0.5, -np.inf])):
+        with pytest.raises(ValueError, match=r"times\[\d\]|must be"):
+            traj.sample(bad)
+    assert calls == [1, 1, 1, 1, 2, 1, 2]

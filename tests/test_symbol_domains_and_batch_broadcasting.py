@@ -64,3 +64,21 @@ def test_kunin_output_refuses_one_axis_batches_that_do_not_broadcast_naming_a_an
     out = kunin.output(np.arange(3.0), np.ones((1, 2)), X)
     # f(x_i) = a w^T x_i = a * 2 for X all ones and w = (1, 1): exact in float64
     np.testing.assert_array_equal(out, np.repeat(2 * np.arange(3.0)[:, None], 5, axis=1))
+
+
+def test_kunin_wide_loss_batched_targets_have_c_on_their_last_axis():
+    # mutant: solvable/models/kunin/losses.py:151:core/ReplaceUnaryOperator_USub_UAdd:30
+    # (Y.shape[-1] read as Y.shape[1]: the same for a 2-D Y, n for a batched (B, n, c) one)
+    rng = np.random.default_rng(3)
+    B, h, c, d, n = 2, 3, 2, 4, 5
+    A, W = rng.standard_normal((B, h, c)), rng.standard_normal((B, h, d))
+    X, Y = rng.standard_normal((n, d)), rng.standard_normal((B, n, c))
+    got = kunin.wide_loss(A, W, X, Y)
+    # each batch entry is the unbatched loss (one sum, in the same order: equal)
+    want = [kunin.wide_loss(A[b], W[b], X, Y[b]) for b in range(B)]
+    np.testing.assert_array_equal(got, want)
+    assert got.shape == (B,)
+    # a batched Y whose c differs from A's is refused, even where A's c equals n
+    A5 = rng.standard_normal((B, h, n))
+    with pytest.raises(ValueError, match=r"the outputs c \(columns of A and Y\)"):
+        kunin.wide_loss(A5, W, X, Y)

@@ -126,12 +126,14 @@ def test_saddle_stays():
 
 def test_y_zero_q_zero_has_infinite_t_c():
     """D = 0 (y = 0, Q = 0): t_c = inf, and alpha(t) (no exponential scale) still follows the
-    raw flow: against numerics.simulate at 30 digits, alpha = sum p(t)^2 / sum p(0)^2."""
+    raw flow: against numerics.simulate at 30 digits, alpha = sum p(t)^2 / sum p(0)^2.  The
+    times take both forms of tau = 2t at D = 0 (early, 2t <= 1; late, in s = 1/(2t)) on
+    either side of t = 1/2, and t = 0, where the late form is log(0) + log(inf) = nan."""
     import numerics
 
     case = xz.case("Q_zero_y_negative")
     setup = xz.Setup(case.setup.eta_u, case.setup.eta_w, case.setup.gamma, case.setup.x, 0)
-    times = ["0.01", "1", "100"]
+    times = ["0", "1e-9", "0.01", "0.4999", "0.5001", "1", "100"]
     sim = numerics.simulate(setup, case.u0, case.W0, times, method="mpmath", dps=30)
     with mpmath.workdps(40):
         p0 = xz.pq_coordinates(setup, case.u0, case.W0, dps=30)[0]

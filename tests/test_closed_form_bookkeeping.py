@@ -1,0 +1,171 @@
+"""The bookkeeping around the closed forms of seeds 000, 001 and 003: the boundaries of
+their argument checks (both sides), the times they refuse, the index arithmetic of their
+refusal messages, and the early returns of their helpers.
+
+Each test answers a bug written by an outside reviewer who had not read the tests
+(``benchmarks/mutants/closed_form_bookkeeping.py``, named in each docstring) that survived
+the tests selected for it; the values are the documented ones, or computed independently
+here (numpy's own rank rule, the sums in another order).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from solvable.models import kunin
+from solvable.models import linear_node_scaling as lns
+from solvable.models import xu_ziyin as xz
+from solvable.models.xu_ziyin import trajectory as xz_trajectory
+
+EPS = float(np.finfo(float).eps)
+SINGLE = (kunin.Setup(1, 1, ((1, 0), (0, 1)), (1, 0.5)), 0.3, (0.2, -0.1))
+
+
+@pytest.mark.parametrize("times", [[1.0, -math.inf], np.array([-np.inf]), [-math.inf]])
+def test_kunin_minus_inf_is_refused_plus_inf_is_the_limit(times):
+    """``kunin_minus_inf_is_the_limit``: -inf is not a time (it was taken for the limit);
+    +inf is the limit, the same state as ``at(inf)``."""
+    traj = kunin.closed_form(*SINGLE)
+    with pytest.raises(ValueError, match=r"t\[\d\] must be finite, got .*-inf"):
+        traj.sample(times)
+    limit = traj.sample([1.0, math.inf])
+    assert limit.t[1] == math.inf and limit.a[1] == traj.at(math.inf).a
+    assert limit.a[1] != limit.a[0]
+
+
+def test_kunin_wide_start_takes_h_up_to_the_other_layers_width():
+    """``kunin_wide_start_h_equal_refused``: h equal to the other layer's width is allowed
+    (the message says h <= width), one more is refused; the start it builds is balanced
+    (Delta = delta I_h)."""
+    setup = kunin.WideSetup(1, 1, [[1.0], [0.0]], [[1.0], [0.5]])  # d = c = 1
+    A, W = kunin.wide_start(setup, 0.5, A=[[2.0]])
+    assert A.shape == (1, 1) and W.shape == (1, 1)
+    # Delta = eta_w A A^T - eta_a W W^T = 0.5: W = sqrt(4 - 0.5) (two roundings)
+    np.testing.assert_allclose(kunin.wide_balance(A, W, 1, 1), [[0.5]], rtol=4e-16)
+    with pytest.raises(ValueError, match=r"A has h = 2 rows but the other layer has only 1"):
+        kunin.wide_start(setup, 0.5, A=[[2.0], [1.0]])
+
+
+def test_kunin_wide_time_beyond_float64_with_a_zero_rate_is_the_limit():
+    """``kunin_wide_zero_rate_counted``: t * t_scale beyond float64 is the limit when every
+    nonzero rate is large; a rate that is exactly 0 (delta = 0, c != d) has no time scale
+    and must not count (it made t = 1e306 refused).  The limit is beta* = (1, 0.5), loss 0
+    (y = X beta* exactly)."""
+    setup = kunin.WideSetup(1, 1, [[100.0, 0.0], [0.0, 100.0]], [[100.0], [50.0]])
+    traj = kunin.wide_closed_form(setup, [[5.0]], [[3.0, 4.0]])  # delta = 25 - 25 = 0
+    state = traj.at(1e306)
+    # beta(inf) from the normalised data: a few roundings (measured 4.4e-16)
+    np.testing.assert_allclose(state.beta, [[1.0], [0.5]], rtol=4 * EPS)
+    assert state.loss <= 1e-28  # (s/2) |beta - beta*|^2 at that rounding: 1e4 * 2e-31
+    np.testing.assert_array_equal(state.beta, traj.at(math.inf).beta)
+
+
+def test_kunin_wide_balance_tolerance_is_relative_to_deltas_terms():
+    """``kunin_wide_balance_tiny_unscaled``: delta = -1e-10 against terms of 2e8 (A0 = 1e4,
+    W0 = (1e4, 1e-5)) is delta = 0 to rounding, so h = c = 1 is Theorem 4.2's setting (it
+    was refused by the sign of the residue); delta = -1e-6 there is a real imbalance (h = 1
+    < d = 2: refused)."""
+    setup = kunin.WideSetup(1, 1, [[1.0, 0.0], [0.0, 1.0]], [[1.0], [0.5]])
+    traj = kunin.wide_closed_form(setup, [["10000"]], [["10000", "0.00001"]])
+    # beta(inf) = beta*, a few roundings of the normalised data (measured 3.3e-16)
+    np.testing.assert_allclose(traj.at(math.inf).beta, [[1.0], [0.5]], rtol=4 * EPS)
+    with pytest.raises(ValueError, match=r"Theorem 4.2's setting.*delta = -1.0e-6"):
+        kunin.wide_closed_form(setup, [["10000"]], [["10000", "0.001"]])
+
+
+def test_xu_ziyin_overflow_names_the_first_time_that_overflows():
+    """``xu_ziyin_overflow_message_flat_index_time``: the refusal names the time of the
+    first state beyond float64 (the index of a (T, d) array's entry turned into its time
+    index, not read as one)."""
+    traj = xz.closed_form(xz.Setup(1, 1, 1, (1, 0), "1e700"), [1, 2], [[1, 0], [0.5, 0]])
+    with pytest.raises(ValueError, match=r"the state's u at t = 1\.0e-600 is 6\.24695e\+349"):
+        traj.sample(["0", "1e-600", "1e-500"])
+
+
+def test_xu_ziyin_states_empty_quotes_the_entries_of_w():
+    """``xu_ziyin_empty_message_count``: the refusal of an allocation too large quotes W's
+    n_times d d0 entries."""
+    with pytest.raises(ValueError, match=r"n_times d d0 = 1e\+21 entries of W"):
+        xz.States.empty(10**9, 10**6, 10**6)
+
+
+def test_xu_ziyin_manifold_condition_on_the_manifolds_and_at_the_saddle():
+    """``xu_ziyin_manifold_condition_either_zero``: the early return is for the saddle P = Q
+    = 0 only (condition 1); on the invariant manifolds P = 0 or Q = 0 the condition is the
+    documented amplification (alpha for P = 0, 1/alpha for Q = 0), the largest there is."""
+    assert xz.manifold_condition(0, 0, 5) == 1.0
+    assert xz.manifold_condition(0, 1, 100) == 100.0
+    assert xz.manifold_condition(1, 0, 1e-3) == 1000.0
+    assert 1 < xz.manifold_condition(1, 2, 3) < 3
+
+
+def test_xu_ziyin_constants_take_p_or_q_zero():
+    """``xu_ziyin_constants_P_Q_positive``: P = 0 and Q = 0 (Proposition 1's invariant
+    manifolds) are valid: alpha_+ = inf for P = 0, alpha_- = 0 for Q = 0; a negative P is
+    refused."""
+    on_p = xz.constants(1, 0.5, 0.7, 2.2, 1.5, 3, 0, 1)
+    on_q = xz.constants(1, 0.5, 0.7, 2.2, 1.5, 3, 1, 0)
+    assert on_p["alpha_plus"] == math.inf and 0 < on_p["alpha_minus"] < math.inf
+    assert on_q["alpha_minus"] == 0.0 and 0 < on_q["alpha_plus"] < math.inf
+    assert on_p["t_c"] == on_q["t_c"] > 0
+    with pytest.raises(ValueError, match=r"P must be >= 0"):
+        xz.constants(1, 0.5, 0.7, 2.2, 1.5, 3, -1, 1)
+
+
+def test_xu_ziyin_zero_float_inputs_stay_on_the_float64_path():
+    """``xu_ziyin_safe_range_zero_not_exempt``: an input that is exactly 0.0 is in the
+    float64-safe range (only a nonzero input must lie in [1/SAFE_INPUT, SAFE_INPUT]); a
+    tiny nonzero one is not, and takes the 17-digit evaluation."""
+    setup = xz.Setup(1.0, 0.5, 0.7, (1.0, 2.0), 1.5)
+    zero = xz.closed_form(setup, [0.3, -0.2], [[0.1, 0.0], [0.4, -0.3]])
+    assert zero._data["work_dps"] is None
+    tiny = xz.closed_form(setup, [0.3, -0.2], [[0.1, 1e-300], [0.4, -0.3]])
+    assert tiny._data["work_dps"] == xz_trajectory.EXTENDED_DPS
+    # the float64 path and the extended one agree on the zero start (a few roundings)
+    ext = zero._extended().at(1.0)
+    np.testing.assert_allclose(zero.at(1.0).u, [float(v) for v in ext.u], rtol=1e-14)
+
+
+def test_linear_node_scaling_reduced_svd_takes_the_full_rank():
+    """``linear_node_scaling_full_rank_refused``: rank = min(n, d) is valid (the singular
+    values numpy gives), rank = min(n, d) + 1 is refused."""
+    X = np.array([[1.0, 2.0], [0.5, -1.0], [3.0, 0.0]])
+    full = lns.reduced_svd(X, rank=2)
+    # numpy's SVD of the same matrix (the same LAPACK call: a few ulps)
+    np.testing.assert_allclose(full.D, np.linalg.svd(X, compute_uv=False), rtol=1e-15)
+    assert lns.reduced_svd(X, rank=1).D.shape == (1,)
+    with pytest.raises(ValueError, match=r"rank must be in 1\.\.min\(n, d\) = 2, got 3"):
+        lns.reduced_svd(X, rank=3)
+
+
+def test_linear_node_scaling_rank_rule_is_numpys():
+    """``linear_node_scaling_rank_rule_min_dimension``: the numerical rank is numpy's
+    ``matrix_rank`` rule (singular values above max(n, d) eps D_max): a second singular
+    value 5e-15 D_max of a 100 x 2 matrix is below 100 eps (2.2e-14) and not counted, but
+    above 2 eps; 5e-13 is counted."""
+    rng = np.random.default_rng(1)
+    U, _ = np.linalg.qr(rng.normal(size=(100, 2)))
+    R, _ = np.linalg.qr(rng.normal(size=(2, 2)))
+    for second, rank in ((5e-15, 1), (5e-13, 2)):
+        X = U @ np.diag([1.0, second]) @ R
+        assert np.linalg.matrix_rank(X) == rank
+        assert lns.reduced_svd(X).rank == rank, second
+
+
+def test_linear_node_scaling_group_moments_mass_bound_allows_rounding():
+    """``linear_node_scaling_mass_bound_no_rounding_slack``: a pruned mass lam_T equal to the
+    total up to the rounding of its sum (the same four numbers added in another order) is
+    the whole mass (the group's moments are those of the nodes); one visibly above the
+    total is refused."""
+    parts = (0.1, 0.2, 0.3, 0.4)
+    lam_T = ((parts[0] + parts[1]) + parts[2]) + parts[3]
+    total = ((parts[3] + parts[2]) + parts[1]) + parts[0]
+    assert lam_T > total  # 1.0 against 0.9999999999999999
+    mean, cov = lns.group_moments(lam_T, total, [1.0, 0.5], np.eye(2))
+    np.testing.assert_allclose(mean, [1.0, 0.5], rtol=1e-15)
+    np.testing.assert_allclose(cov, np.zeros((2, 2)), atol=1e-15)
+    with pytest.raises(ValueError, match=r"lam_T must be in \(0, total"):
+        lns.group_moments(1.01 * total, total, [1.0, 0.5], np.eye(2))
