@@ -24,6 +24,14 @@ EPS = float(np.finfo(float).eps)
 SINGLE = (kunin.Setup(1, 1, ((1, 0), (0, 1)), (1, 0.5)), 0.3, (0.2, -0.1))
 
 
+def accepted(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` of a valid input: a refusal is a failed check, not an error."""
+    try:
+        return fn(*args, **kwargs)
+    except ValueError as exc:
+        raise AssertionError(f"a valid input was refused: {exc}") from exc
+
+
 @pytest.mark.parametrize("times", [[1.0, -math.inf], np.array([-np.inf]), [-math.inf]])
 def test_kunin_minus_inf_is_refused_plus_inf_is_the_limit(times):
     """``kunin_minus_inf_is_the_limit``: -inf is not a time (it was taken for the limit);
@@ -41,7 +49,7 @@ def test_kunin_wide_start_takes_h_up_to_the_other_layers_width():
     (the message says h <= width), one more is refused; the start it builds is balanced
     (Delta = delta I_h)."""
     setup = kunin.WideSetup(1, 1, [[1.0], [0.0]], [[1.0], [0.5]])  # d = c = 1
-    A, W = kunin.wide_start(setup, 0.5, A=[[2.0]])
+    A, W = accepted(kunin.wide_start, setup, 0.5, A=[[2.0]])
     assert A.shape == (1, 1) and W.shape == (1, 1)
     # Delta = eta_w A A^T - eta_a W W^T = 0.5: W = sqrt(4 - 0.5) (two roundings)
     np.testing.assert_allclose(kunin.wide_balance(A, W, 1, 1), [[0.5]], rtol=4e-16)
@@ -56,7 +64,7 @@ def test_kunin_wide_time_beyond_float64_with_a_zero_rate_is_the_limit():
     (y = X beta* exactly)."""
     setup = kunin.WideSetup(1, 1, [[100.0, 0.0], [0.0, 100.0]], [[100.0], [50.0]])
     traj = kunin.wide_closed_form(setup, [[5.0]], [[3.0, 4.0]])  # delta = 25 - 25 = 0
-    state = traj.at(1e306)
+    state = accepted(traj.at, 1e306)
     # beta(inf) from the normalised data: a few roundings (measured 4.4e-16)
     np.testing.assert_allclose(state.beta, [[1.0], [0.5]], rtol=4 * EPS)
     assert state.loss <= 1e-28  # (s/2) |beta - beta*|^2 at that rounding: 1e4 * 2e-31
@@ -69,7 +77,7 @@ def test_kunin_wide_balance_tolerance_is_relative_to_deltas_terms():
     was refused by the sign of the residue); delta = -1e-6 there is a real imbalance (h = 1
     < d = 2: refused)."""
     setup = kunin.WideSetup(1, 1, [[1.0, 0.0], [0.0, 1.0]], [[1.0], [0.5]])
-    traj = kunin.wide_closed_form(setup, [["10000"]], [["10000", "0.00001"]])
+    traj = accepted(kunin.wide_closed_form, setup, [["10000"]], [["10000", "0.00001"]])
     # beta(inf) = beta*, a few roundings of the normalised data (measured 3.3e-16)
     np.testing.assert_allclose(traj.at(math.inf).beta, [[1.0], [0.5]], rtol=4 * EPS)
     with pytest.raises(ValueError, match=r"Theorem 4.2's setting.*delta = -1.0e-6"):
@@ -106,8 +114,8 @@ def test_xu_ziyin_constants_take_p_or_q_zero():
     """``xu_ziyin_constants_P_Q_positive``: P = 0 and Q = 0 (Proposition 1's invariant
     manifolds) are valid: alpha_+ = inf for P = 0, alpha_- = 0 for Q = 0; a negative P is
     refused."""
-    on_p = xz.constants(1, 0.5, 0.7, 2.2, 1.5, 3, 0, 1)
-    on_q = xz.constants(1, 0.5, 0.7, 2.2, 1.5, 3, 1, 0)
+    on_p = accepted(xz.constants, 1, 0.5, 0.7, 2.2, 1.5, 3, 0, 1)
+    on_q = accepted(xz.constants, 1, 0.5, 0.7, 2.2, 1.5, 3, 1, 0)
     assert on_p["alpha_plus"] == math.inf and 0 < on_p["alpha_minus"] < math.inf
     assert on_q["alpha_minus"] == 0.0 and 0 < on_q["alpha_plus"] < math.inf
     assert on_p["t_c"] == on_q["t_c"] > 0
@@ -133,7 +141,7 @@ def test_linear_node_scaling_reduced_svd_takes_the_full_rank():
     """``linear_node_scaling_full_rank_refused``: rank = min(n, d) is valid (the singular
     values numpy gives), rank = min(n, d) + 1 is refused."""
     X = np.array([[1.0, 2.0], [0.5, -1.0], [3.0, 0.0]])
-    full = lns.reduced_svd(X, rank=2)
+    full = accepted(lns.reduced_svd, X, rank=2)
     # numpy's SVD of the same matrix (the same LAPACK call: a few ulps)
     np.testing.assert_allclose(full.D, np.linalg.svd(X, compute_uv=False), rtol=1e-15)
     assert lns.reduced_svd(X, rank=1).D.shape == (1,)
@@ -164,7 +172,7 @@ def test_linear_node_scaling_group_moments_mass_bound_allows_rounding():
     lam_T = ((parts[0] + parts[1]) + parts[2]) + parts[3]
     total = ((parts[3] + parts[2]) + parts[1]) + parts[0]
     assert lam_T > total  # 1.0 against 0.9999999999999999
-    mean, cov = lns.group_moments(lam_T, total, [1.0, 0.5], np.eye(2))
+    mean, cov = accepted(lns.group_moments, lam_T, total, [1.0, 0.5], np.eye(2))
     np.testing.assert_allclose(mean, [1.0, 0.5], rtol=1e-15)
     np.testing.assert_allclose(cov, np.zeros((2, 2)), atol=1e-15)
     with pytest.raises(ValueError, match=r"lam_T must be in \(0, total"):

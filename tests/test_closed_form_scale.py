@@ -63,16 +63,18 @@ def test_fast_equals_reference_on_every_case(case):
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-@pytest.mark.parametrize("block", [1, 5, 64])
+@pytest.mark.parametrize(("block", "chunk"), [(1, 1), (1, 3), (5, 7), (64, 1), (64, 2**13)])
 @pytest.mark.parametrize(
     "name", ["generic", "y_zero", "P_zero_y_positive", "Q_zero_y_negative", "saddle"]
 )
-def test_fast_equals_reference_in_small_blocks(monkeypatch, name, block, threads):
+def test_fast_equals_reference_in_small_blocks(monkeypatch, name, block, chunk, threads):
     """Blocks of one time and blocks straddling |ell| = 1 (rows of both pieces of u_t,
-    v_t in one block), unsorted and repeated times; filled by one thread, or (threads = 2,
-    PARALLEL_SAMPLE lowered so that these small outputs qualify) by two threads on the two
-    halves of the times, each with its own scratch."""
+    v_t in one block), unsorted and repeated times, in chunks of times of one block or of
+    several (the functions of time per chunk; a last partial chunk); filled by one thread,
+    or (threads = 2, PARALLEL_SAMPLE lowered so that these small outputs qualify) by two
+    threads on the two halves of the times, each with its own scratch."""
     monkeypatch.setattr(xz_trajectory, "SAMPLE_BLOCK", block)
+    monkeypatch.setattr(xz_trajectory, "TIME_CHUNK", chunk)
     monkeypatch.setattr(xz_trajectory, "PARALLEL_SAMPLE", 1 if threads == 2 else xz.PARALLEL_SAMPLE)
     c = xz.case(name)
     traj = xz.closed_form(c.setup, c.u0, c.W0)
@@ -206,21 +208,24 @@ def _problems(draw):
             W0 = [[0.0] for _ in range(d)]
     times = draw(st.lists(st.one_of(st.just(math.inf), st.just(0.0), _exp10(-4, 4)), min_size=1,
                           max_size=12))  # fmt: skip
-    block = draw(st.sampled_from([1, 3, 2**17]))
+    block = draw(st.sampled_from([1, 3, 2**15]))
+    chunk = draw(st.sampled_from([1, 4, 2**13]))
     parallel = draw(st.sampled_from([1, xz.PARALLEL_SAMPLE]))  # 1: two threads fill halves
     setup = xz.Setup(eta_u=eta_u, eta_w=eta_w, gamma=draw(_exp10(-1, 1)), x=x, y=y)
-    return setup, u0, W0, times, block, parallel
+    return setup, u0, W0, times, (block, chunk), parallel
 
 
 @settings(max_examples=60, deadline=None, derandomize=True,
           suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
 @given(_problems())
 def test_property_fast_equals_reference(problem):
-    setup, u0, W0, times, block, parallel = problem
+    setup, u0, W0, times, (block, chunk), parallel = problem
     traj = xz.closed_form(setup, u0, W0)
-    old, old_parallel = xz_trajectory.SAMPLE_BLOCK, xz_trajectory.PARALLEL_SAMPLE
+    names = ("SAMPLE_BLOCK", "TIME_CHUNK", "PARALLEL_SAMPLE")
+    old = [getattr(xz_trajectory, name) for name in names]
     # (monkeypatch is function-scoped: restored by hand)
-    xz_trajectory.SAMPLE_BLOCK, xz_trajectory.PARALLEL_SAMPLE = block, parallel
+    for name, value in zip(names, (block, chunk, parallel), strict=True):
+        setattr(xz_trajectory, name, value)
     try:
         results = []
         for engine in xz.ENGINES:
@@ -229,7 +234,8 @@ def test_property_fast_equals_reference(problem):
             except ValueError as exc:  # a state beyond float64: refused by both
                 results.append(str(exc))
     finally:
-        xz_trajectory.SAMPLE_BLOCK, xz_trajectory.PARALLEL_SAMPLE = old, old_parallel
+        for name, value in zip(names, old, strict=True):
+            setattr(xz_trajectory, name, value)
     a, b = results
     if isinstance(a, str) or isinstance(b, str):
         assert a == b
