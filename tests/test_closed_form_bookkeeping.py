@@ -177,3 +177,27 @@ def test_linear_node_scaling_group_moments_mass_bound_allows_rounding():
     np.testing.assert_allclose(cov, np.zeros((2, 2)), atol=1e-15)
     with pytest.raises(ValueError, match=r"lam_T must be in \(0, total"):
         lns.group_moments(1.01 * total, total, [1.0, 0.5], np.eye(2))
+
+
+def test_kunin_a_valid_time_array_skips_the_per_time_checks(monkeypatch):
+    """A numeric array of times >= 0 (or +inf) is taken as float64 as it is, without one
+    Python check per time (a fast path whose loss changes no number, only the speed: read by
+    a spy on the per-time checks); an array with a bad time goes through them and the bad
+    time is refused by name; a list goes through them."""
+    from solvable.models.kunin import times as kunin_times
+
+    calls = []
+    real = kunin_times._times
+    monkeypatch.setattr(kunin_times, "_times",
+                        lambda times, *a: calls.append(len(times)) or real(times, *a))  # fmt: skip
+    for arr in (np.array([0.0, 0.5, np.inf]), np.array([0, 3], dtype=np.int32),
+                np.array([0.25, 2.0], dtype=np.float32)):  # fmt: skip
+        tf, inf, given = kunin_times._float_times(arr)
+        assert tf.dtype == np.float64 and tf.tolist() == arr.astype(float).tolist()
+        assert inf.tolist() == [bool(np.isinf(v)) for v in arr] and given is tf
+    assert calls == []
+    with pytest.raises(ValueError, match=r"t must be >= 0, got -1.0"):
+        kunin_times._float_times(np.array([0.5, -1.0]))
+    assert calls == [2]
+    tf, inf, given = kunin_times._float_times([0.5, math.inf])
+    assert calls == [2, 2] and tf.tolist() == [0.5, math.inf] and inf.tolist() == [False, True]

@@ -369,6 +369,8 @@ def test_time_array_checked_as_its_list():
         assert got.tolist() == list(xz_setups._check_times(arr.tolist()))
         arr[1] = 7.0
         assert got[1] == 1.5
+        # and the fast path takes that array as it is (no Python float per time)
+        assert xz_trajectory._float_times(got) is got
     assert xz_setups._check_times(np.array([1, 2], dtype=np.int32)) == (1, 2)
     for bad, match in (([0.0, -1.0], "t must be >= 0, got -1.0"), ([np.nan], r"t\[0\]"),
                        ([-np.inf], r"t\[0\] must be finite")):  # fmt: skip
