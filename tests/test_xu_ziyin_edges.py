@@ -294,3 +294,74 @@ def test_loss_takes_one_input_or_a_data_matrix_and_refuses_more_axes():
     np.testing.assert_array_equal(xz.loss(u, W, X, y, gamma), by_row)  # exact: dyadic data
     with pytest.raises(ValueError, match="x must have 1 or 2 axes"):
         xz.loss(u, W, X[None], y, gamma)
+
+
+# ---------------------------------------------------------------------------
+# starts exactly on an invariant manifold whose test needs irrational roots
+# ---------------------------------------------------------------------------
+def _manifold_start(which, r, k, us):
+    """Units exactly on ``p_i = 0`` (``which = "P"``) or ``q_i = 0`` ("Q"): |x|^2 = r (x of r
+    ones), eta_w = 2, eta_u = eta_w r k^2, so sqrt(eta_u) = sqrt(eta_w) rho k with rho =
+    sqrt(r) irrational for r not a square, and v_i = (W0 x)_i = -+u_i / k exactly
+    (W0_i = (v_i, 0, ...), u_i / k a finite decimal); y of the sign that leads into the
+    saddle."""
+    sign = -1 if which == "P" else 1
+    setup = xz.Setup(eta_u=str(2 * r * k * k), eta_w="2", gamma="1", x=["1"] * r,
+                     y="1" if which == "P" else "-1")  # fmt: skip
+    W0 = [[str(sign * u / k)] + ["0"] * (r - 1) for u in us]
+    return setup, [str(u) for u in us], W0
+
+
+def _manifold_residue(setup, s, which):
+    """max_i |p_i(t)| (or |q_i(t)|) of the returned float64 state, at 60 digits, in units of
+    the rounding scale of its terms, (sqrt(eta_u) sum_j |W_ij x_j| + sqrt(eta_w) rho |u_i|) /
+    (2 rho): v_i = (W x)_i decays with u_i while W's part orthogonal to x stays, so W x is
+    known to that scale, not to its own."""
+    with mpmath.workdps(60):
+        x = [mpmath.mpf(v) for v in setup.x]
+        rho = mpmath.sqrt(mpmath.fsum(v * v for v in x))
+        ru, rw = mpmath.sqrt(mpmath.mpf(setup.eta_u)), mpmath.sqrt(mpmath.mpf(setup.eta_w))
+        worst = 0
+        for ui, row in zip(s.u, s.W, strict=True):
+            wx = [mpmath.mpf(float(w)) * xj for w, xj in zip(row, x, strict=True)]
+            ui = mpmath.mpf(float(ui))
+            a, b = ru * mpmath.fsum(wx), rw * rho * ui
+            terms = ru * mpmath.fsum(abs(z) for z in wx) + abs(b)
+            if terms:
+                worst = max(worst, float(abs(a + b if which == "P" else a - b) / terms))
+        return worst
+
+
+@pytest.mark.parametrize("which", ["P", "Q"])
+@pytest.mark.parametrize(("r", "k"), [(3, 1), (2, 5), (5, 0.5), (3, 2)])
+def test_a_start_on_an_invariant_manifold_stays_on_it(which, r, k):
+    """Proposition 1: a start with every p_i = 0 (P = 0) or every q_i = 0 (Q = 0) stays on
+    that manifold and goes into the saddle (f -> 0, |u| -> 0).  Found by an outside reviewer:
+    with rho = sqrt(3) (x = (1, 1, 1)) and eta_u = 6, eta_w = 2 the computed p_i were rounding
+    residues (P = 1.6e-32 in float64, 1.8e-82 at dps = 30) that grew, and the float64 state
+    went to the other fixed point (f(10) = 1.0 for -2.9e-105).  Here P (or Q) is exactly 0,
+    the returned states stay on the manifold to a few roundings at every time (measured from
+    u(t), W(t) themselves), f keeps its sign and decays, and float64 and dps = 30 agree with
+    dps = 60.  The other side: a start 1e-12 off the manifold really leaves it."""
+    setup, u0, W0 = _manifold_start(which, r, k, [-1, 0.5, 2])
+    traj = xz.closed_form(setup, u0, W0)
+    assert (traj.P if which == "P" else traj.Q) == 0
+    ref = xz.closed_form(setup, u0, W0, dps=HI)
+    hi30 = xz.closed_form(setup, u0, W0, dps=30)
+    for t in (0, 1, 3, 10, 30):
+        # a few roundings of u(t) and W(t) x, in units of their rounding scale
+        assert _manifold_residue(setup, traj.at(t), which) <= 64 * EPS, t
+        f_ref = ref.at(t).f
+        # float64: f relative to itself, a few roundings per e-fold of ell ~ 4 D t (this
+        # file's error measure), or float64's subnormal spacing once f underflows
+        assert abs(traj.at(t).f - float(f_ref)) <= max(1e-12 * abs(float(f_ref)), 4 * TINY), t
+        assert abs(hi30.at(t).f - f_ref) <= 1e-25 * abs(f_ref), t  # dps = 30: 5 digits spare
+    # f = gamma u.v with v_i = -+u_i / k: one sign, decaying into the saddle (normal floats)
+    fs = [traj.at(t).f for t in (0, 0.5, 1, 2, 3)]
+    sign = -1 if which == "P" else 1
+    assert all(sign * f > 0 for f in fs) and all(abs(b) < abs(a) for a, b in zip(fs, fs[1:]))
+    # off the manifold by 1e-12 in one weight: the flow leaves it (f changes sign by t = 30)
+    off = [[str(float(W0[0][0]) * (1 + 1e-12))] + W0[0][1:]] + W0[1:]
+    escaped = xz.closed_form(setup, u0, off)
+    assert (escaped.P if which == "P" else escaped.Q) > 0
+    assert sign * escaped.at(30).f < 0

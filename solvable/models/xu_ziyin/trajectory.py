@@ -27,7 +27,14 @@ import sympy as sp
 from solvable._core import numbers as nb
 from solvable._core.backends import fill_in_halves, generate
 from solvable._core.numbers import Number
-from solvable.models.xu_ziyin._arithmetic import _cosine, _dot, _lagrange, _scalar, _sqrt
+from solvable.models.xu_ziyin._arithmetic import (
+    _cosine,
+    _dot,
+    _exact_manifold_zeros,
+    _lagrange,
+    _scalar,
+    _sqrt,
+)
 from solvable.models.xu_ziyin.evaluators import _evaluators, _lazy_evaluators, _sources
 from solvable.models.xu_ziyin.expressions import symbolic
 from solvable.models.xu_ziyin.network import _network_output, _ntk
@@ -678,7 +685,10 @@ def _trajectory_data(
         rho = _sqrt(x2, dps)
         v = np.array(W @ x, dtype=dt)
         d = len(u)
-        p0, q0 = (np.asarray(a, dtype=dt) for a in ev.pq(u, v, eta_u, eta_w, rho))
+        p0, q0 = (np.array(a, dtype=dt) for a in ev.pq(u, v, eta_u, eta_w, rho))
+        # exactly 0 where the exact inputs put a unit on an invariant manifold (Prop. 1)
+        given = (u0c, W0c, setup.x, setup.eta_u, setup.eta_w)
+        _exact_manifold_zeros(p0, q0, u, W, x, (eta_u, eta_w), given, dps)
         P, Q = (p0 * p0).sum() / d, (q0 * q0).sum() / d
         f0 = gamma * _dot(u, v)
         Lam = _lagrange(p0, q0)
