@@ -50,8 +50,8 @@ MUTANTS = [
         seed="001",
         backend="numpy",
         file=XZ + "trajectory.py",
-        old="                q.sum(axis=1, out=sq2[b0:b1])\n",
-        new="                q.sum(axis=1, out=sp2[b0:b1])\n",
+        old="                        q.sum(axis=1, out=sq2[b0 - c0 : b1 - c0])\n",
+        new="                        q.sum(axis=1, out=sp2[b0 - c0 : b1 - c0])\n",
         why="sum_i q_i(t)^2 written over sum_i p_i(t)^2 (a copy-paste slip in the block loop): "
         "f, the NTK and the alignment from the wrong unit sums",
         tests=[SCALE],
