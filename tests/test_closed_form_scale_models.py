@@ -216,6 +216,12 @@ def test_kunin_loss_frame_refused_out_of_range():
     tr = kunin.closed_form(kunin.Setup(1.0, 0.5, X, (1.0, 0.0, 0.5)), 0.3, [0.4, 1e-160])
     _check_kunin(tr, TIMES)
     assert tr._data["frame"] is None and tr._data["trusted"]
+    # the same, isotropic only to 1e-19 (so no exact least loss): the loss from the plane's
+    # data X [beta*-hat, c_perp] per time (O(n)), not from X itself
+    X = ((2.0, 0.0), (0.0, 2.0), (1e-9, 0.0))
+    tr = kunin.closed_form(kunin.Setup(1.0, 0.5, X, (1.0, 0.0, 0.5)), 0.3, [0.4, 1e-160])
+    _check_kunin(tr, TIMES)
+    assert tr._data["frame"] is None and tr._data["trusted"] and tr._data["minimum"] is None
 
 
 def test_piecewise_resolved_once_and_same_arithmetic():
