@@ -324,6 +324,34 @@ def test_wide_loss_relative_digits_on_exact_isotropic_data(q, scale, zero_row, c
     _check_wide(setup, A0, W0, [0, 0.5, 5, 40, 120, 300])
 
 
+HADAMARD = ((1, 1, 1), (1, -1, 1), (1, 1, -1), (1, -1, -1))  # X^T X = 4 I, 4 x 3
+
+
+@pytest.mark.parametrize(
+    ("X", "B", "A0", "W0"),
+    [  # h = c = 1, W0 on the line of beta* = (1, 2) (delta = 11/16 > 0)
+        (tuple(r[:2] for r in HADAMARD), ((1,), (2,)), ((1.0,),), ((0.25, 0.5),)),
+        # h = c = 2, both rows of W0 in the (non-axis) column span of beta* (Delta = 7/16 I)
+        (HADAMARD, ((3, 1), (3, 2), (0, 2)), ((1.0, 0.0), (0.0, 1.0)),
+         ((0.25, 0.5, 0.5), (0.5, 0.25, -0.5))),
+        # h = d = 2 (delta < 0), both rows of A0 in the row span of beta*
+        (tuple(r[:2] for r in HADAMARD), ((3, 3, 0), (1, 2, 2)),
+         ((0.25, 0.5, 0.5), (0.5, 0.25, -0.5)), ((1.0, 0.0), (0.0, 1.0))),
+    ],
+)  # fmt: skip
+def test_wide_starts_in_the_span_of_beta_star_keep_the_digits(X, B, A0, W0):
+    """Rows of W0 (of A0) exactly in the span of beta* (found by an outside reviewer): their
+    part along the null modes is exactly 0, not the ~1e-17 residue of Q0 R with rounded
+    singular vectors; that residue decayed at the null mode's rate, slower than beta -
+    beta*, and became the loss near the minimum (6.6e-122 for 4.5e-156 at t = 10 in
+    float64; wrong at dps = 80 by t = 30).  Against the 250-digit residual loss, to rate t =
+    200 (the first case's loss, 1.4e-172 there, underflows float64 by rate t = 400)."""
+    cols = list(zip(*B, strict=True))
+    Y = tuple(tuple(sum(x * b for x, b in zip(row, col, strict=True)) for col in cols)
+              for row in X)  # fmt: skip
+    _check_wide(kunin.WideSetup(1, 1, X, Y), A0, W0, [0, 1, 10, 60, 120, 200])
+
+
 @pytest.mark.parametrize("zero_row", [False, True])
 def test_wide_loss_is_the_residual_loss_where_that_is_accurate(zero_row):
     """Where the loss is of order 1 the residual loss of the sampled beta is accurate: the two
@@ -370,3 +398,35 @@ def test_exactly_isotropic_float64_hadamard_data_keeps_the_digits():
          (1.0, -1.0, -1.0, 1.0))  # fmt: skip
     setup = kunin.Setup(1.0, 0.5, H, (0.7, -0.2, 0.3, 0.1))
     _check(setup, 1.0, (0.5, 0.5, -0.25, 0.125), [0, 10, 100, 300])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    span=st.lists(st.lists(st.integers(-3, 3), min_size=3, max_size=3), min_size=0, max_size=3),
+    mix=st.lists(st.integers(-4, 4), min_size=3, max_size=3),
+    off=st.lists(st.integers(-3, 3), min_size=3, max_size=3),
+)
+def test_span_membership_is_exact(span, mix, off):
+    """``span_membership``: a rational combination of the span's vectors is in it (also with
+    dependent and zero vectors in the span); a vector is in it iff appending it leaves the
+    rank unchanged (sympy's exact rank, independently), also 1e-30 off a member."""
+    from fractions import Fraction
+
+    import sympy as sp
+
+    from solvable._core.exact_gram import span_membership
+
+    S = [[Fraction(v) for v in row] for row in span]
+    inside = [sum((Fraction(m, 3) * S[k][j] for k, m in enumerate(mix[: len(S)])), Fraction(0))
+              for j in range(3)]  # fmt: skip
+    nudged = [inside[0] + Fraction(1, 10**30), *inside[1:]]
+    other = [Fraction(v) for v in off]
+    rows = [inside, nudged, other]
+    got, dim = span_membership(rows, S)
+
+    def rank(vectors):
+        return sp.Matrix([[sp.Rational(v.numerator, v.denominator) for v in r]
+                          for r in vectors]).rank() if vectors else 0  # fmt: skip
+
+    assert got[0] is True
+    assert got == [rank([*S, r]) == rank(S) for r in rows] and dim == rank(S)

@@ -16,6 +16,7 @@ the initial scale, is meaningful (float64 rounds e^{-10^8} to 0).  f likewise re
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import mpmath
@@ -359,9 +360,9 @@ def test_a_start_on_an_invariant_manifold_stays_on_it(which, r, k):
     # f = gamma u.v with v_i = -+u_i / k: one sign, decaying into the saddle (normal floats)
     fs = [traj.at(t).f for t in (0, 0.5, 1, 2, 3)]
     sign = -1 if which == "P" else 1
-    assert all(sign * f > 0 for f in fs) and all(abs(b) < abs(a) for a, b in zip(fs, fs[1:]))
+    assert all(sign * f > 0 for f in fs) and all(abs(b) < abs(a) for a, b in itertools.pairwise(fs))
     # off the manifold by 1e-12 in one weight: the flow leaves it (f changes sign by t = 30)
-    off = [[str(float(W0[0][0]) * (1 + 1e-12))] + W0[0][1:]] + W0[1:]
+    off = [[str(float(W0[0][0]) * (1 + 1e-12)), *W0[0][1:]], *W0[1:]]
     escaped = xz.closed_form(setup, u0, off)
     assert (escaped.P if which == "P" else escaped.Q) > 0
     assert sign * escaped.at(30).f < 0

@@ -29,6 +29,7 @@ __all__ = [
     "exact_gram",
     "isotropic_projection",
     "isotropy_defect",
+    "span_membership",
     "to_fraction",
 ]
 
@@ -135,3 +136,26 @@ def isotropic_projection(rows: Sequence[Sequence[Any]], y: Sequence[Any],
         return None
     return IsotropicProjection(s=Fraction(s, D2), Xty=tuple(Fraction(int(G[p, d]), D2)
                                for p in range(d)), yy=Fraction(int(G[d, d]), D2))  # fmt: skip
+
+
+def span_membership(rows: Sequence[Sequence[Fraction]],
+                    span: Sequence[Sequence[Fraction]]) -> tuple[list[bool], int]:  # fmt: skip
+    """For each of ``rows`` (rational vectors), whether it lies exactly in the span of the
+    vectors ``span`` (of the same length), and the span's dimension (its exact rank):
+    rational Gaussian elimination, each row reduced by an echelon basis of the span."""
+    basis: list[tuple[int, list[Fraction]]] = []  # (pivot, row with 1 at the pivot)
+
+    def reduce(v: Sequence[Fraction]) -> list[Fraction]:
+        r = list(v)
+        for p, b in basis:  # b is 0 at every earlier pivot: no pivot is filled in again
+            if r[p]:
+                f = r[p]
+                r = [x - f * y for x, y in zip(r, b, strict=True)]
+        return r
+
+    for v in span:
+        r = reduce(v)
+        p = next((i for i, x in enumerate(r) if x), None)
+        if p is not None:
+            basis.append((p, [x / r[p] for x in r]))
+    return [not any(reduce(row)) for row in rows], len(basis)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import mpmath
 import numpy as np
 
 from solvable._core import numbers as nb
+from solvable._core.exact_gram import span_membership, to_fraction
 from solvable._core.numbers import Number
 from solvable.models.kunin.expressions import _evaluators, _wide_evaluators
 from solvable.models.kunin.flows import _scalar
@@ -47,16 +49,18 @@ def _svd(B: np.ndarray, dps: int | None) -> tuple[np.ndarray, list[Any], np.ndar
     return U, [Sm[k] for k in range(min(c, d))], V
 
 
-def _wide_eigenbasis(delta_p: Any, kappa: Any, B: np.ndarray, side: str,
-                     dps: int | None) -> tuple[np.ndarray, np.ndarray, int]:  # fmt: skip
-    """``(R, k, h)``: ``K = R diag(k) R^T`` (:func:`wide_generator`), columns ordered ``+``
-    first.  Each singular triple ``(sigma, u, v)`` of ``B*`` with ``sigma > 0`` spans a plane
-    ``([v; 0], [0; u])`` on which K is the single neuron's 2 x 2 block ``J`` with ``Y =
-    sigma``: eigenvalues ``+-Omega`` and eigenvectors ``v_+``, ``(-v_y, v_x)`` from the
-    single neuron's generated evaluators.  The rest: ``[v; 0]`` (rate ``delta'/2``) and ``[0;
-    u]`` (rate ``-delta'/2``).  ``side = "A"``: the ``+`` modes are the ``+Omega`` ones and
-    the ``[v; 0]`` ones (c modes, rates >= 0 when delta >= 0); ``"W"``: ``+Omega`` and ``[0;
-    u]`` (d modes, rates >= 0 when delta <= 0)."""
+def _wide_eigenbasis(
+    delta_p: Any, kappa: Any, B: np.ndarray, side: str, dps: int | None
+) -> tuple[np.ndarray, np.ndarray, int, dict[str, list[int]]]:
+    """``(R, k, h, null)``: ``K = R diag(k) R^T`` (:func:`wide_generator`), columns ordered
+    ``+`` first, and ``null``: the columns of the null modes ``[v; 0]`` (``"A"``) and
+    ``[0; u]`` (``"W"``).  Each singular triple ``(sigma, u, v)`` of ``B*`` with ``sigma >
+    0`` spans a plane ``([v; 0], [0; u])`` on which K is the single neuron's 2 x 2 block
+    ``J`` with ``Y = sigma``: eigenvalues ``+-Omega`` and eigenvectors ``v_+``, ``(-v_y,
+    v_x)`` from the single neuron's generated evaluators.  The rest: ``[v; 0]`` (rate
+    ``delta'/2``) and ``[0; u]`` (rate ``-delta'/2``).  ``side = "A"``: the ``+`` modes are
+    the ``+Omega`` ones and the ``[v; 0]`` ones (c modes, rates >= 0 when delta >= 0);
+    ``"W"``: ``+Omega`` and ``[0; u]`` (d modes, rates >= 0 when delta <= 0)."""
     ev = _evaluators("numpy" if dps is None else "mpmath")
     d, c = B.shape
     U, sv, V = _svd(B, dps)
@@ -79,12 +83,19 @@ def _wide_eigenbasis(delta_p: Any, kappa: Any, B: np.ndarray, side: str,
             a_null.append((delta_p / 2, np.concatenate([V[:, i], zd])))
         if i < d:
             w_null.append((-delta_p / 2, np.concatenate([zc, U[:, i]])))
+    n_r = len(plus)
     plus += a_null if side == "A" else w_null
     minus += w_null if side == "A" else a_null
     modes = plus + minus
     R = np.array([v for _, v in modes]).T
     k = np.array([r for r, _ in modes], dtype=nb.dtype(dps))
-    return R, k, len(plus)
+    # the columns of the null modes: a_null after the ranged + modes (side A) or after the
+    # ranged - modes (side W), w_null the other way round
+    first = {"A": n_r, "W": len(plus) + n_r}[side]
+    second = {"A": len(plus) + n_r, "W": n_r}[side]
+    cols = {"A": list(range(first, first + len(a_null))),
+            "W": list(range(second, second + len(w_null)))}  # fmt: skip
+    return R, k, len(plus), cols
 
 
 def _inverse(M: np.ndarray, dps: int | None) -> np.ndarray:
@@ -237,6 +248,41 @@ class WideTrajectory:
             if A is not None:
                 A, W = vals[len(names) :]
         return WideExactState(t=tt, delta=self.delta, A=A, W=W, **out)
+
+
+# The exact test of the null modes runs up to this many rational multiply-adds (the products
+# X^T Y and the eliminations): about 0.1 s; larger setups keep the modes as computed.
+_NULL_MODES_WORK = 2**17
+
+
+def _exact_null_modes(C: np.ndarray, null: dict[str, list[int]], setup: WideSetup,
+                      A0c: Any, W0c: Any) -> None:  # fmt: skip
+    """Set to exactly 0 the entries of ``C = Q0 R`` of the null modes where they are 0 for
+    the exact inputs: a row of W0 in the column span of beta* (of A0 in its row span) has
+    no part along the null modes ``[0; u]`` (``[v; 0]``), but ``Q0 R`` of the rounded
+    singular vectors leaves a residue of ~1e-17 there.  That residue decays at the null
+    mode's rate, more slowly than ``beta - beta*``, and became the loss near the minimum
+    (6.6e-122 for 4.5e-156 at t = 10; found by an outside reviewer).  Decided in rationals
+    (``X^T Y`` spans what ``beta* = X^T Y / s`` spans), within :data:`_NULL_MODES_WORK`."""
+    n, d, c, h = setup.n, setup.d, setup.c, len(A0c)
+    if n * d * c + h * (c + d) * min(c, d) * (c + d) > _NULL_MODES_WORK:
+        return
+    X = [[to_fraction(v) for v in row] for row in setup.X]
+    Y = [[to_fraction(v) for v in row] for row in setup.Y]
+    XtY = [[sum((X[i][a] * Y[i][b] for i in range(n)), Fraction(0)) for b in range(c)]
+           for a in range(d)]  # fmt: skip
+    columns = [[XtY[a][b] for a in range(d)] for b in range(c)]  # span of beta* in R^d
+    # the modes of the rounded beta* with sigma > 0 (the rest are its null modes)
+    ranged = (C.shape[1] - len(null["A"]) - len(null["W"])) // 2
+    for side, rows, span in (("W", W0c, columns), ("A", A0c, XtY)):
+        if not null[side]:
+            continue
+        inside, rank = span_membership([[to_fraction(v) for v in row] for row in rows], span)
+        if rank != ranged:  # the rounded beta* has another rank (e.g. it underflowed): its
+            continue  # null modes are not the exact ones
+        for i, flag in enumerate(inside):
+            if flag:
+                C[i, null[side]] = 0 * C[i, null[side][0]]
 
 
 def _wide_range_error(s: float) -> ValueError:
@@ -423,12 +469,15 @@ def wide_closed_form(setup: WideSetup, A0: Any, W0: Any, *, dps: int | None = No
                 "dps=... (mpmath)"
             )
         try:
-            R, rates, _ = _wide_eigenbasis(delta_p, kappa, B, side, dps)
+            R, rates, _, null = _wide_eigenbasis(delta_p, kappa, B, side, dps)
         except OverflowError:  # float64 (Python floats in the generated Omega): its range
             raise _wide_range_error(s) from None
         A, W = _weights(A0c, dps, "A0"), _weights(W0c, dps, "W0")
         Q0 = np.concatenate([A / sa, W / sw], axis=1)
         C = Q0 @ R
+        floor = _wide_floor(setup)
+        if floor is not None:  # (exactly isotropic data: the loss from decaying terms)
+            _exact_null_modes(C, null, setup, A0c, W0c)
         Cp, Cm = C[:, :h], C[:, h:]
         # singular to the working precision, relative to the size of the start
         size = max(abs(v) for v in Q0.ravel())
@@ -456,7 +505,6 @@ def wide_closed_form(setup: WideSetup, A0: Any, W0: Any, *, dps: int | None = No
         # |Q0|_F / sigma_min(C_+): how much C_+^{-1} amplifies the start's rounding errors
         condition = math.sqrt(float(sum(v * v for v in Q0.ravel()))) / float(min(sv))
         Z = _inverse(Cp, dps)
-        floor = _wide_floor(setup)
         data = dict(rates=rates, kappa=kappa, R=R, Z=Z, H=Z @ Cm, C=C, sa=sa, sw=sw, X=X, Y=Y,
                     eta_a=eta_a, eta_w=eta_w, B=B, s=s, t_scale=t_scale,
                     floor=None if floor is None else _working_rational(floor, dps),
