@@ -279,3 +279,45 @@ def test_a_valid_time_array_skips_the_per_time_checks(monkeypatch):
         with pytest.raises(ValueError, match=r"times\[\d\]|must be"):
             traj.sample(bad)
     assert calls == [1, 1, 1, 1, 2, 1, 2]
+
+
+@pytest.mark.parametrize(
+    "X",
+    [((1, 1, 1), (1, -1, 1), (1, 1, -1), (1, -1, -1)),  # full column rank, 4 x 3
+     ((1, 1, 2), (1, -1, 0), (1, 1, 2), (2, -1, 1))],  # rank 2: column 3 = column 1 + 2
+)  # fmt: skip
+def test_loss_to_zero_when_y_is_exactly_in_the_range_of_x(X):
+    """y = X (-1, 2, 3) exactly (least loss 0; found by an outside reviewer): the part of y
+    off the range of X is exactly 0, not the rounding of y - U U^T y (~1e-16 |y|), which was
+    a floor under the loss (2.2e-30 in float64 where it falls to 9.5e-231 at t = 100; dps =
+    30 off by 6e-6 relative at t = 30).  float64 and dps = 30 against dps = 200: float64 a
+    few roundings per e-fold (1e-12 relative over these ~500 e-folds), dps = 30 to 1e-25.
+    The other side: y 1e-12 off the range keeps its least loss |y_perp|^2 / 2 at t = oo."""
+    y = [sum(x * c for x, c in zip(row, (-1, 2, 3), strict=True)) for row in X]
+    setup = ns.Setup(X, y, [1, 1], "linear", 1)
+    a0, W0 = [1, -1], [[0.5, 0.25, -0.5], [0.25, 1.0, 0.5]]
+    ref = lns.closed_form(setup, a0, W0, dps=200)
+    f64, hi = lns.closed_form(setup, a0, W0), lns.closed_form(setup, a0, W0, dps=30)
+    times = [1.0, 10.0, 30.0, 100.0]
+    want = ref.sample(times).loss
+    assert float(want[-1]) < 1e-150  # the loss really falls far below eps^2 |y|^2
+    for t, g, h, w in zip(times, f64.sample(times).loss, hi.sample(times).loss, want,
+                          strict=True):  # fmt: skip
+        assert abs(g - float(w)) <= 1e-12 * float(w), t
+        assert abs(h - w) <= 1e-25 * w, t
+    off = [*y[:-1], y[-1] + 1e-12]
+    near = lns.closed_form(ns.Setup(X, off, [1, 1], "linear", 1), a0, W0)
+    with mpmath.workdps(60):  # |y_perp|^2 / 2 of the exact data, by least squares at 60 digits
+        Xm = mpmath.matrix([[mpmath.mpf(v) for v in row] for row in X])
+        ym = mpmath.matrix([mpmath.mpf(v) for v in off])
+        U, S, _ = mpmath.svd_r(Xm)
+        basis = [U[:, i] for i in range(len(S)) if S[i] > mpmath.mpf(10) ** -40]
+        perp = ym - sum((b * (b.T * ym)[0] for b in basis), mpmath.matrix(len(off), 1))
+        floor = float(mpmath.fsum(v * v for v in perp) / 2)
+        size = float(mpmath.sqrt(mpmath.fsum(v * v for v in ym)))
+    # float64's y - U U^T y is known to a few roundings of |y| absolute (an SVD's U, two
+    # products: 8 eps |y|), so the floor |y_perp|^2 / 2 to twice that relative to |y_perp|
+    rel = 2 * 8 * EPS * size / math.sqrt(2 * floor)
+    assert 0 < floor and rel < 0.1  # a floor float64 can see: not 0, not rounding noise
+    for t in (100.0, math.inf):
+        assert abs(near.at(t).loss - floor) <= rel * floor, t

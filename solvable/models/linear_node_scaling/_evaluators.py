@@ -27,6 +27,7 @@ from solvable.models.linear_node_scaling.expressions import (
     _G,
     _LT,
     _NB,
+    _R,
     _S,
     _T,
     _U,
@@ -144,7 +145,8 @@ _MATRIX_ARGS = {
     "delta_W_t": (_d, _y, _U, _Dinv, _V, _W0, _s, _a, _G),
     "W_t": (_d, _y, _U, _Dinv, _V, _W0, _s, _a, _G),
     "f_t": (_d, _y, _U, _Dm, _V, _W0, _s, _a, _G, _E),
-    "residual_t": (_d, _y, _U, _Dm, _V, _W0, _s, _a, _E),
+    "residual_t": (_d, _y, _U, _Dm, _V, _W0, _s, _a, _E, _R),
+    "least_residual": (_y, _U),
     "group_mean": (_LT, _S, _bvec),
     "group_cov": (_d, _LT, _S, _V),
 }

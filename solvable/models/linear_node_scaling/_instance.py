@@ -26,6 +26,7 @@ from solvable.models.linear_node_scaling._evaluators import (
 from solvable.models.linear_node_scaling.expressions import (
     _E,
     _G,
+    _R,
     _U,
     _V,
     _W0,
@@ -198,6 +199,8 @@ def _explicit(name: str, inst: dict[str, Any], *, G: sp.Matrix | None = None,
         _Dm: _F(inst["D"], inst),
         _Xp: None if Xp is None else _F(Xp, inst),
     }
+    # R, the part of y off the range of X, from its own expression (y - U U^T y)
+    values[_R] = _field_evaluator("least_residual", inst["K"])(values[_y], values[_U])
     out = _field_evaluator(name, inst["K"])(*[values[q] for q in _MATRIX_ARGS[name]])
     return np.asarray(out, dtype=object)
 

@@ -49,6 +49,7 @@ _DI = sp.Symbol("D_i", positive=True)  # one singular value of X
 _ETA = sp.Symbol("eta", positive=True)
 _T = sp.Symbol("t", nonnegative=True)
 _C = sp.MatrixSymbol("c", _d, 1)  # a value of c(t), for the fast float64 path
+_R = sp.MatrixSymbol("R", _n, 1)  # y - U U^T y, the part of y off the range of X
 
 
 def _rank_one(c: sp.MatrixExpr) -> sp.MatrixExpr:
@@ -79,7 +80,9 @@ class Symbols:
     (``eta S D_i^2/d``, the decay rate of data mode ``i``), ``mode_factor`` (``1 - exp(-rate
     t)``, as ``-expm1``), ``decay`` (``exp(-rate t)``), ``c_t`` (``V G V^T (beta_inf -
     beta_0)/S``), ``delta_W_t`` (``W(t) - W_0``), ``W_t``, and the outputs on the data in mode
-    form ``f_t`` (``U E D V^T beta_0/sqrt(d) + U G U^T y``) and ``residual_t`` (``y - f(t)``).
+    form ``f_t`` (``U E D V^T beta_0/sqrt(d) + U G U^T y``) and ``residual_t`` (``y - f(t)``
+    as ``R + U E (U^T y - D V^T beta_0/sqrt(d))``, ``R`` (n, 1) the symbol of the part of
+    ``y`` off the range of X, ``least_residual = y - U U^T y``).
     Theorem 7.5 / Proposition 7.6 / footnote 3: ``group_mean``, ``group_cov`` (a node set of
     mass ``Lambda_T``), ``error_mean``, ``error_var``, ``exceedance``, ``bound`` (printed),
     ``eta_bound`` (footnote 3, ``d/(D_max^2 S)``) and ``eta_sharp`` (``2 d/(D_max^2 S)``).
@@ -131,6 +134,7 @@ class Symbols:
     W_t: sp.MatrixExpr = field(repr=False)
     f_t: sp.MatrixExpr = field(repr=False)
     residual_t: sp.MatrixExpr = field(repr=False)
+    least_residual: sp.MatrixExpr = field(repr=False)
     group_mean: sp.MatrixExpr = field(repr=False)
     group_cov: sp.MatrixExpr = field(repr=False)
     error_mean: sp.Expr = field(repr=False)
@@ -165,7 +169,10 @@ def symbolic() -> Symbols:
     # evaluated without the cancellation of X W(t) (claim ``output_mode_form``)
     f0_modes = _Dm * _V.T * beta0 / sp.sqrt(_d)  # U^T f_0
     f_t = _U * _E * f0_modes + _U * _G * _U.T * _y
-    residual_t = (_y - _U * _U.T * _y) + _U * _E * (_U.T * _y - f0_modes)
+    # the part of y off the range of X is the symbol R (least_residual: y - U U^T y), so that
+    # a y exactly in the range gives R = 0 exactly, not the rounding of U U^T y
+    least_residual = _y - _U * _U.T * _y
+    residual_t = _R + _U * _E * (_U.T * _y - f0_modes)
     # Theorem 7.5 for a node set T (T = {j}: one contribution)
     group_mean = _LT / _S * _bvec
     group_cov = _LT * (sp.Identity(_d) - _LT / _S * proj)
@@ -183,7 +190,8 @@ def symbolic() -> Symbols:
         beta0=beta0, beta_inf=beta_inf, projector=proj, c=c, delta_W=delta_W, W_inf=W_inf,
         beta_final=beta_final, f_nodes=f_nodes, f=f, total=total, rate=rate,
         mode_factor=-expm1(-rate * _T), decay=sp.exp(-rate * _T), c_t=c_t, f_t=f_t,
-        residual_t=residual_t, delta_W_t=delta_W_t, W_t=_W0 + delta_W_t,
+        residual_t=residual_t, least_residual=least_residual, delta_W_t=delta_W_t,
+        W_t=_W0 + delta_W_t,
         group_mean=group_mean, group_cov=group_cov, error_mean=mu, error_var=var,
         exceedance=exceed, bound=bound,
         eta_bound=_d / (_DMAX**2 * _S), eta_sharp=2 * _d / (_DMAX**2 * _S),

@@ -22,6 +22,7 @@ import sympy as sp
 
 from solvable._core import numbers as nb
 from solvable._core.backends import fill_in_halves
+from solvable._core.exact_gram import span_membership, to_fraction
 from solvable._core.numbers import check_dps as _check_dps
 from solvable.models import node_scaling as ns
 from solvable.models.linear_node_scaling._evaluators import _FAST_ARGS, _evaluator, _fast_evaluator
@@ -107,6 +108,22 @@ def _check_times(times: Any, name: str = "times") -> list[Any]:
     if arr.size == 0:
         raise ValueError(f"{name} must not be empty")
     return [_check_time(f"{name}[{i}]", t) for i, t in enumerate(arr.tolist())]
+
+
+# The exact test of y in the range of X runs up to this many rational multiply-adds (about
+# 0.1 s); larger data keep y - U U^T y as computed.
+_RANGE_WORK = 2**17
+
+
+def _in_range_exactly(setup: ns.Setup) -> bool:
+    """Whether the setup's y lies exactly in the column span of its X (rationals, within
+    :data:`_RANGE_WORK`; ``False`` beyond it)."""
+    n, d = setup.n, setup.d
+    if n * d * min(n, d) > _RANGE_WORK:
+        return False
+    columns = [[to_fraction(setup.X[i][j]) for i in range(n)] for j in range(d)]
+    inside, _ = span_membership([[to_fraction(v) for v in setup.y]], columns)
+    return inside[0]
 
 
 @dataclass(frozen=True)
@@ -234,8 +251,9 @@ class Trajectory:
                     f_w = fast("f_t", k["d"], zy, k["U"], k["Dm"], *w_args, g, h)
                     fb = self._scaled(f_y, e["y"] + nb_(3)) + self._scaled(f_w, ew_f)
                     res.f[cs] = fb[..., 0]
-                    r_y = fast("residual_t", *base, k["Dm"], k["V"], zW, k["s"], k["a"], h)[..., 0]
-                    r_w = fast("residual_t", k["d"], zy, k["U"], k["Dm"], *w_args, h)[..., 0]
+                    r_y = fast("residual_t", *base, k["Dm"], k["V"], zW, k["s"], k["a"], h,
+                               k["R_y"])[..., 0]  # fmt: skip
+                    r_w = fast("residual_t", k["d"], zy, k["U"], k["Dm"], *w_args, h, zy)[..., 0]
                     # eq. (5): L = 1/2 |y - f|^2, the residual taken at the larger of the two scales
                     r = self._scaled(r_y, e["y"] - top) + self._scaled(r_w, ew_f - top)
                     res.loss[cs] = self._scaled((r**2).sum(-1) / 2, 2 * top)
@@ -357,8 +375,8 @@ class Trajectory:
             f = self._scaled(f_y, e["y"] + nb_(3)) + self._scaled(
                 ev("f_t", k["d"], zy, k["U"], k["Dm"], *w_args, G, E), ew_f
             )
-            r_y = ev("residual_t", *base, k["Dm"], k["V"], zW, k["s"], k["a"], E)[..., 0]
-            r_w = ev("residual_t", k["d"], zy, k["U"], k["Dm"], *w_args, E)[..., 0]
+            r_y = ev("residual_t", *base, k["Dm"], k["V"], zW, k["s"], k["a"], E, k["R_y"])[..., 0]
+            r_w = ev("residual_t", k["d"], zy, k["U"], k["Dm"], *w_args, E, zy)[..., 0]
             # eq. (5): L = 1/2 |y - f|^2, the residual taken at the larger of the two scales
             top = max(e["y"], ew_f)
             r = self._scaled(r_y, e["y"] - top) + self._scaled(r_w, ew_f - top)
@@ -537,7 +555,13 @@ def closed_form(setup: ns.Setup, a0: Any, W0: Any, *, dps: int | None = None) ->
             step = _evaluator("eta_bound", backend)(d, D[0], S)[()]
             S_full, beta0_full, beta_inf_full = S, beta0, beta_inf
         zero = 0.0 if dps is None else mpmath.mpf(0)
-        data = {"X": X, "yv": yv, "y": col(yh), "U": svd.U, "Dinv": Dinv, "Dm": Dm, "V": svd.V,
+        # the part of y off the range of X: exactly 0 where y lies in it exactly (else the
+        # rounding of U U^T y, ~1e-16 |y|, was a floor under a loss that falls to 0)
+        R_y = ev("least_residual", col(yh), svd.U)
+        if _in_range_exactly(setup):
+            R_y = np.full((n, 1), zero, dtype=dt)
+        data = {"X": X, "yv": yv, "y": col(yh), "R_y": R_y, "U": svd.U, "Dinv": Dinv, "Dm": Dm,
+                "V": svd.V,
                 "W0": Wh, "W0_full": Wa, "s": col(s), "a": col(ah), "D": D, "d": d, "eta": eta,
                 "S": S, "rates": rates, "exp": exp,
                 "rate_mant": rate_mant if dps is None else None,
