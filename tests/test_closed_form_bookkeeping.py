@@ -201,3 +201,54 @@ def test_kunin_a_valid_time_array_skips_the_per_time_checks(monkeypatch):
     assert calls == [2]
     tf, inf, given = kunin_times._float_times([0.5, math.inf])
     assert calls == [2, 2] and tf.tolist() == [0.5, math.inf] and inf.tolist() == [False, True]
+
+
+def test_kunin_zero_data_refusal_quotes_a_zero_deviation():
+    """X = 0 is not isotropic data (s = 0): refused, quoting the deviation max|X^T X - s I|
+    and s as 0.0 (seed-15 survivor ``isotropic_data.py:158``: the quoted deviation made
+    -1)."""
+    setup = kunin.Setup(1, 1, ((0.0, 0.0), (0.0, 0.0)), (1.0, 0.5))
+    with pytest.raises(ValueError, match=r"max\|X\^T X - s I\| = 0\.0 with s = 0\.0 "):
+        kunin.closed_form(setup, 0.3, (0.2, -0.1))
+
+
+def test_kunin_float64_isotropy_takes_the_error_free_sum(monkeypatch):
+    """For float64 data the trace s comes from the error-free sum of squares, whose proved
+    interval decides it (seed-15 survivor ``isotropic_data.py:149``: the interval's upper
+    end made 1e-45 times too small, so every float64 setup fell back to the digit-by-digit
+    trace: the same s, slowly); with dps = 30 the trace is taken at that precision."""
+    from solvable.models.kunin import isotropic_data
+
+    calls = []
+    real = isotropic_data._trace
+    monkeypatch.setattr(isotropic_data, "_trace",
+                        lambda *a: calls.append(a[1:]) or real(*a))  # fmt: skip
+    X = ((0.6, 0.8), (-0.8, 0.6), (0.0, 0.0))  # X^T X = I to rounding (1.0000000000000002)
+    traj = kunin.closed_form(kunin.Setup(1, 1, X, (1.0, 0.5, 0.2)), 0.3, (0.2, -0.1))
+    assert calls == [] and float(traj.s) == 1.0
+    kunin.closed_form(kunin.Setup(1, 1, X, (1.0, 0.5, 0.2)), 0.3, (0.2, -0.1), dps=30)
+    assert len(calls) == 1
+
+
+def test_xu_ziyin_manifold_condition_switches_to_mpmath_below_2_to_minus_1000(monkeypatch):
+    """kappa = sqrt((p + q) / den) in float64 while den >= 2^-1000 (a normal float, its
+    quotient finite), exactly in mpmath below (seed-15 survivor ``system.py:95``: the
+    threshold moved to 2^-999): P = 1, Q = 0 gives den = alpha^2, so alpha = 2^-500 is at
+    the threshold (float64 path; kappa = 2^500 exactly) and the next float below it is not."""
+    from solvable.models.xu_ziyin import system as xz_system
+
+    used = []
+
+    class Spy:
+        def __getattr__(self, name):
+            used.append(name)
+            return getattr(mpmath_module, name)
+
+    import mpmath as mpmath_module
+
+    monkeypatch.setattr(xz_system, "mpmath", Spy())
+    at = 2.0**-500
+    assert xz.manifold_condition(1, 0, at) == 2.0**500 and used == []
+    below = math.nextafter(at, 0)
+    assert xz.manifold_condition(1, 0, below) == pytest.approx(1 / below, rel=4 * EPS)
+    assert "workdps" in used
