@@ -220,8 +220,8 @@ def test_kunin_isotropy_sum_above_the_squares_chunk():
 
 
 def test_xu_ziyin_sample_blocks_fast_equals_reference():
-    """xu_ziyin's fast float64 sample writes blocks of SAMPLE_BLOCK = 2^15 elements: d = 3,
-    d0 = 2, 100000 times are 10 blocks of times (10922) and 19 of W (5461); the reference
+    """xu_ziyin's fast float64 sample writes blocks of SAMPLE_BLOCK = 2^17 elements: d = 3,
+    d0 = 2, 100000 times are 3 blocks of times (43690) and 7 of W (21845); the reference
     engine (whole arrays, numpy.select) gives the same numbers bit for bit (documented)."""
     setup = xz.Setup(eta_u="1", eta_w="0.5", gamma="0.7", x=("1", "2"), y="-1.5")
     u0, W0 = ("0.8", "0.3", "-1.1"), (("-0.2", "0.5"), ("0.3", "-0.4"), ("0.7", "0.1"))

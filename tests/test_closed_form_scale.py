@@ -63,7 +63,7 @@ def test_fast_equals_reference_on_every_case(case):
 
 
 @pytest.mark.parametrize("threads", [1, 2])
-@pytest.mark.parametrize(("block", "chunk"), [(1, 1), (1, 3), (5, 7), (64, 1), (64, 2**13)])
+@pytest.mark.parametrize(("block", "chunk"), [(1, 1), (1, 3), (5, 7), (64, 1), (64, 2**14)])
 @pytest.mark.parametrize(
     "name", ["generic", "y_zero", "P_zero_y_positive", "Q_zero_y_negative", "saddle"]
 )
@@ -208,8 +208,8 @@ def _problems(draw):
             W0 = [[0.0] for _ in range(d)]
     times = draw(st.lists(st.one_of(st.just(math.inf), st.just(0.0), _exp10(-4, 4)), min_size=1,
                           max_size=12))  # fmt: skip
-    block = draw(st.sampled_from([1, 3, 2**15]))
-    chunk = draw(st.sampled_from([1, 4, 2**13]))
+    block = draw(st.sampled_from([1, 3, 2**17]))
+    chunk = draw(st.sampled_from([1, 4, 2**14]))
     parallel = draw(st.sampled_from([1, xz.PARALLEL_SAMPLE]))  # 1: two threads fill halves
     setup = xz.Setup(eta_u=eta_u, eta_w=eta_w, gamma=draw(_exp10(-1, 1)), x=x, y=y)
     return setup, u0, W0, times, (block, chunk), parallel

@@ -280,8 +280,9 @@ class Trajectory:
             unit_of, x_tiled = np.repeat(np.arange(d), d0), np.tile(x, d)
 
             def chunks(start: int, stop: int) -> bool:
-                """The chunks of times ``start:stop`` (a multiple of ``n_c`` apart), with
-                their own scratch; False where u or W is not finite."""
+                """The times ``start:stop`` (the halves cut at a multiple of ``n_b``, so that
+                small outputs split evenly) in chunks of ``n_c`` from ``start``, with their
+                own scratch; False where u or W is not finite."""
                 p_b, q_b, v_b = np.empty((n_b, d)), np.empty((n_b, d)), np.empty((n_b, d))
                 sp2, sq2 = np.empty(min(n_c, T)), np.empty(min(n_c, T))
                 for c0 in range(start, stop, n_c):
@@ -340,7 +341,7 @@ class Trajectory:
 
             _ = ev.p, ev.q, ev.neuron, ev.ell, ev.residual, ev.f, ev.ntk, ev.alignment
             # (generated here, not by two threads at once)
-            if not all(fill_in_halves(chunks, T, n_c, T * d * d0, PARALLEL_SAMPLE)):
+            if not all(fill_in_halves(chunks, T, n_b, T * d * d0, PARALLEL_SAMPLE)):
                 return False
         return bool(np.isfinite(out.f).all() and np.isfinite(out.ntk).all())
 
@@ -411,23 +412,23 @@ where each half holds at least this many entries of W (32 MiB): below it the thr
 start costs more than they save.  Measured on the 2-core EPYC (issue 17,
 ``python benchmarks/closed_form_scale.py --only xu_ziyin``)."""
 
-SAMPLE_BLOCK = 2**15
+SAMPLE_BLOCK = 2**17
 """Elements per block of times of the float64 :meth:`Trajectory.sample` (at least one time
-per block), for W and for each ``(times, d)`` array (u, v, p, q) alike: 256 KiB of float64,
-so that a block's arrays and the generated evaluators' temporaries stay in one core's 1 MiB
-L2 cache (AMD EPYC) and a temporary is a small allocation, not a fresh mapping of pages.
-Measured on the 2-core EPYC (``python benchmarks/closed_form_family.py --only xu_ziyin``):
-at d = 81, d0 = 1 one thread took 0.28 s with blocks of 2^17 (1 MiB), 0.19 s with 2^15 and
-0.20 s with 2^14 for 150 000 times; at d = 524, d0 = 21 the three are within 8%.  The
-``(times, d)`` blocks are ``d0`` times longer in time than W's (the per-block Python cost of
-the generated evaluators is then paid ``d0`` times less often)."""
-TIME_CHUNK = 2**13
+per block), for W and for each ``(times, d)`` array (u, v, p, q) alike: 1 MiB of float64,
+the size of one core's L2 cache here (AMD EPYC, 1 MiB L2 per core), so that a block of W
+written into the output is still in cache when ``W_perp`` is added to it.  The ``(times,
+d)`` blocks are ``d0`` times longer in time than W's (the per-block Python cost of the
+generated evaluators is then paid ``d0`` times less often).  Measured on the 2-core EPYC
+(``python benchmarks/closed_form_family.py --only xu_ziyin``, 800 MB outputs): 2^15 was
+30% slower at d = 524, d0 = 21 and 10% slower at d = 81, d0 = 1."""
+TIME_CHUNK = 2**14
 """Times per chunk of the float64 :meth:`Trajectory.sample` (rounded down to a whole number
 of :data:`SAMPLE_BLOCK`'s blocks of times, at least one): the functions of time alone (ell,
 the residual, f, the NTK, the alignment, alpha) are evaluated on one chunk's times at a time,
-so that their temporaries (64 KiB each) stay in cache and the two threads share that work
-too (they were evaluated on all the times at once before the threads started: 15 ms of 0.19
-s at d = 81, d0 = 1, 150 000 times, with temporaries of 1.2 MB each)."""
+so that their temporaries (128 KiB each) stay in cache and the two threads share that work
+(before, they were evaluated on all the times at once, before the threads started).
+Measured on the 2-core EPYC at d = 81, d0 = 1, 598 802 times (800 MB): 0.44 s before, 0.31
+s with chunks of 2^14 (0.36 s with 2^12); at d = 524, d0 = 21 unchanged (0.11 s)."""
 ENGINES = ("fast", "reference")
 """The paths of the float64 :meth:`Trajectory.sample` (same arithmetic, same result)."""
 
