@@ -265,6 +265,14 @@ def _exact_null_modes(C: np.ndarray, null: dict[str, list[int]], setup: WideSetu
     (6.6e-122 for 4.5e-156 at t = 10; found by an outside reviewer).  Decided in rationals
     (``X^T Y`` spans what ``beta* = X^T Y / s`` spans), within :data:`_NULL_MODES_WORK`."""
     n, d, c, h = setup.n, setup.d, setup.c, len(A0c)
+    # only rows whose null-mode entries are at the rounding level of the row can be 0 there
+    unit = 2.0**-52 if C.dtype != object else mpmath.eps  # (the working precision's)
+    size = [max(abs(v) for v in row) for row in C]  # ~ |Q0 row|: R is orthogonal
+    near = {side: [i for i in range(h) if cols and
+                   max(abs(v) for v in C[i, cols]) <= 64 * (c + d) * unit * size[i]]
+            for side, cols in null.items()}  # fmt: skip
+    if not any(near.values()):
+        return
     if n * d * c + h * (c + d) * min(c, d) * (c + d) > _NULL_MODES_WORK:
         return
     X = [[to_fraction(v) for v in row] for row in setup.X]
@@ -277,10 +285,13 @@ def _exact_null_modes(C: np.ndarray, null: dict[str, list[int]], setup: WideSetu
     for side, rows, span in (("W", W0c, columns), ("A", A0c, XtY)):
         if not null[side]:
             continue
-        inside, rank = span_membership([[to_fraction(v) for v in row] for row in rows], span)
+        if not near[side]:
+            continue
+        inside, rank = span_membership([[to_fraction(v) for v in rows[i]] for i in near[side]],
+                                       span)  # fmt: skip
         if rank != ranged:  # the rounded beta* has another rank (e.g. it underflowed): its
             continue  # null modes are not the exact ones
-        for i, flag in enumerate(inside):
+        for i, flag in zip(near[side], inside, strict=True):
             if flag:
                 C[i, null[side]] = 0 * C[i, null[side][0]]
 

@@ -110,8 +110,8 @@ def _check_times(times: Any, name: str = "times") -> list[Any]:
     return [_check_time(f"{name}[{i}]", t) for i, t in enumerate(arr.tolist())]
 
 
-# The exact test of y in the range of X runs up to this many rational multiply-adds (about
-# 0.1 s); larger data keep y - U U^T y as computed.
+# The exact test of y in the range of X (for a y within rounding of it) runs up to this many
+# rational multiply-adds (about 0.1 s); larger data keep y - U U^T y as computed.
 _RANGE_WORK = 2**17
 
 
@@ -558,7 +558,12 @@ def closed_form(setup: ns.Setup, a0: Any, W0: Any, *, dps: int | None = None) ->
         # the part of y off the range of X: exactly 0 where y lies in it exactly (else the
         # rounding of U U^T y, ~1e-16 |y|, was a floor under a loss that falls to 0)
         R_y = ev("least_residual", col(yh), svd.U)
-        if _in_range_exactly(setup):
+        # X of numerical rank n maps onto every y; else a residual above its rounding
+        # (max(n, d) units of |y|, generous) is not 0; only the rest is decided in rationals
+        unit = 2.0**-52 if dps is None else mpmath.mpf(10) ** -dps
+        y_norm = max(abs(v) for v in yh)
+        small = max(abs(v) for v in R_y[:, 0]) <= 64 * max(n, d) * unit * y_norm
+        if len(svd.D) == n or (small and _in_range_exactly(setup)):
             R_y = np.full((n, 1), zero, dtype=dt)
         data = {"X": X, "yv": yv, "y": col(yh), "R_y": R_y, "U": svd.U, "Dinv": Dinv, "Dm": Dm,
                 "V": svd.V,
