@@ -430,3 +430,20 @@ def test_span_membership_is_exact(span, mix, off):
 
     assert got[0] is True
     assert got == [rank([*S, r]) == rank(S) for r in rows] and dim == rank(S)
+
+
+def test_wide_start_exactly_at_beta_star_stays_at_the_least_loss():
+    """beta(0) = W0^T A0 = beta* exactly (found by an outside reviewer): the gradient is 0
+    and the start stays put, so L = L_min = 0 at every time, in float64 and at dps = 30 (the
+    decaying deviation terms gave their rounding: 7e-31 at t = 0, 1.7e-80 at dps = 30); the
+    other side, W0 1e-9 off, has a loss of 8e-18 at t = 0 that decays."""
+    X = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+    setup = kunin.WideSetup(1, 1, X, ((3,), (-1,), (1,), (-3,)))  # Y = X (1, 2): beta* = (1, 2)
+    for dps in (None, 30):
+        traj = kunin.wide_closed_form(setup, ((2.0,),), ((0.5, 1.0),), dps=dps)
+        assert [s.loss for s in traj.sample([0, 1, 5, math.inf])] == [0, 0, 0, 0]
+        off = kunin.wide_closed_form(setup, ((2.0,),), ((0.5, 1.0 + 1e-9),), dps=dps)
+        # (s/2) |beta0 - beta*|^2 = 2 (2e-9)^2 = 8e-18 (beta0 = (1, 2 + 2e-9)); float64 forms
+        # it by a subtraction near beta* at this small t: 1e-6 relative (documented)
+        assert abs(off.at(0).loss - 8e-18) <= 1e-5 * 8e-18
+        assert 0 < off.at(5).loss < off.at(1).loss < off.at(0).loss
