@@ -83,6 +83,6 @@ def _exact_manifold_zeros(
         if eta_u * vi * vi != eta_w * rho2 * ui * ui:
             continue
         if vi * ui <= 0:
-            p0[i] = 0 * p0[i]
+            p0[i] = abs(p0[i]) * 0  # (+0, of the working type)
         if vi * ui >= 0:
-            q0[i] = 0 * q0[i]
+            q0[i] = abs(q0[i]) * 0
