@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from solvable._core import numbers as nb
-from solvable.models.xu_ziyin._arithmetic import _dot, _exact_manifold_zeros, _sqrt
+from solvable.models.xu_ziyin._arithmetic import _dot, _sqrt
 from solvable.models.xu_ziyin.evaluators import _evaluators
 from solvable.models.xu_ziyin.setups import Setup, _check_weights
 
@@ -36,11 +36,8 @@ def pq_coordinates(setup: Setup, u: Any, W: Any, *, dps: int | None = None) -> t
         eta_u, eta_w = conv(setup.eta_u), conv(setup.eta_w)
         ev = _evaluators("numpy" if dps is None else "mpmath")
         with np.errstate(all="ignore"):
-            p, q = (np.array(a, dtype=dt)
+            p, q = (np.asarray(a, dtype=dt)
                     for a in ev.pq(uu, v, eta_u, eta_w, _sqrt(_dot(x, x), dps)))  # fmt: skip
-            # exactly 0 where the weights as given put a unit on p_i = 0 or q_i = 0
-            given = (uc, Wc, setup.x, setup.eta_u, setup.eta_w)
-            _exact_manifold_zeros(p, q, uu, WW, x, (eta_u, eta_w), given, dps)
     if dps is None and not (np.isfinite(p).all() and np.isfinite(q).all()):
         raise ValueError("p, q are beyond the float64 range for these weights u, W (and "
                          "setup): rescale them or pass dps=k (mpmath)")  # fmt: skip
