@@ -252,3 +252,50 @@ def test_xu_ziyin_manifold_condition_switches_to_mpmath_below_2_to_minus_1000(mo
     below = math.nextafter(at, 0)
     assert xz.manifold_condition(1, 0, below) == pytest.approx(1 / below, rel=4 * EPS)
     assert "workdps" in used
+
+
+def test_xu_ziyin_constants_take_float64_where_it_is_safe(monkeypatch):
+    """``xu_ziyin.constants`` evaluates in float64 where every input and A, B, C, D lie in
+    the safe range, and at 17+ digits in mpmath only outside it (seed-16 survivor
+    ``trajectory.py:626``: the range test's ``|`` made ``**``, a bool power that is 1 for
+    two False, sent every input to mpmath: the same numbers, slowly; a spy)."""
+    precisions = []
+    real = xz_trajectory._constants_at
+
+    def spy(checked, d, dps):
+        precisions.append(dps)
+        return real(checked, d, dps)
+
+    monkeypatch.setattr(xz_trajectory, "_constants_at", spy)
+    args = (1, 0.5, 0.7, 2.2, 1.5, 3, 1.0, 2.0)
+    ordinary = xz.constants(*args)
+    assert precisions == [None]
+    tiny = xz.constants(*args[:6], 1e-300, 2.0)  # P = 1e-300: outside [2^-250, 2^250]
+    # (float64 first, then the range test sends it to mpmath)
+    assert precisions[1:] == [None, xz_trajectory.EXTENDED_DPS]
+    assert ordinary["t_c"] > 0 and tiny["t_c"] > 0
+
+
+def test_kunin_delta_continuity_measures_the_linear_change():
+    """The claim that the balanced solution is the limit of unbalanced ones measures
+    |a(delta) - a(0)| against 2 C |delta| (C the slope from delta = 1e-12): a(delta) is
+    smooth in delta, so the change is C |delta| to first order and the worst ratio is 1/2
+    (measured 0.500000000001; seed-16 survivor ``numeric_checks.py:50``: the ratio made a
+    power, change ** bound ~ 1, still "confirmed" at the edge)."""
+    from solvable.models.kunin import numeric_checks as kunin_checks
+
+    verdict = kunin_checks._delta_continuity()
+    assert verdict.status == "confirmed"
+    assert abs(verdict.max_error - 0.5) <= 1e-6  # second order in delta ~ 1e-12 relative
+
+
+def test_xu_ziyin_reported_constants_count_their_comparisons():
+    """The reported-constants claim says how many comparisons it made: every case's exact
+    constants at float64, dps and 2 dps (an independent recount; seed-16 survivor
+    ``numeric_claims.py:129``: the count started at 1)."""
+    from solvable.models.xu_ziyin import numeric_claims
+
+    want = sum(3 * len(numeric_claims.paper_constants(c.setup, c.u0, c.W0)) for c in xz.CASES)
+    verdict = numeric_claims._reported_constants()
+    assert verdict.status == "confirmed"
+    assert verdict.detail.startswith(f"{want} comparisons ({len(xz.CASES)} cases")
