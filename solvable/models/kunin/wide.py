@@ -275,10 +275,7 @@ def _exact_null_modes(C: np.ndarray, null: dict[str, list[int]], setup: WideSetu
         return
     if n * d * c + h * (c + d) * min(c, d) * (c + d) > _NULL_MODES_WORK:
         return
-    X = [[to_fraction(v) for v in row] for row in setup.X]
-    Y = [[to_fraction(v) for v in row] for row in setup.Y]
-    XtY = [[sum((X[i][a] * Y[i][b] for i in range(n)), Fraction(0)) for b in range(c)]
-           for a in range(d)]  # fmt: skip
+    XtY, _ = _exact_moments(setup)
     columns = [[XtY[a][b] for a in range(d)] for b in range(c)]  # span of beta* in R^d
     # the modes of the rounded beta* with sigma > 0 (the rest are its null modes)
     ranged = (C.shape[1] - len(null["A"]) - len(null["W"])) // 2
@@ -305,17 +302,28 @@ def _starts_at_beta_star(setup: WideSetup, A0c: Any, W0c: Any) -> bool:
     n, d, c, h = setup.n, setup.d, setup.c, len(A0c)
     if n * d * c + h * d * c > _NULL_MODES_WORK:
         return False
-    X = [[to_fraction(v) for v in row] for row in setup.X]
-    Y = [[to_fraction(v) for v in row] for row in setup.Y]
+    XtY, s = _exact_moments(setup)
     A = [[to_fraction(v) for v in row] for row in A0c]
     W = [[to_fraction(v) for v in row] for row in W0c]
-    s = sum((row[0] * row[0] for row in X), Fraction(0))
-    for a in range(d):
-        for b in range(c):
-            xty = sum((X[i][a] * Y[i][b] for i in range(n)), Fraction(0))
-            if s * sum((W[k][a] * A[k][b] for k in range(h)), Fraction(0)) != xty:
-                return False
-    return True
+    return all(
+        s * sum((W[k][a] * A[k][b] for k in range(h)), Fraction(0)) == XtY[a][b]
+        for a in range(d) for b in range(c)
+    )  # fmt: skip
+
+
+def _exact_moments(setup: WideSetup) -> tuple[list[list[Fraction]], Fraction]:
+    """``(X^T Y, s)`` of a wide setup in rationals, ``s = |x_1|^2`` (the isotropy constant
+    where ``X^T X = s I`` holds exactly); computed once per setup, cached on it."""
+    got = setup.__dict__.get("_exact_moments")
+    if got is None:
+        X = [[to_fraction(v) for v in row] for row in setup.X]
+        Y = [[to_fraction(v) for v in row] for row in setup.Y]
+        n, d, c = setup.n, setup.d, setup.c
+        XtY = [[sum((X[i][a] * Y[i][b] for i in range(n)), Fraction(0)) for b in range(c)]
+               for a in range(d)]  # fmt: skip
+        got = (XtY, sum((row[0] * row[0] for row in X), Fraction(0)))
+        object.__setattr__(setup, "_exact_moments", got)
+    return got
 
 
 def _wide_range_error(s: float) -> ValueError:
