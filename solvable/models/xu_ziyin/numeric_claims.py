@@ -15,7 +15,7 @@ from solvable._core import numbers as nb
 from solvable._core.backends import generate
 from solvable._core.claims import Verdict
 from solvable._core.numbers import Number
-from solvable._core.tolerance import NOTHING_COMPARED, worst_of
+from solvable._core.tolerance import NOTHING_COMPARED, beats, worst_of
 from solvable.models.xu_ziyin.cases import CASES, Case
 from solvable.models.xu_ziyin.expressions import symbolic
 from solvable.models.xu_ziyin.setups import Setup, _check_weights
@@ -140,7 +140,7 @@ def _reported_constants(dps: int = 30) -> Verdict:
                 got = getattr(traj, key.split(" ")[0])
                 err = _constant_error(got, value, rtol)
                 n += 1
-                if not err <= worst:
+                if beats(err, worst):
                     worst, where = err, f"{c.name}: {key} at dps={prec}"
     return Verdict.from_error(
         worst,
@@ -198,7 +198,7 @@ def _reported_relations(dps: int = 30) -> Verdict:
                     mag = abs(mpmath.mpf(scale[0] if scale else rhs))
                     err = 0.0 if diff == 0 else float(diff / (rtol * mag)) if mag else math.inf
                 n += 1
-                if not err <= worst:
+                if beats(err, worst):
                     worst, where = err, f"{c.name}: {name} at dps={prec}"
     return Verdict.from_error(
         worst,

@@ -94,12 +94,14 @@ def manifold_condition(P: float, Q: float, alpha: float) -> float:
     den = p * alpha * alpha + q if alpha <= 1 else p + q / (alpha * alpha)
     if 2.0**-1000 <= den:
         return float(np.sqrt((p + q) / den))
-    with mpmath.workdps(30):  # den under- or near-underflows: exactly, then rounded
-        a = mpmath.mpf(alpha)
-        den = p * a * a + q if alpha <= 1 else p + q / (a * a)
+    # den under- or near-underflows: from the exact P, Q (p or q may be a subnormal quotient,
+    # rounded to fewer bits), in 30 digits, then rounded once
+    with mpmath.workdps(30):
+        a, Pm, Qm = mpmath.mpf(alpha), mpmath.mpf(P), mpmath.mpf(Q)
+        den = Pm * a * a + Qm if alpha <= 1 else Pm + Qm / (a * a)
         if den == 0:
             return math.inf
-        kappa = mpmath.sqrt((p + q) / den)
+        kappa = mpmath.sqrt((Pm + Qm) / den)
         out = float(kappa)
     if not math.isfinite(out):
         raise ValueError(f"the condition number for P = {P!r}, Q = {Q!r}, alpha = {alpha!r} is "

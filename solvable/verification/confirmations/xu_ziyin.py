@@ -29,6 +29,7 @@ from solvable._core.claims import Theorem, Verdict
 from solvable._core.tolerance import (
     NOTHING_COMPARED,
     Tolerance,
+    beats,
     digits,
     error_in_units,
     relative_error,
@@ -426,7 +427,7 @@ def measured_constants(dps: int = 30, cases: Sequence[str] | None = None) -> Ver
                         and bar > abs(value) / 10:  # fmt: skip
                     err = math.inf  # an unresolved fit: the check would have no teeth
                 n += 1
-                if not err <= worst:
+                if beats(err, worst):
                     worst, where = err, f"{name} ({kind}): {key} at dps={prec}"
     return Verdict.from_error(
         worst,
@@ -488,7 +489,7 @@ def _measured_vs_formula(dps: int = 30, cases: Sequence[str] | None = None) -> V
                     ("||w||^2", ww, nw),
                 ):  # fmt: skip
                     err = error_in_units([got], [exact], tol)
-                    if not err <= worst:
+                    if beats(err, worst):
                         worst, where = err, f"{case.name}: {name} at t={mpmath.nstr(t, 5)}"
     return Verdict.from_error(
         worst,
