@@ -15,11 +15,16 @@ import dataclasses
 import math
 
 import mpmath
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from solvable.models import kunin
+from solvable.models import linear_node_scaling as lns
+from solvable.models import node_scaling as ns
 from solvable.models import xu_ziyin as xz
+from solvable.models.linear_node_scaling import trajectory as lns_trajectory
 from solvable.models.xu_ziyin import numeric_claims as xz_claims
 from solvable.verification.confirmations import xu_ziyin as xz_confirm
 
@@ -123,3 +128,78 @@ def test_manifold_condition_property_against_the_formula(P, Q, log_alpha):
         return
     got = xz.manifold_condition(P, Q, alpha)
     assert abs(got - ref) <= 8 * EPS * ref, (got, ref)
+
+
+# ---------------------------------------------------------------------------- the seed-17 sample
+def test_xu_ziyin_a_saddle_start_with_a_rounding_residue_stays_at_the_saddle():
+    """``xu_ziyin/_arithmetic.py:72`` (``|`` made ``^``, seed-17 sample): a unit whose p_i
+    and q_i are both near 0 (u_i = 0 and w_i . x = 0 exactly, but the float64 dot product
+    leaves 2^-53: 2^-53 + 1 rounds to 1) is tested in rationals like one near a single
+    manifold.  The start is the saddle P = Q = 0 exactly, so f stays 0 at every time; with
+    the residue, P = Q = 4.6e-33 and the float64 state left the saddle (f(10) = y)."""
+    e = 2.0**-53
+    setup = xz.Setup(6.0, 2.0, 1.0, (1.0, 1.0, 1.0, 1.0), 1.5)
+    for dps in (None, 30):
+        traj = xz.closed_form(setup, [0.0], [[e, 1.0, -1.0, -e]], dps=dps)
+        assert traj.P == 0 and traj.Q == 0
+        assert all(v == 0 for v in traj.sample([0.0, 10.0, 100.0]).f)
+
+
+def test_kunin_an_x_without_columns_is_refused_on_the_vectorised_path_too():
+    """``kunin/setups.py:47`` (the vectorised check of X tested ``X.shape[0] >= 1`` for
+    ``X.shape[1] >= 1``, seed-17 sample): an (n, 0) float array is refused like the same
+    rows as lists, naming X and its shape; an (n, 1) array is accepted."""
+    for X in (np.zeros((2, 0)), [[], []]):
+        with pytest.raises(ValueError, match=r"X must have shape \(n, m\), got \(2, 0\)"):
+            kunin.Setup(1, 1, X, (1, 0.5))
+    assert kunin.Setup(1, 1, np.ones((2, 1)), (1, 0.5)).X == ((1.0,), (1.0,))
+
+
+def _lns_setup(n, d, m, seed, y_scale=1.0):
+    rng = np.random.default_rng(seed)
+    X, y = rng.standard_normal((n, d)), y_scale * rng.standard_normal(n)
+    lam = ns.node_scaling_numeric(m, np.arange(1, m + 1), 0.5, ns.zipf(0.5))
+    a = np.where(rng.random(m) < 0.5, -1.0, 1.0)
+    return ns.Setup(X, y, lam, "linear", 0.5), a, rng.standard_normal((m, d))
+
+
+def test_lns_a_node_from_zero_keeps_its_digits_where_the_modes_underflow():
+    """``linear_node_scaling/trajectory.py:437`` (the boost of rows whose modes are below
+    2^-960 taken for ``t > 1`` only, seed-17 sample): at t = 1e-315 (rate t subnormal) a
+    node starting at W_0 = 0 with targets of 1e150 is sqrt(lambda) a c(t) ~ 6e-167, which
+    without the boost lost 8 digits (relative 1.5e-8).  Against dps = 40: 16 eps relative
+    to the row's largest entry (measured 5 eps: a chain of ~6 rounded products)."""
+    setup, a, W0 = _lns_setup(3, 4, 5, seed=3, y_scale=1e150)
+    W0[2] = 0.0
+    times = [1e-300, 1e-305, 1e-308, 1e-310, 1e-315, 0.5, 1.0]
+    got = lns.closed_form(setup, a, W0).sample(np.array(times)).W[:, 2]
+    ref = lns.closed_form(setup, a, W0, dps=40).sample([mpmath.mpf(t) for t in times]).W
+    for row, ref_row in zip(got, ref, strict=True):
+        ref_row = np.array([float(v) for v in ref_row[2]])
+        assert np.max(np.abs(row - ref_row)) <= 16 * EPS * np.max(np.abs(ref_row)), (row, ref_row)
+
+
+@pytest.mark.parametrize("T", [1000, 1024, 3000, 4096])
+def test_lns_times_are_evaluated_in_chunks_of_1024(T, monkeypatch):
+    """``linear_node_scaling/trajectory.py:47`` (``_CHUNK_BYTES = 1 >> 21``, seed-17 sample:
+    chunks of W's block, 64 times here, the same values 64 times slower): for n, d <= 256
+    the float64 sample evaluates c(t) once per part (y and W_0) per chunk of
+    ``_CHUNK_TIMES`` = 1024 times, the halves of the two threads cut at a chunk's end."""
+    setup, a, W0 = _lns_setup(8, 64, 64, seed=1)
+    traj = lns.closed_form(setup, a, W0)
+    calls = []
+    fast = lns_trajectory._fast_evaluator
+
+    def spy(name):
+        fn = fast(name)
+
+        def counted(*args):
+            calls.append(name)
+            return fn(*args)
+
+        return counted
+
+    monkeypatch.setattr(lns_trajectory, "_fast_evaluator", spy)
+    traj.sample(np.linspace(0, 5, T))
+    assert lns_trajectory._CHUNK_TIMES == 1024
+    assert calls.count("c_t") == 2 * math.ceil(T / 1024), calls.count("c_t")
