@@ -25,8 +25,8 @@ init`` over every module and marks every work item outside the sample as skipped
 (``WorkerOutcome.SKIPPED``, as cosmic-ray's own ``cr-filter-*`` tools do).
 
 The sample: ``size`` mutants (default 300) allocated to modules in proportion to each
-module's mutant count, at least ``minimum`` (2) per module (all of a module with fewer), by
-largest remainders; inside a module a ``random.Random(seed)`` sample of the mutants sorted by
+module's mutant count, at least ``minimum`` per module (0 in ``pyproject.toml``: purely
+proportional; all of a module with fewer), by largest remainders; inside a module a ``random.Random(seed)`` sample of the mutants sorted by
 their stable key (:func:`mutant_key`: module, line, operator, occurrence; cosmic-ray's job ids
 are random uuids).  Same code, same seed: same sample.
 
@@ -94,7 +94,7 @@ Z95 = 1.959963984540054  # scipy.stats.norm.ppf(0.975)
 SAMPLE_DEFAULTS: dict[str, Any] = {
     "size": 300,
     "seed": 0,
-    "minimum": 2,
+    "minimum": 0,
     "timeout-factor": 5.0,
     "min-timeout": 60.0,
     "focus": {},

@@ -503,3 +503,16 @@ def test_a_reader_that_failed_unmutated_is_not_selected():
     selected = ms.select_tests(covmap, "numerics/torch_flow.py", [7], True, False,
                                {"b::fails", "c::reads"})  # fmt: skip
     assert selected == (["a::ok", "c::reads"], "module")
+
+
+def test_the_standard_run_fits_its_floor_on_every_module():
+    """The standard run (``init`` with pyproject's settings) must be drawable: its floor per
+    module times the modules cosmic-ray mutates (at most the ``.py`` files of the module
+    paths) is at most its size.  A floor of 2 stopped fitting in 300 when the models became
+    packages (194 modules: ``init`` raised "size 300 is below the minimum of 349")."""
+    settings = ms.load_settings()
+    files = [f for root in settings["module-path"] for f in (ms.ROOT / root).rglob("*.py")]
+    sample = settings["sample"]
+    assert sample["minimum"] * len(files) <= sample["size"], (len(files), sample)
+    counts = {f.as_posix(): 50 for f in files}  # every module with mutants to spare
+    assert sum(ms.allocate(counts, sample["size"], sample["minimum"]).values()) == sample["size"]
