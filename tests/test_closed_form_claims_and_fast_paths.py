@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
 import pytest
+import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,8 +26,12 @@ from solvable.models import kunin
 from solvable.models import linear_node_scaling as lns
 from solvable.models import node_scaling as ns
 from solvable.models import xu_ziyin as xz
+from solvable._core.claims import Verdict
+from solvable.models.kunin import numeric_checks as kunin_checks
+from solvable.models.kunin import proofs as kunin_proofs
 from solvable.models.linear_node_scaling import trajectory as lns_trajectory
 from solvable.models.xu_ziyin import numeric_claims as xz_claims
+from solvable.models.xu_ziyin import symbolic_claims as xz_symbolic
 from solvable.verification.confirmations import xu_ziyin as xz_confirm
 
 EPS = 2.0**-52
@@ -203,3 +209,194 @@ def test_lns_times_are_evaluated_in_chunks_of_1024(T, monkeypatch):
     traj.sample(np.linspace(0, 5, T))
     assert lns_trajectory._CHUNK_TIMES == 1024
     assert calls.count("c_t") == 2 * math.ceil(T / 1024), calls.count("c_t")
+
+
+# ------------------------------------------------- each block of a claim can fail (the outsider batch)
+def _balanced_cases():
+    """The kunin cases with delta = 0 exactly (Theorem 4.2's h = d = 2 holds for delta >= 0)."""
+    out = [c for c in kunin_checks.CASES
+           if kunin.balance(Fraction(str(c.a0)), np.array([Fraction(str(v)) for v in c.w0]),
+                            Fraction(str(c.setup.eta_a)), Fraction(str(c.setup.eta_w))) == 0]  # fmt: skip
+    assert out, "the suite has a balanced case"
+    return out
+
+
+class _Off:
+    """A trajectory whose states' beta (and A) are off by ``rel`` (relative)."""
+
+    def __init__(self, traj, rel):
+        self.traj, self.rel = traj, rel
+
+    def at(self, t):
+        s = self.traj.at(t)
+        return dataclasses.replace(s, beta=s.beta * (1 + self.rel))
+
+
+@pytest.mark.parametrize("where", ["balanced d = 2", "dps 30 only"])
+def test_kunin_wide_single_neuron_can_fail_in_every_block(where, monkeypatch):
+    """``kunin_wide_single_neuron_skips_balanced`` (delta = 0 at d = 2 skipped) and
+    ``kunin_wide_single_neuron_float64_only`` (the mpmath comparison dropped): a wide beta
+    off by 1e-6 (float64) or 1e-20 (dps 30) relative in one block only, the balanced cases at
+    d = 2 or the mpmath evaluations, fails the claim (it is confirmed as it stands)."""
+    assert kunin_checks._wide_single_neuron().status == "confirmed"
+    targets = {tuple(map(str, c.w0)) for c in _balanced_cases()}
+    wide = kunin_checks.wide_closed_form
+
+    def wrong(setup, A0, W0, dps=None):
+        traj = wide(setup, A0, W0, dps=dps)
+        hit = (tuple(map(str, W0[0])) in targets) if where == "balanced d = 2" else dps
+        return _Off(traj, 1e-6 if dps is None else mpmath.mpf("1e-20")) if hit else traj
+
+    monkeypatch.setattr(kunin_checks, "wide_closed_form", wrong)
+    verdict = kunin_checks._wide_single_neuron()
+    assert verdict.status == "failed", verdict.detail
+
+
+def test_kunin_wide_preconditioner_single_compares_the_balanced_cases_at_d_2(monkeypatch):
+    """``kunin_wide_preconditioner_single_skips_balanced``: Theorem 4.2's h = d holds for
+    delta >= 0, so the balanced cases (delta = 0) at d = 2 are compared; M_L off by 1e-6
+    relative there only (every precision) fails the claim."""
+    assert kunin_checks._wide_preconditioner_single().status == "confirmed"
+    pre = kunin_checks.wide_preconditioner
+
+    def wrong(beta, delta, eta_a, eta_w, dps=None):
+        left, right = pre(beta, delta, eta_a, eta_w, dps=dps)
+        return (left * (1 + 1e-6) if delta == 0 and len(beta) == 2 else left), right
+
+    monkeypatch.setattr(kunin_checks, "wide_preconditioner", wrong)
+    verdict = kunin_checks._wide_preconditioner_single()
+    assert verdict.status == "failed", verdict.detail
+
+
+def test_kunin_loss_in_frame_checks_the_full_frame_from_two_rows(monkeypatch):
+    """``kunin_loss_in_frame_full_from_three_rows``: the generic ("full") frame is checked
+    for n = 2 rows as well as 3 (one row has parallel columns): a frame whose g is doubled
+    for the full kind at n = 2 only fails the claim."""
+    assert kunin_proofs._loss_in_frame().status == "proved"
+    frame, gram_values, rows = kunin_proofs._frame, kunin_proofs._gram_values, []
+
+    def values(B, *args):
+        rows.append(len(B))  # the frame's B has n rows
+        return gram_values(B, *args)
+
+    def wrong(values, kind, swap):
+        R, g = frame(values, kind, swap)
+        return (R, 2 * g) if kind == "full" and rows[-1] == 2 else (R, g)
+
+    monkeypatch.setattr(kunin_proofs, "_gram_values", values)
+    monkeypatch.setattr(kunin_proofs, "_frame", wrong)
+    assert kunin_proofs._loss_in_frame().status == "failed"
+
+
+def test_xu_ziyin_stable_limits_fails_when_an_infinite_limit_is_wrong(monkeypatch):
+    """``xu_ziyin_stable_limits_ignores_infinite_limits``: the claim is proved only when its
+    residuals are 0 *and* every infinite limit is decided true; a failed decision of the
+    limits fails it (its residuals still 0)."""
+    assert xz_symbolic._stable_limits().status == "proved"
+    monkeypatch.setattr(xz_symbolic, "decide",
+                        lambda cases, what: Verdict("failed", f"{what}: made to fail"))  # fmt: skip
+    verdict = xz_symbolic._stable_limits()
+    assert verdict.status == "failed" and "made to fail" in verdict.detail
+
+
+def test_xu_ziyin_stable_alpha_checks_every_piece_of_ell_but_g_zero(monkeypatch):
+    """``xu_ziyin_stable_alpha_skips_n_zero_piece``: every piece of the evaluated ell but
+    the first (G = 0: ell = 0, alpha = 1) is checked against log alpha; each piece doubled
+    in turn fails the claim."""
+    st = xz.symbolic().stable
+    ell = st["ell"]
+    pieces = ell.args
+    assert len(pieces) >= 3
+    for i in range(1, len(pieces)):
+        wrong = [(2 * e if j == i else e, c) for j, (e, c) in enumerate(pieces)]
+        monkeypatch.setitem(st, "ell", sp.Piecewise(*wrong, evaluate=False))
+        assert xz_symbolic._stable_alpha().status == "failed", i
+    monkeypatch.setitem(st, "ell", ell)
+    assert xz_symbolic._stable_alpha().status == "proved"
+
+
+def test_xu_ziyin_reported_constants_are_in_units_of_the_documented_tolerance():
+    """``xu_ziyin_reported_constants_float_rtol``: the claim's figure is the worst error of
+    every reported constant against its exact value in units of the documented tolerance:
+    64 eps (1 + cond) relative in float64, 10^(1 - dps) + 4 cond 10^-(dps + 10) at dps (the
+    comment above ``_pq_condition``); recounted here from ``closed_form`` and
+    ``paper_constants``, to 1e-9 relative (both are float64 ratios of 80-digit numbers)."""
+    dps, worst, n = 30, 0.0, 0
+    for c in xz_claims.CASES:
+        exact = xz_claims.paper_constants(c.setup, c.u0, c.W0)
+        cond = xz_claims._pq_condition(c)
+        for prec in (None, dps, 2 * dps):
+            traj = xz.closed_form(c.setup, c.u0, c.W0, dps=prec)
+            rtol = (64 * EPS * (1 + cond) if prec is None
+                    else 10.0 ** (1 - prec) + 4 * cond * 10.0 ** -(prec + 10))  # fmt: skip
+            for key, value in exact.items():
+                got = getattr(traj, key.split(" ")[0])
+                n += 1
+                if value is None or value.is_infinite or value == 0:
+                    assert got == (None if value is None else math.inf if value.is_infinite
+                                   else 0), (c.name, key, got)  # fmt: skip
+                    continue
+                with mpmath.workdps(80):
+                    e = mpmath.mpf(sp.N(value, 90))
+                    worst = max(worst, float(abs(mpmath.mpf(got) - e) / (rtol * abs(e))))
+    verdict = xz_claims._reported_constants(dps)
+    assert verdict.status == "confirmed" and verdict.detail.startswith(f"{n} comparisons")
+    assert abs(verdict.max_error - worst) <= 1e-9 * worst, (verdict.max_error, worst)
+
+
+def test_xu_ziyin_a_subnormal_constant_keeps_17_digits():
+    """``xu_ziyin_report_subnormal_as_float``: a constant below 2^-1022 (P ~ 1.6e-311 from
+    weights of 1e-155) is reported from the 17-digit evaluation, not as a subnormal float
+    (which kept 4 digits fewer): P and Q to 1e-16 relative of their exact values."""
+    setup = xz.Setup("1", "2", "0.5", ["1", "-0.5"], "0.3")
+    u0, W0 = ["1e-155", "2e-155"], [["1e-155", "3e-155"], ["-2e-155", "1e-155"]]
+    traj = xz.closed_form(setup, u0, W0)
+    exact = xz_claims.paper_constants(setup, u0, W0)
+    for key in ("P", "Q"):
+        with mpmath.workdps(40):
+            e = mpmath.mpf(sp.N(exact[key], 50))
+            assert 0 < e < 2.0**-1022
+            assert abs(mpmath.mpf(getattr(traj, key)) - e) <= 1e-16 * e, (key, getattr(traj, key))
+
+
+def test_kunin_huge_times_keep_their_digits_where_phi_overflows_float64():
+    """``kunin_sample_max_t_or``: the vectorised float64-safe test of ``sample`` needs both
+    t <= its bound *and* the exponent test; a balanced start with zero targets (delta = 0,
+    Omega = 0: phi grows like t) at t = 1e50 .. 1.7e308 takes the 17-digit fallback where
+    phi overflows float64 (it gave a = 0.0 for 5.4e-155 at 1.7e308).  Against dps = 30, to
+    4 eps relative (one rounding of a 17-digit result, plus the float64 inputs' own)."""
+    setup = kunin.Setup(1, 1, ((1, 0), (0, 1)), (0, 0))
+    times = [1e50, 1e150, 1e300, 1.7e308]
+    got = kunin.closed_form(setup, 5, (3, 4)).sample(times).a
+    ref = kunin.closed_form(setup, 5, (3, 4), dps=30).sample(times).a
+    for g, r in zip(got, ref, strict=True):
+        assert abs(g - float(r)) <= 4 * EPS * abs(float(r)), (g, r)
+
+
+@pytest.mark.parametrize("y", [("0.6", "0.7", "0"), ("0", "0.7", "0"), ("0.6", "0.7", "0.2")])
+def test_kunin_start_on_the_line_of_beta_star_with_a_zero_component(y):
+    """``kunin_exact_cperp_needs_every_component``: the exact |w_perp| of a start on the
+    line of beta* is taken when *any* component of X^T y is nonzero (zeros in the others
+    are common: a target orthogonal to a feature); the late loss then falls to the exact
+    value (float64 against dps = 40 to 1e-12 relative: the loss is E^4 times O(1) terms
+    each to a few eps; the rounding of w_perp gave 5.3e-82 for 2.9e-96 at t = 60)."""
+    setup = kunin.Setup(1, 1, ((1, 0, 0), (0, 1, 0), (0, 0, 1)), y)
+    w0 = tuple(str(float(Fraction(v) / 2)) for v in y)  # y / 2 exactly: on the line of beta*
+    for t in (30.0, 60.0):
+        got = kunin.closed_form(setup, "0.5", w0).at(t).loss
+        ref = kunin.closed_form(setup, "0.5", w0, dps=40).at(t).loss
+        assert abs(got - float(ref)) <= 1e-12 * float(ref), (t, got, ref)
+
+
+def test_kunin_default_isotropy_rtol_takes_float_whitening_with_an_integer_row():
+    """``kunin_default_rtol_needs_all_floats``: the default isotropy_rtol allows float64
+    whitening (4 n eps) when *any* entry of X is a Python float; float data whitened to
+    ~1e-14 with one row of integer zeros (X^T X unchanged) is accepted, as without it."""
+    rng = np.random.default_rng(0)
+    Q, _ = np.linalg.qr(rng.standard_normal((200, 3)))
+    Q = Q * (1 + 2e-14 * rng.standard_normal(Q.shape))
+    y = tuple(float(v) for v in rng.standard_normal(201))
+    rows = [tuple(float(v) for v in r) for r in Q] + [(0, 0, 0)]
+    for X in (rows, rows[:-1] + [(0.0, 0.0, 0.0)]):
+        traj = kunin.closed_form(kunin.Setup(1, 1, X, y), 0.3, (0.2, -0.1, 0.4))
+        assert math.isfinite(traj.at(1.0).a)
