@@ -22,11 +22,11 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from solvable._core.claims import Verdict
 from solvable.models import kunin
 from solvable.models import linear_node_scaling as lns
 from solvable.models import node_scaling as ns
 from solvable.models import xu_ziyin as xz
-from solvable._core.claims import Verdict
 from solvable.models.kunin import numeric_checks as kunin_checks
 from solvable.models.kunin import proofs as kunin_proofs
 from solvable.models.linear_node_scaling import trajectory as lns_trajectory
@@ -211,12 +211,16 @@ def test_lns_times_are_evaluated_in_chunks_of_1024(T, monkeypatch):
     assert calls.count("c_t") == 2 * math.ceil(T / 1024), calls.count("c_t")
 
 
-# ------------------------------------------------- each block of a claim can fail (the outsider batch)
+# ---------------------------------------------- each block of a claim can fail (outsider batch)
 def _balanced_cases():
     """The kunin cases with delta = 0 exactly (Theorem 4.2's h = d = 2 holds for delta >= 0)."""
-    out = [c for c in kunin_checks.CASES
-           if kunin.balance(Fraction(str(c.a0)), np.array([Fraction(str(v)) for v in c.w0]),
-                            Fraction(str(c.setup.eta_a)), Fraction(str(c.setup.eta_w))) == 0]  # fmt: skip
+
+    def delta(c):
+        w = np.array([Fraction(str(v)) for v in c.w0])
+        rates = Fraction(str(c.setup.eta_a)), Fraction(str(c.setup.eta_w))
+        return kunin.balance(Fraction(str(c.a0)), w, *rates)
+
+    out = [c for c in kunin_checks.CASES if delta(c) == 0]
     assert out, "the suite has a balanced case"
     return out
 
@@ -397,6 +401,6 @@ def test_kunin_default_isotropy_rtol_takes_float_whitening_with_an_integer_row()
     Q = Q * (1 + 2e-14 * rng.standard_normal(Q.shape))
     y = tuple(float(v) for v in rng.standard_normal(201))
     rows = [tuple(float(v) for v in r) for r in Q] + [(0, 0, 0)]
-    for X in (rows, rows[:-1] + [(0.0, 0.0, 0.0)]):
+    for X in (rows, [*rows[:-1], (0.0, 0.0, 0.0)]):
         traj = kunin.closed_form(kunin.Setup(1, 1, X, y), 0.3, (0.2, -0.1, 0.4))
         assert math.isfinite(traj.at(1.0).a)
