@@ -29,12 +29,22 @@ from solvable.models import node_scaling as ns
 from solvable.models import xu_ziyin as xz
 from solvable.models.kunin import numeric_checks as kunin_checks
 from solvable.models.kunin import proofs as kunin_proofs
+from solvable.models.kunin import wide_proofs as kunin_wide_proofs
+from solvable.models.linear_node_scaling import checks as lns_checks
 from solvable.models.linear_node_scaling import trajectory as lns_trajectory
 from solvable.models.xu_ziyin import numeric_claims as xz_claims
 from solvable.models.xu_ziyin import symbolic_claims as xz_symbolic
 from solvable.verification.confirmations import xu_ziyin as xz_confirm
 
 EPS = 2.0**-52
+
+
+def accepted(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` of a valid input: a refusal is a failed check, not an error."""
+    try:
+        return fn(*args, **kwargs)
+    except (ValueError, np.linalg.LinAlgError) as exc:
+        raise AssertionError(f"a valid input was refused: {exc!r}") from exc
 
 
 def _nan_first(fn):
@@ -404,3 +414,135 @@ def test_kunin_default_isotropy_rtol_takes_float_whitening_with_an_integer_row()
     for X in (rows, [*rows[:-1], (0.0, 0.0, 0.0)]):
         traj = kunin.closed_form(kunin.Setup(1, 1, X, y), 0.3, (0.2, -0.1, 0.4))
         assert math.isfinite(traj.at(1.0).a)
+
+
+def test_kunin_wide_stable_form_checks_both_signs_of_c_plus(monkeypatch):
+    """``kunin_wide_stable_form_positive_c_plus_only``: the h = 1 form sign(p) core^{-1/2}
+    [1, M] is checked for p < 0 as well as p > 0 (wide.py takes k["sign"] = -1 for c_+ < 0):
+    a core four times too large for p < 0 only fails the claim."""
+    assert kunin_wide_proofs._wide_stable_form().status == "proved"
+    core = kunin_wide_proofs.riccati_core
+
+    def wrong(Z, *args):
+        out, M = core(Z, *args)
+        return (4 * out if Z.shape == (1, 1) and Z[0, 0].is_negative else out), M
+
+    monkeypatch.setattr(kunin_wide_proofs, "riccati_core", wrong)
+    assert kunin_wide_proofs._wide_stable_form().status == "failed"
+
+
+def test_kunin_wide_at_times_where_2_rates_t_overflows_is_the_limit():
+    """``kunin_wide_converged_r_overflow_test``: where 2 k t overflows float64 (t = 1e308 with
+    k ~ 1) the converged r is taken, not evaluated: the state is the limit's, as at
+    1.7e308 and inf (the mutant's test of k t raised 'Singular matrix' at 1e308)."""
+    setup = kunin.WideSetup(1, 1, ((1, 0), (0, 1)), ((1, 0.2), (0.5, -0.3)))
+    A0, W0 = kunin.wide_start(setup, 0.1, A=((1, -0.2), (0.1, 0.8)))
+    traj = kunin.wide_closed_form(setup, A0, W0)
+    limit = traj.at(math.inf)
+    for t in (1e308, 1.7e308):
+        state = accepted(traj.at, t)
+        assert np.allclose(state.beta, limit.beta, rtol=4 * EPS, atol=0), (t, state.beta)
+        assert state.loss == limit.loss
+
+
+def test_lns_evaluators_claim_fails_for_a_wrong_float64_limit(monkeypatch):
+    """``lns_evaluators_limit_f_float64_compares_mpmath``: the float64 evaluator of (20) is
+    compared (not the mpmath one twice): its f off by 1e-9 relative (1000 float64
+    tolerances, far inside the mpmath result's) fails the claim."""
+    assert lns_checks._evaluators_mpmath().status == "confirmed"
+    limit = lns_checks.limit
+
+    def wrong(*args, dps=None, **kwargs):
+        res = limit(*args, dps=dps, **kwargs)
+        return res if dps is not None else dataclasses.replace(res, f=res.f * (1 + 1e-9))
+
+    monkeypatch.setattr(lns_checks, "limit", wrong)
+    verdict = lns_checks._evaluators_mpmath()
+    assert verdict.status == "failed" and "limit f float64" in verdict.detail
+
+
+def test_lns_evaluators_claim_measures_mpmath_in_its_own_tolerance(monkeypatch):
+    """``lns_evaluators_trajectory_mpmath_float_tolerance``: the mpmath trajectory is
+    measured in the mpmath tolerance (dps - 3 digits), not the float64 one (1e-12): W off by
+    1e-20 relative at dps = 30 fails the claim."""
+    closed = lns_checks.closed_form
+
+    class Off:
+        def __init__(self, traj):
+            self.traj = traj
+
+        def sample(self, times):
+            s = self.traj.sample(times)
+            return dataclasses.replace(s, W=[w * (1 + mpmath.mpf("1e-20")) for w in s.W])
+
+    def wrong(*args, dps=None, **kwargs):
+        traj = closed(*args, dps=dps, **kwargs)
+        return traj if dps is None else Off(traj)
+
+    monkeypatch.setattr(lns_checks, "closed_form", wrong)
+    assert lns_checks._evaluators_mpmath().status == "failed"
+
+
+def test_lns_a_nan_time_in_an_array_is_refused_as_a_time():
+    """``lns_sample_nan_time_through_fast_check``: the vectorised check of a float array of
+    times lets no NaN through: refused naming times[1] as not finite (not as a state beyond
+    the float64 range), as for a list."""
+    setup, a, W0 = _lns_setup(3, 4, 2, seed=0)
+    traj = lns.closed_form(setup, a, W0)
+    for times in (np.array([1.0, math.nan]), [1.0, math.nan]):
+        with pytest.raises(ValueError, match=r"times\[1\] must be finite"):
+            traj.sample(times)
+
+
+@pytest.mark.parametrize("scale", [2.0**-20, 1 / 8, 1.0, 8.0, 2.0**30])
+def test_lns_reported_step_bound_and_beta0_at_every_scale(scale):
+    """``lns_step_bound_degree_of_D`` and ``lns_beta0_lam_exponent_not_halved``: the reported
+    step_bound is footnote 3's d / (D_max^2 sum lambda) (``gd_step_bounds``) for X scaled
+    by powers of 2 (D scales with X: degree 2), and beta0 = sum_j sqrt(lambda_j) a_j W0_j
+    for lambda of any size.  beta0 to 8 eps relative (a few roundings); step_bound to 64 eps:
+    two float64 evaluations of D_max^2 (the closed form's SVD, gd_step_bounds' own), each
+    with a backward error of a few n eps (measured up to 13 eps at X scaled by 2^30)."""
+    rng = np.random.default_rng(7)
+    X, y = scale * rng.standard_normal((3, 4)), rng.standard_normal(3)
+    for lam in ([0.5, 0.25], [3.0, 1.0], [40.0, 9.0], [2.0**-40, 2.0**-50]):
+        a, W0 = np.array([1.0, -1.0]), rng.standard_normal((2, 4))
+        traj = lns.closed_form(ns.Setup(X, y, lam, "linear", 0.5), a, W0)
+        fn, _sharp = lns.gd_step_bounds(X, np.array(lam))
+        assert abs(traj.step_bound - fn) <= 64 * EPS * fn, (lam, traj.step_bound, fn)
+        beta0 = (np.sqrt(lam) * a) @ W0
+        assert np.allclose(traj.beta0, beta0, rtol=8 * EPS, atol=0), (lam, traj.beta0, beta0)
+
+
+def test_lns_a_node_with_lambda_zero_does_not_stop_the_fused_assembly(monkeypatch):
+    """``lns_fusable_counts_zero_nodes``: the smallest |u| = sqrt(lambda) |a| of the fusion
+    test is over the nodes that move (u > 0); a node with lambda = 0 (W stays W_0) must not
+    send every time to the slower two-part path (6 times: 6 fused, the mutant fused 1)."""
+    rng = np.random.default_rng(2)
+    X, y = rng.standard_normal((3, 4)), rng.standard_normal(3)
+    traj = lns.closed_form(ns.Setup(X, y, [0.5, 0.0, 0.25], "linear", 0.5),
+                           [1.0, -1.0, 1.0], rng.standard_normal((3, 4)))  # fmt: skip
+    seen = []
+    fusable = lns.Trajectory._fusable
+
+    def spy(self, *args):
+        ok = fusable(self, *args)
+        seen.append(ok)
+        return ok
+
+    monkeypatch.setattr(lns.Trajectory, "_fusable", spy)
+    traj.sample(np.array([0.0, 0.1, 0.5, 1.0, 3.0, 10.0]))
+    assert int(np.concatenate(seen).sum()) == 6, seen
+
+
+@pytest.mark.parametrize("m", [2, 3, 4, 5, 9])
+@pytest.mark.parametrize("rho", ["1/2", "1/3", "0.7"])
+def test_lns_pruned_mass_is_the_sum_over_the_pruned_nodes(m, rho):
+    """``lns_pruned_mass_r_equals_one``: the exact pruned mass equals the float64 sum of
+    lambda_{m,j} over the nodes j > floor(rho m) (r = 1 included: m = 2, rho = 1/2 is 7/20);
+    the float64 sum of <= 9 positive terms to 4 m eps."""
+    weights = ns.zipf("1/2")
+    exact = lns.pruned_mass(m, sp.Rational(rho) if "/" in rho else rho, "1/2", weights)
+    num = lns.pruned_mass_numeric(m, float(sp.Rational(rho)), 0.5, weights)
+    assert abs(float(exact) - num) <= 4 * m * EPS * num, (exact, num)
+    if (m, rho) == (2, "1/2"):
+        assert exact == sp.Rational(7, 20)
