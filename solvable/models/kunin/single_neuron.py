@@ -504,8 +504,6 @@ def _build(setup: Setup, a0: Number, w0c: Any, dps: int | None,
             rx, ry = (ev["v_pos"] if delta_p >= 0 else ev["v_neg"])(delta_p, kappa, Y, Omega)
             nrm = sqrt(rx * rx + ry * ry)
             vx, vy = rx / nrm, ry / nrm
-        c_plus = vx * c0 + vy * c1
-        c_minus = -vy * c0 + vx * c1
         proj = _projection(setup)
         if proj is not None and Y != 0 and any(proj.Xty):
             # |w_perp|^2 = |w0|^2 - (w0.X^T y)^2 / |X^T y|^2 exactly: the rounding of w -
@@ -520,6 +518,14 @@ def _build(setup: Setup, a0: Number, w0c: Any, dps: int | None,
             if wperp2 == 0:
                 cperp_vec = cperp_vec * 0
             cperp = _working_sqrt(wperp2, dps) / sw
+            if wq == 0:
+                # w0 exactly perpendicular to beta*: w_par = 0, not its rounding.  With a0 = 0
+                # the start is the saddle's fixed line (zero gradient: it never moves), and a
+                # residue of c_plus (-2e-62 at dps = 50) would grow into the minimum
+                c1 = c1 * 0
+                cperp_vec = w / sw
+        c_plus = vx * c0 + vy * c1
+        c_minus = -vy * c0 + vx * c1
         r = max(abs(c_plus), abs(c_minus), abs(cperp))
         # w(t) = sqrt(eta_w') (z_1(t) bhat + z_perp(t) c_perp_vec)
         data = dict(

@@ -25,6 +25,21 @@ def pq_coordinates(setup: Setup, u: Any, W: Any, *, dps: int | None = None) -> t
         raise TypeError(f"setup must be a xu_ziyin.Setup, got {type(setup).__name__}")
     dps = nb.check_dps(dps)
     uc, Wc = _check_weights(setup, u, W, ("u", "W"))
+    p, q = _pq(setup, uc, Wc, dps)
+    if dps is None and not (np.isfinite(p).all() and np.isfinite(q).all()):
+        # an intermediate (W x, v - u, ...) beyond float64 while p, q may fit: 17 digits in
+        # mpmath (no exponent limit), rounded once
+        p, q = (np.array([float(v) for v in a], dtype=float) for a in _pq(setup, uc, Wc, 17))
+        if not (np.isfinite(p).all() and np.isfinite(q).all()):
+            raise ValueError("p, q are beyond the float64 range for these weights u, W (and "
+                             "setup): rescale them or pass dps=k (mpmath)")  # fmt: skip
+        return p, q
+    return nb.rounded((p, q), dps)
+
+
+def _pq(setup: Setup, uc: Any, Wc: Any, dps: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """``p``, ``q`` of the checked weights at ``dps`` digits (float64: ``None``; may be
+    non-finite where an intermediate overflows)."""
     conv = nb.converter(dps)
     dt = nb.dtype(dps)
     with nb.Precision(dps):
@@ -32,13 +47,10 @@ def pq_coordinates(setup: Setup, u: Any, W: Any, *, dps: int | None = None) -> t
         cu, cW = nb.converter(dps, "u"), nb.converter(dps, "W")
         uu = np.array([cu(v) for v in uc], dtype=dt)
         WW = np.array([[cW(v) for v in row] for row in Wc], dtype=dt)
-        v = np.array(WW @ x, dtype=dt)
-        eta_u, eta_w = conv(setup.eta_u), conv(setup.eta_w)
-        ev = _evaluators("numpy" if dps is None else "mpmath")
         with np.errstate(all="ignore"):
+            v = np.array(WW @ x, dtype=dt)
+            eta_u, eta_w = conv(setup.eta_u), conv(setup.eta_w)
+            ev = _evaluators("numpy" if dps is None else "mpmath")
             p, q = (np.asarray(a, dtype=dt)
                     for a in ev.pq(uu, v, eta_u, eta_w, _sqrt(_dot(x, x), dps)))  # fmt: skip
-    if dps is None and not (np.isfinite(p).all() and np.isfinite(q).all()):
-        raise ValueError("p, q are beyond the float64 range for these weights u, W (and "
-                         "setup): rescale them or pass dps=k (mpmath)")  # fmt: skip
-    return nb.rounded((p, q), dps)
+    return p, q

@@ -1,0 +1,63 @@
+"""The helpers of the closed forms of seeds 000, 001 and 003 (the reductions, frames,
+evaluators, SVDs, validations and coordinates around the headline formulas), and two
+defects of the unmutated code found with them.
+
+Each test answers a bug written by an outside reviewer who had not read the tests
+(``benchmarks/mutants/closed_form_helpers.py``, named in each docstring) or a defect that
+reviewer reported; references are computed independently here (mpmath at more digits, the
+stationarity of a zero gradient, sums written out).
+"""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+
+from solvable.models import kunin
+from solvable.models import xu_ziyin as xz
+
+
+@pytest.mark.parametrize("dps", [None, 30, 50])
+def test_kunin_a_start_with_zero_gradient_never_moves(dps):
+    """Defect of the unmutated code (reported by the reviewer): a0 = 0 with w0 exactly
+    perpendicular to beta* has zero gradient (da/dt = w0 . X^T (y - 0) = s w0 . beta* = 0,
+    dw/dt = 0 as a = 0), so the state is the start at every time; the rounding of w0 .
+    beta-hat was a residue of c_plus (-2e-62 at dps = 50) that grew into the minimum at
+    some times (a = -1.18, loss 2.0 for 0 and 2.625, t = 1e101 in float64, t = 1000 and inf
+    at dps = 50)."""
+    case = kunin.case("upstream")  # X^T X = I, beta* = (1, 0.5): (-0.2, 0.4) . beta* = 0
+    traj = kunin.closed_form(case.setup, "0", ("-0.2", "0.4"), dps=dps)
+    y = [float(v) for v in case.setup.y]
+    for t in (0, 1, 100, 1000, 1e5, 1e101, 1e300, math.inf):
+        s = traj.at(t)
+        assert s.a == 0, (t, s.a)
+        # w = sqrt(eta_w') z_perp(t) (w0 / sqrt(eta_w')): a few roundings, 4 eps
+        assert np.allclose([float(v) for v in s.w], [-0.2, 0.4], rtol=4 * 2.0**-52, atol=0), s.w
+        assert abs(float(s.loss) - 0.5 * sum(v * v for v in y)) <= 1e-15, (t, s.loss)
+
+
+def test_kunin_the_other_side_a_start_near_the_zero_gradient_line_moves():
+    """The other side of the test above: a0 = 1e-8 (not 0) leaves the saddle's line and
+    reaches the minimum (loss -> the least loss 2.0 of ``upstream``)."""
+    case = kunin.case("upstream")
+    traj = kunin.closed_form(case.setup, "1e-8", ("-0.2", "0.4"))
+    assert traj.at(0).loss > 2.6 and abs(traj.at(math.inf).loss - 2.0) <= 1e-15
+
+
+def test_xu_ziyin_pq_coordinates_where_only_an_intermediate_overflows():
+    """Defect of the unmutated code (reported by the reviewer): p = 0, q = -1e308 fit
+    float64, but v - u = -2e308 overflowed on the way and the weights were refused as
+    "beyond the float64 range"; now from 17 digits, rounded once.  Weights whose p, q are
+    beyond float64 are still refused."""
+    setup = xz.Setup(1, 1, 1, (1.0,), 1.0)
+    p, q = xz.pq_coordinates(setup, [1e308], [[-1e308]])
+    ref_p, ref_q = xz.pq_coordinates(setup, [1e308], [[-1e308]], dps=30)
+    assert p[0] == float(ref_p[0]) == 0.0 and q[0] == float(ref_q[0]) == -1e308
+    with pytest.raises(ValueError, match="beyond the float64 range"):
+        xz.pq_coordinates(xz.Setup(4, 4, 1, (1.0,), 1.0), [1e308], [[1e308]])
+    with mpmath.workdps(30):  # that refusal is right: the exact p is 2e308
+        big = xz.pq_coordinates(xz.Setup(4, 4, 1, (1.0,), 1.0), [1e308], [[1e308]], dps=30)
+        assert max(abs(v) for v in [*big[0], *big[1]]) > mpmath.mpf("1.8e308")
