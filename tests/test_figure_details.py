@@ -242,3 +242,14 @@ def test_render_shows_progress_by_default(monkeypatch, tmp_path, capsys):
     figures.render(["000-progress-default"], tmp_path, progress=False)
     assert seen == [True, False]
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(
+    "values, edges",
+    [([0.5], [0.35, 0.65]), ([0.0, 1.0], [-0.15, 0.5, 1.15]), ([0.0, 0.2], [-0.1, 0.1, 0.3])],
+)
+def test_cell_edges_of_one_two_and_close_values(values, edges):
+    """Seed 004's heat-map cells: midpoints inside, ``reach`` = 0.15 (or the half spacing,
+    if smaller) beyond the ends; a single value gets +-reach on both sides (its ``+`` made
+    ``*`` survived the seed-18 sample)."""
+    assert np.allclose(seed_004._cell_edges(values), edges, rtol=0, atol=1e-15)

@@ -452,3 +452,13 @@ def test_relu_moment_unsimplified_has_the_simplified_values():
         assert raw == pytest.approx(float(kn.relu_moment(k, m).subs(at)), rel=1e-13, abs=0)
     with pytest.raises(TypeError, match="simplify must be a bool, got 'no'"):
         kn.relu_moment(2, 0, "no")
+
+
+def test_kernel_of_vectors_takes_1d_arrays_and_refuses_2d_ones():
+    """``kernel_of_vectors`` takes a 1-d numpy array as it takes a list (the same exact
+    kernel) and refuses a 2-d one naming its shape (the dimension test made ``!= 2``
+    survived the seed-18 sample)."""
+    as_list = kn.kernel_of_vectors("ntk", None, [1, 2], [2, 1])
+    assert kn.kernel_of_vectors("ntk", None, np.array([1, 2]), np.array([2, 1])) == as_list
+    with pytest.raises(ValueError, match=r"x must be one-dimensional, got shape \(1, 2\)"):
+        kn.kernel_of_vectors("ntk", None, np.array([[1, 2]]), [2, 1])

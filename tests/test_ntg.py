@@ -10,6 +10,7 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
+from numerics import ntg_sampling
 from solvable.models import node_scaling as ns
 from solvable.models import ntg
 from solvable.verification import theorems
@@ -326,3 +327,16 @@ def test_frobenius_variances_at_dps_are_the_float64_values(m, weights):
     # the two differ at finite m for Zipf weights (so the check above can tell them apart)
     if weights == ns.zipf("1/2") or m < 3:
         assert abs(at / limit - 1) > 1e-3
+
+
+def test_sample_ntg_chunks_of_2_to_22_elements_draw_from_seed_plus_k():
+    """The stream of draws for a seed is part of ``sample_ntg``'s reproducibility: chunks of
+    at most 2^22 elements (m max(n, d) each draw; 32 MB of float64), chunk k from seed +
+    k.  At m max(n, d) = 2^22 every chunk is one draw, so draw 1 of seed 5 is draw 0 of
+    seed 6 (chunks of 2^23 elements drew both from seed 5: seed-18 sample)."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((2, 64)) / 8
+    lam = np.full(2**16, 2.0**-16)
+    two = ntg_sampling.sample_ntg(X, "tanh", lam, 2, seed=5)
+    assert torch.equal(two[1], ntg_sampling.sample_ntg(X, "tanh", lam, 2, seed=6)[0])
+    assert not torch.equal(two[0], two[1])

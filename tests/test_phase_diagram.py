@@ -552,3 +552,14 @@ def test_phase_grid_puts_each_point_at_its_coordinates(monkeypatch):
     assert [[(p.gamma_2, p.gamma_3) for p in row] for row in d.points] == [
         [(a, b) for b in g3s] for a in g2s
     ]
+
+
+@pytest.mark.parametrize("bad", [0, 1, 2])
+def test_measure_points_names_the_point_whose_scales_leave_float64(bad):
+    """Every point's scales are checked before any run, and the refusal names that point
+    (the check of ``parsed[-1]`` made ``parsed[0]`` checked the first point again and again:
+    seed-18 sample): exponents of 10^6 overflow m^e at width 8."""
+    points = [(0, 1), (Fraction(1, 2), 1), (0, Fraction(1, 3))]
+    points[bad] = (10**6, 1)
+    with pytest.raises(ValueError, match=rf"points\[{bad}\]: .*leave the float64 range"):
+        pdg.measure_points(points, (8, 16), (0,), device="cpu")
