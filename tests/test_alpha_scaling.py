@@ -394,3 +394,14 @@ def test_gpu_curve_matches_cpu(small64):
     assert gpu.device.startswith("cuda")
     _agree_within_stderr(gpu, small64)
     assert kunin_claims._alpha_scaling(curve=gpu).status == "confirmed"
+
+
+@pytest.mark.parametrize("lr", [0.5, 1.0, 1.5, 1.999])
+def test_alpha_setup_lr_factor_is_any_value_below_2(lr):
+    """``0 < lr_factor < 2`` (GD on the initial kernel is stable below 2): 1 .. 1.999 are
+    accepted, 2 and above refused naming the range (a bound of 1 survived the seed-18
+    sample)."""
+    assert al.AlphaSetup(lr_factor=lr).lr_factor == lr
+    for bad in (2.0, 2.5):
+        with pytest.raises(ValueError, match=r"lr_factor must be in \(0, 2\)"):
+            al.AlphaSetup(lr_factor=bad)

@@ -392,3 +392,18 @@ def test_diagonal_loss_takes_a_batch_of_weights():
     np.testing.assert_array_equal(mf.diagonal_loss(a, w, X, y), want)  # exact: dyadic numbers
     with pytest.raises(ValueError, match="the dimension d"):
         mf.diagonal_loss(a[:, :2], w, X, y)
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_bregman_interpolant_refuses_a_delta_zero_to_working_precision_for_either_sign(sign):
+    """delta_j = eta_w a0_j^2 - eta_a w0_j^2 must not vanish (the signed mirror map needs
+    it); zero to the working precision *relative to eta_w a0_j^2 + eta_a w0_j^2* is refused
+    for a0_j of either sign (a scale a0_j^3, negative for a0_j < 0, survived the seed-18
+    sample); a delta of 1e-3 relative is taken."""
+    setup = mf.DiagonalSetup(eta_a=1.0, eta_w=1.0, X=[[1.0, 0.5]], y=[1.0])
+    # delta_0 = 1 - (1 + 1e-26)^2 = -2e-26: nonzero at the 27 working digits, but within
+    # the tolerance 10^-24 of its scale 2
+    with pytest.raises(ValueError, match=r"every delta_j .* != 0"):
+        mf.bregman_interpolant(setup, [sign * 1.0, 0.5], ["1.00000000000000000000000001", 0.2])
+    beta = mf.bregman_interpolant(setup, [sign * 1.0, 0.5], [1.001, 0.2])
+    assert np.all(np.isfinite(np.asarray(beta, dtype=float)))

@@ -22,6 +22,7 @@ import pytest
 import sympy as sp
 from hypothesis import given
 from hypothesis import strategies as st
+from scipy.stats import linregress
 
 from numerics import sweeps
 from solvable.models import phases
@@ -557,3 +558,16 @@ def test_measured_phases_on_dask_equal_in_process(cluster):
         remote = sweeps.measure_phases(cases, [64, 256, 1024], seeds=4, n_boot=100,
                                        executor=client)  # fmt: skip
     assert [m.results for m in remote] == [m.results for m in local]
+
+
+def test_slope_and_its_standard_error_are_those_of_least_squares():
+    """The fitted log-log slope and its standard error sqrt(s^2 / S_xx) (s^2 the residual
+    variance over n - 2) against scipy's ``linregress``, to 1e-12 relative (both closed
+    forms of the same sums; a ``%`` for the ``/`` survived the seed-18 sample)."""
+    rng = np.random.default_rng(3)
+    lx = np.linspace(0.0, 3.0, 12)
+    ly = 0.7 * lx + 0.2 + 0.05 * rng.standard_normal(12)
+    slope, err = sweeps._slope(lx, ly)
+    ref = linregress(lx, ly)
+    assert abs(slope - ref.slope) <= 1e-12 * abs(ref.slope)
+    assert abs(err - ref.stderr) <= 1e-12 * ref.stderr, (err, ref.stderr)
