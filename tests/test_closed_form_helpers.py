@@ -19,6 +19,8 @@ import pytest
 from solvable.models import kunin
 from solvable.models import xu_ziyin as xz
 
+_UPSTREAM = (kunin.case("upstream").setup, "1.2", ("0.2", "0.3"))
+
 
 @pytest.mark.parametrize("dps", [None, 30, 50])
 def test_kunin_a_start_with_zero_gradient_never_moves(dps):
@@ -61,3 +63,29 @@ def test_xu_ziyin_pq_coordinates_where_only_an_intermediate_overflows():
     with mpmath.workdps(30):  # that refusal is right: the exact p is 2e308
         big = xz.pq_coordinates(xz.Setup(4, 4, 1, (1.0,), 1.0), [1e308], [[1e308]], dps=30)
         assert max(abs(v) for v in [*big[0], *big[1]]) > mpmath.mpf("1.8e308")
+
+
+def test_kunin_a_nan_time_in_an_array_is_refused_as_a_time():
+    """``kunin_nan_time_misreported``: the vectorised check of a float array of times lets
+    no NaN through: refused naming t[1] as not finite (not as a state beyond the float64
+    range), as for a list; -inf too."""
+    traj = kunin.closed_form(*_UPSTREAM)
+    for times in (np.array([1.0, math.nan]), [1.0, math.nan], np.array([1.0, -math.inf])):
+        with pytest.raises(ValueError, match=r"t\[1\] must be finite"):
+            traj.sample(times)
+
+
+def test_kunin_relu_pattern_counts_a_zero_preactivation_inactive():
+    """``kunin_relu_pattern_at_zero_preactivation``: ``active`` is w_k . x_i > 0 (relu'(0) =
+    0): a zero row of W, and a pre-activation exactly 0, are inactive."""
+    X = ((1, 0.5), (-0.5, 1), (0.3, -1))
+    setup = kunin.PiecewiseLinearSetup(1, 0.4, X, (0.2, -0.1, 0.4))
+    W = ((0, 0), (-0.3, 0.9))
+    state = kunin.PiecewiseLinearState.from_weights(setup, 0, (0.5, -0.7), W)
+    pre = np.array(X, dtype=float) @ np.array(W, dtype=float).T
+    assert state.active.tolist() == (pre > 0).tolist()
+    assert not state.active[:, 0].any()  # the zero row: every pre-activation is 0
+    exact = kunin.PiecewiseLinearState.from_weights(setup, 0, (0.5, -0.7), ((0, 0), (1, 2)))
+    assert exact.active[:, 1].tolist() == [True, True, False]  # x_1 . (1, 2) = 1.5 > 0
+    zero = kunin.PiecewiseLinearState.from_weights(setup, 0, (0.5, -0.7), ((0, 0), (-2, 4)))
+    assert zero.active[:, 1].tolist() == [False, True, False]  # x_0 . (-2, 4) = 0 exactly

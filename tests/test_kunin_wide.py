@@ -183,3 +183,15 @@ def test_refusals_name_the_condition():
         kunin.wide_start(SETUP, "0.1")
     with pytest.raises(ValueError, match="not positive definite"):
         kunin.wide_start(SETUP, "5", A=(("0.1", "0"), ("0", "0.1")))
+
+
+def test_wide_balance_of_a_batch_is_each_items_balance():
+    """``wide_balance`` of batched A (B, h, c), W (B, h, d) is Delta of each item (the
+    transpose of A's last two axes, not of axes 1 and -2: that is A itself for a batch, and
+    it survived the seed-18 sample, as 2-d inputs were all it was given)."""
+    rng = np.random.default_rng(1)
+    A, W = rng.standard_normal((3, 2, 4)), rng.standard_normal((3, 2, 5))
+    got = kunin.wide_balance(A, W, 0.7, 1.3)
+    for b in range(3):
+        ref = 1.3 * A[b] @ A[b].T - 0.7 * W[b] @ W[b].T
+        assert np.allclose(got[b], ref, rtol=1e-14, atol=1e-14), b

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from numerics import node_scaling_gd as gd
+from numerics import node_scaling_linear as nsl
 from solvable.models import linear_node_scaling as lns
 from solvable.models import node_scaling as ns
 from solvable.verification import theorems
@@ -277,3 +278,18 @@ def test_full_sweep_extends_the_default_one_from_the_slope_fits_first_width():
     assert max(full["widths"]) > max(fast["widths"])
     assert set(fast["seeds"]) < set(full["seeds"])
     assert full["samples"] > fast["samples"]
+
+
+def test_sample_limits_z0_and_dz_add_up_to_the_limit_contributions():
+    """``sample_limits``' per-node ``z0 = x^T w_0j / sqrt(d)`` and ``dz = x^T (w_inf_j -
+    w_0j) / sqrt(d)`` at the first probe add up to the contribution c_j = sqrt(lambda_j) a_j
+    w_inf_j it reports (a = +-1): |x^T c_j| / sqrt(lambda_j d) = |z0_j + dz_j| (a ``*
+    sqrt(d)`` for ``/ sqrt(d)`` in z0 survived the seed-18 sample); 1e-12 relative."""
+    rng = np.random.default_rng(4)
+    X, y = rng.standard_normal((3, 4)), rng.standard_normal(3)
+    lam = np.array([0.4, 0.3, 0.2, 0.1])
+    x = rng.standard_normal(4)
+    out = nsl.sample_limits(X, y, lam, 5, nodes=[0, 1, 2, 3], probes=[x])
+    lhs = np.abs(np.einsum("snd,d->sn", out["c"], x)) / np.sqrt(lam * 4)
+    rhs = np.abs(out["z0"] + out["dz"])
+    assert np.allclose(lhs, rhs, rtol=1e-12, atol=0), (lhs, rhs)
