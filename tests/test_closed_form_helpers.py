@@ -16,6 +16,7 @@ import mpmath
 import numpy as np
 import pytest
 
+import numerics
 from solvable.models import kunin
 from solvable.models import xu_ziyin as xz
 
@@ -89,3 +90,70 @@ def test_kunin_relu_pattern_counts_a_zero_preactivation_inactive():
     assert exact.active[:, 1].tolist() == [True, True, False]  # x_1 . (1, 2) = 1.5 > 0
     zero = kunin.PiecewiseLinearState.from_weights(setup, 0, (0.5, -0.7), ((0, 0), (-2, 4)))
     assert zero.active[:, 1].tolist() == [False, True, False]  # x_0 . (-2, 4) = 0 exactly
+
+
+def test_kunin_frame_of_a_zero_first_column_is_swapped_back():
+    """``kunin_frame_columns_not_swapped_back``: with beta* = 0 (y orthogonal to X's
+    columns) the loss frame's first column is 0 and the frame is built swapped, then
+    swapped back; the loss on nearly isotropic data then follows dps = 40 (the unswapped
+    frame gave 2.0 at every time): 1e-12 relative (the data's 1e-12 defect is taken as
+    isotropic to isotropy_rtol = 1e-9, in both evaluations alike)."""
+    setup = kunin.Setup(1, 0.5, ((0.6, 0.8), (-0.8, 0.6 + 1e-12), (0, 0)), (0, 0, 2))
+    got = kunin.closed_form(setup, 0.3, (0.1, -0.4), isotropy_rtol=1e-9).sample([0, 1, 5])
+    ref = kunin.closed_form(setup, 0.3, (0.1, -0.4), isotropy_rtol=1e-9, dps=40)
+    for t, loss in zip([0, 1, 5], got.loss, strict=True):
+        want = float(ref.at(t).loss)
+        assert want > 2.001 and abs(loss - want) <= 1e-12 * want, (t, loss, want)
+
+
+def test_kunin_balance_of_a_batch_is_each_items_delta():
+    """``kunin_balance_sums_the_batch``: ``balance`` of a batch of (a, w) is delta of each
+    item, |w|^2 summed over the last axis only."""
+    a, w = np.array([1.2, 0.3]), np.array([[0.2, 0.3], [0.1, -0.4]])
+    got = kunin.balance(a, w, 1, 0.5)
+    want = [0.5 * a[k] ** 2 - 1 * float(w[k] @ w[k]) for k in range(2)]
+    assert np.allclose(got, want, rtol=1e-15, atol=1e-15), (got, want)
+
+
+def test_xu_ziyin_a_huge_gamma_is_refused_by_value_not_by_overflow():
+    """``xu_ziyin_ntk_gamma_power``: the NTK of a state with gamma = 1e200 is beyond float64
+    and refused with a ValueError naming the float64 range (a Python ``gamma**2`` raised
+    OverflowError instead)."""
+    setup = xz.Setup(1, 1, 1e200, (1.0,), 1.0)
+    with pytest.raises(ValueError, match="float64 range"):
+        xz.State.from_weights(setup, 0, [1.0], [[1.0]])
+
+
+def test_xu_ziyin_a_nan_in_a_w0_array_is_refused_naming_the_entry():
+    """``xu_ziyin_nan_W0_array_accepted``: the vectorised check of a W0 array refuses a
+    non-finite entry naming it (the mutant gave P = nan and f = nan)."""
+    case = xz.case("generic")
+    W0 = np.array(case.W0, dtype=float)
+    W0[0, 1] = math.nan
+    with pytest.raises(ValueError, match=r"W0\[0, ?1\] must be finite"):
+        xz.closed_form(case.setup, case.u0, W0)
+
+
+def test_xu_ziyin_fast_sample_over_several_blocks_is_the_reference():
+    """``xu_ziyin_fast_sample_W_block_offset``: more times than one block of the fast
+    engine (2^17 / d rows: 43 690 for d = 3) fill every block's rows of W, equal to the
+    reference engine to 4 eps of max|W| (the same formulas, grouped differently)."""
+    case = xz.case("generic")
+    traj = xz.closed_form(case.setup, case.u0, case.W0)
+    times = np.linspace(0, 5, 50_000)
+    fast, ref = traj.sample(times), traj.sample(times, engine="reference")
+    scale = float(np.max(np.abs(ref.W)))
+    assert float(np.max(np.abs(fast.W - ref.W))) <= 4 * 2.0**-52 * scale
+
+
+@pytest.mark.parametrize("method", ["torch", "scipy"])
+def test_kunin_simulated_flow_takes_each_weight_at_its_own_rate(method):
+    """``kunin_system_rates_swapped``: the simulated raw flow of ``upstream`` (eta_a = 1,
+    eta_w = 0.5: unequal rates) matches the closed form at t = 1 (a rate of a given to w
+    gave a(1) = 1.2917 for 1.39912); to 1e-9 relative (the integrators' rtol ~1e-12, the
+    default of ``numerics.simulate``, with a margin for the error accumulated to t = 1)."""
+    case = kunin.case("upstream")
+    (state,) = numerics.simulate(case.setup, 1.2, (0.2, 0.3), [1.0], method=method)
+    ref = kunin.closed_form(case.setup, 1.2, (0.2, 0.3)).at(1.0)
+    assert abs(state.a - ref.a) <= 1e-9 * abs(ref.a), (state.a, ref.a)
+    assert np.allclose(state.w, ref.w, rtol=1e-9, atol=0)
