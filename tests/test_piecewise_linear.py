@@ -300,3 +300,27 @@ def test_mp_states_cover_both_sides_of_every_change():
         states[k] = _state([1, 1], [-1.0, 2.0])
     assert conf._mp_states(states) == [0, 10, 12, 13, 16, 17, 20, 24]
     assert conf._mp_states(states, every=1) == list(range(25))
+
+
+def test_evaluators_agree_fails_for_a_finite_value_where_the_reference_is_infinite(monkeypatch):
+    """``piecewise_linear._evaluators_agree`` compares infinities exactly: a float64 rate that
+    is finite (1.0) where the 2 dps reference is infinite fails the claim (a ``>=`` for the
+    ``==`` of that comparison survived the seed-18 sample); confirmed as it stands."""
+    assert pl._evaluators_agree().status == "confirmed"
+    hit = []
+
+    def finite(fn):
+        def wrapped(*args, dps=None):
+            out = fn(*args, dps=dps)
+            if dps is None and out == np.inf:
+                hit.append(args)
+                return 1.0
+            return out
+
+        return wrapped
+
+    monkeypatch.setattr(pl, "angular_rate", finite(pl.angular_rate))
+    monkeypatch.setattr(pl, "radial_rate", finite(pl.radial_rate))
+    verdict = pl._evaluators_agree()
+    assert hit, "the grid has infinite rates"
+    assert verdict.status == "failed", verdict.detail
