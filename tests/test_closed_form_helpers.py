@@ -18,9 +18,19 @@ import pytest
 
 import numerics
 from solvable.models import kunin
+from solvable.models import linear_node_scaling as lns
+from solvable.models import node_scaling as ns
 from solvable.models import xu_ziyin as xz
 
 _UPSTREAM = (kunin.case("upstream").setup, "1.2", ("0.2", "0.3"))
+
+
+def accepted(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` of a valid input: a refusal is a failed check, not an error."""
+    try:
+        return fn(*args, **kwargs)
+    except ValueError as exc:
+        raise AssertionError(f"a valid input was refused: {exc}") from exc
 
 
 @pytest.mark.parametrize("dps", [None, 30, 50])
@@ -157,3 +167,43 @@ def test_kunin_simulated_flow_takes_each_weight_at_its_own_rate(method):
     ref = kunin.closed_form(case.setup, 1.2, (0.2, 0.3)).at(1.0)
     assert abs(state.a - ref.a) <= 1e-9 * abs(ref.a), (state.a, ref.a)
     assert np.allclose(state.w, ref.w, rtol=1e-9, atol=0)
+
+
+def test_lns_masses_are_positive_both_sides_of_zero():
+    """``lns_zero_mass_accepted``: lam_T, total and eps are in (0, ...): 0 is refused naming
+    the argument and its range, the smallest positive float is taken."""
+    V, b = np.eye(2)[:, :1], np.array([1.0, 0.5])
+    for lam_T, total in ((0.0, 1.0), (-1e-300, 1.0), (0.5, 0.0)):
+        with pytest.raises(ValueError, match=r"(lam_T|total) must be in \(0, "):
+            lns.group_moments(lam_T, total, b, V)
+    mean, cov = lns.group_moments(5e-324, 1.0, b, V)
+    assert np.all(np.isfinite(mean)) and np.all(np.isfinite(cov))
+    with pytest.raises(ValueError, match=r"eps must be in \(0, oo\)"):
+        lns.pruning_exceedance(np.ones(2), 0.0, 0.5, 1.0, b, V)
+    assert 0 <= lns.pruning_exceedance(np.ones(2), 1e-3, 0.5, 1.0, b, V) <= 1
+
+
+def test_lns_targets_near_the_float64_limit_of_either_sign():
+    """``lns_power_of_two_signed_max``: the power-of-two scale of y is that of its largest
+    *magnitude*: y = (-1e308, 1) gives W(t) = (a0 sqrt(lam) ...) ~ -1.4e308 and f = y at
+    t = inf, not a refusal (the signed maximum 1 left the mantissas ~1e308); the other sign
+    alike."""
+    for sign in (-1.0, 1.0):
+        setup = ns.Setup(np.eye(2), (sign * 1e308, 1.0), (1.0,), "linear", 0.5)
+        state = lns.closed_form(setup, [1.0], [[0.5, 0.25]]).at(math.inf)
+        assert np.allclose(state.f, [sign * 1e308, 1.0], rtol=1e-14, atol=0), state.f
+        assert math.isfinite(state.loss)
+
+
+def test_lns_a_node_scaling_of_zero_is_a_valid_input():
+    """``lns_zero_node_scaling_refused``: lambda_j = 0 (a node that never moves) is valid:
+    ``limit`` keeps its W_0 row, and ``gd_step_bounds`` takes it; a negative one is
+    refused."""
+    X, y = np.array([[1, 0.5], [0.2, -1], [0.3, 0.3]]), np.array([1, -0.5, 0.2])
+    W0 = np.array([[0.3, -0.2], [0.1, 0.4], [0.0, 0.0]])
+    res = accepted(lns.limit, X, y, [0.6, 0.4, 0.0], [1, -1, 1], W0)
+    assert np.array_equal(res.W_inf[2], W0[2])
+    fn, sharp = accepted(lns.gd_step_bounds, X, np.array([0.6, 0.4, 0.0]))
+    assert 0 < fn < sharp
+    with pytest.raises(ValueError, match="lam must be >= 0"):
+        lns.limit(X, y, [0.6, 0.4, -0.1], [1, -1, 1], W0)
