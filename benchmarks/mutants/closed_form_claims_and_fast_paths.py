@@ -49,6 +49,41 @@ The test and claim hints were filled in by the maintainer (the subject's test fi
 claims).  Format: see
 ``benchmarks/mutation.py``."""
 
+# the hinted test files of each subject (the reviewer's placeholders, filled in by the maintainer)
+XU_ZIYIN_TESTS = [
+    "tests/test_closed_form_claims_and_fast_paths.py",
+    "tests/test_registry.py",
+    "tests/test_claims_can_fail_closed_forms.py",
+    "tests/test_closed_form_bookkeeping.py",
+    "tests/test_xu_ziyin_edges.py",
+    "tests/test_xu_ziyin_cases.py",
+    "tests/test_xu_ziyin_float64.py",
+    "tests/test_closed_form_edges.py",
+    "tests/test_crossings_taylor_powers_and_manifold_constants.py",
+]
+
+KUNIN_TESTS = [
+    "tests/test_closed_form_claims_and_fast_paths.py",
+    "tests/test_registry.py",
+    "tests/test_claims_can_fail_closed_forms.py",
+    "tests/test_closed_form_bookkeeping.py",
+    "tests/test_kunin.py",
+    "tests/test_kunin_edges.py",
+    "tests/test_kunin_loss_near_minimum.py",
+    "tests/test_kunin_wide.py",
+    "tests/test_kunin_systems.py",
+]
+
+LNS_TESTS = [
+    "tests/test_closed_form_claims_and_fast_paths.py",
+    "tests/test_registry.py",
+    "tests/test_claims_can_fail_closed_forms.py",
+    "tests/test_closed_form_bookkeeping.py",
+    "tests/test_linear_node_scaling.py",
+    "tests/test_linear_node_scaling_edges.py",
+    "tests/test_node_scaling_theorems.py",
+]
+
 MUTANTS = [
     dict(
         name="closed_form_claims_and_fast_paths.xu_ziyin_reported_constants_float_rtol",
@@ -64,17 +99,7 @@ MUTANTS = [
             "tolerances (P_zero_y_positive: alpha_minus at dps=None)' -> 'worst 0.02 tolerances "
             "(...)'."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_xu_ziyin_edges.py",
-            "tests/test_xu_ziyin_cases.py",
-            "tests/test_xu_ziyin_float64.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_crossings_taylor_powers_and_manifold_constants.py",
-        ],
+        tests=XU_ZIYIN_TESTS,
         claims="xu_ziyin.*",
     ),
     dict(
@@ -91,17 +116,7 @@ MUTANTS = [
             "dps=30') -> failed, 70.2 tolerances ('large_init: alpha_+ - alpha_- = B/A at "
             "dps=30')."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_xu_ziyin_edges.py",
-            "tests/test_xu_ziyin_cases.py",
-            "tests/test_xu_ziyin_float64.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_crossings_taylor_powers_and_manifold_constants.py",
-        ],
+        tests=XU_ZIYIN_TESTS,
         claims="xu_ziyin.*",
     ),
     dict(
@@ -118,17 +133,7 @@ MUTANTS = [
             "mpf('1.6074728690739137e-311'), Q = mpf('3.6392527130926086e-310'); with the mutant "
             "P = 1.607472869074e-311 and Q = 3.6392527130926e-310 (floats: 4 and 3 digits lost)."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_xu_ziyin_edges.py",
-            "tests/test_xu_ziyin_cases.py",
-            "tests/test_xu_ziyin_float64.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_crossings_taylor_powers_and_manifold_constants.py",
-        ],
+        tests=XU_ZIYIN_TESTS,
         claims="xu_ziyin.*",
     ),
     dict(
@@ -147,17 +152,7 @@ MUTANTS = [
             "f(t=50) = f(inf) = 0.0; after P = 2.9e-32, alpha_prime None, alpha_plus = 2.3e31 and"
             " f(50) = f(inf) = 1.0 (the other fixed point); at dps=30 P = 3.5e-82 instead of 0."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_xu_ziyin_edges.py",
-            "tests/test_xu_ziyin_cases.py",
-            "tests/test_xu_ziyin_float64.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_crossings_taylor_powers_and_manifold_constants.py",
-        ],
+        tests=XU_ZIYIN_TESTS,
         claims="xu_ziyin.*",
     ),
     dict(
@@ -173,17 +168,7 @@ MUTANTS = [
             "mpf('nan') at dps=30); for the case 'saddle' closed_form says None while constants()"
             " of its P, Q says nan.  P = 0 < Q (0.2121...) and P > 0 (None) unchanged."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_xu_ziyin_edges.py",
-            "tests/test_xu_ziyin_cases.py",
-            "tests/test_xu_ziyin_float64.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_crossings_taylor_powers_and_manifold_constants.py",
-        ],
+        tests=XU_ZIYIN_TESTS,
         claims="xu_ziyin.*",
     ),
     dict(
@@ -206,17 +191,7 @@ MUTANTS = [
             "before ('non-zero residual: 2*D_*M_*(1 - exp(4*D_*t))/...') and is proved with the "
             "mutant."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_xu_ziyin_edges.py",
-            "tests/test_xu_ziyin_cases.py",
-            "tests/test_xu_ziyin_float64.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_crossings_taylor_powers_and_manifold_constants.py",
-        ],
+        tests=XU_ZIYIN_TESTS,
         claims="xu_ziyin.*",
     ),
     dict(
@@ -232,17 +207,7 @@ MUTANTS = [
             "failed verdict) the claim was 'failed', and is 'proved' with the mutant, its detail "
             "still saying 'infinite limits: fails in ['N = 0, D > 0: alpha -> 0']'."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_xu_ziyin_edges.py",
-            "tests/test_xu_ziyin_cases.py",
-            "tests/test_xu_ziyin_float64.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_crossings_taylor_powers_and_manifold_constants.py",
-        ],
+        tests=XU_ZIYIN_TESTS,
         claims="xu_ziyin.*",
     ),
     dict(
@@ -257,17 +222,7 @@ MUTANTS = [
             "where x = rho and the printed form is right: residuals (-4*sqrt(17) - 4, 0), check()"
             " True -> (0, 0), check() False (the erratum no longer shows the printed (41) false)."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_xu_ziyin_edges.py",
-            "tests/test_xu_ziyin_cases.py",
-            "tests/test_xu_ziyin_float64.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_crossings_taylor_powers_and_manifold_constants.py",
-        ],
+        tests=XU_ZIYIN_TESTS,
         claims="xu_ziyin.*",
     ),
     dict(
@@ -284,17 +239,7 @@ MUTANTS = [
             "tolerances (negative_a (d=2) at dps=None)'; max_error 0.041666666666666664 -> "
             "0.038109756097560975."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_kunin.py",
-            "tests/test_kunin_edges.py",
-            "tests/test_kunin_loss_near_minimum.py",
-            "tests/test_kunin_wide.py",
-            "tests/test_kunin_systems.py",
-        ],
+        tests=KUNIN_TESTS,
         claims="kunin.*",
     ),
     dict(
@@ -310,17 +255,7 @@ MUTANTS = [
             "... worst 0.068 tolerances (parallel (d=1) at t=3, dps=None)'; max_error "
             "0.07455663082191101 -> 0.06843472936831016."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_kunin.py",
-            "tests/test_kunin_edges.py",
-            "tests/test_kunin_loss_near_minimum.py",
-            "tests/test_kunin_wide.py",
-            "tests/test_kunin_systems.py",
-        ],
+        tests=KUNIN_TESTS,
         claims="kunin.*",
     ),
     dict(
@@ -338,17 +273,7 @@ MUTANTS = [
             "tolerances, 'balanced (d=2) at t=30, dps=30') and is confirmed (0.075) with the "
             "mutant."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_kunin.py",
-            "tests/test_kunin_edges.py",
-            "tests/test_kunin_loss_near_minimum.py",
-            "tests/test_kunin_wide.py",
-            "tests/test_kunin_systems.py",
-        ],
+        tests=KUNIN_TESTS,
         claims="kunin.*",
     ),
     dict(
@@ -365,17 +290,7 @@ MUTANTS = [
             "[7.07e-26, 7.07e-76, 7.07e-151, 5.42326145e-155] (dps=30: 5.423261445466404e-155 at "
             "1.7e308), is 0.0 at t = 1.7e308 (phi overflows in float64)."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_kunin.py",
-            "tests/test_kunin_edges.py",
-            "tests/test_kunin_loss_near_minimum.py",
-            "tests/test_kunin_wide.py",
-            "tests/test_kunin_systems.py",
-        ],
+        tests=KUNIN_TESTS,
         claims="kunin.*",
     ),
     dict(
@@ -393,17 +308,7 @@ MUTANTS = [
             "(the rounding of w - w_par bhat decays as E^2); at t = 30 3.3330935792206756e-48 -> "
             "3.333093580978026e-48."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_kunin.py",
-            "tests/test_kunin_edges.py",
-            "tests/test_kunin_loss_near_minimum.py",
-            "tests/test_kunin_wide.py",
-            "tests/test_kunin_systems.py",
-        ],
+        tests=KUNIN_TESTS,
         claims="kunin.*",
     ),
     dict(
@@ -421,17 +326,7 @@ MUTANTS = [
             "(a(1) = -0.2195262347195898), raises 'X must have isotropic columns ... (allowed: "
             "isotropy_rtol = 2.2e-15 ...)'."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_kunin.py",
-            "tests/test_kunin_edges.py",
-            "tests/test_kunin_loss_near_minimum.py",
-            "tests/test_kunin_wide.py",
-            "tests/test_kunin_systems.py",
-        ],
+        tests=KUNIN_TESTS,
         claims="kunin.*",
     ),
     dict(
@@ -445,17 +340,7 @@ MUTANTS = [
             "kunin.loss_in_frame checks the generic (full) frame only for n = 3 rows, not n = 2 "
             "(n > 2 for n > 1): '11 residuals simplify to 0' -> '10 residuals simplify to 0'."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_kunin.py",
-            "tests/test_kunin_edges.py",
-            "tests/test_kunin_loss_near_minimum.py",
-            "tests/test_kunin_wide.py",
-            "tests/test_kunin_systems.py",
-        ],
+        tests=KUNIN_TESTS,
         claims="kunin.*",
     ),
     dict(
@@ -472,17 +357,7 @@ MUTANTS = [
             "1.7e308 and inf); with the mutant at(1e308) raises numpy LinAlgError 'Singular "
             "matrix'."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_kunin.py",
-            "tests/test_kunin_edges.py",
-            "tests/test_kunin_loss_near_minimum.py",
-            "tests/test_kunin_wide.py",
-            "tests/test_kunin_systems.py",
-        ],
+        tests=KUNIN_TESTS,
         claims="kunin.*",
     ),
     dict(
@@ -497,17 +372,7 @@ MUTANTS = [
             "only: '27 residuals simplify to 0' -> '25 residuals simplify to 0' (the branch c_+ <"
             " 0, k['sign'] = -1 of wide.py, unchecked)."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_kunin.py",
-            "tests/test_kunin_edges.py",
-            "tests/test_kunin_loss_near_minimum.py",
-            "tests/test_kunin_wide.py",
-            "tests/test_kunin_systems.py",
-        ],
+        tests=KUNIN_TESTS,
         claims="kunin.*",
     ),
     dict(
@@ -523,15 +388,7 @@ MUTANTS = [
             "longer checked: detail 'limit f float64 0.00055' -> 'limit f float64 1.8e-19' "
             "(verdict unchanged, max_error 0.000884331272273603)."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_linear_node_scaling.py",
-            "tests/test_linear_node_scaling_edges.py",
-            "tests/test_node_scaling_theorems.py",
-        ],
+        tests=LNS_TESTS,
         claims="linear_node_scaling.*",
     ),
     dict(
@@ -547,15 +404,7 @@ MUTANTS = [
             "W(t=1/2) mpmath 2.5e-05, W(t=3) mpmath 5.2e-05, W(t=oo) mpmath 1.7e-05' -> '8.2e-21,"
             " 2.5e-20, 5.2e-20, 1.7e-20' (verdict and max_error unchanged)."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_linear_node_scaling.py",
-            "tests/test_linear_node_scaling_edges.py",
-            "tests/test_node_scaling_theorems.py",
-        ],
+        tests=LNS_TESTS,
         claims="linear_node_scaling.*",
     ),
     dict(
@@ -572,15 +421,7 @@ MUTANTS = [
             ">= 0, got nan', raises the misleading 'W(t) exceeds the float64 range ... rescale "
             "the data' (a list is still refused as before)."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_linear_node_scaling.py",
-            "tests/test_linear_node_scaling_edges.py",
-            "tests/test_node_scaling_theorems.py",
-        ],
+        tests=LNS_TESTS,
         claims="linear_node_scaling.*",
     ),
     dict(
@@ -596,15 +437,7 @@ MUTANTS = [
             "(4.5445), X times 8: step_bound 0.07100735387201727 -> 0.5680588309761381 "
             "(gd_step_bounds: 0.07100735387201726)."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_linear_node_scaling.py",
-            "tests/test_linear_node_scaling_edges.py",
-            "tests/test_node_scaling_theorems.py",
-        ],
+        tests=LNS_TESTS,
         claims="linear_node_scaling.*",
     ),
     dict(
@@ -620,15 +453,7 @@ MUTANTS = [
             "sum_j sqrt(lam_j) a_j w_0j) -> [-2.268, -2.864, -1.134, 1.746]; lam = [40, 9]: 8 "
             "times too large."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_linear_node_scaling.py",
-            "tests/test_linear_node_scaling_edges.py",
-            "tests/test_node_scaling_theorems.py",
-        ],
+        tests=LNS_TESTS,
         claims="linear_node_scaling.*",
     ),
     dict(
@@ -644,15 +469,7 @@ MUTANTS = [
             "times: fused times 6 -> 1 (t = 0 only), W changes in its last bits (md5 of s.W "
             "ccc86633... -> 91c6d818...), the slower two-part path everywhere."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_linear_node_scaling.py",
-            "tests/test_linear_node_scaling_edges.py",
-            "tests/test_node_scaling_theorems.py",
-        ],
+        tests=LNS_TESTS,
         claims="linear_node_scaling.*",
     ),
     dict(
@@ -668,15 +485,7 @@ MUTANTS = [
             "= 2 unchanged); linear_node_scaling.pruned_mass_limit proved -> failed ('non-zero "
             "residual: 4/5 - 4*gamma/5')."
         ),
-        tests=[
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_linear_node_scaling.py",
-            "tests/test_linear_node_scaling_edges.py",
-            "tests/test_node_scaling_theorems.py",
-        ],
+        tests=LNS_TESTS,
         claims="linear_node_scaling.*",
     ),
 ]

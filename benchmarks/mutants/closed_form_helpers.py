@@ -46,8 +46,53 @@ failed before, ``tests/test_closed_form_helpers.py``): the single neuron's close
 stationary start ``a0 = 0``, ``w0 . beta* = 0`` left it at some times (mpmath, and float64
 beyond t = 1e100 through its 17-digit fallback; ``w_par`` is now exactly 0 there), and
 ``pq_coordinates`` refused ``u = [1e308]``, ``W = [[-1e308]]`` although ``q = -1e308`` is in
-range (now from 17 digits where only an intermediate overflows).  The test and claim hints were filled in by the maintainer.  Format: see
-``benchmarks/mutation.py``."""
+range (now from 17 digits where only an intermediate overflows).  The test and claim hints
+were filled in by the maintainer.  Format: see ``benchmarks/mutation.py``."""
+
+# the hinted test files of each subject (the reviewer's placeholders, filled in by the maintainer)
+KUNIN_TESTS = [
+    "tests/test_closed_form_helpers.py",
+    "tests/test_closed_form_claims_and_fast_paths.py",
+    "tests/test_registry.py",
+    "tests/test_claims_can_fail_closed_forms.py",
+    "tests/test_closed_form_bookkeeping.py",
+    "tests/test_closed_form_edges.py",
+    "tests/test_bad_input.py",
+    "tests/test_kunin.py",
+    "tests/test_kunin_edges.py",
+    "tests/test_kunin_loss_near_minimum.py",
+    "tests/test_kunin_wide.py",
+    "tests/test_kunin_systems.py",
+    "tests/test_closed_form_scale_models.py",
+]
+
+XU_ZIYIN_TESTS = [
+    "tests/test_closed_form_helpers.py",
+    "tests/test_closed_form_claims_and_fast_paths.py",
+    "tests/test_registry.py",
+    "tests/test_claims_can_fail_closed_forms.py",
+    "tests/test_closed_form_bookkeeping.py",
+    "tests/test_closed_form_edges.py",
+    "tests/test_bad_input.py",
+    "tests/test_xu_ziyin_edges.py",
+    "tests/test_xu_ziyin_cases.py",
+    "tests/test_xu_ziyin_float64.py",
+    "tests/test_closed_form_scale.py",
+]
+
+LNS_TESTS = [
+    "tests/test_closed_form_helpers.py",
+    "tests/test_closed_form_claims_and_fast_paths.py",
+    "tests/test_registry.py",
+    "tests/test_claims_can_fail_closed_forms.py",
+    "tests/test_closed_form_bookkeeping.py",
+    "tests/test_closed_form_edges.py",
+    "tests/test_bad_input.py",
+    "tests/test_linear_node_scaling.py",
+    "tests/test_linear_node_scaling_edges.py",
+    "tests/test_node_scaling_theorems.py",
+    "tests/test_closed_form_scale_models.py",
+]
 
 MUTANTS = [
     # -------------------------------------------------- kunin (seed 003)
@@ -64,21 +109,7 @@ MUTANTS = [
             "eta_w = 0.5, M_R's off-diagonal was -0.0439420971498957 at dps=30 instead of "
             "+0.0439420971498957 (float64, and dps=30 before); float64 and c = 1 are unaffected."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_kunin.py",
-            "tests/test_kunin_edges.py",
-            "tests/test_kunin_loss_near_minimum.py",
-            "tests/test_kunin_wide.py",
-            "tests/test_kunin_systems.py",
-            "tests/test_closed_form_scale_models.py",
-        ],
+        tests=KUNIN_TESTS,
         claims="kunin.*",
     ),
     dict(
@@ -95,21 +126,7 @@ MUTANTS = [
             "mpmath\" (a wrong diagnosis) instead of 'times: t[1] must be finite, got "
             "np.float64(nan)'; -inf is still refused by name."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_kunin.py",
-            "tests/test_kunin_edges.py",
-            "tests/test_kunin_loss_near_minimum.py",
-            "tests/test_kunin_wide.py",
-            "tests/test_kunin_systems.py",
-            "tests/test_closed_form_scale_models.py",
-        ],
+        tests=KUNIN_TESTS,
         claims="kunin.*",
     ),
     dict(
@@ -126,21 +143,7 @@ MUTANTS = [
             "False]] (w_k . x_i = 0 counted active, against relu'(0) = 0); the loss (0.965125) is "
             "unchanged."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_kunin.py",
-            "tests/test_kunin_edges.py",
-            "tests/test_kunin_loss_near_minimum.py",
-            "tests/test_kunin_wide.py",
-            "tests/test_kunin_systems.py",
-            "tests/test_closed_form_scale_models.py",
-        ],
+        tests=KUNIN_TESTS,
         claims="kunin.*",
     ),
     dict(
@@ -157,21 +160,7 @@ MUTANTS = [
             "delta = 0.25, at(1).loss = 2.039889093021838 (X = ((0.6, 0.8), (-0.8, 0.6), (0, 0)), "
             "Y = ((1, 0.2), (-0.5, 0.4), (2, 0)))."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_kunin.py",
-            "tests/test_kunin_edges.py",
-            "tests/test_kunin_loss_near_minimum.py",
-            "tests/test_kunin_wide.py",
-            "tests/test_kunin_systems.py",
-            "tests/test_closed_form_scale_models.py",
-        ],
+        tests=KUNIN_TESTS,
         claims="kunin.*",
     ),
     dict(
@@ -188,21 +177,7 @@ MUTANTS = [
             "0.5 I: loss(0) = 1.1e-31 and loss(3) = 1.1e-33 (dps=30: 5.3e-82, 8.2e-84) instead of "
             "exactly 0 (the residual is 0)."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_kunin.py",
-            "tests/test_kunin_edges.py",
-            "tests/test_kunin_loss_near_minimum.py",
-            "tests/test_kunin_wide.py",
-            "tests/test_kunin_systems.py",
-            "tests/test_closed_form_scale_models.py",
-        ],
+        tests=KUNIN_TESTS,
         claims="kunin.*",
     ),
     dict(
@@ -219,21 +194,7 @@ MUTANTS = [
             "-0.282]], [[1.121]] (beta = [[0.778, -0.316]] unchanged; at t = 0 the direct form "
             "still gives A0, W0, so A and W flip sign between the two evaluation forms)."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_kunin.py",
-            "tests/test_kunin_edges.py",
-            "tests/test_kunin_loss_near_minimum.py",
-            "tests/test_kunin_wide.py",
-            "tests/test_kunin_systems.py",
-            "tests/test_closed_form_scale_models.py",
-        ],
+        tests=KUNIN_TESTS,
         claims="kunin.*",
     ),
     dict(
@@ -249,21 +210,7 @@ MUTANTS = [
             "loss(inf) and loss(20) = 4.0 instead of 2.0 (float64 and dps=30); c = 1 is "
             "unaffected."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_kunin.py",
-            "tests/test_kunin_edges.py",
-            "tests/test_kunin_loss_near_minimum.py",
-            "tests/test_kunin_wide.py",
-            "tests/test_kunin_systems.py",
-            "tests/test_closed_form_scale_models.py",
-        ],
+        tests=KUNIN_TESTS,
         claims="kunin.*",
     ),
     dict(
@@ -278,21 +225,7 @@ MUTANTS = [
             "isotropic decimals; |w_perp|^2 = 0.032): at(0).loss = 2.27565 instead of 2.2986 (= "
             "1/2 |X a0 w0 - y|^2), w(0) right; float64 only (dps=20 right)."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_kunin.py",
-            "tests/test_kunin_edges.py",
-            "tests/test_kunin_loss_near_minimum.py",
-            "tests/test_kunin_wide.py",
-            "tests/test_kunin_systems.py",
-            "tests/test_closed_form_scale_models.py",
-        ],
+        tests=KUNIN_TESTS,
         claims="kunin.*",
     ),
     dict(
@@ -309,21 +242,7 @@ MUTANTS = [
             "instead of 0.116889 (dps=50 before: 0.11688878410556086), loss(3) - 2 = 2.524e-4 "
             "instead of 2.214e-4 (float64 and mpmath alike)."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_kunin.py",
-            "tests/test_kunin_edges.py",
-            "tests/test_kunin_loss_near_minimum.py",
-            "tests/test_kunin_wide.py",
-            "tests/test_kunin_systems.py",
-            "tests/test_closed_form_scale_models.py",
-        ],
+        tests=KUNIN_TESTS,
         claims="kunin.*",
     ),
     dict(
@@ -340,21 +259,7 @@ MUTANTS = [
             "sample([0, 1, 5]).loss = [2.0, 2.0, 2.0] instead of [2.00765, 2.005111360878059, "
             "2.001387460782712] (= dps=40)."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_kunin.py",
-            "tests/test_kunin_edges.py",
-            "tests/test_kunin_loss_near_minimum.py",
-            "tests/test_kunin_wide.py",
-            "tests/test_kunin_systems.py",
-            "tests/test_closed_form_scale_models.py",
-        ],
+        tests=KUNIN_TESTS,
         claims="kunin.*",
     ),
     dict(
@@ -370,21 +275,7 @@ MUTANTS = [
             "gave a(1) = 1.291737 instead of 1.3991236906629 (closed form 1.3991236906629647); "
             "scipy is unaffected (the rates only weight its error norm)."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_kunin.py",
-            "tests/test_kunin_edges.py",
-            "tests/test_kunin_loss_near_minimum.py",
-            "tests/test_kunin_wide.py",
-            "tests/test_kunin_systems.py",
-            "tests/test_closed_form_scale_models.py",
-        ],
+        tests=KUNIN_TESTS,
         claims="kunin.*",
     ),
     dict(
@@ -399,21 +290,7 @@ MUTANTS = [
             "0.3], [0.1, -0.4]], 1, 0.5) = [0.42, -0.255] instead of [0.59, -0.125] (one at a "
             "time: right); PiecewiseLinearState.delta = [-1.2, -1.104] instead of [-0.3, -0.704]."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_kunin.py",
-            "tests/test_kunin_edges.py",
-            "tests/test_kunin_loss_near_minimum.py",
-            "tests/test_kunin_wide.py",
-            "tests/test_kunin_systems.py",
-            "tests/test_closed_form_scale_models.py",
-        ],
+        tests=KUNIN_TESTS,
         claims="kunin.*",
     ),
     # ----------------------------------------------- xu_ziyin (seed 001)
@@ -429,19 +306,7 @@ MUTANTS = [
             "u = [1e308], W = [[-1e308]] returned p = [0.], q = [-inf] instead of ValueError 'p, q "
             "are beyond the float64 range ...'."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_xu_ziyin_edges.py",
-            "tests/test_xu_ziyin_cases.py",
-            "tests/test_xu_ziyin_float64.py",
-            "tests/test_closed_form_scale.py",
-        ],
+        tests=XU_ZIYIN_TESTS,
         claims="xu_ziyin.*",
     ),
     dict(
@@ -457,19 +322,7 @@ MUTANTS = [
             "out of range') instead of ValueError \"the output f = ... or the NTK = inf is beyond "
             'the float64 range ... pass dps=k (mpmath)"; ntk() on arrays is unaffected.'
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_xu_ziyin_edges.py",
-            "tests/test_xu_ziyin_cases.py",
-            "tests/test_xu_ziyin_float64.py",
-            "tests/test_closed_form_scale.py",
-        ],
+        tests=XU_ZIYIN_TESTS,
         claims="xu_ziyin.*",
     ),
     dict(
@@ -484,19 +337,7 @@ MUTANTS = [
             "0), 1.5) raised 'x must be non-zero (rho = ||x|| = 0 ...)'; before, closed_form(..., "
             "(0.8, -0.3), ((0.2, -0.5), (1.3, 0.4))).at(1).f = 1.3936857032470193."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_xu_ziyin_edges.py",
-            "tests/test_xu_ziyin_cases.py",
-            "tests/test_xu_ziyin_float64.py",
-            "tests/test_closed_form_scale.py",
-        ],
+        tests=XU_ZIYIN_TESTS,
         claims="xu_ziyin.*",
     ),
     dict(
@@ -512,19 +353,7 @@ MUTANTS = [
             "'W0[0,1] must be finite, got nan'; an inf entry gave OverflowError 'cannot convert "
             "Infinity to integer ratio'."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_xu_ziyin_edges.py",
-            "tests/test_xu_ziyin_cases.py",
-            "tests/test_xu_ziyin_float64.py",
-            "tests/test_closed_form_scale.py",
-        ],
+        tests=XU_ZIYIN_TESTS,
         claims="xu_ziyin.*",
     ),
     dict(
@@ -539,19 +368,7 @@ MUTANTS = [
             "1e-160) = inf instead of 1e+160 (den = alpha^2 = 1e-320, 1/den overflows); (1, 0, "
             "3e-162): inf instead of 3.3333333333333333e+161 (dps=50 references)."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_xu_ziyin_edges.py",
-            "tests/test_xu_ziyin_cases.py",
-            "tests/test_xu_ziyin_float64.py",
-            "tests/test_closed_form_scale.py",
-        ],
+        tests=XU_ZIYIN_TESTS,
         claims="xu_ziyin.*",
     ),
     dict(
@@ -567,19 +384,7 @@ MUTANTS = [
             "2^17 / d = 43690 times, two blocks): W differs from engine='reference' by up to 1.29 "
             "and W(t = 5) = zeros; below 43690 times the engines agree."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_xu_ziyin_edges.py",
-            "tests/test_xu_ziyin_cases.py",
-            "tests/test_xu_ziyin_float64.py",
-            "tests/test_closed_form_scale.py",
-        ],
+        tests=XU_ZIYIN_TESTS,
         claims="xu_ziyin.*",
     ),
     dict(
@@ -594,19 +399,7 @@ MUTANTS = [
             "2]).f[0] = +0.042 instead of -0.042 (= gamma u0 . W0 x); case('P_less_Q') f(0.5) = "
             "-0.6866 instead of 0.6866 (float64 and mpmath alike); case('y_zero') unchanged."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_xu_ziyin_edges.py",
-            "tests/test_xu_ziyin_cases.py",
-            "tests/test_xu_ziyin_float64.py",
-            "tests/test_closed_form_scale.py",
-        ],
+        tests=XU_ZIYIN_TESTS,
         claims="xu_ziyin.*",
     ),
     # ------------------------------------ linear_node_scaling (seed 000)
@@ -624,19 +417,7 @@ MUTANTS = [
             "W_inf[1, 0] = [0.014037, -2.117038, -3.569287] (= limit of W0[1] alone); unbatched "
             "calls unaffected."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_linear_node_scaling.py",
-            "tests/test_linear_node_scaling_edges.py",
-            "tests/test_node_scaling_theorems.py",
-            "tests/test_closed_form_scale_models.py",
-        ],
+        tests=LNS_TESTS,
         claims="linear_node_scaling.*",
     ),
     dict(
@@ -651,19 +432,7 @@ MUTANTS = [
             "1, 0]], dps=20).D = [1, 3] (not decreasing), and rank=1 kept D = [1], V = e_2 instead "
             "of D = [3], V = -e_1; float64 unaffected."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_linear_node_scaling.py",
-            "tests/test_linear_node_scaling_edges.py",
-            "tests/test_node_scaling_theorems.py",
-            "tests/test_closed_form_scale_models.py",
-        ],
+        tests=LNS_TESTS,
         claims="linear_node_scaling.*",
     ),
     dict(
@@ -679,19 +448,7 @@ MUTANTS = [
             "instead of beta_inf = [0.9064, 0.8549], W_inf[2] = [0, 0] and (1.2203, 2.4407) (X = "
             "((1, 0.5), (0.2, -1), (0.3, 0.3)), y = (1, -0.5, 0.2))."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_linear_node_scaling.py",
-            "tests/test_linear_node_scaling_edges.py",
-            "tests/test_node_scaling_theorems.py",
-            "tests/test_closed_form_scale_models.py",
-        ],
+        tests=LNS_TESTS,
         claims="linear_node_scaling.*",
     ),
     dict(
@@ -707,19 +464,7 @@ MUTANTS = [
             "1.24543]), and probes (2, 3) reach the evaluator (a numpy matmul ValueError instead "
             "of the message)."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_linear_node_scaling.py",
-            "tests/test_linear_node_scaling_edges.py",
-            "tests/test_node_scaling_theorems.py",
-            "tests/test_closed_form_scale_models.py",
-        ],
+        tests=LNS_TESTS,
         claims="linear_node_scaling.*",
     ),
     dict(
@@ -735,19 +480,7 @@ MUTANTS = [
             "1.0 instead of 'eps must be in (0, oo), got 0.0'; total = 0 now blamed on lam_T "
             "('lam_T must be in (0, total = 0.0], got 0.5')."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_linear_node_scaling.py",
-            "tests/test_linear_node_scaling_edges.py",
-            "tests/test_node_scaling_theorems.py",
-            "tests/test_closed_form_scale_models.py",
-        ],
+        tests=LNS_TESTS,
         claims="linear_node_scaling.*",
     ),
     dict(
@@ -762,19 +495,7 @@ MUTANTS = [
             "sample([0.5, -2]).loss = [0.2814, 14.537] (also at dps=20) instead of 't must be >= "
             "0, got -1.0' / 'times[1] must be >= 0, got -2'."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_linear_node_scaling.py",
-            "tests/test_linear_node_scaling_edges.py",
-            "tests/test_node_scaling_theorems.py",
-            "tests/test_closed_form_scale_models.py",
-        ],
+        tests=LNS_TESTS,
         claims="linear_node_scaling.*",
     ),
     dict(
@@ -790,19 +511,7 @@ MUTANTS = [
             "raised 'W(t) exceeds the float64 range' instead of W = [[-1.4142e308, 1.4142]], f = "
             "[-1e308, 1.0], loss = 0.0 (the mantissas of y were ~1e308)."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_linear_node_scaling.py",
-            "tests/test_linear_node_scaling_edges.py",
-            "tests/test_node_scaling_theorems.py",
-            "tests/test_closed_form_scale_models.py",
-        ],
+        tests=LNS_TESTS,
         claims="linear_node_scaling.*",
     ),
     dict(
@@ -817,19 +526,7 @@ MUTANTS = [
             "linear_node_scaling.stationary_point 'failed' instead of 'proved' "
             "(linear_node_scaling.trajectory_limit still 'proved')."
         ),
-        tests=[
-            "tests/test_closed_form_helpers.py",
-            "tests/test_closed_form_claims_and_fast_paths.py",
-            "tests/test_registry.py",
-            "tests/test_claims_can_fail_closed_forms.py",
-            "tests/test_closed_form_bookkeeping.py",
-            "tests/test_closed_form_edges.py",
-            "tests/test_bad_input.py",
-            "tests/test_linear_node_scaling.py",
-            "tests/test_linear_node_scaling_edges.py",
-            "tests/test_node_scaling_theorems.py",
-            "tests/test_closed_form_scale_models.py",
-        ],
+        tests=LNS_TESTS,
         claims="linear_node_scaling.*",
     ),
 ]
