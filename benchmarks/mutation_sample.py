@@ -27,8 +27,9 @@ init`` over every module and marks every work item outside the sample as skipped
 The sample: ``size`` mutants (default 300) allocated to modules in proportion to each
 module's mutant count, at least ``minimum`` per module (0 in ``pyproject.toml``: purely
 proportional; all of a module with fewer), by largest remainders; inside a module a
-``random.Random(seed)`` sample of the mutants sorted by their stable key (:func:`mutant_key`: module, line, operator, occurrence; cosmic-ray's job ids
-are random uuids).  Same code, same seed: same sample.
+``random.Random(seed)`` sample of the mutants sorted by their stable key
+(:func:`mutant_key`: module, line, operator, occurrence; cosmic-ray's job ids are random
+uuids).  Same code, same seed: same sample.
 
 A *focus* stratum (``[tool.cosmic-ray.sample.focus]``, ``{group name prefix: count}``) adds
 ``count`` more mutants of one report group, drawn the same way (in proportion to its modules'
