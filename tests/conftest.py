@@ -18,6 +18,7 @@ import os
 import shutil
 import tempfile
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 _CACHE = tempfile.mkdtemp(prefix="solvable-test-cache-")
@@ -39,3 +40,22 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("default")
+
+
+@pytest.fixture
+def fusable_verdicts(monkeypatch):
+    """The per-time verdicts of ``linear_node_scaling.Trajectory._fusable`` (whether the
+    fused assembly of W is taken), one bool array per call, recorded by a spy."""
+    # imported here: this file sets solvable's cache directories before solvable loads
+    from solvable.models import linear_node_scaling as lns
+
+    seen = []
+    fusable = lns.Trajectory._fusable
+
+    def spy(self, *args):
+        ok = fusable(self, *args)
+        seen.append(ok)
+        return ok
+
+    monkeypatch.setattr(lns.Trajectory, "_fusable", spy)
+    return seen

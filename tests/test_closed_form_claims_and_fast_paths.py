@@ -513,7 +513,7 @@ def test_lns_reported_step_bound_and_beta0_at_every_scale(scale):
         assert np.allclose(traj.beta0, beta0, rtol=8 * EPS, atol=0), (lam, traj.beta0, beta0)
 
 
-def test_lns_a_node_with_lambda_zero_does_not_stop_the_fused_assembly(monkeypatch):
+def test_lns_a_node_with_lambda_zero_does_not_stop_the_fused_assembly(fusable_verdicts):
     """``lns_fusable_counts_zero_nodes``: the smallest |u| = sqrt(lambda) |a| of the fusion
     test is over the nodes that move (u > 0); a node with lambda = 0 (W stays W_0) must not
     send every time to the slower two-part path (6 times: 6 fused, the mutant fused 1)."""
@@ -521,15 +521,7 @@ def test_lns_a_node_with_lambda_zero_does_not_stop_the_fused_assembly(monkeypatc
     X, y = rng.standard_normal((3, 4)), rng.standard_normal(3)
     traj = lns.closed_form(ns.Setup(X, y, [0.5, 0.0, 0.25], "linear", 0.5),
                            [1.0, -1.0, 1.0], rng.standard_normal((3, 4)))  # fmt: skip
-    seen = []
-    fusable = lns.Trajectory._fusable
-
-    def spy(self, *args):
-        ok = fusable(self, *args)
-        seen.append(ok)
-        return ok
-
-    monkeypatch.setattr(lns.Trajectory, "_fusable", spy)
+    seen = fusable_verdicts
     traj.sample(np.array([0.0, 0.1, 0.5, 1.0, 3.0, 10.0]))
     assert int(np.concatenate(seen).sum()) == 6, seen
 

@@ -360,7 +360,7 @@ def test_lns_matches_the_reference(shape):
     assert np.all(np.abs(new.loss - ref.loss) <= dL)
 
 
-def test_lns_fused_assembly_only_where_exact(monkeypatch):
+def test_lns_fused_assembly_only_where_exact(fusable_verdicts, monkeypatch):
     """``W = W_0 + u (c_y 2^ey + c_w 2^ew)^T`` (the c's added first) at the times whose
     rescalings and products are normal floats; at the others (subnormal parts: t = 1e-310,
     and a node starting at W_0 = 0, where a subnormal rounding is not within any relative
@@ -371,15 +371,7 @@ def test_lns_fused_assembly_only_where_exact(monkeypatch):
     W0[2] = 0.0
     tr = lns.closed_form(ns.Setup(X, y, lam, "linear", 0.5), a, W0)
     times = np.array([0.0, 1e-300, 1e-310, 5e-324, 1e-3, 2e-310, 1.0, math.inf])
-    seen = []
-    fusable = lns.Trajectory._fusable
-
-    def spy(self, *args):
-        ok = fusable(self, *args)
-        seen.append(ok)
-        return ok
-
-    monkeypatch.setattr(lns.Trajectory, "_fusable", spy)
+    seen = fusable_verdicts
     new = tr.sample(times)
     expect = np.array([True, True, False, False, True, False, True, True])
     assert np.array_equal(np.concatenate(seen), expect)

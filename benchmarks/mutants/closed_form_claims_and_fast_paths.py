@@ -49,12 +49,18 @@ The test and claim hints were filled in by the maintainer (the subject's test fi
 claims).  Format: see
 ``benchmarks/mutation.py``."""
 
-# the hinted test files of each subject (the reviewer's placeholders, filled in by the maintainer)
-XU_ZIYIN_TESTS = [
+# the hinted test files of each subject (the reviewer's placeholders, filled in by the
+# maintainer): the files every closed form shares, then the subject's own
+
+COMMON_TESTS = [
     "tests/test_closed_form_claims_and_fast_paths.py",
     "tests/test_registry.py",
     "tests/test_claims_can_fail_closed_forms.py",
     "tests/test_closed_form_bookkeeping.py",
+]
+
+XU_ZIYIN_TESTS = [
+    *COMMON_TESTS,
     "tests/test_xu_ziyin_edges.py",
     "tests/test_xu_ziyin_cases.py",
     "tests/test_xu_ziyin_float64.py",
@@ -63,10 +69,7 @@ XU_ZIYIN_TESTS = [
 ]
 
 KUNIN_TESTS = [
-    "tests/test_closed_form_claims_and_fast_paths.py",
-    "tests/test_registry.py",
-    "tests/test_claims_can_fail_closed_forms.py",
-    "tests/test_closed_form_bookkeeping.py",
+    *COMMON_TESTS,
     "tests/test_kunin.py",
     "tests/test_kunin_edges.py",
     "tests/test_kunin_loss_near_minimum.py",
@@ -75,10 +78,7 @@ KUNIN_TESTS = [
 ]
 
 LNS_TESTS = [
-    "tests/test_closed_form_claims_and_fast_paths.py",
-    "tests/test_registry.py",
-    "tests/test_claims_can_fail_closed_forms.py",
-    "tests/test_closed_form_bookkeeping.py",
+    *COMMON_TESTS,
     "tests/test_linear_node_scaling.py",
     "tests/test_linear_node_scaling_edges.py",
     "tests/test_node_scaling_theorems.py",

@@ -49,8 +49,10 @@ beyond t = 1e100 through its 17-digit fallback; ``w_par`` is now exactly 0 there
 range (now from 17 digits where only an intermediate overflows).  The test and claim hints
 were filled in by the maintainer.  Format: see ``benchmarks/mutation.py``."""
 
-# the hinted test files of each subject (the reviewer's placeholders, filled in by the maintainer)
-KUNIN_TESTS = [
+# the hinted test files of each subject (the reviewer's placeholders, filled in by the
+# maintainer): the files every closed form shares, then the subject's own
+
+COMMON_TESTS = [
     "tests/test_closed_form_helpers.py",
     "tests/test_closed_form_claims_and_fast_paths.py",
     "tests/test_registry.py",
@@ -58,6 +60,10 @@ KUNIN_TESTS = [
     "tests/test_closed_form_bookkeeping.py",
     "tests/test_closed_form_edges.py",
     "tests/test_bad_input.py",
+]
+
+KUNIN_TESTS = [
+    *COMMON_TESTS,
     "tests/test_kunin.py",
     "tests/test_kunin_edges.py",
     "tests/test_kunin_loss_near_minimum.py",
@@ -67,13 +73,7 @@ KUNIN_TESTS = [
 ]
 
 XU_ZIYIN_TESTS = [
-    "tests/test_closed_form_helpers.py",
-    "tests/test_closed_form_claims_and_fast_paths.py",
-    "tests/test_registry.py",
-    "tests/test_claims_can_fail_closed_forms.py",
-    "tests/test_closed_form_bookkeeping.py",
-    "tests/test_closed_form_edges.py",
-    "tests/test_bad_input.py",
+    *COMMON_TESTS,
     "tests/test_xu_ziyin_edges.py",
     "tests/test_xu_ziyin_cases.py",
     "tests/test_xu_ziyin_float64.py",
@@ -81,13 +81,7 @@ XU_ZIYIN_TESTS = [
 ]
 
 LNS_TESTS = [
-    "tests/test_closed_form_helpers.py",
-    "tests/test_closed_form_claims_and_fast_paths.py",
-    "tests/test_registry.py",
-    "tests/test_claims_can_fail_closed_forms.py",
-    "tests/test_closed_form_bookkeeping.py",
-    "tests/test_closed_form_edges.py",
-    "tests/test_bad_input.py",
+    *COMMON_TESTS,
     "tests/test_linear_node_scaling.py",
     "tests/test_linear_node_scaling_edges.py",
     "tests/test_node_scaling_theorems.py",
