@@ -89,6 +89,7 @@ DEFAULT_WORKSPACE = DEFAULT_WORKSPACE / "solvable-mutation"
 EQUIVALENT_FILE = ROOT / "benchmarks" / "mutation_equivalent.toml"
 SOURCES = ("solvable", "numerics")
 VERDICT_TAG = "MUTATION-SAMPLE"  # the runner's last stdout line: f"{VERDICT_TAG} {json}"
+CACHE_USERS_ENV = "SOLVABLE_CACHE_USERS"  # benchmarks/cache_users.py's ENV (the map sets it)
 Z95 = 1.959963984540054  # scipy.stats.norm.ppf(0.975)
 
 #: settings of ``[tool.cosmic-ray.sample]`` and their defaults
@@ -341,10 +342,14 @@ def build_map(
         old.unlink()
     env = environment(pristine)
     env["COVERAGE_FILE"] = str(data_file)
+    users_dir = workspace / "cache-users"
+    shutil.rmtree(users_dir, ignore_errors=True)
+    users_dir.mkdir()
+    env[CACHE_USERS_ENV] = str(users_dir)
     excluded = [f"--ignore={t}" for t in settings["sample"]["exclude-tests"]]
     cmd = ["nice", "-n", "10", sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
            "-n", str(workers), "--cov=solvable", "--cov=numerics", "--cov-context=test",
-           "--cov-report=", "-o", "junit_family=xunit1", f"--junitxml={junit}",
+           "-p", "cache_users", "--cov-report=", "-o", "junit_family=xunit1", f"--junitxml={junit}",
            *excluded, *tests]  # fmt: skip
     start = time.monotonic()
     proc = subprocess.run(cmd, cwd=pristine, env=env, check=False)
@@ -370,9 +375,54 @@ def build_map(
             ids = {c.rsplit("|", 1)[0] for c in contexts if c}
             per_line[str(line)] = sorted(tests.setdefault(t, len(tests)) for t in ids)
         lines[rel] = per_line
-    covmap = {"tests": list(tests), "durations": durations, "lines": lines, "failed": failed}
+    cached = cache_users(users_dir, tests)
+    covmap = {"tests": list(tests), "durations": durations, "lines": lines, "failed": failed,
+              "cached": cached}  # fmt: skip
     (workspace / "covmap.json").write_text(json.dumps(covmap), encoding="utf-8")
     return covmap
+
+
+def cache_users(folder: Path, tests: dict[str, int]) -> dict[str, list[list[Any]]]:
+    """The users of every cached function, from the files ``benchmarks/cache_users.py`` wrote
+    into ``folder`` (one per pytest process): per module, ``[first, last, [test indices]]``
+    (new node ids are added to ``tests``).  A test that *missed* a cache (ran its function)
+    and called another cached function in the same test makes the first one's users the
+    second one's users too (a builder called by a builder), to a fixed point."""
+    users: dict[tuple[str, int, int], set[str]] = {}
+    calls: dict[tuple[str, int, int], set[tuple[str, int, int]]] = {}  # a builder's callees
+    for file in sorted(folder.glob("cache-users-*.json")):
+        data = json.loads(file.read_text(encoding="utf-8"))
+        spans = [tuple(w) for w in data["wrappers"]]
+        for node, used in data["users"].items():
+            for index, _ in used:
+                users.setdefault(spans[index], set()).add(node)
+            for index, missed in used:
+                if missed:
+                    others = {spans[i] for i, _ in used if i != index}
+                    calls.setdefault(spans[index], set()).update(others)
+    changed = True
+    while changed:
+        changed = False
+        for caller, callees in calls.items():
+            for callee in callees:
+                extra = users.get(caller, set()) - users.setdefault(callee, set())
+                if extra:
+                    users[callee] |= extra
+                    changed = True
+    out: dict[str, list[list[Any]]] = {}
+    for (module, first, last), nodes in sorted(users.items()):
+        ids = sorted(tests.setdefault(t, len(tests)) for t in nodes)
+        out.setdefault(module, []).append([first, last, ids])
+    return out
+
+
+def cached_users(covmap: Mapping[str, Any], module: str, lines: Iterable[int]) -> set[str]:
+    """The tests that called (hit or missed) a cached function of ``module`` whose source
+    spans one of ``lines`` (see :func:`cache_users`)."""
+    names = covmap["tests"]
+    spans = covmap.get("cached", {}).get(module, [])
+    return {names[i] for first, last, ids in spans for i in ids
+            if any(first <= n <= last for n in lines)}  # fmt: skip
 
 
 def _node_id(case: ET.Element) -> str:
@@ -462,13 +512,15 @@ def select_tests(
     at_import: bool = False,
     cached: bool = False,
     readers: Iterable[str] = (),
+    users: Iterable[str] = (),
 ) -> tuple[list[str], str]:
     """The tests covering any of ``lines`` of ``module`` (but those that failed when the
     map was made) and how they were found:
     ``"line"``, ``"module"`` (the lines ran only at import, recorded with no test context
     or, ``at_import``, not recorded; or, ``cached``, they are in a cached function's body,
     see :func:`in_cached_function`: every test covering the module; an ``at_import`` line
-    also gets the ``readers``, see :func:`module_readers`) or ``"none"`` (not covered)."""
+    also gets the ``readers``, see :func:`module_readers`; a ``cached`` line also gets the
+    ``users`` of its function, see :func:`cached_users`) or ``"none"`` (not covered)."""
     per_line = covmap["lines"].get(module, {})
     names = covmap["tests"]
     failed = set(covmap.get("failed", ()))  # failing unmutated: a failure is no kill
@@ -480,6 +532,9 @@ def select_tests(
         how = "module"
     if at_import and set(readers) - failed - found:
         found |= set(readers) - failed
+        how = "module"
+    if cached and set(users) - failed - found:
+        found |= set(users) - failed
         how = "module"
     if not found:
         return [], "none"
@@ -572,7 +627,8 @@ def run_one(workspace: Path, settings: Mapping[str, Any]) -> int:
         files = {t.split("::")[0] for t in covmap["tests"]}
         sources = {f: (root / f).read_text(encoding="utf-8") for f in files if (root / f).is_file()}
         readers = module_readers(covmap["tests"], module, sources)
-    selected = select_tests(covmap, module, lines, at_import, cached, readers)
+    users = cached_users(covmap, module, lines) if cached else set()
+    selected = select_tests(covmap, module, lines, at_import, cached, readers, users)
     tests, how = with_source_checks(selected, sample.get("every-mutant-tests", []))
     verdict: dict[str, Any] = {"module": module, "lines": lines, "selection": how,
                                "tests": len(tests)}  # fmt: skip

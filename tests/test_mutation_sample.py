@@ -516,3 +516,96 @@ def test_the_standard_run_fits_its_floor_on_every_module():
     assert sample["minimum"] * len(files) <= sample["size"], (len(files), sample)
     counts = {f.as_posix(): 50 for f in files}  # every module with mutants to spare
     assert sum(ms.allocate(counts, sample["size"], sample["minimum"]).values()) == sample["size"]
+
+
+DEMO_CACHED = """\
+import functools
+
+
+@functools.cache
+def inner():
+    return 2
+
+
+@functools.lru_cache(maxsize=4)
+def outer():
+    return inner() + 1
+
+
+def plain():
+    return 1
+"""
+
+DEMO_TESTS = """\
+import importlib.util
+import pathlib
+
+_spec = importlib.util.spec_from_file_location(
+    "demo_cached", pathlib.Path(__file__).parent / "src" / "solvable" / "demo.py")
+demo = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(demo)
+
+
+def test_a():
+    assert demo.outer() == 3
+
+
+def test_b():
+    assert demo.outer() == 3
+
+
+def test_c():
+    assert demo.plain() == 1
+"""
+
+
+def test_the_map_credits_a_cached_builder_to_every_test_that_reads_it(tmp_path):
+    """``benchmarks/cache_users.py`` records, per test, the cached functions it called: the
+    second test reads ``outer`` from its cache (coverage credits ``outer`` and ``inner`` to the
+    first test only), and through ``outer`` it reads ``inner`` (the closure over builders); a
+    test that calls no cached function is not a user."""
+    source = tmp_path / "src" / "solvable"  # not on the import path: ``solvable`` stays real
+    source.mkdir(parents=True)
+    (source / "demo.py").write_text(DEMO_CACHED, encoding="utf-8")
+    (tmp_path / "test_demo.py").write_text(DEMO_TESTS, encoding="utf-8")
+    users_dir = tmp_path / "users"
+    users_dir.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "benchmarks"),
+           ms.CACHE_USERS_ENV: str(users_dir)}  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
+         "-p", "cache_users", "-o", "addopts=", "test_demo.py"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stdout + out.stderr
+    tests = {"test_demo.py::test_c": 0}
+    cached = ms.cache_users(users_dir, tests)
+    names = sorted(tests, key=tests.__getitem__)
+    covmap = {"tests": names, "cached": cached}
+    both = {"test_demo.py::test_a", "test_demo.py::test_b"}
+    assert ms.cached_users(covmap, "solvable/demo.py", [5]) == both  # inner's body
+    assert ms.cached_users(covmap, "solvable/demo.py", [10]) == both  # outer's body
+    assert ms.cached_users(covmap, "solvable/demo.py", [14]) == set()  # plain: not cached
+    assert ms.cached_users(covmap, "numerics/demo.py", [5]) == set()
+    # without the variable the plugin records nothing
+    for f in users_dir.iterdir():
+        f.unlink()
+    del env[ms.CACHE_USERS_ENV]
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
+         "-p", "cache_users", "-o", "addopts=", "test_demo.py"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    assert list(users_dir.iterdir()) == []
+
+
+def test_a_cached_line_also_selects_the_users_of_its_function():
+    covmap = {"tests": ["t::line", "t::user", "t::gone"],
+              "durations": {"t::line": 1.0, "t::user": 0.5},
+              "lines": {"solvable/m.py": {"8": [0]}}, "failed": ["t::gone"]}  # fmt: skip
+    assert ms.select_tests(covmap, "solvable/m.py", [8], cached=True,
+                           users={"t::user", "t::gone"}) == (
+        ["t::user", "t::line"], "module")  # fmt: skip
+    # not a cached line: the users are not asked
+    assert ms.select_tests(covmap, "solvable/m.py", [8], users={"t::user"}) == (
+        ["t::line"], "line")  # fmt: skip
