@@ -538,3 +538,39 @@ def test_lns_pruned_mass_is_the_sum_over_the_pruned_nodes(m, rho):
     assert abs(float(exact) - num) <= 4 * m * EPS * num, (exact, num)
     if (m, rho) == (2, "1/2"):
         assert exact == sp.Rational(7, 20)
+
+
+@pytest.mark.parametrize(("block", "per_block"), [(None, 300), (22, 7)])
+def test_the_fast_sample_fills_blocks_of_sample_block_elements(monkeypatch, block, per_block):
+    """``SAMPLE_BLOCK`` elements per block of the (times, d) arrays (here d = 3): 300 times
+    fit in one block of the default 2^17, and a block of 22 elements holds 7 times (the
+    last block the 6 left). The blocks do not change a value (the small-block tests), so a
+    spy on the per-block evaluation of p reads them: a block size computed wrongly (e.g.
+    ``2^17 % d``, 2 times per block) passed every value test (a seed-19 survivor)."""
+    from solvable.models.xu_ziyin import trajectory as xz_trajectory
+
+    if block is not None:
+        monkeypatch.setattr(xz_trajectory, "SAMPLE_BLOCK", block)
+    real = xz_trajectory._lazy_evaluators()
+    rows: list[int] = []
+
+    class Spy:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def p(self, p0, L):
+            rows.append(len(L))
+            return real.p(p0, L)
+
+    monkeypatch.setattr(xz_trajectory, "_lazy_evaluators", Spy)
+    c = xz.case("generic")
+    traj = xz.closed_form(c.setup, c.u0, c.W0)
+    assert len(c.u0) == 3
+    times = np.linspace(0.0, 5.0, 300)
+    got = traj.sample(times)
+    expected = [per_block] * (300 // per_block) + ([300 % per_block] if 300 % per_block else [])
+    sets = len(rows) // len(expected)  # p is evaluated per index set of units, per block
+    assert sets >= 1 and sorted(rows) == sorted(expected * sets), rows
+    # and the values are the reference engine's
+    ref = traj.sample(times, engine="reference")
+    assert np.array_equal(got.u, ref.u) and np.array_equal(got.W, ref.W)

@@ -183,6 +183,17 @@ def test_lanczos_dense_and_formula_agree(p):
     np.testing.assert_allclose(lanc, dense, rtol=RTOL)
 
 
+@pytest.mark.parametrize(("p", "d"), [(1, 3), (3, 1), (1, 4), (5, 1), (2, 9)])
+def test_lanczos_at_the_smallest_dimensions_that_go_through_eigsh(p, d):
+    """N = p d from 3 (N <= 2 takes the dense path) up, below the Lanczos basis cap of 40,
+    where the basis is N - 1 vectors: the norm is the dense one (a basis of N >> 1 vectors,
+    one at N = 3, which eigsh refuses since it needs more than k = 1, passed every test at
+    N >= 12: a seed-18 survivor)."""
+    model, params, x = _net(p, d, batch=2, seed=p + d)
+    np.testing.assert_allclose(lw.hessian_opnorm_lanczos(model, params, x),
+                               lw.hessian_opnorm_dense(model, params, x), rtol=RTOL)  # fmt: skip
+
+
 def test_lanczos_tiny_dimension_uses_dense_path():
     model, params, x = _net(1, 2, batch=1)  # N = 2 < k + 1
     np.testing.assert_allclose(

@@ -563,3 +563,24 @@ def test_measure_points_names_the_point_whose_scales_leave_float64(bad):
     points[bad] = (10**6, 1)
     with pytest.raises(ValueError, match=rf"points\[{bad}\]: .*leave the float64 range"):
         pdg.measure_points(points, (8, 16), (0,), device="cpu")
+
+
+@pytest.mark.parametrize("noise", [0.01, 0.2])
+def test_judge_boundary_allows_two_errors_or_the_band_from_both_sides(noise):
+    """The allowance ``max(2 err, BAND/|dS/dgamma_3|)`` of :func:`judge_boundary`'s
+    docstring, read on both sides of both branches: an expected crossing at 0.97 of the
+    allowance from the measured one is confirmed, at 1.03 failed, above and below. With
+    little seed noise the band is the larger; with noise 0.2 two standard errors are (a
+    band of 3 errors passed every other test: a seed-18 survivor)."""
+    g2, g3s = conf.BOUNDARY_LINES["W1"]
+    pts = [_synthetic(g2, g3, float(g3) - 1.5, -1, noise=noise, seed=3) for g3 in g3s]
+    diag = pdg.PhaseDiagram((g2,), tuple(g3s), pts[0].widths, pts[0].seeds, (tuple(pts),))
+    (c,) = pdg.boundaries(diag, "W1", "gamma_3")
+    two_err, band = 2 * c.err, pdg.BAND / abs(c.dS)
+    assert (two_err > 1.2 * band) if noise > 0.1 else (band > 1.2 * two_err), (two_err, band)
+    allow = max(two_err, band)
+    for side in (1, -1):
+        inside = conf.judge_boundary(pts, "W1", Fraction(c.at + side * 0.97 * allow))
+        outside = conf.judge_boundary(pts, "W1", Fraction(c.at + side * 1.03 * allow))
+        assert inside.status == "confirmed" and inside.max_error == pytest.approx(0.97, rel=1e-9)
+        assert outside.status == "failed" and outside.max_error == pytest.approx(1.03, rel=1e-9)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import sympy as sp
 import torch
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from numerics import kernel_sampling as ks
@@ -239,3 +239,20 @@ def test_composed_sweep_small():
     ratio = comp.sup_E[-1].mean() / comp.sup_E[0].mean()
     assert ratio > (16 / 256) ** 0.5  # decays more slowly than p^(-1/2)
     assert elementwise("tanh", "numpy")(0.0) == 0.0
+
+
+@given(st.floats(-1.5, 0.5), st.floats(0.01, 0.6), st.floats(-1.5, 0.5), st.floats(0.01, 0.6))
+def test_exercise_2_verdict_is_its_two_conditions_from_both_sides(ep, sp_, eg, sg):
+    """Confirmed exactly when both of the docstring's conditions hold, read from either side
+    of each: the plain slope at most -1/2 + k se (``_K_SE`` = 3) and the composed one at
+    least k se above -1/2; the verdict's units are > 1 exactly when one fails (a margin
+    subtracted instead of divided moved the composed condition by up to one unit: a
+    seed-18 survivor)."""
+    k = confirm_lin._K_SE
+    plain_ok, comp_ok = ep + 0.5 <= k * sp_, eg + 0.5 >= k * sg
+    # away from the boundaries, where rounding decides (1e-9: far above float64's)
+    assume(abs(ep + 0.5 - k * sp_) > 1e-9 and abs(eg + 0.5 - k * sg) > 1e-9)
+    verdict = confirm_lin._exercise_2_verdict(_fake_sweep(ep, sp_, None),
+                                              _fake_sweep(eg, sg, "tanh"))  # fmt: skip
+    assert verdict.ok == (plain_ok and comp_ok)
+    assert (verdict.max_error <= 1) == (plain_ok and comp_ok)
