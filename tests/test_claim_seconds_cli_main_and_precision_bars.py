@@ -171,3 +171,8 @@ def test_seed_003_alpha_theory_curve_covers_the_simulated_grid(monkeypatch):
     assert x.min() < min(grid)
     assert x.max() > max(grid)
     assert np.all((0 <= y) & (y <= 1))  # a fraction of neurons
+    # each panel names what it shows, the theory panel last (its title set on another
+    # panel survived the seed-18 run)
+    titles = [ax.get_title() for ax in fig.axes]
+    assert all(titles) and len(set(titles)) == len(titles), titles
+    assert "theory" in titles[-1] and not any("theory" in t for t in titles[:-1]), titles

@@ -207,3 +207,25 @@ def test_lns_a_node_scaling_of_zero_is_a_valid_input():
     assert 0 < fn < sharp
     with pytest.raises(ValueError, match="lam must be >= 0"):
         lns.limit(X, y, [0.6, 0.4, -0.1], [1, -1, 1], W0)
+
+
+@pytest.mark.parametrize("k", [-380, -100, 0, 100, 250])
+@pytest.mark.parametrize("delta", [2e-13, -2e-13])
+def test_kunin_isotropy_decided_in_float64_near_the_threshold_at_every_scale(k, delta):
+    """X = 2^k ((1, 0), (1/2, 1)): X^T X = 4^k ((5/4, 1/2), (1/2, 1)), s = 9/8 4^k, the
+    deviation 1/2 4^k = (4/9) s. With isotropy_rtol 2e-13 relative below 4/9 the data must
+    be refused, 2e-13 above accepted, as the exact reference (:func:`kunin.isotropy`, 50
+    digits) decides, at scales 2^-760 to 2^500 of the Gram matrix: the float64 decision's
+    interval [lower, upper] holds the deviation to a few units (2e-13 is 900 units away).
+    Its upper end raised to the power 1 + 8u instead of multiplied by it shrank by 8u
+    |ln upper| (1e-12 at 2^-760) and accepted the refused data (a seed-18 survivor)."""
+    c = 2.0**k
+    setup = kunin.Setup(1, 0.5, ((c, 0.0), (c / 2, c)), (1.0, 1.0))
+    rtol = 4 / 9 * (1 - delta)
+    s, dev = kunin.isotropy(setup)
+    assert (dev > rtol * s) == (delta > 0)  # the reference's verdict
+    if delta > 0:
+        with pytest.raises(ValueError, match="isotropic columns"):
+            kunin.closed_form(setup, 0.3, (0.1, -0.4), isotropy_rtol=rtol)
+    else:
+        kunin.closed_form(setup, 0.3, (0.1, -0.4), isotropy_rtol=rtol)

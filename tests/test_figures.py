@@ -127,8 +127,23 @@ def figure_problems(fig) -> list[str]:
     (colour, marker, line style) match one to one (a label repeated over markers of one
     category is fine; one label in two styles, or two labels in one style, is not), no
     text shows a NaN, and a log axis gets data it can
-    draw (finite values > 0 are drawn; a curve with none of them vanishes silently)."""
+    draw (finite values > 0 are drawn; a curve with none of them vanishes silently); in a
+    figure whose panels have titles, every panel that draws something (a colour bar aside)
+    has one of its own, none repeated (a title set on the wrong panel left one panel
+    without and another with two: a seed-18 survivor)."""
     problems = []
+    panels = [(k, ax) for k, ax in enumerate(fig.axes)
+              if ax.get_visible() and ax.has_data() and getattr(ax, "_colorbar", None) is None
+              and ax.get_label() != "<colorbar>"]  # fmt: skip
+    titles: dict[str, int] = {}
+    if any(ax.get_title() for _, ax in panels):
+        for k, ax in panels:
+            if not ax.get_title():
+                problems.append(f"axes {k} draws data but has no title")
+            elif ax.get_title() in titles:
+                problems.append(f"axes {k} ({ax.get_title()!r}): the title of axes "
+                                f"{titles[ax.get_title()]} again")  # fmt: skip
+            titles.setdefault(ax.get_title(), k)
     for k, ax in enumerate(fig.axes):
         if not ax.get_visible() or ax.get_label() == "<colorbar>":
             continue
@@ -229,6 +244,22 @@ def test_figure_problems_reports_each_kind_it_checks():
     assert draw("style") == ["axes 0 ('max err 1e-16'): curves drawn in one style: ['a', 'c']"]
     assert draw("nan") == ["axes 0 ('max err nan'): text shows a NaN: 'max err nan'"]
     assert draw("log") == ["axes 0 ('max err 1e-16'): 'd' has no y > 0 on a log axis"]
+    fig = new_figure(4.0, 3.0)
+    left, mid, right = fig.subplots(1, 3)
+    for ax in (left, mid, right):
+        ax.plot([1.0, 2.0], [1.0, 2.0])
+    left.set_title("first")
+    mid.set_title("first")
+    assert figure_problems(fig) == [
+        "axes 1 ('first'): the title of axes 0 again",
+        "axes 2 draws data but has no title",
+    ]
+    right.set_title("third")
+    mid.set_title("second")
+    assert figure_problems(fig) == []
+    for ax in (left, mid, right):  # no panel titled: the axis labels name them
+        ax.set_title("")
+    assert figure_problems(fig) == []
 
 
 def test_layout_problems_finds_a_caption_under_an_axes(tmp_path, monkeypatch):
