@@ -288,6 +288,25 @@ def test_layout_problems_finds_a_caption_under_an_axes(tmp_path, monkeypatch):
     assert re.fullmatch(r"the caption is \d+\.\d lines below the axes \(at most 4\)", problem)
 
 
+@pytest.mark.parametrize("lines", [2, 9, 21])
+def test_a_caption_of_many_lines_keeps_clear_of_the_axes(tmp_path, lines):
+    """The caption's strip grows with its lines at their real height (matplotlib's line
+    spacing, 1.2 times the font size): 9 and 21 lines under two panels with x labels stay
+    under the axes and close to them (a strip of font-size lines overlapped the axes from 9
+    lines on, an outside reviewer's mutant)."""
+    from solvable.verification.figures._common import _CHARS_PER_INCH, _save, new_figure
+
+    fig = new_figure(12.0, 3.6)
+    for ax in fig.subplots(1, 2):
+        ax.plot([1.0, 2.0], [1.0, 2.0])
+        ax.set_xlabel("t")
+    words = "a caption of two words "
+    caption = words * round(lines * 12.0 * _CHARS_PER_INCH / len(words))
+    _save(fig, "x", "title", caption.strip(), tmp_path)
+    assert abs(fig.texts[-1].get_text().count("\n") + 1 - lines) <= 1
+    assert layout_problems(fig) == []
+
+
 @pytest.mark.parametrize("fid", sorted(FAST))
 def test_render_fast(fid, tmp_path, monkeypatch):
     _render_checked(fid, tmp_path, monkeypatch)

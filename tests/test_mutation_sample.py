@@ -523,20 +523,28 @@ import functools
 
 
 @functools.cache
-def inner():
-    return 2
+def leaf(n):
+    return n + 1
 
 
 @functools.lru_cache(maxsize=4)
-def outer():
-    return inner() + 1
+def mid(n):
+    return leaf(n) + 1
 
 
-def plain():
-    return 1
+@functools.cache
+def top(n):
+    return mid(n) + 1
+
+
+@functools.cache
+def alone(n):
+    return -n
 """
+# lines of DEMO_CACHED: leaf 4-6, mid 9-11, top 14-16, alone 19-21
 
 DEMO_TESTS = """\
+import functools
 import importlib.util
 import pathlib
 
@@ -546,57 +554,133 @@ demo = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(demo)
 
 
-def test_a():
-    assert demo.outer() == 3
+@functools.cache
+def outside(n):
+    return n
 
 
-def test_b():
-    assert demo.outer() == 3
+def test_x():
+    assert demo.mid(1) == 3  # misses mid, and leaf through it
 
 
-def test_c():
-    assert demo.plain() == 1
+def test_y():
+    assert demo.top(1) == 4  # misses top, hits mid
+
+
+def test_z():
+    assert demo.top(1) == 4  # a hit
+
+
+def test_w():
+    assert demo.leaf(1) == 2  # a hit
+
+
+def test_none():
+    assert outside(1) == 1  # a cache outside the packages
+
+
+def test_fail():
+    assert demo.alone(1) == -1 and demo.leaf(1) == 2
+    assert False
 """
 
 
-def test_the_map_credits_a_cached_builder_to_every_test_that_reads_it(tmp_path):
-    """``benchmarks/cache_users.py`` records, per test, the cached functions it called: the
-    second test reads ``outer`` from its cache (coverage credits ``outer`` and ``inner`` to the
-    first test only), and through ``outer`` it reads ``inner`` (the closure over builders); a
-    test that calls no cached function is not a user."""
+def _demo_users(tmp_path, *, env_var: bool = True) -> Path:
     source = tmp_path / "src" / "solvable"  # not on the import path: ``solvable`` stays real
     source.mkdir(parents=True)
     (source / "demo.py").write_text(DEMO_CACHED, encoding="utf-8")
     (tmp_path / "test_demo.py").write_text(DEMO_TESTS, encoding="utf-8")
     users_dir = tmp_path / "users"
     users_dir.mkdir()
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "benchmarks"),
-           ms.CACHE_USERS_ENV: str(users_dir)}  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "benchmarks")}
+    if env_var:
+        env[ms.CACHE_USERS_ENV] = str(users_dir)
     out = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
          "-p", "cache_users", "-o", "addopts=", "test_demo.py"],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
-    assert out.returncode == 0, out.stdout + out.stderr
-    tests = {"test_demo.py::test_c": 0}
+    assert out.returncode == 1 and "1 failed, 5 passed" in out.stdout, out.stdout + out.stderr
+    return users_dir
+
+
+def test_the_map_credits_a_cached_builder_to_every_test_that_reads_it(tmp_path):
+    """``benchmarks/cache_users.py`` records, per test, the cached functions it called, hits
+    too: coverage credits ``leaf`` and ``mid`` to ``x`` alone (the first call), but ``w``
+    reads ``leaf`` from its cache, and ``y`` and ``z`` read ``mid`` (``top`` calls it), so
+    through it ``leaf`` (the closure over builders: ``top`` missed into ``mid``, ``mid`` into
+    ``leaf``, a chain of two, asymmetric: ``top``'s users stay its own); a test that calls
+    no cached function of the packages is no user, and the last line of a function (its
+    return) is in its span."""
+    users_dir = _demo_users(tmp_path)
+    names = ["test_demo.py::test_" + t for t in ("x", "y", "z", "w", "none", "fail")]
+    tests = {names[0]: 0}
     cached = ms.cache_users(users_dir, tests)
-    names = sorted(tests, key=tests.__getitem__)
-    covmap = {"tests": names, "cached": cached}
-    both = {"test_demo.py::test_a", "test_demo.py::test_b"}
-    assert ms.cached_users(covmap, "solvable/demo.py", [5]) == both  # inner's body
-    assert ms.cached_users(covmap, "solvable/demo.py", [10]) == both  # outer's body
-    assert ms.cached_users(covmap, "solvable/demo.py", [14]) == set()  # plain: not cached
+    covmap = {"tests": sorted(tests, key=tests.__getitem__), "cached": cached}
+    x, y, z, w, _, fail = names
+    chain = {x, y, z, w, fail}
+    for line in (4, 5, 6):  # leaf: decorator, def and return lines
+        assert ms.cached_users(covmap, "solvable/demo.py", [line]) == chain, line
+    assert ms.cached_users(covmap, "solvable/demo.py", [11]) == chain  # mid
+    assert ms.cached_users(covmap, "solvable/demo.py", [16]) == {y, z}  # top
+    assert ms.cached_users(covmap, "solvable/demo.py", [21]) == {fail}  # alone
+    assert ms.cached_users(covmap, "solvable/demo.py", [7, 12]) == set()  # between functions
     assert ms.cached_users(covmap, "numerics/demo.py", [5]) == set()
-    # without the variable the plugin records nothing
-    for f in users_dir.iterdir():
-        f.unlink()
-    del env[ms.CACHE_USERS_ENV]
-    subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider",
-         "-p", "cache_users", "-o", "addopts=", "test_demo.py"],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=True,
-    )  # fmt: skip
+    # the selection: the users (but the test that failed unmutated) after the line's own
+    full = {**covmap, "durations": {}, "failed": [fail],
+            "lines": {"solvable/demo.py": {"6": [0], "11": [0]}}}  # fmt: skip
+    assert ms.select_tests(full, "solvable/demo.py", [6], cached=True,
+                           users=ms.cached_users(full, "solvable/demo.py", [6])) == (
+        sorted([w, x, y, z]), "module")  # fmt: skip
+    assert ms.select_tests(full, "solvable/demo.py", [16], cached=True,
+                           users=ms.cached_users(full, "solvable/demo.py", [16])) == (
+        sorted([x, y, z]), "module")  # fmt: skip
+
+
+def test_the_cache_users_plugin_is_off_without_its_variable(tmp_path):
+    users_dir = _demo_users(tmp_path, env_var=False)
     assert list(users_dir.iterdir()) == []
+
+
+def _fake_repository(root: Path) -> None:
+    """A package ``solvable`` (with the empty ``pytest_plugin`` its entry point names) of
+    two cached functions and two tests: ``a`` runs ``mid`` (and ``leaf`` through it) and
+    checks nothing, ``b`` checks ``leaf`` (a cache hit): the sampler's ``benchmarks`` too."""
+    (root / "solvable").mkdir(parents=True)
+    (root / "solvable" / "__init__.py").write_text("", encoding="utf-8")
+    (root / "solvable" / "pytest_plugin.py").write_text("", encoding="utf-8")
+    (root / "solvable" / "demo.py").write_text(DEMO_CACHED, encoding="utf-8")
+    (root / "tests").mkdir()
+    (root / "tests" / "test_demo.py").write_text(
+        "from solvable import demo\n\n\ndef test_a():\n    demo.mid(1)\n\n\n"
+        "def test_b():\n    assert demo.leaf(1) == 2\n", encoding="utf-8")  # fmt: skip
+    shutil.copytree(ROOT / "benchmarks", root / "benchmarks",
+                    ignore=shutil.ignore_patterns("mutants", "__pycache__"))  # fmt: skip
+
+
+def test_the_map_and_run_one_select_a_cached_lines_users_end_to_end(tmp_path, capsys):
+    """``build_map`` (pytest under coverage and the cache-users plugin) then ``run_one``
+    on a workspace of a fake repository: the mutant of ``leaf``'s return is covered by
+    ``a`` only (its first caller, which checks nothing), yet ``run_one`` also runs ``b``,
+    which reads ``leaf`` from the cache, and is killed by it."""
+    workspace = tmp_path / "ws"
+    for name in ("pristine", "snapshot"):
+        _fake_repository(workspace / name)
+    settings = ms.load_settings()
+    settings["sample"] = {**settings["sample"], "exclude-tests": [], "every-mutant-tests": []}
+    covmap = ms.build_map(workspace, settings, workers=1)
+    a, b = "tests/test_demo.py::test_a", "tests/test_demo.py::test_b"
+    leaf_line = covmap["lines"]["solvable/demo.py"]["6"]
+    assert [covmap["tests"][i] for i in leaf_line] == [a]  # coverage: the first caller only
+    (first, last, ids), *_ = covmap["cached"]["solvable/demo.py"]
+    assert (first, last) == (4, 6) and {covmap["tests"][i] for i in ids} == {a, b}
+    demo = workspace / "snapshot" / "solvable" / "demo.py"
+    demo.write_text(DEMO_CACHED.replace("return n + 1", "return n * 3"), encoding="utf-8")
+    capsys.readouterr()
+    assert ms.run_one(workspace, settings) == 1  # killed
+    verdict = json.loads(capsys.readouterr().out.strip().splitlines()[-1].split(" ", 1)[1])
+    assert verdict["tests"] == 2 and verdict["selection"] == "module", verdict
+    assert (verdict["verdict"], verdict["by"], verdict["killer"]) == ("killed", "assertion", b)
 
 
 def test_a_cached_line_also_selects_the_users_of_its_function():
