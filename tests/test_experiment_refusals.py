@@ -6,6 +6,7 @@ lowered with ``monkeypatch`` first, so that both sides run in milliseconds)."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import warnings
 
@@ -481,3 +482,33 @@ def test_kernel_gd_stops_at_the_first_step_past_float64():
     assert isinstance(exc, ValueError), repr(exc)
     assert f"makes GD diverge past the float64 range at step {first} " in str(exc)
     assert 50 < first < 200  # |1 - lr lambda_max| ~ 1069 a step: about 102 steps to 1e308
+
+
+def test_monitor_theorem_6_1_records_n_records_log_spaced_steps():
+    """Step 0 and ``n_records - 1`` log-spaced steps from 1 to the last, rounded (the
+    docstring): consecutive recorded steps r < r' above 10 are at most the log spacing
+    ``steps^(1/(n_records - 2))`` apart, up to the rounding of both (a factor (r + 1)/(r -
+    1)); half as many records (twice the spacing) passed every other test (a seed-20
+    survivor)."""
+    n_records = 40
+    out = gd.monitor_theorem_6_1(width=2, n_records=n_records, horizon=1.0, gammas=(1.0,))
+    r, steps = out["record_steps"], out["steps"]
+    assert steps > 1000 and r[:2] == [0, 1] and r[-1] == steps and len(r) <= n_records
+    assert all(b > a for a, b in itertools.pairwise(r))
+    spacing = steps ** (1 / (n_records - 2))
+    wide = [
+        (a, b) for a, b in itertools.pairwise(r) if a >= 10 and b / a > spacing * (a + 1) / (a - 1)
+    ]
+    assert wide == [], (spacing, wide)
+
+
+def test_single_relu_test_set_size_refused_only_beyond_int64():
+    """The test inputs are an (n_test, d) array: ``n_test * d`` must be an int64 size,
+    refused up front above 2**63 - 1 (naming the product), and nothing else limits it: d =
+    64 inputs with one test point run (a shift ``n_test << d`` in place of the product
+    refused it: a seed-20 survivor)."""
+    kw = {"n": 2, "width": 2, "steps": 2, "n_records": 2, "repeats": 1,
+          "pytorch_default": False, "settings": ((1.0, None),)}  # fmt: skip
+    exc = _raised(lambda: ex.single_relu_experiment(d=2, n_test=2**62, **kw))
+    assert isinstance(exc, ValueError) and "n_test * d must be an integer in" in str(exc), exc
+    assert _accepted(lambda: ex.single_relu_experiment(d=64, n_test=1, **kw)) is not None

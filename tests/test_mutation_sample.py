@@ -672,6 +672,7 @@ def test_the_map_and_run_one_select_a_cached_lines_users_end_to_end(tmp_path, ca
     a, b = "tests/test_demo.py::test_a", "tests/test_demo.py::test_b"
     leaf_line = covmap["lines"]["solvable/demo.py"]["6"]
     assert [covmap["tests"][i] for i in leaf_line] == [a]  # coverage: the first caller only
+    assert "solvable/demo.py" in covmap["cached"], covmap["cached"]  # the plugin's record
     (first, last, ids), *_ = covmap["cached"]["solvable/demo.py"]
     assert (first, last) == (4, 6) and {covmap["tests"][i] for i in ids} == {a, b}
     demo = workspace / "snapshot" / "solvable" / "demo.py"

@@ -294,3 +294,19 @@ def test_symbolic_records():
     # frozen records
     with pytest.raises(AttributeError):
         zs.alpha = sp.Rational(1, 2)
+
+
+def test_a_batch_of_weights_shares_unbatched_targets():
+    """W batched (3, m, d) with y of one sample (n,) and a, s of one network: y's batch
+    shape is y without its last axis, (), so it broadcasts over the 3 weights: each batch
+    item's loss is the unbatched call's (y's first axis, n = 2, taken for a batch axis
+    refused this: a seed-20 survivor)."""
+    rng = np.random.default_rng(0)
+    W, X = rng.standard_normal((3, 4, 2)), rng.standard_normal((2, 2))
+    a, s, y = rng.standard_normal(4), np.abs(rng.standard_normal(4)), rng.standard_normal(2)
+    got = ns.loss(W, a, s, X, y, np.tanh, np.sqrt(2.0))
+    assert np.shape(got) == (3,)
+    for b in range(3):
+        # the same sums, perhaps in another order (batched BLAS): a few ulps
+        assert got[b] == pytest.approx(ns.loss(W[b], a, s, X, y, np.tanh, np.sqrt(2.0)),
+                                       rel=1e-14)  # fmt: skip

@@ -420,10 +420,25 @@ def test_point_against_closed_form_and_conserved_ntk():
     assert torch.get_num_threads() >= 1  # the thread setting was restored (no crash)
 
 
-def test_zero_output_initialisation_has_zero_output():
+@pytest.mark.parametrize("width", [16, 6])
+def test_zero_output_initialisation_has_zero_output(monkeypatch, width):
+    """Width d (this case's d_scale; its c_d is 0): d/2 units and their mirror images, output 0 to
+    rounding; the network the flow integrates has d units (a spy on the NTK measure; at d
+    = 6 half a width of d - 2 = 4 gave 8 units, yet zero output: a seed-20 survivor)."""
+    from numerics import measures
+
+    widths = []
+    real = measures.ntk_two_layer_linear
+
+    def spy(model, q):
+        widths.append(q["u"].shape[-1])
+        return real(model, q)
+
+    monkeypatch.setattr(measures, "ntk_two_layer_linear", spy)
     case = CASES["lazy, c_eta*"]
-    r = sweeps.xu_ziyin_point(case.point(16, seeds=2))
-    assert r["d"] == 16 and max(abs(f) for f in r["f0"]) < 1e-12  # cancels to rounding
+    r = sweeps.xu_ziyin_point(case.point(16, seeds=2, d_scale=width))
+    assert r["d"] == width and max(abs(f) for f in r["f0"]) < 1e-12  # cancels to rounding
+    assert widths and set(widths) == {width}, widths
 
 
 def test_efold_time_is_exact_for_an_exponential():
