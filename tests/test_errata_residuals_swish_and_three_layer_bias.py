@@ -70,3 +70,27 @@ def test_bias_2_erratum_printed_residual_is_the_sum_of_squares_of_every_componen
     out = (b1 * b2s * b3 / al * a * b2 * (1 / b1 - 1)).subs(point)
     assert out != 0
     assert printed >= out**2 > 0
+
+
+def test_xu_ziyin_eq43_printed_residual_is_the_ode_residual_of_the_printed_relation():
+    """Erratum (42), (43) of seed 001: alpha(t) solved from the printed relation
+    ``(alpha - a+)/(alpha - a-) = (1 - a+)/(1 - a-) exp(-4 D t)`` starts at alpha(0) = 1, and
+    differentiating the relation at t = 0 (by hand: R(alpha) = (alpha - a+)/(alpha - a-),
+    R'(1) alpha'(0) = -4 D R(1)) gives alpha'(0) = -4 D (1 - a+)(1 - a-)/(a+ - a-): the
+    printed residual is that minus the flow (39) at alpha = 1, and the corrected one is 0
+    (the printed solution made another expression, a seed-20 survivor, left the claim
+    failing the printed version all the same)."""
+    from solvable.models import xu_ziyin as xz
+    from solvable.models.xu_ziyin import paper_errata as pe
+
+    err = _erratum(xz.errata(), "(42), (43)")
+    printed, corrected = err.residuals()
+    S, point = pe.symbolic(), pe._point()
+    ap, am = S.paper["alpha_plus"].subs(point), S.paper["alpha_minus"].subs(point)
+    slope = -4 * point[S.D] * (1 - ap) * (1 - am) / (ap - am)
+    expected = slope - S.riccati_rhs(sp.Integer(1)).subs(point)
+    # 50 digits first (a wrong expression fails here fast; the residual, -0.0886, is not 0),
+    # then exactly
+    assert abs(sp.N(printed - expected, 50)) < 1e-40 and abs(sp.N(printed, 50)) > 0.08
+    assert sp.radsimp(sp.expand(printed - expected)) == 0
+    assert corrected == 0

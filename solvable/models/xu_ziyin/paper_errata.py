@@ -150,10 +150,15 @@ def _eq43_convention() -> tuple[sp.Expr, sp.Expr]:
         ode = (sp.diff(alpha, t) - S.riccati_rhs(alpha).subs(point)).subs(t, 0)
         return _exact(ode)
 
-    # (alpha - ap)/(alpha - am) = (1 - ap)/(1 - am) exp(-4 D t), as printed
-    e = (1 - ap) / (1 - am) * sp.exp(-4 * point[S.D] * t)
-    printed = (ap - e * am) / (1 - e)
+    printed = _eq43_printed_alpha(ap, am, point[S.D], t)
     return residual(printed), residual(S.paper["alpha"].subs(point))
+
+
+def _eq43_printed_alpha(ap: sp.Expr, am: sp.Expr, D: sp.Expr, t: sp.Symbol) -> sp.Expr:
+    """alpha(t) solved from eq. (43) as printed, ``(alpha - ap)/(alpha - am) = (1 - ap)/(1 -
+    am) exp(-4 D t)`` (alpha(0) = 1)."""
+    e = (1 - ap) / (1 - am) * sp.exp(-4 * D * t)
+    return (ap - e * am) / (1 - e)
 
 
 def _alpha_plus_positive() -> tuple[sp.Expr, sp.Expr]:
@@ -307,8 +312,9 @@ def errata() -> tuple[Erratum, ...]:
             "log((alpha - alpha_+)/(alpha + alpha_-)),  (1 - alpha_+)/(1 + alpha_-)",
             "The appendix uses the printed (negative) alpha_- of (12) while (8)-(10) use its "
             "magnitude; with one alpha_- only one can be right. In the convention of (8)-(10) "
-            "the constant of (43) must have 1 + alpha_-, else alpha(0) != 1. Residual: "
-            "alpha(0) - 1 at (A, B, C) = (1, 1/2, 1/3).",
+            "the constant of (43) must have 1 + alpha_-, else alpha(0) != 1. Residual: the "
+            "ODE residual of (39) at t = 0 of alpha(t) solved from (42)-(43) as printed "
+            "(alpha(0) = 1 there, but no solution), (A, B, C) = (1, 1/2, 1/3).",
             _eq43_convention,
         ),
         Erratum(
