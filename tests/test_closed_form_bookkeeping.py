@@ -274,6 +274,13 @@ def test_xu_ziyin_constants_take_float64_where_it_is_safe(monkeypatch):
     # (float64 first, then the range test sends it to mpmath)
     assert precisions[1:] == [None, xz_trajectory.EXTENDED_DPS]
     assert ordinary["t_c"] > 0 and tiny["t_c"] > 0
+    # inputs in range and A = gamma^2 d rho^2 P = 2^-256.1, inside [2^-500, 2^500] (the
+    # square of the input range): float64 only (a bound of 2 * 2^-250 for the square sent
+    # it to mpmath: a seed-20 survivor)
+    del precisions[:]
+    small = xz.constants(1, 0.5, 2.0**-10, 2.2, 1.5, 3, 2.0**-240, 2.0)
+    A = (2.0**-10) ** 2 * 3 * 2.2**2 * 2.0**-240  # the case's A (eq. (8)), for the record
+    assert 2.0**-257 < A < 2.0**-249 and precisions == [None] and small["t_c"] > 0
 
 
 def test_kunin_delta_continuity_measures_the_linear_change():

@@ -238,3 +238,20 @@ def test_cli_prints_the_tables(capsys):
     assert main(["phases"]) == 0
     out = capsys.readouterr().out
     assert "Seed 001 Table 1" in out and "mean field" in out
+
+
+@pytest.mark.parametrize("which", [1, 2, 3])
+def test_corollaries_cover_equal_initial_scales(monkeypatch, which):
+    """Corollaries 1-3 split on c_u >= c_w and c_u < c_w: the first case includes c_u = c_w
+    (its gap r >= 0, not r > 0). A statement made false exactly at c_u = c_w (1 added to
+    the exponent a there) must not be proved; as it stands each corollary is (a strict gap
+    proved it all the same: a seed-20 survivor)."""
+    assert phases_claims._corollary(which).status == "proved"
+    real = phases_claims._terms
+
+    def planted(c_d, c_gamma, c_u, c_w, c_eta):
+        S = real(c_d, c_gamma, c_u, c_w, c_eta)
+        return {**S, "a": S["a"] + sp.Piecewise((1, sp.Eq(c_u, c_w)), (0, True))}
+
+    monkeypatch.setattr(phases_claims, "_terms", planted)
+    assert phases_claims._corollary(which).status != "proved"

@@ -324,3 +324,18 @@ def test_evaluators_agree_fails_for_a_finite_value_where_the_reference_is_infini
     verdict = pl._evaluators_agree()
     assert hit, "the grid has infinite rates"
     assert verdict.status == "failed", verdict.detail
+
+
+def test_pointwise_counts_changes_in_either_direction():
+    """Along seed 8's flow (41 states in [0, 2]: 4 activation changes, and a_k crossing 0)
+    and along the same states in reverse, ``_pointwise`` counts the same activation
+    changes and the same a_k sign changes, a crossing from - to + as one from + to - (a
+    count of decreasing signs only survived the seed-20 sample)."""
+    import numerics
+
+    setup, a0, W0 = pl.example(8)
+    states = numerics.simulate(setup, a0, W0, list(np.linspace(0.0, 2.0, 41)),
+                               method="torch", rtol=1e-13, device="cpu")  # fmt: skip
+    forward, backward = conf._pointwise(setup, states), conf._pointwise(setup, states[::-1])
+    assert forward["flips"] == backward["flips"] > 0
+    assert forward["sign changes"] == backward["sign changes"] > 0
