@@ -19,6 +19,7 @@ import re
 
 import mpmath
 import pytest
+import sympy as sp
 
 from numerics import node_scaling_linear as nl
 from solvable._core.numbers import VERIFY_MIN_DPS
@@ -332,3 +333,20 @@ def test_activation_derivative_bounds_fail_on_a_wrong_bound(monkeypatch, name, b
     _patched_bounds(monkeypatch, name, b1, b2)
     v = claim.verify(dps=VERIFY_DPS)
     assert _failed_far(v), (bug, v.detail)
+
+
+@pytest.mark.parametrize("wrong", ["double", "shifted"])
+def test_pruned_mass_limit_fails_for_a_wrong_pruned_mass(monkeypatch, wrong):
+    """Proposition 7.6's claim compares ``pruned_mass`` with the direct sum of the pruned
+    node scalings by their difference: twice the mass, or the mass plus 1/7, fails it (a
+    remainder for the difference passed the doubled mass: 2 x mod x = 0, a seed-20
+    survivor)."""
+    real = lns_checks.pruned_mass
+    assert lns_checks._pruned_mass_limit().status == "proved"
+
+    def planted(m, rho, gamma, w):
+        mass = real(m, rho, gamma, w)
+        return 2 * mass if wrong == "double" else mass + sp.Rational(1, 7)
+
+    monkeypatch.setattr(lns_checks, "pruned_mass", planted)
+    assert lns_checks._pruned_mass_limit().status == "failed"

@@ -148,6 +148,13 @@ def figure_problems(fig) -> list[str]:
         if not ax.get_visible() or ax.get_label() == "<colorbar>":
             continue
         where = f"axes {k} ({ax.get_title()!r})"
+        # a colour map spans a range: vmin = vmax paints every value one colour (seed 20:
+        # an imshow of D in [-1, 1] with vmin = vmax = 1 survived)
+        for mappable in [*ax.images, *ax.collections]:
+            norm = getattr(mappable, "norm", None)
+            if mappable.get_array() is not None and norm is not None and norm.scaled() \
+                    and not norm.vmin < norm.vmax:  # fmt: skip
+                problems.append(f"{where}: a colour map from {norm.vmin} to {norm.vmax}")
         handles, labels = ax.get_legend_handles_labels()
         keys = [_style(h) if isinstance(h, Line2D) else type(h).__name__ for h in handles]
         styles_of, labels_of = defaultdict(set), defaultdict(set)
@@ -244,6 +251,12 @@ def test_figure_problems_reports_each_kind_it_checks():
     assert draw("style") == ["axes 0 ('max err 1e-16'): curves drawn in one style: ['a', 'c']"]
     assert draw("nan") == ["axes 0 ('max err nan'): text shows a NaN: 'max err nan'"]
     assert draw("log") == ["axes 0 ('max err 1e-16'): 'd' has no y > 0 on a log axis"]
+    fig = new_figure(4.0, 3.0)
+    ax = fig.subplots()
+    ax.imshow([[-1.0, 0.5], [0.0, 1.0]], vmin=-1, vmax=1)
+    assert figure_problems(fig) == []
+    ax.images[0].set_clim(1, 1)
+    assert figure_problems(fig) == ["axes 0 (''): a colour map from 1.0 to 1.0"]
     fig = new_figure(4.0, 3.0)
     left, mid, right = fig.subplots(1, 3)
     for ax in (left, mid, right):

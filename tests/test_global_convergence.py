@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 
 import mpmath
 import numpy as np
@@ -302,9 +303,15 @@ def test_monitored_bounds_small_case():
     # Theorem 5.1 along gradient flow at m = 60 (far below the width condition): the bounds
     # hold in this run; (b) is implied by (a) along the flow (Gronwall), so when (a) holds
     # the loss ratio must be <= 1 up to integration error.
+    start = time.perf_counter()
     res = ex.monitor_theorem_5_1(n=4, d=3, data_seed=0, gammas=(1.0, 0.3), widths=(60,),
                                  seeds=(0, 1), horizon=3.0, n_times=20, rtol=1e-8,
                                  threads=1)  # fmt: skip
+    wall = time.perf_counter() - start
+    # each case's integration seconds: a part of the call's (a product of two clock
+    # readings for their difference survived the seed-20 sample)
+    assert all(0 < c["seconds"] <= wall for c in res["cases"])
+    assert sum(c["seconds"] for c in res["cases"]) <= wall
     worst, detail = gcc.monitor_verdict(res)
     assert worst <= 1, detail
     assert "gamma=1 m=60" in ex.monitor_table(res)
