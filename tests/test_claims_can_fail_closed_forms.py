@@ -350,3 +350,20 @@ def test_pruned_mass_limit_fails_for_a_wrong_pruned_mass(monkeypatch, wrong):
 
     monkeypatch.setattr(lns_checks, "pruned_mass", planted)
     assert lns_checks._pruned_mass_limit().status == "failed"
+
+
+def test_deviation_from_minimum_checks_the_limit_on_every_branch(monkeypatch):
+    """The claim ``kunin`` deviation-from-minimum checks (2), z_a_inf z_1_inf - Y/kappa =
+    z_dev_inf, on each sign branch of delta (and delta = 0), not only at Omega = 0: a
+    z_dev_inf off by delta^2 (0 exactly where delta = 0) fails it (a test of the branch
+    inverted to the Omega = 0 case alone passed it: a seed-20 survivor)."""
+    import dataclasses
+
+    from solvable.models.kunin import proofs as kunin_proofs
+
+    assert kunin_proofs._deviation_from_minimum().status == "proved"
+    real = kunin_proofs.symbolic()
+    exprs = {**real.exprs, "z_dev_inf": real.exprs["z_dev_inf"] + real.delta**2}
+    planted = dataclasses.replace(real, exprs=exprs)
+    monkeypatch.setattr(kunin_proofs, "symbolic", lambda: planted)
+    assert kunin_proofs._deviation_from_minimum().status == "failed"

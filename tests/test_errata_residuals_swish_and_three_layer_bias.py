@@ -94,3 +94,25 @@ def test_xu_ziyin_eq43_printed_residual_is_the_ode_residual_of_the_printed_relat
     assert abs(sp.N(printed - expected, 50)) < 1e-40 and abs(sp.N(printed, 50)) > 0.08
     assert sp.radsimp(sp.expand(printed - expected)) == 0
     assert corrected == 0
+
+
+def test_xu_ziyin_eq41_printed_residual_takes_x_for_rho():
+    """Erratum (41) of seed 001: at its point (gamma = y = eta_u = eta_w = d = P = Q = 1,
+    d0 = 1, x = -2, rho = 2) the printed linear coefficient gamma x y sqrt(eta_u eta_w) is
+    -2 where the corrected one is +2, and the quadratic of (41) is linear in it: the printed
+    residual is the quadratic's derivative in B at zeta = alpha_+ times (-2 - 2), the
+    corrected one 0 (another printed coefficient, gamma - x y sqrt(eta_u eta_w) = 3, was a
+    seed-20 survivor)."""
+    from solvable.models import xu_ziyin as xz
+    from solvable.models.xu_ziyin import paper_errata as pe
+
+    printed, corrected = _erratum(xz.errata(), "(41)").residuals()
+    S, z = pe.symbolic(), sp.Symbol("zeta")
+    vals = {S.gamma: 1, S.eta_u: 1, S.eta_w: 1, S.d: 1, S.P: 1, S.Q: 1, S.y: 1, S.rho: 2}
+    abc = {k: v.subs(vals) for k, v in pe._abc().items()}
+    assert abc[S.B] == 2  # the corrected gamma rho y sqrt(eta_u eta_w)
+    root = S.paper["alpha_plus"].subs(S.D, pe._D()).subs(abc)
+    slope = sp.diff(S.riccati_rhs(z), S.B).subs(abc).subs(z, root)
+    assert sp.N(slope, 30) != 0
+    assert abs(sp.N(printed - slope * (-2 - 2), 50)) < 1e-40
+    assert corrected == 0

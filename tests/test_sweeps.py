@@ -441,6 +441,19 @@ def test_zero_output_initialisation_has_zero_output(monkeypatch, width):
     assert widths and set(widths) == {width}, widths
 
 
+def test_ntk_change_is_relative_to_the_initial_kernel_in_a_rich_case():
+    """``ntk_change`` = |K(T) - K(0)| / K(0): in the rich "Kaiming, +" case at kappa = 16
+    the kernel grows 3 to 5.5 times, to K(oo) = 2 / t_c (eq. (11) through the conserved
+    K^2 - 4 eta_u eta_w gamma^2 rho^2 f^2): the change is 2/(t_c K(0)) - 1 (measured
+    within 1e-4 relative: the residual at T is 6e-5 of its start, and K^2 - K(oo)^2 is
+    proportional to f^2 - y^2; 1e-3 allows a factor 10). Relative to K(T) it would be
+    0.66 and 0.82 (a seed-20 survivor: the lazy cases barely move K)."""
+    r = sweeps.xu_ziyin_point(CASES["Kaiming, +"].point(16, seeds=2))
+    want = 2 / np.array(r["t_c_eq11"]) / np.array(r["ntk0"]) - 1
+    assert np.all(want > 1) and max(r["residual_ratio"]) < 1e-4
+    np.testing.assert_allclose(r["ntk_change"], want, rtol=1e-3)
+
+
 def test_efold_time_is_exact_for_an_exponential():
     t = np.linspace(0, 3, 31)
     rates = np.array([0.7, 2.0, 5.0])
