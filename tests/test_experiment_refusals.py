@@ -512,3 +512,16 @@ def test_single_relu_test_set_size_refused_only_beyond_int64():
     exc = _raised(lambda: ex.single_relu_experiment(d=2, n_test=2**62, **kw))
     assert isinstance(exc, ValueError) and "n_test * d must be an integer in" in str(exc), exc
     assert _accepted(lambda: ex.single_relu_experiment(d=64, n_test=1, **kw)) is not None
+
+
+def test_mean_field_linear_beta0_is_the_initial_linear_map():
+    """Each case's ``beta0`` is the initial network's linear map sum_j s_j a_j w_j (d
+    entries per sample, s_j = sqrt(lambda_j) = 1/m), here with m = 5 nodes in d = 3
+    dimensions (a sum over the input axis instead, m entries, passed the tests where m =
+    d: a seed-20 survivor)."""
+    out = gd.mean_field_linear(n=2, d=3, widths=[5], samples=2, steps=2)
+    (case,) = out["cases"]
+    W0, a = np.asarray(case["W0"]), np.asarray(case["a"])
+    assert W0.shape == (2, 5, 3) and np.asarray(case["beta0"]).shape == (2, 3)
+    want = np.einsum("bj,bjk->bk", a / 5, W0)
+    np.testing.assert_allclose(case["beta0"], want, rtol=1e-13, atol=1e-15)  # sums of 5
