@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import warnings
 
 import numpy as np
@@ -164,8 +165,14 @@ def test_linearisation_sweep_caps_records_and_the_envelope(monkeypatch):
     assert lw.linearisation_sweep([2], horizon=0.5, n_times=3, **kw).sup_E.shape == (1, 2)
     with pytest.raises(ValueError, match=r"n_times must be an integer in \[2, 3\]"):
         lw.linearisation_sweep([2], horizon=0.5, n_times=4, **kw)
-    with pytest.raises(ValueError, match="horizon must be <= 700 / lambda_0"):
+    with pytest.raises(ValueError, match="horizon must be <= 700 / lambda_0") as info:
         lw.linearisation_sweep([2], horizon=1e300, n_times=2, **kw)
+    # the bound it quotes is the one it applies, from both sides (a sum 700 + lambda_0 for
+    # the quotient was quoted unchecked: a seed-20 survivor)
+    bound = float(re.search(r"lambda_0 = (\S+) at width", str(info.value)).group(1))
+    assert lw.linearisation_sweep([2], horizon=0.999 * bound, n_times=2, **kw).horizon > 700
+    with pytest.raises(ValueError, match="horizon must be <= 700 / lambda_0"):
+        lw.linearisation_sweep([2], horizon=1.001 * bound, n_times=2, **kw)
 
 
 def test_lanczos_norm_of_a_zero_hessian():
