@@ -9,6 +9,7 @@ or a cancelling rewrite shows here first, on every backend."""
 from __future__ import annotations
 
 import inspect
+import math
 
 import mpmath
 import numpy as np
@@ -96,6 +97,18 @@ def test_unary_matches_its_elementary_definition(name, z):
 @given(a=_Z, b=_Z)
 def test_logaddexp_matches_its_elementary_definition(a, b):
     _check(BINARY["logaddexp"], (A, B), [a, b])
+
+
+@pytest.mark.parametrize("backend", ["numpy", "torch", "mpmath"])
+def test_logaddexp_at_the_infinities(backend):
+    """log(e^a + e^b) where an argument is infinite: +inf with +inf (also both: inf - inf
+    must not be formed, mpmath's branch compared the mpf with ``is`` and gave nan, a seed-20
+    survivor), the other argument with -inf, -inf with both -inf."""
+    inf = math.inf
+    cases = [((inf, inf), inf), ((inf, 3.0), inf), ((3.0, inf), inf), ((-inf, 3.0), 3.0),
+             ((3.0, -inf), 3.0), ((-inf, -inf), -inf), ((inf, -inf), inf)]  # fmt: skip
+    for values, want in cases:
+        assert _evaluate(BINARY["logaddexp"], (A, B), backend, list(values)) == want, values
 
 
 # --- generate(..., hoist_calls=True): each repeated call made once, the same numbers --------
