@@ -531,3 +531,19 @@ def test_sweep_limits_from_both_sides(monkeypatch):
     assert started == [3]
     with pytest.raises(ValueError, match="n_workers must be at most 3"):
         sweeps.local_cluster(4)
+
+
+def test_alignment_is_nan_at_a_zero_vector_and_differentiable_beside_it():
+    """A batch of two: row 1 has u = 0, so its alignment is nan (no direction); the gradient
+    of row 0's alignment is finite everywhere, 0 for row 1's inputs (the division is
+    guarded where it is masked: a 0/0 there, masked in the value, made row 1's gradient
+    nan through the mask, a seed-20 survivor)."""
+    u = torch.tensor([[1.0, -2.0], [0.0, 0.0]], dtype=torch.float64, requires_grad=True)
+    W = torch.tensor([[[0.5, 1.0], [2.0, -1.0]], [[1.0, 0.0], [0.0, 1.0]]],
+                     dtype=torch.float64, requires_grad=True)  # fmt: skip
+    a = measures.alignment(u, W, [1.0, 2.0])
+    assert math.isfinite(float(a[0].detach())) and math.isnan(float(a[1].detach()))
+    a[0].backward()
+    for grad in (u.grad, W.grad):
+        assert torch.isfinite(grad).all(), grad
+    assert not u.grad[1].any() and not W.grad[1].any()
