@@ -10,6 +10,7 @@ reference), so every test runs in a few seconds at most.
 
 from __future__ import annotations
 
+import dataclasses
 import types
 
 import mpmath
@@ -355,3 +356,26 @@ def test_zipf_sum_of_squares_mpmath_fails_on_a_missing_square(monkeypatch):
     monkeypatch.setattr(ns_checks, "sum_of_squares_limit_numeric", unsquared)
     v = claim.verify(dps=30)
     assert v.status == "failed" and v.max_error > 1e6, v.detail
+
+
+@pytest.mark.parametrize(("factor", "status"), [(0.5, "confirmed"), (1.5, "failed")])
+def test_kunin_closed_form_oracle_state_tolerance_from_both_sides(monkeypatch, factor, status):
+    """The oracle's state comparison is normwise relative with no absolute floor: a
+    simulated (a, w) scaled by 1 + factor x rtol (beta, delta and the loss left as
+    simulated) is an error of ``factor`` units, confirmed at 0.5 and failed at 1.5 (a
+    floor of 1 for the state, atol = rtol, passed 1.5 rtol on states of norm < 2: a
+    seed-20 survivor)."""
+    rtol = 10.0 ** -(DPS - 5)
+    real = ck.numerics.simulate
+
+    def scaled(*args, **kwargs):
+        out = real(*args, **kwargs)
+        with mpmath.workdps(DPS + 20):
+            k = 1 + mpmath.mpf(factor) * mpmath.mpf(rtol)
+            return [dataclasses.replace(s, a=s.a * k, w=np.array([v * k for v in s.w]))
+                    for s in out]  # fmt: skip
+
+    monkeypatch.setattr(ck.numerics, "simulate", scaled)
+    v = ck._oracle(dps=DPS, cases=("upstream",))
+    assert v.status == status, v.detail
+    assert "state" in v.detail and 0.3 * factor <= v.max_error <= 1.2 * factor, v.detail
