@@ -90,7 +90,9 @@ def test_kernel_sampling_seed_and_size_ranges():
     top = (2**64 - 1) // 1_000_003 - 1  # width i draws from seed * 1_000_003 + i
     fit = ks.width_convergence(INIT, X2, [2, 4], replicates=2, batch=2, seed=top)
     assert np.isfinite(fit.slopes).all()
-    with pytest.raises(ValueError, match="seed must be an int in"):
+    # the bound quoted as the integer it is (a float bound, 18446688735596.0, survived the
+    # seed-21 sample)
+    with pytest.raises(ValueError, match=rf"seed must be an int in \[0, {top}\] "):
         ks.width_convergence(INIT, X2, [2, 4], replicates=2, batch=2, seed=top + 1)
 
 
@@ -519,6 +521,10 @@ def test_single_relu_test_set_size_refused_only_beyond_int64():
     exc = _raised(lambda: ex.single_relu_experiment(d=2, n_test=2**62, **kw))
     assert isinstance(exc, ValueError) and "n_test * d must be an integer in" in str(exc), exc
     assert _accepted(lambda: ex.single_relu_experiment(d=64, n_test=1, **kw)) is not None
+    # n_records: the first and the last step at least (1 refused, 2 run; a lower bound of 1
+    # survived the seed-21 sample)
+    one = _raised(lambda: ex.single_relu_experiment(d=2, n_test=1, **{**kw, "n_records": 1}))
+    assert isinstance(one, ValueError) and "n_records must be an integer >= 2" in str(one), one
 
 
 def test_mean_field_linear_beta0_is_the_initial_linear_map():
@@ -530,5 +536,11 @@ def test_mean_field_linear_beta0_is_the_initial_linear_map():
     (case,) = out["cases"]
     W0, a = np.asarray(case["W0"]), np.asarray(case["a"])
     assert W0.shape == (2, 5, 3) and np.asarray(case["beta0"]).shape == (2, 3)
+    # x: the first training input's direction, of unit norm (its rows differ in norm here:
+    # dividing by the second row's norm survived the seed-21 sample)
+    X = np.asarray(out["X"])
+    assert abs(np.linalg.norm(X[0]) / np.linalg.norm(X[1]) - 1) > 0.1
+    np.testing.assert_allclose(out["x"], X[0] / np.linalg.norm(X[0]), rtol=1e-15)
+    assert np.linalg.norm(out["x"]) == pytest.approx(1.0, rel=1e-15)
     want = np.einsum("bj,bjk->bk", a / 5, W0)
     np.testing.assert_allclose(case["beta0"], want, rtol=1e-13, atol=1e-15)  # sums of 5

@@ -317,6 +317,12 @@ def test_monitored_bounds_small_case():
     assert "gamma=1 m=60" in ex.monitor_table(res)
     for case in res["cases"]:
         assert case["width"] < case["width_condition"] and case["width_condition"] > 1e9
+        if case["gamma"] == 1.0:  # lambda_j = 1/m: the scaled move is sqrt(m) times the move
+            # (1 - sqrt(lambda) for 1/sqrt(lambda) survived the seed-21 sample; float64
+            # products and maxima: 1e-12 relative)
+            scaled = np.array(case["move_over_bound_max"]) * case["weight_bound_unit"]
+            np.testing.assert_allclose(scaled, np.sqrt(60) * np.array(case["move_max"]),
+                                       rtol=1e-12)  # fmt: skip
         assert min(case["eig_min_over_bound_min"]) >= 1
         assert max(case["loss_over_bound_max"]) <= 1
         assert all(e < s for e, s in zip(case["L_end"], case["L0"], strict=True))
