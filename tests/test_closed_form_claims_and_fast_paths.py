@@ -195,15 +195,10 @@ def test_lns_a_node_from_zero_keeps_its_digits_where_the_modes_underflow():
         assert np.max(np.abs(row - ref_row)) <= 16 * EPS * np.max(np.abs(ref_row)), (row, ref_row)
 
 
-@pytest.mark.parametrize("T", [1000, 1024, 3000, 4096])
-def test_lns_times_are_evaluated_in_chunks_of_1024(T, monkeypatch):
-    """``linear_node_scaling/trajectory.py:47`` (``_CHUNK_BYTES = 1 >> 21``, seed-17 sample:
-    chunks of W's block, 64 times here, the same values 64 times slower): for n, d <= 256
-    the float64 sample evaluates c(t) once per part (y and W_0) per chunk of
-    ``_CHUNK_TIMES`` = 1024 times, the halves of the two threads cut at a chunk's end."""
-    setup, a, W0 = _lns_setup(8, 64, 64, seed=1)
-    traj = lns.closed_form(setup, a, W0)
-    calls = []
+def _count_fast_evaluations(monkeypatch) -> list[str]:
+    """The names of the generated float64 evaluators ``linear_node_scaling``'s sample calls,
+    one entry per call (a spy on ``_fast_evaluator``)."""
+    calls: list[str] = []
     fast = lns_trajectory._fast_evaluator
 
     def spy(name):
@@ -216,6 +211,18 @@ def test_lns_times_are_evaluated_in_chunks_of_1024(T, monkeypatch):
         return counted
 
     monkeypatch.setattr(lns_trajectory, "_fast_evaluator", spy)
+    return calls
+
+
+@pytest.mark.parametrize("T", [1000, 1024, 3000, 4096])
+def test_lns_times_are_evaluated_in_chunks_of_1024(T, monkeypatch):
+    """``linear_node_scaling/trajectory.py:47`` (``_CHUNK_BYTES = 1 >> 21``, seed-17 sample:
+    chunks of W's block, 64 times here, the same values 64 times slower): for n, d <= 256
+    the float64 sample evaluates c(t) once per part (y and W_0) per chunk of
+    ``_CHUNK_TIMES`` = 1024 times, the halves of the two threads cut at a chunk's end."""
+    setup, a, W0 = _lns_setup(8, 64, 64, seed=1)
+    traj = lns.closed_form(setup, a, W0)
+    calls = _count_fast_evaluations(monkeypatch)
     traj.sample(np.linspace(0, 5, T))
     assert lns_trajectory._CHUNK_TIMES == 1024
     assert calls.count("c_t") == 2 * math.ceil(T / 1024), calls.count("c_t")
@@ -229,19 +236,7 @@ def test_lns_chunks_keep_to_their_byte_budget_for_wide_inputs(T, monkeypatch):
     times a chunk, passed the narrower tests: a seed-20 survivor)."""
     setup, a, W0 = _lns_setup(8, 300, 2, seed=2)
     traj = lns.closed_form(setup, a, W0)
-    calls = []
-    fast = lns_trajectory._fast_evaluator
-
-    def spy(name):
-        fn = fast(name)
-
-        def counted(*args):
-            calls.append(name)
-            return fn(*args)
-
-        return counted
-
-    monkeypatch.setattr(lns_trajectory, "_fast_evaluator", spy)
+    calls = _count_fast_evaluations(monkeypatch)
     traj.sample(np.linspace(0, 5, T))
     step = lns_trajectory._BLOCK_BYTES // (8 * 2 * 300)
     budget = lns_trajectory._CHUNK_BYTES // (8 * 300)
