@@ -12,6 +12,7 @@ import random
 import shutil
 import subprocess
 import sys
+from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
 
@@ -643,12 +644,20 @@ def test_the_cache_users_plugin_is_off_without_its_variable(tmp_path):
 
 
 def _fake_repository(root: Path) -> None:
-    """A package ``solvable`` (with the empty ``pytest_plugin`` its entry point names) of
-    two cached functions and two tests: ``a`` runs ``mid`` (and ``leaf`` through it) and
-    checks nothing, ``b`` checks ``leaf`` (a cache hit): the sampler's ``benchmarks`` too."""
+    """A package ``solvable`` (with an empty module for each pytest plugin the installed
+    ``solvable`` registers, since its entry point is loaded from this package then) of two
+    cached functions and two tests: ``a`` runs ``mid`` (and ``leaf`` through it) and checks
+    nothing, ``b`` checks ``leaf`` (a cache hit): the sampler's ``benchmarks`` too."""
     (root / "solvable").mkdir(parents=True)
     (root / "solvable" / "__init__.py").write_text("", encoding="utf-8")
-    (root / "solvable" / "pytest_plugin.py").write_text("", encoding="utf-8")
+    for entry in entry_points(group="pytest11"):
+        module = entry.value.split(":")[0].split(".")
+        if module[0] != "solvable":
+            continue
+        for k in range(2, len(module)):  # its packages
+            (root.joinpath(*module[:k])).mkdir(exist_ok=True)
+            (root.joinpath(*module[:k]) / "__init__.py").write_text("", encoding="utf-8")
+        root.joinpath(*module[:-1], module[-1] + ".py").write_text("", encoding="utf-8")
     (root / "solvable" / "demo.py").write_text(DEMO_CACHED, encoding="utf-8")
     (root / "tests").mkdir()
     (root / "tests" / "test_demo.py").write_text(
