@@ -333,7 +333,10 @@ def build_map(
     """Run the default test suite (but ``exclude-tests``; only ``tests`` if given, for a
     partial map) in the pristine copy under coverage with per-test contexts and write
     ``covmap.json``: per module, per line, the indices of the covering test node ids; per
-    test, its measured seconds."""
+    test, its measured seconds.  Every test the run reported is listed, also one that ran
+    no line of ``solvable`` or ``numerics`` under its own context: a test that only reads a
+    module constant (seed 22: a survivor in ``GRID_FULL`` of ``figures/seed_004.py``, which
+    such a test kills, was run without it)."""
     import coverage
 
     pristine = workspace / "pristine"
@@ -375,6 +378,8 @@ def build_map(
             ids = {c.rsplit("|", 1)[0] for c in contexts if c}
             per_line[str(line)] = sorted(tests.setdefault(t, len(tests)) for t in ids)
         lines[rel] = per_line
+    for node in durations:  # a test that runs no measured line (it reads a module constant)
+        tests.setdefault(node, len(tests))  # is still a reader of its module's import lines
     cached = cache_users(users_dir, tests)
     covmap = {"tests": list(tests), "durations": durations, "lines": lines, "failed": failed,
               "cached": cached}  # fmt: skip

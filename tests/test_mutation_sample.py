@@ -541,8 +541,11 @@ def top(n):
 @functools.cache
 def alone(n):
     return -n
+
+
+LIMIT = 3
 """
-# lines of DEMO_CACHED: leaf 4-6, mid 9-11, top 14-16, alone 19-21
+# lines of DEMO_CACHED: leaf 4-6, mid 9-11, top 14-16, alone 19-21, LIMIT 24
 
 DEMO_TESTS = """\
 import functools
@@ -646,8 +649,9 @@ def test_the_cache_users_plugin_is_off_without_its_variable(tmp_path):
 def _fake_repository(root: Path) -> None:
     """A package ``solvable`` (with an empty module for each pytest plugin the installed
     ``solvable`` registers, since its entry point is loaded from this package then) of two
-    cached functions and two tests: ``a`` runs ``mid`` (and ``leaf`` through it) and checks
-    nothing, ``b`` checks ``leaf`` (a cache hit): the sampler's ``benchmarks`` too."""
+    cached functions and three tests: ``a`` runs ``mid`` (and ``leaf`` through it) and checks
+    nothing, ``b`` checks ``leaf`` (a cache hit), ``c`` reads the constant ``LIMIT`` (it runs
+    no line of ``solvable``): the sampler's ``benchmarks`` too."""
     (root / "solvable").mkdir(parents=True)
     (root / "solvable" / "__init__.py").write_text("", encoding="utf-8")
     for entry in entry_points(group="pytest11"):
@@ -662,7 +666,8 @@ def _fake_repository(root: Path) -> None:
     (root / "tests").mkdir()
     (root / "tests" / "test_demo.py").write_text(
         "from solvable import demo\n\n\ndef test_a():\n    demo.mid(1)\n\n\n"
-        "def test_b():\n    assert demo.leaf(1) == 2\n", encoding="utf-8")  # fmt: skip
+        "def test_b():\n    assert demo.leaf(1) == 2\n\n\n"
+        "def test_c():\n    assert demo.LIMIT == 3\n", encoding="utf-8")  # fmt: skip
     shutil.copytree(ROOT / "benchmarks", root / "benchmarks",
                     ignore=shutil.ignore_patterns("mutants", "__pycache__"))  # fmt: skip
 
@@ -691,6 +696,31 @@ def test_the_map_and_run_one_select_a_cached_lines_users_end_to_end(tmp_path, ca
     verdict = json.loads(capsys.readouterr().out.strip().splitlines()[-1].split(" ", 1)[1])
     assert verdict["tests"] == 2 and verdict["selection"] == "module", verdict
     assert (verdict["verdict"], verdict["by"], verdict["killer"]) == ("killed", "assertion", b)
+
+
+def test_the_map_lists_a_test_that_only_reads_a_constant_and_run_one_selects_it(tmp_path,
+                                                                                capsys):  # fmt: skip
+    """``c`` reads ``demo.LIMIT`` and runs no line under its own context, so coverage never
+    names it; the map lists it anyway (from the run's report), and the mutant of ``LIMIT``
+    (an import-time line) is run by it as a reader of ``demo`` and killed (seed 22: such a
+    test of ``figures/seed_004.py``'s grids was never run on their mutants)."""
+    workspace = tmp_path / "ws"
+    for name in ("pristine", "snapshot"):
+        _fake_repository(workspace / name)
+    settings = ms.load_settings()
+    settings["sample"] = {**settings["sample"], "exclude-tests": [], "every-mutant-tests": []}
+    covmap = ms.build_map(workspace, settings, workers=1)
+    c = "tests/test_demo.py::test_c"
+    assert c in covmap["tests"] and c in covmap["durations"], covmap["tests"]
+    assert all(covmap["tests"].index(c) not in ids
+               for ids in covmap["lines"]["solvable/demo.py"].values())  # fmt: skip
+    demo = workspace / "snapshot" / "solvable" / "demo.py"
+    demo.write_text(DEMO_CACHED.replace("LIMIT = 3", "LIMIT = 4"), encoding="utf-8")
+    capsys.readouterr()
+    assert ms.run_one(workspace, settings) == 1  # killed
+    verdict = json.loads(capsys.readouterr().out.strip().splitlines()[-1].split(" ", 1)[1])
+    assert verdict["selection"] == "module", verdict
+    assert (verdict["verdict"], verdict["killer"]) == ("killed", c), verdict
 
 
 def test_a_cached_line_also_selects_the_users_of_its_function():
