@@ -183,6 +183,24 @@ def test_lanczos_dense_and_formula_agree(p):
     np.testing.assert_allclose(lanc, dense, rtol=RTOL)
 
 
+def test_hessian_agreement_reports_each_pair_relative_to_its_reference(monkeypatch):
+    """``hessian_agreement``'s three fields are max_seeds |a - b| / b of (dense, (2.17)),
+    (Lanczos, (2.17)) and (Lanczos, dense), per width: with the three norms replaced by known
+    values, chosen so that a wrong denominator or a dropped abs changes every field
+    (seed-22 survivor ``lazy_width.py:359``: ``/ form`` made ``- form``, a negative number
+    that passes any ``<= tol``)."""
+    dense, lanc, form = np.array([2.0, 4.0]), np.array([3.0, 7.0]), np.array([4.0, 5.0])
+    monkeypatch.setattr(lw, "hessian_opnorm_dense", lambda *a, **k: dense)
+    monkeypatch.setattr(lw, "hessian_opnorm_lanczos", lambda *a, **k: lanc)
+    monkeypatch.setattr(lw, "hessian_opnorm_closed_form", lambda *a, **k: form)
+    agree = lw.hessian_agreement((2, 3), seeds=2, d=2)
+    assert agree.widths == (2, 3) and agree.seeds == 2
+    # dense-(2.17): max(2/4, 1/5); Lanczos-(2.17): max(1/4, 2/5); Lanczos-dense: max(1/2, 3/4)
+    np.testing.assert_array_equal(agree.dense_vs_formula, [0.5, 0.5])
+    np.testing.assert_array_equal(agree.lanczos_vs_formula, [0.4, 0.4])
+    np.testing.assert_array_equal(agree.lanczos_vs_dense, [0.75, 0.75])
+
+
 @pytest.mark.parametrize(("p", "d"), [(1, 3), (3, 1), (1, 4), (5, 1), (2, 9)])
 def test_lanczos_at_the_smallest_dimensions_that_go_through_eigsh(p, d):
     """N = p d from 3 (N <= 2 takes the dense path) up, below the Lanczos basis cap of 40,

@@ -139,6 +139,11 @@ def test_exponent_inputs(value):
     ({"dtype": "float16"}, ValueError, "dtype must be"),
     ({"x": (0.0, 1.0), "y": (1.0,)}, ValueError, "equal length"),
     ({"gamma_2": math.inf}, ValueError, "gamma_2 must be finite"),
+    # max_steps = 0: a mutant that accepts check_every = 0 returns at once, not hangs
+    ({"check_every": 0, "max_steps": 0}, ValueError, "check_every must be an integer >= 1, got 0"),
+    ({"check_every": 2.0}, ValueError, "check_every must be an integer >= 1, got 2.0"),
+    ({"max_steps": -1}, ValueError, "max_steps must be an integer >= 0, got -1"),
+    ({"max_steps": True}, ValueError, "max_steps must be an integer >= 0, got True"),
 ])  # fmt: skip
 def test_rd_point_rejects_bad_input(kwargs, exc, match):
     args = {"gamma_2": 0, "gamma_3": 1, "m": 8, "seed": 0}
@@ -146,6 +151,18 @@ def test_rd_point_rejects_bad_input(kwargs, exc, match):
     with pytest.raises(exc, match=match):
         rd_point(args.pop("gamma_2"), args.pop("gamma_3"), args.pop("m"), args.pop("seed"),
                  **args)  # fmt: skip
+
+
+def test_rd_point_takes_the_smallest_step_settings():
+    """The other side of the refusals above (seed-22 survivor ``sweep_three_layer.py:239``:
+    ``check_every >= 0`` let 0 through): ``check_every = 1`` checks after every step, and
+    ``max_steps = 0`` trains nothing (the initial loss, no distance moved, not converged)."""
+    still = rd_point(0, 1, 8, 0, check_every=1, max_steps=0)
+    assert still["steps"] == 0 and still["loss"] == still["loss0"] and not still["converged"]
+    assert still["rd_w1"] == still["rd_w2"] == still["rd_a"] == 0.0
+    three = rd_point(0, 1, 8, 0, check_every=1, max_steps=3)
+    assert three["steps"] == 3 and 0 < three["loss"] < three["loss0"] and three["rd_w1"] > 0
+    assert three["settings"]["check_every"] == 1 and three["settings"]["max_steps"] == 3
 
 
 # ---------------------------------------------------------------------------

@@ -212,6 +212,25 @@ def test_gradient_descent_refuses_bad_learning_rates_per_element(lr, message):
         torch_flow.gradient_descent(_xz_model(case), p, lr, [1])
 
 
+def test_gradient_descent_records_a_repeated_step_twice_and_refuses_unsorted_steps():
+    """``record_steps`` is sorted (non-decreasing) and >= 0: a repeated step is recorded
+    twice, the same state, and step 0 is the start (seed-22 survivor ``descent.py:86``:
+    ``diff < 1`` refused a repeat); a decreasing or negative step is refused."""
+    case = xz.case("generic")
+    model, p = _xz_model(case), _xz_params(case)
+    res = torch_flow.gradient_descent(model, p, 0.01, [0, 3, 3, 7])
+    alone = torch_flow.gradient_descent(model, p, 0.01, [3, 7])
+    np.testing.assert_array_equal(res.times.numpy(), [0.0, 0.03, 0.03, 0.07])
+    for k in p:
+        assert torch.equal(res.params[k][0], p[k]), k
+        assert torch.equal(res.params[k][1], res.params[k][2]), k
+        assert torch.equal(res.params[k][2], alone.params[k][0]), k
+        assert torch.equal(res.params[k][3], alone.params[k][1]), k
+    for bad in ([3, 2], [-1, 2]):
+        with pytest.raises(ValueError, match="record_steps must be sorted and >= 0"):
+            torch_flow.gradient_descent(model, p, 0.01, bad)
+
+
 def test_gradient_descent_converges_to_gradient_flow_at_first_order():
     """Forward Euler: global error C lr + O(lr^2).  The fitted log-log slope over lr in
     2^-6 .. 2^-10 (t = 1, ~3 t_c) is 1 to within the O(lr) curvature of the error."""
