@@ -16,9 +16,10 @@ import re
 
 import mpmath
 import numpy as np
+import pytest
 
 from numerics import lazy_width as lw
-from solvable.models import mirror_flow, xu_ziyin
+from solvable.models import mirror_flow, ntg, xu_ziyin
 from solvable.models.kernels import evaluators as kn_evaluators
 from solvable.models.kernels import numeric_checks as kn_checks
 from solvable.verification.confirmations import linearisation as clin
@@ -203,6 +204,28 @@ def test_diagonal_evaluated_fails_when_mpmath_evaluates_at_15_digits(monkeypatch
 
     monkeypatch.setattr(kn_evaluators, "_evaluator", at_15_digits)
     v = kn_checks._diagonal_evaluated(dps=30)  # 30 digits: tolerance 1e-28 (the claim's default)
+    assert v.status == "failed" and v.max_error > FAR, v.detail
+
+
+# ---------------------------------------------------------------------------
+# ntg.reported_constants (mpmath tolerance 10^-(digits - 3); measured 2e-5 of it)
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["kappa_n", "frobenius_constant"])
+def test_ntg_reported_constants_fail_on_a_constant_off_at_the_mpmath_precisions(monkeypatch,
+                                                                                name):  # fmt: skip
+    """kappa_n and C_0 at dps and 2 dps are held to 10^-(digits - 3) relative: a value off
+    by 1e-10 (relative and absolute) there only (float64 untouched) is ~1e7 tolerances at
+    dps = 20 and fails (seed-22 survivor ``ntg.py:823``: ``digits - 3`` made ``digits % 3``, a tolerance
+    of 1e-2 that passed it)."""
+    assert ntg._claim_reported_constants().status == "confirmed"
+    real = getattr(ntg, name)
+
+    def off(X, activation, *, dps=None):
+        v = real(X, activation, dps=dps)
+        return v if dps is None else v * (1 + mpmath.mpf("1e-10")) + mpmath.mpf("1e-10")
+
+    monkeypatch.setattr(ntg, name, off)
+    v = ntg._claim_reported_constants()
     assert v.status == "failed" and v.max_error > FAR, v.detail
 
 

@@ -18,6 +18,7 @@ import pytest
 from solvable.models import kunin
 from solvable.models import linear_node_scaling as lns
 from solvable.models import xu_ziyin as xz
+from solvable.models.kunin import numeric_checks as kunin_checks
 from solvable.models.xu_ziyin import trajectory as xz_trajectory
 
 EPS = float(np.finfo(float).eps)
@@ -306,3 +307,20 @@ def test_xu_ziyin_reported_constants_count_their_comparisons():
     verdict = numeric_claims._reported_constants()
     assert verdict.status == "confirmed"
     assert verdict.detail.startswith(f"{want} comparisons ({len(xz.CASES)} cases")
+
+
+def test_kunin_wide_preconditioner_single_counts_the_pairs_it_compares(monkeypatch):
+    """The claim's detail starts with the number of (case, d) pairs compared; each pair
+    calls ``preconditioner`` once per precision (float64, dps, 2 dps), so the count is a
+    third of the calls (seed-22 survivor ``numeric_checks.py:198``: ``n += 2``)."""
+    calls, real = [], kunin_checks.preconditioner
+
+    def counted(*args, **kwargs):
+        calls.append(kwargs.get("dps"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(kunin_checks, "preconditioner", counted)
+    verdict = kunin_checks._wide_preconditioner_single()
+    assert verdict.status == "confirmed" and len(calls) % 3 == 0 and calls, calls
+    assert calls[:3] == [None, 30, 60]
+    assert verdict.detail.startswith(f"{len(calls) // 3} (case, d) pairs x "), verdict.detail

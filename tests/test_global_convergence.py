@@ -3,6 +3,7 @@ numerics.node_scaling_experiment (monitoring, feature-learning ratios, Section 8
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import time
@@ -19,6 +20,7 @@ from numerics import node_scaling_experiment as ex
 from numerics.node_scaling_experiment import network as ex_network
 from solvable.models import global_convergence as gc
 from solvable.models.global_convergence import numeric_checks as gc_numeric
+from solvable.models.global_convergence import symbolic_checks as gc_symbolic
 from solvable.models.global_convergence import symbols as gc_symbols
 from solvable.verification import theorems
 from solvable.verification.confirmations import global_convergence as gcc
@@ -502,6 +504,21 @@ def test_single_relu_experiment_validation():
         ex.single_relu_experiment(width=0)
     with pytest.raises(TypeError, match="n_test must be an int"):
         ex.single_relu_experiment(n_test=2.5)
+
+
+@pytest.mark.parametrize("factor", [2, sp.Rational(1, 2), sp.Rational(3, 2)])
+def test_weight_bound_derivation_fails_unless_printed_c_is_twice_the_derived(monkeypatch,
+                                                                            factor):  # fmt: skip
+    """``weight_bound_derivation`` proves the printed (c) is exactly 2 times the bound
+    derived from (b) and Markov; a (c) scaled by 2, 1/2 or 3/2 (ratio 4, 1, 3) fails it
+    (seed-22 survivor ``symbolic_checks.py:164``: ``ratio - 2`` made ``ratio % 2``, which
+    proves ratio 4 too)."""
+    assert gc_symbolic._weight_bound_derivation().status == "proved"
+    real = gc_symbolic.theorem_5_1()
+    wrong = dataclasses.replace(real, weight=real.weight * factor)
+    monkeypatch.setattr(gc_symbolic, "theorem_5_1", lambda: wrong)
+    verdict = gc_symbolic._weight_bound_derivation()
+    assert verdict.status == "failed", verdict.detail
 
 
 def test_c1_quadrature_default_fails_on_a_wrong_mpmath_c1(monkeypatch):
