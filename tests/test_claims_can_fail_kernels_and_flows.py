@@ -215,8 +215,8 @@ def test_ntg_reported_constants_fail_on_a_constant_off_at_the_mpmath_precisions(
                                                                                 name):  # fmt: skip
     """kappa_n and C_0 at dps and 2 dps are held to 10^-(digits - 3) relative: a value off
     by 1e-10 (relative and absolute) there only (float64 untouched) is ~1e7 tolerances at
-    dps = 20 and fails (seed-22 survivor ``ntg.py:823``: ``digits - 3`` made ``digits % 3``, a tolerance
-    of 1e-2 that passed it)."""
+    dps = 20 and fails (seed-22 survivor ``ntg.py:823``: ``digits - 3`` made ``digits % 3``,
+    a tolerance of 1e-2 that passed it)."""
     assert ntg._claim_reported_constants().status == "confirmed"
     real = getattr(ntg, name)
 

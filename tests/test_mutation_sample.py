@@ -698,8 +698,7 @@ def test_the_map_and_run_one_select_a_cached_lines_users_end_to_end(tmp_path, ca
     assert (verdict["verdict"], verdict["by"], verdict["killer"]) == ("killed", "assertion", b)
 
 
-def test_the_map_lists_a_test_that_only_reads_a_constant_and_run_one_selects_it(tmp_path,
-                                                                                capsys):  # fmt: skip
+def test_the_map_lists_a_test_that_reads_only_a_constant(tmp_path, capsys):
     """``c`` reads ``demo.LIMIT`` and runs no line under its own context, so coverage never
     names it; the map lists it anyway (from the run's report), and the mutant of ``LIMIT``
     (an import-time line) is run by it as a reader of ``demo`` and killed (seed 22: such a
