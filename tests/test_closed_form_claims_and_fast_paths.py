@@ -569,31 +569,28 @@ def test_the_fast_sample_fills_blocks_of_sample_block_elements(monkeypatch, bloc
     """``SAMPLE_BLOCK`` elements per block of the (times, d) arrays (here d = 3): 300 times
     fit in one block of the default 2^17, and a block of 22 elements holds 7 times (the
     last block the 6 left). The blocks do not change a value (the small-block tests), so a
-    spy on the per-block evaluation of p reads them: a block size computed wrongly (e.g.
-    ``2^17 % d``, 2 times per block) passed every value test (a seed-19 survivor)."""
+    spy on the per-block combination of u and v (two calls per block and index set of units
+    and piece) reads them: a block size computed wrongly (e.g. ``2^17 % d``, 2 times per
+    block) passed every value test (a seed-19 survivor)."""
     from solvable.models.xu_ziyin import trajectory as xz_trajectory
 
     if block is not None:
         monkeypatch.setattr(xz_trajectory, "SAMPLE_BLOCK", block)
-    real = xz_trajectory._lazy_evaluators()
+    real = xz_trajectory._two_terms
     rows: list[int] = []
 
-    class Spy:
-        def __getattr__(self, name):
-            return getattr(real, name)
+    def spy(*args):
+        rows.append(len(args[-2]))  # dst: the block's rows
+        return real(*args)
 
-        def p(self, p0, L):
-            rows.append(len(L))
-            return real.p(p0, L)
-
-    monkeypatch.setattr(xz_trajectory, "_lazy_evaluators", Spy)
+    monkeypatch.setattr(xz_trajectory, "_two_terms", spy)
     c = xz.case("generic")
     traj = xz.closed_form(c.setup, c.u0, c.W0)
     assert len(c.u0) == 3
     times = np.linspace(0.0, 5.0, 300)
     got = traj.sample(times)
     expected = [per_block] * (300 // per_block) + ([300 % per_block] if 300 % per_block else [])
-    sets = len(rows) // len(expected)  # p is evaluated per index set of units, per block
+    sets = len(rows) // len(expected)  # u and v per index set of units, per block
     assert sets >= 1 and sorted(rows) == sorted(expected * sets), rows
     # and the values are the reference engine's
     ref = traj.sample(times, engine="reference")

@@ -21,13 +21,16 @@ import sys
 import threading
 from pathlib import Path
 
+import mpmath
 import numpy as np
 import pytest
+import sympy as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from solvable._core.backends import fill_in_halves
 from solvable.models import xu_ziyin as xz
+from solvable.models.xu_ziyin import evaluators as xz_evaluators
 from solvable.models.xu_ziyin import setups as xz_setups
 from solvable.models.xu_ziyin import trajectory as xz_trajectory
 
@@ -489,3 +492,81 @@ def test_a_non_finite_u_w_f_or_ntk_marks_its_time_for_the_redo(field):
         arr[1] = bad
         marked = xz_trajectory._finite_rows(dataclasses.replace(states, **{field: arr}))
         assert marked.tolist() == [True, False, True], (field, bad)
+
+
+# ---------------------------------------------------------------------------
+# u_t, v_t as functions of time times the units' initial values (unit_forms)
+# ---------------------------------------------------------------------------
+def test_unit_forms_are_the_pieces_of_u_t_and_v_t():
+    """Each piece of ``u_t``, ``v_t`` (with ``p_t``, ``q_t`` in their general pieces) minus
+    its coefficients times the units' initial values simplifies to exactly 0, and ``p_t^2``,
+    ``q_t^2`` are the squares' coefficients times ``p0^2``, ``q0^2``: the fast sample's
+    arithmetic is the sympy source's (a proof, not a sample of points)."""
+    S = xz.symbolic()
+    st_ = S.stable
+    forms = xz_evaluators.unit_forms()
+    c = forms.coefficients
+    general = {st_["p_t"]: S.p0 * sp.exp(S.ell / 2), st_["q_t"]: S.q0 * sp.exp(-S.ell / 2)}
+    (u1, cond), (u2, _) = st_["u_t"].args
+    (v1, _), (v2, _) = st_["v_t"].args
+    assert cond == (sp.Abs(S.ell) <= 1) and forms.condition == cond
+    residuals = [
+        u1 - (c[0] * S.u0 + c[1] * S.v0),
+        v1 - (c[2] * S.u0 + c[3] * S.v0),
+        u2.xreplace(general) - (c[4] * S.p0 + c[5] * S.q0),
+        v2.xreplace(general) - (c[6] * S.p0 + c[7] * S.q0),
+        general[st_["p_t"]] ** 2 - forms.squares[0] * S.p0**2,
+        general[st_["q_t"]] ** 2 - forms.squares[1] * S.q0**2,
+    ]
+    assert [sp.simplify(r) for r in residuals] == [0] * 6
+    assert all(not e.has(S.u0, S.v0, S.p0, S.q0, S.t) for e in (*c, *forms.squares))
+
+
+_ZERO_OR = st.just(0.0) | st.floats(-3, 3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    ell=st.floats(-30, 30) | st.sampled_from([math.inf, -math.inf]),
+    u0=_ZERO_OR,
+    v0=_ZERO_OR,
+    p0=_ZERO_OR,
+    q0=_ZERO_OR,
+    rates=st.tuples(st.floats(0.1, 4), st.floats(0.1, 4)),
+    rho=st.floats(0.1, 4),
+)
+def test_unit_values_equal_the_piecewise_source_at_two_precisions(ell, u0, v0, p0, q0, rates,
+                                                                   rho):  # fmt: skip
+    """``_unit_values`` (float64, and mpmath at 40 digits) against ``u_t``, ``v_t`` of the
+    sympy source evaluated by sympy at 40 digits, at one unit, over both pieces (|ell| <= 1
+    and > 1, and ell = +-inf, where a term of p0 = 0 or q0 = 0 is 0, not 0 x inf) and
+    exact zeros (the pieces read u0, v0 and p0, q0 as independent symbols): float64 to 8
+    ulps of the magnitudes of the terms (a few roundings each), mpmath to 1e-35 of them;
+    an infinite ell exactly (each value is 0 or infinite)."""
+    S = xz.symbolic()
+    eta_u, eta_w = rates
+    at = {S.u0: u0, S.v0: v0, S.p0: p0, S.q0: q0, S.eta_u: eta_u, S.eta_w: eta_w, S.rho: rho}
+    exact_at = {k: sp.Float(v, 60) for k, v in at.items()}
+    exact_at[S.ell] = sp.Float(ell, 60) if math.isfinite(ell) else sp.oo * int(np.sign(ell))
+    exact = [sp.N(S.stable[n].xreplace(exact_at), 40) for n in ("u_t", "v_t")]
+    scale = (abs(u0) + abs(v0) + abs(p0) + abs(q0)) * math.exp(abs(ell) / 2) * max(
+        1, rho, 1 / rho) * max(eta_u, eta_w, 1 / eta_u, 1 / eta_w)  # fmt: skip
+    for dps, tol in ((None, 8 * 2.0**-52), (40, 1e-35)):
+        ev = xz_evaluators._evaluators("numpy" if dps is None else "mpmath")
+        with mpmath.workdps(dps or 15), np.errstate(all="ignore"):
+            conv = float if dps is None else mpmath.mpf
+            ells = np.array([conv(ell)], dtype=float if dps is None else object)
+            first = np.asarray(ev.unit_piece(ells), dtype=bool)
+            coef = [
+                np.asarray(cc)
+                for cc in ev.unit_coefficients(ells, conv(eta_u), conv(eta_w), conv(rho))
+            ]
+            units = [np.array([[conv(v)]], dtype=ells.dtype) for v in (u0, v0, p0, q0)]
+            u, v = xz_trajectory._unit_values(first, coef, *units)
+        with mpmath.workdps(50):
+            for got, want in zip((u[0, 0], v[0, 0]), exact, strict=True):
+                if not math.isfinite(ell):
+                    assert float(got) == float(want), (dps, got, want)
+                    continue
+                err = abs(mpmath.mpf(got) - mpmath.mpf(str(want)))
+                assert err <= tol * scale + mpmath.mpf(10) ** -300, (dps, got, want)

@@ -46,14 +46,14 @@ MUTANTS = [
         claims=[],
     ),
     dict(
-        name="xu_ziyin.fast_sum_q_into_sp2",
+        name="xu_ziyin.fast_zero_flag_of_q_from_p",
         seed="001",
         backend="numpy",
         file=XZ + "trajectory.py",
-        old="                        q.sum(axis=1, out=sq2[b0 - c0 : b1 - c0])\n",
-        new="                        q.sum(axis=1, out=sp2[b0 - c0 : b1 - c0])\n",
-        why="sum_i q_i(t)^2 written over sum_i p_i(t)^2 (a copy-paste slip in the block loop): "
-        "f, the NTK and the alignment from the wrong unit sums",
+        old="((c[4], p0, zp, c[5], q0, zq), (c[6], p0, zp, c[7], q0, zq))",
+        new="((c[4], p0, zp, c[5], q0, zq), (c[6], p0, zp, c[7], q0, zp))",
+        why="v_t's q-term takes the p0 = 0 flag (a copy-paste slip in the block loop): on the "
+        "units where exactly one of p0, q0 is 0, v(t) drops its q-term or adds 0 x inf",
         tests=[SCALE],
         claims="xu_ziyin.theorem_1_oracle",
     ),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -48,7 +49,9 @@ class _Evaluators:
     residual: Callable[..., Any]
     p: Callable[..., Any]
     q: Callable[..., Any]
-    neuron: Callable[..., tuple[Any, Any]]
+    unit_piece: Callable[..., Any]
+    unit_coefficients: Callable[..., tuple[Any, ...]]
+    unit_squares: Callable[..., tuple[Any, Any]]
     pq: Callable[..., tuple[Any, Any]]
     alignment: Callable[..., Any]
     f: Callable[..., Any]
@@ -86,7 +89,7 @@ def _sources() -> dict[str, tuple[tuple[sp.Symbol, ...], Any, bool]]:
     )  # fmt: skip
     sums = (S.Sp, S.Sq, S.R, S.y, S.gamma, S.rho, S.eta_u, S.eta_w)
     align_args = (S.f0, S.Lam, S.ell, S.P, S.Q, S.y, S.eta_u, S.eta_w, S.gamma, S.rho)
-    neuron_args = (S.u0, S.v0, S.p0, S.q0, S.ell, S.eta_u, S.eta_w, S.rho)
+    forms = unit_forms()
     return {
         "constants": (params, const_exprs, False),
         # the reported constants (alpha_+, alpha_-, t_c, alpha') from the same eight scalars
@@ -95,12 +98,65 @@ def _sources() -> dict[str, tuple[tuple[sp.Symbol, ...], Any, bool]]:
         "residual": ((S.D, S.N, S.M, S.f0, S.y, S.t), st["residual"], True),
         "p": ((S.p0, S.ell), st["p_t"], True),
         "q": ((S.q0, S.ell), st["q_t"], True),
-        "neuron": (neuron_args, (st["u_t"], st["v_t"]), True),
+        # u_t, v_t as functions of time times the units' initial values (unit_forms)
+        "unit_piece": ((S.ell,), forms.condition, True),
+        "unit_coefficients": ((S.ell, S.eta_u, S.eta_w, S.rho), forms.coefficients, True),
+        "unit_squares": ((S.ell,), forms.squares, True),
         "pq": ((S.u, S.v, S.eta_u, S.eta_w, S.rho), (S.paper["p"], S.paper["q"]), True),
         "alignment": (align_args, st["alignment"].subs(S.F, st["F_of_f"]), True),
         "f": (sums, st["f"], True),
         "ntk": ((S.Sp, S.Sq, S.gamma, S.rho), st["ntk"], True),
     }
+
+
+@dataclass(frozen=True)
+class UnitForms:
+    """``u_t`` and ``v_t`` of ``symbolic().stable`` (eq. (13) with (8), (9)) written as
+    functions of time times the units' initial values: where ``condition`` holds (the first
+    pieces, ``|ell| <= 1``), ``u_t = c[0] u0 + c[1] v0`` and ``v_t = c[2] u0 + c[3] v0``;
+    elsewhere ``u_t = c[4] p0 + c[5] q0`` and ``v_t = c[6] p0 + c[7] q0``, a term whose
+    ``p0`` or ``q0`` is 0 being 0 (as the Piecewise ``p_t``, ``q_t``: no ``0 * inf``).
+    ``c`` = ``coefficients``, each a function of ``ell`` and the rates alone, so that a
+    sample evaluates them once per time, not per time and unit."""
+
+    condition: sp.Basic
+    coefficients: tuple[sp.Expr, ...]
+    squares: tuple[sp.Expr, sp.Expr]
+    """The coefficients of ``p0^2`` in ``p_t^2`` and of ``q0^2`` in ``q_t^2`` (second
+    pieces): ``sum_i p_i(t)^2`` is the first times ``sum_i p_i(0)^2`` (0 where that sum is
+    0, as each ``p_t`` is), a function of time alone."""
+
+
+@functools.cache
+def unit_forms() -> UnitForms:
+    """The coefficients of :class:`UnitForms`, read off ``u_t`` and ``v_t`` by sympy (not
+    typed again), each decomposition checked: the residual ``piece - sum c x`` expands to
+    exactly 0 (``tests/test_closed_form_scale.py`` proves it again)."""
+    S = symbolic()
+    st = S.stable
+    (u_first, cond), (u_second, _) = st["u_t"].args
+    (v_first, v_cond), (v_second, _) = st["v_t"].args
+    if cond != v_cond:
+        raise RuntimeError(f"u_t and v_t change piece at different times: {cond}, {v_cond}")
+    general = {st["p_t"]: st["p_t"].args[-1].expr, st["q_t"]: st["q_t"].args[-1].expr}
+    coefficients: list[sp.Expr] = []
+    for piece, units in ((u_first, (S.u0, S.v0)), (v_first, (S.u0, S.v0)),
+                         (u_second.xreplace(general), (S.p0, S.q0)),
+                         (v_second.xreplace(general), (S.p0, S.q0))):  # fmt: skip
+        expanded = sp.expand(piece)
+        cs = [expanded.coeff(x) for x in units]
+        if any(c.has(*units) for c in cs) or sp.expand(expanded - sum(
+                c * x for c, x in zip(cs, units, strict=True))) != 0:  # fmt: skip
+            raise RuntimeError(f"{piece} is not linear in {units}")
+        coefficients += cs
+    squares = []
+    for name, x in (("p_t", S.p0), ("q_t", S.q0)):
+        square = sp.expand(general[st[name]] ** 2)
+        c = square.coeff(x**2)
+        if c.has(x) or sp.expand(square - c * x**2) != 0:
+            raise RuntimeError(f"{name}^2 = {square} is not a multiple of {x}^2")
+        squares.append(c)
+    return UnitForms(cond, tuple(coefficients), (squares[0], squares[1]))
 
 
 @functools.cache

@@ -249,12 +249,15 @@ class Trajectory:
     def _fill(self, tt: np.ndarray, out: States) -> bool:
         """The float64 states at the times ``tt`` written into ``out`` (checked shapes): the
         arithmetic of :meth:`_evaluate` (``dps=None``), elementwise, in chunks of
-        :data:`TIME_CHUNK` times (the functions of time alone: ell, the residual, then f,
-        the NTK, the alignment, alpha, each on the chunk's ``(times,)`` vector) and, within
-        a chunk, blocks of :data:`SAMPLE_BLOCK` elements (u, p, q, v ``(times, d)`` and W),
-        each unit's pieces chosen once per index set (the units where ``p_i(0) = 0``, ...)
-        and per block (``|ell| <= 1``).  ``False`` (``out`` partly written) where u, W, f or
-        the NTK is not finite: the caller evaluates in mpmath."""
+        :data:`TIME_CHUNK` times (the functions of time alone: ell, the coefficients of
+        :func:`~solvable.models.xu_ziyin.evaluators.unit_forms`, the residual, the sums of
+        squares, then f, the NTK, the alignment, alpha, each on the chunk's ``(times,)``
+        vector) and, within a chunk, blocks of :data:`SAMPLE_BLOCK` elements (u, v
+        ``(times, d)`` and W): u and v as coefficients of time times the units' initial
+        values (two products and a sum per entry, :func:`_two_terms`), the piece chosen
+        once per index set of units (where ``p_i(0) = 0``, ...) and per block (``|ell| <=
+        1``).  ``False`` (``out`` partly written) where u, W, f or the NTK is not finite:
+        the caller evaluates in mpmath."""
         ev = _lazy_evaluators()
         k = self._data
         T, d = len(tt), len(k["u0"])
@@ -272,10 +275,10 @@ class Trajectory:
             unit_args = (k["u0"], k["v0"], k["p0"], k["q0"])
             units = [
                 (cols, *(a[None, cols] for a in unit_args))
-                for cols in _uniform_sets([c(*unit_args) for c in _conditions("units")], d)
+                for cols in _uniform_sets([c(*unit_args) for c in _unit_conditions()], d)
             ]  # fmt: skip
-            time_conditions = _conditions("times")
             wp_max, x_max = float(np.max(np.abs(W_perp))), float(np.max(np.abs(x)))
+            sums0 = _initial_sums(k["p0"], k["q0"])
             W_flat, W_perp_flat = out.W.reshape(T, d * d0), W_perp.reshape(d * d0)
             unit_of, x_tiled = np.repeat(np.arange(d), d0), np.tile(x, d)
 
@@ -283,33 +286,38 @@ class Trajectory:
                 """The times ``start:stop`` (the halves cut at a multiple of ``n_b``, so that
                 small outputs split evenly) in chunks of ``n_c`` from ``start``, with their
                 own scratch; False where u or W is not finite."""
-                p_b, q_b, v_b = np.empty((n_b, d)), np.empty((n_b, d)), np.empty((n_b, d))
-                sp2, sq2 = np.empty(min(n_c, T)), np.empty(min(n_c, T))
+                v_b, tmp_b = np.empty((n_b, d)), np.empty((n_b, d))
                 for c0 in range(start, stop, n_c):
                     c1 = min(c0 + n_c, stop)
                     tc = tt[c0:c1]
                     ell = _full(ev.ell(k["D"], k["G"], k["N"], k["M"], tc), c1 - c0)
-                    # a code per time of the time conditions (|ell| <= 1)
-                    time_code = _condition_code([c(ell) for c in time_conditions], c1 - c0)
+                    first = _full(ev.unit_piece(ell), c1 - c0).astype(bool)  # |ell| <= 1
+                    coef = [_full(c, c1 - c0) for c in ev.unit_coefficients(ell, eta_u, eta_w,
+                                                                            rho)]  # fmt: skip
                     for b0 in range(c0, c1, n_b):
                         b1 = min(b0 + n_b, c1)
                         n = b1 - b0
-                        L = ell[b0 - c0 : b1 - c0, None]
-                        p, q, u, v = p_b[:n], q_b[:n], out.u[b0:b1], v_b[:n]
-                        code = time_code[b0 - c0 : b1 - c0]
-                        times = [slice(None)] if code[0] == code[-1] and (code == code[0]).all() \
-                            else [np.flatnonzero(code == c) for c in np.unique(code)]  # fmt: skip
+                        u, v = out.u[b0:b1], v_b[:n]
+                        fb = first[b0 - c0 : b1 - c0]
+                        if fb.all() or not fb.any():  # one piece for the whole block
+                            times = [(slice(None), bool(fb[0]))]
+                        else:
+                            times = [(np.flatnonzero(fb), True), (np.flatnonzero(~fb), False)]
+                        cb = [c[b0 - c0 : b1 - c0] for c in coef]
                         for cols, u0, v0, p0, q0 in units:
-                            p[:, cols] = ev.p(p0, L)
-                            q[:, cols] = ev.q(q0, L)
-                            for rows in times:
+                            zp, zq = bool(p0[0, 0] == 0), bool(q0[0, 0] == 0)
+                            for rows, is_first in times:
+                                c = [a[rows, None] for a in cb]
+                                terms = _unit_terms(c, is_first, u0, v0, p0, q0, zp, zq)
                                 at = _cross(rows, cols, n, d)
-                                u[at], v[at] = ev.neuron(u0, v0, p0, q0, L[rows], eta_u, eta_w,
-                                                         rho)  # fmt: skip
-                        np.multiply(p, p, out=p)
-                        p.sum(axis=1, out=sp2[b0 - c0 : b1 - c0])
-                        np.multiply(q, q, out=q)
-                        q.sum(axis=1, out=sq2[b0 - c0 : b1 - c0])
+                                if isinstance(at[0], slice) and isinstance(at[1], slice):
+                                    for dst, term in zip((u, v), terms, strict=True):
+                                        _two_terms(*term, dst, tmp_b[:n])
+                                else:  # some of the rows or units: into new arrays
+                                    for dst, term in zip((u, v), terms, strict=True):
+                                        shape = (len(c[0]), u0.shape[1])
+                                        dst[at] = _two_terms(*term, np.empty(shape),
+                                                             np.empty(shape))  # fmt: skip
                         if not math.isfinite(max(u.max(), -u.min())):  # max, min propagate nan
                             return False
                         # eq. (14) as in _evaluate: W(t) = W_perp + (v(t) / |x|^2) x^T, in
@@ -323,14 +331,18 @@ class Trajectory:
                         bounded = wp_max + max(v.max(), -v.min()) * x_max <= 1e308
                         for w0 in range(0, n, n_w):
                             W = W_flat[b0 + w0 : b0 + min(w0 + n_w, n)]
-                            np.take(v[w0 : w0 + n_w], unit_of, axis=1, out=W)  # v_i, d0 times
-                            np.multiply(W, x_tiled, out=W)
+                            if d0 == 1:  # W = v x_0 + W_perp: no copy of v is needed
+                                np.multiply(v[w0 : w0 + n_w], x_tiled, out=W)
+                            else:  # v_i, d0 times (mode "clip": the indices are valid,
+                                # and take buffers its output under the default "raise")
+                                np.take(v[w0 : w0 + n_w], unit_of, axis=1, out=W, mode="clip")
+                                np.multiply(W, x_tiled, out=W)
                             np.add(W_perp_flat, W, out=W)
                             if not (bounded or np.isfinite(W).all()):
                                 return False
                     # the functions of time of the chunk, from its sums of squares
                     r = ev.residual(k["D"], k["N"], k["M"], k["f0"], k["y"], tc)
-                    S_p, S_q = sp2[: c1 - c0], sq2[: c1 - c0]
+                    S_p, S_q = _unit_sums(ev.unit_squares(ell), sums0, c1 - c0)
                     f = ev.f(S_p, S_q, r, y, gamma, rho, eta_u, eta_w)
                     out.f[c0:c1] = f
                     out.ntk[c0:c1] = ev.ntk(S_p, S_q, gamma, rho)
@@ -339,7 +351,8 @@ class Trajectory:
                     np.exp(ell, out=out.alpha[c0:c1])
                 return True
 
-            _ = ev.p, ev.q, ev.neuron, ev.ell, ev.residual, ev.f, ev.ntk, ev.alignment
+            _ = ev.unit_piece, ev.unit_coefficients, ev.unit_squares, ev.ell, ev.residual
+            _ = ev.f, ev.ntk, ev.alignment
             # (generated here, not by two threads at once)
             if not all(fill_in_halves(chunks, T, n_b, T * d * d0, PARALLEL_SAMPLE)):
                 return False
@@ -359,18 +372,16 @@ class Trajectory:
             with np.errstate(all="ignore"):
                 ell = ev.ell(k["D"], k["G"], k["N"], k["M"], tt)
                 r = ev.residual(k["D"], k["N"], k["M"], k["f0"], k["y"], tt)
-                L = ell[:, None]
-                p = ev.p(k["p0"][None, :], L)
-                q = ev.q(k["q0"][None, :], L)
-                u, v = ev.neuron(
-                    k["u0"][None, :], k["v0"][None, :], k["p0"][None, :], k["q0"][None, :],
-                    L, k["eta_u"], k["eta_w"], k["rho"],
-                )  # fmt: skip
+                n = len(tt)
+                first = np.asarray(_full_any(ev.unit_piece(ell), n), dtype=bool)
+                coef = ev.unit_coefficients(ell, k["eta_u"], k["eta_w"], k["rho"])
+                u, v = _unit_values(first, [_full_any(c, n) for c in coef],
+                                    *(k[n][None, :] for n in ("u0", "v0", "p0", "q0")))  # fmt: skip
                 # eq. (14) as W(t) = W0 (I - x x^T/|x|^2) + v(t) x^T/|x|^2: the part of W
                 # orthogonal to x never changes, the rest is v(t) = W(t) x (no cancellation
                 # when W(t) x -> 0; for d0 = 1 the projector is exactly 0)
                 W = k["W_perp"][None, :, :] + (v / k["x2"])[:, :, None] * k["x"][None, None, :]
-                sp2, sq2 = (p * p).sum(axis=1), (q * q).sum(axis=1)
+                sp2, sq2 = _unit_sums(ev.unit_squares(ell), _initial_sums(k["p0"], k["q0"]), n)
                 g, rho = k["gamma"], k["rho"]
                 f = ev.f(sp2, sq2, r, k["y"], g, rho, k["eta_u"], k["eta_w"])
                 K = ev.ntk(sp2, sq2, g, rho)
@@ -414,7 +425,7 @@ start costs more than they save.  Measured on the 2-core EPYC (issue 17,
 
 SAMPLE_BLOCK = 2**17
 """Elements per block of times of the float64 :meth:`Trajectory.sample` (at least one time
-per block), for W and for each ``(times, d)`` array (u, v, p, q) alike: 1 MiB of float64,
+per block), for W and for each ``(times, d)`` array (u, v) alike: 1 MiB of float64,
 the size of one core's L2 cache here (AMD EPYC, 1 MiB L2 per core), so that a block of W
 written into the output is still in cache when ``W_perp`` is added to it.  The ``(times,
 d)`` blocks are ``d0`` times longer in time than W's (the per-block Python cost of the
@@ -479,6 +490,13 @@ def _float_times(ts: tuple[Number, ...] | np.ndarray) -> np.ndarray:
     return np.array([conv(t) for t in ts], dtype=float)
 
 
+def _full_any(a: Any, n: int) -> np.ndarray:
+    """A function of time as an ``(n,)`` array of its own dtype (float64, or mpmath
+    objects)."""
+    a = np.asarray(a)
+    return np.broadcast_to(a, (n,)) if a.ndim == 0 else a
+
+
 def _full(a: Any, n: int) -> np.ndarray:
     """A function of time as a float64 ``(n,)`` array (a lazy Piecewise whose one piece is
     a constant returns the scalar)."""
@@ -486,27 +504,83 @@ def _full(a: Any, n: int) -> np.ndarray:
 
 
 @functools.cache
-def _conditions(kind: str) -> tuple[Callable[..., Any], ...]:
+def _unit_conditions() -> tuple[Callable[..., Any], ...]:
     """The generated numpy evaluators of the Piecewise conditions of the per-unit
-    evaluators (``p``, ``q``, ``neuron``) that depend on the units alone (``kind="units"``:
-    arguments ``(u0, v0, p0, q0)``, e.g. ``p0 == 0``) or on ``ell`` alone (``"times"``:
-    argument ``ell``, e.g. ``|ell| <= 1``): the fast path groups units and times by their
-    values, so that within a group each condition is constant and :func:`_lazy_select`
-    evaluates one piece.  A condition of any other kind is left to ``_lazy_select``."""
+    evaluators (``p``, ``q``) that depend on the units alone (arguments ``(u0, v0, p0,
+    q0)``, e.g. ``p0 == 0``): the fast path groups units by their values, so that within a
+    group each condition is constant and :func:`_lazy_select` evaluates one piece (and
+    :func:`_two_terms` knows which of ``p0``, ``q0`` is 0).  A condition of any other kind
+    is left to ``_lazy_select``."""
     S = symbolic()
-    args = {"units": (S.u0, S.v0, S.p0, S.q0), "times": (S.ell,)}[kind]
+    args = (S.u0, S.v0, S.p0, S.q0)
     sources = _sources()
     found: list[Any] = []
-    for name in ("p", "q", "neuron"):
-        exprs = sources[name][1]
-        for e in exprs if isinstance(exprs, tuple) else (exprs,):
-            for pw in e.atoms(sp.Piecewise):
-                for _piece, c in pw.args:
-                    free = c.free_symbols
-                    if free and free <= set(args) and c not in found:
-                        found.append(c)
+    for name in ("p", "q"):
+        for pw in sources[name][1].atoms(sp.Piecewise):
+            for _piece, c in pw.args:
+                free = c.free_symbols
+                if free and free <= set(args) and c not in found:
+                    found.append(c)
     found.sort(key=sp.default_sort_key)
     return tuple(generate(args, c, "numpy") for c in found)
+
+
+def _unit_terms(c: list[Any], first: bool, u0: Any, v0: Any, p0: Any, q0: Any, zp: bool,
+                zq: bool) -> tuple[tuple[Any, ...], tuple[Any, ...]]:  # fmt: skip
+    """The arguments of :func:`_two_terms` for u and for v in one piece (``first``: the
+    pieces of ``|ell| <= 1``): coefficients ``c`` (columns of times), the units' initial
+    values (rows) and whether each is 0 (``zp``: ``p0 = 0`` on these units)."""
+    if first:
+        return ((c[0], u0, False, c[1], v0, False), (c[2], u0, False, c[3], v0, False))
+    return ((c[4], p0, zp, c[5], q0, zq), (c[6], p0, zp, c[7], q0, zq))
+
+
+def _two_terms(ca: Any, xa: Any, za: bool, cb: Any, xb: Any, zb: bool, dst: np.ndarray,
+               tmp: np.ndarray) -> np.ndarray:  # fmt: skip
+    """``dst = (0 if za else ca xa) + (0 if zb else cb xb)`` (``c``: a column of times,
+    ``x``: a row of units), the operations of :func:`_unit_values` on the same numbers (a
+    zero term as the 0.0 it selects), written in place: the fast path's u, v of a block."""
+    if za and zb:
+        dst.fill(0.0)
+    elif za:
+        np.add(0.0, np.multiply(cb, xb, out=dst), out=dst)
+    elif zb:
+        np.add(np.multiply(ca, xa, out=dst), 0.0, out=dst)
+    else:
+        np.add(np.multiply(ca, xa, out=dst), np.multiply(cb, xb, out=tmp), out=dst)
+    return dst
+
+
+def _initial_sums(p0: np.ndarray, q0: np.ndarray) -> tuple[Any, Any]:
+    """``sum_i p_i(0)^2`` and ``sum_i q_i(0)^2`` (float64 or mpmath; one function for both
+    paths of :meth:`Trajectory.sample`, so that they sum in the same order)."""
+    return np.sum(p0 * p0), np.sum(q0 * q0)
+
+
+def _unit_sums(squares: tuple[Any, Any], sums0: tuple[Any, Any], n: int) -> tuple[Any, Any]:
+    """``sum_i p_i(t)^2`` and ``sum_i q_i(t)^2`` at ``n`` times: the coefficients of
+    :func:`~solvable.models.xu_ziyin.evaluators.unit_forms` (``squares``, functions of time)
+    times the initial sums; 0 where an initial sum is 0 (each ``p_t`` is 0 there, also where
+    its coefficient is infinite)."""
+    return tuple(np.zeros(n) if s0 == 0 else _full_any(c, n) * s0
+                 for c, s0 in zip(squares, sums0, strict=True))  # fmt: skip
+
+
+def _unit_values(first: np.ndarray, c: list[Any], u0: Any, v0: Any, p0: Any,
+                 q0: Any) -> tuple[Any, Any]:  # fmt: skip
+    """u(t), v(t) of every unit (``(T, d)``) from the coefficients of
+    :func:`~solvable.models.xu_ziyin.evaluators.unit_forms` at each time (``c``, each
+    ``(T,)``) and the units' initial values (each ``(1, d)``): the first pieces where
+    ``first``, else the second, a term whose ``p0`` or ``q0`` is 0 being 0.  float64 or
+    mpmath object arrays alike."""
+    c = [np.asarray(a)[:, None] for a in c]
+
+    def term(ci: Any, x: Any) -> Any:  # 0 where x = 0, as the Piecewise p_t, q_t
+        return np.where(x == 0, 0.0, ci * x)
+
+    u = np.where(first[:, None], c[0] * u0 + c[1] * v0, term(c[4], p0) + term(c[5], q0))
+    v = np.where(first[:, None], c[2] * u0 + c[3] * v0, term(c[6], p0) + term(c[7], q0))
+    return u, v
 
 
 def _condition_code(values: list[Any], n: int) -> np.ndarray:
