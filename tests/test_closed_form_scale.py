@@ -537,12 +537,12 @@ _ZERO_OR = st.just(0.0) | st.floats(-3, 3)
 )
 def test_unit_values_equal_the_piecewise_source_at_two_precisions(ell, u0, v0, p0, q0, rates,
                                                                    rho):  # fmt: skip
-    """``_unit_values`` (float64, and mpmath at 40 digits) against ``u_t``, ``v_t`` of the
-    sympy source evaluated by sympy at 40 digits, at one unit, over both pieces (|ell| <= 1
-    and > 1, and ell = +-inf, where a term of p0 = 0 or q0 = 0 is 0, not 0 x inf) and
-    exact zeros (the pieces read u0, v0 and p0, q0 as independent symbols): float64 to 8
-    ulps of the magnitudes of the terms (a few roundings each), mpmath to 1e-35 of them;
-    an infinite ell exactly (each value is 0 or infinite)."""
+    """``_unit_value`` for u and v (float64, and mpmath at 40 digits) against ``u_t``,
+    ``v_t`` of the sympy source evaluated by sympy at 40 digits, at one unit, over both
+    pieces (|ell| <= 1 and > 1, and ell = +-inf, where a term of p0 = 0 or q0 = 0 is 0, not
+    0 x inf) and exact zeros (the pieces read u0, v0 and p0, q0 as independent symbols):
+    float64 to 8 ulps of the magnitudes of the terms (a few roundings each), mpmath to
+    1e-35 of them; an infinite ell exactly (each value is 0 or infinite)."""
     S = xz.symbolic()
     eta_u, eta_w = rates
     at = {S.u0: u0, S.v0: v0, S.p0: p0, S.q0: q0, S.eta_u: eta_u, S.eta_w: eta_w, S.rho: rho}
@@ -562,7 +562,8 @@ def test_unit_values_equal_the_piecewise_source_at_two_precisions(ell, u0, v0, p
                 for cc in ev.unit_coefficients(ells, conv(eta_u), conv(eta_w), conv(rho))
             ]
             units = [np.array([[conv(v)]], dtype=ells.dtype) for v in (u0, v0, p0, q0)]
-            u, v = xz_trajectory._unit_values(first, coef, *units)
+            u, v = (xz_trajectory._unit_value(first, [coef[i] for i in terms], tuple(units))
+                    for terms in (xz_trajectory._U_TERMS, xz_trajectory._V_TERMS))  # fmt: skip
         with mpmath.workdps(50):
             for got, want in zip((u[0, 0], v[0, 0]), exact, strict=True):
                 if not math.isfinite(ell):
@@ -570,3 +571,39 @@ def test_unit_values_equal_the_piecewise_source_at_two_precisions(ell, u0, v0, p
                     continue
                 err = abs(mpmath.mpf(got) - mpmath.mpf(str(want)))
                 assert err <= tol * scale + mpmath.mpf(10) ** -300, (dps, got, want)
+
+
+_MAGNITUDES = st.floats(-300, 300).map(lambda e: 10.0**e) | st.just(0.0)
+
+
+@settings(max_examples=80, deadline=None, report_multiple_bugs=False)
+@given(
+    coefficients=st.lists(st.tuples(*[_MAGNITUDES] * 4, st.booleans()), min_size=1, max_size=6),
+    units=st.lists(st.tuples(*[_MAGNITUDES] * 4), min_size=1, max_size=5),
+    signs=st.integers(0, 2**30),
+)
+def test_magnitude_bounds_every_entry_the_fast_path_makes(coefficients, units, signs):
+    """``_magnitude`` bounds every finite entry ``_two_terms`` makes from the same
+    coefficients and units, in either piece, whatever the signs (the fast sample skips its
+    check of each entry where this bound is below 1e308): a bound that forgets a term, or
+    that is smaller than an entry, would let an overflow through unseen."""
+    rng = np.random.default_rng(signs)
+    c = np.array([row[:4] for row in coefficients]) * rng.choice(
+        [-1.0, 1.0], (len(coefficients), 4)
+    )
+    first = np.array([row[4] for row in coefficients])
+    x = np.array(units).T * rng.choice([-1.0, 1.0], (4, len(units)))  # (4, k)
+    mags = [float(np.max(np.abs(r))) for r in x]
+    with np.errstate(all="ignore"):  # as inside the fast sample
+        bound = xz_trajectory._magnitude(first, list(c.T), mags)
+        for t in range(len(first)):
+            ca, xa, _, cb, xb, _ = xz_trajectory._piece_terms(
+                [c[t : t + 1, j : j + 1] for j in range(4)], bool(first[t]),
+                tuple(r[None, :] for r in x), False, False)  # fmt: skip
+            got = xz_trajectory._two_terms(
+                ca, xa, False, cb, xb, False, np.empty((1, len(units))), np.empty((1, len(units)))
+            )
+            finite = got[np.isfinite(got)]
+            assert not finite.size or np.max(np.abs(finite)) <= bound, (t, got, bound)
+            if bound <= 1e308:
+                assert np.isfinite(got).all(), (t, got, bound)

@@ -38,10 +38,23 @@ MUTANTS = [
         seed="001",
         backend="numpy",
         file=XZ + "trajectory.py",
-        old="                bounded = wp_max + max(v.max(), -v.min()) * x_max <= 1e308\n",
-        new="                bounded = True\n",
+        old="w_ok = (v_max if direct else wp_max + v_max / x2 * x_max) <= 1e308\n",
+        new="w_ok = True\n",
         why="the bound that spares looking at each entry of W taken for granted: an infinite W "
         "is returned instead of the mpmath re-evaluation",
+        tests=[SCALE],
+        claims=[],
+    ),
+    dict(
+        name="xu_ziyin.fast_u_bound_without_the_second_term",
+        seed="001",
+        backend="numpy",
+        file=XZ + "trajectory.py",
+        old="    a = np.abs(c[0]) * mags[0] + np.abs(c[1]) * mags[1]\n",
+        new="    a = np.abs(c[0]) * mags[0]\n",
+        why="the bound of |u| (and of W) in the first pieces forgets the v0 term: an entry that "
+        "overflows where only the v0 term is large is taken as finite, an infinite u returned "
+        "instead of the mpmath re-evaluation",
         tests=[SCALE],
         claims=[],
     ),
@@ -50,10 +63,11 @@ MUTANTS = [
         seed="001",
         backend="numpy",
         file=XZ + "trajectory.py",
-        old="((c[4], p0, zp, c[5], q0, zq), (c[6], p0, zp, c[7], q0, zq))",
-        new="((c[4], p0, zp, c[5], q0, zq), (c[6], p0, zp, c[7], q0, zp))",
-        why="v_t's q-term takes the p0 = 0 flag (a copy-paste slip in the block loop): on the "
-        "units where exactly one of p0, q0 is 0, v(t) drops its q-term or adds 0 x inf",
+        old="    return (c[2], units[2], zp, c[3], units[3], zq)\n",
+        new="    return (c[2], units[2], zp, c[3], units[3], zp)\n",
+        why="the q-term of the second pieces of u_t, v_t takes the p0 = 0 flag (a copy-paste "
+        "slip): on the units where exactly one of p0, q0 is 0, u(t) and W(t) drop their "
+        "q-term or add 0 x inf",
         tests=[SCALE],
         claims="xu_ziyin.theorem_1_oracle",
     ),

@@ -281,6 +281,14 @@ class Trajectory:
             sums0 = _initial_sums(k["p0"], k["q0"])
             W_flat, W_perp_flat = out.W.reshape(T, d * d0), W_perp.reshape(d * d0)
             unit_of, x_tiled = np.repeat(np.arange(d), d0), np.tile(x, d)
+            # d0 = 1: W = v x^T / |x|^2 straight from the coefficients (see _unit_value)
+            direct = d0 == 1
+            w_units = [(a * x[0])[None, :] for a in unit_args]
+            if direct:  # each index set of units also with its values times x_0
+                units = [(*e, *(w[:, e[0]] for w in w_units)) for e in units]
+            # the largest |u0|, |v0|, |p0|, |q0| (and times x_0), for the bounds of u and W
+            mags = [float(np.max(np.abs(a))) for a in unit_args]
+            w_mags = [float(np.max(np.abs(w))) for w in w_units]
 
             def chunks(start: int, stop: int) -> bool:
                 """The times ``start:stop`` (the halves cut at a multiple of ``n_b``, so that
@@ -294,51 +302,62 @@ class Trajectory:
                     first = _full(ev.unit_piece(ell), c1 - c0).astype(bool)  # |ell| <= 1
                     coef = [_full(c, c1 - c0) for c in ev.unit_coefficients(ell, eta_u, eta_w,
                                                                             rho)]  # fmt: skip
+                    c_u = [coef[i] for i in _U_TERMS]
+                    c_v = [coef[i] for i in _V_TERMS]
+                    if direct:
+                        c_v = [c / x2 for c in c_v]
+                    # every entry of u (of v, or W for d0 = 1) is finite where these bounds
+                    # of its magnitude are below 1e308 (each entry two products and a sum:
+                    # three roundings, (1 + 2^-53)^3 < 1 + 2^-50); else look at each
+                    u_ok = _magnitude(first, c_u, mags) <= 1e308
+                    v_max = _magnitude(first, c_v, w_mags if direct else mags)
+                    w_ok = (v_max if direct else wp_max + v_max / x2 * x_max) <= 1e308
+                    outputs = ((out.u, c_u, 1), (W_flat, c_v, 5)) if direct else (
+                        (out.u, c_u, 1), (None, c_v, 1))  # fmt: skip
                     for b0 in range(c0, c1, n_b):
                         b1 = min(b0 + n_b, c1)
                         n = b1 - b0
-                        u, v = out.u[b0:b1], v_b[:n]
                         fb = first[b0 - c0 : b1 - c0]
                         if fb.all() or not fb.any():  # one piece for the whole block
                             times = [(slice(None), bool(fb[0]))]
                         else:
                             times = [(np.flatnonzero(fb), True), (np.flatnonzero(~fb), False)]
-                        cb = [c[b0 - c0 : b1 - c0] for c in coef]
-                        for cols, u0, v0, p0, q0 in units:
-                            zp, zq = bool(p0[0, 0] == 0), bool(q0[0, 0] == 0)
-                            for rows, is_first in times:
-                                c = [a[rows, None] for a in cb]
-                                terms = _unit_terms(c, is_first, u0, v0, p0, q0, zp, zq)
-                                at = _cross(rows, cols, n, d)
-                                if isinstance(at[0], slice) and isinstance(at[1], slice):
-                                    for dst, term in zip((u, v), terms, strict=True):
+                        for target, cs, at_units in outputs:
+                            dst = v_b[:n] if target is None else target[b0:b1]
+                            cb = [c[b0 - c0 : b1 - c0] for c in cs]
+                            for e in units:
+                                cols, xs = e[0], e[at_units : at_units + 4]
+                                zp, zq = bool(e[3][0, 0] == 0), bool(e[4][0, 0] == 0)
+                                for rows, is_first in times:
+                                    term = _piece_terms([a[rows, None] for a in cb], is_first,
+                                                        xs, zp, zq)  # fmt: skip
+                                    at = _cross(rows, cols, n, d)
+                                    if isinstance(at[0], slice) and isinstance(at[1], slice):
                                         _two_terms(*term, dst, tmp_b[:n])
-                                else:  # some of the rows or units: into new arrays
-                                    for dst, term in zip((u, v), terms, strict=True):
-                                        shape = (len(c[0]), u0.shape[1])
+                                    else:  # some of the rows or units: into new arrays
+                                        shape = (len(term[0]), len(e[1][0]))
                                         dst[at] = _two_terms(*term, np.empty(shape),
                                                              np.empty(shape))  # fmt: skip
-                        if not math.isfinite(max(u.max(), -u.min())):  # max, min propagate nan
+                        u = out.u[b0:b1]
+                        if not (u_ok or math.isfinite(max(u.max(), -u.min()))):  # nan too
                             return False
+                        if direct:
+                            if not (w_ok or np.isfinite(W_flat[b0:b1]).all()):
+                                return False
+                            continue
                         # eq. (14) as in _evaluate: W(t) = W_perp + (v(t) / |x|^2) x^T, in
                         # place in the output seen as (T, d d0), so that each operation runs
                         # along d d0 numbers (broadcasting v against x would loop over runs
                         # of d0)
-                        np.divide(v, x2, out=v)
-                        # |W_ij| <= (max|W_perp| + max|v/|x|^2| max|x|)(1 + 2^-52): below
-                        # 1e308 every entry is finite (float64's largest is 1.8e308); else
-                        # look at each
-                        bounded = wp_max + max(v.max(), -v.min()) * x_max <= 1e308
+                        v = np.divide(v_b[:n], x2, out=v_b[:n])
                         for w0 in range(0, n, n_w):
                             W = W_flat[b0 + w0 : b0 + min(w0 + n_w, n)]
-                            if d0 == 1:  # W = v x_0 + W_perp: no copy of v is needed
-                                np.multiply(v[w0 : w0 + n_w], x_tiled, out=W)
-                            else:  # v_i, d0 times (mode "clip": the indices are valid,
-                                # and take buffers its output under the default "raise")
-                                np.take(v[w0 : w0 + n_w], unit_of, axis=1, out=W, mode="clip")
-                                np.multiply(W, x_tiled, out=W)
+                            # v_i, d0 times (mode "clip": the indices are valid, and take
+                            # buffers its output under the default "raise")
+                            np.take(v[w0 : w0 + n_w], unit_of, axis=1, out=W, mode="clip")
+                            np.multiply(W, x_tiled, out=W)
                             np.add(W_perp_flat, W, out=W)
-                            if not (bounded or np.isfinite(W).all()):
+                            if not (w_ok or np.isfinite(W).all()):
                                 return False
                     # the functions of time of the chunk, from its sums of squares
                     r = ev.residual(k["D"], k["N"], k["M"], k["f0"], k["y"], tc)
@@ -374,13 +393,23 @@ class Trajectory:
                 r = ev.residual(k["D"], k["N"], k["M"], k["f0"], k["y"], tt)
                 n = len(tt)
                 first = np.asarray(_full_any(ev.unit_piece(ell), n), dtype=bool)
-                coef = ev.unit_coefficients(ell, k["eta_u"], k["eta_w"], k["rho"])
-                u, v = _unit_values(first, [_full_any(c, n) for c in coef],
-                                    *(k[n][None, :] for n in ("u0", "v0", "p0", "q0")))  # fmt: skip
+                coef = [_full_any(c, n) for c in
+                        ev.unit_coefficients(ell, k["eta_u"], k["eta_w"], k["rho"])]  # fmt: skip
+                units = tuple(k[name][None, :] for name in ("u0", "v0", "p0", "q0"))
+                u = _unit_value(first, [coef[i] for i in _U_TERMS], units)
                 # eq. (14) as W(t) = W0 (I - x x^T/|x|^2) + v(t) x^T/|x|^2: the part of W
                 # orthogonal to x never changes, the rest is v(t) = W(t) x (no cancellation
-                # when W(t) x -> 0; for d0 = 1 the projector is exactly 0)
-                W = k["W_perp"][None, :, :] + (v / k["x2"])[:, :, None] * k["x"][None, None, :]
+                # when W(t) x -> 0).  d0 = 1: the projector is exactly 0, and W = v x_0 /
+                # |x|^2 is made from the coefficients of v over |x|^2 and the units' values
+                # times x_0 (no v, as the fast path)
+                c_v = [coef[i] for i in _V_TERMS]
+                if len(k["x"]) == 1:
+                    x0 = k["x"][0]
+                    W = _unit_value(first, [c / k["x2"] for c in c_v],
+                                    tuple(a * x0 for a in units))[:, :, None]  # fmt: skip
+                else:
+                    v = _unit_value(first, c_v, units)
+                    W = k["W_perp"][None] + (v / k["x2"])[:, :, None] * k["x"][None, None, :]
                 sp2, sq2 = _unit_sums(ev.unit_squares(ell), _initial_sums(k["p0"], k["q0"]), n)
                 g, rho = k["gamma"], k["rho"]
                 f = ev.f(sp2, sq2, r, k["y"], g, rho, k["eta_u"], k["eta_w"])
@@ -525,14 +554,32 @@ def _unit_conditions() -> tuple[Callable[..., Any], ...]:
     return tuple(generate(args, c, "numpy") for c in found)
 
 
-def _unit_terms(c: list[Any], first: bool, u0: Any, v0: Any, p0: Any, q0: Any, zp: bool,
-                zq: bool) -> tuple[tuple[Any, ...], tuple[Any, ...]]:  # fmt: skip
-    """The arguments of :func:`_two_terms` for u and for v in one piece (``first``: the
-    pieces of ``|ell| <= 1``): coefficients ``c`` (columns of times), the units' initial
-    values (rows) and whether each is 0 (``zp``: ``p0 = 0`` on these units)."""
+_U_TERMS = (0, 1, 4, 5)
+"""The coefficients of :func:`~solvable.models.xu_ziyin.evaluators.unit_forms` that make u
+(of u0, v0 in the first pieces, of p0, q0 in the second)."""
+_V_TERMS = (2, 3, 6, 7)
+"""Those that make v."""
+
+
+def _piece_terms(c: list[Any], first: bool, units: tuple[Any, ...], zp: bool,
+                 zq: bool) -> tuple[Any, ...]:  # fmt: skip
+    """The arguments of :func:`_two_terms` for one output in one piece (``first``: the
+    pieces of ``|ell| <= 1``): its four coefficients ``c`` (columns of times), the units'
+    values ``units`` (rows: those multiplying u0, v0, p0, q0) and whether each is 0 (``zp``:
+    ``p0 = 0`` on these units)."""
     if first:
-        return ((c[0], u0, False, c[1], v0, False), (c[2], u0, False, c[3], v0, False))
-    return ((c[4], p0, zp, c[5], q0, zq), (c[6], p0, zp, c[7], q0, zq))
+        return (c[0], units[0], False, c[1], units[1], False)
+    return (c[2], units[2], zp, c[3], units[3], zq)
+
+
+def _magnitude(first: np.ndarray, c: list[np.ndarray], mags: list[float]) -> float:
+    """A bound of the magnitude of every entry :func:`_two_terms` makes from the four
+    coefficients ``c`` (one value per time) and units of largest magnitudes ``mags`` (of
+    the values multiplying u0, v0, p0, q0), three roundings included (``(1 + 2^-53)^3 < 1 +
+    2^-50``); ``nan`` (no bound) where a coefficient is ``nan`` or ``inf`` meets a 0."""
+    a = np.abs(c[0]) * mags[0] + np.abs(c[1]) * mags[1]
+    b = np.abs(c[2]) * mags[2] + np.abs(c[3]) * mags[3]
+    return float(np.max(np.where(first, a, b))) * (1 + 2.0**-50)
 
 
 def _two_terms(ca: Any, xa: Any, za: bool, cb: Any, xb: Any, zb: bool, dst: np.ndarray,
@@ -566,21 +613,20 @@ def _unit_sums(squares: tuple[Any, Any], sums0: tuple[Any, Any], n: int) -> tupl
                  for c, s0 in zip(squares, sums0, strict=True))  # fmt: skip
 
 
-def _unit_values(first: np.ndarray, c: list[Any], u0: Any, v0: Any, p0: Any,
-                 q0: Any) -> tuple[Any, Any]:  # fmt: skip
-    """u(t), v(t) of every unit (``(T, d)``) from the coefficients of
-    :func:`~solvable.models.xu_ziyin.evaluators.unit_forms` at each time (``c``, each
-    ``(T,)``) and the units' initial values (each ``(1, d)``): the first pieces where
+def _unit_value(first: np.ndarray, c: list[Any], units: tuple[Any, ...]) -> Any:
+    """One of u(t), v(t) (or ``v(t) x_0 / |x|^2``) of every unit, ``(T, d)``, from four
+    coefficients of :func:`~solvable.models.xu_ziyin.evaluators.unit_forms` at each time
+    (``c``, each ``(T,)``: :data:`_U_TERMS` or :data:`_V_TERMS`) and the units' values
+    (``units``, each ``(1, d)``: those multiplying u0, v0, p0, q0): the first pieces where
     ``first``, else the second, a term whose ``p0`` or ``q0`` is 0 being 0.  float64 or
-    mpmath object arrays alike."""
+    mpmath object arrays alike; :func:`_two_terms` does the same operations."""
     c = [np.asarray(a)[:, None] for a in c]
 
     def term(ci: Any, x: Any) -> Any:  # 0 where x = 0, as the Piecewise p_t, q_t
         return np.where(x == 0, 0.0, ci * x)
 
-    u = np.where(first[:, None], c[0] * u0 + c[1] * v0, term(c[4], p0) + term(c[5], q0))
-    v = np.where(first[:, None], c[2] * u0 + c[3] * v0, term(c[6], p0) + term(c[7], q0))
-    return u, v
+    return np.where(first[:, None], c[0] * units[0] + c[1] * units[1],
+                    term(c[2], units[2]) + term(c[3], units[3]))  # fmt: skip
 
 
 def _condition_code(values: list[Any], n: int) -> np.ndarray:
