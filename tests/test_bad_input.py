@@ -379,13 +379,21 @@ def test_holds_mpf_and_dps_or_context():
     # the caller's mpmath precision when dps is None; an explicit dps always wins
     setup = xz.Setup(eta_u=mpmath.mpf(1), eta_w=0.5, gamma=0.7, x=[1.0, 2.0], y=1.5)
     mixed = np.array([1.0, mpmath.mpf(2), 3.0], dtype=object)  # an mpf not first, not alone
+    # rows of a matrix (looked at all at once when every row is a tuple or list): an mpf in
+    # the last entry of the last row, in a row of ints, in a nested row
+    rows = (*((1.0, 2, True) for _ in range(300)), (3.0, mpmath.mpf(4)))
+    nested = ((1.0, 2.0), [3, (4.0, mpmath.mpf(5))])
+    big = kunin.Setup(1, 1, [[1.0, 0.0]] * 299 + [[0.0, mpmath.mpf(1)]], [0.5] * 300)
     for value in (mpmath.mpf("0.5"), [1.0, mpmath.mpf(2)], np.array([mpmath.mpf(1)]), mixed,
-                  setup):  # fmt: skip
+                  setup, rows, nested, big):  # fmt: skip
         assert nb.holds_mpf(value)
         with mpmath.workdps(40):
             assert nb.dps_or_context(None, 1.0, value) == 40
         assert nb.dps_or_context(25, value) == 25
-    for value in (0.5, [1.0, 2.0], np.ones(2), "0.5", _XZ_SETUP, [[[[[mpmath.mpf(1)]]]]]):
+    plain_rows = tuple((1.0, 2, False) for _ in range(300))
+    plain = kunin.Setup(1, 1, np.eye(300), np.ones(300))
+    for value in (0.5, [1.0, 2.0], np.ones(2), "0.5", _XZ_SETUP, plain_rows, plain, (), [[]],
+                  [[[[[mpmath.mpf(1)]]]]]):  # fmt: skip
         assert not nb.holds_mpf(value)  # the last: deeper than the walk goes
         assert nb.dps_or_context(None, value) is None
     with pytest.raises(ValueError, match="dps must be"):
