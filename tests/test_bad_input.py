@@ -384,8 +384,9 @@ def test_holds_mpf_and_dps_or_context():
     rows = (*((1.0, 2, True) for _ in range(300)), (3.0, mpmath.mpf(4)))
     nested = ((1.0, 2.0), [3, (4.0, mpmath.mpf(5))])
     big = kunin.Setup(1, 1, [[1.0, 0.0]] * 299 + [[0.0, mpmath.mpf(1)]], [0.5] * 300)
+    arrays = [np.ones(2), np.array([1.0, mpmath.mpf(2)], dtype=object)]  # a list of arrays
     for value in (mpmath.mpf("0.5"), [1.0, mpmath.mpf(2)], np.array([mpmath.mpf(1)]), mixed,
-                  setup, rows, nested, big):  # fmt: skip
+                  setup, rows, nested, big, arrays):  # fmt: skip
         assert nb.holds_mpf(value)
         with mpmath.workdps(40):
             assert nb.dps_or_context(None, 1.0, value) == 40

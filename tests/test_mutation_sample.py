@@ -651,7 +651,8 @@ def _fake_repository(root: Path) -> None:
     ``solvable`` registers, since its entry point is loaded from this package then) of two
     cached functions and three tests: ``a`` runs ``mid`` (and ``leaf`` through it) and checks
     nothing, ``b`` checks ``leaf`` (a cache hit), ``c`` reads the constant ``LIMIT`` (it runs
-    no line of ``solvable``): the sampler's ``benchmarks`` too."""
+    no line of ``solvable``), ``d`` reads it too and fails unmutated: the sampler's
+    ``benchmarks`` too."""
     (root / "solvable").mkdir(parents=True)
     (root / "solvable" / "__init__.py").write_text("", encoding="utf-8")
     for entry in entry_points(group="pytest11"):
@@ -667,7 +668,8 @@ def _fake_repository(root: Path) -> None:
     (root / "tests" / "test_demo.py").write_text(
         "from solvable import demo\n\n\ndef test_a():\n    demo.mid(1)\n\n\n"
         "def test_b():\n    assert demo.leaf(1) == 2\n\n\n"
-        "def test_c():\n    assert demo.LIMIT == 3\n", encoding="utf-8")  # fmt: skip
+        "def test_c():\n    assert demo.LIMIT == 3\n\n\n"
+        "def test_d():\n    assert demo.LIMIT == 4\n", encoding="utf-8")  # fmt: skip
     shutil.copytree(ROOT / "benchmarks", root / "benchmarks",
                     ignore=shutil.ignore_patterns("mutants", "__pycache__"))  # fmt: skip
 
@@ -700,17 +702,19 @@ def test_the_map_and_run_one_select_a_cached_lines_users_end_to_end(tmp_path, ca
 
 def test_the_map_lists_a_test_that_reads_only_a_constant(tmp_path, capsys):
     """``c`` reads ``demo.LIMIT`` and runs no line under its own context, so coverage never
-    names it; the map lists it anyway (from the run's report), and the mutant of ``LIMIT``
-    (an import-time line) is run by it as a reader of ``demo`` and killed (seed 22: such a
-    test of ``figures/seed_004.py``'s grids was never run on their mutants)."""
+    names it; the map lists it anyway (from the run's report, as it lists ``d``, which
+    fails unmutated), and the mutant of ``LIMIT`` (an import-time line) is run by it as a
+    reader of ``demo`` and killed, ``d`` not run (seed 22: such a test of
+    ``figures/seed_004.py``'s grids was never run on their mutants)."""
     workspace = tmp_path / "ws"
     for name in ("pristine", "snapshot"):
         _fake_repository(workspace / name)
     settings = ms.load_settings()
     settings["sample"] = {**settings["sample"], "exclude-tests": [], "every-mutant-tests": []}
     covmap = ms.build_map(workspace, settings, workers=1)
-    c = "tests/test_demo.py::test_c"
+    c, d = "tests/test_demo.py::test_c", "tests/test_demo.py::test_d"
     assert c in covmap["tests"] and c in covmap["durations"], covmap["tests"]
+    assert d in covmap["tests"] and covmap["failed"] == [d], covmap  # every test reported
     assert all(covmap["tests"].index(c) not in ids
                for ids in covmap["lines"]["solvable/demo.py"].values())  # fmt: skip
     demo = workspace / "snapshot" / "solvable" / "demo.py"
@@ -718,7 +722,7 @@ def test_the_map_lists_a_test_that_reads_only_a_constant(tmp_path, capsys):
     capsys.readouterr()
     assert ms.run_one(workspace, settings) == 1  # killed
     verdict = json.loads(capsys.readouterr().out.strip().splitlines()[-1].split(" ", 1)[1])
-    assert verdict["selection"] == "module", verdict
+    assert verdict["selection"] == "module" and verdict["tests"] == 3, verdict  # not d
     assert (verdict["verdict"], verdict["killer"]) == ("killed", c), verdict
 
 

@@ -55,7 +55,7 @@ MUTANTS = [
         why="the bound of |u| (and of W) in the first pieces forgets the v0 term: an entry that "
         "overflows where only the v0 term is large is taken as finite, an infinite u returned "
         "instead of the mpmath re-evaluation",
-        tests=[SCALE],
+        tests=["tests/test_xu_ziyin_unit_forms.py", SCALE],
         claims=[],
     ),
     dict(

@@ -585,7 +585,7 @@ def _magnitude(first: np.ndarray, c: list[np.ndarray], mags: list[float]) -> flo
 def _two_terms(ca: Any, xa: Any, za: bool, cb: Any, xb: Any, zb: bool, dst: np.ndarray,
                tmp: np.ndarray) -> np.ndarray:  # fmt: skip
     """``dst = (0 if za else ca xa) + (0 if zb else cb xb)`` (``c``: a column of times,
-    ``x``: a row of units), the operations of :func:`_unit_values` on the same numbers (a
+    ``x``: a row of units), the operations of :func:`_unit_value` on the same numbers (a
     zero term as the 0.0 it selects), written in place: the fast path's u, v of a block."""
     if za and zb:
         dst.fill(0.0)
