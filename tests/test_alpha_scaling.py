@@ -7,6 +7,7 @@ can fail), float32 vs float64, and (marked ``gpu``) the same curve on CUDA."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import math
 
@@ -405,3 +406,13 @@ def test_alpha_setup_lr_factor_is_any_value_below_2(lr):
     for bad in (2.0, 2.5):
         with pytest.raises(ValueError, match=r"lr_factor must be in \(0, 2\)"):
             al.AlphaSetup(lr_factor=bad)
+
+
+def test_the_alpha_grids_are_the_documented_octaves():
+    """``ALPHAS``: 1/8 .. 16 by factors of 2 (three octaves down, four up, 1 included);
+    ``ALPHAS_SMALL`` within it with both ends (seed-23 survivor ``alpha_scaling.py:69``: a
+    grid from 1/16 passed every test)."""
+    assert al.ALPHAS[0] == 0.125 and al.ALPHAS[-1] == 16.0 and 1.0 in al.ALPHAS
+    assert all(b == 2 * a for a, b in itertools.pairwise(al.ALPHAS))
+    assert set(al.ALPHAS_SMALL) <= set(al.ALPHAS)
+    assert (al.ALPHAS_SMALL[0], al.ALPHAS_SMALL[-1]) == (al.ALPHAS[0], al.ALPHAS[-1])

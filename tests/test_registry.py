@@ -17,6 +17,7 @@ from solvable._core import activations as act
 from solvable._core.conservation import ConservationLaw
 from solvable.models import kunin, xu_ziyin
 from solvable.models import linear_node_scaling as lns
+from solvable.models.kunin import flows as kunin_flows
 from solvable.verification import errata, theorems
 
 LAWS = [law for model in MODELS for law in model.laws()]
@@ -190,6 +191,22 @@ def test_xu_ziyin_conservation_laws_are_proved(claim_id):
     every selected test green; the claim reports a non-zero residual)."""
     (claim,) = theorems.select(claim_id)
     assert claim.verify().status == "proved"
+
+
+def test_kunin_registers_delta_for_every_neuron_of_the_piecewise_linear_net():
+    """Part II: delta_k is conserved for every hidden neuron k of the piecewise-linear net
+    (inside an activation region), so the laws name one delta_k per entry of its block
+    ``a``, each registered and proved, beside delta (Part I) and the entries of Delta
+    (seed-23 survivor ``kunin/flows.py:163``: a loop over no neuron registered none and
+    every test passed)."""
+    laws = kunin_flows.laws()
+    piecewise = [law for law in laws if law.id.startswith("kunin.delta_k")]
+    assert piecewise, [law.id for law in laws]
+    h = len(piecewise[0].flow.block("a"))
+    assert [law.id for law in piecewise] == [f"kunin.delta_k{k}" for k in range(h)]
+    registered = {t.id for t in theorems.select("kunin.delta*")}
+    for law in piecewise:
+        assert law.id in registered and law.residual() == 0, law.id
 
 
 def _symbols_only(value):

@@ -191,6 +191,17 @@ def test_relu_point_with_inactive_units():
     assert res and all(r == 0 for r in res)
 
 
+@pytest.mark.parametrize("k", [0, 1, 2])
+def test_relu_point_names_the_bad_beta_by_its_index_and_layer(k):
+    """A non-positive beta is refused naming its index and its layer: betas[k] is beta_(k
+    + 1) (seed-23 survivor ``rescaling.py:222``: the message said beta_k)."""
+    betas = [2, 5, 7]
+    betas[k] = 0
+    with pytest.raises(ValueError, match=rf"betas\[{k}\] \(beta_{k + 1}\)"):
+        tl.relu_rescaling_residuals([1, -2], [[1, 2], [-3, -1]], [[-1, 1], [2, 1]],
+                                    [[1, 0], [1, 2]], [1, -1], 3, betas)  # fmt: skip
+
+
 # ---------------------------------------------------------------------------
 # Table 1, Table 2 and the exponents (9)
 # ---------------------------------------------------------------------------
