@@ -286,3 +286,20 @@ def test_a_block_that_crosses_zero_at_a_step_start():
             z_exact = mpmath.mpf(z0) / (1 - 2 * mpmath.mpf(z0))
             assert abs(state[0] + 1) < mpmath.mpf(10) ** -20, (z0, state[0])
             assert abs(state[1] / z_exact - 1) < mpmath.mpf(10) ** -20, (z0, state[1])
+
+
+@pytest.mark.parametrize("dps", [15, 30, 60])
+@pytest.mark.parametrize("engine", ["vector", "reference"])
+def test_a_tiny_weight_with_a_full_mantissa_keeps_every_digit(dps, engine):
+    """y' = c y with c = -3/10^300 (an exact rational: a full mantissa at the working
+    precision and an exponent near -1000) to t = 10^299: y = exp(-3/10), to 10^-(dps - 1)
+    relative (the work precision is dps + guard digits).  The output weight c/(k + 1) is
+    scaled by 2^-Ew with Ew from c's exponent plus its bit length (seed-23 survivor
+    ``mp.py:730``: the exponent floor-divided by the bit length instead, which shifts such a
+    weight by a negative count)."""
+    y = sp.Symbol("y")
+    prog = mp.compile_polynomial([y], [], [sp.Rational(-3, 10**300) * y])
+    with mpmath.workdps(dps + 40):  # t = 10^299 to more digits than the run works at
+        ys, _ = mp.integrate(prog, [], [], [1], [mpmath.mpf(10) ** 299], dps, engine=engine)
+        exact = mpmath.exp(mpmath.mpf(-3) / 10)
+        assert abs(ys[-1][0] - exact) <= exact * mpmath.mpf(10) ** -(dps - 1)
