@@ -33,6 +33,7 @@ from solvable.models.linear_node_scaling import checks as lns_checks
 from solvable.models.linear_node_scaling import linear_limit as lns_limit
 from solvable.models.linear_node_scaling import trajectory as lns_traj
 from solvable.verification.confirmations import kunin as ck
+from solvable.verification.confirmations import linear_node_scaling as clns
 from solvable.verification.theorems import select
 
 DPS = 20  # the claims' checks at 20 digits: tolerance 1e-15 (dps - 5), far below every bug
@@ -367,3 +368,24 @@ def test_deviation_from_minimum_checks_the_limit_on_every_branch(monkeypatch):
     planted = dataclasses.replace(real, exprs=exprs)
     monkeypatch.setattr(kunin_proofs, "symbolic", lambda: planted)
     assert kunin_proofs._deviation_from_minimum().status == "failed"
+
+
+def test_lns_trajectory_vs_simulate_fails_on_an_mpmath_state_off_by_1e_15(monkeypatch):
+    """Theorem 7.4's closed form against the raw flow at dps = 30 is held to 10^-(dps - 5)
+    relative: the simulated mpmath states made 1e-15 off (float64 agreement, 1e10 of those
+    tolerances) fail it; the float64 comparison is left as it is (seed-23 survivor
+    ``confirmations/linear_node_scaling.py:118``: ``dps - 5`` made ``dps % 5``, a tolerance
+    of 1 that passed it)."""
+    assert clns._trajectory_vs_simulate().status == "confirmed"
+    real = clns.numerics.simulate
+
+    def off(setup, a0, W0, times, method="scipy", **kwargs):
+        states = real(setup, a0, W0, times, method=method, **kwargs)
+        if method != "mpmath":
+            return states
+        bump = 1 + mpmath.mpf("1e-15")
+        return [dataclasses.replace(s, W=s.W * bump) for s in states]
+
+    monkeypatch.setattr(clns.numerics, "simulate", off)
+    verdict = clns._trajectory_vs_simulate()
+    assert verdict.status == "failed" and verdict.max_error > 1e6, verdict.detail
