@@ -249,6 +249,10 @@ def test_seed_003_regimes_label_both_curves_of_each_coordinate_beta_1_and_beta_2
             on_line = np.interp(sim.get_xdata(), exact.get_xdata(), exact.get_ydata())
             np.testing.assert_allclose(sim.get_ydata(), on_line, rtol=0, atol=1e-8)
         assert len(lines) == 4, sorted(lines)
+        # the title's max |exact - sim| is that of the dots against the line (seed-23
+        # survivor seed_003.py:57: |exact + sim|, of order 1, was printed instead)
+        m = re.search(r"max \|exact - sim\| = (\S+)$", ax.get_title())
+        assert m and 0 <= float(m.group(1)) < 1e-8, ax.get_title()
 
 
 # ---------------------------------------------------------------------------
@@ -319,3 +323,24 @@ def test_seed_001_fig5_records_gd_at_step_0_and_log_spaced_steps_to_the_last(mon
 
 class _StopDrawingError(Exception):
     """Raised by a spy once it has recorded what the figure handed it."""
+
+
+# ---------------------------------------------------------------------------
+# seed 004, condensation: each point of the lower panels is one neuron's (weight, bias)
+# ---------------------------------------------------------------------------
+def test_seed_004_condensation_scatters_each_neurons_weight_against_its_bias():
+    """The lower panels of 004-condensation draw, per neuron k of the first layer, the point
+    (weight, bias) = rows of ``pdg.input_weights(run, "W1")`` (d = 1: two columns) for the
+    initial and the trained net (seed-23 survivor ``seed_004.py:346``: the bias against
+    itself, on the diagonal, passed every test)."""
+    fig = new_figure(12.0, 7.0)
+    seed_004._draw_condensation(fig, False, False)
+    panels = [ax for ax in fig.axes if ax.get_xlabel().startswith("weight")]
+    assert len(panels) == len(seed_004.FIG2_GAMMA_3)
+    for ax, g3 in zip(panels, seed_004.FIG2_GAMMA_3, strict=True):
+        run = seed_004._train(Fraction(0), g3, False)
+        lines = {ln.get_label(): ln for ln in ax.get_lines()}
+        for when, label in (("p0", "initial"), ("p", "trained")):
+            W = np.asarray(pdg.input_weights(run[when], "W1"), dtype=float)
+            np.testing.assert_array_equal(lines[label].get_xdata(), W[:, 0])
+            np.testing.assert_array_equal(lines[label].get_ydata(), W[:, 1])
