@@ -261,3 +261,27 @@ def test_ntg_matches_autograd_fails_on_a_wrong_node_scaling_or_activation(monkey
     monkeypatch.setattr(cntg, "ntk_node_scaled", reference_unsquared)
     v = cntg._claim_autograd()
     assert v.status == "failed" and v.max_error > FAR, v.detail
+
+
+# ---------------------------------------------------------------------------
+# xu_ziyin.theorem_1_oracle: the manifold cases are also checked far beyond the simulation
+# ---------------------------------------------------------------------------
+def test_xu_ziyin_oracle_checks_a_manifold_case_at_far_times_t_far_t(monkeypatch):
+    """On the manifolds P = 0, Q = 0 the oracle evaluates the closed form (dps and float64)
+    at ``t = FAR T``, far past the simulated times, where only the conserved alignment can
+    be compared (seed-23 survivor ``confirmations/xu_ziyin.py:182``: ``T / FAR``, a time
+    inside the simulated range, passed every test)."""
+    calls = []
+    real = xu_ziyin.Trajectory.at
+
+    def spy(self, t):
+        calls.append((self.dps, t))
+        return real(self, t)
+
+    monkeypatch.setattr(xu_ziyin.Trajectory, "at", spy)
+    name = "P_zero_y_positive"
+    verdict = cxz.oracle(cases=[name])
+    assert verdict.status == "confirmed", verdict.detail
+    _, _, T = cxz._simulation(name, 30)
+    far = T * cxz.FAR
+    assert (30, far) in calls and (None, float(far)) in calls, calls  # mpmath and float64
