@@ -674,17 +674,30 @@ def _fake_repository(root: Path) -> None:
                     ignore=shutil.ignore_patterns("mutants", "__pycache__"))  # fmt: skip
 
 
-def test_the_map_and_run_one_select_a_cached_lines_users_end_to_end(tmp_path, capsys):
-    """``build_map`` (pytest under coverage and the cache-users plugin) then ``run_one``
-    on a workspace of a fake repository: the mutant of ``leaf``'s return is covered by
-    ``a`` only (its first caller, which checks nothing), yet ``run_one`` also runs ``b``,
-    which reads ``leaf`` from the cache, and is killed by it."""
+def _mapped_fake_repository(tmp_path: Path) -> tuple[Path, dict, dict]:
+    """A workspace of :func:`_fake_repository` (pristine and snapshot), the sampler's
+    settings for it and its map (``build_map``, one worker)."""
     workspace = tmp_path / "ws"
     for name in ("pristine", "snapshot"):
         _fake_repository(workspace / name)
     settings = ms.load_settings()
     settings["sample"] = {**settings["sample"], "exclude-tests": [], "every-mutant-tests": []}
-    covmap = ms.build_map(workspace, settings, workers=1)
+    return workspace, settings, ms.build_map(workspace, settings, workers=1)
+
+
+def _run_one_killed(workspace: Path, settings: dict, capsys) -> dict:
+    """``run_one`` on the snapshot's mutant: killed (exit 1); its verdict record."""
+    capsys.readouterr()
+    assert ms.run_one(workspace, settings) == 1  # killed
+    return json.loads(capsys.readouterr().out.strip().splitlines()[-1].split(" ", 1)[1])
+
+
+def test_the_map_and_run_one_select_a_cached_lines_users_end_to_end(tmp_path, capsys):
+    """``build_map`` (pytest under coverage and the cache-users plugin) then ``run_one``
+    on a workspace of a fake repository: the mutant of ``leaf``'s return is covered by
+    ``a`` only (its first caller, which checks nothing), yet ``run_one`` also runs ``b``,
+    which reads ``leaf`` from the cache, and is killed by it."""
+    workspace, settings, covmap = _mapped_fake_repository(tmp_path)
     a, b = "tests/test_demo.py::test_a", "tests/test_demo.py::test_b"
     leaf_line = covmap["lines"]["solvable/demo.py"]["6"]
     assert [covmap["tests"][i] for i in leaf_line] == [a]  # coverage: the first caller only
@@ -693,9 +706,7 @@ def test_the_map_and_run_one_select_a_cached_lines_users_end_to_end(tmp_path, ca
     assert (first, last) == (4, 6) and {covmap["tests"][i] for i in ids} == {a, b}
     demo = workspace / "snapshot" / "solvable" / "demo.py"
     demo.write_text(DEMO_CACHED.replace("return n + 1", "return n * 3"), encoding="utf-8")
-    capsys.readouterr()
-    assert ms.run_one(workspace, settings) == 1  # killed
-    verdict = json.loads(capsys.readouterr().out.strip().splitlines()[-1].split(" ", 1)[1])
+    verdict = _run_one_killed(workspace, settings, capsys)
     assert verdict["tests"] == 2 and verdict["selection"] == "module", verdict
     assert (verdict["verdict"], verdict["by"], verdict["killer"]) == ("killed", "assertion", b)
 
@@ -706,12 +717,7 @@ def test_the_map_lists_a_test_that_reads_only_a_constant(tmp_path, capsys):
     fails unmutated), and the mutant of ``LIMIT`` (an import-time line) is run by it as a
     reader of ``demo`` and killed, ``d`` not run (seed 22: such a test of
     ``figures/seed_004.py``'s grids was never run on their mutants)."""
-    workspace = tmp_path / "ws"
-    for name in ("pristine", "snapshot"):
-        _fake_repository(workspace / name)
-    settings = ms.load_settings()
-    settings["sample"] = {**settings["sample"], "exclude-tests": [], "every-mutant-tests": []}
-    covmap = ms.build_map(workspace, settings, workers=1)
+    workspace, settings, covmap = _mapped_fake_repository(tmp_path)
     c, d = "tests/test_demo.py::test_c", "tests/test_demo.py::test_d"
     assert c in covmap["tests"] and c in covmap["durations"], covmap["tests"]
     assert d in covmap["tests"] and covmap["failed"] == [d], covmap  # every test reported
@@ -719,9 +725,7 @@ def test_the_map_lists_a_test_that_reads_only_a_constant(tmp_path, capsys):
                for ids in covmap["lines"]["solvable/demo.py"].values())  # fmt: skip
     demo = workspace / "snapshot" / "solvable" / "demo.py"
     demo.write_text(DEMO_CACHED.replace("LIMIT = 3", "LIMIT = 4"), encoding="utf-8")
-    capsys.readouterr()
-    assert ms.run_one(workspace, settings) == 1  # killed
-    verdict = json.loads(capsys.readouterr().out.strip().splitlines()[-1].split(" ", 1)[1])
+    verdict = _run_one_killed(workspace, settings, capsys)
     assert verdict["selection"] == "module" and verdict["tests"] == 3, verdict  # not d
     assert (verdict["verdict"], verdict["killer"]) == ("killed", c), verdict
 
