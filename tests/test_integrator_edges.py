@@ -12,7 +12,8 @@ import pytest
 import sympy as sp
 
 import numerics
-from numerics import mp
+from numerics import mp, scipy_ode
+from solvable._core.flows import GradientFlow
 from solvable.models import kunin
 
 torch = pytest.importorskip("torch")
@@ -186,7 +187,6 @@ def test_the_mpmath_pace_projection_sees_steps_below_the_float64_range():
                                               r"t = 0\.1: .*mean step [0-9.]+e-600"):  # fmt: skip
         numerics.simulate(_KU_SETUP, 1e300, [0.2, -0.1], [0.0, 0.1], method="mpmath", dps=15)
     # the projection itself, on mpf times: 250 steps of 1e-600, 1e598 more needed
-    from numerics import scipy_ode
 
     W = scipy_ode.PACE_WINDOW
     last = (mpmath.mpf("1e-600") * W, mpmath.mpf("1e-600"))
@@ -222,7 +222,6 @@ def test_linear_tail_flat_modes_are_those_within_the_documented_tau(fraction):
     ``lam`` 5% below tau (flat: no change along it) and 5% above (it relaxes like any
     mode).  Written against numerics/scipy_ode.py:125:core/NumberReplacer:49 (``10 rtol``
     -> ``9 rtol``: 0.95 tau is then above the threshold and moves by ~s)."""
-    from numerics import scipy_ode
 
     rtol, eps, s = 1e-6, 2.0**-52, 2.0
     tau = 1.0 * (64 * 2 * eps + 10 * rtol)  # max|lam| = 1
@@ -274,8 +273,6 @@ def test_the_pace_projection_runs_every_window_on_the_last_window_mean_step():
     import re
 
     from scipy.integrate import DOP853
-
-    from numerics import scipy_ode
 
     W, t_end, max_steps = scipy_ode.PACE_WINDOW, 1e15, 100_000
     rtol = scipy_ode.DEFAULT_RTOL
@@ -351,7 +348,6 @@ def test_linear_tail_bounds_the_drift_along_a_flat_mode():
 def test_scipy_integrate_counts_every_evaluation(monkeypatch):
     """stats["nfev"] is the number of vector-field evaluations: counted here by wrapping the
     compiled field (seed-6 mutant: the count started at -1)."""
-    from numerics import scipy_ode
 
     real = scipy_ode._compiled
     calls = []
@@ -385,3 +381,16 @@ def test_mp_max_steps_caps_the_steps_from_both_sides():
     for fewer in (n - 1, n - 2):
         with pytest.raises(ArithmeticError, match=f"max_steps={fewer} steps taken"):
             mp.integrate(prog, [], [], [1], [0, 40], dps=30, max_steps=fewer)
+
+
+@pytest.mark.parametrize("rates", [None, []])
+def test_scipy_integrate_of_a_flow_with_no_state_is_an_empty_state_at_every_time(rates):
+    """A flow whose blocks hold no entry does not move: ``(len(times), 0)`` states and no
+    evaluation of the field (it was refused as "the field at the start is not finite", a
+    wrong reason; found triaging a seed-24 survivor of ``scipy_ode.py``, whose fixed-point
+    test ``0 < N`` is now reached only with ``N >= 1``)."""
+    c = sp.Symbol("c")
+    flow = GradientFlow(state=(), params=(c,), rhs=(), blocks=(("w", (0,)),), loss=c)
+    ys, stats = scipy_ode.integrate(flow, [1.0], [], [0.0, 1.0, 2.0], rates=rates)
+    assert ys.shape == (3, 0) and ys.dtype == float
+    assert stats == {"nfev": 0, "steps": 0, "checks": 0, "fixed_point_t": None}
