@@ -462,3 +462,20 @@ def test_kernel_of_vectors_takes_1d_arrays_and_refuses_2d_ones():
     assert kn.kernel_of_vectors("ntk", None, np.array([1, 2]), np.array([2, 1])) == as_list
     with pytest.raises(ValueError, match=r"x must be one-dimensional, got shape \(1, 2\)"):
         kn.kernel_of_vectors("ntk", None, np.array([[1, 2]]), [2, 1])
+
+
+def test_positivity_claim_reads_k0_on_the_diagonal(monkeypatch):
+    """The claim's last case is K_0(x, x) > 0: K_0 at n1 = n2 and cosine rho = 1 (seed-23
+    survivor ``kernels/proofs.py:277``: rho = 0, K_0 of two orthogonal inputs, also > 0, so
+    the claim held for the wrong statement).  A spy on ``kernel`` reads the point."""
+    calls = []
+    real = kn_proofs.kernel
+
+    def spy(name, init=None, n1=kn.N1, n2=kn.N2, rho=kn.RHO):
+        calls.append((name, n1, n2, rho))
+        return real(name, init, n1, n2, rho)
+
+    monkeypatch.setattr(kn_proofs, "kernel", spy)
+    assert kn_proofs._positivity().status == "proved"
+    k0 = [c for c in calls if c[0] == "k0"]
+    assert k0 and all(n1 == n2 and rho == 1 for _, n1, n2, rho in k0), calls
