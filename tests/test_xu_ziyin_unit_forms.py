@@ -134,3 +134,29 @@ def test_magnitude_bounds_every_entry_the_fast_path_makes(coefficients, units, s
             assert not finite.size or np.max(np.abs(finite)) <= bound, (t, got, bound)
             if bound <= 1e308:
                 assert np.isfinite(got).all(), (t, got, bound)
+
+
+@settings(max_examples=40, deadline=None, report_multiple_bugs=False)
+@given(
+    ell=st.floats(-30, 30),
+    p0=st.lists(_ZERO_OR, min_size=1, max_size=4),
+    q0=st.lists(_ZERO_OR, min_size=1, max_size=4),
+)
+def test_unit_sums_are_the_sums_of_the_sources_squares(ell, p0, q0):
+    """``_unit_sums`` (the squares' coefficients times the initial sums, float64) against
+    ``sum_i p_t^2`` and ``sum_i q_t^2`` of the sympy source evaluated at 40 digits, exact
+    zeros included: 8 ulps of the sums (a few roundings each; an error in either
+    coefficient, e.g. exp(ell) for q, is off by orders)."""
+    S = xz.symbolic()
+    ev = xz_evaluators._evaluators("numpy")
+    ells = np.array([ell])
+    p, q = np.array(p0), np.array(q0)
+    with np.errstate(all="ignore"):
+        got = xz_trajectory._unit_sums(ev.unit_squares(ells), xz_trajectory._initial_sums(p, q), 1)
+    for name, sym, values, value in (("p_t", S.p0, p0, got[0]), ("q_t", S.q0, q0, got[1])):
+        src = S.stable[name]
+        exact = sum(sp.N(src.xreplace({sym: sp.Float(v, 60), S.ell: sp.Float(ell, 60)}), 40) ** 2
+                    for v in values)  # fmt: skip
+        with mpmath.workdps(50):
+            err = abs(mpmath.mpf(float(np.asarray(value).ravel()[0])) - mpmath.mpf(str(exact)))
+            assert err <= 8 * 2.0**-52 * abs(mpmath.mpf(str(exact))) + mpmath.mpf(10) ** -300

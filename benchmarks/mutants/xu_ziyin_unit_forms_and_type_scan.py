@@ -140,8 +140,8 @@ MUTANTS = [
         seed="001",
         backend="numpy",
         file=_TRAJ,
-        old='    for name in ("p", "q"):\n        for pw in sources[name][1].atoms(sp.Piecewise):',
-        new='    for name in ("p",):\n        for pw in sources[name][1].atoms(sp.Piecewise):',
+        old='    for name in ("p_t", "q_t"):\n',
+        new='    for name in ("p_t",):\n',
         why=(
             "the q0 = 0 condition is not collected: the index sets of units split on p0 = 0"
             " only, and each set's q0 flag is read off its first unit: where the first unit"
@@ -183,7 +183,7 @@ MUTANTS = [
             " f off by 0.2-1.2 and the NTK by 0.2-4.8 (relative) in (a)-(d), both engines "
             "alike; u and W unchanged"
         ),
-        tests=_SCALE,
+        tests=[_UNIT_FORMS, *_SCALE],
         claims=_ORACLE,
     ),
     dict(
@@ -242,7 +242,8 @@ MUTANTS = [
         backend="mpmath",
         file=_NUMBERS,
         old=(
-            "        items = value.flat if isinstance(value, np.ndarray) else value\n"
+            "        items = value.flat if isinstance(value, np.ndarray) else value"
+            "  # (flat is used up)\n"
             "        return any(holds_mpf(v, depth=depth - 1) for v in items)\n"
         ),
         new="        return any(holds_mpf(v, depth=depth - 1) for v in items)\n",

@@ -396,7 +396,7 @@ def holds_mpf(value: Any, *, depth: int = 4) -> bool:
             inner = set(map(type, itertools.chain.from_iterable(value)))
             if inner <= _PLAIN_NUMBERS:
                 return False
-        items = value.flat if isinstance(value, np.ndarray) else value
+        items = value.flat if isinstance(value, np.ndarray) else value  # (flat is used up)
         return any(holds_mpf(v, depth=depth - 1) for v in items)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return any(

@@ -47,8 +47,6 @@ class _Evaluators:
     reported: Callable[..., tuple[Any, ...]]
     ell: Callable[..., Any]
     residual: Callable[..., Any]
-    p: Callable[..., Any]
-    q: Callable[..., Any]
     unit_piece: Callable[..., Any]
     unit_coefficients: Callable[..., tuple[Any, ...]]
     unit_squares: Callable[..., tuple[Any, Any]]
@@ -96,8 +94,6 @@ def _sources() -> dict[str, tuple[tuple[sp.Symbol, ...], Any, bool]]:
         "reported": (params[:-1], _reported_exprs(abcd), False),
         "ell": ((S.D, S.G, S.N, S.M, S.t), st["ell"], True),
         "residual": ((S.D, S.N, S.M, S.f0, S.y, S.t), st["residual"], True),
-        "p": ((S.p0, S.ell), st["p_t"], True),
-        "q": ((S.q0, S.ell), st["q_t"], True),
         # u_t, v_t as functions of time times the units' initial values (unit_forms)
         "unit_piece": ((S.ell,), forms.condition, True),
         "unit_coefficients": ((S.ell, S.eta_u, S.eta_w, S.rho), forms.coefficients, True),
@@ -131,7 +127,7 @@ class UnitForms:
 def unit_forms() -> UnitForms:
     """The coefficients of :class:`UnitForms`, read off ``u_t`` and ``v_t`` by sympy (not
     typed again), each decomposition checked: the residual ``piece - sum c x`` expands to
-    exactly 0 (``tests/test_closed_form_scale.py`` proves it again)."""
+    exactly 0 (``tests/test_xu_ziyin_unit_forms.py`` proves it again)."""
     S = symbolic()
     st = S.stable
     (u_first, cond), (u_second, _) = st["u_t"].args

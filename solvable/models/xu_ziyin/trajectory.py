@@ -35,7 +35,7 @@ from solvable.models.xu_ziyin._arithmetic import (
     _scalar,
     _sqrt,
 )
-from solvable.models.xu_ziyin.evaluators import _evaluators, _lazy_evaluators, _sources
+from solvable.models.xu_ziyin.evaluators import _evaluators, _lazy_evaluators
 from solvable.models.xu_ziyin.expressions import symbolic
 from solvable.models.xu_ziyin.network import _network_output, _ntk
 from solvable.models.xu_ziyin.setups import Setup, _check_times, _check_weights
@@ -283,12 +283,13 @@ class Trajectory:
             unit_of, x_tiled = np.repeat(np.arange(d), d0), np.tile(x, d)
             # d0 = 1: W = v x^T / |x|^2 straight from the coefficients (see _unit_value)
             direct = d0 == 1
-            w_units = [(a * x[0])[None, :] for a in unit_args]
-            if direct:  # each index set of units also with its values times x_0
-                units = [(*e, *(w[:, e[0]] for w in w_units)) for e in units]
-            # the largest |u0|, |v0|, |p0|, |q0| (and times x_0), for the bounds of u and W
+            # the largest |u0|, |v0|, |p0|, |q0| (times x_0 for W when direct), for the bounds
             mags = [float(np.max(np.abs(a))) for a in unit_args]
-            w_mags = [float(np.max(np.abs(w))) for w in w_units]
+            w_mags = mags
+            if direct:  # each index set of units also with its values times x_0
+                w_units = [(a * x[0])[None, :] for a in unit_args]
+                units = [(*e, *(w[:, e[0]] for w in w_units)) for e in units]
+                w_mags = [float(np.max(np.abs(w))) for w in w_units]
 
             def chunks(start: int, stop: int) -> bool:
                 """The times ``start:stop`` (the halves cut at a multiple of ``n_b``, so that
@@ -310,7 +311,7 @@ class Trajectory:
                     # of its magnitude are below 1e308 (each entry two products and a sum:
                     # three roundings, (1 + 2^-53)^3 < 1 + 2^-50); else look at each
                     u_ok = _magnitude(first, c_u, mags) <= 1e308
-                    v_max = _magnitude(first, c_v, w_mags if direct else mags)
+                    v_max = _magnitude(first, c_v, w_mags)
                     w_ok = (v_max if direct else wp_max + v_max / x2 * x_max) <= 1e308
                     outputs = ((out.u, c_u, 1), (W_flat, c_v, 5)) if direct else (
                         (out.u, c_u, 1), (None, c_v, 1))  # fmt: skip
@@ -534,18 +535,16 @@ def _full(a: Any, n: int) -> np.ndarray:
 
 @functools.cache
 def _unit_conditions() -> tuple[Callable[..., Any], ...]:
-    """The generated numpy evaluators of the Piecewise conditions of the per-unit
-    evaluators (``p``, ``q``) that depend on the units alone (arguments ``(u0, v0, p0,
-    q0)``, e.g. ``p0 == 0``): the fast path groups units by their values, so that within a
-    group each condition is constant and :func:`_lazy_select` evaluates one piece (and
-    :func:`_two_terms` knows which of ``p0``, ``q0`` is 0).  A condition of any other kind
-    is left to ``_lazy_select``."""
+    """The generated numpy evaluators of the Piecewise conditions of ``p_t``, ``q_t`` (and so
+    of the second pieces of ``u_t``, ``v_t``) that depend on the units alone (arguments
+    ``(u0, v0, p0, q0)``: ``p0 == 0``, ``q0 == 0``): the fast path groups units by their
+    values, so that within a group each condition is constant and :func:`_two_terms` knows
+    which of ``p0``, ``q0`` is 0."""
     S = symbolic()
     args = (S.u0, S.v0, S.p0, S.q0)
-    sources = _sources()
     found: list[Any] = []
-    for name in ("p", "q"):
-        for pw in sources[name][1].atoms(sp.Piecewise):
+    for name in ("p_t", "q_t"):
+        for pw in S.stable[name].atoms(sp.Piecewise):
             for _piece, c in pw.args:
                 free = c.free_symbols
                 if free and free <= set(args) and c not in found:
