@@ -155,3 +155,29 @@ def test_hoisting_leaves_a_branch_alone():
 
     for v in (mpmath.mpf(0), mpmath.mpf(-1), mpmath.mpf("2.5")):
         assert value(hoisted, v) == value(plain, v)
+
+
+def test_numpy_exprel_on_arrays_is_its_value_entry_by_entry():
+    """The generated numpy ``exprel`` on an array (divided in place, the zeros set after)
+    gives, entry by entry and bit for bit, its value on each number alone (the 0-d path):
+    at exact and signed zeros (the limit 1), subnormals, both overflow sides, +-inf and
+    nan; the shape kept (2-d, empty)."""
+    fn = bk.generate((A,), bk.exprel(A), "numpy")
+    z = np.array([0.0, -0.0, 5e-324, -1e-300, 1e-8, 1.0, -700.0, 700.0, 710.0, math.inf,
+                  -math.inf, math.nan])  # fmt: skip
+    got = fn(z)
+    each = np.array([float(fn(np.float64(v))) for v in z])
+    assert got.shape == z.shape and np.array_equal(got, each, equal_nan=True)
+    assert got[0] == got[1] == 1.0 and got[-3] == math.inf and got[-2] == 0.0
+    assert np.isnan(got[-1]) and got[4] != 1.0  # (1e-8 is not rounded to the limit)
+    both = fn(np.array([math.nan, math.inf, 0.0]))  # (a nan beside +inf: the limit still)
+    assert np.isnan(both[0]) and both[1] == math.inf and both[2] == 1.0
+    torch_fn = bk.generate((A,), bk.exprel(A), "torch")
+    t = torch_fn(torch.tensor([math.inf, -math.inf, 0.0, math.nan], dtype=torch.float64))
+    assert t[0] == math.inf and t[1] == 0 and t[2] == 1 and torch.isnan(t[3])
+    with mpmath.workdps(20):
+        mp_fn = bk.generate((A,), bk.exprel(A), "mpmath")
+        assert mp_fn(mpmath.inf) == mpmath.inf and mp_fn(-mpmath.inf) == 0
+    grid = fn(z[:6].reshape(2, 3))
+    assert grid.shape == (2, 3) and np.array_equal(grid.ravel(), each[:6])
+    assert fn(np.zeros((0, 3))).shape == (0, 3)

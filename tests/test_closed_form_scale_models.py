@@ -149,6 +149,48 @@ def test_kunin_property(d, extra, seed, scale, eta, a0):
     _check_kunin(tr, np.concatenate([[0.0, math.inf], rng.uniform(0, 50, 40)]))
 
 
+@pytest.mark.parametrize("d", [1, kunin_f64._ROWS_UP_TO, kunin_f64._ROWS_UP_TO + 1, 40])
+@pytest.mark.parametrize("zero", [False, True])
+def test_kunin_w_and_beta_in_either_layout(d, zero):
+    """``_w_and_beta`` on ``(d, times)`` rows (d <= ``_ROWS_UP_TO``) and on ``(times, d)``
+    blocks (above): both sides of the switch, bit for bit the reference's w and beta (signed
+    zeros included: ``zero`` makes the first entry of beta* and of w0 exactly 0, so that
+    beta-hat and c_perp have a zero entry); finite times only (the sample's path where every
+    time is float64-safe) and the same times with 1e150 and +inf (the per-time path)."""
+    rng = np.random.default_rng(d)
+    Q, _ = np.linalg.qr(rng.standard_normal((d + 3, d)))
+    y, w0 = rng.standard_normal(d + 3), rng.standard_normal(d)
+    if zero:  # X = 2 [I; 0] (exactly isotropic): beta* = X^T y / 4 has beta*_0 = y_0 / 2 = 0
+        Q, y[0], w0[0] = np.eye(d + 3, d), 0.0, 0.0
+    tr = kunin.closed_form(kunin.Setup(0.7, 1.3, 2.0 * Q, y), -0.4, w0)
+    times = np.linspace(0.0, 30.0, 1001)
+    for ts in (times, np.concatenate([times, [1e150, math.inf]])):
+        _check_kunin(tr, ts)
+        new, ref = tr.sample(ts), tr._sample_reference(ts)
+        assert np.array_equal(np.signbit(new.beta), np.signbit(ref.beta))
+    if zero:  # (the zeros are there: w_0 = 0 and beta_0 = a w_0 carries a's sign)
+        assert np.all(new.w[:, 0] == 0) and np.any(np.signbit(new.beta[:, 0]))
+
+
+def test_kunin_the_largest_time_decides_the_float64_safe_times():
+    """The sample takes every time as float64-safe when its largest time is (each test
+    grows with t).  A start on the stable manifold (``c_+ = 0``: a0 = 0, w0 perpendicular to
+    beta*) has no unstable term to keep phi normal, so times with ``(2 Omega + |delta|) t >
+    250`` go to the 17-digit fallback: both sides, a largest time of 10 (every time fast) and
+    of 1000 (the late ones fall back), bit for bit the reference and the start at every
+    time (this start never moves)."""
+    case = kunin.case("upstream")
+    tr = kunin.closed_form(case.setup, 0.0, (-0.2, 0.4))
+    for top, fallback in ((10.0, False), (1000.0, True)):
+        times = np.linspace(0.0, top, 201)
+        _check_kunin(tr, times)
+        with mock.patch.object(kunin.Trajectory, "_float64", autospec=True,
+                               side_effect=kunin.Trajectory._float64) as slow:  # fmt: skip
+            s = tr.sample(times)
+        assert slow.called == fallback, top
+        assert np.all(s.a == 0) and np.allclose(s.w, [-0.2, 0.4], rtol=4 * 2.0**-52, atol=0)
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     n=st.integers(1, 40),

@@ -6,6 +6,7 @@ shortened residuals.  Each test names the surviving mutant of the seed-2 sample
 from __future__ import annotations
 
 import collections
+import math
 import re
 import types
 from fractions import Fraction
@@ -15,6 +16,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from solvable._core import arrays
 from solvable._core import numbers as nb
 from solvable._core.claims import Theorem, Verdict
 from solvable._core.tolerance import Tolerance, error_in_units
@@ -230,3 +232,17 @@ def test_drain_keeps_pending_exactly_the_claims_not_yet_reported(pending, report
     assert recorded == [(i, verdict, 0.5) for i in reported]
     assert list(w.pending) == [(i, f"claim {i}") for i in left]
     assert w.current is None and w.busy is False
+
+
+def test_max_abs_is_the_largest_magnitude_or_nan():
+    """``arrays.max_abs``: the largest |entry| whichever sign holds it, nan where any entry
+    is nan (wherever it sits), 0 for an empty array, inf kept (the fast paths compare it with
+    the float64 range)."""
+    assert arrays.max_abs(np.array([1.0, -3.0, 2.0])) == 3.0
+    assert arrays.max_abs(np.array([[1.0, 3.0], [-2.0, 0.5]])) == 3.0
+    assert arrays.max_abs(np.array([-0.0])) == 0.0 and arrays.max_abs(np.empty((0, 2))) == 0.0
+    for at in range(3):
+        x = np.array([1.0, -5.0, 2.0])
+        x[at] = math.nan
+        assert math.isnan(arrays.max_abs(x)), at
+    assert arrays.max_abs(np.array([-math.inf, 1.0])) == math.inf

@@ -222,6 +222,16 @@ def all_finite(out: Any) -> bool:
     return True
 
 
+def max_abs(x: np.ndarray) -> float:
+    """The largest ``|entry|`` of a float64 array in two reductions and no temporary (a
+    bound that fast paths compare with the float64 range): ``nan`` where an entry is
+    ``nan``, ``0.0`` for an empty array."""
+    if x.size == 0:
+        return 0.0
+    hi, lo = float(np.max(x)), float(np.min(x))
+    return math.nan if math.isnan(hi) or math.isnan(lo) else max(hi, -lo)
+
+
 MAX_SYMBOLIC_ENTRIES = 10**5
 """The most entries (data and weights together) of a symbolic flow
 (:func:`solvable.models.mirror_flow.diagonal_flow`, :func:`solvable.models.kunin.flow` and the

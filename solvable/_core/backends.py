@@ -183,8 +183,16 @@ def _np_sinc3(z: Any) -> Any:
 def _np_exprel(z: Any) -> Any:
     z = np.asarray(z, dtype=float)
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        out = np.expm1(z) / z
-    return np.where(z == 0, 1.0, out)
+        if z.ndim == 0:  # (the limits: 1 at 0, +inf at +inf, where expm1(z) / z is nan)
+            return np.where(z == 0, 1.0, np.where(z == np.inf, np.inf, np.expm1(z) / z))
+        out = np.expm1(z)  # (a new array: divided in place)
+        np.divide(out, z, out=out)
+    zero = z == 0
+    if zero.any():
+        out[zero] = 1.0
+    if z.size and not np.max(z) < np.inf:  # a +inf or a nan (the max is then nan)
+        out[z == np.inf] = np.inf
+    return out
 
 
 _SCALAR_TYPES = (bool, int, float, complex, np.bool_, np.number)
@@ -308,7 +316,8 @@ def _torch_namespace() -> dict[str, Any]:
 
     def exprel_(z: Any) -> Any:
         safe = torch.where(z == 0, torch.ones_like(z), z)
-        return torch.where(z == 0, torch.ones_like(z), torch.expm1(safe) / safe)
+        out = torch.where(z == 0, torch.ones_like(z), torch.expm1(safe) / safe)
+        return torch.where(z == float("inf"), z, out)  # (expm1(inf) / inf is nan)
 
     def sinc3_(z: Any) -> Any:
         z2 = z * z

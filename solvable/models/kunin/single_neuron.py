@@ -16,6 +16,7 @@ import mpmath
 import numpy as np
 
 from solvable._core import numbers as nb
+from solvable._core.arrays import max_abs as _max_abs
 from solvable._core.backends import fill_in_halves
 from solvable._core.exact_gram import to_fraction
 from solvable._core.numbers import Number
@@ -31,6 +32,8 @@ from solvable.models.kunin._float64 import (
     _f64_trusted,
     _piece_choice,
     _resolved_coefficients,
+    _w_and_beta,
+    _w_and_beta_scratch,
 )
 from solvable.models.kunin.expressions import _evaluators
 from solvable.models.kunin.flows import _scalar
@@ -260,16 +263,19 @@ class Trajectory:
         tf, inf, orig = _float_times(times, name)
         T, d = len(tf), self.setup.d
         res = _check_out(out, T, d) if out is not None else _empty_states(T, d, self.delta)
-        res.t[...] = tf
-        # the float64-safe times (the vectorised _f64_safe: the same float64 operations)
+        # the float64-safe times (the vectorised _f64_safe: the same float64 operations);
+        # each test grows with t (rate >= 0), so where the largest time (finite) passes,
+        # every time does
         if k["trusted"]:
             rate = 2 * k["Omega"] + abs(k["delta_p"])
-            with np.errstate(invalid="ignore", over="ignore"):
-                ok = (tf <= _F64_MAX_T) & (
-                    (rate * tf <= _F64_MAX_EXPONENT)
-                    | (abs(k["c_plus"]) > _F64_MIN_UNSTABLE * k["r"])
-                )
-            safe = inf | ok
+            unstable = abs(k["c_plus"]) > _F64_MIN_UNSTABLE * k["r"]
+            top = float(np.max(tf, initial=0.0))
+            if top <= _F64_MAX_T and (rate * top <= _F64_MAX_EXPONENT or unstable):
+                safe = np.ones(T, dtype=bool)  # (and no time is +inf: top is finite)
+            else:
+                with np.errstate(invalid="ignore", over="ignore"):
+                    ok = (tf <= _F64_MAX_T) & ((rate * tf <= _F64_MAX_EXPONENT) | unstable)
+                safe = inf | ok
         else:
             safe = np.zeros(T, dtype=bool)
         fin = safe & ~inf
@@ -312,18 +318,21 @@ class Trajectory:
             abs(k["sw"]) * float(np.max(np.abs(k["cperp_vec"]), initial=0.0)),
         )
         limit = np.finfo(float).max * (1 - 1e-15)
-        step = max(1, _BLOCK_BYTES // (8 * max(d, self.setup.n)))
+        # (the (times, n) arrays of the loss only where there is neither frame nor minimum)
+        width = d if frame or minimum is not None else max(d, self.setup.n)
+        step = max(1, _BLOCK_BYTES // (8 * width))
         chunk = max(step, _COEFFICIENT_TIMES - _COEFFICIENT_TIMES % step)
 
         def chunks(start: int, stop: int) -> dict[str, bool]:
             """The chunks of times ``start:stop`` (``chunk`` apart), with their own scratch:
             whether their w and beta are finite."""
-            finite = dict.fromkeys(("w", "beta"), True)
-            tmp = np.empty((min(step, T), d))
+            finite = dict.fromkeys(("a", "w", "beta", "loss"), True)
+            scratch = _w_and_beta_scratch(min(step, T), d)
             coords = np.empty((min(chunk, T), 2))
             with np.errstate(all="ignore"):  # per thread
                 for c0 in range(start, stop, chunk):
                     cs = slice(c0, min(c0 + chunk, stop))
+                    res.t[cs] = tf[cs]
                     za, z1, zp = _chunk_coefficients(coeffs, consts, lim, tf[cs], fin[cs],
                                                      inf[cs] & safe[cs])  # fmt: skip
                     a = res.a[cs]
@@ -338,19 +347,21 @@ class Trajectory:
                         res.loss[cs] = _loss_of(loss_deviation, k, zd, a * cc[:, 1])
                     elif frame:  # O(1) per time: the whole chunk at once
                         res.loss[cs] = frame_loss(a, cc[:, 0], cc[:, 1], *frame_entries)
-                    bound = wide[0] * np.abs(z1) + wide[1] * np.abs(zp)
+                    # the bound at every time of the chunk is at most its value at the
+                    # chunk's largest |z_1|, |z_perp| (a nan fails each test)
+                    bound = wide[0] * _max_abs(z1) + wide[1] * _max_abs(zp)
+                    largest_a = _max_abs(a)
+                    finite["a"] &= largest_a < math.inf  # (nan: False)
                     # (and w's coordinates themselves finite)
-                    w_ok = bool(np.all(bound < limit)) and bool(np.all(np.abs(cc) < limit))
-                    beta_ok = w_ok and bool(np.all(np.abs(a) * bound < limit))
+                    w_ok = bound < limit and _max_abs(cc) < limit
+                    beta_ok = w_ok and largest_a * bound < limit
                     for i0 in range(0, cs.stop - c0, step):
                         i1 = min(i0 + step, cs.stop - c0)
                         blk = slice(c0 + i0, c0 + i1)
-                        wb, bb, tb = res.w[blk], res.beta[blk], tmp[: i1 - i0]
-                        # w from its coordinates in the plane, as in _states
-                        np.multiply(cc[i0:i1, 0:1], k["bhat"], out=wb)
-                        np.multiply(cc[i0:i1, 1:2], k["cperp_vec"], out=tb)
-                        np.add(wb, tb, out=wb)
-                        np.multiply(a[i0:i1, None], wb, out=bb)  # beta = a w
+                        wb, bb = res.w[blk], res.beta[blk]
+                        # w from its coordinates in the plane, beta = a w, as in _states
+                        _w_and_beta(cc[i0:i1], a[i0:i1], k["bhat"], k["cperp_vec"], wb, bb,
+                                    scratch)  # fmt: skip
                         if not frame and minimum is None:  # O(n) per time: (times, n)
                             # arrays kept in cache
                             res.loss[blk] = _loss(a[i0:i1], cc[i0:i1], LX, Ly)
@@ -358,13 +369,11 @@ class Trajectory:
                             finite["w"] &= bool(np.isfinite(wb).all())
                         if not beta_ok:
                             finite["beta"] &= bool(np.isfinite(bb).all())
+                    finite["loss"] &= _max_abs(res.loss[cs]) < math.inf
             return finite
 
         parts = fill_in_halves(chunks, T, chunk, T * (2 * d + self.setup.n), PARALLEL_SAMPLE)
-        finite = {key: all(part[key] for part in parts) for key in ("w", "beta")}
-        with np.errstate(all="ignore"):
-            finite["a"] = bool(np.isfinite(res.a).all())
-            finite["loss"] = bool(np.isfinite(res.loss).all())
+        finite = {key: all(part[key] for part in parts) for key in ("a", "w", "beta", "loss")}
         rest = np.flatnonzero(~safe)
         if rest.size:  # the 17-digit fallback (raises for a state beyond float64)
             given = [float(orig[i]) if orig is tf else orig[i] for i in rest]
@@ -403,10 +412,13 @@ where each half holds at least this many entries of ``w``, ``beta`` and the loss
 (32 MiB of float64): below it the threads' start costs more than they save (issue 17,
 ``python benchmarks/closed_form_scale.py``)."""
 _BLOCK_BYTES = 1 << 20
-# The chunk of times whose coefficients z_a, z_1, z_perp are evaluated together: 8192 times
-# are 64 KiB per (times,) array, so the generated evaluator's dozen live temporaries stay in
-# L2 too, and its ~60 numpy calls are amortised over 8192 entries.
-_COEFFICIENT_TIMES = 8192
+# The chunk of times whose coefficients z_a, z_1, z_perp are evaluated together: 65536 times
+# (512 KiB per (times,) array; the evaluator's temporaries in L3). Smaller chunks kept them
+# in L2, but two threads then spent their time handing the GIL back and forth between
+# numpy's short calls (a multiply of 16384 entries: 1.08x faster in two threads than in
+# one; of 131072: 2x): at n = 26, d = 8, 5.3e6 times the sample took 0.18 s with 8192,
+# 0.16 s with 65536 (benchmarks/closed_form_family.py).
+_COEFFICIENT_TIMES = 65536
 
 
 @nb.mpmath_in_mpmath_out
