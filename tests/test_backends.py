@@ -15,6 +15,7 @@ import mpmath
 import numpy as np
 import pytest
 import sympy as sp
+import threadpoolctl
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -181,3 +182,34 @@ def test_numpy_exprel_on_arrays_is_its_value_entry_by_entry():
     grid = fn(z[:6].reshape(2, 3))
     assert grid.shape == (2, 3) and np.array_equal(grid.ravel(), each[:6])
     assert fn(np.zeros((0, 3))).shape == (0, 3)
+
+
+def _blas_threads() -> list[int]:
+    """The threads of numpy's BLAS (the one the fast paths call), as set now."""
+    infos = threadpoolctl.ThreadpoolController().select(user_api="blas").info()
+    return [i["num_threads"] for i in infos if "numpy" in i["filepath"]]
+
+
+def test_small_blas_work_runs_on_one_thread_and_the_setting_is_restored():
+    """``blas_threads_for``: below ``SMALL_BLAS`` multiply-adds BLAS runs one thread inside
+    the context, at or above it as configured; either way the setting after is the one
+    before.  ``fill_in_halves``'s two threads run BLAS on one thread too, its one-thread
+    path as configured (BLAS set to 2 threads around the test, so that 1 is a change)."""
+    np.ones((2, 2)) @ np.ones((2, 2))  # (BLAS loaded)
+    assert _blas_threads(), "numpy's BLAS is not seen by threadpoolctl"
+    with threadpoolctl.threadpool_limits(limits=2, user_api="blas"):
+        with bk.blas_threads_for(bk.SMALL_BLAS - 1):
+            assert set(_blas_threads()) == {1}
+        assert set(_blas_threads()) == {2}
+        with bk.blas_threads_for(bk.SMALL_BLAS):
+            assert set(_blas_threads()) == {2}
+        seen: list[list[int]] = []
+
+        def fill(start: int, stop: int) -> int:
+            seen.append(_blas_threads())
+            return stop - start
+
+        assert bk.fill_in_halves(fill, 10, 2, 100, 10) == [6, 4]  # two threads
+        assert bk.fill_in_halves(fill, 10, 2, 19, 10) == [10]  # one (below 2 x threshold)
+        assert [set(s) for s in seen] == [{1}, {1}, {2}]
+        assert set(_blas_threads()) == {2}

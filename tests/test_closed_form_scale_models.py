@@ -27,6 +27,7 @@ from solvable.models.kunin import frame as kunin_frame
 from solvable.models.kunin import isotropic_data as kunin_isotropy
 from solvable.models.kunin import setups as kunin_setups
 from solvable.models.kunin import single_neuron as kunin_single
+from solvable.models.linear_node_scaling import _evaluators as lns_evals
 from solvable.models.linear_node_scaling import expressions as lns_expr
 from solvable.models.linear_node_scaling import trajectory as lns_traj
 
@@ -442,6 +443,19 @@ def test_lns_rank_one_is_delta_W_t():
     (the transpose of the product distributed by ``doit``)."""
     S = lns.symbolic()
     assert lns_expr._rank_one(lns_expr._C).subs(lns_expr._C, S.c_t).doit() == S.delta_W_t
+
+
+def test_lns_fast_outer_products():
+    """The fast path's ``outer`` (``_outer``) is the broadcast product entry by entry, bit
+    for bit, signed zeros aside (einsum's zeroed output makes -0.0 a +0.0).  (Its matrix
+    products stay numpy's stacked ones, a product per time: one matrix product over the
+    chunk of times made a state depend on the other times sampled with it.)"""
+    rng = np.random.default_rng(7)
+    col, rows = rng.standard_normal((4, 1)), rng.standard_normal((6, 1, 5))
+    col[1], rows[2, 0, 3] = 0.0, -0.0
+    out, ref = lns_evals._outer(col, rows), col * rows
+    assert out.shape == ref.shape == (6, 4, 5) and np.array_equal(out, ref)
+    assert np.array_equal(np.signbit(out), np.signbit(ref) & (ref != 0))
 
 
 def test_lns_out():

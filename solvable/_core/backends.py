@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import concurrent.futures
+import contextlib
 import functools
 import inspect
 import linecache
@@ -29,6 +30,7 @@ from typing import Any
 import mpmath
 import numpy as np
 import sympy as sp
+import threadpoolctl
 from sympy.codegen.cfunctions import expm1, log1p
 
 __all__ = [
@@ -76,8 +78,35 @@ def fill_in_halves(fill: Callable[[int, int], Any], n: int, step: int, entries: 
         with np.errstate(**errors):
             return fill(*span)
 
-    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+    with _blas_controller().limit(limits=1, user_api="blas"), \
+            concurrent.futures.ThreadPoolExecutor(2) as pool:  # fmt: skip
         return list(pool.map(run, [(0, cut), (cut, n)]))
+
+
+SMALL_BLAS = 10**8
+"""Matrix work of fewer multiply-adds than this runs BLAS on one thread
+(:func:`blas_threads_for`): a few milliseconds on one core, and BLAS's own threads, once
+woken, spin for about 0.1 s afterwards, taking the cores of the sample threads that follow
+(a linear_node_scaling construction of a 52 x 160 X left a sample 1.27x slower)."""
+
+
+def blas_threads_for(multiply_adds: float) -> contextlib.AbstractContextManager[Any]:
+    """A context in which BLAS runs one thread per call if ``multiply_adds`` (the size of
+    the matrix work inside) is below :data:`SMALL_BLAS`; else BLAS as configured."""
+    if multiply_adds < SMALL_BLAS:
+        return _blas_controller().limit(limits=1, user_api="blas")
+    return contextlib.nullcontext()
+
+
+@functools.cache
+def _blas_controller() -> threadpoolctl.ThreadpoolController:
+    """The BLAS libraries loaded when first asked, numpy's among them (the one the fast
+    paths call; threadpoolctl, as scikit-learn limits them, 1 ms to find them): while
+    :func:`fill_in_halves` runs its two threads, BLAS runs one thread per call (its own
+    threads, spinning between the two threads' matrix products, made a linear_node_scaling
+    sample 1.6x slower: ``benchmarks/closed_form_family.py``).  The limit is the process's
+    for that time and is restored after."""
+    return threadpoolctl.ThreadpoolController()
 
 
 def torch_module() -> Any:

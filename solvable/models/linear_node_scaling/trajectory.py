@@ -21,7 +21,7 @@ import numpy as np
 import sympy as sp
 
 from solvable._core import numbers as nb
-from solvable._core.backends import fill_in_halves
+from solvable._core.backends import blas_threads_for, fill_in_halves
 from solvable._core.exact_gram import span_membership, to_fraction
 from solvable._core.numbers import check_dps as _check_dps
 from solvable.models import node_scaling as ns
@@ -502,7 +502,8 @@ def closed_form(setup: ns.Setup, a0: Any, W0: Any, *, dps: int | None = None) ->
     backend = "numpy" if dps is None else "mpmath"
     conv, dt = nb.converter(dps), nb.dtype(dps)
     n, d = setup.n, setup.d
-    with nb.Precision(dps):
+    # (the SVD of X and the d x d projector: BLAS on one thread where they are small)
+    with nb.Precision(dps), blas_threads_for(n * d * max(n, d) + d * d * min(n, d)):
         X = np.array([[conv(v) for v in row] for row in setup.X], dtype=dt)
         yv = np.array([conv(v) for v in setup.y], dtype=dt)
         lam = np.array([conv(v) for v in setup.lam], dtype=dt)
