@@ -31,7 +31,7 @@ from solvable.models.kunin import numeric_checks as kunin_checks
 from solvable.models.kunin import proofs as kunin_proofs
 from solvable.models.kunin import wide_proofs as kunin_wide_proofs
 from solvable.models.linear_node_scaling import checks as lns_checks
-from solvable.models.linear_node_scaling import trajectory as lns_trajectory
+from solvable.models.linear_node_scaling import float64_sample as lns_f64
 from solvable.models.xu_ziyin import numeric_claims as xz_claims
 from solvable.models.xu_ziyin import symbolic_claims as xz_symbolic
 from solvable.verification.confirmations import xu_ziyin as xz_confirm
@@ -199,7 +199,7 @@ def _count_fast_evaluations(monkeypatch) -> list[str]:
     """The names of the generated float64 evaluators ``linear_node_scaling``'s sample calls,
     one entry per call (a spy on ``_fast_evaluator``)."""
     calls: list[str] = []
-    fast = lns_trajectory._fast_evaluator
+    fast = lns_f64._fast_evaluator
 
     def spy(name):
         fn = fast(name)
@@ -210,7 +210,7 @@ def _count_fast_evaluations(monkeypatch) -> list[str]:
 
         return counted
 
-    monkeypatch.setattr(lns_trajectory, "_fast_evaluator", spy)
+    monkeypatch.setattr(lns_f64, "_fast_evaluator", spy)
     return calls
 
 
@@ -224,7 +224,7 @@ def test_lns_times_are_evaluated_in_chunks_of_1024(T, monkeypatch):
     traj = lns.closed_form(setup, a, W0)
     calls = _count_fast_evaluations(monkeypatch)
     traj.sample(np.linspace(0, 5, T))
-    assert lns_trajectory._CHUNK_TIMES == 1024
+    assert lns_f64._CHUNK_TIMES == 1024
     assert calls.count("c_t") == 2 * math.ceil(T / 1024), calls.count("c_t")
 
 
@@ -238,8 +238,8 @@ def test_lns_chunks_keep_to_their_byte_budget_for_wide_inputs(T, monkeypatch):
     traj = lns.closed_form(setup, a, W0)
     calls = _count_fast_evaluations(monkeypatch)
     traj.sample(np.linspace(0, 5, T))
-    step = lns_trajectory._BLOCK_BYTES // (8 * 2 * 300)
-    budget = lns_trajectory._CHUNK_BYTES // (8 * 300)
+    step = lns_f64._BLOCK_BYTES // (8 * 2 * 300)
+    budget = lns_f64._CHUNK_BYTES // (8 * 300)
     chunk = budget - budget % step
     assert (step, chunk) == (109, 872)
     assert calls.count("c_t") == 2 * math.ceil(T / chunk), calls.count("c_t")

@@ -29,7 +29,7 @@ from solvable.models.kunin import setups as kunin_setups
 from solvable.models.kunin import single_neuron as kunin_single
 from solvable.models.linear_node_scaling import _evaluators as lns_evals
 from solvable.models.linear_node_scaling import expressions as lns_expr
-from solvable.models.linear_node_scaling import trajectory as lns_traj
+from solvable.models.linear_node_scaling import float64_sample as lns_f64
 
 U = 2.0**-53  # unit roundoff of float64
 
@@ -432,7 +432,7 @@ def test_lns_blocks_do_not_change_the_result(monkeypatch):
     tr = _lns(5, 4, 3, seed=7)[0]
     times = np.linspace(0, 9, 23)
     whole = tr.sample(times)
-    monkeypatch.setattr(lns_traj, "_BLOCK_BYTES", 8 * 4 * 3 * 2)  # 2 times of m d = 12
+    monkeypatch.setattr(lns_f64, "_BLOCK_BYTES", 8 * 4 * 3 * 2)  # 2 times of m d = 12
     small = tr.sample(times)
     for name in ("t", "W", "f", "loss"):
         assert np.array_equal(getattr(small, name), getattr(whole, name)), name
@@ -606,9 +606,9 @@ def test_lns_chunks_and_blocks_with_underflowing_rows(monkeypatch, threads):
     times[[1, 4, 9, 14, 22, 27]] = 1e-300
     times[[3, 10, 16]] = 1e-310  # subnormal parts: the two-part path, in a W block after the first
     whole = tr.sample(times)
-    monkeypatch.setattr(lns_traj, "_BLOCK_BYTES", 8 * 4 * 3 * 2)  # 2 times of m d = 12
-    monkeypatch.setattr(lns_traj, "_CHUNK_TIMES", 7)  # -> chunks of 6 (a multiple of 2)
-    monkeypatch.setattr(lns_traj, "PARALLEL_SAMPLE", 1 if threads == 2 else lns.PARALLEL_SAMPLE)
+    monkeypatch.setattr(lns_f64, "_BLOCK_BYTES", 8 * 4 * 3 * 2)  # 2 times of m d = 12
+    monkeypatch.setattr(lns_f64, "_CHUNK_TIMES", 7)  # -> chunks of 6 (a multiple of 2)
+    monkeypatch.setattr(lns_f64, "PARALLEL_SAMPLE", 1 if threads == 2 else lns.PARALLEL_SAMPLE)
     small = tr.sample(times)
     for name in ("t", "W", "f", "loss"):
         assert np.array_equal(getattr(small, name), getattr(whole, name)), name

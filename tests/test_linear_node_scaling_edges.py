@@ -261,11 +261,11 @@ def test_a_valid_time_array_skips_the_per_time_checks(monkeypatch):
     one Python check per time (mutant trajectory.py:198 ``times >= 0`` made ``== 0``: every
     array but all zeros went through the per-time checks, the same numbers, slowly); an array
     with a bad time, or a list, goes through them and a bad time is refused by name."""
-    from solvable.models.linear_node_scaling import trajectory as lns_trajectory
+    from solvable.models.linear_node_scaling import float64_sample as lns_f64
 
     calls = []
-    real = lns_trajectory._check_times
-    monkeypatch.setattr(lns_trajectory, "_check_times",
+    real = lns_f64._check_times
+    monkeypatch.setattr(lns_f64, "_check_times",
                         lambda times, *a: calls.append(len(times)) or real(times, *a))  # fmt: skip
     setup, a, W0, _ = _setup(0, 5, 3, 4, 1.0, 1.0, 1.0, 1.0, 0.5)
     traj = lns.closed_form(setup, a, W0)

@@ -28,7 +28,7 @@ from solvable.models import linear_node_scaling as lns
 from solvable.models import node_scaling as ns
 from solvable.models import xu_ziyin as xz
 from solvable.models.kunin import single_neuron as kunin_single
-from solvable.models.linear_node_scaling import trajectory as lns_traj
+from solvable.models.linear_node_scaling import float64_sample as lns_f64
 from solvable.verification.figures import seed_000, seed_004
 from solvable.verification.figures._common import new_figure
 
@@ -138,9 +138,9 @@ def _lns_sample(monkeypatch):
     X, y = rng.standard_normal((n, d)), rng.standard_normal(n)
     lam, a = rng.uniform(0.1, 1, m), rng.choice([-1.0, 1.0], m)
     tr = lns.closed_form(ns.Setup(X, y, lam, "linear", 0.5), a, rng.standard_normal((m, d)))
-    monkeypatch.setattr(lns_traj, "_BLOCK_BYTES", 8 * m * d * 2)  # W blocks of 2 times
-    monkeypatch.setattr(lns_traj, "_CHUNK_TIMES", 7)  # chunks of 6 times: 29 times are 5 chunks
-    return lambda: tr.sample(np.linspace(0, 9, 29)), lns_traj
+    monkeypatch.setattr(lns_f64, "_BLOCK_BYTES", 8 * m * d * 2)  # W blocks of 2 times
+    monkeypatch.setattr(lns_f64, "_CHUNK_TIMES", 7)  # chunks of 6 times: 29 times are 5 chunks
+    return lambda: tr.sample(np.linspace(0, 9, 29)), lns_f64
 
 
 def _kunin_sample(monkeypatch):
@@ -167,7 +167,7 @@ def test_small_float64_sample_of_many_blocks_runs_in_one_thread(monkeypatch, mak
     whole = sample()
     monkeypatch.setattr(concurrent.futures, "ThreadPoolExecutor", _NoThreads)
     again = sample()  # fails with the probe's AssertionError if a thread pool starts
-    for name in ("t", "W", "f", "loss") if module is lns_traj else ("t", "a", "w", "beta", "loss"):
+    for name in ("t", "W", "f", "loss") if module is lns_f64 else ("t", "a", "w", "beta", "loss"):
         assert np.array_equal(np.asarray(getattr(again, name)), np.asarray(getattr(whole, name)))
     monkeypatch.setattr(module, "PARALLEL_SAMPLE", 1)
     with pytest.raises(AssertionError, match="started a thread pool"):

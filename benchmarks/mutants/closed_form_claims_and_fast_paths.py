@@ -411,7 +411,7 @@ MUTANTS = [
         name="closed_form_claims_and_fast_paths.lns_sample_nan_time_through_fast_check",
         seed="000",
         backend="numpy",
-        file="solvable/models/linear_node_scaling/trajectory.py",
+        file="solvable/models/linear_node_scaling/float64_sample.py",
         old='and times.dtype.kind in "fiu" and np.all(times >= 0)):',
         new='and times.dtype.kind in "fiu" and not np.any(times < 0)):',
         why=(
@@ -460,7 +460,7 @@ MUTANTS = [
         name="closed_form_claims_and_fast_paths.lns_fusable_counts_zero_nodes",
         seed="000",
         backend="numpy",
-        file="solvable/models/linear_node_scaling/trajectory.py",
+        file="solvable/models/linear_node_scaling/float64_sample.py",
         old="u_min = float(np.min(u[u > 0], initial=math.inf))",
         new="u_min = float(np.min(u, initial=math.inf))",
         why=(

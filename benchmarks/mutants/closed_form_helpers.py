@@ -481,7 +481,7 @@ MUTANTS = [
         name="closed_form_helpers.lns_negative_time_accepted",
         seed="000",
         backend="numpy",
-        file="solvable/models/linear_node_scaling/trajectory.py",
+        file="solvable/models/linear_node_scaling/states.py",
         old="return t if _is_infinite(t, name) else nb.check_number(name, t, nonnegative=True)",
         new="return t if _is_infinite(t, name) else nb.check_number(name, t)",
         why=(

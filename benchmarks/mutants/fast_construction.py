@@ -50,7 +50,7 @@ MUTANTS = [
         name="linear_node_scaling.chunk_boost_not_offset",
         seed="000",
         backend="numpy",
-        file="solvable/models/linear_node_scaling/trajectory.py",
+        file="solvable/models/linear_node_scaling/float64_sample.py",
         old="                nb_ = lambda ndim, blk=blk: nboost[blk].reshape("
         "(-1,) + (1,) * (ndim - 1))  # noqa: E731",
         new="                nb_ = lambda ndim, blk=blk: nboost[: blk.stop - blk.start].reshape("

@@ -36,7 +36,7 @@ MUTANTS = [
         name="linear_node_scaling.fast_boost_forgotten",
         seed="000",
         backend="numpy",
-        file="solvable/models/linear_node_scaling/trajectory.py",
+        file="solvable/models/linear_node_scaling/float64_sample.py",
         old='                np.add(Wb, self._scaled(dW, e["W0"] + nb_(3), inplace=True), out=Wb)',
         new='                np.add(Wb, self._scaled(dW, e["W0"], inplace=True), out=Wb)',
         why="the W_0-part of W(t) - W_0 not scaled back by 2^-boost on rows whose modes all "
@@ -49,7 +49,7 @@ MUTANTS = [
         name="linear_node_scaling.fast_modes_swapped",
         seed="000",
         backend="numpy",
-        file="solvable/models/linear_node_scaling/trajectory.py",
+        file="solvable/models/linear_node_scaling/float64_sample.py",
         old='            f_w = fast("f_t", k["d"], zy, k["U"], k["Dm"], *w_args, g, h)',
         new='            f_w = fast("f_t", k["d"], zy, k["U"], k["Dm"], *w_args, h, g)',
         why="the mode factors G = 1 - e^{-rate t} and E = e^{-rate t} swapped in the W_0-part "
@@ -61,7 +61,7 @@ MUTANTS = [
         name="linear_node_scaling.fused_c_parts_unscaled",
         seed="000",
         backend="numpy",
-        file="solvable/models/linear_node_scaling/trajectory.py",
+        file="solvable/models/linear_node_scaling/float64_sample.py",
         old="            c = cy + cw",
         new="            c = c_y + c_w",
         why="the fused assembly adds the c's before their rescalings 2^ey_W, 2^ew (the parts' "
@@ -74,7 +74,7 @@ MUTANTS = [
         name="linear_node_scaling.fused_where_subnormal",
         seed="000",
         backend="numpy",
-        file="solvable/models/linear_node_scaling/trajectory.py",
+        file="solvable/models/linear_node_scaling/float64_sample.py",
         old="        tiny, huge = 2.0**-1022, 2.0**1022",
         new="        tiny, huge = 0.0, 2.0**1022",
         why="the fused assembly also taken where a rescaling or a product is subnormal (an "
@@ -87,7 +87,7 @@ MUTANTS = [
         name="linear_node_scaling.fused_rows_not_replaced",
         seed="000",
         backend="numpy",
-        file="solvable/models/linear_node_scaling/trajectory.py",
+        file="solvable/models/linear_node_scaling/float64_sample.py",
         old='                    Wb[rows] = k["W0_full"] + fast(k["s"], k["a"], c[blk][rows])',
         new="                    pass",
         why="in a W block with both kinds of times the fused ones keep the two-part value "

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import math
-import numbers
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,95 +20,26 @@ import numpy as np
 import sympy as sp
 
 from solvable._core import numbers as nb
-from solvable._core.backends import blas_threads_for, fill_in_halves
+from solvable._core.backends import blas_threads_for
 from solvable._core.exact_gram import span_membership, to_fraction
 from solvable._core.numbers import check_dps as _check_dps
 from solvable.models import node_scaling as ns
-from solvable.models.linear_node_scaling._evaluators import _FAST_ARGS, _evaluator, _fast_evaluator
+from solvable.models.linear_node_scaling._evaluators import _evaluator
 from solvable.models.linear_node_scaling.expressions import _DI, _S, symbolic
+from solvable.models.linear_node_scaling.float64_sample import PARALLEL_SAMPLE as PARALLEL_SAMPLE
+from solvable.models.linear_node_scaling.float64_sample import Float64Sample
 from solvable.models.linear_node_scaling.linear_limit import _call, _diag_object
+from solvable.models.linear_node_scaling.states import (
+    States,
+    _check_time,
+    _check_times,
+    _is_infinite,
+)
 from solvable.models.linear_node_scaling.svd import ReducedSVD, reduced_svd
-
-# The block of times of the float64 sample: 512 KiB for W's block (times, m, d) and as much
-# for each of its two parts (y and W_0), 1.5 MiB together, within a 2 MiB L2 cache (this
-# machine's, per core), so that the parts are added while in cache.
-PARALLEL_SAMPLE = 2**22
-"""The float64 :meth:`Trajectory.sample` fills the two halves of its times in two threads
-where each half holds at least this many entries of ``W`` and ``f`` (32 MiB of float64):
-below it the threads' start costs more than they save (issue 17,
-``python benchmarks/closed_form_scale.py``)."""
-_BLOCK_BYTES = 1 << 19
-# The chunk of times whose mode factors, c(t), f(t) and residual are evaluated together (issue
-# 17, B2): at m = d = 100 a block of W holds ~6 times, and the ~100 numpy calls of those
-# evaluations per block cost more than the block's arithmetic; 1024 times amortise them, and
-# 2 MiB per (times, max(n, d)) array keeps the chunk's arrays near L2 (W stays in blocks).
-_CHUNK_TIMES = 1024
-_CHUNK_BYTES = 1 << 21
-
 
 # ---------------------------------------------------------------------------
 # Theorem 7.4 as a trajectory: the model protocol
 # ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class States:
-    """Many times at once (leading time axis): ``t`` (T,), ``W`` (T, m, d), ``a`` (m,), the
-    outputs ``f`` (T, n) on the data and the ``loss`` (T,) of eq. (5), from the mode forms
-    ``f_t`` / ``residual_t`` (equal to :func:`solvable.models.node_scaling.network_output` at ``W``,
-    claim ``output_mode_form``, without its cancellation when ``|X W_0| >> |y|``)."""
-
-    t: np.ndarray
-    W: np.ndarray
-    a: np.ndarray
-    f: np.ndarray
-    loss: np.ndarray
-
-    def __getitem__(self, k: int) -> ns.State:
-        return ns.State(t=self.t[k], W=self.W[k], a=self.a, f=self.f[k], loss=self.loss[k])
-
-    def __len__(self) -> int:
-        return len(self.t)
-
-
-def _is_infinite(t: Any, name: str = "t") -> bool:
-    """``t`` is ``+inf`` (float, numpy or mpmath); ``-inf`` is a ``ValueError``."""
-    if isinstance(t, (float, np.floating)) and math.isinf(t):
-        inf = True
-    elif isinstance(t, mpmath.mpf) and mpmath.isinf(t):
-        inf = True
-    else:
-        return False
-    if t < 0:
-        raise ValueError(f"{name} must be >= 0, got {t!r}")
-    return inf
-
-
-def _check_time(name: str, t: Any) -> Any:
-    """One time: a finite number ``>= 0`` (checked, as given) or ``+inf``."""
-    if isinstance(t, np.ndarray) and t.ndim == 0:
-        t = t.item()
-    return t if _is_infinite(t, name) else nb.check_number(name, t, nonnegative=True)
-
-
-def _check_times(times: Any, name: str = "times") -> list[Any]:
-    """One time or a 1-d sequence of times, each a finite number ``>= 0`` or ``+inf``."""
-    if isinstance(times, np.ndarray) and times.ndim == 0:
-        times = [times.item()]
-    elif isinstance(times, (numbers.Real, str, mpmath.mpf)) and not isinstance(times, bool):
-        times = [times]
-    if isinstance(times, (str, bytes)) or not isinstance(times, (list, tuple, np.ndarray)):
-        raise TypeError(f"{name} must be a number or a sequence of numbers, got "
-                        f"{type(times).__name__} {nb.describe(times)}")  # fmt: skip
-    try:
-        arr = np.asarray(times, dtype=object)
-    except ValueError:
-        raise ValueError(f"{name} must be one-dimensional, got {nb.describe(times)}") from None
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
-    if arr.size == 0:
-        raise ValueError(f"{name} must not be empty")
-    return [_check_time(f"{name}[{i}]", t) for i, t in enumerate(arr.tolist())]
-
-
 # The exact test of y in the range of X (for a y within rounding of it) runs up to this many
 # rational multiply-adds (about 0.1 s); larger data keep y - U U^T y as computed.
 _RANGE_WORK = 2**17
@@ -127,7 +57,7 @@ def _in_range_exactly(setup: ns.Setup) -> bool:
 
 
 @dataclass(frozen=True)
-class Trajectory:
+class Trajectory(Float64Sample):
     """Theorem 7.4 for one network: the exact gradient flow of loss (5) with ``sigma = id``,
     from ``W0`` with the output weights ``a`` fixed, at every ``t`` in ``[0, oo]``.
 
@@ -206,142 +136,6 @@ class Trajectory:
                 f"dps=None), got {type(out).__name__}"
             )
         return self._sample_reference(times)
-
-    def _sample_f64(self, times: Any, out: States | None) -> States:
-        """float64 :meth:`sample`, block by block into the output arrays."""
-        k = self._data
-        e = k["exp"]  # the power-of-two scales of X, y, lam (even), a, W0
-        if (isinstance(times, np.ndarray) and times.ndim == 1 and times.size
-                and times.dtype.kind in "fiu" and np.all(times >= 0)):  # fmt: skip
-            tt = times.astype(float)  # numeric times >= 0 or +inf: valid as they are
-        else:  # anything else validated (and a bad time reported) one by one
-            ts = _check_times(times)
-            tt = np.array([math.inf if _is_infinite(t) else nb.to_float(t, f"times[{i}]")
-                           for i, t in enumerate(ts)])  # fmt: skip
-        T, (m, d), n = len(tt), k["W0"].shape, k["n"]
-        res = _check_out(out, T, m, d, n) if out is not None else States(
-            t=np.empty(T), W=np.empty((T, m, d)), a=self.a, f=np.empty((T, n)),
-            loss=np.empty(T))  # fmt: skip
-        res.t[...] = tt
-        fast = lambda name, *args: _fast_evaluator(name)(*args)  # noqa: E731
-        base = (k["d"], k["y"], k["U"])
-        zy, zW = k["zero_y"], k["zero_W"]
-        w_args = (k["V"], k["W0"], k["s"], k["a"])
-        ew_f = e["X"] + e["W0"] + e["lam"] // 2 + e["a"]  # the scale of f_0 = X beta_0/sqrt(d)
-        top = max(e["y"], ew_f)
-        step = max(1, _BLOCK_BYTES // (8 * m * d))
-        chunk = max(1, min(_CHUNK_TIMES, _CHUNK_BYTES // (8 * max(n, d))))
-        chunk = max(step, chunk - chunk % step)  # a whole number of W's blocks
-        errors = np.geterr()  # np.errstate is per thread: the workers take the caller's
-
-        def chunks(start: int, stop: int) -> bool:
-            """The chunks of times ``start:stop`` (``chunk`` apart): whether W is finite."""
-            finite_W = True
-            with np.errstate(**errors):
-                for c0 in range(start, stop, chunk):
-                    cs = slice(c0, min(c0 + chunk, stop))
-                    g, h, boost = self._mode_factors(tt[cs])
-                    nb_ = lambda ndim, boost=boost: -boost.reshape((-1,) + (1,) * (ndim - 1))  # noqa: E731
-                    # W(t) - W_0 = (y-part) + (W_0-part), each the rank one (sqrt(lam) a) c^T
-                    c_y = fast("c_t", *base, k["Dinv"], k["V"], zW, k["s"], k["a"], g)
-                    c_w = fast("c_t", k["d"], zy, k["U"], k["Dinv"], *w_args, g)
-                    ey_W = e["y"] - e["X"] - e["lam"] // 2 - e["a"] + nb_(3)  # the y-part's scale
-                    finite_W &= self._assemble_W(res.W[cs], c_y, c_w, ey_W, -boost, step)
-                    f_y = fast("f_t", *base, k["Dm"], k["V"], zW, k["s"], k["a"], g, h)
-                    f_w = fast("f_t", k["d"], zy, k["U"], k["Dm"], *w_args, g, h)
-                    fb = self._scaled(f_y, e["y"] + nb_(3)) + self._scaled(f_w, ew_f)
-                    res.f[cs] = fb[..., 0]
-                    r_y = fast("residual_t", *base, k["Dm"], k["V"], zW, k["s"], k["a"], h,
-                               k["R_y"])[..., 0]  # fmt: skip
-                    r_w = fast("residual_t", k["d"], zy, k["U"], k["Dm"], *w_args, h, zy)[..., 0]
-                    # eq. (5): L = 1/2 |y - f|^2, the residual taken at the larger of the two scales
-                    r = self._scaled(r_y, e["y"] - top) + self._scaled(r_w, ew_f - top)
-                    res.loss[cs] = self._scaled((r**2).sum(-1) / 2, 2 * top)
-            return finite_W
-
-        for name in _FAST_ARGS:  # generated here, not by two threads at once
-            _fast_evaluator(name)
-        parts = fill_in_halves(chunks, T, chunk, T * (m * d + n), PARALLEL_SAMPLE)
-        finite = {"W": all(parts)}
-        finite["f"] = bool(np.isfinite(res.f).all())
-        finite["loss"] = bool(np.isfinite(res.loss).all())
-        for name in ("W", "f", "loss"):
-            if not finite[name]:
-                raise ValueError(
-                    f"{name}(t) exceeds the float64 range (|value| < 1.8e308) for this setup "
-                    "(the scales of X, y, lam, a0, W0): rescale the data, or use dps=k "
-                    "(mpmath, no exponent limit)"
-                )
-        if res.a is self.a:
-            return res
-        return States(t=res.t, W=res.W, a=self.a, f=res.f, loss=res.loss)
-
-    def _assemble_W(self, W: np.ndarray, c_y: np.ndarray, c_w: np.ndarray, ey_W: np.ndarray,
-                    nboost: np.ndarray, step: int) -> bool:  # fmt: skip
-        """``W = W_0 + (y-part) + (W_0-part)`` for a chunk of times, into ``W`` (times, m, d),
-        :data:`_BLOCK_BYTES` at a time (each part the rank one ``(sqrt(lam) a) c^T`` of its
-        (times, d, 1) ``c_y`` / ``c_w``, scaled back by ``2^ey_W`` / ``2^(e_W0 + nboost)``):
-        whether every entry is finite.
-
-        Both parts share the rows ``u = sqrt(lam) a``, so at a time where the scaled-back
-        ``c``'s and every product ``u_i c_j`` are normal floats (:meth:`_fusable`) the ``c``'s
-        are added first (issue 17): ``W = W_0 + u (c_y 2^ey_W + c_w 2^ew)^T``, one product and
-        one addition per entry of ``W`` instead of two of each and two rescalings (the
-        rescalings are exact there, so the two orders differ by the rounding of the one sum
-        of the ``c``'s, within the reference's bound).  Other times (an underflowing mode, a
-        scale near the float64 range) take the two parts separately, as before; the choice is
-        made per time, so the result does not depend on the blocks."""
-        k = self._data
-        e = k["exp"]
-        fast = _fast_evaluator("rank_one")
-        ew = (e["W0"] + nboost).reshape(-1, 1, 1)
-        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-            cy, cw = np.ldexp(c_y, ey_W), np.ldexp(c_w, ew)
-            c = cy + cw
-        fused = self._fusable(c_y, c_w, cy, cw, c)
-        finite = True
-        for i0 in range(0, len(W), step):
-            blk = slice(i0, min(i0 + step, len(W)))
-            Wb = W[blk]
-            rows = fused[blk]
-            if not rows.all():  # the two parts separately (then the fused rows replaced)
-                nb_ = lambda ndim, blk=blk: nboost[blk].reshape((-1,) + (1,) * (ndim - 1))  # noqa: E731
-                dW = fast(k["s"], k["a"], c_y[blk])
-                np.add(k["W0_full"], self._scaled(dW, ey_W[blk], inplace=True), out=Wb)
-                dW = fast(k["s"], k["a"], c_w[blk])
-                np.add(Wb, self._scaled(dW, e["W0"] + nb_(3), inplace=True), out=Wb)
-                if rows.any():
-                    Wb[rows] = k["W0_full"] + fast(k["s"], k["a"], c[blk][rows])
-                finite &= bool(np.isfinite(Wb[~rows]).all())  # (the fused rows: below)
-            else:
-                np.add(k["W0_full"], fast(k["s"], k["a"], c[blk]), out=Wb)
-        # a fused time is finite: |u c_j| <= 2^1022 (_fusable) and |W_0| <= 2^1023 sum to at
-        # most 1.5 2^1023, below the largest double with its rounding; else checked
-        if fused.any() and not float(np.max(np.abs(k["W0_full"]), initial=0.0)) <= 2.0**1023:
-            finite &= bool(np.isfinite(W[fused]).all())
-        return finite
-
-    def _fusable(self, c_y: np.ndarray, c_w: np.ndarray, cy: np.ndarray, cw: np.ndarray,
-                 c: np.ndarray) -> np.ndarray:  # fmt: skip
-        """Per time (a (times,) bool) whether :meth:`_assemble_W` may add the ``c``'s first:
-        both rescalings ``cy = c_y 2^ey``, ``cw = c_w 2^ew`` exact (each entry zero or a
-        normal float, none from a nonzero mantissa lost to zero), the products ``u_i c_j`` of
-        the nonzero ``u = sqrt(lam) a`` and nonzero ``c_j`` normal (``>= 2^-1022``), and
-        ``max|u| (|cy_j| + |cw_j|) <= 2^1022`` (no overflow of ``c``, of a product or of
-        a part)."""
-        k = self._data
-        u = np.abs(k["s"] * k["a"])[:, 0]
-        u_max = float(np.max(u, initial=0.0))
-        u_min = float(np.min(u[u > 0], initial=math.inf))
-        tiny, huge = 2.0**-1022, 2.0**1022
-        with np.errstate(over="ignore", invalid="ignore"):
-            ok = np.ones(len(c), dtype=bool)
-            for mant, v in ((c_y, cy), (c_w, cw)):
-                av = np.abs(v[..., 0])
-                ok &= np.all((mant[..., 0] == 0) | (av >= tiny), axis=1)
-            ok &= np.all(u_max * (np.abs(cy[..., 0]) + np.abs(cw[..., 0])) <= huge, axis=1)
-            ok &= np.all((c[..., 0] == 0) | (u_min * np.abs(c[..., 0]) >= tiny), axis=1)
-        return ok
 
     def _sample_reference(self, times: Any) -> States:
         """The path before issue 17 (products left to right on (T, k, k) mode matrices, the
@@ -447,18 +241,6 @@ class Trajectory:
             g = g.copy()
             g[rows] = Gb[rows]
         return g, h, boost
-
-
-def _check_out(out: Any, T: int, m: int, d: int, n: int) -> States:
-    """``out`` if it is a :class:`States` of writeable, non-overlapping float64 arrays ``t``,
-    ``loss`` (T,), ``W`` (T, m, d), ``f`` (T, n); else ``TypeError`` / ``ValueError`` naming
-    the field, the expected shape and dtype."""
-    if not isinstance(out, States):
-        raise TypeError(f"out must be a linear_node_scaling.States (e.g. an earlier sample), "
-                        f"got {type(out).__name__}")  # fmt: skip
-    shapes = {"t": (T,), "W": (T, m, d), "f": (T, n), "loss": (T,)}
-    nb.check_output_arrays(out, shapes)
-    return out
 
 
 def _power_of_two(v: np.ndarray, even: bool = False) -> int:
