@@ -572,18 +572,18 @@ def test_the_fast_sample_fills_blocks_of_sample_block_elements(monkeypatch, bloc
     spy on the per-block combination of u and v (two calls per block and index set of units
     and piece) reads them: a block size computed wrongly (e.g. ``2^17 % d``, 2 times per
     block) passed every value test (a seed-19 survivor)."""
-    from solvable.models.xu_ziyin import trajectory as xz_trajectory
+    from solvable.models.xu_ziyin import float64_sample as xz_f64
 
     if block is not None:
-        monkeypatch.setattr(xz_trajectory, "SAMPLE_BLOCK", block)
-    real = xz_trajectory._two_terms
+        monkeypatch.setattr(xz_f64, "SAMPLE_BLOCK", block)
+    real = xz_f64._two_terms
     rows: list[int] = []
 
     def spy(*args):
         rows.append(len(args[-2]))  # dst: the block's rows
         return real(*args)
 
-    monkeypatch.setattr(xz_trajectory, "_two_terms", spy)
+    monkeypatch.setattr(xz_f64, "_two_terms", spy)
     c = xz.case("generic")
     traj = xz.closed_form(c.setup, c.u0, c.W0)
     assert len(c.u0) == 3

@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 
 from solvable._core.backends import fill_in_halves
 from solvable.models import xu_ziyin as xz
+from solvable.models.xu_ziyin import float64_sample as xz_f64
 from solvable.models.xu_ziyin import setups as xz_setups
 from solvable.models.xu_ziyin import trajectory as xz_trajectory
 
@@ -73,9 +74,9 @@ def test_fast_equals_reference_in_small_blocks(monkeypatch, name, block, chunk, 
     several (the functions of time per chunk; a last partial chunk); filled by one thread,
     or (threads = 2, PARALLEL_SAMPLE lowered so that these small outputs qualify) by two
     threads on the two halves of the times, each with its own scratch."""
-    monkeypatch.setattr(xz_trajectory, "SAMPLE_BLOCK", block)
-    monkeypatch.setattr(xz_trajectory, "TIME_CHUNK", chunk)
-    monkeypatch.setattr(xz_trajectory, "PARALLEL_SAMPLE", 1 if threads == 2 else xz.PARALLEL_SAMPLE)
+    monkeypatch.setattr(xz_f64, "SAMPLE_BLOCK", block)
+    monkeypatch.setattr(xz_f64, "TIME_CHUNK", chunk)
+    monkeypatch.setattr(xz_f64, "PARALLEL_SAMPLE", 1 if threads == 2 else xz.PARALLEL_SAMPLE)
     c = xz.case(name)
     traj = xz.closed_form(c.setup, c.u0, c.W0)
     assert differing(*both(traj, SHUFFLED)) == []
@@ -98,7 +99,7 @@ def test_fast_equals_reference_with_units_of_mixed_kinds(monkeypatch, block, y):
     """Units with p0 = 0, q0 = 0 and neither, in both pieces of u_t, v_t: the fast path
     groups the units by both conditions (an outsider's mutant grouped them by p0 = 0 only,
     so unit 2 took unit 1's q0 = 0 and lost its q-term past |ell| = 1)."""
-    monkeypatch.setattr(xz_trajectory, "SAMPLE_BLOCK", block)
+    monkeypatch.setattr(xz_f64, "SAMPLE_BLOCK", block)
     traj = _mixed_units(y)
     assert traj._data["p0"][0] == 0 and traj._data["q0"][1] == 0
     assert np.all(traj._data["p0"][1:] != 0) and np.all(traj._data["q0"][[0, 2]] != 0)
@@ -139,8 +140,8 @@ def test_overflow_falls_back_to_mpmath_as_the_reference(monkeypatch, poison, thr
     data, which the mpmath re-evaluation from the given weights does not see) sends both
     engines to the mpmath evaluation, rounded: the same states, and finite ones (also when
     two threads fill the halves of the times and both see it)."""
-    monkeypatch.setattr(xz_trajectory, "SAMPLE_BLOCK", 1)
-    monkeypatch.setattr(xz_trajectory, "PARALLEL_SAMPLE", 1 if threads == 2 else xz.PARALLEL_SAMPLE)
+    monkeypatch.setattr(xz_f64, "SAMPLE_BLOCK", 1)
+    monkeypatch.setattr(xz_f64, "PARALLEL_SAMPLE", 1 if threads == 2 else xz.PARALLEL_SAMPLE)
     c = xz.case("generic")
     traj = xz.closed_form(c.setup, c.u0, c.W0)
     data = dict(traj._data)
@@ -230,10 +231,10 @@ def test_property_fast_equals_reference(problem):
     setup, u0, W0, times, (block, chunk), parallel = problem
     traj = xz.closed_form(setup, u0, W0)
     names = ("SAMPLE_BLOCK", "TIME_CHUNK", "PARALLEL_SAMPLE")
-    old = [getattr(xz_trajectory, name) for name in names]
+    old = [getattr(xz_f64, name) for name in names]
     # (monkeypatch is function-scoped: restored by hand)
     for name, value in zip(names, (block, chunk, parallel), strict=True):
-        setattr(xz_trajectory, name, value)
+        setattr(xz_f64, name, value)
     try:
         results = []
         for engine in xz.ENGINES:
@@ -243,7 +244,7 @@ def test_property_fast_equals_reference(problem):
                 results.append(str(exc))
     finally:
         for name, value in zip(names, old, strict=True):
-            setattr(xz_trajectory, name, value)
+            setattr(xz_f64, name, value)
     a, b = results
     if isinstance(a, str) or isinstance(b, str):
         assert a == b

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from solvable.models import xu_ziyin as xz
 from solvable.models.xu_ziyin import evaluators as xz_evaluators
-from solvable.models.xu_ziyin import trajectory as xz_trajectory
+from solvable.models.xu_ziyin import float64_sample as xz_f64
+from solvable.models.xu_ziyin import units as xz_units
 
 
 # ---------------------------------------------------------------------------
@@ -89,8 +90,8 @@ def test_unit_values_equal_the_piecewise_source_at_two_precisions(ell, u0, v0, p
                 for cc in ev.unit_coefficients(ells, conv(eta_u), conv(eta_w), conv(rho))
             ]
             units = [np.array([[conv(v)]], dtype=ells.dtype) for v in (u0, v0, p0, q0)]
-            u, v = (xz_trajectory._unit_value(first, [coef[i] for i in terms], tuple(units))
-                    for terms in (xz_trajectory._U_TERMS, xz_trajectory._V_TERMS))  # fmt: skip
+            u, v = (xz_units._unit_value(first, [coef[i] for i in terms], tuple(units))
+                    for terms in (xz_units._U_TERMS, xz_units._V_TERMS))  # fmt: skip
         with mpmath.workdps(50):
             for got, want in zip((u[0, 0], v[0, 0]), exact, strict=True):
                 if not math.isfinite(ell):
@@ -122,12 +123,12 @@ def test_magnitude_bounds_every_entry_the_fast_path_makes(coefficients, units, s
     x = np.array(units).T * rng.choice([-1.0, 1.0], (4, len(units)))  # (4, k)
     mags = [float(np.max(np.abs(r))) for r in x]
     with np.errstate(all="ignore"):  # as inside the fast sample
-        bound = xz_trajectory._magnitude(first, list(c.T), mags)
+        bound = xz_f64._magnitude(first, list(c.T), mags)
         for t in range(len(first)):
-            ca, xa, _, cb, xb, _ = xz_trajectory._piece_terms(
+            ca, xa, _, cb, xb, _ = xz_f64._piece_terms(
                 [c[t : t + 1, j : j + 1] for j in range(4)], bool(first[t]),
                 tuple(r[None, :] for r in x), False, False)  # fmt: skip
-            got = xz_trajectory._two_terms(
+            got = xz_f64._two_terms(
                 ca, xa, False, cb, xb, False, np.empty((1, len(units))), np.empty((1, len(units)))
             )
             finite = got[np.isfinite(got)]
@@ -152,7 +153,7 @@ def test_unit_sums_are_the_sums_of_the_sources_squares(ell, p0, q0):
     ells = np.array([ell])
     p, q = np.array(p0), np.array(q0)
     with np.errstate(all="ignore"):
-        got = xz_trajectory._unit_sums(ev.unit_squares(ells), xz_trajectory._initial_sums(p, q), 1)
+        got = xz_units._unit_sums(ev.unit_squares(ells), xz_units._initial_sums(p, q), 1)
     for name, sym, values, value in (("p_t", S.p0, p0, got[0]), ("q_t", S.q0, q0, got[1])):
         src = S.stable[name]
         exact = sum(sp.N(src.xreplace({sym: sp.Float(v, 60), S.ell: sp.Float(ell, 60)}), 40) ** 2

@@ -369,7 +369,7 @@ MUTANTS = [
         name="closed_form_helpers.xu_ziyin_fast_sample_W_block_offset",
         seed="001",
         backend="numpy",
-        file="solvable/models/xu_ziyin/trajectory.py",
+        file="solvable/models/xu_ziyin/float64_sample.py",
         old="W = W_flat[b0 + w0 : b0 + min(w0 + n_w, n)]",
         new="W = W_flat[w0 : min(w0 + n_w, n)]",
         why=(

@@ -20,7 +20,7 @@ MUTANTS = [
         name="review.oracle.first_failure_last_block_only",
         seed="core",
         backend="numpy",
-        file="solvable/verification/testing.py",
+        file="solvable/verification/reports.py",
         old="bad |= ~(err <= 1)",
         new="bad = ~(err <= 1)",
         why="Report.first_failure overwrites instead of or-ing: only the last block counts; "
@@ -32,7 +32,7 @@ MUTANTS = [
         name="review.oracle.zero_block_allowance_not_inf",
         seed="core",
         backend="numpy",
-        file="solvable/verification/testing.py",
+        file="solvable/verification/reports.py",
         old="return np.where(~(allow > 0) & (diff != 0), np.inf, units)",
         new="return np.where((allow < 0) & (diff != 0), np.inf, units)",
         why="a block whose exact value is 0 (allowance 0) no longer fails on a nonzero diff; "
@@ -44,7 +44,7 @@ MUTANTS = [
         name="review.oracle.gd_allowance_from_theta_half",
         seed="core",
         backend="scipy",
-        file="solvable/verification/testing.py",
+        file="solvable/verification/gradient_descent.py",
         old="E, limit = lr * out[:, N:], lr * step",
         new="E, limit = lr * out[:, :N], lr * step",
         why="gd_allowance returns lr*theta(t) instead of lr*e(t); xu_ziyin generic, lr=1e-3, "
@@ -56,7 +56,7 @@ MUTANTS = [
         name="review.oracle.gd_error_equation_half_dropped",
         seed="core",
         backend="scipy",
-        file="solvable/verification/testing.py",
+        file="solvable/verification/gradient_descent.py",
         old="_jvp(F, th, e - f / 2)",
         new="_jvp(F, th, e - f)",
         why="variational forcing -J F instead of -J F/2 doubles the GD allowance; xu_ziyin "
@@ -68,7 +68,7 @@ MUTANTS = [
         name="review.oracle.step_limit_jacobian_at_error",
         seed="core",
         backend="numpy",
-        file="solvable/verification/testing.py",
+        file="solvable/verification/gradient_descent.py",
         old="_jacobian_norm(F, out[k, :N])",
         new="_jacobian_norm(F, out[k, N:])",
         why="the lr*||J|| guard takes J at the error half e instead of theta; xu_ziyin generic "
@@ -80,7 +80,7 @@ MUTANTS = [
         name="review.oracle.kernel_samples_worst_by_raw_diff",
         seed="002",
         backend="numpy",
-        file="solvable/verification/testing.py",
+        file="solvable/verification/kernel_oracle.py",
         old="i, j = np.unravel_index(int(np.argmax(units)), units.shape)",
         new="i, j = np.unravel_index(int(np.argmax(diff)), units.shape)",
         why="compare_samples reports the entry of largest |mean - exact|, not of largest units; "

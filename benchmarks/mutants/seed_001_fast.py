@@ -25,7 +25,7 @@ MUTANTS = [
         name="xu_ziyin.fast_W_repeat_tile_swapped",
         seed="001",
         backend="numpy",
-        file=XZ + "trajectory.py",
+        file="solvable/models/xu_ziyin/float64_sample.py",
         old="unit_of, x_tiled = np.repeat(np.arange(d), d0), np.tile(x, d)",
         new="unit_of, x_tiled = np.tile(np.arange(d), d0), np.repeat(x, d)",
         why="W(t) = W_perp + (v/|x|^2) x^T with np.repeat and np.tile confused: v_i and x_j "
@@ -37,7 +37,7 @@ MUTANTS = [
         name="xu_ziyin.fast_W_overflow_unchecked",
         seed="001",
         backend="numpy",
-        file=XZ + "trajectory.py",
+        file="solvable/models/xu_ziyin/float64_sample.py",
         old="w_ok = (v_max if direct else wp_max + v_max / x2 * x_max) <= 1e308\n",
         new="w_ok = True\n",
         why="the bound that spares looking at each entry of W taken for granted: an infinite W "
@@ -49,7 +49,7 @@ MUTANTS = [
         name="xu_ziyin.fast_u_bound_without_the_second_term",
         seed="001",
         backend="numpy",
-        file=XZ + "trajectory.py",
+        file="solvable/models/xu_ziyin/float64_sample.py",
         old="    a = np.abs(c[0]) * mags[0] + np.abs(c[1]) * mags[1]\n",
         new="    a = np.abs(c[0]) * mags[0]\n",
         why="the bound of |u| (and of W) in the first pieces forgets the v0 term: an entry that "
@@ -62,7 +62,7 @@ MUTANTS = [
         name="xu_ziyin.fast_zero_flag_of_q_from_p",
         seed="001",
         backend="numpy",
-        file=XZ + "trajectory.py",
+        file="solvable/models/xu_ziyin/float64_sample.py",
         old="    return (c[2], units[2], zp, c[3], units[3], zq)\n",
         new="    return (c[2], units[2], zp, c[3], units[3], zp)\n",
         why="the q-term of the second pieces of u_t, v_t takes the p0 = 0 flag (a copy-paste "

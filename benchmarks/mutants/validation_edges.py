@@ -158,7 +158,7 @@ MUTANTS = [
         name="validation.gd_steps_cap_raised",
         seed="core",
         backend="scipy",
-        file="solvable/verification/testing.py",
+        file="solvable/verification/gradient_descent.py",
         old="_MAX_GD_STEPS = 2.0**53",
         new="_MAX_GD_STEPS = 2.0**63",
         why="the gradient-descent step cap raised from 2^53 to 2^63: gd_allowance(flow, params, "

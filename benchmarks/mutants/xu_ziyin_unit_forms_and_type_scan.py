@@ -49,7 +49,7 @@ MUTANTS = [
         name="xu_ziyin.unit_u_terms_p_q_swapped",
         seed="001",
         backend="numpy",
-        file=_TRAJ,
+        file="solvable/models/xu_ziyin/units.py",
         old="_U_TERMS = (0, 1, 4, 5)\n",
         new="_U_TERMS = (0, 1, 5, 4)\n",
         why=(
@@ -66,7 +66,7 @@ MUTANTS = [
         name="xu_ziyin.fast_first_piece_v0_term_takes_q_flag",
         seed="001",
         backend="numpy",
-        file=_TRAJ,
+        file="solvable/models/xu_ziyin/float64_sample.py",
         old="        return (c[0], units[0], False, c[1], units[1], False)\n",
         new="        return (c[0], units[0], False, c[1], units[1], zq)\n",
         why=(
@@ -83,7 +83,7 @@ MUTANTS = [
         name="xu_ziyin.fast_two_terms_second_product_into_dst",
         seed="001",
         backend="numpy",
-        file=_TRAJ,
+        file="solvable/models/xu_ziyin/float64_sample.py",
         old="np.multiply(cb, xb, out=tmp), out=dst)",
         new="np.multiply(cb, xb, out=dst), out=dst)",
         why=(
@@ -100,7 +100,7 @@ MUTANTS = [
         name="xu_ziyin.fast_mixed_block_negation_dropped",
         seed="001",
         backend="numpy",
-        file=_TRAJ,
+        file="solvable/models/xu_ziyin/float64_sample.py",
         old=(
             "                        if fb.all() or not fb.any():"
             "  # one piece for the whole block\n"
@@ -122,7 +122,7 @@ MUTANTS = [
         name="xu_ziyin.fast_direct_W_from_the_plain_units",
         seed="001",
         backend="numpy",
-        file=_TRAJ,
+        file="solvable/models/xu_ziyin/float64_sample.py",
         old="outputs = ((out.u, c_u, 1), (W_flat, c_v, 5)) if direct else (",
         new="outputs = ((out.u, c_u, 1), (W_flat, c_v, 1)) if direct else (",
         why=(
@@ -139,7 +139,7 @@ MUTANTS = [
         name="xu_ziyin.fast_unit_sets_from_p_conditions_only",
         seed="001",
         backend="numpy",
-        file=_TRAJ,
+        file="solvable/models/xu_ziyin/float64_sample.py",
         old='    for name in ("p_t", "q_t"):\n',
         new='    for name in ("p_t",):\n',
         why=(

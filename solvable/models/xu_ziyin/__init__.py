@@ -47,9 +47,13 @@ the ones listed before it:
 * ``setups.py``: :class:`Setup` and the checks of weights and times;
 * ``_arithmetic.py``: small float64 / mpmath arithmetic (dot products, Lagrange's identity);
 * ``coordinates.py``: :func:`pq_coordinates` (eq. (6) on given weights);
-* ``trajectory.py``: :func:`closed_form`, its :class:`Trajectory`, the states it reports
-  (:class:`State`, :class:`States`), the pieces of ``Trajectory.sample``, and
-  :func:`constants`;
+* ``units.py``: the per-unit arithmetic both engines of ``Trajectory.sample`` share;
+* ``float64_sample.py``: the fast float64 engine of ``Trajectory.sample`` (chunks of times,
+  blocks of units, two threads; :data:`SAMPLE_BLOCK`, :data:`PARALLEL_SAMPLE`), a base class
+  of :class:`Trajectory`;
+* ``trajectory.py``: :func:`closed_form`, its :class:`Trajectory` (the record, the reference
+  engine), the states it reports (:class:`State`, :class:`States`), the checks of
+  ``sample``'s arguments, and :func:`constants`;
 * ``cases.py``: the named test cases (:data:`CASES`, :func:`case`);
 * ``system.py``: the :class:`TwoLayerLinearSystem` that ``numerics.simulate`` integrates,
   and :func:`manifold_condition`;
@@ -64,6 +68,7 @@ from solvable.models.xu_ziyin.cases import CASES, Case, case
 from solvable.models.xu_ziyin.coordinates import pq_coordinates
 from solvable.models.xu_ziyin.evaluators import REPORTED, Backend  # noqa: F401
 from solvable.models.xu_ziyin.expressions import Symbols, symbolic
+from solvable.models.xu_ziyin.float64_sample import PARALLEL_SAMPLE, SAMPLE_BLOCK  # noqa: F401
 from solvable.models.xu_ziyin.model import MODEL
 from solvable.models.xu_ziyin.network import SEED, loss, network_output, ntk
 from solvable.models.xu_ziyin.numeric_claims import paper_constants
@@ -80,9 +85,7 @@ from solvable.models.xu_ziyin.trajectory import (  # noqa: F401
     ENGINES,
     EXTENDED_DPS,
     GUARD_DIGITS,
-    PARALLEL_SAMPLE,
     SAFE_INPUT,
-    SAMPLE_BLOCK,
     State,
     States,
     Trajectory,
