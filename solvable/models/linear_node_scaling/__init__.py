@@ -58,8 +58,10 @@ Files (layers, each imports only those above it):
 * ``states.py``: :class:`States` (many times at once), the validation of times and of ``out``;
 * ``float64_sample.py``: the float64 engine of ``Trajectory.sample`` (chunks, blocks of W,
   two threads, :data:`PARALLEL_SAMPLE`), a base class of :class:`Trajectory`;
-* ``trajectory.py``: :func:`closed_form`, :class:`Trajectory` (the model protocol, the
-  reference path and the mode factors);
+* ``reference_sample.py``: the reference engine of ``Trajectory.sample`` (the mpmath path and
+  the float64 reference), a base class of :class:`Trajectory`;
+* ``trajectory.py``: :func:`closed_form`, :class:`Trajectory` (the model protocol and the mode
+  factors);
 * ``moments.py``: footnote 3, Theorem 7.5, Proposition 7.6 in float64 (:func:`gd_step_bounds`,
   :func:`group_moments`, :func:`pruning_exceedance`, ...);
 * ``_instance.py``: the exact instance (a field of rational functions) of the symbolic claims;
