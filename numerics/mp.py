@@ -656,47 +656,16 @@ def _compiled(source: str) -> Callable[..., None]:
     return namespace["expand"]
 
 
-class _CompiledEngine:
-    """The Taylor series of the solution in fixed point, compiled to straight-line Python.
+class _CompiledProgram:
+    """The straight-line program of :class:`_CompiledEngine`: the nodes of the linearised
+    Taylor program (products and weighted sums, structural zeros dropped), the state rows
+    with their exactly rounded weights ``w / (k + 1)``, the rows grouped by blocks, and
+    ``expand(C, V, p)`` generated from them and compiled (a base class of the engine,
+    which steps with it)."""
 
-    Number format.  Each step takes a power of two ``H = 2**sigma`` (the step is at most
-    ``H``: :attr:`cap`) and works with the scaled coefficients ``c_k H^k`` of every node.
-    Scaling commutes with the recurrences (``(a b)_k H^k = sum_j a_j H^j b_(k-j) H^(k-j)``),
-    and, ``H`` being a power of two, it is exact.  Each node ``c`` has one exponent ``q_c``
-    per step for all its orders: the scaled coefficients are the integers ``M_ck`` times
-    ``2**q_c``, with ``q_c = e_c - prec`` for a bound ``|c| < 2**e_c`` propagated from the
-    state (a state row: its block's ``max |y_i|``, as the step rule's ``ref``; ``a b``:
-    ``e_a + e_b``; ``sum w_j c_j``: ``log2 sum |w_j| 2**e_j``).  So a Cauchy product is a
-    plain integer dot product, ``sum(map(mul, a, reversed(b)))``, with no shift per term, and
-    each new coefficient is rounded once, ``(S + half) >> shift``, with a shift fixed for the
-    whole step.  The program (:func:`_linearise`) is compiled once into a Python function of
-    one statement per node and order (products, linear combinations with their weights
-    aligned once per step, the outputs ``y_(k+1) = w/(k + 1) H node_k``): no Python loop
-    over the terms and no per-node interpretation.
-
-    Accuracy.  The floating-point engines round every coefficient relative to itself; here a
-    coefficient is rounded to ``2**-prec`` of its node's bound.  The error of a step is
-    nonetheless of the same order: the state itself (order 0) carries ``2**-prec`` of its
-    block norm in both, and every coefficient of order ``k`` inherits that through the
-    recurrence (a bound like ``e_c``, not like ``|c_k|``); the series is summed at ``s / H <=
-    1`` so that no rounding error is amplified by ``(s / H)^k``.  The step rule is
-    :func:`integrate`'s (the same ``eps``, blocks and orders), capped at ``H``: a top
-    coefficient below the rounding (``|c_p H^p| < 2**q_c``) then means a term below ``eps
-    ref``, as the rule asks.  ``H`` is taken ``1-2x`` the previous step (twice the cap after a
-    capped step; the first from the derivative's bound, ``~4 |y| / |y'|``) and never above
-    the time left: the scaled coefficients then decay (``h ~ rho / e^2`` for the radius of
-    convergence ``rho``), and their top orders have fewer bits than ``prec`` (measured: 1-2x
-    takes one step more than the reference on seed 001 and 10-20% less time than 2-4x).
-    """
-
-    def __init__(
-        self,
-        prog: TaylorProgram,
-        cvals: Sequence[Any],
-        y: Sequence[Any],
-        p: int,
-        blocks: Sequence[tuple[int, int]],
-    ):
+    def _compile(self, prog: TaylorProgram, cvals: Sequence[Any], p: int,
+                 blocks: Sequence[tuple[int, int]]) -> None:  # fmt: skip
+        """The program for ``p`` orders of ``prog`` at the parameter values ``cvals``."""
         self.p, self.n = p, prog.n_state
         n = prog.n_state
         self.prec = prec = mpmath.mp.prec + PREC_EXTRA
@@ -744,12 +713,6 @@ class _CompiledEngine:
                 self.group_of[i] = g
         self.blocks = list(blocks)
         self.expand_fn = _compiled(self._source())
-        ys = [_mantissa(v, "y0") for v in y]
-        self.ys, self.yexp = [m for m, _e in ys], [e for _m, e in ys]
-        self.sigma: int | None = None  # log2 H of the current step
-        self.next_sigma: int | None = None  # from the last step taken
-        self.C: list[list[int]] = []
-        self.q: list[int] = []
 
     # -- code generation ------------------------------------------------------------
     def _source(self) -> str:
@@ -796,6 +759,56 @@ class _CompiledEngine:
         lines.append("    for k in range(1, p):")
         lines += ["        " + s for s in body] or ["        pass"]
         return "\n".join(lines) + "\n"
+
+
+class _CompiledEngine(_CompiledProgram):
+    """The Taylor series of the solution in fixed point, compiled to straight-line Python.
+
+    Number format.  Each step takes a power of two ``H = 2**sigma`` (the step is at most
+    ``H``: :attr:`cap`) and works with the scaled coefficients ``c_k H^k`` of every node.
+    Scaling commutes with the recurrences (``(a b)_k H^k = sum_j a_j H^j b_(k-j) H^(k-j)``),
+    and, ``H`` being a power of two, it is exact.  Each node ``c`` has one exponent ``q_c``
+    per step for all its orders: the scaled coefficients are the integers ``M_ck`` times
+    ``2**q_c``, with ``q_c = e_c - prec`` for a bound ``|c| < 2**e_c`` propagated from the
+    state (a state row: its block's ``max |y_i|``, as the step rule's ``ref``; ``a b``:
+    ``e_a + e_b``; ``sum w_j c_j``: ``log2 sum |w_j| 2**e_j``).  So a Cauchy product is a
+    plain integer dot product, ``sum(map(mul, a, reversed(b)))``, with no shift per term, and
+    each new coefficient is rounded once, ``(S + half) >> shift``, with a shift fixed for the
+    whole step.  The program (:func:`_linearise`) is compiled once into a Python function of
+    one statement per node and order (products, linear combinations with their weights
+    aligned once per step, the outputs ``y_(k+1) = w/(k + 1) H node_k``): no Python loop
+    over the terms and no per-node interpretation.
+
+    Accuracy.  The floating-point engines round every coefficient relative to itself; here a
+    coefficient is rounded to ``2**-prec`` of its node's bound.  The error of a step is
+    nonetheless of the same order: the state itself (order 0) carries ``2**-prec`` of its
+    block norm in both, and every coefficient of order ``k`` inherits that through the
+    recurrence (a bound like ``e_c``, not like ``|c_k|``); the series is summed at ``s / H <=
+    1`` so that no rounding error is amplified by ``(s / H)^k``.  The step rule is
+    :func:`integrate`'s (the same ``eps``, blocks and orders), capped at ``H``: a top
+    coefficient below the rounding (``|c_p H^p| < 2**q_c``) then means a term below ``eps
+    ref``, as the rule asks.  ``H`` is taken ``1-2x`` the previous step (twice the cap after a
+    capped step; the first from the derivative's bound, ``~4 |y| / |y'|``) and never above
+    the time left: the scaled coefficients then decay (``h ~ rho / e^2`` for the radius of
+    convergence ``rho``), and their top orders have fewer bits than ``prec`` (measured: 1-2x
+    takes one step more than the reference on seed 001 and 10-20% less time than 2-4x).
+    """
+
+    def __init__(
+        self,
+        prog: TaylorProgram,
+        cvals: Sequence[Any],
+        y: Sequence[Any],
+        p: int,
+        blocks: Sequence[tuple[int, int]],
+    ):
+        self._compile(prog, cvals, p, blocks)
+        ys = [_mantissa(v, "y0") for v in y]
+        self.ys, self.yexp = [m for m, _e in ys], [e for _m, e in ys]
+        self.sigma: int | None = None  # log2 H of the current step
+        self.next_sigma: int | None = None  # from the last step taken
+        self.C: list[list[int]] = []
+        self.q: list[int] = []
 
     # -- one step ----------------------------------------------------------------------
     def _bounds(self) -> tuple[list[int], list[int]]:
