@@ -23,6 +23,7 @@ from solvable.models import node_scaling as ns
 from solvable.models.kunin import _float64 as kunin_f64
 from solvable.models.kunin import cases as kunin_cases
 from solvable.models.kunin import expressions as kunin_expressions
+from solvable.models.kunin import float64_sample as kunin_f64_sample
 from solvable.models.kunin import frame as kunin_frame
 from solvable.models.kunin import isotropic_data as kunin_isotropy
 from solvable.models.kunin import setups as kunin_setups
@@ -121,10 +122,12 @@ def test_kunin_blocks_do_not_change_the_result(monkeypatch, threads):
     (PARALLEL_SAMPLE lowered) fill the two halves of the chunks, each with its own scratch."""
     tr = kunin.closed_form(kunin.case("downstream").setup, "0.3", ("0.1", "-0.4"))
     whole = tr.sample(TIMES)
-    monkeypatch.setattr(kunin_single, "_BLOCK_BYTES", 8 * 3 * 3)  # 3 times of max(n, d) = 3
-    monkeypatch.setattr(kunin_single, "_COEFFICIENT_TIMES", 7)  # -> chunks of 6 (a multiple of 3)
+    monkeypatch.setattr(kunin_f64_sample, "_BLOCK_BYTES", 8 * 3 * 3)  # 3 times of max(n, d) = 3
     monkeypatch.setattr(
-        kunin_single, "PARALLEL_SAMPLE", 1 if threads == 2 else kunin.PARALLEL_SAMPLE
+        kunin_f64_sample, "_COEFFICIENT_TIMES", 7
+    )  # -> chunks of 6 (a multiple of 3)
+    monkeypatch.setattr(
+        kunin_f64_sample, "PARALLEL_SAMPLE", 1 if threads == 2 else kunin.PARALLEL_SAMPLE
     )
     small = tr.sample(TIMES)
     for name in ("t", "a", "w", "beta", "loss"):

@@ -27,7 +27,7 @@ from solvable.models import kunin, mirror_flow, three_layer
 from solvable.models import linear_node_scaling as lns
 from solvable.models import node_scaling as ns
 from solvable.models import xu_ziyin as xz
-from solvable.models.kunin import single_neuron as kunin_single
+from solvable.models.kunin import float64_sample as kunin_f64_sample
 from solvable.models.linear_node_scaling import float64_sample as lns_f64
 from solvable.verification.figures import seed_000, seed_004
 from solvable.verification.figures._common import new_figure
@@ -145,9 +145,9 @@ def _lns_sample(monkeypatch):
 
 def _kunin_sample(monkeypatch):
     tr = kunin.closed_form(kunin.case("downstream").setup, "0.3", ("0.1", "-0.4"))
-    monkeypatch.setattr(kunin_single, "_BLOCK_BYTES", 8 * 3 * 3)  # 3 times of max(n, d) = 3
-    monkeypatch.setattr(kunin_single, "_COEFFICIENT_TIMES", 7)  # chunks of 6 times
-    return lambda: tr.sample(np.linspace(0, 9, 29)), kunin_single
+    monkeypatch.setattr(kunin_f64_sample, "_BLOCK_BYTES", 8 * 3 * 3)  # 3 times of max(n, d) = 3
+    monkeypatch.setattr(kunin_f64_sample, "_COEFFICIENT_TIMES", 7)  # chunks of 6 times
+    return lambda: tr.sample(np.linspace(0, 9, 29)), kunin_f64_sample
 
 
 # (xu_ziyin's sample has the same threshold and the same rule; left out here: its first

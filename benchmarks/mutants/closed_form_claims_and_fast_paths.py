@@ -280,7 +280,7 @@ MUTANTS = [
         name="closed_form_claims_and_fast_paths.kunin_sample_max_t_or",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin/single_neuron.py",
+        file="solvable/models/kunin/float64_sample.py",
         old="ok = (tf <= _F64_MAX_T) & (",
         new="ok = (tf <= _F64_MAX_T) | (",
         why=(

@@ -86,7 +86,7 @@ MUTANTS = [
         name="kunin.fast_safe_top_is_last_time",
         seed="003",
         backend="numpy",
-        file=_SN,
+        file="solvable/models/kunin/float64_sample.py",
         old="            top = float(np.max(tf, initial=0.0))\n",
         new="            top = float(tf[-1])\n",
         why=(
@@ -104,7 +104,7 @@ MUTANTS = [
         name="kunin.fast_safe_top_test_or",
         seed="003",
         backend="numpy",
-        file=_SN,
+        file="solvable/models/kunin/float64_sample.py",
         old=("            if top <= _F64_MAX_T and (rate * top <= _F64_MAX_EXPONENT or unstable):"),
         new=("            if top <= _F64_MAX_T or (rate * top <= _F64_MAX_EXPONENT or unstable):"),
         why=(
@@ -122,7 +122,7 @@ MUTANTS = [
         name="kunin.fast_times_not_written",
         seed="003",
         backend="numpy",
-        file=_SN,
+        file="solvable/models/kunin/float64_sample.py",
         old="                    res.t[cs] = tf[cs]\n",
         new="",
         why=(
@@ -138,7 +138,7 @@ MUTANTS = [
         name="kunin.fast_threads_finite_any",
         seed="003",
         backend="numpy",
-        file=_SN,
+        file="solvable/models/kunin/float64_sample.py",
         old=(
             'finite = {key: all(part[key] for part in parts) for key in ("a", "w", "beta", "loss")}'
         ),
@@ -159,7 +159,7 @@ MUTANTS = [
         name="kunin.fast_loss_finite_last_block_only",
         seed="003",
         backend="numpy",
-        file=_SN,
+        file="solvable/models/kunin/float64_sample.py",
         old='finite["loss"] &= _max_abs(res.loss[cs]) < math.inf',
         new='finite["loss"] &= _max_abs(res.loss[blk]) < math.inf',
         why=(

@@ -11,7 +11,7 @@ MUTANTS = [
         name="kunin.fast_piece_sign_lost",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin/single_neuron.py",
+        file="solvable/models/kunin/float64_sample.py",
         old='        coeffs = _resolved_coefficients(_piece_choice(k["delta_p"]))',
         new='        coeffs = _resolved_coefficients(_piece_choice(abs(k["delta_p"])))',
         why="the Piecewise of the coefficients resolved on |delta'|: every trajectory takes "
@@ -24,7 +24,7 @@ MUTANTS = [
         name="kunin.fast_loss_coordinate_rate",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin/single_neuron.py",
+        file="solvable/models/kunin/float64_sample.py",
         old='                    np.multiply(zp, k["sw"], out=cc[:, 1])',
         new='                    np.multiply(zp, k["sa"], out=cc[:, 1])',
         why="w's c_perp coordinate (of w and of the loss) scaled by sqrt(eta_a') instead of "
@@ -139,7 +139,7 @@ MUTANTS = [
         name="kunin.frame_of_unrounded_plane",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin/single_neuron.py",
+        file="solvable/models/kunin/float64_sample.py",
         old='        LX, Ly = k["frame"] if frame else (XB, k["y"])',
         new='        LX, Ly = k["frame"] if frame else (k["X"], k["y"])',
         why="with no frame (entries out of range) the O(n) loss evaluated on X with w's "

@@ -41,7 +41,7 @@ MUTANTS = [
         name="kunin.frame_loss_zero_pattern_inverted",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin/single_neuron.py",
+        file="solvable/models/kunin/float64_sample.py",
         old="        frame_loss = _frame_loss(tuple(v != 0 for v in frame_entries)) "
         "if frame else None",
         new="        frame_loss = _frame_loss(tuple(v == 0 for v in frame_entries)) "
@@ -56,7 +56,7 @@ MUTANTS = [
         name="kunin.frame_loss_R_transposed",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin/single_neuron.py",
+        file="solvable/models/kunin/float64_sample.py",
         old="        frame_entries = (*LX.ravel().tolist(), *Ly.tolist()) if frame else ()",
         new="        frame_entries = (*LX.T.ravel().tolist(), *Ly.tolist()) if frame else ()",
         why="the frame's rows R passed to its evaluator column by column (R_12 read as R_21: "

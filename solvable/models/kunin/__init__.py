@@ -71,7 +71,12 @@ Files (each imports only the ones above it; this package's face re-exports the p
   of the closed forms.
 * ``minimum.py``: the exact least loss and the loss near the minimum.
 * ``times.py``: the validated times of a sample.
-* ``_float64.py``: the float64 engine of Part I's exact solution.
+* ``_float64.py``: the float64 pieces of Part I's exact solution (the safe range, the
+  resolved coefficients, w and beta from the plane).
+* ``reference_sample.py``: the reference engine of ``Trajectory.sample`` (mpmath, rounded),
+  a base class of :class:`Trajectory`.
+* ``float64_sample.py``: the fast float64 engine of ``Trajectory.sample``, a base class of
+  :class:`Trajectory`.
 * ``single_neuron.py``: :func:`closed_form`, :class:`Trajectory` (Part I).
 * ``wide.py``: :func:`wide_closed_form`, :class:`WideTrajectory`, :func:`wide_start`
   (Part II).
@@ -88,6 +93,7 @@ from solvable.models.kunin._float64 import resolved_piece as resolved_piece
 from solvable.models.kunin.cases import CASES, Case
 from solvable.models.kunin.cases import case as case
 from solvable.models.kunin.expressions import Symbols, WideSymbols, symbolic, wide_symbolic
+from solvable.models.kunin.float64_sample import PARALLEL_SAMPLE as PARALLEL_SAMPLE
 from solvable.models.kunin.flows import beta_gradient, flow, piecewise_linear_flow, wide_flow
 from solvable.models.kunin.flows import laws as laws
 from solvable.models.kunin.isotropic_data import WHITENING_C as WHITENING_C
@@ -122,7 +128,6 @@ from solvable.models.kunin.reduction import (
     wide_ntk,
 )
 from solvable.models.kunin.setups import PiecewiseLinearSetup, Setup, WideSetup
-from solvable.models.kunin.single_neuron import PARALLEL_SAMPLE as PARALLEL_SAMPLE
 from solvable.models.kunin.single_neuron import Trajectory, closed_form
 from solvable.models.kunin.states import PiecewiseLinearState, State, States, WideState
 from solvable.models.kunin.systems import SYSTEMS as SYSTEMS
