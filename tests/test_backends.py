@@ -198,7 +198,9 @@ def test_small_blas_work_runs_on_one_thread_and_the_setting_is_restored():
     np.ones((2, 2)) @ np.ones((2, 2))  # (BLAS loaded)
     assert _blas_threads(), "numpy's BLAS is not seen by threadpoolctl"
     with threadpoolctl.threadpool_limits(limits=2, user_api="blas"):
-        with bk.blas_threads_for(bk.SMALL_BLAS - 1):
+        context = bk.blas_threads_for(bk.SMALL_BLAS - 1)
+        assert set(_blas_threads()) == {2}  # (made, not entered: nothing set yet)
+        with context:
             assert set(_blas_threads()) == {1}
         assert set(_blas_threads()) == {2}
         with bk.blas_threads_for(bk.SMALL_BLAS):

@@ -1,9 +1,10 @@
 """Mutants of the code changed by the two commits after ``ac031c4``:
 
-* seed 003's float64 sample ``Trajectory._sample_f64`` (``solvable/models/kunin/
-  single_neuron.py``): the float64-safe times decided from the largest time (``top``), the
-  times written chunk by chunk (``res.t[cs] = tf[cs]``), the per-chunk finiteness from
-  ``_max_abs`` reductions and the merge of the two threads' verdicts;
+* seed 003's float64 sample ``Trajectory._sample_f64`` (then in ``solvable/models/kunin/
+  single_neuron.py``, since moved to ``float64_sample.py``): the float64-safe times
+  decided from the largest time (``top``), the times written chunk by chunk (``res.t[cs] =
+  tf[cs]``), the per-chunk finiteness from ``_max_abs`` reductions and the merge of the two
+  threads' verdicts;
 * ``_w_and_beta`` of ``solvable/models/kunin/_float64.py`` (``w = cc[:, 0] bhat + cc[:, 1]
   cperp``, ``beta = a w`` on ``(d, times)`` rows up to ``_ROWS_UP_TO`` = 12, on ``(times,
   d)`` blocks above), documented to equal the reference path bit for bit;
@@ -18,7 +19,8 @@ test hints are guesses by file name, not the tests known to kill each mutant.  E
 replacement at one place, the kind of slip a tired developer makes (a wrong reduction, a
 dropped line, ``any`` for ``all``, a wrong slice or variable, ``<=`` for ``<``, ``isinf``
 for ``== inf``, a transposed einsum subscript).  ``why`` is the wrong behaviour the
-reviewer observed with the mutant applied to a copy of ``HEAD`` (small probes, no test run;
+reviewer observed with the mutant applied to a copy of ``HEAD`` (``e3aaeec``, all re-run at
+``71cbbc6``, the kunin monkeypatches then on ``float64_sample``; small probes, no test run;
 the unmutated copy first, where every probe below passed).  The probes:
 
 * kunin: ``closed_form(Setup(0.9, 1.3, X, y), 0.7, w0)`` with ``X`` = 1.5 Q (Q from the QR
@@ -55,7 +57,6 @@ an injected one does, the loss check raises first).  Crash-only and left out: ``
 _ROWS_UP_TO`` in ``_w_and_beta`` (a broadcast error at d = 12), ``->...ji`` in ``_outer``
 (a matmul shape error in ``c_t``).  Format: see ``benchmarks/mutation.py``."""
 
-_SN = "solvable/models/kunin/single_neuron.py"
 _F64 = "solvable/models/kunin/_float64.py"
 _ARRAYS = "solvable/_core/arrays.py"
 _BACKENDS = "solvable/_core/backends.py"
@@ -128,8 +129,8 @@ MUTANTS = [
         why=(
             "the times never written into the output (the old res.t[...] = tf removed, its "
             "per-chunk replacement forgotten): States.t is np.empty's memory (observed: "
-            "zeros from fresh pages, or leftovers such as 6.96e+227), and a sample into out= an "
-            "earlier sample keeps the earlier times; a, w, beta, loss right"
+            "zeros from fresh pages, or leftovers such as 6.96e+227), and a sample into "
+            "out= an earlier sample keeps the earlier times; a, w, beta, loss right"
         ),
         tests=_KUNIN,
         claims=[],

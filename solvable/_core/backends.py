@@ -23,7 +23,7 @@ import contextlib
 import functools
 import inspect
 import linecache
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from types import SimpleNamespace
 from typing import Any
 
@@ -90,12 +90,17 @@ woken, spin for about 0.1 s afterwards, taking the cores of the sample threads t
 (a linear_node_scaling construction of a 52 x 160 X left a sample 1.27x slower)."""
 
 
-def blas_threads_for(multiply_adds: float) -> contextlib.AbstractContextManager[Any]:
+@contextlib.contextmanager
+def blas_threads_for(multiply_adds: float) -> Iterator[None]:
     """A context in which BLAS runs one thread per call if ``multiply_adds`` (the size of
-    the matrix work inside) is below :data:`SMALL_BLAS`; else BLAS as configured."""
+    the matrix work inside) is below :data:`SMALL_BLAS`; else BLAS as configured.  The limit
+    is set on entering the ``with`` block (threadpoolctl's ``limit`` sets it when called) and
+    restored on leaving it."""
     if multiply_adds < SMALL_BLAS:
-        return _blas_controller().limit(limits=1, user_api="blas")
-    return contextlib.nullcontext()
+        with _blas_controller().limit(limits=1, user_api="blas"):
+            yield
+    else:
+        yield
 
 
 @functools.cache
