@@ -311,6 +311,10 @@ def test_groups_and_verdict_parsing():
     assert ms.group_of("solvable/models/kunin/wide.py").startswith("closed forms")  # a package
     assert ms.group_of("solvable/models/kunin_extra.py") == "rest of solvable"  # not a stem
     assert ms.group_of("solvable/verification/testing.py") == "solvable/verification/testing.py"
+    for part in ("oracle_inputs", "gradient_descent", "reports", "oracle_notes", "kernel_oracle"):
+        module = f"solvable/verification/{part}.py"  # the oracle's parts split off testing.py
+        assert ms.group_of(module) == "solvable/verification/testing.py", module
+    assert ms.group_of("solvable/verification/theorems.py") == "rest of solvable"
     assert ms.group_of("solvable/_core/x.py") == "rest of solvable"
     assert ms.group_of("numerics/models.py") == "rest of numerics"
     assert ms.runner_verdict(_verdict(verdict="timeout")) == {"verdict": "timeout"}
