@@ -14,6 +14,7 @@ from unittest import mock
 import mpmath
 import numpy as np
 import pytest
+import threadpoolctl
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,6 +32,7 @@ from solvable.models.kunin import single_neuron as kunin_single
 from solvable.models.linear_node_scaling import _evaluators as lns_evals
 from solvable.models.linear_node_scaling import expressions as lns_expr
 from solvable.models.linear_node_scaling import float64_sample as lns_f64
+from solvable.models.linear_node_scaling import trajectory as lns_traj
 
 U = 2.0**-53  # unit roundoff of float64
 
@@ -193,6 +195,90 @@ def test_kunin_the_largest_time_decides_the_float64_safe_times():
             s = tr.sample(times)
         assert slow.called == fallback, top
         assert np.all(s.a == 0) and np.allclose(s.w, [-0.2, 0.4], rtol=4 * 2.0**-52, atol=0)
+    # the largest time anywhere, not the last one (times need not be sorted): 1e150 first,
+    # then times up to 10, goes to the fallback at 1e150 (outsider mutant top = tf[-1])
+    unsorted = np.concatenate([[1e150], np.linspace(0.0, 10.0, 51)])
+    moving = kunin.closed_form(case.setup, 0.3, (-0.2, 0.4))  # (c_+ != 0: late times fast)
+    for times in (unsorted, np.concatenate([[1e150, math.inf], np.linspace(0.0, 10.0, 51)])):
+        with mock.patch.object(kunin.Trajectory, "_float64", autospec=True,
+                               side_effect=kunin.Trajectory._float64) as slow:  # fmt: skip
+            moving.sample(times)
+        assert slow.called  # (1e150 > 1e100: beyond the float64-safe times)
+        _check_kunin(moving, times)
+    _check_kunin(tr, unsorted)  # (and the start at rest: 1e150 is not refused)
+
+
+def _poisoned(real, at):
+    """``real`` (a chunk's coefficient evaluator) with ``nan`` in z_a at the chunk's times
+    that ``at`` (a predicate on the times) selects: a state beyond float64 where it is."""
+
+    def poisoned(coeffs, consts, lim, tf, *rest, **kw):
+        out = real(coeffs, consts, lim, tf, *rest, **kw)
+        if kw.get("last"):
+            return out
+        za = np.array(np.broadcast_to(out[0], tf.shape))
+        za[at(tf)] = np.nan
+        return [za, *out[1:]]
+
+    return poisoned
+
+
+@pytest.mark.parametrize("half", ["first", "second", "neither"])
+def test_kunin_a_state_beyond_float64_in_either_thread_is_refused(monkeypatch, half):
+    """Two threads fill the two halves of the times (PARALLEL_SAMPLE lowered): a non-finite
+    a in either half (injected into z_a) is refused, not returned, and with neither the
+    sample is the one thread's bit for bit (outsider mutant: the halves' verdicts merged with
+    any)."""
+    tr = kunin.closed_form(kunin.case("downstream").setup, "0.3", ("0.1", "-0.4"))
+    times = np.linspace(0.0, 9.0, 40)
+    whole = tr.sample(times)
+    monkeypatch.setattr(kunin_f64_sample, "PARALLEL_SAMPLE", 1)
+    monkeypatch.setattr(kunin_f64_sample, "_BLOCK_BYTES", 8 * 3 * 3)  # 3 times a block
+    monkeypatch.setattr(kunin_f64_sample, "_COEFFICIENT_TIMES", 7)  # chunks of 6 times
+    pick = {"first": lambda t: t == times[1], "second": lambda t: t == times[-2],
+            "neither": lambda t: np.zeros(t.shape, dtype=bool)}[half]  # fmt: skip
+    monkeypatch.setattr(kunin_f64_sample, "_chunk_coefficients",
+                        _poisoned(kunin_f64_sample._chunk_coefficients, pick))  # fmt: skip
+    if half == "neither":
+        got = tr.sample(times)
+        assert all(np.array_equal(getattr(got, k), getattr(whole, k))
+                   for k in ("t", "a", "w", "beta", "loss"))  # fmt: skip
+    else:
+        with pytest.raises(ValueError, match="the state's a exceeds the float64 range"):
+            tr.sample(times)
+
+
+@pytest.mark.parametrize("where", [0, 4, 5])
+def test_kunin_a_loss_beyond_float64_anywhere_in_a_chunk_is_refused(monkeypatch, where):
+    """The loss is checked on the whole chunk, not its last block: an inf loss at the
+    chunk's first time, inside its first block of 3 or at its last time (chunks of 6) is
+    refused (outsider mutant: the check read the last block only).  Whitened random data:
+    the loss on the plane's frame (the named cases' exactly isotropic data take the loss
+    from the minimum instead)."""
+    rng = np.random.default_rng(3)
+    Q, _ = np.linalg.qr(rng.standard_normal((6, 3)))
+    tr = kunin.closed_form(kunin.Setup(0.7, 1.3, 2.0 * Q, rng.standard_normal(6)), -0.4,
+                           rng.standard_normal(3))  # fmt: skip
+    monkeypatch.setattr(kunin_f64_sample, "_BLOCK_BYTES", 8 * 3 * 3)  # 3 times a block
+    monkeypatch.setattr(kunin_f64_sample, "_COEFFICIENT_TIMES", 7)  # chunks of 6 times
+    real = kunin_f64_sample._frame_loss
+
+    def frame_loss(nonzero):
+        fn = real(nonzero)
+
+        def poisoned(*args):
+            out = np.array(fn(*args), dtype=float)
+            out[where] = np.inf
+            return out
+
+        return poisoned
+
+    times = np.linspace(0.0, 9.0, 12)
+    assert np.all(np.isfinite(tr.sample(times).loss))
+    assert tr._data["frame"] is not None and tr._data["minimum"] is None  # (the frame's path)
+    monkeypatch.setattr(kunin_f64_sample, "_frame_loss", frame_loss)
+    with pytest.raises(ValueError, match="the state's loss exceeds the float64 range"):
+        tr.sample(times)
 
 
 @settings(max_examples=60, deadline=None)
@@ -636,3 +722,27 @@ def test_sum_of_squares_interval_holds_the_exact_sum(shape, seed, spread, chunk)
     exact = sum(Fraction(v) ** 2 for v in X.ravel().tolist())
     assert abs(exact - F) <= Fraction(B)
     assert B <= 1e-25 * float(exact)
+
+
+@pytest.mark.parametrize("n, d, small", [(5, 4, True), (200, 50, True), (1000, 100, False),
+                                          (100, 1000, False)])  # fmt: skip
+def test_lns_construction_runs_small_blas_work_on_one_thread(monkeypatch, n, d, small):
+    """``closed_form``'s SVD of X and projector run BLAS on one thread where that work is
+    small (``n d max(n, d) + d^2 min(n, d)`` below ``SMALL_BLAS`` multiply-adds, 1e8), and as
+    configured (2 threads here) where it is not, with n or d the larger (outsider mutant:
+    the estimate took min(n, d))."""
+    seen = []
+    real = lns_traj.reduced_svd
+
+    def spy(*args, **kw):
+        infos = threadpoolctl.ThreadpoolController().select(user_api="blas").info()
+        seen.append({i["num_threads"] for i in infos if "numpy" in i["filepath"]})
+        return real(*args, **kw)
+
+    monkeypatch.setattr(lns_traj, "reduced_svd", spy)
+    rng = np.random.default_rng(0)
+    setup = ns.Setup(rng.standard_normal((n, d)), rng.standard_normal(n), [0.5, 1.0], "linear",
+                     0.5)  # fmt: skip
+    with threadpoolctl.threadpool_limits(limits=2, user_api="blas"):
+        lns.closed_form(setup, [1.0, -1.0], rng.standard_normal((2, d)))
+    assert seen == [{1} if small else {2}]
