@@ -1,8 +1,8 @@
 """Seed 000, Theorem 7.4: the float64 engine of :meth:`Trajectory.sample
 <solvable.models.linear_node_scaling.trajectory.Trajectory.sample>` (issue 17): chunks of
 times, ``W`` assembled block by block (the two parts added first where exact), two threads.
-:class:`Float64Sample` holds it; :class:`~solvable.models.linear_node_scaling.trajectory.
-Trajectory` (the record, its reference path and the mode factors it reads) inherits it.
+:class:`Float64Sample` holds it; the trajectory (the record and the mode factors this engine
+reads) inherits it.
 """
 
 from __future__ import annotations
