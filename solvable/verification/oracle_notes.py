@@ -1,7 +1,8 @@
 """What a passing comparison of :class:`~solvable.verification.testing.TrajectoryOracle`
 could not tell apart, as notes (warnings,
-:class:`~solvable.verification.reports.OracleWarning`): times that look like step indices, only ``t = 0``, only the converged tail,
-and a gradient-descent trajectory whose ``O(lr)`` error is not plain gradient descent's.
+:class:`~solvable.verification.reports.OracleWarning`): times that look like step
+indices, only ``t = 0``, only the converged tail, and a gradient-descent trajectory whose
+``O(lr)`` error is not plain gradient descent's.
 :class:`OracleNotes` is a base class of the oracle (it uses its ``blocks`` and ``exact``).
 """
 
