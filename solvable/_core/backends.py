@@ -67,7 +67,9 @@ def fill_in_halves(fill: Callable[[int, int], Any], n: int, step: int, entries: 
     the GIL inside its loops), ``cut`` a multiple of ``step`` so that the blocks of items
     are those of one call.  Each thread runs under the caller's ``np.errstate`` (numpy's is
     per thread).  ``fill`` must write disjoint parts of the output for disjoint ranges,
-    with its own scratch; whatever it generates lazily should exist before the call."""
+    with its own scratch; whatever it generates lazily should exist before the call.  While
+    the two threads run, BLAS runs one thread per call (:func:`_blas_controller`; the
+    process's setting, restored after)."""
     if n <= step or entries < 2 * threshold:
         return [fill(0, n)]
     blocks = -(-n // step)  # ceil(n / step)
