@@ -389,3 +389,21 @@ def test_lns_trajectory_vs_simulate_fails_on_an_mpmath_state_off_by_1e_15(monkey
     monkeypatch.setattr(clns.numerics, "simulate", off)
     verdict = clns._trajectory_vs_simulate()
     assert verdict.status == "failed" and verdict.max_error > 1e6, verdict.detail
+
+
+@pytest.mark.parametrize("wrong", ["recursion", "bound", "neither"])
+def test_gd_step_size_fails_when_either_half_fails(monkeypatch, wrong):
+    """``linear_node_scaling.gd_step_size`` proves two things, the GD error recursion on the
+    instance and footnote 3's bound on the contraction factor; it fails when either fails
+    alone: the gradient doubled (the recursion's residual is no longer 0, the bound's cases
+    still hold) or ``eta_bound`` doubled (the recursion holds, eta_bound S D_max^2/d = 2 != 1)
+    (a seed-25 survivor: the two verdicts joined by ``and``)."""
+    if wrong == "recursion":
+        real = lns_checks._gradient
+        monkeypatch.setattr(lns_checks, "_gradient", lambda W, inst: real(W, inst) * 2)
+    elif wrong == "bound":
+        sym = lns_checks.symbolic()
+        twice = dataclasses.replace(sym, eta_bound=2 * sym.eta_bound)
+        monkeypatch.setattr(lns_checks, "symbolic", lambda: twice)
+    verdict = lns_checks._gd_step_size()
+    assert verdict.status == ("proved" if wrong == "neither" else "failed"), verdict.detail

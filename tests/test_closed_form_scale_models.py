@@ -746,3 +746,34 @@ def test_lns_construction_runs_small_blas_work_on_one_thread(monkeypatch, n, d, 
     with threadpoolctl.threadpool_limits(limits=2, user_api="blas"):
         lns.closed_form(setup, [1.0, -1.0], rng.standard_normal((2, d)))
     assert seen == [{1} if small else {2}]
+
+
+def test_kunin_w_coordinates_beyond_float64_are_refused_where_the_bound_is_not(monkeypatch):
+    """``w_ok`` needs both the bound ``sw (|z_1| max|beta-hat| + |z_perp| max|c_perp|)`` and
+    w's coordinates ``sw z_1``, ``sw z_perp`` below the largest double: where max|beta-hat| <
+    1 the bound can be finite while a coordinate overflows (z_1 injected at 0.9 of the
+    largest double over |sw| max|beta-hat|): w is then inf and refused, not returned
+    (mutant ``_max_abs(cc) < limit`` made always true)."""
+    rng = np.random.default_rng(5)
+    Q, _ = np.linalg.qr(rng.standard_normal((6, 4)))
+    tr = kunin.closed_form(kunin.Setup(0.7, 1.3, Q, rng.standard_normal(6)), -0.4,
+                           rng.standard_normal(4))  # fmt: skip
+    times = np.linspace(0.0, 9.0, 12)
+    tr.sample(times)
+    k = tr._data
+    sw, top = abs(k["sw"]), float(np.max(np.abs(k["bhat"])))
+    z1 = 0.9 * np.finfo(float).max / (sw * top)
+    assert sw * top < 1 / 0.9 < sw  # (the bound stays finite, the coordinate overflows)
+    real = kunin_f64_sample._chunk_coefficients
+
+    def poisoned(coeffs, consts, lim, tf, *rest, **kw):
+        out = real(coeffs, consts, lim, tf, *rest, **kw)
+        if kw.get("last"):
+            return out
+        za, z1s, zp = (np.array(np.broadcast_to(v, tf.shape)) for v in out)
+        z1s[tf == times[3]], zp[tf == times[3]] = z1, 0.0
+        return [za, z1s, zp]
+
+    monkeypatch.setattr(kunin_f64_sample, "_chunk_coefficients", poisoned)
+    with pytest.raises(ValueError, match="the state's w exceeds the float64 range"):
+        tr.sample(times)

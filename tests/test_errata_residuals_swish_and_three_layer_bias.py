@@ -116,3 +116,21 @@ def test_xu_ziyin_eq41_printed_residual_takes_x_for_rho():
     assert sp.N(slope, 30) != 0
     assert abs(sp.N(printed - slope * (-2 - 2), 50)) < 1e-40
     assert corrected == 0
+
+
+def test_xu_ziyin_eq12_printed_alpha_minus_is_the_negative_root():
+    """Erratum (12) of seed 001: the printed alpha_- = (B - D) / (2 A) is the other root of
+    the stationary equation of the reduced flow (39), ``riccati_rhs(alpha) = 0`` (the negative
+    one), and the corrected alpha_- is its magnitude: at the erratum's point (A, B, C) = (1,
+    1/2, 1/3) both exactly.  The printed residual is then nonzero and the corrected one 0
+    (a printed expression that is no root, 2 A made 3 A, was a seed-25 survivor)."""
+    from solvable.models import xu_ziyin as xz
+    from solvable.models.xu_ziyin import paper_errata as pe
+
+    S, point = pe.symbolic(), pe._point()
+    printed_am = pe._printed_alpha_minus().subs(point)
+    assert sp.radsimp(sp.expand(S.riccati_rhs(printed_am).subs(point))) == 0
+    assert printed_am < 0
+    assert sp.radsimp(printed_am + S.paper["alpha_minus"].subs(point)) == 0
+    printed, corrected = _erratum(xz.errata(), "(12)").residuals()
+    assert abs(sp.N(printed, 50)) > 1e-3 and corrected == 0

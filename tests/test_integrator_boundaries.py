@@ -645,3 +645,31 @@ def test_mp_blocks_may_be_empty_but_not_reversed_or_past_the_state():
     for bad, at in (([(1, 0), (0, 2)], 0), ([(0, 1), (1, 3)], 1)):
         with pytest.raises(ValueError, match=rf"blocks\[{at}\] = .* must satisfy 0 <= start"):
             run(bad)
+
+
+class _Decay:
+    """``L = |x|^2 / 2`` (``x' = -x``, a stable fixed point at 0)."""
+
+    blocks, rates = ("x",), {"x": 1.0}
+
+    def loss(self, p):
+        return (p["x"] ** 2).sum(-1) / 2
+
+    def gradient(self, p):
+        return {"x": p["x"]}
+
+
+def test_torch_fixed_point_test_only_for_elements_with_times_ahead():
+    """The fixed-point test looks only at elements with a requested time still ahead: an
+    element that starts at rest (x = 0) reaches the last time in a few steps, before the
+    first test (the 64th step); the other one (x = 1, to t = 100) is tested and found at its
+    fixed point.  The first keeps fixed_point_t = nan (it reached its times by stepping),
+    the second gets a time before 100 (a seed-25 survivor tested every element, and gave
+    the first one fixed_point_t = 100)."""
+    x = torch.tensor([[0.0], [1.0]], dtype=F64)
+    res = torch_flow.gradient_flow(_Decay(), {"x": x}, [100.0], device="cpu")
+    first, second = (float(v) for v in res.fixed_point_t)
+    assert math.isnan(first) and int(res.steps[0] + res.rejected[0]) < 64
+    assert 0 < second < 100
+    # x(100) = e^-100 to the default atol (rtol 1e-3 |x0| = 1e-13): the tail's accuracy
+    assert abs(float(res.params["x"][-1][1, 0])) < 1e-13 and float(res.params["x"][-1][0, 0]) == 0

@@ -61,6 +61,14 @@ def _point() -> dict[sp.Symbol, sp.Expr]:
     return point
 
 
+def _printed_alpha_minus() -> sp.Expr:
+    """alpha_- as eq. (12) prints it, ``(B - D) / (2 A)``: the negative root of ``A alpha^2 -
+    B alpha - C`` (the stationary points of the reduced flow (39)), where (8)-(10) need its
+    magnitude."""
+    S = symbolic()
+    return (S.B - S.D) / (2 * S.A)
+
+
 def _alpha_minus_sign() -> tuple[sp.Expr, sp.Expr]:
     # alpha(t) of eqs. (8)-(10) (paper["alpha_roots"]) must solve the reduced flow (39) with
     # alpha(0) = 1.  Residual: the ODE residual at t = 0 plus (alpha(0) - 1)^2 at the rational
@@ -74,7 +82,7 @@ def _alpha_minus_sign() -> tuple[sp.Expr, sp.Expr]:
         ode = sp.diff(alpha, S.t) - S.riccati_rhs(alpha).subs(point)
         return _exact((ode + (alpha - 1) ** 2).subs(S.t, 0))
 
-    return residual((S.B - S.D) / (2 * S.A)), residual(S.paper["alpha_minus"])
+    return residual(_printed_alpha_minus()), residual(S.paper["alpha_minus"])
 
 
 def _eq14_factor() -> tuple[sp.Expr, sp.Expr]:
