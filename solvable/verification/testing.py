@@ -75,7 +75,6 @@ __all__ = [
     "GD_STEP_LIMIT",
     "EdgeCase",
     "KernelOracle",
-    "KernelReport",
     "Oracle",
     "OracleWarning",
     "Report",
