@@ -208,17 +208,18 @@ def test_kunin_the_largest_time_decides_the_float64_safe_times():
     _check_kunin(tr, unsorted)  # (and the start at rest: 1e150 is not refused)
 
 
-def _poisoned(real, at):
-    """``real`` (a chunk's coefficient evaluator) with ``nan`` in z_a at the chunk's times
-    that ``at`` (a predicate on the times) selects: a state beyond float64 where it is."""
+def _poisoned(real, edit):
+    """``real`` (a chunk's coefficient evaluator) whose ``z_a, z_1, z_perp`` on a chunk's
+    times ``tf`` (writeable copies) ``edit(tf, za, z1, zp)`` changes in place: a state beyond
+    float64 where the edit puts one."""
 
     def poisoned(coeffs, consts, lim, tf, *rest, **kw):
         out = real(coeffs, consts, lim, tf, *rest, **kw)
         if kw.get("last"):
             return out
-        za = np.array(np.broadcast_to(out[0], tf.shape))
-        za[at(tf)] = np.nan
-        return [za, *out[1:]]
+        za, z1, zp = (np.array(np.broadcast_to(v, tf.shape)) for v in out)
+        edit(tf, za, z1, zp)
+        return [za, z1, zp]
 
     return poisoned
 
@@ -237,8 +238,12 @@ def test_kunin_a_state_beyond_float64_in_either_thread_is_refused(monkeypatch, h
     monkeypatch.setattr(kunin_f64_sample, "_COEFFICIENT_TIMES", 7)  # chunks of 6 times
     pick = {"first": lambda t: t == times[1], "second": lambda t: t == times[-2],
             "neither": lambda t: np.zeros(t.shape, dtype=bool)}[half]  # fmt: skip
+
+    def nan_in_a(tf, za, z1, zp):
+        za[pick(tf)] = np.nan
+
     monkeypatch.setattr(kunin_f64_sample, "_chunk_coefficients",
-                        _poisoned(kunin_f64_sample._chunk_coefficients, pick))  # fmt: skip
+                        _poisoned(kunin_f64_sample._chunk_coefficients, nan_in_a))  # fmt: skip
     if half == "neither":
         got = tr.sample(times)
         assert all(np.array_equal(getattr(got, k), getattr(whole, k))
@@ -764,16 +769,11 @@ def test_kunin_w_coordinates_beyond_float64_are_refused_where_the_bound_is_not(m
     sw, top = abs(k["sw"]), float(np.max(np.abs(k["bhat"])))
     z1 = 0.9 * np.finfo(float).max / (sw * top)
     assert sw * top < 1 / 0.9 < sw  # (the bound stays finite, the coordinate overflows)
-    real = kunin_f64_sample._chunk_coefficients
 
-    def poisoned(coeffs, consts, lim, tf, *rest, **kw):
-        out = real(coeffs, consts, lim, tf, *rest, **kw)
-        if kw.get("last"):
-            return out
-        za, z1s, zp = (np.array(np.broadcast_to(v, tf.shape)) for v in out)
+    def huge_z1(tf, za, z1s, zp):
         z1s[tf == times[3]], zp[tf == times[3]] = z1, 0.0
-        return [za, z1s, zp]
 
-    monkeypatch.setattr(kunin_f64_sample, "_chunk_coefficients", poisoned)
+    monkeypatch.setattr(kunin_f64_sample, "_chunk_coefficients",
+                        _poisoned(kunin_f64_sample._chunk_coefficients, huge_z1))  # fmt: skip
     with pytest.raises(ValueError, match="the state's w exceeds the float64 range"):
         tr.sample(times)
