@@ -231,7 +231,7 @@ def test_lns_times_are_evaluated_in_chunks_of_1024(T, monkeypatch):
 @pytest.mark.parametrize("T", [872, 1800])
 def test_lns_chunks_keep_to_their_byte_budget_for_wide_inputs(T, monkeypatch):
     """For d = 300 > 256 the chunk is bound by ``_CHUNK_BYTES`` (2 MiB) of times x d float64
-    (873 times), rounded down to whole blocks of W (109 times for m = 2): 872 times a
+    (873 times), rounded down to whole blocks of W (436 times of 2 MiB for m = 2): 872 times a
     chunk, so c(t) is evaluated 2 ceil(T / 872) times (7-byte floats in the budget, 981
     times a chunk, passed the narrower tests: a seed-20 survivor)."""
     setup, a, W0 = _lns_setup(8, 300, 2, seed=2)
@@ -241,7 +241,7 @@ def test_lns_chunks_keep_to_their_byte_budget_for_wide_inputs(T, monkeypatch):
     step = lns_f64._BLOCK_BYTES // (8 * 2 * 300)
     budget = lns_f64._CHUNK_BYTES // (8 * 300)
     chunk = budget - budget % step
-    assert (step, chunk) == (109, 872)
+    assert (step, chunk) == (436, 872)
     assert calls.count("c_t") == 2 * math.ceil(T / chunk), calls.count("c_t")
 
 

@@ -99,9 +99,18 @@ def blas_threads_for(multiply_adds: float) -> Iterator[None]:
     is set on entering the ``with`` block (threadpoolctl's ``limit`` sets it when called) and
     restored on leaving it."""
     if multiply_adds < SMALL_BLAS:
-        with _blas_controller().limit(limits=1, user_api="blas"):
+        with one_blas_thread():
             yield
     else:
+        yield
+
+
+@contextlib.contextmanager
+def one_blas_thread() -> Iterator[None]:
+    """A context in which BLAS runs one thread per call (set on entering, restored on
+    leaving): for a fast path whose values must not depend on how BLAS splits its work
+    (a matrix product's rounding depends on the threads' share of it)."""
+    with _blas_controller().limit(limits=1, user_api="blas"):
         yield
 
 

@@ -14,6 +14,7 @@ error naming its arguments.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,7 +22,7 @@ import numpy as np
 
 from solvable._core.backends import check_backend, torch_module
 
-__all__ = ["scaled_sum"]
+__all__ = ["scaled_sum", "times_power_of_two"]
 
 # exponents are clipped to this range before ldexp: a shift beyond it makes a term 0 (or
 # the sum inf) in every float type, and the clip keeps the integers small
@@ -52,6 +53,28 @@ def scaled_sum(terms: Sequence[Term], backend: str) -> tuple[Any, Any]:
     if backend == "torch":
         return _torch(terms)
     raise ValueError("scaled_sum is for float types: backend must be 'numpy' or 'torch'")
+
+
+def times_power_of_two(v: np.ndarray, exponent: Any, out: np.ndarray | None = None) -> Any:
+    """``v 2^exponent`` exactly as ``numpy.ldexp`` gives it (correctly rounded: a subnormal
+    or 0 only where the value is there, ``inf`` beyond the float64 range; overflow not
+    reported as a warning), for float64 ``v`` and integer exponents (a number or an array
+    broadcasting against ``v``), into ``out`` if given.
+
+    Where every exponent is one value ``e`` with ``2^e`` a normal float64 (``-1022 <= e <=
+    1023``) it multiplies by ``2^e``: a product with a power of two rounds once, to the value
+    ``ldexp`` rounds to, and numpy's multiply runs 4x faster than its ldexp (25x with a column
+    of exponents: ldexp has no loop for a broadcast exponent).  Other exponents take ldexp."""
+    e = np.asarray(exponent)
+    if e.size and e.dtype.kind in "iu":
+        lo, hi = int(e.min()), int(e.max())
+        if lo == hi == 0 and out is None:
+            return v
+        if lo == hi and -1022 <= lo <= 1023:
+            with np.errstate(over="ignore"):
+                return np.multiply(v, math.ldexp(1.0, lo), out=out)
+    with np.errstate(over="ignore"):
+        return np.ldexp(v, exponent, out=out)
 
 
 def _numpy(terms: Sequence[Term]) -> tuple[np.ndarray, np.ndarray]:

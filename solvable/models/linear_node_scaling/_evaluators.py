@@ -49,6 +49,8 @@ from solvable.models.linear_node_scaling.expressions import (
 )
 from solvable.models.linear_node_scaling.svd import _to_object
 
+_OUT = sp.MatrixSymbol("out", _s.shape[0], _C.shape[0])  # the block of W a rank one goes into
+
 
 class _BatchedPrinter(LambdaPrinter):
     """Matrix expressions as batch-aware calls: products ``matmul`` (numpy broadcasting over
@@ -83,9 +85,11 @@ class _BatchedPrinter(LambdaPrinter):
 class _FastPrinter(_BatchedPrinter):
     """The float64 path of issue 17: products evaluated right to left (every chain of
     ``c_t``, ``f_t`` and ``residual_t`` ends in a column, so each step is a matrix-vector
-    product, never a (times, d, d) or (times, n, n) intermediate), and the diagonal mode
+    product, never a (times, d, d) or (times, n, n) intermediate), the diagonal mode
     matrices ``G``, ``E`` passed as their diagonals (times, k) and applied by ``dmul``
-    (a row scaling), not as (times, k, k) matrices."""
+    (a row scaling), not as (times, k, k) matrices, and a fixed matrix times the column of
+    each time (to the left of a ``G`` or ``E``) as matrix products of a fixed shape
+    (``matvecs``, :func:`_matvecs`)."""
 
     _DIAGONAL = ("G", "E")
 
@@ -101,15 +105,36 @@ class _FastPrinter(_BatchedPrinter):
         if self._diagonal(mats[-1]):
             raise NotImplementedError(f"a diagonal factor at the right end of {e}")
         out = self._print(mats[-1])
+        batched = False  # whether out has the leading axis of times (after a G or E)
         for x in reversed(mats[:-1]):
             diag = self._diagonal(x)
             if diag:
-                out = f"dmul({diag}, {out})"
+                out, batched = f"dmul({diag}, {out})", True
             elif x.shape[1] == 1:  # an outer product: one rounded product per entry
                 out = f"outer({self._print(x)}, {out})"
+            elif batched:  # a fixed matrix times a column per time
+                out = f"matvecs({self._print(x)}, {out})"
             else:
                 out = f"matmul({self._print(x)}, {out})"
         return out if coeff == 1 else f"multiply({self._print(coeff)}, {out})"
+
+
+class _IntoPrinter(_FastPrinter):
+    """:class:`_FastPrinter` for an expression that is one outer product, written into the
+    argument ``out`` (``outer(x, y, out=out)``): the rank one of ``W(t) - W_0`` straight into
+    a block of the output, no temporary."""
+
+    def doprint(self, expr: Any, *args: Any, **kwargs: Any) -> str:
+        self._top = expr
+        return super().doprint(expr, *args, **kwargs)
+
+    def _print_MatMul(self, e: sp.MatMul) -> str:
+        text = super()._print_MatMul(e)
+        if e is not self._top:
+            return text
+        if not text.startswith("outer("):
+            raise NotImplementedError(f"{e} is not one outer product")
+        return f"{text[:-1]}, out=out)"
 
 
 def _dmul(g: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -117,13 +142,43 @@ def _dmul(g: np.ndarray, x: np.ndarray) -> np.ndarray:
     return g[..., :, None] * x
 
 
-def _outer(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def _outer(x: np.ndarray, y: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """The outer product ``x @ y`` of a column ``x`` (..., p, 1) and rows ``y`` (..., 1, q):
     one rounded product per entry, the values of ``x * y`` broadcast, but by
     ``numpy.einsum``'s product loop (broadcasting a (p, 1) column against (times, 1, q) rows
     runs numpy's loop once per row of q entries: 1.4x the time at p = 61, q = 20).  einsum
     adds each product to a zeroed output, so a product ``-0.0`` comes out ``+0.0``."""
-    return np.einsum("...ik,...kj->...ij", x, y)
+    return np.einsum("...ik,...kj->...ij", x, y, out=out)
+
+
+GEMM_ROWS = 128
+"""The columns of one matrix product of :func:`_matvecs`: 128 keeps a block of (128, k)
+columns and its (128, n) product within L2 at the sizes of the family benchmark
+(``benchmarks/closed_form_family.py``) while the call's overhead (about 2 us) stays below
+a tenth of its arithmetic from k n = 1000 on."""
+
+
+def _matvecs(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``x @ y`` of a fixed matrix ``x`` (p, q) and one column per time ``y`` (T, q, 1):
+    (T, p, 1), as matrix products (BLAS gemm) of exactly :data:`GEMM_ROWS` columns each,
+    the last block padded with zeros.  One product per block instead of one matrix-vector
+    product per time (numpy's ``matmul`` of a stack: T calls, 3x the time at q = 52,
+    p = 160), and every call of one shape: BLAS's kernels round by shape (the rows of an
+    edge tile, or of a small matrix, take other kernels), so a column's value does not
+    depend on the times sampled with it as long as BLAS runs one thread (the caller's
+    :func:`solvable._core.backends.one_blas_thread`)."""
+    T, q = y.shape[0], y.shape[-2]
+    cols = y.reshape(T, q)
+    xT = x.T
+    out = np.empty((T, x.shape[0]))
+    full = T - T % GEMM_ROWS
+    for i in range(0, full, GEMM_ROWS):
+        np.matmul(cols[i : i + GEMM_ROWS], xT, out=out[i : i + GEMM_ROWS])
+    if full < T:
+        pad = np.zeros((GEMM_ROWS, q))
+        pad[: T - full] = cols[full:]
+        out[full:] = np.matmul(pad, xT)[: T - full]
+    return out[..., None]
 
 
 def _matrix_namespace(backend: str) -> dict[str, Any]:
@@ -187,18 +242,23 @@ def _evaluator(name: str, backend: str) -> Callable[..., Any]:
 _FAST_ARGS = {
     "c_t": (_d, _y, _U, _Dinv, _V, _W0, _s, _a, _G),
     "rank_one": (_s, _a, _C),
-    "f_t": _MATRIX_ARGS["f_t"],
-    "residual_t": _MATRIX_ARGS["residual_t"],
+    "rank_one_into": (_s, _a, _C, _OUT),
+    "f_t_y": (_y, _U, _G),
+    "f_t_w": (_d, _U, _Dm, _V, _W0, _s, _a, _E),
+    "residual_t_y": (_y, _U, _E, _R),
 }
 
 
 @functools.cache
 def _fast_evaluator(name: str) -> Callable[..., Any]:
-    """The float64 evaluator of ``c_t``, ``f_t``, ``residual_t`` of :func:`symbolic` or of
+    """The float64 evaluator of ``c_t``, ``f_t_y``, ``f_t_w``, ``residual_t_y`` of
+    :func:`symbolic` or of
     ``rank_one`` (:func:`_rank_one` of the symbol ``c``; ``delta_W_t`` is ``rank_one`` of
-    ``c_t``) generated by :class:`_FastPrinter`: ``G`` and ``E`` are the (times, k)
+    ``c_t``; ``rank_one_into`` writes it into its last argument, :class:`_IntoPrinter`)
+    generated by :class:`_FastPrinter`: ``G`` and ``E`` are the (times, k)
     diagonals."""
-    expr = _rank_one(_C) if name == "rank_one" else getattr(symbolic(), name)
-    extra = {**_matrix_namespace("numpy"), "dmul": _dmul,
-             "outer": _outer}  # fmt: skip
-    return generate(_FAST_ARGS[name], expr, "numpy", printer=_FastPrinter, extra=extra)
+    expr = _rank_one(_C) if name.startswith("rank_one") else getattr(symbolic(), name)
+    extra = {**_matrix_namespace("numpy"), "dmul": _dmul, "outer": _outer,
+             "matvecs": _matvecs}  # fmt: skip
+    printer = _IntoPrinter if name == "rank_one_into" else _FastPrinter
+    return generate(_FAST_ARGS[name], expr, "numpy", printer=printer, extra=extra)

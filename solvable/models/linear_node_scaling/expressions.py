@@ -82,7 +82,9 @@ class Symbols:
     beta_0)/S``), ``delta_W_t`` (``W(t) - W_0``), ``W_t``, and the outputs on the data in mode
     form ``f_t`` (``U E D V^T beta_0/sqrt(d) + U G U^T y``) and ``residual_t`` (``y - f(t)``
     as ``R + U E (U^T y - D V^T beta_0/sqrt(d))``, ``R`` (n, 1) the symbol of the part of
-    ``y`` off the range of X, ``least_residual = y - U U^T y``).
+    ``y`` off the range of X, ``least_residual = y - U U^T y``); their parts ``f_t_y = U G
+    U^T y``, ``f_t_w = U E D V^T beta_0/sqrt(d)`` (``f_t = f_t_w + f_t_y``) and
+    ``residual_t_y = R + U E U^T y`` (``residual_t = residual_t_y - f_t_w``).
     Theorem 7.5 / Proposition 7.6 / footnote 3: ``group_mean``, ``group_cov`` (a node set of
     mass ``Lambda_T``), ``error_mean``, ``error_var``, ``exceedance``, ``bound`` (printed),
     ``eta_bound`` (footnote 3, ``d/(D_max^2 S)``) and ``eta_sharp`` (``2 d/(D_max^2 S)``).
@@ -133,7 +135,10 @@ class Symbols:
     delta_W_t: sp.MatrixExpr = field(repr=False)  # noqa: N815
     W_t: sp.MatrixExpr = field(repr=False)
     f_t: sp.MatrixExpr = field(repr=False)
+    f_t_y: sp.MatrixExpr = field(repr=False)
+    f_t_w: sp.MatrixExpr = field(repr=False)
     residual_t: sp.MatrixExpr = field(repr=False)
+    residual_t_y: sp.MatrixExpr = field(repr=False)
     least_residual: sp.MatrixExpr = field(repr=False)
     group_mean: sp.MatrixExpr = field(repr=False)
     group_cov: sp.MatrixExpr = field(repr=False)
@@ -168,11 +173,16 @@ def symbolic() -> Symbols:
     # combination exp(-rate t) f_0 + (1 - exp(-rate t)) y, so f(t) and the residual y - f(t) are
     # evaluated without the cancellation of X W(t) (claim ``output_mode_form``)
     f0_modes = _Dm * _V.T * beta0 / sp.sqrt(_d)  # U^T f_0
-    f_t = _U * _E * f0_modes + _U * _G * _U.T * _y
+    # each output as its y-part and its W_0-part (the float64 path scales them apart); the
+    # residual's W_0-part is the output's with the opposite sign
+    f_t_w = _U * _E * f0_modes
+    f_t_y = _U * _G * _U.T * _y
+    f_t = f_t_w + f_t_y
     # the part of y off the range of X is the symbol R (least_residual: y - U U^T y), so that
     # a y exactly in the range gives R = 0 exactly, not the rounding of U U^T y
     least_residual = _y - _U * _U.T * _y
-    residual_t = _R + _U * _E * (_U.T * _y - f0_modes)
+    residual_t_y = _R + _U * _E * _U.T * _y
+    residual_t = residual_t_y - f_t_w
     # Theorem 7.5 for a node set T (T = {j}: one contribution)
     group_mean = _LT / _S * _bvec
     group_cov = _LT * (sp.Identity(_d) - _LT / _S * proj)
@@ -190,7 +200,8 @@ def symbolic() -> Symbols:
         beta0=beta0, beta_inf=beta_inf, projector=proj, c=c, delta_W=delta_W, W_inf=W_inf,
         beta_final=beta_final, f_nodes=f_nodes, f=f, total=total, rate=rate,
         mode_factor=-expm1(-rate * _T), decay=sp.exp(-rate * _T), c_t=c_t, f_t=f_t,
-        residual_t=residual_t, least_residual=least_residual, delta_W_t=delta_W_t,
+        f_t_y=f_t_y, f_t_w=f_t_w, residual_t=residual_t, residual_t_y=residual_t_y,
+        least_residual=least_residual, delta_W_t=delta_W_t,
         W_t=_W0 + delta_W_t,
         group_mean=group_mean, group_cov=group_cov, error_mean=mu, error_var=var,
         exceedance=exceed, bound=bound,

@@ -13,7 +13,8 @@ from typing import Any
 import numpy as np
 
 from solvable._core import numbers as nb
-from solvable._core.backends import fill_in_halves
+from solvable._core.backends import fill_in_halves, one_blas_thread
+from solvable._core.scaled import times_power_of_two
 from solvable.models.linear_node_scaling._evaluators import _FAST_ARGS, _fast_evaluator
 from solvable.models.linear_node_scaling.states import (
     States,
@@ -22,15 +23,16 @@ from solvable.models.linear_node_scaling.states import (
     _is_infinite,
 )
 
-# The block of times of the float64 sample: 512 KiB for W's block (times, m, d) and as much
-# for each of its two parts (y and W_0), 1.5 MiB together, within a 2 MiB L2 cache (this
-# machine's, per core), so that the parts are added while in cache.
 PARALLEL_SAMPLE = 2**22
 """The float64 :meth:`Trajectory.sample` fills the two halves of its times in two threads
 where each half holds at least this many entries of ``W`` and ``f`` (32 MiB of float64):
 below it the threads' start costs more than they save (issue 17,
 ``python benchmarks/closed_form_scale.py``)."""
-_BLOCK_BYTES = 1 << 19
+# The block of times of W (times, m, d): 2 MiB, this machine's L2 per core, so that W_0 is
+# added to the rank one written into the block while it is in cache (2 MiB against 512 KiB:
+# 0.136 s against 0.145 s at n = 52, d = 160, m = 14, 43591 times, two threads;
+# benchmarks/closed_form_family.py).
+_BLOCK_BYTES = 1 << 21
 # The chunk of times whose mode factors, c(t), f(t) and residual are evaluated together (issue
 # 17, B2): at m = d = 100 a block of W holds ~6 times, and the ~100 numpy calls of those
 # evaluations per block cost more than the block's arithmetic; 1024 times amortise them, and
@@ -83,21 +85,21 @@ class Float64Sample:
                     c_w = fast("c_t", k["d"], zy, k["U"], k["Dinv"], *w_args, g)
                     ey_W = e["y"] - e["X"] - e["lam"] // 2 - e["a"] + nb_(3)  # the y-part's scale
                     finite_W &= self._assemble_W(res.W[cs], c_y, c_w, ey_W, -boost, step)
-                    f_y = fast("f_t", *base, k["Dm"], k["V"], zW, k["s"], k["a"], g, h)
-                    f_w = fast("f_t", k["d"], zy, k["U"], k["Dm"], *w_args, g, h)
-                    fb = self._scaled(f_y, e["y"] + nb_(3)) + self._scaled(f_w, ew_f)
-                    res.f[cs] = fb[..., 0]
-                    r_y = fast("residual_t", *base, k["Dm"], k["V"], zW, k["s"], k["a"], h,
-                               k["R_y"])[..., 0]  # fmt: skip
-                    r_w = fast("residual_t", k["d"], zy, k["U"], k["Dm"], *w_args, h, zy)[..., 0]
+                    # f = f_t_w + f_t_y, and y - f = residual_t_y - f_t_w (symbolic())
+                    f_y = fast("f_t_y", k["y"], k["U"], g)[..., 0]
+                    f_w = fast("f_t_w", k["d"], k["U"], k["Dm"], *w_args, h)[..., 0]
+                    np.add(self._scaled(f_y, e["y"] + nb_(2)), self._scaled(f_w, ew_f),
+                           out=res.f[cs])  # fmt: skip
+                    r_y = fast("residual_t_y", k["y"], k["U"], h, k["R_y"])[..., 0]
                     # eq. (5): L = 1/2 |y - f|^2, the residual taken at the larger of the two scales
-                    r = self._scaled(r_y, e["y"] - top) + self._scaled(r_w, ew_f - top)
+                    r = self._scaled(r_y, e["y"] - top) - self._scaled(f_w, ew_f - top)
                     res.loss[cs] = self._scaled((r**2).sum(-1) / 2, 2 * top)
             return finite_W
 
         for name in _FAST_ARGS:  # generated here, not by two threads at once
             _fast_evaluator(name)
-        parts = fill_in_halves(chunks, T, chunk, T * (m * d + n), PARALLEL_SAMPLE)
+        with one_blas_thread():  # matvecs' products the same for every batch of times
+            parts = fill_in_halves(chunks, T, chunk, T * (m * d + n), PARALLEL_SAMPLE)
         finite = {"W": all(parts)}
         finite["f"] = bool(np.isfinite(res.f).all())
         finite["loss"] = bool(np.isfinite(res.loss).all())
@@ -129,10 +131,10 @@ class Float64Sample:
         made per time, so the result does not depend on the blocks."""
         k = self._data
         e = k["exp"]
-        fast = _fast_evaluator("rank_one")
+        fast, into = _fast_evaluator("rank_one"), _fast_evaluator("rank_one_into")
         ew = (e["W0"] + nboost).reshape(-1, 1, 1)
         with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-            cy, cw = np.ldexp(c_y, ey_W), np.ldexp(c_w, ew)
+            cy, cw = times_power_of_two(c_y, ey_W), times_power_of_two(c_w, ew)
             c = cy + cw
         fused = self._fusable(c_y, c_w, cy, cw, c)
         finite = True
@@ -149,8 +151,9 @@ class Float64Sample:
                 if rows.any():
                     Wb[rows] = k["W0_full"] + fast(k["s"], k["a"], c[blk][rows])
                 finite &= bool(np.isfinite(Wb[~rows]).all())  # (the fused rows: below)
-            else:
-                np.add(k["W0_full"], fast(k["s"], k["a"], c[blk]), out=Wb)
+            else:  # the rank one into the block (the first touch), then W_0 added in cache
+                into(k["s"], k["a"], c[blk], Wb)
+                np.add(Wb, k["W0_full"], out=Wb)
         # a fused time is finite: |u c_j| <= 2^1022 (_fusable) and |W_0| <= 2^1023 sum to at
         # most 1.5 2^1023, below the largest double with its rounding; else checked
         if fused.any() and not float(np.max(np.abs(k["W0_full"]), initial=0.0)) <= 2.0**1023:

@@ -23,6 +23,7 @@ from solvable._core import numbers as nb
 from solvable._core.backends import blas_threads_for
 from solvable._core.exact_gram import span_membership, to_fraction
 from solvable._core.numbers import check_dps as _check_dps
+from solvable._core.scaled import times_power_of_two
 from solvable.models import node_scaling as ns
 from solvable.models.linear_node_scaling._evaluators import _evaluator
 from solvable.models.linear_node_scaling.expressions import _DI, _S, symbolic
@@ -142,8 +143,8 @@ class Trajectory(Float64Sample, ReferenceSample):
         the scales are 0)."""
         if self.dps is not None or np.all(exponent == 0):
             return v
-        with np.errstate(over="ignore"):  # overflow is reported by sample() as a ValueError
-            return np.ldexp(v, exponent, out=v if inplace else None)
+        # overflow is reported by sample() as a ValueError
+        return times_power_of_two(v, exponent, out=v if inplace else None)
 
     def _mode_factors(self, tt: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The diagonals ``g = 1 - exp(-rate_i t)`` and ``h = exp(-rate_i t)`` (T, k) from the

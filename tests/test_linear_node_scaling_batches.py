@@ -1,0 +1,197 @@
+"""linear_node_scaling's float64 sample by batches of times (seed 000, Theorem 7.4): a state
+does not depend on the times sampled with it, the matrix products of a fixed shape that make
+this so (``_matvecs``), the exact scaling by powers of two (``times_power_of_two``), the
+rank one written into the output (``rank_one_into``) and the outputs' parts that the fast
+path evaluates (``f_t_y``, ``f_t_w``, ``residual_t_y``)."""
+
+from __future__ import annotations
+
+import math
+from unittest import mock
+
+import numpy as np
+import pytest
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solvable._core.scaled import times_power_of_two
+from solvable.models import linear_node_scaling as lns
+from solvable.models import node_scaling as ns
+from solvable.models.linear_node_scaling import _evaluators as ev
+from solvable.models.linear_node_scaling import float64_sample as lns_f64
+from solvable.models.linear_node_scaling.expressions import symbolic
+
+
+def _trajectory(seed: int, n: int, d: int, m: int):
+    rng = np.random.default_rng(seed)
+    X, y = rng.standard_normal((n, d)), rng.standard_normal(n)
+    lam, a = rng.uniform(0.1, 1.0, m), rng.choice([-1.0, 1.0], m)
+    W0 = rng.standard_normal((m, d))
+    return lns.closed_form(ns.Setup(X, y, lam, "linear", 0.7), a, W0)
+
+
+# ------------------------------------------------- a state does not depend on its batch
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 9), d=st.integers(1, 9),
+       m=st.integers(1, 6), T=st.integers(1, 3 * ev.GEMM_ROWS + 5),
+       threads=st.booleans())  # fmt: skip
+def test_each_state_is_the_one_sampled_alone(seed, n, d, m, T, threads):
+    """Bit for bit, whatever the batch: T times (up to three blocks of matrix products and a
+    part, in one thread or two) against each time alone (one block, padded).  numpy's
+    ``matmul`` of a stack and BLAS's gemm round by shape, so a product per batch of times
+    would make a state depend on the others (a change tried and dropped for this)."""
+    traj = _trajectory(seed, n, d, m)
+    rng = np.random.default_rng(seed)
+    times = np.concatenate([[0.0, np.inf], rng.exponential(3.0, T)])[:T]
+    with mock.patch.object(lns_f64, "PARALLEL_SAMPLE", 1 if threads else 2**62):
+        many = traj.sample(times)
+    for i in sorted({0, T - 1, T // 2, min(T - 1, ev.GEMM_ROWS)}):
+        one = traj.sample(times[i : i + 1])
+        np.testing.assert_array_equal(many.W[i], one.W[0])
+        np.testing.assert_array_equal(many.f[i], one.f[0])
+        np.testing.assert_array_equal(many.loss[i], one.loss[0])
+
+
+def test_blas_runs_one_thread_while_sampling(monkeypatch):
+    """The products of one shape give one rounding only if BLAS splits them the same way:
+    the sample enters :func:`one_blas_thread` (one thread) for the whole fill, the one-thread
+    path included (a sample below ``PARALLEL_SAMPLE`` entries)."""
+    from threadpoolctl import threadpool_info
+
+    seen = []
+    real = lns_f64.fill_in_halves
+
+    def spy(*args):
+        seen.append([i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"])
+        return real(*args)
+
+    monkeypatch.setattr(lns_f64, "fill_in_halves", spy)
+    _trajectory(0, 5, 4, 3).sample(np.linspace(0, 2, 10))
+    assert len(seen) == 1 and seen[0] and set(seen[0]) == {1}, seen
+
+
+# ----------------------------------------------------------------- _matvecs
+@pytest.mark.parametrize("T", [0, 1, ev.GEMM_ROWS - 1, ev.GEMM_ROWS, ev.GEMM_ROWS + 1, 300])
+def test_matvecs_is_the_product_of_each_column(T):
+    """``x @ y[t]`` for every t, to the rounding of a sum of q products (the values of
+    numpy's own product per time within q eps of the largest term), shaped (T, p, 1)."""
+    rng = np.random.default_rng(T)
+    x, y = rng.standard_normal((7, 5)), rng.standard_normal((T, 5, 1))
+    got = ev._matvecs(x, y)
+    assert got.shape == (T, 7, 1)
+    ref = np.matmul(x, y)
+    scale = np.abs(x) @ np.abs(y)  # the sum of the terms' sizes, per entry
+    assert np.all(np.abs(got - ref) <= 5 * np.finfo(float).eps * scale)
+    if T:  # the values themselves, not a shape: a wrong column or block is far off
+        np.testing.assert_allclose(got[-1, :, 0], x @ y[-1, :, 0], rtol=1e-14, atol=0)
+
+
+def test_matvecs_calls_one_shape_only(monkeypatch):
+    """Every BLAS product of ``_matvecs`` has exactly ``GEMM_ROWS`` rows: the last block is
+    padded (a remainder of other shape would be rounded by other kernels), and the padding
+    does not reach the result."""
+    shapes = []
+    real = np.matmul
+
+    def spy(a, b, *args, **kw):
+        shapes.append(a.shape)
+        return real(a, b, *args, **kw)
+
+    monkeypatch.setattr(np, "matmul", spy)
+    rng = np.random.default_rng(1)
+    x, y = rng.standard_normal((3, 4)), rng.standard_normal((2 * ev.GEMM_ROWS + 7, 4, 1))
+    got = ev._matvecs(x, y)
+    monkeypatch.undo()
+    assert shapes == [(ev.GEMM_ROWS, 4)] * 3
+    np.testing.assert_allclose(got[..., 0], y[..., 0] @ x.T, rtol=1e-13, atol=0)
+
+
+def test_the_fast_printer_uses_matvecs_only_to_the_right_of_a_mode_matrix():
+    """In ``c_t`` the fixed ``V^T (...)`` is one matrix product (no times yet), ``V`` times
+    the columns ``G (...)`` of each time is ``matvecs``."""
+    import inspect
+
+    src = inspect.getsource(ev._fast_evaluator("c_t"))
+    assert "matvecs(V, dmul(G, matmul(T(V)," in src, src
+    src = inspect.getsource(ev._fast_evaluator("f_t_w"))
+    assert src.count("matvecs(") == 1 and "matvecs(U, dmul(E," in src, src
+
+
+# --------------------------------------------------------- rank_one_into
+def test_rank_one_into_writes_the_outer_product_into_its_argument():
+    rng = np.random.default_rng(2)
+    s, a, c = rng.random((4, 1)), rng.standard_normal((4, 1)), rng.standard_normal((3, 5, 1))
+    out = np.full((3, 4, 5), np.nan)
+    got = ev._fast_evaluator("rank_one_into")(s, a, c, out)
+    assert got is out
+    np.testing.assert_array_equal(out, ev._fast_evaluator("rank_one")(s, a, c))
+    np.testing.assert_array_equal(out[1], (a * s) @ c[1].T)
+
+
+def test_the_into_printer_refuses_what_is_not_one_outer_product():
+    """Only an expression that is one outer product can be written into ``out``; ``c_t``
+    (a chain of products) is refused, not printed with a misplaced ``out``."""
+    with pytest.raises(NotImplementedError, match="not one outer product"):
+        ev.generate(ev._FAST_ARGS["c_t"], symbolic().c_t, "numpy", printer=ev._IntoPrinter,
+                    extra={"matvecs": ev._matvecs})  # fmt: skip
+
+
+# ------------------------------------------------------ times_power_of_two
+_EDGE = [0.0, -0.0, 1.0, -3.5, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
+         math.inf, -math.inf, 1 / 3]  # fmt: skip
+
+
+@pytest.mark.parametrize("e", [0, 1, -1, 52, -1022, -1023, 1023, 1024, -1074, 2000, -2000])
+def test_times_power_of_two_is_ldexp_bit_for_bit(e):
+    """A multiplication by ``2^e`` where that is a normal float (-1022..1023), ldexp beyond
+    (1024: 2^e overflows; -1023, -1074: 2^e subnormal or below): the same values as
+    ``numpy.ldexp`` for each, subnormal results, infinities and signed zeros included."""
+    v = np.array(_EDGE + [-x for x in _EDGE])
+    with np.errstate(over="ignore"):
+        ref = np.ldexp(v, e)
+    got = times_power_of_two(v, e)  # overflow not reported (as documented)
+    np.testing.assert_array_equal(got, ref)
+    assert np.array_equal(np.signbit(got), np.signbit(ref))
+    np.testing.assert_array_equal(times_power_of_two(v, np.full((v.size,), e)), ref)
+    with np.errstate(over="ignore"):  # one exponent per entry, not all equal: ldexp itself
+        mixed = np.ldexp(v, np.arange(v.size) % 3 + e)
+    np.testing.assert_array_equal(times_power_of_two(v, np.arange(v.size) % 3 + e), mixed)
+
+
+@settings(max_examples=200, deadline=None)
+@given(x=st.floats(allow_nan=False), e=st.integers(-1100, 1100), same=st.booleans())
+def test_times_power_of_two_matches_ldexp_everywhere(x, e, same):
+    v = np.array([x, -x, x / 3])
+    es = np.array([e, e, e]) if same else np.array([e, e - 1, e + 1])
+    got = times_power_of_two(v, es)
+    with np.errstate(over="ignore"):
+        ref = np.ldexp(v, es)
+    np.testing.assert_array_equal(got, ref)
+    assert np.array_equal(np.signbit(got), np.signbit(ref))
+
+
+def test_times_power_of_two_writes_into_out_and_leaves_v():
+    v = np.array([1.0, -2.0, 3e-310])
+    out = np.empty(3)
+    assert times_power_of_two(v, 3, out=out) is out
+    np.testing.assert_array_equal(out, np.ldexp(v, 3))  # 3e-310 8: a subnormal, rounded
+    assert out[0] == 8.0 and out[1] == -16.0
+    np.testing.assert_array_equal(v, [1.0, -2.0, 3e-310])
+    assert times_power_of_two(v, 0) is v  # nothing to scale: v itself, no copy
+    out0 = np.empty(3)
+    assert times_power_of_two(v, np.zeros(3, dtype=int), out=out0) is out0
+    np.testing.assert_array_equal(out0, v)
+
+
+# ---------------------------------------------------- the parts of the outputs
+def test_the_outputs_are_the_sums_of_their_parts():
+    """The fast path evaluates ``f_t_y``, ``f_t_w`` and ``residual_t_y`` and forms ``f =
+    f_t_w + f_t_y`` and ``y - f = residual_t_y - f_t_w``: sympy reduces both differences to
+    the zero matrix (the claims check ``f_t`` and ``residual_t`` against the network)."""
+    s = symbolic()
+    for whole, parts in ((s.f_t, s.f_t_w + s.f_t_y), (s.residual_t, s.residual_t_y - s.f_t_w)):
+        diff = (whole - parts).doit()
+        assert isinstance(sp.simplify(diff), sp.ZeroMatrix) or diff == sp.ZeroMatrix(*diff.shape)
+    # and the parts are not zero: a swapped part would not add up
+    assert s.f_t_y != s.f_t_w and (s.f_t - s.f_t_y).doit() != s.f_t_y
