@@ -218,21 +218,23 @@ def _count_fast_evaluations(monkeypatch) -> list[str]:
 def test_lns_times_are_evaluated_in_chunks_of_1024(T, monkeypatch):
     """``linear_node_scaling/trajectory.py:47`` (``_CHUNK_BYTES = 1 >> 21``, seed-17 sample:
     chunks of W's block, 64 times here, the same values 64 times slower): for n, d <= 256
-    the float64 sample evaluates c(t) once per part (y and W_0) per chunk of
-    ``_CHUNK_TIMES`` = 1024 times, the halves of the two threads cut at a chunk's end."""
+    the float64 sample evaluates c(t) once per chunk of ``_CHUNK_TIMES`` = 1024 times (both
+    parts' mode coefficients added first, each part's once per sample; no time here needs
+    the parts apart), the halves of the two threads cut at a chunk's end."""
     setup, a, W0 = _lns_setup(8, 64, 64, seed=1)
     traj = lns.closed_form(setup, a, W0)
     calls = _count_fast_evaluations(monkeypatch)
     traj.sample(np.linspace(0, 5, T))
     assert lns_f64._CHUNK_TIMES == 1024
-    assert calls.count("c_t") == 2 * math.ceil(T / 1024), calls.count("c_t")
+    assert calls.count("c_of_modes") == math.ceil(T / 1024), calls
+    assert (calls.count("c_modes"), calls.count("c_t")) == (2, 0), calls
 
 
 @pytest.mark.parametrize("T", [872, 1800])
 def test_lns_chunks_keep_to_their_byte_budget_for_wide_inputs(T, monkeypatch):
     """For d = 300 > 256 the chunk is bound by ``_CHUNK_BYTES`` (2 MiB) of times x d float64
     (873 times), rounded down to whole blocks of W (436 times of 2 MiB for m = 2): 872 times a
-    chunk, so c(t) is evaluated 2 ceil(T / 872) times (7-byte floats in the budget, 981
+    chunk, so c(t) is evaluated ceil(T / 872) times (7-byte floats in the budget, 981
     times a chunk, passed the narrower tests: a seed-20 survivor)."""
     setup, a, W0 = _lns_setup(8, 300, 2, seed=2)
     traj = lns.closed_form(setup, a, W0)
@@ -242,7 +244,7 @@ def test_lns_chunks_keep_to_their_byte_budget_for_wide_inputs(T, monkeypatch):
     budget = lns_f64._CHUNK_BYTES // (8 * 300)
     chunk = budget - budget % step
     assert (step, chunk) == (436, 872)
-    assert calls.count("c_t") == 2 * math.ceil(T / chunk), calls.count("c_t")
+    assert calls.count("c_of_modes") == math.ceil(T / chunk), calls
 
 
 # ---------------------------------------------- each block of a claim can fail (outsider batch)

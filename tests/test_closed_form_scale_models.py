@@ -498,11 +498,12 @@ def test_lns_matches_the_reference(shape):
 
 
 def test_lns_fused_assembly_only_where_exact(fusable_verdicts, monkeypatch):
-    """``W = W_0 + u (c_y 2^ey + c_w 2^ew)^T`` (the c's added first) at the times whose
-    rescalings and products are normal floats; at the others (subnormal parts: t = 1e-310,
-    and a node starting at W_0 = 0, where a subnormal rounding is not within any relative
-    bound) the two parts separately, bit for bit what the path without fusion gives; the
-    fused times within the reference's bound (test_lns_matches_the_reference)."""
+    """``W = W_0 + u c^T``, ``c = (V G p) 2^e`` (both parts' mode coefficients added first)
+    at the times whose rescaling and products are normal floats; at the others (subnormal
+    parts: t = 1e-310, and a node starting at W_0 = 0, where a subnormal rounding is not
+    within any relative bound) the two parts separately, bit for bit what the path without
+    fusion gives; the fused times within the reference's bound
+    (test_lns_matches_the_reference)."""
     tr, X, y, lam, a, W0 = _lns(4, 3, 5, seed=5)
     W0 = W0.copy()
     W0[2] = 0.0

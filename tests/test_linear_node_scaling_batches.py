@@ -195,3 +195,36 @@ def test_the_outputs_are_the_sums_of_their_parts():
         assert isinstance(sp.simplify(diff), sp.ZeroMatrix) or diff == sp.ZeroMatrix(*diff.shape)
     # and the parts are not zero: a swapped part would not add up
     assert s.f_t_y != s.f_t_w and (s.f_t - s.f_t_y).doit() != s.f_t_y
+
+
+# ------------------------------------------------ both parts' mode coefficients in one scale
+@pytest.mark.parametrize(
+    "y_scale, w_scale, fused",
+    [(1e150, 1e-160, False), (1e-160, 1e150, False), (1e150, 1e-140, True), (1.0, 1.0, True)],
+)
+def test_parts_far_apart_in_scale_are_taken_apart(y_scale, w_scale, fused):
+    """``_fused_modes`` adds the y-part's and the W_0-part's mode coefficients in the larger
+    part's scale only where that scaling is exact: y at 1e150 and W_0 at 1e-160 (1029
+    binades apart: the smaller part's coefficients would be subnormal) take the two parts
+    apart at every time, 1e150 and 1e-140 (963 binades) still fuse.  Either way W and f
+    match the dps = 30 reference to 64 eps of each time's largest entry (measured 5-25 eps:
+    a chain of about six rounded products of k = 3 terms each, with cond(X) = 4.8)."""
+    rng = np.random.default_rng(3)
+    X, y = rng.standard_normal((4, 3)), y_scale * rng.standard_normal(4)
+    lam, a, W0 = (
+        rng.uniform(0.1, 1, 2),
+        np.array([1.0, -1.0]),
+        w_scale * rng.standard_normal((2, 3)),
+    )
+    setup = ns.Setup(X, y, lam, "linear", 0.5)
+    traj = lns.closed_form(setup, a, W0)
+    assert (traj._fused_modes() is not None) is fused
+    times = [0.0, 0.3, 2.0, math.inf]
+    got = traj.sample(times)
+    ref = lns.closed_form(setup, a, W0, dps=30).sample(times)
+    eps = np.finfo(float).eps
+    for name in ("W", "f"):
+        want = np.array(getattr(ref, name).tolist(), dtype=float)
+        axes = tuple(range(1, want.ndim))
+        scale = np.max(np.abs(want), axis=axes, keepdims=True)
+        assert np.all(np.abs(getattr(got, name) - want) <= 64 * eps * scale), name

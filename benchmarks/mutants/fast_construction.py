@@ -51,10 +51,9 @@ MUTANTS = [
         seed="000",
         backend="numpy",
         file="solvable/models/linear_node_scaling/float64_sample.py",
-        old="                nb_ = lambda ndim, blk=blk: nboost[blk].reshape("
-        "(-1,) + (1,) * (ndim - 1))  # noqa: E731",
-        new="                nb_ = lambda ndim, blk=blk: nboost[: blk.stop - blk.start].reshape("
-        "(-1,) + (1,) * (ndim - 1))  # noqa: E731",
+        old="            Wb[apart] = self._two_parts(g[blk][apart], boost[blk][apart])",
+        new="            Wb[apart] = self._two_parts(g[blk][apart], "
+        "boost[: blk.stop - blk.start][apart])",
         why="every W block of a chunk scaled back with the first block's boosts (rows whose "
         "modes underflow and whose parts are subnormal, t = 1e-310, so not fused, wrong in "
         "later blocks; killed by "

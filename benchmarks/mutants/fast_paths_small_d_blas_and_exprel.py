@@ -325,8 +325,8 @@ MUTANTS = [
         seed="000",
         backend="numpy",
         file=_LNS_EVAL,
-        old='    return np.einsum("...ik,...kj->...ij", x, y)',
-        new='    return np.einsum("...ik,...jk->...ij", x, y)',
+        old='    return np.einsum("...ik,...kj->...ij", x, y, out=out)',
+        new='    return np.einsum("...ik,...jk->...ij", x, y, out=out)',
         why=(
             "the rows' subscript written ...jk: einsum broadcasts the column's k = 1 against "
             "the rows' q entries and sums them, so outer(x (m, 1), y (times, 1, d)) is "

@@ -37,8 +37,8 @@ MUTANTS = [
         seed="000",
         backend="numpy",
         file="solvable/models/linear_node_scaling/float64_sample.py",
-        old='                np.add(Wb, self._scaled(dW, e["W0"] + nb_(3), inplace=True), out=Wb)',
-        new='                np.add(Wb, self._scaled(dW, e["W0"], inplace=True), out=Wb)',
+        old='        dW_w = self._scaled(rank_one(*u, c_w), e["W0"] + nboost, inplace=True)',
+        new='        dW_w = self._scaled(rank_one(*u, c_w), e["W0"], inplace=True)',
         why="the W_0-part of W(t) - W_0 not scaled back by 2^-boost on rows whose modes all "
         "underflow and whose parts are subnormal (t = 1e-310, the two parts apart: W off by "
         "2^boost; killed by test_lns_matches_the_reference)",
@@ -50,9 +50,9 @@ MUTANTS = [
         seed="000",
         backend="numpy",
         file="solvable/models/linear_node_scaling/float64_sample.py",
-        old='            f_w = fast("f_t", k["d"], zy, k["U"], k["Dm"], *w_args, g, h)',
-        new='            f_w = fast("f_t", k["d"], zy, k["U"], k["Dm"], *w_args, h, g)',
-        why="the mode factors G = 1 - e^{-rate t} and E = e^{-rate t} swapped in the W_0-part "
+        old='                    f_w = fast("f_t_w", k["d"], k["U"], k["Dm"], *w_args, h)[..., 0]',
+        new='                    f_w = fast("f_t_w", k["d"], k["U"], k["Dm"], *w_args, g)[..., 0]',
+        why="the mode factor G = 1 - e^{-rate t} in place of E = e^{-rate t} in the W_0-part "
         "of the outputs f(t) (killed by test_lns_matches_the_reference)",
         tests=_T,
         claims="linear_node_scaling.*",
@@ -62,11 +62,11 @@ MUTANTS = [
         seed="000",
         backend="numpy",
         file="solvable/models/linear_node_scaling/float64_sample.py",
-        old="            c = cy + cw",
-        new="            c = c_y + c_w",
-        why="the fused assembly adds the c's before their rescalings 2^ey_W, 2^ew (the parts' "
-        "scales lost wherever the data are not of unit scale; killed by "
-        "test_lns_matches_the_reference)",
+        old="        return parts[0] + parts[1], top",
+        new="        return p_y + p_w, top",
+        why="the fused assembly adds the parts' mode coefficients before their rescalings "
+        "into one scale (the parts' scales lost wherever the data are not of unit scale; "
+        "killed by test_lns_matches_the_reference)",
         tests=_T,
         claims="linear_node_scaling.*",
     ),
@@ -88,8 +88,8 @@ MUTANTS = [
         seed="000",
         backend="numpy",
         file="solvable/models/linear_node_scaling/float64_sample.py",
-        old='                    Wb[rows] = k["W0_full"] + fast(k["s"], k["a"], c[blk][rows])',
-        new="                    pass",
+        old='                Wb[rows] = k["W0_full"] + fast(k["s"], k["a"], c[blk][rows])',
+        new="                pass",
         why="in a W block with both kinds of times the fused ones keep the two-part value "
         "(the result then depends on the blocks; killed by "
         "test_lns_fused_assembly_only_where_exact)",

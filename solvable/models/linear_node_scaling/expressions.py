@@ -49,7 +49,15 @@ _DI = sp.Symbol("D_i", positive=True)  # one singular value of X
 _ETA = sp.Symbol("eta", positive=True)
 _T = sp.Symbol("t", nonnegative=True)
 _C = sp.MatrixSymbol("c", _d, 1)  # a value of c(t), for the fast float64 path
+_P = sp.MatrixSymbol("p", _k, 1)  # mode coefficients of c(t), for the fast float64 path
 _R = sp.MatrixSymbol("R", _n, 1)  # y - U U^T y, the part of y off the range of X
+
+
+def _mode_sum(p: sp.MatrixExpr) -> sp.MatrixExpr:
+    """``c(t) = V G p``: the data modes' coefficients ``p`` (k, 1), each moved by its mode
+    factor, back in weight space: the one definition, used by :func:`symbolic` (``c_t`` of
+    ``c_modes``) and, of the symbol ``p``, by the fast float64 path."""
+    return _V * _G * p
 
 
 def _rank_one(c: sp.MatrixExpr) -> sp.MatrixExpr:
@@ -79,9 +87,10 @@ class Symbols:
     Theorem 7.4, the trajectory: ``total`` (1x1: ``S = sum_j lambda_j a_j^2``), ``rate``
     (``eta S D_i^2/d``, the decay rate of data mode ``i``), ``mode_factor`` (``1 - exp(-rate
     t)``, as ``-expm1``), ``decay`` (``exp(-rate t)``), ``c_t`` (``V G V^T (beta_inf -
-    beta_0)/S``), ``delta_W_t`` (``W(t) - W_0``), ``W_t``, and the outputs on the data in mode
-    form ``f_t`` (``U E D V^T beta_0/sqrt(d) + U G U^T y``) and ``residual_t`` (``y - f(t)``
-    as ``R + U E (U^T y - D V^T beta_0/sqrt(d))``, ``R`` (n, 1) the symbol of the part of
+    beta_0)/S``, the ``V G`` of its mode coefficients ``c_modes``), ``delta_W_t``
+    (``W(t) - W_0``), ``W_t``, and the outputs on the data in mode form ``f_t`` (``U E D
+    V^T beta_0/sqrt(d) + U G U^T y``) and ``residual_t`` (``y - f(t)`` as ``R + U E (U^T
+    y - D V^T beta_0/sqrt(d))``, ``R`` (n, 1) the symbol of the part of
     ``y`` off the range of X, ``least_residual = y - U U^T y``); their parts ``f_t_y = U G
     U^T y``, ``f_t_w = U E D V^T beta_0/sqrt(d)`` (``f_t = f_t_w + f_t_y``) and
     ``residual_t_y = R + U E U^T y`` (``residual_t = residual_t_y - f_t_w``).
@@ -131,6 +140,7 @@ class Symbols:
     rate: sp.Expr = field(repr=False)
     mode_factor: sp.Expr = field(repr=False)
     decay: sp.Expr = field(repr=False)
+    c_modes: sp.MatrixExpr = field(repr=False)
     c_t: sp.MatrixExpr = field(repr=False)
     delta_W_t: sp.MatrixExpr = field(repr=False)  # noqa: N815
     W_t: sp.MatrixExpr = field(repr=False)
@@ -167,7 +177,8 @@ def symbolic() -> Symbols:
     # the trajectory: beta - beta_0 = V G V^T (beta_inf - beta_0), G_ii = 1 - exp(-rate_i t)
     total = sa.T * sa
     rate = _ETA * _S * _DI**2 / _d
-    c_t = _V * _G * _V.T * (beta_inf - beta0) * sp.Inverse(total)
+    c_modes = _V.T * (beta_inf - beta0) * sp.Inverse(total)  # the modes' coefficients of c
+    c_t = _mode_sum(c_modes)
     delta_W_t = _rank_one(c_t)
     # the outputs on the data in mode form (X = U D V^T, E = I - G): each data mode is the convex
     # combination exp(-rate t) f_0 + (1 - exp(-rate t)) y, so f(t) and the residual y - f(t) are
@@ -199,7 +210,8 @@ def symbolic() -> Symbols:
         xx=_XX, xPx=_XPX, nb=_NB, epsilon=_EPS, D_max=_DMAX,
         beta0=beta0, beta_inf=beta_inf, projector=proj, c=c, delta_W=delta_W, W_inf=W_inf,
         beta_final=beta_final, f_nodes=f_nodes, f=f, total=total, rate=rate,
-        mode_factor=-expm1(-rate * _T), decay=sp.exp(-rate * _T), c_t=c_t, f_t=f_t,
+        mode_factor=-expm1(-rate * _T), decay=sp.exp(-rate * _T), c_modes=c_modes,
+        c_t=c_t, f_t=f_t,
         f_t_y=f_t_y, f_t_w=f_t_w, residual_t=residual_t, residual_t_y=residual_t_y,
         least_residual=least_residual, delta_W_t=delta_W_t,
         W_t=_W0 + delta_W_t,

@@ -115,11 +115,14 @@ class Trajectory(Float64Sample, ReferenceSample):
         (:data:`_BLOCK_BYTES`, :meth:`_assemble_W`), ``W(t) - W_0`` as
         the rank-one ``(sqrt(lambda) a) c(t)^T`` of the (times, d) ``c_t`` and ``f``, the
         residual from (times, n) products, every chain evaluated right to left with the mode
-        matrices as diagonals (:func:`_fast_evaluator`), written into the output arrays: no
-        temporary of the output's size, cost O(T (m d + (n + d) k)); where exact, the two
-        parts' ``c``'s are added before the rank one (:meth:`_assemble_W`: one product and one
-        addition per entry of ``W``).  It matches the reference path (:meth:`_sample_reference`,
-        the products associated left to right on (T, k, k) mode matrices) to rounding.
+        matrices as diagonals (:func:`_fast_evaluator`) and a fixed matrix times the columns
+        of many times as matrix products of one shape (a state does not depend on the times
+        sampled with it), written into the output arrays: no temporary of the output's size,
+        cost O(T (m d + (n + d) k)); where exact, the two parts' mode coefficients of ``c``
+        are added first (:meth:`_assemble_W`: one product per time for ``c``, one product and
+        one addition per entry of ``W``).  It matches the reference path
+        (:meth:`_sample_reference`, the products associated left to right on (T, k, k) mode
+        matrices) to rounding.
 
         Evaluated without cancellation or overflow at every ``t`` in ``[0, oo]``: the mode
         factors ``1 - exp(-x)`` and ``exp(-x)`` of ``x = rate_i t`` (``x`` as mantissa and
