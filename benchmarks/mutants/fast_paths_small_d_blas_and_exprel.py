@@ -179,11 +179,11 @@ MUTANTS = [
         seed="003",
         backend="numpy",
         file=_F64,
-        old="        np.multiply(a, x, out=y)\n",
-        new="        np.multiply(a, y, out=y)\n",
+        old="        np.multiply(a, w.T, out=beta.T)\n",
+        new="        np.multiply(a, y, out=beta.T)\n",
         why=(
             "on the (d, times) rows (d <= 12) beta = a times the scratch of the c_perp term "
-            "(y) instead of a times w (x): beta = a z_perp sw c_perp.  Observed: beta off "
+            "(y) instead of a times w: beta = a z_perp sw c_perp.  Observed: beta off "
             "the reference by 0.5 - 2 at d = 3, 4, 5, 8, 12 (both kinds of data, one and "
             "two threads); w, a and the loss right; d = 13, 16 (blocks) unchanged"
         ),
