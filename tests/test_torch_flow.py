@@ -958,7 +958,8 @@ def test_tiles_give_the_steps_of_one_tile_to_rounding(monkeypatch, tile_rows):
 @given(batch=st.integers(1, 5000), per_row=st.integers(1, 2**24), workers=st.integers(1, 8))
 def test_tile_spans_cover_the_batch_evenly(batch, per_row, workers):
     """The tiles of the CPU DOP853: consecutive, covering 0..batch, sizes differing by at
-    most one, each within TILE_BYTES / workers (unless one element is larger), the fewest
+    most one, each within TILE_BYTES / workers and WORKER_TILE_BYTES (unless one element is
+    larger), the fewest
     such, rounded up to a multiple of ``workers`` where the batch has that many elements
     (so that the workers finish a step together); on CUDA one tile."""
     spans = tf_dop853._tile_spans(batch, per_row, True, workers)
@@ -967,7 +968,7 @@ def test_tile_spans_cover_the_batch_evenly(batch, per_row, workers):
     assert all(b0 == a1 for (_, b0), (a1, _) in itertools.pairwise(spans))
     sizes = [b - a for a, b in spans]
     assert max(sizes) - min(sizes) <= 1
-    budget = tf_dop853.TILE_BYTES // workers
+    budget = min(tf_dop853.TILE_BYTES // workers, tf_dop853.WORKER_TILE_BYTES)
     per_tile = max(1, budget // per_row)
     assert max(sizes) <= per_tile
     fewest = -(-batch // per_tile)

@@ -52,8 +52,9 @@ The package, one concept per file (each imports only the files above it):
 * ``flow.py``: :func:`gradient_flow`;
 * ``descent.py``: :func:`gradient_descent` and :class:`DivergedError`.
 
-A setting a step reads (``TILE_BYTES``, ``MIN_WORKER_ENTRIES``, ``FIXED_POINT_MAX_ENTRIES``)
-is looked up in :mod:`numerics.torch_flow.dop853`: patch it there, not here.
+A setting a step reads (``TILE_BYTES``, ``WORKER_TILE_BYTES``, ``MIN_WORKER_ENTRIES``,
+``FIXED_POINT_MAX_ENTRIES``) is looked up in :mod:`numerics.torch_flow.dop853`: patch it
+there, not here.
 """
 
 from numerics.torch_flow.descent import CHECK_EVERY as CHECK_EVERY
@@ -65,6 +66,7 @@ from numerics.torch_flow.devices import threads as threads
 from numerics.torch_flow.dop853 import FIXED_POINT_MAX_ENTRIES as FIXED_POINT_MAX_ENTRIES
 from numerics.torch_flow.dop853 import MIN_WORKER_ENTRIES as MIN_WORKER_ENTRIES
 from numerics.torch_flow.dop853 import TILE_BYTES as TILE_BYTES
+from numerics.torch_flow.dop853 import WORKER_TILE_BYTES as WORKER_TILE_BYTES
 from numerics.torch_flow.flow import DEFAULT_RTOL as DEFAULT_RTOL
 from numerics.torch_flow.flow import DEFAULT_THREADS as DEFAULT_THREADS
 from numerics.torch_flow.flow import DEFAULT_WORKERS as DEFAULT_WORKERS

@@ -61,8 +61,15 @@ TILE_BYTES = 32 * 2**20
 twelve stages are combined from the cache, not from main memory (a large batch stays
 linear in cost).  Measured on the shared 2-core EPYC at B = 256 and 1024, width 256
 (loaded, noisy): 8 MiB and less were slower (per-operation overhead of small tiles), 32 to
-128 MiB as fast as or faster than one tile.  On CUDA the batch is one tile."""
+128 MiB as fast as or faster than one tile; one worker's tile is at most
+:data:`WORKER_TILE_BYTES`.  On CUDA the batch is one tile."""
 _TILE_ARRAYS = 17  # the 12 stages, the stage state, the scale and its scratch, E5 and E3
+WORKER_TILE_BYTES = 16 * 2**20
+"""The most one worker's tile takes (its share of :data:`TILE_BYTES` is at most this): half
+of this machine's 32 MiB L3, which the tile shares with the states it streams.  Measured
+at one torch thread, width 256 (``python benchmarks/bench_torch.py --only gf --threads 1
+--workers 1``): one worker at B = 1024 took 2.46 s with 16 MiB tiles against 2.99 s with
+32 MiB, at B = 256 0.61 s against 0.72 s; two workers (16 MiB each either way) unchanged."""
 
 
 MIN_WORKER_ENTRIES = 2**16
@@ -75,12 +82,14 @@ workers against one: 0.30x at B = 4, 0.63x at 16, 1.04x at 32, 1.22x at 64, 1.37
 
 def _tile_spans(batch: int, per_row: int, cpu: bool, workers: int) -> list[tuple[int, int]]:
     """The tiles ``(a, b)`` of :func:`_dop853`: on the CPU, the fewest tiles of ``per_row``
-    bytes per element within :data:`TILE_BYTES` per worker (the workers share the cache), a
-    multiple of ``workers`` of them where the batch allows, of sizes differing by at most one
-    (so that the workers finish a step together); on CUDA one tile."""
+    bytes per element within a worker's share of :data:`TILE_BYTES` (the workers share the
+    cache), at most :data:`WORKER_TILE_BYTES`, a multiple of ``workers`` of them where the
+    batch allows, of sizes differing by at most one (so that the workers finish a step
+    together); on CUDA one tile."""
     if not cpu or batch <= 1:
         return [(0, batch)]
-    per_tile = max(1, (TILE_BYTES // workers) // max(per_row, 1))
+    share = min(TILE_BYTES // workers, WORKER_TILE_BYTES)
+    per_tile = max(1, share // max(per_row, 1))
     count = -(-batch // per_tile)
     count = min(batch, -(-count // workers) * workers)
     edges = [batch * k // count for k in range(count + 1)]
