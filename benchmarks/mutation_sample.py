@@ -287,32 +287,67 @@ def group_named(prefix: str) -> str:
     return names[0]
 
 
+def parse_changed_lines(diff: str) -> dict[str, set[int]]:
+    """The lines of each file that a ``git diff -U0`` added or changed (``{path: {line}}``,
+    1-based lines of the new file; a hunk that only deletes adds none)."""
+    out: dict[str, set[int]] = {}
+    path = None
+    for line in diff.splitlines():
+        if line.startswith("+++ "):
+            name = line[4:].strip()
+            path = name[2:] if name.startswith("b/") else None  # (/dev/null: deleted)
+            continue
+        hunk = re.match(r"@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@", line)
+        if hunk and path is not None:
+            start, count = int(hunk.group(1)), int(hunk.group(2) or 1)
+            out.setdefault(path, set()).update(range(start, start + count))
+    return out
+
+
+def changed_lines(rev: str, root: Path = ROOT) -> dict[str, set[int]]:
+    """:func:`parse_changed_lines` of the working tree against ``rev`` in the sampled
+    sources (:data:`SOURCES`): the lines a change since ``rev`` wrote."""
+    diff = subprocess.run(["git", "diff", "-U0", "--no-color", rev, "--", *SOURCES], cwd=root,
+                          check=True, capture_output=True, text=True).stdout  # fmt: skip
+    return parse_changed_lines(diff)
+
+
 def draw_focus(mutants: Sequence[Mutant], main: Sequence[Mutant], focus: Mapping[str, int],
-               seed: int) -> dict[str, list[Mutant]]:  # fmt: skip
+               seed: int, lines: Mapping[str, set[int]] | None = None,
+               ) -> dict[str, list[Mutant]]:  # fmt: skip
     """For each ``{group prefix: count}`` of ``focus``, ``count`` more mutants of that group
     not in ``main``, by :func:`draw` (proportional to the modules' remaining mutants, no
-    floor) with its own seed ``f"{seed}:{group}"``; ``{group: mutants in key order}``."""
+    floor) with its own seed ``f"{seed}:{group}"``; ``{group: mutants in key order}``.
+    ``lines`` (``{path: {line}}``, :func:`changed_lines`): only mutants on those lines."""
     taken = {m.key for m in main}
     out: dict[str, list[Mutant]] = {}
     for prefix, count in focus.items():
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
             raise ValueError(f"focus count of {prefix!r} must be an int >= 0, got {count!r}")
         group = group_named(prefix)
-        pool = [m for m in mutants if group_of(m.module) == group and m.key not in taken]
+        pool = [
+            m
+            for m in mutants
+            if group_of(m.module) == group
+            and m.key not in taken
+            and (lines is None or m.line in lines.get(Path(m.module).as_posix(), ()))
+        ]
         out[group] = draw(pool, min(count, len(pool)), f"{seed}:{group}", minimum=0)
         taken |= {m.key for m in out[group]}
     return out
 
 
 def mark_sample(work_db: Any, size: int, seed: int, minimum: int = 2,
-                focus: Mapping[str, int] | None = None) -> list[Mutant]:  # fmt: skip
-    """Draw the sample (and the ``focus`` draws, :func:`draw_focus`) from ``work_db`` and mark
-    every other work item as skipped; the main sample, then the focus draws, in key order."""
+                focus: Mapping[str, int] | None = None,
+                lines: Mapping[str, set[int]] | None = None) -> list[Mutant]:  # fmt: skip
+    """Draw the sample (and the ``focus`` draws, :func:`draw_focus`, on ``lines`` if given)
+    from ``work_db`` and mark every other work item as skipped; the main sample, then the
+    focus draws, in key order."""
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
     everything = mutants_of(work_db)
     chosen = draw(everything, size, seed, minimum)
-    extra = draw_focus(everything, chosen, focus or {}, seed)
+    extra = draw_focus(everything, chosen, focus or {}, seed, lines)
     chosen = chosen + [m for group in extra.values() for m in group]
     keep = {m.job_id for m in chosen}
     skip = [m.job_id for m in everything if m.job_id not in keep]
@@ -836,9 +871,10 @@ def stale(rows: Sequence[Row], equivalents: Mapping[str, str],
 # commands
 # ---------------------------------------------------------------------------
 def cmd_init(workspace: Path, settings: dict[str, Any], size: int, seed: int,
-             focus: Mapping[str, int]) -> int:  # fmt: skip
+             focus: Mapping[str, int], changed_since: str | None = None) -> int:  # fmt: skip
     """A fresh workspace: the snapshot and pristine copies, ``cosmic-ray.toml``, ``cosmic-ray
-    init`` (every module of :data:`SOURCES`), the sample (others skipped), ``sample.json``."""
+    init`` (every module of :data:`SOURCES`), the sample (others skipped), ``sample.json``;
+    ``changed_since`` (a git revision): the focus draws only from the lines written since."""
     import toml
     from cosmic_ray.work_db import use_db
 
@@ -857,9 +893,11 @@ def cmd_init(workspace: Path, settings: dict[str, Any], size: int, seed: int,
     with use_db(str(workspace / "session.sqlite")) as db:
         total = db.num_work_items
         minimum = int(settings["sample"]["minimum"])
-        chosen = mark_sample(db, size, seed, minimum, focus)
+        lines = None if changed_since is None else changed_lines(changed_since)
+        chosen = mark_sample(db, size, seed, minimum, focus, lines)
     record = {"seed": seed, "size": size, "minimum": minimum, "mutants": total,
-              "focus": dict(focus), "keys": [m.key for m in chosen[:size]],
+              "focus": dict(focus), "changed_since": changed_since,
+              "keys": [m.key for m in chosen[:size]],
               "focus_keys": [m.key for m in chosen[size:]]}  # fmt: skip
     (workspace / "sample.json").write_text(json.dumps(record, indent=1), encoding="utf-8")
     print(f"init: {total} mutants in {len(source_files(workspace / 'pristine'))} modules, "
@@ -980,6 +1018,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     init = sub.add_parser("init", help="snapshot, cosmic-ray init, the seeded sample")
     init.add_argument("--size", type=int, help="sampled mutants (default: pyproject, 300)")
     init.add_argument("--seed", type=int, help="the sample's seed (default: pyproject, 0)")
+    init.add_argument(
+        "--changed-since",
+        metavar="REV",
+        help="focus draws only from the lines changed since this git revision",
+    )
     init.add_argument("--focus", action="append", metavar="GROUP=N",
                       help="focus draws of a report group (by name prefix), replacing "
                            "pyproject's; repeat for more groups; with --size 0, a run of "
@@ -1018,7 +1061,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if not group or not count.isdigit():
                 parser.error(f"--focus must be GROUP=N with N an int >= 0, got {item!r}")
             focus[group] = int(count)
-        return cmd_init(workspace, settings, size, seed, focus)
+        return cmd_init(workspace, settings, size, seed, focus, args.changed_since)
     if args.command == "map":
         build_map(workspace, settings, args.workers, args.tests)
         return 0

@@ -390,6 +390,74 @@ def test_a_focus_only_run_draws_a_proportional_sample_of_its_groups():
         ms.main(["--workspace", "/nonexistent-solvable-ws", "init", "--focus", "integrators"])
 
 
+_DIFF = """diff --git a/solvable/a.py b/solvable/a.py
+index 1..2 100644
+--- a/solvable/a.py
++++ b/solvable/a.py
+@@ -10 +10 @@ def f():
+-    return 1
++    return 2
+@@ -20,0 +21,3 @@ def g():
++    x = 1
++    y = 2
++    z = 3
+@@ -40,2 +43,0 @@ def h():
+-    gone = 1
+-    gone = 2
+diff --git a/numerics/old.py b/numerics/old.py
+deleted file mode 100644
+--- a/numerics/old.py
++++ /dev/null
+@@ -1,2 +0,0 @@
+-a = 1
+-b = 2
+"""
+
+
+def test_changed_lines_are_the_new_lines_of_each_hunk():
+    """``git diff -U0`` hunks: ``+10`` one line, ``+21,3`` lines 21-23, ``+43,0`` (a pure
+    deletion) none, a deleted file none."""
+    assert ms.parse_changed_lines(_DIFF) == {"solvable/a.py": {10, 21, 22, 23}}
+    assert ms.parse_changed_lines("") == {}
+
+
+def test_focus_draws_on_changed_lines_come_only_from_them():
+    """``init --changed-since REV``: every focus draw lies on a changed line of its module,
+    all of them when the pool is smaller than the count; without ``lines`` the whole group."""
+    mutants = _mutants({"numerics/mp.py": 300, "numerics/scipy_ode.py": 100})
+    lines = {"numerics/mp.py": {10, 11, 50}, "numerics/scipy_ode.py": {12}}
+    ((_, drawn),) = ms.draw_focus(mutants, [], {"integrators": 500}, seed=1, lines=lines).items()
+    on = [m for m in mutants if m.line in lines[m.module]]
+    assert sorted(m.key for m in drawn) == sorted(m.key for m in on) and len(on) == 12
+    ((_, few),) = ms.draw_focus(mutants, [], {"integrators": 5}, seed=1, lines=lines).items()
+    assert len(few) == 5 and all(m.line in lines[m.module] for m in few)
+    ((_, whole),) = ms.draw_focus(mutants, [], {"integrators": 5}, seed=1).items()
+    assert len(whole) == 5 and sum(m.line not in lines[m.module] for m in whole) >= 4
+
+
+def test_changed_lines_reads_git_against_a_revision(tmp_path):
+    """In a repository of its own: the lines the working tree changed in the sources since a
+    commit (a line outside ``solvable``/``numerics`` not counted), none against the working
+    tree's own commit, and an unknown revision an error, not an empty set."""
+
+    def git(*args):
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args],
+                       cwd=tmp_path, check=True, capture_output=True)  # fmt: skip
+
+    (tmp_path / "solvable").mkdir()
+    (tmp_path / "solvable" / "a.py").write_text("a = 1\nb = 2\nc = 3\n", encoding="utf-8")
+    (tmp_path / "other.py").write_text("x = 1\n", encoding="utf-8")
+    git("init", "-q")
+    git("add", ".")
+    git("commit", "-qm", "base")
+    assert ms.changed_lines("HEAD", tmp_path) == {}
+    (tmp_path / "solvable" / "a.py").write_text("a = 1\nb = 20\nc = 3\nd = 4\n", "utf-8")
+    (tmp_path / "other.py").write_text("x = 2\n", encoding="utf-8")
+    assert ms.changed_lines("HEAD", tmp_path) == {"solvable/a.py": {2, 4}}
+    with pytest.raises(subprocess.CalledProcessError):
+        ms.changed_lines("no-such-revision-0123", tmp_path)
+
+
 def test_shards_cover_the_pending_mutants_once_and_merge_brings_results_back(tmp_path):
     from cosmic_ray import work_db as work_db_mod
     from cosmic_ray.work_item import MutationSpec, TestOutcome, WorkerOutcome, WorkItem, WorkResult
