@@ -228,3 +228,34 @@ def test_parts_far_apart_in_scale_are_taken_apart(y_scale, w_scale, fused):
         axes = tuple(range(1, want.ndim))
         scale = np.max(np.abs(want), axis=axes, keepdims=True)
         assert np.all(np.abs(getattr(got, name) - want) <= 64 * eps * scale), name
+
+
+def test_fusable_decides_each_bound_from_both_sides():
+    """``_fusable``'s three conditions per time, each just inside and just outside (1% off
+    the bound), on nodes whose ``u = sqrt(lam) a`` (the mantissas) differ by 1e3: a nonzero
+    ``c_j`` needs ``u_min |c_j| >= 2^-1022`` (every product normal; outsider mutants that
+    took ``tiny`` alone, or ``u_min`` for ``u_max`` in the overflow bound, survived the
+    sample tests), ``u_max |c_j| <= 2^1022``, and a nonzero mantissa ``c_m`` must not be
+    lost to 0 by the rescaling; a zero is taken, a nan or an infinity is not."""
+    rng = np.random.default_rng(4)
+    X, y = rng.standard_normal((5, 3)), rng.standard_normal(5)
+    # (lam and a of largest entries 0.9: their mantissas are 0.9, so u_max = 0.85 and the
+    # overflow bound 2^1022 / u_max lies below the largest double)
+    traj = lns.closed_form(ns.Setup(X, y, [1e-6, 0.5, 0.9], "linear", 0.5), [0.9, -0.9, 0.9],
+                           rng.standard_normal((3, 3)))  # fmt: skip
+    k = traj._data
+    u = np.abs(k["s"] * k["a"])[:, 0]
+    u_min, u_max = float(u.min()), float(u.max())
+    tiny, huge = 2.0**-1022, 2.0**1022
+    # the bounds differ from their naive forms: tiny / u_min > tiny, huge / u_max < huge / u_min
+    assert u_min < 1e-2 and u_max > 100 * u_min and 1.01 * huge / u_max < math.inf
+
+    def fused(value, mantissa=None):
+        c = np.array([[[1.0], [value]]])  # one time, d = 2: a unit entry and the probe
+        c_m = c if mantissa is None else np.array([[[1.0], [mantissa]]])
+        return bool(traj._fusable(c_m, c)[0])
+
+    assert fused(1.01 * tiny / u_min) and not fused(0.99 * tiny / u_min)
+    assert fused(0.99 * huge / u_max) and not fused(1.01 * huge / u_max)
+    assert fused(0.0) and fused(-0.0) and not fused(0.0, mantissa=0.5)
+    assert not fused(math.nan) and not fused(math.inf) and not fused(-math.inf)
