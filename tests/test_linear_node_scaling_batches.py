@@ -38,13 +38,16 @@ def _trajectory(seed: int, n: int, d: int, m: int):
        threads=st.booleans())  # fmt: skip
 def test_each_state_is_the_one_sampled_alone(seed, n, d, m, T, threads):
     """Bit for bit, whatever the batch: T times (up to three blocks of matrix products and a
-    part, in one thread or two) against each time alone (one block, padded).  numpy's
-    ``matmul`` of a stack and BLAS's gemm round by shape, so a product per batch of times
-    would make a state depend on the others (a change tried and dropped for this)."""
+    part; or, ``threads``, chunks of 32 times in W blocks of 16, the chunks' two halves in
+    two threads) against each time alone (one block, padded).  numpy's ``matmul`` of a
+    stack and BLAS's gemm round by shape, so a product per batch of times would make a
+    state depend on the others (a change tried and dropped for this)."""
     traj = _trajectory(seed, n, d, m)
     rng = np.random.default_rng(seed)
     times = np.concatenate([[0.0, np.inf], rng.exponential(3.0, T)])[:T]
-    with mock.patch.object(lns_f64, "PARALLEL_SAMPLE", 1 if threads else 2**62):
+    split = {"PARALLEL_SAMPLE": 1, "_CHUNK_TIMES": 32, "_BLOCK_BYTES": 16 * 8 * m * d}
+    whole = {"PARALLEL_SAMPLE": 2**62}
+    with mock.patch.multiple(lns_f64, **(split if threads else whole)):
         many = traj.sample(times)
     for i in sorted({0, T - 1, T // 2, min(T - 1, ev.GEMM_ROWS)}):
         one = traj.sample(times[i : i + 1])
