@@ -10,6 +10,7 @@ messages.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import math
 import warnings
@@ -372,6 +373,32 @@ def test_a_derivative_order_is_an_int_never_code():
     with pytest.raises(ValueError, match="name must be one of"):
         ntg.activation_derivative("gelu")
     assert ntg.activation_derivative("tanh", order=0) == sp.tanh(sp.Symbol("z", real=True))
+
+
+@pytest.mark.parametrize("record", ["Setup", "WideSetup", "PiecewiseLinearSetup"])
+@pytest.mark.parametrize("field", ["eta_a", "eta_w", "X", "targets", None])
+def test_a_kunin_setup_remembers_whether_it_holds_mpf(record, field):
+    """A kunin setup keeps holds_mpf of its validated fields (so closed_form does not scan
+    an X of 10^6 entries at each call): an mpf in any one field, and in none; an X given as
+    a float array (never scanned) beside an mpf elsewhere; and a replace() is judged anew."""
+    one = mpmath.mpf(1)
+    values = {"eta_a": 1.0, "eta_w": 0.5, "X": [[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]]}
+    targets = [[0.5], [1.0], [2.0]] if record == "WideSetup" else [0.5, 1.0, 2.0]
+    if field == "X":
+        values["X"] = [[1.0, 0.0], [0.0, 1.0], [0.5, one]]
+    elif field == "targets":
+        targets = [[0.5], [1.0], [one]] if record == "WideSetup" else [0.5, 1.0, one]
+    elif field is not None:
+        values[field] = one
+    cls = getattr(kunin, record)
+    setup = cls(values["eta_a"], values["eta_w"], values["X"], targets)
+    assert nb.holds_mpf(setup) is (field is not None)
+    assert setup.__dict__[nb.HOLDS_MPF] is (field is not None)  # remembered, not rescanned
+    if field != "X":  # the same with X from a float array (the fast path, not scanned)
+        arr = cls(values["eta_a"], values["eta_w"], np.array(values["X"]), targets)
+        assert nb.holds_mpf(arr) is (field is not None)
+    flipped = dataclasses.replace(setup, eta_a=one if field is None else 2.0)
+    assert nb.holds_mpf(flipped) is (field is None or field != "eta_a")
 
 
 def test_holds_mpf_and_dps_or_context():

@@ -34,6 +34,10 @@ def _check_data(setup: Any, targets: str = "y") -> None:
         n = len(y)
     set_(setup, "X", _check_rows(setup, n, targets))
     set_(setup, targets, y)
+    # X built from a numeric array (_float64_X cached) holds no mpf: not scanned
+    X = None if setup.__dict__.get(_F64_X) is not None else setup.X
+    nb.remember_holds_mpf(setup, {"eta_a": setup.eta_a, "eta_w": setup.eta_w, "X": X,
+                                  targets: y})  # fmt: skip
 
 
 def _check_rows(setup: Any, n: int, targets: str) -> tuple[tuple[Number, ...], ...]:
