@@ -731,12 +731,16 @@ def test_sum_of_squares_interval_holds_the_exact_sum(shape, seed, spread, chunk)
 
 
 @pytest.mark.parametrize("n, d, small", [(5, 4, True), (200, 50, True), (1000, 100, False),
-                                          (100, 1000, False)])  # fmt: skip
+                                          (100, 1000, False), (40, 1000, True),
+                                          (60, 1000, False), (500, 250, True),
+                                          (500, 300, False)])  # fmt: skip
 def test_lns_construction_runs_small_blas_work_on_one_thread(monkeypatch, n, d, small):
     """``closed_form``'s SVD of X and projector run BLAS on one thread where that work is
     small (``n d max(n, d) + d^2 min(n, d)`` below ``SMALL_BLAS`` multiply-adds, 1e8), and as
     configured (2 threads here) where it is not, with n or d the larger (outsider mutant:
-    the estimate took min(n, d))."""
+    the estimate took min(n, d)); and where the projector's term ``d^2 min(n, d)`` alone
+    decides, from both sides: 2 n d^2 = 0.8e8 / 1.2e8 at n = 40 / 60, d = 1000, and n^2 d +
+    d^3 = 0.78e8 / 1.02e8 at n = 500, d = 250 / 300 (seed-27 mutant of that term)."""
     seen = []
     real = lns_traj.reduced_svd
 

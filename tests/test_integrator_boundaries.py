@@ -318,6 +318,32 @@ def test_pace_projection_at_exactly_the_growth_limit_and_at_a_zero_mean():
     assert scipy_ode.projected_pace((5.0, 1.0), 5.0, 2 * W, 1e300, 2 * W + 1) == (5.0, 0.0)
 
 
+@pytest.mark.parametrize("excess", [0.5, -0.5])
+def test_pace_projection_refuses_just_beyond_its_margin_and_not_just_within(excess):
+    """The documented margin, from both sides: a horizon is refused only where the steps
+    left at the window's pace exceed PACE_MARGIN = 100 times what max_steps leaves.  With
+    10 attempts left (a budget of 1000 steps at a mean step of 1), 1000.5 steps left is
+    refused and 999.5 is not, by the scipy / mpmath rule and by the batched torch one
+    (a margin of 101 accepted the first; seed-27 mutant)."""
+    assert scipy_ode.PACE_MARGIN == 100
+    W, steps, max_steps = scipy_ode.PACE_WINDOW, 500, 510
+    t = float(W)  # the window's mean step: (t - 0) / W = 1, not above 1.1 times the last
+    t_end = t + scipy_ode.PACE_MARGIN * (max_steps - steps) + excess
+    one = {"dtype": F64}
+    args = (torch.zeros(1, **one), torch.ones(1, **one), torch.full((1,), t, **one),
+            torch.ones(1, dtype=torch.bool), torch.full((1,), steps), torch.tensor(t_end, **one),
+            max_steps, torch.arange(1))  # fmt: skip
+    if excess > 0:
+        with pytest.raises(scipy_ode.PaceError, match="cannot reach"):
+            scipy_ode.projected_pace((0.0, 1.0), t, steps, t_end, max_steps)
+        with pytest.raises(scipy_ode.PaceError, match="batch element 0"):
+            tf_dop853._projected_pace(*args)
+    else:
+        assert scipy_ode.projected_pace((0.0, 1.0), t, steps, t_end, max_steps) == (t, 1.0)
+        t_new, mean = tf_dop853._projected_pace(*args)
+        assert (float(t_new[0]), float(mean[0])) == (t, 1.0)
+
+
 # ---------------------------------------------------------------------------
 # numerics.torch_flow.gradient_flow
 # ---------------------------------------------------------------------------
