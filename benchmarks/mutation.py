@@ -490,7 +490,7 @@ def table(rows: Sequence[Row]) -> str:
 
 
 def markdown(rows: Sequence[Row]) -> str:
-    """The same table in markdown (for the README)."""
+    """The same table in markdown (for docs/mutation_testing.md)."""
 
     def md(line: list[str]) -> str:
         return "| " + " | ".join(c.replace("|", "\\|") for c in line) + " |"
