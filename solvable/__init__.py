@@ -18,8 +18,9 @@ The package has three layers, each a folder, importing downward only:
 Short paths: ``solvable.<model>`` is ``solvable.models.<model>`` and ``solvable.theorems``,
 ``solvable.errata``, ``solvable.testing``, ... are ``solvable.verification.<name>``, the same
 module objects (:mod:`solvable._core.aliases`), so ``from solvable import kunin`` and
-``from solvable.testing import Oracle`` work.  The verification layer is imported only when
-one of its modules is.
+``from solvable.testing import Oracle`` work; ``solvable.papers`` is the table of the source
+papers (:data:`solvable._core.papers.PAPERS`) whose short citations every output prints.
+The verification layer is imported only when one of its modules is.
 """
 
 import importlib
@@ -56,6 +57,7 @@ _VERIFICATION_MODULES = ("theorems", "errata", "testing", "cli", "pytest_plugin"
                          "verify_runner", "proof_cache", "confirmations", "figures")  # fmt: skip
 
 install({
+    f"{__name__}.papers": f"{__name__}._core.papers",  # the source papers and their citations
     **{f"{__name__}.{name}": f"{__name__}.models.{name}" for name in _MODEL_MODULES},
     **{f"{__name__}.{name}": f"{__name__}.verification.{name}" for name in _VERIFICATION_MODULES},
 })  # fmt: skip

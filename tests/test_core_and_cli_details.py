@@ -67,7 +67,8 @@ def test_error_in_units_compares_equal_sized_arrays_in_flat_order_whatever_the_s
 # ---------------------------------------------------------------------------
 def _erratum(printed: sp.Expr, corrected: sp.Expr) -> types.SimpleNamespace:
     return types.SimpleNamespace(
-        source="001_demo.txt", equation="(1)", paper="p", corrected="c", explanation="e",
+        source="001_070589003213e0cf.txt", equation="(1)", paper="p", corrected="c",
+        explanation="e",
         changes_math=True, residuals=lambda: (printed, corrected), check=lambda: True,
     )  # fmt: skip
 

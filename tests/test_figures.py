@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from matplotlib.lines import Line2D
 
+from solvable import papers
 from solvable.verification import cli, figures
 from solvable.verification.figures import Figure, figure
 from solvable.verification.figures import _common as figures_common
@@ -44,9 +45,11 @@ def test_list_prints_one_line_per_figure(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines] == IDS
     for line, f in zip(lines, figures.figures(), strict=True):
-        fid, seed = line.split()[:2]
+        fid = line.split()[0]
         assert re.fullmatch(r"\d{3}-[a-z0-9-]+", fid)
-        assert seed == f.seed_file
+        # the paper by its short citation (solvable papers), not by its seed file's name
+        assert line[25:].startswith(papers.paper(f.seed_file).short + " ")
+        assert f.seed_file not in line and fid[:3] == papers.paper(f.seed_file).seed
         assert f.label in line and line.rstrip().endswith(f.title)
 
 

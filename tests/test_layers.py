@@ -4,7 +4,7 @@ imports inside functions included):
 * the layers are folders and import downward only: core (``solvable/_core/``) -> models
   (``solvable/models/``, and the package face ``solvable/__init__.py``) -> ``numerics/`` ->
   verification (``solvable/verification/``: registry, errata, confirmations, figures, CLI,
-  pytest oracle and plugin);
+  pytest oracle and plugin; and ``solvable/__main__.py``, the CLI's entry);
 * code inside the package imports the modules at their homes, never through the short
   aliases (``solvable.kunin``, ``solvable.theorems``, :mod:`solvable._core.aliases`): an
   alias resolves to the package face and would hide a layer violation from these checks;
@@ -98,6 +98,8 @@ def _in(module: str, package: str) -> bool:
 def _layer(module: str) -> int:
     if module == "solvable":  # the package face: core types and the models
         return 1
+    if module == "solvable.__main__":  # ``python -m solvable``: the CLI's entry point
+        return LAYERS.index("solvable.verification")
     for level, package in enumerate(LAYERS):
         if _in(module, package):
             return level
@@ -168,8 +170,9 @@ def test_every_model_module_is_registered_once():
         if len(parts) == 3 and parts[:2] == ["solvable", "models"]:
             assert parts[2] in names, f"{module} is not in solvable.MODELS"
     assert {m for m in MODULES if m.count(".") == 1 and m.startswith("solvable.")} == {
-        f"solvable.{layer}" for layer in ("_core", "models", "verification")
-    }  # nothing else beside the three layer folders
+        *(f"solvable.{layer}" for layer in ("_core", "models", "verification")),
+        "solvable.__main__",
+    }  # nothing else beside the three layer folders (and python -m solvable's entry)
     for name in confirmations.modules():
         assert name in names, f"solvable.verification.confirmations.{name} names no model"
 

@@ -38,6 +38,7 @@ from sphinx.application import Sphinx
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
+from solvable._core.papers import cite
 from solvable.verification import figures, theorems
 from solvable.verification.errata import ERRATA
 
@@ -276,13 +277,13 @@ class ClaimsDirective(_RegistryDirective):
             [
                 _text_cell(t.id, literal=True),
                 _text_cell(t.kind),
-                _text_cell(t.source),
+                _text_cell(cite(t.source)),
                 _text_cell(t.statement),
             ]
             for t in records
         )
         summary = nodes.paragraph(text=f"{len(records)} claims.")
-        header = ["id", "kind", "source (seed file, place)", "statement"]
+        header = ["id", "kind", "source (paper, place)", "statement"]
         return [summary, _table(header, [25, 8, 22, 45], rows, "solvable-claims")]
 
 
@@ -294,7 +295,7 @@ class ErrataDirective(_RegistryDirective):
         rows = (
             [
                 _text_cell(str(k)),
-                _text_cell(e.source, literal=True),
+                _text_cell(cite(e.source.split(" ", 1)[0])),
                 _text_cell(e.equation + ("" if e.changes_math else " (minor)")),
                 _text_cell(e.paper),
                 _text_cell(e.corrected),
@@ -303,7 +304,7 @@ class ErrataDirective(_RegistryDirective):
             for k, e in enumerate(ERRATA, 1)
         )
         summary = nodes.paragraph(text=f"{len(ERRATA)} errata.")
-        header = ["#", "seed file", "equation", "printed", "corrected", "why"]
+        header = ["#", "paper", "equation", "printed", "corrected", "why"]
         return [summary, _table(header, [3, 12, 10, 20, 20, 35], rows, "solvable-errata")]
 
 
@@ -319,7 +320,8 @@ class GalleryDirective(_RegistryDirective):
             section = nodes.section(ids=[nodes.make_id(f"figure-{fig.id}")], classes=["figure"])
             section += nodes.title(text=f"{fig.id}: {fig.title}")
             fields = nodes.field_list()
-            for name, value in (("seed file", fig.seed_file), ("paper's label", fig.label)):
+            for name, value in (("paper", cite(fig.seed_file)),
+                                ("paper's label", fig.label)):  # fmt: skip
                 field = nodes.field()
                 field += nodes.field_name(text=name)
                 body = nodes.field_body()

@@ -15,6 +15,7 @@ from typing import TextIO, get_args
 import solvable
 from solvable._core import numbers as nb
 from solvable._core.claims import Status
+from solvable._core.papers import PAPERS, cite
 from solvable.verification import figures, theorems, verify_runner
 from solvable.verification.errata import ERRATA
 
@@ -92,14 +93,15 @@ def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     rows = [
         [
             o.theorem.id,
-            o.theorem.source[:3] + " " + o.theorem.source.split(" ", 1)[1],
+            cite(o.theorem.source),
             o.label,
             _fmt_err(o.verdict.max_error),
             f"{o.verdict.seconds:.2f}",
         ]
         for o in results
     ]
-    print(_table(rows, ["id", "source (seed, place)", "status", "max error", "time (s)"]), file=out)
+    header = ["id", "source (paper, place)", "status", "max error", "time (s)"]
+    print(_table(rows, header), file=out)
     counts = _counts(results)
     cached = sum(o.cached for o in results)
     print(f"\n{_summary(counts, cached)} in {total:.1f} s ({cpu:.1f} CPU s, {jobs} job"
@@ -122,6 +124,7 @@ def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                 {
                     "id": o.theorem.id,
                     "source": o.theorem.source,
+                    "paper": cite(o.theorem.source.split(" ", 1)[0]),
                     "statement": o.theorem.statement,
                     "kind": o.theorem.kind,
                     "status": o.verdict.status,
@@ -175,25 +178,25 @@ def _cpu_seconds() -> float:
 def _errata(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     rows, details, bad = [], [], 0
     for k, e in enumerate(ERRATA, 1):
-        paper, corrected = e.residuals()
+        printed, corrected = e.residuals()
         ok = e.check()
         bad += not ok
         kind = "" if e.changes_math else " (minor)"
         rows.append(
             [
                 str(k),
-                e.source.split("_", 1)[0],
+                cite(e.source.split(" ", 1)[0]),  # the paper (or the source's first word)
                 e.equation + kind,
                 "passes" if ok else "FAILS",
-                _short(paper),
+                _short(printed),
                 _short(corrected),
             ]
         )
         details.append(
-            f"[{k}] {e.source} {e.equation}\n    printed:   {e.paper}\n"
+            f"[{k}] {cite(e.source)}, {e.equation}\n    printed:   {e.paper}\n"
             f"    corrected: {e.corrected}\n    why:       {e.explanation}\n"
         )
-    header = ["#", "seed", "equation", "check", "printed residual", "corrected residual"]
+    header = ["#", "paper", "equation", "check", "printed residual", "corrected residual"]
     print(_table(rows, header), file=out)
     print(file=out)
     print("\n".join(details), file=out)
@@ -212,8 +215,15 @@ def _phases(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return 0
 
 
+def _papers(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """The source papers: short citation (what every output prints), seed, reference."""
+    rows = [[p.short, p.seed, p.reference] for p in PAPERS]
+    print(_table(rows, ["paper", "seed", "reference"]), file=out)
+    return 0
+
+
 def _figures(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """``--list``: one line per figure (id, seed file, label, title); otherwise render the
+    """``--list``: one line per figure (id, paper, label, title); otherwise render the
     ``--only`` figures (default: all) into ``--out``.  An unknown id exits 2 with the list."""
     try:
         chosen = figures.select(args.only)
@@ -311,6 +321,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="solvable", description="Check the exact theory of lazy vs rich training."
     )
+    parser.add_argument("--version", action="version",
+                        version=f"%(prog)s {solvable.__version__}")  # fmt: skip
     sub = parser.add_subparsers(dest="command", required=True)
     v = sub.add_parser("verify", help="run every registered verification")
     v.add_argument("--only", metavar="PATTERN", help="glob or substring of claim ids")
@@ -340,10 +352,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     sub.add_parser("errata", help="list every disagreement with the papers, with its check")
     sub.add_parser("phases", help="print the papers' phase tables, computed")
+    sub.add_parser("papers", help="list the source papers: short citation, seed, reference")
     f = sub.add_parser(
         "figures", help="list or render the papers' figures (theory over simulation)"
     )
-    f.add_argument("--list", action="store_true", help="list the figures: id, seed, label, title")
+    f.add_argument("--list", action="store_true", help="list the figures: id, paper, label, title")
     f.add_argument("--only", nargs="+", metavar="ID", help="figure ids to render (default: all)")
     f.add_argument("--out", metavar="DIR", help="directory for <id>.png and <id>.svg")
     f.add_argument("--full", action="store_true",
@@ -359,9 +372,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         problem = _json_path_problem(args.json)
         if problem is not None:
             v.error(problem)  # usage + message on stderr, SystemExit(2)
-    handler = {"verify": _verify, "errata": _errata, "phases": _phases,
+    handler = {"verify": _verify, "errata": _errata, "phases": _phases, "papers": _papers,
                "figures": _figures}[args.command]  # fmt: skip
-    return handler(args, sys.stdout, sys.stderr)
+    try:
+        return handler(args, sys.stdout, sys.stderr)
+    except BrokenPipeError:  # the reader left (``solvable errata | head``): no traceback
+        # (Python's advice: point stdout at devnull, so the flush at exit does not fail too)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, as a shell reports a command its reader left
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from solvable._core.papers import cite
+
 __all__ = ["ID_PATTERN", "SEED_PATTERN", "Figure", "figure", "new_figure"]
 
 ID_PATTERN = re.compile(r"^(\d{3})-[a-z0-9][a-z0-9-]*$")
@@ -83,8 +85,8 @@ class Figure:
             raise TypeError(f"render must be callable, got {type(self.render).__name__}")
 
     def line(self) -> str:
-        """The ``solvable figures --list`` line: id, seed file, label, title."""
-        return f"{self.id:<24} {self.seed_file}  {self.label:<20} {self.title}"
+        """The ``solvable figures --list`` line: id, paper (short citation), label, title."""
+        return f"{self.id:<24} {cite(self.seed_file):<21} {self.label:<20} {self.title}"
 
 
 def _matplotlib() -> Any:

@@ -1,0 +1,119 @@
+"""The source papers in one table (``solvable.papers``): every output names a paper by its
+short citation, never by its seed file's name; ``solvable papers`` lists them; and the
+command line's conventions (``--version``, ``python -m solvable``, a reader that leaves)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+import sys
+
+import pytest
+
+from solvable import papers
+from solvable.verification import cli, figures, theorems
+from solvable.verification.errata import ERRATA
+
+
+def test_the_table_has_one_paper_per_seed_with_its_file():
+    assert [p.seed for p in papers.PAPERS] == ["000", "001", "002", "003", "004"]
+    for p in papers.PAPERS:
+        assert p.file.startswith(p.seed + "_") and p.file.endswith(".txt")
+        assert p.short and p.title and p.authors
+        assert p.title in p.reference and p.authors in p.reference
+        assert (str(p.year) in p.reference) is (p.year is not None)
+    assert len({p.short for p in papers.PAPERS}) == len(papers.PAPERS)
+
+
+def test_every_claim_erratum_and_figure_names_a_paper_of_the_table():
+    sources = [t.source for t in theorems.registry()] + [e.source for e in ERRATA]
+    sources += [f.seed_file for f in figures.figures()]
+    for source in sources:
+        p = papers.paper(source)
+        assert source.startswith(p.file)
+        cited = papers.cite(source)
+        assert cited.startswith(p.short) and p.file not in cited
+
+
+@pytest.mark.parametrize("source, short, place", [
+    ("001", "Xu & Ziyin 2024", ""),
+    ("003_cfd8c5fad4b6665d.txt", "Kunin et al. 2024", ""),
+    ("004_9b376d17acb97b57.txt Table 2 (No. 2)", "Zhou et al. 2022", "Table 2 (No. 2)"),
+    ("000_f57230b12d385b63.txt eq. (5)", "Node scaling (anon.)", "eq. (5)"),
+])  # fmt: skip
+def test_paper_and_cite_read_a_seed_a_file_or_a_source(source, short, place):
+    assert papers.paper(source).short == short
+    assert papers.cite(source) == (f"{short}, {place}" if place else short)
+
+
+@pytest.mark.parametrize("bad", ["", "005", "01", "001_0000000000000000.txt eq. (1)",
+                                 "Xu & Ziyin 2024", " 001"])  # fmt: skip
+def test_paper_refuses_a_source_that_names_no_paper_and_cite_leaves_it(bad):
+    with pytest.raises(ValueError, match="source must start with a seed"):
+        papers.paper(bad)
+    assert papers.cite(bad) == bad  # a user's own model cites its own paper as it likes
+
+
+@pytest.mark.parametrize("bad", [None, 1, b"001", ["001"]])
+def test_paper_refuses_a_source_that_is_no_string(bad):
+    with pytest.raises(TypeError, match="source must be a str"):
+        papers.paper(bad)
+
+
+def test_a_paper_is_immutable():
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        papers.PAPERS[0].short = "x"
+
+
+def test_solvable_papers_lists_each_paper_by_its_short_citation(capsys):
+    assert cli.main(["papers"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert len(lines) == 2 + len(papers.PAPERS)
+    for line, p in zip(lines[2:], papers.PAPERS, strict=True):
+        assert line.startswith(p.short) and p.reference in line and f" {p.seed} " in line
+
+
+def test_errata_and_figures_name_papers_not_seed_files(capsys):
+    assert cli.main(["errata"]) == 0
+    assert cli.main(["figures", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert not any(p.file in out for p in papers.PAPERS)
+    assert all(p.short in out for p in papers.PAPERS)
+
+
+def test_verify_names_the_paper_and_the_place(capsys, tmp_path):
+    assert cli.main(["verify", "--only", "kunin.delta", "--jobs", "1", "--no-cache",
+                     "--json", str(tmp_path / "r.json")]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("kunin.delta "))
+    assert "Kunin et al. 2024, Part I" in row and "003_" not in row
+    assert '"paper": "Kunin et al. 2024"' in (tmp_path / "r.json").read_text()
+
+
+def test_version_and_python_dash_m(capsys):
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["--version"])
+    assert stop.value.code == 0
+    from solvable import __version__
+
+    assert capsys.readouterr().out.strip() == f"solvable {__version__}"
+    run = subprocess.run([sys.executable, "-m", "solvable", "papers"], capture_output=True,
+                         text=True, timeout=120)  # fmt: skip
+    assert run.returncode == 0 and "Xu & Ziyin 2024" in run.stdout, run.stderr
+
+
+def test_a_reader_that_leaves_early_gets_no_traceback(monkeypatch):
+    """``solvable errata | head -1``: the pipe closes; the command ends quietly with 141
+    (128 + SIGPIPE), as a shell reports it, not with a BrokenPipeError traceback.  Here the
+    reader has left before the first write (a pipe whose read end is closed: every write,
+    once its 8 KiB buffer is flushed, fails with EPIPE)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    with os.fdopen(write_end, "w") as gone:
+        monkeypatch.setattr(sys, "stdout", gone)
+        assert cli.main(["errata"]) == 141
+        # stdout now points at devnull, so the flush at exit cannot fail again
+        gone.write("x" * 100_000)
+        gone.flush()
