@@ -21,20 +21,29 @@ import mpmath
 import numpy as np
 
 import solvable
-from numerics import mp, scipy_ode
-from numerics.models import SystemModel
-from numerics.torch_flow import gradient_flow, resolve_device
 from solvable._core import numbers as nb
-from solvable._core.flows import GradientFlow
-from solvable._core.model import System
+from solvable._core.lazy import lazy_module
+
+# loaded on first use (issue 30: ``import numerics`` in 0.3 s instead of 1 s; scipy.integrate
+# and the models' torch losses are needed only when a flow is integrated)
+mp = lazy_module("numerics.mp")
+scipy_ode = lazy_module("numerics.scipy_ode")
+models = lazy_module("numerics.models")
+torch_flow = lazy_module("numerics.torch_flow")
+_flows = lazy_module("solvable._core.flows")  # (sympy: 0.2 s)
+_model = lazy_module("solvable._core.model")
 
 __all__ = ["DEFAULT_DPS", "METHODS", "simulate", "systems"]
+_SUBMODULES = ("alpha_scaling", "kernel_sampling", "lazy_width", "measures", "models", "mp",
+               "node_scaling_experiment", "node_scaling_gd", "node_scaling_linear",
+               "ntg_sampling", "phase_diagram", "scipy_ode", "sweep_three_layer", "sweeps",
+               "torch_flow")  # fmt: skip
 
 METHODS = ("mpmath", "scipy", "torch")
 DEFAULT_DPS = 30
 
 
-def systems() -> dict[type, System]:
+def systems() -> dict[type, _model.System]:
     """The one dispatch table: setup type -> the model's :class:`solvable.System`, built
     from ``MODEL.systems`` of every model in :data:`solvable.MODELS`."""
     return {s.setup_type: s for m in solvable.MODELS for s in m.systems}
@@ -181,22 +190,24 @@ def simulate(
 
 
 def _torch_integrate(
-    system: System, setup: Any, weights: dict[str, np.ndarray], times: np.ndarray,
+    system: _model.System, setup: Any, weights: dict[str, np.ndarray], times: np.ndarray,
     rtol: float, device: Any, max_steps: int, progress: bool,
 ) -> list[dict[str, Any]]:  # fmt: skip
     """One trajectory with :func:`numerics.torch_flow.gradient_flow` on the system's loss,
     as float64 weight arrays per time."""
     import torch
 
-    dev = resolve_device(device)
+    dev = torch_flow.resolve_device(device)
     as_float = np.vectorize(lambda v: nb.to_float(v, "out0/in0"), otypes=[float])
     params = {b: torch.tensor(as_float(w), dtype=torch.float64, device=dev)[None]
               for b, w in weights.items()}  # fmt: skip
-    model = SystemModel(system, setup)
+    model = models.SystemModel(system, setup)
     start = {b: p.detach().clone().requires_grad_(True) for b, p in params.items()}
     grads = torch.autograd.grad(model.loss(start).sum(), list(start.values()), allow_unused=True)
     _check_start(all(bool(torch.isfinite(g).all()) for g in grads if g is not None))
-    res = gradient_flow(model, params, times, rtol=rtol, max_steps=max_steps, progress=progress)
+    res = torch_flow.gradient_flow(
+        model, params, times, rtol=rtol, max_steps=max_steps, progress=progress
+    )
     return [{b: res.params[b][k, 0].cpu().numpy() for b in model.blocks} for k in range(len(times))]
 
 
@@ -212,7 +223,7 @@ def _check_start(finite: bool) -> None:
         )
 
 
-def _initial(system: System, setup: Any, out0: Any, in0: Any) -> dict[str, np.ndarray]:
+def _initial(system: _model.System, setup: Any, out0: Any, in0: Any) -> dict[str, np.ndarray]:
     """The system's validated initial weights; an error about one of its blocks says which
     of simulate's arguments carries it (``out0``: the output layer, ``in0``: the rest)."""
     try:
@@ -253,6 +264,11 @@ def _rounded(st: Any, dps: int) -> Any:
 
 
 @functools.cache
-def _program(flow: GradientFlow) -> mp.TaylorProgram:
+def _program(flow: _flows.GradientFlow) -> mp.TaylorProgram:
     """The compiled Taylor program of a flow (flows are frozen, hashable and cached)."""
     return mp.compile_polynomial(flow.state, flow.params, flow.rhs)
+
+
+def __dir__() -> list[str]:
+    """The public names and the submodules (not the imports: ``np``, ``math``, ``Any``)."""
+    return sorted({*__all__, *_SUBMODULES})

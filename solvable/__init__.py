@@ -23,12 +23,27 @@ papers (:data:`solvable._core.papers.PAPERS`) whose short citations every output
 The verification layer is imported only when one of its modules is.
 """
 
+from __future__ import annotations
+
 import importlib
+from typing import TYPE_CHECKING
 
 from solvable._core.aliases import install
-from solvable._core.claims import Erratum, Theorem, Verdict
-from solvable._core.model import Model, System
-from solvable._core.tolerance import MonteCarlo, Tolerance, monte_carlo
+from solvable._core.lazy import lazy_module
+
+if TYPE_CHECKING:
+    from solvable._core.claims import Erratum, Theorem, Verdict
+    from solvable._core.model import Model, System
+    from solvable._core.tolerance import MonteCarlo, Tolerance, monte_carlo
+
+# the core records, loaded on first use (sympy, behind them, takes 0.2 s to import: the
+# pytest plugin, which every pytest run in the environment loads, must not pay it)
+_claims = lazy_module("solvable._core.claims")
+_model = lazy_module("solvable._core.model")
+_tolerance = lazy_module("solvable._core.tolerance")
+_CORE = {"Erratum": _claims, "Theorem": _claims, "Verdict": _claims, "Model": _model,
+         "System": _model, "MonteCarlo": _tolerance, "Tolerance": _tolerance,
+         "monte_carlo": _tolerance}  # fmt: skip
 
 _MODEL_MODULES = (  # the one list of models, in the registry's order: one line per model
     "xu_ziyin",
@@ -47,11 +62,9 @@ _MODEL_MODULES = (  # the one list of models, in the registry's order: one line 
     "piecewise_linear",
 )
 
-MODELS: tuple[Model, ...] = tuple(
-    importlib.import_module(f"{__name__}.models.{name}").MODEL for name in _MODEL_MODULES
-)
-"""Every model's :class:`Model` record (its module, ``solvable.models.<name>``, is imported
-here)."""
+MODELS: tuple[Model, ...]
+"""Every model's :class:`Model` record, in the registry's order (its module,
+``solvable.models.<name>``, is imported on the first use of ``MODELS``)."""
 
 _VERIFICATION_MODULES = ("theorems", "errata", "testing", "cli", "pytest_plugin",
                          "verify_runner", "proof_cache", "confirmations", "figures")  # fmt: skip
@@ -61,9 +74,30 @@ install({
     **{f"{__name__}.{name}": f"{__name__}.models.{name}" for name in _MODEL_MODULES},
     **{f"{__name__}.{name}": f"{__name__}.verification.{name}" for name in _VERIFICATION_MODULES},
 })  # fmt: skip
-for _name in _MODEL_MODULES:  # imported above: bound now, as ``import solvable`` always did
-    globals()[_name] = importlib.import_module(f"{__name__}.models.{_name}")
-del _name
+
+
+def __getattr__(name: str) -> object:
+    """``MODELS``, ``solvable.<model>`` and the core records, imported on first use (PEP
+    562, as scipy loads its submodules): ``import solvable`` takes 0.05 s instead of 1 s
+    (issue 30); ``from solvable import kunin``, ``solvable.Theorem`` and ``solvable.MODELS``
+    import what they name.  The modules are named above, at module level, so the import
+    graph stays readable."""
+    if name == "MODELS":
+        models = tuple(importlib.import_module(f"{__name__}.models.{m}").MODEL
+                       for m in _MODEL_MODULES)  # fmt: skip
+        globals()["MODELS"] = models  # (the same records every time: each module's MODEL)
+        return models
+    if name in _MODEL_MODULES:
+        return importlib.import_module(f"{__name__}.{name}")  # the alias binds it here too
+    if name in _CORE:
+        value = globals()[name] = getattr(_CORE[name], name)
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
 
 __all__ = [
     "MODELS",

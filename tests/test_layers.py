@@ -12,7 +12,8 @@ imports inside functions included):
   a submodule's implicit import of its parent package is not counted, as Python runs the
   parent first whichever way the submodule is reached);
 * first-party imports are at module level; inside functions only optional third-party
-  dependencies are imported lazily (torch, dask/distributed, matplotlib, tqdm, ...);
+  dependencies are imported lazily (torch, dask/distributed, matplotlib, tqdm, ...); a
+  module-level ``lazy_module("x")`` (:mod:`solvable._core.lazy`) counts as an import of x;
 * adding a model is one module plus one line of ``solvable.MODELS``: every model module
   is listed there, and every confirmation module is named after a model.
 """
@@ -78,6 +79,10 @@ def _imports(module: str) -> list[tuple[str, int, bool]]:
                 base = ".".join(up + ([base] if base else []))
             names = [f"{base}.{a.name}" for a in node.names]
             out += [(n, node.lineno, node.lineno in inside) for n in names]
+        elif (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "lazy_module"
+                and node.args and isinstance(node.args[0], ast.Constant)):  # fmt: skip
+            # solvable._core.lazy.lazy_module("x"): an import of x, loaded on first use
+            out.append((node.args[0].value, node.lineno, node.lineno in inside))
     return out
 
 

@@ -96,7 +96,7 @@ def _annotated(module: typing.Any) -> typing.Iterator[tuple[str, typing.Any, boo
         elif callable(obj):
             yield name, obj, False
 
-    for attr, obj in vars(module).items():
+    for attr, obj in list(vars(module).items()):  # (a lazy import may bind more)
         target = inspect.unwrap(obj) if callable(obj) else obj
         if (inspect.isfunction(target) or inspect.isclass(target)) and getattr(
             target, "__module__", None

@@ -17,13 +17,15 @@ import math
 import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Any
 
 import mpmath
 import numpy as np
-from scipy.stats import norm
 
 from solvable._core import numbers as nb
+
+_NORMAL = NormalDist()  # the standard normal (its quantile: inv_cdf)
 
 __all__ = [
     "MC_CONFIDENCE",
@@ -235,7 +237,10 @@ def monte_carlo(samples: Any, *, confidence: float = MC_CONFIDENCE, axis: int = 
         raise ValueError(f"samples must hold at least 2 draws along axis {axis}, got {n}")
 
     entries = max(int(np.prod(arr.shape[1:])), 1)
-    z = float(norm.ppf(1 - (1 - confidence) / (2 * entries)))
+    # the normal quantile: the standard library's (Wichura's AS241, within 6 units of the
+    # last place of scipy's norm.ppf on [0.5, 1 - 1e-15]); scipy.stats / scipy.special took
+    # 0.5 s / 0.15 s to import with the package (issue 30: import solvable under 0.5 s)
+    z = _NORMAL.inv_cdf(1 - (1 - confidence) / (2 * entries))
     # far from 1, scaled by a power of two (exact) near the largest |sample|, so that the
     # squares in the standard error neither overflow (1e300) nor underflow (1e-300)
     top = float(np.max(np.abs(arr)))

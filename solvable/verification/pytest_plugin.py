@@ -24,11 +24,25 @@ Fixtures:
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
 import pytest
 
-from solvable.verification import testing
+import solvable.verification
+from solvable._core.lazy import lazy_module
+
+# Every pytest run in the environment loads this plugin: the oracle (and sympy, numpy, the
+# models behind it, 1.4 s) is imported when a test uses a fixture, not before (issue 30).
+# Held in a tuple: pytest reads an attribute of every object in a plugin's namespace, which
+# would load a lazy module found there.
+_TESTING = (lazy_module("solvable.verification.testing"),)
+
+
+def _testing() -> ModuleType:
+    """:mod:`solvable.verification.testing`, imported on first use."""
+    return _TESTING[0]
+
 
 __all__ = ["pytest_configure", "pytest_generate_tests", "solvable_edge_case", "solvable_oracle"]
 
@@ -56,7 +70,7 @@ def pytest_generate_tests(metafunc: Any) -> None:
             raise pytest.UsageError(f"@pytest.mark.{_MARKER} needs a model name, e.g. "
                                     f"@pytest.mark.{_MARKER}('xu_ziyin')")  # fmt: skip
         model, *names = mark.args
-        known = testing.edge_cases(model)
+        known = _testing().edge_cases(model)
         if not names:
             ids += known
             continue
@@ -70,16 +84,16 @@ def pytest_generate_tests(metafunc: Any) -> None:
 
 
 @pytest.fixture
-def solvable_oracle() -> testing.Oracle:
+def solvable_oracle() -> solvable.verification.testing.Oracle:
     """The exact solutions as oracles: ``.xu_ziyin(setup, u0, W0)``, ``.kunin(setup, a0,
     w0)``, ``.linear_node_scaling(setup, a0, W0)`` (each with ``.check(times, *blocks,
     lr=None, rtol=1e-6)``) and ``.kernel(name, init, X)`` (``.check(K)``,
     ``.check_samples(Ks)``)."""
-    return testing.Oracle()
+    return _testing().Oracle()
 
 
 @pytest.fixture
-def solvable_edge_case(request: Any) -> testing.EdgeCase:
+def solvable_edge_case(request: Any) -> solvable.verification.testing.EdgeCase:
     """A named edge case (:class:`solvable.verification.testing.EdgeCase`), parametrised by the
     marker
     ``@pytest.mark.solvable_cases(model, *names)`` or indirectly."""
@@ -91,4 +105,4 @@ def solvable_edge_case(request: Any) -> testing.EdgeCase:
             "@pytest.mark.parametrize('solvable_edge_case', "
             "solvable.verification.testing.edge_cases('xu_ziyin'), indirect=True)"
         )
-    return testing.edge_case(case_id)
+    return _testing().edge_case(case_id)
