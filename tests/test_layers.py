@@ -215,3 +215,10 @@ def test_the_alias_check_can_fail(monkeypatch):
 
     monkeypatch.setattr(__import__(__name__), "_imports", fake)
     assert _alias_imports() == ["numerics/sweeps.py:7 imports solvable.kunin"]
+
+
+def test_a_lazy_module_counts_as_an_import():
+    """``mp = lazy_module("numerics.mp")`` is an edge of the import graph like ``import``."""
+    assert {"numerics.mp", "numerics.scipy_ode", "numerics.torch_flow"} <= {
+        name for name, _line, _inside in _imports("numerics")
+    }
