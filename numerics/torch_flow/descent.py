@@ -14,8 +14,16 @@ import numpy as np
 
 from numerics.scipy_ode import progress_bar
 from numerics.torch_flow.batching import _prepare, _split_on_oom
-from numerics.torch_flow.checks import _check_lr_vector, _check_run_options, _lr_is_sequence, _torch
+from numerics.torch_flow.checks import (
+    _check_lr_vector,
+    _check_run_options,
+    _check_threads,
+    _lr_is_sequence,
+    _torch,
+)
+from numerics.torch_flow.devices import _threads
 from numerics.torch_flow.field import _field
+from numerics.torch_flow.flow import DEFAULT_THREADS
 from numerics.torch_flow.layout import _Packing
 from numerics.torch_flow.results import FlowResult, _Recorder
 from solvable._core import numbers as nb
@@ -63,6 +71,7 @@ def gradient_descent(
     dtype: Any = None,
     max_batch: int | None = None,
     progress: bool = False,
+    threads: int | None = DEFAULT_THREADS,
 ) -> FlowResult:
     """``theta_b <- theta_b - lr_b eta_b grad_b L``, recording after each of
     ``record_steps`` (sorted integers >= 0).
@@ -71,7 +80,15 @@ def gradient_descent(
     a 0-d tensor is a ``TypeError``), or one per batch element: a 1-d sequence, numpy array
     or tensor of length ``B`` of finite numbers ``> 0`` (e.g. runs whose step is set by
     their own initial kernel, trained together).  ``times = step * lr``: shape ``(T,)`` for
-    one ``lr``, ``(T, B)`` for one per element."""
+    one ``lr``, ``(T, B)`` for one per element.
+
+    ``threads``: torch's intra-operation CPU threads for the run, restored after it (an int
+    ``>= 1``; ``None`` leaves torch's setting), default
+    :data:`~numerics.torch_flow.flow.DEFAULT_THREADS` = 1 as :func:`gradient_flow`: each
+    step is a few memory-bound operations on small tensors, where more OpenMP threads cost
+    more than they gain (issue 30 measured the README's run, B = 256, width 64, 10^4 steps,
+    at 4 s on one thread and 54 s at torch's default of one per core on a 2-core machine).
+    ``progress``: a tqdm bar of the steps done."""
     torch = _torch()
     per_element = _lr_is_sequence(lr)
     lr = (
@@ -88,6 +105,8 @@ def gradient_descent(
     keep_params, progress, measures, max_batch = _check_run_options(
         keep_params, progress, measures, max_batch
     )
+    if threads is not None:
+        threads = _check_threads("threads", threads)
     p = _prepare(model, params, device, dtype)
     if per_element:
         batch = next(iter(p.values())).shape[0]
@@ -135,5 +154,5 @@ def gradient_descent(
         n = torch.full((y.shape[0],), int(steps_arr[-1]), dtype=torch.long, device=y.device)
         return FlowResult(times, rec.params_dict(), rec.values, n, torch.zeros_like(n), k)
 
-    with torch.inference_mode(False):  # autograd fields, as in gradient_flow
+    with _threads(threads), torch.inference_mode(False):  # autograd fields, as in gradient_flow
         return _split_on_oom(run, p, max_batch)
