@@ -8,6 +8,7 @@ import dataclasses
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -117,3 +118,33 @@ def test_a_reader_that_leaves_early_gets_no_traceback(monkeypatch):
         # stdout now points at devnull, so the flush at exit cannot fail again
         gone.write("x" * 100_000)
         gone.flush()
+
+
+def test_figures_without_matplotlib_is_one_line_and_exit_1(monkeypatch, tmp_path, capsys):
+    """An optional dependency missing: ``solvable figures`` says which and how to get it
+    (the ``figures`` extra), in one line on stderr, exit 1; not a traceback."""
+
+    def missing(*args, **kwargs):
+        raise ImportError("solvable figures need matplotlib: pip install 'solvable[figures]'")
+
+    monkeypatch.setattr(figures, "render", missing)
+    assert cli.main(["figures", "--only", "001-fig1a", "--out", str(tmp_path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.err.strip().splitlines() == [
+        "solvable figures: solvable figures need matplotlib: pip install 'solvable[figures]'"
+    ]
+    assert "Traceback" not in captured.err + captured.out
+
+
+def test_the_figures_and_all_extras_hold_what_a_user_runs():
+    import tomllib
+
+    extras = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(
+        encoding="utf-8"))["project"]["optional-dependencies"]  # fmt: skip
+
+    def names(extra):
+        return {req.split(">")[0].split("=")[0].split("<")[0] for req in extras[extra]}
+
+    assert {"matplotlib", "torch", "tqdm"} <= names("figures")
+    assert names("torch") | names("figures") | names("sweeps") <= names("all")
+    assert not {"pytest", "sphinx", "cosmic-ray"} & names("all")  # tools, not the package

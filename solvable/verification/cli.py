@@ -235,7 +235,11 @@ def _figures(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             print(fig.line(), file=out)
         return 0
     start = time.perf_counter()
-    paths = figures.render([f.id for f in chosen], args.out, full=args.full, progress=True)
+    try:
+        paths = figures.render([f.id for f in chosen], args.out, full=args.full, progress=True)
+    except ImportError as exc:  # an optional dependency (matplotlib, torch): one line, exit 1
+        print(f"solvable figures: {exc}", file=err)
+        return 1
     for path in paths:
         print(path, file=out)
     print(f"{len(chosen)} figure(s), {len(paths)} files in {time.perf_counter() - start:.1f} s",
