@@ -63,6 +63,10 @@ autodoc_typehints = "signature"
 autodoc_preserve_defaults = False
 nitpicky = False  # unresolved references (numpy, sympy types in hints) are not errors
 
+# smart quotes and ellipses, but no dashes: "--full" in a caption or a command stays as typed
+# (the default made it an en dash in 18 captions of the gallery; issue 30)
+smartquotes_action = "qe"
+
 # --- MyST and the notebooks
 myst_enable_extensions = ["dollarmath", "amsmath"]
 myst_heading_anchors = 3

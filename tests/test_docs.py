@@ -156,6 +156,11 @@ def check_pages(out: Path, *, executed: bool, images: bool) -> None:
         else:
             assert pngs == []
 
+    # the captions' options as typed ("--full"), not made en dashes by smart quotes
+    typed = sum(fig.caption.count("--full") for fig in registered)
+    assert typed > 0 and gallery.text.count("--full") >= typed
+    assert "\u2013full" not in gallery.text
+
     # the tables: one row per registered record, every record named
     errata = Page(out / "errata.html")
     assert errata.rows["solvable-errata"] == len(ERRATA)

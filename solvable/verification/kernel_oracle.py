@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from solvable._core import numbers as nb
+from solvable._core.papers import cite
 from solvable._core.tolerance import MC_CONFIDENCE, Tolerance, error_in_units, monte_carlo
 from solvable.models import kernels
 from solvable.models.kernels import numeric_checks as kernel_checks
@@ -46,7 +47,7 @@ class KernelReport:
         state = "matches" if self.passed else "does not match"
         i, j = self.worst
         return (
-            f"kernel {self.kernel!r} (seed 002, {_KERNEL_EQ[self.kernel]}): the Gram matrix "
+            f"kernel {self.kernel!r} ({cite('002')}, {_KERNEL_EQ[self.kernel]}): the Gram matrix "
             f"{state} the closed form: {self.units:.3g} tolerances at entry ({i}, {j}): "
             f"exact {self.exact:.10g}, got {self.got:.10g}; tolerance: {self.tolerance}"
         )

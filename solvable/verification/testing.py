@@ -44,6 +44,7 @@ import numpy as np
 import solvable
 from solvable._core import numbers as nb
 from solvable._core.model import System
+from solvable._core.papers import cite
 from solvable._core.tolerance import (
     Tolerance,
     error_in_units,
@@ -272,7 +273,7 @@ class TrajectoryOracle(OracleNotes):
 
 class _XuZiyin(TrajectoryOracle):
     model = "xu_ziyin"
-    source = "seed 001, Theorem 1 / Proposition 1"
+    source = f"{cite('001')}, Theorem 1 / Proposition 1"
 
     def __init__(self, setup: _xz.Setup, u0: Any, W0: Any) -> None:
         traj = _xz.closed_form(setup, u0, W0)
@@ -295,7 +296,7 @@ class _XuZiyin(TrajectoryOracle):
 
 class _Kunin(TrajectoryOracle):
     model = "kunin"
-    source = "seed 003, single neuron, exact solution for X^T X = s I"
+    source = f"{cite('003')}, single neuron, exact solution for X^T X = s I"
 
     def __init__(self, setup: _kn.Setup, a0: Any, w0: Any) -> None:
         traj = _kn.closed_form(setup, a0, w0)
@@ -315,7 +316,7 @@ class _Kunin(TrajectoryOracle):
 
 class _LinearNodeScaling(TrajectoryOracle):
     model = "linear_node_scaling"
-    source = "seed 000, Theorem 7.4 (sigma = id)"
+    source = f"{cite('000')}, Theorem 7.4 (sigma = id)"
 
     def __init__(self, setup: ns.Setup, a0: Any, W0: Any) -> None:
         traj = _lns.closed_form(setup, a0, W0)
