@@ -92,7 +92,7 @@ def _verdict(fn: Any) -> Any:
         try:
             return fn(**kwargs)
         except AssertionError as exc:
-            if str(exc).startswith(("xu_ziyin (seed 001", "kernel '")):
+            if str(exc).startswith(("xu_ziyin (Xu & Ziyin 2024, ", "kernel '")):
                 return str(exc)
             raise
 

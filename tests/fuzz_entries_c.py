@@ -298,7 +298,7 @@ ENTRIES: list[Entry] = [
                "record_steps": [3], "measures": _measures(), "device": "cpu"},
       {"model": "object", "params": "object", "lr": "scalar", "record_steps": "times",
        "measures": "object", "keep_params": "flag", "device": "name", "dtype": "object",
-       "max_batch": "int", "progress": "flag"},
+       "max_batch": "int", "progress": "flag", "threads": "int"},
       _flow_numbers),
     # -- numerics.models ---------------------------------------------------------------------
     E("models.TwoLayerLinear", models.TwoLayerLinear,
@@ -340,6 +340,8 @@ EXEMPT: dict[str, str] = {
     "solvable.Model": "registry record: one per model module (names and callables)",
     "solvable.Verdict": "result record: returned by the claims' checks",
     "solvable.MonteCarlo": f"{_RECORD} (returned by monte_carlo)",
+    "linear_node_scaling.Setup": "the same class as node_scaling.Setup (re-exported under "
+    "the name a user of this model looks for), fuzzed as node_scaling.Setup",
     "node_scaling.FirstStep": f"{_RECORD} (returned by first_step_symbolic)",
     "node_scaling.State": f"{_RECORD} (a state of a trajectory or simulation)",
     "ntg.NTGInstance": f"{_RECORD} (returned by ntg_symbolic)",

@@ -148,3 +148,10 @@ def test_the_figures_and_all_extras_hold_what_a_user_runs():
     assert {"matplotlib", "torch", "tqdm"} <= names("figures")
     assert names("torch") | names("figures") | names("sweeps") <= names("all")
     assert not {"pytest", "sphinx", "cosmic-ray"} & names("all")  # tools, not the package
+
+
+def test_linear_node_scaling_has_the_setup_a_user_looks_for():
+    from solvable import linear_node_scaling as lns
+    from solvable import node_scaling as ns
+
+    assert lns.Setup is ns.Setup and "Setup" in lns.__all__

@@ -100,10 +100,15 @@ from solvable.models.linear_node_scaling.trajectory import (
     closed_form,
 )
 
+# the setup is node_scaling's (one definition of the network and its loss), under the name a
+# user of this model looks for: lns.Setup(X, y, lam, "linear", eta) (issue 30)
+from solvable.models.node_scaling import Setup
+
 __all__ = [
     "MAX_PRUNED_WIDTH",
     "LinearLimit",
     "ReducedSVD",
+    "Setup",
     "States",
     "Symbols",
     "Trajectory",
