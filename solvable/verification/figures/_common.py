@@ -95,8 +95,7 @@ def _matplotlib() -> Any:
         import matplotlib
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError(
-            "solvable figures need matplotlib: pip install 'solvable[figures]' (or "
-            "'solvable[all]')"
+            "solvable figures need matplotlib: pip install 'solvable[figures]' (or 'solvable[all]')"
         ) from exc
     return matplotlib
 
