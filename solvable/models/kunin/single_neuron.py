@@ -33,6 +33,7 @@ from solvable.models.kunin.minimum import (
     _working_rational,
     _working_sqrt,
 )
+from solvable.models.kunin.preconditioners import regime
 from solvable.models.kunin.reference_sample import ReferenceSample
 from solvable.models.kunin.setups import Setup, _arrays, _check_weights, _weights
 from solvable.models.kunin.states import State, States
@@ -66,6 +67,15 @@ class Trajectory(Float64Sample, ReferenceSample):
     def at(self, t: Number) -> State:
         """The state at time ``t`` in ``[0, inf]``."""
         return self._sample([t], None, "t")[0]
+
+    def regime(self, ratio: Number = 10.0) -> str:
+        """:func:`~solvable.models.kunin.regime` of this trajectory (Part I, regimes 1-3):
+        its conserved ``delta``, its setup's rates and ``||beta*||`` (the least-squares
+        solution it converges to), without retyping them: ``"lazy"``, ``"rich"``,
+        ``"delayed rich"`` or ``"intermediate"``; ``ratio`` as there."""
+        with mpmath.workdps(30):  # (|beta*| of float64 or mpf entries, at any scale)
+            norm = mpmath.sqrt(mpmath.fsum(nb.to_mpf(v) ** 2 for v in self.beta_star))
+        return regime(self.delta, self.setup.eta_a, self.setup.eta_w, norm, ratio)
 
     def sample(self, times: Any, *, out: States | None = None) -> States:
         """The states at many times (vectorised over ``times``; each in ``[0, inf]``).
