@@ -215,14 +215,29 @@ def elementary(expr: sp.Expr) -> sp.Expr:
 
 # --- numpy ----------------------------------------------------------------
 def _np_sinc3(z: Any) -> Any:
+    """The series where ``|z| <= _SINC3_SERIES_UP_TO``, the direct form elsewhere, each
+    evaluated only where it is taken (both over the whole array cost 0.23 s of a 2000 x
+    2000 Gram matrix; issue 30): the same values."""
     z = np.asarray(z, dtype=float)
+    near = np.abs(z) <= _SINC3_SERIES_UP_TO
+    out = np.empty_like(z)
+    out[near] = _np_sinc3_series(z[near])
+    far = ~near
+    out[far] = _np_sinc3_direct(z[far])
+    return out
+
+
+def _np_sinc3_series(z: np.ndarray) -> np.ndarray:
     z2 = z * z
     series = np.zeros_like(z2)
     for c in reversed(_sinc3_coefficients()):  # Horner in z^2
         series = series * z2 + c
+    return series
+
+
+def _np_sinc3_direct(z: np.ndarray) -> np.ndarray:
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        direct = (np.sin(z) - z * np.cos(z)) / (z2 * z)
-    return np.where(np.abs(z) <= _SINC3_SERIES_UP_TO, series, direct)
+        return (np.sin(z) - z * np.cos(z)) / (z * z * z)
 
 
 def _np_exprel(z: Any) -> Any:

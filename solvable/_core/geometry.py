@@ -14,6 +14,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import sympy as sp
 
 from solvable._core.backends import check_backend, generate, ops
@@ -70,9 +71,47 @@ def norms_and_chords(X: Any, Y: Any, backend: str) -> tuple[Any, Any, Any, Any]:
     nx, ny = row_norms(X, backend), row_norms(Y, backend)
     U = X / o.where(nx > 0, nx, o.ones_like(nx))[:, None]
     V = Y / o.where(ny > 0, ny, o.ones_like(ny))[:, None]
-    diff = row_norms(U[:, None, :] - V[None, :, :], backend)
-    summ = row_norms(U[:, None, :] + V[None, :, :], backend)
+    if backend == "numpy":
+        diff, summ = _chords_float64(U, V)
+    else:
+        diff = row_norms(U[:, None, :] - V[None, :, :], backend)
+        summ = row_norms(U[:, None, :] + V[None, :, :], backend)
     return nx[:, None], ny[None, :], diff, summ
+
+
+CHORD_BLOCK_BYTES = 1 << 20
+"""The float64 chords are formed for blocks of rows of ``X`` whose ``(rows, m, d)`` scratch
+takes about this many bytes (in cache): two passes over it per chord (the difference, then
+its sum of squares by ``einsum``) instead of five over an ``(n, m, d)`` array (row_norms'
+scaling).  2000 x 2000 points in d = 10: 1.3 s -> 0.3 s on the 2-core EPYC (issue 30)."""
+_TINY_SQUARES = 2.0**-960  # a sum of squares below this may have lost digits to underflow
+
+
+def _chords_float64(U: Any, V: Any) -> tuple[Any, Any]:
+    """``|u_i - v_j|`` and ``|u_i + v_j|`` (n, m) for float64 rows of norm 1 or 0: each a
+    plain sum of squares (an entry is at most 1 in magnitude, so no square overflows; each
+    sum has the same few-ulp error as :func:`row_norms`' scaled one), except where a sum is
+    below :data:`_TINY_SQUARES` (entries below 1e-144 whose squares may underflow): those
+    pairs are taken again by :func:`row_norms`."""
+    n, m, d = U.shape[0], V.shape[0], U.shape[1]
+    diff, summ = np.empty((n, m)), np.empty((n, m))
+    rows = max(1, CHORD_BLOCK_BYTES // (8 * max(1, m * d)))
+    scratch = np.empty((min(rows, n), m, d))
+    for a in range(0, n, rows):
+        b = min(a + rows, n)
+        D = scratch[: b - a]
+        for out, op in ((diff, np.subtract), (summ, np.add)):
+            op(U[a:b, None, :], V[None, :, :], out=D)
+            np.einsum("ijk,ijk->ij", D, D, out=out[a:b])
+    chords = []
+    for squares, sign in ((diff, -1.0), (summ, 1.0)):
+        small = np.argwhere(squares < _TINY_SQUARES)
+        norms = np.sqrt(squares, out=squares)
+        if len(small):
+            i, j = small.T
+            norms[i, j] = row_norms(U[i] + sign * V[j], "numpy")
+        chords.append(norms)
+    return chords[0], chords[1]
 
 
 def norms_and_angles(X: Any, Y: Any, backend: str) -> tuple[Any, Any, Any]:

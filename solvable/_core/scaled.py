@@ -77,14 +77,65 @@ def times_power_of_two(v: np.ndarray, exponent: Any, out: np.ndarray | None = No
         return np.ldexp(v, exponent, out=out)
 
 
+def _power(x: Any, power: int) -> Any:
+    """``x ** power`` by repeated products (``power >= 1``): each product scales exactly
+    with ``x``'s power of two, so the mantissa path and the plain path of :func:`_numpy`
+    round alike (``pow`` need not)."""
+    out = x
+    for _ in range(power - 1):
+        out = out * x
+    return out
+
+
+# the plain path of _numpy: every non-zero factor within 2^+-_PLAIN_FACTOR and at most
+# _PLAIN_POWERS factors (with powers) per term, so that every partial product and every
+# term lies within 2^+-(_PLAIN_FACTOR * _PLAIN_POWERS) = 2^+-960: normal, no overflow
+_PLAIN_FACTOR, _PLAIN_POWERS = 96, 10
+
+
+def _plain(value: Any) -> bool:
+    """Whether every non-zero entry of ``value`` lies within 2^+-:data:`_PLAIN_FACTOR`."""
+    a = np.abs(np.asarray(value, dtype=np.float64))
+    if not a.size:
+        return True
+    top = float(np.max(a))
+    if not math.isfinite(top):
+        return False
+    low = float(np.min(a, where=a > 0, initial=math.inf))
+    bound = 2.0**_PLAIN_FACTOR
+    return top <= bound and (low == math.inf or low >= 1 / bound)
+
+
 def _numpy(terms: Sequence[Term]) -> tuple[np.ndarray, np.ndarray]:
+    if all(sum(p for _, p in factors) <= _PLAIN_POWERS and all(_plain(v) for v, _ in factors)
+           for factors in terms):  # fmt: skip
+        return _numpy_plain(terms)
+    return _numpy_scaled(terms)
+
+
+def _numpy_plain(terms: Sequence[Term]) -> tuple[np.ndarray, np.ndarray]:
+    """Where no partial product or term leaves the normal range: the products and the sum in
+    their own scale, which round as :func:`_numpy_scaled`'s mantissas and aligned sum do (a
+    product or a sum of normal floats scales exactly by powers of two), without its n x m
+    frexp / ldexp passes (kernels.gram of 2000 x 2000 points: 0.56 s of 0.9 s; issue 30)."""
+    total: Any = 0.0
+    for factors in terms:
+        prod: Any = 1.0
+        for value, power in factors:
+            prod = prod * _power(np.asarray(value, dtype=np.float64), power)
+        total = total + prod
+    out = np.asarray(total, dtype=np.float64)
+    return out, np.isinf(out)
+
+
+def _numpy_scaled(terms: Sequence[Term]) -> tuple[np.ndarray, np.ndarray]:
     mants, exps = [], []
     for factors in terms:
         m: Any = 1.0
         e: Any = 0
         for value, power in factors:
             fm, fe = np.frexp(np.asarray(value, dtype=np.float64))
-            m = m * fm**power
+            m = m * _power(fm, power)
             e = e + power * fe.astype(np.int64)
         m, e = np.broadcast_arrays(m, e)
         mants.append(m)
@@ -109,7 +160,7 @@ def _torch(terms: Sequence[Term]) -> tuple[Any, Any]:
         for value, power in factors:
             v = torch.as_tensor(value, dtype=like.dtype, device=like.device)
             fm, fe = torch.frexp(v)
-            m = m * fm**power
+            m = m * _power(fm, power)
             e = e + power * fe.to(torch.int64)
         m, e = torch.broadcast_tensors(m, e)
         mants.append(m)
