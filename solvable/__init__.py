@@ -32,18 +32,21 @@ from solvable._core.aliases import install
 from solvable._core.lazy import lazy_module
 
 if TYPE_CHECKING:
+    from solvable._core.backends import generate
     from solvable._core.claims import Erratum, Theorem, Verdict
     from solvable._core.model import Model, System
-    from solvable._core.tolerance import MonteCarlo, Tolerance, monte_carlo
+    from solvable._core.tolerance import MC_CONFIDENCE, MonteCarlo, Tolerance, monte_carlo
 
 # the core records, loaded on first use (sympy, behind them, takes 0.2 s to import: the
 # pytest plugin, which every pytest run in the environment loads, must not pay it)
 _claims = lazy_module("solvable._core.claims")
 _model = lazy_module("solvable._core.model")
 _tolerance = lazy_module("solvable._core.tolerance")
+_backends = lazy_module("solvable._core.backends")
 _CORE = {"Erratum": _claims, "Theorem": _claims, "Verdict": _claims, "Model": _model,
          "System": _model, "MonteCarlo": _tolerance, "Tolerance": _tolerance,
-         "monte_carlo": _tolerance}  # fmt: skip
+         "monte_carlo": _tolerance, "MC_CONFIDENCE": _tolerance,
+         "generate": _backends}  # fmt: skip
 
 _MODEL_MODULES = (  # the one list of models, in the registry's order: one line per model
     "xu_ziyin",
@@ -100,6 +103,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "MC_CONFIDENCE",
     "MODELS",
     "Erratum",
     "Model",
@@ -108,6 +112,7 @@ __all__ = [
     "Theorem",
     "Tolerance",
     "Verdict",
+    "generate",
     "monte_carlo",
     *_MODEL_MODULES,
 ]

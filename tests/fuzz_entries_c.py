@@ -8,6 +8,7 @@ import math
 from typing import Any
 
 import numpy as np
+import sympy as sp
 import torch
 from fuzz_harness import Entry
 
@@ -81,11 +82,18 @@ def _measures() -> dict[str, Any]:
 
 
 E = Entry
+_GX = sp.Symbol("x")  # solvable.generate's argument
 ENTRIES: list[Entry] = [
     # -- solvable (top level) ---------------------------------------------------------------
     E("solvable.monte_carlo", solvable.monte_carlo,
       lambda: {"samples": [[1.0, 2.0], [1.5, 2.5], [0.5, 1.0]], "confidence": 0.99, "axis": 0},
       {"samples": "matrix", "confidence": "scalar", "axis": "int"}),
+    E("solvable.generate", solvable.generate,
+      lambda: {"args": (_GX,), "expr": _GX**2 + 1, "backend": "numpy"},
+      {"args": "object", "expr": "object", "backend": "name"}, lambda f: f(2.0),
+      exempt={name: "a code-generation option of the package's own evaluators (printing "
+              "only), passed to sympy.lambdify" for name in
+              ("cse", "hoist_calls", "elementwise", "printer", "extra")}),
     E("solvable.Tolerance", solvable.Tolerance,
       lambda: {"rtol": 1e-8, "atol": 1e-12, "reason": "fuzz"},
       {"rtol": "scalar", "atol": "scalar", "reason": "name"}),

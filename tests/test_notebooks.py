@@ -8,6 +8,7 @@ another environment; the kernel imports the same ``solvable``/``numerics`` as th
 
 from __future__ import annotations
 
+import ast
 import os
 from pathlib import Path
 
@@ -34,6 +35,28 @@ def test_notebook_is_committed_without_outputs(path):
         if cell.cell_type == "code":
             assert cell.outputs == [], f"{path.name}: cell {k} has outputs"
             assert cell.execution_count is None, f"{path.name}: cell {k} has an execution count"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_imports_the_public_api_only(path):
+    """A notebook is a user's derivation: it imports no private module or name (``_core``,
+    ``_evaluators``, ``_name``), as a user reading it would copy it."""
+
+    nb = nbformat.read(path, as_version=4)
+    for k, cell in enumerate(nb.cells):
+        if cell.cell_type != "code":
+            continue
+        tree = ast.parse("\n".join(line for line in cell.source.splitlines()
+                                   if not line.lstrip().startswith(("%", "!"))))  # fmt: skip
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or "", *(a.name for a in node.names)]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            private = [n for n in names if any(p.startswith("_") for p in n.split("."))]
+            assert not private, f"{path.name}: cell {k} imports private {private}"
 
 
 @pytest.fixture

@@ -500,6 +500,23 @@ def namespace(backend: str) -> list[Any]:
     return [_torch_namespace(), "torch"]
 
 
+def _check_generate_inputs(args: Any, expr: Any) -> None:
+    """:func:`generate`'s ``args`` (sympy symbols) and ``expr`` (sympy objects), never a
+    string, which ``sympy.lambdify`` would ``eval``."""
+
+    def sympy_objects(a: Any) -> bool:  # a sympy object, or a (nested) tuple / list of them
+        if isinstance(a, (tuple, list)):
+            return bool(a) and all(sympy_objects(b) for b in a)
+        return isinstance(a, (sp.Basic, sp.MatrixBase))
+
+    if not isinstance(args, (tuple, list)) or not (args == [] or args == () or
+                                                   sympy_objects(args)):  # fmt: skip
+        raise TypeError(f"args must be a tuple or list of sympy symbols, got {args!r:.80}")
+    if not sympy_objects(expr):
+        raise TypeError(f"expr must be a sympy expression or matrix, or a tuple of them, got "
+                        f"{expr!r:.80}")  # fmt: skip
+
+
 def generate(
     args: Sequence[Any],
     expr: Any,
@@ -523,8 +540,14 @@ def generate(
     ``hoist_calls``: every function call that the generated code makes more than once with
     the same argument text is made once (:func:`_hoist_repeated_calls`); unlike sympy's
     ``cse`` this leaves every product and sum as printed, so the numbers are bit-for-bit
-    those of the code without it (the namespace's functions are pure)."""
+    those of the code without it (the namespace's functions are pure).
+
+    ``args``: a tuple or list of sympy symbols (or matrix symbols, nested tuples of them);
+    ``expr``: a sympy expression or matrix, or a (nested) tuple / list of them; anything
+    else (a string in particular: sympy would ``eval`` it) is a ``TypeError`` naming the
+    argument."""
     backend = check_backend(backend)
+    _check_generate_inputs(args, expr)
     modules = namespace(backend)
     if extra:
         modules = [{**modules[0], **extra}, *modules[1:]]
