@@ -155,3 +155,28 @@ def test_linear_node_scaling_has_the_setup_a_user_looks_for():
     from solvable import node_scaling as ns
 
     assert lns.Setup is ns.Setup and "Setup" in lns.__all__
+
+
+@pytest.mark.parametrize(
+    "asked, given, hinted",
+    [("ntk", "k0", True), ("k0", "ntk", True), ("gp", "rf", True), ("ntk", None, False)],
+)
+def test_a_kernel_check_names_the_kernel_the_matrix_is(asked, given, hinted):
+    """A user's full NTK checked as "ntk" (the lecture's first-layer part) fails with a
+    hint that it is "k0" (what neural-tangents calls the NTK), and the other way round; a
+    matrix that is no kernel of the four (here: 1.5 times one) gets no hint.  (E[a^2] = 2:
+    "gp" = E[a^2] "rf" would coincide with "rf" at 1.)"""
+    import numpy as np
+
+    from solvable import kernels, testing
+
+    X = np.random.default_rng(0).standard_normal((6, 3))
+    init = kernels.Initialisation(2, 1)
+    K = kernels.gram(given, init, X) if given else 1.5 * kernels.gram(asked, init, X)
+    with pytest.raises(AssertionError) as info:
+        testing.kernel(asked, init, X).check(K)
+    message = str(info.value)
+    assert message.startswith(f"kernel {asked!r} (Loureiro 2025, ")
+    assert ("hint: it matches kernel" in message) is hinted
+    if hinted:
+        assert f"matches kernel {given!r}" in message

@@ -54,6 +54,12 @@ class KernelReport:
 
 
 _KERNEL_EQ = {"gp": "eq. (2.4)", "rf": "eq. (2.31)", "ntk": "eq. (2.31)", "k0": "eq. (2.30)"}
+_KERNEL_MEANING = {
+    "gp": "E[a^2] K_RF, the output covariance at initialisation (the NNGP kernel)",
+    "rf": "the random-features kernel, the second layer's part of the NTK",
+    "ntk": "the lecture's K_NTK, the first layer's part of the NTK only",
+    "k0": "K_RF + K_NTK, the NTK of both layers (what neural-tangents calls the NTK)",
+}
 
 
 class KernelOracle:
@@ -66,6 +72,19 @@ class KernelOracle:
         self.name = name
         self.exact = kernels.gram(name, init, X, Y)
         self.init = init
+        self._points = (X, Y)
+
+    def _other_kernel_matched(self, report: KernelReport, check: Any) -> str:
+        """The message of a failed ``report``, with a hint where the user's matrix is another
+        of the four kernels (``check(oracle)`` its report against it): the names differ from
+        the field's (the package's ``"ntk"`` is the lecture's first-layer part (2.31); what
+        neural-tangents calls the NTK, both layers, is ``"k0"`` (2.30))."""
+        for other in _KERNEL_EQ:
+            if other != self.name and check(KernelOracle(other, self.init, *self._points)).passed:
+                return (f"{report}\nhint: it matches kernel {other!r} ({_KERNEL_EQ[other]}, "
+                        f"{_KERNEL_MEANING[other]}) instead: {self.name!r} is "
+                        f"{_KERNEL_MEANING[self.name]}")  # fmt: skip
+        return str(report)
 
     def _got(self, name: str, value: Any, lead: bool = False) -> np.ndarray:
         arr = _as_array(name, value)
@@ -96,7 +115,8 @@ class KernelOracle:
         __tracebackhide__ = True
         report = self.compare(K, rtol=rtol, atol=atol)
         if not report.passed:
-            raise AssertionError(str(report))
+            raise AssertionError(self._other_kernel_matched(
+                report, lambda o: o.compare(K, rtol=rtol, atol=atol)))  # fmt: skip
         return report
 
     def compare_samples(self, samples: Any, *, confidence: Any = MC_CONFIDENCE) -> KernelReport:
@@ -136,7 +156,8 @@ class KernelOracle:
         __tracebackhide__ = True
         report = self.compare_samples(samples, confidence=confidence)
         if not report.passed:
-            raise AssertionError(str(report))
+            raise AssertionError(self._other_kernel_matched(
+                report, lambda o: o.compare_samples(samples, confidence=confidence)))  # fmt: skip
         return report
 
 
