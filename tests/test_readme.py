@@ -55,3 +55,13 @@ def test_the_torch_example_prints_the_recorded_shapes(capsys):
 def test_the_oracle_example_prints_its_failure_report(capsys):
     out = _run(BLOCKS[3], capsys)
     assert "tolerances" in out and "first of" in out
+
+
+def test_the_readmes_papers_are_the_package_table():
+    """The README's table of papers says what ``solvable.papers`` says (one place for the
+    citations: a paper renamed there and not here fails)."""
+    from solvable import papers
+
+    for p in papers.PAPERS:
+        assert f"| {p.short} |" in README, p.short
+        assert p.title in README, p.title
