@@ -99,6 +99,13 @@ def test_lazy_module_gives_a_loaded_module_as_is_and_refuses_an_unknown_one():
         lazy_module("solvable.nope")
 
 
+def _prints_ok(code: str) -> None:
+    """``code`` run in a fresh interpreter ends by printing ``ok`` (its asserts held)."""
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)  # fmt: skip
+    assert run.stdout.strip() == "ok", run.stderr
+
+
 def test_a_lazy_module_loads_once_for_threads_that_reach_it_together():
     code = (
         "import sys, threading\n"
@@ -115,9 +122,7 @@ def test_a_lazy_module_loads_once_for_threads_that_reach_it_together():
         "assert fractions.Fraction is m.Fraction\n"
         "print('ok')\n"
     )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120)  # fmt: skip
-    assert run.stdout.strip() == "ok", run.stderr
+    _prints_ok(code)
 
 
 def test_the_threads_of_this_process_see_the_same_lazy_module():
@@ -148,6 +153,4 @@ def test_a_stand_in_passes_writes_to_its_module(monkeypatch):
         "assert not hasattr(fractions, 'FLAG')\n"
         "print('ok')\n"
     )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120)  # fmt: skip
-    assert run.stdout.strip() == "ok", run.stderr
+    _prints_ok(code)
