@@ -91,3 +91,14 @@ def test_sinc3_of_a_scalar_is_a_0d_array_at_both_forms():
         for z, got in ((0.5, near), (3.0, far)):
             w = (mpmath.sin(z) - z * mpmath.cos(z)) / mpmath.mpf(z) ** 3
             assert abs(float(got) - float(w)) <= 8 * abs(float(w)) * 2.0**-53
+
+
+def test_underflowing_chords_land_on_their_own_pair():
+    """One pair (0, 1) of a square Gram whose chord underflows, its mirror (1, 0) an
+    ordinary one: the recomputed chord goes to (0, 1) (rows and columns not swapped), and
+    (1, 0) keeps its own."""
+    g = 1e-200
+    U = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+    V = np.array([[0.0, 0.0, 1.0], [1.0, g, 0.0]])  # |v| = 1 in float64
+    diff, _ = geometry._chords_float64(U, V)
+    assert diff[0, 1] == g and diff[1, 0] == math.sqrt(2.0)

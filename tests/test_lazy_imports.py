@@ -154,3 +154,16 @@ def test_a_stand_in_passes_writes_to_its_module(monkeypatch):
         "print('ok')\n"
     )
     _prints_ok(code)
+
+
+def test_dir_of_a_fresh_solvable_lists_the_names_not_yet_loaded():
+    """``dir(solvable)`` right after ``import solvable`` (nothing loaded yet) lists the lazy
+    names too: the models, MODELS and the core records."""
+    _prints_ok(
+        "import solvable\n"
+        "names = set(dir(solvable))\n"
+        "assert {'MODELS', 'Theorem', 'kunin', 'generate', 'MC_CONFIDENCE'} <= names, names\n"
+        "import sys\n"
+        "assert 'solvable.models.kunin' not in sys.modules\n"
+        "print('ok')\n"
+    )

@@ -87,3 +87,10 @@ def test_beyond_the_plain_range_the_value_is_still_right():
         assert abs(mpmath.mpf(got) - w) <= 4 * abs(w) * 2.0**-53
     _, inf = scaled.scaled_sum([[(np.array([1e300]), 2)]], "numpy")
     assert inf.all()  # 1e600: beyond float64, reported
+
+
+def test_a_first_factor_out_of_range_alone_sends_the_term_to_the_scaled_path():
+    """1e300 * 1e20 * 1e-20: only the first factor is beyond 2^96; a plain product would
+    overflow at the first multiplication (inf), the scaled path gives 1e300."""
+    value, inf = scaled.scaled_sum([[(np.array([1e300]), 1), (1e20, 1), (1e-20, 1)]], "numpy")
+    assert not inf.any() and abs(value[0] - 1e300) <= 4 * 1e300 * 2.0**-53
