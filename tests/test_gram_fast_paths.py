@@ -52,6 +52,25 @@ def test_the_chords_are_within_two_ulps_of_50_digits(d):
     assert _ulps(summ, _exact_chords(U, V, 1)) <= 2
 
 
+@pytest.mark.parametrize("n, blocks", [(512, 1), (513, 2), (1024, 2)])
+def test_a_block_holds_the_rows_that_fit_its_bytes(monkeypatch, n, blocks):
+    """The documented block: as many rows as fit CHORD_BLOCK_BYTES = 1 MiB of (rows, m, d)
+    scratch: m = 64, d = 4 gives 2^20 / (8 * 256) = 512 rows a block (two einsum calls per
+    block, one per chord)."""
+    assert geometry.CHORD_BLOCK_BYTES == 2**20
+    calls = []
+    real = np.einsum
+
+    def counting(*args, **kwargs):
+        calls.append(args[1].shape[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(geometry.np, "einsum", counting)
+    rng = np.random.default_rng(n)
+    geometry._chords_float64(_units(rng, n, 4), _units(rng, 64, 4))
+    assert len(calls) == 2 * blocks and max(calls) == min(n, 512)
+
+
 def test_blocks_of_any_size_give_the_same_bits(monkeypatch):
     rng = np.random.default_rng(4)
     U, V = _units(rng, 23, 5), _units(rng, 11, 5)

@@ -27,6 +27,19 @@ def test_the_table_has_one_paper_per_seed_with_its_file():
     assert len({p.short for p in papers.PAPERS}) == len(papers.PAPERS)
 
 
+def test_a_papers_year_is_the_one_its_citation_prints():
+    """The year field and the short citation agree (a year changed in one place only
+    fails), and a paper without a year prints none."""
+    for p in papers.PAPERS:
+        if p.year is None:
+            assert not any(ch.isdigit() for ch in p.short), p.short
+        else:
+            assert p.short.endswith(f" {p.year}"), (p.short, p.year)
+    # the years as the seed texts give them: 000 anonymous, under review (none); 001 dated
+    # "January 17, 2024"; 002 dated "07/02/2025"; 003 and 004 NeurIPS 2024 and 2022
+    assert [p.year for p in papers.PAPERS] == [None, 2024, 2025, 2024, 2022]
+
+
 def test_every_claim_erratum_and_figure_names_a_paper_of_the_table():
     sources = [t.source for t in theorems.registry()] + [e.source for e in ERRATA]
     sources += [f.seed_file for f in figures.figures()]
