@@ -94,3 +94,14 @@ def test_a_first_factor_out_of_range_alone_sends_the_term_to_the_scaled_path():
     overflow at the first multiplication (inf), the scaled path gives 1e300."""
     value, inf = scaled.scaled_sum([[(np.array([1e300]), 1), (1e20, 1), (1e-20, 1)]], "numpy")
     assert not inf.any() and abs(value[0] - 1e300) <= 4 * 1e300 * 2.0**-53
+
+
+@pytest.mark.parametrize("path", ["_numpy_plain", "_numpy_scaled"])
+def test_scalar_factors_give_a_numpy_scalar_on_both_paths(path):
+    """A kernel of two scalar points is a float (numpy's float64), not a 0-d array, on either
+    path (a 0-d array from the plain path broke kernels.kernel_numeric's return type)."""
+    value, inf = getattr(scaled, path)([[(2.0, 1), (3.0, 2)], [(0.5, 1)]])
+    assert type(value) is np.float64 and value == 18.5
+    assert type(inf) is np.bool_ and not inf
+    array, _ = getattr(scaled, path)([[(np.array([2.0]), 1), (3.0, 2)]])
+    assert isinstance(array, np.ndarray) and array.shape == (1,)

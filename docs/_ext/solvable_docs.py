@@ -23,6 +23,7 @@ default into ``_generated/figures/`` unless ``SOLVABLE_DOCS_FIGURES=0``.
 
 from __future__ import annotations
 
+import importlib
 import os
 import pkgutil
 import shutil
@@ -119,13 +120,41 @@ def _prune(folder: Path, keep: set[str]) -> None:
                 path.unlink()
 
 
-def api_page(module: str) -> str:
-    """The reStructuredText page of one module: its title and an ``automodule``."""
+def api_page(module: str, documented: Sequence[str] = ()) -> str:
+    """The reStructuredText page of one module: its title and an ``automodule``, without
+    the names it re-exports from another ``documented`` module (described there: autodoc
+    would describe the same object twice, e.g. ``linear_node_scaling.Setup``, which is
+    ``node_scaling.Setup``)."""
     title = f"``{module}``"
+    elsewhere = _reexported(module, documented)
+    exclude = f"   :exclude-members: {', '.join(elsewhere)}\n" if elsewhere else ""
     return (
         f"{title}\n{'=' * len(title)}\n\n"
-        f".. automodule:: {module}\n   :members:\n   :show-inheritance:\n"
+        f".. automodule:: {module}\n   :members:\n   :show-inheritance:\n{exclude}"
     )
+
+
+def _within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def _reexported(module: str, documented: Sequence[str]) -> list[str]:
+    """The names of ``module.__all__`` whose object another documented module (not the
+    package face ``solvable``, which re-exports for users) lists in its own ``__all__`` and
+    defines (the object's ``__module__`` is in that module's package)."""
+    mod = importlib.import_module(module)
+    homes = {}
+    for other in documented:
+        if other in (module, "solvable"):
+            continue
+        om = importlib.import_module(other)
+        for name in getattr(om, "__all__", ()):
+            obj = getattr(om, name, None)
+            if _within(getattr(obj, "__module__", None) or "", other):
+                homes[id(obj)] = other
+    return [name for name in getattr(mod, "__all__", ())
+            if id(getattr(mod, name, None)) in homes
+            and not _within(getattr(getattr(mod, name), "__module__", ""), module)]  # fmt: skip
 
 
 def layer(module: str) -> str:
@@ -173,7 +202,7 @@ def generate_sources(srcdir: Path, notebooks: Path) -> dict[str, list[str]]:
     out = srcdir / GENERATED
     modules = public_modules()
     for module in modules:
-        _write(out / "api" / f"{module}.rst", api_page(module))
+        _write(out / "api" / f"{module}.rst", api_page(module, modules))
     _write(out / "api" / "index.rst", api_index(modules))
     _prune(out / "api", {f"{m}.rst" for m in modules} | {"index.rst"})
     books = sorted(notebooks.glob("*.ipynb"))

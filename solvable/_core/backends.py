@@ -504,13 +504,12 @@ def _check_generate_inputs(args: Any, expr: Any) -> None:
     """:func:`generate`'s ``args`` (sympy symbols) and ``expr`` (sympy objects), never a
     string, which ``sympy.lambdify`` would ``eval``."""
 
-    def sympy_objects(a: Any) -> bool:  # a sympy object, or a (nested) tuple / list of them
-        if isinstance(a, (tuple, list)):
-            return bool(a) and all(sympy_objects(b) for b in a)
+    def sympy_objects(a: Any) -> bool:  # a sympy object, or (nested) tuples / lists of them
+        if isinstance(a, (tuple, list)):  # (an empty group of arguments too: ((x,), ()))
+            return all(sympy_objects(b) for b in a)
         return isinstance(a, (sp.Basic, sp.MatrixBase))
 
-    if not isinstance(args, (tuple, list)) or not (args == [] or args == () or
-                                                   sympy_objects(args)):  # fmt: skip
+    if not isinstance(args, (tuple, list)) or not sympy_objects(args):
         raise TypeError(f"args must be a tuple or list of sympy symbols, got {args!r:.80}")
     if not sympy_objects(expr):
         raise TypeError(f"expr must be a sympy expression or matrix, or a tuple of them, got "

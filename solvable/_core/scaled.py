@@ -124,7 +124,8 @@ def _numpy_plain(terms: Sequence[Term]) -> tuple[np.ndarray, np.ndarray]:
         for value, power in factors:
             prod = prod * _power(np.asarray(value, dtype=np.float64), power)
         total = total + prod
-    out = np.asarray(total, dtype=np.float64)
+    # (scalar factors give a numpy scalar, as the scaled path's ldexp does; arrays an array)
+    out = total if isinstance(total, np.ndarray) else np.float64(total)
     return out, np.isinf(out)
 
 
