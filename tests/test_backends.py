@@ -215,3 +215,33 @@ def test_small_blas_work_runs_on_one_thread_and_the_setting_is_restored():
         assert bk.fill_in_halves(fill, 10, 2, 19, 10) == [10]  # one (below 2 x threshold)
         assert [set(s) for s in seen] == [{1}, {1}, {2}]
         assert set(_blas_threads()) == {2}
+
+
+@pytest.mark.parametrize("args, expr, bad", [
+    (("x",), "X", "args"),                  # a string where a symbol belongs
+    ("x", "X", "args"),                     # a string for the whole sequence
+    (("X",), "x**2", "expr"),               # a string sympy would eval
+    (("X",), ("X", "y"), "expr"),
+    (("X",), None, "expr"),
+    ((("X",), "y"), "X", "args"),           # a string inside a group
+])  # fmt: skip
+def test_generate_refuses_anything_but_sympy_objects(args, expr, bad):
+    """``generate``'s ``args`` and ``expr`` must be sympy objects (or nested tuples / lists
+    of them, empty groups included): a string, which ``lambdify`` would ``eval``, is a
+    ``TypeError`` naming the argument."""
+    x = sp.Symbol("x")
+
+    def sym(v):
+        if isinstance(v, tuple):
+            return tuple(sym(w) for w in v)
+        return x if v == "X" else v
+
+    with pytest.raises(TypeError, match=f"^{bad} must be"):
+        bk.generate(sym(args), sym(expr), "numpy")
+
+
+def test_generate_takes_groups_of_arguments_empty_ones_too():
+    x, c = sp.Symbol("x"), sp.Symbol("c")
+    assert bk.generate(((x,), ()), x**2, "numpy")((3.0,), ()) == 9.0
+    assert bk.generate(((), (c,)), sp.Integer(2) * c, "numpy")((), (4.0,)) == 8.0
+    assert bk.generate([x], (x, (x**2,)), "numpy")(2.0) == (2.0, (4.0,))
