@@ -62,8 +62,15 @@ def simulate(
     max_steps: int | None = None,
     progress: bool = False,
     engine: str | None = None,
-) -> list[Any]:
+) -> Any:
     """Integrate the raw gradient flow and return the states at ``times``.
+
+    Returns the model's ``States`` (:meth:`solvable.System.stack`): arrays with a leading
+    time axis (``sim.u``, ``sim.loss``, ...), the type ``closed_form(...).sample`` returns
+    where the model has a closed form (``xu_ziyin``, ``kunin``'s single neuron), else
+    :class:`solvable._core.states.StackedStates` of the model's ``State`` fields;
+    ``sim.at(k)`` or iteration give one ``State`` per time (``sim[k]``, the list this
+    returned before, still works with a ``DeprecationWarning``).
 
     ``method="mpmath"``: Taylor series method at ``dps`` digits (default 30, or the
     caller's ``mpmath.mp.dps`` when that is higher and an input is an ``mpmath.mpf``),
@@ -97,7 +104,7 @@ def simulate(
     :class:`solvable.models.kunin.WideSetup`
     (``A0`` (h, c), ``W0`` (h, d)), :class:`solvable.models.kunin.PiecewiseLinearSetup`,
     :class:`solvable.models.node_scaling.Setup`, :class:`solvable.models.linearisation.Setup`,
-    :class:`solvable.models.three_layer.Setup`; each returns its model's ``State``.
+    :class:`solvable.models.three_layer.Setup`; each gives its model's ``State`` at each time.
     """
     table = systems()
     system = table.get(type(setup))
@@ -154,7 +161,7 @@ def simulate(
         states: list[Any] = [None] * len(ts)
         for row, k in zip(rows, order, strict=True):
             states[k] = system.state(setup, tf[k], row, None)
-        return states
+        return system.stack(setup, states, weights, None)
 
     if rtol is not None:
         raise ValueError("rtol is for method='scipy'; method='mpmath' is controlled by dps")
@@ -186,7 +193,7 @@ def simulate(
         # measures at the integrator's working precision (f = gamma u.Wx cancels as f -> 0)
         state = system.state(setup, tm[k], flow.unpack(row), dps + mp.GUARD_DIGITS)
         states[k] = _rounded(state, dps)
-    return states
+    return system.stack(setup, states, weights, dps)
 
 
 def _torch_integrate(

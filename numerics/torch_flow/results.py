@@ -12,8 +12,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
+import solvable
 from numerics.torch_flow.checks import _torch
 from numerics.torch_flow.layout import _Packing
+from solvable._core.states import check_index
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,56 @@ class FlowResult:
     fixed_point_t: Any = None
     """(B,): the time at which the fixed-point test succeeded (the later times are the
     linearised flow from there), NaN where it did not (gradient flow only)."""
+
+    def states(self, setup: Any, params0: Mapping[str, Any], element: int = 0) -> Any:
+        """Batch element ``element``'s trajectory as its model's ``States`` (what
+        :func:`numerics.simulate` and ``closed_form(...).sample`` return: float64 arrays with
+        a leading time axis, ``.at(k)`` for one ``State``), measured from the kept weights.
+
+        ``setup``: the model's setup (the type :func:`numerics.simulate` dispatches on);
+        ``params0``: the initial weights passed to the run (``(B, ...)`` per block; a block
+        that does not train is read from here); needs the weights kept
+        (``keep_params=True``)."""
+        system = _system_of(setup)
+        if not self.params:
+            raise ValueError("states() needs the weights: run with keep_params=True")
+        if not isinstance(params0, Mapping):
+            raise TypeError(f"params0 must be the dict of initial weights by block, got "
+                            f"{type(params0).__name__}")  # fmt: skip
+        missing = [b for b in system.blocks if b not in self.params and b not in params0]
+        if missing:
+            raise ValueError(f"params0 has no block {missing[0]!r} of {type(setup).__name__}'s "
+                             f"system (blocks: {', '.join(system.blocks)})")  # fmt: skip
+        T, B = next(iter(self.params.values())).shape[:2]
+        element = check_index(element, B)
+
+        def row(source: Mapping[str, Any], *index: int) -> dict[str, Any]:
+            return {b: _numpy(source[b][index]) for b in system.blocks if b in source}
+
+        initial = row(params0, element)
+        times = self.times if self.times.ndim == 1 else self.times[:, element]
+        records = []
+        for k in range(T):
+            weights = {**initial, **row(self.params, k, element)}
+            records.append(system.state(setup, float(times[k]), weights, None))
+        return system.stack(setup, records, initial, None)
+
+
+def _system_of(setup: Any) -> Any:
+    """The :class:`solvable.System` that simulates ``setup`` (as :func:`numerics.systems`)."""
+    table = {s.setup_type: s for m in solvable.MODELS for s in m.systems}
+    system = table.get(type(setup))
+    if system is None:
+        names = ", ".join(t.__qualname__ for t in table)
+        raise TypeError(f"setup must be one of {names}; got {type(setup).__name__}")
+    return system
+
+
+def _numpy(v: Any) -> Any:
+    """A tensor (any device) or array-like as a float64 numpy array."""
+    if hasattr(v, "detach"):
+        v = v.detach().cpu().numpy()
+    return np.asarray(v, dtype=float)
 
 
 class _Recorder:

@@ -37,6 +37,7 @@ import numpy as np
 from solvable._core.claims import Erratum, Theorem
 from solvable._core.conservation import ConservationLaw
 from solvable._core.flows import GradientFlow
+from solvable._core.states import StackedStates
 
 __all__ = ["SEED_PATTERN", "Model", "System", "Trajectory"]
 
@@ -112,6 +113,17 @@ class System(abc.ABC):
     def state(self, setup: Any, t: Any, params: Mapping[str, Any], dps: int | None) -> Any:
         """The model's ``State`` at time ``t`` measured from the weights (no closed form);
         float64 when ``dps`` is None, else object arrays at the working precision."""
+
+    def stack(
+        self, setup: Any, states: Sequence[Any], initial: Mapping[str, Any], dps: int | None
+    ) -> Any:
+        """The trajectory's :meth:`state` records at many times as one record with a leading
+        time axis, what :func:`numerics.simulate` returns: the model's own ``States`` where it
+        has one (the type its closed form's ``sample`` returns), else
+        :class:`solvable._core.states.StackedStates` (the default).  ``initial``: the
+        initial weights by block (for a measure relative to the start); ``dps``: as in
+        :meth:`state`."""
+        return StackedStates.stack(states)
 
     def closed_form(
         self, setup: Any, out0: Any, in0: Any, *, dps: int | None = None

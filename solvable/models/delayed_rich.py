@@ -63,6 +63,7 @@ from solvable._core.backends import check_backend, generate
 from solvable._core.claims import Theorem, Verdict, prove_zero
 from solvable._core.model import Model
 from solvable._core.numbers import Number
+from solvable._core.states import SequenceOfStates
 from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, beats, error_in_units
 from solvable.models import kunin
 
@@ -284,6 +285,8 @@ def ntk_change(setup: kunin.Setup, states: Sequence[Any], start: Any, end: Any =
     ):
         raise TypeError(f"states must be a sequence of states (each with weights a and w), "
                         f"got {type(states).__name__} {nb.describe(states)}")  # fmt: skip
+    if isinstance(states, SequenceOfStates):  # numerics.simulate's States: its State records
+        states = list(states)
     mp_ = dps is not None
     with nb.Precision(dps):
         ws = [_weights(f"states[{k}]", states[k], setup.d, mp_) for k in range(len(states))]

@@ -66,7 +66,7 @@ class Trajectory(Float64Sample, ReferenceSample):
 
     def at(self, t: Number) -> State:
         """The state at time ``t`` in ``[0, inf]``."""
-        return self._sample([t], None, "t")[0]
+        return self._sample([t], None, "t").at(0)
 
     def regime(self, ratio: Number = 10.0) -> str:
         """:func:`~solvable.models.kunin.regime` of this trajectory (Part I, regimes 1-3):

@@ -15,6 +15,7 @@ import numpy as np
 
 from solvable._core import numbers as nb
 from solvable._core.activations import elementwise
+from solvable._core.states import SequenceOfStates, check_index
 from solvable.models.kunin.flows import _scalar
 from solvable.models.kunin.losses import (
     _balance,
@@ -65,8 +66,11 @@ class State:
 
 
 @dataclass(frozen=True)
-class States:
-    """Many times at once: ``a`` (T,), ``w`` and ``beta`` (T, d), ``loss`` (T,)."""
+class States(SequenceOfStates):
+    """Many times at once: ``a`` (T,), ``w`` and ``beta`` (T, d), ``loss`` (T,); ``delta``:
+    the conserved number (a closed form's ``sample``) or ``(T,)`` measured at each time
+    (:func:`numerics.simulate`).  ``at(k)`` / iteration give the :class:`State` at each time
+    (:mod:`solvable._core.states`)."""
 
     t: np.ndarray
     a: np.ndarray
@@ -75,11 +79,11 @@ class States:
     delta: Any
     loss: np.ndarray
 
-    def __getitem__(self, k: int) -> State:
-        return State(self.t[k], self.a[k], self.w[k], self.beta[k], self.delta, self.loss[k])
-
-    def __len__(self) -> int:
-        return len(self.t)
+    def at(self, k: int) -> State:
+        """The :class:`State` at the ``k``-th time."""
+        k = check_index(k, len(self))
+        delta = self.delta[k] if np.ndim(self.delta) else self.delta
+        return State(self.t[k], self.a[k], self.w[k], self.beta[k], delta, self.loss[k])
 
 
 @dataclass(frozen=True)

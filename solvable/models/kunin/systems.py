@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -14,6 +14,7 @@ from solvable._core import numbers as nb
 from solvable._core.backends import torch_module
 from solvable._core.flows import GradientFlow
 from solvable._core.model import System
+from solvable._core.states import StackedStates
 from solvable.models.kunin.cases import case
 from solvable.models.kunin.flows import flow, piecewise_linear_flow, wide_flow
 from solvable.models.kunin.losses import _loss, _piecewise_linear_loss, _wide_loss
@@ -24,7 +25,7 @@ from solvable.models.kunin.setups import (
     _arrays,
     _check_weights,
 )
-from solvable.models.kunin.states import PiecewiseLinearState, State, WideState, _relu
+from solvable.models.kunin.states import PiecewiseLinearState, State, States, WideState, _relu
 
 
 # ---------------------------------------------------------------------------
@@ -81,6 +82,13 @@ class SingleNeuronSystem(_KuninSystem):
 
     def state(self, setup: Setup, t: Any, params: Mapping[str, Any], dps: int | None) -> State:
         return State.from_weights(setup, t, params["a"], params["w"], dps=dps)
+
+    def stack(
+        self, setup: Setup, states: Sequence[State], initial: Mapping[str, Any], dps: int | None
+    ) -> States:
+        """The simulated states as :class:`States` (what ``closed_form(...).sample``
+        returns), with ``delta`` measured at each time, ``(T,)``."""
+        return States(**StackedStates.stack(states).arrays())
 
 
 class WideLinearSystem(_KuninSystem):

@@ -13,15 +13,17 @@ import mpmath
 import numpy as np
 
 from solvable._core import numbers as nb
+from solvable._core.states import SequenceOfStates, check_index
 from solvable.models import node_scaling as ns
 
 
 @dataclass(frozen=True)
-class States:
+class States(SequenceOfStates):
     """Many times at once (leading time axis): ``t`` (T,), ``W`` (T, m, d), ``a`` (m,), the
     outputs ``f`` (T, n) on the data and the ``loss`` (T,) of eq. (5), from the mode forms
     ``f_t`` / ``residual_t`` (equal to :func:`solvable.models.node_scaling.network_output` at ``W``,
-    claim ``output_mode_form``, without its cancellation when ``|X W_0| >> |y|``)."""
+    claim ``output_mode_form``, without its cancellation when ``|X W_0| >> |y|``).  ``at(k)``
+    / iteration give the ``State`` at each time (:mod:`solvable._core.states`)."""
 
     t: np.ndarray
     W: np.ndarray
@@ -29,11 +31,10 @@ class States:
     f: np.ndarray
     loss: np.ndarray
 
-    def __getitem__(self, k: int) -> ns.State:
+    def at(self, k: int) -> ns.State:
+        """The ``State`` at the ``k``-th time (``a`` does not train: the same at every time)."""
+        k = check_index(k, len(self))
         return ns.State(t=self.t[k], W=self.W[k], a=self.a, f=self.f[k], loss=self.loss[k])
-
-    def __len__(self) -> int:
-        return len(self.t)
 
 
 def _is_infinite(t: Any, name: str = "t") -> bool:

@@ -100,7 +100,7 @@ class Trajectory(Float64Sample, ReferenceSample):
         t = _check_time("t", t)
         if self.dps is None and not _is_infinite(t):
             t = nb.to_float(t, "t")
-        return self.sample([t])[0]
+        return self.sample([t]).at(0)
 
     def sample(self, times: Any, *, out: States | None = None) -> States:
         """The states at many times (each ``>= 0`` or ``inf``), vectorised over ``times``.

@@ -19,6 +19,7 @@ import sympy as sp
 from solvable._core.backends import fill_in_halves, generate
 from solvable.models.xu_ziyin.evaluators import _lazy_evaluators
 from solvable.models.xu_ziyin.expressions import symbolic
+from solvable.models.xu_ziyin.network import _squared_error
 from solvable.models.xu_ziyin.units import _U_TERMS, _V_TERMS, _full, _initial_sums, _unit_sums
 
 PARALLEL_SAMPLE = 2**22
@@ -257,6 +258,7 @@ class Float64Sample:
                     S_p, S_q = _unit_sums(ev.unit_squares(ell), sums0, c1 - c0)
                     f = ev.f(S_p, S_q, r, y, gamma, rho, eta_u, eta_w)
                     out.f[c0:c1] = f
+                    out.loss[c0:c1] = _squared_error(r)  # (f - y)^2 without cancellation
                     out.ntk[c0:c1] = ev.ntk(S_p, S_q, gamma, rho)
                     out.alignment[c0:c1] = ev.alignment(f, k["Lam"], ell, k["P"], k["Q"], y,
                                                         eta_u, eta_w, gamma, rho)  # fmt: skip

@@ -28,7 +28,13 @@ def _network_output(u: Any, W: Any, x: Any, gamma: Any) -> Any:
 
 
 def _loss(u: Any, W: Any, x: Any, y: Any, gamma: Any) -> Any:
-    return (_network_output(u, W, x, gamma) - y) ** 2
+    return _squared_error(_network_output(u, W, x, gamma) - y)
+
+
+def _squared_error(residual: Any) -> Any:
+    """The loss from the residual ``f(x) - y`` (the closed form has the residual without
+    cancellation, eq. (19), and takes its loss from here)."""
+    return residual * residual
 
 
 def _ntk(u: Any, W: Any, x: Any, eta_u: Any, eta_w: Any, gamma: Any) -> Any:

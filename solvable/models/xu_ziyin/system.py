@@ -7,7 +7,7 @@ P = 0 / Q = 0 of Theorem 1 and Proposition 1).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import mpmath
@@ -18,10 +18,11 @@ from solvable._core.backends import torch_module
 from solvable._core.flows import GradientFlow
 from solvable._core.model import System
 from solvable.models.xu_ziyin.cases import case
+from solvable.models.xu_ziyin.coordinates import pq_coordinates
 from solvable.models.xu_ziyin.network import _loss
 from solvable.models.xu_ziyin.raw_flow import flow
 from solvable.models.xu_ziyin.setups import Setup, _check_weights, _is_plus_inf
-from solvable.models.xu_ziyin.trajectory import State
+from solvable.models.xu_ziyin.trajectory import State, States
 
 
 # ---------------------------------------------------------------------------
@@ -62,6 +63,36 @@ class TwoLayerLinearSystem(System):
 
     def state(self, setup: Setup, t: Any, params: Mapping[str, Any], dps: int | None) -> State:
         return State._measure(setup, t, params["u"], params["W"], dps)
+
+    def stack(
+        self, setup: Setup, states: Sequence[State], initial: Mapping[str, Any], dps: int | None
+    ) -> States:
+        """The simulated states as :class:`States` (what ``closed_form(...).sample``
+        returns), ``alpha(t)`` measured from the coordinates of eq. (6):
+        ``sum_i p_i(t)^2 = d P alpha`` and ``sum_i q_i(t)^2 = d Q / alpha`` (Theorem 1), so
+        ``alpha = sum p(t)^2 / sum p(0)^2`` where ``P > 0``, ``sum q(0)^2 / sum q(t)^2``
+        where ``P = 0 < Q``, and ``nan`` where both vanish (the weights do not define it)."""
+        dtype = object if dps is not None else float
+        with nb.Precision(dps):
+            p0, q0 = (np.sum(c * c) for c in pq_coordinates(setup, initial["u"], initial["W"],
+                                                             dps=dps))  # fmt: skip
+            alphas = []
+            for s in states:
+                p, q = pq_coordinates(setup, s.u, s.W, dps=dps)
+                if p0 != 0:
+                    alphas.append(np.sum(p * p) / p0)
+                elif q0 != 0:
+                    alphas.append(q0 / np.sum(q * q))
+                else:  # p = q = 0 at every time: alpha is not defined by the weights
+                    alphas.append(math.nan if dps is None else mpmath.nan)
+        if dps is not None:
+            with mpmath.workdps(dps):
+                alphas = [+a for a in alphas]
+        field = {name: np.array([getattr(s, name) for s in states], dtype=dtype)
+                 for name in ("t", "f", "alignment", "ntk", "loss")}  # fmt: skip
+        return States(u=np.array([s.u for s in states], dtype=dtype),
+                      W=np.array([s.W for s in states], dtype=dtype),
+                      alpha=np.array(alphas, dtype=dtype), **field)  # fmt: skip
 
 
 SYSTEM = TwoLayerLinearSystem()

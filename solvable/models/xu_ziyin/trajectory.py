@@ -25,6 +25,7 @@ import numpy as np
 
 from solvable._core import numbers as nb
 from solvable._core.numbers import Number
+from solvable._core.states import SequenceOfStates, check_index
 from solvable.models.xu_ziyin._arithmetic import (
     _cosine,
     _dot,
@@ -35,7 +36,7 @@ from solvable.models.xu_ziyin._arithmetic import (
 )
 from solvable.models.xu_ziyin.evaluators import _evaluators
 from solvable.models.xu_ziyin.float64_sample import Float64Sample
-from solvable.models.xu_ziyin.network import _network_output, _ntk
+from solvable.models.xu_ziyin.network import _network_output, _ntk, _squared_error
 from solvable.models.xu_ziyin.setups import Setup, _check_times, _check_weights
 from solvable.models.xu_ziyin.units import (
     _U_TERMS,
@@ -54,7 +55,9 @@ class State:
     """The network at one time: ``u`` (d,), ``W`` (d, d0), output ``f`` on ``x``,
     ``alignment`` (cosine between ``u`` and ``W x``; the paper's zeta, eq. (20),
     when d0 = 1; ``nan`` when ``u`` or ``W x`` is the zero vector, where the
-    cosine is undefined) and ``ntk`` (``K(x, x)``, eq. (18) corrected)."""
+    cosine is undefined), ``ntk`` (``K(x, x)``, eq. (18) corrected) and the ``loss``
+    ``(f - y)^2`` of eq. (4) (float64: ``inf`` where it is beyond the float64 range while
+    ``f`` is not, as float64 rounds an overflow)."""
 
     t: Any
     u: np.ndarray
@@ -62,6 +65,7 @@ class State:
     f: Any
     alignment: Any
     ntk: Any
+    loss: Any
 
     @classmethod
     @nb.mpmath_in_mpmath_out
@@ -101,12 +105,17 @@ class State:
             f = _network_output(u, W, x, g)
             nu, nv = _sqrt(_dot(u, u), dps), _sqrt(_dot(v, v), dps)
             align = _cosine(f / g, nu, nv, dps)
-            return cls(t=t, u=u, W=W, f=f, alignment=align, ntk=_ntk(u, W, x, eu, ew, g))
+            loss = _squared_error(f - conv(setup.y))
+            return cls(t=t, u=u, W=W, f=f, alignment=align, ntk=_ntk(u, W, x, eu, ew, g),
+                       loss=loss)  # fmt: skip
 
 
 @dataclass(frozen=True)
-class States:
-    """Many times at once: arrays with a leading time axis."""
+class States(SequenceOfStates):
+    """Many times at once: arrays with a leading time axis (the fields of :class:`State`,
+    and ``alpha``, the paper's ``alpha(t)``: ``sum_i p_i(t)^2 = d P alpha``, Theorem 1);
+    ``at(k)`` / iteration give the :class:`State` at each time
+    (:mod:`solvable._core.states`)."""
 
     t: np.ndarray
     u: np.ndarray
@@ -115,12 +124,13 @@ class States:
     alignment: np.ndarray
     ntk: np.ndarray
     alpha: np.ndarray
+    loss: np.ndarray
 
-    def __getitem__(self, k: int) -> State:
-        return State(self.t[k], self.u[k], self.W[k], self.f[k], self.alignment[k], self.ntk[k])
-
-    def __len__(self) -> int:
-        return len(self.t)
+    def at(self, k: int) -> State:
+        """The :class:`State` at the ``k``-th time."""
+        k = check_index(k, len(self))
+        return State(self.t[k], self.u[k], self.W[k], self.f[k], self.alignment[k],
+                     self.ntk[k], self.loss[k])  # fmt: skip
 
     @classmethod
     def empty(cls, n_times: int, d: int, d0: int) -> States:
@@ -154,7 +164,7 @@ def _shapes(n: int, d: int, d0: int) -> dict[str, tuple[int, ...]]:
     """The shape of each field of :class:`States` for ``n`` times, width ``d``, ``d0``
     inputs."""
     return {"t": (n,), "u": (n, d), "W": (n, d, d0), "f": (n,), "alignment": (n,),
-            "ntk": (n,), "alpha": (n,)}  # fmt: skip
+            "ntk": (n,), "alpha": (n,), "loss": (n,)}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -186,7 +196,7 @@ class Trajectory(Float64Sample):
     def at(self, t: Number) -> State:
         """The state at time ``t``: ``0 <= t <= inf`` (``float("inf")``, ``mpmath.inf`` or
         ``"inf"``: the limit state, e.g. the saddle for P = 0 < y)."""
-        return self._sample(_check_times([t], "t"), None, "fast")[0]
+        return self._sample(_check_times([t], "t"), None, "fast").at(0)
 
     def sample(self, times: Any, *, out: States | None = None, engine: str = "fast") -> States:
         """The states at many times (vectorised over ``times``; each ``0 <= t <= inf``).
@@ -195,7 +205,8 @@ class Trajectory(Float64Sample):
         where float64 arithmetic neither overflows nor underflows (see :func:`closed_form`),
         the generated numpy evaluators; otherwise the mpmath evaluators at
         ``EXTENDED_DPS`` digits (no exponent range), rounded to float64.  A state component
-        beyond the float64 range raises ``ValueError``.
+        beyond the float64 range raises ``ValueError`` (the loss excepted: it rounds to
+        ``inf``, as float64 rounds an overflow, while ``f`` itself is in range).
 
         Parameters
         ----------
@@ -289,6 +300,7 @@ class Trajectory(Float64Sample):
                 g, rho = k["gamma"], k["rho"]
                 f = ev.f(sp2, sq2, r, k["y"], g, rho, k["eta_u"], k["eta_w"])
                 K = ev.ntk(sp2, sq2, g, rho)
+                loss = _squared_error(_full_any(r, n))  # from the residual: no cancellation
                 align = ev.alignment(
                     f,
                     k["Lam"],
@@ -306,8 +318,10 @@ class Trajectory(Float64Sample):
         if dps is not None:
             with mpmath.workdps(dps):
                 rnd = np.vectorize(lambda z: +z, otypes=[object])
-                tt, u, W, f, align, K, alpha = (rnd(a) for a in (tt, u, W, f, align, K, alpha))
-        return States(t=tt, u=u, W=W, f=f, alignment=align, ntk=K, alpha=alpha)
+                tt, u, W, f, align, K, alpha, loss = (
+                    rnd(a) for a in (tt, u, W, f, align, K, alpha, loss)
+                )
+        return States(t=tt, u=u, W=W, f=f, alignment=align, ntk=K, alpha=alpha, loss=loss)
 
 
 EXTENDED_DPS = 17
@@ -375,10 +389,10 @@ def _to_float64(states: States) -> States:
     """``states`` (mpmath) rounded to float64; ``ValueError`` for a finite value beyond the
     float64 range (an underflow rounds to 0 or a subnormal, as float64 itself rounds)."""
     out = {}
-    for name in ("t", "u", "W", "f", "alignment", "ntk", "alpha"):
+    for name in ("t", "u", "W", "f", "alignment", "ntk", "alpha", "loss"):
         a = getattr(states, name)
         fa = np.array([float(z) for z in np.ravel(a)], dtype=float).reshape(np.shape(a))
-        if name not in ("t", "alpha"):
+        if name not in ("t", "alpha", "loss"):  # (the loss (f - y)^2 may round to inf)
             with mpmath.workdps(30):
                 big = [
                     (i, z) for i, z in enumerate(np.ravel(a))
