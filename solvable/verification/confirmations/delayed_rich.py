@@ -102,8 +102,8 @@ def _run(delta: str) -> _Run:
     steps = max(100_000, int(end * c.D))
     states = numerics.simulate(setup, a0, w0, [*grid, *extra], method="scipy", max_steps=steps)
     rest = kunin.closed_form(setup, a0, w0).at(math.inf)
-    frac = dr.ntk_change(setup, states[: GRID + 1], states[0], rest)
-    rel = dr.ntk_change(setup, states[GRID + 1 :], states[0])
+    frac = dr.ntk_change(setup, list(states)[: GRID + 1], states.at(0), rest)
+    rel = dr.ntk_change(setup, list(states)[GRID + 1 :], states.at(0))
     s = float(c.traj.s)
     slope = (
         s

@@ -79,6 +79,7 @@ def _oracle(dps: int = 30, cases: Sequence[str] | None = None) -> Verdict:
         exact = traj.sample(list(ORACLE_TIMES))
         sim = numerics.simulate(setup, case.a0, case.w0, list(ORACLE_TIMES), method="mpmath",
                                 dps=dps)  # fmt: skip
+        sims, exacts = list(sim), list(exact)  # (the State at each time)
         with mpmath.workdps(dps + 20):
             ra, rw = mpmath.sqrt(nb.to_mpf(setup.eta_a)), mpmath.sqrt(nb.to_mpf(setup.eta_w))
             floors = {
@@ -87,7 +88,7 @@ def _oracle(dps: int = 30, cases: Sequence[str] | None = None) -> Verdict:
                 "loss": exact.loss[0],
             }
             for k, t in enumerate(ORACLE_TIMES):
-                s, e = sim[k], exact[k]
+                s, e = sims[k], exacts[k]
                 for name, got, ref in (
                     ("state", [s.a / ra, *(s.w / rw)], [e.a / ra, *(e.w / rw)]),
                     ("beta", s.beta, e.beta),
@@ -159,7 +160,9 @@ def _constants_on_flow(dps: int = 30) -> Verdict:
         times = [0.0, 10 * unit, 14 * unit]
         sim = numerics.simulate(setup, a0, w0, times, method="mpmath", dps=dps)
         with mpmath.workdps(dps + 20):
-            dev = [mpmath.sqrt(mpmath.fsum((st.beta - traj.beta_star) ** 2)) for st in sim[1:]]
+            dev = [
+                mpmath.sqrt(mpmath.fsum((st.beta - traj.beta_star) ** 2)) for st in list(sim)[1:]
+            ]
             rate = mpmath.log(dev[0] / dev[1]) / mpmath.mpf(times[2] - times[1])
             expected = 2 * traj.Omega
             err = error_in_units([rate], [expected], rate_tol)

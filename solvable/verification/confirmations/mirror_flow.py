@@ -84,7 +84,7 @@ def _wide_mirror_flow(dps: int = 30) -> Verdict:
             Y = [nb.to_mpf(v) for row in _WIDE_Y for v in row]
             rates = (setup.eta_a, setup.eta_w)
             for ci, t in enumerate(centres):
-                group = states[ci * 5 : ci * 5 + 5]
+                group = list(states)[ci * 5 : ci * 5 + 5]
                 st = group[0]
                 G = np.array(G_of(list(st.beta.ravel()), X, Y), dtype=object).reshape(d, c)
                 dy = flow.unpack(rhs(flow.pack({"A": st.A, "W": st.W}), params))
@@ -160,12 +160,12 @@ def _implicit_bias(dps: int = 30, full: bool = False) -> Verdict:
         setup, a0, w0 = mirror_flow._bias_problem(dl)
         if dl in mp_deltas:
             pred = mirror_flow.bregman_interpolant(setup, a0, w0, dps=dps)
-            sim = numerics.simulate(setup, a0, w0, [BIAS_T], method="mpmath", dps=dps)[0]
+            sim = numerics.simulate(setup, a0, w0, [BIAS_T], method="mpmath", dps=dps).at(0)
             err = error_in_units(sim.beta, pred, tol)
             if beats(err, worst):
                 worst, where = err, f"delta={dl} at dps={dps}"
         pred64 = mirror_flow.bregman_interpolant(setup, a0, w0)
-        sim64 = numerics.simulate(setup, a0, w0, [1e6], method="scipy")[0]
+        sim64 = numerics.simulate(setup, a0, w0, [1e6], method="scipy").at(0)
         err = error_in_units(sim64.beta, pred64, f64)
         if beats(err, worst):
             worst, where = err, f"delta={dl} in float64"

@@ -79,7 +79,7 @@ def _on_manifold(case: xu_ziyin.Case) -> bool:
 
 
 @functools.lru_cache(maxsize=64)
-def _simulation(name: str, dps: int) -> tuple[tuple[Any, ...], tuple[Any, ...], Any]:
+def _simulation(name: str, dps: int) -> tuple[tuple[Any, ...], Any, Any]:
     """(times, simulated states, time scale) of the suite case ``name`` at ``dps``."""
     case = xu_ziyin.case(name)
     T = time_scale(case.setup, case.u0, case.W0)
@@ -88,7 +88,7 @@ def _simulation(name: str, dps: int) -> tuple[tuple[Any, ...], tuple[Any, ...], 
         times = tuple(T * k for k in units)
     states = numerics.simulate(case.setup, case.u0, case.W0, list(times), method="mpmath",
                                dps=dps)  # fmt: skip
-    return times, tuple(states), T
+    return times, states, T
 
 
 def _sums(setup: xu_ziyin.Setup, state: Any, dps: int) -> tuple[Any, Any]:
@@ -156,6 +156,7 @@ def oracle(dps: int = 30, cases: Sequence[str] | None = None) -> Verdict:
         traj = xu_ziyin.closed_form(case.setup, case.u0, case.W0, dps=dps)
         fast = xu_ziyin.closed_form(case.setup, case.u0, case.W0)
         exact, approx = traj.sample(list(times)), fast.sample([float(t) for t in times])
+        sim, exact, approx = list(sim), list(exact), list(approx)  # (the State at each time)
         sums = [_sums(case.setup, s, dps) for s in sim]
         kind, alpha = _alpha_variable(sums, dps)
         P, Q = (float(v) / len(case.u0) for v in sums[0])
@@ -330,7 +331,7 @@ def _measure(case: xu_ziyin.Case, dps: int) -> tuple[str, dict[str, tuple[Any, A
             q = (mpmath.sqrt(1 + 4 * d2 / d1) - 1) / 2
             out["alpha_plus (late)"] = (alpha[i10], 2 * abs(d2) * q**2 / (1 - q**2))
         f_inf = 0 if fit["alpha_plus"] in (0, mpmath.inf) else mpmath.mpf(case.setup.y)
-        g = [abs(mpmath.mpf(sim[GRID.index(k)].f) - f_inf) for k in (4, 6, 10)]
+        g = [abs(mpmath.mpf(list(sim)[GRID.index(k)].f) - f_inf) for k in (4, 6, 10)]
         if min(g) > 0:
             r1 = mpmath.log(g[0] / g[1]) / (2 * T)
             r2 = mpmath.log(g[1] / g[2]) / (4 * T)
@@ -466,7 +467,9 @@ def _measured_vs_formula(dps: int = 30, cases: Sequence[str] | None = None) -> V
         times, states, _T = _simulation(case.name, dps)
         traj = xu_ziyin.closed_form(case.setup, case.u0, case.W0, dps=dps)
         alphas = traj.sample(list(times)).alpha
-        p0, q0 = xu_ziyin.pq_coordinates(case.setup, states[0].u, states[0].W, dps=dps)
+        p0, q0 = xu_ziyin.pq_coordinates(
+            case.setup, next(iter(states)).u, next(iter(states)).W, dps=dps
+        )
         with mpmath.workdps(dps + 10):
             d = len(case.u0)
             x = mpmath.mpf(case.setup.x[0])

@@ -116,9 +116,11 @@ def _draw_plateau(fig: Any, full: bool, progress: bool) -> None:
         grid = np.linspace(0, 3 * T_p, 121)  # 40 points per T_p
         rest = traj.at(math.inf)
         exact = traj.sample(grid)
-        frac = np.asarray(delayed_rich.ntk_change(setup, list(exact), exact[0], rest), float)
+        states = list(exact)
+        frac = np.asarray(delayed_rich.ntk_change(setup, states, states[0], rest), float)
         sim = numerics.simulate(setup, a0, w0, list(grid), method="scipy", max_steps=10**6)
-        frac_sim = np.asarray(delayed_rich.ntk_change(setup, sim, sim[0], rest), float)
+        sims = list(sim)
+        frac_sim = np.asarray(delayed_rich.ntk_change(setup, sims, sims[0], rest), float)
         worst = worst_of(worst, float(np.max(np.abs(frac_sim - frac))))
         col = f"C{j}"
         ax_curve.plot(grid / T_p, frac, col, lw=1, label=rf"$\delta = {delta:g}$")
