@@ -408,9 +408,9 @@ def test_torch_flow_subnormal_span_and_repeated_times():
     for s in sim:
         assert all(math.isfinite(v) for v in (s.a, *s.w))
     for k in (0, 1, 2):
-        assert sim[k].a == float(case.a0)
-        np.testing.assert_array_equal(sim[k].w, [float(v) for v in case.w0])
-    assert sim[3].a == sim[4].a
-    np.testing.assert_array_equal(sim[3].w, sim[4].w)
-    assert abs(sim[3].a - exact.a[3]) <= 1e-10
-    np.testing.assert_allclose(sim[3].w, exact.w[3], rtol=0, atol=1e-10)
+        assert sim.at(k).a == float(case.a0)
+        np.testing.assert_array_equal(sim.at(k).w, [float(v) for v in case.w0])
+    assert sim.at(3).a == sim.at(4).a
+    np.testing.assert_array_equal(sim.at(3).w, sim.at(4).w)
+    assert abs(sim.at(3).a - exact.a[3]) <= 1e-10
+    np.testing.assert_allclose(sim.at(3).w, exact.w[3], rtol=0, atol=1e-10)

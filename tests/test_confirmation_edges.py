@@ -203,7 +203,7 @@ def test_residual_decay_bar_covers_the_rounding_of_f_within_a_small_factor(monke
         f = [mpmath.mpf(y) + mpmath.exp(-mpmath.mpf(k)) for k in conf_xz.GRID]
     states = xz.closed_form(case.setup, case.u0, case.W0, dps=dps).sample(list(times))
     sim = tuple(
-        types.SimpleNamespace(u=states[i].u, W=states[i].W, f=f[i]) for i in range(len(times))
+        types.SimpleNamespace(u=states.u[i], W=states.W[i], f=f[i]) for i in range(len(times))
     )
     monkeypatch.setattr(conf_xz, "_simulation", lambda name, digits: (times, sim, T))
     kind, meas = conf_xz._measure(case, dps)

@@ -239,7 +239,7 @@ def test_simulated_neuron_matches_closed_form_ntk():
     traj = kunin.closed_form(setup, a0, w0)
     ex = [traj.at(t) for t in times]
     rest = traj.at(math.inf)
-    got = dr.ntk_change(setup, sim, sim[0], rest)
+    got = dr.ntk_change(setup, sim, sim.at(0), rest)
     ref = dr.ntk_change(setup, ex, ex[0], rest)
     assert error_in_units(got, ref, Tolerance(1e-10)) <= 1, (got, ref)
     assert error_in_units([got[2]], [0.5], Tolerance(1e-10)) <= 1

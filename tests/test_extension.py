@@ -47,8 +47,8 @@ def test_the_registry_proves_the_new_model(chain):
 
 def test_simulate_dispatches_to_the_new_model(chain):
     setup, a0, b0 = chain.ChainSystem().example()
-    hi = numerics.simulate(setup, a0, b0, [0, 1], method="mpmath", dps=30)[1]
-    lo = numerics.simulate(setup, a0, b0, [0, 1], method="scipy")[1]
+    hi = numerics.simulate(setup, a0, b0, [0, 1], method="mpmath", dps=30).at(1)
+    lo = numerics.simulate(setup, a0, b0, [0, 1], method="scipy").at(1)
     # the law of the README's model, a^2 - b^2, holds along the 30-digit flow (to ~30 digits)
     with mpmath.workdps(40):
         drift = abs((hi.a**2 - hi.b**2) - (mpmath.mpf("0.3") ** 2 - mpmath.mpf("0.5") ** 2))

@@ -177,8 +177,8 @@ def test_state_errors_f_at_an_output_scale_of_one():
     1e-6 an output off by 1e-7 is 0.1 tolerances (not 0.2, the error relative to |f_ref| =
     0.5)."""
     u, W = np.array([1.0, 0.0]), np.array([[1.0], [0.0]])
-    ref = xz.State(0.0, u, W, 0.5, 1.0, 1.0)
-    got = xz.State(0.0, u, W, 0.5 + 1e-7, 1.0, 1.0)
+    ref = xz.State(0.0, u, W, 0.5, 1.0, 1.0, 0.0)
+    got = xz.State(0.0, u, W, 0.5 + 1e-7, 1.0, 1.0, 0.0)
     errs = testing.state_errors(got, ref, 0.75, Tolerance(rtol=1e-6, atol=0.0))
     # rel 1e-8: 0.5 + 1e-7 is rounded to float64 (ulp 1.1e-16 on a difference of 1e-7)
     assert errs["f"] == pytest.approx(0.1, rel=1e-8)

@@ -174,7 +174,9 @@ def test_a_stiff_but_finite_start_is_integrated_by_torch_as_by_scipy():
             # |w|^2 <= 0.05 is below the rounding of 2 a^2 = 2e200: a^2 is conserved to
             # rtol 1e-12 (the integrators' relative tolerance)
             assert 2.0 * float(s.a) ** 2 == pytest.approx(delta0, rel=1e-12), m
-    assert float(states["torch"][-1].a) == pytest.approx(float(states["scipy"][-1].a), rel=1e-12)
+    assert float(states["torch"].at(-1).a) == pytest.approx(
+        float(states["scipy"].at(-1).a), rel=1e-12
+    )
 
 
 def test_the_mpmath_pace_projection_sees_steps_below_the_float64_range():

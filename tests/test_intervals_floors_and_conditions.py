@@ -78,7 +78,7 @@ def test_kunin_oracle_measures_each_quantity_against_its_documented_floor(monkey
     rtol = 10.0 ** -(DPS - 5)  # the oracle's rtol (its docstring: dps - 5 digits)
     traj = kunin.closed_form(case.setup, case.a0, case.w0, dps=DPS)
     exact = traj.sample(list(ck.ORACLE_TIMES))
-    last = exact[len(ck.ORACLE_TIMES) - 1]
+    last = exact.at(len(ck.ORACLE_TIMES) - 1)
     with mpmath.workdps(60):
         if quantity == "beta":
             floor = max(abs(v) for v in traj.beta_star)
@@ -98,7 +98,7 @@ def test_kunin_oracle_measures_each_quantity_against_its_documented_floor(monkey
     def fake_simulate(setup, a0, w0, times, *, method, dps):
         assert list(times) == list(ck.ORACLE_TIMES) and (a0, w0) == (case.a0, case.w0)
         states = kunin.closed_form(setup, a0, w0, dps=dps).sample(list(times))
-        return [states[k] for k in range(len(times) - 1)] + [moved]
+        return [states.at(k) for k in range(len(times) - 1)] + [moved]
 
     monkeypatch.setattr(ck.numerics, "simulate", fake_simulate)
     v = ck._oracle(dps=DPS, cases=(case.name,))

@@ -125,7 +125,7 @@ def test_suite_float64_matches_30_digits(case):
     exact = kunin.closed_form(case.setup, case.a0, case.w0, dps=30).sample(times)
     for k in range(len(times)):
         # measured <= 3.3e-15 (zero_target); RTOL as above
-        assert _state_error(fast[k], exact[k], case.setup) <= RTOL
+        assert _state_error(fast.at(k), exact.at(k), case.setup) <= RTOL
         assert abs(fast.loss[k] - float(exact.loss[k])) <= RTOL * (1 + float(exact.loss[k]))
 
 
@@ -147,10 +147,10 @@ def test_float64_is_continuous_through_balance(sign, exponent):
     near = kunin.closed_form(setup, a0s, base.w0).sample(times)
     ref = kunin.closed_form(setup, a0s, base.w0, dps=30).sample(times)
     for k in range(len(times)):
-        assert _state_error(near[k], ref[k], setup) <= RTOL
+        assert _state_error(near.at(k), ref.at(k), setup) <= RTOL
         # |d state / d delta| <= 10 on this case (measured 1.3 at t = 1): a first-order
         # change, plus float64 rounding of a0 (which carries eps only down to 1e-16)
-        gap = _state_error(near[k], bal[k], setup)
+        gap = _state_error(near.at(k), bal.at(k), setup)
         assert gap <= 10 * abs(eps) + 10 * EPS
 
 
@@ -194,7 +194,7 @@ def test_scipy_simulation_matches_closed_form(case):
     for k, s in enumerate(sim):
         assert isinstance(s, kunin.State)
         # DOP853 at rtol 1e-13 over ~10 e-foldings: global error ~1e-12 of the state
-        assert _state_error(s, exact[k], case.setup) <= 1e-10
+        assert _state_error(s, exact.at(k), case.setup) <= 1e-10
 
 
 def test_non_isotropic_inputs_are_refused_but_simulate():

@@ -164,7 +164,7 @@ def test_extreme_scales(xs, a0, eta):
     ref = hi.sample([mpmath.mpf(t) if t != math.inf else mpmath.inf for t in times])
     for k in range(len(times)):
         assert all(math.isfinite(v) for v in (lo.a[k], *lo.w[k], lo.loss[k]))
-        err = _err(lo[k], ref[k], setup, F64)
+        err = _err(lo.at(k), ref.at(k), setup, F64)
         WORST["float64"] = max(WORST["float64"], err)
         assert err <= 1, (k, lo[k], ref[k])
 
@@ -184,7 +184,7 @@ def test_matches_raw_flow_at_extreme_rates(eta_a, eta_w, times):
     # leave 5 for the conditioning of the state (as the claim kunin.closed_form_oracle)
     tol = Tolerance(1e-15, reason="20-digit closed form vs the 20-digit Taylor integrator")
     for k in range(len(times)):
-        assert _err(sim[k], exact[k], setup, tol) <= 1
+        assert _err(sim.at(k), exact.at(k), setup, tol) <= 1
 
 
 # ---------------------------------------------------------------------------

@@ -91,7 +91,7 @@ def test_wide_Delta_is_conserved_and_the_loss_decreases(method):
     losses = [float(s.loss) for s in states]
     assert _non_increasing(losses) and losses[-1] < 0.9 * losses[0]
     # the weights move: the conservation is not that of a constant
-    assert relative_error(_f64(states[-1].W), _f64(W0)) > 0.05
+    assert relative_error(_f64(states.at(-1).W), _f64(W0)) > 0.05
 
 
 def test_wide_methods_agree():
@@ -222,7 +222,7 @@ def test_relu_neuron_on_its_kink_with_no_active_input_never_moves():
                                    **_kwargs(method))  # fmt: skip
         for s in states:
             assert s.a[1] == 0.9 and np.array_equal(s.W[1], [-0.5, 0.5]), (method, s.t)
-        assert relative_error(states[-1].W[0], [0.6, 0.3]) > 1e-2
+        assert relative_error(states.at(-1).W[0], [0.6, 0.3]) > 1e-2
 
 
 @settings(max_examples=25, deadline=None)

@@ -55,3 +55,26 @@ def test_the_method_refuses_a_bad_ratio_by_name():
         traj.regime("ten")
     with pytest.raises(TypeError, match="ratio"):
         traj.regime([10])
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10**6), a0=st.floats(-20, 20), w_scale=st.floats(1e-3, 20),
+       ratio=st.floats(1, 100))  # fmt: skip
+def test_the_function_takes_the_trajectory(seed, a0, w_scale, ratio):
+    """``kunin.regime(traj)`` (issue 30's convenience form) is ``traj.regime()``, with or
+    without ``ratio``."""
+    traj = _trajectory(seed, 4, 2, 1.0, a0, w_scale, (1.0, 0.5))
+    assert kunin.regime(traj) == traj.regime()
+    assert kunin.regime(traj, ratio=ratio) == traj.regime(ratio)
+
+
+def test_the_function_refuses_a_mix_of_the_two_forms():
+    traj = _trajectory(0, 4, 2, 1.0, 1.0, 1.0, (1.0, 0.5))
+    for kwargs, name in (({"eta_a": 1}, "eta_a"), ({"eta_w": 1}, "eta_w"),
+                         ({"beta_norm": 1}, "beta_norm")):  # fmt: skip
+        with pytest.raises(TypeError, match=f"{name} must not be given too"):
+            kunin.regime(traj, **kwargs)
+    for args, name in (((0.5,), "eta_a"), ((0.5, 1), "eta_w"), ((0.5, 1, 1), "beta_norm")):
+        with pytest.raises(TypeError, match=f"needs {name} with a number delta"):
+            kunin.regime(*args)
+    assert kunin.regime(0.5, 1, 1, 0.0) == "lazy"  # all four numbers: the old form

@@ -300,8 +300,8 @@ def test_trajectory_endpoints_and_reported_quantities():
     # the loss decreases along the flow and the late state approaches t = inf
     states = traj.sample([0, 1, 5, 50, math.inf])
     assert len(states) == 5 and all(np.diff(states.loss.astype(float)) <= 1e-15)
-    np.testing.assert_allclose(states[3].W, states[4].W, atol=1e-4)
-    assert isinstance(states[2], ns.State) and states[2].t == 5.0
+    np.testing.assert_allclose(states.at(3).W, states.at(4).W, atol=1e-4)
+    assert isinstance(states.at(2), ns.State) and states.at(2).t == 5.0
 
 
 def test_trajectory_matches_simulate_and_mpmath():
@@ -310,8 +310,8 @@ def test_trajectory_matches_simulate_and_mpmath():
     sim = numerics.simulate(setup, A0, W0, [0.4, 2.0], method="scipy")
     for k, t in enumerate((0.4, 2.0)):
         st_ = traj.at(t)
-        np.testing.assert_allclose(sim[k].W, st_.W, rtol=1e-10, atol=1e-12)  # DOP853 1e-13
-        np.testing.assert_allclose(sim[k].f, st_.f, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(sim.at(k).W, st_.W, rtol=1e-10, atol=1e-12)  # DOP853 1e-13
+        np.testing.assert_allclose(sim.at(k).f, st_.f, rtol=1e-10, atol=1e-12)
     hi = lns.closed_form(setup, A0, W0, dps=40).at("0.4")
     assert isinstance(hi.W[0, 0], mpmath.mpf) and isinstance(hi.loss, mpmath.mpf)
     np.testing.assert_allclose(hi.W.astype(float), traj.at(0.4).W, rtol=0, atol=1e-14)

@@ -169,6 +169,15 @@ def _check_reported(setup, a, W0, rtol):
                 assert (g == math.copysign(math.inf, v)) if o else math.isfinite(g), (name, g, v)
             pairs = [(g, v) for g, v, o in zip(got, want, over, strict=True) if not o]
             scale = max((abs(v) for _, v in pairs), default=mpmath.mpf(0))
+            if name == "beta0":
+                # beta0 = W0^T (s a) is a sum over the m nodes: float64 computes it to eps
+                # times the sum of the magnitudes of its terms, not of beta0 itself (the
+                # terms cancel: seed 11953965 has terms of 8 summing to 0.036)
+                sa = [mpmath.sqrt(mpmath.mpf(lam)) * mpmath.mpf(aj)
+                      for lam, aj in zip(setup.lam, a, strict=True)]  # fmt: skip
+                scale = max(scale, max(mpmath.fsum(abs(c * mpmath.mpf(row[k]))
+                                                   for c, row in zip(sa, W0, strict=True))
+                                       for k in range(len(W0[0]))))  # fmt: skip
             diff = max((abs(mpmath.mpf(float(g)) - v) for g, v in pairs), default=mpmath.mpf(0))
         # + one float64 rounding of each entry (2^-53 of the scale) and a subnormal's spacing
         assert diff <= (rtol + EPS) * scale + 5e-324, f"{name}: {diff} vs scale {scale}"
@@ -252,8 +261,8 @@ def test_edge_case_matches_raw_flow(seed):
         "10 digits margin for cond(X)^2 <= 900 and the 1e6 range of scales",
     )
     for k in range(len(times)):
-        assert error_in_units(sim[k].W, tr.W[k], tol) <= 1
-        assert error_in_units(sim[k].f, tr.f[k], tol) <= 1
+        assert error_in_units(sim.W[k], tr.W[k], tol) <= 1
+        assert error_in_units(sim.f[k], tr.f[k], tol) <= 1
 
 
 def test_a_valid_time_array_skips_the_per_time_checks(monkeypatch):

@@ -465,11 +465,11 @@ def test_simulate_agrees_with_the_torch_model_and_eq_2_22(activation, scale, eta
             f = model.output({"W": res.params["W"][k], "a": res.params["a"][k]},
                              torch.tensor(X))[0].numpy()  # fmt: skip
             assert relative_error(f, np.asarray(st_.f, dtype=float)) <= 1e-9, (name, k)
-    W_end, W_start = (np.asarray(states[k].W, dtype=float) for k in (-1, 0))
+    W_end, W_start = (np.asarray(states.at(k).W, dtype=float) for k in (-1, 0))
     assert relative_error(W_end, W_start) > 1e-2  # it trains
     if eta_a == "0":
-        assert np.array_equal(np.asarray(states[-1].a, dtype=float), [float(v) for v in SYS_A0])
-    assert float(states[-1].risk) < float(states[0].risk)
+        assert np.array_equal(np.asarray(states.at(-1).a, dtype=float), [float(v) for v in SYS_A0])
+    assert float(states.at(-1).risk) < float(states.at(0).risk)
 
 
 def _ntk_on_data(setup, W, a):
@@ -504,7 +504,7 @@ def test_linear_network_function_space_flow_at_30_digits():
     n = setup.n
     y = sp.Matrix([sp.Rational(v) for v in setup.y])
     for k in range(2):
-        before, mid, after = hi[3 * k : 3 * k + 3]
+        before, mid, after = list(hi)[3 * k : 3 * k + 3]
         with mpmath.workdps(30):
             h = mpmath.mpf("1e-10")
             fdot = [(fa - fb) / (2 * h) for fa, fb in zip(after.f, before.f, strict=True)]
@@ -513,7 +513,7 @@ def test_linear_network_function_space_flow_at_30_digits():
             drive = [mpmath.mpf(str(sp.N(v, 35))) for v in (K * r / n)]
             assert relative_error(fdot, drive) <= 1e-15
             assert relative_error(fdot, [-v for v in drive]) > 1
-        assert relative_error(np.asarray(lo[3 * k + 1].f, dtype=float),
+        assert relative_error(np.asarray(lo.at(3 * k + 1).f, dtype=float),
                               np.array([float(v) for v in mid.f])) <= 1e-10  # fmt: skip
 
 
@@ -533,8 +533,8 @@ def test_function_space_flow_float64(activation):
     fdot = (4 * d2 - d1) / 3
     X, y = np.array(SYS_X, dtype=float), np.array(SYS_Y, dtype=float)
     model = WideTwoLayer(X, y, activation, eta_w=1.5, eta_a=0.5)
-    mid = {"W": torch.tensor(np.asarray(states[2].W, dtype=float))[None],
-           "a": torch.tensor(np.asarray(states[2].a, dtype=float))[None]}  # fmt: skip
+    mid = {"W": torch.tensor(np.asarray(states.at(2).W, dtype=float))[None],
+           "a": torch.tensor(np.asarray(states.at(2).a, dtype=float))[None]}  # fmt: skip
     K = measures.ntk(model, mid, X)[0].numpy()
     drive = K @ (y - f[2]) / len(y)
     assert relative_error(fdot, drive) <= 1e-7

@@ -320,13 +320,13 @@ def test_bregman_bad_input():
 def test_diagonal_simulation_conserves_delta_and_reaches_the_prediction():
     setup, a0, w0 = mf.DiagonalSystem().example()
     states = numerics.simulate(setup, a0, w0, [0, 1, 1e6], method="scipy")
-    d0 = states[0].delta
+    d0 = states.at(0).delta
     for s in states:
         # DOP853 at rtol 1e-13: the weights to ~1e-13, delta (quadratic) to ~1e-12 of its terms
         assert np.max(np.abs(s.delta - d0)) <= 1e-11
     pred = mf.bregman_interpolant(setup, a0, w0)
     # the limit (linear tail at t = 1e6): DOP853's global error ~1e-13 (as the claim)
-    assert error_in_units(states[-1].beta, pred, Tolerance(1e-11)) <= 1
+    assert error_in_units(states.at(-1).beta, pred, Tolerance(1e-11)) <= 1
 
 
 def test_report_worst_error():

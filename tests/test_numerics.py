@@ -34,9 +34,9 @@ def test_mpmath_at_50_digits(name):
     sim = numerics.simulate(case.setup, case.u0, case.W0, times, method="mpmath", dps=50)
     exact = traj.sample(times)
     for k in range(len(times)):
-        assert digits(sim[k].u, exact.u[k]) >= 45
-        assert digits(sim[k].W, exact.W[k]) >= 45
-        assert digits([sim[k].f], [exact.f[k]]) >= 45
+        assert digits(sim.u[k], exact.u[k]) >= 45
+        assert digits(sim.W[k], exact.W[k]) >= 45
+        assert digits([sim.f[k]], [exact.f[k]]) >= 45
 
 
 @pytest.mark.parametrize("case", xz.CASES, ids=lambda c: c.name)
@@ -69,7 +69,7 @@ def test_scipy_matches_closed_form(case):
         tol = Tolerance(rtol=1e-10 * kappa)
         assert tol.rtol <= 1e-4  # the check stays meaningful
         dot = g * np.linalg.norm(exact.u[k]) * np.linalg.norm(exact.W[k] @ x)
-        errs = testing.state_errors(sim[k], exact[k], case.setup.y, tol, f_floor=dot)
+        errs = testing.state_errors(sim.at(k), exact.at(k), case.setup.y, tol, f_floor=dot)
         assert max(errs.values()) <= 1, (k, kappa, errs)
 
 

@@ -642,8 +642,8 @@ def test_state_errors_f_scale_includes_f_floor_and_atol():
     rtol = atol = 1e-6 the allowance is 3e-6 and an output off by 1e-7 is 1/30 tolerance
     (rel 1e-8: 0.5 + 1e-7 rounded to float64).  A negative f_floor is refused."""
     u, W = np.array([1.0, 0.0]), np.array([[1.0], [0.0]])
-    ref = xu_ziyin.State(0.0, u, W, 0.5, 1.0, 1.0)
-    got = xu_ziyin.State(0.0, u, W, 0.5 + 1e-7, 1.0, 1.0)
+    ref = xu_ziyin.State(0.0, u, W, 0.5, 1.0, 1.0, 0.0)
+    got = xu_ziyin.State(0.0, u, W, 0.5 + 1e-7, 1.0, 1.0, 0.0)
     tol = Tolerance(rtol=1e-6, atol=1e-6)
     errs = testing.state_errors(got, ref, 0.75, tol, f_floor=1)
     assert errs["f"] == pytest.approx(1 / 30, rel=1e-8)
@@ -654,7 +654,7 @@ def test_state_errors_f_scale_includes_f_floor_and_atol():
 def test_state_errors_refuses_what_is_not_a_state_or_a_tolerance():
     """``got`` and ``ref`` must have ``u``, ``W`` and ``f``; ``tol`` must be a Tolerance."""
     u, W = np.array([1.0, 0.0]), np.array([[1.0], [0.0]])
-    ref = xu_ziyin.State(0.0, u, W, 0.5, 1.0, 1.0)
+    ref = xu_ziyin.State(0.0, u, W, 0.5, 1.0, 1.0, 0.0)
     tol = Tolerance(rtol=1e-6)
     with pytest.raises(TypeError, match="got must be a state with u, W and f"):
         testing.state_errors(SimpleNamespace(u=u, W=W), ref, 0.75, tol)

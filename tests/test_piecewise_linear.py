@@ -336,6 +336,6 @@ def test_pointwise_counts_changes_in_either_direction():
     setup, a0, W0 = pl.example(8)
     states = numerics.simulate(setup, a0, W0, list(np.linspace(0.0, 2.0, 41)),
                                method="torch", rtol=1e-13, device="cpu")  # fmt: skip
-    forward, backward = conf._pointwise(setup, states), conf._pointwise(setup, states[::-1])
+    forward, backward = conf._pointwise(setup, states), conf._pointwise(setup, list(states)[::-1])
     assert forward["flips"] == backward["flips"] > 0
     assert forward["sign changes"] == backward["sign changes"] > 0

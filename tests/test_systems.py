@@ -47,7 +47,7 @@ def test_scipy_and_torch_agree(system):
     b = numerics.simulate(setup, out0, in0, TIMES, method="torch", device="cpu")
     for sa, sb in zip(a, b, strict=True):
         assert relative_error(_weights(sb), _weights(sa)) <= 1e-9
-    moved = relative_error(_weights(a[-1]), _weights(a[0]))
+    moved = relative_error(_weights(a.at(-1)), _weights(a.at(0)))
     assert moved > 1e-3  # the example trains: the comparison is not between two constants
 
 

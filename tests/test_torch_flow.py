@@ -157,7 +157,7 @@ def test_simulate_torch_returns_states_in_the_order_given():
     sim = numerics.simulate(case.setup, case.u0, case.W0, [1.0, 0.0, 0.5, 1.0], method="torch")
     assert [s.t for s in sim] == [1.0, 0.0, 0.5, 1.0]
     assert all(isinstance(s, xz.State) for s in sim)
-    np.testing.assert_array_equal(sim[0].W, sim[3].W)
+    np.testing.assert_array_equal(sim.at(0).W, sim.at(3).W)
 
 
 def _gd_gap(lr, T=1.0):

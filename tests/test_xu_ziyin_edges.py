@@ -70,7 +70,7 @@ def _reference(setup, u0, W0, t, *, check=True):
     """The state at ``dps=60`` and at t = 0, checked against ``dps=90`` (to 10**-50 in the
     measure of :func:`_units`) unless ``check`` is false."""
     hi = xz.closed_form(setup, u0, W0, dps=HI).sample([0, _mp(t)])
-    ref, ref0 = hi[1], hi[0]
+    ref, ref0 = hi.at(1), hi.at(0)
     if check:
         higher = xz.closed_form(setup, u0, W0, dps=HIGHER)
         assert _units(ref, higher.at(_mp(t)), higher.at(0), setup.y, 1e-50) <= 1

@@ -271,9 +271,9 @@ def test_state_errors_measures_f_in_units_of_its_tolerance():
 
     tol = testing.Tolerance(rtol=1e-3, reason="test")
     u, W = np.array([1.0, 0.0]), np.array([[1.0], [0.0]])
-    ref = xz.State(0.0, u, W, 0.5, 1.0, 1.0)
+    ref = xz.State(0.0, u, W, 0.5, 1.0, 1.0, 0.0)
     for units in (2.5, 0.4):
-        got = xz.State(0.0, u, W, 0.5 + units * 1.5e-3, 1.0, 1.0)
+        got = xz.State(0.0, u, W, 0.5 + units * 1.5e-3, 1.0, 1.0, 0.0)
         errs = testing.state_errors(got, ref, 1.0, tol)
         # rel 1e-12: float64 roundings of 0.5 + units * 1.5e-3 (ulps ~1e-16 on 1e-3)
         assert errs["f"] == pytest.approx(units, rel=1e-12)
