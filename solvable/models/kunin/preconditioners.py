@@ -137,14 +137,30 @@ def wide_preconditioner(beta: Any, delta: Any, eta_a: Any, eta_w: Any, *,
     return nb.rounded((left, right), dps)
 
 
-def regime(delta: Number, eta_a: Number, eta_w: Number, beta_norm: Number,
-           ratio: Number = 10.0) -> str:  # fmt: skip
+def regime(delta: Any, eta_a: Number | None = None, eta_w: Number | None = None,
+           beta_norm: Number | None = None, ratio: Number = 10.0) -> str:  # fmt: skip
     """``"lazy"`` (delta >= ratio * scale), ``"rich"`` (``|delta| < scale / ratio``),
     ``"delayed rich"`` (delta <= -ratio * scale) or ``"intermediate"``; the scale is
     ``2 sqrt(eta_a eta_w) ||beta||``, the size of ``sigma`` at delta = 0 (Part I, regimes
     1-3).  ``delta`` finite, ``eta_a, eta_w > 0``, ``beta_norm >= 0``, ``ratio >= 1`` (else
     ``ValueError`` naming the argument); compared at 30 digits, so every float64 scale
-    works."""
+    works.
+
+    ``regime(traj)`` (or ``regime(traj, ratio=...)``) with a single-neuron
+    :class:`~solvable.models.kunin.Trajectory` reads its ``delta``, rates and ``||beta*||``
+    (:meth:`~solvable.models.kunin.Trajectory.regime`)."""
+    if callable(getattr(delta, "regime", None)) and hasattr(delta, "beta_star"):
+        given = [n for n, v in (("eta_a", eta_a), ("eta_w", eta_w), ("beta_norm", beta_norm))
+                 if v is not None]  # fmt: skip
+        if given:
+            raise TypeError(f"regime(traj) reads the rates and |beta*| from the trajectory; "
+                            f"{given[0]} must not be given too")  # fmt: skip
+        return str(delta.regime(ratio))
+    missing = [n for n, v in (("eta_a", eta_a), ("eta_w", eta_w), ("beta_norm", beta_norm))
+               if v is None]  # fmt: skip
+    if missing:
+        raise TypeError(f"regime(delta, eta_a, eta_w, beta_norm) needs {missing[0]} with a "
+                        f"number delta (or pass a kunin Trajectory: regime(traj))")  # fmt: skip
     delta = nb.check_number("delta", delta)
     eta_a = nb.check_number("eta_a", eta_a, positive=True)
     eta_w = nb.check_number("eta_w", eta_w, positive=True)
