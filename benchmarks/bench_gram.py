@@ -11,8 +11,11 @@ e.g. ``jax==0.5.3 jaxlib==0.5.3 tf2jax==0.3.6`` with neural-tangents 0.6.5): wit
 only ``solvable`` is timed.  Printed: the time of ``kernels.gram(name, Initialisation(1,
 1), X)`` for each kernel, neural-tangents' ``stax.serial(Dense(512, W_std=1), Relu(),
 Dense(1, W_std=1))`` NTK under ``jax.jit`` (float64, after one warm-up call), their ratio,
-and the largest relative difference between neural-tangents' NTK and ``k0`` (which is 10x
-it for this law: the package's ``k0`` is the full NTK, summed over both layers).
+and the largest relative difference between neural-tangents' NTK and ``ntk`` (which is 10x
+it for this law: the package's ``ntk`` is ``K_0``, the full NTK summed over both layers; with
+``W_std = 1`` for both layers neural-tangents' NTK is ``(1/d) (|x||x'|/(2 pi)) (J_1 + rho
+J_0)``, and ``K_0`` of ``Initialisation(1, 1)`` is ``(|x||x'|/(2 pi)) (J_1 + rho J_0)``;
+see the documentation's *Kernel names*).
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ def main() -> None:
     init = kernels.Initialisation(1, 1)
     print(f"# n = {args.n}, d = {args.d}; load average {os.getloadavg()[0]:.2f}")
     ours = {}
-    for name in ("ntk", "k0", "gp"):
+    for name in ("ntk_first_layer", "ntk", "nngp"):
         ours[name] = best_of(lambda name=name: kernels.gram(name, init, X), args.repeat)
     nt_time, nt_gap = None, None
     try:
@@ -61,7 +64,7 @@ def main() -> None:
         Xj = jax.numpy.asarray(X)
         nt_time = best_of(lambda: jitted(Xj, Xj, get="ntk").block_until_ready(), args.repeat)
         K = np.asarray(jitted(Xj, Xj, get="ntk"))
-        nt_gap = float(np.max(np.abs(K / (0.1 * kernels.gram("k0", init, X)) - 1)))
+        nt_gap = float(np.max(np.abs(K / (0.1 * kernels.gram("ntk", init, X)) - 1)))
     except ImportError as exc:
         print(f"# neural-tangents not available ({exc}): solvable only")
     print("| kernel | solvable (s) | neural-tangents jit (s) | ratio |")
@@ -71,7 +74,7 @@ def main() -> None:
         nt = f"{nt_time:.3f}" if nt_time else "-"
         print(f"| {name} | {t:.3f} | {nt} | {ratio} |")
     if nt_gap is not None:
-        print(f"\nneural-tangents' NTK against 10 k0: largest relative difference {nt_gap:.2e}")
+        print(f"\nneural-tangents' NTK against 10 ntk: largest relative difference {nt_gap:.2e}")
 
 
 if __name__ == "__main__":

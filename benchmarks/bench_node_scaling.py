@@ -125,9 +125,9 @@ def relu_ntk_gram() -> None:
     rng = np.random.default_rng(2)
     X = rng.normal(size=(32, 3))
     init = kernels.exercise_initialisation()
-    t_cf, K = best(lambda: kernels.gram("ntk", init, X))
+    t_cf, K = best(lambda: kernels.gram("ntk_first_layer", init, X))
     t_mc, est = best(
-        lambda: kernel_sampling.kernel_estimates(init, X, 64, 2000)["ntk"],
+        lambda: kernel_sampling.kernel_estimates(init, X, 64, 2000)["ntk_first_layer"],
         repeat=1,
     )
     print(f"3. ReLU K_NTK Gram, n = 32: closed form {t_cf * 1e3:.2f} ms vs Monte Carlo "

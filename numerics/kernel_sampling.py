@@ -6,12 +6,16 @@ The network is :class:`numerics.models.WideTwoLayer` with ``activation="relu"`` 
 :class:`solvable.models.kernels.Initialisation` (``a_j`` uniform / Rademacher / Gaussian with the
 record's second moment, ``w_j ~ N(0, s^2 I_d)``).  For each initialisation:
 
-* ``"k0"``: the empirical NTK (2.25) / (2.29) at ``t = 0``, ``sum_b J_b J_b^T`` over both
-  blocks, by :func:`numerics.measures.ntk` (``torch.func`` Jacobians of ``f``);
-* ``"ntk"``: its ``W`` block alone (the same call on the model with ``eta_a = 0``), the
-  empirical ``K_NTK`` of (2.29) / (4.4);
-* ``"rf"``: its ``a`` block, ``k0 - ntk`` (the empirical random-feature kernel);
-* ``"gp"``: ``f(x_i) f(x_j)`` (2.4).
+* ``"ntk"``: the empirical NTK (2.25) / (2.29) at ``t = 0`` (``K_0``), ``sum_b J_b J_b^T``
+  over both blocks, by :func:`numerics.measures.ntk` (``torch.func`` Jacobians of ``f``);
+* ``"ntk_first_layer"``: its ``W`` block alone (the same call on the model with ``eta_a =
+  0``), the empirical ``K_NTK`` of (2.29) / (4.4);
+* ``"rf"``: its ``a`` block, ``ntk - ntk_first_layer`` (the empirical random-feature
+  kernel);
+* ``"nngp"``: ``f(x_i) f(x_j)`` (2.4).
+
+The names are :data:`solvable.models.kernels.KERNELS`; the old ``"gp"`` and ``"k0"`` are a
+``ValueError`` saying what they became (:func:`solvable.models.kernels.symbols.check_kernel_name`).
 
 :func:`output_samples` draws the outputs ``f(x_i; theta0)`` themselves (for the law of the
 output, not only its covariance: the Gaussian limit (2.5)), under a
@@ -40,6 +44,7 @@ from numerics.torch_flow import resolve_device
 from solvable._core import numbers as nb
 from solvable._core.tolerance import MonteCarlo, monte_carlo
 from solvable.models.kernels import KERNELS, DefaultInitialisation, Initialisation, gram
+from solvable.models.kernels.symbols import check_kernel_name
 
 __all__ = [
     "WidthFit",
@@ -130,21 +135,24 @@ def sample_parameters(init: Initialisation, d: int, p: int, batch: int, *, seed:
 def empirical_kernels(init: Initialisation, X: Any, p: int, batch: int, *, seed: int = 0,
                       device: Any = "cpu",
                       kernels: Any = KERNELS) -> dict[str, np.ndarray]:  # fmt: skip
-    """The empirical kernels ``"k0"``, ``"ntk"``, ``"rf"``, ``"gp"`` (module docstring; those
-    named in ``kernels``) on the rows of ``X`` (n, d), for ``batch`` independent
+    """The empirical kernels ``"ntk"``, ``"ntk_first_layer"``, ``"rf"``, ``"nngp"`` (module
+    docstring; those named in ``kernels``) on the rows of ``X`` (n, d), for ``batch`` independent
     initialisations of width ``p``: arrays (batch, n, n), float64.  NTK blocks by autograd
     (:func:`numerics.measures.ntk`)."""
     import torch
 
-    if isinstance(kernels, str):
+    single = isinstance(kernels, str)
+    if single:
         kernels = (kernels,)
     elif isinstance(kernels, (list, tuple)):
         kernels = tuple(kernels)
     else:
         raise TypeError(f"kernels must be a name or a list of names from {KERNELS}, got "
                         f"{nb.describe(kernels)}")  # fmt: skip
-    if not kernels or any(not isinstance(k, str) or k not in KERNELS for k in kernels):
+    if not kernels:
         raise ValueError(f"kernels must be a non-empty subset of {KERNELS}, got {kernels!r}")
+    for k, name in enumerate(kernels):
+        check_kernel_name("kernels" if single else f"kernels[{k}]", name)
     X = _check_X(X)
     params = sample_parameters(init, X.shape[1], p, batch, seed=seed, device=device)
     n = X.shape[0]
@@ -157,15 +165,15 @@ def empirical_kernels(init: Initialisation, X: Any, p: int, batch: int, *, seed:
     for start in range(0, batch, chunk):
         q = {k: v[start : start + chunk] for k, v in params.items()}
         got: dict[str, Any] = {}
-        if {"k0", "rf"} & set(kernels):
-            got["k0"] = ntk(full, q, X)
         if {"ntk", "rf"} & set(kernels):
-            got["ntk"] = ntk(w_only, q, X)
+            got["ntk"] = ntk(full, q, X)
+        if {"ntk_first_layer", "rf"} & set(kernels):
+            got["ntk_first_layer"] = ntk(w_only, q, X)
         if "rf" in kernels:
-            got["rf"] = got["k0"] - got["ntk"]
-        if "gp" in kernels:
+            got["rf"] = got["ntk"] - got["ntk_first_layer"]
+        if "nngp" in kernels:
             f = full.output(q, Xt)
-            got["gp"] = f[:, :, None] * f[:, None, :]
+            got["nngp"] = f[:, :, None] * f[:, None, :]
         for name in kernels:
             out[name].append(got[name].detach().cpu().numpy())
     return {k: _finite_out("X", np.concatenate(v)) for k, v in out.items()}
@@ -205,14 +213,13 @@ class WidthFit:
 
 def width_convergence(init: Initialisation, X: Any, widths: Any, *, replicates: int,
                       batch: int, seed: int = 0, device: Any = "cpu",
-                      kernel: str = "k0") -> WidthFit:  # fmt: skip
+                      kernel: str = "ntk") -> WidthFit:  # fmt: skip
     """Fit ``||K^_p - K||_F ~ C p^slope`` (expected slope -1/2: ``E||K^_p - K||_F^2 = V/p``
     exactly, ``K^_p`` an average of ``p`` i.i.d. unit terms) for the empirical kernel
     ``kernel`` against the closed form :func:`solvable.models.kernels.gram`, with ``replicates``
     independent replicates of ``batch`` initialisations per width.  ``seed`` in ``[0,
     (2**64 - 1) // 1_000_003 - 1]`` (width ``i`` draws from ``seed * 1_000_003 + i``)."""
-    if not isinstance(kernel, str) or kernel not in KERNELS:
-        raise ValueError(f"kernel must be one of {KERNELS}, got {nb.describe(kernel)}")
+    check_kernel_name("kernel", kernel)
     X = _check_X(X)
     if isinstance(widths, (str, bytes)) or not isinstance(widths, (list, tuple, np.ndarray)):
         raise TypeError(f"widths must be a sequence of ints >= 1, got {nb.describe(widths)}")

@@ -62,7 +62,7 @@ _TIMES = [0.0, 0.5]
 _XZ_EXACT = _XZ_ORACLE.exact(_TIMES)
 _KU_SETUP = kunin.Setup(eta_a=1.0, eta_w=2.0, X=[[1.0, 0.0], [0.0, 1.0]], y=[1.0, 0.5])
 _NS_SETUP = ns.Setup(X=_X2, y=[1.0, -0.5], lam=[1.0, 0.5], eta=1.0, activation="linear")
-_KERNEL_ORACLE = testing.kernel("ntk", _LECTURE, _X2)
+_KERNEL_ORACLE = testing.kernel("ntk_first_layer", _LECTURE, _X2)
 _XZ_SYSTEM = testing._system(_XZ_SETUP)
 _XZ_TRAJ = xz.closed_form(_XZ_SETUP, _XZ_U0, _XZ_W0)
 _DEFAULT_INIT = kernels.default_initialisation("kaiming")
@@ -348,25 +348,31 @@ ENTRIES: list[Entry] = [
     Entry(
         "kernels.gram",
         kernels.gram,
-        lambda: {"name": "ntk", "init": _LECTURE, "X": _X2, "Y": [[0.3, 0.4]], "dps": 20},
+        lambda: {
+            "name": "ntk_first_layer",
+            "init": _LECTURE,
+            "X": _X2,
+            "Y": [[0.3, 0.4]],
+            "dps": 20,
+        },
         {"name": "name", "init": "object", "X": "matrix", "Y": "matrix", "dps": "dps"},
     ),
     Entry(
         "kernels.gram_torch",
         kernels.gram_torch,
-        lambda: {"name": "k0", "init": _LECTURE, "X": _X2, "Y": [[0.3, 0.4]]},
+        lambda: {"name": "ntk", "init": _LECTURE, "X": _X2, "Y": [[0.3, 0.4]]},
         {"name": "name", "init": "object", "X": "matrix", "Y": "matrix"},
     ),
     Entry(
         "kernels.kernel",
         kernels.kernel,
-        lambda: {"name": "ntk", "init": _LECTURE, "n1": 1.0, "n2": 2.0, "rho": 0.5},
+        lambda: {"name": "ntk_first_layer", "init": _LECTURE, "n1": 1.0, "n2": 2.0, "rho": 0.5},
         {"name": "name", "init": "object", "n1": "scalar", "n2": "scalar", "rho": "scalar"},
     ),
     Entry(
         "kernels.kernel_numeric",
         kernels.kernel_numeric,
-        lambda: {"name": "gp", "init": _LECTURE, "n1": 1.0, "n2": 2.0, "rho": 0.5, "dps": None},
+        lambda: {"name": "nngp", "init": _LECTURE, "n1": 1.0, "n2": 2.0, "rho": 0.5, "dps": None},
         {
             "name": "name",
             "init": "object",
@@ -385,13 +391,13 @@ ENTRIES: list[Entry] = [
     Entry(
         "kernels.kernel_theta",
         kernels.kernel_theta,
-        lambda: {"name": "k0", "init": _EXERCISE, "n1": 1.0, "n2": 2.0, "theta": 1.0},
+        lambda: {"name": "ntk", "init": _EXERCISE, "n1": 1.0, "n2": 2.0, "theta": 1.0},
         {"name": "name", "init": "object", "n1": "scalar", "n2": "scalar", "theta": "scalar"},
     ),
     Entry(
         "kernels.kernel_torch",
         kernels.kernel_torch,
-        lambda: {"name": "ntk", "init": _LECTURE, "n1": 1.0, "n2": 2.0, "rho": 0.5},
+        lambda: {"name": "ntk_first_layer", "init": _LECTURE, "n1": 1.0, "n2": 2.0, "rho": 0.5},
         {"name": "name", "init": "object", "n1": "scalar", "n2": "scalar", "rho": "scalar"},
     ),
     Entry(
@@ -681,13 +687,13 @@ ENTRIES: list[Entry] = [
     Entry(
         "testing.kernel",
         testing.kernel,
-        lambda: {"name": "ntk", "init": _LECTURE, "X": _X2, "Y": [[0.3, 0.4]]},
+        lambda: {"name": "ntk_first_layer", "init": _LECTURE, "X": _X2, "Y": [[0.3, 0.4]]},
         {"name": "name", "init": "object", "X": "matrix", "Y": "matrix"},
     ),
     Entry(
         "testing.KernelOracle",
         testing.KernelOracle,
-        lambda: {"name": "gp", "init": _LECTURE, "X": _X2, "Y": None},
+        lambda: {"name": "nngp", "init": _LECTURE, "X": _X2, "Y": None},
         {"name": "name", "init": "object", "X": "matrix", "Y": "matrix"},
     ),
     *(

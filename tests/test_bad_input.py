@@ -112,20 +112,22 @@ def test_cli_json_path_that_is_writable_is_accepted(tmp_path, capsys):
 def test_gram_refuses_a_wrong_input_dimension(shape):
     # the lecture initialisation's law w ~ N(0, I_d/d) is made for one d
     with pytest.raises(ValueError, match=r"X must have d = 2 columns .* got " + str(shape[1])):
-        kernels.gram("ntk", _LECTURE, np.ones(shape))
+        kernels.gram("ntk_first_layer", _LECTURE, np.ones(shape))
     with pytest.raises(ValueError, match=r"X must have d = 2 columns"):
-        kernels.gram_torch("ntk", _LECTURE, torch.ones(shape, dtype=torch.float64))
+        kernels.gram_torch("ntk_first_layer", _LECTURE, torch.ones(shape, dtype=torch.float64))
     # a record without a dimension takes any d
-    assert kernels.gram("ntk", kernels.exercise_initialisation(), np.ones(shape)).shape == (3, 3)
+    assert kernels.gram(
+        "ntk_first_layer", kernels.exercise_initialisation(), np.ones(shape)
+    ).shape == (3, 3)
 
 
 def test_gram_refuses_complex_and_bool_inputs():
     with pytest.raises(TypeError, match="X must be an array of finite real numbers"):
-        kernels.gram("ntk", _LECTURE, np.ones((2, 2)) + 0j)
+        kernels.gram("ntk_first_layer", _LECTURE, np.ones((2, 2)) + 0j)
     with pytest.raises(TypeError, match="Y must be an array of finite real numbers"):
-        kernels.gram("ntk", _LECTURE, np.ones((2, 2)), np.ones((2, 2), dtype=bool))
+        kernels.gram("ntk_first_layer", _LECTURE, np.ones((2, 2)), np.ones((2, 2), dtype=bool))
     with pytest.raises(TypeError, match="X must be a real floating-point tensor"):
-        kernels.gram_torch("ntk", _LECTURE, torch.ones((2, 2), dtype=torch.complex128))
+        kernels.gram_torch("ntk_first_layer", _LECTURE, torch.ones((2, 2), dtype=torch.complex128))
 
 
 def test_float32_scalar_is_a_number():
@@ -310,7 +312,7 @@ def test_torch_flow_refuses_numbers_beyond_float64_naming_them(value, arg, call)
         ("times", lambda: numerics.simulate(
             _XZ_SETUP, [0.3, -0.2], [[0.1, 0.2], [-0.3, 0.1]], [10**400], method="scipy"
         )),
-        ("X", lambda: kernels.gram("ntk", kernels.lecture_initialisation(2),
+        ("X", lambda: kernels.gram("ntk_first_layer", kernels.lecture_initialisation(2),
                                    np.array([[10**400, 1]], dtype=object))),
     ],
     ids=["Trajectory.at", "kunin.closed_form", "simulate", "kernels.gram"],

@@ -356,7 +356,7 @@ def _kernel_at_one(name: str) -> float:
     return float(kernels.kernel_numeric(name, _INIT, 1.5, 0.5, 1, dps=30))
 
 
-@pytest.mark.parametrize("name", ["gp", "ntk"])
+@pytest.mark.parametrize("name", ["nngp", "ntk_first_layer"])
 @pytest.mark.parametrize("k", [0, 1, 4, 8])
 def test_cosine_a_few_ulps_above_one_is_clamped(name, k):
     """A computed cosine may exceed 1 by a few ulps (8 eps of slack): at rho = 1 + k ulp,
@@ -388,11 +388,11 @@ def test_cosine_beyond_the_slack_is_refused(k):
     for sign in (1, -1):  # both ends of [-1, 1]
         rho = sign * (1.0 + k * float(np.finfo(float).eps))
         with pytest.raises(ValueError, match="rho"):
-            kernels.kernel_numeric("gp", _INIT, 1.0, 1.0, rho)
+            kernels.kernel_numeric("nngp", _INIT, 1.0, 1.0, rho)
         with pytest.raises(ValueError, match="rho"):
-            kernels.kernel_torch("gp", _INIT, 1.0, 1.0, torch.tensor(rho, dtype=torch.float64))
+            kernels.kernel_torch("nngp", _INIT, 1.0, 1.0, torch.tensor(rho, dtype=torch.float64))
         with pytest.raises(ValueError, match="rho"):
-            kernels.kernel_numeric("gp", _INIT, 1.0, 1.0, mpmath.mpf(rho), dps=20)
+            kernels.kernel_numeric("nngp", _INIT, 1.0, 1.0, mpmath.mpf(rho), dps=20)
 
 
 def test_torch_flow_subnormal_span_and_repeated_times():

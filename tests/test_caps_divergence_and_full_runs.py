@@ -120,7 +120,7 @@ def _draws(full: bool, monkeypatch) -> tuple[list[tuple[int, int]], str]:
 
     def fake(init, X, p, batch, *, seed=0, device="cpu"):
         calls.append((p, batch))
-        K = kn.gram("gp", init, X)
+        K = kn.gram("nngp", init, X)
         return rng.multivariate_normal(np.zeros(len(X)), K, size=batch)
 
     monkeypatch.setattr(ks, "output_samples", fake)

@@ -160,7 +160,7 @@ def test_kernel_samples_of_another_shape_are_refused():
     shape (S, 1, 4) for a 4x4 Gram matrix (one row per kernel) are refused with the shape
     wanted, not broadcast against the closed form."""
     X = np.array([[1.0, 0.0, 0.0], [0.6, 0.8, 0.0], [-0.5, 0.5, 1.0], [-1.0, 0.0, 0.0]])
-    oracle = testing.kernel("k0", kernels.lecture_initialisation(3), X)
+    oracle = testing.kernel("ntk", kernels.lecture_initialisation(3), X)
     rows = np.repeat(oracle.exact[None, :1, :], 5, axis=0)
     with pytest.raises(Exception) as refused:  # any error: its type is asserted below
         oracle.compare_samples(rows)

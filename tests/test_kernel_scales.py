@@ -9,9 +9,9 @@ parallel and from antiparallel; a value beyond float64 must be a ``ValueError``,
 silent ``inf`` / 0 / NaN.
 
 On main: ``w_variance = 1e-20`` with norms 1e160 gave inf (true 5e299); ``w_variance =
-1e100`` with norms 1e-200 gave 0 (true 5e-301); ``k0`` at rho = -1 with norms 1e200 gave
-NaN (true 0); near antiparallel inputs GP / RF lost relative accuracy as eps / (pi -
-theta)^3 (all digits at pi - theta = 1e-8).
+1e100`` with norms 1e-200 gave 0 (true 5e-301); ``k0`` (now ``ntk``) at rho = -1 with
+norms 1e200 gave NaN (true 0); near antiparallel inputs GP / RF lost relative accuracy as
+eps / (pi - theta)^3 (all digits at pi - theta = 1e-8).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ TINY = 2.0**-1074  # the smallest subnormal: the absolute floor of a float64 res
 # rho^2) loses 2 log10(1/phi), J_1 = sin + (pi - theta) cos another 2): 64 at phi = 1e-16
 # (sin(pi) in float64, the nearest a rotated float row gets), so 150 leave more than 80
 REF_DPS = 150
-# The float64 evaluators' error, in eps of the result (of the sum of |terms| for k0, whose
+# The float64 evaluators' error, in eps of the result (of the sum of |terms| for ntk = K_0, whose
 # NTK and RF terms have opposite signs near antiparallel inputs): phi from atan2 / sqrt (3
 # roundings), sinc3 (<= 2 ulp), phi^3 (x3 of phi's relative error), the products' mantissas
 # (<= 6 roundings), one final ldexp: ~20; the largest observed over these tests is 6 (see
@@ -50,7 +50,7 @@ def _reference_fn(name: str):
 
 
 def _parts(name: str) -> tuple[str, ...]:
-    return ("ntk", "rf") if name == "k0" else (name,)
+    return ("ntk_first_layer", "rf") if name == "ntk" else (name,)
 
 
 def _reference(name, m2, s2, n1, n2, rho):
@@ -199,7 +199,7 @@ def test_the_issues_overflow_underflow_and_nan_cases(backend):
     big_w = kernels.Initialisation(1, sp.Integer(10) ** 100)
     assert call("rf", big_w, 1e-200, 1e-200, 0.5) == pytest.approx(3.0449889052211468e-301,
                                                                    rel=4 * EPS)  # fmt: skip
-    assert call("k0", kernels.lecture_initialisation(2), 1e200, 1e200, -1.0) == 0.0
+    assert call("ntk", kernels.lecture_initialisation(2), 1e200, 1e200, -1.0) == 0.0
     with pytest.raises(ValueError, match="exceeds the largest float64"):
         call("rf", kernels.lecture_initialisation(2), 1e200, 1e200, 0.5)
 
@@ -214,7 +214,7 @@ def test_gram_near_antiparallel_keeps_every_digit(dphi, backend):
     X = np.array([x, -0.31 * x + dphi * np.array([0.3, -0.2, 0.1])])
     init = kernels.lecture_initialisation(3)
     n1, n2, rho = _exact_geometry(X)
-    for name in ("gp", "rf"):
+    for name in ("nngp", "rf"):
         ref, _ = _reference(name, *init.floats(), n1, n2, rho)
         if backend == "mpmath":
             exact, _ = _reference(name, init.a_second_moment, init.w_variance, n1, n2, rho)
@@ -299,4 +299,4 @@ def test_kernel_numeric_refuses_a_non_finite_mpf_naming_it(dps, which, bad):
     args = {"n1": 1.0, "n2": 2.0, "rho": 0.5} | {which: mpmath.mpf(bad)}
     init = kernels.lecture_initialisation(2)
     with pytest.raises(ValueError, match=f"{which} must be finite"):
-        kernels.kernel_numeric("gp", init, args["n1"], args["n2"], args["rho"], dps=dps)
+        kernels.kernel_numeric("nngp", init, args["n1"], args["n2"], args["rho"], dps=dps)

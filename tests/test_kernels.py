@@ -93,17 +93,23 @@ def test_lecture_initialisation_validation(d, exc):
 def test_symbolic_values_at_special_cosines():
     assert kn.arccos_expectation(0, 0) == sp.Rational(1, 4)
     assert kn.arccos_expectation(1, 0) == 1 / (2 * sp.pi)
-    assert sp.simplify(kn.kernel("ntk", EXERCISE, 1, 1, 0)) == 0  # printed (4.2) gives 1/4
+    assert (
+        sp.simplify(kn.kernel("ntk_first_layer", EXERCISE, 1, 1, 0)) == 0
+    )  # printed (4.2) gives 1/4
     assert kn.exercise_printed_ntk(0) == sp.Rational(1, 4)
     # x = (1, 0), x' = (1, 1): <x, x'> = 1, theta = pi/4
-    assert sp.simplify(kn.kernel_of_vectors("ntk", EXERCISE, [1, 0], [1, 1])) == sp.Rational(3, 8)
-    k0 = kn.kernel_of_vectors("k0", kn.lecture_initialisation(2), [1, 0], [0, 2])
+    assert sp.simplify(
+        kn.kernel_of_vectors("ntk_first_layer", EXERCISE, [1, 0], [1, 1])
+    ) == sp.Rational(3, 8)
+    k0 = kn.kernel_of_vectors("ntk", kn.lecture_initialisation(2), [1, 0], [0, 2])
     assert sp.simplify(k0 - 2 * (1 / (2 * sp.pi)) / 2) == 0  # rho = 0: only K_RF = s^2 n n'/(2 pi)
 
 
 def test_kernel_argument_validation():
-    with pytest.raises(ValueError, match="name"):
-        kn.kernel("nngp")
+    with pytest.raises(ValueError, match="name must be one of"):
+        kn.kernel("NNGP")
+    with pytest.raises(ValueError, match=r"name 'gp' was renamed: .* now 'nngp'"):
+        kn.kernel("gp")
     with pytest.raises(ValueError, match="rho"):
         kn.kernel("rf", None, 1, 1, 2)
     with pytest.raises(ValueError, match="n1"):
@@ -240,10 +246,10 @@ def test_signs_and_decomposition(init, n1, n2, rho):
     v = {k: kn.kernel_numeric(k, init, n1, n2, rho) for k in kn.KERNELS}
     m2, _ = init.floats()
     scale = max(n1 * n2, 1e-300)
-    assert v["rf"] >= -1e-15 * scale and v["gp"] >= -1e-15 * scale
-    assert v["ntk"] * rho >= -1e-15 * scale  # sign K_NTK = sign <x, x'>
-    assert v["k0"] == pytest.approx(v["rf"] + v["ntk"], rel=1e-14, abs=1e-15 * scale)
-    assert v["gp"] == pytest.approx(m2 * v["rf"], rel=1e-14, abs=1e-300)
+    assert v["rf"] >= -1e-15 * scale and v["nngp"] >= -1e-15 * scale
+    assert v["ntk_first_layer"] * rho >= -1e-15 * scale  # sign K_NTK = sign <x, x'>
+    assert v["ntk"] == pytest.approx(v["rf"] + v["ntk_first_layer"], rel=1e-14, abs=1e-15 * scale)
+    assert v["nngp"] == pytest.approx(m2 * v["rf"], rel=1e-14, abs=1e-300)
 
 
 @given(names, inits, vectors)
@@ -363,7 +369,7 @@ def test_sampler_validation():
     with pytest.raises(ValueError, match="X"):
         ks.empirical_kernels(LECTURE, np.ones(3), 4, 2)
     with pytest.raises(ValueError, match="kernels"):
-        ks.empirical_kernels(LECTURE, np.ones((2, 3)), 4, 2, kernels=("nngp",))
+        ks.empirical_kernels(LECTURE, np.ones((2, 3)), 4, 2, kernels=("k0",))
     with pytest.raises(ValueError, match="batch"):
         ks.kernel_estimates(LECTURE, np.ones((2, 3)), 4, 1)
     with pytest.raises(ValueError, match="widths"):
@@ -389,11 +395,13 @@ def test_autograd_blocks_match_unit_sums():
     ntk = (X @ X.T) * np.einsum("bp,bnp,bmp->bnm", a**2, Z > 0, Z > 0) / p
     rf = np.einsum("bnp,bmp->bnm", np.maximum(Z, 0), np.maximum(Z, 0)) / p
     f = np.einsum("bp,bnp->bn", a, np.maximum(Z, 0)) / math.sqrt(p)
-    np.testing.assert_allclose(emp["ntk"], ntk, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(emp["ntk_first_layer"], ntk, rtol=1e-12, atol=1e-14)
     np.testing.assert_allclose(emp["rf"], rf, rtol=1e-12, atol=1e-14)
-    np.testing.assert_allclose(emp["gp"], f[:, :, None] * f[:, None, :], rtol=1e-12, atol=1e-14)
-    np.testing.assert_allclose(emp["k0"], emp["rf"] + emp["ntk"], rtol=1e-13, atol=1e-14)
-    assert np.all(emp["k0"][:, 1] == 0) and np.all(emp["k0"][:, :, 1] == 0)
+    np.testing.assert_allclose(emp["nngp"], f[:, :, None] * f[:, None, :], rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(
+        emp["ntk"], emp["rf"] + emp["ntk_first_layer"], rtol=1e-13, atol=1e-14
+    )
+    assert np.all(emp["ntk"][:, 1] == 0) and np.all(emp["ntk"][:, :, 1] == 0)
 
 
 def test_monte_carlo_gaussian_output_weights():
@@ -403,7 +411,7 @@ def test_monte_carlo_gaussian_output_weights():
     est = ks.kernel_estimates(init, X, 16, 1500, seed=21)
     for k in kn.KERNELS:
         assert confirm_kn._mc_units(est[k], ks.upper(kn.gram(k, init, X))) <= 1, k
-    assert est["k0"].samples == 1500
+    assert est["ntk"].samples == 1500
 
 
 def test_width_convergence_record():
@@ -458,10 +466,12 @@ def test_kernel_of_vectors_takes_1d_arrays_and_refuses_2d_ones():
     """``kernel_of_vectors`` takes a 1-d numpy array as it takes a list (the same exact
     kernel) and refuses a 2-d one naming its shape (the dimension test made ``!= 2``
     survived the seed-18 sample)."""
-    as_list = kn.kernel_of_vectors("ntk", None, [1, 2], [2, 1])
-    assert kn.kernel_of_vectors("ntk", None, np.array([1, 2]), np.array([2, 1])) == as_list
+    as_list = kn.kernel_of_vectors("ntk_first_layer", None, [1, 2], [2, 1])
+    assert (
+        kn.kernel_of_vectors("ntk_first_layer", None, np.array([1, 2]), np.array([2, 1])) == as_list
+    )
     with pytest.raises(ValueError, match=r"x must be one-dimensional, got shape \(1, 2\)"):
-        kn.kernel_of_vectors("ntk", None, np.array([[1, 2]]), [2, 1])
+        kn.kernel_of_vectors("ntk_first_layer", None, np.array([[1, 2]]), [2, 1])
 
 
 def test_positivity_claim_reads_k0_on_the_diagonal(monkeypatch):
@@ -477,5 +487,5 @@ def test_positivity_claim_reads_k0_on_the_diagonal(monkeypatch):
 
     monkeypatch.setattr(kn_proofs, "kernel", spy)
     assert kn_proofs._positivity().status == "proved"
-    k0 = [c for c in calls if c[0] == "k0"]
+    k0 = [c for c in calls if c[0] == "ntk"]
     assert k0 and all(n1 == n2 and rho == 1 for _, n1, n2, rho in k0), calls

@@ -130,9 +130,9 @@ def _payload(marker: Path) -> str:
 
 CALLS = {
     "kernels.arccos_expectation(rho)": lambda s: kernels.arccos_expectation(1, s),
-    "kernels.kernel_theta(theta)": lambda s: kernels.kernel_theta("ntk", None, 1, 1, s),
-    "kernels.kernel_theta(n1)": lambda s: kernels.kernel_theta("ntk", None, s, 1, 0.5),
-    "kernels.kernel(rho)": lambda s: kernels.kernel("ntk", None, 1, 1, s),
+    "kernels.kernel_theta(theta)": lambda s: kernels.kernel_theta("ntk_first_layer", None, 1, 1, s),
+    "kernels.kernel_theta(n1)": lambda s: kernels.kernel_theta("ntk_first_layer", None, s, 1, 0.5),
+    "kernels.kernel(rho)": lambda s: kernels.kernel("ntk_first_layer", None, 1, 1, s),
     "kernels.exercise_printed_ntk(rho)": lambda s: kernels.exercise_printed_ntk(s),
     "kernels.uniform_variance(bound)": lambda s: kernels.uniform_variance(s),
     "kernels.output_cumulant(p)": lambda s: kernels.output_cumulant(4, None, s),

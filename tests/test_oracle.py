@@ -325,8 +325,8 @@ def empirical_k0(X, p, samples, rng, bug=False):
 
 def test_kernel_oracle_exact_and_monte_carlo():
     init = kernels.lecture_initialisation(3)
-    oracle = testing.kernel("k0", init, _KX)
-    exact = kernels.gram("k0", init, _KX, dps=30).astype(float)
+    oracle = testing.kernel("ntk", init, _KX)
+    exact = kernels.gram("ntk", init, _KX, dps=30).astype(float)
     assert oracle.check(exact).passed
     off = exact.copy()
     off[2, 1] *= 1 + 1e-8

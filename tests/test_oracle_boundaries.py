@@ -583,7 +583,7 @@ _KX = np.array([[1.0, 0.0, 0.0], [0.6, 0.8, 0.0], [-0.5, 0.5, 1.0], [-1.0, 0.0, 
 
 def _zero_gram_oracle():
     """Antipodal inputs x, -x: ``relu(w.x) relu(-w.x) = 0``, every kernel is exactly 0."""
-    return testing.kernel("gp", kernels.Initialisation(1, 1), [[0.6, 0.8]], [[-0.6, -0.8]])
+    return testing.kernel("nngp", kernels.Initialisation(1, 1), [[0.6, 0.8]], [[-0.6, -0.8]])
 
 
 def test_kernel_error_of_exactly_one_tolerance_passes():
@@ -615,7 +615,7 @@ def test_kernel_samples_of_an_all_zero_gram_have_an_absolute_floor_of_1e_13():
 def test_kernel_samples_need_at_least_two_kernels():
     """One sample has no variance estimate: S = 1 is refused, saying how many were given
     (mutants ``shape[0] < 2`` -> ``< 1``, the count read from ``shape[1]``, 4 here)."""
-    oracle = testing.kernel("k0", kernels.lecture_initialisation(3), _KX)
+    oracle = testing.kernel("ntk", kernels.lecture_initialisation(3), _KX)
     with pytest.raises(ValueError, match=r"at least 2 kernels \(S >= 2\), got 1$"):
         oracle.compare_samples(oracle.exact[None])
     assert oracle.compare_samples(np.repeat(oracle.exact[None], 2, axis=0)).passed
@@ -626,7 +626,7 @@ def test_gram_matrices_of_another_shape_are_refused(shape):
     """A Gram matrix (or samples) of another shape, smaller or larger in either axis, is
     refused with the shape wanted (shapes are compared for equality: the mutants ``==`` ->
     ``<=`` / ``>=`` compare tuples lexicographically and let some through)."""
-    oracle = testing.kernel("k0", kernels.lecture_initialisation(3), _KX)
+    oracle = testing.kernel("ntk", kernels.lecture_initialisation(3), _KX)
     with pytest.raises(ValueError, match=rf"K must have shape \(4, 4\), got \({shape[0]}, "):
         oracle.compare(np.zeros(shape))
     with pytest.raises(ValueError, match=r"samples must have shape \('S', 4, 4\)"):

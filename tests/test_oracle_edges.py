@@ -150,7 +150,7 @@ def test_gd_allowance_at_the_start_is_zero_error_and_the_initial_jacobian(times)
 # ---------------------------------------------------------------------------
 # Monte Carlo kernels of an all-zero Gram matrix
 # ---------------------------------------------------------------------------
-@pytest.mark.parametrize("name", ["gp", "rf", "ntk", "k0"])
+@pytest.mark.parametrize("name", ["nngp", "rf", "ntk_first_layer", "ntk"])
 def test_kernel_samples_of_an_all_zero_gram_pass_when_they_are_zero(name):
     """Antipodal inputs x, -x: ``relu(w.x) relu(-w.x) = 0`` for every w, so the exact Gram
     ``K(x, -x)`` is 0 and so is every empirical kernel (compare_samples' docstring names

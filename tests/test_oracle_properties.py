@@ -385,7 +385,7 @@ def test_layers_updated_in_sequence_warn(key):
 _KX = np.array([[1.0, 0.0, 0.0], [0.6, 0.8, 0.0], [-0.5, 0.5, 1.0], [-1.0, 0.0, 0.0]])
 
 
-@given(name=st.sampled_from(["gp", "rf", "ntk", "k0"]), i=st.integers(0, 3),
+@given(name=st.sampled_from(["nngp", "rf", "ntk_first_layer", "ntk"]), i=st.integers(0, 3),
        j=st.integers(0, 3), factor=st.sampled_from([1.01, 50.0, 0.99, 0.3]),
        sign=st.sampled_from([1.0, -1.0]))  # fmt: skip
 @settings(max_examples=40)
@@ -413,8 +413,8 @@ def test_kernel_samples_judged_per_entry_by_its_own_interval():
     = 2.5e-3, inside its interval), sd 1e-6 and a bias of 1e-4 (400 standard errors) on the
     symmetric pair (1, 2), (2, 1)."""
     init = kernels.lecture_initialisation(3)
-    oracle = testing.kernel("ntk", init, _KX)
-    exact = kernels.gram("ntk", init, _KX, dps=30).astype(float)
+    oracle = testing.kernel("ntk_first_layer", init, _KX)
+    exact = kernels.gram("ntk_first_layer", init, _KX, dps=30).astype(float)
     rng = np.random.default_rng(3)
     S = 400
     samples = np.repeat(exact[None], S, axis=0)
@@ -491,8 +491,8 @@ def _failing_call(entry):
             c.setup, u0, W0, [0.0, 1.0], ref["u"], ref["W"]
         )
     init = kernels.lecture_initialisation(3)
-    oracle = testing.kernel("ntk", init, _KX)
-    K = kernels.gram("ntk", init, _KX, dps=30).astype(float)
+    oracle = testing.kernel("ntk_first_layer", init, _KX)
+    K = kernels.gram("ntk_first_layer", init, _KX, dps=30).astype(float)
     K[0, 0] *= 1.1
     if entry == "kernel.check":
         return lambda: oracle.check(K)
@@ -572,8 +572,8 @@ def test_kernel_samples_confidence_is_refused_at_and_beyond_both_ends(confidence
     ValueError naming confidence (seed-4 mutant testing.py:847 ``0 < conf < 1`` with one
     ``<`` made ``<=`` accepted an end); just inside each end is accepted."""
     init = kernels.lecture_initialisation(3)
-    oracle = testing.kernel("ntk", init, _KX)
-    exact = kernels.gram("ntk", init, _KX, dps=30).astype(float)
+    oracle = testing.kernel("ntk_first_layer", init, _KX)
+    exact = kernels.gram("ntk_first_layer", init, _KX, dps=30).astype(float)
     samples = np.repeat(exact[None], 3, axis=0)
     with pytest.raises(ValueError, match=r"confidence must be in \(0, 1\)"):
         oracle.compare_samples(samples, confidence=confidence)
@@ -591,8 +591,8 @@ def test_kernel_samples_floor_is_relative_to_the_kernel_at_every_scale(scale):
     floor 1e-13 absolute, passing the biased kernel at small scales."""
     init = kernels.lecture_initialisation(3)
     X = [[scale * v for v in row] for row in _KX]
-    oracle = testing.kernel("ntk", init, X)
-    exact = kernels.gram("ntk", init, X, dps=30).astype(float)
+    oracle = testing.kernel("ntk_first_layer", init, X)
+    exact = kernels.gram("ntk_first_layer", init, X, dps=30).astype(float)
     for count in (2, 7):
         assert oracle.compare_samples(np.repeat(exact[None], count, axis=0)).passed, count
         biased = np.repeat(exact[None] * (1 + 1e-10), count, axis=0)

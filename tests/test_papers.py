@@ -172,13 +172,19 @@ def test_linear_node_scaling_has_the_setup_a_user_looks_for():
 
 @pytest.mark.parametrize(
     "asked, given, hinted",
-    [("ntk", "k0", True), ("k0", "ntk", True), ("gp", "rf", True), ("ntk", None, False)],
+    [
+        ("ntk_first_layer", "ntk", True),
+        ("ntk", "ntk_first_layer", True),
+        ("nngp", "rf", True),
+        ("ntk_first_layer", None, False),
+    ],
 )
 def test_a_kernel_check_names_the_kernel_the_matrix_is(asked, given, hinted):
-    """A user's full NTK checked as "ntk" (the lecture's first-layer part) fails with a
-    hint that it is "k0" (what neural-tangents calls the NTK), and the other way round; a
+    """A user's full NTK checked as "ntk_first_layer" (the lecture's first-layer part K_NTK)
+    fails with a hint that it is "ntk" (K_0, what neural-tangents calls the NTK), and the
+    other way round (the lecture's K_NTK passed as "ntk" is hinted "ntk_first_layer"); a
     matrix that is no kernel of the four (here: 1.5 times one) gets no hint.  (E[a^2] = 2:
-    "gp" = E[a^2] "rf" would coincide with "rf" at 1.)"""
+    "nngp" = E[a^2] "rf" would coincide with "rf" at 1.)"""
     import numpy as np
 
     from solvable import kernels, testing

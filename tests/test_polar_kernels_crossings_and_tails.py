@@ -39,7 +39,7 @@ def test_polar_kernels_equal_the_closed_forms_and_k0_is_rf_plus_ntk():
     assert set(polar) == set(kn.KERNELS)
     for k in kn.KERNELS:
         assert sp.simplify(polar[k] - kn.kernel_theta(k)) == 0, k
-    assert sp.simplify(polar["k0"] - polar["rf"] - polar["ntk"]) == 0
+    assert sp.simplify(polar["ntk"] - polar["rf"] - polar["ntk_first_layer"]) == 0
     # the registered claims resting on the integration are proved
     assert kn_proofs._closed_forms_from_definitions().status == "proved"
     assert kn_proofs._lecture_k0().status == "proved"

@@ -121,7 +121,7 @@ def test_second_cumulant_is_the_gp_quadratic_form(c1, c2, theta, n1, n2):
     expr = kn.output_cumulant(2, init)
     val = float(expr.subs({kn.C1: c1, kn.C2: c2, kn.N1: n1, kn.N2: n2, kn.THETA: theta}))
     x = np.array([[n1, 0.0, 0.0], [n2 * math.cos(theta), n2 * math.sin(theta), 0.0]])
-    K = kn.gram("gp", init, x)
+    K = kn.gram("nngp", init, x)
     c = np.array([c1, c2])
     assert math.isclose(val, float(c @ K @ c), rel_tol=1e-10, abs_tol=1e-12)
 

@@ -93,7 +93,7 @@ def test_a_cosine_outside_minus_one_to_one_is_refused_on_both_sides(rho):
     """validation.kernels_rho_upper_bound_only (only ``rho > 1`` refused: -2 was clipped)."""
     init = kernels.lecture_initialisation(2)
     with pytest.raises(ValueError, match=r"^rho must be in \[-1, 1\]"):
-        kernels.kernel_numeric("ntk", init, 1.0, 1.0, rho)
+        kernels.kernel_numeric("ntk_first_layer", init, 1.0, 1.0, rho)
 
 
 def test_a_cosine_a_few_ulps_outside_is_clipped_on_both_sides():
@@ -101,8 +101,8 @@ def test_a_cosine_a_few_ulps_outside_is_clipped_on_both_sides():
     +-1 exactly), at either end."""
     init = kernels.lecture_initialisation(2)
     for end in (-1.0, 1.0):
-        got = kernels.kernel_numeric("ntk", init, 1.0, 1.0, end * (1 + _SLACK / 2))
-        assert got == kernels.kernel_numeric("ntk", init, 1.0, 1.0, end)
+        got = kernels.kernel_numeric("ntk_first_layer", init, 1.0, 1.0, end * (1 + _SLACK / 2))
+        assert got == kernels.kernel_numeric("ntk_first_layer", init, 1.0, 1.0, end)
 
 
 # ---------------------------------------------------------------------------

@@ -44,15 +44,17 @@ gave the expected answer.  The probes:
 * Gram: ``norms_and_chords(A, B, "numpy")`` for A, B in (X, Y), (X, X), (Y, X) (X (7, 4), Y
   (5, 4) normal, Y[3] = X[1] but for a 1.7e-170 entry, Y[4] = -X[2] but for a 3e-165 entry)
   against 50 digits; the chords of (300, 10) x (700, 10) points (several blocks) against
-  the torch backend; ``kernels.gram`` of gp, rf, ntk, k0 (init ``Initialisation(1, 1,
-  "rademacher")``, 6 points with an antiparallel and a parallel pair) against ``dps=40``;
+  the torch backend; ``kernels.gram`` of nngp, rf, ntk_first_layer, ntk (init
+  ``Initialisation(1, 1, "rademacher")``, 6 points with an antiparallel and a parallel
+  pair) against ``dps=40``;
   ``_np_sinc3`` at 0, 0.5, 1, 1.5, 3, -2 against mpmath; ``scaled_sum`` of crafted terms
   (1e300 * 1e20 * 1e-20; 1e-300 * 1e-20 * 1e28; (1.1 2^90)^12 (2^-90)^12; (1.3 2^-96)^11
   2^96; 1e-170 * 1e-170 * (7e28)^8) and ``_numpy_plain`` against ``_numpy_scaled`` bit
   for bit on 2000 random terms with powers 1 .. 5; ``generate([x], expr)`` for an
   expression, a Matrix and a tuple holding one;
 * the rest: ``testing.kernel(name, init, X).check(K)`` for K the Gram matrix of another
-  kernel (ntk/k0, k0/ntk, gp/ntk) and for 1.5 times its own (rf): the hint line;
+  kernel (ntk_first_layer/ntk, ntk/ntk_first_layer, nngp/ntk_first_layer) and for 1.5
+  times its own (rf): the hint line;
   ``edge_case(...).oracle().source`` for xu_ziyin and kunin; ``closed_form(...).regime(r)``
   for every kunin edge case at r = 1, 2, 10, 1e6 against ``kunin.regime`` of the same delta,
   rates and |beta*|, and ``regime(0.5)``; ``gradient_descent`` of the README's
@@ -250,9 +252,9 @@ MUTANTS = [
             "recomputed as |u + v| and the other way round.  Observed: every diagonal chord "
             "|x_i - x_i| of norms_and_chords(X, X) is 2 (was 0), the near-parallel pair's "
             "|u - v| 2 instead of 1.7e-170, the near-antiparallel pair's |u + v| 2 instead "
-            "of 3e-165; kernels.gram of gp, rf, ntk, k0 takes the diagonal at theta = pi "
-            "(gp 0.0706 for 0.2217, ntk 0 for 0.2217) and an antiparallel pair at theta = "
-            "0 (gp 0.141 for 0)"
+            "of 3e-165; kernels.gram of nngp, rf, ntk_first_layer, ntk takes the diagonal "
+            "at theta = pi (nngp 0.0706 for 0.2217, ntk_first_layer 0 for 0.2217) and an "
+            "antiparallel pair at theta = 0 (nngp 0.141 for 0)"
         ),
         tests=_T_GRAM,
         claims=[],
@@ -335,8 +337,8 @@ MUTANTS = [
         why=(
             "the truncated series copy-pasted into the far branch (|z| > 1).  Observed: "
             "_np_sinc3 at 1.5, 3, -2 off in the 11th-16th digit (sinc3(3) "
-            "0.11522583325119928, exact 0.11522583325411866); kernels.gram gp and rf "
-            "relative error 7e-11, k0 4e-11 against dps=40 (4e-16 unmutated); |z| <= 1 "
+            "0.11522583325119928, exact 0.11522583325411866); kernels.gram nngp and rf "
+            "relative error 7e-11, ntk 4e-11 against dps=40 (4e-16 unmutated); |z| <= 1 "
             "unchanged"
         ),
         tests=_T_GRAM,
@@ -352,10 +354,10 @@ MUTANTS = [
         new="check(KernelOracle(self.name, self.init, *self._points))",
         why=(
             "the hint tries the checked kernel again instead of the other one, so it never "
-            "matches.  Observed: testing.kernel('ntk', init, X).check(gram('k0', ...)) and "
-            '(k0, ntk), (gp, ntk) fail with no hint line (was: "hint: it matches kernel '
-            "'k0' (eq. (2.30), K_RF + K_NTK, ...) instead\"); the message without a match "
-            "unchanged"
+            "matches.  Observed: testing.kernel('ntk_first_layer', init, X).check(gram('ntk', "
+            "...)) and (ntk, ntk_first_layer), (nngp, ntk_first_layer) fail with no hint line "
+            "(was: \"hint: it matches kernel 'ntk' (eq. (2.30), K_RF + K_NTK, ...) "
+            'instead"); the message without a match unchanged'
         ),
         tests=_T_PAPERS,
         claims=[],

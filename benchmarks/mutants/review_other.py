@@ -24,7 +24,7 @@ MUTANTS = [
         old="return a1, a2, np.clip(r, -1.0, 1.0)",
         new="return a1, a2, r",
         why="cosines allowed 8 ulps beyond [-1, 1] are no longer clipped: arccos gives nan; "
-        "kernel_numeric('ntk', exercise init, 1, 1, 1 + 4e-16)",
+        "kernel_numeric('ntk_first_layer', exercise init, 1, 1, 1 + 4e-16)",
         tests=["tests/test_kernels.py", "tests/test_seed002_defaults_and_limits.py"],
         claims="kernels.evaluators_agree",
     ),

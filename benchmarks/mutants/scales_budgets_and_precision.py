@@ -155,7 +155,7 @@ MUTANTS = [
         ),
         new="    return o.where(nonzero, top * o.sqrt(squares),",
         why=(
-            "row_norms takes sqrt(squares) at a zero row again: gram_torch('ntk', "
+            "row_norms takes sqrt(squares) at a zero row again: gram_torch('ntk_first_layer', "
             "exercise_initialisation(), X) with X.requires_grad gives NaN in every entry of "
             "grad(G.sum(), X) (HEAD: finite)."
         ),

@@ -25,8 +25,8 @@ MUTANTS = [
         seed="002",
         backend="sympy",
         file="solvable/models/kernels/closed_forms.py",
-        old="    ntk = m2 * (n1 * n2 * rho) * arccos_expectation(0, rho)",
-        new="    ntk = (n1 * n2 * rho) * arccos_expectation(0, rho)",
+        old="    first = m2 * (n1 * n2 * rho) * arccos_expectation(0, rho)",
+        new="    first = (n1 * n2 * rho) * arccos_expectation(0, rho)",
         why="K_NTK without its factor E[a^2] (right only for a = +-1, Exercise 1)",
         tests=_KERNEL_TESTS,
         claims="kernels.*",
@@ -58,9 +58,9 @@ MUTANTS = [
         seed="002",
         backend="sympy",
         file="solvable/models/kernels/corrections.py",
-        old='    definition = _polar_kernels()["ntk"].subs({A2: 1, S2: 1}).subs(THETA, '
+        old='    definition = _polar_kernels()["ntk_first_layer"].subs({A2: 1, S2: 1}).subs(THETA, '
         "sp.acos(RHO))\n    corrected = N1 * N2 * RHO * exercise_printed_ntk()",
-        new='    definition = _polar_kernels()["ntk"].subs({A2: 1, S2: 1}).subs(THETA, '
+        new='    definition = _polar_kernels()["ntk_first_layer"].subs({A2: 1, S2: 1}).subs(THETA, '
         "sp.acos(RHO))\n    corrected = N1 * N2 * exercise_printed_ntk()",
         why="broken erratum: the corrected (4.2) with |x||x'| instead of <x, x'>",
         tests=_KERNEL_TESTS,

@@ -132,8 +132,8 @@ MUTANTS = [
         old="    outside = r[np.abs(r) > 1 + _RHO_SLACK]",
         new="    outside = r[r > 1 + _RHO_SLACK]",
         why="only rho > 1 is refused, rho < -1 is clipped to -1 silently: "
-        "kernel_numeric('ntk', init, 1.0, 1.0, -2.0) returns the kernel at rho = -1 instead "
-        "of a ValueError",
+        "kernel_numeric('ntk_first_layer', init, 1.0, 1.0, -2.0) returns the kernel at rho = -1 "
+        "instead of a ValueError",
         tests=[
             "tests/test_kernels.py",
             "tests/test_kernel_scales.py",
@@ -148,7 +148,7 @@ MUTANTS = [
         file="solvable/models/kernels/evaluators.py",
         old="            n1 = mpmath.ldexp(mpmath.sqrt(sx), ea)",
         new="            n1 = mpmath.ldexp(mpmath.sqrt(sx), -ea)",
-        why="the exact (dyadic) norm of x rescaled by 2^-e instead of 2^e: gram('gp', init, "
+        why="the exact (dyadic) norm of x rescaled by 2^-e instead of 2^e: gram('nngp', init, "
         "[[1.0, 0.0]], dps=30) is 1.01e31 instead of 0.5 (|x| = 1 comes out as 2^104), and "
         "the float64 gram's exact refinement of nearly antiparallel rows is wrong the same way",
         tests=["tests/test_kernel_scales.py", "tests/test_kernels.py"],

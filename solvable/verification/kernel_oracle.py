@@ -53,12 +53,13 @@ class KernelReport:
         )
 
 
-_KERNEL_EQ = {"gp": "eq. (2.4)", "rf": "eq. (2.31)", "ntk": "eq. (2.31)", "k0": "eq. (2.30)"}
+_KERNEL_EQ = {"nngp": "eq. (2.4)", "rf": "eq. (2.31)", "ntk_first_layer": "eq. (2.31)",
+              "ntk": "eq. (2.30)"}  # fmt: skip
 _KERNEL_MEANING = {
-    "gp": "E[a^2] K_RF, the output covariance at initialisation (the NNGP kernel)",
-    "rf": "the random-features kernel, the second layer's part of the NTK",
-    "ntk": "the lecture's K_NTK, the first layer's part of the NTK only",
-    "k0": "K_RF + K_NTK, the NTK of both layers (what neural-tangents calls the NTK)",
+    "nngp": "K_GP = E[a^2] K_RF, the output covariance at initialisation (the NNGP kernel)",
+    "rf": "K_RF, the random-features kernel, the second layer's part of the NTK",
+    "ntk_first_layer": "the lecture's K_NTK, the first layer's part of the NTK only",
+    "ntk": "K_0 = K_RF + K_NTK, the NTK of both layers (what neural-tangents calls the NTK)",
 }
 
 
@@ -76,9 +77,11 @@ class KernelOracle:
 
     def _other_kernel_matched(self, report: KernelReport, check: Any) -> str:
         """The message of a failed ``report``, with a hint where the user's matrix is another
-        of the four kernels (``check(oracle)`` its report against it): the names differ from
-        the field's (the package's ``"ntk"`` is the lecture's first-layer part (2.31); what
-        neural-tangents calls the NTK, both layers, is ``"k0"`` (2.30))."""
+        of the four kernels (``check(oracle)`` its report against it): the lecture calls
+        the first layer's part alone ``K_NTK`` (2.31), the package ``"ntk_first_layer"``;
+        ``"ntk"`` is the NTK of both layers, ``K_0`` (2.30), as in neural-tangents, so a
+        user who passes the lecture's ``K_NTK`` as ``"ntk"`` is told it is
+        ``"ntk_first_layer"``."""
         for other in _KERNEL_EQ:
             if other != self.name and check(KernelOracle(other, self.init, *self._points)).passed:
                 return (f"{report}\nhint: it matches kernel {other!r} ({_KERNEL_EQ[other]}, "
@@ -162,6 +165,8 @@ class KernelOracle:
 
 
 def kernel(name: str, init: kernels.Initialisation, X: Any, Y: Any = None) -> KernelOracle:
-    """Oracle of seed 002's infinite-width kernel ``name`` (``"gp"``, ``"rf"``, ``"ntk"``,
-    ``"k0"``) for the initialisation ``init`` on the rows of ``X`` (and ``Y``)."""
+    """Oracle of seed 002's infinite-width kernel ``name`` (``"nngp"``, ``"rf"``,
+    ``"ntk_first_layer"``, ``"ntk"``: :data:`solvable.models.kernels.KERNELS`; the old
+    ``"gp"`` and ``"k0"`` are a ``ValueError`` saying what they became) for the
+    initialisation ``init`` on the rows of ``X`` (and ``Y``)."""
     return KernelOracle(name, init, X, Y)

@@ -22,7 +22,9 @@ i.i.d. ``a_j`` of second moment ``E[a^2]`` independent of ``w_j ~ N(0, s^2 I_d)`
     K_GP(x, x')  = E[a^2 relu(<w,x>) relu(<w,x'>)] = E[a^2] K_RF                            (2.4)
     K_0          = K_RF + K_NTK                                                            (2.30)
 
-(:func:`kernel`, names ``"rf"``, ``"ntk"``, ``"gp"``, ``"k0"``).  At ``x = 0`` or ``x' = 0``
+(:func:`kernel`, names ``"rf"``, ``"ntk_first_layer"`` (``K_NTK``), ``"nngp"`` (``K_GP``),
+``"ntk"`` (``K_0``): the field's names, :data:`KERNELS`; the old ``"gp"`` and ``"k0"`` are
+refused, :data:`RENAMED`).  At ``x = 0`` or ``x' = 0``
 every kernel is 0 (``relu(0) = 0`` and the factor ``<x, x'>``); the closed forms are
 ``n n'`` times a function bounded on ``[-1, 1]``, so this is also their limit, for every
 direction (claim ``homogeneity_and_zero_limit``).  The lecture's initialisations are
@@ -88,7 +90,19 @@ from solvable.models.kernels.initialisation import (
     lecture_initialisation,
 )
 from solvable.models.kernels.statements import claims
-from solvable.models.kernels.symbols import A2, A_LAWS, KERNELS, N1, N2, RHO, S2, SEED, THETA, D
+from solvable.models.kernels.symbols import (
+    A2,
+    A_LAWS,
+    KERNELS,
+    N1,
+    N2,
+    RENAMED,
+    RHO,
+    S2,
+    SEED,
+    THETA,
+    D,
+)
 from solvable.models.kernels.table_1 import (
     C1,
     C2,
@@ -111,6 +125,7 @@ __all__ = [
     "N1",
     "N2",
     "PHI",
+    "RENAMED",
     "RHO",
     "S2",
     "SEED",

@@ -83,17 +83,18 @@ def _check_symbolic_args(n1: Any, n2: Any, rho: Any) -> tuple[sp.Expr, sp.Expr, 
 
 def kernel(name: str, init: Initialisation | None = None, n1: Any = N1, n2: Any = N2,
            rho: Any = RHO) -> sp.Expr:  # fmt: skip
-    """The infinite-width kernel ``name`` (``"gp"`` (2.4), ``"rf"``, ``"ntk"`` (2.31),
-    ``"k0"`` (2.30)) of the ReLU network as a function of the norms ``n1 = |x|``,
-    ``n2 = |x'|`` and the cosine ``rho`` (``init=None``: generic ``E[a^2] = A2``,
-    ``s^2 = S2``).  See the module docstring for the derivation (claims
+    """The infinite-width kernel ``name`` (``"nngp"`` = ``K_GP`` (2.4), ``"rf"`` = ``K_RF``
+    and ``"ntk_first_layer"`` = ``K_NTK`` (2.31), ``"ntk"`` = ``K_0 = K_RF + K_NTK`` (2.30);
+    :data:`~solvable.models.kernels.symbols.KERNELS`) of the ReLU network as a function of
+    the norms ``n1 = |x|``, ``n2 = |x'|`` and the cosine ``rho`` (``init=None``: generic
+    ``E[a^2] = A2``, ``s^2 = S2``).  See the module docstring for the derivation (claims
     ``closed_forms_from_definitions``, ``arccos_order_0``, ``arccos_order_1``)."""
     name, init = _check_name(name), _check_init(init)
     n1, n2, rho = _check_symbolic_args(n1, n2, rho)
     m2, s2 = init.a_second_moment, init.w_variance
     rf = s2 * n1 * n2 * arccos_expectation(1, rho)  # relu(s n u) = s n relu(u), s n > 0
-    ntk = m2 * (n1 * n2 * rho) * arccos_expectation(0, rho)  # relu' is scale invariant
-    return {"rf": rf, "ntk": ntk, "gp": m2 * rf, "k0": rf + ntk}[name]
+    first = m2 * (n1 * n2 * rho) * arccos_expectation(0, rho)  # relu' is scale invariant
+    return {"rf": rf, "ntk_first_layer": first, "nngp": m2 * rf, "ntk": rf + first}[name]
 
 
 def _angle_form(expr: sp.Expr) -> sp.Expr:

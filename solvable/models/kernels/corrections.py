@@ -32,7 +32,7 @@ def _cubic(z: sp.Expr) -> sp.Expr:
 def _eq42_factor() -> tuple[sp.Expr, sp.Expr]:
     # K_NTK from the definition (polar integration, Exercise 1 init) at theta = acos(rho)
     # against the printed and the corrected right-hand sides of (4.2)
-    definition = _polar_kernels()["ntk"].subs({A2: 1, S2: 1}).subs(THETA, sp.acos(RHO))
+    definition = _polar_kernels()["ntk_first_layer"].subs({A2: 1, S2: 1}).subs(THETA, sp.acos(RHO))
     corrected = N1 * N2 * RHO * exercise_printed_ntk()
     return exercise_printed_ntk() - definition, corrected - definition
 

@@ -15,7 +15,7 @@ import numpy as np
 import sympy as sp
 
 from solvable._core.numbers import check_int as _check_int
-from solvable.models.kernels.symbols import A2, A_LAWS, KERNELS, S2
+from solvable.models.kernels.symbols import A2, A_LAWS, S2, check_kernel_name
 
 
 # ---------------------------------------------------------------------------
@@ -49,9 +49,7 @@ def _exact_positive(name: str, value: Any) -> sp.Expr:
 
 
 def _check_name(name: Any) -> str:
-    if name not in KERNELS:
-        raise ValueError(f"name must be one of {KERNELS}, got {name!r}")
-    return name
+    return check_kernel_name("name", name)
 
 
 @dataclass(frozen=True)

@@ -140,7 +140,7 @@ def _gram_positive_definite(dps: int | None = None) -> Verdict:
     tol = Tolerance(rtol=0.0, atol=1e-12, reason="float64 eigvalsh error <= n eps ||K||_2 "
                     "~ 12 * 2.2e-16 * 6 ~ 2e-14, bounded by 1e-12")  # fmt: skip
     found, worst = [], 0.0
-    for k in ("ntk", "rf", "k0"):
+    for k in ("ntk_first_layer", "rf", "ntk"):
         with mpmath.workdps(dps):
             K = mpmath.matrix(gram(k, init, X, dps=dps).tolist())
             lam_mp = min(mpmath.eigsy(K, eigvals_only=True))

@@ -111,14 +111,15 @@ def _unit_features() -> dict[str, sp.Expr]:
     (:func:`solvable.models.linearisation.network_output`, eqs. (2.3), (2.28); ``p = 1``, scale 1:
     ``f = a relu(<w, x>)``, ReLU from :mod:`solvable._core.activations`) at
     ``x = n1 e1``, ``x' = n2 (cos theta, sin theta)``, ``w = (w0, w1)`` on their span:
-    ``f(x) f(x')`` (GP, (2.4)), the ``a`` block ``df/da(x) df/da(x')`` (RF) and the ``w``
-    block ``<df/dw(x), df/dw(x')>`` (NTK) of the tangent kernel (2.25), by sympy
+    ``f(x) f(x')`` (``"nngp"``, K_GP (2.4)), the ``a`` block ``df/da(x) df/da(x')``
+    (``"rf"``, K_RF) and the ``w`` block ``<df/dw(x), df/dw(x')>`` (``"ntk_first_layer"``,
+    K_NTK) of the tangent kernel (2.25), by sympy
     (the unit: :func:`_unit_values`)."""
     fx, fxp, a, w = _unit_values()
     return {
-        "gp": fx * fxp,
+        "nngp": fx * fxp,
         "rf": sp.diff(fx, a) * sp.diff(fxp, a),
-        "ntk": sum(sp.diff(fx, v) * sp.diff(fxp, v) for v in w),
+        "ntk_first_layer": sum(sp.diff(fx, v) * sp.diff(fxp, v) for v in w),
         "_a": a,
         "_w": w,
     }
@@ -159,8 +160,8 @@ def _polar_kernels() -> dict[str, sp.Expr]:
         return sum((sp.integrate(r**k * density, (r, 0, sp.oo)) * sp.integrate(c, arc)
                     for (k,), c in poly.terms()), sp.S.Zero)  # fmt: skip
 
-    rf, ntk, gp = (sp.simplify(expect(feats[k])) for k in ("rf", "ntk", "gp"))
-    return {"rf": rf, "ntk": ntk, "gp": gp, "k0": rf + ntk}
+    rf, first, nngp = (sp.simplify(expect(feats[k])) for k in ("rf", "ntk_first_layer", "nngp"))
+    return {"rf": rf, "ntk_first_layer": first, "nngp": nngp, "ntk": rf + first}
 
 
 def _closed_forms_from_definitions() -> Verdict:
@@ -215,8 +216,9 @@ def _diagonal_direct() -> dict[str, sp.Expr]:
     out = {}
     for tag, z2, dot in (("", z, N1**2), ("-", zm, -N1 * N2)):
         rf = mean(relu.subs(act.Z, z) * relu.subs(act.Z, z2))
-        ntk = A2 * dot * mean(drelu.subs(act.Z, z) * drelu.subs(act.Z, z2))
-        out.update({f"rf{tag}": rf, f"ntk{tag}": ntk, f"gp{tag}": A2 * rf, f"k0{tag}": rf + ntk})
+        first = A2 * dot * mean(drelu.subs(act.Z, z) * drelu.subs(act.Z, z2))
+        out.update({f"rf{tag}": rf, f"ntk_first_layer{tag}": first, f"nngp{tag}": A2 * rf,
+                    f"ntk{tag}": rf + first})  # fmt: skip
     return out
 
 
@@ -232,10 +234,11 @@ def _diagonal_values() -> Verdict:
     # (<x, x> times its printed right-hand side)
     direct = _diagonal_direct()
     res = [
-        arccos_expectation(0, 1) - direct["ntk"].subs({A2: 1, N1: 1}),  # E[relu'(u)^2]
+        arccos_expectation(0, 1) - direct["ntk_first_layer"].subs({A2: 1, N1: 1}),  # relu'^2
         arccos_expectation(1, 1) - direct["rf"].subs({S2: 1, N1: 1}),  # E[relu(u)^2]
         arccos_expectation(0, -1), arccos_expectation(1, -1),
-        kernel("ntk", exercise_initialisation(), N1, N1, 1) - N1**2 * exercise_printed_ntk(1),
+        kernel("ntk_first_layer", exercise_initialisation(), N1, N1, 1)
+        - N1**2 * exercise_printed_ntk(1),
     ]  # fmt: skip
     for init in (generic_initialisation(), lecture_initialisation(D), exercise_initialisation()):
         mom = _moments(init)
@@ -261,8 +264,8 @@ def _ntk_from_rf() -> Verdict:
     rf_c = kernel("rf").subs(RHO, c / (N1 * N2))
     dK = sp.diff(rf_c, c).subs(c, N1 * N2 * RHO)
     return prove_zero(
-        kernel("ntk") - A2 / S2 * (N1 * N2 * RHO) * dK,
-        kernel("gp") - A2 * kernel("rf"),
+        kernel("ntk_first_layer") - A2 / S2 * (N1 * N2 * RHO) * dK,
+        kernel("nngp") - A2 * kernel("rf"),
         sp.diff(kernel("rf"), RHO) - S2 * N1 * N2 * arccos_expectation(0),
     )
 
@@ -270,11 +273,11 @@ def _ntk_from_rf() -> Verdict:
 def _positivity() -> Verdict:
 
     th = THETA
-    J0 = 2 * sp.pi * kernel_theta("ntk", exercise_initialisation(), 1, 1) / sp.cos(th)
+    J0 = 2 * sp.pi * kernel_theta("ntk_first_layer", exercise_initialisation(), 1, 1) / sp.cos(th)
     J1 = 2 * sp.pi * kernel_theta("rf", exercise_initialisation(), 1, 1)
     dJ1 = sp.factor(sp.diff(J1, th))
     dom = sp.Interval(0, sp.pi)
-    k0_diag = kernel("k0", None, N1, N1, 1)
+    k0_diag = kernel("ntk", None, N1, N1, 1)
     cases = [
         ("J_0 = pi - theta", sp.simplify(J0 - (sp.pi - th)) == 0),
         ("min J_0 on [0, pi] = 0", minimum(J0, th, dom) == 0),
@@ -304,8 +307,8 @@ def _exercise_ntk() -> Verdict:
     # closed form and the definition integrated in polar coordinates (package network)
     e = exercise_initialisation()
     corrected = N1 * N2 * RHO * exercise_printed_ntk()
-    polar = _polar_kernels()["ntk"].subs(_moments(e)).subs(THETA, sp.acos(RHO))
-    return prove_zero(kernel("ntk", e) - corrected, polar - corrected)
+    polar = _polar_kernels()["ntk_first_layer"].subs(_moments(e)).subs(THETA, sp.acos(RHO))
+    return prove_zero(kernel("ntk_first_layer", e) - corrected, polar - corrected)
 
 
 def _lecture_k0() -> Verdict:
@@ -314,9 +317,9 @@ def _lecture_k0() -> Verdict:
     init = lecture_initialisation(D)
     a = sp.Symbol("a", real=True)
     m2 = sp.integrate(a**2 / 2, (a, -1, 1))  # Unif[-1, 1] has density 1/2
-    polar = _polar_kernels()["k0"].subs({A2: m2, S2: 1 / D}).subs(THETA, sp.acos(RHO))
+    polar = _polar_kernels()["ntk"].subs({A2: m2, S2: 1 / D}).subs(THETA, sp.acos(RHO))
     return prove_zero(init.a_second_moment - m2, init.w_variance - 1 / D,
-                      kernel("k0", init) - polar)  # fmt: skip
+                      kernel("ntk", init) - polar)  # fmt: skip
 
 
 # ---------------------------------------------------------------------------
@@ -373,8 +376,8 @@ def _table_1_covariance() -> Verdict:
     proof = prove_zero(*res)
     gauss = Initialisation(2, 2 / D, "uniform", "Gaussian w, same variances as Kaiming")
     diff = sp.simplify(table_1_covariance("kaiming", "orthogonal_axes")
-                       - kernel("gp", gauss, N1, N2, 0))  # fmt: skip
-    same = sp.simplify(var_k - kernel("gp", gauss, N1, N1, 1))
+                       - kernel("nngp", gauss, N1, N2, 0))  # fmt: skip
+    same = sp.simplify(var_k - kernel("nngp", gauss, N1, N1, 1))
     ok = proof.status == "proved" and same == 0 and bool(diff.is_positive)
     return Verdict(
         "proved" if ok else "failed",
@@ -408,8 +411,8 @@ def _fourth_cumulant() -> Verdict:
             relu_moment(1, 1) - kernel_theta("rf"),
             relu_moment(2, 2).subs(THETA, 0) - 3 * S2**2 * N1**2 * N2**2 / 2,
             relu_moment(2, 2).subs(THETA, sp.pi), relu_moment(3, 1).subs(THETA, sp.pi)]  # fmt: skip
-    quad = (C1**2 * kernel_theta("gp", None, N1, N1, 0) + 2 * C1 * C2 * kernel_theta("gp")
-            + C2**2 * kernel_theta("gp", None, N2, N2, 0))  # fmt: skip
+    quad = (C1**2 * kernel_theta("nngp", None, N1, N1, 0) + 2 * C1 * C2 * kernel_theta("nngp")
+            + C2**2 * kernel_theta("nngp", None, N2, N2, 0))  # fmt: skip
     res.append(output_cumulant(2) - quad)
     for law, m4_law in (("uniform", _uniform_mean(lambda v: v**4, sp.sqrt(3 * A2))),
                         ("rademacher", A2**2),

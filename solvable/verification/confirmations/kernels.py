@@ -103,12 +103,12 @@ def _mc_exercise(full: bool = False) -> Verdict:
     # right-hand side of (4.2) (outside)
     init = exercise_initialisation()
     p, batch = (256, 4000) if full else (32, 1000)
-    est = ks.kernel_estimates(init, _MC_X, p, batch, seed=11)["ntk"]
+    est = ks.kernel_estimates(init, _MC_X, p, batch, seed=11)["ntk_first_layer"]
     Xn = _MC_X / np.linalg.norm(_MC_X, axis=1)[:, None]
     cos = np.clip(Xn @ Xn.T, -1, 1)
     printed_fn = sp.lambdify(RHO, exercise_printed_ntk(), "numpy")
     printed = ks.upper(printed_fn(cos))
-    corrected = ks.upper(gram("ntk", init, _MC_X))
+    corrected = ks.upper(gram("ntk_first_layer", init, _MC_X))
     u_corr, u_print = _mc_units(est, corrected), _mc_units(est, printed)
     ok = u_corr <= 1 < u_print
     return Verdict(
@@ -192,7 +192,7 @@ def _mc_table_1(full: bool = False) -> Verdict:
             est_k = est
         lines.append(f"{name}, p = {p}: {units:.2f} (Var f(e1) {float(est.mean[0]):.4g})")
     gauss = Initialisation(2, sp.Rational(2, d), "uniform")
-    arccos = float(kernel("gp", gauss, 1, 1, 0))
+    arccos = float(kernel("nngp", gauss, 1, 1, 0))
     sub = MonteCarlo(est_k.mean[4:5], est_k.stderr[4:5], est_k.samples, est_k.confidence, est_k.z)
     excl = sub.error_in_units(arccos)
     ok = worst <= 1 < excl
@@ -272,7 +272,7 @@ def _gaussian_limit(full: bool = False, *, ks_width: int | None = None,
     pk = (1024 if full else 256) if ks_width is None else ks_width
     n = 40_000 if full else 20_000
     f = ks.output_samples(init, _G_X, pk, n, seed=7 + pk)
-    K = gram("gp", init, _G_X)
+    K = gram("nngp", init, _G_X)
     z = (f @ _G_C.T) / np.sqrt(np.einsum("ci,ij,cj->c", _G_C, K, _G_C))
     dist = np.array([stats.kstest(z[:, c], "norm").statistic for c in range(len(_G_C))])
     crit = float(stats.kstwo.isf(_KS_ALPHA / len(_G_C), n))

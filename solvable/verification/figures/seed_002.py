@@ -85,12 +85,12 @@ def _draw_kernel_width(fig: Any, full: bool, progress: bool) -> None:
     pts[0, 0] = r  # x_0 = sqrt(d) e_1; x_theta at angle theta from it, same norm
     pts[1:, 0], pts[1:, 1] = r * np.cos(theta), r * np.sin(theta)
     rho_fine = np.linspace(-1.0, 1.0, 201)
-    exact_fine = kernels.kernel_numeric("k0", init, r, r, rho_fine)
-    exact = kernels.kernel_numeric("k0", init, r, r, np.cos(theta))
+    exact_fine = kernels.kernel_numeric("ntk", init, r, r, rho_fine)
+    exact = kernels.kernel_numeric("ntk", init, r, r, np.cos(theta))
     ax_k.plot(rho_fine, exact_fine, "k-", lw=1.2, label="arc-cosine NTK (solvable.models.kernels)")
     for j, width in enumerate(CURVE_WIDTHS):
         K = ks.empirical_kernels(init, pts, width, 1, seed=11 + j, device=_device(full),
-                                 kernels=("k0",))["k0"][0]  # fmt: skip
+                                 kernels=("ntk",))["ntk"][0]  # fmt: skip
         emp = K[0, 1:]
         err = float(np.max(np.abs(emp - exact)))
         ax_k.plot(np.cos(theta), emp, f"C{j + 1}o", ms=3.5,
