@@ -9,7 +9,10 @@ Directives (every row is built from the registry when the page is read, never ty
 * ``solvable-gallery``: one section per registered figure
   (:func:`solvable.verification.figures.figures`): id, seed file, the paper's label, title,
   caption, the command that renders it, and the image when the build rendered the figures
-  (see :func:`render_figures`).
+  (see :func:`render_figures`);
+* ``solvable-formulas NAME``: the formulas of model ``NAME`` (:func:`formulas`), each a
+  sympy object of the model's record rendered by ``sympy.latex`` into a labelled ``math``
+  block with its citation; every model's API page ends with it (:func:`api_page`).
 
 Text from the registries goes into the document as plain text nodes, so a ``|``, ``*`` or
 backtick in a statement can never be read as markup (no escaping, no warnings).
