@@ -42,13 +42,14 @@ extensions = [
     # turn every loose docstring of the package into a -W failure.
     "sphinx.ext.napoleon",
     "sphinx.ext.mathjax",
+    "sphinx.ext.intersphinx",  # links to Python, numpy, scipy, sympy, torch, mpmath (local files)
     "myst_nb",  # Markdown pages (MyST) and the notebooks, executed at build time
     "solvable_docs",  # the registries' tables, the gallery, the generated API pages
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
 root_doc = "index"
-exclude_patterns = ["_build", "**/.ipynb_checkpoints", "_generated/jupyter"]
+exclude_patterns = ["_build", "**/.ipynb_checkpoints", "_generated/jupyter", "_inventories"]
 
 # --- autodoc / napoleon
 napoleon_google_docstring = False
@@ -62,6 +63,16 @@ autodoc_typehints = "signature"
 # formatting arguments ... pop from empty list") on some signatures of the package
 autodoc_preserve_defaults = False
 nitpicky = False  # unresolved references (numpy, sympy types in hints) are not errors
+
+# --- intersphinx, without network: each project's real site as the target of its links, and
+# as its inventory a committed file holding only the objects these pages reference, written by
+# _inventories/make_inventories.py from its table (a build never downloads an objects.inv)
+sys.path.insert(0, str(DOCS / "_inventories"))
+from make_inventories import BASES  # noqa: E402
+
+intersphinx_mapping = {
+    project: (base, str(Path("_inventories") / f"{project}.inv")) for project, base in BASES.items()
+}
 
 # smart quotes and ellipses, but no dashes: "--full" in a caption or a command stays as typed
 # (the default made it an en dash in 18 captions of the gallery; issue 30)

@@ -1,12 +1,15 @@
-"""numerics: the raw parameter-space gradient flows, integrated independently of the
+r"""numerics: the raw parameter-space gradient flows, integrated independently of the
 closed forms in :mod:`solvable` (the oracle they are checked against).
 
 ``simulate(setup, out0, in0, times, *, method, dps, rtol, device)`` integrates
-``d theta/dt = -eta dL/dtheta`` of the loss the setup describes, from the output-layer
-weights ``out0`` and input-layer weights ``in0``.  It dispatches on the type of ``setup``
-through one table, :func:`systems`, built from the systems the models declare
-(``MODEL.systems`` of every model in :data:`solvable.MODELS`): a new model's system is
-simulated without touching this package.
+:math:`\mathrm{d}\theta/\mathrm{d}t = -\eta\,\partial L/\partial\theta` of the loss the
+setup describes, from the output-layer weights ``out0`` and input-layer weights ``in0``:
+``method="mpmath"`` (a Taylor series integrator at ``dps`` digits, :class:`mpmath.mpf`),
+``"scipy"`` (float64, :class:`scipy.integrate.DOP853`, on :class:`numpy.ndarray`) or
+``"torch"`` (batched :class:`torch.Tensor` on ``device``, a :class:`torch.device`).
+It dispatches on the type of ``setup`` through one table, :func:`systems`, built from the
+systems the models declare (``MODEL.systems`` of every model in :data:`solvable.MODELS`): a
+new model's system is simulated without touching this package.
 """
 
 from __future__ import annotations

@@ -55,6 +55,7 @@ class Page(HTMLParser):
         self.ids: list[str] = []
         self.rows: dict[str, int] = {}
         self.images: list[str] = []
+        self.links: list[str] = []
         self.outputs = 0
         self.chunks: list[str] = []
         self._table: str | None = None
@@ -76,6 +77,8 @@ class Page(HTMLParser):
             self.rows[self._table] += 1
         elif tag == "img":
             self.images.append(attrs.get("src", ""))
+        elif tag == "a" and attrs.get("href"):
+            self.links.append(attrs["href"])
         if "cell_output" in classes:
             self.outputs += 1
 
@@ -122,10 +125,30 @@ def check_pages(out: Path, *, executed: bool, images: bool) -> None:
     expected |= {f"solvable.models.{name}" for name in solvable._MODEL_MODULES}
     assert expected <= set(modules)
     assert (api / "index.html").is_file()
+    ext = _extension()
     for module in modules:
         page = api / f"{module}.html"
         assert page.is_file(), f"no API page for {module}"
-        assert f"module-{module}" in Page(page).ids, f"{page.name} does not document {module}"
+        parsed = Page(page)
+        assert f"module-{module}" in parsed.ids, f"{page.name} does not document {module}"
+        model = ext.model_of(module)
+        assert ("formulas" in parsed.ids) == (model is not None), f"{page.name}: Formulas"
+        for formula in ext.formulas(model) if model else ():
+            assert formula.label in parsed.text, f"{page.name} lacks {formula.label}"
+            shown = formula.latex or f"(expression too long to display; see {formula.where})"
+            assert re.sub(r"\s+", " ", shown) in parsed.text, f"{page.name}: {formula.label}"
+
+    # links into the other projects' documentation (intersphinx, local inventories)
+    numerics_links = Page(api / "numerics.html").links
+    for target in (
+        "https://docs.scipy.org/doc/scipy/reference/generated/scipy.integrate.DOP853.html",
+        "https://pytorch.org/docs/stable/tensors.html#torch.Tensor",
+        "https://numpy.org/doc/stable/reference/generated/numpy.ndarray.html#numpy.ndarray",
+        "https://mpmath.org/doc/current/basics.html#mpmath.mpf",
+    ):
+        assert any(link.startswith(target) for link in numerics_links), target
+    core_links = Page(api / "solvable._core.flows.html").links
+    assert any(link.startswith("https://docs.sympy.org/latest/") for link in core_links)
 
     # one page per notebook, titled by the notebook's first heading; outputs when executed
     assert NOTEBOOKS
@@ -249,3 +272,94 @@ def test_the_api_index_files_each_module_under_its_layer_folder():
     assert "solvable.models.kunin.wide" not in modules  # a package's file: no page of its own
     assert "numerics.torch_flow.dop853" not in modules
     assert all(layer(m) in ext.LAYERS for m in modules)  # every page has a section
+
+
+def _inventories():
+    """``docs/_inventories/make_inventories.py`` (loaded from its file)."""
+    path = DOCS / "_inventories" / "make_inventories.py"
+    spec = importlib.util.spec_from_file_location("make_inventories", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_inventories_are_the_tables_and_point_into_their_sites(tmp_path):
+    """The committed ``docs/_inventories/*.inv`` are what the script writes from its table
+    (byte for byte), sphinx reads them, and every entry's address lies on its project's
+    documentation site, the one ``docs/conf.py`` maps the project to."""
+    from sphinx.util.inventory import InventoryFile
+
+    inv = _inventories()
+    written = inv.main(tmp_path)
+    assert sorted(p.name for p in written) == sorted(f"{p}.inv" for p in inv.BASES)
+    for path in written:
+        committed = DOCS / "_inventories" / path.name
+        assert committed.read_bytes() == path.read_bytes(), f"{path.name}: run the script"
+    sites = {"python": "https://docs.python.org/3/", "numpy": "https://numpy.org/doc/stable/",
+             "scipy": "https://docs.scipy.org/doc/scipy/", "sympy": "https://docs.sympy.org/",
+             "torch": "https://pytorch.org/docs/", "mpmath": "https://mpmath.org/doc/"}  # fmt: skip
+    for project, base in inv.BASES.items():
+        assert base.startswith(sites[project]) and base.endswith("/")
+        with (DOCS / "_inventories" / f"{project}.inv").open("rb") as f:
+            data = InventoryFile.load(f, base, lambda b, u: b + u)
+        data = getattr(data, "data", data)  # a dict before Sphinx 8.2, an _Inventory after
+        entries = {(name, typ): item for typ, objs in data.items() for name, item in objs.items()}
+        table = {(n, f"py:{t}") for t, objs in inv.OBJECTS[project].items() for n, _ in objs}
+        assert set(entries) == table and table
+        for (name, _), item in entries.items():
+            uri = item[2] if isinstance(item, tuple) else item.uri
+            assert uri.startswith(base), f"{name}: {uri}"
+            top = name.split(".")[0]
+            if project != "python":
+                assert top == project, f"{name} in the {project} inventory"
+            assert "#" in uri, f"{name}: {uri} names no anchor"
+
+    # conf.py maps each project to its site and to its local file (no network)
+    conf = {"__file__": str(DOCS / "conf.py")}
+    text = (DOCS / "conf.py").read_text(encoding="utf-8")
+    assert "sphinx.ext.intersphinx" in text
+    mapping_src = text[text.index("intersphinx_mapping = {") :].split("\n}\n")[0] + "\n}\n"
+    exec(mapping_src, {"BASES": inv.BASES, "Path": Path}, conf)
+    for project, (target, location) in conf["intersphinx_mapping"].items():
+        assert target == inv.BASES[project]
+        assert "://" not in location and (DOCS / location).is_file()
+
+
+def test_formulas_are_the_registered_sympy_expressions(monkeypatch):
+    """The Formulas section of a model's API page shows, as LaTeX, ``sympy.latex`` of each
+    registered object: the loss of every system on its example instance, then every
+    conservation law; too long an expression is replaced by a pointer."""
+    import sympy as sp
+
+    from solvable.papers import cite
+
+    ext = _extension()
+    model = next(m for m in solvable.MODELS if m.name == "xu_ziyin")
+    found = ext.formulas("xu_ziyin")
+    laws = model.laws()
+    assert len(laws) > 0 and len(found) == len(model.systems) + len(laws)
+    for formula, law in zip(found[len(model.systems) :], laws, strict=True):
+        assert formula.label == law.id and formula.kind == "conserved"
+        assert formula.latex == sp.latex(law.expression) and formula.latex
+        assert formula.citation == cite(law.source)
+        assert re.fullmatch(r"Xu & Ziyin 2024, eqs?\. \(\d+\).*", formula.citation)
+    system = model.systems[0]
+    setup, out0, in0 = system.example()
+    shapes = {k: v.shape for k, v in system.initial(setup, out0, in0).items()}
+    assert found[0].latex == sp.latex(system.flow(setup, shapes).loss)
+    assert found[0].kind == "loss"
+    # every model page has the section; other pages do not
+    assert ".. solvable-formulas:: xu_ziyin" in ext.api_page("solvable.models.xu_ziyin")
+    assert "Formulas" not in ext.api_page("solvable._core")
+    assert ext.model_of("solvable.models.kunin") == "kunin"
+    assert ext.model_of("solvable.models.kunin.wide") is None
+    assert ext.model_of("numerics") is None
+    # every label is unique across the models (equation labels are global)
+    labels = [f.label for m in solvable.MODELS for f in ext.formulas(m.name)]
+    assert len(labels) == len(set(labels))
+    # too long an expression: no LaTeX, a pointer to where it is built
+    monkeypatch.setattr(ext, "LATEX_LIMIT", 50)
+    long = [f for f in ext.formulas("xu_ziyin") if len(sp.latex(f.expression)) > 50]
+    assert long and all(f.latex is None and f.where for f in long)
+    with pytest.raises(ValueError, match="no model named"):
+        ext.formulas("no_such_model")

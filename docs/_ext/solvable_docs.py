@@ -9,7 +9,10 @@ Directives (every row is built from the registry when the page is read, never ty
 * ``solvable-gallery``: one section per registered figure
   (:func:`solvable.verification.figures.figures`): id, seed file, the paper's label, title,
   caption, the command that renders it, and the image when the build rendered the figures
-  (see :func:`render_figures`).
+  (see :func:`render_figures`);
+* ``solvable-formulas NAME``: the formulas of model ``NAME`` (:func:`formulas`), each a
+  sympy object of the model's record rendered by ``sympy.latex`` into a labelled ``math``
+  block with its citation; every model's API page ends with it (:func:`api_page`).
 
 Text from the registries goes into the document as plain text nodes, so a ``|``, ``*`` or
 backtick in a statement can never be read as markup (no escaping, no warnings).
@@ -31,14 +34,17 @@ import sys
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
+import sympy as sp
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.application import Sphinx
+from sphinx.directives.patches import MathDirective
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
+import solvable
 from solvable._core.papers import cite
 from solvable.verification import figures, theorems
 from solvable.verification.errata import ERRATA
@@ -128,10 +134,24 @@ def api_page(module: str, documented: Sequence[str] = ()) -> str:
     title = f"``{module}``"
     elsewhere = _reexported(module, documented)
     exclude = f"   :exclude-members: {', '.join(elsewhere)}\n" if elsewhere else ""
-    return (
+    page = (
         f"{title}\n{'=' * len(title)}\n\n"
         f".. automodule:: {module}\n   :members:\n   :show-inheritance:\n{exclude}"
     )
+    model = model_of(module)
+    if model is not None:
+        page += f"\nFormulas\n--------\n\n.. solvable-formulas:: {model}\n"
+    return page
+
+
+def model_of(module: str) -> str | None:
+    """The name of the model (:data:`solvable.MODELS`) whose module is ``module``
+    (``solvable.models.<name>``), else None."""
+    parts = module.split(".")
+    if len(parts) == 3 and parts[:2] == ["solvable", "models"]:
+        if parts[2] in solvable._MODEL_MODULES:
+            return parts[2]
+    return None
 
 
 def _within(name: str, package: str) -> bool:
@@ -243,6 +263,109 @@ def _on_builder_inited(app: Sphinx) -> None:
         app.env.solvable_figures_rendered = True  # type: ignore[attr-defined]
 
 
+# ----------------------------------------------------------------------------- formulas
+
+LATEX_LIMIT = 2000
+"""The longest LaTeX source a formula block shows; a longer one is replaced by a pointer to
+the function that builds the expression (a page of indices helps no reader)."""
+
+
+class Formula(NamedTuple):
+    """One formula of a model's API page, built from a sympy object of the model's record:
+    ``label`` (the equation's label, unique in the documentation), ``kind`` (``"loss"`` or
+    ``"conserved"``), ``citation`` (paper and place, :func:`solvable.papers.cite`),
+    ``statement`` (plain text), ``latex`` (``sympy.latex`` of ``expression``, or None when
+    longer than :data:`LATEX_LIMIT`) and ``where`` (the function that builds it)."""
+
+    label: str
+    kind: str
+    citation: str
+    statement: str
+    expression: sp.Basic
+    latex: str | None
+    where: str
+
+
+def _formula(label: str, kind: str, citation: str, statement: str, expr: sp.Basic,
+             where: str) -> Formula:  # fmt: skip
+    latex = sp.latex(expr)
+    return Formula(label, kind, citation, statement, expr,
+                   latex if len(latex) <= LATEX_LIMIT else None, where)  # fmt: skip
+
+
+def _model(name: str) -> Any:
+    for model in solvable.MODELS:
+        if model.name == name:
+            return model
+    raise ValueError(f"no model named {name!r} in solvable.MODELS")
+
+
+def formulas(name: str) -> list[Formula]:
+    """The formulas of model ``name`` (:data:`solvable.MODELS`), every one a sympy object of
+    the model's record, never typed: the loss of each of its systems (``MODEL.systems``) on
+    the system's example instance (:meth:`solvable.System.example`; the sympy objective the
+    gradient flow is derived from, :attr:`solvable.GradientFlow.loss`), then each of its
+    conservation laws (``MODEL.laws()``, :class:`solvable.ConservationLaw`: id, source with
+    the equation, statement, expression)."""
+    model = _model(name)
+    out: list[Formula] = []
+    for system in model.systems:
+        setup, out0, in0 = system.example()
+        weights = system.initial(setup, out0, in0)
+        flow = system.flow(setup, {k: v.shape for k, v in weights.items()})
+        cls = type(system)
+        shapes = ", ".join(f"{k} {tuple(v.shape)}" for k, v in weights.items())
+        statement = (f"The loss L of {cls.__name__} (the objective its gradient flow is "
+                     f"derived from) on its example instance, blocks {shapes}.")  # fmt: skip
+        where = f"{cls.__module__}.{cls.__qualname__}.loss"
+        out.append(_formula(f"{name}.loss.{cls.__name__}", "loss", cite(model.seed),
+                            statement, flow.loss, where))  # fmt: skip
+    for law in model.laws():
+        where = f"solvable.models.{name}.MODEL.laws()"
+        out.append(_formula(law.id, "conserved", cite(law.source), law.statement,
+                            law.expression, where))  # fmt: skip
+    return out
+
+
+class FormulasDirective(MathDirective):
+    """``solvable-formulas NAME``: the formulas of model ``NAME`` (:func:`formulas`), each a
+    paragraph (label, citation, statement) and a numbered ``math`` block with its label."""
+
+    has_content = False
+    required_arguments = 1
+    optional_arguments = 0
+    option_spec: ClassVar[dict[str, Any]] = {}
+
+    def run(self) -> list[nodes.Node]:
+        _note_page(self)
+        name = self.arguments[0]
+        found = formulas(name)
+        out: list[nodes.Node] = []
+        intro = (f"{len(found)} formulas of the model {name}, rendered from its sympy "
+                 "objects when the documentation is built: the loss of each system on its "
+                 "example instance, then each conservation law (conserved along the "
+                 "gradient flow).")  # fmt: skip
+        out.append(nodes.paragraph(text=intro))
+        docname = self.env.docname
+        for f in found:
+            para = nodes.paragraph()
+            para += nodes.strong(text=f.label)
+            para += nodes.Text(f" ({f.citation}). {f.statement}")
+            out.append(para)
+            if f.latex is None:
+                out.append(nodes.paragraph(
+                    text=f"(expression too long to display; see {f.where})"))  # fmt: skip
+                continue
+            node = nodes.math_block(f.latex, f.latex, classes=["solvable-formula"],
+                                    docname=docname, number=None, label=f.label)  # fmt: skip
+            node["no-wrap"] = node["nowrap"] = False
+            self.set_source_info(node)
+            block: list[nodes.Node] = [node]
+            self.add_target(block)
+            out.extend(block)
+        return out
+
+
 # ----------------------------------------------------------------------------- tables
 
 
@@ -284,9 +407,14 @@ class _RegistryDirective(SphinxDirective):
     has_content = False
 
     def note_page(self) -> None:
-        pages = getattr(self.env, "solvable_pages", set())
-        pages.add(self.env.docname)
-        self.env.solvable_pages = pages  # type: ignore[attr-defined]
+        _note_page(self)
+
+
+def _note_page(directive: SphinxDirective) -> None:
+    """Note the page that holds ``directive`` as one to read again on every build."""
+    pages = getattr(directive.env, "solvable_pages", set())
+    pages.add(directive.env.docname)
+    directive.env.solvable_pages = pages  # type: ignore[attr-defined]
 
 
 class ClaimsDirective(_RegistryDirective):
@@ -400,6 +528,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("solvable-claims", ClaimsDirective)
     app.add_directive("solvable-errata", ErrataDirective)
     app.add_directive("solvable-gallery", GalleryDirective)
+    app.add_directive("solvable-formulas", FormulasDirective)
     app.connect("builder-inited", _on_builder_inited)
     app.connect("env-get-outdated", _always_outdated)
     app.connect("env-merge-info", _merge_pages)

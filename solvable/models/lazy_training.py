@@ -3,9 +3,13 @@ r"""The lazy-training criterion ``kappa_h`` of seed 002, Section 3, and its widt
 Source: seed ``002_938675732d5dff93.txt``, B. Loureiro, "Mathematics of Deep Learning,
 Lecture 3: Neural networks close to initialisation" (following Chizat, Oyallon & Bach 2019).
 
-Criterion, eq. (3.7), for the square loss ``F = 1/2 |y - h(theta)|^2`` of a scalar model::
+Criterion, eq. (3.7), for the square loss :math:`F = \tfrac12 |y - h(\theta)|^2` of a scalar
+model:
 
-    kappa_h(theta0) = |y - h(theta0)| * ||grad^2 h(theta0)||_op / ||grad h(theta0)||_2^2
+.. math::
+
+    \kappa_h(\theta_0) = |y - h(\theta_0)|\,
+    \frac{\|\nabla^2 h(\theta_0)\|_{\mathrm{op}}}{\|\nabla h(\theta_0)\|_2^2}
 
 (lazy when ``kappa_h << 1``).  It is the relative-change condition (3.6) up to a factor 2:
 ``(||grad^2 h||_op / ||grad h||) / (||grad F|| / F) = kappa_h / 2`` (claim
@@ -20,9 +24,11 @@ of Section 2.1 (``h(theta0) = alpha sqrt(p) Z_p``, ``Z_p -> N(0, K_GP(x, x))``):
     |y - h(theta0)| ~ c_y + c_h alpha sqrt(p)      (printed (3.9): O(1); see errata)
     ||grad^2 h(theta0)||_op ~ c_H alpha,   ||grad h(theta0)||^2 ~ c_g p alpha^2
 
-with ``O(1)`` positive constants ``c_y, c_h, c_H, c_g``, and exactly::
+with ``O(1)`` positive constants ``c_y, c_h, c_H, c_g``, and exactly (eq. (3.10)):
 
-    kappa_h = (c_H / c_g) (c_h / sqrt(p) + c_y / (p alpha))          (3.10)
+.. math::
+
+    \kappa_h = \frac{c_H}{c_g} \left(\frac{c_h}{\sqrt{p}} + \frac{c_y}{p\, \alpha}\right)
 
 For ``alpha(p) = p^a``, ``kappa_h = Theta(p^e)`` with ``e(a) = max(-1/2, -1 - a)``
 (:func:`lazy_criterion_exponent`), so ``kappa_h -> 0`` iff ``a > -1``: the mean-field

@@ -9,15 +9,19 @@ and lazy (delta -> +-oo) regimes").
 Mirror flow (Theorem 4.2, wide net ``f = A^T W x`` from ``Delta = delta I``): a simple singular
 value ``s`` of ``beta = W^T A`` with singular vectors ``u, v`` moves as
 ``ds/dt = u^T (d beta/dt) v = -(lambda_2(s^2) + lambda_1(s^2)) u^T G v = -m(s) dL/ds`` with
-``m(s) = sqrt(delta^2 + k^2 s^2)``, ``k = 2 sqrt(eta_a eta_w)`` (``G = grad_beta L``,
+:math:`m(s) = \sqrt{\delta^2 + k^2 s^2}`, :math:`k = 2 \sqrt{\eta_a \eta_w}` (``G = grad_beta L``,
 ``dL/ds = u^T G v``).  With a potential ``phi`` such that ``phi''(s) m(s) = 1``, the mirror
 coordinate ``phi'(s)`` obeys ``d phi'(s)/dt = -dL/ds``: a mirror flow (closed in ``s`` when
 the singular vectors are fixed, the aligned case).
 
 The potential (:func:`hyperbolic_entropy`), for singular values ``s >= 0`` and any real
-``delta``::
+``delta``:
 
-    phi(s) = (s/k) log((k s + m(s)) / (2 k)) - s^2 / (m(s) + |delta|),   phi(0) = 0,
+.. math::
+
+    \phi(s) = \frac{s}{k} \log\frac{k s + m(s)}{2 k} - \frac{s^2}{m(s) + |\delta|},
+    \qquad \phi(0) = 0,
+
 
 is continuous through ``delta = 0``, where it is ``(s/k)(log s - 1)`` (claim
 ``mirror_flow.balanced_form``), and has no cancellation for large ``s/|delta|`` (all terms

@@ -6,13 +6,18 @@ Source: seed ``003_cfd8c5fad4b6665d.txt``, a poster of Kunin, Raventós, Dominé
 Chen, Klindt, Saxe, Ganguli, "Get rich quick: exact solutions reveal how
 unbalanced initializations promote rapid feature learning" (NeurIPS 2024).
 
-Model and conventions::
+Model and conventions (data ``X`` of shape ``(n, d)``, ``y`` of shape ``(n,)``):
 
-    f(x) = a w^T x,   a in R, w in R^d;   data X (n, d), y (n,)
-    L = 1/2 sum_i (a w^T x_i - y_i)^2 = 1/2 ||X beta - y||^2,   beta = a w
-    da/dt = -eta_a dL/da,   dw/dt = -eta_w dL/dw
+.. math::
 
-* ``delta = eta_w a^2 - eta_a ||w||^2`` is conserved (:func:`balance`): > 0 upstream,
+    f(x) = a\, w^\top x, \quad a \in \mathbb{R},\ w \in \mathbb{R}^d, \qquad
+    L = \tfrac12 \sum_i (a\, w^\top x_i - y_i)^2 = \tfrac12 \|X\beta - y\|^2,
+    \quad \beta = a w,
+
+    \dot a = -\eta_a \frac{\partial L}{\partial a}, \qquad
+    \dot w = -\eta_w \frac{\partial L}{\partial w}.
+
+* :math:`\delta = \eta_w a^2 - \eta_a \|w\|^2` is conserved (:func:`balance`): > 0 upstream,
   = 0 balanced, < 0 downstream.  In the unit-rate variables ``a/sqrt(eta_a)``,
   ``w/sqrt(eta_w)`` (plain gradient flow of the same model with inputs ``sqrt(eta_a eta_w)
   X``) it is ``eta_a eta_w`` times the poster's ``a^2 - ||w||^2`` (claim ``kunin.unit_rates``).
@@ -33,7 +38,14 @@ is ``dz/dt = G z - (kappa^2/2) ||z||^2 z`` with the constant symmetric
 :func:`reduced_field`), ``kappa = sqrt(eta_a' eta_w')``, ``delta' = s delta``; its largest
 eigenvalue is the reported ``Omega = sqrt(delta'^2/4 + kappa^2 |beta*|^2)``.  A linear flow
 (Riccati in the plane of ``(a, beta*)``) divided by a Bernoulli normaliser,
-``z(t) = e^{G t} z0 / sqrt(phi(t))``, ``phi = 1 + kappa^2 int_0^t |e^{G s} z0|^2 ds``.
+
+
+.. math::
+
+    z(t) = \frac{e^{G t} z_0}{\sqrt{\phi(t)}}, \qquad
+    \phi(t) = 1 + \kappa^2 \int_0^t \left|e^{G s} z_0\right|^2 \mathrm{d}s.
+
+
 It is evaluated in a form where every term is non-negative and every exponent
 is <= 0 (no cancellation, no overflow), continuous through delta = 0, for any
 sign of ``a`` and any rates.

@@ -4,10 +4,13 @@ Source: Xu & Ziyin, "When Does Feature Learning Happen? Perspective from an
 Analytically Solvable Model" (seed ``001_070589003213e0cf.txt``), Section 2.1,
 Theorem 1, Proposition 1 and Appendix A.1.
 
-Model and conventions (eqs. (4), (5) of the paper)::
+Model and conventions (eqs. (4), (5) of the paper; no factor 1/2 in the loss):
 
-    f(x) = gamma * u^T W x,          L = (f(x) - y)^2            (no factor 1/2)
-    du/dt = -eta_u dL/du,            dW/dt = -eta_w dL/dW
+.. math::
+
+    f(x) = \gamma\, u^\top W x, \qquad L = (f(x) - y)^2, \qquad
+    \dot u = -\eta_u \frac{\partial L}{\partial u}, \qquad
+    \dot W = -\eta_w \frac{\partial L}{\partial W},
 
 with ``u`` of shape ``(d,)``, ``W`` of shape ``(d, d0)``, ``x`` of shape ``(d0,)``.
 
@@ -19,14 +22,17 @@ listed by ``solvable errata``):
 * ``alpha_minus = (D - B) / (2A) >= 0`` is the *magnitude* of the negative root,
   so that eqs. (8)-(10), (19) and ``alpha_plus * alpha_minus = Q / P`` hold as
   printed; the printed eq. (12) has ``B - D`` instead.
-* ``xi(t) = (1 - alpha_plus) / (1 + alpha_minus) * exp(-4 t / t_c)``, and
-  ``t_c = 1 / D`` with ``D = sqrt(B^2 + 4 A C)``, where::
+* :math:`\xi(t) = \frac{1 - \alpha_+}{1 + \alpha_-} e^{-4 t / t_c}`, and
+  :math:`t_c = 1 / D` with :math:`D = \sqrt{B^2 + 4 A C}`, where
 
-      A = gamma^2 d rho^2 P,   B = gamma rho y sqrt(eta_u eta_w),   C = gamma^2 d rho^2 Q.
+  .. math::
 
-Everything follows from one scalar, ``alpha(t) = p_i(t)^2 / p_i(0)^2``, which
-solves the Riccati equation ``d alpha/dt = -4 (A alpha^2 - B alpha - C)``,
-``alpha(0) = 1``.  Its solution is evaluated through ``ell = log(alpha)`` in a
+      A = \gamma^2 d \rho^2 P, \qquad B = \gamma \rho y \sqrt{\eta_u \eta_w}, \qquad
+      C = \gamma^2 d \rho^2 Q.
+
+Everything follows from one scalar, :math:`\alpha(t) = p_i(t)^2 / p_i(0)^2`, which
+solves the Riccati equation :math:`\dot\alpha = -4 (A \alpha^2 - B \alpha - C)`,
+:math:`\alpha(0) = 1`.  Its solution is evaluated through ``ell = log(alpha)`` in a
 form that is free of cancellation and overflow at every ``t`` in ``[0, oo]`` (early in
 ``tau = expm1(4Dt)/(2D)``, late in ``s = 1/tau``, which is 0 at ``t = oo``; see
 :func:`symbolic`, the ``stable`` expressions, each proved equal to the textbook form, and
