@@ -144,7 +144,7 @@ def check_pages(out: Path, *, executed: bool, images: bool) -> None:
         "https://docs.scipy.org/doc/scipy/reference/generated/scipy.integrate.DOP853.html",
         "https://pytorch.org/docs/stable/tensors.html#torch.Tensor",
         "https://numpy.org/doc/stable/reference/generated/numpy.ndarray.html#numpy.ndarray",
-        "https://mpmath.org/doc/current/basics.html#mpmath.mpf",
+        "https://mpmath.org/doc/current/basics.html#number-types",
     ):
         assert any(link.startswith(target) for link in numerics_links), target
     core_links = Page(api / "solvable._core.flows.html").links

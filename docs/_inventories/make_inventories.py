@@ -176,9 +176,9 @@ _TORCH = {
 _MPMATH = {
     "class": [
         # the type hints print mpmath.ctx_mp_python.mpf, the class's defining module
-        ("mpmath.ctx_mp_python.mpf", "basics.html#mpmath.mpf"),
-        ("mpmath.mpf", "basics.html#mpmath.mpf"),
-        ("mpmath.mpc", "basics.html#mpmath.mpc"),
+        ("mpmath.ctx_mp_python.mpf", "basics.html#number-types"),
+        ("mpmath.mpf", "basics.html#number-types"),
+        ("mpmath.mpc", "basics.html#number-types"),
     ],
 }
 
