@@ -134,7 +134,7 @@ def test_at_and_iteration_and_the_deprecated_index():
     assert [s.t for s in sim] == TIMES
     assert sim.at(-3).t == sim.at(0).t == 0.0
     for bad in (3, -4):
-        with pytest.raises(IndexError, match="out of range for 3 times"):
+        with pytest.raises(IndexError, match=r"k = -?\d is out of range for 3 times"):
             sim.at(bad)
     for bad in (1.0, True, "0", None):
         with pytest.raises(TypeError, match="k must be an integer index"):
@@ -250,5 +250,48 @@ def test_flow_result_states_refusals():
         res.states(object(), p)
     with pytest.raises(TypeError, match="params0 must be the dict"):
         res.states(case.setup, [p["u"], p["W"]])
-    with pytest.raises(IndexError, match="out of range for 2 times"):
+    with pytest.raises(IndexError, match="element = 2 is out of range for 2 batch elements"):
         res.states(case.setup, p, element=2)
+    with pytest.raises(TypeError, match="element must be an integer index"):
+        res.states(case.setup, p, element=0.0)
+
+
+@pytest.mark.parametrize("setup_type", list(numerics.systems()), ids=lambda t: t.__qualname__)
+def test_flow_result_states_of_every_system_is_simulates(setup_type):
+    """FlowResult.states on a run of the system's own torch model is what
+    ``simulate(method="torch")`` returns (the same integrator, the same measures)."""
+    system = numerics.systems()[setup_type]
+    setup, out0, in0 = system.example()
+    weights = system.initial(setup, out0, in0)
+    params = {b: torch.tensor(np.asarray(w, dtype=float))[None] for b, w in weights.items()}
+    res = torch_flow.gradient_flow(models.SystemModel(system, setup), params, TIMES,
+                                   keep_params=True, device="cpu", rtol=1e-12)  # fmt: skip
+    got = res.states(setup, params)
+    ref = numerics.simulate(setup, out0, in0, TIMES, method="torch", device="cpu")
+    assert type(got) is type(ref)
+    for a, b in zip(got, ref, strict=True):
+        for f in dataclasses.fields(b):
+            x, y = getattr(a, f.name), getattr(b, f.name)
+            if isinstance(y, dict):
+                assert all(np.allclose(x[k], y[k], rtol=1e-12, atol=0) for k in y), f.name
+            else:
+                # the same run: equal up to the float64 of the measures' own arithmetic
+                np.testing.assert_allclose(x, y, rtol=1e-12, atol=1e-300, err_msg=f.name)
+
+
+def test_flow_result_states_reads_a_block_it_did_not_keep_from_params0():
+    """A block that is not in the run's params (it does not train) comes from params0."""
+    system = numerics.systems()[node_scaling.Setup]
+    setup, out0, in0 = system.example()
+    weights = system.initial(setup, out0, in0)
+    assert system.rates(setup)["a"] == 0  # a does not train in this model
+    params = {b: torch.tensor(np.asarray(w, dtype=float))[None] for b, w in weights.items()}
+    res = torch_flow.gradient_flow(models.SystemModel(system, setup), params, TIMES,
+                                   keep_params=True, device="cpu", rtol=1e-12)  # fmt: skip
+    full = res.states(setup, params)
+    without_a = dataclasses.replace(res, params={k: v for k, v in res.params.items() if k != "a"})
+    got = without_a.states(setup, params)
+    np.testing.assert_array_equal(got.a, full.a)
+    np.testing.assert_array_equal(got.loss, full.loss)
+    with pytest.raises(ValueError, match="params0 has no block 'a'"):
+        without_a.states(setup, {k: v for k, v in params.items() if k != "a"})

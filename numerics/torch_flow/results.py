@@ -51,12 +51,8 @@ class FlowResult:
         if not isinstance(params0, Mapping):
             raise TypeError(f"params0 must be the dict of initial weights by block, got "
                             f"{type(params0).__name__}")  # fmt: skip
-        missing = [b for b in system.blocks if b not in self.params and b not in params0]
-        if missing:
-            raise ValueError(f"params0 has no block {missing[0]!r} of {type(setup).__name__}'s "
-                             f"system (blocks: {', '.join(system.blocks)})")  # fmt: skip
         T, B = next(iter(self.params.values())).shape[:2]
-        element = check_index(element, B)
+        element = check_index(element, B, "element", "batch elements")
 
         def row(source: Mapping[str, Any], *index: int) -> dict[str, Any]:
             return {b: _numpy(source[b][index]) for b in system.blocks if b in source}
@@ -66,7 +62,12 @@ class FlowResult:
         records = []
         for k in range(T):
             weights = {**initial, **row(self.params, k, element)}
-            records.append(system.state(setup, float(times[k]), weights, None))
+            try:
+                records.append(system.state(setup, float(times[k]), weights, None))
+            except KeyError as exc:  # a block neither kept by the run nor in params0
+                raise ValueError(f"params0 has no block {exc.args[0]!r} of "
+                                 f"{type(setup).__name__}'s system (blocks: "
+                                 f"{', '.join(system.blocks)})") from None  # fmt: skip
         return system.stack(setup, records, initial, None)
 
 

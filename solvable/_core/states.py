@@ -35,17 +35,20 @@ DEPRECATED_INDEXING = (
 )
 
 
-def check_index(k: Any, n: int) -> int:
-    """``k`` as an index into ``n`` times (negative from the end); ``TypeError`` for a
-    non-integer, ``IndexError`` outside ``[-n, n)``."""
+def check_index(k: Any, n: int, name: str = "k", what: str = "times") -> int:
+    """``k`` as an index into ``n`` items (negative from the end); ``TypeError`` for a
+    non-integer, ``IndexError`` outside ``[-n, n)``, each naming the argument ``name`` and
+    the ``n`` ``what`` (``"times"``, ``"batch elements"``)."""
     if isinstance(k, bool):
-        raise TypeError(f"k must be an integer index, got bool {k!r}")
+        raise TypeError(f"{name} must be an integer index, got bool {k!r}")
     try:
         k = operator.index(k)
     except TypeError:
-        raise TypeError(f"k must be an integer index, got {type(k).__name__} {k!r}") from None
+        raise TypeError(f"{name} must be an integer index, got {type(k).__name__} "
+                        f"{k!r}") from None  # fmt: skip
     if not -n <= k < n:
-        raise IndexError(f"k = {k} is out of range for {n} times (valid: {-n} <= k < {n})")
+        raise IndexError(f"{name} = {k} is out of range for {n} {what} (valid: {-n} <= "
+                         f"{name} < {n})")  # fmt: skip
     return k % n
 
 
