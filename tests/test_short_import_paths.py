@@ -13,6 +13,7 @@ import types
 
 import pytest
 
+import numerics
 import solvable
 from solvable._core.aliases import AliasFinder
 
@@ -100,3 +101,18 @@ def test_no_file_of_a_model_package_hides_a_public_name(name):
     assert not clash, f"{package.__name__}: files named like public names: {clash}"
     assert all(not isinstance(getattr(package, n), types.ModuleType)
                for n in public if hasattr(package, n))  # fmt: skip
+
+
+def test_every_simulatable_model_exports_its_setup_as_setup():
+    """Issue 30: ``<model>.Setup`` exists for every model a user simulates, and it is a
+    setup one of the model's own systems (or, for linear_node_scaling, node_scaling's)
+    dispatches on."""
+    dispatch = set(numerics.systems())
+    for model in solvable.MODELS:
+        module = importlib.import_module(f"solvable.models.{model.name}")
+        if model.systems or model.name == "linear_node_scaling":
+            assert hasattr(module, "Setup"), model.name
+            assert "Setup" in module.__all__, model.name
+            assert module.Setup in dispatch, model.name
+        if model.systems:
+            assert module.Setup in {s.setup_type for s in model.systems}, model.name

@@ -87,6 +87,7 @@ __all__ = [
     "DiagonalSetup",
     "DiagonalState",
     "DiagonalSystem",
+    "Setup",
     "Symbols",
     "bregman_interpolant",
     "diagonal_balance",
@@ -401,6 +402,11 @@ class DiagonalSetup:
     @property
     def d(self) -> int:
         return len(self.X[0])
+
+
+Setup = DiagonalSetup
+"""The model's setup under the name every simulatable model exports (issue 30):
+``mirror_flow.Setup`` is :class:`DiagonalSetup`."""
 
 
 def _arrays(setup: DiagonalSetup, dps: int | None) -> tuple[np.ndarray, np.ndarray]:
