@@ -192,8 +192,10 @@ def test_stacked_states_fields_dicts_and_refusals():
     for b, arr in sim.params.items():
         assert arr.shape[0] == 3
         assert np.array_equal(arr[1], sim.at(1).params[b])
-    with pytest.raises(AttributeError, match="no field 'loss'; fields: t, params, f, risk"):
-        sim.loss  # noqa: B018
+    # loss everywhere: three_layer's State calls it the risk (loss_field), read both ways
+    assert sim.loss is sim.risk and sim.at(2).loss == sim.risk[2]
+    with pytest.raises(AttributeError, match="no field 'beta'; fields: t, params, f, risk"):
+        sim.beta  # noqa: B018
     with pytest.raises(dataclasses.FrozenInstanceError):
         sim.risk = 0
     assert "risk" in dir(sim) and "3 times" in repr(sim)
@@ -295,3 +297,23 @@ def test_flow_result_states_reads_a_block_it_did_not_keep_from_params0():
     np.testing.assert_array_equal(got.loss, full.loss)
     with pytest.raises(ValueError, match="params0 has no block 'a'"):
         without_a.states(setup, {k: v for k, v in params.items() if k != "a"})
+
+
+@pytest.mark.parametrize("setup_type", list(numerics.systems()), ids=lambda t: t.__qualname__)
+def test_every_systems_states_have_the_loss_of_its_system(setup_type):
+    """Issue 30: ``loss`` everywhere; it is the system's own loss at each time's weights."""
+    system = numerics.systems()[setup_type]
+    setup, out0, in0 = system.example()
+    sim = numerics.simulate(setup, out0, in0, TIMES, method="scipy")
+    data = system.data(setup, "numpy")
+    for k, state in enumerate(sim):
+        if hasattr(state, "params"):  # three_layer keeps its blocks in a dict
+            weights = {b: np.asarray(v, dtype=float) for b, v in state.params.items()}
+        else:
+            weights = {b: np.asarray(getattr(state, b), dtype=float) for b in system.blocks}
+        want = float(system.loss(weights, data))
+        # the same definition on the same float64 weights: only the order of the sums may
+        # differ between the state's measure and the system's loss (a few ulps; 1e-12 leaves
+        # room for a loss that is a difference of O(1) terms)
+        assert float(sim.loss[k]) == pytest.approx(want, rel=1e-12, abs=1e-300)
+        assert float(state.loss) == float(sim.loss[k])

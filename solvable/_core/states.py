@@ -79,7 +79,8 @@ class StackedStates(SequenceOfStates):
     """The ``State`` records of one trajectory (a model without a ``States`` of its own),
     stacked: each field of the ``State`` dataclass an array with a leading time axis (object
     arrays for mpmath), a dict-valued field a dict of such arrays; read as attributes
-    (``states.W``, ``states.risk``), :meth:`at` rebuilds the ``State``."""
+    (``states.W``, ``states.risk``; ``states.loss`` too where the ``State`` names its loss
+    field in ``loss_field``), :meth:`at` rebuilds the ``State``."""
 
     __slots__ = ("_fields", "_state_type")
 
@@ -125,6 +126,9 @@ class StackedStates(SequenceOfStates):
         fields = object.__getattribute__(self, "_fields")
         if name in fields:
             return fields[name]
+        alias = getattr(object.__getattribute__(self, "_state_type"), "loss_field", None)
+        if name == "loss" and alias in fields:  # (a model that calls its loss the risk)
+            return fields[alias]
         raise AttributeError(f"{type(self).__name__} of {self._state_type.__name__} has no "
                              f"field {name!r}; fields: {', '.join(fields)}")  # fmt: skip
 

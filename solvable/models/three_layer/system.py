@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import sympy as sp
@@ -60,6 +60,14 @@ class State:
     params: dict[str, np.ndarray]
     f: np.ndarray
     risk: Any
+
+    loss_field: ClassVar[str] = "risk"  # (the loss every model's states have, by its name)
+
+    @property
+    def loss(self) -> Any:
+        """The ``risk``: the loss of :meth:`System.loss` (every model's state has a
+        ``loss``)."""
+        return self.risk
 
 
 def _blocks(params: Mapping[str, Any]) -> tuple[Any, ...]:
