@@ -317,3 +317,64 @@ def test_every_systems_states_have_the_loss_of_its_system(setup_type):
         # room for a loss that is a difference of O(1) terms)
         assert float(sim.loss[k]) == pytest.approx(want, rel=1e-12, abs=1e-300)
         assert float(state.loss) == float(sim.loss[k])
+
+
+def test_stacked_states_copy_and_pickle():
+    """A StackedStates (frozen, with slots) survives copy, deepcopy and a pickle round trip
+    (multiprocessing, caches): the outsider review's probe."""
+    import copy
+    import pickle
+
+    system = three_layer.MODEL.systems[0]
+    setup, out0, in0 = system.example()
+    sim = numerics.simulate(setup, out0, in0, TIMES, method="scipy")
+    for other in (copy.copy(sim), copy.deepcopy(sim), pickle.loads(pickle.dumps(sim))):
+        assert type(other) is StackedStates and other.state_type is sim.state_type
+        assert np.array_equal(other.risk, sim.risk)
+        assert all(np.array_equal(other.params[b], sim.params[b]) for b in sim.params)
+
+
+def test_reversed_and_slices_of_the_deprecated_index():
+    """reversed() iterates without the deprecated index; every slice of the old list form
+    is the list's slice; the warning points at the caller's line (stacklevel 2)."""
+    case = kunin.CASES[0]
+    times = [0.0, 0.2, 0.4, 0.8, 1.6]
+    sim = numerics.simulate(case.setup, case.a0, case.w0, times, method="scipy")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert [s.t for s in reversed(sim)] == times[::-1]
+    for part in (slice(None, None, 2), slice(-2, None), slice(None, -1), slice(None, None, -1),
+                 slice(0, 0), slice(3, 1, -1), slice(10, 20)):  # fmt: skip
+        with pytest.warns(DeprecationWarning) as record:
+            got = sim[part]
+        assert [s.t for s in got] == times[part], part
+        assert record[0].filename == __file__  # the user's line, not the package's
+
+
+@pytest.mark.parametrize("method", ["scipy", "mpmath"])
+def test_kunin_simulated_state_holds_one_delta(method):
+    case = kunin.CASES[0]
+    sim = numerics.simulate(case.setup, case.a0, case.w0, TIMES, method=method)
+    for k, state in enumerate(sim):
+        assert np.ndim(state.delta) == 0 and state.delta == sim.delta[k]
+
+
+def test_xu_ziyin_loss_beyond_float64_rounds_to_inf_while_f_is_in_range():
+    """Weights of scale 1e150: f(0) = 4e298 is a float64, its loss 1.8e597 is not: the loss
+    rounds to inf (as float64 rounds an overflow), the state is not refused."""
+    setup = xz.Setup(eta_u=1, eta_w=1, gamma=1, x=["1", "2"], y="1.5")
+    u0, W0 = ["1e150", "2e150"], [["1e150", "0"], ["0", "1e150"]]
+    for engine in ("fast", "reference"):
+        st = xz.closed_form(setup, u0, W0).sample([0.0], engine=engine)
+        assert np.isfinite(st.f[0]) and st.f[0] > 1e298
+        assert st.loss[0] == math.inf
+    exact = xz.closed_form(setup, u0, W0, dps=20).at(0)
+    assert exact.loss > mpmath.mpf("1e597")  # mpmath has no exponent range
+
+
+def test_flow_result_states_refuses_an_incomplete_params0():
+    case = xz.case("generic")
+    p, res = _two_layer_run(case)
+    for params0, block in (({}, "u"), ({"u": p["u"]}, "W")):
+        with pytest.raises(ValueError, match=f"params0 has no block '{block}' of the run"):
+            res.states(case.setup, params0)

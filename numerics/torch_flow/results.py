@@ -51,6 +51,10 @@ class FlowResult:
         if not isinstance(params0, Mapping):
             raise TypeError(f"params0 must be the dict of initial weights by block, got "
                             f"{type(params0).__name__}")  # fmt: skip
+        missing = [b for b in self.params if b not in params0]
+        if missing:  # (the start of every block the run integrated: measures relative to it)
+            raise ValueError(f"params0 has no block {missing[0]!r} of the run (its blocks: "
+                             f"{', '.join(self.params)})")  # fmt: skip
         T, B = next(iter(self.params.values())).shape[:2]
         element = check_index(element, B, "element", "batch elements")
 

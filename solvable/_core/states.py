@@ -68,6 +68,10 @@ class SequenceOfStates:
         for k in range(len(self)):
             yield self.at(k)
 
+    def __reversed__(self) -> Iterator[Any]:
+        for k in reversed(range(len(self))):
+            yield self.at(k)
+
     def __getitem__(self, k: int | slice) -> Any:
         warnings.warn(DEPRECATED_INDEXING, DeprecationWarning, stacklevel=2)
         if isinstance(k, slice):
@@ -134,6 +138,11 @@ class StackedStates(SequenceOfStates):
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # (copy and pickle rebuild it through __init__: the frozen __setattr__ refuses the
+        # default slot-by-slot restore)
+        return (type(self), (self._state_type, self._fields))
 
     def __dir__(self) -> list[str]:
         return sorted(set(super().__dir__()) | set(self._fields))
