@@ -119,6 +119,8 @@ def test_xu_ziyin_measured_alpha_matches_the_closed_form(name):
     exact = xz.closed_form(case.setup, case.u0, case.W0, dps=30).sample(times)
     P, Q = xz.closed_form(case.setup, case.u0, case.W0).P, xz.closed_form(
         case.setup, case.u0, case.W0).Q  # fmt: skip
+    # mpmath in, mpmath out: every alpha an mpf at dps 30, the undefined one mpmath's nan
+    assert all(isinstance(a, mpmath.mpf) for a in sim.alpha)
     for a, b in zip(sim.alpha, exact.alpha, strict=True):
         if P == 0 and Q == 0:
             assert mpmath.isnan(a)
