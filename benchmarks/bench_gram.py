@@ -74,7 +74,7 @@ def main() -> None:
         nt = f"{nt_time:.3f}" if nt_time else "-"
         print(f"| {name} | {t:.3f} | {nt} | {ratio} |")
     if nt_gap is not None:
-        print(f"\nneural-tangents' NTK against 10 ntk: largest relative difference {nt_gap:.2e}")
+        print(f"\nneural-tangents' NTK against ntk / 10: largest relative difference {nt_gap:.2e}")
 
 
 if __name__ == "__main__":
