@@ -41,6 +41,7 @@ from solvable.models.kunin.proofs import (
 )
 from solvable.models.kunin.systems import SYSTEMS
 from solvable.models.kunin.wide_proofs import (
+    _wide_Delta_general,
     _wide_deviation_from_limit,
     _wide_limit_at_infinity,
     _wide_ntk,
@@ -124,6 +125,11 @@ def claims() -> list[Theorem]:
           "For X^T X = s I, Q = [A/sqrt(eta_a'), W/sqrt(eta_w')] obeys dQ/dt = Q K - "
           "(kappa^2/2) Q Q^T Q + (s/2)(Delta - delta I) Q J, K = [[delta'/2 I, kappa B*^T], "
           "[kappa B*, -delta'/2 I]]: the Riccati flow wherever Delta = delta I.", _wide_reduction),
+        T("wide_Delta_general", "Part II (conservation of Delta)",
+          "Delta = eta_w A A^T - eta_a W W^T is conserved by the wide net's gradient flow for "
+          "every shape: A (h, c), W (h, d), X (n, d), Y (n, c) as matrices of symbolic sizes, "
+          "the gradients by matrix calculus; the typed loss, Delta and field are the "
+          "package's on (n, d, h, c) = (3, 2, 2, 4).", _wide_Delta_general),
         T("wide_riccati", "Part II (exact solution)",
           "P = Y^T N^-1 Y (Y' = Y K, N' = kappa^2 Y Y^T) solves P' = K P + P K - kappa^2 P^2; "
           "for h = 1, Q = Y/sqrt(N) solves the Q flow; N = I + kappa^2 C diag(t exprel(2kt)) "

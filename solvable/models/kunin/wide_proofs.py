@@ -14,7 +14,7 @@ from solvable._core.backends import elementary
 from solvable._core.claims import Verdict, prove_zero
 from solvable.models.kunin.expressions import symbolic, wide_symbolic
 from solvable.models.kunin.flows import _data_symbols, beta_gradient, wide_flow
-from solvable.models.kunin.losses import wide_balance, wide_output
+from solvable.models.kunin.losses import _wide_balance, wide_balance, wide_output
 from solvable.models.kunin.reduction import (
     _riccati_deviation,
     riccati_core,
@@ -206,3 +206,56 @@ def _wide_ntk() -> Verdict:
     K = wide_ntk(A.T @ A, W.T @ W, X, S.eta_a, S.eta_w)
     Kr = np.einsum("iajb,jb->ia", K, out - Y)
     return prove_zero(*(np.vectorize(F.ddt, otypes=[object])(out) + Kr).ravel())
+
+
+# --- Part II: Delta is conserved for every shape --------------------------------------
+def _wide_Delta_general() -> Verdict:
+    # The law kunin.Delta_pq is proved entry by entry on h = c = d = n = 2; this proof is for
+    # every shape: A (h, c), W (h, d), X (n, d), Y (n, c) as sympy MatrixSymbols of symbolic
+    # sizes, the loss L = tr(R^T R)/2 with R = X W^T A - Y, its gradients by sympy's matrix
+    # calculus (dA/dt = -eta_a dL/dA, dW/dt = -eta_w dL/dW), and d/dt Delta expanded to the
+    # zero matrix.  The typed forms are tied to the package's own definitions on a
+    # non-square instance (n, d, h, c) = (3, 2, 2, 4): the trace form is wide_loss exactly,
+    # the Delta is wide_balance exactly, and the matrix gradients are the entries of
+    # wide_flow's field (the flow numerics.simulate integrates).
+    S = symbolic()
+    ea, ew = S.eta_a, S.eta_w
+    n, d, h, c = sp.symbols("n d h c", integer=True, positive=True)
+    A, W = sp.MatrixSymbol("A", h, c), sp.MatrixSymbol("W", h, d)
+    X, Y = sp.MatrixSymbol("X", n, d), sp.MatrixSymbol("Y", n, c)
+
+    def calculus(A: Any, W: Any, X: Any, Y: Any) -> tuple[Any, Any, Any, Any]:
+        R = X * W.T * A - Y
+        loss = sp.Trace(R.T * R) / 2
+        dA, dW = -ea * sp.diff(loss, A), -ew * sp.diff(loss, W)
+        return loss, dA, dW, ew * A * A.T - ea * W * W.T
+
+    _, dA, dW, _ = calculus(A, W, X, Y)
+    rate = sp.expand(ew * (dA * A.T + A * dA.T) - ea * (dW * W.T + W * dW.T))
+    if not isinstance(rate, sp.ZeroMatrix):  # (the general residual must vanish exactly)
+        return Verdict("failed", f"d Delta/dt = {rate} for general shapes, not 0")
+    F = wide_flow(3, 2, 2, 4)
+    Ai, Wi = F.block("A"), F.block("W")
+    Xi, Yi = _data_symbols(3, 2, 4)
+    sub = {A: sp.Matrix(Ai), W: sp.Matrix(Wi), X: sp.Matrix(Xi), Y: sp.Matrix(Yi),
+           n: 3, d: 2, h: 2, c: 4}  # fmt: skip
+    loss_i, dA_i, dW_i, Delta_i = (_explicit(v.subs(sub)) for v in calculus(A, W, X, Y))
+    field = dict(zip(F.state, F.rhs, strict=True))
+    residuals = [loss_i[0, 0] - F.loss, *(Delta_i - sp.Matrix(_wide_balance(Ai, Wi, ea, ew)))]
+    residuals += [dA_i[i, j] - field[Ai[i, j]] for i in range(2) for j in range(4)]
+    residuals += [dW_i[i, j] - field[Wi[i, j]] for i in range(2) for j in range(2)]
+    verdict = prove_zero(*residuals)
+    if verdict.status != "proved":
+        return Verdict("failed", f"the typed forms differ from the package's on (3, 2, 2, 4): "
+                                 f"{verdict.detail}")  # fmt: skip
+    return Verdict("proved", f"d Delta/dt is the zero matrix for A (h, c), W (h, d), X (n, d), "
+                   f"Y (n, c) of any sizes; on (n, d, h, c) = (3, 2, 2, 4) the loss, Delta "
+                   f"and the field are the package's ({verdict.detail})")  # fmt: skip
+
+
+def _explicit(e: Any) -> sp.Matrix:
+    """A matrix expression of explicit matrices (or a trace of one) as an explicit
+    ``sp.Matrix`` (a scalar as 1 x 1)."""
+    if isinstance(e, sp.MatrixExpr):
+        return sp.Matrix(e.as_explicit())
+    return sp.Matrix([[sp.expand(sp.sympify(e).doit())]])
