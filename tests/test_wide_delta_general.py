@@ -5,9 +5,13 @@ claim fails on a wrong balance, a wrong flow, and a residual it cannot reduce to
 
 from __future__ import annotations
 
+import mpmath
+import numpy as np
 import sympy as sp
 
+import numerics
 from solvable._core.flows import gradient_flow
+from solvable.models import kunin
 from solvable.models.kunin import flows as kflows
 from solvable.models.kunin import wide_proofs
 from solvable.models.kunin.expressions import symbolic
@@ -52,3 +56,27 @@ def test_a_general_residual_that_does_not_reduce_fails(monkeypatch):
     monkeypatch.setattr(sp, "expand", lambda e, *a, **k: e)
     v = wide_proofs._wide_Delta_general()
     assert v.status == "failed" and "for general shapes, not 0" in v.detail
+
+
+def test_delta_is_conserved_by_the_simulated_raw_flow_of_a_non_square_net():
+    """The law confirmed at two precisions on a shape no other check uses (n = 3, d = 2,
+    h = 3, c = 4: h > d, h < c, Delta 3 x 3) along numerics.simulate's raw (A, W) flow."""
+    X = [["0.6", "-0.3"], ["0.2", "0.7"], ["-0.5", "0.1"]]
+    Y = [["0.9", "-0.4", "0.3", "0.1"], ["0.2", "0.5", "-0.6", "0.3"],
+         ["0.1", "-0.2", "0.4", "0.8"]]  # fmt: skip
+    setup = kunin.WideSetup("0.7", "1.3", X, Y)
+    A0 = [["0.3", "-0.2", "0.5", "0.1"], ["0.4", "0.1", "-0.3", "0.2"],
+          ["-0.1", "0.6", "0.2", "-0.4"]]  # fmt: skip
+    W0 = [["0.5", "-0.1"], ["0.2", "0.3"], ["-0.4", "0.6"]]
+    for dps in (30, 45):
+        sim = numerics.simulate(setup, A0, W0, [0, 0.5, 2.0], method="mpmath", dps=dps)
+        assert sim.Delta.shape == (3, 3, 3)
+        moved = np.max(np.abs(np.asarray(sim.A[2] - sim.A[0], dtype=float)))
+        assert moved > 1e-2  # the net trains: Delta's constancy is not that of a fixed point
+        with mpmath.workdps(dps):
+            first = sim.Delta[0].ravel()
+            drift = max(abs(a - b) for k in (1, 2)
+                        for a, b in zip(sim.Delta[k].ravel(), first, strict=True))  # fmt: skip
+            # the integrator's error is 10^-(dps + 20) per step; each state is rounded to
+            # dps digits, so Delta from rounded weights may differ in its last few digits
+            assert drift <= mpmath.mpf(10) ** (3 - dps), (dps, drift)
