@@ -83,7 +83,7 @@ MUTANTS = [
             "B = 3 run returns element 0's trajectory instead of an IndexError; at(-5), "
             "at(-4) and at(3) unchanged"
         ),
-        tests=_T_STATES + ["tests/test_torch_flow.py"],
+        tests=[*_T_STATES, "tests/test_torch_flow.py"],
         claims=[],
     ),
     dict(
@@ -127,8 +127,7 @@ MUTANTS = [
         backend="numpy",
         file=_STATES,
         old="fields[f.name] = {key: _stack([v[key] for v in values]) for key in values[0]}",
-        new="fields[f.name] = {key: _stack([values[0][key] for v in values]) "
-        "for key in values[0]}",
+        new="fields[f.name] = {key: _stack([values[0][key] for v in values]) for key in values[0]}",
         why=(
             "a dict-valued field stacked from the first record T times.  Observed: "
             "three_layer's example simulated (scipy, t = 0, 0.5, 1): sim.params['a'][:, 0] "
@@ -155,7 +154,7 @@ MUTANTS = [
             "by StackedStates (kunin wide) and kunin's single neuron unchanged (their stack "
             "ignores dps)"
         ),
-        tests=_T_SIM + ["tests/test_mpmath_in_mpmath_out.py"],
+        tests=[*_T_SIM, "tests/test_mpmath_in_mpmath_out.py"],
         claims=["xu_ziyin.theorem_1_oracle"],
     ),
     # ------------------------------------------------------------ xu_ziyin/system.py
@@ -174,7 +173,7 @@ MUTANTS = [
             "(4.0e6, 4.8e12, 7.0e24); mpmath dps 30 likewise (0.4256 for 2.3494); P > 0 "
             "cases and the saddle (nan) unchanged"
         ),
-        tests=_T_SIM + ["tests/test_xu_ziyin_cases.py"],
+        tests=[*_T_SIM, "tests/test_xu_ziyin_cases.py"],
         claims=["xu_ziyin.theorem_1_oracle"],
     ),
     dict(
@@ -193,7 +192,7 @@ MUTANTS = [
             "FlowResult.states of a torch run at t = 0.5, 1, 2: alpha off by 1.7-3.9; "
             "times starting at 0 unchanged"
         ),
-        tests=_T_FLOW + ["tests/test_simulate.py"],
+        tests=[*_T_FLOW, "tests/test_simulate.py"],
         claims=[],
     ),
     # ------------------------------------------------------------ States.at of the models
@@ -210,7 +209,7 @@ MUTANTS = [
             "the ndarray [0.59 0.59 0.59] instead of the number 0.59; the closed form's "
             "States (delta a number) unchanged"
         ),
-        tests=_T_SIM + ["tests/test_kunin_systems.py"],
+        tests=[*_T_SIM, "tests/test_kunin_systems.py"],
         claims=[],
     ),
     dict(
@@ -228,7 +227,7 @@ MUTANTS = [
             "Trajectory.at(1.0).a is 1.0; with more times than nodes at(k) would raise "
             "IndexError"
         ),
-        tests=_T_STATES + ["tests/test_linear_node_scaling.py"],
+        tests=[*_T_STATES, "tests/test_linear_node_scaling.py"],
         claims=["linear_node_scaling.trajectory_matches_simulation"],
     ),
     dict(
@@ -294,7 +293,7 @@ MUTANTS = [
             "extended (mpmath) path rounds to float64.  Observed: Setup(1, 1, 1, (1,), 0), "
             "u0 = (1e153,), W0 = ((1e153,),) (f = 1e306 in range): sample([0, 1e-300, "
             "1e-250]) raises ValueError \"the state's loss at t = 0.0 is 1.0e+612, beyond "
-            "the float64 range\" instead of returning loss inf (f 1e306, 2.5e299, 2.5e249); "
+            'the float64 range" instead of returning loss inf (f 1e306, 2.5e299, 2.5e249); '
             "scale 1e100 likewise; the fast path (scale 1e70, loss 1.6e281) and every "
             "in-range probe unchanged"
         ),
