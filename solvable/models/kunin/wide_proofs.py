@@ -250,7 +250,8 @@ def _wide_Delta_general() -> Verdict:
                                  f"{verdict.detail}")  # fmt: skip
     return Verdict("proved", f"d Delta/dt is the zero matrix for A (h, c), W (h, d), X (n, d), "
                    f"Y (n, c) of any sizes; on (n, d, h, c) = (3, 2, 2, 4) the loss, Delta "
-                   f"and the field are the package's ({verdict.detail})")  # fmt: skip
+                   f"and the field are the package's ({verdict.detail})",
+                   residuals=(sp.S.Zero, *verdict.residuals))  # fmt: skip
 
 
 def _explicit(e: Any) -> sp.Matrix:
@@ -258,4 +259,4 @@ def _explicit(e: Any) -> sp.Matrix:
     ``sp.Matrix`` (a scalar as 1 x 1)."""
     if isinstance(e, sp.MatrixExpr):
         return sp.Matrix(e.as_explicit())
-    return sp.Matrix([[sp.expand(sp.sympify(e).doit())]])
+    return sp.Matrix([[sp.expand(sp.sympify(e, strict=True).doit())]])
