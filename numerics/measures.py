@@ -36,17 +36,20 @@ from solvable.models import ntg, xu_ziyin
 __all__ = [
     "alignment",
     "feature_learning_ratios",
+    "kernel_distance",
     "min_eigenvalue",
     "ntk",
     "ntk_node_scaled",
     "ntk_two_layer_linear",
     "record_feature_learning",
+    "record_kernel_distance",
     "record_loss",
     "record_ntk",
     "record_ntk_change",
     "record_relative_distance",
     "relative_change",
     "relative_distance",
+    "task_alignment",
 ]
 
 
@@ -238,6 +241,76 @@ def _relative_change(new: Any, old: Any) -> Any:
     return num / den
 
 
+def _unit(name: str, K: Any) -> Any:
+    """Each batch element of ``K`` (B, ...) divided by its Frobenius norm, without overflow
+    or underflow (scaled by a power of two first, exactly, as :func:`_relative_change`)."""
+    torch = _torch()
+    dims = tuple(range(1, K.ndim))
+    top = K.abs().amax(dim=dims, keepdim=True)
+    _, e = torch.frexp(top)
+    half = torch.div(-e, 2, rounding_mode="floor")
+    K = K * torch.exp2(half.to(K.dtype)) * torch.exp2((-e - half).to(K.dtype))
+    return K / torch.linalg.vector_norm(K, dim=dims, keepdim=True)
+
+
+def _finite_nonzero(name: str, value: Any) -> None:
+    torch = _torch()
+    bad = ~torch.isfinite(value)
+    if bool(bad.any()):
+        raise ValueError(f"{name} must be finite, got a non-finite entry at index "
+                         f"{tuple(bad.nonzero()[0].tolist())}")  # fmt: skip
+    zero = (value == 0).reshape(value.shape[0], -1).all(-1)
+    if bool(zero.any()):
+        rows = zero.nonzero()[:, 0].tolist()
+        raise ValueError(f"{name} is zero in batch element(s) {rows[:5]}: its direction (and "
+                         f"so the measure) is undefined")  # fmt: skip
+
+
+def kernel_distance(K: Any, K0: Any) -> Any:
+    """The kernel distance ``S(0, t) = 1 - <K0, K>_F / (|K0|_F |K|_F)`` (Fort et al. 2020,
+    the measure the lazy / rich anchors plot against the initial scale; issue 31) of each
+    batch element of ``K`` (B, ...) from ``K0`` (same shape), (B,), in ``[0, 2]`` (``[0, 1]``
+    for positive semi-definite Gram matrices).
+
+    Computed as ``|K^ - K0^|_F^2 / 2`` with ``K^ = K / |K|_F``, the same number without the
+    cancellation of ``1 - cos`` where the kernel barely moves (lazy training: ``S ~ 1e-12``
+    keeps its digits), each batch element scaled by a power of two first (no overflow or
+    underflow at 1e-200 or 1e200).  Non-finite entries, or a ``K`` or ``K0`` that is zero in
+    some batch element (no direction), are a ``ValueError`` naming it."""
+    _same_shape(("K", K), ("K0", K0))
+    _finite_nonzero("K", K)
+    _finite_nonzero("K0", K0)
+    return _kernel_distance(K, K0)
+
+
+def _kernel_distance(K: Any, K0: Any) -> Any:
+    torch = _torch()
+    diff = _unit("K", K) - _unit("K0", K0)
+    return torch.linalg.vector_norm(diff, dim=tuple(range(1, K.ndim))) ** 2 / 2
+
+
+def task_alignment(K: Any, y: Any) -> Any:
+    """The kernel's alignment with the task, ``y^T K y / (|K|_F |y|^2)`` (issue 31), of each
+    batch element of ``K`` (B, n, n) with targets ``y`` (n,) or (B, n), (B,): in ``[-1, 1]``,
+    1 when ``K`` is proportional to ``y y^T``.  Scaled as :func:`kernel_distance`; a zero
+    ``K`` or ``y`` in some batch element, or a non-finite entry, is a ``ValueError``."""
+    torch = _torch()
+    _tensor("K", K, 3)
+    if K.shape[-1] != K.shape[-2] or K.shape[-1] == 0:
+        raise ValueError(f"K must be square matrices (B, n, n) with n >= 1, got shape "
+                         f"{tuple(K.shape)}")  # fmt: skip
+    _tensor("y", y)
+    n = K.shape[-1]
+    if tuple(y.shape) not in ((n,), (K.shape[0], n)):
+        raise ValueError(f"y must have shape (n,) or (B, n) = ({K.shape[0]}, {n}), got "
+                         f"{tuple(y.shape)}")  # fmt: skip
+    y = y.expand(K.shape[0], n)
+    _finite_nonzero("K", K)
+    _finite_nonzero("y", y.contiguous())
+    Kh, yh = _unit("K", K), _unit("y", y.to(K.dtype))
+    return torch.einsum("bi,bij,bj->b", yh, Kh, yh)
+
+
 def relative_distance(theta: Any, theta0: Any) -> Any:
     """Seed 004 eq. (10): ``RD(W) = ||theta_W - theta_W(0)||_2 / ||theta_W(0)||_2`` (B,)."""
     _same_shape(("theta", theta), ("theta0", theta0))
@@ -311,6 +384,19 @@ def record_ntk_change(model: Any, p0: Mapping[str, Any],
                          "down or use float64)")  # fmt: skip
     _nonzero_rows("p0 (its NTK Gram matrix on X)", K0)
     return lambda p, rows: _relative_change(ntk(model, p, data), K0[rows.to(K0.device)])
+
+
+def record_kernel_distance(
+    model: Any, p0: Mapping[str, Any], X: Any | None = None
+) -> Callable[[Mapping[str, Any], Any], Any]:
+    """:func:`kernel_distance` ``S(0, t)`` of the NTK Gram matrix on ``X`` (default: the
+    model's data) from its value at the initial parameters ``p0`` of the whole batch; a
+    start whose NTK is zero or not finite is a ``ValueError`` naming ``p0``, here."""
+    _params("p0", _model("model", model), p0)
+    data = _data(model) if X is None else _data_array("X", X, 2, _input_width(model))
+    K0 = ntk(model, p0, data)
+    _finite_nonzero("p0 (its NTK Gram matrix on X)", K0)
+    return lambda p, rows: _kernel_distance(ntk(model, p, data), K0[rows.to(K0.device)])
 
 
 def record_relative_distance(block: str, p0: Mapping[str, Any]) -> Callable[..., Any]:

@@ -300,6 +300,31 @@ MEASURES = [
         numbers=_undefined_is_nan,
     ),
     Entry(
+        "measures.kernel_distance",
+        measures.kernel_distance,
+        lambda: {
+            "K": torch.tensor([[[2.0, 1.0], [1.0, 3.0]]], dtype=torch.float64),
+            "K0": torch.tensor([[[2.0, 0.5], [0.5, 3.0]]], dtype=torch.float64),
+        },
+        {"K": "matrix", "K0": "matrix"},
+    ),
+    Entry(
+        "measures.task_alignment",
+        measures.task_alignment,
+        lambda: {
+            "K": torch.tensor([[[2.0, 1.0], [1.0, 3.0]]], dtype=torch.float64),
+            "y": torch.tensor([1.0, -0.5], dtype=torch.float64),
+        },
+        {"K": "matrix", "y": "vector"},
+    ),
+    Entry(
+        "measures.record_kernel_distance",
+        _record(measures.record_kernel_distance, lambda: _ns_p(0.1)),
+        lambda: {"model": _ns(), "p0": _ns_p()},
+        {"model": "object", "p0": "object", "X": "matrix"},
+        numbers=_undefined_is_nan,
+    ),
+    Entry(
         "measures.record_relative_distance",
         _record(measures.record_relative_distance, lambda: _ns_p(0.1)),
         lambda: {"block": "W", "p0": _ns_p()},
