@@ -200,25 +200,31 @@ def relative_change(new: Any, old: Any) -> Any:
     nor underflow: each batch element is scaled by its largest magnitude first). Non-finite
     entries, and an ``old`` whose norm is 0 in some batch element (the ratio is undefined
     there), are a ``ValueError``."""
-    torch = _torch()
     _same_shape(("new", new), ("old", old))
     for name, value in (("new", new), ("old", old)):
-        bad = ~torch.isfinite(value)
-        if bool(bad.any()):
-            raise ValueError(f"{name} must be finite, got a non-finite entry at index "
-                             f"{tuple(bad.nonzero()[0].tolist())}")  # fmt: skip
+        _finite(name, value)
     _nonzero_rows("old", old)
     return _relative_change(new, old)
 
 
-def _nonzero_rows(name: str, value: Any) -> None:
-    """A ``ValueError`` naming ``name`` if some batch element of ``value`` is all zeros (a
-    relative change from it is 0/0 or x/0)."""
+def _finite(name: str, value: Any) -> None:
+    """A ``ValueError`` naming ``name`` and the index of its first non-finite entry."""
+    torch = _torch()
+    bad = ~torch.isfinite(value)
+    if bool(bad.any()):
+        raise ValueError(f"{name} must be finite, got a non-finite entry at index "
+                         f"{tuple(bad.nonzero()[0].tolist())}")  # fmt: skip
+
+
+def _nonzero_rows(name: str, value: Any,
+                  why: str = "a relative change from a zero tensor is undefined (0/0 or x/0)"
+                  ) -> None:  # fmt: skip
+    """A ``ValueError`` naming ``name`` if some batch element of ``value`` is all zeros
+    (``why``: what is undefined there)."""
     zero = (value == 0).reshape(value.shape[0], -1).all(-1)
     if bool(zero.any()):
         rows = zero.nonzero()[:, 0].tolist()
-        raise ValueError(f"{name} is zero in batch element(s) {rows[:5]}: a relative change "
-                         f"from a zero tensor is undefined (0/0 or x/0)")  # fmt: skip
+        raise ValueError(f"{name} is zero in batch element(s) {rows[:5]}: {why}")
 
 
 def _relative_change(new: Any, old: Any) -> Any:
@@ -254,16 +260,9 @@ def _unit(name: str, K: Any) -> Any:
 
 
 def _finite_nonzero(name: str, value: Any) -> None:
-    torch = _torch()
-    bad = ~torch.isfinite(value)
-    if bool(bad.any()):
-        raise ValueError(f"{name} must be finite, got a non-finite entry at index "
-                         f"{tuple(bad.nonzero()[0].tolist())}")  # fmt: skip
-    zero = (value == 0).reshape(value.shape[0], -1).all(-1)
-    if bool(zero.any()):
-        rows = zero.nonzero()[:, 0].tolist()
-        raise ValueError(f"{name} is zero in batch element(s) {rows[:5]}: its direction (and "
-                         f"so the measure) is undefined")  # fmt: skip
+    """Finite, and non-zero in every batch element (a direction exists)."""
+    _finite(name, value)
+    _nonzero_rows(name, value, "its direction (and so the measure) is undefined")
 
 
 def kernel_distance(K: Any, K0: Any) -> Any:
