@@ -277,6 +277,9 @@ def kernel_distance(K: Any, K0: Any) -> Any:
     underflow at 1e-200 or 1e200).  Non-finite entries, or a ``K`` or ``K0`` that is zero in
     some batch element (no direction), are a ``ValueError`` naming it."""
     _same_shape(("K", K), ("K0", K0))
+    if K.ndim < 2:  # (a (B,) tensor has no kernel per batch element)
+        raise ValueError(f"K and K0 must have a batch axis and at least one more, (B, ...), "
+                         f"got shape {tuple(K.shape)}")  # fmt: skip
     _finite_nonzero("K", K)
     _finite_nonzero("K0", K0)
     return _kernel_distance(K, K0)

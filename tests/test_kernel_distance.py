@@ -84,6 +84,11 @@ def test_task_alignment_values_and_forms_of_y():
     same = measures.task_alignment(Kb, yb[0])
     assert torch.equal(same, measures.task_alignment(Kb, yb[0].expand(3, 3)))
     assert torch.equal(measures.task_alignment(-K, y), -measures.task_alignment(K, y))
+    # a float32 y against a float64 K: computed (and returned) in K's float64
+    y32 = yb[0].to(torch.float32)
+    got32 = measures.task_alignment(Kb, y32)
+    assert got32.dtype == torch.float64
+    assert torch.allclose(got32, measures.task_alignment(Kb, y32.double()), rtol=0, atol=0)
 
 
 def test_refusals_name_the_argument():
@@ -95,6 +100,12 @@ def test_refusals_name_the_argument():
         measures.kernel_distance(zero, K)
     with pytest.raises(ValueError, match="K must be finite"):
         measures.kernel_distance(K * math.inf, K)
+    # one zero batch element among others is named (not a nan in its row)
+    three = torch.stack([K[0], zero[0], 2 * K[0]])
+    with pytest.raises(ValueError, match=r"K0 is zero in batch element\(s\) \[1\]"):
+        measures.kernel_distance(torch.stack([K[0]] * 3), three)
+    with pytest.raises(ValueError, match=r"must have a batch axis and at least one more"):
+        measures.kernel_distance(torch.tensor([1.0, 2.0]), torch.tensor([3.0, -4.0]))
     with pytest.raises(ValueError, match="same shape"):
         measures.kernel_distance(K, torch.eye(3, dtype=torch.float64)[None])
     with pytest.raises(TypeError, match="K must be a torch tensor"):

@@ -50,6 +50,21 @@ def test_a_flow_with_the_rates_swapped_fails(monkeypatch):
     assert v.status == "failed" and "differ from the package's" in v.detail
 
 
+def test_a_flow_with_only_ws_rate_doubled_fails(monkeypatch):
+    """Every entry of dW/dt is compared too: W at 2 eta_w (A as the law says) is caught."""
+    S = symbolic()
+
+    def doubled_w(n, d, h, c):
+        X, Y = kflows._data_symbols(n, d, c)
+        return gradient_flow(lambda A, W: _wide_loss(A, W, X, Y),
+                             {"A": ((h, c), S.eta_a), "W": ((h, d), 2 * S.eta_w)},
+                             (S.eta_a, S.eta_w, *X.ravel(), *Y.ravel()))  # fmt: skip
+
+    monkeypatch.setattr(wide_proofs, "wide_flow", doubled_w)
+    v = wide_proofs._wide_Delta_general()
+    assert v.status == "failed" and "differ from the package's" in v.detail
+
+
 def test_a_general_residual_that_does_not_reduce_fails(monkeypatch):
     """Without expand, d Delta/dt stays a sum of matrix products (not the ZeroMatrix): the
     claim is then failed, never proved on faith."""

@@ -168,8 +168,8 @@ MUTANTS = [
         seed="core",
         backend="torch",
         file=_MEASURES,
-        old="# fmt: skip\n    zero = (value == 0).reshape(value.shape[0], -1).all(-1)",
-        new="# fmt: skip\n    zero = (value == 0).reshape(value.shape[0], -1).all()",
+        old="zero = (value == 0).reshape(value.shape[0], -1).all(-1)",
+        new="zero = (value == 0).reshape(value.shape[0], -1).all()",
         why=(
             "the zero test over the whole batch (all(), not all(-1)): a zero batch element "
             "among non-zero ones is not refused.  Observed: kernel_distance with a zero "
