@@ -109,7 +109,9 @@ def test_refusals_name_the_argument():
     y = torch.tensor([1.0, 2.0], dtype=torch.float64)
     with pytest.raises(ValueError, match="y is zero in batch element"):
         measures.task_alignment(K, torch.zeros(2, dtype=torch.float64))
-    with pytest.raises(ValueError, match=r"y must have shape \(n,\) or \(B, n\)"):
+    with pytest.raises(
+        ValueError, match=r"y must have shape \(n,\) or \(B, n\) = \(1, 2\), got \(3,\)"
+    ):
         measures.task_alignment(K, torch.ones(3, dtype=torch.float64))
     with pytest.raises(ValueError, match="K must be square"):
         measures.task_alignment(torch.ones(1, 2, 3, dtype=torch.float64), y)
