@@ -63,9 +63,11 @@ class resolved_piece(sp.Function):  # noqa: N801 - sympy function names are lowe
     order."""
 
 
-def _coefficient_conditions() -> list[Any]:
+@functools.cache
+def _coefficient_conditions() -> tuple[Any, ...]:
     """The conditions of the ``Piecewise`` in ``z_a``, ``z_1``, ``z_perp`` (other than
-    ``True``); each depends on the trajectory's constants only (checked)."""
+    ``True``); each depends on the trajectory's constants only (checked).  Cached: walking
+    the sympy trees took 70% of a 20-time float64 sample (``benchmarks/peers_exact.py``)."""
     S = symbolic()
     conds: list[Any] = []
     for e in (S.exprs["z_a"], S.exprs["z_1"], S.exprs["z_perp"], S.exprs["z_dev"]):
@@ -75,20 +77,25 @@ def _coefficient_conditions() -> list[Any]:
                     if S.t in c.free_symbols:
                         raise AssertionError(f"condition {c} depends on t")
                     conds.append(c)
-    return conds
+    return tuple(conds)
 
 
-def _piece_choice(delta_p: float) -> tuple[bool, ...]:
-    """The truth value of each condition of :func:`_coefficient_conditions` for this
-    trajectory (they depend on delta only; float64 ``delta_p >= 0`` as numpy decides it)."""
+@functools.cache
+def _condition_evaluators() -> tuple[Callable[[float], Any], ...]:
+    """The numpy evaluators of :func:`_coefficient_conditions`, generated once."""
     S = symbolic()
     out = []
     for c in _coefficient_conditions():
         if c.free_symbols != {S.delta}:
             raise AssertionError(f"condition {c} depends on more than delta")
-        value = sp.lambdify((S.delta,), c, modules="numpy")(delta_p)
-        out.append(bool(value))
+        out.append(sp.lambdify((S.delta,), c, modules="numpy"))
     return tuple(out)
+
+
+def _piece_choice(delta_p: float) -> tuple[bool, ...]:
+    """The truth value of each condition of :func:`_coefficient_conditions` for this
+    trajectory (they depend on delta only; float64 ``delta_p >= 0`` as numpy decides it)."""
+    return tuple(bool(cond(delta_p)) for cond in _condition_evaluators())
 
 
 @functools.cache
