@@ -34,6 +34,13 @@ from solvable._core.lazy import lazy_module
 if TYPE_CHECKING:
     from solvable._core.backends import generate
     from solvable._core.claims import Erratum, Theorem, Verdict
+    from solvable._core.kernel_measures import (
+        KernelPath,
+        kernel_distance,
+        kernel_norm_change,
+        kernel_path,
+        task_alignment,
+    )
     from solvable._core.model import Model, System
     from solvable._core.tolerance import MC_CONFIDENCE, MonteCarlo, Tolerance, monte_carlo
 
@@ -43,10 +50,13 @@ _claims = lazy_module("solvable._core.claims")
 _model = lazy_module("solvable._core.model")
 _tolerance = lazy_module("solvable._core.tolerance")
 _backends = lazy_module("solvable._core.backends")
+_kernels = lazy_module("solvable._core.kernel_measures")
 _CORE = {"Erratum": _claims, "Theorem": _claims, "Verdict": _claims, "Model": _model,
          "System": _model, "MonteCarlo": _tolerance, "Tolerance": _tolerance,
          "monte_carlo": _tolerance, "MC_CONFIDENCE": _tolerance,
-         "generate": _backends}  # fmt: skip
+         "generate": _backends, "KernelPath": _kernels, "kernel_distance": _kernels,
+         "kernel_norm_change": _kernels, "kernel_path": _kernels,
+         "task_alignment": _kernels}  # fmt: skip
 
 _MODEL_MODULES = (  # the one list of models, in the registry's order: one line per model
     "xu_ziyin",
@@ -106,6 +116,7 @@ __all__ = [
     "MC_CONFIDENCE",
     "MODELS",
     "Erratum",
+    "KernelPath",
     "Model",
     "MonteCarlo",
     "System",
@@ -113,7 +124,11 @@ __all__ = [
     "Tolerance",
     "Verdict",
     "generate",
+    "kernel_distance",
+    "kernel_norm_change",
+    "kernel_path",
     "monte_carlo",
+    "task_alignment",
     *_MODEL_MODULES,
 ]
 __version__ = "0.1.0"
