@@ -156,8 +156,7 @@ def _has_mpf(value: Any) -> bool:
 
 def _nonzero(name: str, K: np.ndarray, what: str) -> None:
     if all(v == 0 for v in K.ravel()):
-        raise ValueError(f"{name} is zero: {what} is undefined (a zero kernel has no "
-                         f"direction)")  # fmt: skip
+        raise ValueError(f"{name} is zero: {what} is undefined (it has no direction)")
 
 
 def _scaled(K: np.ndarray) -> tuple[np.ndarray, int]:
@@ -253,12 +252,13 @@ def task_alignment(K: Any, y: Any) -> Any:
 class KernelPath:
     """The kernel measures along an exact solution at ``times`` (float64 arrays, or object
     arrays of ``mpf`` at the trajectory's ``dps``): ``distance`` ``S(0, t)``, ``norm_change``
-    ``|K_t| / |K_0|`` and ``alignment`` (``y^T K_t y / (|K_t| |y|^2)``)."""
+    ``|K_t| / |K_0|`` and ``alignment`` (``y^T K_t y / (|K_t| |y|^2)``; ``None`` when the
+    targets are zero: undefined)."""
 
     times: np.ndarray
     distance: np.ndarray
     norm_change: np.ndarray
-    alignment: np.ndarray
+    alignment: np.ndarray | None
 
 
 def _state_ntk(state: Any) -> Any:
@@ -295,7 +295,9 @@ def kernel_path(trajectory: Any, times: Any, *, kernel: Callable[[Any], Any] | N
         if y is None:
             raise TypeError("trajectory's setup has no targets y or Y: pass y=...")
     with nb.Precision(dps, 0):
+        conv = nb.converter(dps, "times")
         y = np.vectorize(nb.converter(dps, "y"), otypes=[nb.dtype(dps)])(np.asarray(y, object))
+        has_y = any(v != 0 for v in np.ravel(y))
         K0 = kernel(trajectory.at(0))
         if all(v == 0 for v in np.ravel(K0)):
             raise ValueError(
@@ -305,9 +307,11 @@ def kernel_path(trajectory: Any, times: Any, *, kernel: Callable[[Any], Any] | N
         rows = []
         for t in ts:
             K = K0 if t == 0 else kernel(trajectory.at(t))
-            rows.append((kernel_distance(K0, K), kernel_norm_change(K0, K), task_alignment(K, y)))
+            align = task_alignment(K, y) if has_y else 0
+            rows.append((kernel_distance(K0, K), kernel_norm_change(K0, K), align))
     out = np.array(rows, dtype=nb.dtype(dps)).reshape(len(ts), 3)
-    return KernelPath(np.array(ts, dtype=nb.dtype(dps)), out[:, 0], out[:, 1], out[:, 2])
+    times_out = np.array([conv(t) for t in ts], dtype=nb.dtype(dps))
+    return KernelPath(times_out, out[:, 0], out[:, 1], out[:, 2] if has_y else None)
 
 
 def _times(times: Any) -> list[Any]:
