@@ -21,7 +21,7 @@ import mpmath
 import numpy as np
 
 import numerics
-from numerics import alpha_scaling
+from numerics import alpha_scaling, measures
 from solvable._core import kernel_measures as km
 from solvable._core import numbers as nb
 from solvable._core.backends import generate
@@ -580,8 +580,6 @@ def kernel_distance_oracle(dps: int = 30, cases: Sequence[str] | None = None,
     ``|K^ - K0^|^2 / 2``: ``|dS| <= 8 m eps (sqrt(S) + eps)`` for ``m`` entries (the bound of
     ``tests/test_kernel_distance.py``)."""
     import torch
-
-    from numerics import measures
 
     rtol = 10.0 ** -(dps - 5)
     tol = Tolerance(rtol, rtol, reason="states to dps - 5 digits (closed_form_oracle)")
