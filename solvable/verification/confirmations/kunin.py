@@ -628,11 +628,12 @@ def kernel_distance_oracle(dps: int = 30, cases: Sequence[str] | None = None,
                 err = abs(f64 - float(S)) / (8 * m * eps * (math.sqrt(float(S)) + eps))
                 if beats(err, f64_worst):
                     f64_worst = err
+    both = worst_of(worst, f64_worst)
     return Verdict.from_error(
-        worst_of(worst, f64_worst),
-        f"{len(runs)} trajectories (single neuron and wide net) x the oracle's times: S(0, t), "
-        f"|K_t|/|K_0|, the task alignment at dps - 5 digits, worst {worst:.2g} tolerances"
-        + (f" ({where})" if where else "")
-        + f"; numerics.measures' float64 S, worst {f64_worst:.2g} of its bound",
+        both,
+        f"{len(runs)} trajectories (single neuron and wide net) x the oracle's times; worst "
+        f"{both:.2g} tolerances: S(0, t), |K_t|/|K_0|, the task alignment at dps - 5 digits "
+        f"{worst:.2g}" + (f" ({where})" if where else "") + f", numerics.measures' float64 S "
+        f"{f64_worst:.2g} of its bound",
         tol,
     )
