@@ -74,6 +74,8 @@ def test_float64_against_40_digits_and_the_torch_measure(seed, n, eps, scale):
     # the norm change: relative eps-level (a ratio of fsums); the alignment absolutely
     assert math.isclose(km.kernel_norm_change(K0, scale * K), float(norm), rel_tol=8 * EPS)
     assert abs(km.task_alignment(K, K[0]) - float(align)) <= 8 * n * EPS
+    torch_align = measures.task_alignment(torch.tensor(K)[None], torch.tensor(K[0]))
+    assert abs(float(torch_align[0]) - float(align)) <= 8 * n * EPS  # the same definition
 
 
 def test_definition_values_and_exact_zero():
