@@ -124,7 +124,13 @@ def kernel_matrix(name: str, K: Any) -> np.ndarray:
 
 def _entries(name: str, value: Any) -> np.ndarray:
     """float64 array, or object array of ``mpf`` when an entry is one (finite reals)."""
-    arr = np.asarray(value, dtype=object if _has_mpf(value) else None)
+    try:
+        arr = np.asarray(value, dtype=object if _has_mpf(value) else None)
+    except (ValueError, TypeError):  # (ragged nested lists)
+        raise ValueError(f"{name} must be an array of real numbers, got a ragged "
+                         f"{type(value).__name__}") from None  # fmt: skip
+    if arr.dtype == object and any(isinstance(v, (list, tuple, np.ndarray)) for v in arr.ravel()):
+        raise ValueError(f"{name} must be an array of real numbers, got a ragged nesting")
     if arr.dtype == object:
         for v in arr.ravel():
             if isinstance(v, bool) or not isinstance(v, (mpmath.mpf, int, float, np.floating,
@@ -289,14 +295,16 @@ def kernel_path(trajectory: Any, times: Any, *, kernel: Callable[[Any], Any] | N
         raise TypeError(f"kernel must be a callable state -> NTK, got {nb.describe(kernel)}")
     ts = _times(times)
     dps = trajectory.dps
-    if y is None:
+    given = y is not None
+    if not given:
         setup = getattr(trajectory, "setup", None)
         y = getattr(setup, "y", getattr(setup, "Y", None))
         if y is None:
             raise TypeError("trajectory's setup has no targets y or Y: pass y=...")
     with nb.Precision(dps, 0):
         conv = nb.converter(dps, "times")
-        y = np.vectorize(nb.converter(dps, "y"), otypes=[nb.dtype(dps)])(np.asarray(y, object))
+        y = _entries("y", y) if given else np.asarray(y, object)  # (the setup's: str too)
+        y = np.vectorize(nb.converter(dps, "y"), otypes=[nb.dtype(dps)])(y)
         has_y = any(v != 0 for v in np.ravel(y))
         K0 = kernel(trajectory.at(0))
         if all(v == 0 for v in np.ravel(K0)):

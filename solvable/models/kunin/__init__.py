@@ -112,8 +112,7 @@ from solvable.models.kunin.flows import beta_gradient, flow, piecewise_linear_fl
 from solvable.models.kunin.flows import laws as laws
 from solvable.models.kunin.isotropic_data import WHITENING_C as WHITENING_C
 from solvable.models.kunin.isotropic_data import isotropy, whitening_rtol
-from solvable.models.kunin.kernel_distance import limit_kernel_distance as limit_kernel_distance
-from solvable.models.kunin.kernel_distance import neuron_kernel as neuron_kernel
+from solvable.models.kunin.kernel_distance import limit_kernel_distance, neuron_kernel
 from solvable.models.kunin.losses import GUARD_DIGITS as GUARD_DIGITS
 from solvable.models.kunin.losses import (
     SEED,
@@ -177,7 +176,9 @@ __all__ = [
     "generator",
     "hyperbolic_entropy",
     "isotropy",
+    "limit_kernel_distance",
     "loss",
+    "neuron_kernel",
     "ntk",
     "output",
     "piecewise_linear_flow",
