@@ -121,6 +121,8 @@ def test_shapes_scalar_matrix_and_multi_output():
         (lambda: km.kernel_distance(np.eye(2), np.array([[math.inf, 0]] * 2)), "Kt must be fin"),
         (lambda: km.task_alignment(np.eye(2), [1.0, 2.0, 3.0]), "y must have the shape"),
         (lambda: km.kernel_norm_change(np.eye(2) * 1e-300, np.eye(2) * 1e300), "Kt / K0"),
+        (lambda: km.kernel_distance([[1.0, 2.0], [3.0]], np.eye(2)), "K0 must be an array"),
+        (lambda: km.task_alignment(np.eye(2), [[1.0], 2.0]), "y must be an array"),
     ],
 )
 def test_refusals_name_the_argument(call, match):
@@ -227,6 +229,27 @@ def test_kernel_path_refusals():
     pz = km.kernel_path(kunin.closed_form(zero, *_start(0.5, 0.1)), [0, 1],
                         kernel=kunin.neuron_kernel(zero))  # fmt: skip
     assert pz.alignment is None and pz.distance[0] == 0 and pz.distance[1] > 0
+
+
+def test_kernel_path_given_targets_are_checked_and_used():
+    wide = kunin.WideSetup(1, 1, [[1, 0], [0, 1], [0, 0]], [[1.0, 0.5], [0.2, 0.3], [0, 1]])
+    tr = kunin.wide_closed_form(wide, *kunin.wide_start(wide, "0.5", W=[[0.1, 0.2], [-0.3, 0.05]]))
+    own = km.kernel_path(tr, [0, 1.0])
+    same = km.kernel_path(tr, [0, 1.0], y=[[1.0, 0.5], [0.2, 0.3], [0.0, 1.0]])
+    other = km.kernel_path(tr, [0, 1.0], y=[[1.0, 0.0], [0.0, 0.0], [0.0, 0.0]])
+    assert np.array_equal(own.alignment, same.alignment)
+    assert not np.allclose(own.alignment, other.alignment)
+    assert np.array_equal(own.distance, other.distance)  # y does not enter S
+    with pytest.raises(ValueError, match="y must have the shape"):
+        km.kernel_path(tr, [0], y=[1.0, 0.5, 0.2])
+    with pytest.raises(TypeError, match="y must hold real numbers"):
+        km.kernel_path(tr, [0], y=[["a", "b"]] * 3)
+    # mpmath: xu_ziyin's S is exactly 0 as an mpf, at the trajectory's precision
+    xs = xu_ziyin.Setup(1, "0.5", "0.7", ["1", "2"], "1.5")
+    p = km.kernel_path(xu_ziyin.closed_form(xs, [0.1, 0.2], [[0.1, 0.0], [0.0, 0.2]], dps=30),
+                       ["0", "0.5", mpmath.inf])  # fmt: skip
+    assert all(isinstance(v, mpmath.mpf) and v == 0 for v in p.distance)
+    assert p.times[-1] == mpmath.inf and mpmath.isfinite(p.norm_change[-1])
 
 
 def test_limit_closed_form_refuses_where_the_limit_is_not_beta_star():
