@@ -289,6 +289,15 @@ def test_limit_claim_can_fail(monkeypatch):
     assert kd._limit_distance().status == "failed"
 
 
+def test_limit_claim_against_the_limit_state_and_can_fail(monkeypatch):
+    v = kd._limit_against_limit_state()
+    assert v.status == "confirmed" and v.max_error <= 1, v.detail
+    assert "origin, zero_target, balanced_zero_target" in v.detail  # the refusals, by name
+    real = kd.limit_kernel_distance
+    monkeypatch.setattr(kd, "limit_kernel_distance", lambda tr: real(tr) * (1 + 1e-20))
+    assert kd._limit_against_limit_state().status == "failed"
+
+
 def test_confirmed_against_the_raw_flow_at_30_digits():
     """Measured (all cases): worst 2.5e-06 tolerances of 1e-25 (single neuron and wide net),
     numerics.measures' float64 S within 0.022 of its bound; xu_ziyin 1.5e-05 tolerances."""

@@ -37,8 +37,11 @@ from solvable._core import kernel_measures as km
 from solvable._core import numbers as nb
 from solvable._core.backends import generate
 from solvable._core.claims import Verdict, prove_zero
+from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, beats, error_in_units
+from solvable.models.kunin.cases import CASES
 from solvable.models.kunin.losses import balance, ntk
 from solvable.models.kunin.setups import Setup
+from solvable.models.kunin.single_neuron import closed_form
 
 __all__ = ["LimitSymbols", "limit_kernel_distance", "limit_symbolic", "neuron_kernel"]
 
@@ -189,6 +192,41 @@ def _stable_form() -> Verdict:
     return prove_zero(*(sp.together(sp.expand(r)) for r in res))
 
 
+def _limit_against_limit_state() -> Verdict:
+    # limit_kernel_distance (the closed form in delta, beta*, a0, w0) against kernel_path at
+    # t = inf (the kernel distance of ntk at closed_form's limit state, z_*_inf of symbolic())
+    # over the suite, at 30 and 50 digits: sqrt(2 S) (the distance of the unit kernels)
+    # absolutely to dps - 5 digits (both sides round to dps; S itself is ~ the square of
+    # numbers known to 10^-dps, so its relative digits fall with sqrt(S))
+    worst, where, n, refused = NOTHING_COMPARED, "", 0, []
+    for case in CASES:
+        for dps in (30, 50):
+            tr = closed_form(case.setup, case.a0, case.w0, dps=dps)
+            try:
+                got = limit_kernel_distance(tr)
+            except ValueError:
+                end = tr.at(math.inf)
+                if not (end.a == 0 or all(v == 0 for v in tr.beta_star)):
+                    return Verdict("failed", f"{case.name}: refused where the limit is beta*")
+                refused.append(case.name) if dps == 30 else None
+                continue
+            n += 1
+            with mpmath.workdps(dps + 10):
+                ref = km.kernel_path(tr, [mpmath.inf], kernel=neuron_kernel(case.setup))
+                rtol = 10.0 ** -(dps - 5)
+                pair = [mpmath.sqrt(2 * got)], [mpmath.sqrt(2 * ref.distance[0])]
+                err = error_in_units(*pair, Tolerance(rtol, rtol))
+                if beats(err, worst):
+                    worst, where = err, f"{case.name} at {dps} digits"
+    return Verdict.from_error(
+        worst,
+        f"{n} evaluations (suite x 30, 50 digits) against the limit state; refused where the "
+        f"limit is not beta* != 0: {', '.join(refused) or 'none'}; worst {worst:.2g} tolerances"
+        + (f" ({where})" if where else ""),
+        Tolerance(10.0**-25, 10.0**-25, reason="both sides rounded to dps digits"),
+    )
+
+
 CLAIMS = (
     (
         "kernel_distance_stable_form",
@@ -207,6 +245,15 @@ CLAIMS = (
         "beta*, delta conserved).",
         _limit_distance,
     ),
+    (
+        "kernel_distance_limit_state",
+        "Part I (exact solution, t -> oo)",
+        "limit_kernel_distance (the closed form of S(0, oo)) equals the kernel distance of the "
+        "NTK at closed_form's limit state (z_*_inf) over the suite at 30 and 50 digits, and "
+        "refuses exactly where that limit is not beta* != 0.",
+        _limit_against_limit_state,
+        "numeric",
+    ),
 )
-"""(id, where, statement, check) of the symbolic claims, registered by ``model.py`` (source: the
+"""(id, where, statement, check[, kind]) of the claims, registered by ``model.py`` (source: the
 seed file)."""
