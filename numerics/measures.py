@@ -275,7 +275,12 @@ def kernel_distance(K: Any, K0: Any) -> Any:
     cancellation of ``1 - cos`` where the kernel barely moves (lazy training: ``S ~ 1e-12``
     keeps its digits), each batch element scaled by a power of two first (no overflow or
     underflow at 1e-200 or 1e200).  Non-finite entries, or a ``K`` or ``K0`` that is zero in
-    some batch element (no direction), are a ``ValueError`` naming it."""
+    some batch element (no direction), are a ``ValueError`` naming it.
+
+    The definition is :func:`solvable._core.kernel_measures.symbolic`'s (the exact solutions'
+    ``kernel_path`` evaluates the same stable form on float64 and mpmath arrays; note the
+    argument order: ``K`` first here, ``K0`` first there); ``tests/test_exact_kernel_distance.py``
+    checks that the two agree within the float64 bound against 40 digits."""
     _same_shape(("K", K), ("K0", K0))
     if K.ndim < 2:  # (a (B,) tensor has no kernel per batch element)
         raise ValueError(f"K and K0 must have a batch axis and at least one more, (B, ...), "
@@ -295,7 +300,8 @@ def task_alignment(K: Any, y: Any) -> Any:
     """The kernel's alignment with the task, ``y^T K y / (|K|_F |y|^2)`` (issue 31), of each
     batch element of ``K`` (B, n, n) with targets ``y`` (n,) or (B, n), (B,): in ``[-1, 1]``,
     1 when ``K`` is proportional to ``y y^T``.  Scaled as :func:`kernel_distance`; a zero
-    ``K`` or ``y`` in some batch element, or a non-finite entry, is a ``ValueError``."""
+    ``K`` or ``y`` in some batch element, or a non-finite entry, is a ``ValueError``.  The
+    definition of :func:`solvable._core.kernel_measures.task_alignment` (batched)."""
     torch = _torch()
     _tensor("K", K, 3)
     if K.shape[-1] != K.shape[-2] or K.shape[-1] == 0:

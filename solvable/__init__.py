@@ -34,6 +34,13 @@ from solvable._core.lazy import lazy_module
 if TYPE_CHECKING:
     from solvable._core.backends import generate
     from solvable._core.claims import Erratum, Theorem, Verdict
+    from solvable._core.kernel_measures import (
+        KernelPath,
+        kernel_distance,
+        kernel_norm_change,
+        kernel_path,
+        task_alignment,
+    )
     from solvable._core.model import Model, System
     from solvable._core.tolerance import MC_CONFIDENCE, MonteCarlo, Tolerance, monte_carlo
 
@@ -47,6 +54,10 @@ _CORE = {"Erratum": _claims, "Theorem": _claims, "Verdict": _claims, "Model": _m
          "System": _model, "MonteCarlo": _tolerance, "Tolerance": _tolerance,
          "monte_carlo": _tolerance, "MC_CONFIDENCE": _tolerance,
          "generate": _backends}  # fmt: skip
+# the kernel measures of issue 31 (solvable._core.kernel_measures), imported on first use by
+# name (not by a stand-in: the module's own attributes stay patchable in tests)
+_KERNEL_MEASURES = ("KernelPath", "kernel_distance", "kernel_norm_change", "kernel_path",
+                    "task_alignment")  # fmt: skip
 
 _MODEL_MODULES = (  # the one list of models, in the registry's order: one line per model
     "xu_ziyin",
@@ -95,6 +106,10 @@ def __getattr__(name: str) -> object:
     if name in _CORE:
         value = globals()[name] = getattr(_CORE[name], name)
         return value
+    if name in _KERNEL_MEASURES:
+        module = importlib.import_module(f"{__name__}._core.kernel_measures")
+        value = globals()[name] = getattr(module, name)
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -106,6 +121,7 @@ __all__ = [
     "MC_CONFIDENCE",
     "MODELS",
     "Erratum",
+    "KernelPath",
     "Model",
     "MonteCarlo",
     "System",
@@ -113,7 +129,11 @@ __all__ = [
     "Tolerance",
     "Verdict",
     "generate",
+    "kernel_distance",
+    "kernel_norm_change",
+    "kernel_path",
     "monte_carlo",
+    "task_alignment",
     *_MODEL_MODULES,
 ]
 __version__ = "0.1.0"

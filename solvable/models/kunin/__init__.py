@@ -96,6 +96,8 @@ Files (each imports only the ones above it; this package's face re-exports the p
 * ``systems.py``: the systems that :func:`numerics.simulate` integrates (``SYSTEMS``).
 * ``proofs.py``, ``wide_proofs.py``, ``numeric_checks.py``: the claims' checks (Part I, Part
   II, numeric).
+* ``kernel_distance.py``: the kernel distance of the single neuron (:func:`neuron_kernel`,
+  :func:`limit_kernel_distance`: ``S(0, inf)`` in closed form).
 * ``model.py``: :func:`claims`, :func:`errata`, ``MODEL``.
 """
 
@@ -110,6 +112,7 @@ from solvable.models.kunin.flows import beta_gradient, flow, piecewise_linear_fl
 from solvable.models.kunin.flows import laws as laws
 from solvable.models.kunin.isotropic_data import WHITENING_C as WHITENING_C
 from solvable.models.kunin.isotropic_data import isotropy, whitening_rtol
+from solvable.models.kunin.kernel_distance import limit_kernel_distance, neuron_kernel
 from solvable.models.kunin.losses import GUARD_DIGITS as GUARD_DIGITS
 from solvable.models.kunin.losses import (
     SEED,
@@ -173,7 +176,9 @@ __all__ = [
     "generator",
     "hyperbolic_entropy",
     "isotropy",
+    "limit_kernel_distance",
     "loss",
+    "neuron_kernel",
     "ntk",
     "output",
     "piecewise_linear_flow",

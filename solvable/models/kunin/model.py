@@ -12,6 +12,7 @@ from solvable._core.claims import Erratum, Theorem
 from solvable._core.model import Model
 from solvable.models.kunin.expressions import symbolic
 from solvable.models.kunin.flows import _scalar, laws
+from solvable.models.kunin.kernel_distance import CLAIMS as KERNEL_DISTANCE_CLAIMS
 from solvable.models.kunin.losses import SEED, balance
 from solvable.models.kunin.numeric_checks import (
     _delta_continuity,
@@ -154,6 +155,7 @@ def claims() -> list[Theorem]:
         T("wide_single_neuron", "Part II vs Part I (h = c = 1)",
           "At h = c = 1 wide_closed_form's A, W, beta are closed_form's a, w, beta (delta >= 0, "
           "or d = 1), float64 and mpmath, t in [0, oo].", _wide_single_neuron, kind="numeric"),
+        *(T(*claim) for claim in KERNEL_DISTANCE_CLAIMS),
     ]  # fmt: skip
 
 

@@ -13,6 +13,7 @@ Every check integrates the flow that sympy derives from the module's loss
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,7 +21,8 @@ import mpmath
 import numpy as np
 
 import numerics
-from numerics import alpha_scaling
+from numerics import alpha_scaling, measures
+from solvable._core import kernel_measures as km
 from solvable._core import numbers as nb
 from solvable._core.backends import generate
 from solvable._core.claims import Theorem, Verdict
@@ -448,6 +450,12 @@ def claims() -> list[Theorem]:
           "and every alpha >= 4 generalises better than every "
           "alpha <= 1/4 by more than 3 paired standard errors of the test error.",
           _alpha_scaling),
+        T("kernel_distance_oracle", "Part I, Part II (the kernel distance; issue 31)",
+          "The exact kernel distance S(0, t) = 1 - <K_0, K_t>/(|K_0| |K_t|), the norm change "
+          "|K_t|/|K_0| and the task alignment y^T K y/(|K| |y|^2) along the single neuron's and "
+          "the wide net's closed forms equal those of the NTK of the simulated raw flow (30 "
+          "digits; and numerics.measures.kernel_distance in float64) at times 0 to 30.",
+          kernel_distance_oracle),
     ]  # fmt: skip
 
 
@@ -537,5 +545,95 @@ def _wide_oracle(dps: int = 30, cases: Sequence[str] | None = None) -> Verdict:
         worst,
         f"{len(chosen)} starts x t in {{{', '.join(WIDE_TIMES)}}}: beta, outputs, loss, "
         f"A^T A, W^T W, NTK; worst {worst:.2g} tolerances" + (f" ({where})" if where else ""),
+        tol,
+    )
+
+
+# ---------------------------------------------------------------------------
+# The kernel distance S(0, t) (issue 31, item 4)
+# ---------------------------------------------------------------------------
+def _kernel_measures(K0: Any, K: Any, y: Any) -> dict[str, Any]:
+    """The unit-kernel distance ``|K0^ - K^| = sqrt(2 S)``, the norm change and the task
+    alignment of ``K`` (mpmath at the working precision)."""
+    return {
+        "distance": mpmath.sqrt(2 * km.kernel_distance(K0, K)),
+        "norm change": km.kernel_norm_change(K0, K),
+        "alignment": km.task_alignment(K, y),
+    }
+
+
+def kernel_distance_oracle(dps: int = 30, cases: Sequence[str] | None = None,
+                           wide: Sequence[str] | None = None) -> Verdict:  # fmt: skip
+    """The exact kernel measures along the closed forms (:func:`km.kernel_path`: ``S(0,
+    t)``, ``|K_t|/|K_0|``, the task alignment; the single neuron's NTK by
+    :func:`kunin.neuron_kernel`, the wide net's the state's ``ntk``) against the same measures
+    of the NTK of the weights simulated by ``numerics.simulate(method="mpmath", dps)``, that
+    NTK from its definition (:func:`_ntk_of_output`, independent of ``kunin.ntk``), at the
+    oracle's times; and against ``numerics.measures.kernel_distance`` (torch, float64) of the
+    simulated NTK.  ``cases`` / ``wide``: names of :data:`kunin.CASES` / :func:`_wide_cases`
+    (default: all but ``origin``, whose NTK is 0 at t = 0 and S undefined).
+
+    Tolerances: the states agree to ``10**-(dps - 5)`` relative (:func:`_oracle`); the unit
+    kernels then to that absolutely, so their distance ``sqrt(2 S)`` and the alignment (a
+    cosine) are compared absolutely, the norm change relatively, at ``10**-(dps - 5)``.
+    float64: ``S`` from kernels rounded to float64 (relative error eps per entry) by
+    ``|K^ - K0^|^2 / 2``: ``|dS| <= 8 m eps (sqrt(S) + eps)`` for ``m`` entries (the bound of
+    ``tests/test_kernel_distance.py``)."""
+    import torch
+
+    rtol = 10.0 ** -(dps - 5)
+    tol = Tolerance(rtol, rtol, reason="states to dps - 5 digits (closed_form_oracle)")
+    worst, where, runs, f64_worst = NOTHING_COMPARED, "", [], NOTHING_COMPARED
+    for c in kunin.CASES:
+        if (cases is None and c.name != "origin") or (cases is not None and c.name in cases):
+            tr = kunin.closed_form(c.setup, c.a0, c.w0, dps=dps)
+            sim = numerics.simulate(c.setup, c.a0, c.w0, list(ORACLE_TIMES), method="mpmath",
+                                    dps=dps)  # fmt: skip
+            states = [(np.array([[s.a]], dtype=object), np.array([s.w], dtype=object))
+                      for s in sim]  # fmt: skip
+            runs.append((c.name, c.setup, tr, kunin.neuron_kernel(c.setup), ORACLE_TIMES,
+                         states, c.setup.y))  # fmt: skip
+    for name, setup, delta, given in _wide_cases():
+        if wide is None or name in wide:
+            A0, W0 = kunin.wide_start(setup, delta, dps=dps + 20, **given)
+            tr = kunin.wide_closed_form(setup, A0, W0, dps=dps)
+            sim = numerics.simulate(setup, A0, W0, list(WIDE_TIMES), method="mpmath", dps=dps)
+            runs.append((name, setup, tr, None, WIDE_TIMES, [(s.A, s.W) for s in sim], setup.Y))
+    eps = 2.0**-52
+    for name, setup, tr, kernel, times, states, y in runs:
+        path = km.kernel_path(tr, list(times), kernel=kernel)
+        with mpmath.workdps(dps + 20):
+            X = np.array([[nb.to_mpf(v) for v in r] for r in setup.X], dtype=object)
+            ea, ew = nb.to_mpf(setup.eta_a), nb.to_mpf(setup.eta_w)
+            Ks = [_ntk_of_output(A, W, X, ea, ew) for A, W in states]
+            if kernel is not None:  # the single neuron: (n, 1, n, 1) -> (n, n)
+                Ks = [K.reshape(X.shape[0], X.shape[0]) for K in Ks]
+                ym = np.array([nb.to_mpf(v) for v in y], dtype=object)
+            else:
+                ym = np.array([[nb.to_mpf(v) for v in r] for r in y], dtype=object)
+            K0 = torch.tensor(km.kernel_matrix("K0", Ks[0]).astype(float))
+            for k, t in enumerate(times):
+                got = _kernel_measures(Ks[0], Ks[k], ym)
+                S = path.distance[k]
+                ref = {"distance": mpmath.sqrt(2 * S), "norm change": path.norm_change[k],
+                       "alignment": path.alignment[k]}  # fmt: skip
+                for what in got:
+                    floor = 0 if what == "norm change" else rtol  # (absolute: sqrt(2 S), a cosine)
+                    err = error_in_units([got[what]], [ref[what]], Tolerance(rtol, floor))
+                    if beats(err, worst):
+                        worst, where = err, f"{name}: {what} at t={t}"
+                Kt = torch.tensor(km.kernel_matrix("K", Ks[k]).astype(float))
+                f64 = float(measures.kernel_distance(Kt[None], K0[None])[0])
+                m = Kt.numel()
+                err = abs(f64 - float(S)) / (8 * m * eps * (math.sqrt(float(S)) + eps))
+                if beats(err, f64_worst):
+                    f64_worst = err
+    both = worst_of(worst, f64_worst)
+    return Verdict.from_error(
+        both,
+        f"{len(runs)} trajectories (single neuron and wide net) x the oracle's times; worst "
+        f"{both:.2g} tolerances: S(0, t), |K_t|/|K_0|, the task alignment at dps - 5 digits "
+        f"{worst:.2g}" + (f" ({where})" if where else "") + f", numerics.measures' float64 S "
+        f"{f64_worst:.2g} of its bound",
         tol,
     )

@@ -18,6 +18,7 @@ import numpy as np
 
 import numerics
 from numerics import alpha_scaling
+from solvable._core import kernel_measures as km
 from solvable._core.tolerance import worst_of
 from solvable.models import delayed_rich, kunin
 from solvable.verification.figures._common import Figure, figure
@@ -32,11 +33,11 @@ _REG_DIRECTION = np.array([0.6, -0.8])  # w0's direction, off beta*
 _BETA0 = 0.05  # |beta_0|: a small initial output
 
 
-def _neuron_start(delta: float) -> tuple[float, np.ndarray]:
-    """``(a0, w0)`` with ``a0 w0 = beta0`` (``|beta0| = 0.05``) and ``a0^2 - |w0|^2 = delta``
-    (equal rates): ``a0^2 = (r + delta)/2``, ``|w0|^2 = (r - delta)/2``, ``r = sqrt(delta^2 +
-    4 |beta0|^2)``."""
-    r = math.sqrt(delta**2 + 4 * _BETA0**2)
+def _neuron_start(delta: float, beta0: float = _BETA0) -> tuple[float, np.ndarray]:
+    """``(a0, w0)`` with ``a0 w0 = beta0`` (``|beta0| = 0.05`` unless given) and ``a0^2 -
+    |w0|^2 = delta`` (equal rates): ``a0^2 = (r + delta)/2``, ``|w0|^2 = (r - delta)/2``, ``r
+    = sqrt(delta^2 + 4 |beta0|^2)``."""
+    r = math.sqrt(delta**2 + 4 * beta0**2)
     return math.sqrt((r + delta) / 2), _REG_DIRECTION * math.sqrt((r - delta) / 2)
 
 
@@ -188,6 +189,53 @@ def _draw_alpha(fig: Any, full: bool, progress: bool) -> None:
     axes[-1].legend(fontsize=6)
 
 
+_KD_POINTS = ((-2.0, 0.01), (-2.0, 1.0), (0.0, 0.01), (0.0, 1.0), (2.0, 0.01), (2.0, 1.0))
+"""(delta, |beta_0|) of the simulated points of the kernel-distance figure."""
+KD_T = 200.0
+"""The simulated time standing for t = oo: the slowest decay rate over :data:`_KD_POINTS` is
+Omega - |delta|/2 >= 0.13 (delta = -2, |beta*| = 1.16), so the distance from the limit has
+decayed by > e^-25."""
+
+
+def _draw_kernel_distance(fig: Any, full: bool, progress: bool) -> None:
+    setup = kunin.Setup(1, 1, _REG_X, _REG_Y)
+    deltas = np.linspace(-4, 4, 49 if full else 21)
+    scales = np.logspace(-3, 1, 41 if full else 17)
+    grid = np.array([[kunin.limit_kernel_distance(kunin.closed_form(setup, *_neuron_start(d, b)))
+                      for d in deltas] for b in scales])  # fmt: skip
+    sims = []
+    for d, b in _KD_POINTS:
+        a0, w0 = _neuron_start(d, b)
+        end = numerics.simulate(setup, a0, w0, [0.0, KD_T], method="scipy")
+        kernel = kunin.neuron_kernel(setup)
+        sims.append(km.kernel_distance(kernel(end.at(0)), kernel(end.at(1))))
+    exact = [kunin.limit_kernel_distance(kunin.closed_form(setup, *_neuron_start(d, b)))
+             for d, b in _KD_POINTS]  # fmt: skip
+    err = max(abs(s - e) for s, e in zip(sims, exact, strict=True))
+    ax, ax2 = fig.subplots(1, 2)
+    mesh = ax.pcolormesh(deltas, scales, grid, shading="nearest", cmap="viridis", vmin=0,
+                         vmax=max(1e-12, float(grid.max())))  # fmt: skip
+    ax.scatter([d for d, _ in _KD_POINTS], [b for _, b in _KD_POINTS], c=sims, cmap="viridis",
+               vmin=0, vmax=max(1e-12, float(grid.max())), edgecolors="w", s=60,
+               label=f"simulated (t = {KD_T:g})")  # fmt: skip
+    ax.set_yscale("log")
+    ax.set_xlabel(r"$\delta = a_0^2 - |w_0|^2$")
+    ax.set_ylabel(r"initial scale $|\beta_0|$")
+    ax.legend(fontsize=7, loc="lower left")
+    fig.colorbar(mesh, ax=ax, label=r"$S(0, \infty)$")
+    fine = np.linspace(-4, 4, 161 if full else 81)
+    for k, b in enumerate(sorted({b for _, b in _KD_POINTS})):
+        line = [kunin.limit_kernel_distance(kunin.closed_form(setup, *_neuron_start(d, b)))
+                for d in fine]  # fmt: skip
+        ax2.plot(fine, line, f"C{k}-", label=rf"exact, $|\beta_0| = {b:g}$")
+        pts = [(d, s) for (d, bb), s in zip(_KD_POINTS, sims, strict=True) if bb == b]
+        ax2.plot(*zip(*pts, strict=True), f"C{k}o", label="simulated")
+    ax2.set_xlabel(r"$\delta$")
+    ax2.set_ylabel(r"$S(0, \infty)$")
+    ax2.set_title(f"max |exact - simulated| = {err:.1e}", fontsize=9)
+    ax2.legend(fontsize=7)
+
+
 _DATA = "whitened X (3 x 2), y = (1, 0.5, 0.3)"
 
 FIGURES: tuple[Figure, ...] = (
@@ -246,5 +294,21 @@ FIGURES: tuple[Figure, ...] = (
         "a reduced analogue. Default alpha in {1/8, 1/4, 1, 4, 16} with 4 seeds on the CPU; "
         "--full 1/8..16 by factors of 2 with 8 seeds (CUDA where available).",
         _draw_alpha,
+    ),
+    figure(
+        "003-kernel-distance",
+        SEED,
+        "Part I (kernel distance; issue 31)",
+        "single neuron: kernel distance S(0, oo) over delta and the initial scale",
+        "f(x) = a w^T x, eta_a = eta_w = 1, " + _DATA + ", w_0 along (0.6, -0.8) (off beta*), "
+        "a_0 w_0 = beta_0, a_0^2 - |w_0|^2 = delta. The kernel distance S(0, oo) = 1 - <K_0, "
+        "K_oo>/(|K_0| |K_oo|) of the NTK K = X M X^T, exact (kunin.limit_kernel_distance, "
+        "claim kunin.kernel_distance_limit) over delta in [-4, 4] and |beta_0| in [1e-3, 10]: "
+        "lazy (S ~ 0) for large delta > 0, rich for delta <= 0 and small scales (the poster's "
+        "'Get rich quick' plot). Dots: the raw flow of (a, w) simulated to t = 200 "
+        "(numerics.simulate, scipy DOP853) at six points, S from its NTK. Default grid 21 x "
+        "17; --full 49 x 41.",
+        _draw_kernel_distance,
+        size=(11.0, 4.0),
     ),
 )
