@@ -1,0 +1,53 @@
+r"""Deep linear networks ``f(x) = W_L ... W_1 x`` (any depth ``L >= 2``, any widths, a
+learning rate per layer), trained by gradient flow on ``L = 1/2 sum_i |f(x_i) - y_i|^2``.
+
+Source: seed ``001_070589003213e0cf.txt`` Sec. 2 (the exact solution of linear nets from
+aligned, "orthogonal" initialisations of Saxe et al. 2013), extended to every depth.
+
+* conservation: ``D_l = W_{l+1}^T W_{l+1}/eta_{l+1} - W_l W_l^T/eta_l`` for every adjacent
+  pair (:mod:`~solvable.models.deep_linear.laws`, proved for general matrices in
+  :func:`~solvable.models.deep_linear.proofs.balance_general`);
+* the raw flow for :func:`numerics.simulate` (:class:`DeepLinearSystem`, ``out0 = W_L``,
+  ``in0 = (W_1, ..., W_{L-1})``).
+
+The files: ``setups.py`` (:class:`Setup`), ``network.py`` (the loss as array code),
+``system.py`` (:class:`State`, the sympy flow, the system), ``laws.py``, ``proofs.py``,
+``claims.py``; this file: the re-exports and :data:`MODEL`.
+"""
+
+from __future__ import annotations
+
+from solvable._core.model import Model
+from solvable.models.deep_linear.claims import claims
+from solvable.models.deep_linear.laws import laws
+from solvable.models.deep_linear.network import balance, loss, outputs, product
+from solvable.models.deep_linear.setups import MAX_LAYERS, SEED, Setup, check_weights
+from solvable.models.deep_linear.system import SYSTEM, DeepLinearSystem, State, flow, state_of
+
+MODEL = Model(
+    name="deep_linear",
+    seed=SEED,
+    title="Deep linear networks: conservation laws and the aligned exact solution",
+    claims=claims,
+    laws=laws,
+    systems=(SYSTEM,),
+)
+
+__all__ = [
+    "MAX_LAYERS",
+    "MODEL",
+    "SEED",
+    "SYSTEM",
+    "DeepLinearSystem",
+    "Setup",
+    "State",
+    "balance",
+    "check_weights",
+    "claims",
+    "flow",
+    "laws",
+    "loss",
+    "outputs",
+    "product",
+    "state_of",
+]
