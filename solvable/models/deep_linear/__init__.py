@@ -7,12 +7,17 @@ aligned, "orthogonal" initialisations of Saxe et al. 2013), extended to every de
 * conservation: ``D_l = W_{l+1}^T W_{l+1}/eta_{l+1} - W_l W_l^T/eta_l`` for every adjacent
   pair (:mod:`~solvable.models.deep_linear.laws`, proved for general matrices in
   :func:`~solvable.models.deep_linear.proofs.balance_general`);
+* the exact solution from balanced, task-aligned starts (:func:`closed_form`, every depth;
+  :func:`spectral_start` builds such a start): every mode strength follows ``du/dt = L eta
+  |u|^(2-2/L)(s - lambda u)``, ``t(u)`` in closed form inverted by bracketed root finding;
 * the raw flow for :func:`numerics.simulate` (:class:`DeepLinearSystem`, ``out0 = W_L``,
   ``in0 = (W_1, ..., W_{L-1})``).
 
 The files: ``setups.py`` (:class:`Setup`), ``network.py`` (the loss as array code),
 ``system.py`` (:class:`State`, the sympy flow, the system), ``laws.py``, ``proofs.py``,
-``claims.py``; this file: the re-exports and :data:`MODEL`.
+``expressions.py`` (the sympy source of one mode's ``t(u)``), ``strength.py`` (its
+inversion), ``modes.py`` (the conditions, checked), ``spectral.py`` (:func:`closed_form`),
+``numeric_checks.py``, ``claims.py``; this file: the re-exports and :data:`MODEL`.
 """
 
 from __future__ import annotations
@@ -20,8 +25,10 @@ from __future__ import annotations
 from solvable._core.model import Model
 from solvable.models.deep_linear.claims import claims
 from solvable.models.deep_linear.laws import laws
+from solvable.models.deep_linear.modes import Mode
 from solvable.models.deep_linear.network import balance, loss, outputs, product
 from solvable.models.deep_linear.setups import MAX_LAYERS, SEED, Setup, check_weights
+from solvable.models.deep_linear.spectral import SpectralTrajectory, closed_form, spectral_start
 from solvable.models.deep_linear.system import SYSTEM, DeepLinearSystem, State, flow, state_of
 
 MODEL = Model(
@@ -39,15 +46,19 @@ __all__ = [
     "SEED",
     "SYSTEM",
     "DeepLinearSystem",
+    "Mode",
     "Setup",
+    "SpectralTrajectory",
     "State",
     "balance",
     "check_weights",
     "claims",
+    "closed_form",
     "flow",
     "laws",
     "loss",
     "outputs",
     "product",
+    "spectral_start",
     "state_of",
 ]

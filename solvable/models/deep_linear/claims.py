@@ -4,7 +4,8 @@ simulation-backed confirmations are in :mod:`solvable.verification.confirmations
 from __future__ import annotations
 
 from solvable._core.claims import Theorem
-from solvable.models.deep_linear.proofs import balance_general
+from solvable.models.deep_linear.numeric_checks import antiderivative_high_depths
+from solvable.models.deep_linear.proofs import antiderivative, balance_general, mode_reduction
 from solvable.models.deep_linear.setups import SEED
 
 
@@ -21,4 +22,17 @@ def claims() -> list[Theorem]:
           "the rest of the network as general matrices of symbolic sizes, gradients by matrix "
           "calculus; the typed loss, fields and D_l are the package's on widths (2, 3, 2, 1).",
           balance_general),
+        T("mode_reduction", "Sec. 2 (Saxe et al. 2013: aligned modes, every depth)",
+          "A balanced mode (c_l^2/eta_l equal, u = prod c_l) of the decoupled flow dc_l/dt = "
+          "eta_l (u/c_l)(s - lambda u) has du/dt = L eta u^(2-2/L)(s - lambda u), eta = (prod "
+          "eta_l)^(1/L), and z = lambda u/s has dz/dt = kappa |z|^(2-2/L)(1 - z) (L = 2..6).",
+          mode_reduction),
+        T("antiderivative", "Sec. 2 (exact t(u) of an aligned mode)",
+          "T_+(v) and T_-(v) (logs and arctangents over the L-th roots of +-1) have dT/dv = L "
+          "v^(1-L)/(1 -+ v^L): t(u) = (T(z) - T(z0))/kappa exactly, v = |z|^(1/L) (L = 2..6).",
+          antiderivative),
+        T("antiderivative_high_depths", "Sec. 2 (exact t(u), L = 7..12)",
+          "The same T_+- at L = 7..12 (cos(2 pi/L) not in radicals for sympy): dT/dv - "
+          "integrand vanishes to 60 digits at 7 points of (0, 1) and (1, 3) for every L.",
+          antiderivative_high_depths, kind="numeric"),
     ]  # fmt: skip

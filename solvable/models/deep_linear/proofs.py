@@ -9,8 +9,12 @@ import numpy as np
 import sympy as sp
 
 from solvable._core.claims import Verdict, prove_zero
+from solvable.models.deep_linear import expressions as ex
 from solvable.models.deep_linear.network import balance
 from solvable.models.deep_linear.system import flow, rate_symbols
+
+PROVED_DEPTHS = (2, 3, 4, 5, 6)
+"""The depths at which sympy proves the closed-form ``t(u)`` (``cos(2 pi k/L)`` in radicals)."""
 
 TIE_WIDTHS = (2, 3, 2, 1)
 """The non-square instance the general forms are tied to (L = 3, n = 2)."""
@@ -72,3 +76,39 @@ def balance_general() -> Verdict:
                    f"(d_l-1, q), X (n, q), Y (n, p) of any sizes; on widths {TIE_WIDTHS} "
                    f"(l = 1, 2) the loss, fields and D_l are the package's ({verdict.detail})",
                    residuals=(sp.S.Zero, *verdict.residuals))  # fmt: skip
+
+
+def mode_reduction() -> Verdict:
+    """Balanced modes: with ``dc_l/dt = eta_l (u/c_l)(s - lambda u)`` (one mode of the raw
+    flow, ``u = prod c_l``) and ``c_l = sqrt(eta_l tau)`` (balance), ``du/dt = sum_l (u/c_l)
+    dc_l/dt`` equals :func:`~solvable.models.deep_linear.expressions.mode_rhs` with ``eta =
+    (prod eta_l)^(1/L)``, for ``L`` in :data:`PROVED_DEPTHS` and ``u > 0``; and ``z = lambda
+    u/s`` obeys ``dz/dt = kappa |z|^(2-2/L)(1 - z)`` (``s > 0`` and ``s < 0``)."""
+    residuals: list[Any] = []
+    tau, lam, z = sp.symbols("tau lambda z", positive=True)
+    s_, eta_, u_ = ex.S, ex.ETA, ex.U
+    for L in PROVED_DEPTHS:
+        etas = rate_symbols(L)
+        c = [sp.sqrt(e * tau) for e in etas]
+        u = sp.Mul(*c)
+        du = sum((u / cl) * e * (u / cl) * (s_ - lam * u) for cl, e in zip(c, etas, strict=True))
+        target = ex.mode_rhs(L).subs({u_: u, eta_: sp.Mul(*etas) ** sp.Rational(1, L),
+                                      ex.LAM: lam})  # fmt: skip
+        residuals.append(sp.simplify(sp.powsimp(sp.expand_power_base(du - target, force=True),
+                                                force=True)))  # fmt: skip
+        for sign in (1, -1):
+            sv = sign * sp.Symbol("sigma", positive=True)
+            uz = sv * z / lam  # u of z (z > 0: u and s of one sign)
+            dz = lam / sv * ex.mode_rhs(L).subs({u_: uz, s_: sv, ex.LAM: lam})
+            k = ex.kappa(L).subs({s_: sv, ex.LAM: lam})
+            residuals.append(sp.simplify(dz - k * z ** (2 - sp.Rational(2, L)) * (1 - z)))
+    return prove_zero(*residuals)
+
+
+def antiderivative() -> Verdict:
+    """``dT_+/dv = L v^(1-L)/(1 - v^L)`` and ``dT_-/dv = L v^(1-L)/(1 + v^L)`` for ``L`` in
+    :data:`PROVED_DEPTHS`, with ``T_+-`` of
+    :func:`~solvable.models.deep_linear.expressions.antiderivative` (the generated evaluators'
+    source)."""
+    return prove_zero(*(sp.simplify(ex.derivative_residual(L, sg)) for L in PROVED_DEPTHS
+                        for sg in (1, -1)))  # fmt: skip

@@ -1,0 +1,180 @@
+"""Deep linear networks: the exact solution from balanced, task-aligned starts
+(solvable.deep_linear.closed_form) against the raw flow (numerics.simulate) at 30 digits and
+in float64, float64 against dps=40 (hypothesis), every condition from both sides, t = inf,
+zero and degenerate modes."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import numerics
+from solvable import deep_linear as dl
+from solvable.models.deep_linear import expressions, proofs
+from solvable.models.deep_linear.strength import ModeFlow, strength
+from solvable.verification.confirmations import deep_linear as conf
+
+X_WHITE, Y = conf.X_WHITE, conf.Y
+
+
+def _float_case(rates, strengths, widths, X=X_WHITE, Yd=Y):
+    setup = dl.Setup(rates, X, Yd)
+    return setup, dl.spectral_start(setup, strengths, widths)
+
+
+def _max_diff(a, b):
+    return max(float(np.max(np.abs(np.asarray(x, dtype=float) - np.asarray(y, dtype=float))))
+               for x, y in zip(a, b, strict=True))  # fmt: skip
+
+
+def test_closed_form_equals_the_raw_flow_at_30_digits():
+    v = conf.spectral_vs_flow(30)
+    assert v.status == "confirmed", v.detail
+    assert 0 <= v.max_error <= 1
+
+
+@pytest.mark.parametrize(
+    ("rates", "strengths", "widths"),
+    [(("1", "0.5"), (0.05, 0.02), (3,)), (("1", "0.5", "2"), (0.4, -0.1), (2, 4)),
+     (("2", "0.5", "1", "0.8"), (0.03, 0.03), (2, 2, 3))],
+)  # fmt: skip
+def test_float64_closed_form_equals_scipy(rates, strengths, widths):
+    setup, Ws = _float_case(rates, strengths, widths)
+    tr = dl.closed_form(setup, Ws)
+    times = [0.0, 0.7, 3.0, 9.0]
+    sim = numerics.simulate(setup, Ws[-1], tuple(Ws[:-1]), times, method="scipy")
+    for k, t in enumerate(times):
+        # DOP853 at rtol 1e-13 on O(1) weights: ~1e-12 globally; the closed form to ~1e-15
+        assert _max_diff(tr.at(t).weights, sim.at(k).weights) < 1e-11
+    states = tr.sample(times)
+    assert states.loss.shape == (4,) and states.params["W1"].shape[0] == 4
+    assert states.at(2).loss == tr.at(3.0).loss
+
+
+_flows = st.builds(
+    lambda L, s, lam, u0, eta: (L, s, lam, u0, eta),
+    st.integers(2, 8), st.one_of(st.floats(1e-3, 10), st.floats(-10, -1e-3), st.just(0.0)),
+    st.floats(0.1, 10),
+    st.one_of(st.floats(1e-8, 1e3), st.floats(-1e3, -1e-8)), st.floats(0.1, 10),
+)  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(_flows, st.floats(0, 50))
+def test_float64_strength_matches_dps_40(flow, t):
+    L, s, lam, u0, eta = flow
+    got = strength(ModeFlow(L, eta, s, lam, u0), t)
+    with mpmath.workdps(40):
+        f = ModeFlow(L, *(mpmath.mpf(v) for v in (eta, s, lam, u0)))
+        ref = strength(f, mpmath.mpf(t))
+    # relative 1e-12: root finding to ~1e-15 relative in w; the map w -> u and the closed-form
+    # T (logs, arctangents of O(1 + log|z|) size) lose at most a few hundred ulps; values
+    # below 1e-290 (a decayed mode near float64's underflow) compared absolutely
+    assert abs(got - float(ref)) <= 1e-12 * abs(float(ref)) + 1e-290
+    assert math.copysign(1, got) == math.copysign(1, u0) or got == 0  # never changes sign
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(2, 4), st.floats(0.01, 1.0), st.floats(-1.0, 1.0), st.floats(0.2, 3.0))
+def test_float64_closed_form_matches_the_raw_flow(L, u1, u2, t):
+    rates = ("1", "0.5", "2", "0.8")[:L]
+    setup, Ws = _float_case(rates, (u1, u2), (2,) * (L - 1))
+    sim = numerics.simulate(setup, Ws[-1], tuple(Ws[:-1]), [t], method="scipy")
+    # DOP853 at rtol 1e-13 (as above)
+    assert _max_diff(dl.closed_form(setup, Ws).at(t).weights, sim.at(0).weights) < 1e-10
+
+
+def test_float64_refuses_a_rate_it_cannot_hold_and_mpmath_does_not():
+    f = ModeFlow(4, 0.8, 8.5e-224, 1.0, 1.0)  # kappa ~ s^(3/2) underflows
+    with pytest.raises(ValueError, match=r"float64's range.*dps"):
+        strength(f, 1.0)
+    with mpmath.workdps(40):
+        u = strength(ModeFlow(4, *(mpmath.mpf(v) for v in (0.8, 8.5e-224, 1.0, 1.0))), 1)
+        u_s0 = strength(ModeFlow(4, *(mpmath.mpf(v) for v in (0.8, 0, 1.0, 1.0))), 1)
+        # s ~ 1e-223: the s = 0 branch (explicit) to O(s), through the series branch
+        assert abs(u - u_s0) < mpmath.mpf("1e-35") and u < 1
+
+
+def test_t_inf_and_the_sign_rules():
+    setup, Ws = _float_case(("1", "0.5", "2"), (0.4, -0.1), (2, 2))
+    tr = dl.closed_form(setup, Ws)
+    s_lam = [float(m.s / m.lam) for m in tr.modes]
+    got = tr.strengths("inf")
+    for m, u in zip(tr.modes, got, strict=True):
+        assert u == (float(m.s / m.lam) if m.s > 0 else 0.0)
+    assert any(x < 0 for x in s_lam) and any(x > 0 for x in s_lam)  # both rules exercised
+    inf, late = tr.at(math.inf), tr.at(1e8)
+    assert inf.t == math.inf
+    # the growing mode has converged to rounding by t = 1e8; the decaying one (L = 3:
+    # algebraically, ~1/t) is ~1e-8 there: both states within 1e-7
+    assert _max_diff(inf.weights, late.weights) < 1e-7
+    assert tr.at("inf").loss <= tr.at(50.0).loss
+
+
+def test_zero_modes_stay_zero_and_the_zero_start_is_static():
+    setup, Ws = _float_case(("1", "0.5"), (0.05, 0.0), (2,))
+    tr = dl.closed_form(setup, Ws)
+    assert len(tr.modes) == 1
+    sim = numerics.simulate(setup, Ws[-1], tuple(Ws[:-1]), [2.0], method="scipy")
+    assert _max_diff(tr.at(2.0).weights, sim.at(0).weights) < 1e-11
+    zero = [np.zeros((2, 3)), np.zeros((2, 2))]
+    z = dl.closed_form(setup, zero)
+    assert z.modes == () and _max_diff(z.at(5.0).weights, zero) == 0
+
+
+def test_unbalanced_starts_are_refused_from_both_sides():
+    setup = dl.Setup(("1", "0.5", "2"), X_WHITE, Y)
+    Ws = dl.spectral_start(setup, ("0.05", "0.02"), (2, 2), dps=30)
+    dl.closed_form(setup, Ws, dps=30)  # balanced: accepted
+    bad = [W.copy() for W in Ws]
+    bad[1][0, 0] *= mpmath.mpf("1.000001")
+    with pytest.raises(ValueError, match=r"balanced.*D_\d.*numerics\.simulate"):
+        dl.closed_form(setup, bad, dps=30)
+
+
+def test_unaligned_starts_and_data_are_refused_from_both_sides():
+    setup, Ws = _float_case(("1", "0.5"), (0.05, 0.02), (2,))
+    dl.closed_form(setup, Ws)
+    c, s = math.cos(0.3), math.sin(0.3)
+    R = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1]])  # rotates the input vectors: still balanced
+    with pytest.raises(ValueError, match=r"task-aligned.*numerics\.simulate"):
+        dl.closed_form(setup, [Ws[0] @ R, Ws[1]])
+    X = np.array([[1.0, 0.3, 0.0], [0.2, 1.0, 0.5], [0.0, 0.1, 1.0], [0.4, 0.0, 0.2]])
+    other = dl.Setup(("1", "0.5"), X, Y)  # X^T X shares no eigenvectors with Y^T X
+    with pytest.raises(ValueError, match="eigenvector"):
+        dl.spectral_start(other, (0.05,))
+    with pytest.raises(ValueError, match=r"task-aligned|X\^T X b"):
+        dl.closed_form(other, Ws)
+
+
+def test_argument_refusals():
+    setup, Ws = _float_case(("1", "0.5"), (0.05,), (1,))
+    tr = dl.closed_form(setup, Ws)
+    with pytest.raises(ValueError, match="t must be >= 0"):
+        tr.at(-1.0)
+    with pytest.raises(ValueError, match="rtol"):
+        dl.closed_form(setup, Ws, rtol=2)
+    with pytest.raises(TypeError, match="setup"):
+        dl.closed_form(object(), Ws)
+    with pytest.raises(ValueError, match="at most"):
+        dl.spectral_start(setup, (0.1, 0.2, 0.3))
+    with pytest.raises(ValueError, match="widths"):
+        dl.spectral_start(setup, (0.1, 0.2), (1,))
+
+
+def test_the_proofs_can_fail(monkeypatch):
+    assert proofs.antiderivative().status == "proved"
+    assert proofs.mode_reduction().status == "proved"
+    monkeypatch.setattr(expressions, "_power_part", lambda L: expressions.V ** (2 - L))
+    expressions.antiderivative.cache_clear()
+    try:
+        assert proofs.antiderivative().status == "failed"
+    finally:
+        expressions.antiderivative.cache_clear()
+    monkeypatch.setattr(expressions, "kappa", lambda L: L * expressions.ETA)
+    assert proofs.mode_reduction().status == "failed"
