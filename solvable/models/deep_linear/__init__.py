@@ -14,8 +14,8 @@ aligned, "orthogonal" initialisations of Saxe et al. 2013), extended to every de
   ``in0 = (W_1, ..., W_{L-1})``).
 
 The files: ``setups.py`` (:class:`Setup`), ``network.py`` (the loss as array code),
-``system.py`` (:class:`State`, the sympy flow, the system), ``laws.py``, ``proofs.py``,
-``expressions.py`` (the sympy source of one mode's ``t(u)``), ``strength.py`` (its
+``states.py`` (:class:`State`), ``system.py`` (the sympy flow, the system), ``laws.py``,
+``proofs.py``, ``expressions.py`` (the sympy source of one mode's ``t(u)``), ``strength.py`` (its
 inversion), ``modes.py`` (the conditions, checked), ``spectral.py`` (:func:`closed_form`),
 ``numeric_checks.py``, ``claims.py``; this file: the re-exports and :data:`MODEL`.
 """
@@ -29,7 +29,8 @@ from solvable.models.deep_linear.modes import Mode
 from solvable.models.deep_linear.network import balance, loss, outputs, product
 from solvable.models.deep_linear.setups import MAX_LAYERS, SEED, Setup, check_weights
 from solvable.models.deep_linear.spectral import SpectralTrajectory, closed_form, spectral_start
-from solvable.models.deep_linear.system import SYSTEM, DeepLinearSystem, State, flow, state_of
+from solvable.models.deep_linear.states import State, state_of
+from solvable.models.deep_linear.system import SYSTEM, DeepLinearSystem, flow
 
 MODEL = Model(
     name="deep_linear",

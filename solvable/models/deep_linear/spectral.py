@@ -28,8 +28,8 @@ from solvable._core import numbers as nb
 from solvable._core.states import StackedStates
 from solvable.models.deep_linear.modes import Mode, modes
 from solvable.models.deep_linear.setups import Setup, check_weights
+from solvable.models.deep_linear.states import State, state_of
 from solvable.models.deep_linear.strength import ModeFlow, strength
-from solvable.models.deep_linear.system import State, state_of
 
 __all__ = ["SpectralTrajectory", "closed_form", "spectral_start"]
 

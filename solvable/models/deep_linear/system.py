@@ -1,5 +1,5 @@
-"""The raw gradient flow of the deep linear network for :func:`numerics.simulate`:
-:class:`State` (measured from the weights), the sympy flow (:func:`flow`) and
+"""The raw gradient flow of the deep linear network for :func:`numerics.simulate`: the
+sympy flow (:func:`flow`) and
 :class:`DeepLinearSystem` (:data:`SYSTEM`).  ``numerics.simulate(setup, out0, in0, ...)``
 takes ``out0 = W_L`` and ``in0 = (W_1, ..., W_{L-1})`` (input layer first); the batched torch
 model is :class:`numerics.models.SystemModel` of this system."""
@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -20,25 +19,10 @@ from solvable._core.arrays import symbolic_sizes
 from solvable._core.backends import torch_module
 from solvable._core.flows import GradientFlow, gradient_flow, symbol_array
 from solvable._core.model import System
-from solvable.models.deep_linear.network import loss, outputs, product
+from solvable.models.deep_linear.network import loss
 from solvable.models.deep_linear.setups import MAX_LAYERS, Setup, check_weights
-
-
-@dataclass(frozen=True)
-class State:
-    """The weights ``params`` (``"W1"``..``"WL"``), the product ``beta = W_L ... W_1``
-    (dL, d0), the outputs ``f`` (n, dL) and the loss at ``t``."""
-
-    t: Any
-    params: dict[str, np.ndarray]
-    beta: np.ndarray
-    f: np.ndarray
-    loss: Any
-
-    @property
-    def weights(self) -> list[np.ndarray]:
-        """``[W_1, ..., W_L]`` (input layer first)."""
-        return [self.params[f"W{l}"] for l in range(1, len(self.params) + 1)]
+from solvable.models.deep_linear.spectral import SpectralTrajectory, closed_form
+from solvable.models.deep_linear.states import State, state_of
 
 
 def rate_symbols(L: int) -> tuple[sp.Symbol, ...]:
@@ -126,17 +110,14 @@ class DeepLinearSystem(System):
     def state(self, setup: Setup, t: Any, params: Mapping[str, Any], dps: int | None) -> State:
         return state_of(setup, t, _layers(params), dps)
 
-
-def state_of(setup: Setup, t: Any, weights: list[Any], dps: int | None) -> State:
-    """The :class:`State` measured from ``weights`` (input layer first) at ``dps`` digits
-    (float64 when None)."""
-    conv, dt = nb.converter(dps), nb.dtype(dps)
-    with nb.Precision(dps, guard=0):
-        X = np.array([[conv(v) for v in row] for row in setup.X], dtype=dt)
-        Y = np.array([[conv(v) for v in row] for row in setup.Y], dtype=dt)
-        Ws = [np.array(W, dtype=dt) for W in weights]
-        return State(t=t, params={f"W{l}": W for l, W in enumerate(Ws, start=1)},
-                     beta=product(Ws), f=outputs(Ws, X), loss=loss(Ws, X, Y))  # fmt: skip
+    def closed_form(self, setup: Setup, out0: Any, in0: Any, *,
+                    dps: int | None = None) -> SpectralTrajectory | None:  # fmt: skip
+        """:func:`~solvable.models.deep_linear.spectral.closed_form` from ``(W_1, ..., W_L) =
+        (*in0, out0)`` where the start is balanced and task-aligned, else None."""
+        try:
+            return closed_form(setup, (*in0, out0), dps=dps)
+        except ValueError:
+            return None
 
 
 SYSTEM = DeepLinearSystem()
