@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import numerics
 from solvable import deep_linear as dl
+from solvable import testing
 from solvable.models.deep_linear import expressions, proofs
 from solvable.models.deep_linear.strength import ModeFlow, strength
 from solvable.verification.confirmations import deep_linear as conf
@@ -178,3 +179,32 @@ def test_the_proofs_can_fail(monkeypatch):
         expressions.antiderivative.cache_clear()
     monkeypatch.setattr(expressions, "kappa", lambda L: L * expressions.ETA)
     assert proofs.mode_reduction().status == "failed"
+
+
+def test_the_testing_oracle_passes_the_flow_and_gradient_descent_and_fails_a_perturbation():
+    setup, Ws = _float_case(("1", "0.5", "2"), (0.05, 0.02), (3, 2))
+    oracle = testing.deep_linear(setup, Ws)
+    times = [0.0, 1.0, 3.0]
+    sim = numerics.simulate(setup, Ws[-1], tuple(Ws[:-1]), times, method="scipy")
+    blocks = [sim.params[f"W{l}"] for l in (1, 2, 3)]
+    assert oracle.check(times, *blocks).passed
+    with pytest.raises(AssertionError, match="leaves the exact solution"):
+        oracle.check(times, blocks[0] * 1.001, *blocks[1:])
+    lr, steps = 1e-3, 600  # gradient descent in flow time t = k lr, the system's own loss
+    W = [np.array(w) for w in Ws]
+    data = dl.SYSTEM.data(setup, "numpy")
+    X, Yd, rates = data["X"], data["Y"], [float(r) for r in setup.rates]
+    record = {0: [w.copy() for w in W]}
+    for k in range(1, steps + 1):
+        G = dl.outputs(W, X) - Yd  # dL/dF; dL/dW_l = (above)^T G^T (below X^T)^T
+        grads = []
+        for l in range(3):
+            above = dl.product(W[l + 1 :]) if l < 2 else np.eye(W[2].shape[0])
+            below = dl.product(W[:l]) if l > 0 else np.eye(W[0].shape[1])
+            grads.append(above.T @ G.T @ X @ below.T)
+        W = [w - lr * r * g for w, r, g in zip(W, rates, grads, strict=True)]
+        if k % 300 == 0:
+            record[k] = [w.copy() for w in W]
+    ks = sorted(record)
+    arrays = [np.array([record[k][l] for k in ks]) for l in range(3)]
+    assert oracle.check([k * lr for k in ks], *arrays, lr=lr).passed
