@@ -208,3 +208,39 @@ def test_the_testing_oracle_passes_the_flow_and_gradient_descent_and_fails_a_per
     ks = sorted(record)
     arrays = [np.array([record[k][l] for k in ks]) for l in range(3)]
     assert oracle.check([k * lr for k in ks], *arrays, lr=lr).passed
+
+
+def test_unbalanced_two_layer_modes_equal_the_raw_flow_at_30_digits():
+    v = conf.two_layer_unbalanced_vs_flow(30)
+    assert v.status == "confirmed", v.detail
+
+
+def test_unbalanced_two_layer_float64_inf_and_refusals():
+    setup = dl.Setup(("1", "0.5"), X_WHITE, Y)
+    Ws = [np.array(W, dtype=float) for W in conf.unbalanced(setup, ("0.05", "0.02"),
+                                                             ("3", "0.4"), 20)]  # fmt: skip
+    tr = dl.closed_form(setup, Ws)
+    assert isinstance(tr, dl.TwoLayerTrajectory) and len(tr.modes) == 2
+    times = [0.5, 3.0, 40.0]
+    sim = numerics.simulate(setup, Ws[1], (Ws[0],), times, method="scipy")
+    for k, t in enumerate(times):
+        assert _max_diff(tr.at(t).weights, sim.at(k).weights) < 1e-11  # DOP853 at 1e-13
+    # t = inf: both modes converge (s > 0); the loss is the least-squares minimum over the
+    # two modes, reached by the simulation at t = 40 to ~1e-12
+    assert abs(tr.at("inf").loss - sim.loss[-1]) < 1e-10
+    # one mode's input weight zero (w_k = 0, a_k != 0): still a single neuron, from w = 0
+    W1 = Ws[0].copy()
+    W1[1, :] = 0
+    tr0 = dl.closed_form(setup, [W1, Ws[1]])
+    sim0 = numerics.simulate(setup, Ws[1], (W1,), [2.0], method="scipy")
+    assert _max_diff(tr0.at(2.0).weights, sim0.at(0).weights) < 1e-11
+    # hidden bases that do not agree (W1 rotated in the hidden space): refused
+    c, s = math.cos(0.4), math.sin(0.4)
+    R = np.array([[c, -s], [s, c]])  # (hidden width 2)
+    with pytest.raises(ValueError, match=r"commute.*numerics\.simulate"):
+        dl.closed_form(setup, [R @ Ws[0], Ws[1]])
+    # deeper unbalanced networks are not solved: the balance refusal
+    deep = dl.Setup(("1", "0.5", "2"), X_WHITE, Y)
+    Wd = dl.spectral_start(deep, (0.05, 0.02), (2, 2))
+    with pytest.raises(ValueError, match=r"balanced.*numerics\.simulate"):
+        dl.closed_form(deep, [2 * Wd[0], Wd[1] / 2, Wd[2]])

@@ -17,7 +17,8 @@ The files: ``setups.py`` (:class:`Setup`), ``network.py`` (the loss as array cod
 ``states.py`` (:class:`State`), ``system.py`` (the sympy flow, the system), ``laws.py``,
 ``proofs.py``, ``expressions.py`` (the sympy source of one mode's ``t(u)``), ``strength.py`` (its
 inversion), ``modes.py`` (the conditions, checked), ``spectral.py`` (:func:`closed_form`),
-``numeric_checks.py``, ``claims.py``; this file: the re-exports and :data:`MODEL`.
+``unbalanced.py`` (two layers, unbalanced: a single neuron per mode), ``numeric_checks.py``,
+``claims.py``; this file: the re-exports and :data:`MODEL`.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from solvable.models.deep_linear.setups import MAX_LAYERS, SEED, Setup, check_we
 from solvable.models.deep_linear.spectral import SpectralTrajectory, closed_form, spectral_start
 from solvable.models.deep_linear.states import State, state_of
 from solvable.models.deep_linear.system import SYSTEM, DeepLinearSystem, flow
+from solvable.models.deep_linear.unbalanced import NeuronMode, TwoLayerTrajectory
 
 MODEL = Model(
     name="deep_linear",
@@ -48,9 +50,11 @@ __all__ = [
     "SYSTEM",
     "DeepLinearSystem",
     "Mode",
+    "NeuronMode",
     "Setup",
     "SpectralTrajectory",
     "State",
+    "TwoLayerTrajectory",
     "balance",
     "check_weights",
     "claims",

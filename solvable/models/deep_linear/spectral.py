@@ -30,6 +30,7 @@ from solvable.models.deep_linear.modes import Mode, modes
 from solvable.models.deep_linear.setups import Setup, check_weights
 from solvable.models.deep_linear.states import State, state_of
 from solvable.models.deep_linear.strength import ModeFlow, strength
+from solvable.models.deep_linear.unbalanced import TwoLayerTrajectory, two_layer_closed_form
 
 __all__ = ["SpectralTrajectory", "closed_form", "spectral_start"]
 
@@ -115,11 +116,13 @@ def _default_rtol(setup: Setup, weights: list[Any], dps: int | None) -> Any:
 
 
 def closed_form(setup: Setup, weights: Any, *, dps: int | None = None,
-                rtol: Any = None) -> SpectralTrajectory:  # fmt: skip
+                rtol: Any = None) -> SpectralTrajectory | TwoLayerTrajectory:  # fmt: skip
     """The exact solution from ``weights = (W_1, ..., W_L)`` (input layer first) where the start
     is balanced and task-aligned (module docstring; each condition to ``rtol`` relative, default
     :func:`_default_rtol`), else ``ValueError`` naming the failed condition and pointing to
-    :func:`numerics.simulate`.  ``dps``: None for float64, else mpmath digits."""
+    :func:`numerics.simulate`.  ``dps``: None for float64, else mpmath digits.  ``L = 2`` and
+    not balanced: the mode-by-mode single neurons of
+    :mod:`~solvable.models.deep_linear.unbalanced` (a :class:`TwoLayerTrajectory`)."""
     if not isinstance(setup, Setup):
         raise TypeError(f"setup must be a deep_linear.Setup, got {nb.describe(setup)}")
     dps = nb.check_dps(dps)
@@ -130,7 +133,12 @@ def closed_form(setup: Setup, weights: Any, *, dps: int | None = None,
             nb.check_number("rtol", rtol, nonnegative=True))  # fmt: skip
         if not tol < 1:
             raise ValueError(f"rtol must be in [0, 1), got {nb.describe(rtol)}")
-        W0, found = modes(setup, Ws, tol)
+        try:
+            W0, found = modes(setup, Ws, tol)
+        except ValueError as exc:
+            if setup.L != 2 or "balanced" not in str(exc).split(":")[0]:
+                raise
+            return two_layer_closed_form(setup, Ws, tol, dps)
         eta = mpmath.fprod(nb.to_mpf(e) for e in setup.rates) ** (mpmath.mpf(1) / setup.L)
         parts = tuple(tuple(m.c[l] * np.outer(m.r[l + 1], m.r[l]) for l in range(setup.L))
                       for m in found)  # fmt: skip
