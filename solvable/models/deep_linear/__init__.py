@@ -5,7 +5,7 @@ Source: seed ``001_070589003213e0cf.txt`` Sec. 2 (the exact solution of linear n
 aligned, "orthogonal" initialisations of Saxe et al. 2013), extended to every depth.
 
 * conservation: ``D_l = W_{l+1}^T W_{l+1}/eta_{l+1} - W_l W_l^T/eta_l`` for every adjacent
-  pair (:mod:`~solvable.models.deep_linear.laws`, proved for general matrices in
+  pair (:mod:`~solvable.models.deep_linear.conserved`, proved for general matrices in
   :func:`~solvable.models.deep_linear.proofs.balance_general`);
 * the exact solution from balanced, task-aligned starts (:func:`closed_form`, every depth;
   :func:`spectral_start` builds such a start): every mode strength follows ``du/dt = L eta
@@ -14,20 +14,20 @@ aligned, "orthogonal" initialisations of Saxe et al. 2013), extended to every de
   ``in0 = (W_1, ..., W_{L-1})``).
 
 The files: ``setups.py`` (:class:`Setup`), ``network.py`` (the loss as array code),
-``states.py`` (:class:`State`), ``system.py`` (the sympy flow, the system), ``laws.py``,
+``states.py`` (:class:`State`), ``system.py`` (the sympy flow, the system), ``conserved.py``,
 ``proofs.py``, ``expressions.py`` (the sympy source of one mode's ``t(u)``), ``strength.py`` (its
 inversion), ``modes.py`` (the conditions, checked), ``spectral.py`` (:func:`closed_form`),
 ``unbalanced.py`` (two layers, unbalanced: a single neuron per mode), ``numeric_checks.py``,
-``claims.py``; this file: the re-exports and :data:`MODEL`.
+``registry.py``; this file: the re-exports and :data:`MODEL`.
 """
 
 from __future__ import annotations
 
 from solvable._core.model import Model
-from solvable.models.deep_linear.claims import claims
-from solvable.models.deep_linear.laws import laws
+from solvable.models.deep_linear.conserved import laws
 from solvable.models.deep_linear.modes import Mode
 from solvable.models.deep_linear.network import balance, loss, outputs, product
+from solvable.models.deep_linear.registry import claims
 from solvable.models.deep_linear.setups import MAX_LAYERS, SEED, Setup, check_weights
 from solvable.models.deep_linear.spectral import SpectralTrajectory, closed_form, spectral_start
 from solvable.models.deep_linear.states import State, state_of
