@@ -26,12 +26,18 @@ from __future__ import annotations
 from solvable._core.model import Model
 from solvable.models.deep_linear.conserved import laws
 from solvable.models.deep_linear.modes import Mode
-from solvable.models.deep_linear.network import balance, loss, outputs, product
+from solvable.models.deep_linear.network import balance as balance
+from solvable.models.deep_linear.network import loss as loss
+from solvable.models.deep_linear.network import outputs as outputs
+from solvable.models.deep_linear.network import product as product
 from solvable.models.deep_linear.registry import claims
-from solvable.models.deep_linear.setups import MAX_LAYERS, SEED, Setup, check_weights
+from solvable.models.deep_linear.setups import MAX_LAYERS, SEED, Setup
+from solvable.models.deep_linear.setups import check_weights as check_weights
 from solvable.models.deep_linear.spectral import SpectralTrajectory, closed_form, spectral_start
-from solvable.models.deep_linear.states import State, state_of
-from solvable.models.deep_linear.system import SYSTEM, DeepLinearSystem, flow
+from solvable.models.deep_linear.states import State
+from solvable.models.deep_linear.states import state_of as state_of
+from solvable.models.deep_linear.system import SYSTEM, DeepLinearSystem
+from solvable.models.deep_linear.system import flow as flow
 from solvable.models.deep_linear.unbalanced import NeuronMode, TwoLayerTrajectory
 
 MODEL = Model(
@@ -55,15 +61,10 @@ __all__ = [
     "SpectralTrajectory",
     "State",
     "TwoLayerTrajectory",
-    "balance",
-    "check_weights",
     "claims",
     "closed_form",
-    "flow",
     "laws",
-    "loss",
-    "outputs",
-    "product",
     "spectral_start",
-    "state_of",
 ]
+# also importable, array code without validation (any backend): balance, loss, outputs,
+# product; and flow, state_of, check_weights (the system's building blocks)

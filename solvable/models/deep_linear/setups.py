@@ -67,10 +67,12 @@ class Setup:
         return len(self.Y[0])
 
 
-def check_weights(setup: Setup, weights: Any, name: str = "weights") -> list[tuple]:
+def check_weights(setup: Setup, weights: Any, name: str = "weights",
+                  names: Any = None) -> list[tuple]:  # fmt: skip
     """``weights = (W_1, ..., W_L)`` (input layer first) as checked matrices: ``W_1`` has
     ``d0`` columns, ``W_L`` has ``dL`` rows and each ``W_{l+1}`` has as many columns as
-    ``W_l`` has rows; a bad one is a ``ValueError``/``TypeError`` naming it."""
+    ``W_l`` has rows; a bad one is a ``ValueError``/``TypeError`` naming it (``names``: the
+    name of each matrix, default ``weights[l-1] (W_l)``)."""
     if isinstance(weights, (str, bytes)) or not isinstance(weights, (tuple, list)):
         raise TypeError(f"{name} must be a sequence (W_1, ..., W_L) of {setup.L} matrices, "
                         f"got {nb.describe(weights)}")  # fmt: skip
@@ -81,6 +83,7 @@ def check_weights(setup: Setup, weights: Any, name: str = "weights") -> list[tup
     cols = setup.d0
     for l, W in enumerate(weights, start=1):
         rows = setup.dL if l == setup.L else None
-        out.append(nb.check_matrix(f"W{l}", W, (rows, cols)))
+        label = names[l - 1] if names else f"{name}[{l - 1}] (W{l})"
+        out.append(nb.check_matrix(label, W, (rows, cols)))
         cols = len(out[-1])
     return out

@@ -27,6 +27,7 @@ import numpy as np
 from solvable._core import numbers as nb
 from solvable._core.states import StackedStates
 from solvable.models.deep_linear.modes import Mode, modes
+from solvable.models.deep_linear.sampling import _each
 from solvable.models.deep_linear.setups import Setup, check_weights
 from solvable.models.deep_linear.states import State, state_of
 from solvable.models.deep_linear.strength import ModeFlow, strength
@@ -101,7 +102,7 @@ class SpectralTrajectory:
             raise TypeError(f"times must be a sequence of times, got {nb.describe(times)}")
         if len(times) == 0:
             raise ValueError("times must not be empty")
-        return StackedStates.stack([self.at(t) for t in times])
+        return StackedStates.stack(_each(self.at, times))
 
 
 def _default_rtol(setup: Setup, weights: list[Any], dps: int | None) -> Any:
@@ -157,6 +158,8 @@ def spectral_start(setup: Setup, strengths: Any, widths: Any = None, *,
     default that number), ``c_{l,k} = sqrt(eta_l tau_k)``, ``tau_k = (|u_k|/prod_l
     sqrt(eta_l))^(2/L)``, the sign of ``u_k`` on ``c_{L,k}``.  float64 arrays (``dps=None``) or
     object arrays of mpmath numbers at ``dps + 10`` digits."""
+    if not isinstance(setup, Setup):
+        raise TypeError(f"setup must be a deep_linear.Setup, got {nb.describe(setup)}")
     dps = nb.check_dps(dps)
     us = nb.check_vector("strengths", strengths)
     m = len(us)

@@ -82,7 +82,8 @@ class DeepLinearSystem(System):
             raise ValueError(f"in0 must be a tuple (W_1, ..., W_{setup.L - 1}) of the "
                              f"{setup.L - 1} layers below the output, got "
                              f"{nb.describe(in0)}")  # fmt: skip
-        Ws = check_weights(setup, (*in0, out0))
+        labels = [*(f"in0[{l}] (W{l + 1})" for l in range(setup.L - 1)), f"out0 (W{setup.L})"]
+        Ws = check_weights(setup, (*in0, out0), names=labels)
         return {f"W{l}": np.array(W, dtype=object) for l, W in enumerate(Ws, start=1)}
 
     def flow(self, setup: Setup, shapes: Mapping[str, tuple[int, ...]]) -> GradientFlow:

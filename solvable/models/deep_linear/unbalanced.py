@@ -26,6 +26,7 @@ from solvable._core import numbers as nb
 from solvable._core.states import StackedStates
 from solvable.models import kunin
 from solvable.models.deep_linear.modes import SIMULATE, _eigsy, _groups, _maxabs, _mp, _norm
+from solvable.models.deep_linear.sampling import _each
 from solvable.models.deep_linear.setups import Setup
 from solvable.models.deep_linear.states import State, state_of
 
@@ -74,7 +75,7 @@ class TwoLayerTrajectory:
         """The states at ``times`` (a leading time axis)."""
         if isinstance(times, (str, bytes)) or np.ndim(times) == 0 or len(times) == 0:
             raise ValueError(f"times must be a non-empty sequence, got {nb.describe(times)}")
-        return StackedStates.stack([self.at(t) for t in times])
+        return StackedStates.stack(_each(self.at, times))
 
 
 def _refuse(what: str, dev: Any, rtol: Any) -> ValueError:
