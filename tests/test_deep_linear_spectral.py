@@ -244,3 +244,22 @@ def test_unbalanced_two_layer_float64_inf_and_refusals():
     Wd = dl.spectral_start(deep, (0.05, 0.02), (2, 2))
     with pytest.raises(ValueError, match=r"balanced.*numerics\.simulate"):
         dl.closed_form(deep, [2 * Wd[0], Wd[1] / 2, Wd[2]])
+
+
+@pytest.mark.parametrize("L", [2, 3, 5, 8])
+def test_the_generated_evaluators_agree_across_backends(L):
+    """numpy and torch (batched) against mpmath at 30 digits, for T_+ and T_-."""
+    import torch
+
+    v = np.array([0.05, 0.3, 0.8, 1.4, 3.0])
+    for sign in (1, -1):
+        args = (v, np.log(v), np.log(np.abs(1 - v)))[: 3 if sign == 1 else 2]
+        f64 = np.asarray(expressions.evaluator(L, sign, "numpy")(*args), dtype=float)
+        tt = expressions.evaluator(L, sign, "torch")(*(torch.tensor(a) for a in args))
+        with mpmath.workdps(30):
+            ref = [float(expressions.evaluator(L, sign, "mpmath")(
+                *(mpmath.mpf(x) for x in (vi, mpmath.log(vi), mpmath.log(abs(1 - vi)))[
+                    : 3 if sign == 1 else 2]))) for vi in v]  # fmt: skip
+        # a few float64 roundings of O(10) terms
+        assert np.max(np.abs(f64 - ref)) < 1e-13 * max(1, np.max(np.abs(ref)))
+        assert np.max(np.abs(tt.numpy() - ref)) < 1e-13 * max(1, np.max(np.abs(ref)))

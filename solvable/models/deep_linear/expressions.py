@@ -92,7 +92,13 @@ def derivative_residual(L: int, sign: int) -> sp.Expr:
 
 @functools.cache
 def evaluator(L: int, sign: int, backend: str) -> Callable[..., Any]:
-    """The generated evaluator of :func:`antiderivative`: ``f(v, log_v, log_d)`` for
-    ``sign = 1``, ``f(v, log_v)`` for ``sign = -1``."""
+    """The generated evaluator of :func:`antiderivative` (``backend``: ``"numpy"``,
+    ``"mpmath"`` or ``"torch"``, batched): ``f(v, log_v, log_d)`` for ``sign = 1``,
+    ``f(v, log_v)`` for ``sign = -1``."""
     args = (V, LOG_V, LOG_D) if sign == 1 else (V, LOG_V)
-    return generate(args, antiderivative(L, sign), backend)
+    expr = antiderivative(L, sign)
+    if backend == "torch":  # constants such as sqrt(3) as 30-digit numbers (torch's sqrt
+        # takes tensors only; sp.N leaves some inside a product unevaluated)
+        expr = expr.replace(lambda x: x.is_number and not x.is_Atom,
+                            lambda x: sp.Float(sp.N(x, 30), 30))  # fmt: skip
+    return generate(args, expr, backend)
