@@ -90,6 +90,18 @@ def test_float64_closed_form_matches_the_raw_flow(L, u1, u2, t):
     assert _max_diff(dl.closed_form(setup, Ws).at(t).weights, sim.at(0).weights) < 1e-10
 
 
+def test_a_nearly_tight_bound_rounded_to_the_wrong_side_is_widened():
+    """Decay from |z0| ~ 2e-8 at L = 6: the proved lower bound is tight to ~1e-10 of |T| ~
+    1e5, so rounding gave it the wrong sign (found by a random search; it raised)."""
+    args = (6, 8.152906749859085, 0.16960028206209485, 0.14703486046097403, -2.3937213552808257e-08)
+    got = strength(ModeFlow(*args), 2.3077615702977394)
+    with mpmath.workdps(40):
+        ref = strength(
+            ModeFlow(6, *(mpmath.mpf(v) for v in args[1:])), mpmath.mpf(2.3077615702977394)
+        )
+    assert abs(got - float(ref)) <= 1e-12 * abs(float(ref))  # as the hypothesis test
+
+
 def test_float64_refuses_a_rate_it_cannot_hold_and_mpmath_does_not():
     f = ModeFlow(4, 0.8, 8.5e-224, 1.0, 1.0)  # kappa ~ s^(3/2) underflows
     with pytest.raises(ValueError, match=r"float64's range.*dps"):

@@ -166,6 +166,20 @@ def _illinois(g: Any, lo: Any, hi: Any, glo: Any, ghi: Any, tol: Any, floor: int
     return lo if abs(glo) <= abs(ghi) else hi
 
 
+def _widen(g: Any, w: Any, side: int, tol: Any) -> tuple[Any, Any]:
+    """The bound ``w`` (``side = -1``: lower, where ``g >= 0``; ``+1``: upper, ``g <= 0``)
+    and ``g(w)``, moved outward until the sign holds (at most 200 doublings of a step of
+    ``tol max(1, |w|)``)."""
+    gw = g(w)
+    step = tol * max(1, abs(w))
+    for _ in range(200):
+        if (gw >= 0) if side == -1 else (gw <= 0):
+            return w, gw
+        w, step = w + side * step, 2 * step
+        gw = g(w)
+    return w, gw  # (_illinois reports the lost sign change)
+
+
 def _exp(x: Any, m: Any) -> Any:
     """``e^x``, ``inf`` beyond the float64 range (no ``OverflowError``)."""
     if m is not mpmath and x > 709:
@@ -232,7 +246,11 @@ def strength(f: ModeFlow, t: Any, inf: bool = False) -> Any:
     # t(w) decreases in w on every branch (w falls as t grows): root of -g, increasing
     # (a few units in the last place: the bracket cannot shrink below one ulp)
     tol = mpmath.mpf(2) ** (4 - mpmath.mp.prec) if m is mpmath else 2e-15
-    glo, ghi = g(lo), g(hi)
+    # the bounds are proved; where one is nearly tight, rounding in T (relative eps of
+    # |T|, which is large near the saddle) can give it the wrong sign: move it outward (the
+    # root stays inside) by steps growing from a few ulps
+    lo, glo = _widen(g, lo, -1, tol)
+    hi, ghi = _widen(g, hi, 1, tol)
     # growing from a small z0: w = log(1 - z) ~ -z, so w is found to a relative tolerance
     floor = 0 if branch == "grow" else 1
     w = _illinois(lambda x: -g(x), lo, hi, -glo, -ghi, tol, floor) if lo != hi else lo
