@@ -74,6 +74,7 @@ _MODEL_MODULES = (  # the one list of models, in the registry's order: one line 
     "mirror_flow",
     "delayed_rich",
     "piecewise_linear",
+    "deep_linear",
 )
 
 MODELS: tuple[Model, ...]

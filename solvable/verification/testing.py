@@ -11,6 +11,7 @@ where and by how much the trajectory left the exact one::
 
     testing.kunin(setup, a0, w0)                      # seed 003, single neuron (a, w)
     testing.linear_node_scaling(setup, a0, W0)        # seed 000, Theorem 7.4 (W; a fixed)
+    testing.deep_linear(setup, (W1, ..., WL))         # deep linear, balanced aligned start
     testing.kernel("ntk", init, X).check(K)           # seed 002: your Gram matrix
     testing.kernel("ntk", init, X).check_samples(Ks)  # ... or its Monte Carlo estimates
 
@@ -49,6 +50,7 @@ from solvable._core.tolerance import (
     Tolerance,
     error_in_units,
 )
+from solvable.models import deep_linear as _dl
 from solvable.models import kunin as _kn
 from solvable.models import linear_node_scaling as _lns
 from solvable.models import node_scaling as ns
@@ -81,6 +83,7 @@ __all__ = [
     "Report",
     "TrajectoryOracle",
     "assert_matches_closed_form",
+    "deep_linear",
     "edge_case",
     "edge_cases",
     "gd_allowance",
@@ -338,6 +341,34 @@ class _LinearNodeScaling(TrajectoryOracle):
                                             d["root_d"]), dtype=float)  # fmt: skip
 
 
+class _DeepLinear(TrajectoryOracle):
+    model = "deep_linear"
+    source = f"{cite('001')}, Sec. 2 (Saxe et al. 2013), balanced task-aligned starts"
+
+    def __init__(self, setup: _dl.Setup, weights: Any) -> None:
+        traj = _dl.closed_form(setup, weights)
+        shapes = {f"W{l}": np.shape(W) for l, W in enumerate(traj._weights, start=1)}
+        super().__init__(setup, weights[-1], tuple(weights[:-1]), traj, shapes)
+        self._given = weights
+
+    def _sample(self, times: Sequence[Any], dps: int | None) -> dict[str, np.ndarray]:
+        traj = self.trajectory
+        if dps is not None:
+            traj = _dl.closed_form(self.setup, self._given, dps=dps)
+        return dict(traj.sample(times).params)
+
+    def output(self, weights: Mapping[str, np.ndarray]) -> np.ndarray:
+        Ws = [weights[f"W{l}"] for l in range(1, len(self.blocks) + 1)]
+        return np.asarray(_dl.outputs(Ws, self._data["X"]), dtype=float)
+
+
+def deep_linear(setup: _dl.Setup, weights: Any) -> TrajectoryOracle:
+    """Oracle of the deep linear network ``f = W_L ... W_1 x`` from a balanced, task-aligned
+    start ``weights = (W_1, ..., W_L)`` (:func:`solvable.deep_linear.closed_form`): blocks
+    ``W1``..``WL``; loss ``1/2 sum_i |f(x_i) - y_i|^2``; GD ``W_l -= lr eta_l dL/dW_l``."""
+    return _DeepLinear(setup, weights)
+
+
 def xu_ziyin(setup: _xz.Setup, u0: Any, W0: Any) -> TrajectoryOracle:
     """Oracle of seed 001's two-layer linear network (Theorem 1 / Proposition 1): blocks
     ``u`` (d,) and ``W`` (d, d0); rates ``eta_u``, ``eta_w``; loss ``(gamma u^T W x - y)^2``
@@ -368,6 +399,7 @@ class Oracle:
     xu_ziyin = staticmethod(xu_ziyin)
     kunin = staticmethod(kunin)
     linear_node_scaling = staticmethod(linear_node_scaling)
+    deep_linear = staticmethod(deep_linear)
     kernel = staticmethod(kernel)
 
 

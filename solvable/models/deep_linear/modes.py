@@ -1,0 +1,154 @@
+"""The modes of a balanced, task-aligned start (the conditions of the exact solution,
+checked): from the weights ``(W_1, ..., W_L)`` and the data, the mode records
+``(s_k, lambda_k, u_k(0), r_{1,k}, ..., r_{L+1,k}, c_{1,k}, ..., c_{L,k})`` with
+``W_l = sum_k c_{l,k} r_{l+1,k} r_{l,k}^T + (the rest, zero)``.
+
+Conditions (each refused with a ``ValueError`` naming it and pointing to
+:func:`numerics.simulate`):
+
+1. balanced: every ``D_l = W_{l+1}^T W_{l+1}/eta_{l+1} - W_l W_l^T/eta_l = 0``.  Then
+   ``P^T P = c (W_1^T W_1)^L`` (``P = W_L ... W_1``), each ``W_l`` maps the eigenvectors of
+   ``W_l^T W_l`` to those of ``W_{l+1}^T W_{l+1}``, and a right singular vector ``b`` of ``P``
+   (singular value ``u > 0``) starts a chain ``r_1 = b``, ``r_{l+1} = W_l r_l/|W_l r_l|`` with
+   ``c_l^2/eta_l`` the same for every ``l``;
+2. task-aligned: for every mode, ``Sigma_xx b = lambda b`` (``Sigma_xx = X^T X``), ``Sigma_yx b
+   = s a`` and ``Sigma_yx^T a = s b`` (``Sigma_yx = Y^T X``, ``a = P b/u``).  Within a group of
+   equal singular values the basis is rotated to make this hold where it can (``A^T Sigma_yx
+   B`` symmetric and commuting with ``B^T Sigma_xx B``).
+
+Then ``G = P Sigma_xx - Sigma_yx`` maps each mode to itself, so the modes decouple:
+``dc_l/dt = eta_l (u/c_l)(s - lambda u)`` and, balanced, ``du/dt = L eta |u|^(2-2/L)(s -
+lambda u)`` with ``eta = (eta_1 ... eta_L)^(1/L)`` (claim ``deep_linear.mode_reduction``).
+The rest of each ``W_l`` (the zero singular values of ``P``) stays 0.  Singular values of
+``P`` below ``rtol`` times the largest are taken as exact zeros.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import mpmath
+import numpy as np
+
+from solvable._core import numbers as nb
+from solvable.models.deep_linear.network import balance, product
+from solvable.models.deep_linear.setups import Setup
+
+SIMULATE = "use numerics.simulate for this start (the raw gradient flow)"
+
+
+@dataclass(frozen=True)
+class Mode:
+    """One mode (mpmath numbers at the working precision): ``s``, ``lam``, ``u0`` (> 0),
+    ``r`` (the L + 1 unit vectors ``r_1 = b``, ..., ``r_{L+1} = a``) and ``c`` (the L
+    layer strengths, ``prod c = u0``)."""
+
+    s: Any
+    lam: Any
+    u0: Any
+    r: tuple[np.ndarray, ...]
+    c: tuple[Any, ...]
+
+
+def _mp(M: Any) -> np.ndarray:
+    return np.array([[nb.to_mpf(v) for v in row] for row in M], dtype=object)
+
+
+def _norm(M: np.ndarray) -> Any:
+    return mpmath.sqrt(mpmath.fsum(v * v for v in np.asarray(M).ravel()))
+
+
+def _maxabs(M: np.ndarray) -> Any:
+    return max((abs(v) for v in np.asarray(M).ravel()), default=mpmath.mpf(0))
+
+
+def _eigsy(M: np.ndarray) -> tuple[list[Any], np.ndarray]:
+    E, Q = mpmath.eigsy(mpmath.matrix(M.tolist()))
+    n = M.shape[0]
+    return [E[i] for i in range(n)], np.array(Q.tolist(), dtype=object).reshape(n, n)
+
+
+def _groups(values: list[Any], tol: Any) -> list[list[int]]:
+    """Indices of ``values`` (sorted descending or ascending) split where consecutive values
+    differ by more than ``tol``."""
+    out: list[list[int]] = []
+    for i, v in enumerate(values):
+        if out and abs(v - values[out[-1][-1]]) <= tol:
+            out[-1].append(i)
+        else:
+            out.append([i])
+    return out
+
+
+def modes(setup: Setup, weights: list[Any], rtol: Any) -> tuple[list[np.ndarray], list[Mode]]:
+    """The weights (object arrays at the working precision) and the modes of a balanced
+    aligned start; ``ValueError`` naming the failed condition otherwise."""
+    Ws = [_mp(W) for W in weights]
+    etas = [nb.to_mpf(e) for e in setup.rates]
+    for l in range(setup.L - 1):
+        D = balance(Ws[l + 1], Ws[l], etas[l + 1], etas[l])
+        scale = max(_norm(Ws[l + 1]) ** 2 / etas[l + 1], _norm(Ws[l]) ** 2 / etas[l])
+        dev = _maxabs(D)
+        if dev > rtol * scale:
+            raise ValueError(
+                f"weights must be balanced for the exact solution: D_{l + 1} = "
+                f"W{l + 2}^T W{l + 2}/eta_{l + 2} - W{l + 1} W{l + 1}^T/eta_{l + 1} = 0; got "
+                f"max|D_{l + 1}| = {mpmath.nstr(dev, 3)} with terms of size "
+                f"{mpmath.nstr(scale, 3)} (allowed: rtol = {mpmath.nstr(rtol, 3)} times that); "
+                f"{SIMULATE}"
+            )
+    P = product(Ws)
+    dL, d0 = P.shape
+    _, Sv, V = mpmath.svd_r(mpmath.matrix(P.tolist()))
+    sv = [Sv[k] for k in range(min(dL, d0))]
+    if not sv or max(sv) == 0:
+        return Ws, []
+    top = max(sv)
+    keep = [k for k in range(len(sv)) if sv[k] > rtol * top]
+    X, Y = _mp(setup.X), _mp(setup.Y)
+    Sxx, Syx = X.T @ X, Y.T @ X
+    nxx, nyx = max(_norm(Sxx), 1), max(_norm(Syx), 1)
+    out: list[Mode] = []
+    for group in _groups([sv[k] for k in keep], rtol * top):
+        ks = [keep[i] for i in group]
+        u = mpmath.fsum(sv[k] for k in ks) / len(ks)
+        B = np.array([[V[k, j] for k in ks] for j in range(d0)], dtype=object)
+        A = (P @ B) / u
+        lam_B = B.T @ Sxx @ B
+        S_B = A.T @ Syx @ B
+        checks = (
+            ("X^T X b = lambda b (the input covariance has each mode's input vector as an "
+             "eigenvector: whitened or aligned inputs)", Sxx @ B - B @ lam_B, nxx),
+            ("Y^T X b = s a (each mode's vectors are singular vectors of Y^T X: task-aligned)",
+             Syx @ B - A @ S_B, nyx),
+            ("X^T Y a = s b (task-aligned)", Syx.T @ A - B @ S_B.T, nyx),
+            ("a^T Y^T X b symmetric within equal modes (aligned)", S_B - S_B.T, nyx),
+            ("the modes' covariances commute (aligned)", lam_B @ S_B - S_B @ lam_B, nxx * nyx),
+        )  # fmt: skip
+        for what, R, scale in checks:
+            dev = _maxabs(R)
+            if dev > rtol * scale:
+                raise ValueError(
+                    f"the start must be task-aligned for the exact solution: {what}; got a "
+                    f"residual {mpmath.nstr(dev, 3)} at the singular value "
+                    f"{mpmath.nstr(u, 6)} of W_L...W_1 (allowed: rtol = {mpmath.nstr(rtol, 3)} "
+                    f"times {mpmath.nstr(scale, 3)}); {SIMULATE}"
+                )
+        lams, Q = _eigsy(lam_B)
+        for sub in _groups(lams, rtol * nxx):
+            Qs = Q[:, sub]
+            _, Q2 = _eigsy(Qs.T @ S_B @ Qs)
+            for j in range(len(sub)):
+                b = B @ (Qs @ Q2[:, j])
+                out.append(_chain(Ws, b, Sxx, Syx))
+    return Ws, out
+
+
+def _chain(Ws: list[np.ndarray], b: np.ndarray, Sxx: np.ndarray, Syx: np.ndarray) -> Mode:
+    r, c = [b], []
+    for W in Ws:
+        y = W @ r[-1]
+        c.append(_norm(y))
+        r.append(y / c[-1])
+    return Mode(s=r[-1] @ Syx @ b, lam=b @ Sxx @ b, u0=mpmath.fprod(c), r=tuple(r), c=tuple(c))

@@ -1,0 +1,263 @@
+r"""One mode's strength ``u(t)`` of the balanced aligned flow ``du/dt = L eta |u|^(2-2/L)
+(s - lambda u)`` (:func:`~solvable.models.deep_linear.expressions.mode_rhs`), exactly:
+``t(u)`` in closed form (:mod:`~solvable.models.deep_linear.expressions`), inverted by
+bracketed root finding.
+
+Branches (``z = lambda u/s``, ``kappa`` of :func:`~solvable.models.deep_linear.expressions.kappa`):
+
+* ``u0 = 0`` or ``z0 = 1``: fixed points, ``u(t) = u0``.  ``lambda = 0`` (then ``s = 0``):
+  ``u`` is constant.
+* ``s = 0 < lambda``: ``d|u|/dt = -L eta lambda |u|^(3-2/L)``, explicitly
+  ``|u(t)| = (|u0|^(-a) + (2L-2) eta lambda t)^(-1/a)``, ``a = 2 - 2/L``; ``u -> 0``.
+* ``0 < z0 < 1`` (the mode grows to ``s/lambda``): unknown ``w = log(1 - z)`` in the proved
+  bracket ``[w0 - kappa t, w0 - kappa z0^a t]`` (Groenwall: ``d(1-z)/dt = -kappa z^a (1-z)``
+  with ``z0^a <= z^a < 1`` on the path).
+* ``z0 > 1`` (it shrinks to ``s/lambda``): ``w = log(z - 1)`` in
+  ``[w0 - kappa z0^a t, w0 - kappa t]`` (``1 <= z^a <= z0^a``).
+* ``z0 < 0`` (``u`` and ``s`` of opposite signs: ``u`` decays to the saddle 0, never changing
+  sign): ``x = -z``, ``dx/dt = -kappa x^a (1 + x)`` with ``x^a <= x^a (1+x) <= x^a (1+x0)``:
+  ``w = log x`` in ``[w0 - kappa (1+x0) t, w0 - kappa t]`` (L = 2) or
+  ``[-log(x0^(1-a) + (a-1) kappa (1+x0) t)/(a-1), -log(x0^(1-a) + (a-1) kappa t)/(a-1)]``.
+
+Beyond ``|z| = 2`` ``T`` is evaluated by its series in ``y = 1/|z|`` (``sum y^(a+n)/(a+n)``,
+alternating for ``z < 0``; the closed form's logarithms cancel there), matched at ``|z| = 2``.
+float64 refuses a mode whose ``kappa t`` under- or overflows (``ValueError``: use ``dps``).
+
+``t(w)`` is monotone on each bracket (``T' > 0`` or ``< 0`` throughout a branch), so the
+Illinois iteration, which keeps a sign change, converges to the one root.  ``t = inf``: ``s/lambda``
+(``0 < z0``), ``0`` (``z0 < 0``, ``s = 0``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import mpmath
+
+from solvable.models.deep_linear.expressions import evaluator
+
+MAX_ITERATIONS = 2000
+
+
+@dataclass(frozen=True)
+class ModeFlow:
+    """The scalar flow of one mode: depth ``L``, folded rate ``eta``, ``s``, ``lam``
+    (``>= 0``) and the start ``u0`` (numbers of one kind: float or mpf)."""
+
+    L: int
+    eta: Any
+    s: Any
+    lam: Any
+    u0: Any
+
+    @property
+    def a(self) -> Any:
+        return 2 - mpmath.mpf(2) / self.L if isinstance(self.u0, mpmath.mpf) else 2 - 2 / self.L
+
+
+def _ops(x: Any) -> Any:
+    return mpmath if isinstance(x, mpmath.mpf) else _Float()
+
+
+class _Float:
+    """float64 versions of the mpmath functions used here."""
+
+    log, exp, log1p, expm1, isinf = math.log, math.exp, math.log1p, math.expm1, math.isinf
+
+    @staticmethod
+    def mpf(x: Any) -> float:
+        return float(x)
+
+
+def _log_d(w: Any, branch: str, L: int, m: Any) -> tuple[Any, Any]:
+    """``(log z, log|1 - z^(1/L)|)`` for ``z = 1 - e^w`` (branch ``"grow"``) or ``1 + e^w``
+    (``"shrink"``), without cancellation (a float64 series where ``e^w`` is tiny)."""
+    q = m.exp(w)
+    sgn = -1 if branch == "grow" else 1
+    if m is not mpmath and q < 1e-8:  # (1 -+ q)^(1/L) - 1 = -+(q/L)(1 +- (L-1) q/(2L) + O(q^2))
+        return sgn * q - q * q / 2, w - math.log(L) + math.log1p(-sgn * (L - 1) * q / (2 * L))
+    # z = 1 - q = -expm1(w) (grow) has no cancellation; log1p where q is small
+    lz = m.log1p(sgn * q) if q < 0.5 or sgn == 1 else m.log(-m.expm1(w))
+    return lz, m.log(abs(m.expm1(lz / L)))
+
+
+FAR = 0.5
+"""``|z| >= 1/FAR``: ``T`` by its series in ``y = 1/|z|`` (the closed form's logs cancel there)."""
+
+
+def _series(y: Any, a: Any, alt: int, m: Any) -> Any:
+    """``sum_n alt^n y^(a+n)/(a+n)`` for ``0 < y <= FAR`` (``alt = 1``: ``int y^(a-1)/(1-y)``,
+    ``-1``: ``int y^(a-1)/(1+y)``), to the working precision."""
+    eps = mpmath.eps if m is mpmath else 2.0**-53
+    total, term, n = 0 * y, y**a, 0
+    while True:
+        part = term / (a + n)
+        total += part if n % 2 == 0 or alt == 1 else -part
+        if abs(part) <= eps * abs(total) / 4 or part == 0:
+            return total
+        term, n = term * y, n + 1
+
+
+def _near(f: ModeFlow, branch: str, w: Any, m: Any) -> Any:
+    """``kappa t`` by the closed form (logs and arctangents), up to a constant."""
+    L = f.L
+    if branch == "decay":  # z = -e^w, kappa t = -T_-(v), v = e^(w/L)
+        return -evaluator(L, -1, _backend(m))(m.exp(w / L), w / L)
+    lz, ld = _log_d(w, branch, L, m)
+    return evaluator(L, 1, _backend(m))(m.exp(lz / L), lz / L, ld)
+
+
+def _t_of_w(f: ModeFlow, branch: str, w: Any, m: Any) -> Any:
+    """``kappa t`` at the state ``w`` (up to a constant, the same on the whole branch): the
+    closed form near the fixed point and the saddle, the series in ``y = 1/|z|`` beyond
+    ``|z| = 2`` (both antiderivatives of ``1/(|z|^a (1 - z))``, matched at ``|z| = 2``)."""
+    if branch == "grow":
+        return _near(f, branch, w, m)
+    a, one = f.a, m.mpf(1)
+    if branch == "shrink":  # z = 1 + e^w, y = 1/z; far when z >= 2 (w >= 0)
+        if w >= 0:
+            e = m.exp(-w)
+            return _series(e / (1 + e), a, 1, m)
+        return _near(f, branch, w, m) - _near(f, branch, 0 * w, m) + _series(FAR * one, a, 1, m)
+    # decay: x = -z = e^w, kappa t = K(1/x) = sum (-1)^n y^(a+n)/(a+n) for x >= 2
+    log2 = m.log(2 * one)
+    if w >= log2:
+        return _series(m.exp(-w), a, -1, m)
+    return _near(f, branch, w, m) - _near(f, branch, log2, m) + _series(FAR * one, a, -1, m)
+
+
+def _backend(m: Any) -> str:
+    return "mpmath" if m is mpmath else "numpy"
+
+
+def _illinois(g: Any, lo: Any, hi: Any, glo: Any, ghi: Any, tol: Any, floor: int) -> Any:
+    """The root of ``g`` in ``[lo, hi]`` with ``glo = g(lo) <= 0 <= ghi = g(hi)`` (a checked
+    sign change); Illinois regula falsi, the bracket kept throughout, to ``tol`` relative to
+    ``max(floor, |lo|, |hi|)``."""
+    if not (glo <= 0 <= ghi):
+        raise ArithmeticError(f"deep_linear: the proved bracket lost its sign change "
+                              f"(g(lo) = {glo}, g(hi) = {ghi}); please report")  # fmt: skip
+    side = 0
+    for _ in range(MAX_ITERATIONS):
+        if abs(hi - lo) <= tol * max(floor, abs(lo), abs(hi)) or glo == 0 or ghi == 0:
+            break
+        x = (lo * ghi - hi * glo) / (ghi - glo)
+        if not (min(lo, hi) < x < max(lo, hi)):
+            x = (lo + hi) / 2
+            if not (min(lo, hi) < x < max(lo, hi)):  # adjacent numbers: nothing between
+                break
+        gx = g(x)
+        if gx == 0:
+            return x
+        if gx < 0:
+            lo, glo = x, gx
+            if side == -1:
+                ghi /= 2
+            side = -1
+        else:
+            hi, ghi = x, gx
+            if side == 1:
+                glo /= 2
+            side = 1
+    else:
+        raise ArithmeticError("deep_linear: root finding did not converge; please report")
+    return lo if abs(glo) <= abs(ghi) else hi
+
+
+def _widen(g: Any, w: Any, side: int, tol: Any) -> tuple[Any, Any]:
+    """The bound ``w`` (``side = -1``: lower, where ``g >= 0``; ``+1``: upper, ``g <= 0``)
+    and ``g(w)``, moved outward until the sign holds (at most 200 doublings of a step of
+    ``tol max(1, |w|)``)."""
+    gw = g(w)
+    step = tol * max(1, abs(w))
+    for _ in range(200):
+        if (gw >= 0) if side == -1 else (gw <= 0):
+            return w, gw
+        w, step = w + side * step, 2 * step
+        gw = g(w)
+    return w, gw  # (_illinois reports the lost sign change)
+
+
+def _exp(x: Any, m: Any) -> Any:
+    """``e^x``, ``inf`` beyond the float64 range (no ``OverflowError``)."""
+    if m is not mpmath and x > 709:
+        return math.inf
+    return m.exp(x)
+
+
+def strength(f: ModeFlow, t: Any, inf: bool = False) -> Any:
+    """``u(t)`` (``inf``: the limit ``t -> oo``), in the number kind of ``f``."""
+    m = _ops(f.u0)
+    u0, s, lam, eta, L, a = f.u0, f.s, f.lam, f.eta, f.L, f.a
+    if u0 == 0 or lam == 0 or (s != 0 and lam * u0 == s) or (t == 0 and not inf):
+        return u0
+    sign = 1 if u0 > 0 else -1
+    if s == 0:
+        if inf:
+            return u0 * 0
+        base = abs(u0) ** (-a) + (2 * L - 2) * eta * lam * t
+        return sign * base ** (-1 / a)
+    same = (u0 > 0) == (s > 0)  # z0 > 0
+    if inf:
+        return s / lam if same else u0 * 0
+    # y0 = 1/|z0| (no overflow where s is tiny), log|z0|
+    y0 = abs(s) / (lam * abs(u0))
+    lz0 = m.log(lam) + m.log(abs(u0)) - m.log(abs(s))
+    kappa = L * eta * lam ** (m.mpf(2) / L - 1) * abs(s) ** a
+    kt = kappa * t
+    if m is not mpmath and not 0 < kt < math.inf:
+        raise ValueError(
+            f"the mode's rate kappa t = L eta lambda^(2/L-1) |s|^(2-2/L) t = {kt!r} is outside "
+            f"float64's range (s = {s!r}, lambda = {lam!r}, t = {t!r}): use dps=30 (mpmath has "
+            f"no exponent limit)"
+        )
+    if same and lz0 > 0:  # z0 > 1: Groenwall; and z - 1 >= min(z0 - 1, 1) e^(-kappa 2^a t)
+        # (dz/dt >= -kappa 2^a (z - 1) while z <= 2, and w >= 0 while z >= 2)
+        branch, w0 = "shrink", lz0 + m.log1p(-y0)
+        lo = max(w0 - _exp(m.log(kt) + a * lz0, m), min(w0, 0) - kt * 2**a)
+        hi = w0 - kt
+    elif same:
+        branch, w0 = "grow", m.log1p(-1 / y0)
+        z0 = 1 / y0
+        lo, hi = w0 - kt, w0 - kt * z0**a
+    else:  # x = -z: x^a <= dx/dt / (-kappa) <= x^a (1 + x0), and <= 2 x^(a+1) (x >= 1), <= 2 x^a
+        # (x <= 1; from x0, or from the time x reached 1)
+        branch, w0 = "decay", lz0
+        if L == 2:
+            far = min(-m.log(y0 + 2 * kt), -2 * kt) if lz0 >= 0 else w0 - 2 * kt
+            lo = max(w0 - kt - _exp(m.log(kt) + lz0, m), far)
+            hi = w0 - kt
+        else:
+            extra = _exp(m.log((a - 1) * kt) + lz0, m)
+            lo = -m.log(y0 ** (a - 1) + (a - 1) * kt + extra) / (a - 1)
+            if lz0 >= 0:
+                far = min(-m.log(y0**a + 2 * a * kt) / a, -m.log(1 + 2 * (a - 1) * kt) / (a - 1))
+            else:
+                far = -m.log(y0 ** (a - 1) + 2 * (a - 1) * kt) / (a - 1)
+            lo = max(lo, far)
+            hi = -m.log(y0 ** (a - 1) + (a - 1) * kt) / (a - 1)
+    T0 = _t_of_w(f, branch, w0, m)
+
+    def g(w: Any) -> Any:  # kappa t(w) - kappa t
+        return _t_of_w(f, branch, w, m) - T0 - kt
+
+    # t(w) decreases in w on every branch (w falls as t grows): root of -g, increasing
+    # (a few units in the last place: the bracket cannot shrink below one ulp)
+    tol = mpmath.mpf(2) ** (4 - mpmath.mp.prec) if m is mpmath else 2e-15
+    # the bounds are proved; where one is nearly tight, rounding in T (relative eps of
+    # |T|, which is large near the saddle) can give it the wrong sign: move it outward (the
+    # root stays inside) by steps growing from a few ulps
+    lo, glo = _widen(g, lo, -1, tol)
+    hi, ghi = _widen(g, hi, 1, tol)
+    # growing from a small z0: w = log(1 - z) ~ -z, so w is found to a relative tolerance
+    floor = 0 if branch == "grow" else 1
+    w = _illinois(lambda x: -g(x), lo, hi, -glo, -ghi, tol, floor) if lo != hi else lo
+    scale = m.log(abs(s) / lam)
+    sgn_s = 1 if s > 0 else -1
+    if branch == "grow":
+        return (s / lam) * -m.expm1(w)
+    if branch == "shrink":
+        return s / lam + sgn_s * _exp(scale + w, m)
+    return -sgn_s * _exp(scale + w, m)
