@@ -82,9 +82,9 @@ def _alignment(setup: Any, w0: tuple[Number, ...], rtol: float) -> Alignment:
         if dev > rtol:
             raise ValueError(
                 "X^T y must be an eigenvector of X^T X for the exact solution on inputs that "
-                "are not whitened (X^T X = s I fails too); got max|X^T X q - s q| = "
+                "are not whitened; got max|X^T X q - s q| = "
                 f"{_show(dev)} s max|q| for q = X^T y, s = {_show(s, 6)} (allowed: "
-                f"isotropy_rtol = {rtol:.1e}). {_SIMULATE}"
+                f"alignment_rtol = {rtol:.1e}). {_SIMULATE}"
             )
     if not u_zero:
         dev = _rel_defect(S, u, s)
@@ -94,7 +94,7 @@ def _alignment(setup: Any, w0: tuple[Number, ...], rtol: float) -> Alignment:
                 "w0 must lie in ker X plus " + where + f" (eigenvalue s = {_show(s, 6)}) for "
                 "the exact solution on inputs that are not whitened: a component on another "
                 "eigenvalue couples the modes through a (no closed form); got max|X^T X u - s "
-                f"u| = {_show(dev)} s max|u| for u = X^T X w0 (allowed: isotropy_rtol = "
+                f"u| = {_show(dev)} s max|u| for u = X^T X w0 (allowed: alignment_rtol = "
                 f"{rtol:.1e}). {_SIMULATE}"
             )
     w_E = u / s

@@ -105,10 +105,13 @@ class AlignedTrajectory:
             )
         red = self.reduced._sample(times, None, name)
         wd = None if self.dps is None else self.dps + _EXTRA
+        a = red.a
+        if self._work["at_rest"]:  # a fixed point: a0 itself, not its round trip
+            a = np.full(len(a), self._work["a0"], dtype=nb.dtype(self.dps))
         with nb.Precision(wd), np.errstate(all="ignore"):
             w_N = self._work["w_N"][None, :]
             w = red.w + w_N
-            beta = red.beta + red.a[:, None] * w_N
+            beta = red.beta + a[:, None] * w_N
             # L = L_min + s |beta_E - beta*|^2 / 2: both terms >= 0, no cancellation
             loss = red.loss * self._work["s"] + self._work["floor"]
         if self.dps is None:
@@ -120,7 +123,7 @@ class AlignedTrajectory:
                     )
         else:
             w, beta, loss = nb.rounded((w, beta, loss), self.dps)
-        a, t = red.a, red.t
+        t = red.t
         if self.dps is not None:
             a, t = nb.rounded((a, t), self.dps)
         if out is None:
@@ -141,23 +144,28 @@ class AlignedTrajectory:
 
 @nb.mpmath_in_mpmath_out
 def closed_form(setup: Setup, a0: Number, w0: Any, *, dps: int | None = None,
-                isotropy_rtol: Number | None = None) -> Trajectory | AlignedTrajectory:  # fmt: skip
+                isotropy_rtol: Number | None = None,
+                alignment_rtol: Number | None = None,
+                ) -> Trajectory | AlignedTrajectory:  # fmt: skip
     """Exact gradient-flow solution from ``(a0, w0)`` (seed 003, Part I, exact solution).
 
     Whitened (isotropic) inputs, ``X^T X = s I`` to ``isotropy_rtol``: the
     :class:`~solvable.models.kunin.Trajectory` of
-    :func:`solvable.models.kunin.single_neuron.closed_form` (its conditions, tolerance and
-    error bound).  Otherwise (issue 31, item 3): an :class:`AlignedTrajectory` when ``X^T y``
-    and the part of ``w0`` outside ``ker X`` lie in one eigenspace ``E`` of ``X^T X``
-    (eigenvalue ``s > 0``), each to ``isotropy_rtol`` relative (``max|X^T X v - s v| <= rtol s
-    max|v|``, ``s`` the Rayleigh quotient of ``v``; the default as for the isotropy check),
-    decided in exact rational arithmetic: rank-deficient inputs ``X^T X = s P`` (``P`` a
-    projection) from any ``w0``, and any ``X^T X`` from a start aligned with the eigenspace
-    of ``X^T y`` (the mode-decoupled case).  When ``X^T y = 0`` the eigenspace is that of
-    ``X^T X w0`` (then ``beta -> 0`` or the start is at rest).  A ``w0`` with parts on two
-    different nonzero eigenvalues couples them through ``a`` (no closed form is known; the
-    seed solves the whitened case): ``ValueError`` naming the condition, pointing to
-    ``numerics.simulate``; so is ``X = 0``.
+    :func:`solvable.models.kunin.single_neuron.closed_form` (its conditions, tolerance and error
+    bound).  Otherwise (issue 31, item 3): an :class:`AlignedTrajectory` when ``X^T y`` and the
+    part of ``w0`` outside ``ker X`` lie in one eigenspace ``E`` of ``X^T X`` (eigenvalue ``s >
+    0``), each to ``alignment_rtol`` relative (``max|X^T X v - s v| <= rtol s max|v|``, ``s``
+    the Rayleigh quotient of ``v``), decided in exact rational arithmetic: by default exactly
+    (``rtol = 0``) for exact entries of ``X`` (int, str, Fraction, mpf) and to the isotropy
+    check's tolerance when any entry is a float (``isotropy_rtol``, or its default ``max(10 u,
+    whitening_rtol(n))``), ``alignment_rtol`` in ``[0, 1)`` otherwise; a defect ``eps`` costs
+    about ``eps`` relative in the state (to first order, as for the isotropy defect).  Such
+    data: rank-deficient inputs ``X^T X = s P`` (``P`` a projection) from any ``w0``, and any
+    ``X^T X`` from a start aligned with the eigenspace of ``X^T y`` (the mode-decoupled case).
+    When ``X^T y = 0`` the eigenspace is that of ``X^T X w0`` (then ``beta -> 0`` or the start
+    is at rest).  A ``w0`` with parts on two different nonzero eigenvalues couples them through
+    ``a`` (no closed form is known; the seed solves the whitened case): ``ValueError`` naming
+    the condition, pointing to ``numerics.simulate``; so is ``X = 0``.
     """
     if not isinstance(setup, Setup):
         raise TypeError(f"setup must be a kunin.Setup, got {type(setup).__name__}")
@@ -168,14 +176,27 @@ def closed_form(setup: Setup, a0: Number, w0: Any, *, dps: int | None = None,
     except ValueError as err:
         if "isotropic columns" not in str(err):  # (a bad isotropy_rtol, too-wide data)
             raise
+        not_isotropic = str(err)
     else:
         return _isotropic_closed_form(setup, a0, w0c, dps=dps, isotropy_rtol=isotropy_rtol)
     unit = 2.0**-52 if dps is None else 10.0 ** (-dps)
-    if isotropy_rtol is None:
-        rtol = _default_rtol((v for row in setup.X for v in row), unit, setup.n)
-    else:  # (validated by _isotropic_s)
-        rtol = nb.to_float(isotropy_rtol, "isotropy_rtol")
-    return _aligned_trajectory(setup, a0, w0c, dps, _alignment(setup, w0c, rtol))
+    if alignment_rtol is None:  # exact data: decided exactly; float data: as the isotropy
+        if not any(isinstance(v, float) for row in setup.X for v in row):
+            rtol = 0.0
+        elif isotropy_rtol is None:
+            rtol = _default_rtol((v for row in setup.X for v in row), unit, setup.n)
+        else:  # (validated by _isotropic_s)
+            rtol = nb.to_float(isotropy_rtol, "isotropy_rtol")
+    else:
+        rtol = nb.to_float(nb.check_number("alignment_rtol", alignment_rtol, nonnegative=True),
+                           "alignment_rtol")  # fmt: skip
+        if not rtol < 1:
+            raise ValueError(f"alignment_rtol must be in [0, 1), got {nb.describe(alignment_rtol)}")
+    try:
+        al = _alignment(setup, w0c, rtol)
+    except ValueError as err:  # both conditions named, the isotropic one first
+        raise ValueError(f"{not_isotropic} Nor is the start aligned: {err}") from None
+    return _aligned_trajectory(setup, a0, w0c, dps, al)
 
 
 def _aligned_trajectory(setup: Setup, a0: Number, w0c: tuple[Number, ...], dps: int | None,
@@ -196,9 +217,10 @@ def _aligned_trajectory(setup: Setup, a0: Number, w0c: tuple[Number, ...], dps: 
                              dtype=nb.dtype(dps))  # fmt: skip
         s, floor = _working_rational(al.s, wd), _working_rational(al.floor, wd)
         delta, delta_E = _working_rational(delta, wd), _working_rational(delta_E, wd)
+        a0w = _working_rational(to_fraction(a0), wd)
         Omega = reduced.Omega
     rnd = nb.round_to(dps)
-    work = {"w_N": w_N, "s": s, "floor": floor}
+    work = {"w_N": w_N, "s": s, "floor": floor, "at_rest": al.at_rest, "a0": a0w}
     w_Nr, beta_star = nb.rounded((w_N, beta_star), dps)
     out = AlignedTrajectory(
         setup=setup, dps=dps, delta=rnd(delta), delta_reduced=rnd(delta_E), s=rnd(s),
