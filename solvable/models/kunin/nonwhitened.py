@@ -22,6 +22,7 @@ import numpy as np
 from solvable._core import numbers as nb
 from solvable._core.exact_gram import to_fraction
 from solvable._core.numbers import Number
+from solvable.models.kunin._float64 import _check_out
 from solvable.models.kunin.aligned_data import Alignment, _alignment
 from solvable.models.kunin.isotropic_data import _default_rtol, _isotropic_s
 from solvable.models.kunin.losses import _balance, ntk
@@ -128,15 +129,9 @@ class AlignedTrajectory:
             a, t = nb.rounded((a, t), self.dps)
         if out is None:
             return States(t=t, a=a, w=w, beta=beta, delta=self.delta, loss=loss)
+        _check_out(out, len(t), self.setup.d)  # (before any value is written)
         for label, src in (("t", t), ("a", a), ("w", w), ("beta", beta), ("loss", loss)):
-            dst = getattr(out, label)
-            if not (isinstance(dst, np.ndarray) and dst.shape == src.shape
-                    and dst.dtype == np.float64 and dst.flags.writeable):  # fmt: skip
-                raise ValueError(
-                    f"out.{label} must be a writeable float64 array of shape {src.shape}, got "
-                    f"{type(dst).__name__} {getattr(dst, 'shape', '')}"
-                )
-            dst[...] = src
+            getattr(out, label)[...] = src
         if out.delta == self.delta:
             return out
         return States(t=out.t, a=out.a, w=out.w, beta=out.beta, delta=self.delta, loss=out.loss)
