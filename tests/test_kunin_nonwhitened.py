@@ -13,6 +13,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import pytest
+import sympy as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -262,6 +263,13 @@ def test_fraction_and_mpf_inputs_and_context_precision():
 )  # fmt: skip
 def test_claims_are_proved(check):
     assert check().status == "proved"
+
+
+@pytest.mark.parametrize("off", [{"y2": sp.Symbol("e", positive=True)},
+                                 {"c2": sp.Symbol("e", positive=True)}])  # fmt: skip
+def test_the_reduction_proof_fails_off_the_condition(off):
+    # a target or a weight on the second eigenvalue: the proof's residuals are not 0
+    assert aligned_proofs._aligned_reduction(**off).status == "failed"
 
 
 def test_claims_are_registered():

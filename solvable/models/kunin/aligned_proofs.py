@@ -44,8 +44,9 @@ def _rotation() -> sp.Matrix:
             * givens(2, 3, Q(8, 17), Q(15, 17)) * givens(0, 1, Q(7, 25), Q(24, 25)))  # fmt: skip
 
 
-def _instance() -> dict[str, Any]:
-    """The symbols and substitutions shared by the claims (see the module docstring)."""
+def _instance(y2: Any = 0) -> dict[str, Any]:
+    """The symbols and substitutions shared by the claims (see the module docstring);
+    ``y2``: the target on the range direction of the second eigenvalue (0: aligned)."""
     S = symbolic()
     F = flow(4, 4)
     a, w = F.block("a"), F.block("w")
@@ -55,7 +56,7 @@ def _instance() -> dict[str, Any]:
     D = sp.diag(r, r, l, 0)
     Xv = D * R
     y0, y1, y3 = sp.symbols("y0 y1 y3", real=True)
-    yv = [y0, y1, 0, y3]
+    yv = [y0, y1, y2, y3]
     c = sp.symbols("c0:4", real=True)  # w's coordinates on u_0 .. u_3
     sub = {X[i, j]: Xv[i, j] for i in range(4) for j in range(4)}
     sub.update({y[i]: yv[i] for i in range(4)})
@@ -80,15 +81,17 @@ def _field_at(F: Any, state: Any, sub: dict[Any, Any], point: dict[Any, Any]) ->
     return sp.sympify(F.ddt(state), strict=True).xreplace(sub).xreplace(point)
 
 
-def _aligned_reduction() -> Verdict:
+def _aligned_reduction(y2: Any = 0, c2: Any = 0) -> Verdict:
     # w = R^T (c0, c1, 0, c3): w_E = R^T (c0, c1, 0, 0) in E, w_N = R^T (0, 0, 0, c3) in ker X.
     # The raw field of (a, w) is the whitened neuron's (X = r I_2, y = (y0, y1)) on (a, c0, c1)
     # with s = r^2, the other coordinates of dw/dt are 0 (w_N constant); the loss is the
     # whitened one plus y3^2/2 = (|y|^2 - |X^T y|^2/s)/2; delta = delta_E - eta_a c3^2
-    I = _instance()
+    # (y2, c2: a target and a weight on the second eigenvalue, for the tests that the proof
+    # fails off the condition; the claim is y2 = c2 = 0)
+    I = _instance(y2)
     S, R, c = I["S"], I["R"], I["c"]
     res = list((R.T * R - sp.eye(4)).applyfunc(sp.cancel))  # R is a rotation
-    wv = R.T * sp.Matrix([c[0], c[1], 0, c[3]])
+    wv = R.T * sp.Matrix([c[0], c[1], c2, c[3]])
     pt = {I["w"][j]: wv[j] for j in range(4)}
     Wh = _whitened(I["r"], I["y01"])
     wpt = {Wh["w"][0]: c[0], Wh["w"][1]: c[1]}
@@ -100,7 +103,7 @@ def _aligned_reduction() -> Verdict:
             dw[1] - _field_at(Wh["F"], Wh["w"][1], Wh["sub"], wpt), dw[2], dw[3]]  # fmt: skip
     Xv, yv = np.array(I["Xv"].tolist(), dtype=object), np.array(I["yv"], dtype=object)
     wn = np.array(list(wv), dtype=object)
-    wE = np.array(list(R.T * sp.Matrix([c[0], c[1], 0, 0])), dtype=object)
+    wE = np.array(list(R.T * sp.Matrix([c[0], c[1], c2, 0])), dtype=object)
     L = loss(I["a"], wn, Xv, yv)
     Xw = np.array([[I["r"], 0], [0, I["r"]]], dtype=object)
     Lw = loss(I["a"], np.array(c[:2], dtype=object), Xw, np.array(I["y01"], dtype=object))
