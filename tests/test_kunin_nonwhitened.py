@@ -309,3 +309,23 @@ def test_testing_oracle_accepts_the_new_setups():
     oracle.check(times, sim.a, sim.w, rtol=1e-6)
     with pytest.raises(AssertionError):
         oracle.check(times, sim.a, sim.w + 1e-3, rtol=1e-6)
+
+
+@pytest.mark.parametrize("scale", [1e-200, 1e-100, 1e100])
+def test_float64_at_extreme_scales_matches_dps30(scale):
+    # s = 9 scale^2 far outside [1e-100, 1e100]: the float64 trajectory is the 17-digit one
+    # rounded once (no overflow of s eta, |beta*|^2 or their products)
+    setup = kunin.Setup(1.0, 1.0, _data((scale, scale, 0.0)), (0.5, -0.3, 0.4, 0.2))
+    times = [0.0, 1.0, 1e3, math.inf]
+    f = kunin.closed_form(setup, 0.8, (0.2, -0.1, 0.3)).sample(times)
+    m = kunin.closed_form(setup, 0.8, (0.2, -0.1, 0.3), dps=30).sample(times)
+    assert np.all(np.isfinite(f.w)) and np.all(np.isfinite(f.loss))
+    assert _normwise(f.w, m.w) < 1e-14
+    assert _normwise(f.loss, m.loss) < 1e-14
+
+
+def test_float64_refuses_an_eigenvalue_beyond_its_range():
+    setup = kunin.Setup(1.0, 1.0, _data((1e200, 1e200, 0.0)), (0.5, -0.3, 0.4, 0.2))
+    with pytest.raises(ValueError, match=r"s exceeds the float64 range.*pass dps"):
+        kunin.closed_form(setup, 0.8, (0.2, -0.1, 0.3))
+    assert kunin.closed_form(setup, 0.8, (0.2, -0.1, 0.3), dps=20).at(math.inf).loss > 0

@@ -15,14 +15,16 @@ the rational setup ``Setup(s eta_a, s eta_w, I_d, beta*)``, whose loss ``|beta_E
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
+import mpmath
 import numpy as np
 
 from solvable._core import numbers as nb
 from solvable._core.exact_gram import to_fraction
 from solvable._core.numbers import Number
-from solvable.models.kunin._float64 import _check_out
+from solvable.models.kunin._float64 import _SHADOW_DPS, _check_out
 from solvable.models.kunin.aligned_data import Alignment, _alignment
 from solvable.models.kunin.isotropic_data import _default_rtol, _isotropic_s
 from solvable.models.kunin.losses import _balance, ntk
@@ -104,6 +106,31 @@ class AlignedTrajectory:
                 f"out must be None for dps={self.dps} (preallocated outputs are float64 only, "
                 f"dps=None), got {type(out).__name__}"
             )
+        if "shadow" in self._work:  # float64 out of range: 17 digits, rounded once
+            a, t, w, beta, loss = self._shadow_sample(times, name)
+        else:
+            a, t, w, beta, loss = self._combined(times, name)
+        if out is None:
+            return States(t=t, a=a, w=w, beta=beta, delta=self.delta, loss=loss)
+        _check_out(out, len(t), self.setup.d)  # (before any value is written)
+        for label, src in (("t", t), ("a", a), ("w", w), ("beta", beta), ("loss", loss)):
+            getattr(out, label)[...] = src
+        if out.delta == self.delta:
+            return out
+        return States(t=out.t, a=out.a, w=out.w, beta=out.beta, delta=self.delta, loss=out.loss)
+
+    def _shadow_sample(self, times: Any, name: str) -> tuple[Any, ...]:
+        """float64 from the 17-digit trajectory (``_work["shadow"]``), rounded once."""
+        st = self._work["shadow"]._sample(times, None, name)
+        with mpmath.workdps(_SHADOW_DPS):
+            out = [np.array([float(v) for v in np.ravel(arr)]).reshape(np.shape(arr))
+                   for arr in (st.a, st.t, st.w, st.beta, st.loss)]  # fmt: skip
+        _check_finite(out[2], out[3], out[4])
+        return tuple(out)
+
+    def _combined(self, times: Any, name: str) -> tuple[Any, ...]:
+        """``a, t, w = w_E + w_N, beta, loss = L_min + s L_reduced`` at the working
+        precision, rounded to ``dps``."""
         red = self.reduced._sample(times, None, name)
         wd = None if self.dps is None else self.dps + _EXTRA
         a = red.a
@@ -116,25 +143,19 @@ class AlignedTrajectory:
             # L = L_min + s |beta_E - beta*|^2 / 2: both terms >= 0, no cancellation
             loss = red.loss * self._work["s"] + self._work["floor"]
         if self.dps is None:
-            for label, arr in (("w", w), ("beta", beta), ("loss", loss)):
-                if not np.all(np.isfinite(arr)):
-                    raise ValueError(
-                        f"the state's {label} exceeds the float64 range (|value| <= 1.8e308) "
-                        "for these X, y, eta_a, eta_w, a0, w0; pass dps=... for mpmath"
-                    )
-        else:
-            w, beta, loss = nb.rounded((w, beta, loss), self.dps)
-        t = red.t
-        if self.dps is not None:
-            a, t = nb.rounded((a, t), self.dps)
-        if out is None:
-            return States(t=t, a=a, w=w, beta=beta, delta=self.delta, loss=loss)
-        _check_out(out, len(t), self.setup.d)  # (before any value is written)
-        for label, src in (("t", t), ("a", a), ("w", w), ("beta", beta), ("loss", loss)):
-            getattr(out, label)[...] = src
-        if out.delta == self.delta:
-            return out
-        return States(t=out.t, a=out.a, w=out.w, beta=out.beta, delta=self.delta, loss=out.loss)
+            _check_finite(w, beta, loss)
+            return a, red.t, w, beta, loss
+        return nb.rounded((a, red.t, w, beta, loss), self.dps)
+
+
+def _check_finite(w: np.ndarray, beta: np.ndarray, loss: np.ndarray) -> None:
+    """``ValueError`` for a float64 state beyond the float64 range."""
+    for label, arr in (("w", w), ("beta", beta), ("loss", loss)):
+        if not np.all(np.isfinite(arr)):
+            raise ValueError(
+                f"the state's {label} exceeds the float64 range (|value| <= 1.8e308) for these "
+                "X, y, eta_a, eta_w, a0, w0; pass dps=... for mpmath"
+            )
 
 
 @nb.mpmath_in_mpmath_out
@@ -197,6 +218,17 @@ def closed_form(setup: Setup, a0: Number, w0: Any, *, dps: int | None = None,
 def _aligned_trajectory(setup: Setup, a0: Number, w0c: tuple[Number, ...], dps: int | None,
                         al: Alignment) -> AlignedTrajectory:  # fmt: skip
     """The :class:`AlignedTrajectory` of an accepted :class:`Alignment`."""
+    if dps is None and _beyond_float64(setup, al):
+        shadow = _aligned_trajectory(setup, a0, w0c, _SHADOW_DPS, al)
+        with mpmath.workdps(_SHADOW_DPS):
+            vals = {k: float(getattr(shadow, k)) for k in ("delta", "delta_reduced", "s",
+                                                           "Omega", "loss_floor")}  # fmt: skip
+            vecs = {k: np.array([float(v) for v in getattr(shadow, k)])
+                    for k in ("beta_star", "w_kernel")}  # fmt: skip
+        out = AlignedTrajectory(setup=setup, dps=None, reduced=shadow.reduced,
+                                _work={"shadow": shadow}, **vals, **vecs)  # fmt: skip
+        _check_constants(out)
+        return out
     d = setup.d
     eye = tuple(tuple(int(p == r) for r in range(d)) for p in range(d))
     ea, ew = to_fraction(setup.eta_a), to_fraction(setup.eta_w)
@@ -223,11 +255,30 @@ def _aligned_trajectory(setup: Setup, a0: Number, w0c: tuple[Number, ...], dps: 
         reduced=reduced, _work=work,
     )  # fmt: skip
     if dps is None:
-        for name, v in (("s", out.s), ("delta", out.delta), ("w_kernel", out.w_kernel),
-                        ("beta_star", out.beta_star), ("loss_floor", floor)):  # fmt: skip
-            if not np.all(np.isfinite(np.asarray(v, dtype=float))):
-                raise ValueError(
-                    f"{name} exceeds the float64 range (|value| <= 1.8e308) for these X, y, "
-                    "a0, w0; pass dps=... for mpmath"
-                )
+        _check_constants(out)
     return out
+
+
+# float64 evaluates the reduced trajectory where its setup's constants s eta, beta* and the
+# least loss lie in [1e-100, 1e100] (or are 0): their products and squares then stay within the
+# float64 range; otherwise the trajectory is evaluated at 17 digits and rounded once
+_F64_ALIGNED_RANGE = (Fraction(1, 10**100), Fraction(10**100))
+
+
+def _beyond_float64(setup: Setup, al: Alignment) -> bool:
+    """Whether a constant of the reduced setup is outside :data:`_F64_ALIGNED_RANGE`."""
+    lo, hi = _F64_ALIGNED_RANGE
+    vals = [al.s * to_fraction(setup.eta_a), al.s * to_fraction(setup.eta_w), al.s, al.floor,
+            *al.beta_star, *al.w_range, *al.w_kernel]  # fmt: skip
+    return any(v != 0 and not lo <= abs(v) <= hi for v in vals)
+
+
+def _check_constants(out: AlignedTrajectory) -> None:
+    """``ValueError`` for a float64 trajectory whose reported constants overflow."""
+    for name, v in (("s", out.s), ("delta", out.delta), ("w_kernel", out.w_kernel),
+                    ("beta_star", out.beta_star), ("loss_floor", out.loss_floor)):  # fmt: skip
+        if not np.all(np.isfinite(np.asarray(v, dtype=float))):
+            raise ValueError(
+                f"{name} exceeds the float64 range (|value| <= 1.8e308) for these X, y, a0, w0; "
+                "pass dps=... for mpmath"
+            )
