@@ -60,6 +60,9 @@ class AlignedTrajectory:
 
     ``t`` in ``[0, inf]``; float64 (``dps=None``) or mpmath at ``dps`` digits as
     :class:`Trajectory` (the reduced trajectory at ``dps + 10`` digits, the sums rounded once).
+    float64 where a constant of the reduced setup (``s eta``, ``beta*``, ``w_E``, ``w_N``, the
+    least loss) lies outside ``[1e-100, 1e100]``: the 17-digit trajectory rounded once (its
+    ``reduced`` is then an mpmath one); a value float64 cannot hold is a ``ValueError``.
     """
 
     setup: Setup
@@ -72,7 +75,8 @@ class AlignedTrajectory:
     w_kernel: np.ndarray
     loss_floor: Any
     reduced: Trajectory
-    _work: dict[str, Any] = field(repr=False)  # w_N, s, the floor at dps + 10 digits
+    # w_N, s, the floor, a0 at dps + 10 digits (or the 17-digit "shadow" of float64)
+    _work: dict[str, Any] = field(repr=False)
 
     def at(self, t: Number) -> State:
         """The state at time ``t`` in ``[0, inf]``."""
