@@ -19,6 +19,9 @@ _X = [[1.0, 0.0], [0.0, 1.0]]
 _KU = {"eta_a": 1.0, "eta_w": 2.0, "X": _X, "y": [1.0, 0.5]}
 _SETUP = kunin.Setup(**_KU)
 _TRAJ = kunin.closed_form(_SETUP, 0.5, [0.2, -0.1])
+# inputs that are not whitened (issue 31): X^T X = 2 P of rank 2 in d = 3, any start
+_AL_SETUP = kunin.Setup(1.0, 2.0, [[1.0, 1.0, 0.0], [1.0, -1.0, 0.0]], [1.0, 0.5])
+_ATRAJ = kunin.closed_form(_AL_SETUP, 0.5, [0.2, -0.1, 0.3])
 _WIDE = kunin.WideSetup(eta_a=1.0, eta_w=2.0, X=_X, Y=[[1.0], [0.5]])
 _A0, _W0 = [[1.0]], [[0.2, 0.1]]  # h = c = 1, Delta = 2 - 0.05 > 0
 _WTRAJ = kunin.wide_closed_form(_WIDE, _A0, _W0)
@@ -61,9 +64,21 @@ KUNIN = [
             "w0": "vector",
             "dps": "dps",
             "isotropy_rtol": "scalar",
+            "alignment_rtol": "scalar",
         },
         numbers=lambda tr: [tr.delta, tr.s, tr.beta_star, tr.Omega, tr.at(1.0)],
     ),
+    Entry(
+        "kunin.AlignedTrajectory.at", _ATRAJ.at, lambda: {"t": 1.0}, {"t": "scalar"}, numbers=_limit
+    ),
+    Entry(
+        "kunin.AlignedTrajectory.sample",
+        _ATRAJ.sample,
+        lambda: {"times": [0.5, 1.0]},
+        {"times": "times", "out": "object"},
+        numbers=lambda s: [s.a, s.w, s.beta, s.delta, s.loss],  # t = inf is the limit
+    ),
+    Entry("kunin.AlignedTrajectory.ntk", _ATRAJ.ntk, lambda: {"t": 1.0}, {"t": "scalar"}),
     Entry("kunin.Trajectory.at", _TRAJ.at, lambda: {"t": 1.0}, {"t": "scalar"}, numbers=_limit),
     Entry(
         "kunin.Trajectory.sample",
@@ -482,6 +497,8 @@ EXEMPT: dict[str, str] = {
     "kunin.States": _RECORD + " (of Trajectory.sample, which is fuzzed)",
     "kunin.Symbols": "output record of symbolic()",
     "kunin.Trajectory": "output record of closed_form (Trajectory.at / .sample are fuzzed)",
+    "kunin.AlignedTrajectory": "output record of closed_form on inputs that are not whitened "
+    "(.at / .sample / .ntk are fuzzed)",
     "kunin.WideExactState": _RECORD + " (of WideTrajectory.at, which is fuzzed)",
     "kunin.WideState": _RECORD + " (WideState.from_weights is fuzzed)",
     "kunin.WideSymbols": "output record of wide_symbolic()",

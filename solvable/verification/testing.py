@@ -299,7 +299,10 @@ class _XuZiyin(TrajectoryOracle):
 
 class _Kunin(TrajectoryOracle):
     model = "kunin"
-    source = f"{cite('003')}, single neuron, exact solution for X^T X = s I"
+    source = (
+        f"{cite('003')}, single neuron, exact solution for X^T X = s I or an aligned "
+        "start (X^T y and w0 outside ker X in one eigenspace of X^T X)"
+    )
 
     def __init__(self, setup: _kn.Setup, a0: Any, w0: Any) -> None:
         traj = _kn.closed_form(setup, a0, w0)
@@ -377,7 +380,8 @@ def xu_ziyin(setup: _xz.Setup, u0: Any, W0: Any) -> TrajectoryOracle:
 
 
 def kunin(setup: _kn.Setup, a0: Any, w0: Any) -> TrajectoryOracle:
-    """Oracle of seed 003's single neuron ``f = a w^T x`` (exact for ``X^T X = s I``): blocks
+    """Oracle of seed 003's single neuron ``f = a w^T x`` (exact for ``X^T X = s I``, and for
+    inputs that are not whitened from an aligned start, :func:`kunin.closed_form`): blocks
     ``a`` (a scalar: shape ``()``, so ``(T,)`` over times) and ``w`` (d,); loss ``1/2 sum_i
     (a w^T x_i - y_i)^2``; GD ``a -= lr eta_a dL/da``, ``w -= lr eta_w dL/dw``."""
     return _Kunin(setup, a0, w0)

@@ -89,7 +89,10 @@ Files (each imports only the ones above it; this package's face re-exports the p
   a base class of :class:`Trajectory`.
 * ``float64_sample.py``: the fast float64 engine of ``Trajectory.sample``, a base class of
   :class:`Trajectory`.
-* ``single_neuron.py``: :func:`closed_form`, :class:`Trajectory` (Part I).
+* ``single_neuron.py``: the isotropic closed form, :class:`Trajectory` (Part I).
+* ``aligned_data.py``: the condition of the exact solution on inputs that are not whitened
+  (``X^T y`` and ``w0`` outside ``ker X`` in one eigenspace of ``X^T X``; issue 31).
+* ``nonwhitened.py``: :func:`closed_form` (isotropic, else aligned), :class:`AlignedTrajectory`.
 * ``wide.py``: :func:`wide_closed_form`, :class:`WideTrajectory`, :func:`wide_start`
   (Part II).
 * ``cases.py``: the named initial conditions (``CASES``, :func:`case`).
@@ -129,6 +132,7 @@ from solvable.models.kunin.losses import (
 from solvable.models.kunin.model import MODEL
 from solvable.models.kunin.model import claims as claims
 from solvable.models.kunin.model import errata as errata
+from solvable.models.kunin.nonwhitened import AlignedTrajectory, closed_form
 from solvable.models.kunin.numeric_checks import F64 as F64
 from solvable.models.kunin.preconditioners import preconditioner, regime, wide_preconditioner
 from solvable.models.kunin.reduction import (
@@ -143,7 +147,7 @@ from solvable.models.kunin.reduction import (
     wide_ntk,
 )
 from solvable.models.kunin.setups import PiecewiseLinearSetup, Setup, WideSetup
-from solvable.models.kunin.single_neuron import Trajectory, closed_form
+from solvable.models.kunin.single_neuron import Trajectory
 from solvable.models.kunin.states import PiecewiseLinearState, State, States, WideState
 from solvable.models.kunin.systems import SYSTEMS as SYSTEMS
 from solvable.models.kunin.systems import PiecewiseLinearSystem as PiecewiseLinearSystem
@@ -156,6 +160,7 @@ __all__ = [
     "CASES",
     "MODEL",
     "SEED",
+    "AlignedTrajectory",
     "Case",
     "PiecewiseLinearSetup",
     "PiecewiseLinearState",

@@ -10,6 +10,11 @@ import sympy as sp
 
 from solvable._core.claims import Erratum, Theorem
 from solvable._core.model import Model
+from solvable.models.kunin.aligned_proofs import (
+    _aligned_coupling,
+    _aligned_reduction,
+    _aligned_rescaling,
+)
 from solvable.models.kunin.expressions import symbolic
 from solvable.models.kunin.flows import _scalar, laws
 from solvable.models.kunin.kernel_distance import CLAIMS as KERNEL_DISTANCE_CLAIMS
@@ -152,6 +157,21 @@ def claims() -> list[Theorem]:
         T("wide_ntk", "Part II (NTK)",
           "d F/dt = -K (F - Y) along the wide flow with K[i,a,j,b] = eta_a x_i^T W^T W x_j "
           "delta_ab + eta_w (A^T A)_ab x_i^T x_j (wide_ntk).", _wide_ntk),
+        T("aligned_reduction", "Part I (exact solution; inputs not whitened, issue 31)",
+          "If X^T y and w0's part outside ker X lie in one eigenspace E of X^T X (eigenvalue "
+          "s), w = w_E + w_N with w_N in ker X constant and (a, w_E) the whitened neuron with "
+          "s; L = L_whitened + (|y|^2 - |X^T y|^2/s)/2; delta = delta_E - eta_a |w_N|^2 "
+          "(the package's flow, loss and balance on X = diag(r, r, l, 0) R, a rational "
+          "rotation R off the axes).", _aligned_reduction),
+        T("aligned_rescaling", "Part I (exact solution; inputs not whitened, issue 31)",
+          "The whitened neuron with X = r I, y is that with X = I, y / r and rates r^2 eta "
+          "(the same field), its loss r^2 times that one's, its delta r^-2 times: the setup "
+          "Setup(s eta_a, s eta_w, I, beta*) the aligned closed form evaluates.",
+          _aligned_rescaling),
+        T("aligned_coupling", "Part I (inputs not whitened: the refused starts, issue 31)",
+          "A component c2 of w on a second eigenvalue l^2 of X^T X moves (dc2/dt = -eta_w a^2 "
+          "l^2 c2) and adds -eta_a a l^2 c2^2 to da/dt: (a, w_E) is no longer the whitened "
+          "neuron (closed_form refuses such a start).", _aligned_coupling),
         T("wide_single_neuron", "Part II vs Part I (h = c = 1)",
           "At h = c = 1 wide_closed_form's A, W, beta are closed_form's a, w, beta (delta >= 0, "
           "or d = 1), float64 and mpmath, t in [0, oo].", _wide_single_neuron, kind="numeric"),

@@ -413,6 +413,76 @@ def _alpha_scaling(full: bool = False, curve: alpha_scaling.AlphaCurve | None = 
     )
 
 
+# Issue 31, item 3: inputs that are not whitened.  X^T X = 9 P on span{(1,2,2), (2,1,-2)} (a
+# third, zero row: y's third entry is outside the range of X; ker X = (2,-2,1)), and X^T X
+# with the eigenvalues 36, 9, 0 on those directions; (name, setup, a0, w0)
+_RANK2 = (("1", "2", "2"), ("2", "1", "-2"), ("0", "0", "0"))
+_TWO_EIGS = (("2", "4", "4"), ("2", "1", "-2"), ("0", "0", "0"))
+
+
+def _aligned_cases() -> list[tuple[str, kunin.Setup, str, tuple[str, ...]]]:
+    y = ("0.5", "-0.3", "0.4")
+    return [
+        ("rank 2 of 3, upstream", kunin.Setup("0.2", "0.1", _RANK2, y), "0.8",
+         ("0.2", "-0.1", "0.3")),
+        ("rank 2 of 3, downstream", kunin.Setup("0.1", "0.3", _RANK2, y), "0.1",
+         ("0.5", "0.4", "-0.6")),
+        ("rank 2 of 3, X^T y = 0", kunin.Setup("0.2", "0.2", _RANK2, ("0", "0", "0.7")),
+         "0.6", ("0.3", "0.1", "-0.2")),
+        ("eigenvalues 36, 9, 0; X^T y on 36", kunin.Setup("0.05", "0.02", _TWO_EIGS,
+         ("0.3", "0", "-0.2")), "-0.5", ("0.5", "-0.2", "0.4")),
+        ("eigenvalues 36, 9, 0; X^T y on 9", kunin.Setup("0.1", "0.1", _TWO_EIGS,
+         ("0", "0.6", "0.1")), "0.3", ("0.2", "0.4", "-0.5")),
+    ]  # fmt: skip
+
+
+ALIGNED_TIMES = ("0", "0.5", "2", "8", "30")
+
+
+def _aligned_oracle(dps: int = 30, cases: Sequence[str] | None = None) -> Verdict:
+    """The aligned closed form (inputs not whitened) vs the simulated raw flow over
+    :func:`_aligned_cases` at :data:`ALIGNED_TIMES`: the state, beta, delta and the loss as
+    :func:`_oracle` measures them, and the kernel part of ``w`` held at ``w_N``, dps - 5
+    digits."""
+    rtol = 10.0 ** -(dps - 5)
+    tol = Tolerance(rtol, reason="Taylor integrator at dps + 20 digits, closed form at dps + 10")
+    worst, where = NOTHING_COMPARED, ""
+    chosen = [c for c in _aligned_cases() if cases is None or c[0] in cases]
+    if not chosen:
+        raise ValueError(f"no aligned case named in {cases!r}")
+    for name, setup, a0, w0 in chosen:
+        traj = kunin.closed_form(setup, a0, w0, dps=dps)
+        if not isinstance(traj, kunin.AlignedTrajectory):
+            return Verdict("failed", f"{name}: closed_form took the isotropic path")
+        exact = traj.sample(list(ALIGNED_TIMES))
+        sim = numerics.simulate(setup, a0, w0, list(ALIGNED_TIMES), method="mpmath", dps=dps)
+        with mpmath.workdps(dps + 20):
+            ra, rw = mpmath.sqrt(nb.to_mpf(setup.eta_a)), mpmath.sqrt(nb.to_mpf(setup.eta_w))
+            kern = [nb.to_mpf(v) for v in ("2", "-2", "1")]  # ker X of both data sets
+            scale = _scale(setup, a0, w0)
+            for k, t in enumerate(ALIGNED_TIMES):
+                s, e = sim.at(k), exact.at(k)
+                on_kernel = mpmath.fsum(p * q for p, q in zip(kern, s.w, strict=True)) / 3
+                w_N = mpmath.fsum(p * q for p, q in zip(kern, traj.w_kernel, strict=True)) / 3
+                for what, got, ref, floor in (
+                    ("state", [s.a / ra, *(s.w / rw)], [e.a / ra, *(e.w / rw)], 0),
+                    ("beta", s.beta, e.beta, max(abs(v) for v in traj.beta_star)),
+                    ("delta", [s.delta], [traj.delta], scale),
+                    ("loss", [s.loss], [e.loss], exact.loss[0]),
+                    ("w on ker X", [on_kernel], [w_N], mpmath.sqrt(scale / nb.to_mpf(
+                        setup.eta_a))),
+                ):  # fmt: skip
+                    err = error_in_units(got, ref, Tolerance(rtol, float(rtol * floor)))
+                    if beats(err, worst):
+                        worst, where = err, f"{name}: {what} at t={t}"
+    return Verdict.from_error(
+        worst,
+        f"{len(chosen)} starts x t in {{{', '.join(ALIGNED_TIMES)}}}: state, beta, delta, "
+        f"loss, w on ker X; worst {worst:.2g} tolerances" + (f" ({where})" if where else ""),
+        tol,
+    )
+
+
 def claims() -> list[Theorem]:
     """The simulation-backed claims of seed 003."""
 
@@ -425,6 +495,12 @@ def claims() -> list[Theorem]:
           "delta and the loss at absolute times 0 to 30 over the suite (delta <, =, > 0; a of "
           "both signs; unequal rates; beta0 parallel, antiparallel, orthogonal to beta*).",
           _oracle),
+        T("aligned_closed_form_oracle", "Part I (exact solution; inputs not whitened)",
+          "On inputs that are not whitened (X^T X = 9 P of rank 2; X^T X with eigenvalues 36, "
+          "9, 0) from aligned starts (X^T y and w0's part outside ker X in one eigenspace; "
+          "X^T y = 0 too) the aligned closed form and the simulated raw flow agree to dps - 5 "
+          "digits in the state, beta, delta, the loss, and w's part on ker X stays w_N, at "
+          "times 0 to 30.", _aligned_oracle),
         T("constants_on_the_flow", "Part I (exact solution)",
           "On the simulated raw flow, beta(t) tends to the reported beta_star at the rate "
           "2 Omega (reported Omega), and delta(t) is the reported delta.", _constants_on_flow),
