@@ -90,6 +90,8 @@ Files (each imports only the ones above it; this package's face re-exports the p
 * ``float64_sample.py``: the fast float64 engine of ``Trajectory.sample``, a base class of
   :class:`Trajectory`.
 * ``single_neuron.py``: :func:`closed_form`, :class:`Trajectory` (Part I).
+* ``wide_sample.py``: the float64 engine of ``WideTrajectory.sample`` (the times grouped
+  by branch, each group on stacks of matrices).
 * ``wide.py``: :func:`wide_closed_form`, :class:`WideTrajectory`, :func:`wide_start`
   (Part II).
 * ``cases.py``: the named initial conditions (``CASES``, :func:`case`).

@@ -18,6 +18,7 @@ import numpy as np
 from solvable._core import numbers as nb
 from solvable._core.exact_gram import span_membership, to_fraction
 from solvable._core.numbers import Number
+from solvable._core.states import StackedStates
 from solvable.models.kunin.expressions import _evaluators, _wide_evaluators
 from solvable.models.kunin.flows import _scalar
 from solvable.models.kunin.isotropic_data import _default_rtol, _isotropic_s
@@ -31,7 +32,13 @@ from solvable.models.kunin.reduction import (
     wide_ntk,
 )
 from solvable.models.kunin.setups import WideSetup, _arrays, _weights
-from solvable.models.kunin.times import _SAMPLE_TIMES, _times
+from solvable.models.kunin.times import _SAMPLE_TIMES, _float_times, _times
+from solvable.models.kunin.wide_sample import (
+    _converged_r,
+    first_not_finite,
+    internal_times,
+    sample_float64,
+)
 
 _F64_TINY = float(np.finfo(float).tiny)  # the smallest normal double
 
@@ -164,10 +171,38 @@ class WideTrajectory:
             raise ValueError(f"t must be one time, got {len(ts)}; use sample() for many")
         return self._state(ts[0], inf[0], "t")
 
-    def sample(self, times: Any) -> list[WideExactState]:
-        """The states at many times (each in ``[0, inf]``)."""
-        ts, inf = _times(times, _SAMPLE_TIMES)
-        return [self._state(t, i, _SAMPLE_TIMES) for t, i in zip(ts, inf, strict=True)]
+    def sample(self, times: Any) -> StackedStates:
+        """The states at many times (each in ``[0, inf]``), stacked: each field of
+        :class:`WideExactState` with a leading time axis (``states.beta`` (T, d, c), ...;
+        ``A``, ``W`` an object array of ``None`` where ``h > 1``), ``states.at(k)`` the
+        :class:`WideExactState` at the ``k``-th time.
+
+        float64 (issue 31): the times are grouped by branch (the limit, the textbook form at
+        small t, the stable form) and each group is evaluated at once on stacks of matrices
+        (:mod:`~solvable.models.kunin.wide_sample`), with no loop over the times; the fields
+        are those of :meth:`at` to a few ulps.  A field that is not finite in float64 is a
+        ``ValueError`` naming the first such time (pass dps).  At ``dps`` the states are
+        evaluated one time after another (mpmath has no stacked linear algebra)."""
+        if self.dps is not None:
+            ts, inf = _times(times, _SAMPLE_TIMES)
+            return StackedStates.stack([self._state(t, i, _SAMPLE_TIMES)
+                                        for t, i in zip(ts, inf, strict=True)])  # fmt: skip
+        if isinstance(times, (list, tuple)) and times and all(type(v) is float for v in times):
+            times = np.array(times)  # (validated at once, not number by number)
+        tf, inf, given = _float_times(times, _SAMPLE_TIMES)
+        ti, limit = internal_times(tf, inf, self._data)
+        out, A, W = sample_float64(self._data, self.h, self.setup.c, self.condition, ti, limit)
+        bad = first_not_finite(out)
+        if bad is not None:  # (the time as given: a numpy scalar as its Python number)
+            t = given[bad[0]].item() if isinstance(given[bad[0]], np.generic) else given[bad[0]]
+            raise ValueError(f"the state's {bad[1]} is not finite in float64 at t = {t!r}; "
+                             "pass dps=... for mpmath")  # fmt: skip
+        T = len(tf)
+        none = np.full(T, None, dtype=object)
+        return StackedStates(WideExactState, dict(
+            t=tf, beta=out["beta"], outputs=out["outputs"], loss=out["loss"], ntk=out["ntk"],
+            gram_a=out["gram_a"], gram_w=out["gram_w"], delta=np.full(T, self.delta),
+            A=none if A is None else A, W=none if W is None else W))  # fmt: skip
 
     def _state(self, t: Number, inf: bool, name: str) -> WideExactState:
         k, dps = self._data, self.dps
@@ -361,15 +396,6 @@ def _f64_finite(out: dict[str, Any], t: Any) -> None:
         if not np.all(np.isfinite(np.asarray(v, dtype=float))):
             raise ValueError(f"the state's {name} is not finite in float64 at t = {t!r}; pass "
                              f"dps=... for mpmath")  # fmt: skip
-
-
-def _converged_r(rates: np.ndarray, t: float, r: Any) -> np.ndarray:
-    """float64 ``r = sqrt(t exprel(-2 |k| t))`` where ``2 |k| t`` overflows (``t`` near the
-    float64 maximum): there ``t exprel(-2 |k| t) = (1 - e^{-2 |k| t})/(2 |k|) = 1/(2 |k|)``
-    exactly in float64 (the generated form gives ``sqrt(t) * 0``)."""
-    rates = np.abs(np.asarray(rates, dtype=float))
-    big = ~np.isfinite(2 * rates * t)
-    return np.where(big, np.sqrt(0.5 / np.where(big, rates, 1.0)), r) if big.any() else r
 
 
 @nb.mpmath_in_mpmath_out
