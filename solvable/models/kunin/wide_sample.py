@@ -24,6 +24,7 @@ from solvable.models.kunin.reduction import (
     _riccati_gram,
     _wide_ntk_array,
 )
+from solvable.models.kunin.wide_shapes import echelon_states
 
 # the fields of a wide state checked for finiteness, in the order the per-time state names
 # the first one that is not (the NTK last: it is built from the finite Gram matrices)
@@ -78,8 +79,16 @@ def sample_float64(k: dict[str, Any], h: int, c: int, condition: float, ti: np.n
     stable = ~inf & ~direct
     P_eig = np.empty((T, m, m))
     row = np.empty((T, m)) if h == 1 else None
+    general = k.get("echelon") is not None  # (every other shape: the echelon form)
     with np.errstate(all="ignore"):
-        if inf.any():  # the limit: P = diag(p_inf, 0) (claim kunin.wide_limit_at_infinity)
+        if general and (inf | stable).any():
+            far = inf | stable
+            P_eig[far], rows = echelon_states(k["echelon"], rates, kappa, ti[far], inf[far],
+                                              None, ev)  # fmt: skip
+            if h == 1:
+                row[far] = rows
+        if inf.any() and not general:  # the limit: P = diag(p_inf, 0) (claim
+            # kunin.wide_limit_at_infinity)
             core_inv = np.diag(np.asarray(ev["p_inf"](kp, kappa)))
             M = np.zeros((h, m - h))
             P_eig[inf] = _riccati_gram(core_inv, M)
@@ -92,7 +101,7 @@ def sample_float64(k: dict[str, Any], h: int, c: int, condition: float, ti: np.n
             P_eig[direct] = Yd.swapaxes(-1, -2) @ np.linalg.inv(Nd) @ Yd
             if h == 1:
                 row[direct] = Yd[:, 0] / np.sqrt(Nd[:, 0, 0])[:, None]
-        if stable.any():  # every exponent <= 0: P = [I, M]^T core^-1 [I, M]
+        if stable.any() and not general:  # every exponent <= 0: P = [I, M]^T core^-1 [I, M]
             ts = ti[stable][:, None]
             ep, rp = ev["plus"](kp[None, :], ts)
             em, rm = ev["minus"](km[None, :], ts)
