@@ -7,11 +7,14 @@ Run (from the repository root)::
     python benchmarks/wide_sample.py                      # 24 cases, seed 0, 48 times
     python benchmarks/wide_sample.py --cases 40 --seed 3 --times 100
     python benchmarks/wide_sample.py --quick              # 3 cases (a smoke run)
+    python benchmarks/wide_sample.py --all-shapes         # h drawn from every allowed h
 
 Each case is drawn by ``numpy.random.default_rng([seed, case index])``: c, d in [1, 4], the
 sign of delta (+, -, 0; delta = 0 with h = c needs c <= d), |delta| log-uniform in [1e-2,
 5], whitened data ``X = sqrt(s) Q`` (s log-uniform in [0.25, 9]), Y Gaussian, rates in [0.3,
-3], the given layer with singular values in [0.2, 2] (as ``tests/test_kunin_wide.py``);
+3], h = c (delta >= 0) or d (delta < 0), or with ``--all-shapes`` any h the balance allows
+(1 <= h <= c, d or min(c, d); the echelon form), the given layer with singular values in
+[0.2, 2] (as ``tests/test_kunin_wide.py``);
 times: 0, a geometric grid up to 10 / (the fastest rate) and +inf (``--times`` in all).
 
 Timed (best of ``--repeat``, default 5): (a) ``[traj.at(t) for t in times]``, the per-time
@@ -35,7 +38,8 @@ FIELDS = ("beta", "outputs", "loss", "gram_a", "gram_w", "ntk", "A", "W")
 EPS = float(np.finfo(float).eps)
 
 
-def case(seed: int, index: int, n_times: int) -> tuple[kunin.WideTrajectory, list[float]]:
+def case(seed: int, index: int, n_times: int,
+         all_shapes: bool = False) -> tuple[kunin.WideTrajectory, list[float]]:  # fmt: skip
     """The trajectory and times of the ``index``-th case of the family."""
     rng = np.random.default_rng([seed, index])
     c, d = int(rng.integers(1, 5)), int(rng.integers(1, 5))
@@ -50,6 +54,8 @@ def case(seed: int, index: int, n_times: int) -> tuple[kunin.WideTrajectory, lis
                             Y.tolist())  # fmt: skip
     delta = sign * float(np.exp(rng.uniform(np.log(1e-2), np.log(5.0))))
     h = c if sign >= 0 else d
+    if all_shapes:
+        h = int(rng.integers(1, (min(c, d) if sign == 0 else h) + 1))
     width = d if sign >= 0 else c
     U, _ = np.linalg.qr(rng.normal(size=(h, h)))
     V, _ = np.linalg.qr(rng.normal(size=(width, width)))
@@ -95,12 +101,13 @@ def main() -> None:
     parser.add_argument("--times", type=int, default=48)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="3 cases, 2 repeats")
+    parser.add_argument("--all-shapes", action="store_true", help="h from every allowed h")
     args = parser.parse_args()
     cases, repeat = (3, 2) if args.quick else (args.cases, args.repeat)
     ratios, worst_ulps = [], 0.0
     print(f"{'case':>4} {'(h,c,d)':>9} {'loop ms':>8} {'sample ms':>9} {'ratio':>6} {'ulps':>6}")
     for i in range(cases):
-        traj, times = case(args.seed, i, args.times)
+        traj, times = case(args.seed, i, args.times, args.all_shapes)
         loop = [traj.at(t) for t in times]
         stacked = traj.sample(times)
         u = ulps(loop, stacked)

@@ -49,7 +49,11 @@ from solvable.models.kunin.wide_proofs import (
     _wide_riccati,
     _wide_stable_form,
 )
-from solvable.models.kunin.wide_shapes_proofs import _wide_echelon_form, _wide_echelon_limit
+from solvable.models.kunin.wide_shapes_proofs import (
+    _wide_decoupled_weights,
+    _wide_echelon_form,
+    _wide_echelon_limit,
+)
 
 
 def claims() -> list[Theorem]:
@@ -162,6 +166,12 @@ def claims() -> list[Theorem]:
           "(Pi_g: the projector onto the start's part in the modes of rate k_g, among the rows "
           "whose pivot has that rate; ties and untouched modes included), a fixed point of "
           "the Riccati equation.", _wide_echelon_limit),
+        T("wide_decoupled_weights", "Part II, every shape (A and W themselves; derived here)",
+          "Where the start's rate-group Gram matrices M_l = sum_{k_j = l} c_j c_j^T commute "
+          "(rows that decouple by modes, up to a rotation O of the hidden layer), N is "
+          "diagonal in O's basis and Q = N^-1/2 C e^{Kt} solves the Q flow; the flow is "
+          "equivariant under O: A and W are determined in closed form (h = 2, a tie and a "
+          "single mode).", _wide_decoupled_weights),
         T("wide_ntk", "Part II (NTK)",
           "d F/dt = -K (F - Y) along the wide flow with K[i,a,j,b] = eta_a x_i^T W^T W x_j "
           "delta_ab + eta_w (A^T A)_ab x_i^T x_j (wide_ntk).", _wide_ntk),

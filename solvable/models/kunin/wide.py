@@ -39,7 +39,7 @@ from solvable.models.kunin.wide_sample import (
     internal_times,
     sample_float64,
 )
-from solvable.models.kunin.wide_shapes import echelon, echelon_states
+from solvable.models.kunin.wide_shapes import decoupled, decoupled_q, echelon, echelon_states
 
 _F64_TINY = float(np.finfo(float).tiny)  # the smallest normal double
 
@@ -131,9 +131,9 @@ class WideExactState:
     """The wide net at ``t`` (Part II, exact solution): ``beta = W^T A`` (d, c), ``outputs
     = X beta`` (n, c), ``loss``, ``ntk`` (n, c, n, c; :func:`wide_ntk`), ``gram_a = A^T A``
     (c, c), ``gram_w = W^T W`` (d, d), the conserved ``delta`` (``Delta = delta I_h``), and
-    ``A`` (h, c), ``W`` (h, d) when ``h = 1`` (else ``None``: determined only up to a
-    rotation of the hidden layer that has no closed form here, see
-    :func:`wide_closed_form`)."""
+    ``A`` (h, c), ``W`` (h, d) when ``h = 1`` or the start decouples by modes (else
+    ``None``: determined only up to a rotation of the hidden layer that has no closed form
+    here, see :func:`wide_closed_form`)."""
 
     t: Any
     beta: np.ndarray
@@ -257,6 +257,11 @@ class WideTrajectory:
             A = W = None
             if h == 1:
                 Q = (R @ row)[None, :]
+                A, W = k["sa"] * Q[:, :c], k["sw"] * Q[:, c:]
+            elif k.get("decoupled") is not None:  # the rows decouple: Q = N^{-1/2} Y
+                times = np.array([ti], dtype=nb.dtype(dps))
+                Q = decoupled_q(*k["decoupled"], k["rates"], kappa, times, np.array([inf]),
+                                dps, ev)[0] @ R.T  # fmt: skip
                 A, W = k["sa"] * Q[:, :c], k["sw"] * Q[:, c:]
             X, Y = k["X"], k["Y"]
             eye = np.eye(self.setup.d, dtype=int)
@@ -484,9 +489,14 @@ def wide_closed_form(setup: WideSetup, A0: Any, W0: Any, *, dps: int | None = No
     ``beta = W^T A = kappa P_WA``, the outputs, the loss and the NTK.  ``Q`` itself is ``S
     Q0 e^{Kt}`` with ``S^T S = N^{-1}`` and ``S' S^{-1}`` symmetric: ``S = N^{-1/2}`` up to a
     rotation of the hidden layer that obeys an ODE of its own, so ``A``, ``W`` are returned
-    for ``h = 1`` only (there ``S = N^{-1/2}``, every shape); for ``h >= 2`` they are ``None``
-    (``S = N^{-1/2}`` holds exactly when the start's rate-group Gram matrices commute, e.g.
-    rows that decouple by modes; that case is not returned yet).  Evaluation: in the
+    exactly where ``S = N^{-1/2}``: for ``h = 1`` (every shape), and for ``h >= 2`` where the
+    start's rate-group Gram matrices ``M_l = sum_{k_j = l} c_j c_j^T`` commute pairwise (to
+    ``100 h u |C|_F^4``: rows that decouple by modes up to a rotation of the hidden layer;
+    claim ``kunin.wide_decoupled_weights``), evaluated row by row in their common eigenbasis
+    (:func:`~solvable.models.kunin.wide_shapes.decoupled`).  Otherwise ``A``, ``W`` are
+    ``None``: the rotation ``U`` in ``S = U N^{-1/2}`` obeys ``U' = U X(t)`` with ``X``
+    antisymmetric and built from the commutator of ``N`` and ``N'``, which has no closed form
+    here (the Gram matrices, beta, the outputs, the loss and the NTK are exact).  Evaluation: in the
     eigenbasis of ``K`` with every exponent <= 0: for ``h = c`` (``delta > 0``) / ``h = d``
     (``delta < 0``) through ``Z = C_+^{-1}`` (:func:`riccati_core`), ``t = inf`` giving ``P
     = (2/kappa^2) K_+`` (claim ``kunin.wide_limit_at_infinity``); for the other shapes
@@ -607,7 +617,10 @@ def wide_closed_form(setup: WideSetup, A0: Any, W0: Any, *, dps: int | None = No
         # |Q0|_F / sigma_min(C_+): how much C_+^{-1} amplifies the start's rounding errors
         condition = math.sqrt(float(sum(v * v for v in Q0.ravel()))) / float(min(sv))
         Z = _inverse(Cp, dps)
-        data = dict(rates=rates, kappa=kappa, R=R, Z=Z, H=Z @ Cm, C=C, sa=sa, sw=sw, X=X, Y=Y,
+        tie = 16 * unit * max(abs(v) for v in rates)
+        rows = decoupled(C, rates, tie, 100 * h * unit * size, dps) if h > 1 else None
+        data = dict(decoupled=rows, rates=rates, kappa=kappa, R=R, Z=Z, H=Z @ Cm, C=C, sa=sa,
+                    sw=sw, X=X, Y=Y,
                     eta_a=eta_a, eta_w=eta_w, B=B, s=s, t_scale=t_scale,
                     floor=None if floor is None else _working_rational(floor, dps),
                     stationary=stationary,
@@ -652,6 +665,7 @@ def _general_trajectory(setup: WideSetup, dps: int | None, delta: Any, s: Any, B
     unit = 2.0**-52 if dps is None else mpmath.mpf(10) ** (-dps)
     ech["tie"] = 16 * unit * max(abs(v) for v in rates)
     condition = math.sqrt(float(sum(v * v for v in Q0.ravel()))) / float(ech["sigma_min"])
+    rows = None if len(Q0) == 1 else decoupled(C, rates, ech["tie"], tol, dps)
     data = dict(common, rates=rates, R=R, C=C, B=B, t_scale=t_scale, floor=None,
-                stationary=False, echelon=ech)  # fmt: skip
+                stationary=False, echelon=ech, decoupled=rows)  # fmt: skip
     return _trajectory(setup, dps, delta, s, B, rates, t_scale, len(Q0), condition, data)

@@ -24,7 +24,7 @@ from solvable.models.kunin.reduction import (
     _riccati_gram,
     _wide_ntk_array,
 )
-from solvable.models.kunin.wide_shapes import echelon_states
+from solvable.models.kunin.wide_shapes import decoupled_q, echelon_states
 
 # the fields of a wide state checked for finiteness, in the order the per-time state names
 # the first one that is not (the NTK last: it is built from the finite Gram matrices)
@@ -128,6 +128,9 @@ def sample_float64(k: dict[str, Any], h: int, c: int, condition: float, ti: np.n
         A = W = None
         if h == 1:
             Q = (row @ R.T)[:, None, :]
+            A, W = k["sa"] * Q[:, :, :c], k["sw"] * Q[:, :, c:]
+        elif k.get("decoupled") is not None:  # the rows decouple: Q = N^{-1/2} Y
+            Q = decoupled_q(*k["decoupled"], rates, kappa, ti, inf, None, ev) @ R.T
             A, W = k["sa"] * Q[:, :, :c], k["sw"] * Q[:, :, c:]
         X, Y = k["X"], k["Y"]
         if k["floor"] is None:  # the residual's loss: accurate to ~eps |Y|^2 absolutely

@@ -27,7 +27,9 @@ of the start (derived here):
 
 ``A``, ``W``: ``Q = S Q0 e^{Kt}`` with ``S^T S = N^{-1}`` fixes ``Q`` up to a rotation of
 the hidden layer that obeys an ODE of its own; for ``r = h = 1`` it is ``S = N^{-1/2}``
-(``Q = sign(R_1) Yh / sqrt(L L^T)``), and ``A``, ``W`` are returned exactly then.
+(``Q = sign(R_1) Yh / sqrt(L L^T)``), and for ``h >= 2`` where the rate-group Gram
+matrices commute (:func:`decoupled`, claim ``kunin.wide_decoupled_weights``); ``A``, ``W``
+are returned exactly then.
 """
 
 from __future__ import annotations
@@ -180,3 +182,73 @@ def echelon_states(ech: dict[str, Any], rates: np.ndarray, kappa: Any, ti: np.nd
         if rows is not None:
             rows[limit] = rowl
     return P, rows
+
+
+Rows = list[dict[str, Any] | None]  # the echelon forms of the rows of a decoupled start
+
+
+def decoupled(C: np.ndarray, rates: np.ndarray, tie: Any, tol: Any,
+              dps: int | None) -> tuple[np.ndarray, Rows] | None:  # fmt: skip
+    """Where the hidden layer's rotation is determined in closed form for ``h >= 2``: the
+    rate-group Gram matrices ``M_l = sum_{k_j = l} c_j c_j^T`` (``c_j`` the columns of
+    ``C``) commute pairwise (to ``100 h u |C|_F^4``).  Then ``N(t) = I + kappa^2 sum_l g_l
+    M_l`` commutes with ``N' = kappa^2 Y Y^T`` at every t, ``S = N^{-1/2}`` solves ``S' =
+    -(kappa^2/2) S Y Y^T S^T S`` (``Q = S Y``), and in the common eigenbasis ``O`` of the
+    ``M_l`` the rows of ``O C`` are independent h = 1 starts (orthogonal in every rate
+    group; claim ``kunin.wide_echelon_form``).  Returns ``O`` and the echelon form of each row
+    of ``O C`` (``None`` for a zero row, which stays 0), or ``None`` where the ``M_l`` do
+    not commute."""
+    h, m = C.shape
+    order = sorted(range(m), key=lambda j: -rates[j])
+    groups: list[list[int]] = []
+    for j in order:
+        if groups and abs(rates[groups[-1][0]] - rates[j]) <= tie:
+            groups[-1].append(j)
+        else:
+            groups.append([j])
+    Ms = [C[:, g] @ C[:, g].T for g in groups]
+    unit = 2.0**-52 if dps is None else mpmath.mpf(10) ** (-dps)
+    scale = sum(v * v for v in C.ravel())
+    bound = 100 * h * unit * scale * scale
+    for a in range(len(Ms)):
+        for b in range(a):
+            if max(abs(v) for v in (Ms[a] @ Ms[b] - Ms[b] @ Ms[a]).ravel()) > bound:
+                return None
+    # the common eigenbasis: of a combination with unequal weights (1, sqrt 2, sqrt 3, ...)
+    sqrt = np.sqrt if dps is None else mpmath.sqrt
+    combo = sum(sqrt(a + 1) * M for a, M in enumerate(Ms))
+    if dps is None:
+        _, V = np.linalg.eigh(np.asarray(combo, dtype=float))
+    else:
+        _, Vm = mpmath.eigsy(mpmath.matrix(combo.tolist()))
+        V = np.array([[Vm[i, j] for j in range(h)] for i in range(h)], dtype=object)
+    O = V.T
+    for M in Ms:  # (a degenerate combination: the basis must diagonalise every M_l)
+        D = O @ M @ O.T
+        if max((abs(D[i, j]) for i in range(h) for j in range(h) if i != j), default=0) > (
+            100 * h * unit * scale
+        ):
+            return None
+    rows: Rows = []
+    for row in O @ C:
+        if sqrt(row @ row) <= tol:
+            rows.append(None)
+            continue
+        one = echelon(row[None, :], rates, tol, dps)
+        one["tie"] = tie
+        rows.append(one)
+    return O, rows
+
+
+def decoupled_q(O: np.ndarray, rows: Rows, rates: np.ndarray,
+                kappa: Any, ti: np.ndarray, limit: np.ndarray, dps: int | None,
+                ev: dict[str, Any]) -> np.ndarray:  # fmt: skip
+    """``Q`` in the eigenbasis of K, (T, h, m), of a decoupled start (:func:`decoupled`):
+    ``O^T`` times the rows, each the h = 1 solution of its row of ``O C``."""
+    m, T = len(rates), len(ti)
+    dtype = float if dps is None else object
+    Qt = np.zeros((T, len(rows), m), dtype=dtype) * kappa
+    for i, one in enumerate(rows):
+        if one is not None:
+            Qt[:, i] = echelon_states(one, rates, kappa, ti, limit, dps, ev)[1]
+    return O.T @ Qt

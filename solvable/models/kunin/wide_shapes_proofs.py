@@ -13,6 +13,7 @@ import sympy as sp
 from solvable._core.backends import elementary
 from solvable._core.claims import Verdict, prove_zero
 from solvable.models.kunin.expressions import wide_symbolic
+from solvable.models.kunin.reduction import wide_field
 from solvable.models.kunin.wide_shapes import echelon_factor, echelon_gram, limit_pieces
 
 
@@ -117,4 +118,35 @@ def _wide_echelon_limit() -> Verdict:
         res += [sp.cancel(v) for v in P - ref]
         K = sp.diag(*rates)
         res += [sp.cancel(v) for v in K * P + P * K - kap**2 * P * P]
+    return prove_zero(*res)
+
+
+def _wide_decoupled_weights() -> Verdict:
+    # h = 2, K = diag(k0, k0, k2) (a tie and a single mode) in the eigenbasis, C with rows
+    # orthogonal within each rate group (the rate-group Gram matrices M_l diagonal): N = I
+    # + kappa^2 C diag(g) C^T is diagonal, and Q = N^{-1/2} C e^{Kt} solves the Q flow
+    # dQ/dt = wide_field(Q, K) (sympy differentiates); the flow is equivariant under a
+    # rotation O of the hidden layer (wide_field(O Q) = O wide_field(Q)), so a start whose
+    # M_l commute (common eigenbasis O) has Q = O^T N~^{-1/2} (O C) e^{Kt}: S = N^{-1/2}.
+    t = sp.Symbol("t", nonnegative=True)
+    kap = sp.Symbol("kappa", positive=True)
+    k0, k2 = sp.symbols("k0 k2", positive=True)
+    p, q, r, s = sp.symbols("p q r s", real=True)
+    C = sp.Matrix([[p, q, 0], [-q * r, p * r, s]])
+    ks = (k0, k0, k2)
+    lam = sp.diag(*(sp.exp(k * t) for k in ks))
+    g = [(sp.exp(2 * k * t) - 1) / (2 * k) for k in ks]
+    N = sp.eye(2) + kap**2 * C * sp.diag(*g) * C.T
+    res = [sp.simplify(N[0, 1])]
+    Q = sp.diag(1 / sp.sqrt(N[0, 0]), 1 / sp.sqrt(N[1, 1])) * C * lam
+    K = np.array(sp.diag(*ks))
+    field = sp.Matrix(wide_field(np.array(Q), K, kap))
+    res += [sp.simplify(v) for v in Q.diff(t) - field]
+    th = sp.Symbol("theta", real=True)
+    O = sp.Matrix([[sp.cos(th), -sp.sin(th)], [sp.sin(th), sp.cos(th)]])
+    Qg = sp.Matrix(2, 3, lambda i, j: sp.Symbol(f"Q{i}{j}", real=True))
+    Kg = sp.Matrix(3, 3, lambda i, j: sp.Symbol(f"K{min(i, j)}{max(i, j)}", real=True))
+    rotated = sp.Matrix(wide_field(np.array(O * Qg), np.array(Kg), kap))
+    plain = O * sp.Matrix(wide_field(np.array(Qg), np.array(Kg), kap))
+    res += [sp.simplify(v) for v in rotated - plain]
     return prove_zero(*res)

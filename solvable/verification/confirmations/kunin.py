@@ -441,10 +441,11 @@ def claims() -> list[Theorem]:
           "the outputs, the loss, A^T A, W^T W and the NTK (delta <, =, > 0; h = c and h = d; "
           "s = 1 and 4; unequal rates) at times 0 to 12.", _wide_oracle),
         T("wide_shapes_oracle", "Part II, every shape the balance allows (exact solution)",
-          "For (h, c, d) = (1, 3, 2), (2, 3, 4), (2, 4, 3) with delta > 0, < 0 and = 0, and a "
-          "start of rank 2 < h = 3 at delta = 0, wide_closed_form (the echelon form) and the "
-          "simulated raw (A, W) flow agree to dps - 5 digits in beta, the outputs, the loss, "
-          "A^T A, W^T W, the NTK and (h = 1) A and W at times 0 to 12.", _wide_shapes_oracle),
+          "For (h, c, d) = (1, 3, 2), (2, 3, 4), (2, 4, 3) with delta > 0, < 0 and = 0, a "
+          "start of rank 2 < h = 3 at delta = 0 and two h = 2 starts whose rows decouple by "
+          "modes, wide_closed_form and the simulated raw (A, W) flow agree to dps - 5 digits "
+          "in beta, the outputs, the loss, A^T A, W^T W, the NTK and (h = 1, decoupled) A and "
+          "W at times 0 to 12.", _wide_shapes_oracle),
         T("alpha_scaling", "Part III (the first layer's initialisation divided by alpha)",
           "Students a^T relu(W x) started from W / alpha (symmetric, f = 0 at t = 0) and trained "
           "by GD on a single-index ReLU teacher are lazy at alpha = 1/8 (NTK kernel distance "
@@ -602,6 +603,21 @@ def _wide_shape_cases() -> list[tuple[str, kunin.WideSetup, tuple[Any, Any]]]:
         A, W = O * Ar, O * (Ar * U)
         start = tuple(np.array(M.tolist(), dtype=object) for M in (A, W))
     out.append(("(h, c, d) = (3, 2, 2), delta = 0, rank 2", setup, start))
+    # h = 2 starts whose rows decouple by modes (A and W returned), rotated by O: h < c = 3
+    # (delta = 0.75) and h = c = d = 2 (delta = 0.75)
+    X2 = (("1", "0"), ("0", "1"))
+    decoupled = (
+        ("(2, 3, 2)", (("2", "0", "0"), ("0", "1", "0")), [["1", "0", "0"], ["0", "0.6", "0.8"]]),
+        ("(2, 2, 2)", (("2", "0"), ("0", "1")), [["1", "0"], ["0", "1"]]),
+    )
+    for name, Y, Ar in decoupled:
+        with mpmath.workdps(50):
+            O = mpmath.matrix([["0.6", "0.8"], ["-0.8", "0.6"]])
+            Wr = mpmath.matrix([["0.5", "0"], ["0", "0.5"]])
+            start = tuple(np.array((O * M).tolist(), dtype=object)
+                          for M in (mpmath.matrix(Ar), Wr))  # fmt: skip
+        out.append((f"(h, c, d) = {name}, decoupled rows", kunin.WideSetup("1", "1", X2, Y),
+                    start))  # fmt: skip
     return out
 
 
