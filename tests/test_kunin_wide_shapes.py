@@ -278,3 +278,22 @@ def test_decoupled_rows_give_a_and_w(c):
         A1, W1 = kunin.wide_start(setup, "0.75", A=A1.tolist(), dps=50)
     state = kunin.wide_closed_form(setup, A1, W1, dps=30).at(1)
     assert state.A is None and state.W is None
+
+
+def test_echelon_claims_fail_for_wrong_forms(monkeypatch):
+    """The claims exercise the package's own echelon_gram and limit_pieces: P off by 1 in
+    every entry fails kunin.wide_echelon_form; the limit's weight off by sqrt 2 (1/sqrt(k)
+    for 1/sqrt(2k)) fails kunin.wide_echelon_limit."""
+    real_gram, real_limit = wide_shapes_proofs.echelon_gram, wide_shapes_proofs.limit_pieces
+
+    def shifted(core_inv, Yh):
+        return real_gram(core_inv, Yh) + 1
+
+    def wrong_weight(E, rates, q, kappa, tie, sqrt):
+        rows, gap, weight = real_limit(E, rates, q, kappa, tie, sqrt)
+        return rows, gap, weight * sqrt(2)
+
+    monkeypatch.setattr(wide_shapes_proofs, "limit_pieces", wrong_weight)
+    assert wide_shapes_proofs._wide_echelon_limit().status == "failed"
+    monkeypatch.setattr(wide_shapes_proofs, "echelon_gram", shifted)
+    assert wide_shapes_proofs._wide_echelon_form().status == "failed"
