@@ -470,7 +470,8 @@ def test_wide_delta_zero_to_rounding_of_large_weights_is_delta_zero():
     w = (100 + ulp, 0) the exact Delta = a^2 - |w|^2 is -2.8e-12, far below
     balance_rtol (2.7e-15) times the terms' size 2e4, so it is delta = 0 and h = c = 1
     (< d = 2) is Theorem 4.2's setting; a Delta of -201 (w = (101, 0)) is negative (h = 1 < d:
-    since issue 31 solved by the echelon form, with that delta).  Seed-13 mutant ``brtol * scale`` -> ``brtol % scale``: the
+    since issue 31 solved by the echelon form, with that delta).  Seed-13 mutant ``brtol *
+    scale`` -> ``brtol % scale``: the
     rounding of large weights read as a negative delta, refused."""
     setup = kunin.WideSetup(1, 1, [[1.0, 0.0], [0.0, 1.0]], [[1.0], [-0.5]])
     w1 = float(np.nextafter(100.0, math.inf))
