@@ -76,13 +76,15 @@ def test_kunin_wide_balance_tolerance_is_relative_to_deltas_terms():
     """``kunin_wide_balance_tiny_unscaled``: delta = -1e-10 against terms of 2e8 (A0 = 1e4,
     W0 = (1e4, 1e-5)) is delta = 0 to rounding, so h = c = 1 is Theorem 4.2's setting (it
     was refused by the sign of the residue); delta = -1e-6 there is a real imbalance (h = 1
-    < d = 2: refused)."""
+    < d = 2: since issue 31 a shape the echelon form solves, with that delta)."""
     setup = kunin.WideSetup(1, 1, [[1.0, 0.0], [0.0, 1.0]], [[1.0], [0.5]])
     traj = accepted(kunin.wide_closed_form, setup, [["10000"]], [["10000", "0.00001"]])
     # beta(inf) = beta*, a few roundings of the normalised data (measured 3.3e-16)
     np.testing.assert_allclose(traj.at(math.inf).beta, [[1.0], [0.5]], rtol=4 * EPS)
-    with pytest.raises(ValueError, match=r"Theorem 4.2's setting.*delta = -1.0e-6"):
-        kunin.wide_closed_form(setup, [["10000"]], [["10000", "0.001"]])
+    # delta = -1e-6 is a real imbalance: h = 1 < d = 2, solved by the echelon form (issue
+    # 31; refused before), its delta read as it is
+    far = kunin.wide_closed_form(setup, [["10000"]], [["10000", "0.001"]])
+    assert far.delta == pytest.approx(-1e-6, rel=1e-6)
 
 
 def test_xu_ziyin_overflow_names_the_first_time_that_overflows():

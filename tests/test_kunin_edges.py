@@ -469,13 +469,16 @@ def test_wide_delta_zero_to_rounding_of_large_weights_is_delta_zero():
     """Delta(0) is decided against rounding of the weights' own size: with a = 100 and
     w = (100 + ulp, 0) the exact Delta = a^2 - |w|^2 is -2.8e-12, far below
     balance_rtol (2.7e-15) times the terms' size 2e4, so it is delta = 0 and h = c = 1
-    (< d = 2) is Theorem 4.2's setting; a Delta of -201 (w = (101, 0)) is negative and
-    needs h = d, refused.  Seed-13 mutant ``brtol * scale`` -> ``brtol % scale``: the
+    (< d = 2) is Theorem 4.2's setting; a Delta of -201 (w = (101, 0)) is negative (h = 1 < d:
+    since issue 31 solved by the echelon form, with that delta).  Seed-13 mutant ``brtol *
+    scale`` -> ``brtol % scale``: the
     rounding of large weights read as a negative delta, refused."""
     setup = kunin.WideSetup(1, 1, [[1.0, 0.0], [0.0, 1.0]], [[1.0], [-0.5]])
     w1 = float(np.nextafter(100.0, math.inf))
     traj = kunin.wide_closed_form(setup, [[100.0]], [[w1, 0.0]])
     assert -3e-12 < float(traj.delta) < 0
     assert np.all(np.isfinite(traj.at(1.0).beta))
-    with pytest.raises(ValueError, match=r"h = c if delta > 0, h = d if delta < 0"):
-        kunin.wide_closed_form(setup, [[100.0]], [[101.0, 0.0]])
+    # delta = -201: h = 1 < d = 2, a shape the balance allows (the echelon form of
+    # wide_shapes; it was refused before issue 31): its delta is read as negative
+    far = kunin.wide_closed_form(setup, [[100.0]], [[101.0, 0.0]])
+    assert far.delta == pytest.approx(-201.0, rel=1e-12) and far.h == 1

@@ -347,7 +347,7 @@ MUTANTS = [
         name="closed_form_claims_and_fast_paths.kunin_wide_converged_r_overflow_test",
         seed="003",
         backend="numpy",
-        file="solvable/models/kunin/wide.py",
+        file="solvable/models/kunin/wide_sample.py",
         old="big = ~np.isfinite(2 * rates * t)",
         new="big = ~np.isfinite(rates * t)",
         why=(

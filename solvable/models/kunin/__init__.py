@@ -62,8 +62,9 @@ Exact solution of the wide net (derived here): for ``X^T X = s I`` and ``Delta(0
 I_h`` (Theorem 4.2's setting) the stacked ``Q = [A/sqrt(eta_a'), W/sqrt(eta_w')]`` follows
 ``dQ/dt = Q K - (kappa^2/2) Q Q^T Q`` and ``P = Q^T Q`` a matrix Riccati equation solved in
 closed form (:func:`wide_closed_form`: beta, outputs, loss, NTK, ``A^T A``, ``W^T W``; ``A``,
-``W`` for ``h = 1``).  The poster's ``delta = a^2 - ||w||^2`` holds for equal rates only
-(erratum).
+``W`` for ``h = 1``), for every shape the balance allows (``h <= c`` for ``delta > 0``, ``h <=
+d`` for ``delta < 0``, any ``h`` at ``delta = 0``).  The poster's ``delta = a^2 - ||w||^2``
+holds for equal rates only (erratum).
 
 Files (each imports only the ones above it; this package's face re-exports the public names):
 
@@ -93,12 +94,15 @@ Files (each imports only the ones above it; this package's face re-exports the p
 * ``aligned_data.py``: the condition of the exact solution on inputs that are not whitened
   (``X^T y`` and ``w0`` outside ``ker X`` in one eigenspace of ``X^T X``; issue 31).
 * ``nonwhitened.py``: :func:`closed_form` (isotropic, else aligned), :class:`AlignedTrajectory`.
+* ``wide_shapes.py``: the echelon form of the start (every shape the balance allows).
+* ``wide_sample.py``: the float64 engine of ``WideTrajectory.sample`` (the times grouped
+  by branch, each group on stacks of matrices).
 * ``wide.py``: :func:`wide_closed_form`, :class:`WideTrajectory`, :func:`wide_start`
   (Part II).
 * ``cases.py``: the named initial conditions (``CASES``, :func:`case`).
 * ``systems.py``: the systems that :func:`numerics.simulate` integrates (``SYSTEMS``).
-* ``proofs.py``, ``wide_proofs.py``, ``numeric_checks.py``: the claims' checks (Part I, Part
-  II, numeric).
+* ``proofs.py``, ``wide_proofs.py``, ``wide_shapes_proofs.py``, ``numeric_checks.py``: the
+  claims' checks (Part I, Part II, every shape, numeric).
 * ``kernel_distance.py``: the kernel distance of the single neuron (:func:`neuron_kernel`,
   :func:`limit_kernel_distance`: ``S(0, inf)`` in closed form).
 * ``model.py``: :func:`claims`, :func:`errata`, ``MODEL``.

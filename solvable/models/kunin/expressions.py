@@ -201,12 +201,15 @@ class WideSymbols:
     e^{-k t}``, ``e_minus = e^{k t}``, ``g_plus = t exprel(-2 k t) = e^{-2kt} int_0^t e^{2ku}
     du``, ``g_minus = t exprel(2 k t) = int_0^t e^{2ku} du``, ``p_inf = 2 max(k, 0)/kappa^2``
     (the limit t -> oo of a ``+`` mode's entry of P) and ``u_plus = 1 - kappa^2 g_plus p_inf``
-    (``e^{-2kt}`` for ``k > 0``, else 1)."""
+    (``e^{-2kt}`` for ``k > 0``, else 1).  For the echelon form of every shape (a row whose
+    pivot mode has the rate ``q >= k`` wherever the row touches mode ``k``): ``gap = e^{(k -
+    q) t}`` and ``weight = e^{-q t} sqrt(g_minus)``, written with every exponent <= 0."""
 
     k: sp.Symbol
     t: sp.Symbol
     kappa: sp.Symbol
     exprs: dict[str, Any] = field(repr=False)
+    q: sp.Symbol = field(default=sp.Symbol("q", real=True))
 
 
 @functools.cache
@@ -227,7 +230,13 @@ def wide_symbolic() -> WideSymbols:
     }
     exprs["r_plus"] = sp.sqrt(exprs["g_plus"])
     exprs["r_minus"] = sp.sqrt(exprs["g_minus"])
-    return WideSymbols(k=k, t=t, kappa=kappa, exprs=exprs)
+    q = sp.Symbol("q", real=True)  # the rate of a row's pivot mode (q >= k where it is used)
+    exprs["gap"] = sp.exp((k - q) * t)
+    # e^{-q t} sqrt(g_minus(k)): for k > 0 as e^{(k - q) t} r_plus, else e^{-q t} r_minus
+    # (claim kunin.wide_echelon_form: its square is e^{-2 q t} g_minus either way)
+    exprs["weight"] = sp.Piecewise((exprs["gap"] * exprs["r_plus"], k > 0),
+                                   (sp.exp(-q * t) * exprs["r_minus"], True))  # fmt: skip
+    return WideSymbols(k=k, t=t, kappa=kappa, exprs=exprs, q=q)
 
 
 @functools.cache
@@ -235,9 +244,11 @@ def _wide_evaluators(backend: str) -> dict[str, Callable[..., Any]]:
     W = wide_symbolic()
     ex = W.exprs
     mp = backend == "mpmath"
+    pieces = (ex["gap"], ex["weight"])
     return {
         "plus": generate((W.k, W.t), (ex["e_plus"], ex["r_plus"]), backend, elementwise=mp),
         "minus": generate((W.k, W.t), (ex["e_minus"], ex["r_minus"]), backend, elementwise=mp),
         "p_inf": generate((W.k, W.kappa), ex["p_inf"], backend, elementwise=mp),
         "u_plus": generate((W.k, W.t), ex["u_plus"], backend, elementwise=mp),
+        "echelon": generate((W.k, W.q, W.t), pieces, backend, elementwise=mp),
     }

@@ -55,6 +55,11 @@ from solvable.models.kunin.wide_proofs import (
     _wide_riccati,
     _wide_stable_form,
 )
+from solvable.models.kunin.wide_shapes_proofs import (
+    _wide_decoupled_weights,
+    _wide_echelon_form,
+    _wide_echelon_limit,
+)
 
 
 def claims() -> list[Theorem]:
@@ -154,6 +159,25 @@ def claims() -> list[Theorem]:
           "(e^{-2kt} for k > 0, else 1); the limit's beta is beta* on each singular plane, so "
           "for X^T X = s I exactly L = L_min + s |beta - beta*|_F^2 / 2 keeps its relative "
           "digits near the minimum.", _wide_deviation_from_limit),
+        T("wide_echelon_form", "Part II, every shape the balance allows (exact solution, "
+          "evaluation form; derived here)",
+          "For h <= c (delta > 0), h <= d (delta < 0) or any h (delta = 0): with the echelon "
+          "form C = U1 R1 E of C = Q0 R (pivots by decreasing rate), Yh = E o e^{(k_j - "
+          "k_{J_i}) t} and L = [e^{-k_J t} R1^-1, kappa E o e^{-k_{J_i} t} sqrt(g_j)] "
+          "(every exponent <= 0), Yh^T (L L^T)^-1 Yh is the textbook Lam C^T N^-1 C Lam "
+          "(also for a start of rank r < h), and for h = 1 U1 Yh / sqrt(L L^T) = N^-1/2 C "
+          "Lam.", _wide_echelon_form),
+        T("wide_echelon_limit", "Part II, every shape the balance allows (t -> oo)",
+          "As t -> oo, P tends to (2/kappa^2) sum_g k_g Pi_g over the pivot rates k_g > 0 "
+          "(Pi_g: the projector onto the start's part in the modes of rate k_g, among the rows "
+          "whose pivot has that rate; ties and untouched modes included), a fixed point of "
+          "the Riccati equation.", _wide_echelon_limit),
+        T("wide_decoupled_weights", "Part II, every shape (A and W themselves; derived here)",
+          "Where the start's rate-group Gram matrices M_l = sum_{k_j = l} c_j c_j^T commute "
+          "(rows that decouple by modes, up to a rotation O of the hidden layer), N is "
+          "diagonal in O's basis and Q = N^-1/2 C e^{Kt} solves the Q flow; the flow is "
+          "equivariant under O: A and W are determined in closed form (h = 2, a tie and a "
+          "single mode).", _wide_decoupled_weights),
         T("wide_ntk", "Part II (NTK)",
           "d F/dt = -K (F - Y) along the wide flow with K[i,a,j,b] = eta_a x_i^T W^T W x_j "
           "delta_ab + eta_w (A^T A)_ab x_i^T x_j (wide_ntk).", _wide_ntk),

@@ -80,14 +80,15 @@ def _wide_field(Q: Any, K: Any, kappa: Any) -> Any:
 
 
 def _wide_ntk_array(gram_A: Any, gram_W: Any, X: Any, eta_a: Any, eta_w: Any) -> np.ndarray:
+    # (gram_A, gram_W may be stacks with leading axes: the float64 sample's times)
     X = np.asarray(X)
     gram_A = np.asarray(gram_A)
     c = gram_A.shape[-1]
     xx = X @ X.T
     xwx = X @ np.asarray(gram_W) @ X.T
     eye = np.eye(c, dtype=int)
-    return (eta_a * xwx[:, None, :, None] * eye[None, :, None, :]
-            + eta_w * xx[:, None, :, None] * gram_A[None, :, None, :])  # fmt: skip
+    return (eta_a * xwx[..., :, None, :, None] * eye[None, :, None, :]
+            + eta_w * xx[:, None, :, None] * gram_A[..., None, :, None, :])  # fmt: skip
 
 
 def _riccati_core(Z: Any, H: Any, e_plus: Any, e_minus: Any, g_plus: Any, g_minus: Any,
@@ -101,22 +102,34 @@ def _riccati_core(Z: Any, H: Any, e_plus: Any, e_minus: Any, g_plus: Any, g_minu
 
 def _riccati_factor(Z: Any, H: Any, e_plus: Any, r_plus: Any, r_minus: Any,
                     kappa: Any) -> Any:  # fmt: skip
-    e_plus = np.asarray(e_plus)
-    eZ = e_plus[:, None] * Z
-    eH = kappa * e_plus[:, None] * H * np.asarray(r_minus)[None, :]
-    return np.concatenate([eZ, eH, kappa * np.diag(np.asarray(r_plus))], axis=1)
+    # (e_plus, r_plus, r_minus may be stacks (..., modes): then L is one per leading index)
+    e_plus, r_plus = np.asarray(e_plus), np.asarray(r_plus)
+    eZ = e_plus[..., :, None] * Z
+    eH = kappa * e_plus[..., :, None] * H * np.asarray(r_minus)[..., None, :]
+    return np.concatenate([eZ, eH, kappa * _diag(r_plus)], axis=-1)
+
+
+def _diag(v: Any) -> np.ndarray:
+    """``diag(v)`` of the last axis of ``v`` (leading axes kept; zeros as ``np.diag``)."""
+    v = np.asarray(v)
+    n = v.shape[-1]
+    out = np.zeros((*v.shape, n), dtype=v.dtype)
+    out[..., range(n), range(n)] = v
+    return out
 
 
 def _riccati_direct(C: Any, lam: Any, r: Any, kappa: Any) -> tuple[Any, Any]:
-    lam, r = np.asarray(lam), np.asarray(r)
-    Cr = C * r[None, :]
+    lam, r = np.asarray(lam), np.asarray(r)  # (or stacks (..., m): one per leading index)
+    Cr = C * r[..., None, :]
     eye = np.eye(C.shape[0], dtype=int)
-    return C * lam[None, :], eye + kappa**2 * (Cr @ Cr.T)
+    return C * lam[..., None, :], eye + kappa**2 * (Cr @ Cr.swapaxes(-1, -2))
 
 
 def _riccati_gram(core_inv: Any, M: Any) -> np.ndarray:
-    top = np.concatenate([core_inv, core_inv @ M], axis=1)
-    return np.concatenate([top, np.concatenate([M.T @ core_inv, M.T @ core_inv @ M], axis=1)])
+    Mt = M.swapaxes(-1, -2)  # (core_inv, M may be stacks with leading axes)
+    top = np.concatenate([core_inv, core_inv @ M], axis=-1)
+    return np.concatenate([top, np.concatenate([Mt @ core_inv, Mt @ core_inv @ M], axis=-1)],
+                          axis=-2)  # fmt: skip
 
 
 def _riccati_deviation(core_inv: Any, M: Any, G: Any, u_plus: Any, p_inf: Any) -> np.ndarray:
@@ -125,12 +138,13 @@ def _riccati_deviation(core_inv: Any, M: Any, G: Any, u_plus: Any, p_inf: Any) -
     ``G = core - kappa^2 diag(g_plus)`` (the first m columns of the Riccati factor, times
     their transpose); the other blocks of P already decay (claim
     ``kunin.wide_deviation_from_limit``)."""
-    T = -np.asarray(G) * np.asarray(p_inf)[None, :]
-    for i, u in enumerate(u_plus):
-        T[i, i] = T[i, i] + u
+    u_plus = np.asarray(u_plus)  # (..., h): leading axes (times) with stacked core_inv, M, G
+    T = -np.asarray(G) * np.asarray(p_inf)[..., None, :]
+    h = u_plus.shape[-1]
+    for i in range(h):
+        T[..., i, i] = T[..., i, i] + u_plus[..., i]
     out = _riccati_gram(core_inv, M)
-    h = len(u_plus)
-    out[:h, :h] = core_inv @ T
+    out[..., :h, :h] = core_inv @ T
     return out
 
 

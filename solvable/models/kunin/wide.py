@@ -18,6 +18,7 @@ import numpy as np
 from solvable._core import numbers as nb
 from solvable._core.exact_gram import span_membership, to_fraction
 from solvable._core.numbers import Number
+from solvable._core.states import StackedStates
 from solvable.models.kunin.expressions import _evaluators, _wide_evaluators
 from solvable.models.kunin.flows import _scalar
 from solvable.models.kunin.isotropic_data import _default_rtol, _isotropic_s
@@ -31,7 +32,14 @@ from solvable.models.kunin.reduction import (
     wide_ntk,
 )
 from solvable.models.kunin.setups import WideSetup, _arrays, _weights
-from solvable.models.kunin.times import _SAMPLE_TIMES, _times
+from solvable.models.kunin.times import _SAMPLE_TIMES, _float_times, _times
+from solvable.models.kunin.wide_sample import (
+    _converged_r,
+    first_not_finite,
+    internal_times,
+    sample_float64,
+)
+from solvable.models.kunin.wide_shapes import decoupled, decoupled_q, echelon, echelon_states
 
 _F64_TINY = float(np.finfo(float).tiny)  # the smallest normal double
 
@@ -123,8 +131,9 @@ class WideExactState:
     """The wide net at ``t`` (Part II, exact solution): ``beta = W^T A`` (d, c), ``outputs
     = X beta`` (n, c), ``loss``, ``ntk`` (n, c, n, c; :func:`wide_ntk`), ``gram_a = A^T A``
     (c, c), ``gram_w = W^T W`` (d, d), the conserved ``delta`` (``Delta = delta I_h``), and
-    ``A`` (h, c), ``W`` (h, d) when ``h = 1`` (else ``None``: determined only up to a
-    rotation of the hidden layer, see :func:`wide_closed_form`)."""
+    ``A`` (h, c), ``W`` (h, d) when ``h = 1`` or the start decouples by modes (else
+    ``None``: determined only up to a rotation of the hidden layer that has no closed form
+    here, see :func:`wide_closed_form`)."""
 
     t: Any
     beta: np.ndarray
@@ -143,8 +152,9 @@ class WideTrajectory:
     """Exact solution of the wide net from ``(A0, W0)`` with ``Delta(0) = delta I_h`` and
     ``X^T X = s I``: attributes ``delta``, ``s``, ``beta_star`` (= X^T Y / s), ``rates``
     (the eigenvalues of ``K``, ``+`` modes first; :func:`wide_generator`), ``h``,
-    ``condition`` (``|Q0|_F / sigma_min(C_+)``, ``C_+ = Q0 R_+``: float64 results carry
-    ~``condition * eps``);
+    ``condition`` (``|Q0|_F / sigma_min(C_+)``, ``C_+ = Q0 R_+``, or of the pivot block
+    ``R_1`` of the echelon form for the other shapes: float64 results carry ~``condition *
+    eps``);
     ``at(t)`` for ``t`` in ``[0, inf]`` (``t = inf``: the limit)."""
 
     setup: WideSetup
@@ -164,10 +174,38 @@ class WideTrajectory:
             raise ValueError(f"t must be one time, got {len(ts)}; use sample() for many")
         return self._state(ts[0], inf[0], "t")
 
-    def sample(self, times: Any) -> list[WideExactState]:
-        """The states at many times (each in ``[0, inf]``)."""
-        ts, inf = _times(times, _SAMPLE_TIMES)
-        return [self._state(t, i, _SAMPLE_TIMES) for t, i in zip(ts, inf, strict=True)]
+    def sample(self, times: Any) -> StackedStates:
+        """The states at many times (each in ``[0, inf]``), stacked: each field of
+        :class:`WideExactState` with a leading time axis (``states.beta`` (T, d, c), ...;
+        ``A``, ``W`` an object array of ``None`` where ``h > 1``), ``states.at(k)`` the
+        :class:`WideExactState` at the ``k``-th time.
+
+        float64 (issue 31): the times are grouped by branch (the limit, the textbook form at
+        small t, the stable form) and each group is evaluated at once on stacks of matrices
+        (:mod:`~solvable.models.kunin.wide_sample`), with no loop over the times; the fields
+        are those of :meth:`at` to a few ulps.  A field that is not finite in float64 is a
+        ``ValueError`` naming the first such time (pass dps).  At ``dps`` the states are
+        evaluated one time after another (mpmath has no stacked linear algebra)."""
+        if self.dps is not None:
+            ts, inf = _times(times, _SAMPLE_TIMES)
+            return StackedStates.stack([self._state(t, i, _SAMPLE_TIMES)
+                                        for t, i in zip(ts, inf, strict=True)])  # fmt: skip
+        if isinstance(times, (list, tuple)) and times and all(type(v) is float for v in times):
+            times = np.array(times)  # (validated at once, not number by number)
+        tf, inf, given = _float_times(times, _SAMPLE_TIMES)
+        ti, limit = internal_times(tf, inf, self._data)
+        out, A, W = sample_float64(self._data, self.h, self.setup.c, self.condition, ti, limit)
+        bad = first_not_finite(out)
+        if bad is not None:  # (the time as given: a numpy scalar as its Python number)
+            t = given[bad[0]].item() if isinstance(given[bad[0]], np.generic) else given[bad[0]]
+            raise ValueError(f"the state's {bad[1]} is not finite in float64 at t = {t!r}; "
+                             "pass dps=... for mpmath")  # fmt: skip
+        T = len(tf)
+        none = np.full(T, None, dtype=object)
+        return StackedStates(WideExactState, dict(
+            t=tf, beta=out["beta"], outputs=out["outputs"], loss=out["loss"], ntk=out["ntk"],
+            gram_a=out["gram_a"], gram_w=out["gram_w"], delta=np.full(T, self.delta),
+            A=none if A is None else A, W=none if W is None else W))  # fmt: skip
 
     def _state(self, t: Number, inf: bool, name: str) -> WideExactState:
         k, dps = self._data, self.dps
@@ -180,7 +218,13 @@ class WideTrajectory:
             tt = (math.inf if dps is None else mpmath.inf) if inf else conv(t)
             ti, inf = _internal_time(tt, inf, k)  # the time of the normalised data
             direct = not inf and 2 * max(k["rates"]) * ti <= math.log(self.condition)
-            if inf:
+            general = k.get("echelon") is not None
+            if general and not direct:  # every other shape: the echelon form (wide_shapes)
+                times = np.array([ti], dtype=nb.dtype(dps))
+                Ps, rows = echelon_states(k["echelon"], k["rates"], kappa, times,
+                                          np.array([inf]), dps, ev)  # fmt: skip
+                P_eig, row = Ps[0], (None if rows is None else rows[0])
+            elif inf:
                 core_inv = np.diag(np.asarray(ev["p_inf"](kp, kappa)))
                 M = np.zeros((h, len(km)), dtype=nb.dtype(dps))
                 if dps is not None:
@@ -200,7 +244,7 @@ class WideTrajectory:
                 L = _riccati_factor(k["Z"], k["H"], ep, rp, rm, kappa)
                 core_inv = _inverse_gram(L, dps)
                 scale = 1 / sqrt((L @ L.T)[0, 0])
-            if not direct:
+            if not direct and not general:
                 P_eig = _riccati_gram(core_inv, M)
                 # h = 1: Q = sign(c_+) core^{-1/2} [1, M] R^T (claim kunin.wide_stable_form)
                 if h == 1:
@@ -213,6 +257,11 @@ class WideTrajectory:
             A = W = None
             if h == 1:
                 Q = (R @ row)[None, :]
+                A, W = k["sa"] * Q[:, :c], k["sw"] * Q[:, c:]
+            elif k.get("decoupled") is not None:  # the rows decouple: Q = N^{-1/2} Y
+                times = np.array([ti], dtype=nb.dtype(dps))
+                Q = decoupled_q(*k["decoupled"], k["rates"], kappa, times, np.array([inf]),
+                                dps, ev)[0] @ R.T  # fmt: skip
                 A, W = k["sa"] * Q[:, :c], k["sw"] * Q[:, c:]
             X, Y = k["X"], k["Y"]
             eye = np.eye(self.setup.d, dtype=int)
@@ -248,6 +297,14 @@ class WideTrajectory:
             if A is not None:
                 A, W = vals[len(names) :]
         return WideExactState(t=tt, delta=self.delta, A=A, W=W, **out)
+
+
+def _shape_note(h: int, c: int, d: int) -> str:
+    """What the balance allows for ``h`` hidden units when ``h`` exceeds c or d (else "")."""
+    if h <= min(c, d):
+        return ""
+    return (f" (h = {h} hidden units: Delta = delta I_h allows delta > 0 only for h <= c = "
+            f"{c}, delta < 0 only for h <= d = {d}, and any h at delta = 0)")  # fmt: skip
 
 
 # The exact test of the null modes runs up to this many rational multiply-adds (the products
@@ -363,15 +420,6 @@ def _f64_finite(out: dict[str, Any], t: Any) -> None:
                              f"dps=... for mpmath")  # fmt: skip
 
 
-def _converged_r(rates: np.ndarray, t: float, r: Any) -> np.ndarray:
-    """float64 ``r = sqrt(t exprel(-2 |k| t))`` where ``2 |k| t`` overflows (``t`` near the
-    float64 maximum): there ``t exprel(-2 |k| t) = (1 - e^{-2 |k| t})/(2 |k|) = 1/(2 |k|)``
-    exactly in float64 (the generated form gives ``sqrt(t) * 0``)."""
-    rates = np.abs(np.asarray(rates, dtype=float))
-    big = ~np.isfinite(2 * rates * t)
-    return np.where(big, np.sqrt(0.5 / np.where(big, rates, 1.0)), r) if big.any() else r
-
-
 @nb.mpmath_in_mpmath_out
 def wide_start(setup: WideSetup, delta: Number, *, A: Any = None, W: Any = None,
                dps: int | None = None) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
@@ -424,10 +472,13 @@ def wide_closed_form(setup: WideSetup, A0: Any, W0: Any, *, dps: int | None = No
     Conditions (else ``ValueError``, pointing to ``numerics.simulate``): ``X^T X = s I``
     (as :func:`closed_form`, ``isotropy_rtol``) and ``Delta(0) = eta_w A0 A0^T - eta_a W0
     W0^T = delta I_h`` (to ``balance_rtol`` times ``max diag(eta_w A A^T + eta_a W W^T)``;
-    default ``10 u``, or ``4 (c + d) eps`` for float entries) with ``h = c`` if ``delta >
-    0``, ``h = d`` if ``delta < 0``, ``h`` = c or d if ``delta = 0`` (and ``C_+`` below
-    invertible, which Theorem 4.2's setting guarantees for ``delta != 0``; at ``delta = 0`` a
-    start on the stable manifold of a saddle is refused).
+    default ``10 u``, or ``4 (c + d) eps`` for float entries).  Every shape the balance
+    allows is solved (issue 31): ``h <= c`` if ``delta > 0``, ``h <= d`` if ``delta < 0``,
+    any ``h`` if ``delta = 0`` (a start of rank ``r < h`` is that of its ``r`` independent
+    rows).  Refused: ``h > c`` with ``delta > 0`` and ``h > d`` with ``delta < 0`` (no such
+    start: the message names the balance), and at ``delta = 0`` a start on the stable
+    manifold of a saddle (the origin, or a direction of Q0 that reaches no mode of rate
+    >= 0).
 
     Derivation: with ``eta' = s eta``, ``kappa = sqrt(eta_a' eta_w')``, ``delta' = s delta``
     and ``Q = [A/sqrt(eta_a'), W/sqrt(eta_w')]`` (h x (c + d)), the flow is ``dQ/dt = Q K -
@@ -438,9 +489,22 @@ def wide_closed_form(setup: WideSetup, A0: Any, W0: Any, *, dps: int | None = No
     ``beta = W^T A = kappa P_WA``, the outputs, the loss and the NTK.  ``Q`` itself is ``S
     Q0 e^{Kt}`` with ``S^T S = N^{-1}`` and ``S' S^{-1}`` symmetric: ``S = N^{-1/2}`` up to a
     rotation of the hidden layer that obeys an ODE of its own, so ``A``, ``W`` are returned
-    for ``h = 1`` only (there ``S = N^{-1/2}``).  Evaluation: in the eigenbasis of ``K``
-    (:func:`riccati_core`), every exponent <= 0; ``t = inf`` gives ``P = (2/kappa^2) K_+``
-    (the positive part of K; claim ``kunin.wide_limit_at_infinity``)."""
+    exactly where ``S = N^{-1/2}``: for ``h = 1`` (every shape), and for ``h >= 2`` where the
+    start's rate-group Gram matrices ``M_l = sum_{k_j = l} c_j c_j^T`` commute pairwise (to
+    ``100 h u |C|_F^4``: rows that decouple by modes up to a rotation of the hidden layer;
+    claim ``kunin.wide_decoupled_weights``), evaluated row by row in their common eigenbasis
+    (:func:`~solvable.models.kunin.wide_shapes.decoupled`).  Otherwise ``A``, ``W`` are
+    ``None``: the rotation ``U`` in ``S = U N^{-1/2}`` obeys ``U' = U X(t)`` with ``X``
+    antisymmetric and built from the commutator of ``N`` and ``N'``, which has no closed form
+    here (the Gram matrices, beta, the outputs, the loss and the NTK are exact).  Evaluation: in the
+    eigenbasis of ``K`` with every exponent <= 0: for ``h = c`` (``delta > 0``) / ``h = d``
+    (``delta < 0``) through ``Z = C_+^{-1}`` (:func:`riccati_core`), ``t = inf`` giving ``P
+    = (2/kappa^2) K_+`` (claim ``kunin.wide_limit_at_infinity``); for the other shapes
+    through the echelon form of ``C`` (pivots by decreasing rate;
+    :mod:`~solvable.models.kunin.wide_shapes`, claim ``kunin.wide_echelon_form``), ``t =
+    inf`` giving ``(2/kappa^2) sum_g k_g Pi_g`` over the pivots' rates (the modes that win:
+    generically the h fastest that the start touches; claim ``kunin.wide_echelon_limit``).
+    The loss of the other shapes is the residual's (accurate to ~eps |Y|^2 absolutely)."""
     if not isinstance(setup, WideSetup):
         raise TypeError(f"setup must be a kunin.WideSetup, got {type(setup).__name__}")
     dps = nb.check_dps(dps)
@@ -467,19 +531,23 @@ def wide_closed_form(setup: WideSetup, A0: Any, W0: Any, *, dps: int | None = No
                 "wide_closed_form needs Delta(0) = eta_w A0 A0^T - eta_a W0 W0^T = delta I_h "
                 f"(Theorem 4.2's setting); got max|Delta - delta I| = {mpmath.nstr(dev, 3)} "
                 f"with terms of size {mpmath.nstr(scale, 3)} (allowed: balance_rtol = "
-                f"{brtol:.1e} times that). Use numerics.simulate."
+                f"{brtol:.1e} times that){_shape_note(h, c, d)}. Use numerics.simulate."
             )
         tiny = brtol * scale
+        general = False  # (h < c, h < d, or delta = 0 with h > c, d: the echelon form)
         if h == c and (delta_x > tiny or (abs(delta_x) <= tiny and (h != d or delta_x >= 0))):
             side = "A"
         elif h == d and delta_x < tiny:
             side = "W"
-        else:
+        elif (delta_x > tiny and h > c) or (delta_x < -tiny and h > d):
             raise ValueError(
-                f"wide_closed_form covers Theorem 4.2's setting: h = c if delta > 0, h = d if "
-                f"delta < 0 (either at delta = 0); got h = {h}, c = {c}, d = {d}, delta = "
-                f"{mpmath.nstr(delta_x, 6)}. Use numerics.simulate."
+                f"the balance Delta = delta I_h forbids h = {h} hidden units here: delta > 0 "
+                f"needs h <= c (eta_w A A^T = delta I + eta_a W W^T has rank h <= c), delta < "
+                f"0 needs h <= d; got c = {c}, d = {d}, delta = {mpmath.nstr(delta_x, 6)} (no "
+                f"such start exists: Delta is not delta I_h). Use numerics.simulate."
             )
+        else:
+            general, side = True, ("A" if delta_x >= 0 else "W")
     conv = nb.converter(dps)
     with nb.Precision(dps), np.errstate(all="ignore"):
         X, Y = _arrays(setup, dps)
@@ -534,29 +602,40 @@ def wide_closed_form(setup: WideSetup, A0: Any, W0: Any, *, dps: int | None = No
         )  # fmt: skip
         if not ranged:
             raise _wide_range_error(s)
-        if dps is None:
-            sv = [float(v) for v in np.linalg.svd(Cp, compute_uv=False)]
-        else:
-            sv = list(mpmath.svd_r(mpmath.matrix(Cp.tolist()), compute_uv=False))
-        singular = not min(sv) > 100 * h * unit * size
-        if singular:
-            raise ValueError(
-                "the start lies on the stable manifold of a saddle (C_+ = Q0 R_+ is singular, "
-                "possible only at delta = 0): not covered by wide_closed_form. Use "
-                "numerics.simulate."
-            )
+        singular = general
+        if not general:
+            if dps is None:
+                sv = [float(v) for v in np.linalg.svd(Cp, compute_uv=False)]
+            else:
+                sv = list(mpmath.svd_r(mpmath.matrix(Cp.tolist()), compute_uv=False))
+            singular = not min(sv) > 100 * h * unit * size
+        if singular:  # (C_+ singular: possible only at delta = 0) every other shape, or a
+            # start of rank < h, or one on a saddle's stable manifold (refused there)
+            return _general_trajectory(setup, dps, delta, s, B, R, rates, C, Q0, t_scale,
+                                       dict(kappa=kappa, sa=sa, sw=sw, X=X, Y=Y, eta_a=eta_a,
+                                            eta_w=eta_w, s=s), 100 * h * unit * size)  # fmt: skip
         # |Q0|_F / sigma_min(C_+): how much C_+^{-1} amplifies the start's rounding errors
         condition = math.sqrt(float(sum(v * v for v in Q0.ravel()))) / float(min(sv))
         Z = _inverse(Cp, dps)
-        data = dict(rates=rates, kappa=kappa, R=R, Z=Z, H=Z @ Cm, C=C, sa=sa, sw=sw, X=X, Y=Y,
+        tie = 16 * unit * max(abs(v) for v in rates)
+        rows = decoupled(C, rates, tie, 100 * h * unit * size, dps) if h > 1 else None
+        data = dict(decoupled=rows, rates=rates, kappa=kappa, R=R, Z=Z, H=Z @ Cm, C=C, sa=sa,
+                    sw=sw, X=X, Y=Y,
                     eta_a=eta_a, eta_w=eta_w, B=B, s=s, t_scale=t_scale,
                     floor=None if floor is None else _working_rational(floor, dps),
                     stationary=stationary,
                     sign=int(Cp[0, 0] > 0) - int(Cp[0, 0] < 0) if h == 1 else None)  # fmt: skip
         if h == 1 and dps is not None:
             data["sign"] = mpmath.mpf(data["sign"])
+    return _trajectory(setup, dps, delta, s, B, rates, t_scale, h, condition, data)
+
+
+def _trajectory(setup: WideSetup, dps: int | None, delta: Any, s: Any, B: np.ndarray,
+                rates: np.ndarray, t_scale: Any, h: int, condition: Any,
+                data: dict[str, Any]) -> WideTrajectory:  # fmt: skip
+    """The :class:`WideTrajectory` of the evaluation ``data``: its reported ``rates`` those
+    of the data itself (the normalised data's times ``t_scale``, exact)."""
     rnd = nb.round_to(dps)
-    # the rates of the data itself: those of the normalised data times t_scale (exact)
     if t_scale is not None:
         with np.errstate(over="ignore"):
             rates = rates * t_scale
@@ -566,3 +645,27 @@ def wide_closed_form(setup: WideSetup, A0: Any, W0: Any, *, dps: int | None = No
     return WideTrajectory(setup=setup, dps=dps, delta=rnd(delta), s=rnd(s),
                           beta_star=brnd[0], rates=brnd[1], h=h,
                           condition=float(condition), _data=data)  # fmt: skip
+
+
+def _general_trajectory(setup: WideSetup, dps: int | None, delta: Any, s: Any, B: np.ndarray,
+                        R: np.ndarray, rates: np.ndarray, C: np.ndarray, Q0: np.ndarray,
+                        t_scale: Any, common: dict[str, Any],
+                        tol: Any) -> WideTrajectory:  # fmt: skip
+    """Every other shape the balance allows (``h < c``, ``h < d``, ``delta = 0``): the
+    echelon form of :mod:`~solvable.models.kunin.wide_shapes` (pivots by decreasing rate);
+    ``ValueError`` where the start has no pivot of rate >= 0 (the origin, or a start on a
+    saddle's stable manifold, possible only at delta = 0)."""
+    ech = echelon(C, rates, tol, dps)
+    if not ech["pivots"] or min(ech["q"]) < 0:
+        raise ValueError(
+            "the start lies on the stable manifold of a saddle (a direction of Q0 reaches no "
+            "growing mode of K, possible only at delta = 0): not covered by "
+            "wide_closed_form. Use numerics.simulate."
+        )
+    unit = 2.0**-52 if dps is None else mpmath.mpf(10) ** (-dps)
+    ech["tie"] = 16 * unit * max(abs(v) for v in rates)
+    condition = math.sqrt(float(sum(v * v for v in Q0.ravel()))) / float(ech["sigma_min"])
+    rows = None if len(Q0) == 1 else decoupled(C, rates, ech["tie"], tol, dps)
+    data = dict(common, rates=rates, R=R, C=C, B=B, t_scale=t_scale, floor=None,
+                stationary=False, echelon=ech, decoupled=rows)  # fmt: skip
+    return _trajectory(setup, dps, delta, s, B, rates, t_scale, len(Q0), condition, data)

@@ -518,6 +518,12 @@ def claims() -> list[Theorem]:
           "wide_closed_form and the simulated raw (A, W) flow agree to dps - 5 digits in beta, "
           "the outputs, the loss, A^T A, W^T W and the NTK (delta <, =, > 0; h = c and h = d; "
           "s = 1 and 4; unequal rates) at times 0 to 12.", _wide_oracle),
+        T("wide_shapes_oracle", "Part II, every shape the balance allows (exact solution)",
+          "For (h, c, d) = (1, 3, 2), (2, 3, 4), (2, 4, 3) with delta > 0, < 0 and = 0, a "
+          "start of rank 2 < h = 3 at delta = 0 and two h = 2 starts whose rows decouple by "
+          "modes, wide_closed_form and the simulated raw (A, W) flow agree to dps - 5 digits "
+          "in beta, the outputs, the loss, A^T A, W^T W, the NTK and (h = 1, decoupled) A and "
+          "W at times 0 to 12.", _wide_shapes_oracle),
         T("alpha_scaling", "Part III (the first layer's initialisation divided by alpha)",
           "Students a^T relu(W x) started from W / alpha (symmetric, f = 0 at t = 0) and trained "
           "by GD on a single-index ReLU teacher are lazy at alpha = 1/8 (NTK kernel distance "
@@ -591,14 +597,21 @@ def _wide_oracle(dps: int = 30, cases: Sequence[str] | None = None) -> Verdict:
     :data:`WIDE_TIMES`: beta, the outputs, the loss, A^T A, W^T W and the NTK (measured from
     the simulated weights by :func:`_ntk_of_output`, not by ``kunin.wide_ntk``), each
     normwise, dps - 5 digits (as :func:`_oracle`)."""
-    rtol = 10.0 ** -(dps - 5)
-    tol = Tolerance(rtol, reason="Taylor integrator at dps + 20 digits, closed form at dps + 10")
-    worst, where = NOTHING_COMPARED, ""
     chosen = [c for c in _wide_cases() if cases is None or c[0] in cases]
     if not chosen:
         raise ValueError(f"no wide case named in {cases!r}")
-    for name, setup, delta, given in chosen:
-        A0, W0 = kunin.wide_start(setup, delta, dps=dps + 20, **given)
+    return _wide_compare([(n, s, kunin.wide_start(s, dl, dps=dps + 20, **g))
+                          for n, s, dl, g in chosen], dps)  # fmt: skip
+
+
+def _wide_compare(chosen: list[tuple[str, kunin.WideSetup, tuple[Any, Any]]],
+                  dps: int) -> Verdict:  # fmt: skip
+    """The comparison of :func:`_wide_oracle` over ``(name, setup, (A0, W0))`` starts (A and
+    W too where the closed form returns them)."""
+    rtol = 10.0 ** -(dps - 5)
+    tol = Tolerance(rtol, reason="Taylor integrator at dps + 20 digits, closed form at dps + 10")
+    worst, where = NOTHING_COMPARED, ""
+    for name, setup, (A0, W0) in chosen:
         exact = kunin.wide_closed_form(setup, A0, W0, dps=dps).sample(list(WIDE_TIMES))
         sim = numerics.simulate(setup, A0, W0, list(WIDE_TIMES), method="mpmath", dps=dps)
         with mpmath.workdps(dps + 20):
@@ -606,21 +619,25 @@ def _wide_oracle(dps: int = 30, cases: Sequence[str] | None = None) -> Verdict:
             ea, ew = nb.to_mpf(setup.eta_a), nb.to_mpf(setup.eta_w)
             for t, e, s in zip(WIDE_TIMES, exact, sim, strict=True):
                 ga, gw = s.A.T @ s.A, s.W.T @ s.W
-                for what, got, ref in (
+                pairs = [
                     ("beta", e.beta, s.beta),
                     ("outputs", e.outputs, X @ s.beta),
                     ("loss", [e.loss], [s.loss]),
                     ("A^T A", e.gram_a, ga),
                     ("W^T W", e.gram_w, gw),
                     ("ntk", e.ntk, _ntk_of_output(s.A, s.W, X, ea, ew)),
-                ):
+                ]
+                if e.A is not None:
+                    pairs += [("A", e.A, s.A), ("W", e.W, s.W)]
+                for what, got, ref in pairs:
                     err = error_in_units(got, ref, tol)
                     if beats(err, worst):
                         worst, where = err, f"{name}: {what} at t={t}"
     return Verdict.from_error(
         worst,
         f"{len(chosen)} starts x t in {{{', '.join(WIDE_TIMES)}}}: beta, outputs, loss, "
-        f"A^T A, W^T W, NTK; worst {worst:.2g} tolerances" + (f" ({where})" if where else ""),
+        f"A^T A, W^T W, NTK (A, W where returned); worst {worst:.2g} tolerances"
+        + (f" ({where})" if where else ""),
         tol,
     )
 
@@ -713,3 +730,75 @@ def kernel_distance_oracle(dps: int = 30, cases: Sequence[str] | None = None,
         f"{f64_worst:.2g} of its bound",
         tol,
     )
+
+
+# every shape the balance allows (issue 31): exactly whitened X with d = 2, 3, 4 (s = 1)
+_X_D2 = (("0.6", "0.8"), ("-0.8", "0.6"), ("0", "0"))
+_X_D4 = (("0.6", "0.8", "0", "0"), ("-0.8", "0.6", "0", "0"), ("0", "0", "0.28", "0.96"),
+         ("0", "0", "-0.96", "0.28"), ("0", "0", "0", "0"))  # fmt: skip
+_Y3 = {3: (("1", "-0.5", "0.2"), ("0.3", "0.8", "-0.6"), ("-0.7", "0.2", "0.9")),
+       4: (("1", "-0.5", "0.2"), ("0.3", "0.8", "-0.6"), ("-0.7", "0.2", "0.9"),
+           ("0.4", "1.1", "-0.3")),
+       5: (("1", "-0.5", "0.2"), ("0.3", "0.8", "-0.6"), ("-0.7", "0.2", "0.9"),
+           ("0.4", "1.1", "-0.3"), ("0.5", "-0.2", "0.1"))}  # fmt: skip
+_Y4 = (("1", "-0.5", "0.2", "0.3"), ("0.3", "0.8", "-0.6", "0.1"),
+       ("-0.7", "0.2", "0.9", "-0.4"), ("0.4", "1.1", "-0.3", "0.6"))  # fmt: skip
+
+
+def _wide_shape_cases() -> list[tuple[str, kunin.WideSetup, tuple[Any, Any]]]:
+    """Starts of the shapes (h, c, d) = (1, 3, 2), (2, 3, 4), (2, 4, 3) with delta > 0, < 0
+    and = 0 (the given layer of :func:`kunin.wide_start` at 50 digits), and a start of rank
+    2 < h = 3 at delta = 0 (h > c = d = 2; rational, Delta = 0 exactly)."""
+    setups = {
+        (3, 2): kunin.WideSetup("1", "0.5", _X_D2, _Y3[3]),
+        (3, 4): kunin.WideSetup("0.7", "1.3", _X_D4, _Y3[5]),
+        (4, 3): kunin.WideSetup("1", "0.5", _EXACT_X, _Y4),
+    }
+    given = {
+        (1, 3, 2): {"W": (("0.4", "-0.3"),), "A": (("0.5", "0.2", "-0.4"),)},
+        (2, 3, 4): {"W": (("0.4", "0.1", "-0.3", "0.2"), ("-0.2", "0.5", "0.2", "0.1")),
+                    "A": (("0.3", "-0.2", "0.5"), ("0.1", "0.6", "-0.4"))},
+        (2, 4, 3): {"W": _W2, "A": (("0.3", "-0.2", "0.5", "0.1"), ("0.1", "0.6", "-0.4", "0.2"))},
+    }  # fmt: skip
+    out = []
+    for (h, c, d), layers in given.items():
+        setup = setups[(c, d)]
+        for delta in ("0.6", "-0.5", "0"):
+            layer = "A" if delta.startswith("-") else "W"
+            start = kunin.wide_start(setup, delta, dps=50, **{layer: layers[layer]})
+            out.append((f"(h, c, d) = ({h}, {c}, {d}), delta = {delta}", setup, start))
+    # rank 2 < h = 3 at delta = 0 (eta_a = eta_w: W_r = A_r U, U orthogonal), rotated by a
+    # rational orthogonal O that mixes the zero row in
+    setup = kunin.WideSetup("1", "1", _X_D2, (("1", "-0.5"), ("0.3", "0.8"), ("-0.7", "0.2")))
+    with mpmath.workdps(50):
+        Ar = mpmath.matrix([["0.5", "-0.2"], ["0.3", "0.7"], ["0", "0"]])
+        U = mpmath.matrix([["0.6", "0.8"], ["-0.8", "0.6"]])
+        O = mpmath.matrix([["0.6", "0", "0.8"], ["0", "1", "0"], ["-0.8", "0", "0.6"]])
+        A, W = O * Ar, O * (Ar * U)
+        start = tuple(np.array(M.tolist(), dtype=object) for M in (A, W))
+    out.append(("(h, c, d) = (3, 2, 2), delta = 0, rank 2", setup, start))
+    # h = 2 starts whose rows decouple by modes (A and W returned), rotated by O: h < c = 3
+    # (delta = 0.75) and h = c = d = 2 (delta = 0.75)
+    X2 = (("1", "0"), ("0", "1"))
+    decoupled = (
+        ("(2, 3, 2)", (("2", "0", "0"), ("0", "1", "0")), [["1", "0", "0"], ["0", "0.6", "0.8"]]),
+        ("(2, 2, 2)", (("2", "0"), ("0", "1")), [["1", "0"], ["0", "1"]]),
+    )
+    for name, Y, Ar in decoupled:
+        with mpmath.workdps(50):
+            O = mpmath.matrix([["0.6", "0.8"], ["-0.8", "0.6"]])
+            Wr = mpmath.matrix([["0.5", "0"], ["0", "0.5"]])
+            start = tuple(np.array((O * M).tolist(), dtype=object)
+                          for M in (mpmath.matrix(Ar), Wr))  # fmt: skip
+        out.append((f"(h, c, d) = {name}, decoupled rows", kunin.WideSetup("1", "1", X2, Y),
+                    start))  # fmt: skip
+    return out
+
+
+def _wide_shapes_oracle(dps: int = 30, cases: Sequence[str] | None = None) -> Verdict:
+    """:func:`_wide_oracle` over :func:`_wide_shape_cases` (every shape the balance allows;
+    ``cases``: only those names)."""
+    chosen = [c for c in _wide_shape_cases() if cases is None or c[0] in cases]
+    if not chosen:
+        raise ValueError(f"no wide shape case named in {cases!r}")
+    return _wide_compare(chosen, dps)
