@@ -151,14 +151,15 @@ def _whitened(n: int, d: int, c: int, rng: np.random.Generator) -> tuple[np.ndar
 
 def lambda_balanced(peer_cls: Any, times: np.ndarray) -> list[dict[str, Any]]:
     """lambda-balanced two-layer networks (unit rates, whitened inputs): square and
-    non-square shapes, lambda from -4 to 4 and near 0."""
+    non-square shapes, every hidden width the balance allows (``h <= c`` at lambda > 0,
+    ``h <= d`` at lambda < 0), lambda from -4 to 4 and near 0."""
     rng = np.random.default_rng(0)
     rows = []
-    shapes = [(2, 2, 2), (3, 3, 3), (5, 5, 5), (3, 2, 2), (2, 3, 3), (4, 3, 2), (2, 3, 2)]
-    for d, c, h in shapes:  # h = c at lambda > 0, h = d at lambda < 0: the package's shapes
+    shapes = [(2, 2, 2), (3, 3, 3), (5, 5, 5), (3, 2, 2), (2, 3, 3), (4, 3, 2), (2, 3, 2),
+              (3, 3, 2), (4, 4, 1), (3, 4, 2)]  # fmt: skip
+    for d, c, h in shapes:
         for lam in (-4.0, -1.0, -1e-9, 1e-9, 0.01, 1.0, 4.0):
-            hh = c if lam > 0 else d
-            if hh != h and (d, c) != (h, h):
+            if h > (c if lam > 0 else d):  # the balance Delta = lambda I_h forbids it
                 continue
             n = max(d, 2 * max(c, d))
             X, Y = _whitened(n, d, c, rng)

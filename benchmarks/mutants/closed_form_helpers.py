@@ -227,8 +227,8 @@ MUTANTS = [
         seed="003",
         backend="numpy",
         file="solvable/models/kunin/reduction.py",
-        old="T = -np.asarray(G) * np.asarray(p_inf)[None, :]",
-        new="T = -np.asarray(G) * np.asarray(p_inf)[:, None]",
+        old="T = -np.asarray(G) * np.asarray(p_inf)[..., None, :]",
+        new="T = -np.asarray(G) * np.asarray(p_inf)[..., :, None]",
         why=(
             "_riccati_deviation scales G's rows instead of its columns by p_inf (visible for h > 1 "
             "with unequal p_inf): X = ((0.6, 0.8), (-0.8, 0.6), (0, 0)), Y = ((1, 0.2), (-0.5, "

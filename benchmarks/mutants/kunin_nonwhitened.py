@@ -51,7 +51,11 @@ refused).  No t = inf mutant: the new code has no branch of its own on ``t`` (th
 _AD = "solvable/models/kunin/aligned_data.py"
 _NW = "solvable/models/kunin/nonwhitened.py"
 # the test hints (by file name; the reviewer did not open them)
-_T = ["tests/test_kunin_nonwhitened.py", "tests/test_closed_form_helpers.py"]
+_T = [
+    "tests/test_kunin_nonwhitened.py",
+    "tests/test_kunin_nonwhitened_edges.py",
+    "tests/test_closed_form_helpers.py",
+]
 _ORACLE = ["kunin.aligned_closed_form_oracle"]
 
 MUTANTS = [

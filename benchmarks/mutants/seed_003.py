@@ -217,10 +217,10 @@ MUTANTS += [
         seed="003",
         backend="numpy",
         file=_K + "reduction.py",
-        old="    return (eta_a * xwx[:, None, :, None] * eye[None, :, None, :]\n"
-        "            + eta_w * xx[:, None, :, None] * gram_A[None, :, None, :])",
-        new="    return (eta_w * xwx[:, None, :, None] * eye[None, :, None, :]\n"
-        "            + eta_a * xx[:, None, :, None] * gram_A[None, :, None, :])",
+        old="    return (eta_a * xwx[..., :, None, :, None] * eye[None, :, None, :]\n"
+        "            + eta_w * xx[:, None, :, None] * gram_A[..., None, :, None, :])",
+        new="    return (eta_w * xwx[..., :, None, :, None] * eye[None, :, None, :]\n"
+        "            + eta_a * xx[:, None, :, None] * gram_A[..., None, :, None, :])",
         why="the wide NTK with the rates swapped: eta_w x^T W^T W x' I + eta_a (A^T A) x^T x'",
         tests=_WIDE_TESTS,
         claims=_WIDE_CLAIMS,
@@ -230,8 +230,8 @@ MUTANTS += [
         seed="003",
         backend="numpy",
         file=_K + "reduction.py",
-        old="    return np.concatenate([eZ, eH, kappa * np.diag(np.asarray(r_plus))], axis=1)",
-        new="    return np.concatenate([eZ, eH, np.diag(np.asarray(r_plus))], axis=1)",
+        old="    return np.concatenate([eZ, eH, kappa * _diag(r_plus)], axis=-1)",
+        new="    return np.concatenate([eZ, eH, _diag(r_plus)], axis=-1)",
         why="the stable form's factor L = [e_+ Z, kappa e_+ H r_-, r_+]: kappa dropped from "
         "the + block, so L L^T is not core (wrong at every t past the textbook switch)",
         tests=_WIDE_TESTS,
@@ -242,8 +242,8 @@ MUTANTS += [
         seed="003",
         backend="numpy",
         file=_K + "reduction.py",
-        old="    return C * lam[None, :], eye + kappa**2 * (Cr @ Cr.T)",
-        new="    return C * lam[None, :], eye + kappa * (Cr @ Cr.T)",
+        old="    return C * lam[..., None, :], eye + kappa**2 * (Cr @ Cr.swapaxes(-1, -2))",
+        new="    return C * lam[..., None, :], eye + kappa * (Cr @ Cr.swapaxes(-1, -2))",
         why="the textbook form N = I + kappa C diag(r^2) C^T (kappa for kappa^2), used at "
         "small t only",
         tests=_WIDE_TESTS,
