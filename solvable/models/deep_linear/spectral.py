@@ -116,6 +116,7 @@ def _default_rtol(setup: Setup, weights: list[Any], dps: int | None) -> Any:
     return max(10 * unit, mpmath.mpf("1e-12") if floats else 0)
 
 
+@nb.mpmath_in_mpmath_out
 def closed_form(setup: Setup, weights: Any, *, dps: int | None = None,
                 rtol: Any = None) -> SpectralTrajectory | TwoLayerTrajectory:  # fmt: skip
     """The exact solution from ``weights = (W_1, ..., W_L)`` (input layer first) where the start
@@ -148,6 +149,7 @@ def closed_form(setup: Setup, weights: Any, *, dps: int | None = None,
                               tuple(tuple(conv(p) for p in ps) for ps in parts))  # fmt: skip
 
 
+@nb.mpmath_in_mpmath_out
 def spectral_start(setup: Setup, strengths: Any, widths: Any = None, *,
                    dps: int | None = None) -> list[np.ndarray]:  # fmt: skip
     """Balanced, task-aligned weights ``(W_1, ..., W_L)`` whose product is ``sum_k u_k a_k

@@ -111,6 +111,7 @@ class DeepLinearSystem(System):
     def state(self, setup: Setup, t: Any, params: Mapping[str, Any], dps: int | None) -> State:
         return state_of(setup, t, _layers(params), dps)
 
+    @nb.mpmath_in_mpmath_out
     def closed_form(self, setup: Setup, out0: Any, in0: Any, *,
                     dps: int | None = None) -> SpectralTrajectory | None:  # fmt: skip
         """:func:`~solvable.models.deep_linear.spectral.closed_form` from ``(W_1, ..., W_L) =

@@ -26,7 +26,7 @@ from solvable._core.exact_gram import to_fraction
 from solvable._core.numbers import Number
 from solvable.models.kunin._float64 import _SHADOW_DPS, _check_out
 from solvable.models.kunin.aligned_data import Alignment, _alignment
-from solvable.models.kunin.isotropic_data import _default_rtol, _isotropic_s
+from solvable.models.kunin.isotropic_data import _default_rtol
 from solvable.models.kunin.losses import _balance, ntk
 from solvable.models.kunin.minimum import _working_rational
 from solvable.models.kunin.setups import Setup, _arrays, _check_weights
@@ -191,21 +191,19 @@ def closed_form(setup: Setup, a0: Number, w0: Any, *, dps: int | None = None,
         raise TypeError(f"setup must be a kunin.Setup, got {type(setup).__name__}")
     dps = nb.check_dps(dps)
     a0, w0c = _check_weights(setup, a0, w0)
-    try:
-        _isotropic_s(setup, dps, isotropy_rtol)
+    try:  # (the isotropic closed form decides X^T X = s I once, as its first condition)
+        return _isotropic_closed_form(setup, a0, w0c, dps=dps, isotropy_rtol=isotropy_rtol)
     except ValueError as err:
-        if "isotropic columns" not in str(err):  # (a bad isotropy_rtol, too-wide data)
+        if "isotropic columns" not in str(err):  # (a bad isotropy_rtol, too-wide data, ...)
             raise
         not_isotropic = str(err)
-    else:
-        return _isotropic_closed_form(setup, a0, w0c, dps=dps, isotropy_rtol=isotropy_rtol)
     unit = 2.0**-52 if dps is None else 10.0 ** (-dps)
     if alignment_rtol is None:  # exact data: decided exactly; float data: as the isotropy
         if not any(isinstance(v, float) for row in setup.X for v in row):
             rtol = 0.0
         elif isotropy_rtol is None:
             rtol = _default_rtol((v for row in setup.X for v in row), unit, setup.n)
-        else:  # (validated by _isotropic_s)
+        else:  # (validated by the isotropy check)
             rtol = nb.to_float(isotropy_rtol, "isotropy_rtol")
     else:
         rtol = nb.to_float(nb.check_number("alignment_rtol", alignment_rtol, nonnegative=True),

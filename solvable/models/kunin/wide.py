@@ -504,7 +504,7 @@ def wide_closed_form(setup: WideSetup, A0: Any, W0: Any, *, dps: int | None = No
     :mod:`~solvable.models.kunin.wide_shapes`, claim ``kunin.wide_echelon_form``), ``t =
     inf`` giving ``(2/kappa^2) sum_g k_g Pi_g`` over the pivots' rates (the modes that win:
     generically the h fastest that the start touches; claim ``kunin.wide_echelon_limit``).
-    The loss of the other shapes is the residual's (accurate to ~eps |Y|^2 absolutely)."""
+    The loss of the other shapes is the residual's (accurate to ``~eps |Y|^2`` absolutely)."""
     if not isinstance(setup, WideSetup):
         raise TypeError(f"setup must be a kunin.WideSetup, got {type(setup).__name__}")
     dps = nb.check_dps(dps)
