@@ -214,3 +214,24 @@ def test_bad_setups_and_starts_are_refused():
     with pytest.raises(ValueError, match="W0"):
         testing.kunin_wide(setup, A0, W0[:, :1])
     assert testing.Oracle.kunin_wide is testing.kunin_wide
+
+
+def test_a_decoupled_start_compares_a_and_w_themselves():
+    """h = 2 rows that decouple by modes (tests/test_kunin_wide_shapes.py's c = 2 start, Delta
+    = 0.75 I): the closed form gives A and W (claim kunin.wide_decoupled_weights), so they
+    are compared too; the raw flow and gradient descent pass, the rotated flow passes on the
+    invariants and fails on A and W."""
+    setup = kunin.WideSetup("1", "1", (("1", "0"), ("0", "1")), (("2", "0"), ("0", "1")))
+    O = np.array([[0.6, 0.8], [-0.8, 0.6]])
+    A0, W0 = O @ np.eye(2), O @ (0.5 * np.eye(2))
+    oracle = testing.kunin_wide(setup, A0, W0)
+    assert set(oracle.blocks) == {"beta", "gram_a", "gram_w", "A", "W"}
+    states = numerics.simulate(setup, A0, W0, TIMES, method="scipy")
+    oracle.check(TIMES, states.A, states.W, rtol=1e-6)
+    R = _orthogonal(2, np.random.default_rng(5))
+    rep = oracle.compare(TIMES, R @ states.A, R @ states.W, rtol=1e-6)
+    assert _failing(rep) == {"A", "W"}
+    times, As, Ws = gd_wide(setup, A0, W0, 1e-3, 3000, every=100)
+    oracle.check(times, As, Ws, lr=1e-3, rtol=1e-6)
+    with pytest.raises(AssertionError, match="pass lr="):
+        oracle.check(times, As, Ws, rtol=1e-6)
