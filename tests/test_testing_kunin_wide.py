@@ -9,6 +9,8 @@ gives them: ``h = 1`` here).  The trajectories under test come from the raw flow
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -233,5 +235,30 @@ def test_a_decoupled_start_compares_a_and_w_themselves():
     assert _failing(rep) == {"A", "W"}
     times, As, Ws = gd_wide(setup, A0, W0, 1e-3, 3000, every=100)
     oracle.check(times, As, Ws, lr=1e-3, rtol=1e-6)
+    with pytest.raises(AssertionError, match="pass lr="):
+        oracle.check(times, As, Ws, rtol=1e-6)
+
+
+def test_delta_zero_with_more_hidden_units_than_inputs_and_outputs():
+    """delta = 0 allows any h: h = 3 > c = d = 2 (a rank-2 start W = A U^T, U a rotation, so
+    eta_w A A^T = eta_a W W^T exactly in rationals).  The raw flow, rotated or not, and
+    gradient descent (at rtol = 1e-12: the 30-digit reference of the exact start) pass."""
+    setup = kunin.WideSetup("1", "1", _X[2], ((1.0, 0.2), (-0.5, 0.4), (2.0, 0.0)))
+    A = [
+        [Fraction(1), Fraction(1, 2)],
+        [Fraction(-1, 2), Fraction(3, 4)],
+        [Fraction(1, 4), Fraction(-1)],
+    ]
+    U = [[Fraction(3, 5), Fraction(-4, 5)], [Fraction(4, 5), Fraction(3, 5)]]
+    W = [[sum(a[k] * U[j][k] for k in range(2)) for j in range(2)] for a in A]
+    oracle = testing.kunin_wide(setup, A, W)
+    assert oracle.trajectory.h == 3 and abs(oracle.trajectory.delta) < 1e-40  # (50 digits)
+    Af, Wf = np.array(A, dtype=float), np.array(W, dtype=float)
+    states = numerics.simulate(setup, Af, Wf, TIMES, method="scipy")
+    O = _orthogonal(3, np.random.default_rng(1))
+    oracle.check(TIMES, states.A, states.W, rtol=1e-6)
+    oracle.check(TIMES, O @ states.A, O @ states.W, rtol=1e-6)
+    times, As, Ws = gd_wide(setup, Af, Wf, 1e-3, 3000, every=100)
+    oracle.check(times, As, Ws, lr=1e-3, rtol=1e-12)
     with pytest.raises(AssertionError, match="pass lr="):
         oracle.check(times, As, Ws, rtol=1e-6)
