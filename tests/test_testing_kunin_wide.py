@@ -184,6 +184,9 @@ def test_any_balanced_start_and_any_rotation(shape, delta, seed, rot):
     states = numerics.simulate(setup, A0, W0, TIMES, method="scipy")
     oracle = testing.kunin_wide(setup, A0, W0)
     oracle.check(TIMES, states.A, states.W, rtol=1e-6)
+    f64, ref = oracle.exact(TIMES), oracle.exact(TIMES, dps=40)  # the reference of rtol < 1e-10
+    for b in oracle.blocks:  # float64 to ~condition eps (the closed forms' claims: ~1e-13)
+        assert np.max(np.abs(f64[b] - ref[b])) <= 1e-12 * max(1.0, np.max(np.abs(ref[b])))
     if "A" not in oracle.blocks:
         O = _orthogonal(shape[0], np.random.default_rng(rot))
         oracle.check(TIMES, O @ states.A, O @ states.W, rtol=1e-6)

@@ -469,7 +469,9 @@ def kunin_wide(setup: _kn.WideSetup, A0: Any, W0: Any) -> TrajectoryOracle:
     themselves where the closed form gives them (``h = 1``, or a start that decouples by
     modes: there the rotation is fixed and a rotated trajectory fails).  The
     gradient-descent allowance of the invariants is the product rule applied to that of
-    the weights (``lr (e_W^T A + W^T e_A)``, ...)."""
+    the weights (``lr (e_W^T A + W^T e_A)``, ...).  ``rtol < 1e-10`` evaluates the reference
+    at 30 digits from the start as given: there a ``delta = 0`` start of rank ``< h`` that is
+    balanced only to float64 rounding may be refused (give it exactly, e.g. as Fractions)."""
     return _KuninWide(setup, A0, W0)
 
 
