@@ -11,6 +11,7 @@ from fuzz_harness import Entry
 import numerics
 from solvable.models import kunin
 from solvable.models import mirror_flow as mf
+from solvable.verification import testing
 
 # ---------------------------------------------------------------------------
 # kunin, Part I: two data points in d = 2, isotropic (X^T X = I)
@@ -106,6 +107,13 @@ KUNIN = [
             "balance_rtol": "scalar",
         },
         numbers=lambda tr: [tr.delta, tr.s, tr.beta_star, tr.rates, tr.condition, tr.at(1.0)],
+    ),
+    Entry(
+        "testing.kunin_wide",
+        testing.kunin_wide,
+        lambda: {"setup": _WIDE, "A0": _m(_A0), "W0": _m(_W0)},
+        {"setup": "object", "A0": "matrix", "W0": "matrix"},
+        numbers=lambda o: [o.exact([0.0, 1.0])["beta"]],
     ),
     Entry(
         "kunin.WideTrajectory.at", _WTRAJ.at, lambda: {"t": 1.0}, {"t": "scalar"}, numbers=_limit

@@ -98,6 +98,16 @@ def gd_allowance(flow: GradientFlow, params: Sequence[float], y0: Sequence[float
     useless beyond ``t ~ 1/Lip``).  The ``O(lr^2)`` remainder is small next to it while
     ``lr ||J||`` is small: the second value is ``lr max ||J(theta(t))||_2`` over ``times``,
     checked against :data:`GD_STEP_LIMIT` by the oracle."""
+    E, limit, _ = first_order(flow, params, y0, times, lr)
+    return E, limit
+
+
+def first_order(flow: GradientFlow, params: Sequence[float], y0: Sequence[float],
+                times: Sequence[float], lr: float
+                ) -> tuple[np.ndarray, float, np.ndarray]:  # fmt: skip
+    """:func:`gd_allowance` and the flow ``theta(times)`` it integrated alongside (shape
+    ``(len(times), N)``, to ``rtol = 1e-8``): the point at which an oracle that compares
+    functions of the weights linearises ``lr e(t)`` (same frame as ``e``)."""
     if not isinstance(flow, GradientFlow):
         raise TypeError(f"flow must be a GradientFlow (a model's System.flow(setup, shapes)), "
                         f"got {type(flow).__name__} {nb.describe(flow)}")  # fmt: skip
@@ -145,4 +155,4 @@ def gd_allowance(flow: GradientFlow, params: Sequence[float], y0: Sequence[float
     if not (np.all(np.isfinite(E)) and math.isfinite(limit)):
         raise nb.Float64RangeError(f"lr = {lr:.6g} is too large: lr * e(t) or lr * max||J|| "
                                    f"exceeds the float64 range")  # fmt: skip
-    return E, limit
+    return E, limit, out[:, :N]

@@ -86,9 +86,9 @@ def pytest_generate_tests(metafunc: Any) -> None:
 @pytest.fixture
 def solvable_oracle() -> solvable.verification.testing.Oracle:
     """The exact solutions as oracles: ``.xu_ziyin(setup, u0, W0)``, ``.kunin(setup, a0,
-    w0)``, ``.linear_node_scaling(setup, a0, W0)`` (each with ``.check(times, *blocks,
-    lr=None, rtol=1e-6)``) and ``.kernel(name, init, X)`` (``.check(K)``,
-    ``.check_samples(Ks)``)."""
+    w0)``, ``.kunin_wide(setup, A0, W0)``, ``.linear_node_scaling(setup, a0, W0)``,
+    ``.deep_linear(setup, weights)`` (each with ``.check(times, *blocks, lr=None,
+    rtol=1e-6)``) and ``.kernel(name, init, X)`` (``.check(K)``, ``.check_samples(Ks)``)."""
     return _testing().Oracle()
 
 

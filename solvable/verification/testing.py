@@ -10,6 +10,7 @@ where and by how much the trajectory left the exact one::
     oracle.check(times, us, Ws, lr=1e-3)              # gradient descent, t = k * lr
 
     testing.kunin(setup, a0, w0)                      # seed 003, single neuron (a, w)
+    testing.kunin_wide(setup, A0, W0)                 # seed 003, wide net: W^T A, A^T A, W^T W
     testing.linear_node_scaling(setup, a0, W0)        # seed 000, Theorem 7.4 (W; a fixed)
     testing.deep_linear(setup, (W1, ..., WL))         # deep linear, balanced aligned start
     testing.kernel("ntk", init, X).check(K)           # seed 002: your Gram matrix
@@ -59,6 +60,7 @@ from solvable.verification.gradient_descent import (
     GD_SAFETY,
     GD_STEP_LIMIT,
     _check_steps,
+    first_order,
     gd_allowance,
 )
 from solvable.verification.kernel_oracle import KernelOracle, kernel
@@ -89,6 +91,7 @@ __all__ = [
     "gd_allowance",
     "kernel",
     "kunin",
+    "kunin_wide",
     "linear_node_scaling",
     "state_errors",
     "xu_ziyin",
@@ -113,17 +116,21 @@ def _system(setup: Any) -> System:
 class TrajectoryOracle(OracleNotes):
     """An exact gradient-flow solution as the oracle of a user's trajectory.
 
-    ``blocks``: the trained weights, in the order :meth:`check` takes them, with their
-    shapes; ``model`` and ``source`` name the solution (paper and theorem)."""
+    ``blocks``: what is compared, with its shapes; ``inputs``: the trained weights, in the
+    order :meth:`check` takes them, with their shapes (default: the blocks themselves; an
+    oracle that compares functions of the weights maps them with :meth:`_compared`);
+    ``model`` and ``source`` name the solution (paper and theorem)."""
 
     model: str = ""
     source: str = ""
 
     def __init__(self, setup: Any, out0: Any, in0: Any, trajectory: Any,
-                 blocks: Mapping[str, tuple[int, ...]]) -> None:  # fmt: skip
+                 blocks: Mapping[str, tuple[int, ...]],
+                 inputs: Mapping[str, tuple[int, ...]] | None = None) -> None:  # fmt: skip
         self.setup = setup
         self.trajectory = trajectory
         self.blocks = dict(blocks)
+        self.inputs = dict(blocks if inputs is None else inputs)
         self._system = _system(setup)
         self._data = self._system.data(setup, "numpy")
         self._out0, self._in0 = out0, in0
@@ -132,6 +139,16 @@ class TrajectoryOracle(OracleNotes):
     def _weights(self, blocks: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
         """All of the system's parameters (adds fixed blocks)."""
         return dict(blocks)
+
+    def _compared(self, weights: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The compared blocks from the trained weights (``inputs``, leading time axis)."""
+        return dict(weights)
+
+    def _linearised(self, errors: Mapping[str, np.ndarray],
+                    weights: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:  # fmt: skip
+        """The first-order errors ``lr e`` of the compared blocks from those of the weights
+        (``errors``) at the flow's ``weights`` (both per input, leading time axis)."""
+        return dict(errors)
 
     def _sample(self, times: Sequence[Any], dps: int | None) -> dict[str, np.ndarray]:
         raise NotImplementedError
@@ -154,7 +171,7 @@ class TrajectoryOracle(OracleNotes):
         return np.asarray(self._system.loss(self._weights(weights), self._data), dtype=float)
 
     def _resolve(self, arrays: tuple[Any, ...], named: Mapping[str, Any]) -> dict[str, Any]:
-        names = list(self.blocks)
+        names = list(self.inputs)
         if len(arrays) > len(names):
             raise TypeError(f"{self.model} has {len(names)} blocks {names}, got "
                             f"{len(arrays)} arrays")  # fmt: skip
@@ -173,7 +190,7 @@ class TrajectoryOracle(OracleNotes):
     def compare(self, times: Any, *arrays: Any, lr: Any = None, rtol: Any = 1e-6,
                 atol: Any = 0.0, **named: Any) -> Report:  # fmt: skip
         """The :class:`Report` of a trajectory ``arrays[b][k]`` at ``times[k]`` (blocks in
-        the order of ``blocks``, positional or by name), without raising on a mismatch.
+        the order of ``inputs``, positional or by name), without raising on a mismatch.
 
         ``lr``: the trajectory is gradient descent with step ``lr`` in flow time (``times``
         must be multiples ``k * lr``); the allowance grows by :func:`gd_allowance`."""
@@ -199,7 +216,8 @@ class TrajectoryOracle(OracleNotes):
                     f"descent's time), got times[{j}] = {float(ts[j])!r} = {k[j]:.6g} lr"
                 )
         got = {b: _check_block(labels.get(b, f"{b} ({self.model} block)"), given[b],
-                               (len(ts), *shape)) for b, shape in self.blocks.items()}  # fmt: skip
+                               (len(ts), *shape)) for b, shape in self.inputs.items()}  # fmt: skip
+        got = self._compared(got)
         dps = None if rtol >= _FLOAT64_RTOL else _REFERENCE_DPS
         ref = self.exact(ts, dps=dps)
         n = len(ts)
@@ -251,7 +269,7 @@ class TrajectoryOracle(OracleNotes):
         flow = system.flow(self.setup, {b: w.shape for b, w in weights.items()})
         params = system.flow_parameters(self.setup, float)
         y0 = [float(v) for v in flow.pack(weights)]
-        E, step = gd_allowance(flow, params, y0, ts, lr)
+        E, step, theta = first_order(flow, params, y0, ts, lr)
         if step > GD_STEP_LIMIT:
             raise ValueError(
                 f"lr = {lr:.6g} is too large for the first-order gradient-descent allowance: "
@@ -259,11 +277,14 @@ class TrajectoryOracle(OracleNotes):
                 f"Jacobian of the flow); use a smaller step or compare at a smaller lr"
             )
         spans = {name: span for (name, _), span in zip(flow.blocks, flow.spans(), strict=True)}
-        out, first = {}, {}
+        n, out = len(ts), {}
+        per = {b: spans[b] for b in self.inputs}
+        first = self._linearised(
+            {b: E[:, lo:hi].reshape(n, *self.inputs[b]) for b, (lo, hi) in per.items()},
+            {b: theta[:, lo:hi].reshape(n, *self.inputs[b]) for b, (lo, hi) in per.items()},
+        )
         for b in self.blocks:
-            lo, hi = spans[b]
-            first[b] = E[:, lo:hi].reshape(len(ts), *self.blocks[b])
-            per_time = np.abs(E[:, lo:hi]).max(axis=1, initial=0.0)
+            per_time = _blockmax(first[b], n)
             # running max over the given times (sorted): robust where e(t) crosses zero and
             # the O(lr^2) term is all there is
             order = np.argsort(ts, kind="stable")
@@ -318,6 +339,54 @@ class _Kunin(TrajectoryOracle):
 
     def output(self, weights: Mapping[str, np.ndarray]) -> np.ndarray:
         return np.asarray(_kn.output(weights["a"], weights["w"], self._data["X"]), dtype=float)
+
+
+class _KuninWide(TrajectoryOracle):
+    model = "kunin_wide"
+    source = (
+        f"{cite('003')}, Part II: the wide net f = A^T W x, exact for X^T X = s I and Delta "
+        "= eta_w A A^T - eta_a W W^T = delta I_h (every shape the balance allows)"
+    )
+
+    def __init__(self, setup: _kn.WideSetup, A0: Any, W0: Any) -> None:
+        traj = _kn.wide_closed_form(setup, A0, W0)
+        h, c, d = traj.h, setup.c, setup.d
+        blocks = {"beta": (d, c), "gram_a": (c, c), "gram_w": (d, d)}
+        if traj.at(0.0).A is not None:  # h = 1 or a start that decouples by modes
+            blocks.update(A=(h, c), W=(h, d))
+        super().__init__(setup, A0, W0, traj, blocks, {"A": (h, c), "W": (h, d)})
+        self._eye = np.eye(d)
+
+    def _compared(self, weights: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        A, W = weights["A"], weights["W"]
+        out = {"beta": _T(W) @ A, "gram_a": _T(A) @ A, "gram_w": _T(W) @ W}
+        return {b: weights[b] if b in weights else out[b] for b in self.blocks}
+
+    def _linearised(self, errors: Mapping[str, np.ndarray],
+                    weights: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:  # fmt: skip
+        # the product rule: d(W^T A) = dW^T A + W^T dA, ... (errors and weights in one frame)
+        (A, W), (eA, eW) = (weights["A"], weights["W"]), (errors["A"], errors["W"])
+        out = {"beta": _T(eW) @ A + _T(W) @ eA, "gram_a": _T(eA) @ A + _T(A) @ eA,
+               "gram_w": _T(eW) @ W + _T(W) @ eW}  # fmt: skip
+        return {b: errors[b] if b in errors else out[b] for b in self.blocks}
+
+    def _weights(self, blocks: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+        return {"A": blocks["beta"], "W": self._eye}  # f = beta^T x: the loss of (beta, I_d)
+
+    def _sample(self, times: Sequence[Any], dps: int | None) -> dict[str, np.ndarray]:
+        traj = self.trajectory
+        if dps is not None:
+            traj = _kn.wide_closed_form(self.setup, self._out0, self._in0, dps=dps)
+        st = traj.sample(times)
+        return {b: np.array(getattr(st, b).tolist(), dtype=float) for b in self.blocks}
+
+    def output(self, weights: Mapping[str, np.ndarray]) -> np.ndarray:
+        return np.asarray(self._data["X"] @ weights["beta"], dtype=float)
+
+
+def _T(M: np.ndarray) -> np.ndarray:
+    """The transpose of each matrix of a stack."""
+    return M.swapaxes(-1, -2)
 
 
 class _LinearNodeScaling(TrajectoryOracle):
@@ -387,6 +456,25 @@ def kunin(setup: _kn.Setup, a0: Any, w0: Any) -> TrajectoryOracle:
     return _Kunin(setup, a0, w0)
 
 
+def kunin_wide(setup: _kn.WideSetup, A0: Any, W0: Any) -> TrajectoryOracle:
+    """Oracle of seed 003's wide net ``f = A^T W x`` (Part II; :func:`kunin.wide_closed_form`:
+    ``X^T X = s I`` and ``Delta = eta_w A0 A0^T - eta_a W0 W0^T = delta I_h``, every shape
+    the balance allows): :meth:`~TrajectoryOracle.check` takes ``A`` (T, h, c) and ``W``
+    (T, h, d); loss ``1/2 sum_i |A^T W x_i - y_i|^2``; GD ``A -= lr eta_a dL/dA``, ``W -=
+    lr eta_w dL/dW``.  ``A`` and ``W`` are determined only up to a rotation of the hidden
+    layer that has no closed form in general, so the blocks compared are the invariants
+    ``beta = W^T A`` (d, c), ``gram_a = A^T A`` (c, c) and ``gram_w = W^T W`` (d, d),
+    computed from your weights (a trainer whose weights are the exact ones times any
+    orthogonal ``O``, ``A -> O A``, ``W -> O W``, passes), and also ``A`` and ``W``
+    themselves where the closed form gives them (``h = 1``, or a start that decouples by
+    modes: there the rotation is fixed and a rotated trajectory fails).  The
+    gradient-descent allowance of the invariants is the product rule applied to that of
+    the weights (``lr (e_W^T A + W^T e_A)``, ...).  ``rtol < 1e-10`` evaluates the reference
+    at 30 digits from the start as given: there a ``delta = 0`` start of rank ``< h`` that is
+    balanced only to float64 rounding may be refused (give it exactly, e.g. as Fractions)."""
+    return _KuninWide(setup, A0, W0)
+
+
 def linear_node_scaling(setup: ns.Setup, a0: Any, W0: Any) -> TrajectoryOracle:
     """Oracle of seed 000's Theorem 7.4 (``activation="linear"``): block ``W`` (m, d) (the
     output weights ``a0`` are fixed); loss (5) ``1/2 sum_i (y_i - f(x_i))^2``; GD ``W -= lr
@@ -402,6 +490,7 @@ class Oracle:
 
     xu_ziyin = staticmethod(xu_ziyin)
     kunin = staticmethod(kunin)
+    kunin_wide = staticmethod(kunin_wide)
     linear_node_scaling = staticmethod(linear_node_scaling)
     deep_linear = staticmethod(deep_linear)
     kernel = staticmethod(kernel)
