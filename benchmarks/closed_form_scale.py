@@ -40,8 +40,8 @@ output is never held twice):
     xu_ziyin ``closed_form(...).sample(times, engine="reference")`` (construction included:
     the whole arrays at once, every piece of every Piecewise evaluated everywhere); kunin and
     linear_node_scaling ``traj._sample_reference(times)`` on the constructed trajectory;
-    kunin_wide the per-time ``traj.at(t)`` stacked; deep_linear none (its ``sample`` is
-    the per-time ``at``);
+    kunin_wide the per-time ``traj.at(t)`` stacked; deep_linear
+    ``traj._sample_reference(times)`` (the same);
 (e) ``scipy.integrate.solve_ivp(DOP853, rtol=1e-10, t_eval=times)`` on a hand-written numpy
     vector field of the same gradient flow (the baseline a user would otherwise run;
     ``--no-scipy`` skips it); atol: xu_ziyin 1e-13 max |z0|, kunin and
@@ -53,11 +53,12 @@ output is never held twice):
 Printed: best and worst wall-clock seconds and both as ratios to the floor's best, the
 load average before and after (this machine is shared: ratios within one run are what
 compare), and a row of differences per case: the largest ``abs((b) - (d))`` over the
-fields both paths compute with the same arithmetic (0: bit for bit; xu_ziyin every field,
-kunin ``t, a, w, beta``, linear_node_scaling ``t``), the largest ``abs((b) - (d))`` over
-the largest ``abs((d))`` of each field that is only within a rounding-error bound (kunin
-``loss``; linear_node_scaling ``W, f, loss``: see tests/test_closed_form_scale_models.py;
-kunin_wide every field but ``t``: the stacked engine is the per-time arithmetic to a few ulps),
+fields both paths compute with the same arithmetic (0: bit for bit; xu_ziyin and
+deep_linear every field, kunin ``t, a, w, beta``, linear_node_scaling and kunin_wide ``t``),
+the largest ``abs((b) - (d))`` over the largest ``abs((d))`` of each field that is only
+within a rounding-error bound (kunin ``loss``; linear_node_scaling ``W, f, loss``: see
+tests/test_closed_form_scale_models.py; kunin_wide every field but ``t``: the stacked engine
+is the per-time arithmetic to a few ulps),
 and (e) against (b), normwise relative.  "-" marks a column not run.  The target:
 (b) <= 3x (a).  ``--markdown FILE`` also writes the printed text to FILE.
 
@@ -280,7 +281,8 @@ def _deep_linear(L: int, quick: bool, seed: int = 0) -> Bench:
     """Whitened data (``X = 2 Q``, ``X^T X = 4 I``), Gaussian targets, every rate 1, a
     balanced task-aligned start (:func:`deep_linear.spectral_start`) of ``m = d0 = dL`` small
     modes (``u_k = 0.01``: every mode grows, the rich regime), hidden widths ``H``, times in
-    ``[0, 20]``.  No ``out=`` (column (c) "-") and no reference path (column (d) "-")."""
+    ``[0, 20]``.  No ``out=`` (column (c) "-"); (d): ``traj._sample_reference(times)``, the
+    per-time ``at`` stacked (the path before the stacked engine, bit for bit)."""
     n, d0, H, n_t = (4, 3, 5, 20) if quick else (20, 10, 100, 8000 if L == 3 else 2400)
     rng = np.random.default_rng(seed)
     Q, _ = np.linalg.qr(rng.standard_normal((n, d0)))
@@ -316,10 +318,10 @@ def _deep_linear(L: int, quick: bool, seed: int = 0) -> Bench:
         n_floats=n_t * _n_floats(traj.sample(times[:1])),
         fresh=lambda: construct().sample(times),
         reuse=None,
-        reference=None,
+        reference=lambda: traj._sample_reference(times),
         ivp=_ivp(rhs, np.concatenate([W.ravel() for W in W0]), times, ATOL),
         atol=ATOL,
-        exact=("t",),
+        exact=("t", "beta", "f", "loss", *names),
         bounded=(),
         weights=lambda b: np.concatenate([b.params[k].reshape(n_t, -1) for k in names], axis=1),
         weight_names=", ".join(names),
@@ -433,11 +435,17 @@ def _num(v: float | None) -> str:
     return "-" if v is None else f"{v:.1e}"
 
 
+def _field(states: Any, name: str) -> np.ndarray:
+    """A stacked field by name (deep_linear's layers ``W1``.. are in its ``params``)."""
+    params = getattr(states, "params", None)
+    return params[name] if isinstance(params, dict) and name in params else getattr(states, name)
+
+
 def differences(bench: Bench, b: Any, ref: Any, ode: Any) -> str:
     """The differences row's text (module docstring); "-" for a column not run."""
     exact = bounded = rel = None
     if ref is not None:
-        exact = max(float(np.max(np.abs(getattr(b, k) - getattr(ref, k)))) for k in bench.exact)
+        exact = max(float(np.max(np.abs(_field(b, k) - _field(ref, k)))) for k in bench.exact)
         bounded = {}
         for k in bench.bounded:
             diff = float(np.max(np.abs(getattr(b, k) - getattr(ref, k))))
