@@ -1,6 +1,6 @@
 """Closed forms at scale against the memory floor (the closed-form speed target), one table
-of cases: seed 001 (``xu_ziyin``), seed 003 (``kunin``, single neuron) and seed 000
-(``linear_node_scaling``, Theorem 7.4).
+of cases: seed 001 (``xu_ziyin``; ``deep_linear``, Sec. 2), seed 003 (``kunin``, single
+neuron; ``kunin_wide``, Part II) and seed 000 (``linear_node_scaling``, Theorem 7.4).
 
 Run (from the repository root)::
 
@@ -19,7 +19,13 @@ cases, so ``--only kunin`` runs ``kunin_32`` and ``kunin_1000``), each an output
 * ``kunin_1000``: n = d = 1000, 5 10^4 times (the issue's scale; construction decides
   X^T X = s I in float64 with proved bounds) (n = d = 10, 20 times);
 * ``linear_node_scaling``: n = 50, d = m = 100, 10^4 times in [0, 20] (n = 5, d = 4,
-  m = 3, 20 times).
+  m = 3, 20 times);
+* ``deep_linear_3``, ``deep_linear_6`` (issue 31, item 5): L = 3 (6) layers, n = 20,
+  d0 = dL = 10 modes, hidden widths 100, 8000 (2400) times in [0, 20] (n = 4, d0 = dL = 3,
+  hidden 5, 20 times);
+* ``kunin_wide_32``, ``kunin_wide_h8`` (issue 31, item 5): the wide net, n = d = c = 32 and
+  h = 32 (h = 8 < c), 95 times in [0, 20] (the NTK, (n c)^2 numbers a time, is nearly all of
+  the output) (n = d = c = h = 3; n = d = c = 4, h = 2; 20 times).
 
 For each case (a row group of the printed markdown table), all in one process, each timed
 ``--repeat`` times back to back (the previous result dropped before each call, so a large
@@ -28,24 +34,31 @@ output is never held twice):
 (a) the memory floor: ``np.empty`` + ``fill`` of ONE float64 array as large as the whole
     output (all its fields together; fresh pages every time, as a fresh output has);
 (b) construction + sample into a fresh output: ``closed_form(...).sample(times)``;
-(c) sample into a reused output: ``traj.sample(times, out=states)``;
+(c) sample into a reused output: ``traj.sample(times, out=states)`` ("-": the model's
+    ``sample`` has no ``out=``, deep_linear and kunin_wide);
 (d) the reference path (the path before the fast engines; ``--no-reference`` skips it):
     xu_ziyin ``closed_form(...).sample(times, engine="reference")`` (construction included:
     the whole arrays at once, every piece of every Piecewise evaluated everywhere); kunin and
     linear_node_scaling ``traj._sample_reference(times)`` on the constructed trajectory;
+    kunin_wide the per-time ``traj.at(t)`` stacked; deep_linear
+    ``traj._sample_reference(times)`` (the same);
 (e) ``scipy.integrate.solve_ivp(DOP853, rtol=1e-10, t_eval=times)`` on a hand-written numpy
     vector field of the same gradient flow (the baseline a user would otherwise run;
     ``--no-scipy`` skips it); atol: xu_ziyin 1e-13 max |z0|, kunin and
     linear_node_scaling 1e-12.  It returns the weights only: ``u, W`` (xu_ziyin), ``a, w``
-    (kunin), ``W`` (linear_node_scaling).
+    (kunin), ``W`` (linear_node_scaling), ``W1..WL`` (deep_linear), and ``beta = W^T A``
+    computed from its ``A, W`` (kunin_wide: the sample has ``A, W`` only where the start
+    decouples).
 
 Printed: best and worst wall-clock seconds and both as ratios to the floor's best, the
 load average before and after (this machine is shared: ratios within one run are what
 compare), and a row of differences per case: the largest ``abs((b) - (d))`` over the
-fields both paths compute with the same arithmetic (0: bit for bit; xu_ziyin every field,
-kunin ``t, a, w, beta``, linear_node_scaling ``t``), the largest ``abs((b) - (d))`` over
-the largest ``abs((d))`` of each field that is only within a rounding-error bound (kunin
-``loss``; linear_node_scaling ``W, f, loss``: see tests/test_closed_form_scale_models.py),
+fields both paths compute with the same arithmetic (0: bit for bit; xu_ziyin and
+deep_linear every field, kunin ``t, a, w, beta``, linear_node_scaling and kunin_wide ``t``),
+the largest ``abs((b) - (d))`` over the largest ``abs((d))`` of each field that is only
+within a rounding-error bound (kunin ``loss``; linear_node_scaling ``W, f, loss``: see
+tests/test_closed_form_scale_models.py; kunin_wide every field but ``t``: the stacked engine
+is the per-time arithmetic to a few ulps),
 and (e) against (b), normwise relative.  "-" marks a column not run.  The target:
 (b) <= 3x (a).  ``--markdown FILE`` also writes the printed text to FILE.
 
@@ -67,6 +80,8 @@ from typing import Any
 import numpy as np
 from scipy.integrate import solve_ivp
 
+from solvable._core.states import StackedStates
+from solvable.models import deep_linear as dl
 from solvable.models import kunin
 from solvable.models import linear_node_scaling as lns
 from solvable.models import node_scaling as ns
@@ -84,7 +99,7 @@ class Bench:
     size: str  # the problem in words (the table's second column)
     n_floats: int  # float64 numbers in the whole output: the floor's one array
     fresh: Callable[[], Any]  # (b) construction + sample into a fresh output
-    reuse: Callable[[], Any]  # (c) sample into a preallocated output
+    reuse: Callable[[], Any] | None  # (c) sample into a preallocated output (None: no out=)
     reference: Callable[[], Any] | None  # (d) the reference path (None: none kept)
     ivp: Callable[[], Any] | None  # (e) solve_ivp with t_eval: sol.y (None: no baseline)
     atol: float  # (e)'s absolute tolerance (for the label)
@@ -102,13 +117,16 @@ class Case:
     model: str  # --only MODEL selects every case of the model
 
 
-def _ivp(rhs: Callable, z0: np.ndarray, times: np.ndarray, atol: float) -> Callable[[], Any]:
+def _ivp(rhs: Callable, z0: np.ndarray, times: np.ndarray, atol: float,
+         post: Callable[[np.ndarray], np.ndarray] | None = None) -> Callable[[], Any]:  # fmt: skip
+    """(e): ``sol.y`` (k, T), or ``post(sol.y)`` (a function of the weights, e.g. ``beta``)."""
+
     def ivp() -> Any:
         sol = solve_ivp(rhs, (0.0, times[-1]), z0, method="DOP853", t_eval=times,
                         rtol=RTOL, atol=atol)  # fmt: skip
         if not sol.success:
             raise RuntimeError(f"solve_ivp failed: {sol.message}")
-        return sol.y
+        return sol.y if post is None else post(sol.y)
 
     return ivp
 
@@ -249,11 +267,142 @@ def _linear_node_scaling(quick: bool, seed: int = 0) -> Bench:
     )
 
 
+def _n_floats(states: StackedStates) -> int:
+    """float64 numbers in a stacked output (its float arrays; ``A``, ``W`` of ``None`` not)."""
+    arrays = states.arrays()
+    values = [v for f in arrays.values() for v in (f.values() if isinstance(f, dict) else [f])]
+    return sum(v.size for v in values if v.dtype == np.float64)
+
+
+# ---------------------------------------------------------------------------
+# seed 001 Sec. 2 (Saxe et al.): deep_linear, f = W_L ... W_1 x, balanced aligned starts
+# ---------------------------------------------------------------------------
+def _deep_linear(L: int, quick: bool, seed: int = 0) -> Bench:
+    """Whitened data (``X = 2 Q``, ``X^T X = 4 I``), Gaussian targets, every rate 1, a
+    balanced task-aligned start (:func:`deep_linear.spectral_start`) of ``m = d0 = dL`` small
+    modes (``u_k = 0.01``: every mode grows, the rich regime), hidden widths ``H``, times in
+    ``[0, 20]``.  No ``out=`` (column (c) "-"); (d): ``traj._sample_reference(times)``, the
+    per-time ``at`` stacked (the path before the stacked engine, bit for bit)."""
+    n, d0, H, n_t = (4, 3, 5, 20) if quick else (20, 10, 100, 8000 if L == 3 else 2400)
+    rng = np.random.default_rng(seed)
+    Q, _ = np.linalg.qr(rng.standard_normal((n, d0)))
+    X, Y = 2.0 * Q, rng.standard_normal((n, d0))
+    setup = dl.Setup((1.0,) * L, X, Y)
+    W0 = dl.spectral_start(setup, [0.01] * d0, (H,) * (L - 1))
+    times = np.linspace(0.0, 20.0, n_t)
+    shapes = [W.shape for W in W0]
+
+    def rhs(_t: float, z: np.ndarray) -> np.ndarray:
+        Ws, k = [], 0
+        for r, c in shapes:
+            Ws.append(z[k : k + r * c].reshape(r, c))
+            k += r * c
+        below = [np.eye(d0)]  # W_{l-1} ... W_1
+        for W in Ws[:-1]:
+            below.append(W @ below[-1])
+        G = (Ws[-1] @ below[-1] @ X.T - Y.T) @ X  # dL/dbeta = (F - Y)^T X, (dL, d0)
+        grads, above = [], np.eye(d0)  # above: W_L ... W_{l+1}
+        for l in range(L - 1, -1, -1):
+            grads.append((above.T @ G @ below[l].T).ravel())  # dL/dW_l
+            above = above @ Ws[l]
+        return -np.concatenate(grads[::-1])  # every rate 1
+
+    def construct() -> Any:
+        return dl.closed_form(setup, W0)
+
+    traj = construct()
+    traj.sample(times[:2])  # the generated evaluators, once per process, outside the timing
+    names = [f"W{l}" for l in range(1, L + 1)]
+    return Bench(
+        size=f"L = {L}, n = {n}, d0 = dL = {d0} modes, hidden {H}, {n_t} times in [0, 20]",
+        n_floats=n_t * _n_floats(traj.sample(times[:1])),
+        fresh=lambda: construct().sample(times),
+        reuse=None,
+        reference=lambda: traj._sample_reference(times),
+        ivp=_ivp(rhs, np.concatenate([W.ravel() for W in W0]), times, ATOL),
+        atol=ATOL,
+        exact=("t", "beta", "f", "loss", *names),
+        bounded=(),
+        weights=lambda b: np.concatenate([b.params[k].reshape(n_t, -1) for k in names], axis=1),
+        weight_names=", ".join(names),
+    )
+
+
+def _deep_linear_3(quick: bool) -> Bench:
+    return _deep_linear(3, quick)
+
+
+def _deep_linear_6(quick: bool) -> Bench:
+    return _deep_linear(6, quick)
+
+
+# ---------------------------------------------------------------------------
+# seed 003 Part II: kunin wide net, f = A^T W x, Delta(0) = delta I_h, X^T X = s I
+# ---------------------------------------------------------------------------
+_WIDE_FIELDS = ("beta", "outputs", "loss", "ntk", "gram_a", "gram_w")
+
+
+def _kunin_wide(n: int, c: int, h: int, n_t: int, seed: int = 0) -> Bench:
+    """Whitened data (``X = 2 Q``, d = n), Gaussian targets (n, c), eta_a = 1, eta_w = 0.5,
+    a Gaussian ``W0`` (h, d) / sqrt(d) and ``A0`` from :func:`kunin.wide_start` with delta =
+    0.5 (then ``h <= c``), times in ``[0, 20]``.  No ``out=`` (column (c) "-"); (d): the
+    per-time ``traj.at(t)`` stacked (the path before the stacked engine, to a few ulps);
+    (e) compares ``beta = W^T A`` (the sample has ``A``, ``W`` only where the start decouples)."""
+    d = n
+    rng = np.random.default_rng(seed)
+    Q, _ = np.linalg.qr(rng.standard_normal((n, d)))
+    X, Y = 2.0 * Q, rng.standard_normal((n, c))
+    eta_a, eta_w = 1.0, 0.5
+    setup = kunin.WideSetup(eta_a, eta_w, X, Y)
+    A0, W0 = kunin.wide_start(setup, 0.5, W=rng.standard_normal((h, d)) / np.sqrt(d))
+    times = np.linspace(0.0, 20.0, n_t)
+
+    def construct() -> Any:
+        return kunin.wide_closed_form(setup, A0, W0)
+
+    def rhs(_t: float, z: np.ndarray) -> np.ndarray:
+        A, W = z[: h * c].reshape(h, c), z[h * c :].reshape(h, d)
+        G = X.T @ (X @ (W.T @ A) - Y)  # dL/dbeta, (d, c)
+        return np.concatenate([(-eta_a * (W @ G)).ravel(), (-eta_w * (A @ G.T)).ravel()])
+
+    def beta(y: np.ndarray) -> np.ndarray:  # (h (c + d), T) -> (d c, T)
+        A, W = y[: h * c].T.reshape(-1, h, c), y[h * c :].T.reshape(-1, h, d)
+        return (W.swapaxes(-1, -2) @ A).reshape(len(times), d * c).T
+
+    traj = construct()
+    traj.sample(times[:2])  # the generated evaluators, once per process, outside the timing
+    return Bench(
+        size=f"n = d = {n}, c = {c}, h = {h}, {n_t} times in [0, 20]",
+        n_floats=n_t * _n_floats(traj.sample(times[:1])),
+        fresh=lambda: construct().sample(times),
+        reuse=None,
+        reference=lambda: StackedStates.stack([traj.at(t) for t in times]),
+        ivp=_ivp(rhs, np.concatenate([A0.ravel(), W0.ravel()]), times, ATOL, beta),
+        atol=ATOL,
+        exact=("t",),
+        bounded=_WIDE_FIELDS,
+        weights=lambda b: b.beta.reshape(len(times), d * c),
+        weight_names="beta = W^T A",
+    )
+
+
+def _kunin_wide_32(quick: bool) -> Bench:
+    return _kunin_wide(3, 3, 3, 20) if quick else _kunin_wide(32, 32, 32, 95)
+
+
+def _kunin_wide_h8(quick: bool) -> Bench:
+    return _kunin_wide(4, 4, 2, 20) if quick else _kunin_wide(32, 32, 8, 95)
+
+
 CASES: list[Case] = [
     Case("xu_ziyin", "001", _xu_ziyin, "xu_ziyin"),
     Case("kunin_32", "003", _kunin_32, "kunin"),
     Case("kunin_1000", "003", _kunin_1000, "kunin"),
     Case("linear_node_scaling", "000", _linear_node_scaling, "linear_node_scaling"),
+    Case("deep_linear_3", "001", _deep_linear_3, "deep_linear"),
+    Case("deep_linear_6", "001", _deep_linear_6, "deep_linear"),
+    Case("kunin_wide_32", "003", _kunin_wide_32, "kunin_wide"),
+    Case("kunin_wide_h8", "003", _kunin_wide_h8, "kunin_wide"),
 ]
 
 
@@ -286,11 +435,17 @@ def _num(v: float | None) -> str:
     return "-" if v is None else f"{v:.1e}"
 
 
+def _field(states: Any, name: str) -> np.ndarray:
+    """A stacked field by name (deep_linear's layers ``W1``.. are in its ``params``)."""
+    params = getattr(states, "params", None)
+    return params[name] if isinstance(params, dict) and name in params else getattr(states, name)
+
+
 def differences(bench: Bench, b: Any, ref: Any, ode: Any) -> str:
     """The differences row's text (module docstring); "-" for a column not run."""
     exact = bounded = rel = None
     if ref is not None:
-        exact = max(float(np.max(np.abs(getattr(b, k) - getattr(ref, k)))) for k in bench.exact)
+        exact = max(float(np.max(np.abs(_field(b, k) - _field(ref, k)))) for k in bench.exact)
         bounded = {}
         for k in bench.bounded:
             diff = float(np.max(np.abs(getattr(b, k) - getattr(ref, k))))
@@ -318,8 +473,11 @@ def run_case(
     rows = [("(a) floor: np.empty + fill", f_best, f_worst)]
     b_best, b_worst, b = timed(bench.fresh, repeat, keep=True)
     rows.append(("(b) construction + sample", b_best, b_worst))
-    c_best, c_worst, _ = timed(bench.reuse, repeat)
-    rows.append(("(c) sample, out= reused", c_best, c_worst))
+    if bench.reuse is None:
+        rows.append(("(c) sample, out= reused: no out=", None, None))
+    else:
+        c_best, c_worst, _ = timed(bench.reuse, repeat)
+        rows.append(("(c) sample, out= reused", c_best, c_worst))
     ref = ode = None
     if reference and bench.reference is not None:
         r_best, r_worst, ref = timed(bench.reference, repeat, keep=True)
@@ -331,6 +489,9 @@ def run_case(
     name = f"{case.name} ({case.seed})"
     out = []
     for label, best, worst in rows:
+        if best is None:
+            out.append([name, f"{bench.size}, {mb:.3g} MB", label, "-", "-", "-", "-"])
+            continue
         out.append([
             name, f"{bench.size}, {mb:.3g} MB", label,
             f"{best:.3f}", f"{worst:.3f}", f"{best / f_best:.2f}x", f"{worst / f_best:.2f}x",

@@ -424,10 +424,11 @@ def _benchmark_differences(cell):
 
 
 def test_benchmark_quick_mode(capsys, tmp_path):
-    """Every case of ``benchmarks/closed_form_scale.py`` (xu_ziyin, kunin, linear_node_scaling)
-    at its quick size: rows (a)-(e) and the differences, bit for bit where the arithmetic is
-    the same, within rounding where bounded, close to solve_ivp; the skipping flags print
-    "-"; ``--markdown`` writes what is printed."""
+    """Every case of ``benchmarks/closed_form_scale.py`` (xu_ziyin, kunin, linear_node_scaling;
+    deep_linear and kunin_wide, issue 31) at its quick size: rows (a)-(e) and the
+    differences, bit for bit where the arithmetic is the same, within rounding where bounded,
+    close to solve_ivp; the skipping flags print "-"; ``--markdown`` writes what is
+    printed."""
     spec = importlib.util.spec_from_file_location(
         "benchmarks_closed_form_scale", ROOT / "benchmarks" / "closed_form_scale.py"
     )
@@ -440,9 +441,10 @@ def test_benchmark_quick_mode(capsys, tmp_path):
     assert "| (a) floor: np.empty + fill |" in text and "load average after" in text
     assert md.read_text(encoding="utf-8") == text
     names = [c.name for c in module.CASES]
-    assert names == ["xu_ziyin", "kunin_32", "kunin_1000", "linear_node_scaling"]
+    assert names == ["xu_ziyin", "kunin_32", "kunin_1000", "linear_node_scaling", "deep_linear_3",
+                     "deep_linear_6", "kunin_wide_32", "kunin_wide_h8"]  # fmt: skip
     bounded_fields = {"xu_ziyin": set(), "linear_node_scaling": {"W", "f", "loss"}}
-    for case in module.CASES:
+    for case in module.CASES[:4]:
         mine = [r for r in rows if r[0] == f"{case.name} ({case.seed})"]
         assert [r[2][:3] for r in mine] == ["(a)", "(b)", "(c)", "(d)", "(e)", "(b)"], case.name
         assert all(float(r[3]) >= 0 and r[5].endswith("x") for r in mine[:5])
@@ -450,6 +452,19 @@ def test_benchmark_quick_mode(capsys, tmp_path):
         assert exact == 0.0, case.name
         assert set(bounded) == bounded_fields.get(case.name, {"loss"}), case.name
         assert all(0 <= v < 1e-13 for v in bounded.values()), (case.name, bounded)
+        assert ode is not None and ode < 1e-7, (case.name, ode)
+    wide = {"beta", "outputs", "loss", "ntk", "gram_a", "gram_w"}
+    for case in module.CASES[4:]:  # issue 31: no out= ((c) "-")
+        mine = [r for r in rows if r[0] == f"{case.name} ({case.seed})"]
+        assert [r[2][:3] for r in mine] == ["(a)", "(b)", "(c)", "(d)", "(e)", "(b)"], case.name
+        assert mine[2][3:] == ["-"] * 4 and mine[2][2].endswith("no out="), case.name
+        assert all(float(r[3]) >= 0 and r[5].endswith("x") for r in mine[:-1] if r[3] != "-")
+        exact, bounded, ode = _benchmark_differences(mine[-1][2])
+        if case.model == "kunin_wide":
+            assert exact == 0.0 and set(bounded) == wide, case.name
+            assert all(0 <= v < 1e-13 for v in bounded.values()), (case.name, bounded)
+        else:  # deep_linear: the stacked engine is the per-time arithmetic
+            assert exact == 0.0 and bounded == {}, case.name
         assert ode is not None and ode < 1e-7, (case.name, ode)
     rows = module.main(["--quick", "--repeat", "1", "--only", "kunin", "--no-reference",
                         "--no-scipy"])  # fmt: skip

@@ -26,6 +26,7 @@ import numpy as np
 
 from solvable._core import numbers as nb
 from solvable._core.states import StackedStates
+from solvable.models.deep_linear.float64_sample import sample_float64
 from solvable.models.deep_linear.modes import Mode, modes
 from solvable.models.deep_linear.sampling import _each
 from solvable.models.deep_linear.setups import Setup, check_weights
@@ -97,11 +98,19 @@ class SpectralTrajectory:
                      beta=vec(st.beta), f=vec(st.f), loss=rnd(st.loss))  # fmt: skip
 
     def sample(self, times: Any) -> StackedStates:
-        """The states at ``times`` (a leading time axis; ``.at(k)`` gives one)."""
+        """The states at ``times`` (a leading time axis; ``.at(k)`` gives one).  float64:
+        the stacked engine of :mod:`~solvable.models.deep_linear.float64_sample` (issue 31:
+        the layers built on stacks of times, the fields of :meth:`at` bit for bit)."""
         if isinstance(times, (str, bytes)) or np.ndim(times) == 0:
             raise TypeError(f"times must be a sequence of times, got {nb.describe(times)}")
         if len(times) == 0:
             raise ValueError("times must not be empty")
+        if self.dps is None:  # the stacked engine: the fields of ``at`` bit for bit
+            return StackedStates(State, sample_float64(self, times))
+        return self._sample_reference(times)
+
+    def _sample_reference(self, times: Any) -> StackedStates:
+        """``at`` at every time, stacked (the path of ``dps``; the float64 reference)."""
         return StackedStates.stack(_each(self.at, times))
 
 

@@ -146,8 +146,31 @@ def sample_float64(k: dict[str, Any], h: int, c: int, condition: float, ti: np.n
                 dbeta = k["sa"] * k["sw"] * (R @ dev_eig @ R.T)[:, c:, :c]
                 loss[stable] = k["floor"] + k["s"] * (dbeta * dbeta).sum((-1, -2)) / 2
         out = dict(beta=beta, outputs=X @ beta, loss=loss, gram_a=gram_a, gram_w=gram_w)
-        out["ntk"] = _wide_ntk_array(gram_a, gram_w, X, k["eta_a"], k["eta_w"])
+        out["ntk"] = wide_ntk_stack(gram_a, gram_w, X, k["eta_a"], k["eta_w"])
     return out, A, W
+
+
+def wide_ntk_stack(gram_a: np.ndarray, gram_w: np.ndarray, X: np.ndarray, eta_a: Any,
+                   eta_w: Any) -> np.ndarray:  # fmt: skip
+    """The NTK stack ``(T, n, c, n, c)`` of
+    :func:`~solvable.models.kunin.reduction._wide_ntk_array` (``eta_a X W^T W X^T (x) I_c +
+    eta_w X X^T (x) A^T A``), bit for bit, with no temporary of its size: the second term
+    is written into the output, the first added in place (on the diagonal ``a = b`` its
+    value, elsewhere its ``value * 0``, the signed zero the array code adds).  Not float64
+    (object arrays): the array code itself."""
+    xx = X @ X.T
+    xwx = X @ gram_w @ X.T
+    if not (gram_a.dtype == xwx.dtype == xx.dtype == np.float64):
+        return _wide_ntk_array(gram_a, gram_w, X, eta_a, eta_w)
+    T, c, n = len(gram_a), gram_a.shape[-1], len(X)
+    p, q = eta_a * xwx, eta_w * xx  # (the array code's factors, in its order)
+    out = np.empty((T, n, c, n, c))
+    np.multiply(q[:, None, :, None], gram_a[:, None, :, None, :], out=out)
+    diag = [out[:, :, a, :, a] + p for a in range(c)]  # p * 1 = p on the diagonal
+    out += (p * 0)[:, :, None, :, None]  # elsewhere + p * 0
+    for a in range(c):
+        out[:, :, a, :, a] = diag[a]
+    return out
 
 
 def first_not_finite(out: dict[str, np.ndarray]) -> tuple[int, str] | None:
