@@ -1,8 +1,9 @@
 """deep_linear's mode strengths at the edges an outside reviewer's mutants
 (benchmarks/mutants/deep_linear_exact.py) found untested: tiny starts on the growing branch
 (relative, not absolute, accuracy of the root), starts beyond |z| = 2 (the far series, on
-the shrinking and the decaying branch), the growing branch's bracket at L = 3 and 5, and
-``mpmath.inf`` as a time.  The reference is the mode's own scalar ODE ``du/dt = L eta
+the shrinking and the decaying branch), the growing branch's bracket at L = 3 and 5, the
+proved bracket itself (before the widening that hides a wrong bound), and ``mpmath.inf`` as
+a time.  The reference is the mode's own scalar ODE ``du/dt = L eta
 |u|^(2 - 2/L) (s - lam u)`` (claim ``deep_linear.mode_reduction``) integrated by scipy, and
 the same closed form at 40 digits."""
 
@@ -13,10 +14,12 @@ import math
 import mpmath
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.integrate import solve_ivp
 
 from solvable import deep_linear
-from solvable.models.deep_linear.strength import ModeFlow, strength
+from solvable.models.deep_linear.strength import ModeFlow, _bracket, _t_of_w, strength
 
 
 def _ode(L: int, eta: float, s: float, lam: float, u0: float, t: float) -> float:
@@ -74,3 +77,32 @@ def test_mpmath_inf_is_the_limit():
             assert got.loss == want.loss
             assert all(np.array_equal(a, b) for a, b in zip(got.weights, want.weights,
                                                             strict=True))  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    L=st.integers(2, 6),
+    u0=st.floats(1e-8, 1e3).flatmap(lambda v: st.sampled_from([v, -v])),
+    s=st.floats(0.1, 10).flatmap(lambda v: st.sampled_from([v, -v])),
+    lam=st.floats(0.1, 10),
+    eta=st.floats(0.1, 3),
+    t=st.floats(1e-3, 50),
+)
+def test_the_proved_bracket_holds_before_widening(L, u0, s, lam, eta, t):
+    # strength() widens its bounds outward only against rounding; the bounds themselves are
+    # proved (Groenwall, module comments), so at 60 digits they bracket the root of
+    # kappa t(w) - kappa t(w0) = kappa t: g(lo) >= 0 >= g(hi), to 60-digit rounding of T
+    with mpmath.workdps(60):
+        f = ModeFlow(L, *(mpmath.mpf(v) for v in (eta, s, lam, u0)))
+        if lam * f.u0 == f.s:
+            return
+        branch, w0, lo, hi, kt = _bracket(f, mpmath.mpf(t), mpmath)
+        T0 = _t_of_w(f, branch, w0, mpmath)
+
+        def g(w):
+            return _t_of_w(f, branch, w, mpmath) - T0 - kt
+
+        slack = mpmath.mpf(10) ** -45 * (1 + abs(T0) + kt)
+        assert lo <= hi
+        assert g(lo) >= -slack, (branch, lo, g(lo))
+        assert g(hi) <= slack, (branch, hi, g(hi))

@@ -187,21 +187,12 @@ def _exp(x: Any, m: Any) -> Any:
     return m.exp(x)
 
 
-def strength(f: ModeFlow, t: Any, inf: bool = False) -> Any:
-    """``u(t)`` (``inf``: the limit ``t -> oo``), in the number kind of ``f``."""
-    m = _ops(f.u0)
+def _bracket(f: ModeFlow, t: Any, m: Any) -> tuple[str, Any, Any, Any, Any]:
+    """``(branch, w0, lo, hi, kappa t)``: the mode's branch, its start ``w0`` and the proved
+    bracket ``lo <= w(t) <= hi`` of the root (before :func:`_widen`), for a mode that moves
+    (``u0 != 0``, ``lam != 0``, ``s != 0``, not at its fixed point, ``t > 0``)."""
     u0, s, lam, eta, L, a = f.u0, f.s, f.lam, f.eta, f.L, f.a
-    if u0 == 0 or lam == 0 or (s != 0 and lam * u0 == s) or (t == 0 and not inf):
-        return u0
-    sign = 1 if u0 > 0 else -1
-    if s == 0:
-        if inf:
-            return u0 * 0
-        base = abs(u0) ** (-a) + (2 * L - 2) * eta * lam * t
-        return sign * base ** (-1 / a)
     same = (u0 > 0) == (s > 0)  # z0 > 0
-    if inf:
-        return s / lam if same else u0 * 0
     # y0 = 1/|z0| (no overflow where s is tiny), log|z0|
     y0 = abs(s) / (lam * abs(u0))
     lz0 = m.log(lam) + m.log(abs(u0)) - m.log(abs(s))
@@ -238,6 +229,25 @@ def strength(f: ModeFlow, t: Any, inf: bool = False) -> Any:
                 far = -m.log(y0 ** (a - 1) + 2 * (a - 1) * kt) / (a - 1)
             lo = max(lo, far)
             hi = -m.log(y0 ** (a - 1) + (a - 1) * kt) / (a - 1)
+    return branch, w0, lo, hi, kt
+
+
+def strength(f: ModeFlow, t: Any, inf: bool = False) -> Any:
+    """``u(t)`` (``inf``: the limit ``t -> oo``), in the number kind of ``f``."""
+    m = _ops(f.u0)
+    u0, s, lam, eta, L, a = f.u0, f.s, f.lam, f.eta, f.L, f.a
+    if u0 == 0 or lam == 0 or (s != 0 and lam * u0 == s) or (t == 0 and not inf):
+        return u0
+    sign = 1 if u0 > 0 else -1
+    if s == 0:
+        if inf:
+            return u0 * 0
+        base = abs(u0) ** (-a) + (2 * L - 2) * eta * lam * t
+        return sign * base ** (-1 / a)
+    same = (u0 > 0) == (s > 0)  # z0 > 0
+    if inf:
+        return s / lam if same else u0 * 0
+    branch, w0, lo, hi, kt = _bracket(f, t, m)
     T0 = _t_of_w(f, branch, w0, m)
 
     def g(w: Any) -> Any:  # kappa t(w) - kappa t
