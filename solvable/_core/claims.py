@@ -311,3 +311,12 @@ class Erratum:
         paper, corrected = self.residuals()
         # the printed residual is a closed number: non-zero to 50 digits is a proof
         return bool(abs(sp.N(paper, 50)) > sp.Float("1e-40", 50)) and corrected == 0
+
+
+def explicit_matrix(e: Any) -> sp.Matrix:
+    """A matrix expression of explicit matrices (or a trace of one) as an explicit
+    ``sp.Matrix`` (a scalar as 1 x 1): the matrix-calculus proofs' bridge from symbolic
+    shapes to the package's array code on one instance."""
+    if isinstance(e, sp.MatrixExpr):
+        return sp.Matrix(e.as_explicit())
+    return sp.Matrix([[sp.expand(sp.sympify(e, strict=True).doit())]])

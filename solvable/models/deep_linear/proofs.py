@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from solvable._core.claims import Verdict, prove_zero
+from solvable._core.claims import Verdict, explicit_matrix, prove_zero
 from solvable.models.deep_linear import expressions as ex
 from solvable.models.deep_linear.network import balance
 from solvable.models.deep_linear.system import flow, rate_symbols
@@ -27,12 +27,6 @@ def _calculus(A: Any, Wu: Any, Wl: Any, B: Any, X: Any, Y: Any, eu: Any, el: Any
     R = X * B.T * Wl.T * Wu.T * A.T - Y
     L = sp.Trace(R.T * R) / 2
     return L, -eu * sp.diff(L, Wu), -el * sp.diff(L, Wl), Wu.T * Wu / eu - Wl * Wl.T / el
-
-
-def _explicit(e: Any) -> sp.Matrix:
-    if isinstance(e, sp.MatrixExpr):
-        return sp.Matrix(e.as_explicit())
-    return sp.Matrix([[sp.expand(sp.sympify(e, strict=True).doit())]])
 
 
 def balance_general() -> Verdict:
@@ -62,7 +56,7 @@ def balance_general() -> Verdict:
         sub = {A: Ai, Wu: W[l], Wl: W[l - 1], B: Bi, X: Xi, Y: Yi, eu: etas[l], el: etas[l - 1],
                n: 2, q: 2, a: Bi.shape[0], b: W[l - 1].shape[0], c: W[l].shape[0],
                p: 1}  # fmt: skip
-        loss_i, du_i, dl_i, D_i = (_explicit(v.subs(sub)) for v in
+        loss_i, du_i, dl_i, D_i = (explicit_matrix(v.subs(sub)) for v in
                                    _calculus(A, Wu, Wl, B, X, Y, eu, el))  # fmt: skip
         own = balance(np.array(W[l]), np.array(W[l - 1]), etas[l], etas[l - 1])
         residuals += [loss_i[0, 0] - F.loss, *(D_i - sp.Matrix(own))]

@@ -11,7 +11,7 @@ import numpy as np
 import sympy as sp
 
 from solvable._core.backends import elementary
-from solvable._core.claims import Verdict, prove_zero
+from solvable._core.claims import Verdict, explicit_matrix, prove_zero
 from solvable.models.kunin.expressions import symbolic, wide_symbolic
 from solvable.models.kunin.flows import _data_symbols, beta_gradient, wide_flow
 from solvable.models.kunin.losses import _wide_balance, wide_balance, wide_output
@@ -239,7 +239,7 @@ def _wide_Delta_general() -> Verdict:
     Xi, Yi = _data_symbols(3, 2, 4)
     sub = {A: sp.Matrix(Ai), W: sp.Matrix(Wi), X: sp.Matrix(Xi), Y: sp.Matrix(Yi),
            n: 3, d: 2, h: 2, c: 4}  # fmt: skip
-    loss_i, dA_i, dW_i, Delta_i = (_explicit(v.subs(sub)) for v in calculus(A, W, X, Y))
+    loss_i, dA_i, dW_i, Delta_i = (explicit_matrix(v.subs(sub)) for v in calculus(A, W, X, Y))
     field = dict(zip(F.state, F.rhs, strict=True))
     residuals = [loss_i[0, 0] - F.loss, *(Delta_i - sp.Matrix(_wide_balance(Ai, Wi, ea, ew)))]
     residuals += [dA_i[i, j] - field[Ai[i, j]] for i in range(2) for j in range(4)]
@@ -252,11 +252,3 @@ def _wide_Delta_general() -> Verdict:
                    f"Y (n, c) of any sizes; on (n, d, h, c) = (3, 2, 2, 4) the loss, Delta "
                    f"and the field are the package's ({verdict.detail})",
                    residuals=(sp.S.Zero, *verdict.residuals))  # fmt: skip
-
-
-def _explicit(e: Any) -> sp.Matrix:
-    """A matrix expression of explicit matrices (or a trace of one) as an explicit
-    ``sp.Matrix`` (a scalar as 1 x 1)."""
-    if isinstance(e, sp.MatrixExpr):
-        return sp.Matrix(e.as_explicit())
-    return sp.Matrix([[sp.expand(sp.sympify(e, strict=True).doit())]])
