@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 from solvable import kunin
 from solvable._core.exact_gram import exact_gram, to_fraction
+from solvable.models.kunin.numeric_checks import _rational as kunin_rational
+from solvable.models.xu_ziyin.numeric_claims import _rational as xz_rational
 
 _finite = st.floats(-1e300, 1e300, allow_nan=False, allow_infinity=False)
 
@@ -50,3 +52,11 @@ def test_whitened_mpf_data_with_negative_entries_is_accepted_as_floats_are():
     # (mpf data gives an mpmath trajectory at 15 digits: the same state to ~1e-15)
     w_mpf = np.array([float(v) for v in a_mpf.at(1.0).w])
     assert np.allclose(w_mpf, a_float.at(1.0).w, rtol=1e-13, atol=0)
+
+
+def test_the_claims_read_a_negative_mpf_as_negative():
+    # (the exact constants of the kunin and xu_ziyin numeric claims read stored numbers
+    # with the same rule)
+    for read in (kunin_rational, xz_rational):
+        assert read(mpmath.mpf(-0.375)) == Fraction(-3, 8)
+        assert read("-0.1") == Fraction(-1, 10) and read(-2) == -2

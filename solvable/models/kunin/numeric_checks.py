@@ -15,6 +15,7 @@ import sympy as sp
 
 from solvable._core import numbers as nb
 from solvable._core.claims import Verdict
+from solvable._core.exact_gram import to_fraction
 from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, beats, error_in_units, worst_of
 from solvable.models.kunin.cases import CASES
 from solvable.models.kunin.expressions import symbolic
@@ -58,12 +59,8 @@ def _delta_continuity(dps: int = 40) -> Verdict:
 
 def _rational(value: Any) -> sp.Rational:
     """A stored number exactly (decimal strings, ints, floats, mpf, fractions)."""
-    if isinstance(value, str):
-        return sp.Rational(value.strip())
-    if isinstance(value, mpmath.mpf):
-        man, exp = value.man_exp
-        return sp.Integer(man) * sp.Integer(2) ** exp
-    return sp.Rational(value)
+    f = to_fraction(value)  # (an mpf with its sign: mpf.man_exp's mantissa is unsigned)
+    return sp.Rational(f.numerator, f.denominator)
 
 
 def _exact_constants(setup: Setup, a0: Any, w0: Any, digits: int = 150) -> dict[str, Any]:

@@ -14,6 +14,7 @@ import sympy as sp
 from solvable._core import numbers as nb
 from solvable._core.backends import generate
 from solvable._core.claims import Verdict
+from solvable._core.exact_gram import to_fraction
 from solvable._core.numbers import Number
 from solvable._core.tolerance import NOTHING_COMPARED, beats, worst_of
 from solvable.models.xu_ziyin.cases import CASES, Case
@@ -29,12 +30,8 @@ from solvable.models.xu_ziyin.trajectory import GUARD_DIGITS, closed_form
 def _rational(value: Number) -> sp.Rational:
     """The exact value of a stored number: a decimal string exactly, a float or an ``mpf`` at
     its exact binary value."""
-    if isinstance(value, str):
-        return sp.Rational(value.strip())
-    if isinstance(value, mpmath.mpf):
-        man, exp = value.man_exp
-        return sp.Integer(man) * sp.Integer(2) ** exp
-    return sp.Rational(value)
+    f = to_fraction(value)  # (an mpf with its sign: mpf.man_exp's mantissa is unsigned)
+    return sp.Rational(f.numerator, f.denominator)
 
 
 def paper_constants(setup: Setup, u0: Any, W0: Any) -> dict[str, sp.Expr | None]:
