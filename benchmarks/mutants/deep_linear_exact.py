@@ -90,8 +90,8 @@ MUTANTS = [
         seed="001",
         backend="numpy",
         file=_STRENGTH,
-        old="base = abs(u0) ** (-a) + (2 * L - 2) * eta * lam * t",
-        new="base = abs(u0) ** (-a) + L * eta * lam * t",
+        old="base = abs(f.u0) ** (-a) + (2 * f.L - 2) * f.eta * f.lam * t",
+        new="base = abs(f.u0) ** (-a) + f.L * f.eta * f.lam * t",
         why=(
             "the s = 0 branch's rate written L eta lambda instead of a L eta lambda = (2L - "
             "2) eta lambda (the same at L = 2).  Observed: the exact s = 0 mode (X = I, Y = "
@@ -107,8 +107,8 @@ MUTANTS = [
         seed="001",
         backend="numpy",
         file=_STRENGTH,
-        old='floor = 0 if branch == "grow" else 1',
-        new="floor = 1",
+        old='return 0 if branch == "grow" else 1',
+        new="return 1",
         why=(
             "the growing branch's root w = log(1 - z) ~ -z found to an absolute instead of a "
             "relative tolerance.  Observed: rates (1, 0.5, 2), strengths (1e-12, 2e-13), t = "
@@ -161,8 +161,8 @@ MUTANTS = [
         seed="001",
         backend="numpy",
         file=_STRENGTH,
-        old="total += part if n % 2 == 0 or alt == 1 else -part",
-        new="total += part if n % 2 == 0 or alt == -1 else -part",
+        old="step = part if n % 2 == 0 or alt == 1 else -part",
+        new="step = part if n % 2 == 0 or alt == -1 else -part",
         why=(
             "the series beyond |z| = 2 alternates for the shrinking branch instead of the "
             "decaying one.  Observed: strengths (3, -2.5) (z0 > 2, x0 > 2): L = 2, t = 0.05 "
@@ -178,8 +178,8 @@ MUTANTS = [
         seed="001",
         backend="numpy",
         file=_STRENGTH,
-        old="w - math.log(L) + math.log1p",
-        new="w + math.log(L) + math.log1p",
+        old="w - math.log(L) + np.log1p",
+        new="w + math.log(L) + np.log1p",
         why=(
             "the float64 series of log|1 - z^(1/L)| used where e^w < 1e-8 (next to the "
             "fixed point) with + log L.  Observed: rates (1, 0.5, 2), strengths (0.05, 0.3), "
@@ -251,8 +251,8 @@ MUTANTS = [
         seed="001",
         backend="numpy",
         file=_MODES,
-        old="for l in range(setup.L - 1):\n        D = balance",
-        new="for l in range(setup.L - 2):\n        D = balance",
+        old="for l in range(setup.L - 1):\n        exact = _balance_defect",
+        new="for l in range(setup.L - 2):\n        exact = _balance_defect",
         why=(
             "off by one: the balance of the top pair (W_L, W_{L-1}) is never checked, and at "
             "L = 2 none.  Observed: an L = 3 start with W3 doubled (D_2 != 0) is accepted "

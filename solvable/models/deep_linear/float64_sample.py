@@ -1,16 +1,19 @@
 r"""The float64 engine of :meth:`SpectralTrajectory.sample
-<solvable.models.deep_linear.spectral.SpectralTrajectory.sample>` (issue 31, item 5): the
-arithmetic of the per-time :meth:`~solvable.models.deep_linear.spectral.SpectralTrajectory.at`
-on stacks of times, with no per-time arrays to stack afterwards.
+<solvable.models.deep_linear.spectral.SpectralTrajectory.sample>` (issue 31, item 5): every
+mode strength at every time at once, the layers by one matrix product each, written into
+arrays allocated once.
 
-Each mode strength ``u_k(t)`` is the scalar :func:`~solvable.models.deep_linear.strength.strength`
-of ``at`` (one bracketed root per time and mode: the cost that remains, see
-docs/benchmarks.md), and ``rho_k = (u_k/u_k(0))^(1/L)`` the same Python float expression;
-the layers ``W_l(t) = W_l(0) + sum_k (rho_k - 1) c_{l,k} r_{l+1,k} r_{l,k}^T`` (Saxe et al.
-2013, cited by seed 001 Sec. 2) are then built on ``(T, d_l, d_{l-1})`` stacks in place, in
-the order of ``at`` (the same float64 operations elementwise), and ``beta``, ``f`` and the
-loss by the stacked :mod:`~solvable.models.deep_linear.network` code.  The fields equal those
-of ``at`` bit for bit (``tests/test_deep_linear_sample_f64.py``).
+Each mode's ``u_k(t)`` at all times is :func:`~solvable.models.deep_linear.strength.strengths`
+(the proved brackets and Illinois iteration of the per-time
+:meth:`~solvable.models.deep_linear.spectral.SpectralTrajectory.at`, elementwise on arrays),
+``rho_k = (u_k/u_k(0))^(1/L)``, and the layers ``W_l(t) = W_l(0) + sum_k (rho_k - 1) c_{l,k}
+r_{l+1,k} r_{l,k}^T`` (Saxe et al. 2013, cited by seed 001 Sec. 2) are the rows of one
+product ``G M`` with ``G = [1, rho_1 - 1, ...]`` (T, m + 1) and ``M`` the flattened ``W_l(0)``
+and mode parts (m + 1, d_l d_{l-1}), written straight into the output (``at`` sums the same
+terms one mode after another: the two agree to the rounding bound of an (m + 1)-term sum,
+``tests/test_deep_linear_sample_f64.py``).  ``beta``, ``f`` and the loss are then the stacked
+:mod:`~solvable.models.deep_linear.network` code on blocks of times (the bytes of
+:func:`~solvable.models.deep_linear.states.state_of` applied to those layers).
 """
 
 from __future__ import annotations
@@ -23,25 +26,33 @@ import numpy as np
 from solvable._core import numbers as nb
 from solvable.models.deep_linear.network import loss, outputs, product
 from solvable.models.deep_linear.sampling import _each
-from solvable.models.deep_linear.strength import strength
+from solvable.models.deep_linear.strength import RateOutOfRangeError, strengths
 
 __all__ = ["BLOCK_BYTES", "sample_float64"]
 
 BLOCK_BYTES = 1 << 20
-"""The bytes of one layer over a block of times (the layers are built block by block)."""
+"""The bytes of one layer over a block of times (``beta``, ``f``, loss built block by block)."""
 
 
-def _strengths(traj: Any, times: Any) -> tuple[np.ndarray, list[list[float]]]:
-    """The times as ``at`` reads them (``inf`` for the limit) and ``u_k(t)`` for every time
-    and mode (scalar, as ``at``), an error naming ``times[k]``."""
-    flows = [traj._flow(k) for k in range(len(traj.modes))]
-
-    def one(t: Any) -> tuple[float, list[float]]:
-        tt, inf = traj._time(t)
-        return (math.inf if inf else tt), [strength(f, tt, inf) for f in flows]
-
-    pairs = _each(one, times)
-    return np.array([p[0] for p in pairs], dtype=float), [p[1] for p in pairs]
+def _times(traj: Any, times: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The times as ``at`` reads them (``t``, with ``inf`` for the limit, and the mask of the
+    limit); an error naming ``times[k]``.  A float array of finite nonnegative numbers and
+    ``inf`` is taken as it is (``at`` would read each entry the same way)."""
+    arr = times if isinstance(times, np.ndarray) else None
+    if arr is not None and arr.dtype.kind == "f" and arr.ndim == 1:
+        t = arr.astype(float)
+        if not np.all((t >= 0) & ~np.isnan(t)):
+            k = int(np.flatnonzero(~((t >= 0) & ~np.isnan(t)))[0])
+            try:
+                traj._time(arr[k])  # (raises, naming the value)
+            except (TypeError, ValueError) as exc:
+                raise type(exc)(f"times[{k}]: {exc}") from exc
+        return t, t == math.inf
+    pairs = _each(traj._time, times)
+    inf = np.array([p[1] for p in pairs], dtype=bool)
+    t = np.array([0.0 if p[1] else p[0] for p in pairs], dtype=float)
+    t[inf] = math.inf
+    return t, inf
 
 
 def sample_float64(traj: Any, times: Any) -> dict[str, Any]:
@@ -49,30 +60,34 @@ def sample_float64(traj: Any, times: Any) -> dict[str, Any]:
     ``loss`` of the float64 trajectory ``traj`` (a
     :class:`~solvable.models.deep_linear.spectral.SpectralTrajectory`) at ``times``, written
     into arrays allocated once (no per-time arrays, no stacking copy)."""
-    ts, us = _strengths(traj, times)
-    L, T = traj.setup.L, len(ts)
-    rhos = []
-    for k, flow in enumerate(traj._flow(k) for k in range(len(traj.modes))):
-        col = [(u[k] / flow.u0) ** (1 / L) - 1 for u in us]  # (the expression of ``at``)
-        rhos.append(np.array(col, dtype=float)[:, None, None])
+    ts, inf = _times(traj, times)
+    L, T, m = traj.setup.L, len(ts), len(traj.modes)
+    G = np.empty((T, m + 1))
+    G[:, 0] = 1.0
+    for k in range(m):
+        flow = traj._flow(k)
+        try:
+            u = strengths(flow, np.where(inf, 0.0, ts), inf)
+        except RateOutOfRangeError as exc:
+            raise ValueError(f"times[{exc.index}]: {exc}") from None
+        G[:, k + 1] = (u / flow.u0) ** (1 / L) - 1
     conv = nb.converter(None)
     X = np.array([[conv(v) for v in row] for row in traj.setup.X], dtype=float)
     Y = np.array([[conv(v) for v in row] for row in traj.setup.Y], dtype=float)
-    Ws = [np.empty((T, *W0.shape)) for W0 in traj._weights]
+    Ws = []
+    for l, W0 in enumerate(traj._weights):
+        M = np.stack([W0.ravel(), *(traj._parts[k][l].ravel() for k in range(m))])
+        W = np.empty((T, *W0.shape))
+        np.matmul(G, M, out=W.reshape(T, W0.size))
+        Ws.append(W)
     beta = np.empty((T, traj.setup.dL, traj.setup.d0))
     f = np.empty((T, traj.setup.n, traj.setup.dL))
     out_loss = np.empty(T)
-    # blocks of times whose layers fit in a cache (the stacked operations are memory-bound)
+    # blocks of times whose layers fit in a cache (the stacked products are memory-bound)
     step = max(1, BLOCK_BYTES // (8 * max(W.size for W in traj._weights)))
     for i in range(0, T, step):
         j = min(T, i + step)
         block = [W[i:j] for W in Ws]
-        for l, W in enumerate(block):
-            W[...] = traj._weights[l]
-            buf = np.empty_like(W)
-            for k in range(len(traj.modes)):  # W + (rho - 1) part, mode after mode, as ``at``
-                np.multiply(rhos[k][i:j], traj._parts[k][l], out=buf)
-                W += buf
         beta[i:j] = product(block)
         f[i:j] = outputs(block, X)
         out_loss[i:j] = loss(block, X, Y)

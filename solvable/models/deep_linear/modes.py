@@ -26,12 +26,14 @@ The rest of each ``W_l`` (the zero singular values of ``P``) stays 0.  Singular 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import mpmath
 import numpy as np
 
 from solvable._core import numbers as nb
+from solvable._core.exact_gram import exact_gram, to_fraction
 from solvable.models.deep_linear.network import balance, product
 from solvable.models.deep_linear.setups import Setup
 
@@ -81,16 +83,42 @@ def _groups(values: list[Any], tol: Any) -> list[list[int]]:
     return out
 
 
+def _balance_defect(upper: Any, lower: Any, eta_upper: Any,
+                    eta_lower: Any) -> tuple[Fraction, Fraction] | None:  # fmt: skip
+    """``(max|D|, max(|W_{l+1}|_F^2/eta_{l+1}, |W_l|_F^2/eta_l))`` of the balance
+    ``D = W_{l+1}^T W_{l+1}/eta_{l+1} - W_l W_l^T/eta_l`` exactly (two
+    :func:`~solvable._core.exact_gram.exact_gram` products, BLAS on exact limbs, then Python
+    integers), or None where ``exact_gram`` refuses the work (then mpmath decides)."""
+    try:
+        G_up, den_up = exact_gram(upper, "W_{l+1}")  # W_{l+1}^T W_{l+1} = G_up / den_up
+        G_lo, den_lo = exact_gram(list(zip(*lower, strict=True)), "W_l")  # W_l W_l^T
+    except ValueError:
+        return None
+    a = 1 / (den_up * to_fraction(eta_upper))
+    b = 1 / (den_lo * to_fraction(eta_lower))
+    num = G_up * (a.numerator * b.denominator) - G_lo * (b.numerator * a.denominator)
+    dev = Fraction(max(abs(int(v)) for v in num.flat), a.denominator * b.denominator)
+    traces = (sum(int(G_up[i, i]) for i in range(G_up.shape[0])),
+              sum(int(G_lo[i, i]) for i in range(G_lo.shape[0])))  # fmt: skip
+    return dev, max(a * traces[0], b * traces[1])
+
+
 def modes(setup: Setup, weights: list[Any], rtol: Any) -> tuple[list[np.ndarray], list[Mode]]:
     """The weights (object arrays at the working precision) and the modes of a balanced
     aligned start; ``ValueError`` naming the failed condition otherwise."""
     Ws = [_mp(W) for W in weights]
     etas = [nb.to_mpf(e) for e in setup.rates]
     for l in range(setup.L - 1):
-        D = balance(Ws[l + 1], Ws[l], etas[l + 1], etas[l])
-        scale = max(_norm(Ws[l + 1]) ** 2 / etas[l + 1], _norm(Ws[l]) ** 2 / etas[l])
-        dev = _maxabs(D)
-        if dev > rtol * scale:
+        exact = _balance_defect(weights[l + 1], weights[l], setup.rates[l + 1], setup.rates[l])
+        if exact is not None:  # decided exactly (rtol is an exact binary number)
+            dev, scale = (nb.to_mpf(v) for v in exact)
+            balanced = exact[0] <= to_fraction(rtol) * exact[1]
+        else:
+            D = balance(Ws[l + 1], Ws[l], etas[l + 1], etas[l])
+            scale = max(_norm(Ws[l + 1]) ** 2 / etas[l + 1], _norm(Ws[l]) ** 2 / etas[l])
+            dev = _maxabs(D)
+            balanced = dev <= rtol * scale
+        if not balanced:
             raise ValueError(
                 f"weights must be balanced for the exact solution: D_{l + 1} = "
                 f"W{l + 2}^T W{l + 2}/eta_{l + 2} - W{l + 1} W{l + 1}^T/eta_{l + 1} = 0; got "

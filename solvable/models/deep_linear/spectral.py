@@ -151,11 +151,15 @@ def closed_form(setup: Setup, weights: Any, *, dps: int | None = None,
                 raise
             return two_layer_closed_form(setup, Ws, tol, dps)
         eta = mpmath.fprod(nb.to_mpf(e) for e in setup.rates) ** (mpmath.mpf(1) / setup.L)
+        if dps is None:  # float64: the parts from the rounded vectors (a few ulps; BLAS)
+            vec = [[np.array(r, dtype=float) for r in m.r] for m in found]
+            parts = tuple(tuple(float(m.c[l]) * np.outer(v[l + 1], v[l]) for l in range(setup.L))
+                          for m, v in zip(found, vec, strict=True))  # fmt: skip
+            W0f = tuple(np.array(W, dtype=float) for W in W0)
+            return SpectralTrajectory(setup, dps, tuple(found), eta, W0f, parts)
         parts = tuple(tuple(m.c[l] * np.outer(m.r[l + 1], m.r[l]) for l in range(setup.L))
                       for m in found)  # fmt: skip
-    conv = np.vectorize(nb.to_float if dps is None else (lambda v: v), otypes=[nb.dtype(dps)])
-    return SpectralTrajectory(setup, dps, tuple(found), eta, tuple(conv(W) for W in W0),
-                              tuple(tuple(conv(p) for p in ps) for ps in parts))  # fmt: skip
+    return SpectralTrajectory(setup, dps, tuple(found), eta, tuple(W0), parts)
 
 
 @nb.mpmath_in_mpmath_out
