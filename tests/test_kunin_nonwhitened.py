@@ -7,6 +7,7 @@ testing oracle on the new setups."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from fractions import Fraction
 
@@ -347,3 +348,25 @@ def test_float64_refuses_an_eigenvalue_beyond_its_range():
     with pytest.raises(ValueError, match=r"s exceeds the float64 range.*pass dps"):
         kunin.closed_form(setup, 0.8, (0.2, -0.1, 0.3))
     assert kunin.closed_form(setup, 0.8, (0.2, -0.1, 0.3), dps=20).at(math.inf).loss > 0
+
+
+@pytest.mark.parametrize(("fraction", "status"), [(0.8, "confirmed"), (1.25, "failed")])
+def test_the_kernel_part_is_held_to_its_allowance_from_both_sides(monkeypatch, fraction, status):
+    """``w_kernel`` reported off along ker X by ``fraction`` of the confirmation's allowance
+    (``rtol (sqrt(scale / eta_a) + |w_N|)``): within it confirmed, beyond it failed (the
+    state is untouched: only the "w on ker X" check sees it).  0.8 and 1.25: the floor's
+    part of the allowance matters (here sqrt(scale / eta_a) = 0.68, |w_N| = 0.3)."""
+    name, dps = "rank 2 of 3, upstream", 30
+    _, setup, a0, w0 = next(c for c in kunin_confirmations._aligned_cases() if c[0] == name)
+    rtol = mpmath.mpf(10) ** -(dps - 5)
+    traj = kunin.closed_form(setup, a0, w0, dps=dps)
+    with mpmath.workdps(dps + 20):
+        kern = [mpmath.mpf(2), mpmath.mpf(-2), mpmath.mpf(1)]  # ker X (|kern|^2 = 9)
+        w_N = mpmath.fsum(p * q for p, q in zip(kern, traj.w_kernel, strict=True)) / 3
+        floor = mpmath.sqrt(kunin_confirmations._scale(setup, a0, w0) / mpmath.mpf(setup.eta_a))
+        eps = fraction * rtol * (floor + abs(w_N)) / 3  # w_N moves by 3 eps
+        w_kernel = np.array([v + eps * p for v, p in zip(traj.w_kernel, kern, strict=True)],
+                            dtype=object)  # fmt: skip
+    shifted = dataclasses.replace(traj, w_kernel=w_kernel)
+    monkeypatch.setattr(kunin, "closed_form", lambda *args, **kw: shifted)
+    assert kunin_confirmations._aligned_oracle(dps=dps, cases=[name]).status == status
