@@ -14,7 +14,8 @@ aligned, "orthogonal" initialisations of Saxe et al. 2013), extended to every de
   ``in0 = (W_1, ..., W_{L-1})``).
 
 The files: ``setups.py`` (:class:`Setup`), ``network.py`` (the loss as array code),
-``states.py`` (:class:`State`), ``system.py`` (the sympy flow, the system), ``conserved.py``,
+``states.py`` (:class:`State`), ``kernel.py`` (:func:`network_kernel`, the NTK for
+:func:`solvable.kernel_path`), ``system.py`` (the sympy flow, the system), ``conserved.py``,
 ``proofs.py``, ``expressions.py`` (the sympy source of one mode's ``t(u)``), ``strength.py`` (its
 inversion), ``modes.py`` (the conditions, checked), ``spectral.py`` (:func:`closed_form`),
 ``unbalanced.py`` (two layers, unbalanced: a single neuron per mode), ``numeric_checks.py``,
@@ -25,9 +26,11 @@ from __future__ import annotations
 
 from solvable._core.model import Model
 from solvable.models.deep_linear.conserved import laws
+from solvable.models.deep_linear.kernel import network_kernel
 from solvable.models.deep_linear.modes import Mode
 from solvable.models.deep_linear.network import balance as balance
 from solvable.models.deep_linear.network import loss as loss
+from solvable.models.deep_linear.network import ntk as ntk
 from solvable.models.deep_linear.network import outputs as outputs
 from solvable.models.deep_linear.network import product as product
 from solvable.models.deep_linear.registry import claims
@@ -64,7 +67,8 @@ __all__ = [
     "claims",
     "closed_form",
     "laws",
+    "network_kernel",
     "spectral_start",
 ]
-# also importable, array code without validation (any backend): balance, loss, outputs,
-# product; and flow, state_of, check_weights (the system's building blocks)
+# also importable, array code without validation (any backend): balance, loss, ntk,
+# outputs, product; and flow, state_of, check_weights (the system's building blocks)

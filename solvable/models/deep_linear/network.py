@@ -7,6 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
+from solvable._core.backends import torch_module
+
 
 def product(weights: Sequence[Any]) -> Any:
     """``beta = W_L ... W_1`` (dL, d0), ``weights`` input layer first."""
@@ -34,3 +38,32 @@ def balance(upper: Any, lower: Any, eta_upper: Any, eta_lower: Any) -> Any:
     of the adjacent pair ``(W_l, W_{l+1}) = (lower, upper)``."""
     up = upper.swapaxes(-1, -2) @ upper
     return up / eta_upper - (lower @ lower.swapaxes(-1, -2)) / eta_lower
+
+
+def ntk(weights: Sequence[Any], X: Any, rates: Sequence[Any]) -> Any:
+    """The NTK on the data, ``K[i, a, j, b]`` (n, dL, n, dL): ``dF[i, a]/dt = -sum_{j, b}
+    K[i, a, j, b] (F - Y)[j, b]`` under ``dW_l/dt = -eta_l dL/dW_l``.  With ``h_{l-1}(x) =
+    W_{l-1} ... W_1 x`` and ``A_l = W_L ... W_{l+1}`` (``d f / d W_l[p, q] = A_l[:, p]
+    h_{l-1}[q]``), ``K = sum_l eta_l (H_{l-1} H_{l-1}^T) (x) (A_l A_l^T)`` (``H_{l-1}`` the
+    rows ``h_{l-1}(x_i)``, ``A_L = I``).  For ``L = 2`` and one output it is the single
+    neuron.s ``X (eta_w a^2 I + eta_a w w^T) X^T`` (``kunin.ntk``).  One network (no batch
+    axes)."""
+    H = [X]  # H[l] = X W_1^T ... W_l^T: the inputs of layer l + 1, one row per sample
+    for W in weights[:-1]:
+        H.append(H[-1] @ W.swapaxes(-1, -2))
+    last = weights[-1]
+    A = _eye_like(last, last.shape[-2])  # W_L ... W_{l+1}
+    out = None
+    for l in range(len(weights) - 1, -1, -1):
+        G, P = H[l] @ H[l].swapaxes(-1, -2), A @ A.swapaxes(-1, -2)  # (n, n), (dL, dL)
+        term = G[:, None, :, None] * P[None, :, None, :] * rates[l]
+        out = term if out is None else out + term
+        A = A @ weights[l]
+    return out
+
+
+def _eye_like(W: Any, size: int) -> Any:
+    """The ``(size, size)`` identity in the kind of ``W`` (numpy float / object, torch)."""
+    if type(W).__module__.split(".", 1)[0] == "torch":
+        return torch_module().eye(size, dtype=W.dtype, device=W.device)
+    return np.eye(size, dtype=object if W.dtype == object else W.dtype)

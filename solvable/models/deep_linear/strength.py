@@ -25,8 +25,9 @@ float64 refuses a mode whose ``kappa t`` under- or overflows (``ValueError``: us
 
 float64 runs on arrays of times (:func:`strengths`; :func:`strength` is it at one time): every
 entry its own bracket and Illinois iteration, each piece of ``T`` evaluated on its own entries;
-mpmath runs one time at a time.  ``t(w)`` is monotone on each bracket (``T' > 0`` or ``< 0`` throughout a branch), so the
-Illinois iteration, which keeps a sign change, converges to the one root.  ``t = inf``: ``s/lambda``
+mpmath runs one time at a time.  ``t(w)`` is monotone on each bracket (``T' > 0`` or ``< 0``
+throughout a branch), so the Illinois iteration, which keeps a sign change, converges to the
+one root.  ``t = inf``: ``s/lambda``
 (``0 < z0``), ``0`` (``z0 < 0``, ``s = 0``).
 """
 
