@@ -50,6 +50,8 @@ ENTRIES: list[Entry] = [
           numbers=_state),
     Entry("deep_linear.TwoLayerTrajectory.sample", _TRAJ2.sample,
           lambda: {"times": [0.5, 1.0]}, {"times": "times"}, numbers=lambda s: [s.loss, s.f]),
+    Entry("deep_linear.network_kernel", dl.network_kernel, lambda: {"setup": _SETUP},
+          {"setup": "object"}, numbers=lambda kernel: kernel(_TRAJ.at(1.0))),
     Entry("testing.deep_linear", testing.deep_linear,
           lambda: {"setup": _SETUP, "weights": _weights()},
           {"setup": "object", "weights": "object"}, numbers=lambda o: []),
