@@ -35,7 +35,7 @@ output is never held twice):
     output (all its fields together; fresh pages every time, as a fresh output has);
 (b) construction + sample into a fresh output: ``closed_form(...).sample(times)``;
 (c) sample into a reused output: ``traj.sample(times, out=states)`` ("-": the model's
-    ``sample`` has no ``out=``, deep_linear and kunin_wide);
+    ``sample`` has no ``out=``, deep_linear);
 (d) the reference path (the path before the fast engines; ``--no-reference`` skips it):
     xu_ziyin ``closed_form(...).sample(times, engine="reference")`` (construction included:
     the whole arrays at once, every piece of every Piecewise evaluated everywhere); kunin and
@@ -345,8 +345,9 @@ _WIDE_FIELDS = ("beta", "outputs", "loss", "ntk", "gram_a", "gram_w")
 def _kunin_wide(n: int, c: int, h: int, n_t: int, seed: int = 0) -> Bench:
     """Whitened data (``X = 2 Q``, d = n), Gaussian targets (n, c), eta_a = 1, eta_w = 0.5,
     a Gaussian ``W0`` (h, d) / sqrt(d) and ``A0`` from :func:`kunin.wide_start` with delta =
-    0.5 (then ``h <= c``), times in ``[0, 20]``.  No ``out=`` (column (c) "-"); (d): the
-    per-time ``traj.at(t)`` stacked (the path before the stacked engine, to a few ulps);
+    0.5 (then ``h <= c``), times in ``[0, 20]``.  (c): ``traj.sample(times, out=states)``;
+    (d): the per-time ``traj.at(t)`` stacked (the path before the stacked engine, to a few
+    ulps);
     (e) compares ``beta = W^T A`` (the sample has ``A``, ``W`` only where the start decouples)."""
     d = n
     rng = np.random.default_rng(seed)
@@ -370,12 +371,12 @@ def _kunin_wide(n: int, c: int, h: int, n_t: int, seed: int = 0) -> Bench:
         return (W.swapaxes(-1, -2) @ A).reshape(len(times), d * c).T
 
     traj = construct()
-    traj.sample(times[:2])  # the generated evaluators, once per process, outside the timing
+    states = traj.sample(times)  # the output (c) reuses; warms every path, outside the timing
     return Bench(
         size=f"n = d = {n}, c = {c}, h = {h}, {n_t} times in [0, 20]",
-        n_floats=n_t * _n_floats(traj.sample(times[:1])),
+        n_floats=_n_floats(states),
         fresh=lambda: construct().sample(times),
-        reuse=None,
+        reuse=lambda: traj.sample(times, out=states),
         reference=lambda: StackedStates.stack([traj.at(t) for t in times]),
         ivp=_ivp(rhs, np.concatenate([A0.ravel(), W0.ravel()]), times, ATOL, beta),
         atol=ATOL,
