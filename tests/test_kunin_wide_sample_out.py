@@ -305,3 +305,13 @@ def test_sample_ntk_overflow_is_named_as_at_names_it():
             ),
         )
     assert str(got.value) == str(at_err.value)
+
+
+def test_ntk_stack_of_no_times_is_empty():
+    ga, gw, X = np.empty((0, 2, 2)), np.empty((0, 3, 3)), np.ones((4, 3))
+    got = wide_ntk_stack(ga, gw, X, 1.0, 1.0)
+    assert (
+        got.shape == (0, 4, 2, 4, 2)
+        and got.tobytes() == _wide_ntk_array(ga, gw, X, 1.0, 1.0).tobytes()
+    )
+    assert list(ntk_bounded(ga, np.empty((0, 4, 4)), np.ones((4, 4)))) == []

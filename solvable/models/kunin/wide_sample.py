@@ -251,6 +251,8 @@ def ntk_bounded(gram_a: np.ndarray, p: np.ndarray, q: np.ndarray) -> np.ndarray:
     not proved).  Where it is not finite the entries themselves decide (the caller scans
     that time)."""
     T = len(gram_a)
+    if T == 0 or gram_a.size == 0 or p.size == 0:  # (no entry: nothing can overflow)
+        return np.ones(T, dtype=bool)
     with np.errstate(all="ignore"):
         p_max = np.abs(p).reshape(T, -1).max(axis=1, initial=0.0)
         g_max = np.abs(gram_a).reshape(T, -1).max(axis=1, initial=0.0)
