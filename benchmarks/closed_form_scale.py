@@ -25,7 +25,11 @@ cases, so ``--only kunin`` runs ``kunin_32`` and ``kunin_1000``), each an output
   hidden 5, 20 times);
 * ``kunin_wide_32``, ``kunin_wide_h8`` (issue 31, item 5): the wide net, n = d = c = 32 and
   h = 32 (h = 8 < c), 95 times in [0, 20] (the NTK, (n c)^2 numbers a time, is nearly all of
-  the output) (n = d = c = h = 3; n = d = c = 4, h = 2; 20 times).
+  the output) (n = d = c = h = 3; n = d = c = 4, h = 2; 20 times).  Measured with
+  ``--only kunin_wide --repeat 3 --no-scipy`` (2 shared CPUs, load average 2.5-3.2; three
+  runs): (b) 2.7x-4.5x, 3.3x-3.4x, 3.2x-3.3x the floor for ``kunin_wide_32`` (its
+  construction, the 50-digit balance check, is 1.5x alone) and 1.7x-1.9x, 1.7x, 2.2x-2.6x
+  for ``kunin_wide_h8``; (c) 1.0x-1.8x (docs/benchmarks.md).
 
 For each case (a row group of the printed markdown table), all in one process, each timed
 ``--repeat`` times back to back (the previous result dropped before each call, so a large
