@@ -25,7 +25,11 @@ cases, so ``--only kunin`` runs ``kunin_32`` and ``kunin_1000``), each an output
   hidden 5, 20 times);
 * ``kunin_wide_32``, ``kunin_wide_h8`` (issue 31, item 5): the wide net, n = d = c = 32 and
   h = 32 (h = 8 < c), 95 times in [0, 20] (the NTK, (n c)^2 numbers a time, is nearly all of
-  the output) (n = d = c = h = 3; n = d = c = 4, h = 2; 20 times).
+  the output) (n = d = c = h = 3; n = d = c = 4, h = 2; 20 times).  Measured with
+  ``--only kunin_wide --repeat 3 --no-scipy`` (2 shared CPUs, load average 2.5-3.2; three
+  runs): (b) 2.7x-4.5x, 3.3x-3.4x, 3.2x-3.3x the floor for ``kunin_wide_32`` (its
+  construction, the 50-digit balance check, is 1.5x alone) and 1.7x-1.9x, 1.7x, 2.2x-2.6x
+  for ``kunin_wide_h8``; (c) 1.0x-1.8x (docs/benchmarks.md).
 
 For each case (a row group of the printed markdown table), all in one process, each timed
 ``--repeat`` times back to back (the previous result dropped before each call, so a large
@@ -35,7 +39,7 @@ output is never held twice):
     output (all its fields together; fresh pages every time, as a fresh output has);
 (b) construction + sample into a fresh output: ``closed_form(...).sample(times)``;
 (c) sample into a reused output: ``traj.sample(times, out=states)`` ("-": the model's
-    ``sample`` has no ``out=``, deep_linear and kunin_wide);
+    ``sample`` has no ``out=``, deep_linear);
 (d) the reference path (the path before the fast engines; ``--no-reference`` skips it):
     xu_ziyin ``closed_form(...).sample(times, engine="reference")`` (construction included:
     the whole arrays at once, every piece of every Piecewise evaluated everywhere); kunin and
@@ -345,8 +349,9 @@ _WIDE_FIELDS = ("beta", "outputs", "loss", "ntk", "gram_a", "gram_w")
 def _kunin_wide(n: int, c: int, h: int, n_t: int, seed: int = 0) -> Bench:
     """Whitened data (``X = 2 Q``, d = n), Gaussian targets (n, c), eta_a = 1, eta_w = 0.5,
     a Gaussian ``W0`` (h, d) / sqrt(d) and ``A0`` from :func:`kunin.wide_start` with delta =
-    0.5 (then ``h <= c``), times in ``[0, 20]``.  No ``out=`` (column (c) "-"); (d): the
-    per-time ``traj.at(t)`` stacked (the path before the stacked engine, to a few ulps);
+    0.5 (then ``h <= c``), times in ``[0, 20]``.  (c): ``traj.sample(times, out=states)``;
+    (d): the per-time ``traj.at(t)`` stacked (the path before the stacked engine, to a few
+    ulps);
     (e) compares ``beta = W^T A`` (the sample has ``A``, ``W`` only where the start decouples)."""
     d = n
     rng = np.random.default_rng(seed)
@@ -370,12 +375,12 @@ def _kunin_wide(n: int, c: int, h: int, n_t: int, seed: int = 0) -> Bench:
         return (W.swapaxes(-1, -2) @ A).reshape(len(times), d * c).T
 
     traj = construct()
-    traj.sample(times[:2])  # the generated evaluators, once per process, outside the timing
+    states = traj.sample(times)  # the output (c) reuses; warms every path, outside the timing
     return Bench(
         size=f"n = d = {n}, c = {c}, h = {h}, {n_t} times in [0, 20]",
-        n_floats=n_t * _n_floats(traj.sample(times[:1])),
+        n_floats=_n_floats(states),
         fresh=lambda: construct().sample(times),
-        reuse=None,
+        reuse=lambda: traj.sample(times, out=states),
         reference=lambda: StackedStates.stack([traj.at(t) for t in times]),
         ivp=_ivp(rhs, np.concatenate([A0.ravel(), W0.ravel()]), times, ATOL, beta),
         atol=ATOL,

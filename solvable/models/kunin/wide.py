@@ -35,6 +35,7 @@ from solvable.models.kunin.setups import WideSetup, _arrays, _weights
 from solvable.models.kunin.times import _SAMPLE_TIMES, _float_times, _times
 from solvable.models.kunin.wide_sample import (
     _converged_r,
+    check_out,
     first_not_finite,
     internal_times,
     sample_float64,
@@ -174,38 +175,64 @@ class WideTrajectory:
             raise ValueError(f"t must be one time, got {len(ts)}; use sample() for many")
         return self._state(ts[0], inf[0], "t")
 
-    def sample(self, times: Any) -> StackedStates:
+    def sample(self, times: Any, *, out: StackedStates | None = None) -> StackedStates:
         """The states at many times (each in ``[0, inf]``), stacked: each field of
         :class:`WideExactState` with a leading time axis (``states.beta`` (T, d, c), ...;
-        ``A``, ``W`` an object array of ``None`` where ``h > 1``), ``states.at(k)`` the
-        :class:`WideExactState` at the ``k``-th time.
+        ``A``, ``W`` an object array of ``None`` where the trajectory does not determine
+        them), ``states.at(k)`` the :class:`WideExactState` at the ``k``-th time.
+
+        ``out`` (float64 only, ``dps=None``): a preallocated result, e.g. an earlier
+        ``sample`` of as many times (:func:`~solvable.models.kunin.wide_sample.check_out`
+        lists its fields); every field is written in place and ``out`` itself returned (the
+        NTK, nearly all of the output, is computed straight into ``out.ntk``).  After a
+        refusal its contents are unspecified.
 
         float64 (issue 31): the times are grouped by branch (the limit, the textbook form at
         small t, the stable form) and each group is evaluated at once on stacks of matrices
         (:mod:`~solvable.models.kunin.wide_sample`), with no loop over the times; the fields
-        are those of :meth:`at` to a few ulps.  A field that is not finite in float64 is a
-        ``ValueError`` naming the first such time (pass dps).  At ``dps`` the states are
-        evaluated one time after another (mpmath has no stacked linear algebra)."""
+        are those of :meth:`at` to a few ulps (the NTK from the Gram matrices bit for bit as
+        :func:`~solvable.models.kunin.reduction.wide_ntk` builds it, in one pass over the
+        output).  A field that is not finite in float64 is a ``ValueError`` naming the first
+        such time (pass dps); the NTK's finiteness follows from a bound on its factors
+        (:func:`~solvable.models.kunin.wide_sample.ntk_bounded`) and is scanned only where
+        that bound fails.  At ``dps`` the states are evaluated one time after another (mpmath
+        has no stacked linear algebra)."""
         if self.dps is not None:
+            if out is not None:
+                raise ValueError(
+                    f"out must be None for dps={self.dps} (preallocated outputs are float64 "
+                    f"only, dps=None), got {type(out).__name__}"
+                )
             ts, inf = _times(times, _SAMPLE_TIMES)
             return StackedStates.stack([self._state(t, i, _SAMPLE_TIMES)
                                         for t, i in zip(ts, inf, strict=True)])  # fmt: skip
         if isinstance(times, (list, tuple)) and times and all(type(v) is float for v in times):
             times = np.array(times)  # (validated at once, not number by number)
         tf, inf, given = _float_times(times, _SAMPLE_TIMES)
+        T, S = len(tf), self.setup
+        weights = self.h == 1 or self._data.get("decoupled") is not None
+        if out is not None:
+            out = check_out(out, WideExactState, T, S.n, S.c, S.d, self.h, weights)
         ti, limit = internal_times(tf, inf, self._data)
-        out, A, W = sample_float64(self._data, self.h, self.setup.c, self.condition, ti, limit)
-        bad = first_not_finite(out)
+        fields, A, W, proved = sample_float64(self._data, self.h, S.c, self.condition, ti, limit,
+                                              None if out is None else out.ntk)  # fmt: skip
+        bad = first_not_finite(fields, proved)
         if bad is not None:  # (the time as given: a numpy scalar as its Python number)
             t = given[bad[0]].item() if isinstance(given[bad[0]], np.generic) else given[bad[0]]
             raise ValueError(f"the state's {bad[1]} is not finite in float64 at t = {t!r}; "
                              "pass dps=... for mpmath")  # fmt: skip
-        T = len(tf)
-        none = np.full(T, None, dtype=object)
-        return StackedStates(WideExactState, dict(
-            t=tf, beta=out["beta"], outputs=out["outputs"], loss=out["loss"], ntk=out["ntk"],
-            gram_a=out["gram_a"], gram_w=out["gram_w"], delta=np.full(T, self.delta),
-            A=none if A is None else A, W=none if W is None else W))  # fmt: skip
+        if out is None:
+            none = np.full(T, None, dtype=object)
+            return StackedStates(WideExactState, dict(
+                t=tf, beta=fields["beta"], outputs=fields["outputs"], loss=fields["loss"],
+                ntk=fields["ntk"], gram_a=fields["gram_a"], gram_w=fields["gram_w"],
+                delta=np.full(T, self.delta), A=none if A is None else A,
+                W=none if W is None else W))  # fmt: skip
+        for name, value in (("t", tf), *fields.items(), ("A", A), ("W", W)):
+            if value is not out.ntk:  # (the NTK is already there)
+                getattr(out, name)[...] = value
+        out.delta.fill(self.delta)
+        return out
 
     def _state(self, t: Number, inf: bool, name: str) -> WideExactState:
         k, dps = self._data, self.dps
