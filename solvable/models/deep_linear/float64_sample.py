@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from solvable._core import numbers as nb
-from solvable.models.deep_linear.network import loss, outputs, product
+from solvable.models.deep_linear.network import loss_of, outputs_of, product
 from solvable.models.deep_linear.sampling import _each
 from solvable.models.deep_linear.strength import RateOutOfRangeError, strengths
 
@@ -87,9 +87,8 @@ def sample_float64(traj: Any, times: Any) -> dict[str, Any]:
     step = max(1, BLOCK_BYTES // (8 * max(W.size for W in traj._weights)))
     for i in range(0, T, step):
         j = min(T, i + step)
-        block = [W[i:j] for W in Ws]
-        beta[i:j] = product(block)
-        f[i:j] = outputs(block, X)
-        out_loss[i:j] = loss(block, X, Y)
+        beta[i:j] = product([W[i:j] for W in Ws])  # (then F and the loss as state_of's)
+        f[i:j] = outputs_of(beta[i:j], X)
+        out_loss[i:j] = loss_of(f[i:j], Y)
     params = {f"W{l}": W for l, W in enumerate(Ws, start=1)}
     return dict(t=ts, params=params, beta=beta, f=f, loss=out_loss)

@@ -21,16 +21,25 @@ def product(weights: Sequence[Any]) -> Any:
 
 
 def outputs(weights: Sequence[Any], X: Any) -> Any:
-    """The outputs ``F = X W_1^T ... W_L^T`` (..., n, dL): row ``i`` is ``f(x_i)``."""
-    H = X
-    for W in weights:
-        H = H @ W.swapaxes(-1, -2)
-    return H
+    """The outputs ``F = X beta^T`` (..., n, dL), ``beta = W_L ... W_1``: row ``i`` is
+    ``f(x_i)`` (the product first: the cheaper order when the data's and the output's
+    dimensions are below the hidden widths)."""
+    return outputs_of(product(weights), X)
+
+
+def outputs_of(beta: Any, X: Any) -> Any:
+    """The outputs ``F = X beta^T`` of the product ``beta`` (..., dL, d0)."""
+    return X @ beta.swapaxes(-1, -2)
 
 
 def loss(weights: Sequence[Any], X: Any, Y: Any) -> Any:
     """``L = 1/2 sum_i |f(x_i) - y_i|^2`` (batched over leading axes)."""
-    return ((outputs(weights, X) - Y) ** 2).sum((-1, -2)) / 2
+    return loss_of(outputs(weights, X), Y)
+
+
+def loss_of(F: Any, Y: Any) -> Any:
+    """``L = 1/2 |F - Y|_F^2`` of the outputs ``F`` (..., n, dL)."""
+    return ((F - Y) ** 2).sum((-1, -2)) / 2
 
 
 def balance(upper: Any, lower: Any, eta_upper: Any, eta_lower: Any) -> Any:
