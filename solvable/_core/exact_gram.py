@@ -44,8 +44,9 @@ def to_fraction(value: Any) -> Fraction:
     if isinstance(value, (np.integer, np.floating)):
         value = value.item()
     if isinstance(value, mpmath.mpf):
-        man, exp = value.man_exp
-        return Fraction(int(man)) * (Fraction(2) ** int(exp))
+        man, exp = value.man_exp  # (mpmath 1.3: the magnitude's mantissa, sign dropped)
+        mag = Fraction(abs(int(man))) * (Fraction(2) ** int(exp))
+        return -mag if value < 0 else mag
     if isinstance(value, str):
         return Fraction(value.strip())
     return Fraction(value)
