@@ -5,7 +5,7 @@ raw flow of the original data (:func:`~solvable.verification.wide_compare.wide_c
 digits), over :func:`wide_aligned_cases`.
 
 Data (n = d = 4): ``a = (1, 1, 1, 1)``, ``b = (1, -1, 1, -1)`` span the range ``E`` and ``k1 =
-(1, 1, -1, -1)``, ``k2 = (1, -1, -1, 1)`` the rest (orthogonal, |.| = 2, off every axis).
+(1, 1, -1, -1)``, ``k2 = (1, -1, -1, 1)`` the rest (orthogonal, each of norm 2, off every axis).
 ``X = [a; b; 0; 0]``: ``X^T X = 4 P`` (rank 2, ``ker X = span(k1, k2)``; the last two target
 rows are outside the range of X).  ``X = [a; b; 2 k1; 0]``: eigenvalues 4 (on ``E``), 16 (on
 ``k1``) and 0 (on ``k2``), targets with a zero third row (``X^T Y`` in ``E``).  Decoupled
