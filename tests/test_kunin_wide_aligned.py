@@ -15,7 +15,7 @@ import mpmath
 import numpy as np
 import pytest
 import sympy as sp
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings, target
 from hypothesis import strategies as st
 
 import numerics
@@ -212,10 +212,12 @@ TIMES = [0.0, 0.3, 1.0, 4.0, 12.0]
 
 
 def _check(setup, A0, W0, times=TIMES):
-    """float64 against 40 digits of the same closed form: the grams and beta normwise over
-    P = Q^T Q of the reduced flow (as tests/test_kunin_wide.py), 32 eps max(1, condition)
-    (the reduced trajectory's bound) plus the kernel part W_N (exact rationals rounded once:
-    one eps of |W|); the loss relative to |Y|^2 + L(0)."""
+    """float64 against 40 digits of the same closed form, as tests/test_kunin_wide.py measures
+    the whitened one: the grams and beta normwise over P = Q^T Q (a block may pass near 0:
+    beta(0) = 0 for W0 in ker X is ~eps |P| in float64, ~1e-64 at 40 digits), to 64 eps
+    max(1, condition) (the reduced trajectory's 32 eps bound, doubled for the sums with the
+    kernel part W_N, exact rationals rounded once); the NTK normwise, the outputs relative to
+    |X| |P|, the loss relative to its terms |Y|^2 + L(0); A, W (where returned) normwise."""
     try:
         f64 = kunin.wide_closed_form(setup, A0, W0)
     except ValueError as exc:  # delta_E = 0: a start on a saddle's stable manifold
@@ -224,21 +226,32 @@ def _check(setup, A0, W0, times=TIMES):
     ref = kunin.wide_closed_form(setup, A0, W0, dps=40)
     assert type(f64) is kunin.AlignedWideTrajectory
     tol = Tolerance(64 * EPS * max(1.0, f64.condition), reason="float64, cond(C_+), W_N")
+    ea, ew, sc = float(setup.eta_a), float(setup.eta_w), float(f64.s)
+
+    def stacked(state):
+        blocks = (state.gram_a / (sc * ea), state.gram_w / (sc * ew),
+                  state.beta / (sc * math.sqrt(ea * ew)))  # fmt: skip
+        return np.concatenate([np.ravel(np.asarray(b, dtype=object)) for b in blocks])
+
     worst = 0.0
     yy = float(np.sum(np.asarray(setup.Y, dtype=float) ** 2))
     a, b = f64.sample([*times, math.inf]), ref.sample([*times, math.inf])
     for k in range(len(times) + 1):
         fa, fb = a.at(k), b.at(k)
-        for name in ("beta", "gram_a", "gram_w", "outputs", "ntk"):
-            worst = max(worst, error_in_units(getattr(fa, name), getattr(fb, name), tol))
+        worst = max(worst, error_in_units(stacked(fa), stacked(fb), tol))
+        worst = max(worst, error_in_units(fa.ntk, fb.ntk, tol))
+        pscale = float(np.max(np.abs(stacked(fb).astype(float)))) * sc * math.sqrt(ea * ew)
+        ot = Tolerance(tol.rtol, tol.rtol * pscale * math.sqrt(sc), "outputs")
+        worst = max(worst, error_in_units(fa.outputs, fb.outputs, ot))
         lt = Tolerance(tol.rtol, tol.rtol * (yy + float(b.loss[0])), "loss")
         worst = max(worst, error_in_units([fa.loss], [fb.loss], lt))
         if fb.A is not None:
-            worst = max(worst, error_in_units(np.concatenate([fa.A.ravel(), fa.W.ravel()]),
-                                              np.concatenate([fb.A.ravel(), fb.W.ravel()]),
-                                              tol))  # fmt: skip
+            qa = np.concatenate([(fa.A / math.sqrt(ea)).ravel(), (fa.W / math.sqrt(ew)).ravel()])
+            qb = np.concatenate([(fb.A / math.sqrt(ea)).ravel(), (fb.W / math.sqrt(ew)).ravel()])
+            worst = max(worst, error_in_units(qa, qb, tol))
+    target(worst, label="float64 error in tolerance units")
     assert worst <= 1, worst
-    return f64, ref
+    return worst
 
 
 @st.composite
@@ -252,8 +265,9 @@ def aligned_wide_problems(draw):
         sign = draw(st.sampled_from([1, -1, 0]))
         scale = draw(st.sampled_from([0.5, 1.0, 2.0]))
         m = draw(st.sampled_from([0.0, 0.25, 0.5]))
+        y1 = draw(dy) - 1.0  # (a mode whose target opposes a balanced start: a saddle)
         setup = kunin.WideSetup(2.0, 0.5, _X((sigma, sigma, 0, 0)),
-                                ((draw(dy) + 1.0, 0.0), (0.0, draw(dy) - 1.0),
+                                ((draw(dy) + 1.0, 0.0), (0.0, -y1 if sign == 0 else y1),
                                  (draw(dy), draw(dy)), (draw(dy), draw(dy))))  # fmt: skip
         return (setup, *_decoupled(*PAIRS[sign], m, scale))
     # second == sigma: X^T X = 4 sigma^2 P (rank 3); else the eigenvalues 4 sigma^2 (on E),
@@ -271,8 +285,16 @@ def aligned_wide_problems(draw):
     return kunin.WideSetup(*rates, X, Y), A0, (_row(c[0] / 4, c[1] / 4, c[2] / 4, c[3] / 4),)
 
 
+# W0 = 0 on rank-3 data: beta(0) = 0 exactly, ~eps |P| in float64 (found by the slow run; a
+# field-by-field relative comparison failed it by 1e60 units)
+AT_ZERO = (kunin.WideSetup(0.5, 0.5, _X((0.5, 0.5, 0.5, 0.0)),
+                           ((0.0, 0.0), (0.0, 0.0), (0.125, 0.0), (0.0, 0.0))),
+           ((0.125, 0.0),), ((0.0, 0.0, 0.0, 0.0),))  # fmt: skip
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(aligned_wide_problems())
+@example(AT_ZERO)
 def test_float64_against_dps40(problem):
     _check(*problem)
 
