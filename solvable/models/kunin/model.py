@@ -202,8 +202,9 @@ def claims() -> list[Theorem]:
           "(eigenvalue s), W = W_E + W_N with W_N (rows in ker X) constant and (A, W_E) the "
           "whitened wide net of X = I, Y = B* = X^T Y / s with rates s eta; L = s L_virtual + "
           "(|Y|^2 - |X^T Y|^2/s)/2; Delta = Delta_E - eta_a W_N W_N^T, the virtual balance s "
-          "Delta_E (the package's flow, loss and balance on X = diag(r, r, l, 0) R, a rational "
-          "rotation R off the axes, h = c = 2).", _wide_aligned_reduction),
+          "Delta_E; and the evaluated setup X = q I, Y = q B*, rates (s/q^2) eta has the same "
+          "field, q^2 times its loss (the package's flow, loss and balance on X = diag(r, r, l, "
+          "0) R, a rational rotation R off the axes, h = c = 2).", _wide_aligned_reduction),
         T("wide_single_neuron", "Part II vs Part I (h = c = 1)",
           "At h = c = 1 wide_closed_form's A, W, beta are closed_form's a, w, beta (delta >= 0, "
           "or d = 1), float64 and mpmath, t in [0, oo].", _wide_single_neuron, kind="numeric"),

@@ -5,10 +5,15 @@ whitened (issue 31, item 3a): :class:`AlignedWideTrajectory` and the aligned bra
 The reduction (claim ``kunin.wide_aligned_reduction``): with ``W0 = W_E + W_N``, the rows of
 ``W_E`` in the eigenspace ``E`` of ``X^T X`` (eigenvalue ``s``) that holds the columns of ``X^T
 Y`` and those of ``W_N`` in ``ker X``, ``W_N`` stays constant and ``(A, W_E)`` is the whitened
-wide net of the virtual setup ``WideSetup(s eta_a, s eta_w, I_d, B*)``, ``B* = X^T Y / s``
-(the same field; its loss ``|W_E^T A - B*|^2 / 2`` is ``(L - L_min) / s``, its balance ``s
-Delta_E``).  Nothing here imports :mod:`~solvable.models.kunin.wide`: the whitened closed form
-is handed in by its caller (``wide_closed_form`` dispatches here).
+wide net of the virtual setup ``X = I_d, Y = B* = X^T Y / s``, rates ``s eta`` (the same
+field; its loss ``|W_E^T A - B*|^2 / 2`` is ``(L - L_min) / s``, its balance ``s Delta_E``).
+It is evaluated as the equivalent exact setup ``WideSetup(rho eta_a, rho eta_w, r I_d, r B*)``
+with ``r = 2^j`` the power of 2 nearest ``sqrt(s)`` and ``rho = s / r^2`` in ``[1/2, 2]``
+(the same field, its loss ``r^2`` times the first one's; claim ``kunin.wide_aligned_reduction``):
+the rates stay those of the setup and float64 normalises ``r`` exactly, so data with ``s`` far
+from 1 keeps the range of the whitened closed form.  Nothing here imports
+:mod:`~solvable.models.kunin.wide`: the whitened closed form is handed in by its caller
+(``wide_closed_form`` dispatches here).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from solvable._core import numbers as nb
 from solvable._core.exact_gram import to_fraction
 from solvable._core.numbers import Number
 from solvable._core.states import StackedStates
+from solvable.models.kunin.aligned_data import _show
 from solvable.models.kunin.isotropic_data import _default_rtol
 from solvable.models.kunin.minimum import _working_rational
 from solvable.models.kunin.setups import WideSetup, _arrays
@@ -97,7 +103,8 @@ class AlignedWideTrajectory:
         with nb.Precision(wd), np.errstate(all="ignore"):
             X, W_N = k["X"], k["W_N"]
             beta_E, gram_a, gram_wE = red.beta, red.gram_a, red.gram_w
-            loss = k["floor"] + k["s"] * red.loss  # both terms >= 0: no cancellation
+            # L = L_min + rho L_reduced: both terms >= 0, no cancellation
+            loss = k["floor"] + k["rho"] * red.loss
             outputs = X @ beta_E  # (X W_N^T = 0 exactly: X beta = X beta_E)
             ntk = wide_ntk_stack(gram_a, gram_wE, X, k["eta_a"], k["eta_w"])
             A = W = np.full(T, None, dtype=object)
@@ -181,15 +188,19 @@ def aligned_wide_closed_form(setup: WideSetup, A0: Any, W0: Any, dps: int | None
     scale_E = max(ew * sum(to_fraction(v) ** 2 for v in A0[i]) + ea * sum(v * v for v in WE[i])
                   for i in range(len(A0)))  # fmt: skip
     vrtol = brtol if scale_E == 0 else float(Fraction(brtol) * scale / scale_E)
-    eye = tuple(tuple(int(p == r) for r in range(d)) for p in range(d))
-    virtual = WideSetup(al.s * ea, al.s * ew, eye, al.beta_star)
+    # the virtual setup as X = r I_d, Y = r B*, rates rho eta (r = 2^j ~ sqrt(s), rho = s/r^2)
+    r = Fraction(2) ** ((al.s.numerator.bit_length() - al.s.denominator.bit_length()) // 2)
+    rho = al.s / (r * r)
+    eye = tuple(tuple(r if p == q else 0 for q in range(d)) for p in range(d))
+    virtual = WideSetup(rho * ea, rho * ew, eye, tuple(tuple(r * v for v in row)
+                                                       for row in al.beta_star))  # fmt: skip
     wd = None if dps is None else dps + _EXTRA
     try:
         reduced = whitened(virtual, A0, al.w_range, dps=wd, isotropy_rtol=0, balance_rtol=vrtol)
     except ValueError as err:
         raise ValueError(
             "inputs not whitened, aligned start: the reduced problem (A0, W_E) on the virtual "
-            f"setup X = I_d, Y = X^T Y / s, rates s eta (s = {float(al.s):.6g}) is refused: "
+            f"setup X = I_d, Y = X^T Y / s, rates s eta (s = {_show(al.s, 6)}) is refused: "
             f"{err}"
         ) from None
     zero_kernel = not any(v for r in al.w_kernel for v in r)
@@ -201,11 +212,11 @@ def aligned_wide_closed_form(setup: WideSetup, A0: Any, W0: Any, dps: int | None
             "the hidden layer with no closed form), and with W_N != 0 (rows of W0 in ker X) "
             "beta = W_E^T A + W_N^T A depends on that rotation. " + _SIMULATE
         )
-    return _trajectory(setup, dps, al, reduced, delta, delta_E, zero_kernel, determined)
+    return _trajectory(setup, dps, al, reduced, rho, delta, delta_E, zero_kernel, determined)
 
 
 def _trajectory(setup: WideSetup, dps: int | None, al: WideAlignment, reduced: Any,
-                delta: Fraction, delta_E: Fraction, zero_kernel: bool,
+                rho: Fraction, delta: Fraction, delta_E: Fraction, zero_kernel: bool,
                 determined: bool) -> AlignedWideTrajectory:  # fmt: skip
     """The :class:`AlignedWideTrajectory` of an accepted alignment."""
     wd = None if dps is None else dps + _EXTRA
@@ -214,7 +225,7 @@ def _trajectory(setup: WideSetup, dps: int | None, al: WideAlignment, reduced: A
         X, _ = _arrays(setup, wd)
         W_N = np.array([[_working_rational(v, wd) for v in r] for r in al.w_kernel], dtype=dt)
         B = np.array([[_working_rational(v, wd) for v in r] for r in al.beta_star], dtype=dt)
-        work = dict(X=X, W_N=W_N, s=_working_rational(al.s, wd),
+        work = dict(X=X, W_N=W_N, rho=_working_rational(rho, wd),
                     floor=_working_rational(al.floor, wd),
                     eta_a=nb.converter(wd)(setup.eta_a), eta_w=nb.converter(wd)(setup.eta_w),
                     zero_kernel=zero_kernel, determined=determined)  # fmt: skip

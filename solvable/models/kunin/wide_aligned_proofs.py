@@ -1,6 +1,7 @@
 """Seed 003 (Kunin et al.), the claim of the wide net on inputs that are not whitened (issue 31,
 item 3a; :mod:`~solvable.models.kunin.wide_aligned`): the reduction of an aligned start to the
-whitened wide net of the virtual setup ``X = I, Y = B*``, rates ``s eta``
+whitened wide net of the virtual setup ``X = I, Y = B*``, rates ``s eta``, and the equivalent
+setup ``X = q I, Y = q B*``, rates ``(s / q^2) eta`` the closed form evaluates
 (``kunin.wide_aligned_reduction``).
 
 The data of the proof (``n = d = 4``, ``h = c = 2``), as the single neuron's
@@ -67,7 +68,22 @@ def _wide_aligned_reduction(y2: Any = 0, c2: Any = 0) -> Verdict:
     vsub.update({ea: r**2 * ea, ew: r**2 * ew})
     vpoint = {Av[i, b]: A[i, b] for i in range(2) for b in range(2)}
     vpoint.update({Wvv[i, j]: C[i, j] for i in range(2) for j in range(2)})
+    # the setup the closed form evaluates: X = q I_2, Y = q (Y_0; Y_1)/r, rates (r/q)^2 eta
+    # (q = 2^j near r): the same field as the virtual one, its loss q^2 times, its balance
+    # (r/q)^2 Delta_E
+    q = sp.Symbol("q", positive=True)
+    esub = {Xw[i, j]: q * int(i == j) for i in range(2) for j in range(2)}
+    esub.update({Yw[i, b]: q * Yr[i, b] / r for i in range(2) for b in range(2)})
+    esub.update({ea: (r / q) ** 2 * ea, ew: (r / q) ** 2 * ew})
     res = list((R.T * R - sp.eye(4)).applyfunc(sp.cancel))  # R is a rotation
+    for blk in ("A", "W"):
+        res += list((_field(G, esub, vpoint, blk) - _field(G, vsub, vpoint, blk)).ravel())
+    CE = np.array(C[:, :2].tolist(), dtype=object)
+    Yv = np.array((Yr[:2, :] / r).tolist(), dtype=object)
+    res.append(wide_loss(A, CE, q * np.eye(2, dtype=int), q * Yv)
+               - q**2 * wide_loss(A, CE, np.eye(2, dtype=int), Yv))  # fmt: skip
+    res += list((wide_balance(A, CE, (r / q) ** 2 * ea, (r / q) ** 2 * ew)
+                 - (r / q) ** 2 * wide_balance(A, CE, ea, ew)).ravel())  # fmt: skip
     res += list((_field(F, sub, point, "A") - _field(G, vsub, vpoint, "A")).ravel())
     dC = sp.Matrix(_field(F, sub, point, "W")) * R.T  # dW/dt in the coordinates u_i
     dCv = _field(G, vsub, vpoint, "W")
