@@ -452,3 +452,9 @@ def test_testing_oracle_accepts_the_new_setups_and_fails_a_wrong_trajectory():
     testing.kunin_wide(setup, A1, W1).check(times, sim1.A, sim1.W, rtol=1e-6)
     with pytest.raises(AssertionError):
         testing.kunin_wide(setup, A1, W1).check(times, sim1.A * 1.001, sim1.W, rtol=1e-6)
+
+
+def test_testing_oracle_refuses_a_start_that_is_not_aligned():
+    setup = kunin.WideSetup(1, 1, _X((2.0, 1.0, 0.0, 0.0)), ((0.3,), (0.0,), (0.0,), (0.1,)))
+    with pytest.raises(ValueError, match=r"(?s)Nor is the start aligned.*numerics\.simulate"):
+        testing.kunin_wide(setup, ((0.5,),), (_row(0.25, 0.0625, 0, 0),))
