@@ -44,9 +44,9 @@ def to_fraction(value: Any) -> Fraction:
     ``mpmath.mpf`` (the entries :class:`solvable.models.kunin.Setup` stores)."""
     if isinstance(value, (np.integer, np.floating)):
         value = value.item()
-    if isinstance(value, mpmath.mpf):  # (man_exp's mantissa is unsigned: the sign apart)
-        man, exp = value.man_exp
-        mag = Fraction(int(man)) * (Fraction(2) ** int(exp))
+    if isinstance(value, mpmath.mpf):
+        man, exp = value.man_exp  # (mpmath 1.3: the magnitude's mantissa, sign dropped)
+        mag = Fraction(abs(int(man))) * (Fraction(2) ** int(exp))
         return -mag if value < 0 else mag
     if isinstance(value, str):
         return Fraction(value.strip())

@@ -99,10 +99,15 @@ Files (each imports only the ones above it; this package's face re-exports the p
   by branch, each group on stacks of matrices).
 * ``wide.py``: :func:`wide_closed_form`, :class:`WideTrajectory`, :func:`wide_start`
   (Part II).
+* ``wide_aligned_data.py``: the condition of the wide net's exact solution on inputs that are
+  not whitened (``X^T Y`` and ``X^T X W0^T`` in one eigenspace of ``X^T X``; issue 31).
+* ``wide_aligned.py``: :class:`AlignedWideTrajectory`, the aligned branch of
+  :func:`wide_closed_form`.
 * ``cases.py``: the named initial conditions (``CASES``, :func:`case`).
 * ``systems.py``: the systems that :func:`numerics.simulate` integrates (``SYSTEMS``).
-* ``proofs.py``, ``wide_proofs.py``, ``wide_shapes_proofs.py``, ``numeric_checks.py``: the
-  claims' checks (Part I, Part II, every shape, numeric).
+* ``proofs.py``, ``wide_proofs.py``, ``wide_shapes_proofs.py``, ``wide_aligned_proofs.py``,
+  ``numeric_checks.py``: the claims' checks (Part I, Part II, every shape, inputs not
+  whitened, numeric).
 * ``kernel_distance.py``: the kernel distance of the single neuron (:func:`neuron_kernel`,
   :func:`limit_kernel_distance`: ``S(0, inf)`` in closed form).
 * ``model.py``: :func:`claims`, :func:`errata`, ``MODEL``.
@@ -158,6 +163,7 @@ from solvable.models.kunin.systems import PiecewiseLinearSystem as PiecewiseLine
 from solvable.models.kunin.systems import SingleNeuronSystem as SingleNeuronSystem
 from solvable.models.kunin.systems import WideLinearSystem as WideLinearSystem
 from solvable.models.kunin.wide import WideExactState, WideTrajectory, wide_closed_form, wide_start
+from solvable.models.kunin.wide_aligned import AlignedWideTrajectory
 from solvable.models.mirror_flow import hyperbolic_entropy
 
 __all__ = [
@@ -165,6 +171,7 @@ __all__ = [
     "MODEL",
     "SEED",
     "AlignedTrajectory",
+    "AlignedWideTrajectory",
     "Case",
     "PiecewiseLinearSetup",
     "PiecewiseLinearState",

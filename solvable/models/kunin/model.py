@@ -46,6 +46,7 @@ from solvable.models.kunin.proofs import (
     _unit_rates_residuals,
 )
 from solvable.models.kunin.systems import SYSTEMS
+from solvable.models.kunin.wide_aligned_proofs import _wide_aligned_reduction
 from solvable.models.kunin.wide_proofs import (
     _wide_Delta_general,
     _wide_deviation_from_limit,
@@ -196,6 +197,14 @@ def claims() -> list[Theorem]:
           "A component c2 of w on a second eigenvalue l^2 of X^T X moves (dc2/dt = -eta_w a^2 "
           "l^2 c2) and adds -eta_a a l^2 c2^2 to da/dt: (a, w_E) is no longer the whitened "
           "neuron (closed_form refuses such a start).", _aligned_coupling),
+        T("wide_aligned_reduction", "Part II (exact solution; inputs not whitened, issue 31)",
+          "If the columns of X^T Y and of X^T X W0^T lie in one eigenspace E of X^T X "
+          "(eigenvalue s), W = W_E + W_N with W_N (rows in ker X) constant and (A, W_E) the "
+          "whitened wide net of X = I, Y = B* = X^T Y / s with rates s eta; L = s L_virtual + "
+          "(|Y|^2 - |X^T Y|^2/s)/2; Delta = Delta_E - eta_a W_N W_N^T, the virtual balance s "
+          "Delta_E; and the evaluated setup X = q I, Y = q B*, rates (s/q^2) eta has the same "
+          "field, q^2 times its loss (the package's flow, loss and balance on X = diag(r, r, l, "
+          "0) R, a rational rotation R off the axes, h = c = 2).", _wide_aligned_reduction),
         T("wide_single_neuron", "Part II vs Part I (h = c = 1)",
           "At h = c = 1 wide_closed_form's A, W, beta are closed_form's a, w, beta (delta >= 0, "
           "or d = 1), float64 and mpmath, t in [0, oo].", _wide_single_neuron, kind="numeric"),

@@ -33,6 +33,11 @@ from solvable.models.kunin.reduction import (
 )
 from solvable.models.kunin.setups import WideSetup, _arrays, _weights
 from solvable.models.kunin.times import _SAMPLE_TIMES, _float_times, _times
+from solvable.models.kunin.wide_aligned import (
+    AlignedWideTrajectory,
+    aligned_wide_closed_form,
+    alignment_tolerance,
+)
 from solvable.models.kunin.wide_sample import (
     _converged_r,
     check_out,
@@ -492,7 +497,9 @@ def wide_start(setup: WideSetup, delta: Number, *, A: Any = None, W: Any = None,
 @nb.mpmath_in_mpmath_out
 def wide_closed_form(setup: WideSetup, A0: Any, W0: Any, *, dps: int | None = None,
                      isotropy_rtol: Number | None = None,
-                     balance_rtol: Number | None = None) -> WideTrajectory:  # fmt: skip
+                     balance_rtol: Number | None = None,
+                     alignment_rtol: Number | None = None,
+                     ) -> WideTrajectory | AlignedWideTrajectory:  # fmt: skip
     """Exact gradient flow of the wide net ``f = A^T W x`` (seed 003 Part II, Theorem 4.2's
     setting), derived here.
 
@@ -531,14 +538,35 @@ def wide_closed_form(setup: WideSetup, A0: Any, W0: Any, *, dps: int | None = No
     :mod:`~solvable.models.kunin.wide_shapes`, claim ``kunin.wide_echelon_form``), ``t =
     inf`` giving ``(2/kappa^2) sum_g k_g Pi_g`` over the pivots' rates (the modes that win:
     generically the h fastest that the start touches; claim ``kunin.wide_echelon_limit``).
-    The loss of the other shapes is the residual's (accurate to ``~eps |Y|^2`` absolutely)."""
+    The loss of the other shapes is the residual's (accurate to ``~eps |Y|^2`` absolutely).
+
+    Inputs that are not whitened (issue 31, item 3a; :mod:`~solvable.models.kunin.wide_aligned`):
+    an :class:`~solvable.models.kunin.wide_aligned.AlignedWideTrajectory` when the columns of
+    ``X^T Y`` and of ``X^T X W0^T`` lie in one eigenspace of ``X^T X`` (eigenvalue ``s > 0``;
+    to ``alignment_rtol``, decided in rationals as :func:`~solvable.models.kunin.closed_form`:
+    exactly for exact entries of X, to the isotropy tolerance for float ones) and the reduced
+    balance ``Delta_E = Delta(0) + eta_a W_N W_N^T = delta_E I_h`` holds (``W_N``: the rows of
+    ``W0`` in ``ker X``; ``balance_rtol`` of the start's terms).  Rank-deficient inputs
+    ``X^T X = s P`` from any ``W0`` are such data.  ``A``, ``W = W_E + W_N`` are returned
+    where the reduced start ``(A0, W_E)`` determines them (as above); where it does not,
+    ``W_N != 0`` is refused (``beta`` would depend on the undetermined rotation).  Anything
+    else is a ``ValueError`` naming both conditions (isotropy and alignment) and pointing to
+    ``numerics.simulate``, or, for a start aligned with the singular vectors shared by
+    ``X^T X`` and ``X^T Y`` (each mode its own ``s_k``), to ``deep_linear.closed_form``."""
     if not isinstance(setup, WideSetup):
         raise TypeError(f"setup must be a kunin.WideSetup, got {type(setup).__name__}")
     dps = nb.check_dps(dps)
     A0c = nb.check_matrix("A0", A0, (None, setup.c))
     W0c = nb.check_matrix("W0", W0, (len(A0c), setup.d))
     h, c, d = len(A0c), setup.c, setup.d
-    s_exact = _isotropic_s(setup, dps, isotropy_rtol)
+    try:  # inputs that are not whitened: the aligned start (wide_aligned), else refused
+        s_exact = _isotropic_s(setup, dps, isotropy_rtol)
+    except ValueError as err:
+        if "isotropic columns" not in str(err):  # (a bad isotropy_rtol, too-large data)
+            raise
+        rtol = alignment_tolerance(setup, dps, isotropy_rtol, alignment_rtol)
+        return aligned_wide_closed_form(setup, A0c, W0c, dps, rtol, balance_rtol,
+                                        wide_closed_form, str(err))  # fmt: skip
     unit = 2.0**-52 if dps is None else 10.0 ** (-dps)
     if balance_rtol is None:
         brtol = _default_rtol([v for r in (*A0c, *W0c) for v in r], unit, c + d)

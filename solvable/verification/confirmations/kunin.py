@@ -35,6 +35,8 @@ from solvable._core.tolerance import (
     worst_of,
 )
 from solvable.models import kunin, piecewise_linear, xu_ziyin
+from solvable.verification.wide_aligned_oracle import wide_aligned_oracle
+from solvable.verification.wide_compare import WIDE_TIMES, ntk_of_output, wide_compare
 
 SEED = kunin.SEED
 
@@ -524,6 +526,12 @@ def claims() -> list[Theorem]:
           "modes, wide_closed_form and the simulated raw (A, W) flow agree to dps - 5 digits "
           "in beta, the outputs, the loss, A^T A, W^T W, the NTK and (h = 1, decoupled) A and "
           "W at times 0 to 12.", _wide_shapes_oracle),
+        T("wide_aligned_oracle", "Part II (exact solution; inputs not whitened, issue 31)",
+          "On rank-deficient X (X^T X = 4 P; h = 1, 2, 3, kernel parts W_N != 0 where the "
+          "balance allows them) and X^T X with eigenvalues 4, 16, 0, delta > 0, < 0 and = 0, "
+          "wide_closed_form's aligned branch and the simulated raw (A, W) flow on the original "
+          "X agree to dps - 5 digits in beta, the outputs, the loss, A^T A, W^T W, the NTK and "
+          "(where returned) A and W at times 0 to 12.", wide_aligned_oracle),
         T("alpha_scaling", "Part III (the first layer's initialisation divided by alpha)",
           "Students a^T relu(W x) started from W / alpha (symmetric, f = 0 at t = 0) and trained "
           "by GD on a single-index ReLU teacher are lazy at alpha = 1/8 (NTK kernel distance "
@@ -562,84 +570,17 @@ def _wide_cases() -> list[tuple[str, kunin.WideSetup, str, dict[str, Any]]]:
     ]
 
 
-WIDE_TIMES = ("0", "0.3", "1", "4", "12")
-
-
-def _ntk_of_output(A: np.ndarray, W: np.ndarray, X: np.ndarray, eta_a: Any,
-                   eta_w: Any) -> np.ndarray:  # fmt: skip
-    """The NTK (n, c, n, c) of :func:`kunin.wide_output` at ``(A, W)`` from its definition,
-    ``K = sum_p eta_p (dF/dp)(dF/dp)^T`` over the entries ``p`` of ``A`` (rate eta_a) and
-    ``W`` (rate eta_w).  ``F = X W^T A`` is linear in ``A`` and in ``W`` separately, so
-    ``dF/dA_p = wide_output(E_p, W, X)`` and ``dF/dW_p = wide_output(A, E_p, X)`` exactly
-    (``E_p`` the unit matrix of entry ``p``): the oracle's NTK reference, independent of
-    :func:`kunin.wide_ntk` (which the closed form evaluates: the same function on both sides
-    could not fail)."""
-    zero, one = 0 * A.flat[0], 0 * A.flat[0] + 1
-
-    def units(shape: tuple[int, ...]) -> list[np.ndarray]:
-        out = []
-        for k in range(int(np.prod(shape))):
-            E = np.full(shape, zero, dtype=object)
-            E.flat[k] = one
-            out.append(E)
-        return out
-
-    cols = [(eta_a, kunin.wide_output(E, W, X).ravel()) for E in units(A.shape)]
-    cols += [(eta_w, kunin.wide_output(A, E, X).ravel()) for E in units(W.shape)]
-    K = sum(rate * np.outer(g, g) for rate, g in cols)
-    n, c = X.shape[0], A.shape[1]
-    return np.asarray(K, dtype=object).reshape(n, c, n, c)
-
-
 def _wide_oracle(dps: int = 30, cases: Sequence[str] | None = None) -> Verdict:
     """kunin.wide_closed_form vs the raw (A, W) flow integrated by ``numerics.simulate``
     (mpmath Taylor, dps digits) over :func:`_wide_cases` (``cases``: only those names) at
     :data:`WIDE_TIMES`: beta, the outputs, the loss, A^T A, W^T W and the NTK (measured from
-    the simulated weights by :func:`_ntk_of_output`, not by ``kunin.wide_ntk``), each
+    the simulated weights by :func:`ntk_of_output`, not by ``kunin.wide_ntk``), each
     normwise, dps - 5 digits (as :func:`_oracle`)."""
     chosen = [c for c in _wide_cases() if cases is None or c[0] in cases]
     if not chosen:
         raise ValueError(f"no wide case named in {cases!r}")
-    return _wide_compare([(n, s, kunin.wide_start(s, dl, dps=dps + 20, **g))
+    return wide_compare([(n, s, kunin.wide_start(s, dl, dps=dps + 20, **g))
                           for n, s, dl, g in chosen], dps)  # fmt: skip
-
-
-def _wide_compare(chosen: list[tuple[str, kunin.WideSetup, tuple[Any, Any]]],
-                  dps: int) -> Verdict:  # fmt: skip
-    """The comparison of :func:`_wide_oracle` over ``(name, setup, (A0, W0))`` starts (A and
-    W too where the closed form returns them)."""
-    rtol = 10.0 ** -(dps - 5)
-    tol = Tolerance(rtol, reason="Taylor integrator at dps + 20 digits, closed form at dps + 10")
-    worst, where = NOTHING_COMPARED, ""
-    for name, setup, (A0, W0) in chosen:
-        exact = kunin.wide_closed_form(setup, A0, W0, dps=dps).sample(list(WIDE_TIMES))
-        sim = numerics.simulate(setup, A0, W0, list(WIDE_TIMES), method="mpmath", dps=dps)
-        with mpmath.workdps(dps + 20):
-            X = np.array([[nb.to_mpf(v) for v in r] for r in setup.X], dtype=object)
-            ea, ew = nb.to_mpf(setup.eta_a), nb.to_mpf(setup.eta_w)
-            for t, e, s in zip(WIDE_TIMES, exact, sim, strict=True):
-                ga, gw = s.A.T @ s.A, s.W.T @ s.W
-                pairs = [
-                    ("beta", e.beta, s.beta),
-                    ("outputs", e.outputs, X @ s.beta),
-                    ("loss", [e.loss], [s.loss]),
-                    ("A^T A", e.gram_a, ga),
-                    ("W^T W", e.gram_w, gw),
-                    ("ntk", e.ntk, _ntk_of_output(s.A, s.W, X, ea, ew)),
-                ]
-                if e.A is not None:
-                    pairs += [("A", e.A, s.A), ("W", e.W, s.W)]
-                for what, got, ref in pairs:
-                    err = error_in_units(got, ref, tol)
-                    if beats(err, worst):
-                        worst, where = err, f"{name}: {what} at t={t}"
-    return Verdict.from_error(
-        worst,
-        f"{len(chosen)} starts x t in {{{', '.join(WIDE_TIMES)}}}: beta, outputs, loss, "
-        f"A^T A, W^T W, NTK (A, W where returned); worst {worst:.2g} tolerances"
-        + (f" ({where})" if where else ""),
-        tol,
-    )
 
 
 # ---------------------------------------------------------------------------
@@ -661,7 +602,7 @@ def kernel_distance_oracle(dps: int = 30, cases: Sequence[str] | None = None,
     t)``, ``|K_t|/|K_0|``, the task alignment; the single neuron's NTK by
     :func:`kunin.neuron_kernel`, the wide net's the state's ``ntk``) against the same measures
     of the NTK of the weights simulated by ``numerics.simulate(method="mpmath", dps)``, that
-    NTK from its definition (:func:`_ntk_of_output`, independent of ``kunin.ntk``), at the
+    NTK from its definition (:func:`ntk_of_output`, independent of ``kunin.ntk``), at the
     oracle's times; and against ``numerics.measures.kernel_distance`` (torch, float64) of the
     simulated NTK.  ``cases`` / ``wide``: names of :data:`kunin.CASES` / :func:`_wide_cases`
     (default: all but ``origin``, whose NTK is 0 at t = 0 and S undefined).
@@ -698,7 +639,7 @@ def kernel_distance_oracle(dps: int = 30, cases: Sequence[str] | None = None,
         with mpmath.workdps(dps + 20):
             X = np.array([[nb.to_mpf(v) for v in r] for r in setup.X], dtype=object)
             ea, ew = nb.to_mpf(setup.eta_a), nb.to_mpf(setup.eta_w)
-            Ks = [_ntk_of_output(A, W, X, ea, ew) for A, W in states]
+            Ks = [ntk_of_output(A, W, X, ea, ew) for A, W in states]
             if kernel is not None:  # the single neuron: (n, 1, n, 1) -> (n, n)
                 Ks = [K.reshape(X.shape[0], X.shape[0]) for K in Ks]
                 ym = np.array([nb.to_mpf(v) for v in y], dtype=object)
@@ -801,4 +742,4 @@ def _wide_shapes_oracle(dps: int = 30, cases: Sequence[str] | None = None) -> Ve
     chosen = [c for c in _wide_shape_cases() if cases is None or c[0] in cases]
     if not chosen:
         raise ValueError(f"no wide shape case named in {cases!r}")
-    return _wide_compare(chosen, dps)
+    return wide_compare(chosen, dps)
