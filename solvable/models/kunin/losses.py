@@ -15,6 +15,7 @@ seed ``003_cfd8c5fad4b6665d.txt``) and ``GUARD_DIGITS``.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -51,8 +52,9 @@ def _wide_loss(A: Any, W: Any, X: Any, Y: Any) -> Any:
     return ((_wide_output(A, W, X) - Y) ** 2).sum((-1, -2)) / 2
 
 
-def _wide_balance(A: Any, W: Any, eta_a: Any, eta_w: Any) -> Any:
-    return eta_w * (A @ A.swapaxes(-1, -2)) - eta_a * (W @ W.swapaxes(-1, -2))
+def _wide_balance(A: Any, W: Any, eta_a: Any, eta_w: Any, matmul: Any = operator.matmul) -> Any:
+    # (matmul: exact_matmul for the closed form's 50-digit check, each Gram exact, rounded once)
+    return eta_w * matmul(A, A.swapaxes(-1, -2)) - eta_a * matmul(W, W.swapaxes(-1, -2))
 
 
 def _piecewise_linear_loss(a: Any, W: Any, X: Any, y: Any, sigma: Callable[[Any], Any]) -> Any:

@@ -16,7 +16,7 @@ import mpmath
 import numpy as np
 
 from solvable._core import numbers as nb
-from solvable._core.exact_gram import span_membership, to_fraction
+from solvable._core.exact_gram import exact_matmul, span_membership, to_fraction
 from solvable._core.numbers import Number
 from solvable._core.states import StackedStates
 from solvable.models.kunin.expressions import _evaluators, _wide_evaluators
@@ -577,7 +577,7 @@ def wide_closed_form(setup: WideSetup, A0: Any, W0: Any, *, dps: int | None = No
         Am = np.array([[nb.to_mpf(v) for v in r] for r in A0c], dtype=object)
         Wm = np.array([[nb.to_mpf(v) for v in r] for r in W0c], dtype=object)
         ea, ew = nb.to_mpf(setup.eta_a), nb.to_mpf(setup.eta_w)
-        Dl = _wide_balance(Am, Wm, ea, ew)
+        Dl = _wide_balance(Am, Wm, ea, ew, exact_matmul)  # (each Gram exact, rounded once)
         delta_x = mpmath.fsum(Dl[i, i] for i in range(h)) / h
         dev = max(abs(Dl[i, j] - (delta_x if i == j else 0)) for i in range(h) for j in range(h))
         scale = max(ew * mpmath.fsum(Am[i] ** 2) + ea * mpmath.fsum(Wm[i] ** 2) for i in range(h))
