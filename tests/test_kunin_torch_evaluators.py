@@ -2,8 +2,10 @@
 003's sympy source (Part I's Riccati / Bernoulli solution, Part II's Theorem 4.2 per mode and
 the echelon form) against the numpy float64 ones, on batches drawn by hypothesis across the
 parameter space (delta of both signs and 0, kappa, Y, t in [0, 1e3], k of both signs), every
-branch of every Piecewise hit with a value check; float32 kept; empty batches; refusals.  The
-``gpu`` test (run with ``-m gpu`` on a CUDA machine) repeats the comparison on the device.
+branch of every Piecewise hit with a value check; the torch coefficients assembled into the
+weights against ``numerics.simulate``'s raw flow at 30 digits (every named case, and starts
+drawn by hypothesis); float32 kept; empty batches; refusals.  The ``gpu`` test (run with ``-m
+gpu`` on a CUDA machine) repeats the comparison on the device.
 
 The bound, in units of ``eps`` times each output's scale (:data:`ULPS`): both backends run the
 same generated text; ``+ - * /`` are correctly rounded on both, but torch's vectorised CPU
@@ -35,6 +37,7 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
+import numerics
 from solvable import kunin
 from solvable.models.kunin.expressions import _evaluators, _wide_evaluators
 
@@ -235,6 +238,71 @@ def test_limits_branches_values():
     torch.testing.assert_close(
         dev, za * z1 - Y / kappa, rtol=0, atol=8 * EPS * float((Y / kappa).max())
     )
+
+
+# ---------------------------------------------------------------------------
+# against the raw flow: the torch coefficients are the weights of numerics.simulate at 30 digits
+# ---------------------------------------------------------------------------
+RAW_ULPS = 16  # normwise, in eps of the largest |a| (|w|) over the times, plus the growth
+# below: the trajectory's float64 constants (sqrt(eta'), beta*-hat, c_perp's vector, the
+# coefficients' arguments) are each within a few eps, torch's z_a, z_1, z_perp within ULPS = 8
+# eps of their scale, and one product and one sum follow: 16 (measured worst 1.8 eps over
+# kunin.CASES).  The evaluators take Omega rounded to float64 (relative error <= 2 eps: a
+# sqrt of a sum of products) and the exponents -2 Omega t, -2 om_plus t (om_plus <= 2 Omega)
+# carry it: e^{-2 Omega t} is off by up to 4 Omega t eps, e^{-2 om_plus t} by 8 Omega t eps
+# (the closed form's own float64 sample avoids that; these functions' arguments are floats).
+# RAW_GROWTH: that 8 Omega t_max, added (measured: 21.9 eps at Omega t = 25, a start 1e-14
+# from the saddle growing to 5e-4)
+RAW_GROWTH = 8
+RAW_TIMES = [0.0, 0.25, 1.0, 4.0, 16.0]
+
+
+def _torch_weights(traj: Any) -> tuple[np.ndarray, np.ndarray]:
+    """``a(t)``, ``w(t)`` at :data:`RAW_TIMES` from the torch ``coeffs`` evaluated at the
+    float64 trajectory's constants (its private ``_data``: the coefficients' arguments), by
+    the coordinates' definition ``z = (a/sqrt(eta_a'), w/sqrt(eta_w'))``, ``w = sqrt(eta_w')
+    (z_1 beta*-hat + z_perp c_perp)``."""
+    k = traj._data
+    names = ("delta_p", "kappa", "Y", "Omega", "c_plus", "c_minus", "cperp", "vx", "vy")
+    t = torch.tensor(RAW_TIMES, dtype=torch.float64)  # (float64: the numbers take its dtype)
+    za, z1, zp = (z.numpy() for z in TO["coeffs"](*(float(k[n]) for n in names), t))
+    sw = float(k["sw"])
+    bhat, cvec = (np.asarray(k[n], dtype=float) for n in ("bhat", "cperp_vec"))
+    return float(k["sa"]) * za, np.outer(sw * z1, bhat) + np.outer(sw * zp, cvec)
+
+
+def _normwise(got: np.ndarray, exact: Any) -> float:
+    """``max |got - exact| / max |exact|`` in eps (``exact``: the mpf of the flow, at 40
+    digits; 0 where both are 0)."""
+    with mpmath.workdps(40):
+        ref = [mpmath.mpf(v) for v in np.ravel(np.asarray(exact, dtype=object))]
+        err = max(abs(mpmath.mpf(float(g)) - r) for g, r in zip(np.ravel(got), ref, strict=True))
+        scale = max(abs(r) for r in ref)
+        return 0.0 if err == 0 else float(err / scale) / EPS
+
+
+def _check_raw_flow(setup: Any, a0: Any, w0: Any) -> float:
+    """The torch weights against the raw flow at 30 digits; returns the worst error in eps,
+    divided by the allowance (pass: <= 1)."""
+    traj = kunin.closed_form(setup, a0, w0)
+    a, w = _torch_weights(traj)
+    sim = numerics.simulate(setup, a0, w0, RAW_TIMES, method="mpmath", dps=30)
+    worst = max(_normwise(a, sim.a), _normwise(w, sim.w))
+    allowed = RAW_ULPS + RAW_GROWTH * float(traj._data["Omega"]) * max(RAW_TIMES)
+    assert worst <= allowed, f"{worst:.3g} eps of the raw flow > {allowed:.3g}"
+    return worst / allowed
+
+
+@pytest.mark.parametrize("case", kunin.CASES, ids=lambda c: c.name)
+def test_torch_coefficients_are_the_raw_flow(case):
+    _check_raw_flow(case.setup, case.a0, case.w0)
+
+
+@given(st.sampled_from([c.setup for c in kunin.CASES]), st.floats(-2.0, 2.0),
+       st.lists(st.floats(-2.0, 2.0), min_size=8, max_size=8))  # fmt: skip
+def test_torch_coefficients_are_the_raw_flow_from_any_start(setup, a0, w0):
+    d = np.shape(setup.X)[1]
+    _check_raw_flow(setup, a0, w0[:d])
 
 
 # ---------------------------------------------------------------------------
