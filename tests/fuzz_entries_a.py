@@ -350,6 +350,13 @@ KUNIN = [
         lambda: {"n": 1, "d": 1},
         {"n": "int", "d": "int", "c": "int"},
     ),
+    Entry("kunin.evaluators", kunin.evaluators, lambda: {"backend": "numpy"}, {"backend": "name"}),
+    Entry(
+        "kunin.wide_evaluators",
+        kunin.wide_evaluators,
+        lambda: {"backend": "numpy"},
+        {"backend": "name"},
+    ),
 ]
 
 # ---------------------------------------------------------------------------

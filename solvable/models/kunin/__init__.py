@@ -71,6 +71,8 @@ Files (each imports only the ones above it; this package's face re-exports the p
 * ``losses.py``: ``SEED``; every loss and conserved quantity, defined once (array code).
 * ``expressions.py``: the sympy source (:func:`symbolic`, :func:`wide_symbolic`) and the
   evaluators generated from it.
+* ``generated.py``: the public generated evaluators, numpy / mpmath / torch
+  (:func:`evaluators`, :func:`wide_evaluators`).
 * ``setups.py``: :class:`Setup`, :class:`WideSetup`, :class:`PiecewiseLinearSetup`.
 * ``reduction.py``: the reduced flows of isotropic inputs (:func:`generator`,
   :func:`wide_generator`, ...) and the Riccati evaluation forms (:func:`riccati_core`, ...).
@@ -122,6 +124,7 @@ from solvable.models.kunin.expressions import Symbols, WideSymbols, symbolic, wi
 from solvable.models.kunin.float64_sample import PARALLEL_SAMPLE as PARALLEL_SAMPLE
 from solvable.models.kunin.flows import beta_gradient, flow, piecewise_linear_flow, wide_flow
 from solvable.models.kunin.flows import laws as laws
+from solvable.models.kunin.generated import evaluators, wide_evaluators
 from solvable.models.kunin.isotropic_data import WHITENING_C as WHITENING_C
 from solvable.models.kunin.isotropic_data import isotropy, whitening_rtol
 from solvable.models.kunin.kernel_distance import limit_kernel_distance, neuron_kernel
@@ -188,6 +191,7 @@ __all__ = [
     "balance",
     "beta_gradient",
     "closed_form",
+    "evaluators",
     "flow",
     "generator",
     "hyperbolic_entropy",
@@ -211,6 +215,7 @@ __all__ = [
     "whitening_rtol",
     "wide_balance",
     "wide_closed_form",
+    "wide_evaluators",
     "wide_field",
     "wide_flow",
     "wide_generator",

@@ -3,7 +3,8 @@
 isotropic inputs, ``Omega``, the eigenvector ``v_+``, the stable Bernoulli normaliser
 ``phi_hat``, the coefficients ``z_a``, ``z_1``, ``z_perp`` and their limits at t = oo; the
 textbook cosh / sinh form), :class:`WideSymbols` and :func:`wide_symbolic` (the scalar pieces
-of the wide net's Riccati solution), and the numpy / mpmath evaluators generated from them.
+of the wide net's Riccati solution), and the numpy / mpmath / torch evaluators generated from
+them (public: :mod:`solvable.models.kunin.generated`).
 """
 
 from __future__ import annotations
@@ -171,26 +172,45 @@ def symbolic() -> Symbols:
     )  # fmt: skip
 
 
+def _torch_numbers(expr: Any) -> Any:
+    """``expr`` (or a tuple of them) with every composite number (``sqrt(2)``) as a 30-digit
+    Float, for torch: its ``sqrt`` takes tensors only (as :mod:`solvable.models.deep_linear`'s
+    evaluators do; the float literal is the double nearest the number, as numpy's
+    ``sqrt(2)`` is)."""
+    if isinstance(expr, (tuple, list)):
+        return tuple(_torch_numbers(e) for e in expr)
+    return expr.replace(lambda x: x.is_number and not x.is_Atom,
+                        lambda x: sp.Float(sp.N(x, 30), 30))  # fmt: skip
+
+
+def _generate(args: Any, expr: Any, backend: str, **options: Any) -> Callable[..., Any]:
+    """:func:`~solvable._core.backends.generate`, with :func:`_torch_numbers` for torch (the
+    numpy and mpmath evaluators are generated from ``expr`` unchanged)."""
+    if backend == "torch":
+        expr = _torch_numbers(expr)
+    return generate(args, expr, backend, **options)
+
+
 @functools.cache
 def _evaluators(backend: str) -> dict[str, Callable[..., Any]]:
     S = symbolic()
     ex = S.exprs
     scal = (S.delta, S.kappa, S.Y)
-    out = {"Omega": generate(scal, ex["Omega"], backend)}
+    out = {"Omega": _generate(scal, ex["Omega"], backend)}
     primed = (ex["delta_p"], ex["kappa_of_rates"], ex["root_a"], ex["root_w"])
-    out["primed"] = generate((S.eta_a, S.eta_w, S.s, S.delta), primed, backend)
+    out["primed"] = _generate((S.eta_a, S.eta_w, S.s, S.delta), primed, backend)
     # the two branches of v_raw, as tuples (a Piecewise of matrices does not generate well)
     pos, neg = ex["v_raw"].args[0][0], ex["v_raw"].args[1][0]
-    out["v_pos"] = generate((*scal, S.Omega), (pos[0], pos[1]), backend)
-    out["v_neg"] = generate((*scal, S.Omega), (neg[0], neg[1]), backend)
+    out["v_pos"] = _generate((*scal, S.Omega), (pos[0], pos[1]), backend)
+    out["v_neg"] = _generate((*scal, S.Omega), (neg[0], neg[1]), backend)
     targs = (S.delta, S.kappa, S.Y, S.Omega, S.c_plus, S.c_minus, S.cperp, ex["vx"], ex["vy"], S.t)
-    out["coeffs"] = generate(targs, (ex["z_a"], ex["z_1"], ex["z_perp"]), backend,
+    out["coeffs"] = _generate(targs, (ex["z_a"], ex["z_1"], ex["z_perp"]), backend,
                              elementwise=True)  # fmt: skip
     largs = (S.delta, S.kappa, S.Omega, S.c_plus, S.cperp, ex["vx"], ex["vy"])
-    out["limits"] = generate(largs, (ex["z_a_inf"], ex["z_1_inf"], ex["z_perp_inf"]), backend)
-    out["deviation"] = generate((*targs, S.k_dev), ex["z_dev"], backend, elementwise=True)
-    out["deviation_limit"] = generate((S.kappa, S.Y, S.Omega, S.c_plus), ex["z_dev_inf"], backend)
-    out["loss_deviation"] = generate(S.deviation, ex["loss_deviation"], backend,
+    out["limits"] = _generate(largs, (ex["z_a_inf"], ex["z_1_inf"], ex["z_perp_inf"]), backend)
+    out["deviation"] = _generate((*targs, S.k_dev), ex["z_dev"], backend, elementwise=True)
+    out["deviation_limit"] = _generate((S.kappa, S.Y, S.Omega, S.c_plus), ex["z_dev_inf"], backend)
+    out["loss_deviation"] = _generate(S.deviation, ex["loss_deviation"], backend,
                                      elementwise=True)  # fmt: skip
     return out
 
@@ -246,9 +266,9 @@ def _wide_evaluators(backend: str) -> dict[str, Callable[..., Any]]:
     mp = backend == "mpmath"
     pieces = (ex["gap"], ex["weight"])
     return {
-        "plus": generate((W.k, W.t), (ex["e_plus"], ex["r_plus"]), backend, elementwise=mp),
-        "minus": generate((W.k, W.t), (ex["e_minus"], ex["r_minus"]), backend, elementwise=mp),
-        "p_inf": generate((W.k, W.kappa), ex["p_inf"], backend, elementwise=mp),
-        "u_plus": generate((W.k, W.t), ex["u_plus"], backend, elementwise=mp),
-        "echelon": generate((W.k, W.q, W.t), pieces, backend, elementwise=mp),
+        "plus": _generate((W.k, W.t), (ex["e_plus"], ex["r_plus"]), backend, elementwise=mp),
+        "minus": _generate((W.k, W.t), (ex["e_minus"], ex["r_minus"]), backend, elementwise=mp),
+        "p_inf": _generate((W.k, W.kappa), ex["p_inf"], backend, elementwise=mp),
+        "u_plus": _generate((W.k, W.t), ex["u_plus"], backend, elementwise=mp),
+        "echelon": _generate((W.k, W.q, W.t), pieces, backend, elementwise=mp),
     }
