@@ -251,8 +251,8 @@ MUTANTS = [
         seed="001",
         backend="numpy",
         file=_MODES,
-        old="for l in range(setup.L - 1):\n        exact = _balance_defect",
-        new="for l in range(setup.L - 2):\n        exact = _balance_defect",
+        old="for l in range(setup.L - 1):\n        pair = (weights[l + 1]",
+        new="for l in range(setup.L - 2):\n        pair = (weights[l + 1]",
         why=(
             "off by one: the balance of the top pair (W_L, W_{L-1}) is never checked, and at "
             "L = 2 none.  Observed: an L = 3 start with W3 doubled (D_2 != 0) is accepted "
