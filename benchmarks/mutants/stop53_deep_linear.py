@@ -311,7 +311,7 @@ MUTANTS = [
             "kernel 2.25e-17 off from ntk at 30 digits (unmutated: 0), still an object "
             "array; float64 states and dyadic X unchanged"
         ),
-        tests=_T_NTK + ["tests/test_exact_kernel_distance.py"],
+        tests=[*_T_NTK, "tests/test_exact_kernel_distance.py"],
         claims=[],
     ),
     # ------------------------------------------------------------ spectral.py
@@ -328,8 +328,11 @@ MUTANTS = [
             "those of the limit), while sample(['inf', 1.0]).t stays [inf, 1.0]: at and "
             "sample disagree in t"
         ),
-        tests=["tests/test_deep_linear_spectral.py", "tests/test_deep_linear_sample_f64.py",
-               "tests/test_deep_linear.py"],  # fmt: skip
+        tests=[
+            "tests/test_deep_linear_spectral.py",
+            "tests/test_deep_linear_sample_f64.py",
+            "tests/test_deep_linear.py",
+        ],
         claims=[],
     ),
     # ------------------------------------------------------------ exact_gram.py
@@ -365,7 +368,7 @@ MUTANTS = [
             "balanced ... max|D_1| = 0.0825' instead of solved (loss(1.5) 1.1596...); "
             "float64 starts and floats unchanged"
         ),
-        tests=_T_GRAM + ["tests/test_deep_linear_spectral.py"],
+        tests=[*_T_GRAM, "tests/test_deep_linear_spectral.py"],
         claims=[_SPECTRAL_CLAIM],
     ),
 ]
