@@ -69,16 +69,19 @@ _SPECTRAL = _DL + "spectral.py"
 _GRAM = "solvable/_core/exact_gram.py"
 # the test hints (by file name; the reviewer did not open them)
 _T_F64 = [
+    "tests/test_deep_linear_float64_strengths.py",  # (added by the maintainer after the run)
     "tests/test_deep_linear_sample_f64.py",
     "tests/test_deep_linear_spectral.py",
     "tests/test_deep_linear_edges.py",
 ]
 _T_SAMPLE = [
+    "tests/test_deep_linear_float64_strengths.py",  # (added by the maintainer after the run)
     "tests/test_deep_linear_sample_f64.py",
     "tests/test_closed_form_scale.py",
     "tests/test_deep_linear_edges.py",
 ]
 _T_BALANCE = [
+    "tests/test_deep_linear_float64_strengths.py",  # (added by the maintainer after the run)
     "tests/test_deep_linear_exact_checks.py",
     "tests/test_deep_linear_edges.py",
     "tests/test_deep_linear.py",

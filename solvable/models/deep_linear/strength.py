@@ -314,7 +314,8 @@ def _bracket(f: ModeFlow, t: Any, m: Any) -> tuple[str, Any, Any, Any, Any]:
     y0 = abs(s) / (lam * abs(u0))
     lz0 = m.log(lam) + m.log(abs(u0)) - m.log(abs(s))
     kappa = L * eta * lam ** (m.mpf(2) / L - 1) * abs(s) ** a
-    kt = kappa * t
+    with np.errstate(over="ignore"):  # (float64: an overflow is refused just below)
+        kt = kappa * t
     if m is not mpmath and not np.all((0 < kt) & (kt < math.inf)):
         k = int(np.flatnonzero(~((0 < kt) & (kt < math.inf)))[0])
         raise RateOutOfRangeError(k, (
