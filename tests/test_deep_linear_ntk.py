@@ -109,3 +109,17 @@ def test_kernel_path_along_the_exact_solution_is_the_simulated_flow_s_at_30_digi
 def test_network_kernel_refuses_another_model_s_setup():
     with pytest.raises(TypeError, match=r"deep_linear\.Setup"):
         dl.network_kernel(kunin.Setup(1, 1, [[1.0]], [1.0]))
+
+
+def test_network_kernel_reads_the_data_at_the_state_s_precision():
+    # decimal entries (not binary fractions): read at 30 digits, not through float64
+    setup = dl.Setup(("1", "0.5"), [["0.1", "0.3"], ["0.7", "-0.2"], ["0.3", "0.1"]],
+                     [["0.2"], ["0.1"], ["-0.4"]])  # fmt: skip
+    with mpmath.workdps(30):
+        Ws = [np.array([[mpmath.mpf("0.3"), mpmath.mpf("-0.1")],
+                        [mpmath.mpf("0.2"), mpmath.mpf("0.4")]], dtype=object),
+              np.array([[mpmath.mpf("0.5"), mpmath.mpf("0.1")]], dtype=object)]  # fmt: skip
+        X = np.array([[mpmath.mpf(v) for v in row] for row in setup.X], dtype=object)
+        want = dl.ntk(Ws, X, [mpmath.mpf(1), mpmath.mpf("0.5")])
+        got = dl.network_kernel(setup)(dl.state_of(setup, 0, Ws, 30))
+        assert max(abs(g - w) for g, w in zip(got.ravel(), want.ravel(), strict=True)) < 1e-28

@@ -458,3 +458,28 @@ def test_testing_oracle_refuses_a_start_that_is_not_aligned():
     setup = kunin.WideSetup(1, 1, _X((2.0, 1.0, 0.0, 0.0)), ((0.3,), (0.0,), (0.0,), (0.1,)))
     with pytest.raises(ValueError, match=r"(?s)Nor is the start aligned.*numerics\.simulate"):
         testing.kunin_wide(setup, ((0.5,),), (_row(0.25, 0.0625, 0, 0),))
+
+
+def test_a_start_in_ker_x_learns_when_the_targets_are_not_zero():
+    # (the other side of test_at_rest_start: W0 in ker X, X^T Y != 0: the flow moves)
+    setup = kunin.WideSetup(1, 1, RANK2, ((0.6, -0.2), (0.3, 0.5), (0.4, 0.1), (0.2, 0.3)))
+    A0, W0 = ((0.5, 0.2),), (_row(0, 0, 0.3, 0.1),)
+    traj = kunin.wide_closed_form(setup, A0, W0)
+    assert float(traj.s) == 4.0  # (X^T X = 4 P)
+    times = [0.0, 2.0]
+    got = traj.sample(times)
+    sim = numerics.simulate(setup, A0, W0, times, method="scipy")
+    beta_sim = np.asarray(sim.at(1).W).T @ np.asarray(sim.at(1).A)
+    # DOP853 at its default rtol in numerics.simulate (1e-10): 1e-8 on O(1) weights
+    assert np.allclose(got.at(1).beta, beta_sim, rtol=0, atol=1e-8)
+    assert got.at(1).loss < got.at(0).loss - 0.1  # (it learns: not at rest)
+
+
+def test_a_diagonal_but_not_isotropic_balance_is_refused():
+    # Delta(0) = eta_w A0 A0^T - eta_a W0 W0^T = diag(1, 4): no off-diagonal defect, yet not
+    # delta I (the whitened check's other side, beside the off-diagonal ones)
+    setup = kunin.WideSetup(1, 1, ((2.0, 0.0), (0.0, 2.0)), ((1.0, 0.0), (0.0, 1.0)))
+    with pytest.raises(ValueError, match=r"delta I_h"):
+        kunin.wide_closed_form(setup, ((1.0, 0.0), (0.0, 2.0)), ((0.0, 0.0), (0.0, 0.0)))
+    balanced = kunin.wide_closed_form(setup, ((1.0, 0.0), (0.0, 1.0)), ((0.0, 0.0), (0.0, 0.0)))
+    assert float(balanced.delta) == 1.0

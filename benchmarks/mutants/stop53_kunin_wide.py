@@ -172,7 +172,7 @@ MUTANTS = [
             "I) accepted with delta = 2.5 instead of refused ('needs Delta(0) = ... = delta "
             "I_h'); balanced starts unchanged"
         ),
-        tests=[*_T_WIDE, "tests/test_kunin_edges.py"],
+        tests=[*_T_WIDE, "tests/test_kunin_edges.py", "tests/test_kunin_wide_aligned.py"],
         claims=[],
     ),
     dict(
