@@ -131,6 +131,19 @@ def test_t_inf_and_the_sign_rules():
     assert tr.at("inf").loss <= tr.at(50.0).loss
 
 
+def test_t_inf_sign_rules_at_30_digits():
+    # (the mpmath path has its own limit rule: a mode opposite to its task decays to 0)
+    setup = dl.Setup(("1", "0.5", "2"), X_WHITE, Y)
+    Ws = dl.spectral_start(setup, ("0.4", "-0.1"), (2, 2), dps=30)
+    tr = dl.closed_form(setup, Ws, dps=30)
+    got = tr.strengths("inf")
+    assert {m.s > 0 for m in tr.modes} == {True, False}  # both rules exercised
+    with mpmath.workdps(40):  # (the modes hold more digits than the default 15)
+        for m, u in zip(tr.modes, got, strict=True):
+            assert isinstance(u, mpmath.mpf)
+            assert abs(u - (m.s / m.lam if m.s > 0 else 0)) < 1e-28
+
+
 def test_zero_modes_stay_zero_and_the_zero_start_is_static():
     setup, Ws = _float_case(("1", "0.5"), (0.05, 0.0), (2,))
     tr = dl.closed_form(setup, Ws)
