@@ -26,6 +26,9 @@ _ATRAJ = kunin.closed_form(_AL_SETUP, 0.5, [0.2, -0.1, 0.3])
 _WIDE = kunin.WideSetup(eta_a=1.0, eta_w=2.0, X=_X, Y=[[1.0], [0.5]])
 _A0, _W0 = [[1.0]], [[0.2, 0.1]]  # h = c = 1, Delta = 2 - 0.05 > 0
 _WTRAJ = kunin.wide_closed_form(_WIDE, _A0, _W0)
+# X^T X = 4 P (rank 2): the wide net on inputs that are not whitened (W0's third entry on ker X)
+_AWIDE = kunin.WideSetup(1, 1, [[2, 0, 0], [0, 2, 0], [0, 0, 0]], [[1, 0.5], [0.2, 0.3], [0, 0]])
+_AWTRAJ = kunin.wide_closed_form(_AWIDE, [[0.3, 0.1]], [[0.2, -0.1, 0.4]])
 _PL = kunin.PiecewiseLinearSetup(eta_a=1.0, eta_w=2.0, X=_X, y=[1.0, 0.5])
 _DIAG = mf.DiagonalSetup(eta_a=1.0, eta_w=0.5, X=[[1.0, 0.5]], y=[1.0])
 
@@ -105,6 +108,7 @@ KUNIN = [
             "dps": "dps",
             "isotropy_rtol": "scalar",
             "balance_rtol": "scalar",
+            "alignment_rtol": "scalar",
         },
         numbers=lambda tr: [tr.delta, tr.s, tr.beta_star, tr.rates, tr.condition, tr.at(1.0)],
     ),
@@ -121,6 +125,20 @@ KUNIN = [
     Entry(
         "kunin.WideTrajectory.sample",
         _WTRAJ.sample,
+        lambda: {"times": [0.5, 1.0]},
+        {"times": "times"},
+        numbers=lambda out: [_limit(s) for s in out],
+    ),
+    Entry(
+        "kunin.AlignedWideTrajectory.at",
+        _AWTRAJ.at,
+        lambda: {"t": 1.0},
+        {"t": "scalar"},
+        numbers=_limit,
+    ),
+    Entry(
+        "kunin.AlignedWideTrajectory.sample",
+        _AWTRAJ.sample,
         lambda: {"times": [0.5, 1.0]},
         {"times": "times"},
         numbers=lambda out: [_limit(s) for s in out],
@@ -518,6 +536,8 @@ EXEMPT: dict[str, str] = {
     "kunin.WideState": _RECORD + " (WideState.from_weights is fuzzed)",
     "kunin.WideSymbols": "output record of wide_symbolic()",
     "kunin.WideTrajectory": "output record of wide_closed_form (.at / .sample are fuzzed)",
+    "kunin.AlignedWideTrajectory": "output record of wide_closed_form on inputs that are not "
+    "whitened (.at / .sample are fuzzed)",
     "kunin.PiecewiseLinearState": _RECORD + " (PiecewiseLinearState.from_weights is fuzzed)",
     "mirror_flow.DiagonalState": _RECORD + " (DiagonalState.from_weights is fuzzed)",
     "mirror_flow.Setup": "the same class as mirror_flow.DiagonalSetup (its name as every "
