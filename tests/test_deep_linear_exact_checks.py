@@ -102,3 +102,23 @@ def test_closed_form_decides_balance_the_same_with_the_fast_check_off(monkeypatc
     fast = outcome()
     monkeypatch.setattr(modes_module, "_certainly_balanced", lambda *a: False)
     assert outcome() == fast
+
+
+@pytest.mark.parametrize("big", ["upper", "lower"])
+def test_the_float64_scale_divides_by_each_layer_s_own_rate(big):
+    """``D = U^T U / eta_u - L L^T / eta_l`` with ``U^T U / eta_u = 1`` and a rate of 4 on the
+    named side: the exact ratio ``max|D| / scale`` is ``r``; at ``rtol = r / 2`` the float64
+    check must decline (the exact check refuses), at ``rtol = 2 r`` accept (its rounding bound,
+    ~1e-15, is far below the margin ``r = 4e-12``). A scale read with the rate added, or
+    divided with a floor, moves one side."""
+    r = 4e-12
+    a, b = 2.0, float(np.sqrt(1 - r))
+    if big == "upper":
+        upper, lower, eu, el = ((a,),), ((b,),), 4.0, 1.0  # 4 / 4 - b^2 / 1 = r (rounded)
+    else:
+        upper, lower, eu, el = ((b,),), ((a,),), 1.0, 4.0  # b^2 / 1 - 4 / 4 = -r
+    dev, scale = _balance_defect(upper, lower, eu, el)
+    ratio = float(dev / scale)
+    assert abs(ratio - r) < 1e-15
+    assert not _certainly_balanced(upper, lower, eu, el, ratio / 2)
+    assert _certainly_balanced(upper, lower, eu, el, 2 * ratio)

@@ -393,6 +393,7 @@ def test_bad_backend_is_refused(public, backend):
         (lambda: TO["Omega"](0.5, 0.8, True), TypeError, r"Y must be .* got bool"),
         (lambda: TO["Omega"](0.5, 0.8, np.array([0.6])), TypeError, r"Y must be .* ndarray"),
         (lambda: TO["Omega"](0.5, 0.8), TypeError, r"takes 3 arguments \('delta', 'kappa', 'Y'\)"),
+        (lambda: TO["Omega"](0.5, 0.8, 0.6, 0.1), TypeError, r"takes 3 arguments .* got 4"),
         (lambda: TO["Omega"](10**400, 0.8, 0.6), ValueError, r"delta must be within the range"),
         (lambda: TO["Omega"](torch.ones(2), torch.ones(2, device="meta"), 0.6), ValueError,
          r"kappa is on meta, the tensors before it on cpu"),
