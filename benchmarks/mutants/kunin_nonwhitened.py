@@ -118,8 +118,8 @@ MUTANTS = [
         seed="003",
         backend="numpy",
         file=_AD,
-        old="    if not u_zero:\n        dev = _rel_defect(S, u, s)",
-        new="    if q_zero and not u_zero:\n        dev = _rel_defect(S, u, s)",
+        old="    if not u_zero:\n        dev = _rel_defect(S, U, s)",
+        new="    if q_zero and not u_zero:\n        dev = _rel_defect(S, U, s)",
         why=(
             "the w0 condition checked only when X^T y = 0 (where it picks the eigenspace): "
             "a w0 with a part on a second eigenvalue is accepted.  Observed: Setup('0.1', "
@@ -155,8 +155,8 @@ MUTANTS = [
         seed="003",
         backend="numpy",
         file=_AD,
-        old="return max(abs(x) for x in r) / (s * max(abs(x) for x in v))",
-        new="return max(abs(x) for x in r) / max(abs(x) for x in v)",
+        old="return max(abs(x) for x in np.ravel(r)) / (s * max(abs(x) for x in np.ravel(V)))",
+        new="return max(abs(x) for x in np.ravel(r)) / max(abs(x) for x in np.ravel(V))",
         why=(
             "the eigenvector defect not divided by s (absolute, while alignment_rtol is "
             "relative).  Observed: float X = 100 RANK2 with X[1][2] = -200 + 1e-7, y (0.5, "

@@ -12,6 +12,7 @@ of Kunin et al.'s implicit-bias discussion) and mode-aligned starts on any ``Sig
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -46,10 +47,49 @@ class Alignment:
     at_rest: bool
 
 
-def _rel_defect(S: np.ndarray, v: np.ndarray, s: Fraction) -> Fraction:
-    """``max|S v - s v| / (s max|v|)`` exactly (``v != 0``, ``s > 0``)."""
-    r = S.dot(v) - v * s
-    return max(abs(x) for x in r) / (s * max(abs(x) for x in v))
+def _rel_defect(S: np.ndarray, V: np.ndarray, s: Fraction) -> Fraction:
+    """``max|S V - s V| / (s max|V|)`` exactly (``V != 0``: a vector or columns, ``s > 0``)."""
+    r = S.dot(V) - V * s
+    return max(abs(x) for x in np.ravel(r)) / (s * max(abs(x) for x in np.ravel(V)))
+
+
+def _rayleigh(S: np.ndarray, V: np.ndarray) -> Fraction:
+    """``tr(V^T S V) / tr(V^T V)`` exactly (``V != 0``, columns)."""
+    return sum((V[:, k].dot(S.dot(V[:, k])) for k in range(V.shape[1])), Fraction(0)) / sum(
+        (v * v for v in V.ravel()), Fraction(0)
+    )
+
+
+def one_eigenspace(S: np.ndarray, Q: np.ndarray, U: np.ndarray, rtol: float,
+                   refuse_q: Callable[[Fraction, Fraction], str],
+                   refuse_u: Callable[[Fraction, Fraction, bool], str],
+                   ) -> tuple[Fraction, bool]:  # fmt: skip
+    """``(s, at_rest)``: the eigenvalue ``s > 0`` of ``S = X^T X`` whose eigenspace holds the
+    columns of ``Q`` (``X^T y`` or ``X^T Y``) and of ``U`` (``X^T X w0`` or ``X^T X W0^T``),
+    each to ``rtol`` (:func:`_rel_defect`, ``s`` the Rayleigh quotient of the first nonzero of
+    ``Q``, ``U``); ``at_rest`` when both are zero (then ``s = tr(S) / d``, which the trajectory
+    does not depend on).  ``ValueError``: ``X = 0``, or ``refuse_q(dev, s)`` /
+    ``refuse_u(dev, s, q_zero)`` (the caller's wording).  The single neuron's test and the
+    wide net's (one column each, or several)."""
+    d = S.shape[0]
+    if not any(S[p, p] for p in range(d)):
+        raise ValueError(
+            "X must have a nonzero entry for the exact solution (X = 0: the loss does not "
+            f"depend on the weights and every start is at rest). {_SIMULATE}"
+        )
+    q_zero, u_zero = not any(np.ravel(Q)), not any(np.ravel(U))
+    if q_zero and u_zero:  # a fixed point: nothing moves
+        return sum((S[p, p] for p in range(d)), Fraction(0)) / d, True
+    s = _rayleigh(S, U if q_zero else Q)  # > 0: in the range of X^T X
+    if not q_zero:
+        dev = _rel_defect(S, Q, s)
+        if dev > rtol:
+            raise ValueError(refuse_q(dev, s))
+    if not u_zero:
+        dev = _rel_defect(S, U, s)
+        if dev > rtol:
+            raise ValueError(refuse_u(dev, s, q_zero))
+    return s, False
 
 
 def _alignment(setup: Any, w0: tuple[Number, ...], rtol: float) -> Alignment:
@@ -64,39 +104,26 @@ def _alignment(setup: Any, w0: tuple[Number, ...], rtol: float) -> Alignment:
     q = np.array([Fraction(int(G[p, d]), D2) for p in range(d)], dtype=object)
     yy = Fraction(int(G[d, d]), D2)
     w = np.array([to_fraction(v) for v in w0], dtype=object)
-    if not any(S[p, p] for p in range(d)):
-        raise ValueError(
-            "X must have a nonzero entry for the exact solution (X = 0: the loss does not "
-            f"depend on the weights and every start is at rest). {_SIMULATE}"
-        )
     u = S.dot(w)  # X^T X w0 = s w_E
-    q_zero, u_zero = not any(q), not any(u)
-    if q_zero and u_zero:  # a fixed point: a and w never move
-        s = sum((S[p, p] for p in range(d)), Fraction(0)) / d
-        zero = (Fraction(0),) * d
-        return Alignment(s, zero, zero, tuple(w), yy / 2, True)
-    lead = u if q_zero else q
-    s = lead.dot(S.dot(lead)) / lead.dot(lead)  # > 0: lead is in the range of X^T X
-    if not q_zero:
-        dev = _rel_defect(S, q, s)
-        if dev > rtol:
-            raise ValueError(
-                "X^T y must be an eigenvector of X^T X for the exact solution on inputs that "
+
+    def refuse_q(dev: Fraction, s: Fraction) -> str:
+        return ("X^T y must be an eigenvector of X^T X for the exact solution on inputs that "
                 "are not whitened; got max|X^T X q - s q| = "
                 f"{_show(dev)} s max|q| for q = X^T y, s = {_show(s, 6)} (allowed: "
-                f"alignment_rtol = {rtol:.1e}). {_SIMULATE}"
-            )
-    if not u_zero:
-        dev = _rel_defect(S, u, s)
-        if dev > rtol:
-            where = "the eigenspace of X^T y" if not q_zero else "one eigenspace of X^T X"
-            raise ValueError(
-                "w0 must lie in ker X plus " + where + f" (eigenvalue s = {_show(s, 6)}) for "
+                f"alignment_rtol = {rtol:.1e}). {_SIMULATE}")  # fmt: skip
+
+    def refuse_u(dev: Fraction, s: Fraction, q_zero: bool) -> str:
+        where = "the eigenspace of X^T y" if not q_zero else "one eigenspace of X^T X"
+        return ("w0 must lie in ker X plus " + where + f" (eigenvalue s = {_show(s, 6)}) for "
                 "the exact solution on inputs that are not whitened: a component on another "
                 "eigenvalue couples the modes through a (no closed form); got max|X^T X u - s "
                 f"u| = {_show(dev)} s max|u| for u = X^T X w0 (allowed: alignment_rtol = "
-                f"{rtol:.1e}). {_SIMULATE}"
-            )
+                f"{rtol:.1e}). {_SIMULATE}")  # fmt: skip
+
+    s, at_rest = one_eigenspace(S, q[:, None], u[:, None], rtol, refuse_q, refuse_u)
+    if at_rest:  # a fixed point: a and w never move
+        zero = (Fraction(0),) * d
+        return Alignment(s, zero, zero, tuple(w), yy / 2, True)
     w_E = u / s
     return Alignment(
         s=s, beta_star=tuple(q / s), w_range=tuple(w_E), w_kernel=tuple(w - w_E),

@@ -21,9 +21,8 @@ import numpy as np
 
 from solvable._core.exact_gram import exact_gram, to_fraction
 from solvable._core.numbers import Number
-from solvable.models.kunin.aligned_data import _show
+from solvable.models.kunin.aligned_data import _SIMULATE, _show, one_eigenspace
 
-_SIMULATE = "Use numerics.simulate (the raw flow) for this start."
 # the mode-decoupled case (every mode with its own s_k) is the deep linear network's L = 2
 _DEEP = (
     "A start aligned with the singular vectors shared by X^T X and X^T Y (each mode with its "
@@ -53,19 +52,6 @@ class WideAlignment:
     at_rest: bool
 
 
-def _rel_defect(S: np.ndarray, V: np.ndarray, s: Fraction) -> Fraction:
-    """``max|S V - s V| / (s max|V|)`` exactly (``V != 0``, ``s > 0``)."""
-    R = S.dot(V) - V * s
-    return max(abs(x) for x in R.ravel()) / (s * max(abs(x) for x in V.ravel()))
-
-
-def _rayleigh(S: np.ndarray, V: np.ndarray) -> Fraction:
-    """``tr(V^T S V) / tr(V^T V)`` exactly (``V != 0``)."""
-    return sum((V[:, k].dot(S.dot(V[:, k])) for k in range(V.shape[1])), Fraction(0)) / sum(
-        (v * v for v in V.ravel()), Fraction(0)
-    )
-
-
 def _tuples(M: np.ndarray) -> tuple[tuple[Fraction, ...], ...]:
     return tuple(tuple(row) for row in M)
 
@@ -85,39 +71,27 @@ def _wide_alignment(setup: Any, W0: tuple[tuple[Number, ...], ...], rtol: float)
                  dtype=object)  # fmt: skip
     yy = sum((Fraction(int(G[d + b, d + b]), D2) for b in range(c)), Fraction(0))
     W = np.array([[to_fraction(v) for v in row] for row in W0], dtype=object)
-    if not any(S[p, p] for p in range(d)):
-        raise ValueError(
-            "X must have a nonzero entry for the exact solution (X = 0: the loss does not "
-            f"depend on the weights and every start is at rest). {_SIMULATE}"
-        )
     U = S.dot(W.T)  # X^T X W0^T = s W_E^T (d x h)
-    q_zero, u_zero = not any(q.ravel()), not any(U.ravel())
-    if q_zero and u_zero:  # W is at rest, and so is A (dA/dt = -eta_a W (Sigma W^T A - q))
-        s = sum((S[p, p] for p in range(d)), Fraction(0)) / d
-        zero = np.full((d, c), Fraction(0), dtype=object)
-        return WideAlignment(s, _tuples(zero), _tuples(W * 0), _tuples(W), yy / 2, True)
-    lead = U if q_zero else q
-    s = _rayleigh(S, lead)  # > 0: lead is in the range of X^T X
-    if not q_zero:
-        dev = _rel_defect(S, q, s)
-        if dev > rtol:
-            raise ValueError(
-                "the columns of X^T Y must lie in one eigenspace of X^T X for the exact "
+
+    def refuse_q(dev: Fraction, s: Fraction) -> str:
+        return ("the columns of X^T Y must lie in one eigenspace of X^T X for the exact "
                 "solution on inputs that are not whitened; got max|X^T X Q - s Q| = "
                 f"{_show(dev)} s max|Q| for Q = X^T Y, s = {_show(s, 6)} (its Rayleigh "
-                f"quotient; allowed: alignment_rtol = {rtol:.1e}). {_DEEP} {_SIMULATE}"
-            )
-    if not u_zero:
-        dev = _rel_defect(S, U, s)
-        if dev > rtol:
-            where = "the eigenspace of X^T Y" if not q_zero else "one eigenspace of X^T X"
-            raise ValueError(
-                "the rows of W0 must lie in ker X plus " + where + f" (eigenvalue s = "
+                f"quotient; allowed: alignment_rtol = {rtol:.1e}). {_DEEP} "
+                f"{_SIMULATE}")  # fmt: skip
+
+    def refuse_u(dev: Fraction, s: Fraction, q_zero: bool) -> str:
+        where = "the eigenspace of X^T Y" if not q_zero else "one eigenspace of X^T X"
+        return ("the rows of W0 must lie in ker X plus " + where + f" (eigenvalue s = "
                 f"{_show(s, 6)}) for the exact solution on inputs that are not whitened: a "
                 "part on another eigenvalue couples the eigenspaces through A (no closed form "
                 f"here); got max|X^T X U - s U| = {_show(dev)} s max|U| for U = X^T X W0^T "
-                f"(allowed: alignment_rtol = {rtol:.1e}). {_DEEP} {_SIMULATE}"
-            )
+                f"(allowed: alignment_rtol = {rtol:.1e}). {_DEEP} {_SIMULATE}")  # fmt: skip
+
+    s, at_rest = one_eigenspace(S, q, U, rtol, refuse_q, refuse_u)
+    if at_rest:  # W is at rest, and so is A (dA/dt = -eta_a W (Sigma W^T A - q))
+        zero = np.full((d, c), Fraction(0), dtype=object)
+        return WideAlignment(s, _tuples(zero), _tuples(W * 0), _tuples(W), yy / 2, True)
     W_E = U.T / s
     return WideAlignment(
         s=s, beta_star=_tuples(q / s), w_range=_tuples(W_E), w_kernel=_tuples(W - W_E),
