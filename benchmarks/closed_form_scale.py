@@ -282,20 +282,28 @@ def _n_floats(states: StackedStates) -> int:
 # ---------------------------------------------------------------------------
 # seed 001 Sec. 2 (Saxe et al.): deep_linear, f = W_L ... W_1 x, balanced aligned starts
 # ---------------------------------------------------------------------------
-def _deep_linear(L: int, quick: bool, seed: int = 0) -> Bench:
+def _deep_linear_data(L: int, quick: bool, seed: int = 0) -> tuple[Any, list, np.ndarray]:
     """Whitened data (``X = 2 Q``, ``X^T X = 4 I``), Gaussian targets, every rate 1, a
     balanced task-aligned start (:func:`deep_linear.spectral_start`) of ``m = d0 = dL`` small
     modes (``u_k = 0.01``: every mode grows, the rich regime), hidden widths ``H``, times in
-    ``[0, 20]``.  No ``out=`` (column (c) "-"); (d): ``traj._sample_reference(times)``, the
-    per-time ``at`` stacked (the path before the stacked engine; the same to the rounding
-    bound of an (m + 1)-term sum per layer)."""
+    ``[0, 20]``: ``(setup, W0, times)`` (also ``benchmarks/deep_linear_split.py``'s)."""
     n, d0, H, n_t = (4, 3, 5, 20) if quick else (20, 10, 100, 8000 if L == 3 else 2400)
     rng = np.random.default_rng(seed)
     Q, _ = np.linalg.qr(rng.standard_normal((n, d0)))
     X, Y = 2.0 * Q, rng.standard_normal((n, d0))
     setup = dl.Setup((1.0,) * L, X, Y)
     W0 = dl.spectral_start(setup, [0.01] * d0, (H,) * (L - 1))
-    times = np.linspace(0.0, 20.0, n_t)
+    return setup, W0, np.linspace(0.0, 20.0, n_t)
+
+
+def _deep_linear(L: int, quick: bool, seed: int = 0) -> Bench:
+    """The data of :func:`_deep_linear_data`.  No ``out=`` (column (c) "-"); (d):
+    ``traj._sample_reference(times)``, the per-time ``at`` stacked (the path before the
+    stacked engine; the same to the rounding bound of an (m + 1)-term sum per layer)."""
+    setup, W0, times = _deep_linear_data(L, quick, seed)
+    n_t, d0, n = len(times), setup.d0, setup.n
+    X, Y = np.asarray(setup.X, dtype=float), np.asarray(setup.Y, dtype=float)
+    H = W0[0].shape[0]
     shapes = [W.shape for W in W0]
 
     def rhs(_t: float, z: np.ndarray) -> np.ndarray:
