@@ -22,13 +22,11 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import numpy as np
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from closed_form_scale import _deep_linear_data, _n_floats, floor  # noqa: E402
+from closed_form_scale import _deep_linear_data, _n_floats, floor
 
-from solvable.models import deep_linear as dl  # noqa: E402
+from solvable.models import deep_linear as dl
 
 
 def best(fn: Callable[[], Any], repeat: int) -> float:
@@ -51,8 +49,8 @@ def main(argv: Sequence[str] | None = None) -> list[tuple[int, float, float, flo
         traj.sample(times[:2])  # the generated evaluators, once per process
         fill = floor(len(times) * _n_floats(traj.sample(times[:1])))
         t_floor = best(fill, args.repeat)
-        t_con = best(lambda: dl.closed_form(setup, W0), args.repeat)
-        t_smp = best(lambda: traj.sample(times), args.repeat)
+        t_con = best(lambda s=setup, w=W0: dl.closed_form(s, w), args.repeat)
+        t_smp = best(lambda tr=traj, ts=times: tr.sample(ts), args.repeat)
         rows.append((L, t_floor, t_con, t_smp))
         print(f"L = {L}: floor {t_floor:.3f} s, construct {t_con:.3f} s, sample {t_smp:.3f} s; "
               f"(construct + sample) / floor {(t_con + t_smp) / t_floor:.1f}x, "
