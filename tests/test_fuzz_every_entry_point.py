@@ -5,7 +5,8 @@ model modules and of ``solvable.verification.testing``, ``numerics.simulate`` /
 ``numerics.systems``, and
 the ``__all__`` of ``numerics.torch_flow`` and ``numerics.models`` (the batched GPU entry
 points) and of ``numerics.mp``, ``numerics.scipy_ode``, ``numerics.measures`` and
-``numerics.sweeps`` (the integrators' building blocks, the measures and the sweeps), and of
+``numerics.sweeps`` (the integrators' building blocks, the measures and the sweeps),
+``numerics.datasets`` and ``solvable.verification.pruning`` (issue 32's digits stand-in), and of
 the nine experiment modules ``numerics.alpha_scaling``, ``numerics.kernel_sampling``,
 ``numerics.ntg_sampling``, ``numerics.lazy_width``, ``numerics.node_scaling_gd``,
 ``numerics.node_scaling_linear``, ``numerics.sweep_three_layer``, ``numerics.phase_diagram``
@@ -38,6 +39,7 @@ import fuzz_entries_f
 import fuzz_entries_g
 import fuzz_entries_h
 import fuzz_entries_i
+import fuzz_entries_o
 import pytest
 from fuzz_harness import BAD, Entry, call_good, check
 from hypothesis import HealthCheck, given, settings
@@ -56,6 +58,7 @@ GROUPS = (
     fuzz_entries_g,
     fuzz_entries_h,
     fuzz_entries_i,
+    fuzz_entries_o,
 )
 ENTRIES: list[Entry] = [e for g in GROUPS for e in g.ENTRIES]
 EXEMPT: dict[str, str] = {k: v for g in GROUPS for k, v in g.EXEMPT.items()}
@@ -95,7 +98,8 @@ def public_callables() -> dict[str, Any]:
     found["numerics.systems"] = numerics.systems
     add("torch_flow.", importlib.import_module("numerics.torch_flow"))
     add("models.", importlib.import_module("numerics.models"))
-    for name in ("mp", "scipy_ode", "measures", "sweeps", *EXPERIMENTS):
+    add("pruning.", importlib.import_module("solvable.verification.pruning"))
+    for name in ("mp", "scipy_ode", "measures", "sweeps", "datasets", *EXPERIMENTS):
         add(f"{name}.", importlib.import_module(f"numerics.{name}"))
     return found
 

@@ -1,0 +1,69 @@
+"""Fuzz entries, group o (see tests/test_fuzz_every_entry_point.py): the digits stand-ins
+of issue 32 (numerics.datasets, seed 000's pruning on the digits)."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from fuzz_harness import Entry
+
+from numerics import datasets
+from numerics import node_scaling_experiment as ex
+from solvable.verification import pruning
+
+_SMALL = {"n_train": 20, "n_test": 10, "width": 4, "steps": 2, "repeats": 2,
+          "keep": [1.0, 0.1], "threads": 1}  # fmt: skip
+
+
+@functools.cache
+def _result() -> dict[str, Any]:
+    return ex.digits_pruning(**_SMALL)
+
+
+ENTRIES: list[Entry] = [
+    Entry(
+        "datasets.load_digits",
+        datasets.load_digits,
+        lambda: {"n_train": 30, "n_test": 20, "seed": 1, "positive": [0, 1]},
+        {"n_train": "int", "n_test": "int", "seed": "int", "positive": "vector"},
+        numbers=lambda d: [d["X_train"], d["X_test"], d["y_train"], d["y_test"]],
+    ),
+    Entry(
+        "node_scaling_experiment.digits_pruning",
+        ex.digits_pruning,
+        lambda: dict(_SMALL),
+        {
+            "n_train": "int",
+            "n_test": "int",
+            "width": "int",
+            "steps": "int",
+            "repeats": "int",
+            "settings": "matrix",
+            "keep": "vector",
+            "lr": "scalar",
+            "data_seed": "int",
+            "activation": "name",
+            "device": "name",
+            "threads": "int",
+            "progress": "flag",
+        },
+        numbers=lambda r: [x["test_risk"] for x in r["runs"]],
+    ),
+    Entry(
+        "pruning.pruning_verdict",
+        pruning.pruning_verdict,
+        lambda: {"result": _result(), "heavy": 0.1},
+        {"result": "object", "heavy": "scalar"},
+        numbers=lambda v: [v.max_error],
+    ),
+    Entry(
+        "pruning.pruning_figure",
+        pruning.pruning_figure,
+        lambda: {"result": _result(), "heavy": 0.1},
+        {"result": "object", "heavy": "scalar"},
+        numbers=lambda v: [v[0]],
+    ),
+]
+
+EXEMPT: dict[str, str] = {}
