@@ -10,15 +10,15 @@ from fuzz_harness import Entry
 
 from numerics import datasets
 from numerics import node_scaling_experiment as ex
-from solvable.verification import pruning
+from solvable.verification import section_8_2
 
-_SMALL = {"n_train": 20, "n_test": 10, "width": 4, "steps": 2, "repeats": 2,
-          "keep": [1.0, 0.1], "threads": 1}  # fmt: skip
+_SMALL = {"n_train": 20, "n_test": 10, "n_transfer": 10, "width": 4, "steps": 2,
+          "repeats": 2, "keep": [1.0, 0.1], "features": [1, 2], "threads": 1}  # fmt: skip
 
 
 @functools.cache
 def _result() -> dict[str, Any]:
-    return ex.digits_pruning(**_SMALL)
+    return ex.section_8_2_digits(**_SMALL)
 
 
 ENTRIES: list[Entry] = [
@@ -30,17 +30,19 @@ ENTRIES: list[Entry] = [
         numbers=lambda d: [d["X_train"], d["X_test"], d["y_train"], d["y_test"]],
     ),
     Entry(
-        "node_scaling_experiment.digits_pruning",
-        ex.digits_pruning,
+        "node_scaling_experiment.section_8_2_digits",
+        ex.section_8_2_digits,
         lambda: dict(_SMALL),
         {
             "n_train": "int",
             "n_test": "int",
+            "n_transfer": "int",
             "width": "int",
             "steps": "int",
             "repeats": "int",
             "settings": "matrix",
             "keep": "vector",
+            "features": "vector",
             "lr": "scalar",
             "data_seed": "int",
             "activation": "name",
@@ -51,17 +53,24 @@ ENTRIES: list[Entry] = [
         numbers=lambda r: [x["test_risk"] for x in r["runs"]],
     ),
     Entry(
-        "pruning.pruning_verdict",
-        pruning.pruning_verdict,
-        lambda: {"result": _result(), "heavy": 0.1},
-        {"result": "object", "heavy": "scalar"},
+        "section_8_2.section_8_2_verdict",
+        section_8_2.section_8_2_verdict,
+        lambda: {"result": _result(), "heavy": 0.1, "few": 2},
+        {"result": "object", "heavy": "scalar", "few": "int"},
         numbers=lambda v: [v.max_error],
     ),
     Entry(
-        "pruning.pruning_figure",
-        pruning.pruning_figure,
+        "section_8_2.pruning_figure",
+        section_8_2.pruning_figure,
         lambda: {"result": _result(), "heavy": 0.1},
         {"result": "object", "heavy": "scalar"},
+        numbers=lambda v: [v[0]],
+    ),
+    Entry(
+        "section_8_2.transfer_figure",
+        section_8_2.transfer_figure,
+        lambda: {"result": _result(), "few": 2},
+        {"result": "object", "few": "int"},
         numbers=lambda v: [v[0]],
     ),
 ]

@@ -6,7 +6,7 @@ model modules and of ``solvable.verification.testing``, ``numerics.simulate`` /
 the ``__all__`` of ``numerics.torch_flow`` and ``numerics.models`` (the batched GPU entry
 points) and of ``numerics.mp``, ``numerics.scipy_ode``, ``numerics.measures`` and
 ``numerics.sweeps`` (the integrators' building blocks, the measures and the sweeps),
-``numerics.datasets`` and ``solvable.verification.pruning`` (issue 32's digits stand-in), and of
+``numerics.datasets`` and ``solvable.verification.section_8_2`` (issue 32's digits stand-in), and of
 the nine experiment modules ``numerics.alpha_scaling``, ``numerics.kernel_sampling``,
 ``numerics.ntg_sampling``, ``numerics.lazy_width``, ``numerics.node_scaling_gd``,
 ``numerics.node_scaling_linear``, ``numerics.sweep_three_layer``, ``numerics.phase_diagram``
@@ -98,7 +98,7 @@ def public_callables() -> dict[str, Any]:
     found["numerics.systems"] = numerics.systems
     add("torch_flow.", importlib.import_module("numerics.torch_flow"))
     add("models.", importlib.import_module("numerics.models"))
-    add("pruning.", importlib.import_module("solvable.verification.pruning"))
+    add("section_8_2.", importlib.import_module("solvable.verification.section_8_2"))
     for name in ("mp", "scipy_ode", "measures", "sweeps", "datasets", *EXPERIMENTS):
         add(f"{name}.", importlib.import_module(f"numerics.{name}"))
     return found

@@ -46,8 +46,8 @@ The package, one concept per file (each imports only the files above it):
 * ``features.py``: :func:`feature_learning_sweep`;
 * ``figure_1.py``: Section 8.1.1 (:func:`section_8_1_1`, its summary, drawing and plot);
 * ``figure_2.py``: Section 8.1.2 (:func:`single_relu_data`, :func:`single_relu_experiment`);
-* ``pruning.py``: Section 8.2's pruning (Figure 4) on scikit-learn's digits
-  (:func:`digits_pruning`);
+* ``section_8_2.py``: Section 8.2 (Figure 4: pruning, transfer) on scikit-learn's digits
+  (:func:`section_8_2_digits`);
 * ``cli.py``: :func:`main` (``__main__.py``: ``python -m``).
 
 A cap is read where it is checked: a test that lowers one patches that file
@@ -74,11 +74,10 @@ from numerics.node_scaling_experiment.figure_1 import THEOREM_5_1_DELTA as THEOR
 from numerics.node_scaling_experiment.figure_2 import single_relu_data, single_relu_experiment
 from numerics.node_scaling_experiment.kernel import kernel_gd
 from numerics.node_scaling_experiment.monitor import monitor_table, monitor_theorem_5_1
-from numerics.node_scaling_experiment.pruning import digits_pruning
+from numerics.node_scaling_experiment.section_8_2 import section_8_2_digits
 
 __all__ = [
     "SETTINGS_8_1_1",
-    "digits_pruning",
     "draw_section_8_1_1",
     "feature_learning_sweep",
     "kernel_gd",
@@ -90,6 +89,7 @@ __all__ = [
     "plot_section_8_1_1",
     "section_8_1_1",
     "section_8_1_1_summary",
+    "section_8_2_digits",
     "single_relu_data",
     "single_relu_experiment",
     "sphere_data",
