@@ -6,12 +6,14 @@ model modules and of ``solvable.verification.testing``, ``numerics.simulate`` /
 the ``__all__`` of ``numerics.torch_flow`` and ``numerics.models`` (the batched GPU entry
 points) and of ``numerics.mp``, ``numerics.scipy_ode``, ``numerics.measures`` and
 ``numerics.sweeps`` (the integrators' building blocks, the measures and the sweeps),
-``numerics.datasets`` and ``solvable.verification.section_8_2`` (issue 32's digits stand-in), and of
-the nine experiment modules ``numerics.alpha_scaling``, ``numerics.kernel_sampling``,
+``numerics.datasets``, ``solvable.verification.section_8_2`` and
+``solvable.verification.section_3_2_digits`` (issue 32's digits stand-ins), and of
+the ten experiment modules ``numerics.alpha_scaling``, ``numerics.kernel_sampling``,
 ``numerics.ntg_sampling``, ``numerics.lazy_width``, ``numerics.node_scaling_gd``,
 ``numerics.node_scaling_linear``, ``numerics.sweep_three_layer``, ``numerics.phase_diagram``
-and ``numerics.node_scaling_experiment`` (``EXPERIMENTS``; entries in
-``tests/fuzz_entries_f.py`` and ``tests/fuzz_entries_g.py``). Each one
+``numerics.node_scaling_experiment`` and ``numerics.initialisation_scale`` (``EXPERIMENTS``;
+entries in ``tests/fuzz_entries_f.py``, ``tests/fuzz_entries_g.py`` and
+``tests/fuzz_entries_o.py``). Each one
 is either an entry of ``tests/fuzz_entries_*.py`` (a good call and the kind of every
 argument) or exempt there with a reason; ``test_every_public_callable_is_fuzzed`` fails on a
 new public name that is neither, and on an entry that leaves an argument out.
@@ -75,6 +77,7 @@ EXPERIMENTS = (
     "sweep_three_layer",
     "phase_diagram",
     "node_scaling_experiment",
+    "initialisation_scale",
 )
 
 
@@ -98,7 +101,8 @@ def public_callables() -> dict[str, Any]:
     found["numerics.systems"] = numerics.systems
     add("torch_flow.", importlib.import_module("numerics.torch_flow"))
     add("models.", importlib.import_module("numerics.models"))
-    add("section_8_2.", importlib.import_module("solvable.verification.section_8_2"))
+    for name in ("section_8_2", "section_3_2_digits"):
+        add(f"{name}.", importlib.import_module(f"solvable.verification.{name}"))
     for name in ("mp", "scipy_ode", "measures", "sweeps", "datasets", *EXPERIMENTS):
         add(f"{name}.", importlib.import_module(f"numerics.{name}"))
     return found
