@@ -17,7 +17,7 @@ from numerics import phase_diagram as pdg
 from numerics import scale_out as so
 from numerics import sweeps
 from solvable._core.claims import Theorem, Verdict
-from solvable.verification import cli, theorems, verify_runner
+from solvable.verification import cli, figures, theorems, verify_runner
 
 POINTS = [
     (Fraction(0), Fraction(1)),
@@ -312,3 +312,35 @@ def test_tiny_sweep_on_cuda(reference: list[pdg.PhasePoint], tmp_path: Path) -> 
     assert all(r["device"].startswith("cuda") for p in got for r in p.results)
     for a, b in zip(_rd(got), _rd(reference), strict=True):
         np.testing.assert_allclose(a, b, rtol=1e-9)
+
+
+# ---------------------------------------------------------------------------
+# figures
+# ---------------------------------------------------------------------------
+def test_figures_cli_passes_scale_out(cache_root: Path, tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    """``figures --full`` hands the ScaleOut of its flags to figures.render; without
+    --full none."""
+    seen: list[dict] = []
+    monkeypatch.setattr(figures, "render", lambda ids, out, **kw: seen.append(kw) or [])
+    out = str(tmp_path / "figs")
+    assert cli.main(["figures", "--only", "004-fig4", "--out", out]) == 0
+    assert cli.main(["figures", "--only", "004-fig4", "--out", out, "--full", "--device",
+                     "cpu", "--executor", "local"]) == 0  # fmt: skip
+    assert cli.main(["figures", "--only", "004-fig4", "--out", out, "--full", "--no-cache"]) == 0
+    assert seen[0]["scale_out"] is None
+    assert seen[1]["scale_out"] == so.ScaleOut(
+        executor="local", device="cpu", cache_dir=str(cache_root / "sweeps")
+    )
+    assert seen[2]["scale_out"] == so.ScaleOut()
+
+
+def test_figure_through_the_cache(tmp_path: Path) -> None:
+    """A seed-004 figure (fast sizes) rendered under a ScaleOut: drawn, its runs cached;
+    a scale_out that is not a ScaleOut is refused."""
+    s = so.ScaleOut(device="cpu", cache_dir=str(tmp_path / "c"))
+    paths = figures.render(["004-fig4"], tmp_path / "out", progress=False, scale_out=s)
+    assert sorted(p.suffix for p in paths) == [".png", ".svg"]
+    assert len(list((tmp_path / "c").rglob("*.json"))) > 0
+    with pytest.raises(TypeError, match=r"scale_out must be None or a numerics\.scale_out"):
+        figures.render(["004-fig4"], tmp_path / "out", scale_out="local")
