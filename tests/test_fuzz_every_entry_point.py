@@ -38,6 +38,7 @@ import fuzz_entries_f
 import fuzz_entries_g
 import fuzz_entries_h
 import fuzz_entries_i
+import fuzz_entries_n
 import pytest
 from fuzz_harness import BAD, Entry, call_good, check
 from hypothesis import HealthCheck, given, settings
@@ -56,6 +57,7 @@ GROUPS = (
     fuzz_entries_g,
     fuzz_entries_h,
     fuzz_entries_i,
+    fuzz_entries_n,
 )
 ENTRIES: list[Entry] = [e for g in GROUPS for e in g.ENTRIES]
 EXEMPT: dict[str, str] = {k: v for g in GROUPS for k, v in g.EXEMPT.items()}
@@ -95,7 +97,7 @@ def public_callables() -> dict[str, Any]:
     found["numerics.systems"] = numerics.systems
     add("torch_flow.", importlib.import_module("numerics.torch_flow"))
     add("models.", importlib.import_module("numerics.models"))
-    for name in ("mp", "scipy_ode", "measures", "sweeps", *EXPERIMENTS):
+    for name in ("mp", "scipy_ode", "measures", "sweeps", "scale_out", *EXPERIMENTS):
         add(f"{name}.", importlib.import_module(f"numerics.{name}"))
     return found
 
