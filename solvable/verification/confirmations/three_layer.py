@@ -129,6 +129,12 @@ def _zeta_run(run: Mapping[str, Any], full: bool = False) -> bool:
     return run["m"] == m and run["seed"] in seeds
 
 
+def _so(scale_out: so.ScaleOut | None) -> dict[str, Any]:
+    """``scale_out`` as a keyword only when one is given (the fast default's calls, and the
+    tests' stand-ins for :func:`_point`, keep their old form)."""
+    return {} if scale_out is None else {"scale_out": scale_out}
+
+
 def _point(gamma_2: Fraction, gamma_3: Fraction, alpha_exponent: Fraction = _ZERO,
            full: bool = False, scale_out: so.ScaleOut | None = None) -> pdg.PhasePoint:  # fmt: skip
     """One measured phase point (one of :func:`_keys`), from :func:`_measured`."""
@@ -320,25 +326,25 @@ def judge_flow(c: pdg.FlowComparison) -> Verdict:
 # ---------------------------------------------------------------------------
 def _paper_regimes(full: bool = False, scale_out: so.ScaleOut | None = None) -> Verdict:
     stated = {k: v for k, v in three_layer.PAPER_POINTS.items() if v[0] != "n/s" or v[1] != "n/s"}
-    return judge_regimes({k: _point(*k, full=full, scale_out=scale_out) for k in stated}, stated)
+    return judge_regimes({k: _point(*k, full=full, **_so(scale_out)) for k in stated}, stated)
 
 
 def _figure_4(full: bool = False, scale_out: so.ScaleOut | None = None) -> Verdict:
-    return judge_growth([_point(F(0), g3, full=full, scale_out=scale_out) for g3 in FIGURE_4], "W1")
+    return judge_growth([_point(F(0), g3, full=full, **_so(scale_out)) for g3 in FIGURE_4], "W1")
 
 
 @functools.cache
 def _table_2(full: bool, scale_out: so.ScaleOut | None = None) -> list[pdg.Table2Group]:
     out = []
     for group, rows in pdg.table_2_groups():
-        pts = tuple(_point(g2, g3, s, full=full, scale_out=scale_out) for _, s, g2, g3 in rows)
+        pts = tuple(_point(g2, g3, s, full=full, **_so(scale_out)) for _, s, g2, g3 in rows)
         out.append(pdg.Table2Group(group, tuple(r[0] for r in rows), tuple(r[1] for r in rows),
                                    rows[0][2], rows[0][3], pts))  # fmt: skip
     return out
 
 
 def _invariance(full: bool = False, scale_out: so.ScaleOut | None = None) -> Verdict:
-    return judge_invariance(_table_2(full, scale_out))
+    return judge_invariance(_table_2(full, **_so(scale_out)))
 
 
 def _critical_at(layer: str, gamma_2: Fraction) -> Fraction:
@@ -355,19 +361,19 @@ def _critical_at(layer: str, gamma_2: Fraction) -> Fraction:
 def _boundary(layer: str) -> Any:
     def check(full: bool = False, scale_out: so.ScaleOut | None = None) -> Verdict:
         g2, g3s = BOUNDARY_LINES[layer]
-        return judge_boundary([_point(g2, g3, full=full, scale_out=scale_out) for g3 in g3s], layer,
+        return judge_boundary([_point(g2, g3, full=full, **_so(scale_out)) for g3 in g3s], layer,
                               _critical_at(layer, g2))  # fmt: skip
 
     return check
 
 
 def _linear(full: bool = False, scale_out: so.ScaleOut | None = None) -> Verdict:
-    return judge_linear(_point(*NTK_POINT, full=full, scale_out=scale_out))
+    return judge_linear(_point(*NTK_POINT, full=full, **_so(scale_out)))
 
 
 def _layers_differ(full: bool = False, scale_out: so.ScaleOut | None = None) -> Verdict:
     return judge_layers_differ(
-        _point(*MIXED_POINT, full=full, scale_out=scale_out), "condensed", "linear"
+        _point(*MIXED_POINT, full=full, **_so(scale_out)), "condensed", "linear"
     )
 
 
@@ -378,7 +384,7 @@ def _zetas(point: tuple[Fraction, Fraction], full: bool,
     (:func:`_measured`; the same training as ``numerics.phase_diagram.train``)."""
     m = COND_WIDTH_FULL if full else COND_WIDTH
     seeds = COND_SEEDS_FULL if full else COND_SEEDS
-    runs = {(r["m"], r["seed"]): r for r in _point(*point, full=full, scale_out=scale_out).results}
+    runs = {(r["m"], r["seed"]): r for r in _point(*point, full=full, **_so(scale_out)).results}
     out = []
     for seed in seeds:
         z = runs[m, seed]["zeta_w2"]
@@ -389,7 +395,9 @@ def _zetas(point: tuple[Fraction, Fraction], full: bool,
 
 
 def _condensation(full: bool = False, scale_out: so.ScaleOut | None = None) -> Verdict:
-    v = judge_condensation(_zetas(CONDENSED, full, scale_out), _zetas(LINEAR, full, scale_out))
+    v = judge_condensation(
+        _zetas(CONDENSED, full, **_so(scale_out)), _zetas(LINEAR, full, **_so(scale_out))
+    )
     m = COND_WIDTH_FULL if full else COND_WIDTH
     return Verdict(v.status, f"m = {m}, condensed {CONDENSED[0]}, {CONDENSED[1]}; linear "
                    f"{LINEAR[0]}, {LINEAR[1]}: {v.detail}", v.max_error, v.tolerance)  # fmt: skip

@@ -83,6 +83,12 @@ def _config(full: bool) -> dict[str, Any]:
     return {"widths": pdg.FAST_WIDTHS, "seeds": pdg.FAST_SEEDS, "device": "cpu", "threads": 1}
 
 
+def _so(scale_out: so.ScaleOut | None) -> dict[str, Any]:
+    """``scale_out`` as a keyword only when one is given (the fast default's calls, and the
+    tests' stand-ins for ``_measure`` / ``_diagram``, keep their old form)."""
+    return {} if scale_out is None else {"scale_out": scale_out}
+
+
 @functools.cache
 def _point(gamma_2: Fraction, gamma_3: Fraction, widths: tuple[int, ...],
            seeds: tuple[int, ...], device: str | None, n_threads: int | None,
@@ -115,7 +121,7 @@ def _diagram(full: bool, progress: bool, scale_out: so.ScaleOut | None = None
              ) -> pdg.PhaseDiagram:  # fmt: skip
     """The grid of Figures 1 and 5 (:data:`GRID_FAST` or :data:`GRID_FULL`)."""
     g2s, g3s = GRID_FULL if full else GRID_FAST
-    rows = tuple(tuple(_measure(a, b, full, progress, scale_out=scale_out) for b in g3s)
+    rows = tuple(tuple(_measure(a, b, full, progress, **_so(scale_out)) for b in g3s)
                  for a in g2s)  # fmt: skip
     first = rows[0][0]
     return pdg.PhaseDiagram(g2s, g3s, first.widths, first.seeds, rows)
@@ -189,7 +195,7 @@ def _frame(ax: Any, diagram: pdg.PhaseDiagram) -> tuple[float, float]:
 
 def _draw_fig1(fig: Any, full: bool, progress: bool,
                scale_out: so.ScaleOut | None = None) -> None:  # fmt: skip
-    diagram = _diagram(full, progress, scale_out)
+    diagram = _diagram(full, progress, **_so(scale_out))
     gs = fig.add_gridspec(1, 3, width_ratios=(1.0, 1.0, 0.5))
     axes = [fig.add_subplot(gs[0, 0])]
     axes.append(fig.add_subplot(gs[0, 1], sharey=axes[0]))
@@ -236,7 +242,7 @@ def _draw_fig4(fig: Any, full: bool, progress: bool,
     widths = FIG4_WIDTHS_FULL if full else None
     axes = fig.subplots(1, len(FIG4_GAMMA_3), sharey=True)
     for ax, g3 in zip(axes, FIG4_GAMMA_3, strict=True):
-        p = _measure(F(0), g3, full, progress, widths, scale_out)
+        p = _measure(F(0), g3, full, progress, widths, **_so(scale_out))
         w = np.array(p.widths, dtype=float)
         rd = np.asarray(p.rd["W1"], dtype=float)
         for j, seed in enumerate(p.seeds):
@@ -280,7 +286,7 @@ def _draw_fig5(fig: Any, full: bool, progress: bool,
                scale_out: so.ScaleOut | None = None) -> None:  # fmt: skip
     from matplotlib.colors import TwoSlopeNorm
 
-    diagram = _diagram(full, progress, scale_out)
+    diagram = _diagram(full, progress, **_so(scale_out))
     g2 = [float(v) for v in diagram.gamma_2s]
     g3 = [float(v) for v in diagram.gamma_3s]
     S = {layer: diagram.slopes(layer) for layer in pdg.LAYERS}
