@@ -15,9 +15,11 @@ import pytest
 
 from numerics import phase_diagram as pdg
 from numerics import scale_out as so
+from numerics import sweep_three_layer as stl
 from numerics import sweeps
 from solvable._core.claims import Theorem, Verdict
 from solvable.verification import cli, figures, theorems, verify_runner
+from solvable.verification.confirmations import three_layer as conf
 
 POINTS = [
     (Fraction(0), Fraction(1)),
@@ -344,3 +346,37 @@ def test_figure_through_the_cache(tmp_path: Path) -> None:
     assert len(list((tmp_path / "c").rglob("*.json"))) > 0
     with pytest.raises(TypeError, match=r"scale_out must be None or a numerics\.scale_out"):
         figures.render(["004-fig4"], tmp_path / "out", scale_out="local")
+
+
+# ---------------------------------------------------------------------------
+# end to end: verify --full, shrunk, through the cache, resumed
+# ---------------------------------------------------------------------------
+def test_verify_full_resumes_from_the_cache(
+    cache_root: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``solvable verify --full --progress`` on seed 004's claim with the paper's sizes
+    shrunk (widths 8, 16, two seeds: 52 runs of the 13 shared phase points): the bar counts
+    the runs, every run is cached, and a second run (a fresh process cache) trains none.
+    The condensation width is set off the grid, so no run is trained again for ``extra``;
+    each run stops after 100 steps (the plumbing is under test, not the measurement)."""
+    monkeypatch.setitem(stl.DEFAULT_SETTINGS, "max_steps", 100)
+    monkeypatch.setattr(pdg, "FULL_WIDTHS", WIDTHS)
+    monkeypatch.setattr(pdg, "FULL_SEEDS", SEEDS)
+    monkeypatch.setattr(conf, "COND_WIDTH_FULL", 12)
+    trained: list[int] = []
+    real = so.rd_points
+    monkeypatch.setattr(so, "rd_points", lambda grid, **kw: trained.append(len(grid))
+                        or real(grid, **kw))  # fmt: skip
+    argv = ["verify", "--full", "--only", "three_layer.ntk_linear", "--jobs", "1", "--progress",
+            "--device", "cpu"]  # fmt: skip
+    runs = len(conf._keys()) * len(WIDTHS) * len(SEEDS)
+    try:
+        for _ in range(2):
+            conf._measured.cache_clear()
+            assert cli.main(argv) in (0, 1)  # the verdict at these widths does not matter
+            err = capsys.readouterr().err
+            assert f"{runs}/{runs}" in err
+            assert sum(trained) == runs  # the first run trains them all, the second none
+    finally:
+        conf._measured.cache_clear()
+    assert len(list((cache_root / "sweeps").rglob("*.json"))) == runs
