@@ -169,18 +169,30 @@ def reference() -> list[pdg.PhasePoint]:
     return pdg.measure_points(POINTS, WIDTHS, SEEDS, device="cpu")
 
 
-def test_dask_cluster_gives_the_in_process_numbers(reference: list[pdg.PhasePoint],
-                                                   tmp_path: Path) -> None:  # fmt: skip
-    """A 2-worker LocalCluster reached by its address (the ``--executor tcp://...`` path):
-    the same RDs as in process, bit for bit on the CPU (each run alone on a worker vs
-    batched here: tested equal in tests/test_sweep_three_layer.py), and the cache filled."""
-    with sweeps.local_cluster(2) as cluster:
-        s = so.ScaleOut(executor=cluster.scheduler_address, device="cpu",
-                        cache_dir=str(tmp_path))  # fmt: skip
-        got = so.measure_points(POINTS, WIDTHS, SEEDS, scale_out=s)
+def test_executor_local_gives_the_in_process_numbers(
+    reference: list[pdg.PhasePoint], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--executor local`` (its LocalCluster held to 2 workers: one per core, the cores
+    set to 2): the same RDs as in process, bit for bit on the CPU (each run alone on a
+    worker vs batched here: tested equal in tests/test_sweep_three_layer.py), the cache
+    filled, and a rerun in process trains none of them (the two paths share keys).  A
+    scheduler address goes through the same ``run_sweep`` (tested in tests/test_sweeps.py
+    with a cluster's ``scheduler_address``)."""
+    monkeypatch.setattr(sweeps.os, "cpu_count", lambda: 2)
+    s = so.ScaleOut(executor="local", device="cpu", cache_dir=str(tmp_path))
+    got = so.measure_points(POINTS, WIDTHS, SEEDS, scale_out=s)
     for a, b in zip(_rd(got), _rd(reference), strict=True):
         np.testing.assert_array_equal(a, b)
     assert len(list(tmp_path.rglob("*.json"))) == len(POINTS) * len(WIDTHS) * len(SEEDS)
+    trained: list[int] = []
+    real = so.rd_points
+    monkeypatch.setattr(so, "rd_points", lambda grid, **kw: trained.append(len(grid))
+                        or real(grid, **kw))  # fmt: skip
+    in_process = so.ScaleOut(device="cpu", cache_dir=str(tmp_path))
+    again = so.measure_points(POINTS, WIDTHS, SEEDS, scale_out=in_process)
+    assert trained == []
+    for a, b in zip(_rd(again), _rd(reference), strict=True):
+        np.testing.assert_array_equal(a, b)
 
 
 def test_interrupt_and_resume(reference: list[pdg.PhasePoint], tmp_path: Path,
