@@ -315,6 +315,53 @@ def point_from_rd(gamma_2: Any, gamma_3: Any, widths: Sequence[int], seeds: Sequ
                       excluded)  # fmt: skip
 
 
+_Grid = tuple[list[tuple[Fraction, Fraction, Fraction]], tuple[int, ...], tuple[int, ...],
+              list[dict]]  # fmt: skip
+
+
+def _grid(points: Any, widths: Any, seeds: Any, normalised_lr: Any,
+          settings: Mapping[str, Any]) -> _Grid:  # fmt: skip
+    """The validated points ``(gamma_2, gamma_3, s)``, widths, seeds and the JSON grid of
+    ``rd_point`` runs (point-major, then width, then seed) of :func:`measure_points`."""
+    if not isinstance(normalised_lr, bool):
+        raise TypeError(f"normalised_lr must be a bool, got {normalised_lr!r}")
+    ws = _ints("widths", widths, 2, 2)
+    ss = _ints("seeds", seeds, 0, 1)
+    for m in ws:
+        _width(m)
+    for sd in ss:
+        _seed(sd)
+    _settings({k: v for k, v in settings.items()})  # validate before any run
+    settings = dict(settings)
+    base_s = settings.pop("alpha_exponent", 0)
+    if isinstance(points, (str, bytes, Mapping)) or not isinstance(points, Sequence):
+        raise TypeError(f"points must be a sequence of (gamma_2, gamma_3[, alpha_exponent]) "
+                        f"tuples, got {nb.describe(points)}")  # fmt: skip
+    parsed = []
+    for pt in points:
+        if not isinstance(pt, tuple) or len(pt) not in (2, 3):
+            raise TypeError(f"points must hold (gamma_2, gamma_3[, alpha_exponent]) tuples, "
+                            f"got {pt!r:.80}")  # fmt: skip
+        s = pt[2] if len(pt) == 3 else base_s
+        parsed.append((_fraction("gamma_2", pt[0]), _fraction("gamma_3", pt[1]),
+                       _fraction("alpha_exponent", s)))  # fmt: skip
+        _scales_at(f"points[{len(parsed) - 1}]", *parsed[-1], ws)
+    if not parsed:
+        raise ValueError("points must be non-empty")
+    grid = []
+    for g2, g3, s in parsed:
+        # JSON: a float, read back exactly through its shortest repr (-0.3 -> -3/10)
+        own = {"alpha_exponent": float(s)} if s != 0 else {}
+        for m in ws:
+            cap = {}
+            if normalised_lr and s != 0:
+                base = settings.get("lr_max", DEFAULT_SETTINGS["lr_max"])
+                cap = {"lr_max": float(base) * float(m) ** (2 * float(s) / 3)}
+            grid += [{"gamma_2": str(g2), "gamma_3": str(g3), "m": m, "seed": sd, **own,
+                      **settings, **cap} for sd in ss]  # fmt: skip
+    return parsed, ws, ss, grid
+
+
 def measure_points(
     points: Sequence[tuple[Any, Any] | tuple[Any, Any, Any]],
     widths: Sequence[int] = FAST_WIDTHS,
@@ -352,43 +399,9 @@ def measure_points(
     (:func:`numerics.sweep_three_layer.rd_points`, e.g. the condensation of the trained
     weights); in process only (a ``ValueError`` with ``executor`` or ``cache_dir``: the
     weights do not leave a worker or reach the cache; nor with ``progress``)."""
-    if not isinstance(normalised_lr, bool):
-        raise TypeError(f"normalised_lr must be a bool, got {normalised_lr!r}")
     if not isinstance(progress, bool):
         raise TypeError(f"progress must be a bool, got {progress!r}")
-    ws = _ints("widths", widths, 2, 2)
-    ss = _ints("seeds", seeds, 0, 1)
-    for m in ws:
-        _width(m)
-    for sd in ss:
-        _seed(sd)
-    _settings({k: v for k, v in settings.items()})  # validate before any run
-    base_s = settings.pop("alpha_exponent", 0)
-    if isinstance(points, (str, bytes, Mapping)) or not isinstance(points, Sequence):
-        raise TypeError(f"points must be a sequence of (gamma_2, gamma_3[, alpha_exponent]) "
-                        f"tuples, got {nb.describe(points)}")  # fmt: skip
-    parsed = []
-    for pt in points:
-        if not isinstance(pt, tuple) or len(pt) not in (2, 3):
-            raise TypeError(f"points must hold (gamma_2, gamma_3[, alpha_exponent]) tuples, "
-                            f"got {pt!r:.80}")  # fmt: skip
-        s = pt[2] if len(pt) == 3 else base_s
-        parsed.append((_fraction("gamma_2", pt[0]), _fraction("gamma_3", pt[1]),
-                       _fraction("alpha_exponent", s)))  # fmt: skip
-        _scales_at(f"points[{len(parsed) - 1}]", *parsed[-1], ws)
-    if not parsed:
-        raise ValueError("points must be non-empty")
-    grid = []
-    for g2, g3, s in parsed:
-        # JSON: a float, read back exactly through its shortest repr (-0.3 -> -3/10)
-        own = {"alpha_exponent": float(s)} if s != 0 else {}
-        for m in ws:
-            cap = {}
-            if normalised_lr and s != 0:
-                base = settings.get("lr_max", DEFAULT_SETTINGS["lr_max"])
-                cap = {"lr_max": float(base) * float(m) ** (2 * float(s) / 3)}
-            grid += [{"gamma_2": str(g2), "gamma_3": str(g3), "m": m, "seed": sd, **own,
-                      **settings, **cap} for sd in ss]  # fmt: skip
+    parsed, ws, ss, grid = _grid(points, widths, seeds, normalised_lr, settings)
     if executor is None and cache_dir is None and not progress:
         # in process, nothing to resume: every run at once, batched per width (the same
         # results as one rd_point per run, tested), normalised through JSON as run_sweep's

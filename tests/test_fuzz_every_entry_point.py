@@ -6,11 +6,11 @@ model modules and of ``solvable.verification.testing``, ``numerics.simulate`` /
 the ``__all__`` of ``numerics.torch_flow`` and ``numerics.models`` (the batched GPU entry
 points) and of ``numerics.mp``, ``numerics.scipy_ode``, ``numerics.measures`` and
 ``numerics.sweeps`` (the integrators' building blocks, the measures and the sweeps),
-``numerics.datasets``, ``solvable.verification.section_8_2`` and
+``numerics.scale_out`` (issue 32's executor and device for ``--full``), ``numerics.datasets``, ``solvable.verification.section_8_2`` and
 ``solvable.verification.section_3_2_digits`` (issue 32's digits stand-ins), and of
 the ten experiment modules ``numerics.alpha_scaling``, ``numerics.kernel_sampling``,
 ``numerics.ntg_sampling``, ``numerics.lazy_width``, ``numerics.node_scaling_gd``,
-``numerics.node_scaling_linear``, ``numerics.sweep_three_layer``, ``numerics.phase_diagram``
+``numerics.node_scaling_linear``, ``numerics.sweep_three_layer``, ``numerics.phase_diagram``,
 ``numerics.node_scaling_experiment`` and ``numerics.initialisation_scale`` (``EXPERIMENTS``;
 entries in ``tests/fuzz_entries_f.py``, ``tests/fuzz_entries_g.py`` and
 ``tests/fuzz_entries_o.py``). Each one
@@ -41,6 +41,7 @@ import fuzz_entries_f
 import fuzz_entries_g
 import fuzz_entries_h
 import fuzz_entries_i
+import fuzz_entries_n
 import fuzz_entries_o
 import pytest
 from fuzz_harness import BAD, Entry, call_good, check
@@ -60,6 +61,7 @@ GROUPS = (
     fuzz_entries_g,
     fuzz_entries_h,
     fuzz_entries_i,
+    fuzz_entries_n,
     fuzz_entries_o,
 )
 ENTRIES: list[Entry] = [e for g in GROUPS for e in g.ENTRIES]
@@ -103,7 +105,7 @@ def public_callables() -> dict[str, Any]:
     add("models.", importlib.import_module("numerics.models"))
     for name in ("section_8_2", "section_3_2_digits"):
         add(f"{name}.", importlib.import_module(f"solvable.verification.{name}"))
-    for name in ("mp", "scipy_ode", "measures", "sweeps", "datasets", *EXPERIMENTS):
+    for name in ("mp", "scipy_ode", "measures", "sweeps", "scale_out", "datasets", *EXPERIMENTS):
         add(f"{name}.", importlib.import_module(f"numerics.{name}"))
     return found
 

@@ -50,7 +50,7 @@ __all__ = [
 
 Status = Literal["proved", "confirmed", "observed", "failed"]
 Kind = Literal["symbolic", "numeric", "monitor"]
-VERIFY_OPTIONS = frozenset({"dps", "full"})
+VERIFY_OPTIONS = frozenset({"dps", "full", "scale_out"})
 COUNTED: frozenset[str] = frozenset({"proved", "confirmed"})
 """The statuses that count as a verification: ``"observed"`` (a monitor) does not."""
 
@@ -151,8 +151,10 @@ class Theorem:
     def verify(self, **options: Any) -> Verdict:
         """Run the check; options reach the numeric checks that take them: ``dps``
         (digits of the high-precision checks) and ``full`` (``True``: the full sweep of a
-        simulation-backed check instead of its fast default).  Options a check does not
-        take are ignored; an unknown option name is a ``TypeError``."""
+        simulation-backed check instead of its fast default) and ``scale_out`` (a
+        :class:`numerics.scale_out.ScaleOut`: executor, device, point cache and progress bar
+        of the checks that run sweeps).  Options a check does not take are ignored; an
+        unknown option name is a ``TypeError``."""
         unknown = set(options) - VERIFY_OPTIONS
         if unknown:
             raise TypeError(
@@ -204,7 +206,8 @@ class Theorem:
 def _check_options(options: dict[str, Any]) -> None:
     """``dps`` an int from :data:`~solvable._core.numbers.VERIFY_MIN_DPS` (30, the floor of
     ``solvable verify --dps``: below it some claims' tolerances cannot be met and a correct
-    claim would be reported failed) to ``MAX_DPS``; ``full`` a bool."""
+    claim would be reported failed) to ``MAX_DPS``; ``full`` a bool; ``scale_out`` ``None``
+    or a ``ScaleOut``."""
     if "dps" in options:
         dps = options["dps"]
         valid = f"an int >= {nb.VERIFY_MIN_DPS} (and <= {nb.MAX_DPS})"
@@ -215,6 +218,11 @@ def _check_options(options: dict[str, Any]) -> None:
     if "full" in options and not isinstance(options["full"], bool):
         raise TypeError(f"full must be a bool, got {type(options['full']).__name__} "
                         f"{nb.describe(options['full'])}")  # fmt: skip
+    scale_out = options.get("scale_out")
+    # numerics.scale_out.ScaleOut (a layer above: recognised by its interface, not imported)
+    if scale_out is not None and not callable(getattr(scale_out, "sweep_kwargs", None)):
+        raise TypeError(f"scale_out must be None or a numerics.scale_out.ScaleOut, got "
+                        f"{type(scale_out).__name__} {nb.describe(scale_out)}")  # fmt: skip
 
 
 def prove_zero(*residuals: sp.Expr, assumptions: dict[sp.Symbol, sp.Expr] | None = None) -> Verdict:

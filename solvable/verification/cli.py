@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import TextIO, get_args
 
 import solvable
+from numerics import scale_out as so
 from solvable._core import numbers as nb
 from solvable._core.claims import Status
 from solvable._core.papers import PAPERS, cite
@@ -51,6 +52,7 @@ def _verify(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     options: dict[str, object] = {} if args.dps is None else {"dps": args.dps}
     if args.full:
         options["full"] = True
+        options["scale_out"] = _scale_out(args, err)
     jobs = verify_runner.default_jobs() if args.jobs is None else args.jobs
     cache = None if args.no_cache else verify_runner.ProofCache()
     n = len(selected)
@@ -236,7 +238,9 @@ def _figures(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return 0
     start = time.perf_counter()
     try:
-        paths = figures.render([f.id for f in chosen], args.out, full=args.full, progress=True)
+        scale = _scale_out(args, err) if args.full else None
+        paths = figures.render([f.id for f in chosen], args.out, full=args.full, progress=True,
+                               scale_out=scale)  # fmt: skip
     except ImportError as exc:  # an optional dependency (matplotlib, torch): one line, exit 1
         print(f"solvable figures: {exc}", file=err)
         return 1
@@ -245,6 +249,62 @@ def _figures(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print(f"{len(chosen)} figure(s), {len(paths)} files in {time.perf_counter() - start:.1f} s",
           file=out)  # fmt: skip
     return 0
+
+
+def _scale_out(args: argparse.Namespace, err: TextIO) -> so.ScaleOut:
+    """The paper-scale sweeps' settings of ``--full``: ``--executor``, ``--device``, the
+    point cache (``sweeps/`` under the proof cache; none with ``--no-cache``) and a progress
+    bar on stderr when it is a terminal or ``--progress`` asks for one."""
+    progress = bool(args.progress) or (hasattr(err, "isatty") and err.isatty())
+    return verify_runner.scale_out(executor=args.executor, device=args.device,
+                                   cache=not getattr(args, "no_cache", False),
+                                   progress=progress)  # fmt: skip
+
+
+def _executor(text: str) -> str:
+    """``--executor``: ``local`` or a dask scheduler address (``tcp://host:8786``)."""
+    try:
+        return so.check_executor(text)  # type: ignore[return-value]
+    except (TypeError, ValueError):
+        raise argparse.ArgumentTypeError(
+            f"--executor must be 'local' (a dask LocalCluster on this machine) or a dask "
+            f"scheduler address such as 'tcp://host:8786', got {text!r}") from None  # fmt: skip
+
+
+def _device(text: str) -> str:
+    """``--device``: ``cpu``, ``cuda`` or ``cuda:k``; CUDA on a machine without it is
+    refused here (exit code 2), before any claim or figure runs."""
+    try:
+        return so.check_device(text)  # type: ignore[return-value]
+    except (TypeError, ValueError) as exc:
+        if so.DEVICE_PATTERN.fullmatch(text):  # a valid name this machine cannot run
+            raise argparse.ArgumentTypeError(f"--device {exc}") from None
+        raise argparse.ArgumentTypeError(
+            f"--device must be 'cpu', 'cuda' or 'cuda:k', got {text!r}") from None  # fmt: skip
+
+
+def _add_scale_out(parser: argparse.ArgumentParser) -> None:
+    """``--executor``, ``--device`` and ``--progress`` (with ``--full``)."""
+    parser.add_argument("--executor", type=_executor, default=None, metavar="WHERE",
+                        help="with --full: run the sweeps' points on a dask cluster: 'local' "
+                        "(a LocalCluster, one worker per core) or a scheduler address "
+                        "such as tcp://host:8786 (default: in this process)")  # fmt: skip
+    parser.add_argument("--device", type=_device, default=None, metavar="DEVICE",
+                        help="with --full: torch device of the sweeps, 'cpu', 'cuda' or "
+                        "'cuda:k' (default: CUDA where available)")  # fmt: skip
+    parser.add_argument("--progress", action="store_true",
+                        help="with --full: a progress bar on stderr (points done, time "
+                        "left) even when stderr is not a terminal")  # fmt: skip
+
+
+def _needs_full(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``--executor``/``--device``/``--progress`` only act on ``--full``: an error without it
+    (usage on stderr, exit code 2), rather than an option silently ignored."""
+    given = [f"--{k}" for k in ("executor", "device") if getattr(args, k) is not None]
+    given += ["--progress"] * bool(args.progress)
+    if given and not args.full:
+        parser.error(f"{', '.join(given)}: only with --full (they set how the paper-scale "
+                     f"sweeps run)")  # fmt: skip
 
 
 def _short(expr: object, width: int = 30) -> str:
@@ -349,11 +409,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     v.add_argument(
         "--no-cache",
         action="store_true",
-        help="prove every symbolic claim again, and store nothing (default: proofs are "
+        help="prove every symbolic claim again and run every sweep point again, and store "
+        "nothing (default: proofs, and with --full the sweeps' points in sweeps/, are "
         f"cached in ${verify_runner.CACHE_ENV}, else $XDG_CACHE_HOME/solvable or "
         "~/.cache/solvable, keyed by a hash of the package source and authenticated by "
         "an HMAC under a per-user secret in ~/.config/solvable; see docs/proof_cache.md)",
     )
+    _add_scale_out(v)
     sub.add_parser("errata", help="list every disagreement with the papers, with its check")
     sub.add_parser("phases", help="print the papers' phase tables, computed")
     sub.add_parser("papers", help="list the source papers: short citation, seed, reference")
@@ -365,7 +427,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     f.add_argument("--out", metavar="DIR", help="directory for <id>.png and <id>.svg")
     f.add_argument("--full", action="store_true",
                    help="the paper's sizes (minutes to hours; CUDA where available)")  # fmt: skip
+    f.add_argument("--no-cache", action="store_true",
+                   help="with --full: run every sweep point again and store none (default: "
+                   "cached in sweeps/ under the proof cache, so a rerun resumes)")  # fmt: skip
+    _add_scale_out(f)
     args = parser.parse_args(argv)
+    if args.command in ("verify", "figures"):
+        _needs_full(v if args.command == "verify" else f, args)
     if args.command == "figures" and not args.list and args.out is None:
         f.error("--out DIR is required unless --list is given")  # usage on stderr, exit 2
     if args.command == "figures" and not args.list:

@@ -14,6 +14,11 @@ independent claims checked in parallel worker processes.
   order of the selection, whatever the order of completion.  Ctrl-C raises
   :class:`Interrupted`, which carries the outcomes finished so far.
 
+* :func:`scale_out`: the :class:`numerics.scale_out.ScaleOut` of ``--full --executor
+  --device`` (the paper-scale sweeps' executor, device, point cache in
+  :func:`sweep_cache_dir` and progress bar), passed to the checks as the ``scale_out``
+  verify option.
+
 This module sits in the verification layer (it reads the registry); nothing in the models
 or in :mod:`numerics` imports it.
 """
@@ -31,8 +36,10 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
+from pathlib import Path
 from typing import Any
 
+from numerics.scale_out import ScaleOut
 from solvable._core.claims import Theorem, Verdict
 from solvable.verification import theorems
 from solvable.verification.proof_cache import (
@@ -49,12 +56,15 @@ __all__ = [
     "Interrupted",
     "Outcome",
     "ProofCache",
+    "ScaleOut",
     "default_cache_dir",
     "default_jobs",
     "group_of",
     "run",
+    "scale_out",
     "source_digest",
     "source_files",
+    "sweep_cache_dir",
 ]
 
 # Workers by default: at most this many.  The heaviest task (seed 004's confirmations,
@@ -70,6 +80,30 @@ _ONE_THREAD = {
     for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                  "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
 }  # fmt: skip
+
+
+# ---------------------------------------------------------------------------
+# paper-scale sweeps: executor, device, point cache, progress
+# ---------------------------------------------------------------------------
+def sweep_cache_dir() -> Path:
+    """Where the paper-scale sweeps cache their finished points: ``sweeps/`` under the
+    proof cache's root (:func:`default_cache_dir`: ``$SOLVABLE_CACHE_DIR``, else
+    ``$XDG_CACHE_HOME/solvable``, else ``~/.cache/solvable``).  One JSON file per run,
+    keyed by the run's settings (:func:`numerics.sweeps.point_key`); not created here."""
+    return default_cache_dir() / "sweeps"
+
+
+def scale_out(*, executor: str | None = None, device: str | None = None, cache: bool = True,
+              progress: bool = False) -> ScaleOut:  # fmt: skip
+    """The :class:`~numerics.scale_out.ScaleOut` of ``solvable verify --full`` / ``solvable
+    figures --full``: ``executor`` (``None``, ``"local"`` or a dask scheduler address),
+    ``device`` (``None``, ``"cpu"``, ``"cuda"``, ``"cuda:k"``: a CUDA device on a machine
+    without one is a ``ValueError``), the point cache in :func:`sweep_cache_dir` unless
+    ``cache`` is false, and a progress bar on stderr when ``progress``."""
+    if not isinstance(cache, bool):
+        raise TypeError(f"cache must be a bool, got {cache!r}")
+    where = str(sweep_cache_dir()) if cache else None
+    return ScaleOut(executor=executor, device=device, cache_dir=where, progress=progress)
 
 
 # ---------------------------------------------------------------------------

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from numerics import phase_diagram as pdg
+from numerics import scale_out as so
 from numerics.torch_flow import threads
 from solvable._core.claims import Theorem, Verdict
 from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, beats, error_in_units, worst_of
@@ -85,19 +86,27 @@ def _keys() -> tuple[tuple[Fraction, Fraction, Fraction], ...]:
 
 
 @functools.cache
-def _measured(full: bool) -> dict[tuple[Fraction, Fraction, Fraction], pdg.PhasePoint]:
+def _measured(full: bool, scale_out: so.ScaleOut | None = None
+              ) -> dict[tuple[Fraction, Fraction, Fraction], pdg.PhasePoint]:  # fmt: skip
     """Every point of :func:`_keys` measured in one call, so that all their runs train
     together, batched per width (:func:`numerics.phase_diagram.measure_points`, in
     process): the claims share them, and the first claim that needs a point pays for all
     (the runs of one point alone would pay the per-step overhead of a batch once per
     point).  The learning-rate cap is taken in normalised time (``normalised_lr``; it
-    changes nothing at ``alpha_exponent = 0``)."""
+    changes nothing at ``alpha_exponent = 0``).  ``scale_out`` (``solvable verify --full
+    --executor/--device``): the same runs through :func:`numerics.scale_out.measure_points`
+    (cached, resumable, on a dask cluster or a GPU, with a progress bar)."""
     c = _config(full)
     keys = _keys()
     extra = {"zeta_w2": functools.partial(_zeta_w2, full=full)}
     with threads(1):
-        pts = pdg.measure_points(list(keys), c["widths"], c["seeds"], device=c["device"],
-                                 normalised_lr=True, extra=extra)  # fmt: skip
+        if scale_out is None:
+            pts = pdg.measure_points(list(keys), c["widths"], c["seeds"], device=c["device"],
+                                     normalised_lr=True, extra=extra)  # fmt: skip
+        else:
+            pts = so.measure_points(list(keys), c["widths"], c["seeds"], scale_out=scale_out,
+                                    device=c["device"], normalised_lr=True, extra=extra,
+                                    extra_runs=functools.partial(_zeta_run, full=full))  # fmt: skip
     return dict(zip(keys, pts, strict=True))
 
 
@@ -113,10 +122,23 @@ def _zeta_w2(run: Mapping[str, Any], full: bool = False) -> list[float] | None:
     return [pdg.zeta(w[0]), pdg.zeta(w[1])]
 
 
+def _zeta_run(run: Mapping[str, Any], full: bool = False) -> bool:
+    """Whether :func:`_zeta_w2` measures this run (its JSON point): the runs trained again
+    in process under a ``scale_out`` (their weights do not leave a worker)."""
+    m, seeds = (COND_WIDTH_FULL, COND_SEEDS_FULL) if full else (COND_WIDTH, COND_SEEDS)
+    return run["m"] == m and run["seed"] in seeds
+
+
+def _so(scale_out: so.ScaleOut | None) -> dict[str, Any]:
+    """``scale_out`` as a keyword only when one is given (the fast default's calls, and the
+    tests' stand-ins for :func:`_point`, keep their old form)."""
+    return {} if scale_out is None else {"scale_out": scale_out}
+
+
 def _point(gamma_2: Fraction, gamma_3: Fraction, alpha_exponent: Fraction = _ZERO,
-           full: bool = False) -> pdg.PhasePoint:  # fmt: skip
+           full: bool = False, scale_out: so.ScaleOut | None = None) -> pdg.PhasePoint:  # fmt: skip
     """One measured phase point (one of :func:`_keys`), from :func:`_measured`."""
-    return _measured(full)[(gamma_2, gamma_3, alpha_exponent)]
+    return _measured(full, scale_out)[(gamma_2, gamma_3, alpha_exponent)]
 
 
 def _units(p: pdg.PhasePoint, layer: str, want: str, band: float = pdg.BAND) -> float:
@@ -302,27 +324,27 @@ def judge_flow(c: pdg.FlowComparison) -> Verdict:
 # ---------------------------------------------------------------------------
 # the claims' measurements
 # ---------------------------------------------------------------------------
-def _paper_regimes(full: bool = False) -> Verdict:
+def _paper_regimes(full: bool = False, scale_out: so.ScaleOut | None = None) -> Verdict:
     stated = {k: v for k, v in three_layer.PAPER_POINTS.items() if v[0] != "n/s" or v[1] != "n/s"}
-    return judge_regimes({k: _point(*k, full=full) for k in stated}, stated)
+    return judge_regimes({k: _point(*k, full=full, **_so(scale_out)) for k in stated}, stated)
 
 
-def _figure_4(full: bool = False) -> Verdict:
-    return judge_growth([_point(F(0), g3, full=full) for g3 in FIGURE_4], "W1")
+def _figure_4(full: bool = False, scale_out: so.ScaleOut | None = None) -> Verdict:
+    return judge_growth([_point(F(0), g3, full=full, **_so(scale_out)) for g3 in FIGURE_4], "W1")
 
 
 @functools.cache
-def _table_2(full: bool) -> list[pdg.Table2Group]:
+def _table_2(full: bool, scale_out: so.ScaleOut | None = None) -> list[pdg.Table2Group]:
     out = []
     for group, rows in pdg.table_2_groups():
-        pts = tuple(_point(g2, g3, s, full=full) for _, s, g2, g3 in rows)
+        pts = tuple(_point(g2, g3, s, full=full, **_so(scale_out)) for _, s, g2, g3 in rows)
         out.append(pdg.Table2Group(group, tuple(r[0] for r in rows), tuple(r[1] for r in rows),
                                    rows[0][2], rows[0][3], pts))  # fmt: skip
     return out
 
 
-def _invariance(full: bool = False) -> Verdict:
-    return judge_invariance(_table_2(full))
+def _invariance(full: bool = False, scale_out: so.ScaleOut | None = None) -> Verdict:
+    return judge_invariance(_table_2(full, **_so(scale_out)))
 
 
 def _critical_at(layer: str, gamma_2: Fraction) -> Fraction:
@@ -337,29 +359,32 @@ def _critical_at(layer: str, gamma_2: Fraction) -> Fraction:
 
 
 def _boundary(layer: str) -> Any:
-    def check(full: bool = False) -> Verdict:
+    def check(full: bool = False, scale_out: so.ScaleOut | None = None) -> Verdict:
         g2, g3s = BOUNDARY_LINES[layer]
-        return judge_boundary([_point(g2, g3, full=full) for g3 in g3s], layer,
+        return judge_boundary([_point(g2, g3, full=full, **_so(scale_out)) for g3 in g3s], layer,
                               _critical_at(layer, g2))  # fmt: skip
 
     return check
 
 
-def _linear(full: bool = False) -> Verdict:
-    return judge_linear(_point(*NTK_POINT, full=full))
+def _linear(full: bool = False, scale_out: so.ScaleOut | None = None) -> Verdict:
+    return judge_linear(_point(*NTK_POINT, full=full, **_so(scale_out)))
 
 
-def _layers_differ(full: bool = False) -> Verdict:
-    return judge_layers_differ(_point(*MIXED_POINT, full=full), "condensed", "linear")
+def _layers_differ(full: bool = False, scale_out: so.ScaleOut | None = None) -> Verdict:
+    return judge_layers_differ(
+        _point(*MIXED_POINT, full=full, **_so(scale_out)), "condensed", "linear"
+    )
 
 
-def _zetas(point: tuple[Fraction, Fraction], full: bool) -> tuple[tuple[float, float], ...]:
+def _zetas(point: tuple[Fraction, Fraction], full: bool,
+           scale_out: so.ScaleOut | None = None) -> tuple[tuple[float, float], ...]:  # fmt: skip
     """``(zeta_initial, zeta_trained)`` of W2 per seed of :data:`COND_SEEDS` at width
     :data:`COND_WIDTH` (full: the ``_FULL`` ones): runs of the shared phase points
     (:func:`_measured`; the same training as ``numerics.phase_diagram.train``)."""
     m = COND_WIDTH_FULL if full else COND_WIDTH
     seeds = COND_SEEDS_FULL if full else COND_SEEDS
-    runs = {(r["m"], r["seed"]): r for r in _point(*point, full=full).results}
+    runs = {(r["m"], r["seed"]): r for r in _point(*point, full=full, **_so(scale_out)).results}
     out = []
     for seed in seeds:
         z = runs[m, seed]["zeta_w2"]
@@ -369,8 +394,10 @@ def _zetas(point: tuple[Fraction, Fraction], full: bool) -> tuple[tuple[float, f
     return tuple(out)
 
 
-def _condensation(full: bool = False) -> Verdict:
-    v = judge_condensation(_zetas(CONDENSED, full), _zetas(LINEAR, full))
+def _condensation(full: bool = False, scale_out: so.ScaleOut | None = None) -> Verdict:
+    v = judge_condensation(
+        _zetas(CONDENSED, full, **_so(scale_out)), _zetas(LINEAR, full, **_so(scale_out))
+    )
     m = COND_WIDTH_FULL if full else COND_WIDTH
     return Verdict(v.status, f"m = {m}, condensed {CONDENSED[0]}, {CONDENSED[1]}; linear "
                    f"{LINEAR[0]}, {LINEAR[1]}: {v.detail}", v.max_error, v.tolerance)  # fmt: skip

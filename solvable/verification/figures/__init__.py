@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from numerics.scale_out import ScaleOut
 from solvable.verification.figures import seed_000, seed_001, seed_002, seed_003, seed_004
 from solvable.verification.figures._common import Figure, figure
 
@@ -79,11 +80,17 @@ def render(
     *,
     full: bool = False,
     progress: bool = True,
+    scale_out: ScaleOut | None = None,
 ) -> list[Path]:
     """Render the figures ``ids`` (``None``: all) into ``out`` as ``<id>.png`` and
     ``<id>.svg``; returns the written paths.  ``full``: the paper's sizes (minutes to hours;
     CUDA where available); ``progress``: a tqdm bar over the figures (plain lines on stderr
-    without tqdm)."""
+    without tqdm); ``scale_out`` (``solvable figures --full --executor/--device``): how the
+    figures that run sweeps run their points (:class:`numerics.scale_out.ScaleOut`:
+    executor, device, point cache, progress bar)."""
+    if scale_out is not None and not isinstance(scale_out, ScaleOut):
+        raise TypeError(f"scale_out must be None or a numerics.scale_out.ScaleOut, got "
+                        f"{type(scale_out).__name__}")  # fmt: skip
     if not isinstance(full, bool):
         raise TypeError(f"full must be True or False, got {full!r}")
     if not isinstance(progress, bool):
@@ -98,7 +105,8 @@ def render(
                 bar.set_description(fig.id)
             elif progress:
                 print(f"[{k}/{len(chosen)}] {fig.id} ...", file=sys.stderr, flush=True)
-            paths += fig.render(out, full=full, progress=progress)
+            more = {} if scale_out is None else {"scale_out": scale_out}
+            paths += fig.render(out, full=full, progress=progress, **more)
             if bar is not None:
                 bar.update(1)
     finally:

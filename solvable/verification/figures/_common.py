@@ -13,6 +13,7 @@ canvas), so rendering never touches pyplot's global state or the caller's backen
 
 from __future__ import annotations
 
+import inspect
 import re
 import textwrap
 from collections.abc import Callable
@@ -156,13 +157,20 @@ def figure(
     size: tuple[float, float] = (12.0, 3.6),
 ) -> Figure:
     """A :class:`Figure` whose ``render`` makes a ``size`` (inches) matplotlib figure, calls
-    ``draw(fig, full, progress)`` to fill it (``draw`` may return another size), and saves
-    it with the title and the caption as ``<id>.png`` and ``<id>.svg``."""
+    ``draw(fig, full, progress)`` to fill it (``draw`` may return another size; a ``draw``
+    with a ``scale_out`` parameter also gets ``render``'s ``scale_out`` when one is given),
+    and saves it with the title and the caption as ``<id>.png`` and ``<id>.svg``."""
 
-    def render(out_dir: Path, *, full: bool = False, progress: bool = False) -> list[Path]:
+    takes_scale_out = "scale_out" in inspect.signature(draw).parameters
+
+    def render(out_dir: Path, *, full: bool = False, progress: bool = False,
+               scale_out: Any = None) -> list[Path]:  # fmt: skip
         out = _check_render_args(out_dir, full, progress)
         fig = new_figure(*size)
-        new_size = draw(fig, full, progress)
+        # the sweeps' executor / device / cache (numerics.scale_out.ScaleOut), for the
+        # figures that run sweeps (their draw takes scale_out); the others ignore it
+        extra = {"scale_out": scale_out} if takes_scale_out and scale_out is not None else {}
+        new_size = draw(fig, full, progress, **extra)
         if new_size is not None:
             fig.set_size_inches(*new_size)
         return _save(fig, id, title, caption, out)

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from numerics import phase_diagram as pdg
+from numerics import scale_out as so
 from numerics.sweep_three_layer import linear_estimate
 from numerics.torch_flow import threads
 from solvable.models import three_layer
@@ -82,31 +83,46 @@ def _config(full: bool) -> dict[str, Any]:
     return {"widths": pdg.FAST_WIDTHS, "seeds": pdg.FAST_SEEDS, "device": "cpu", "threads": 1}
 
 
+def _so(scale_out: so.ScaleOut | None) -> dict[str, Any]:
+    """``scale_out`` as a keyword only when one is given (the fast default's calls, and the
+    tests' stand-ins for ``_measure`` / ``_diagram``, keep their old form)."""
+    return {} if scale_out is None else {"scale_out": scale_out}
+
+
 @functools.cache
 def _point(gamma_2: Fraction, gamma_3: Fraction, widths: tuple[int, ...],
            seeds: tuple[int, ...], device: str | None, n_threads: int | None,
-           progress: bool = False) -> pdg.PhasePoint:  # fmt: skip
+           progress: bool = False,
+           scale_out: so.ScaleOut | None = None) -> pdg.PhasePoint:  # fmt: skip
     """One measured phase point (``alpha = 1``), cached for the process: the figures share
-    runs, and a second render of the same figure costs nothing."""
+    runs, and a second render of the same figure costs nothing.  ``scale_out``: through
+    :func:`numerics.scale_out.measure_points` (its executor, device, point cache, bar)."""
     with threads(n_threads):
-        (p,) = pdg.measure_points([(gamma_2, gamma_3)], widths, seeds, device=device,
-                                  progress=progress)  # fmt: skip
+        if scale_out is not None:
+            (p,) = so.measure_points([(gamma_2, gamma_3)], widths, seeds, scale_out=scale_out,
+                                     device=device)  # fmt: skip
+        else:
+            (p,) = pdg.measure_points([(gamma_2, gamma_3)], widths, seeds, device=device,
+                                      progress=progress)  # fmt: skip
     return p
 
 
 def _measure(gamma_2: Fraction, gamma_3: Fraction, full: bool, progress: bool,
-             widths: tuple[int, ...] | None = None) -> pdg.PhasePoint:  # fmt: skip
+             widths: tuple[int, ...] | None = None,
+             scale_out: so.ScaleOut | None = None) -> pdg.PhasePoint:  # fmt: skip
     c = _config(full)
     # a progress bar per point only for the paper's sizes (the reduced ones take seconds),
     # so that the reduced measurement has one cache key
     return _point(gamma_2, gamma_3, tuple(widths or c["widths"]), tuple(c["seeds"]),
-                  c["device"], c["threads"], progress and full)  # fmt: skip
+                  c["device"], c["threads"], progress and full, scale_out)  # fmt: skip
 
 
-def _diagram(full: bool, progress: bool) -> pdg.PhaseDiagram:
+def _diagram(full: bool, progress: bool, scale_out: so.ScaleOut | None = None
+             ) -> pdg.PhaseDiagram:  # fmt: skip
     """The grid of Figures 1 and 5 (:data:`GRID_FAST` or :data:`GRID_FULL`)."""
     g2s, g3s = GRID_FULL if full else GRID_FAST
-    rows = tuple(tuple(_measure(a, b, full, progress) for b in g3s) for a in g2s)
+    rows = tuple(tuple(_measure(a, b, full, progress, **_so(scale_out)) for b in g3s)
+                 for a in g2s)  # fmt: skip
     first = rows[0][0]
     return pdg.PhaseDiagram(g2s, g3s, first.widths, first.seeds, rows)
 
@@ -177,8 +193,9 @@ def _frame(ax: Any, diagram: pdg.PhaseDiagram) -> tuple[float, float]:
     return lo2, hi2
 
 
-def _draw_fig1(fig: Any, full: bool, progress: bool) -> None:
-    diagram = _diagram(full, progress)
+def _draw_fig1(fig: Any, full: bool, progress: bool,
+               scale_out: so.ScaleOut | None = None) -> None:  # fmt: skip
+    diagram = _diagram(full, progress, **_so(scale_out))
     gs = fig.add_gridspec(1, 3, width_ratios=(1.0, 1.0, 0.5))
     axes = [fig.add_subplot(gs[0, 0])]
     axes.append(fig.add_subplot(gs[0, 1], sharey=axes[0]))
@@ -220,11 +237,12 @@ def _loglog_line(widths: np.ndarray, rd: np.ndarray) -> tuple[float, float]:
     return float(np.mean(np.log(widths[rows]))), float(np.mean(gm))
 
 
-def _draw_fig4(fig: Any, full: bool, progress: bool) -> None:
+def _draw_fig4(fig: Any, full: bool, progress: bool,
+               scale_out: so.ScaleOut | None = None) -> None:  # fmt: skip
     widths = FIG4_WIDTHS_FULL if full else None
     axes = fig.subplots(1, len(FIG4_GAMMA_3), sharey=True)
     for ax, g3 in zip(axes, FIG4_GAMMA_3, strict=True):
-        p = _measure(F(0), g3, full, progress, widths)
+        p = _measure(F(0), g3, full, progress, widths, **_so(scale_out))
         w = np.array(p.widths, dtype=float)
         rd = np.asarray(p.rd["W1"], dtype=float)
         for j, seed in enumerate(p.seeds):
@@ -264,10 +282,11 @@ def _cell_edges(values: list[float], reach: float = 0.15) -> np.ndarray:
     return np.concatenate([[first], mid, [last]])
 
 
-def _draw_fig5(fig: Any, full: bool, progress: bool) -> None:
+def _draw_fig5(fig: Any, full: bool, progress: bool,
+               scale_out: so.ScaleOut | None = None) -> None:  # fmt: skip
     from matplotlib.colors import TwoSlopeNorm
 
-    diagram = _diagram(full, progress)
+    diagram = _diagram(full, progress, **_so(scale_out))
     g2 = [float(v) for v in diagram.gamma_2s]
     g3 = [float(v) for v in diagram.gamma_3s]
     S = {layer: diagram.slopes(layer) for layer in pdg.LAYERS}
