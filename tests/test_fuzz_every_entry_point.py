@@ -6,7 +6,8 @@ model modules and of ``solvable.verification.testing``, ``numerics.simulate`` /
 the ``__all__`` of ``numerics.torch_flow`` and ``numerics.models`` (the batched GPU entry
 points) and of ``numerics.mp``, ``numerics.scipy_ode``, ``numerics.measures`` and
 ``numerics.sweeps`` (the integrators' building blocks, the measures and the sweeps),
-``numerics.scale_out`` (issue 32's executor and device for ``--full``), ``numerics.datasets``, ``solvable.verification.section_8_2`` and
+``numerics.scale_out`` (issue 32's executor and device for ``--full``),
+``numerics.datasets``, ``solvable.verification.section_8_2`` and
 ``solvable.verification.section_3_2_digits`` (issue 32's digits stand-ins), and of
 the ten experiment modules ``numerics.alpha_scaling``, ``numerics.kernel_sampling``,
 ``numerics.ntg_sampling``, ``numerics.lazy_width``, ``numerics.node_scaling_gd``,
