@@ -5,10 +5,13 @@ seed noise), and the registration of the claim."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from numerics import phase_diagram as pdg
@@ -121,3 +124,24 @@ def test_judge_fails_a_caveat_for_an_unmeasured_cell():
 def test_claim_registered_with_the_three_layer_claims():
     (c,) = [c for c in claims_of("three_layer") if c.id == "three_layer.table_2_slopes"]
     assert c.kind == "numeric" and "Table 2" in c.source
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scale=st.floats(1e-3, 1e3), shift=st.floats(-0.3, 0.3), noise=st.floats(1e-3, 0.05))
+def test_judge_ignores_the_scale_of_rd(scale, shift, noise):
+    # eq. (11) is a slope of log RD: a constant factor on RD (every width, seed and row)
+    # changes no slope, so neither the verdict nor its error
+    groups = _groups((-0.318 + shift, 0.024), noise=noise)
+    scaled = [
+        dataclasses.replace(
+            g,
+            points=tuple(
+                pdg.point_from_rd(0, 1, WIDTHS, SEEDS, p.rd["W1"] * scale, p.rd["W2"] * scale)
+                for p in g.points
+            ),
+        )
+        for g in groups
+    ]
+    a, b = t2.judge_table_2_slopes(groups, {}), t2.judge_table_2_slopes(scaled, {})
+    assert a.status == b.status
+    assert b.max_error == pytest.approx(a.max_error, rel=1e-9, abs=1e-12)
