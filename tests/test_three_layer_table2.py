@@ -94,7 +94,7 @@ def test_judge_fails_a_stale_caveat():
                     for i in (0, 1))  # fmt: skip
     g = _groups(printed)
     assert t2.judge_table_2_slopes(g, t2.CAVEATS).status == "failed"
-    assert t2.judge_table_2_slopes(g, {}).status == "confirmed"  # the full run's expectation
+    assert t2.judge_table_2_slopes(g, {}).status == "confirmed"  # with no caveat recorded
 
 
 def test_judge_fails_an_unrecorded_disagreement_from_both_sides():
