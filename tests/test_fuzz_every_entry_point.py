@@ -9,12 +9,12 @@ points) and of ``numerics.mp``, ``numerics.scipy_ode``, ``numerics.measures`` an
 ``numerics.scale_out`` (issue 32's executor and device for ``--full``),
 ``numerics.datasets``, ``solvable.verification.section_8_2`` and
 ``solvable.verification.section_3_2_digits`` (issue 32's digits stand-ins), and of
-the ten experiment modules ``numerics.alpha_scaling``, ``numerics.kernel_sampling``,
+the eleven experiment modules ``numerics.alpha_scaling``, ``numerics.kernel_sampling``,
 ``numerics.ntg_sampling``, ``numerics.lazy_width``, ``numerics.node_scaling_gd``,
 ``numerics.node_scaling_linear``, ``numerics.sweep_three_layer``, ``numerics.phase_diagram``,
-``numerics.node_scaling_experiment`` and ``numerics.initialisation_scale`` (``EXPERIMENTS``;
-entries in ``tests/fuzz_entries_f.py``, ``tests/fuzz_entries_g.py`` and
-``tests/fuzz_entries_o.py``). Each one
+``numerics.node_scaling_experiment``, ``numerics.initialisation_scale`` and
+``numerics.overall_scale`` (``EXPERIMENTS``; entries in ``tests/fuzz_entries_f.py``,
+``tests/fuzz_entries_g.py``, ``tests/fuzz_entries_m.py`` and ``tests/fuzz_entries_o.py``). Each one
 is either an entry of ``tests/fuzz_entries_*.py`` (a good call and the kind of every
 argument) or exempt there with a reason; ``test_every_public_callable_is_fuzzed`` fails on a
 new public name that is neither, and on an entry that leaves an argument out.
@@ -42,6 +42,7 @@ import fuzz_entries_f
 import fuzz_entries_g
 import fuzz_entries_h
 import fuzz_entries_i
+import fuzz_entries_m
 import fuzz_entries_n
 import fuzz_entries_o
 import pytest
@@ -62,6 +63,7 @@ GROUPS = (
     fuzz_entries_g,
     fuzz_entries_h,
     fuzz_entries_i,
+    fuzz_entries_m,
     fuzz_entries_n,
     fuzz_entries_o,
 )
@@ -81,6 +83,7 @@ EXPERIMENTS = (
     "phase_diagram",
     "node_scaling_experiment",
     "initialisation_scale",
+    "overall_scale",
 )
 
 

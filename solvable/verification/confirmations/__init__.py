@@ -20,8 +20,11 @@ __all__ = ["claims_of", "modules"]
 
 
 def modules() -> list[str]:
-    """The names of the confirmation modules (one per model that has any)."""
-    return sorted(info.name for info in pkgutil.iter_modules(__path__) if not info.ispkg)
+    """The names of the confirmation modules (one per model that has any).  A private
+    module (``_three_layer_table2``) is a companion of a model's module, which imports it
+    and registers its claims; it is not listed."""
+    return sorted(info.name for info in pkgutil.iter_modules(__path__)
+                  if not info.ispkg and not info.name.startswith("_"))  # fmt: skip
 
 
 def claims_of(model: str) -> list[Theorem]:

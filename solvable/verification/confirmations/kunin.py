@@ -35,6 +35,7 @@ from solvable._core.tolerance import (
     worst_of,
 )
 from solvable.models import kunin, piecewise_linear, xu_ziyin
+from solvable.verification.confirmations._kunin_overall_scale import overall_scale_claim
 from solvable.verification.wide_aligned_oracle import wide_aligned_oracle
 from solvable.verification.wide_compare import WIDE_TIMES, ntk_of_output, wide_compare
 
@@ -546,6 +547,7 @@ def claims() -> list[Theorem]:
           "the wide net's closed forms equal those of the NTK of the simulated raw flow (30 "
           "digits; and numerics.measures.kernel_distance in float64) at times 0 to 30.",
           kernel_distance_oracle),
+        overall_scale_claim(),
     ]  # fmt: skip
 
 

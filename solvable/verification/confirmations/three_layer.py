@@ -41,6 +41,8 @@ from numerics.torch_flow import threads
 from solvable._core.claims import Theorem, Verdict
 from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, beats, error_in_units, worst_of
 from solvable.models import three_layer
+from solvable.verification.confirmations._three_layer_figure3 import figure_3_claim
+from solvable.verification.confirmations._three_layer_table2 import table_2_slopes_claim
 
 SEED = three_layer.SEED
 F = Fraction
@@ -455,4 +457,6 @@ def claims() -> list[Theorem]:
           "raw gradient flow (4) integrated to t and rescaled by (6) equals the normalised "
           "flow (7) integrated to tbar = t/beta_3^2 (both DOP853, torch), kappas and time "
           "factor from solvable.models.three_layer, to 1e-7 normwise.", _flow),
+        table_2_slopes_claim(_table_2),
+        figure_3_claim(),
     ]  # fmt: skip
