@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from numerics.datasets import load_digits
+from numerics.measures import relative_distance
 from numerics.models import WideTwoLayer
 from numerics.node_scaling_experiment.checks import MAX_REPEATS, MAX_STEPS, _int, _real, _reals
 from numerics.node_scaling_experiment.running import _say, _scoped_threads
@@ -132,7 +133,7 @@ def section_3_2_digits(
                            f"{time.perf_counter() - start:.1f} s")  # fmt: skip
             W0, W1 = res.params["W"][0], res.params["W"][-1]
             with torch.no_grad():
-                rd = (W1 - W0).flatten(1).norm(dim=1) / W0.flatten(1).norm(dim=1)
+                rd = relative_distance(W1, W0)  # |W_T - W_0|_F / |W_0|_F per network
                 Xte = torch.as_tensor(data["X_test"], dtype=W1.dtype, device=W1.device)
                 out = model.output({"W": W1, "a": res.params["a"][-1]}, Xte)
                 yte = torch.as_tensor(data["y_test"], dtype=W1.dtype, device=W1.device)

@@ -12,7 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from numerics.initialisation_scale import section_3_2_digits
+from numerics.datasets import load_digits
+from numerics.initialisation_scale import _start, section_3_2_digits
+from numerics.measures import relative_distance
+from numerics.models import WideTwoLayer
+from numerics.torch_flow import gradient_descent
+from solvable.models import phases
 from solvable.verification.confirmations import phases as phases_conf
 from solvable.verification.section_3_2_digits import (
     SLACK,
@@ -165,3 +170,24 @@ def test_the_registered_claim_runs_the_verdict_on_the_experiment(monkeypatch):
     phases_conf._section_3_2_digits(full=True)
     assert seen["width"] == 2000 and seen["repeats"] == 5
     assert [t.id for t in phases_conf.claims()] == ["phases.section_3_2_digits"]
+
+
+def test_rd_is_the_distance_from_the_start_over_the_starts_norm():
+    # the run reproduced outside the experiment: the same start (its _start, the model's
+    # exponents), the same GD, then RD(W) = |W_T - W_0| / |W_0| by the shared measure
+    kw = {**SMALL, "c_ws": (-1.0,), "kappas": (100.0,), "steps": 50}
+    r = section_3_2_digits(**kw)
+    d = load_digits(n_train=kw["n_train"], n_test=kw["n_test"], seed=0)
+    sc = phases.section_3_2_scaling(-1)
+    k = 100.0
+    p0 = _start(kw["width"], 64, kw["repeats"], math.sqrt(k**-1), math.sqrt(k ** float(sc.c_u)),
+                True, 0, "cpu")  # fmt: skip
+    model = WideTwoLayer(d["X_train"], d["y_train"], activation="relu", eta_w=1.0, eta_a=1.0,
+                         scale=k ** float(sc.c_gamma))  # fmt: skip
+    res = gradient_descent(model, p0, 0.05, [0, 50], keep_params=True)
+    want = relative_distance(res.params["W"][-1], res.params["W"][0]).tolist()
+    # the same operations in the same order: equal to the last bits
+    assert r["runs"][0]["rd_w"] == pytest.approx(want, rel=1e-12)
+    # and not the distance over the end's norm (the two differ at the 1e-4 level here)
+    other = relative_distance(res.params["W"][0], res.params["W"][-1]).tolist()
+    assert r["runs"][0]["rd_w"] != pytest.approx(other, rel=1e-9)

@@ -17,8 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from numerics.datasets import N_DIGITS, load_digits
-from numerics.node_scaling_experiment import section_8_2_digits
+from numerics.node_scaling_experiment import nested_parameters, node_scalings, section_8_2_digits
+from numerics.node_scaling_experiment.network import _model
 from numerics.node_scaling_experiment.section_8_2 import _kept, _readout_risk
+from numerics.torch_flow import gradient_descent
 from solvable.verification.confirmations import global_convergence as gc_conf
 from solvable.verification.section_8_2 import (
     pruning_figure,
@@ -319,3 +321,24 @@ def test_the_registered_claim_runs_the_verdict_on_the_experiment(monkeypatch):
     assert seen["n_train"] + seen["n_test"] + seen["n_transfer"] == N_DIGITS
     ids = [t.id for t in gc_conf.claims()]
     assert "global_convergence.section_8_2_digits" in ids
+
+
+def test_pruning_keeps_the_nodes_of_largest_lambda_times_squared_norm():
+    # the run reproduced outside the experiment (its data, start and GD), the importance
+    # lambda_j |w_tj|^2 from the model's node scalings (Section 8.2), the pruned test risk
+    kw = {**SMALL, "settings": ((0.2, 0.5),), "keep": (0.3,), "features": (1,), "steps": 30}
+    r = section_8_2_digits(**kw)
+    d = load_digits(n_train=kw["n_train"], n_test=kw["n_test"] + kw["n_transfer"], seed=0)
+    lam = node_scalings(kw["width"], 0.2, 0.5)
+    model = _model(d["X_train"], d["y_train"], "swish")
+    p0 = nested_parameters([lam] * kw["repeats"], 64, [0, 1000])
+    res = gradient_descent(model, p0, 1.0, np.array([0, 30]), keep_params=True)
+    W, a, s = (res.params[k][-1] for k in ("W", "a", "s"))
+    importance = torch.as_tensor(lam)[None, :] * (W**2).sum(-1)
+    k = math.floor(0.3 * kw["width"])
+    mask = torch.zeros_like(s)
+    mask.scatter_(1, torch.argsort(importance, dim=-1, descending=True)[:, :k], 1.0)
+    Xte = torch.as_tensor(d["X_test"][: kw["n_test"]])
+    out = model.output({"W": W, "a": a, "s": s * mask}, Xte)
+    want = ((out - torch.as_tensor(d["y_test"][: kw["n_test"]])) ** 2).mean(-1).tolist()
+    assert r["runs"][0]["test_risk"][0] == pytest.approx(want, rel=1e-12)

@@ -253,14 +253,17 @@ MUTANTS = [
         seed="001",
         backend="torch",
         file=_I32,
-        old="rd = (W1 - W0).flatten(1).norm(dim=1) / W0.flatten(1).norm(dim=1)",
-        new="rd = (W1 - W0).flatten(1).norm(dim=1) / W1.flatten(1).norm(dim=1)",
+        old="rd = relative_distance(W1, W0)",
+        new="rd = relative_distance(W0, W1)",
         why=(
             "RD(W) normalised by the final weights |W_T| instead of the initial |W_0|.  "
             "Observed in the tiny experiment: c_w = -1, kappa = 100 RD 0.315769 / 0.213481 "
             "(unmutated 0.33466 / 0.219251), every RD changes in the 3rd-4th digit, slope "
             "+0.557 (+0.566); the default claim is still confirmed (0.0516, unmutated "
-            "0.178): only a test of the RD's definition catches it"
+            "0.178): only a test of the RD's definition catches it.  (Retargeted by the "
+            "maintainer after the run: the inline formula became the shared "
+            "numerics.measures.relative_distance(theta, theta0); the swapped arguments are the "
+            "same slip: |W_0 - W_T| / |W_T|.)"
         ),
         tests=_T32,
         claims=[],
