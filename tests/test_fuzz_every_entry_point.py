@@ -38,6 +38,7 @@ import fuzz_entries_f
 import fuzz_entries_g
 import fuzz_entries_h
 import fuzz_entries_i
+import fuzz_entries_l
 import pytest
 from fuzz_harness import BAD, Entry, call_good, check
 from hypothesis import HealthCheck, given, settings
@@ -56,6 +57,7 @@ GROUPS = (
     fuzz_entries_g,
     fuzz_entries_h,
     fuzz_entries_i,
+    fuzz_entries_l,
 )
 ENTRIES: list[Entry] = [e for g in GROUPS for e in g.ENTRIES]
 EXEMPT: dict[str, str] = {k: v for g in GROUPS for k, v in g.EXEMPT.items()}
