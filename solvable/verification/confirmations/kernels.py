@@ -15,6 +15,7 @@ import sympy as sp
 from scipy import stats
 
 from numerics import kernel_sampling as ks
+from numerics.models import WideTwoLayer
 from solvable._core.backends import generate
 from solvable._core.claims import Theorem, Verdict
 from solvable._core.tolerance import MonteCarlo, Tolerance, beats, monte_carlo, worst_of
@@ -25,6 +26,7 @@ from solvable.models.kernels import (
     N1,
     N2,
     RHO,
+    S2,
     SEED,
     THETA,
     D,
@@ -39,8 +41,10 @@ from solvable.models.kernels import (
     output_cumulant,
     table_1_covariance,
 )
+from solvable.models.kernels.cumulants import relu_moment
 from solvable.models.kernels.hoeffding import hoeffding_epsilon, hoeffding_width
 from solvable.models.kernels.numeric_checks import _F64_TOL
+from solvable.models.kernels.proofs import _uniform_mean
 
 _MC_X = np.array([[1.0, 0.0, 0.0], [0.6, 0.8, 0.0], [-0.5, 0.5, 1.0], [2.0, -1.0, 0.5],
                   [-1.0, 0.0, 0.0]])  # fmt: skip
@@ -415,6 +419,70 @@ def _finite_width_positive_definite(
     )
 
 
+# ---------------------------------------------------------------------------
+# eq. (3.11): the mean-field average converges to the integral over mu (law of large numbers)
+# ---------------------------------------------------------------------------
+def _mean_field_moments(init: Initialisation) -> tuple[np.ndarray, np.ndarray]:
+    """For mu = law of (|a|, w) under ``init`` (a uniform, w ~ N(0, s^2 I)): the integral
+    int a relu(<w, x>) dmu = E|a| E[relu(<w, x>)] and the unit variance V = E[a^2]
+    E[relu^2] - (E|a| E[relu])^2 on the rows of _MC_X (the package's relu_moment, exact)."""
+    bound = sp.sqrt(3 * init.a_second_moment)
+    abs_a = _uniform_mean(sp.Abs, bound)
+    m2 = _uniform_mean(lambda u: u**2, bound)
+    norms = np.linalg.norm(_MC_X, axis=1)
+    sub = {S2: init.w_variance}
+    m1 = [float(relu_moment(1, 0).subs(sub).subs(N1, v)) for v in norms]
+    r2 = [float(relu_moment(2, 0).subs(sub).subs(N1, v)) for v in norms]
+    limit = float(abs_a) * np.array(m1)
+    return limit, float(m2) * np.array(r2) - limit**2
+
+
+def _mean_field_average(full: bool = False, *, limit: np.ndarray | None = None) -> Verdict:
+    # f_p(x) = (1/p) sum_j a_j relu(<w_j, x>) (WideTwoLayer at scale 1/p, eq. (3.11)) with
+    # (a_j, w_j) i.i.d. from mu: E[(f_p - int a relu dmu)^2] = V/p exactly at every p, so
+    # (i) p (f_p - L)^2 averages to V (Monte Carlo CI) and (ii) log RMS(f_p - L) against
+    # log p has slope -1/2 (CI over independent replicates).  ``limit``: the L under test
+    # (default the exact integral; the tests pass a wrong one, which must fail).
+    import torch  # third-party, as in numerics.kernel_sampling: only this claim needs it
+
+    init = lecture_initialisation(3)
+    exact, var = _mean_field_moments(init)
+    target = exact if limit is None else np.asarray(limit, dtype=float)
+    widths = (16, 64, 256, 1024, 4096) if full else (16, 64, 256, 1024)
+    replicates, batch = (20, 200) if full else (10, 100)
+    zeros = np.zeros(len(_MC_X))
+    ms, rms, lines, worst, tol = [], [], [], 0.0, None
+    for i, p in enumerate(widths):
+        q = ks.sample_parameters(init, _MC_X.shape[1], p, replicates * batch, seed=301 + i)
+        q["a"] = q["a"].abs()  # the measure mu: (|a|, w)
+        model = WideTwoLayer(_MC_X, zeros, activation="relu", scale=1.0 / p)
+        f = model.output(q, torch.as_tensor(_MC_X, dtype=q["W"].dtype)).numpy()
+        err2 = (f - target) ** 2
+        est = monte_carlo(p * err2)
+        units = _mc_units(est, var)
+        if tol is None or units >= worst:
+            worst, tol = units, _mc_tolerance(est)
+        ms.append(units)
+        rms.append(np.sqrt(err2.reshape(replicates, batch, -1).mean(axis=(1, 2))))
+    logp = np.log(np.array(widths, dtype=float))
+    slopes = np.array([np.polyfit(logp, np.log(row), 1)[0] for row in np.array(rms).T])
+    fit = monte_carlo(slopes)
+    s_units = fit.error_in_units(-0.5)
+    lines.append(f"p (f_p - L)^2 vs V in CI half-widths per width {[round(u, 2) for u in ms]}")
+    lines.append(f"slope {float(fit.mean):.4f} +- {float(fit.stderr):.4f} (s.e.; {s_units:.2f} "
+                 f"half-widths from -1/2)")  # fmt: skip
+    if s_units >= worst:
+        worst, tol = s_units, _mc_tolerance(fit, "independent replicate slopes")
+    return Verdict(
+        "confirmed" if worst <= 1 else "failed",
+        f"mu = law of (|a|, w) under (2.28) (a ~ Unif[-1, 1], w ~ N(0, I/3)), 5 inputs, "
+        f"widths {widths}, {replicates} x {batch} draws each; L = E|a| E relu(<w, x>) = "
+        f"{np.round(exact, 4).tolist()}: " + "; ".join(lines),
+        max_error=worst,
+        tolerance=tol,
+    )
+
+
 def claims() -> list[Theorem]:
     """The simulation-backed claims of :mod:`solvable.models.kernels`."""
 
@@ -458,4 +526,10 @@ def claims() -> list[Theorem]:
           "of the initialisations, and at p_c and 4 p_c lambda_min(K^_NTK) >= lambda_min(K_NTK) "
           "- epsilon(p, delta) with frequency >= 1 - delta (Weyl; exact binomial tests, "
           "family-wise 1e-3).", _finite_width_positive_definite, "numeric"),
+        T("mean_field_average", "eq. (3.11)",
+          "Law of large numbers of the mean-field network: for (a_j, w_j) i.i.d. from mu (the "
+          "law of (|a|, w) under (2.28)), f_p(x) = (1/p) sum_j a_j relu(<w_j, x>) converges to "
+          "int a relu(<w, x>) dmu = E|a| E[relu(<w, x>)] with E[(f_p - L)^2] = V/p: p (f_p - "
+          "L)^2 averages to V at widths 16-1024 and log RMS(f_p - L) has slope -1/2 (99.9% "
+          "CIs).", _mean_field_average, "numeric"),
     ]  # fmt: skip
