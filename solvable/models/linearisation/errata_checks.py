@@ -217,6 +217,20 @@ def _velocity_bound() -> tuple[sp.Expr, sp.Expr]:
     return printed, corrected
 
 
+def _eq211_bias() -> tuple[sp.Expr, sp.Expr]:
+    # The pre-activation of unit j (d = 2): printed <w_j, x + b_j> (b_j added to every
+    # coordinate) against (2.1)'s <w_j, x> + b_j, at w_j = (1/2, 1/3), b_j = 1 (printed: b_j
+    # (w_j1 + w_j2 - 1) = -1/6); corrected <w_j, x> + b_j itself (generic symbols).
+    w = sp.symbols("w1 w2", real=True)
+    x = sp.symbols("x1 x2", real=True)
+    b = sp.Symbol("b", real=True)
+    eq21 = sum(wk * xk for wk, xk in zip(w, x, strict=True)) + b
+    printed = sum(wk * (xk + b) for wk, xk in zip(w, x, strict=True)) - eq21
+    point = {w[0]: sp.Rational(1, 2), w[1]: sp.Rational(1, 3), b: 1}
+    corrected = sum(wk * xk for wk, xk in zip(w, x, strict=True)) + b - eq21
+    return sp.expand(printed.subs(point)), sp.expand(corrected)
+
+
 @functools.cache
 def _errata() -> tuple[Erratum, ...]:
     s = SEED
@@ -328,6 +342,18 @@ def _errata() -> tuple[Erratum, ...]:
             "-lim log|r(t)|/t at K = diag(1, 2), n = 2, r(0) = (1, 1) minus lambda_max/n and "
             "minus lambda_min/n.",
             _remark2_rate,
+        ),
+        Erratum(
+            s,
+            "(2.11)",
+            "f(x; theta) = p^(-1/2) sum_j a_j sigma(<w_j, x + b_j>)",
+            "f(x; theta) = p^(-1/2) sum_j a_j sigma(<w_j, x> + b_j)  (the bias of (2.1))",
+            "Read literally, <w_j, x + b_j> adds b_j to every coordinate of x, giving <w_j, x> "
+            "+ b_j sum_k w_jk, not the bias b_j of (2.1). The text sets b_j = 0 at once, so "
+            "nothing downstream changes. Residuals (d = 2): the printed pre-activation minus "
+            "(2.1)'s at w_j = (1/2, 1/3), b_j = 1 (-1/6), and the corrected one's (0).",
+            _eq211_bias,
+            changes_math=False,
         ),
         Erratum(
             s,
