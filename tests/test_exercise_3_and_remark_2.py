@@ -1,6 +1,7 @@
-"""Seed 002, Exercise 3 (second layer trained) and Remark 2(b): the claims
+"""Seed 002, Exercise 3 (second layer trained) and Remark 2(a), (b): the claims
 linearisation.exercise_3_full_hessian, linearisation.exercise_3_hessian_width_scaling and
-linearisation.stationary_points_interpolate, each shown able to fail."""
+linearisation.stationary_points_interpolate, linearisation.function_space_flow_any_depth,
+each shown able to fail."""
 
 from __future__ import annotations
 
@@ -50,3 +51,10 @@ def test_numeric_claim_confirms_and_fails_on_a_wrong_closed_form() -> None:
         return wrong(a, W @ x, float(x @ x), float(W.shape[1])).max(axis=1)
 
     assert cl._exercise_3_hessian(opnorm=w_only).status == "failed"
+
+
+def test_remark_2a_any_depth_proved_and_fails_without_rates() -> None:
+    # linearisation.function_space_flow_any_depth: the three-layer network's flow; a kernel
+    # without the per-layer rates (or none at all) must fail
+    assert cl._function_space_flow_any_depth().status == "proved"
+    assert cl._function_space_flow_any_depth(ntk=lambda u, v: 0).status == "failed"

@@ -18,7 +18,8 @@ from numerics import lazy_width as lw
 from numerics.lazy_width import format_values as _fmt
 from numerics.models import WideTwoLayer
 from solvable._core.backends import generate
-from solvable._core.claims import Theorem, Verdict
+from solvable._core.claims import Theorem, Verdict, prove_zero
+from solvable._core.flows import gradient_flow, symbol_array
 from solvable._core.tolerance import Tolerance, monte_carlo, worst_item, worst_of
 from solvable.models.linearisation import (
     SEED,
@@ -28,7 +29,9 @@ from solvable.models.linearisation import (
     full_hessian_bound,
     second_derivative_sup,
 )
-from solvable.models.linearisation.formulas import _AJ, _M_1, _M_A, _M_S, _X2, P
+from solvable.models.linearisation.formulas import _AJ, _M_1, _M_A, _M_S, _SIGMA, _X2, P
+from solvable.models.three_layer.network import network_output as three_layer_output
+from solvable.models.three_layer.network import risk as three_layer_risk
 
 _K_SE = 3.0  # slopes: confirmed within 3 standard errors (two-sided normal ~ 99.7%)
 
@@ -363,6 +366,40 @@ def _exercise_3_hessian(full: bool = False, *, opnorm: Any = None) -> Verdict:
     )
 
 
+def _function_space_flow_any_depth(ntk: Any = None) -> Verdict:
+    # Remark 2(a): (2.23)-(2.27) hold for any parametric f (symbolic; here, in the
+    # verification layer, because seed 004's network imports this model): the package's
+    # three-layer network (seed 004's network_output, depth L = 3, widths m = 2, d = 1,
+    # generic sigma, scale 1) under the gradient flow of its risk (1/(2n) sum, n = 2) built by
+    # the package's gradient_flow, every block at its own rate: df(x)/dt = (1/n) sum_i
+    # K(x, x_i) r_i with K the rate-weighted NTK.  ``ntk``: the kernel under test (the tests
+    # pass a wrong one).
+    n, d, m = 2, 1, 2
+    X = symbol_array("X", (n, d), real=True)
+    y = symbol_array("y", (n,), real=True)
+    sig = np.vectorize(_SIGMA, otypes=[object])
+    eta = sp.symbols("eta_a eta_2 eta_1", positive=True)
+    shapes = {"a": (m,), "W2": (m, m), "W1": (m, d)}
+    flow = gradient_flow(lambda a, W2, W1: three_layer_risk(a, W2, W1, X, y, sig, 1),
+                         {k: (v, r) for (k, v), r in zip(shapes.items(), eta, strict=True)},
+                         (*eta, *X.ravel(), *y))  # fmt: skip
+    blocks = {k: flow.block(k) for k in shapes}
+    rate = {s: r for (k, arr), r in zip(blocks.items(), eta, strict=True) for s in arr.ravel()}
+    vel = dict(zip(flow.state, flow.rhs, strict=True))
+
+    def f(u: sp.Expr) -> sp.Expr:
+        out = three_layer_output(blocks["a"], blocks["W2"], blocks["W1"],
+                                 np.array([[u]], dtype=object), sig, 1)  # fmt: skip
+        return sp.sympify(out[0], strict=True)
+
+    kernel = ntk or (lambda u, v: sum(rate[s] * sp.diff(f(u), s) * sp.diff(f(v), s)
+                                      for s in flow.state))  # fmt: skip
+    x = sp.Symbol("x", real=True)
+    dfdt = sum(sp.diff(f(x), s) * vel[s] for s in flow.state)
+    drive = sum(kernel(x, X[i, 0]) * (y[i] - f(X[i, 0])) for i in range(n)) / n
+    return prove_zero(sp.expand(dfdt - drive))
+
+
 def claims() -> list[Theorem]:
     """The simulation-backed claims of :mod:`solvable.models.linearisation`."""
 
@@ -415,6 +452,16 @@ def claims() -> list[Theorem]:
             "tanh(y)) does not: its log-log slope lies more than 3 standard errors above -1/2.",
             _exercise_2_error,
             "numeric",
+        ),
+        T_(
+            "function_space_flow_any_depth",
+            "Remark 2 (first item), eqs. (2.23)-(2.27)",
+            "The function-space flow holds beyond two layers: for the package's three-layer "
+            "network (depth 3, widths 2, generic sigma) under the gradient flow of its risk "
+            "with a rate per layer, df(x)/dt = (1/n) sum_i K(x, x_i)(y_i - f(x_i)) with K the "
+            "rate-weighted NTK.",
+            _function_space_flow_any_depth,
+            "symbolic",
         ),
         T_(
             "exercise_3_hessian_width_scaling",
