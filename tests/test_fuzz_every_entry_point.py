@@ -42,6 +42,7 @@ import fuzz_entries_f
 import fuzz_entries_g
 import fuzz_entries_h
 import fuzz_entries_i
+import fuzz_entries_l
 import fuzz_entries_m
 import fuzz_entries_n
 import fuzz_entries_o
@@ -63,6 +64,7 @@ GROUPS = (
     fuzz_entries_g,
     fuzz_entries_h,
     fuzz_entries_i,
+    fuzz_entries_l,
     fuzz_entries_m,
     fuzz_entries_n,
     fuzz_entries_o,

@@ -83,6 +83,11 @@ from solvable.models.kernels.cumulants import (
     relu_moment,
 )
 from solvable.models.kernels.evaluators import PHI, gram, gram_torch, kernel_numeric, kernel_torch
+from solvable.models.kernels.hoeffding import (
+    hoeffding_epsilon,
+    hoeffding_failure_probability,
+    hoeffding_width,
+)
 from solvable.models.kernels.initialisation import (
     Initialisation,
     exercise_initialisation,
@@ -145,6 +150,9 @@ __all__ = [
     "generic_initialisation",
     "gram",
     "gram_torch",
+    "hoeffding_epsilon",
+    "hoeffding_failure_probability",
+    "hoeffding_width",
     "kernel",
     "kernel_numeric",
     "kernel_of_vectors",

@@ -5,6 +5,7 @@ statement with its check (:mod:`solvable.models.kernels.proofs`,
 from __future__ import annotations
 
 from solvable._core.claims import Theorem
+from solvable.models.kernels.hoeffding import _hoeffding_bound
 from solvable.models.kernels.numeric_checks import (
     _diagonal_evaluated,
     _evaluators_agree,
@@ -95,6 +96,14 @@ def claims() -> list[Theorem]:
           "lambda_min of the K_NTK, K_RF and K_0 Gram matrices (Exercise 1 init) of 12 "
           "pairwise non-parallel unit vectors in R^3 is > 0, although X X^T has rank 3.",
           _gram_positive_definite, "numeric"),
+        T("hoeffding_bound", "Exercise 1(b), (c), eqs. (4.3), (4.4)",
+          "Exercise 1 init (a^2 = 1), data in B(0, 1): each entry of (4.4) averages p i.i.d. "
+          "terms in an interval of length |<x_i, x_j>| <= 1, so Hoeffding at s = epsilon/n and "
+          "a union over the n(n+1)/2 entries give P(||K^ - K||_F > epsilon) <= n(n+1) "
+          "exp(-2 p epsilon^2/n^2); its unique root in p is n^2 log(n(n+1)/delta)/(2 "
+          "epsilon^2) = Theta(epsilon^-2 n^2 log(n/delta)) (the exercise's width, reading "
+          "'log n/delta' as log(n/delta)), in epsilon n sqrt(log(n(n+1)/delta)/(2p)).",
+          _hoeffding_bound),
         T("table_1_variances", "Table 1, eqs. (2.2), (2.3)",
           "Integrating the uniform laws of Table 1: Var a_j = 2/p (Kaiming), 2/(p+1) (Xavier), "
           "Var w_jk = 2/d, 2/(p+d), all centred; sqrt(p) std(a_j) -> sqrt(2) under both rows "

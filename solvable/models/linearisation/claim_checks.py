@@ -12,6 +12,9 @@ from solvable._core import activations as act
 from solvable._core.claims import Theorem, Verdict, decide, prove_nonzero, prove_zero
 from solvable.models.linearisation.formulas import (
     _AJ,
+    _M_1,
+    _M_A,
+    _M_S,
     _PHI,
     _S1,
     _S2,
@@ -29,6 +32,8 @@ from solvable.models.linearisation.formulas import (
     activation,
     block_opnorm,
     composed_hessian_terms,
+    full_block_opnorm,
+    full_hessian_bound,
     gradient_norm_sq,
     gronwall_bound,
     second_derivative,
@@ -229,6 +234,90 @@ def _function_space_flow() -> Verdict:
     return prove_zero(*(sp.expand(r) for r in res))
 
 
+def _stationary_interpolates() -> Verdict:
+    # Remark 2(b), through the package's flow (p = 2, d = 1, n = 2, both layers, generic
+    # sigma): J theta dot = (1/n) K r (K the rate-weighted NTK Gram matrix), hence
+    # det(K) r = n adj(K) J theta dot: where K has rank n, theta dot = 0 forces r = y - f = 0.
+    # Rank n is reached with P = 4 parameters > n = 2 (det K != 0 at a rational point, sigma
+    # = z + z^2/2, unit rates); without it (x_1 = x_2, y_1 - f = f - y_2 = c) the flow is
+    # stationary at r = (c, -c) != 0, a non-interpolating stationary point.
+    f, theta, vel, xs, ys, rate = _flow_setup()
+    n = len(xs)
+    K = sp.Matrix(n, n, lambda i, k: _ntk(f, theta, rate, xs[i], xs[k]))
+    r = sp.Matrix([ys[i] - f(xs[i]) for i in range(n)])
+    J_vel = sp.Matrix([sum(sp.diff(f(xs[i]), v) * vel[v] for v in theta) for i in range(n)])
+    identity = [sp.expand(e) for e in K.det() * r - n * K.adjugate() * J_vel]
+    u = sp.Dummy("u")
+    poly = {_SIGMA: sp.Lambda(u, u + u**2 / 2)}
+    free = sorted(K.free_symbols, key=lambda q: q.name)
+    point = {q: sp.Rational(k + 2, k + 3) for k, q in enumerate(free)}
+    point.update({rv: 1 for rv in set(rate.values())})
+    det_at = sp.nsimplify(K.det().subs(poly).doit().subs(point))
+    c = sp.Symbol("c", real=True)
+    same = {xs[1]: xs[0]}
+    f1 = f(xs[0])
+    degenerate = {ys[0]: f1 + c, ys[1]: f1 - c}
+    stalled = [sp.expand(vel[v].subs(same).subs(degenerate)) for v in theta]
+    residual_left = sp.expand((ys[0] - f(xs[0])).subs(same).subs(degenerate))
+    zero = prove_zero(*identity, *stalled)
+    ok = zero.status == "proved" and det_at != 0 and residual_left == c
+    return Verdict(
+        "proved" if ok else "failed",
+        f"det(K) r = n adj(K) J theta dot ({zero.detail}); det K = {det_at} at a rational "
+        f"point (rank n = 2 with 4 parameters); at x_1 = x_2 the flow stalls with r = (c, -c)",
+        residuals=(
+            *zero.residuals,
+            sp.Integer(0 if det_at != 0 else 1),
+            residual_left - c,
+        ),
+    )
+
+
+def _exercise_3_full_hessian() -> Verdict:
+    # Exercise 3: the Hessian of the package's network (p = 2, d = 2, generic sigma) in all
+    # of (a_j, w_j): no cross-unit blocks; unit j's block is [[0, s1 x^T], [s1 x, a_j s2 x
+    # x^T]]/sqrt(p) (s1, s2 = sigma', sigma'' at z_j); its characteristic polynomial is
+    # lam^(d-1) (lam^2 - b lam/sqrt(p) - c^2/p), b = a_j s2 |x|^2, c^2 = s1^2 |x|^2; the
+    # largest |root| is full_block_opnorm (exact at rational points, b of both signs and 0);
+    # and (|b| + sqrt(b^2 + 4c^2))/2 <= |b| + |c| (the square gap is 4|b||c| >= 0), which
+    # with |a_j| <= m, |sigma''| <= M, |sigma'| <= M_1 is full_hessian_bound.
+    p, d = 2, 2
+    f, a, w, x, z = _network(p, d)
+    units = [[a[j], *w[j]] for j in range(p)]
+    res = []
+    for j in range(p):
+        for k in range(p):
+            block = sp.Matrix([[sp.diff(f, u, v) for v in units[k]] for u in units[j]])
+            if j != k:
+                res.extend(block)
+                continue
+            s1, s2 = _deriv(1, z[j]), _deriv(2, z[j])
+            xv = sp.Matrix(x)
+            expected = sp.zeros(d + 1, d + 1)
+            expected[0, 1:] = s1 * xv.T
+            expected[1:, 0] = s1 * xv
+            expected[1:, 1:] = a[j] * s2 * xv * xv.T
+            res.extend(block - expected / sp.sqrt(p))
+            lam = sp.Symbol("lam")
+            x2 = sum(v**2 for v in x)
+            b, c2 = a[j] * s2 * x2, s1**2 * x2
+            quad = lam ** (d - 1) * (lam**2 - b * lam / sp.sqrt(p) - c2 / p)
+            res.append(sp.expand(block.charpoly(lam).as_expr() - quad))
+    bb, cc = sp.symbols("b c", real=True)
+    lp, lm = ((bb + sgn * sp.sqrt(bb**2 + 4 * cc**2)) / (2 * sp.sqrt(P)) for sgn in (1, -1))
+    norm = full_block_opnorm().subs({_AJ: bb, _S2: 1, _X2: 1, _S1: cc})
+    for point in ({bb: 3, cc: 2}, {bb: -sp.Rational(5, 7), cc: 1}, {bb: 0, cc: -2}):
+        res.append((sp.Max(sp.Abs(lp), sp.Abs(lm)) - norm).subs(point))
+    res.append(sp.expand((sp.Abs(bb) + 2 * sp.Abs(cc)) ** 2 - bb**2 - 4 * cc**2
+                         - 4 * sp.Abs(bb) * sp.Abs(cc)))  # fmt: skip
+    # the bound at its extremes |a_j| = m, |sigma''| = M, |sigma'| = M_1 is (|b| + |c|)/sqrt(p)
+    aj, s1, s2 = sp.symbols("a_j s_1 s_2", real=True)
+    extremes = {_M_A: sp.Abs(aj), _M_S: sp.Abs(s2), _M_1: sp.Abs(s1)}
+    b_c = (sp.Abs(aj * s2 * _X2) + sp.Abs(s1) * sp.sqrt(_X2)) / sp.sqrt(P)
+    res.append(full_hessian_bound().subs(extremes) - b_c)
+    return prove_zero(*res)
+
+
 def _lazy_relaxation() -> Verdict:
     # constant symmetric K (3 x 3 generic), r' = -(1/n) K r:
     # d/dt (e^{2 lam t/n} |r|^2) = -(2/n) e^{2 lam t/n} r^T (K - lam I) r  (<= 0 at lam =
@@ -402,6 +491,25 @@ def claims() -> list[Theorem]:
             "K(x, x_i)(y_i - f_i) with the rate-weighted NTK, dr/dt = -(1/n) K r, and (2.29) at "
             "eta = 1 (p = 2, d = 1, n = 2, both layers, generic sigma).",
             _function_space_flow,
+        ),
+        T_(
+            "stationary_points_interpolate",
+            "Remark 2 (second item), eqs. (2.22), (2.27)",
+            "Along the package's flow (p = 2, d = 1, n = 2, both layers, generic sigma): "
+            "det(K) (y - f) = n adj(K) J theta dot, so where the NTK Gram matrix has rank n "
+            "every stationary point interpolates (f = y); rank n is attained with 4 parameters "
+            "> n, and for x_1 = x_2 (rank 1) the flow is stationary at y - f = (c, -c) != 0.",
+            _stationary_interpolates,
+        ),
+        T_(
+            "exercise_3_full_hessian",
+            "Exercise 3, eqs. (2.14)-(2.18), Proposition 1",
+            "With the second layer trained (Hessian in all of (a_j, w_j); p = 2, d = 2, generic "
+            "sigma, the package's network): the Hessian stays block diagonal over units, unit "
+            "j's block [[0, sigma' x^T], [sigma' x, a_j sigma'' x x^T]]/sqrt(p) has norm "
+            "(|a_j sigma''| |x|^2 + sqrt(a_j^2 sigma''^2 |x|^4 + 4 sigma'^2 |x|^2))/(2 sqrt(p)) "
+            "<= (m M |x|^2 + M_1 |x|)/sqrt(p): Proposition 1's O(1/sqrt(p)) carries over.",
+            _exercise_3_full_hessian,
         ),
         T_(
             "lazy_relaxation",

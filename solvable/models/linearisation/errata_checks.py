@@ -153,6 +153,84 @@ def _remark2_rate() -> tuple[sp.Expr, sp.Expr]:
     return rate - sp.Rational(2, 2), rate - sp.Rational(1, 2)
 
 
+def _theorem1_width() -> tuple[sp.Expr, sp.Expr]:
+    # Du et al. (2019), proof of Theorem 3.2: the kernel keeps lambda_min >= lambda_0/2 while
+    # every w_r stays within R = c delta lambda_0 / n^2 of its start (their Lemma 3.2), and
+    # the flow moves each w_r at most R' = sqrt(n) |y - u(0)| / (sqrt(m) lambda_0) (Lemma
+    # 3.3), with |y - u(0)|^2 <= C n / delta (Markov).  The width m at which R' = R, solved
+    # by sympy, against the printed n^6/(lambda_0 delta^3) (its lambda_0-dependence: the
+    # derivative of the log-ratio in lambda_0, -3/lambda_0 != 0 at lambda_0 = 1) and the
+    # corrected n^6/(lambda_0^4 delta^3) (ratio free of n, lambda_0, delta).
+    m, n, lam, dl, c, cc = sp.symbols("m n lambda_0 delta c C", positive=True)
+    radius = c * dl * lam / n**2
+    moved = sp.sqrt(n) * sp.sqrt(cc * n / dl) / (sp.sqrt(m) * lam)
+    (m_star,) = sp.solve(sp.Eq(moved, radius), m)
+
+    def dependence(form: sp.Expr) -> sp.Expr:
+        ratio = sp.expand_log(sp.log(m_star / form), force=True)
+        return sum(sp.diff(ratio, v) ** 2 for v in (n, lam, dl))
+
+    printed = dependence(n**6 / (lam * dl**3)).subs({n: 1, lam: 1, dl: 1})
+    return printed, dependence(n**6 / (lam**4 * dl**3))
+
+
+def _eq236_any_u() -> tuple[sp.Expr, sp.Expr]:
+    # p = d = 1, a = x = 1, sigma = tanh, theta0 = 0, theta(t) = 1 (the package's network).
+    # Printed: |f'(theta) - f'(theta0)| <= |f''(u theta0 + (1 - u) theta)| |theta - theta0|
+    # for any u; at u = 1 the right side is |tanh''(0)| = 0 < tanh(1)^2: violation.
+    # Corrected: f'(theta) - f'(theta0) = int_0^1 f''(theta0 + s D) D ds (so the bound holds
+    # with sup over u).
+    s = sp.Symbol("s", real=True)
+    net, a, wrow, x, _ = _network(1, 1, sp.tanh)
+    w = wrow[0][0]
+    f = net.subs({a[0]: 1, x[0]: 1})
+    g1, g2 = sp.diff(f, w), sp.diff(f, w, 2)
+    printed = sp.Max(0, sp.Abs(g1.subs(w, 1) - g1.subs(w, 0)) - sp.Abs(g2.subs(w, 0)))
+    corrected = g1.subs(w, 1) - g1.subs(w, 0) - sp.integrate(g2.subs(w, s), (s, 0, 1))
+    return printed, corrected
+
+
+def _eq238_norm() -> tuple[sp.Expr, sp.Expr]:
+    # p = d = 1, a = 1, sigma(z) = M z^2/2 (|sigma''| <= M), velocity theta dot = V (one
+    # parameter): d/dt (f - f_lin) = (f'(w) - f'(w0)) V = M x^2 (w - w0) V (the package's
+    # network).  Against the bound V M |x| |w - w0| / sqrt(p) as printed and V M |x|^2 |w -
+    # w0| / sqrt(p) (from (2.18)), at x = 2, w - w0 = 1, M = V = 1: violations 2 and 0.
+    mm, vv, w0 = sp.Symbol("M", positive=True), sp.Symbol("V", positive=True), sp.Integer(0)
+    net, a, wrow, x, _ = _network(1, 1, lambda z: mm * z**2 / 2)
+    w = wrow[0][0]
+    f = net.subs(a[0], 1)
+    rate = sp.Abs((sp.diff(f, w) - sp.diff(f, w).subs(w, w0)) * vv)
+    point = {x[0]: 2, w: 1, mm: 1, vv: 1}
+    printed = sp.Max(0, (rate - vv * mm * sp.Abs(x[0]) * sp.Abs(w - w0)).subs(point))
+    corrected = sp.Max(0, (rate - vv * mm * x[0] ** 2 * sp.Abs(w - w0)).subs(point))
+    return printed, corrected
+
+
+def _velocity_bound() -> tuple[sp.Expr, sp.Expr]:
+    # theta(t) = V t e (theta0 = 0, constant velocity of norm V): the printed "||theta(t)|| <=
+    # V" fails at t = 2 (2V > V), while ||theta dot|| = V <= V and (2.37) ||theta(t) -
+    # theta0|| <= V t hold for every t.
+    v, t = sp.Symbol("V", positive=True), sp.Symbol("t", nonnegative=True)
+    theta = v * t
+    printed = sp.Max(0, theta.subs(t, 2) - v)
+    corrected = sp.Max(0, sp.diff(theta, t) - v) + sp.Max(0, sp.simplify(theta - v * t))
+    return printed, corrected
+
+
+def _eq211_bias() -> tuple[sp.Expr, sp.Expr]:
+    # The pre-activation of unit j (d = 2): printed <w_j, x + b_j> (b_j added to every
+    # coordinate) against (2.1)'s <w_j, x> + b_j, at w_j = (1/2, 1/3), b_j = 1 (printed: b_j
+    # (w_j1 + w_j2 - 1) = -1/6); corrected <w_j, x> + b_j itself (generic symbols).
+    w = sp.symbols("w1 w2", real=True)
+    x = sp.symbols("x1 x2", real=True)
+    b = sp.Symbol("b", real=True)
+    eq21 = sum(wk * xk for wk, xk in zip(w, x, strict=True)) + b
+    printed = sum(wk * (xk + b) for wk, xk in zip(w, x, strict=True)) - eq21
+    point = {w[0]: sp.Rational(1, 2), w[1]: sp.Rational(1, 3), b: 1}
+    corrected = sum(wk * xk for wk, xk in zip(w, x, strict=True)) + b - eq21
+    return sp.expand(printed.subs(point)), sp.expand(corrected)
+
+
 @functools.cache
 def _errata() -> tuple[Erratum, ...]:
     s = SEED
@@ -264,6 +342,73 @@ def _errata() -> tuple[Erratum, ...]:
             "-lim log|r(t)|/t at K = diag(1, 2), n = 2, r(0) = (1, 1) minus lambda_max/n and "
             "minus lambda_min/n.",
             _remark2_rate,
+        ),
+        Erratum(
+            s,
+            "(2.11)",
+            "f(x; theta) = p^(-1/2) sum_j a_j sigma(<w_j, x + b_j>)",
+            "f(x; theta) = p^(-1/2) sum_j a_j sigma(<w_j, x> + b_j)  (the bias of (2.1))",
+            "Read literally, <w_j, x + b_j> adds b_j to every coordinate of x, giving <w_j, x> "
+            "+ b_j sum_k w_jk, not the bias b_j of (2.1). The text sets b_j = 0 at once, so "
+            "nothing downstream changes. Residuals (d = 2): the printed pre-activation minus "
+            "(2.1)'s at w_j = (1/2, 1/3), b_j = 1 (-1/6), and the corrected one's (0).",
+            _eq211_bias,
+            changes_math=False,
+        ),
+        Erratum(
+            s,
+            "(2.36)",
+            "||grad f(theta(t)) - grad f(theta0)|| <= ||grad^2 f(u theta0 + (1 - u) theta(t))||_op "
+            "||theta(t) - theta0|| for any u in [0, 1]",
+            "... <= sup_{u in [0, 1]} ||grad^2 f(u theta0 + (1 - u) theta(t))||_op ||theta(t) - "
+            "theta0||  (grad f(theta) - grad f(theta0) = int_0^1 H(theta0 + s D) D ds)",
+            "The mean value theorem gives no single point for a vector-valued map, and 'any u' "
+            "would allow the Hessian at theta0 alone, which can vanish while the gradient "
+            "moves. Counterexample p = d = 1, a = x = 1, tanh, theta0 = 0, theta = 1: "
+            "|tanh'(1) - tanh'(0)| = tanh(1)^2 but tanh''(0) = 0. Residuals: that violation; "
+            "the integral form's identity.",
+            _eq236_any_u,
+            changes_math=False,
+        ),
+        Erratum(
+            s,
+            "(2.36)-(2.37) (velocity bound)",
+            "the velocity is bounded ||theta(t)||_2 <= V",
+            "the velocity is bounded ||theta dot(t)||_2 <= V (then ||theta(t) - theta0|| <= V t, "
+            "(2.37))",
+            "A bound on theta itself says nothing about the distance travelled; (2.37) "
+            "integrates theta dot. Residuals for theta(t) = V t e: the printed bound's "
+            "violation at t = 2 (V), and the corrected bound's and (2.37)'s (0).",
+            _velocity_bound,
+            changes_math=False,
+        ),
+        Erratum(
+            s,
+            "(2.38)",
+            "|d/dt (f - f_lin)| <= (V M ||x||_2 / sqrt(p)) ||theta(t) - theta0||_2",
+            "|d/dt (f - f_lin)| <= (V M ||x||_2^2 / sqrt(p)) ||theta(t) - theta0||_2",
+            "(2.18) bounds ||H||_op by M ||x||_2^2 / sqrt(p), not M ||x||_2 / sqrt(p); the "
+            "printed bound fails for ||x|| > 1. (2.39) absorbs the factor into c, so the "
+            "conclusion stands. Residuals (p = d = 1, sigma = M z^2/2, x = 2, |w - w0| = 1, "
+            "M = V = 1): the violation of each bound by |(f'(w) - f'(w0)) V|.",
+            _eq238_norm,
+            changes_math=False,
+        ),
+        Erratum(
+            s,
+            "Theorem 1 (width condition)",
+            "for p >= O(n^6 / (lambda_0 delta^3)), with probability at least 1 - delta",
+            "for p = Omega(n^6 / (lambda_0^4 delta^3)) (Du et al. 2019, Theorem 3.2), with "
+            "probability at least 1 - delta",
+            "Du et al.'s proof needs the distance R' = sqrt(n) |y - u(0)| / (sqrt(m) lambda_0) "
+            "travelled by each neuron (|y - u(0)|^2 = O(n/delta)) below the radius R = c delta "
+            "lambda_0 / n^2 within which lambda_min(K) >= lambda_0/2: R' < R is m > C n^6 / "
+            "(c^2 lambda_0^4 delta^3). The printed lambda_0^-1 understates the width for "
+            "small lambda_0 (by lambda_0^-3), and a lower bound on p needs Omega, not O. "
+            "Residuals: the squared n-, lambda_0- and delta-derivatives of log(m*/form), m* "
+            "the root of R' = R solved by sympy, for the printed form (9 at n = lambda_0 = "
+            "delta = 1) and the corrected (0).",
+            _theorem1_width,
         ),
     )
 

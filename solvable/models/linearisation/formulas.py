@@ -42,6 +42,7 @@ _S1 = sp.Symbol("sigma1", real=True)  # sigma'(<w_j, x>)
 _X2 = sp.Symbol("x2", nonnegative=True)  # |x|^2
 _M_A = sp.Symbol("m", positive=True)  # sup |a_j|
 _M_S = sp.Symbol("M", nonnegative=True)  # sup |sigma''|
+_M_1 = sp.Symbol("M_1", nonnegative=True)  # sup |sigma'|
 
 ACTIVATIONS = ("linear", "tanh", "swish")
 """Twice-differentiable activations of :class:`numerics.models.WideTwoLayer` (ReLU has no
@@ -97,6 +98,24 @@ def block_opnorm(name: str | None = None) -> sp.Expr:
     :data:`P`."""
     s2 = _S2 if name is None else second_derivative(name)
     return sp.Abs(_AJ) * sp.Abs(s2) * _X2 / sp.sqrt(P)
+
+
+def full_block_opnorm(name: str | None = None) -> sp.Expr:
+    """Exercise 3 (second layer trained): the operator norm of unit ``j``'s block of the
+    Hessian in ``(a_j, w_j)``, ``[[0, sigma' x^T], [sigma' x, a_j sigma'' x x^T]] / sqrt(p)``:
+    ``(|a_j sigma''| |x|^2 + sqrt(a_j^2 sigma''^2 |x|^4 + 4 sigma'^2 |x|^2)) / (2 sqrt(p))``
+    (claim ``exercise_3_full_hessian``), in ``a_j``, ``sigma1``, ``sigma2`` (or :data:`Z`
+    when ``name`` gives the activation), ``x2 = |x|^2`` and :data:`P`."""
+    s1 = _S1 if name is None else sp.diff(activation(name), Z)
+    s2 = _S2 if name is None else second_derivative(name)
+    b = _AJ * s2 * _X2
+    return (sp.Abs(b) + sp.sqrt(b**2 + 4 * s1**2 * _X2)) / (2 * sp.sqrt(P))
+
+
+def full_hessian_bound() -> sp.Expr:
+    """Exercise 3: ``(m M |x|^2 + M_1 |x|) / sqrt(p)`` bounds :func:`full_block_opnorm` for
+    ``|a_j| <= m``, ``|sigma''| <= M``, ``|sigma'| <= M_1``: still ``O(1/sqrt(p))``."""
+    return (_M_A * _M_S * _X2 + _M_1 * sp.sqrt(_X2)) / sp.sqrt(P)
 
 
 def hessian_opnorm_bound() -> sp.Expr:

@@ -6,6 +6,8 @@ of :mod:`solvable.models.kernels`.
 from __future__ import annotations
 
 import functools
+import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -13,6 +15,7 @@ import sympy as sp
 from scipy import stats
 
 from numerics import kernel_sampling as ks
+from numerics.models import WideTwoLayer
 from solvable._core.backends import generate
 from solvable._core.claims import Theorem, Verdict
 from solvable._core.tolerance import MonteCarlo, Tolerance, beats, monte_carlo, worst_of
@@ -23,6 +26,7 @@ from solvable.models.kernels import (
     N1,
     N2,
     RHO,
+    S2,
     SEED,
     THETA,
     D,
@@ -37,7 +41,10 @@ from solvable.models.kernels import (
     output_cumulant,
     table_1_covariance,
 )
+from solvable.models.kernels.cumulants import relu_moment
+from solvable.models.kernels.hoeffding import hoeffding_epsilon, hoeffding_width
 from solvable.models.kernels.numeric_checks import _F64_TOL
+from solvable.models.kernels.proofs import _uniform_mean
 
 _MC_X = np.array([[1.0, 0.0, 0.0], [0.6, 0.8, 0.0], [-0.5, 0.5, 1.0], [2.0, -1.0, 0.5],
                   [-1.0, 0.0, 0.0]])  # fmt: skip
@@ -288,6 +295,194 @@ def _gaussian_limit(full: bool = False, *, ks_width: int | None = None,
     )
 
 
+# ---------------------------------------------------------------------------
+# Exercise 1(b), (c): the Hoeffding epsilon-delta bound at finite width, by simulation
+# ---------------------------------------------------------------------------
+def _ball_data(n: int, seed: int) -> np.ndarray:
+    """``n`` points of the unit ball in R^3 (random directions, norms in [1/2, 1])."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 3))
+    return X / np.linalg.norm(X, axis=1)[:, None] * rng.uniform(0.5, 1.0, size=(n, 1))
+
+
+_HOEFFDING_X = _ball_data(8, 3)
+"""Exercise 1(b) data: 8 points of B(0, 1) in R^3."""
+_TETRAHEDRON = np.array([[1.0, 1.0, 1.0], [1.0, -1.0, -1.0], [-1.0, 1.0, -1.0],
+                         [-1.0, -1.0, 1.0]]) / math.sqrt(3)  # fmt: skip
+"""Exercise 1(c) data: the unit tetrahedron (n = 4 > d = 3: rank X X^T = 3 < n, so
+lambda_min(K_NTK) > 0 comes from the arc-cosine factor; lambda_min = 0.304)."""
+_DELTAS = (0.9, 0.5, 0.2, 0.05, 0.01)
+"""The failure probabilities delta at which the bound is tested."""
+_BINOMIAL_ALPHA = 1e-3
+"""Family-wise false-failure rate of the binomial tests."""
+
+
+def _allowed_count(draws: int, delta: float, tests: int) -> int:
+    # Under the bound, the number of draws in which the event happens is stochastically at
+    # most Binomial(draws, delta) (independent initialisations).  The largest count k* with
+    # P(Binomial(draws, delta) > k*) <= alpha / tests (scipy's isf) is accepted; a larger
+    # count has a one-sided exact p-value below alpha / tests, and with Bonferroni over the
+    # tests a true bound fails with probability at most alpha = 1e-3.
+    return int(stats.binom.isf(_BINOMIAL_ALPHA / tests, draws, delta))
+
+
+def _count_verdict(rows: list[tuple[str, int, int, int]], text: str) -> Verdict:
+    """``rows``: (label, count, draws, allowed): confirmed when every count is allowed.  The
+    error is count / (allowed + 1) (a count of allowed + 1 is the first rejected)."""
+    worst, tol, lines = 0.0, None, []
+    for label, count, draws, allowed in rows:
+        units = count / (allowed + 1)
+        if tol is None or units >= worst:
+            worst = units
+            tol = Tolerance(rtol=0.0, atol=float(allowed + 1) / draws,
+                            reason=f"exact one-sided binomial test, family-wise level "
+                            f"{_BINOMIAL_ALPHA:g} (Bonferroni over {len(rows)} tests): at most "
+                            f"{allowed} of {draws} draws may fail ({label})")  # fmt: skip
+        lines.append(f"{label}: {count}/{draws} (<= {allowed})")
+    return Verdict(
+        "confirmed" if worst < 1 else "failed",
+        text + "; failures/draws (allowed): " + "; ".join(lines),
+        max_error=worst,
+        tolerance=tol,
+    )
+
+
+def _hoeffding_finite_width(
+    full: bool = False, *, epsilon_fn: Callable[..., float] = hoeffding_epsilon
+) -> Verdict:
+    # Exercise 1(b): at each width p and delta, the frequency over independent
+    # initialisations of ||K^_NTK - K_NTK||_F > epsilon(p, delta, n) must not exceed delta
+    # (binomial margin, _allowed_count).  ``epsilon_fn``: the bound under test (the package's
+    # hoeffding_epsilon; the tests pass wrong ones, which must fail).
+    widths, draws = ((64, 512, 4096), 4000) if full else ((64, 512), 1000)
+    init, X = exercise_initialisation(), _HOEFFDING_X
+    n, exact = X.shape[0], gram("ntk_first_layer", init, X)
+    tests = len(widths) * len(_DELTAS)
+    rows, slack = [], 0.0
+    for k, p in enumerate(widths):
+        K = ks.empirical_kernels(init, X, p, draws, seed=101 + k,
+                                 kernels="ntk_first_layer")["ntk_first_layer"]  # fmt: skip
+        dev = np.linalg.norm(K - exact, axis=(1, 2))
+        for delta in _DELTAS:
+            eps = epsilon_fn(p, delta, n)
+            slack = max(slack, float(np.quantile(dev, 1 - delta)) / eps)
+            rows.append((f"p={p},delta={delta:g}", int(np.sum(dev > eps)), draws,
+                         _allowed_count(draws, delta, tests)))  # fmt: skip
+    return _count_verdict(
+        rows,
+        f"Exercise 1 init, n = {n} points of B(0, 1) in R^3, widths {widths}, {draws} "
+        f"initialisations each, autograd K^_NTK (4.4) vs gram: P(||K^ - K||_F > epsilon) <= "
+        f"delta with epsilon = n sqrt(log(n(n+1)/delta)/(2p)); largest empirical "
+        f"(1 - delta)-quantile / epsilon {slack:.3f} (Hoeffding's slack)",
+    )
+
+
+def _finite_width_positive_definite(
+    full: bool = False,
+    *,
+    width_fn: Callable[..., float] = hoeffding_width,
+    epsilon_fn: Callable[..., float] = hoeffding_epsilon,
+) -> Verdict:
+    # Exercise 1(c): with epsilon = lambda_min(K), the Hoeffding width p_c(delta) makes
+    # lambda_min(K^) > 0 with probability >= 1 - delta (Weyl: |lambda_min(K^) - lambda_min(K)|
+    # <= ||K^ - K||_F); at p_c and 4 p_c also lambda_min(K^) >= lambda_min(K) - epsilon(p,
+    # delta) for every delta of the grid.  ``width_fn`` / ``epsilon_fn``: the bounds under test.
+    draws = 4000 if full else 1000
+    init, X, delta_c = exercise_initialisation(), _TETRAHEDRON, 0.05
+    n, exact = X.shape[0], gram("ntk_first_layer", init, X)
+    lam = float(np.linalg.eigvalsh(exact)[0])
+    p_c = max(1, math.ceil(width_fn(lam, delta_c, n)))
+    widths = (p_c, 4 * p_c)
+    tests = 1 + len(widths) * len(_DELTAS)
+    # float64 eigvalsh of a 4 x 4 matrix of norm <= 2 errs by ~ 4 * 2.2e-16 * 2: lambda^ <=
+    # 1e-12 counts as "not positive" (a failure, never a pass, of the rounding)
+    zero_tol = 1e-12
+    rows, lows = [], []
+    for k, p in enumerate(widths):
+        K = ks.empirical_kernels(init, X, p, draws, seed=201 + k,
+                                 kernels="ntk_first_layer")["ntk_first_layer"]  # fmt: skip
+        lam_hat = np.linalg.eigvalsh(K)[:, 0]
+        lows.append(float(lam_hat.min()))
+        if k == 0:
+            rows.append((f"lambda_min(K^) <= 0 at p_c={p}", int(np.sum(lam_hat <= zero_tol)),
+                         draws, _allowed_count(draws, delta_c, tests)))  # fmt: skip
+        for delta in _DELTAS:
+            floor = lam - epsilon_fn(p, delta, n)
+            rows.append((f"p={p},delta={delta:g}", int(np.sum(lam_hat < floor)), draws,
+                         _allowed_count(draws, delta, tests)))  # fmt: skip
+    return _count_verdict(
+        rows,
+        f"Exercise 1 init, unit tetrahedron (n = 4, d = 3), lambda_min(K_NTK) = {lam:.6f}; "
+        f"p_c = ceil(hoeffding_width(lambda_min, {delta_c:g}, 4)) = {p_c}; widths {widths}, "
+        f"{draws} initialisations each; smallest lambda_min(K^) "
+        + ", ".join(f"{v:.4f}@{p}" for v, p in zip(lows, widths, strict=True)),
+    )
+
+
+# ---------------------------------------------------------------------------
+# eq. (3.11): the mean-field average converges to the integral over mu (law of large numbers)
+# ---------------------------------------------------------------------------
+def _mean_field_moments(init: Initialisation) -> tuple[np.ndarray, np.ndarray]:
+    """For mu = law of (|a|, w) under ``init`` (a uniform, w ~ N(0, s^2 I)): the integral
+    int a relu(<w, x>) dmu = E|a| E[relu(<w, x>)] and the unit variance V = E[a^2]
+    E[relu^2] - (E|a| E[relu])^2 on the rows of _MC_X (the package's relu_moment, exact)."""
+    bound = sp.sqrt(3 * init.a_second_moment)
+    abs_a = _uniform_mean(sp.Abs, bound)
+    m2 = _uniform_mean(lambda u: u**2, bound)
+    norms = np.linalg.norm(_MC_X, axis=1)
+    sub = {S2: init.w_variance}
+    m1 = [float(relu_moment(1, 0).subs(sub).subs(N1, v)) for v in norms]
+    r2 = [float(relu_moment(2, 0).subs(sub).subs(N1, v)) for v in norms]
+    limit = float(abs_a) * np.array(m1)
+    return limit, float(m2) * np.array(r2) - limit**2
+
+
+def _mean_field_average(full: bool = False, *, limit: np.ndarray | None = None) -> Verdict:
+    # f_p(x) = (1/p) sum_j a_j relu(<w_j, x>) (WideTwoLayer at scale 1/p, eq. (3.11)) with
+    # (a_j, w_j) i.i.d. from mu: E[(f_p - int a relu dmu)^2] = V/p exactly at every p, so
+    # (i) p (f_p - L)^2 averages to V (Monte Carlo CI) and (ii) log RMS(f_p - L) against
+    # log p has slope -1/2 (CI over independent replicates).  ``limit``: the L under test
+    # (default the exact integral; the tests pass a wrong one, which must fail).
+    import torch  # third-party, as in numerics.kernel_sampling: only this claim needs it
+
+    init = lecture_initialisation(3)
+    exact, var = _mean_field_moments(init)
+    target = exact if limit is None else np.asarray(limit, dtype=float)
+    widths = (16, 64, 256, 1024, 4096) if full else (16, 64, 256, 1024)
+    replicates, batch = (20, 200) if full else (10, 100)
+    zeros = np.zeros(len(_MC_X))
+    ms, rms, lines, worst, tol = [], [], [], 0.0, None
+    for i, p in enumerate(widths):
+        q = ks.sample_parameters(init, _MC_X.shape[1], p, replicates * batch, seed=301 + i)
+        q["a"] = q["a"].abs()  # the measure mu: (|a|, w)
+        model = WideTwoLayer(_MC_X, zeros, activation="relu", scale=1.0 / p)
+        f = model.output(q, torch.as_tensor(_MC_X, dtype=q["W"].dtype)).numpy()
+        err2 = (f - target) ** 2
+        est = monte_carlo(p * err2)
+        units = _mc_units(est, var)
+        if tol is None or units >= worst:
+            worst, tol = units, _mc_tolerance(est)
+        ms.append(units)
+        rms.append(np.sqrt(err2.reshape(replicates, batch, -1).mean(axis=(1, 2))))
+    logp = np.log(np.array(widths, dtype=float))
+    slopes = np.array([np.polyfit(logp, np.log(row), 1)[0] for row in np.array(rms).T])
+    fit = monte_carlo(slopes)
+    s_units = fit.error_in_units(-0.5)
+    lines.append(f"p (f_p - L)^2 vs V in CI half-widths per width {[round(u, 2) for u in ms]}")
+    lines.append(f"slope {float(fit.mean):.4f} +- {float(fit.stderr):.4f} (s.e.; {s_units:.2f} "
+                 f"half-widths from -1/2)")  # fmt: skip
+    if s_units >= worst:
+        worst, tol = s_units, _mc_tolerance(fit, "independent replicate slopes")
+    return Verdict(
+        "confirmed" if worst <= 1 else "failed",
+        f"mu = law of (|a|, w) under (2.28) (a ~ Unif[-1, 1], w ~ N(0, I/3)), 5 inputs, "
+        f"widths {widths}, {replicates} x {batch} draws each; L = E|a| E relu(<w, x>) = "
+        f"{np.round(exact, 4).tolist()}: " + "; ".join(lines),
+        max_error=worst,
+        tolerance=tol,
+    )
+
+
 def claims() -> list[Theorem]:
     """The simulation-backed claims of :mod:`solvable.models.kernels`."""
 
@@ -319,4 +514,22 @@ def claims() -> list[Theorem]:
           "at p = 4), and at p = 256 each standardised projection passes a "
           "Kolmogorov-Smirnov test against N(0, c^T K_GP c) at family-wise level 1e-6.",
           _gaussian_limit, "numeric"),
+        T("hoeffding_finite_width", "Exercise 1(b), eqs. (4.3), (4.4)",
+          "Exercise 1 init, 8 points of B(0, 1): over independent initialisations at widths "
+          "64 and 512, the frequency of ||K^_NTK - K_NTK||_F > epsilon with the Hoeffding "
+          "epsilon = n sqrt(log(n(n+1)/delta)/(2p)) (hoeffding_epsilon) is at most delta for "
+          "delta in {0.9, 0.5, 0.2, 0.05, 0.01} (exact binomial tests, family-wise 1e-3).",
+          _hoeffding_finite_width, "numeric"),
+        T("finite_width_positive_definite", "Exercise 1(c)",
+          "Exercise 1 init, unit tetrahedron (n = 4 > d = 3): at the width p_c = "
+          "hoeffding_width(lambda_min(K_NTK), 0.05, 4), lambda_min(K^_NTK) > 0 in at least 95% "
+          "of the initialisations, and at p_c and 4 p_c lambda_min(K^_NTK) >= lambda_min(K_NTK) "
+          "- epsilon(p, delta) with frequency >= 1 - delta (Weyl; exact binomial tests, "
+          "family-wise 1e-3).", _finite_width_positive_definite, "numeric"),
+        T("mean_field_average", "eq. (3.11)",
+          "Law of large numbers of the mean-field network: for (a_j, w_j) i.i.d. from mu (the "
+          "law of (|a|, w) under (2.28)), f_p(x) = (1/p) sum_j a_j relu(<w_j, x>) converges to "
+          "int a relu(<w, x>) dmu = E|a| E[relu(<w, x>)] with E[(f_p - L)^2] = V/p: p (f_p - "
+          "L)^2 averages to V at widths 16-1024 and log RMS(f_p - L) has slope -1/2 (99.9% "
+          "CIs).", _mean_field_average, "numeric"),
     ]  # fmt: skip

@@ -7,16 +7,35 @@ its verdict is ``"observed"``, not counted, see ``_THEOREM_1_REASON``).
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from typing import Any
 
 import numpy as np
+import sympy as sp
+from sympy.calculus.util import maximum
 
 from numerics import lazy_width as lw
 from numerics.lazy_width import format_values as _fmt
-from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import Tolerance, worst_item, worst_of
-from solvable.models.linearisation import SEED
+from numerics.models import WideTwoLayer
+from solvable._core.activations import elementwise
+from solvable._core.backends import generate
+from solvable._core.claims import Theorem, Verdict, prove_zero
+from solvable._core.flows import gradient_flow, symbol_array
+from solvable._core.tolerance import Tolerance, monte_carlo, worst_item, worst_of
+from solvable.models.linearisation import (
+    SEED,
+    Z,
+    activation,
+    full_block_opnorm,
+    full_hessian_bound,
+    network_output,
+    risk,
+    second_derivative_sup,
+)
+from solvable.models.linearisation.formulas import _AJ, _M_1, _M_A, _M_S, _SIGMA, _X2, P
+from solvable.models.three_layer.network import network_output as three_layer_output
+from solvable.models.three_layer.network import risk as three_layer_risk
 
 _K_SE = 3.0  # slopes: confirmed within 3 standard errors (two-sided normal ~ 99.7%)
 
@@ -263,6 +282,199 @@ def _exercise_2_error(full: bool = False) -> Verdict:
     return _exercise_2_verdict(_ex2_sweep(full, None), _ex2_sweep(full, "tanh"))
 
 
+# ---------------------------------------------------------------------------
+# Exercise 3: the Hessian with the second layer trained
+# ---------------------------------------------------------------------------
+@functools.cache
+def _full_opnorm_fn() -> Any:
+    return generate((_AJ, Z, _X2, P), full_block_opnorm("tanh"), "numpy")
+
+
+def _full_opnorm(params: dict[str, Any], x: np.ndarray) -> np.ndarray:
+    """full_block_opnorm (tanh) maximised over units, per network: shape (B,)."""
+    a, W = params["a"].numpy(), params["W"].numpy()
+    return _full_opnorm_fn()(a, W @ x, float(x @ x), float(W.shape[1])).max(axis=1)
+
+
+def _full_bound(x: np.ndarray, p: int) -> float:
+    # (m M |x|^2 + M_1 |x|)/sqrt(p): m = 1 (a ~ Unif[-1, 1]), M = sup|tanh''| (exact),
+    # M_1 = sup|tanh'| (sympy's maximum: 1)
+    m1 = maximum(sp.diff(activation("tanh"), Z), Z, sp.S.Reals)
+    sub = {_M_A: 1, _M_S: second_derivative_sup("tanh"), _M_1: m1, _X2: float(x @ x), P: p}
+    return float(full_hessian_bound().subs(sub))
+
+
+def _exercise_3_hessian(full: bool = False, *, opnorm: Any = None) -> Verdict:
+    # Exercise 3 (a and W trained): (i) the operator norm of the autograd Hessian in all
+    # parameters (dense, eigvalsh) equals full_block_opnorm maximised over units (float64,
+    # rtol 1e-10: an eigensolver on a (d+1)p matrix of O(1/sqrt(p)) entries, ~1e-15
+    # relative, with margin); (ii) every sampled value is under (m M |x|^2 + M_1 |x|)/sqrt(p);
+    # (iii) the seed mean decays like p^(-1/2): the replicate slopes' 99.9% CI meets [-1/2,
+    # -1/2 + drift] (the drift: a max over p units grows in p, at most by bound/mean at the
+    # smallest width, as in _drift_band).  ``opnorm``: the closed form under test.
+    import torch  # third-party, as in numerics.lazy_width
+
+    norm_fn = _full_opnorm if opnorm is None else opnorm
+    d = 3
+    x = lw.sphere(1, d, radius=1.5, seed=5)[0]  # |x| = 1.5: |x| and |x|^2 differ
+    xt = torch.as_tensor(x[None])
+    model = WideTwoLayer(x[None], [0.0], activation="tanh")
+    worst_rel, count = 0.0, 0
+    for p in (4, 16) if not full else (4, 16, 64):
+        params = lw.initial_parameters(p, d, 4, seed=40 + p)
+        for b in range(4):
+            theta = torch.cat([params["a"][b], params["W"][b].reshape(-1)]).detach()
+
+            def f(th: Any, p: int = p) -> Any:
+                return model.output({"a": th[None, :p], "W": th[p:].reshape(1, p, d)}, xt)[0, 0]
+
+            H = torch.autograd.functional.hessian(f, theta)
+            auto = float(torch.linalg.eigvalsh(H).abs().max())
+            one = {k: v[b : b + 1] for k, v in params.items()}
+            worst_rel = max(worst_rel, abs(float(norm_fn(one, x)[0]) - auto) / auto)
+            count += 1
+    widths = tuple(2**k for k in (range(4, 15, 2) if full else range(4, 11, 2)))
+    replicates, seeds = (20, 50) if full else (10, 40)
+    means, under = [], True
+    for i, p in enumerate(widths):
+        params = lw.initial_parameters(p, d, replicates * seeds, seed=500 + i)
+        vals = norm_fn(params, x)
+        under = under and bool(np.all(vals <= _full_bound(x, p) * (1 + 1e-12)))
+        means.append(vals.reshape(replicates, seeds).mean(axis=1))
+    logp = np.log(np.array(widths, dtype=float))
+    slopes = np.array([np.polyfit(logp, np.log(row), 1)[0] for row in np.array(means).T])
+    fit = monte_carlo(slopes)
+    drift = max(0.0, math.log(_full_bound(x, widths[0]) / float(np.mean(means[0])))
+                / math.log(widths[-1] / widths[0]))  # fmt: skip
+    lo, hi = -0.5 - float(fit.half_width), -0.5 + drift + float(fit.half_width)
+    slope = float(fit.mean)
+    centre, half = (lo + hi) / 2, (hi - lo) / 2
+    err = abs(slope - centre) / half
+    formula_ok = worst_rel <= 1e-10
+    ok = formula_ok and under and err <= 1
+    return Verdict(
+        "confirmed" if ok else "failed",
+        f"tanh, a ~ Unif[-1, 1], d = {d}, |x| = 1.5: autograd Hessian in (a, W) vs "
+        f"full_block_opnorm on {count} networks, max rel. diff {worst_rel:.1e}; widths "
+        f"{widths}, {replicates} x {seeds} seeds: all under (m M|x|^2 + M_1|x|)/sqrt(p): "
+        f"{under}; seed-mean slope {slope:.4f} (CI half-width {float(fit.half_width):.4f}), "
+        f"admissible [{lo:.4f}, {hi:.4f}] (drift {drift:.4f})",
+        max_error=float(err) if formula_ok and under else math.inf,
+        tolerance=Tolerance(
+            rtol=0.0,
+            atol=float(half),
+            reason="99.9% CI half-width of the "
+            "replicate slopes plus the extreme-value drift allowed by the "
+            "bound",
+        ),
+    )
+
+
+def _function_space_flow_any_depth(ntk: Any = None) -> Verdict:
+    # Remark 2(a): (2.23)-(2.27) hold for any parametric f (symbolic; here, in the
+    # verification layer, because seed 004's network imports this model): the package's
+    # three-layer network (seed 004's network_output, depth L = 3, widths m = 2, d = 1,
+    # generic sigma, scale 1) under the gradient flow of its risk (1/(2n) sum, n = 2) built by
+    # the package's gradient_flow, every block at its own rate: df(x)/dt = (1/n) sum_i
+    # K(x, x_i) r_i with K the rate-weighted NTK.  ``ntk``: the kernel under test (the tests
+    # pass a wrong one).
+    n, d, m = 2, 1, 2
+    X = symbol_array("X", (n, d), real=True)
+    y = symbol_array("y", (n,), real=True)
+    sig = np.vectorize(_SIGMA, otypes=[object])
+    eta = sp.symbols("eta_a eta_2 eta_1", positive=True)
+    shapes = {"a": (m,), "W2": (m, m), "W1": (m, d)}
+    flow = gradient_flow(lambda a, W2, W1: three_layer_risk(a, W2, W1, X, y, sig, 1),
+                         {k: (v, r) for (k, v), r in zip(shapes.items(), eta, strict=True)},
+                         (*eta, *X.ravel(), *y))  # fmt: skip
+    blocks = {k: flow.block(k) for k in shapes}
+    rate = {s: r for (k, arr), r in zip(blocks.items(), eta, strict=True) for s in arr.ravel()}
+    vel = dict(zip(flow.state, flow.rhs, strict=True))
+
+    def f(u: sp.Expr) -> sp.Expr:
+        out = three_layer_output(blocks["a"], blocks["W2"], blocks["W1"],
+                                 np.array([[u]], dtype=object), sig, 1)  # fmt: skip
+        return sp.sympify(out[0], strict=True)
+
+    kernel = ntk or (lambda u, v: sum(rate[s] * sp.diff(f(u), s) * sp.diff(f(v), s)
+                                      for s in flow.state))  # fmt: skip
+    x = sp.Symbol("x", real=True)
+    dfdt = sum(sp.diff(f(x), s) * vel[s] for s in flow.state)
+    drive = sum(kernel(x, X[i, 0]) * (y[i] - f(X[i, 0])) for i in range(n)) / n
+    return prove_zero(sp.expand(dfdt - drive))
+
+
+# ---------------------------------------------------------------------------
+# eq. (1.1): estimation + approximation
+# ---------------------------------------------------------------------------
+def _excess_risk_decomposition(full: bool = False, *, minimiser: Any = None) -> Verdict:
+    # Eq. (1.1) on an exactly computable problem, every risk by the package's risk (2.22):
+    # D = x uniform on N = 64 points of the sphere in R^2, y = g(x) +- s (fair sign): the
+    # population risk of f is risk on the doubled population, R* = s^2/2 (Bayes predictor
+    # g).  Class Theta: the package's network with W fixed (p = 16, tanh), a free (a linear
+    # class); inf_Theta R at the least-squares a on the population; theta^ the least-squares
+    # a on n samples of D.  Confirmed when R(theta^) - R* = estimation + approximation to
+    # rounding with both terms >= 0 on every sample (a wrong inf or R* breaks a sign), the
+    # approximation term is 0 (to rounding) for a target in the class and > 0 outside it,
+    # and the mean estimation term decreases in n.  ``minimiser``: the inf under test.
+    sig = elementwise("tanh", "numpy")
+    N, d, p, s = 64, 2, 16, 0.3
+    X = lw.sphere(N, d, seed=7)
+    W = lw.initial_parameters(p, d, 1, seed=8)["W"][0].numpy()
+    feats = network_output(W[None].repeat(p, 0), np.eye(p), X, sig, 1 / math.sqrt(p))  # (p, N)
+    a_star = np.random.default_rng(9).uniform(-1, 1, p)
+    inside = a_star @ feats
+    targets = {"in class": inside, "outside": inside + 0.5 * np.cos(3 * X[:, 0])}
+    X2 = np.vstack([X, X])
+
+    def pop_risk(a: np.ndarray, g: np.ndarray) -> float:
+        return float(risk(W, a, X2, np.concatenate([g + s, g - s]), sig, 1 / math.sqrt(p)))
+
+    fit = minimiser or (lambda Phi, y: np.linalg.lstsq(Phi.T, y, rcond=None)[0])
+    rng = np.random.default_rng(10)
+    sizes = (32, 128, 512, 2048) if full else (32, 128, 512)  # n >= 2p: well posed
+    r_star = s**2 / 2  # the Bayes risk: E (y - g)^2 / 2
+    worst_sum, min_term, lines, approx = 0.0, math.inf, [], {}
+    decreasing = True
+    for name, g in targets.items():
+        a_inf = fit(feats, g)
+        r_inf = pop_risk(a_inf, g)
+        approx[name] = r_inf - r_star
+        min_term = min(min_term, approx[name] + 1e-14)  # 1e-14: rounding of an exact 0
+        means = []
+        for n in sizes:
+            est = []
+            for _ in range(20):
+                idx = rng.integers(0, N, n)
+                y = g[idx] + s * rng.choice([-1.0, 1.0], n)
+                r_hat = pop_risk(fit(feats[:, idx], y), g)
+                est.append(r_hat - r_inf)
+                gap = abs((r_hat - r_star) - (est[-1] + approx[name])) / max(1.0, r_hat)
+                worst_sum = max(worst_sum, gap)
+            min_term = min(min_term, min(est) + 1e-14)
+            means.append(float(np.mean(est)))
+        decreasing = decreasing and all(b < a for a, b in itertools.pairwise(means))
+        lines.append(
+            f"{name}: approximation {approx[name]:.3g}, mean estimation "
+            + ", ".join(f"{m:.3g}@n={n}" for m, n in zip(means, sizes, strict=True))
+        )
+    ok = (worst_sum <= 1e-14 and min_term >= 0 and abs(approx["in class"]) <= 1e-14
+          and approx["outside"] > 1e-6 and decreasing)  # fmt: skip
+    return Verdict(
+        "confirmed" if ok else "failed",
+        f"N = {N} population points, tanh random features p = {p}, noise +-{s}, R* = "
+        f"{r_star:g}: " + "; ".join(lines) + f"; |sum - (R(theta^) - R*)| <= "
+        f"{worst_sum:.1e}; smallest term {min_term - 1e-14:.2e}",
+        max_error=worst_sum / 1e-14 if ok else math.inf,
+        tolerance=Tolerance(
+            rtol=0.0,
+            atol=1e-14,
+            reason="float64 rounding of risks of size ~0.1 (a few ulps; relative to R(theta^) "
+            "above 1); an exact 0 approximation term",
+        ),
+    )
+
+
 def claims() -> list[Theorem]:
     """The simulation-backed claims of :mod:`solvable.models.linearisation`."""
 
@@ -314,6 +526,37 @@ def claims() -> list[Theorem]:
             "decays at least like p^(-1/2) while that of g = tanh(f) (trained on labels "
             "tanh(y)) does not: its log-log slope lies more than 3 standard errors above -1/2.",
             _exercise_2_error,
+            "numeric",
+        ),
+        T_(
+            "function_space_flow_any_depth",
+            "Remark 2 (first item), eqs. (2.23)-(2.27)",
+            "The function-space flow holds beyond two layers: for the package's three-layer "
+            "network (depth 3, widths 2, generic sigma) under the gradient flow of its risk "
+            "with a rate per layer, df(x)/dt = (1/n) sum_i K(x, x_i)(y_i - f(x_i)) with K the "
+            "rate-weighted NTK.",
+            _function_space_flow_any_depth,
+            "symbolic",
+        ),
+        T_(
+            "excess_risk_decomposition",
+            "eq. (1.1)",
+            "On a finite population (64 points, label noise +-0.3) and the class of the "
+            "package's tanh network with W fixed (p = 16), every risk by the package's risk: "
+            "R(theta^) - R* = estimation + approximation with both terms >= 0 for least "
+            "squares on n = 32, 128, 512 samples; approximation = 0 for a target in the class, "
+            "> 0 outside it; the mean estimation term decreases in n.",
+            _excess_risk_decomposition,
+            "numeric",
+        ),
+        T_(
+            "exercise_3_hessian_width_scaling",
+            "Exercise 3, eqs. (2.17), (2.18), Proposition 1",
+            "With the second layer trained: the autograd Hessian in (a, W) of sampled tanh "
+            "networks has the operator norm full_block_opnorm maximised over units (rel. "
+            "1e-10), every sampled norm lies under (m M |x|^2 + M_1 |x|)/sqrt(p), and the seed "
+            "mean decays like p^(-1/2) (slope CI within the extreme-value drift band).",
+            _exercise_3_hessian,
             "numeric",
         ),
     ]  # fmt: skip
