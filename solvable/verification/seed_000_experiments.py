@@ -91,8 +91,9 @@ def _gap(values: Any, direction: str) -> float:
 
 def section_8_1_1_ordering_gaps(summary: Mapping[str, Any]) -> dict[str, float]:
     """Per ordering of :data:`ORDERINGS_8_1_1`, the smallest relative gap between
-    consecutive settings of ``summary`` (:func:`numerics.node_scaling_experiment.
-    section_8_1_1_summary`, settings by decreasing gamma): > 0 iff it holds."""
+    consecutive settings of ``summary`` (the output of
+    :func:`numerics.node_scaling_experiment.section_8_1_1_summary`, settings by decreasing
+    gamma): > 0 iff it holds."""
     return {name: _gap(summary[key], d) for name, (key, d) in ORDERINGS_8_1_1.items()}
 
 
