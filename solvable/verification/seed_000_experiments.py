@@ -36,7 +36,9 @@ from solvable.verification.figures.seed_000 import FIG1_FAST, FIG1_FULL, FIG2_FA
 
 __all__ = [
     "CAVEATS_8_1_1",
+    "CAVEATS_8_1_1_FULL",
     "CAVEATS_FIGURE_2",
+    "CAVEATS_FIGURE_2_FULL",
     "ORDERINGS_8_1_1",
     "figure_2_orderings",
     "global_convergence_claims",
@@ -78,6 +80,16 @@ CAVEATS_8_1_1: dict[str, str] = {
 with why; the other four hold at data seeds 0-3 and are asserted.  At 1000 steps
 ``weight_change`` also flips between (0.2, 0.5) and (0, 0.4) on 2 of 4 data seeds: the
 default stops at 300 steps, where it holds on all four."""
+
+CAVEATS_8_1_1_FULL: dict[str, str] = {}
+"""The orderings not reproduced at the paper's sizes (``--full``: width 2000, 50 000 steps, 5
+repeats), to be recorded here with their numbers once measured (the run needs a GPU: hours on
+a CPU); until then all seven are asserted.  The nearest run made (width 300, 50 000 steps, 1
+repeat, data seed 0, CPU) kept only two orderings: eig_min at the start (5.59e-05, 5.32e-05,
+2.68e-05, 6.61e-06) and the NTG change (0.176, 0.465, 0.79, 1.32); the end eig_min (3.68e-04,
+4.32e-04, 3.63e-04, 1.41e-04), its median, the weight change (29.1, 118, 110, 150), the late
+rate and the final risk (4.7e-19, 2.2e-22, 4.0e-19, 1.4e-10: every gamma > 0 net at the float
+floor) were not ordered."""
 
 
 def _gap(values: Any, direction: str) -> float:
@@ -151,7 +163,7 @@ def _section_8_1_1_claim(full: bool = False) -> Verdict:
     what = (f"GD at lr 1 on Section 8.1.1's data (n = 100, d = 50, swish), width "
             f"{sizes['widths'][0]}, {sizes['steps']} steps, {sizes['repeats']} repeat(s); "
             f"values along (gamma, alpha) = {', '.join(s['settings'])}")  # fmt: skip
-    return ordering_verdict(gaps, numbers, {} if full else CAVEATS_8_1_1, what)
+    return ordering_verdict(gaps, numbers, CAVEATS_8_1_1_FULL if full else CAVEATS_8_1_1, what)
 
 
 # ---------------------------------------------------------------------------
@@ -169,6 +181,10 @@ CAVEATS_FIGURE_2: dict[str, str] = {
 """The comparisons of Figure 2 the default reduced run does not reproduce; the others hold on
 data seeds 0-3 (the gamma = 1 test error is 1.8x to 50x the (0.2, 0.5) and (0, 0.4) ones,
 the default-initialised net's 10x to 24x the (0, 0.4) one)."""
+
+CAVEATS_FIGURE_2_FULL: dict[str, str] = {}
+"""Figure 2's comparisons not reproduced at the paper's sizes (``--full``), to be recorded
+here once measured (not run on this machine); until then all are asserted."""
 
 
 def figure_2_orderings(result: Mapping[str, Any]) -> dict[str, tuple[float, str]]:
@@ -213,7 +229,8 @@ def _figure_2_claim(full: bool = False) -> Verdict:
             f"repeat(s); nets {', '.join(r['labels'])}")  # fmt: skip
     return ordering_verdict({k: v[0] for k, v in orders.items()},
                             {k: v[1] for k, v in orders.items()},
-                            {} if full else CAVEATS_FIGURE_2, what)  # fmt: skip
+                            CAVEATS_FIGURE_2_FULL if full else CAVEATS_FIGURE_2,
+                            what)  # fmt: skip
 
 
 # ---------------------------------------------------------------------------
