@@ -24,6 +24,7 @@ from solvable.models.node_scaling.numeric import (
     _lambdified,
     sum_of_squares_limit_numeric,
 )
+from solvable.models.node_scaling.remark_26 import remark_26_first_step
 from solvable.models.node_scaling.scalings import (
     _generic_scaling,
     max_node_scaling_limit,
@@ -413,4 +414,9 @@ def claims() -> list[Theorem]:
           "(gamma/m) sum_j sqrt(lambda_{m,j}) -> 0; (1 - gamma) sum_j lambda~_j "
           "sqrt(lambda_{m,j})/S_m does not vanish unless gamma = 1 (exact for finite K).",
           _symmetric_part),
+        T("remark_26_learning_rate_scaling", "Section 7.3, remark after eq. (26)",
+          "With eta = sqrt(m) at gamma = 1 (and eta = m under the mean-field lambda = 1/m^2) "
+          "eta^2 lambda_{m,1}/d^2 = 1/d^2: the first GD step of the zeroed model moves every "
+          "pre-activation by a_j g_ij/d, free of m (eq. (24) derived from the loss), while at "
+          "a fixed eta (gamma = 1) it vanishes as m -> oo.", remark_26_first_step),
 ]  # fmt: skip

@@ -4,14 +4,13 @@ and gradient descent (:mod:`numerics.node_scaling_gd`), which return numbers (mo
 simulated widths are far below the width conditions, so their verdicts are ``"observed"``,
 not counted), Theorem 5.1's mechanism (the split (15): the lazy part of the NTG settles with
 the width, the Zipf part moves) as fitted slopes that can fail, the
-feature-learning ratios against the width, and the orderings
-Section 8.1.1 states, judged on :func:`numerics.node_scaling_experiment.section_8_1_1_summary`.
+feature-learning ratios against the width; the orderings Section 8.1.1 states and Figure 2's
+comparisons are judged in :mod:`solvable.verification.seed_000_experiments` (registered here).
 Every criterion and tolerance is here.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 from typing import Any
 
@@ -34,6 +33,10 @@ from solvable.models import global_convergence as gcv
 from solvable.models import ntg
 from solvable.models.global_convergence import SEED
 from solvable.verification.section_8_2 import section_8_2_verdict
+from solvable.verification.seed_000_experiments import global_convergence_claims
+from solvable.verification.seed_000_experiments import (
+    section_8_1_1_orderings as section_8_1_1_orderings,
+)
 
 
 def monitor_verdict(result: dict[str, Any]) -> tuple[float, str]:
@@ -149,30 +152,6 @@ def feature_learning_criteria(result: dict[str, Any]) -> tuple[bool, str]:
         f"t = {result['horizon']:g}/(gamma kappa_n); MC 99.9% intervals over seeds: "
     )
     return ok, head + "; ".join(parts)
-
-
-def section_8_1_1_orderings(summary: dict[str, Any]) -> dict[str, bool]:
-    """The qualitative claims of Section 8.1.1 (Figure 1) judged on
-    :func:`numerics.node_scaling_experiment.section_8_1_1_summary` (settings by decreasing
-    gamma): ``eig_min`` (start, end, median over the steps) decreases and the final risk,
-    its late rate, the largest weight change and the NTG change increase as gamma (and
-    alpha) go down."""
-
-    def decreasing(v: list[float]) -> bool:
-        return all(a > b for a, b in itertools.pairwise(v))
-
-    def increasing(v: list[float]) -> bool:
-        return all(a < b for a, b in itertools.pairwise(v))
-
-    return {
-        "eig_min_init_decreases_as_gamma_down": decreasing(summary["eig_min_init"]),
-        "eig_min_end_decreases_as_gamma_down": decreasing(summary["eig_min_end"]),
-        "eig_min_median_decreases_as_gamma_down": decreasing(summary["eig_min_median_over_steps"]),
-        "risk_end_increases_as_gamma_down": increasing(summary["risk_end"]),
-        "late_rate_decreases_as_gamma_down": increasing(summary["risk_log_slope_second_half"]),
-        "weight_change_increases_as_gamma_alpha_down": increasing(summary["max_moved_end"]),
-        "ntg_change_increases_as_gamma_alpha_down": increasing(summary["ntg_change_end"]),
-    }
 
 
 # Why the two monitors cannot fail (Theorem.reason: solvable verify prints it and does not
@@ -418,4 +397,5 @@ def claims() -> list[Theorem]:
            "lower risk at gamma = 0 than at gamma = 1; each gap more than 2 standard errors "
            "over 4 initialisations (full=True: width 2000, 2000 steps, 5 repeats).",
            _section_8_2_digits),
+        *global_convergence_claims(),  # Section 8.1 (solvable.verification.seed_000_experiments)
     ]  # fmt: skip

@@ -20,6 +20,7 @@ from solvable._core.claims import Theorem, Verdict
 from solvable._core.tolerance import Tolerance, error_in_units, monte_carlo, worst_of
 from solvable.models import linear_node_scaling as lns
 from solvable.models import node_scaling as ns
+from solvable.verification.seed_000_experiments import node_scaling_claims
 
 SEED = ns.SEED
 
@@ -293,4 +294,5 @@ def claims() -> list[Theorem]:
             "and |x|^2, so (17) -> (x^T beta_inf)^2/|x|^2 > 0 while (18) -> 0.",
             _mean_field_claim,
         ),
+        *node_scaling_claims(),  # the remark after eq. (26) (seed_000_experiments)
     ]

@@ -32,6 +32,7 @@ from solvable.models.ntg import (
     _unit_ball_data,
     ntg,
 )
+from solvable.verification.kappa_family import kappa_family_claims
 
 
 def _claim_autograd() -> Verdict:
@@ -183,4 +184,5 @@ def claims() -> list[Theorem]:
           "Theta_m(X; W0) -> Theta_inf(X; W0) along one sequence of nodes (nested widths from "
           "one draw of w_0j), at the rate of the exact rms distance.", _claim_almost_sure,
           "numeric"),
+        *kappa_family_claims(),  # Proposition 4.1 on a family (solvable.verification.kappa_family)
     ]  # fmt: skip
