@@ -31,7 +31,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence  # noqa: F401 (Mapping: see below)
 from dataclasses import dataclass
 from typing import Any
 
@@ -125,6 +125,9 @@ def scaled_parameters(
 
 
 @dataclass(frozen=True)
+# ``Mapping`` is imported for the dataclass machinery: ScaleCurve's generated ``__init__``
+# carries AlphaCurve's field annotations (strings naming ``Mapping``), which resolve in this
+# module's namespace (tests/test_source_checks.py evaluates every annotation)
 class ScaleCurve(AlphaCurve):
     """One measured curve along the overall scale: the record of
     :class:`numerics.alpha_scaling.AlphaCurve` whose grid (``alphas``, also :attr:`scales`)
