@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
+from solvable.models import xu_ziyin
 from solvable.models.xu_ziyin import alignment_claims as ac
 from solvable.models.xu_ziyin import network
 from solvable.verification import theorems
@@ -57,3 +58,12 @@ def test_screen_reports_a_non_identity_at_once():
     v = ac._screened(sp.sqrt(x**2 + 1) - x)
     assert v.status == "failed" and "residual 0" in v.detail
     assert ac._screened(sp.sqrt(x**2) - x).status == "proved"
+
+
+def test_small_eta_w_erratum():
+    # the printed "linear in eta_w" needs no term in sqrt(eta_w): there is one
+    (err,) = [e for e in xu_ziyin.errata() if e.equation == "text after (24) (eta_u >> eta_w)"]
+    printed, corrected = err.residuals()
+    assert printed != 0 and corrected == 0 and err.check()
+    at0, coef, _slope = ac.small_eta_w_terms()
+    assert sp.simplify(at0 - 1) == 0 and coef.free_symbols >= {sp.Symbol("y", real=True)}

@@ -133,19 +133,26 @@ def _equal_rates(eta_u: sp.Expr | None = None, eta_w: sp.Expr | None = None) -> 
     return _screened(*res)
 
 
+def small_eta_w_terms() -> tuple[sp.Expr, sp.Expr, sp.Expr]:
+    """With ``eta_w = s^2 eta_u``: ``alpha_+`` at ``s = 0``, the coefficient of ``s`` in
+    ``alpha_+`` (its series at ``s = 0``, square roots of the sums of squares cancelled) and
+    the slope ``2 rho (y - f0)/(gamma ||W x||^2)`` it is claimed to be (two units)."""
+    S = symbolic()
+    s = sp.Symbol("s", positive=True)
+    sub, (_us, vs), f0 = _units_sums(S.eta_u, s**2 * S.eta_u)
+    series = _root_factored(sp.series(_alpha_plus(sub), s, 0, 2).removeO())
+    slope = 2 * S.rho * (S.y - f0) / (S.gamma * sum(v**2 for v in vs))
+    return series.subs(s, 0), sp.diff(series, s), slope
+
+
 def _small_eta_w() -> Verdict:
     """Section 2.2, after (24), corrected: with ``eta_w = s^2 eta_u``, ``alpha_+ - 1 =
     s 2 rho (y - f0)/(gamma ||W x||^2) + O(s^2)`` (``f0`` the initial output): as
     ``eta_w/eta_u -> 0`` the condition (24) moves linearly in ``sqrt(eta_w)``, monotone with
-    the sign of ``y - f0``; the paper's "linearly on eta_w" is the power 1/2 of ``eta_w``."""
-    S = symbolic()
-    s = sp.Symbol("s", positive=True)
-    sub, (_us, vs), f0 = _units_sums(S.eta_u, s**2 * S.eta_u)
-    ap = _alpha_plus(sub)
-    norm2 = sum(v**2 for v in vs)
-    slope = 2 * S.rho * (S.y - f0) / (S.gamma * norm2)
-    series = _root_factored(sp.series(ap, s, 0, 2).removeO())
-    return _screened(series.subs(s, 0) - 1, sp.diff(series, s) - slope)
+    the sign of ``y - f0``; the paper's "linearly on eta_w" is the power 1/2 of ``eta_w``
+    (an erratum)."""
+    at0, coef, slope = small_eta_w_terms()
+    return _screened(at0 - 1, coef - slope)
 
 
 def _alignment_vs_scale() -> Verdict:
