@@ -36,6 +36,7 @@ from numerics.torch_flow import gradient_descent, resolve_device
 from solvable.models import phases
 from solvable.models import xu_ziyin as xz
 from solvable.models.phases import table as phases_table
+from solvable.verification import xu_ziyin_figure_1 as fig1
 from solvable.verification import xu_ziyin_figure_5 as fig5
 from solvable.verification.figures._common import Figure, figure
 
@@ -60,25 +61,13 @@ def _device(full: bool) -> Any:
     return resolve_device(None) if full else "cpu"  # --full: CUDA where available
 
 
-def _init(kind: str, d: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(u0, w0)``: ``"iid"`` (Figure 1(a)/(c): N(0, 1)), ``"near"`` (1(b)/(d): u ~ N(0, 10),
-    w = u + N(0, 0.1)) or ``"parallel"`` (1(d): w = u)."""
-    rng = np.random.default_rng(seed)
-    if kind == "iid":
-        return rng.standard_normal(d), rng.standard_normal(d)
-    u = math.sqrt(10.0) * rng.standard_normal(d)
-    if kind == "parallel":
-        return u, u.copy()
-    return u, u + math.sqrt(0.1) * rng.standard_normal(d)
-
-
 def _gammas(d: int) -> dict[str, float]:
     return {"1/d": 1.0 / d, "1/sqrt(d)": 1.0 / math.sqrt(d)}
 
 
 def _draw_linear(fig: Any, full: bool, kind: str) -> None:
     d = _width(full)
-    u0, w0 = _init(kind, d, seed=0)
+    u0, w0 = fig1.initial_weights(kind, d, seed=0)
     ax_z, ax_f = fig.subplots(1, 2)
     for j, (name, gamma) in enumerate(_gammas(d).items()):
         setup = xz.Setup(1, 1, gamma, [1.0], 2.0)
@@ -171,7 +160,7 @@ def _draw_relu(fig: Any, full: bool,
     ax = fig.subplots(1, 1)
     for j, (name, (kind, gamma)) in enumerate(cases.items()):
         g = gamma(d)
-        u0, w0 = _init(kind, d, seed=0)
+        u0, w0 = fig1.initial_weights(kind, d, seed=0)
         *_, t_c = _relu_theory(x, y, g, u0, w0, np.array([0.0]))
         ts = np.linspace(0.0, HORIZON * t_c, GRID)
         zeta, t_flip, n_flipped, _ = _relu_theory(x, y, g, u0, w0, ts)
