@@ -85,3 +85,17 @@ def test_alpha_plus_scale_free_in_a_common_rate_and_signed_by_the_residual(eta, 
     if abs(f0 - 2.0) > 1e-9:  # (f0 = y: alpha_+ = 1)
         with mpmath.workdps(40):
             assert (mp40 > 1) == (f0 < 2.0)
+
+
+@settings(max_examples=8, deadline=None)
+@given(log_scale=st.floats(-1.5, 1.5), eta=st.floats(0.2, 5.0))
+def test_raw_flow_aligns_iff_the_initial_output_undershoots(log_scale, eta):
+    # Section 2.4 on the raw flow: sign(zeta(T) - zeta(0)) = sign(y - f0), any common rate
+    c = mpmath.mpf(math.exp(log_scale))
+    f0 = c**2 * mpmath.mpf("0.35")  # gamma u1.w1 = 0.25 (0.7 + 0.1 - 0.12 + 0.72)
+    if abs(f0 - 2) < mpmath.mpf("1e-6"):
+        return  # (f0 = y: alpha_+ = 1, zeta constant)
+    setup = xu_ziyin.Setup(eta, eta, xa.GAMMA, ("1",), xa.Y)
+    t_c = xu_ziyin.closed_form(setup, *xa._start(c), dps=30).t_c
+    z = xa.simulated_alignment(eta, eta, [0, 2 * t_c], 30, scale=c)
+    assert (z[1] > z[0]) == (f0 < 2)
