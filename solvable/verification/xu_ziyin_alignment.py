@@ -29,7 +29,7 @@ import numpy as np
 import numerics
 from numerics import sweeps
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import Tolerance
+from solvable._core.tolerance import Tolerance, worst_of
 from solvable.models import xu_ziyin
 
 SEED = xu_ziyin.SEED
@@ -124,7 +124,7 @@ def equal_rates_spread(rates: Sequence[tuple[Any, Any]], dps: int) -> Any:
             times = [mpmath.mpf(T) / mpmath.mpf(eu) for T in TIMES]
         paths.append(simulated_alignment(eu, ew, times, dps))
     with mpmath.workdps(dps + 10):
-        return max(abs(a - b) for p in paths[1:] for a, b in zip(paths[0], p, strict=True))
+        return worst_of(*(abs(a - b) for p in paths[1:] for a, b in zip(paths[0], p, strict=True)))
 
 
 def _zeta_equal_rates_measured(dps: int = 30) -> Verdict:
@@ -179,12 +179,12 @@ def _zeta_small_eta_w_measured(dps: int = 30) -> Verdict:
     the raw flow at the largest and smallest ratio equals the closed form's to ``dps - 5``
     digits of ``alpha_+ - 1``."""
     exps = {"mpmath": small_eta_w_exponent(dps), "float64": small_eta_w_exponent(None)}
-    worst = max(abs(e - 0.5) for e in exps.values()) / SLOPE_TOL
+    worst = worst_of(*(abs(e - 0.5) / SLOPE_TOL for e in exps.values()))
     tol = Tolerance.digits(dps - 5, "the simulated states' accuracy (theorem_1_oracle)")
     for r in (RATIOS[0], RATIOS[-1]):
         sim, closed = simulated_alpha_plus(r, dps)
         with mpmath.workdps(dps + 10):
-            worst = max(worst, float(abs(sim - closed) / abs(closed - 1)) / tol.rtol)
+            worst = worst_of(worst, float(abs(sim - closed) / abs(closed - 1)) / tol.rtol)
     fits = ", ".join(f"{k} {v:.4f}" for k, v in exps.items())
     detail = f"exponent of alpha_+ - 1 in eta_w/eta_u: {fits} (1/2); raw-flow alpha_+ at 1e-4, 1e-8"
     return Verdict.from_error(worst, detail,

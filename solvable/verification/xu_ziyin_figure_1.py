@@ -17,7 +17,7 @@ import numpy as np
 
 import numerics
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import Tolerance
+from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, worst_of
 from solvable.models import xu_ziyin as xz
 
 SEED = xz.SEED
@@ -66,10 +66,10 @@ def figure_1_verdict(panels: dict[str, tuple[np.ndarray, np.ndarray]], d: int) -
     and moves by less than ``KERNEL_BOUND/sqrt(d)`` in (a)'s kernel panel."""
     bound = KERNEL_BOUND / math.sqrt(d)
     expect = {"a, 1/d": 1, "a, 1/sqrt(d)": 0, "b, 1/d": -1}
-    bad, parts, worst = [], [], 0.0
+    bad, parts, worst = [], [], NOTHING_COMPARED
     for name, (z, exact) in panels.items():
         err = float(np.max(np.abs(z - exact)))
-        worst = max(worst, err / ATOL)
+        worst = worst_of(worst, err / ATOL)
         steps, change = np.diff(z), float(z[-1] - z[0])
         parts.append(f"{name}: zeta {z[0]:+.3f} -> {z[-1]:+.3f}, |sim - Theorem 1| {err:.1e}")
         want = expect[name]

@@ -26,7 +26,7 @@ import numpy as np
 from numerics.models import TwoLayerLinear
 from numerics.torch_flow import gradient_descent
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import Tolerance
+from solvable._core.tolerance import Tolerance, worst_of
 from solvable.models import xu_ziyin as xz
 
 SEED = xz.SEED
@@ -149,7 +149,7 @@ def figure_5_verdict(errors: dict[str, tuple[float, float]],
     detail = "; ".join(parts) + f" [{SETTINGS}]"
     if bad or not errors:
         return Verdict("failed", f"fails for {bad or 'nothing run'}: {detail}")
-    worst = max(abs(e1 / e2 - 2.0) for e1, e2 in errors.values()) / 0.4
+    worst = worst_of(*(abs(e1 / e2 - 2.0) / 0.4 for e1, e2 in errors.values()))
     return Verdict.from_error(worst, detail, Tolerance(1.0, 0.0, "ratio 2 +- 0.4"))
 
 
