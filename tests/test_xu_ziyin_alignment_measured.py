@@ -99,3 +99,11 @@ def test_raw_flow_aligns_iff_the_initial_output_undershoots(log_scale, eta):
     t_c = xu_ziyin.closed_form(setup, *xa._start(c), dps=30).t_c
     z = xa.simulated_alignment(eta, eta, [0, 2 * t_c], 30, scale=c)
     assert (z[1] > z[0]) == (f0 < 2)
+
+
+@pytest.mark.parametrize("spreads", [(0.0, 0.0), (1e-3, 1e-1)])
+def test_equal_rates_verdict_fails_without_the_contrast_or_with_a_spread(monkeypatch, spreads):
+    # equal rates must agree to dps - 5 digits and one rate moved alone must not
+    it = iter(spreads)
+    monkeypatch.setattr(xa, "equal_rates_spread", lambda rates, dps: mpmath.mpf(next(it)))
+    assert xa._zeta_equal_rates_measured().status == "failed"
