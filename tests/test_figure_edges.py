@@ -308,7 +308,7 @@ def test_seed_001_fig5_records_gd_at_step_0_and_log_spaced_steps_to_the_last(mon
         raise _StopDrawingError
 
     monkeypatch.setattr(seed_001.xz, "closed_form", fake_closed_form)
-    monkeypatch.setattr(seed_001, "gradient_descent", fake_gradient_descent)
+    monkeypatch.setattr(seed_001.fig5, "gradient_descent", fake_gradient_descent)  # its GD runs
     fig = new_figure(11.0, 4.0)
     with pytest.raises(_StopDrawingError):
         seed_001._draw_fig5(fig, False, False)

@@ -169,7 +169,7 @@ def test_the_registered_claim_runs_the_verdict_on_the_experiment(monkeypatch):
     assert seen == {"threads": 1}
     phases_conf._section_3_2_digits(full=True)
     assert seen["width"] == 2000 and seen["repeats"] == 5
-    assert [t.id for t in phases_conf.claims()] == ["phases.section_3_2_digits"]
+    assert "phases.section_3_2_digits" in [t.id for t in phases_conf.claims()]
 
 
 def test_rd_is_the_distance_from_the_start_over_the_starts_norm():

@@ -14,6 +14,7 @@ from sympy.stats import E, Normal
 from solvable._core.claims import Theorem, Verdict, decide, prove_zero
 from solvable._core.numbers import to_expr
 from solvable.models import xu_ziyin
+from solvable.models.phases.appendix_b3 import B3_CORRECTED, CELLS, _appendix_b3
 from solvable.models.phases.moments import p_q_moments
 from solvable.models.phases.scaling import (
     _EXPONENTS,
@@ -418,4 +419,9 @@ def claims() -> list[Theorem]:
           "tends to 16AB/(d(A + B)^2) > 0 (A, B the prefactors of eta_w sigma_u^2, eta_u "
           "sigma_w^2) if c_u + c_eta_w = c_w + c_eta_u (P/Q stays random), else to 0.",
           _p_minus_q),
+        T("appendix_b3", "Appendix B.3 (Section 3.1, Figure 3)", "The learning rates and "
+          "output scales of B.3 make NTK = mean field, Kaiming- = Kaiming+, Xavier+ = Xavier- "
+          "at d = 100, and NTK, mean field, Xavier+- have their Table 1 cells' exponents "
+          "(Kaiming+- as corrected: see errata).",
+          lambda: _appendix_b3(B3_CORRECTED, tuple(CELLS))),
     ]  # fmt: skip

@@ -10,6 +10,7 @@ from typing import Any
 import sympy as sp
 
 from solvable._core.claims import Erratum
+from solvable.models.phases.appendix_b3 import _kaiming_learning_rates
 from solvable.models.phases.claim_checks import (
     _POS_S,
     _SIGN_CASES,
@@ -136,6 +137,19 @@ def errata() -> tuple[Erratum, ...]:
             "only. With the printed text the NTK column of Table 1 would not be in the kernel "
             "phase. Residual: the equality part at the NTK column (c_d, c_gamma) = (1, -1/2).",
             _kernel_condition_text,
+        ),
+        Erratum(
+            SEED, "Appendix B.3 (Kaiming+- learning rates)",
+            "gamma = 1 and eta = 0.05 d/100 for the Kaiming- model, gamma = 100/d and eta = "
+            "0.05 for the Kaiming+ model",
+            "Kaiming-: gamma = 1, eta = 0.05 (100/d) (c_eta^- = -1); Kaiming+: gamma = 100/d, "
+            "eta = 0.05 d/100 (c_eta^+ = 1), as Table 1 and Section 3.1 say; still equal at "
+            "d = 100",
+            "With Kaiming's c_u = 0, c_w = -1, the printed rates give c_eta = 1 for Kaiming- "
+            "and 0 for Kaiming+, Table 1's c_eta^- = -1 and c_eta^+ = 1 swapped: by eq. (28) "
+            "the printed Kaiming- is unstable and Kaiming+ frozen. Residual: the sum of the "
+            "squared differences of c_eta from Table 1's, over Kaiming+-.",
+            _kaiming_learning_rates,
         ),
         Erratum(
             SEED, "Section 3.2 (initial output)",

@@ -5,6 +5,12 @@ Appendix A.1, in paper order: :func:`claims`.
 from __future__ import annotations
 
 from solvable._core.claims import Theorem
+from solvable.models.xu_ziyin.alignment_claims import (
+    _alignment_vs_scale,
+    _eq3_4,
+    _equal_rates,
+    _small_eta_w,
+)
 from solvable.models.xu_ziyin.network import SEED
 from solvable.models.xu_ziyin.numeric_claims import _reported_constants, _reported_relations
 from solvable.models.xu_ziyin.symbolic_claims import (
@@ -52,6 +58,10 @@ def claims() -> list[Theorem]:
         return Theorem(f"xu_ziyin.{id_}", f"{SEED} {eqs}", statement, kind, fn)
 
     return [
+        T("eq_3_4", "eqs. (2), (3), (4)",
+          "Data on a line x~ = a n: the loss (2) is (3), and (3) is the one-point loss (4) at "
+          "x = sqrt(E a^2) n, y = E[a y]/sqrt(E a^2) plus E[y^2] - E[a y]^2/E[a^2], free of "
+          "u and W: every gradient, hence the flow (5), is the same.", _eq3_4),
         T("eq_31", "eqs. (4), (5), (31)",
           "The gradient flow of L = (gamma u^T W x - y)^2 is eq. (31), per unit as "
           "unit_flow.", _eq31),
@@ -108,8 +118,20 @@ def claims() -> list[Theorem]:
         T("eq_25_26", "eqs. (25), (26) (corrected, see errata)",
           "||u||^2 = (d(alpha P + Q/alpha) - 2 sum p q)/eta_w, ||w||^2 = (... + ...)/eta_u; "
           "d||u||^2/d alpha = d(P - Q/alpha^2)/eta_w, of the sign of zeta.", _eq25_26),
+        T("zeta_equal_rates", "Section 2.2, after (24) (equal rates)",
+          "With eta_u = eta_w = eta, alpha_+, zeta(alpha) and alpha(T/eta) equal their "
+          "values at eta = 1: the change of zeta does not depend on the learning rate.",
+          _equal_rates),
+        T("zeta_small_eta_w", "Section 2.2, after (24) (eta_u >> eta_w; corrected)",
+          "With eta_w = s^2 eta_u, alpha_+ - 1 = s 2 rho (y - f0)/(gamma ||W x||^2) + O(s^2): "
+          "(24) moves linearly in sqrt(eta_w), not eta_w as printed.", _small_eta_w),
         T("rescaling_sign", "Section 2.3",
           "d||u||^2/dt = (alpha_+ - 1)(alpha^2 P - Q) x (positive).", _rescaling_sign),
+        T("alignment_vs_scale", "Section 2.4",
+          "alpha_+ - 1 has the sign of y - f(0) (g(1) = A - B - C = gamma rho sqrt(eta_u "
+          "eta_w) (f0 - y), alpha_+ the positive root of g): initial weights scaled by c "
+          "align for c^2 f0(1) < y and disalign beyond c* = sqrt(y/f0(1)).",
+          _alignment_vs_scale),
         T("proposition_1", "Proposition 1, eqs. (44)-(48)",
           "For P = 0: q_i(t)^2/q_i(0)^2 = alpha' xi'/(1 - xi') solves (48) from 1.",
           _proposition_1),

@@ -14,6 +14,7 @@ import numpy as np
 import sympy as sp
 
 from solvable._core.claims import Erratum
+from solvable.models.xu_ziyin.alignment_claims import small_eta_w_terms
 from solvable.models.xu_ziyin.expressions import symbolic
 from solvable.models.xu_ziyin.network import SEED, network_output, ntk
 from solvable.models.xu_ziyin.raw_flow import UnitFlow, unit_flow
@@ -267,6 +268,12 @@ def _eq19_rho() -> tuple[sp.Expr, sp.Expr]:
     return f - printed, f - corrected
 
 
+def _small_eta_w_power() -> tuple[sp.Expr, sp.Expr]:
+    # eta_w = s^2 eta_u: "linear in eta_w" needs no term in s; the term in s is the slope
+    _at0, coef, slope = small_eta_w_terms()
+    return coef, coef - slope
+
+
 def _eq21_sign() -> tuple[sp.Expr, sp.Expr]:
     # d = 2, d0 = 1, x = -rho < 0 (rho = |x|, both conventions of rho agree for d0 = 1):
     # cos(u, w) (eq. (20)) minus paper["zeta"] (eq. (21) as printed, at the current p, q:
@@ -442,5 +449,19 @@ def errata() -> tuple[Erratum, ...]:
             "of x u_i w_i, while the denominator is positive: for x < 0 the printed form is "
             "-cos(u, w). Residual: cos(u, w) minus each form, d = 2, d0 = 1, x = -rho.",
             _eq21_sign,
+        ),
+        Erratum(
+            s, "text after (24) (eta_u >> eta_w)",
+            "when eta_u >> eta_w, this condition depends monotonically and (essentially) "
+            "linearly on eta_w",
+            "alpha_+ - 1 = sqrt(eta_w/eta_u) 2 rho (y - f0)/(gamma ||W x||^2) + O(eta_w/eta_u): "
+            "linear in sqrt(eta_w)",
+            "With eta_u >> eta_w, P and Q are both eta_u ||W x||^2/(4 rho^2 d) to leading order "
+            "and differ by P - Q = sqrt(eta_u eta_w) u.Wx/(rho d), so the left side of (24) "
+            "moves from 1 by a term of order sqrt(eta_w/eta_u) (claims xu_ziyin.zeta_small_eta_w"
+            " and its measured twin: fitted exponent 1/2). Residual: the coefficient of s = "
+            "sqrt(eta_w/eta_u) in alpha_+ (zero if linear in eta_w) and its difference from "
+            "the slope, d = 2.",
+            _small_eta_w_power,
         ),
     )  # fmt: skip

@@ -1,17 +1,83 @@
-"""Simulation-backed claims of :mod:`solvable.models.phases` (seed 001, Section 3): Section
-3.2's initialisation scale at fixed width on real data (issue 32's stand-in for Figure 4)."""
+"""Simulation-backed confirmations of seed 001 (Xu & Ziyin), Section 3: Table 1 measured on
+simulated two-layer linear nets (:func:`numerics.sweeps.measure_phases`), cell by cell; and
+Section 3.2's initialisation scale at fixed width on real data (issue 32's stand-in for
+Figure 4, :func:`numerics.initialisation_scale.section_3_2_digits`).
+
+Registered with the model's own claims by :mod:`solvable.verification.theorems` (this module
+has the model's name, :mod:`solvable.models.phases`).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from numerics import sweeps
 from numerics.initialisation_scale import section_3_2_digits
 from solvable._core.claims import Theorem, Verdict
-from solvable.models.phases.scaling import SEED
+from solvable.models import phases
+from solvable.models.phases import table as phases_table
 from solvable.verification.section_3_2_digits import section_3_2_verdict
+
+SEED = phases.SEED
+
+FAST_CELLS = (
+    "NTK, c_eta",  # kernel (infinite width)
+    "mean field, c_eta",  # frozen (t_c grows)
+    "Kaiming, c_eta",  # unstable (t_c vanishes)
+    "mean field, c_eta*",  # feature learning after rescaling eta
+    "Xavier, +",  # feature learning by Corollary 2
+    "lazy, c_eta*",  # kernel at a fixed width (zero initial output, case 2 of (29))
+)
+"""The default subset: one cell per phase the table prints, each reached by a different
+mechanism (width, learning rate, output scale, a fixed width); ``--full`` runs all 20."""
+KAPPAS_FAST, KAPPAS_FULL = (16, 64, 256), (64, 256, 1024, 4096)
+SEEDS_FAST, SEEDS_FULL = 4, 16  # nets per (cell, kappa); --full: benchmarks/sweep_xu_ziyin.py's
+
+
+def cell_names() -> list[str]:
+    """The 20 cells of Table 1, ``"<column>, <block>"`` as keyed by
+    :func:`numerics.sweeps.table_1_cases`, in the table's order."""
+    return [f"{r['column']}, {sweeps._SHORT_BLOCKS[r['block']]}" for r in phases.table_1()]
+
+
+def table_1_verdict(measurements: Sequence[sweeps.PhaseMeasurement]) -> Verdict:
+    """Confirmed when every measured cell's phase (read off its fitted exponents by
+    :func:`numerics.sweeps.classify`: an exponent counts as non-zero when it is beyond
+    ``DELTA`` = 0.25 and ``Z_SCORE`` = 3 bootstrap/regression errors from 0, the thresholds
+    derived in :mod:`numerics.sweeps`) is the phase Theorem 2 gives (``paper_phase``), that
+    of the predicted exponents, and the printed one (where the paper prints one; the lazy
+    column is the corrected table, :mod:`solvable.models.phases.errata_checks`).  A
+    pass/fail verdict: ``max_error`` is the number of cells that disagree (0)."""
+    bad = []
+    for m in measurements:
+        printed = m.case.printed
+        if not m.agrees or (printed and phases_table._short(m.phase) != printed):
+            bad.append(f"{m.case.name}: measured {m.phase}, Theorem 2 {m.paper_phase}, "
+                       f"printed {printed or '-'} (t_c {m.t_c.exponent:+.2f} +- "
+                       f"{m.t_c.error:.2f}, NTK change {m.ntk_change.exponent:+.2f} +- "
+                       f"{m.ntk_change.error:.2f})")  # fmt: skip
+    if bad or not measurements:
+        return Verdict("failed", "; ".join(bad) or "no cell measured")
+    return Verdict("confirmed", f"{len(measurements)} cells of Table 1: measured phase = "
+                   "Theorem 2 = printed (" + ", ".join(m.case.name for m in measurements)
+                   + ")", max_error=0.0)  # fmt: skip
+
+
+def _table_1_measured(full: bool = False) -> Verdict:
+    """Table 1 measured: :data:`FAST_CELLS` at kappa :data:`KAPPAS_FAST` with
+    :data:`SEEDS_FAST` nets by default (a few seconds); ``full``: all 20 cells at
+    :data:`KAPPAS_FULL` with :data:`SEEDS_FULL` nets."""
+    cases = sweeps.table_1_cases()
+    names = cell_names() if full else list(FAST_CELLS)
+    ms = sweeps.measure_phases([cases[n] for n in names],
+                               list(KAPPAS_FULL if full else KAPPAS_FAST),
+                               seeds=SEEDS_FULL if full else SEEDS_FAST, n_boot=300)  # fmt: skip
+    return table_1_verdict(ms)
 
 
 def _section_3_2_digits(full: bool = False) -> Verdict:
     # fast: width 100, kappa in {1, 10, 100, 1000}, 1000 GD steps at rate 0.05, 3 repeats,
-    # zero initial output (measured slopes -0.499 and +0.519 for c_w = +1, -1); full: the
+    # zero initial output (measured slopes -0.498 and +0.518 for c_w = +1, -1); full: the
     # paper's width 2000, c_w in {-1, -1/2, 1/2, 1}, 5 repeats, 1000 images
     setup = ({"width": 2000, "c_ws": (-1.0, -0.5, 0.5, 1.0), "repeats": 5, "n_train": 1000,
               "n_test": 797} if full else {})  # fmt: skip
@@ -19,8 +85,13 @@ def _section_3_2_digits(full: bool = False) -> Verdict:
 
 
 def claims() -> list[Theorem]:
-    """The simulation-backed claims of :mod:`solvable.models.phases`."""
+    """The simulation-backed claims of seed 001, Section 3."""
     return [
+        Theorem("phases.table_1_measured", f"{SEED} Table 1 (measured)",
+                "Each cell's phase measured on simulated nets (exponents of t_c and of the "
+                "NTK change fitted over kappa) is the phase Theorem 2 and the table give: "
+                f"{len(FAST_CELLS)} cells (one per printed phase) by default, all 20 with "
+                "--full.", "numeric", _table_1_measured),
         Theorem(
             "phases.section_3_2_digits",
             f"{SEED} Section 3.2, Figure 4 (corrected, see errata; CIFAR-10 replaced by "
@@ -35,4 +106,4 @@ def claims() -> list[Theorem]:
             "numeric",
             _section_3_2_digits,
         ),
-    ]
+    ]  # fmt: skip

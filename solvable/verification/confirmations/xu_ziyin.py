@@ -38,6 +38,7 @@ from solvable._core.tolerance import (
 )
 from solvable.models import xu_ziyin
 from solvable.models.xu_ziyin import numeric_claims as xu_ziyin_numeric
+from solvable.verification import xu_ziyin_alignment, xu_ziyin_figure_1, xu_ziyin_figure_5
 from solvable.verification.testing import state_errors
 
 SEED = xu_ziyin.SEED
@@ -724,4 +725,7 @@ def claims() -> list[Theorem]:
           "positive 1 x 1 kernel) is 0 and its task alignment 1 at every t, and |K_t|/|K_0| "
           "equals that of the simulated raw flow's NTK, to dps - 5 digits.",
           kernel_distance_oracle),
+        *xu_ziyin_alignment.claims(),  # Sections 2.2, 2.4 measured
+        *xu_ziyin_figure_1.claims(),  # Figure 1(a), (b)
+        *xu_ziyin_figure_5.claims(),  # Appendix B.1
     ]  # fmt: skip
