@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,8 +142,6 @@ def _bar(total: int, initial: int, enabled: bool) -> Any:
         from tqdm.auto import tqdm
     except ImportError as exc:
         raise ImportError("a progress bar needs tqdm: pip install tqdm") from exc
-    import sys
-
     return tqdm(total=total, initial=initial, unit="run", file=sys.stderr,
                 desc="three-layer runs")  # fmt: skip
 

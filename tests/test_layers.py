@@ -31,7 +31,7 @@ from solvable.verification import confirmations
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("solvable", "numerics")
 LAYERS = ("solvable._core", "solvable.models", "numerics", "solvable.verification")
-LAZY_THIRD_PARTY = {"torch", "dask", "distributed", "matplotlib", "tqdm", "IPython"}
+LAZY_THIRD_PARTY = {"torch", "dask", "distributed", "matplotlib", "tqdm", "IPython", "sklearn"}
 # modules of a required package that import an optional one when imported
 # (sympy.printing.pytorch runs import_module("torch"))
 LAZY_MODULES = {"sympy.printing.pytorch"}
