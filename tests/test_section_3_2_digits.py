@@ -184,7 +184,8 @@ def test_rd_is_the_distance_from_the_start_over_the_starts_norm():
                 True, 0, "cpu")  # fmt: skip
     model = WideTwoLayer(d["X_train"], d["y_train"], activation="relu", eta_w=1.0, eta_a=1.0,
                          scale=k ** float(sc.c_gamma))  # fmt: skip
-    res = gradient_descent(model, p0, 0.05, [0, 50], keep_params=True)
+    assert r["lr"] == 5.0 / kw["width"]  # the default rate
+    res = gradient_descent(model, p0, r["lr"], [0, 50], keep_params=True)
     want = relative_distance(res.params["W"][-1], res.params["W"][0]).tolist()
     # the same operations in the same order: equal to the last bits
     assert r["runs"][0]["rd_w"] == pytest.approx(want, rel=1e-12)

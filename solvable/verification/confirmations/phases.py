@@ -76,7 +76,7 @@ def _table_1_measured(full: bool = False) -> Verdict:
 
 
 def _section_3_2_digits(full: bool = False) -> Verdict:
-    # fast: width 100, kappa in {1, 10, 100, 1000}, 1000 GD steps at rate 0.05, 3 repeats,
+    # fast: width 100, kappa in {1, 10, 100, 1000}, 1000 GD steps at rate 5/width, 3 repeats,
     # zero initial output (measured slopes -0.498 and +0.518 for c_w = +1, -1); full: the
     # paper's width 2000, c_w in {-1, -1/2, 1/2, 1}, 5 repeats, 1000 images
     setup = ({"width": 2000, "c_ws": (-1.0, -0.5, 0.5, 1.0), "repeats": 5, "n_train": 1000,
