@@ -351,7 +351,9 @@ def _section_8_2_digits(full: bool = False) -> Verdict:
     # Section 8.2 (Figure 4: pruning, transfer) on scikit-learn's digits (even vs odd;
     # issue 32's stand-in for MNIST).  fast: width 100, 200 GD steps, 4 repeats; full: the
     # paper's width 2000 and 2000 steps (its MNIST runs: 5000 images, 10 outputs), 5
-    # repeats, all 1797 images (1000 / 397 / 400).
+    # repeats, all 1797 images (1000 / 397 / 400).  Measured at width 500 (1000 steps, 5
+    # repeats): the middle pair gamma = 0.5 / 0.2 is within 2 SE (figure 1.92, failed), so
+    # full=True is expected to fail there (docs/real_data.md); the default passes (0.75).
     setup = ({"width": 2000, "steps": 2000, "repeats": 5, "n_train": 1000, "n_test": 397,
               "n_transfer": 400} if full else {})  # fmt: skip
     return section_8_2_verdict(section_8_2_digits(threads=1, **setup))
