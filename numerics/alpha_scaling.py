@@ -367,6 +367,40 @@ class AlphaCurve:
         }
 
 
+def _end_measures(model: Any, X: Any, Xt: Any, y_test: np.ndarray, variances: tuple[float, float],
+                  n_train: int, params: tuple[Any, Any], kernel0: tuple[Any, Any],
+                  lr: float) -> dict[str, np.ndarray]:  # fmt: skip
+    """The measures of one batch of trained networks (seeds along the batch axis), float64
+    arrays: test and training error (each over its target variance, ``variances``), the
+    kernel distance, the activation change, the relative change of ``W`` and ``a``, the
+    kernel's growth and ``lr lambda_max(K_T) / n`` (the edge of stability).  ``params``:
+    ``(p0, pT)``; ``kernel0``: ``(K_0, lambda_max(K_0))``."""
+    import torch
+
+    (p0, pT), (K0, lam0), (var_train, var_test) = params, kernel0, variances
+    KT = ntk(model, pT, X)
+    lamT = torch.linalg.eigvalsh(KT)[..., -1]
+    with torch.no_grad():
+        f_test = model.output(pT, Xt).to(torch.float64).cpu().numpy()
+        train = 2 * model.loss(pT).to(torch.float64).cpu().numpy() / var_train
+    measured = {
+        "test_error": np.mean((f_test - y_test) ** 2, axis=1) / var_test,
+        "train_error": train,
+        "kernel_distance": kernel_distance(K0, KT),
+        "activation_change": activation_change(p0["W"], pT["W"], X),
+        "rel_change_W": relative_change(pT["W"], p0["W"]),
+        "rel_change_a": relative_change(pT["a"], p0["a"]),
+        "kernel_growth": lamT / lam0,
+        "edge": lr * lamT / n_train,
+    }
+    out = {}
+    for k, v in measured.items():
+        if isinstance(v, torch.Tensor):
+            v = v.detach().to(torch.float64).cpu().numpy()
+        out[k] = np.asarray(v, dtype=float)
+    return out
+
+
 def alpha_curve(
     alphas: Sequence[Any] = ALPHAS_SMALL,
     *,
@@ -437,25 +471,10 @@ def alpha_curve(
                 res = gradient_descent(model, p0, lr, [steps], keep_params=True)
                 ends.append({k: v[-1] for k, v in res.params.items()})
         for p0, pT, (K0, lam0), lr in zip(starts, ends, kernels, lrs, strict=True):
-            KT = ntk(model, pT, X)
-            lamT = torch.linalg.eigvalsh(KT)[..., -1]
-            with torch.no_grad():
-                f_test = model.output(pT, Xt).to(torch.float64).cpu().numpy()
-                train = 2 * model.loss(pT).to(torch.float64).cpu().numpy() / var_train
-            measured = {
-                "test_error": np.mean((f_test - y_test) ** 2, axis=1) / var_test,
-                "train_error": train,
-                "kernel_distance": kernel_distance(K0, KT),
-                "activation_change": activation_change(p0["W"], pT["W"], X),
-                "rel_change_W": relative_change(pT["W"], p0["W"]),
-                "rel_change_a": relative_change(pT["a"], p0["a"]),
-                "kernel_growth": lamT / lam0,
-                "edge": lr * lamT / n_train,
-            }
-            for k, v in measured.items():
-                if isinstance(v, torch.Tensor):
-                    v = v.detach().to(torch.float64).cpu().numpy()
-                values[k].append(np.asarray(v, dtype=float))
+            ends_of = _end_measures(model, X, Xt, y_test, (var_train, var_test), n_train,
+                                    (p0, pT), (K0, lam0), lr)  # fmt: skip
+            for k, v in ends_of.items():
+                values[k].append(v)
     return AlphaCurve(
         alphas=alphas,
         seeds=seeds,

@@ -41,12 +41,11 @@ from numerics.alpha_scaling import (
     METRICS,
     AlphaCurve,
     AlphaSetup,
-    activation_change,
+    _end_measures,
     initial_parameters,
-    kernel_distance,
     teacher_data,
 )
-from numerics.measures import ntk, relative_change
+from numerics.measures import ntk
 from numerics.models import WideTwoLayer
 from numerics.torch_flow import gradient_descent, resolve_device, threads
 from solvable._core import numbers as nb
@@ -212,25 +211,10 @@ def scale_curve(
         res = gradient_descent(model, both, np.repeat(lrs, seeds), [steps])
         for i, (p0, (K0, lam0), lr) in enumerate(zip(starts, kernels, lrs, strict=True)):
             pT = {k: v[-1][i * seeds : (i + 1) * seeds] for k, v in res.params.items()}
-            KT = ntk(model, pT, X)
-            lamT = torch.linalg.eigvalsh(KT)[..., -1]
-            with torch.no_grad():
-                f_test = model.output(pT, Xt).to(torch.float64).cpu().numpy()
-                train = 2 * model.loss(pT).to(torch.float64).cpu().numpy() / var_train
-            measured = {
-                "test_error": np.mean((f_test - y_test) ** 2, axis=1) / var_test,
-                "train_error": train,
-                "kernel_distance": kernel_distance(K0, KT),
-                "activation_change": activation_change(p0["W"], pT["W"], X),
-                "rel_change_W": relative_change(pT["W"], p0["W"]),
-                "rel_change_a": relative_change(pT["a"], p0["a"]),
-                "kernel_growth": lamT / lam0,
-                "edge": lr * lamT / n_train,
-            }
-            for k, v in measured.items():
-                if isinstance(v, torch.Tensor):
-                    v = v.detach().to(torch.float64).cpu().numpy()
-                values[k].append(np.asarray(v, dtype=float))
+            ends_of = _end_measures(model, X, Xt, y_test, (var_train, var_test), n_train,
+                                    (p0, pT), (K0, lam0), lr)  # fmt: skip
+            for k, v in ends_of.items():
+                values[k].append(v)
     return ScaleCurve(
         alphas=scales,
         seeds=seeds,
