@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
+from typing import Any
 
 from numerics import overall_scale
 from solvable._core.claims import Theorem, Verdict
@@ -37,6 +39,29 @@ LAZY_KD = LAZY_ACT = 0.01
 RICH_KD = RICH_ACT = 0.1
 FIT = 0.01
 SIGMAS = 3.0
+
+
+def error_gaps_of(curve: Any, grid: Sequence[float], worse_at_small: bool, sigmas: float,
+                    label: str) -> tuple[list[float], dict[str, float]]:  # fmt: skip
+    """The test-error gaps between every grid value ``<= 1/4`` and every one ``>= 4`` of a
+    measured curve (``curve.difference("test_error", worse, better)``: mean difference and
+    its paired standard error), with the worse end small (``worse_at_small``: the
+    alpha-scaling of Part III) or large (the overall scale): the gaps in standard errors,
+    and the checks ``sigmas SE / gap`` (<= 1 passes; ``inf`` for a gap of the wrong sign,
+    or when the grid has no value at one end)."""
+    inf = math.inf
+    gaps: list[float] = []
+    checks: dict[str, float] = {}
+    for lo in (v for v in grid if v <= 0.25):
+        for hi in (v for v in grid if v >= 4):
+            worse, better = (lo, hi) if worse_at_small else (hi, lo)
+            diff, se = curve.difference("test_error", worse, better)  # > 0: worse is worse
+            gaps.append(diff / se if se > 0 else (inf if diff > 0 else 0.0))
+            checks[f"test error gap {worse:g} vs {better:g}"] = (sigmas * se / diff if diff > 0
+                                                                else inf)  # fmt: skip
+    if not gaps:  # nothing to compare at one end of the grid
+        checks[f"test error gap: no {label} <= 1/4 and >= 4 on the grid"] = inf
+    return gaps, checks
 
 
 def judge_overall_scale(curve: overall_scale.ScaleCurve) -> Verdict:
@@ -61,14 +86,8 @@ def judge_overall_scale(curve: overall_scale.ScaleCurve) -> Verdict:
         ratios = [a / b if b > 0 else inf for a, b in itertools.pairwise(m)]  # <= 1: grows
         label = "increasing" if increasing else "decreasing"
         checks[f"{label} {metric}"] = worst_of(*ratios) if ratios else inf
-    gaps = []
-    for lo in (s for s in curve.scales if s <= 0.25):
-        for hi in (s for s in curve.scales if s >= 4):
-            diff, se = curve.difference("test_error", hi, lo)  # > 0: larger error at hi
-            gaps.append(diff / se if se > 0 else (inf if diff > 0 else 0.0))
-            checks[f"test error gap {hi:g} vs {lo:g}"] = SIGMAS * se / diff if diff > 0 else inf
-    if not gaps:
-        checks["test error gap: no scale <= 1/4 and >= 4 on the grid"] = inf
+    gaps, gap_checks = error_gaps_of(curve, curve.scales, False, SIGMAS, "scale")
+    checks.update(gap_checks)
     where, worst = worst_item(checks)
 
     def row(metric: str) -> str:

@@ -35,7 +35,10 @@ from solvable._core.tolerance import (
     worst_of,
 )
 from solvable.models import kunin, piecewise_linear, xu_ziyin
-from solvable.verification.confirmations._kunin_overall_scale import overall_scale_claim
+from solvable.verification.confirmations._kunin_overall_scale import (
+    error_gaps_of,
+    overall_scale_claim,
+)
 from solvable.verification.wide_aligned_oracle import wide_aligned_oracle
 from solvable.verification.wide_compare import WIDE_TIMES, ntk_of_output, wide_compare
 
@@ -389,14 +392,8 @@ def _alpha_scaling(full: bool = False, curve: alpha_scaling.AlphaCurve | None = 
         m = curve.means[metric]
         ratios = [a / b if b > 0 else inf for a, b in itertools.pairwise(m)]
         checks[f"monotone {metric}"] = worst_of(*ratios) if ratios else inf
-    gaps = []
-    for lo in (a for a in curve.alphas if a <= 0.25):
-        for hi in (a for a in curve.alphas if a >= 4):
-            diff, se = curve.difference("test_error", lo, hi)
-            gaps.append(diff / se if se > 0 else (inf if diff > 0 else 0.0))
-            checks[f"test error gap {lo:g} vs {hi:g}"] = sig * se / diff if diff > 0 else inf
-    if not gaps:  # no alpha <= 1/4 or none >= 4 on the grid: nothing to compare
-        checks["test error gap: no alpha <= 1/4 and >= 4 on the grid"] = inf
+    gaps, gap_checks = error_gaps_of(curve, curve.alphas, True, sig, "alpha")
+    checks.update(gap_checks)
     where, worst = worst_item(checks)
 
     def row(metric: str) -> str:
