@@ -18,24 +18,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from closed_form_scale import _deep_linear_data, _n_floats, floor
+from closed_form_scale import _deep_linear_data, _n_floats, floor, timed
 
 from solvable.models import deep_linear as dl
-
-
-def best(fn: Callable[[], Any], repeat: int) -> float:
-    out = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - t0)
-    return min(out)
 
 
 def main(argv: Sequence[str] | None = None) -> list[tuple[int, float, float, float]]:
@@ -48,9 +37,9 @@ def main(argv: Sequence[str] | None = None) -> list[tuple[int, float, float, flo
         traj = dl.closed_form(setup, W0)
         traj.sample(times[:2])  # the generated evaluators, once per process
         fill = floor(len(times) * _n_floats(traj.sample(times[:1])))
-        t_floor = best(fill, args.repeat)
-        t_con = best(lambda s=setup, w=W0: dl.closed_form(s, w), args.repeat)
-        t_smp = best(lambda tr=traj, ts=times: tr.sample(ts), args.repeat)
+        t_floor = timed(fill, args.repeat)[0]
+        t_con = timed(lambda s=setup, w=W0: dl.closed_form(s, w), args.repeat)[0]
+        t_smp = timed(lambda tr=traj, ts=times: tr.sample(ts), args.repeat)[0]
         rows.append((L, t_floor, t_con, t_smp))
         print(f"L = {L}: floor {t_floor:.3f} s, construct {t_con:.3f} s, sample {t_smp:.3f} s; "
               f"(construct + sample) / floor {(t_con + t_smp) / t_floor:.1f}x, "
