@@ -241,3 +241,35 @@ def test_figure_2_claim_fails_when_gamma_one_generalises_best(monkeypatch):
     monkeypatch.setattr(se, "_single_relu", lambda full: _relu_result([0.001, 0.2, 0.06, 0.004,
                                                                        0.04]))  # fmt: skip
     assert claim.verify().status == "failed"
+
+
+@pytest.mark.parametrize("factor, fails", [(0.5, False), (2.0, True)])
+def test_kappa_precision_is_judged_at_a_hundredth_of_the_floor(monkeypatch, factor, fails):
+    # float64 relu kappa_n reported ``factor`` hundredths of the floor off its dps value: the
+    # precision figure is that factor (KAPPA_TOL.atol / 100 is the allowance), both sides
+    real, floor = ntg.kappa_n, kf.KAPPA_TOL.atol
+
+    def off(X, activation, *, dps=None):
+        k = real(X, activation, dps=dps)
+        return k + factor * floor / 100 if dps is None and activation == "relu" else k
+
+    monkeypatch.setattr(kf.ntg, "kappa_n", off)
+    errs = kf.kappa_family(30)
+    # plus the true float64-vs-30-digit gap, 8.7e-4 of the allowance (measured): within 0.01
+    assert errs["precision"] == pytest.approx(factor, abs=0.01)
+    assert (errs["precision"] > 1) is fails
+
+
+@pytest.mark.parametrize("gap", [0.0, math.nan])
+def test_ordering_verdict_fails_a_tie_or_nan(gap):
+    # a tie is not an order, and NaN (a failed measurement) is not a pass
+    v = se.ordering_verdict({"a": 0.5, "b": gap}, {"a": "1, 2", "b": "2, 2"}, {}, "x")
+    assert v.status == "failed" and "b FAILS" in v.detail
+
+
+def test_figure_2_every_net_must_be_near_zero_not_just_the_best():
+    result = _relu_result([0.15, 0.12, 0.06, 0.004, 0.04])
+    result["train"][2] = [[1.0, 0.5, 0.3]]  # one net stays at 30% of its start
+    gap, numbers = se.figure_2_orderings(result)["train_error_near_zero"]
+    assert gap == pytest.approx(1 - 0.3 / se.TRAIN_FRACTION) and gap < 0
+    assert "0.3" in numbers
