@@ -37,9 +37,10 @@ _flows = lazy_module("solvable._core.flows")  # (sympy: 0.2 s)
 _model = lazy_module("solvable._core.model")
 
 __all__ = ["DEFAULT_DPS", "METHODS", "simulate", "systems"]
-_SUBMODULES = ("alpha_scaling", "kernel_sampling", "lazy_width", "measures", "models", "mp",
-               "node_scaling_experiment", "node_scaling_gd", "node_scaling_linear",
-               "ntg_sampling", "phase_diagram", "scipy_ode", "sweep_three_layer", "sweeps",
+_SUBMODULES = ("alpha_scaling", "datasets", "initialisation_scale", "kernel_sampling",
+               "lazy_width", "measures", "models", "mp", "node_scaling_experiment",
+               "node_scaling_gd", "node_scaling_linear", "ntg_sampling", "overall_scale",
+               "phase_diagram", "scale_out", "scipy_ode", "sweep_three_layer", "sweeps",
                "torch_flow")  # fmt: skip
 
 METHODS = ("mpmath", "scipy", "torch")

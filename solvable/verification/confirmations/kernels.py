@@ -18,7 +18,14 @@ from numerics import kernel_sampling as ks
 from numerics.models import WideTwoLayer
 from solvable._core.backends import generate
 from solvable._core.claims import Theorem, Verdict
-from solvable._core.tolerance import MonteCarlo, Tolerance, beats, monte_carlo, worst_of
+from solvable._core.tolerance import (
+    NOTHING_COMPARED,
+    MonteCarlo,
+    Tolerance,
+    beats,
+    monte_carlo,
+    worst_of,
+)
 from solvable.models.kernels import (
     C1,
     C2,
@@ -329,10 +336,10 @@ def _allowed_count(draws: int, delta: float, tests: int) -> int:
 def _count_verdict(rows: list[tuple[str, int, int, int]], text: str) -> Verdict:
     """``rows``: (label, count, draws, allowed): confirmed when every count is allowed.  The
     error is count / (allowed + 1) (a count of allowed + 1 is the first rejected)."""
-    worst, tol, lines = 0.0, None, []
+    worst, tol, lines = NOTHING_COMPARED, None, []
     for label, count, draws, allowed in rows:
         units = count / (allowed + 1)
-        if tol is None or units >= worst:
+        if tol is None or beats(units, worst) or units == worst:
             worst = units
             tol = Tolerance(rtol=0.0, atol=float(allowed + 1) / draws,
                             reason=f"exact one-sided binomial test, family-wise level "
@@ -340,7 +347,7 @@ def _count_verdict(rows: list[tuple[str, int, int, int]], text: str) -> Verdict:
                             f"{allowed} of {draws} draws may fail ({label})")  # fmt: skip
         lines.append(f"{label}: {count}/{draws} (<= {allowed})")
     return Verdict(
-        "confirmed" if worst < 1 else "failed",
+        "confirmed" if 0 <= worst < 1 else "failed",  # (NOTHING_COMPARED: no rows, fails)
         text + "; failures/draws (allowed): " + "; ".join(lines),
         max_error=worst,
         tolerance=tol,
