@@ -54,6 +54,18 @@ def _exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
 # ---------------------------------------------------------------------------
 # argparse: both sides
 # ---------------------------------------------------------------------------
+@pytest.mark.parametrize("port, ok", [("0", False), ("1", True), ("65535", True),
+                                      ("65536", False)])  # fmt: skip
+def test_executor_port_range_from_both_sides(port: str, ok: bool) -> None:
+    # checked before anything connects: a refused port never reaches dask (an accepted
+    # port 0 would make the CLI try to connect, and wait)
+    if ok:
+        assert so.check_executor(f"tcp://host:{port}") == f"tcp://host:{port}"
+    else:
+        with pytest.raises(ValueError, match="dask scheduler address"):
+            so.check_executor(f"tcp://host:{port}")
+
+
 @pytest.mark.parametrize("command", ["verify", "figures"])
 @pytest.mark.parametrize("bad", ["", "lokal", "tcp://host", "host:0", "tcp://host:99999", "8786"])
 def test_executor_refused(command: str, bad: str, capsys: pytest.CaptureFixture[str]) -> None:
