@@ -148,5 +148,11 @@ def _wide_decoupled_weights() -> Verdict:
     Kg = sp.Matrix(3, 3, lambda i, j: sp.Symbol(f"K{min(i, j)}{max(i, j)}", real=True))
     rotated = sp.Matrix(wide_field(np.array(O * Qg), np.array(Kg), kap))
     plain = O * sp.Matrix(wide_field(np.array(Qg), np.array(Kg), kap))
-    res += [sp.simplify(v) for v in rotated - plain]
+    # exact and deterministic: cos, sin -> symbols C, S, and the numerator reduced modulo
+    # S^2 + C^2 - 1 (a remainder 0 is the identity on the circle); sp.simplify's trigsimp
+    # took 6 s here, and in one CI run (another hash seed) factored for over 16 minutes
+    C, S = sp.symbols("C S", real=True)
+    for v in rotated - plain:
+        num = sp.numer(sp.together(sp.expand(v.subs({sp.cos(th): C, sp.sin(th): S}))))
+        res.append(sp.expand(sp.rem(sp.expand(num), S**2 + C**2 - 1, S)))
     return prove_zero(*res)
