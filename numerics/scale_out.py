@@ -6,7 +6,10 @@ points: ``executor`` (``None``: in this process; ``"local"``: a dask ``LocalClus
 scheduler address ``"tcp://host:8786"``: a dask.distributed cluster the user already has),
 ``device`` (``None``: the check's own default; ``"cpu"``, ``"cuda"``, ``"cuda:k"``),
 ``cache_dir`` (the resumable on-disk point cache of :func:`numerics.sweeps.run_sweep`;
-``None``: no cache) and ``progress`` (a tqdm bar on stderr: points done, rate, time left).
+``None``: no cache), ``progress`` (a tqdm bar on stderr: points done, rate, time left), and
+``max_width`` / ``max_seeds`` (``None``: the check's own sizes; else only its widths up to
+``max_width`` and its first ``max_seeds`` seeds: "the largest size that fits" a machine,
+which is then not the paper's scale, and ``solvable verify`` says so).
 The command line builds it and passes it down as the ``scale_out`` verify option (no
 global state); a check that runs sweeps takes a ``scale_out`` parameter.
 
@@ -116,6 +119,8 @@ class ScaleOut:
     device: str | None = None
     cache_dir: str | None = None
     progress: bool = False
+    max_width: int | None = None
+    max_seeds: int | None = None
 
     def __post_init__(self) -> None:
         check_executor(self.executor)
@@ -128,6 +133,45 @@ class ScaleOut:
                 raise ValueError(f"cache_dir must be a directory, got the file {self.cache_dir!r}")
         if not isinstance(self.progress, bool):
             raise TypeError(f"progress must be a bool, got {self.progress!r}")
+        # two seeds at least: a slope's standard error is taken over the seeds
+        for name, low in (("max_width", 1), ("max_seeds", 2)):
+            v = getattr(self, name)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
+                raise TypeError(f"{name} must be None or an int >= {low}, got {v!r:.80}")
+            if v is not None and v < low:
+                raise ValueError(f"{name} must be None or an int >= {low}, got {v}")
+
+    @property
+    def capped(self) -> bool:
+        """Whether ``max_width`` or ``max_seeds`` trims the checks' sizes."""
+        return self.max_width is not None or self.max_seeds is not None
+
+    def limit(self, widths: Sequence[int], seeds: Sequence[int], *, min_widths: int = 2
+              ) -> tuple[tuple[int, ...], tuple[int, ...]]:  # fmt: skip
+        """``widths`` up to ``max_width`` and the first ``max_seeds`` of ``seeds`` (all of
+        them where ``None``).  A ``ValueError`` naming ``max_width`` when fewer than
+        ``min_widths`` widths remain (a slope of eq. (11) needs two)."""
+        ws, ss = pdg._ints("widths", widths, 2, 1), pdg._ints("seeds", seeds, 0, 1)
+        if self.max_width is not None:
+            kept = tuple(m for m in ws if m <= self.max_width)
+            if len(kept) < min_widths:
+                need = sorted(ws)[min_widths - 1] if len(ws) >= min_widths else None
+                raise ValueError(f"max_width = {self.max_width} keeps {len(kept)} of the "
+                                 f"widths {ws}; this check needs {min_widths}"
+                                 + (f": max_width >= {need}" if need else ""))  # fmt: skip
+            ws = kept
+        if self.max_seeds is not None:
+            ss = ss[: self.max_seeds]
+        return ws, ss
+
+    def describe(self) -> str:
+        """One line for a report: the cap, or ``""`` when there is none."""
+        if not self.capped:
+            return ""
+        parts = [f"widths <= {self.max_width}"] * (self.max_width is not None)
+        parts += [f"the first {self.max_seeds} seeds"] * (self.max_seeds is not None)
+        return ("capped (--max-width/--max-seeds): " + " and ".join(parts)
+                + "; not the paper's scale")  # fmt: skip
 
     def sweep_kwargs(self) -> dict[str, Any]:
         """The :func:`numerics.sweeps.run_sweep` arguments: executor, cache_dir, progress."""
@@ -198,7 +242,8 @@ def measure_points(
     eq. (11) from the relative distances of eq. (10)) run under ``scale_out`` (module
     docstring): ``scale_out.device`` (when not ``None``) replaces ``settings["device"]``;
     ``extra`` as there, computed in this process for the runs ``extra_runs(run_point)``
-    selects (``None``: every run); ``chunk`` runs per cached in-process batch."""
+    selects (``None``: every run); ``chunk`` runs per cached in-process batch; the widths
+    and seeds trimmed by :meth:`ScaleOut.limit`."""
     if not isinstance(scale_out, ScaleOut):
         raise TypeError(f"scale_out must be a numerics.scale_out.ScaleOut, got "
                         f"{type(scale_out).__name__}")  # fmt: skip
@@ -211,6 +256,8 @@ def measure_points(
         raise TypeError(f"extra_runs must be a callable or None, got {extra_runs!r:.80}")
     if scale_out.device is not None:
         settings = {**settings, "device": scale_out.device}
+    if scale_out.capped:
+        widths, seeds = scale_out.limit(widths, seeds)
     parsed, ws, ss, grid = pdg._grid(points, widths, seeds, normalised_lr, settings)
     fresh = set()
     if extra:

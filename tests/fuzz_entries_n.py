@@ -26,8 +26,10 @@ def _point_numbers(p: Any) -> Any:
 
 
 ENTRIES: list[Entry] = [
-    Entry("scale_out.ScaleOut", so.ScaleOut, lambda: {"executor": "local", "device": "cpu"},
-          {"executor": "object", "device": "name", "progress": "flag"},
+    Entry("scale_out.ScaleOut", so.ScaleOut,
+          lambda: {"executor": "local", "device": "cpu", "max_width": 1000, "max_seeds": 2},
+          {"executor": "object", "device": "name", "progress": "flag", "max_width": "int",
+           "max_seeds": "int"},
           numbers=lambda s: [], exempt={"cache_dir": _CACHE}),
     Entry("scale_out.check_device", so.check_device, lambda: {"device": "cpu"},
           {"device": "name"}, numbers=lambda d: []),

@@ -7,10 +7,11 @@ import argparse
 import json
 import math
 import os
+import re
 import sys
 import time
 from collections.abc import Sequence
-from typing import TextIO, get_args
+from typing import Any, TextIO, get_args
 
 import solvable
 from numerics import scale_out as so
@@ -256,9 +257,13 @@ def _scale_out(args: argparse.Namespace, err: TextIO) -> so.ScaleOut:
     point cache (``sweeps/`` under the proof cache; none with ``--no-cache``) and a progress
     bar on stderr when it is a terminal or ``--progress`` asks for one."""
     progress = bool(args.progress) or (hasattr(err, "isatty") and err.isatty())
-    return verify_runner.scale_out(executor=args.executor, device=args.device,
-                                   cache=not getattr(args, "no_cache", False),
-                                   progress=progress)  # fmt: skip
+    scale = verify_runner.scale_out(executor=args.executor, device=args.device,
+                                    cache=not getattr(args, "no_cache", False),
+                                    progress=progress, max_width=args.max_width,
+                                    max_seeds=args.max_seeds)  # fmt: skip
+    if scale.capped:
+        print(scale.describe(), file=err)
+    return scale
 
 
 def _executor(text: str) -> str:
@@ -283,8 +288,21 @@ def _device(text: str) -> str:
             f"--device must be 'cpu', 'cuda' or 'cuda:k', got {text!r}") from None  # fmt: skip
 
 
+def _cap(option: str, low: int) -> Any:
+    """The parser of ``--max-width`` / ``--max-seeds``: an integer >= ``low``."""
+
+    def parse(text: str) -> int:
+        if not re.fullmatch(r"[0-9]{1,9}", text) or int(text) < low:
+            raise argparse.ArgumentTypeError(f"{option} must be an integer >= {low}, got "
+                                             f"{text!r:.40}")  # fmt: skip
+        return int(text)
+
+    return parse
+
+
 def _add_scale_out(parser: argparse.ArgumentParser) -> None:
-    """``--executor``, ``--device`` and ``--progress`` (with ``--full``)."""
+    """``--executor``, ``--device``, ``--max-width``, ``--max-seeds`` and ``--progress``
+    (with ``--full``)."""
     parser.add_argument("--executor", type=_executor, default=None, metavar="WHERE",
                         help="with --full: run the sweeps' points on a dask cluster: 'local' "
                         "(a LocalCluster, one worker per core) or a scheduler address "
@@ -292,6 +310,13 @@ def _add_scale_out(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--device", type=_device, default=None, metavar="DEVICE",
                         help="with --full: torch device of the sweeps, 'cpu', 'cuda' or "
                         "'cuda:k' (default: CUDA where available)")  # fmt: skip
+    parser.add_argument("--max-width", type=_cap("--max-width", 1), default=None,
+                        metavar="M", help="with --full: only the paper's widths up to M "
+                        "(the largest size that fits this machine; not the paper's scale, "
+                        "and the report says so)")  # fmt: skip
+    parser.add_argument("--max-seeds", type=_cap("--max-seeds", 2), default=None,
+                        metavar="K", help="with --full: only the first K of the paper's "
+                        "seeds (K >= 2: a slope's error is taken over the seeds)")  # fmt: skip
     parser.add_argument("--progress", action="store_true",
                         help="with --full: a progress bar on stderr (points done, time "
                         "left) even when stderr is not a terminal")  # fmt: skip
@@ -300,7 +325,8 @@ def _add_scale_out(parser: argparse.ArgumentParser) -> None:
 def _needs_full(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """``--executor``/``--device``/``--progress`` only act on ``--full``: an error without it
     (usage on stderr, exit code 2), rather than an option silently ignored."""
-    given = [f"--{k}" for k in ("executor", "device") if getattr(args, k) is not None]
+    given = [f"--{k.replace('_', '-')}" for k in ("executor", "device", "max_width", "max_seeds")
+             if getattr(args, k) is not None]  # fmt: skip
     given += ["--progress"] * bool(args.progress)
     if given and not args.full:
         parser.error(f"{', '.join(given)}: only with --full (they set how the paper-scale "

@@ -94,16 +94,25 @@ def sweep_cache_dir() -> Path:
 
 
 def scale_out(*, executor: str | None = None, device: str | None = None, cache: bool = True,
-              progress: bool = False) -> ScaleOut:  # fmt: skip
+              progress: bool = False, max_width: int | None = None,
+              max_seeds: int | None = None) -> ScaleOut:  # fmt: skip
     """The :class:`~numerics.scale_out.ScaleOut` of ``solvable verify --full`` / ``solvable
     figures --full``: ``executor`` (``None``, ``"local"`` or a dask scheduler address),
     ``device`` (``None``, ``"cpu"``, ``"cuda"``, ``"cuda:k"``: a CUDA device on a machine
     without one is a ``ValueError``), the point cache in :func:`sweep_cache_dir` unless
-    ``cache`` is false, and a progress bar on stderr when ``progress``."""
+    ``cache`` is false, a progress bar on stderr when ``progress``, and the cap
+    ``max_width`` / ``max_seeds`` (:class:`~numerics.scale_out.ScaleOut`)."""
     if not isinstance(cache, bool):
         raise TypeError(f"cache must be a bool, got {cache!r}")
     where = str(sweep_cache_dir()) if cache else None
-    return ScaleOut(executor=executor, device=device, cache_dir=where, progress=progress)
+    return ScaleOut(
+        executor=executor,
+        device=device,
+        cache_dir=where,
+        progress=progress,
+        max_width=max_width,
+        max_seeds=max_seeds,
+    )
 
 
 # ---------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import Any
 
 from numerics import phase_diagram as pdg
+from numerics import scale_out as so
 from numerics.torch_flow import threads
 from solvable._core.claims import Theorem, Verdict
 from solvable._core.tolerance import Tolerance, worst_item
@@ -59,11 +60,27 @@ def _zeta_w2(run: Mapping[str, Any]) -> list[float] | None:
 
 
 @functools.cache
-def _measure(full: bool) -> dict[tuple[int, int], tuple[Sequence[float], Sequence[float]]]:
+def _measure(full: bool, scale_out: so.ScaleOut | None = None
+             ) -> dict[tuple[int, int], tuple[Sequence[float], Sequence[float]]]:  # fmt: skip
+    """``zeta`` of W2 at both points per (width, seed); under a ``scale_out`` (``solvable
+    verify --full --executor/--device/--max-width``) the runs go through
+    :func:`numerics.scale_out.measure_points` (every run keeps its weights: trained in this
+    process, batched); under a cap (``--max-width``/``--max-seeds``) the widths are the two
+    largest of the paper's (:data:`numerics.phase_diagram.FULL_WIDTHS`) that fit and the
+    seeds the first ``max_seeds``."""
     widths, seeds = (WIDTHS_FULL, SEEDS_FULL) if full else (WIDTHS, SEEDS)
+    extra = {"zeta_w2": _zeta_w2}
     with threads(1):
-        pts = pdg.measure_points(list(POINTS), widths, seeds, device=None if full else "cpu",
-                                 normalised_lr=True, extra={"zeta_w2": _zeta_w2})  # fmt: skip
+        if scale_out is None:
+            pts = pdg.measure_points(list(POINTS), widths, seeds, normalised_lr=True,
+                                     device=None if full else "cpu", extra=extra)  # fmt: skip
+        else:
+            if scale_out.capped:  # the two largest of the paper's widths that fit
+                fit, seeds = scale_out.limit(pdg.FULL_WIDTHS if full else widths, seeds)
+                widths = fit[-2:]
+            pts = so.measure_points(list(POINTS), widths, seeds, scale_out=scale_out,
+                                    device=None if full else "cpu", normalised_lr=True,
+                                    extra=extra)  # fmt: skip
     runs = [{(r["m"], r["seed"]): r["zeta_w2"] for r in p.results} for p in pts]
     out = {}
     for key in runs[0]:
@@ -74,8 +91,8 @@ def _measure(full: bool) -> dict[tuple[int, int], tuple[Sequence[float], Sequenc
     return out
 
 
-def _check(full: bool = False) -> Verdict:
-    return judge_contrast(_measure(full))
+def _check(full: bool = False, scale_out: so.ScaleOut | None = None) -> Verdict:
+    return judge_contrast(_measure(full, scale_out))
 
 
 def figure_3_claim() -> Theorem:

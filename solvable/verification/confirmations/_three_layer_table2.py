@@ -43,6 +43,7 @@ import numpy as np
 from scipy import stats
 
 from numerics import phase_diagram as pdg
+from numerics import scale_out as so
 from solvable._core.claims import Theorem, Verdict
 from solvable._core.tolerance import Tolerance, worst_item
 from solvable.models import three_layer
@@ -160,12 +161,15 @@ def judge_table_2_slopes(groups: Sequence[pdg.Table2Group],
                               f"({where})", tol_rec)  # fmt: skip
 
 
-def table_2_slopes_claim(measure: Callable[[bool], Sequence[pdg.Table2Group]]) -> Theorem:
+def table_2_slopes_claim(measure: Callable[..., Sequence[pdg.Table2Group]]) -> Theorem:
     """The claim ``three_layer.table_2_slopes`` on the groups ``measure(full)`` returns
-    (the registering module's shared measurements)."""
+    (the registering module's shared measurements; ``measure(full, scale_out=...)`` under
+    ``solvable verify --full --executor/--device/--max-width``, so that the groups come
+    from the same scaled-out, cached runs as the other seed-004 claims)."""
 
-    def check(full: bool = False) -> Verdict:
-        return judge_table_2_slopes(measure(full), CAVEATS)
+    def check(full: bool = False, scale_out: so.ScaleOut | None = None) -> Verdict:
+        kw = {} if scale_out is None else {"scale_out": scale_out}
+        return judge_table_2_slopes(measure(full, **kw), CAVEATS)
 
     return Theorem(
         "three_layer.table_2_slopes",

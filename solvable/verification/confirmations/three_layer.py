@@ -100,7 +100,7 @@ def _measured(full: bool, scale_out: so.ScaleOut | None = None
     (cached, resumable, on a dask cluster or a GPU, with a progress bar)."""
     c = _config(full)
     keys = _keys()
-    extra = {"zeta_w2": functools.partial(_zeta_w2, full=full)}
+    extra = {"zeta_w2": functools.partial(_zeta_w2, full=full, scale_out=scale_out)}
     with threads(1):
         if scale_out is None:
             pts = pdg.measure_points(list(keys), c["widths"], c["seeds"], device=c["device"],
@@ -108,15 +108,27 @@ def _measured(full: bool, scale_out: so.ScaleOut | None = None
         else:
             pts = so.measure_points(list(keys), c["widths"], c["seeds"], scale_out=scale_out,
                                     device=c["device"], normalised_lr=True, extra=extra,
-                                    extra_runs=functools.partial(_zeta_run, full=full))  # fmt: skip
+                                    extra_runs=functools.partial(_zeta_run, full=full,
+                                                                 scale_out=scale_out))  # fmt: skip
     return dict(zip(keys, pts, strict=True))
 
 
-def _zeta_w2(run: Mapping[str, Any], full: bool = False) -> list[float] | None:
+def _cond(full: bool, scale_out: so.ScaleOut | None = None) -> tuple[int, tuple[int, ...]]:
+    """The condensation claim's width and seeds (its seeds trimmed by ``--max-seeds``; the
+    width 1000 of ``full`` is kept by every ``--max-width`` that leaves two of the paper's
+    widths)."""
+    m, seeds = (COND_WIDTH_FULL, COND_SEEDS_FULL) if full else (COND_WIDTH, COND_SEEDS)
+    if scale_out is not None and scale_out.capped:
+        return m, scale_out.limit((m,), seeds, min_widths=1)[1]
+    return m, seeds
+
+
+def _zeta_w2(run: Mapping[str, Any], full: bool = False,
+             scale_out: so.ScaleOut | None = None) -> list[float] | None:  # fmt: skip
     """``[zeta_initial, zeta_trained]`` of W2 (Figure 8) of one trained run of the
     condensation claim's width and seeds (:func:`_zetas` reads them); ``None`` for the
     other runs and a run that diverged."""
-    m, seeds = (COND_WIDTH_FULL, COND_SEEDS_FULL) if full else (COND_WIDTH, COND_SEEDS)
+    m, seeds = _cond(full, scale_out)
     if run["diverged"] or run["m"] != m or run["seed"] not in seeds:
         return None
     w = [pdg.input_weights({k: v[0].detach().cpu().double().numpy() for k, v in q.items()},
@@ -124,10 +136,11 @@ def _zeta_w2(run: Mapping[str, Any], full: bool = False) -> list[float] | None:
     return [pdg.zeta(w[0]), pdg.zeta(w[1])]
 
 
-def _zeta_run(run: Mapping[str, Any], full: bool = False) -> bool:
+def _zeta_run(run: Mapping[str, Any], full: bool = False,
+              scale_out: so.ScaleOut | None = None) -> bool:  # fmt: skip
     """Whether :func:`_zeta_w2` measures this run (its JSON point): the runs trained again
     in process under a ``scale_out`` (their weights do not leave a worker)."""
-    m, seeds = (COND_WIDTH_FULL, COND_SEEDS_FULL) if full else (COND_WIDTH, COND_SEEDS)
+    m, seeds = _cond(full, scale_out)
     return run["m"] == m and run["seed"] in seeds
 
 
@@ -384,8 +397,7 @@ def _zetas(point: tuple[Fraction, Fraction], full: bool,
     """``(zeta_initial, zeta_trained)`` of W2 per seed of :data:`COND_SEEDS` at width
     :data:`COND_WIDTH` (full: the ``_FULL`` ones): runs of the shared phase points
     (:func:`_measured`; the same training as ``numerics.phase_diagram.train``)."""
-    m = COND_WIDTH_FULL if full else COND_WIDTH
-    seeds = COND_SEEDS_FULL if full else COND_SEEDS
+    m, seeds = _cond(full, scale_out)
     runs = {(r["m"], r["seed"]): r for r in _point(*point, full=full, **_so(scale_out)).results}
     out = []
     for seed in seeds:
