@@ -133,8 +133,9 @@ class ScaleOut:
                 raise ValueError(f"cache_dir must be a directory, got the file {self.cache_dir!r}")
         if not isinstance(self.progress, bool):
             raise TypeError(f"progress must be a bool, got {self.progress!r}")
-        # two seeds at least: a slope's standard error is taken over the seeds
-        for name, low in (("max_width", 1), ("max_seeds", 2)):
+        # three seeds at least: a slope's standard error is taken over the seeds, and with
+        # two the Student-t 95% interval of Table 2's check is 12.7 standard errors
+        for name, low in (("max_width", 1), ("max_seeds", 3)):
             v = getattr(self, name)
             if v is not None and (isinstance(v, bool) or not isinstance(v, int)):
                 raise TypeError(f"{name} must be None or an int >= {low}, got {v!r:.80}")

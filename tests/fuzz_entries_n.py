@@ -27,7 +27,7 @@ def _point_numbers(p: Any) -> Any:
 
 ENTRIES: list[Entry] = [
     Entry("scale_out.ScaleOut", so.ScaleOut,
-          lambda: {"executor": "local", "device": "cpu", "max_width": 1000, "max_seeds": 2},
+          lambda: {"executor": "local", "device": "cpu", "max_width": 1000, "max_seeds": 3},
           {"executor": "object", "device": "name", "progress": "flag", "max_width": "int",
            "max_seeds": "int"},
           numbers=lambda s: [], exempt={"cache_dir": _CACHE}),

@@ -37,8 +37,8 @@ def cache_root(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
         ({"max_width": 0}, ValueError, "max_width must be None or an int >= 1, got 0"),
         ({"max_width": True}, TypeError, "max_width must be None or an int >= 1"),
         ({"max_width": 100.0}, TypeError, "max_width must be None or an int >= 1"),
-        ({"max_seeds": 1}, ValueError, "max_seeds must be None or an int >= 2, got 1"),
-        ({"max_seeds": "2"}, TypeError, "max_seeds must be None or an int >= 2"),
+        ({"max_seeds": 2}, ValueError, "max_seeds must be None or an int >= 3, got 2"),
+        ({"max_seeds": "3"}, TypeError, "max_seeds must be None or an int >= 3"),
     ],
 )
 def test_cap_refused(kwargs: dict, error: type, match: str) -> None:
@@ -47,13 +47,13 @@ def test_cap_refused(kwargs: dict, error: type, match: str) -> None:
 
 
 def test_cap_accepted_at_its_lower_edges() -> None:
-    s = so.ScaleOut(max_width=1, max_seeds=2)
-    assert s.capped and (s.max_width, s.max_seeds) == (1, 2)
+    s = so.ScaleOut(max_width=1, max_seeds=3)
+    assert s.capped and (s.max_width, s.max_seeds) == (1, 3)
     assert not so.ScaleOut().capped and so.ScaleOut().describe() == ""
 
 
 @settings(max_examples=60, deadline=None)
-@given(cap=st.integers(1, 20000), k=st.integers(2, 12))
+@given(cap=st.integers(1, 20000), k=st.integers(3, 12))
 def test_limit_keeps_the_widths_up_to_the_cap_and_the_first_seeds(cap: int, k: int) -> None:
     s = so.ScaleOut(max_width=cap, max_seeds=k)
     kept = [m for m in pdg.FULL_WIDTHS if m <= cap]
@@ -79,22 +79,22 @@ def test_limit_with_one_cap_only_and_bad_widths() -> None:
     with pytest.raises(TypeError, match="widths must be a sequence of integers"):
         so.ScaleOut(max_width=16).limit(16, (0,))
     with pytest.raises(ValueError, match="seeds must hold integers >= 0"):
-        so.ScaleOut(max_seeds=2).limit((8, 16), (-1, 0))
+        so.ScaleOut(max_seeds=3).limit((8, 16), (-1, 0))
 
 
 def test_measure_points_trains_only_the_capped_runs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The cap reaches the runs: widths (8, 16, 32) capped at 16 and seeds (0, 1, 2) at
-    two train 4 runs, and the point's widths and seeds are the kept ones."""
+    """The cap reaches the runs: widths (8, 16, 32) capped at 16 and seeds (0, 1, 2, 3) at
+    three train 6 runs, and the point's widths and seeds are the kept ones."""
     monkeypatch.setitem(stl.DEFAULT_SETTINGS, "max_steps", 50)  # plumbing, not measurement
     trained: list[int] = []
     real = so.rd_points
     monkeypatch.setattr(so, "rd_points", lambda grid, **kw: trained.append(len(grid))
                         or real(grid, **kw))  # fmt: skip
-    s = so.ScaleOut(device="cpu", cache_dir=str(tmp_path), max_width=16, max_seeds=2)
-    (p,) = so.measure_points(POINT, (8, 16, 32), (0, 1, 2), scale_out=s)
-    assert (p.widths, p.seeds, sum(trained)) == ((8, 16), (0, 1), 4)
+    s = so.ScaleOut(device="cpu", cache_dir=str(tmp_path), max_width=16, max_seeds=3)
+    (p,) = so.measure_points(POINT, (8, 16, 32), (0, 1, 2, 3), scale_out=s)
+    assert (p.widths, p.seeds, sum(trained)) == ((8, 16), (0, 1, 2), 6)
     with pytest.raises(ValueError, match="max_width = 8 keeps 1 of the widths"):
         so.measure_points(POINT, (8, 16, 32), (0, 1), scale_out=so.ScaleOut(max_width=8))
 
@@ -107,15 +107,15 @@ def test_cli_max_width_refused(bad: str, capsys: pytest.CaptureFixture[str]) -> 
     assert "--max-width must be an integer >= 1" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("bad", ["1", "0", "two"])
+@pytest.mark.parametrize("bad", ["2", "1", "0", "two"])
 def test_cli_max_seeds_refused(bad: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as info:
         cli.main(["figures", "--list", "--full", "--max-seeds", bad])
     assert info.value.code == 2
-    assert "--max-seeds must be an integer >= 2" in capsys.readouterr().err
+    assert "--max-seeds must be an integer >= 3" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("flag", [["--max-width", "1000"], ["--max-seeds", "2"]])
+@pytest.mark.parametrize("flag", [["--max-width", "1000"], ["--max-seeds", "3"]])
 @pytest.mark.parametrize("command", ["verify", "figures"])
 def test_cli_cap_needs_full(command: str, flag: list[str],
                             capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
@@ -133,11 +133,11 @@ def test_cli_cap_reaches_the_checks_and_is_reported(
     monkeypatch.setattr(verify_runner, "run", lambda sel, options, **kw: seen.append(options)
                         or [])  # fmt: skip
     cli.main(["verify", "--full", "--only", "three_layer.rescaling", "--max-width", "1000",
-              "--max-seeds", "2", "--device", "cpu"])  # fmt: skip
+              "--max-seeds", "3", "--device", "cpu"])  # fmt: skip
     assert seen[0]["scale_out"] == so.ScaleOut(device="cpu", cache_dir=str(cache_root / "sweeps"),
-                                               max_width=1000, max_seeds=2)  # fmt: skip
+                                               max_width=1000, max_seeds=3)  # fmt: skip
     err = capsys.readouterr().err
-    assert "widths <= 1000 and the first 2 seeds; not the paper's scale" in err
+    assert "widths <= 1000 and the first 3 seeds; not the paper's scale" in err
     cli.main(["verify", "--full", "--only", "three_layer.rescaling", "--device", "cpu"])
     assert seen[1]["scale_out"].capped is False
     assert "capped" not in capsys.readouterr().err
@@ -168,16 +168,16 @@ def test_figure_3_under_a_cap_takes_the_two_largest_widths_that_fit(
         raise RuntimeError("stop")
 
     monkeypatch.setattr(so, "measure_points", fake)
-    s = so.ScaleOut(device="cpu", max_width=1000, max_seeds=2)
+    s = so.ScaleOut(device="cpu", max_width=1000, max_seeds=3)
     with pytest.raises(RuntimeError, match="stop"):
         fig3._measure.__wrapped__(True, s)
     with pytest.raises(RuntimeError, match="stop"):
         fig3._measure.__wrapped__(True, so.ScaleOut(device="cpu"))
-    assert seen == [((100, 1000), (0, 1)), (fig3.WIDTHS_FULL, fig3.SEEDS_FULL)]
+    assert seen == [((100, 1000), (0, 1, 2)), (fig3.WIDTHS_FULL, fig3.SEEDS_FULL)]
 
 
 def test_condensation_seeds_follow_the_cap() -> None:
-    s = so.ScaleOut(max_width=1000, max_seeds=2)
-    assert conf._cond(True, s) == (conf.COND_WIDTH_FULL, conf.COND_SEEDS_FULL[:2])
+    s = so.ScaleOut(max_width=1000, max_seeds=3)
+    assert conf._cond(True, s) == (conf.COND_WIDTH_FULL, conf.COND_SEEDS_FULL[:3])
     assert conf._cond(True, None) == (conf.COND_WIDTH_FULL, conf.COND_SEEDS_FULL)
     assert conf._cond(False, so.ScaleOut()) == (conf.COND_WIDTH, conf.COND_SEEDS)

@@ -75,10 +75,13 @@ def test_group_slope_is_the_mean_and_its_paired_standard_error():
     assert se > 0
 
 
-def test_group_slope_needs_two_seeds():
-    one = pdg.point_from_rd(0, 1, WIDTHS, (0,), [[1.0], [2.0], [3.0]], [[1.0], [0.5], [0.2]])
-    g = pdg.Table2Group("No. 1", ("No. 1b",), (0,), 0, 1, (one,))
-    with pytest.raises(ValueError, match=">= 2 seeds"):
+@pytest.mark.parametrize("seeds", [(0,), (0, 1)])
+def test_group_slope_needs_three_seeds(seeds):
+    rd1 = [[1.0 + j for j in seeds], [2.0, 2.5][: len(seeds)], [3.0, 4.5][: len(seeds)]]
+    rd2 = [[1.0] * len(seeds), [0.5, 0.4][: len(seeds)], [0.2, 0.1][: len(seeds)]]
+    pt = pdg.point_from_rd(0, 1, WIDTHS, seeds, rd1, rd2)
+    g = pdg.Table2Group("No. 1", ("No. 1b",), (0,), 0, 1, (pt,))
+    with pytest.raises(ValueError, match=r">= 3 seeds for W1 \(with 2 the 95% interval"):
         t2.group_slope(g, "W1")
 
 
