@@ -413,6 +413,28 @@ class ThreeLayerReLU(_Model):
         derivative of the one sympy definition
         (:func:`solvable._core.activations.evaluator`: 0 for ``z <= 0``, 1 above), taken
         at ``h = relu(z)``, which is positive exactly where ``z`` is."""
+        X, h1, h2, e, g2, g1 = self._backprop(p)
+        out = {"W2": g2.transpose(1, 2) @ h1, **self._small_blocks(p, X, h2, e, g2, g1)}
+        return {b: out[b] for b in self.blocks}
+
+    def gradient_into(self, p: dict[str, Any], out: dict[str, Any],
+                      coefficients: dict[str, Any]) -> None:  # fmt: skip
+        """:meth:`gradient` times ``coefficients[b]`` written into ``out[b]`` (the hook of
+        :func:`numerics.torch_flow.field._field_into`): the m x m block ``dR/dW2`` is
+        computed into ``out["W2"]`` and scaled there, with no temporary of its size (above
+        ~32 MB, m >= ~2000 in float64, every such temporary was fresh memory from the
+        kernel, page faults included).  The same products in the same order as
+        :meth:`gradient` followed by ``torch.mul(grad, c)``: the same numbers, bit for bit
+        (tested)."""
+        torch = torch_module()
+        X, h1, h2, e, g2, g1 = self._backprop(p)
+        torch.matmul(g2.transpose(1, 2), h1, out=out["W2"])
+        out["W2"].mul_(coefficients["W2"])
+        for b, g in self._small_blocks(p, X, h2, e, g2, g1).items():
+            torch.mul(g, coefficients[b], out=out[b])
+
+    def _backprop(self, p: dict[str, Any]) -> tuple[Any, ...]:
+        """``(X, h1, h2, e, g2, g1)`` of :meth:`gradient`'s docstring."""
         drelu = evaluator("relu", "torch", 1)
         X, y = self._t("X", p["W1"]), self._t("y", p["W1"])
         alpha = self._alpha(p)
@@ -422,8 +444,13 @@ class ThreeLayerReLU(_Model):
         e = (f - y) / (X.shape[0] * alpha)  # (B, n)
         g2 = e[:, :, None] * a * drelu(h2)
         g1 = (g2 @ p["W2"]) * drelu(h1)
-        out = {"a": (e[:, None, :] @ h2)[:, 0, :], "W2": g2.transpose(1, 2) @ h1,
-               "W1": g1.transpose(1, 2) @ X}  # fmt: skip
+        return X, h1, h2, e, g2, g1
+
+    def _small_blocks(self, p: dict[str, Any], X: Any, h2: Any, e: Any, g2: Any,
+                      g1: Any) -> dict[str, Any]:  # fmt: skip
+        """Every block's gradient but W2's (the biases, and ``alpha``'s zero when it is a
+        block)."""
+        out = {"a": (e[:, None, :] @ h2)[:, 0, :], "W1": g1.transpose(1, 2) @ X}
         if self.bias:
             out.update(b2=g2.sum(1), b1=g1.sum(1))
         if self.alpha is None:
