@@ -32,6 +32,9 @@ from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, monte_carlo, w
 from solvable.models import global_convergence as gcv
 from solvable.models import ntg
 from solvable.models.global_convergence import SEED
+from solvable.verification.confirmations._global_convergence_remark_5_2 import (
+    remark_5_2_numeric,
+)
 from solvable.verification.section_8_2 import section_8_2_verdict
 from solvable.verification.seed_000_experiments import global_convergence_claims
 from solvable.verification.seed_000_experiments import (
@@ -399,5 +402,12 @@ def claims() -> list[Theorem]:
            "lower risk at gamma = 0 than at gamma = 1; each gap more than 2 standard errors "
            "over 4 initialisations (full=True: width 2000, 2000 steps, 5 repeats).",
            _section_8_2_digits),
+        T_("remark_5_2_numeric", "Remark 5.2 (eqs. (7), (10))",
+           "The NTG (7) of ntg.ntg at unit-norm X equals the autograd Jacobian Gram of the "
+           "network without the 1/sqrt(d) scaling at X/sqrt(d) (relative 1e-12), and "
+           "ntg.mean_ntg at sqrt(d) X (eq. (10) with d = 1) agrees within 5 SE with a Monte "
+           "Carlo of the unscaled network's mean NTG on X over 20 000 nodes, while the scaled "
+           "mean NTG (at X) is more than 5 SE from it (swish, n = 6, d = 5; full=True: 200 000 "
+           "nodes).", remark_5_2_numeric),
         *global_convergence_claims(),  # Section 8.1 (solvable.verification.seed_000_experiments)
     ]  # fmt: skip
