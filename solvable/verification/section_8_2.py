@@ -33,11 +33,14 @@ from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, worst_of
 
 __all__ = [
     "CAVEATS_8_2_1",
+    "CAVEATS_8_2_2",
     "FEW",
     "HEAVY",
+    "classification_orderings",
     "pruning_figure",
     "regression_orderings",
     "section_8_2_1_verdict",
+    "section_8_2_2_verdict",
     "section_8_2_verdict",
     "transfer_figure",
 ]
@@ -254,15 +257,26 @@ def section_8_2_1_verdict(result: Any, caveats: Any = None, few: Any = FEW) -> V
     figures and numbers, not judged.  ``ValueError`` if a caveat names no ordering or every
     ordering is a caveat (nothing asserted)."""
     caveats = CAVEATS_8_2_1 if caveats is None else caveats
+    r0 = result["runs"][0] if isinstance(result, dict) and result.get("runs") else {}
+    orders = regression_orderings(result, few)
+    head = (f"diabetes (scikit-learn), width {result['width']}, {result['steps']} GD steps, "
+            f"{len(r0['max_moved'])} repeats")  # fmt: skip
+    return _caveated_verdict(orders, caveats, head)
+
+
+def _caveated_verdict(orders: dict[str, tuple[float, str]], caveats: Any, head: str) -> Verdict:
+    """``confirmed`` when every ordering of ``orders`` (name -> (figure, numbers)) not named
+    in ``caveats`` has figure at most 1; the caveats reported, not judged.  ``TypeError``
+    naming ``caveats`` unless a dict of names; ``ValueError`` if a caveat names no ordering
+    or every ordering is a caveat (nothing asserted)."""
     if not isinstance(caveats, dict) or not all(isinstance(k, str) for k in caveats):
         raise TypeError(f"caveats must be a dict of ordering names, got {nb.describe(caveats)}")
-    orders = regression_orderings(result, few)
     stale = sorted(set(caveats) - set(orders))
     if stale:
         raise ValueError(f"caveats name orderings that are not measured: {stale}")
     asserted = [k for k in orders if k not in caveats]
     if not asserted:
-        raise ValueError("every ordering is a caveat: nothing is asserted")
+        raise ValueError("every ordering is a caveat in caveats: nothing is asserted")
     worst = NOTHING_COMPARED
     lines = []
     for k in asserted:
@@ -271,11 +285,109 @@ def section_8_2_1_verdict(result: Any, caveats: Any = None, few: Any = FEW) -> V
         lines.append(f"{k} {'holds' if fig <= 1 else 'FAILS'} ({fig:.3g}: {nums})")
     cav = [f"{k}: {'holds here' if orders[k][0] <= 1 else 'not reproduced'} "
            f"({orders[k][0]:.3g}: {orders[k][1]}); {caveats[k]}" for k in caveats]  # fmt: skip
-    r0 = result["runs"][0]
-    detail = (
-        f"diabetes (scikit-learn), width {result['width']}, {result['steps']} GD steps, "
-        f"{len(r0['max_moved'])} repeats; asserted: " + "; ".join(lines)
-    )
+    detail = f"{head}; asserted: " + "; ".join(lines)
     if cav:
         detail += "; caveats (observed, not counted): " + "; ".join(cav)
     return Verdict.from_error(min(worst, 1e300), detail, _TOL)
+
+
+# ---------------------------------------------------------------------------
+# Section 8.2.2, CIFAR (Figure 5): SGD, cross-entropy, both layers; on the digits
+# ---------------------------------------------------------------------------
+CAVEATS_8_2_2: dict[str, str] = {
+    "weight_change: 0.2 -> 0": "the (0, 0.4) nets' largest weight change is above the (0.2, "
+    "0.5) nets' in the mean but within 2 SE (17.3 +- 0.33 against 16.9 +- 0.43)",
+    "risk at 0.1: 0.2 -> 0": "reversed: gamma = 0 keeps its unpruned risk (1.29 +- 0.028) "
+    "but gamma = 0.2 pruned to 10% is lower (1.24 +- 0.042)",
+    "risk at 0.05: 0.2 -> 0": "tied (1.28 +- 0.047 against 1.29 +- 0.028)",
+    "accuracy at 0.1: 1 -> 0.5": "reversed (0.599 +- 0.031 against 0.561 +- 0.018): the "
+    "gamma = 1 nets are the most accurate unpruned (0.849 against 0.700, 0.684, 0.575)",
+    "accuracy at 0.1: 0.2 -> 0": "reversed (0.625 +- 0.012 against 0.572 +- 0.032)",
+    "accuracy at 0.05: 1 -> 0.5": "within 2 SE (0.492 +- 0.019 against 0.519 +- 0.013)",
+    "accuracy at 0.05: 0.2 -> 0": "reversed (0.585 +- 0.021 against 0.569 +- 0.031)",
+    "accuracy at 0.02: 0.5 -> 0.2": "within 2 SE (0.383 +- 0.026 against 0.392 +- 0.010)",
+    "accuracy at 0.02: 0.2 -> 0": "within 2 SE, just (0.392 +- 0.010 against 0.451 +- "
+    "0.031, figure 1.06)",
+}
+"""The orderings of :func:`classification_orderings` that the default reduced run (width 100,
+400 SGD steps at batch 64 and rate 5, 500 training images, 4 initialisations, data seed 0)
+does not show beyond 2 standard errors, with the measured means +- SE: reported by
+:func:`section_8_2_2_verdict`, not judged.  The other 12 (the weight change 1 -> 0.5 ->
+0.2; the pruned risk 1 -> 0.5 -> 0.2 at 10%, 5% and 2% kept and 0.2 -> 0 at 2%; the
+accuracy 0.5 -> 0.2 at 10% and 5% and 1 -> 0.5 at 2%) are asserted.  Under ``--full``
+every ordering is asserted."""
+
+
+def _classification_runs(result: Any) -> list[dict[str, Any]]:
+    want = ("result must be the dict node_scaling_experiment.section_8_2_2_classification "
+            "returns")  # fmt: skip
+    keys = ("keep", "runs", "width", "steps")
+    if not isinstance(result, dict) or not all(k in result for k in keys):
+        raise TypeError(f"{want}, got {nb.describe(result)}")
+    keep, runs = result["keep"], result["runs"]
+    if not isinstance(keep, list) or not isinstance(runs, list) or not all(
+            isinstance(r, dict)
+            and {"gamma", "alpha", "max_moved", "test_risk", "test_accuracy"} <= r.keys()
+            and isinstance(r["test_risk"], list) and len(r["test_risk"]) == len(keep)
+            and isinstance(r["test_accuracy"], list)
+            and len(r["test_accuracy"]) == len(keep) for r in runs):  # fmt: skip
+        raise TypeError(f"{want}: result['runs'] must be dicts with gamma, alpha, max_moved "
+                        f"and one test_risk and test_accuracy list per kept fraction")  # fmt: skip
+    if len(runs) < 2:
+        raise ValueError(f"result must hold at least two settings, got {len(runs)}")
+    return sorted(runs, key=lambda r: (-r["gamma"], -(r["alpha"] or 1.0)))
+
+
+def classification_orderings(result: Any, heavy: Any = HEAVY) -> dict[str, tuple[float, str]]:
+    """Figure 5's orderings on ``result`` (the dict of
+    :func:`numerics.node_scaling_experiment.section_8_2_2_classification`), settings by
+    decreasing gamma, each adjacent pair: ``"weight_change g -> g'"`` (the mean largest
+    weight change larger at the smaller gamma), and at each kept fraction ``f <= heavy``
+    ``"risk at f: g -> g'"`` (the mean pruned test cross-entropy lower at the smaller gamma)
+    and ``"accuracy at f: g -> g'"`` (the mean pruned test accuracy higher): "models with
+    smaller gamma and/or alpha values are likely to be more robust with respect to pruning,
+    as long as gamma < 1", and "similar conclusions as before hold here".  Each maps to
+    ``(figure, numbers)`` with the figure of :func:`pruning_figure` (``2 SE / gap``, <= 1
+    passes).  ``ValueError`` for fewer than two repeats or settings, or no kept fraction
+    ``<= heavy``."""
+    runs, heavy = _classification_runs(result), _fraction("heavy", heavy)
+    judged = [k for k, f in enumerate(result["keep"]) if f <= heavy]
+    if not judged:
+        raise ValueError(f"result['keep'] has no fraction <= heavy = {heavy}")
+    out: dict[str, tuple[float, str]] = {}
+
+    def chain(label: str, stats: list[tuple[float, float]], up: bool) -> None:
+        for i in range(len(runs) - 1):
+            a, b = (stats[i + 1], stats[i]) if up else (stats[i], stats[i + 1])
+            out[f"{label}: {runs[i]['gamma']:g} -> {runs[i + 1]['gamma']:g}"] = (
+                _gap_figure(a, b), f"{stats[i][0]:.3g}+-{stats[i][1]:.2g} -> "
+                f"{stats[i + 1][0]:.3g}+-{stats[i + 1][1]:.2g}")  # fmt: skip
+
+    chain("weight_change", [_mean_se(r["max_moved"]) for r in runs], up=True)
+    for k in judged:
+        f = result["keep"][k]
+        chain(f"risk at {f:g}", [_mean_se(r["test_risk"][k]) for r in runs], up=False)
+        chain(f"accuracy at {f:g}", [_mean_se(r["test_accuracy"][k]) for r in runs], up=True)
+    return out
+
+
+def section_8_2_2_verdict(result: Any, caveats: Any = None, heavy: Any = HEAVY) -> Verdict:
+    """``confirmed`` when every ordering of :func:`classification_orderings` not named in
+    ``caveats`` (a mapping name -> why; default :data:`CAVEATS_8_2_2`) has figure at most 1
+    (the figure reported is the largest of those); the caveats are reported with their
+    figures and numbers, not judged; the unpruned test accuracies are reported, not judged.
+    ``ValueError`` if a caveat names no ordering or every ordering is a caveat."""
+    caveats = CAVEATS_8_2_2 if caveats is None else caveats
+    orders = classification_orderings(result, heavy)
+    runs = _classification_runs(result)
+    full = [k for k, f in enumerate(result["keep"]) if f == 1.0]
+    unpruned = ""
+    if full:
+        unpruned = "; unpruned test accuracy (not judged): " + ", ".join(
+            f"gamma={r['gamma']:g}: {np.mean(r['test_accuracy'][full[0]]):.3f}" for r in runs
+        )
+    head = (f"digits, ten classes (in place of ResNet-18 CIFAR features), width "
+            f"{result['width']}, {result['steps']} SGD steps at batch "
+            f"{result.get('batch', '?')}, cross-entropy, both layers trained, "
+            f"{len(runs[0]['max_moved'])} repeats{unpruned}")  # fmt: skip
+    return _caveated_verdict(orders, caveats, head)
