@@ -46,6 +46,7 @@ import fuzz_entries_l
 import fuzz_entries_m
 import fuzz_entries_n
 import fuzz_entries_o
+import fuzz_entries_p
 import pytest
 from fuzz_harness import BAD, Entry, call_good, check
 from hypothesis import HealthCheck, given, settings
@@ -68,6 +69,7 @@ GROUPS = (
     fuzz_entries_m,
     fuzz_entries_n,
     fuzz_entries_o,
+    fuzz_entries_p,
 )
 ENTRIES: list[Entry] = [e for g in GROUPS for e in g.ENTRIES]
 EXEMPT: dict[str, str] = {k: v for g in GROUPS for k, v in g.EXEMPT.items()}

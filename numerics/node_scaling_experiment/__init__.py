@@ -48,6 +48,11 @@ The package, one concept per file (each imports only the files above it):
 * ``figure_2.py``: Section 8.1.2 (:func:`single_relu_data`, :func:`single_relu_experiment`);
 * ``section_8_2.py``: Section 8.2 (Figure 4: pruning, transfer) on scikit-learn's digits
   (:func:`section_8_2_digits`);
+* ``section_8_2_1.py``: Section 8.2.1 (Figure 3: weight and NTG change, transfer) on
+  scikit-learn's diabetes set (:func:`section_8_2_1_regression`);
+* ``section_8_2_2.py``: Section 8.2.2's CIFAR experiment (Figure 5: SGD, cross-entropy,
+  both layers trained, pruning) on scikit-learn's digits with ten classes
+  (:func:`section_8_2_2_classification`);
 * ``cli.py``: :func:`main` (``__main__.py``: ``python -m``).
 
 A cap is read where it is checked: a test that lowers one patches that file
@@ -75,6 +80,8 @@ from numerics.node_scaling_experiment.figure_2 import single_relu_data, single_r
 from numerics.node_scaling_experiment.kernel import kernel_gd
 from numerics.node_scaling_experiment.monitor import monitor_table, monitor_theorem_5_1
 from numerics.node_scaling_experiment.section_8_2 import section_8_2_digits
+from numerics.node_scaling_experiment.section_8_2_1 import section_8_2_1_regression
+from numerics.node_scaling_experiment.section_8_2_2 import section_8_2_2_classification
 
 __all__ = [
     "SETTINGS_8_1_1",
@@ -89,6 +96,8 @@ __all__ = [
     "plot_section_8_1_1",
     "section_8_1_1",
     "section_8_1_1_summary",
+    "section_8_2_1_regression",
+    "section_8_2_2_classification",
     "section_8_2_digits",
     "single_relu_data",
     "single_relu_experiment",

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from solvable._core.claims import Theorem
+from solvable.models.global_convergence.input_scaling import _remark_5_2_input_scaling
 from solvable.models.global_convergence.numeric_checks import (
     _activation_derivative_bounds,
     _c1_quadrature,
@@ -64,6 +65,14 @@ def claims() -> list[Theorem]:
            "kappa_n <= 1/d makes the second width term of Theorem 5.1 (<= term 3 / 32) and the "
            "first step-size term 2/(gamma kappa_n) of Theorem 6.1 (>= 16 x term 2) redundant.",
            _redundant_terms),
+        T_("remark_5_2_input_scaling", "Remark 5.2 (with Theorem 5.1 and its proof sketch)",
+           "The network (2) with the scale 1/s on its inputs X equals the unscaled network on "
+           "X/s, and so do its Jacobian in W, its NTG (7) and every node's Hessian; the node "
+           "gradient is sqrt(lambda_j) a_j sigma'(z) x/s and its Hessian sqrt(lambda_j) a_j "
+           "sigma''(z) x x^T/s^2 (the proof's 1/sqrt(d) and M/d at s = sqrt(d)), and the model "
+           "at scale sqrt(D) with D = 1 is the unscaled one: removing the scaling is setting d "
+           "= 1 (generic sigma, n = m = 2, d = 2 and 3; residuals exactly 0).",
+           _remark_5_2_input_scaling),
         T_("bounds_vanish_iff_gamma_one", "Theorem 5.1 (c), (d) and the text after it",
            "As m -> oo the bounds (c) (if lambda~_j > 0) and (d) tend to 0 iff gamma = 1 (Zipf, "
            "every alpha; finite K).", _bounds_vanish_iff),
