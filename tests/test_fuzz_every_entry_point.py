@@ -9,7 +9,8 @@ points) and of ``numerics.mp``, ``numerics.scipy_ode``, ``numerics.measures`` an
 ``numerics.scale_out`` (issue 32's executor and device for ``--full``),
 ``numerics.datasets``, ``solvable.verification.section_8_2`` and
 ``solvable.verification.section_3_2_digits`` (issue 32's digits stand-ins),
-``solvable.verification.figure_3_teacher`` (seed 001's Figure 3 on a teacher), and of
+``solvable.verification.figure_3_teacher`` and ``solvable.verification.figure_2_teacher``
+(seed 001's Figures 3 and 2 on a teacher), and of
 the twelve experiment modules ``numerics.alpha_scaling``, ``numerics.kernel_sampling``,
 ``numerics.ntg_sampling``, ``numerics.lazy_width``, ``numerics.node_scaling_gd``,
 ``numerics.node_scaling_linear``, ``numerics.sweep_three_layer``, ``numerics.phase_diagram``,
@@ -114,7 +115,7 @@ def public_callables() -> dict[str, Any]:
     found["numerics.systems"] = numerics.systems
     add("torch_flow.", importlib.import_module("numerics.torch_flow"))
     add("models.", importlib.import_module("numerics.models"))
-    for name in ("section_8_2", "section_3_2_digits", "figure_3_teacher"):
+    for name in ("section_8_2", "section_3_2_digits", "figure_3_teacher", "figure_2_teacher"):
         add(f"{name}.", importlib.import_module(f"solvable.verification.{name}"))
     for name in ("mp", "scipy_ode", "measures", "sweeps", "scale_out", "datasets", *EXPERIMENTS):
         add(f"{name}.", importlib.import_module(f"numerics.{name}"))

@@ -1,5 +1,6 @@
-"""Seed 001 Section 3.1 (Figure 3) on a synthetic teacher: the teacher and the experiment
-(:mod:`numerics.teacher_task`) and the verdict (:mod:`solvable.verification.figure_3_teacher`),
+"""Seed 001 Section 3.1 (Figure 3) and Section 2.3 (Figure 2) on a synthetic teacher: the
+teacher and the experiments (:mod:`numerics.teacher_task`) and the verdicts
+(:mod:`solvable.verification.figure_3_teacher`, :mod:`solvable.verification.figure_2_teacher`),
 each from both sides."""
 
 from __future__ import annotations
@@ -14,11 +15,19 @@ from hypothesis import strategies as st
 from numerics import sweeps
 from numerics.measures import relative_distance
 from numerics.models import WideTwoLayer
-from numerics.teacher_task import MODELS, figure_3_teacher, model_scaling, teacher_data
+from numerics.teacher_task import (
+    MODELS,
+    figure_2_teacher,
+    figure_3_teacher,
+    model_scaling,
+    teacher_data,
+)
 from numerics.torch_flow import gradient_descent, initialise
 from solvable._core.tolerance import NOTHING_COMPARED
 from solvable.models.phases import appendix_b3
 from solvable.verification.confirmations import phases as phases_conf
+from solvable.verification.figure_2_teacher import MEASURES as MEASURES2
+from solvable.verification.figure_2_teacher import figure_2_teacher_verdict, ordering_figure
 from solvable.verification.figure_3_teacher import (
     GAP,
     SLACK,
@@ -342,3 +351,159 @@ def test_the_registered_claim_runs_the_verdict_on_the_experiment(monkeypatch):
     phases_conf._figure_3_teacher(full=True)
     assert seen["kappas"][-1] == 4096 and seen["repeats"] == 16
     assert "phases.figure_3_teacher" in [t.id for t in phases_conf.claims()]
+
+
+# --------------------------------------------------------------------------- Figure 2
+SMALL2 = {"sigmas": (0.5, 2.0), "width": 16, "d0": 5, "n_train": 20, "n_test": 30,
+          "steps": 20, "repeats": 2, "threads": 1}  # fmt: skip
+
+
+def test_figure_2_starts_from_one_draw_scaled_by_sigma():
+    r = figure_2_teacher(**{**SMALL2, "sigmas": (0.5, 1.0, 3.0)})
+    base = np.array(r["runs"][1]["norm_0"])
+    for run in r["runs"]:
+        assert np.array(run["norm_0"]) == pytest.approx(run["sigma"] * base, rel=1e-12)
+
+
+def test_figure_2_rate_is_the_step_in_units_of_the_initial_kernel():
+    # the rate times the mean NTK diagonal |grad_theta f(x)|^2 at the start, computed by
+    # autograd on a wide net, is lr (the diagonal's expectation is k(sigma); 4096 units
+    # and 200 inputs: a sampling error of about 1%, 5% is five of it)
+    import torch
+
+    r = figure_2_teacher(**{**SMALL2, "sigmas": (0.7,), "width": 4096, "steps": 1,
+                            "repeats": 1, "n_train": 200})  # fmt: skip
+    d = teacher_data(d0=5, n_train=200, n_test=30, seed=0)
+    s = 0.7
+    p = initialise({"W": (4096, 5), "a": (4096,)}, 1,
+                   scale={"W": s * math.sqrt(2 / 5), "a": s / math.sqrt(4096)})  # fmt: skip
+    model = WideTwoLayer(d["X_train"], d["y_train"], activation="relu", scale=1.0)
+    W = p["W"].clone().requires_grad_(True)
+    a = p["a"].clone().requires_grad_(True)
+    X = torch.as_tensor(d["X_train"], dtype=W.dtype)
+    out = model.output({"W": W, "a": a}, X)[0]
+    diag = []
+    for i in range(0, 200, 10):
+        gW, ga = torch.autograd.grad(out[i], (W, a), retain_graph=True)
+        diag.append(float((gW**2).sum() + (ga**2).sum()))
+    assert r["runs"][0]["rate"] * np.mean(diag) == pytest.approx(r["lr"], rel=0.05)
+
+
+def test_figure_2_reproduced_outside_the_experiment():
+    r = figure_2_teacher(**{**SMALL2, "sigmas": (2.0,)})
+    d = teacher_data(d0=5, n_train=20, n_test=30, seed=0)
+    p0 = initialise({"W": (16, 5), "a": (16,)}, 2,
+                    scale={"W": 2.0 * math.sqrt(2 / 5), "a": 2.0 / 4})  # fmt: skip
+    model = WideTwoLayer(d["X_train"], d["y_train"], activation="relu", scale=1.0)
+    res = gradient_descent(model, p0, r["runs"][0]["rate"], [0, 20], keep_params=True)
+    W1, a1 = res.params["W"][-1], res.params["a"][-1]
+    norm = ((W1**2).sum((1, 2)) + (a1**2).sum(1)).sqrt().tolist()
+    assert r["runs"][0]["norm_end"] == pytest.approx(norm, rel=1e-12)
+    test = WideTwoLayer(d["X_test"], d["y_test"], activation="relu", scale=1.0)
+    assert r["runs"][0]["test_risk"] == pytest.approx(test.loss({"W": W1, "a": a1}).tolist(),
+                                                      rel=1e-12)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "kw, err, match",
+    [({"sigmas": ()}, TypeError, "sigmas"), ({"sigmas": (0.0,)}, ValueError, "sigmas"),
+     ({"sigmas": (-1.0,)}, ValueError, "sigmas"), ({"sigmas": (1.0, 1.0)}, ValueError, "sigmas"),
+     ({"sigmas": (1e-4,)}, ValueError, "sigmas"),
+     ({"width": 0}, ValueError, "width"), ({"steps": 0}, ValueError, "steps"),
+     ({"repeats": 0}, ValueError, "repeats"), ({"lr": 0.0}, ValueError, "lr"),
+     ({"d0": 0}, ValueError, "d0"), ({"data_seed": -1}, ValueError, "data_seed"),
+     ({"seed": -1}, ValueError, "seed"), ({"progress": 1}, TypeError, "progress")],
+)  # fmt: skip
+def test_figure_2_refusals_name_the_argument(kw, err, match):
+    with pytest.raises(err, match=match):
+        figure_2_teacher(**{**SMALL2, **kw})
+
+
+def test_figure_2_divergent_rate_is_a_value_error_naming_lr():
+    with pytest.raises(ValueError, match="lr"):
+        figure_2_teacher(**{**SMALL2, "lr": 1e4})
+
+
+def _result2(means: dict[str, list[float]], spread: float = 0.0, repeats: int = 3) -> dict:
+    # one run per sigma = 1, 2, ...; each measure's repeats are mean +- spread
+    offsets = np.linspace(-spread, spread, repeats) if repeats > 1 else np.zeros(1)
+    n = len(next(iter(means.values())))
+    runs = [{"sigma": float(k + 1), "risk_0": [1.0] * repeats, "risk_end": [0.01] * repeats,
+             **{key: list(means[key][k] + offsets) for key in means}}
+            for k in range(n)]  # fmt: skip
+    return {"sigmas": [r["sigma"] for r in runs], "runs": runs}
+
+
+def test_figure_2_verdict_confirms_growing_measures():
+    v = figure_2_teacher_verdict(_result2({"norm_end": [1, 2, 4], "test_risk": [0.1, 0.2, 0.3]},
+                                          spread=0.01))  # fmt: skip
+    # the SE of each mean from its repeats (-0.01, 0, 0.01); the worst pair is the
+    # smallest gap, 0.1 in the test risk
+    se = np.std([-0.01, 0.0, 0.01], ddof=1) / math.sqrt(3)
+    assert v.status == "confirmed"
+    assert v.max_error == pytest.approx(2 * math.hypot(se, se) / 0.1, rel=1e-6)
+    assert "not judged" in v.detail
+
+
+@pytest.mark.parametrize("key", MEASURES2)
+@pytest.mark.parametrize("bad", ["tie", "reversed", "nan"])
+def test_figure_2_verdict_fails_a_tie_a_reversal_and_a_nan(key, bad):
+    means = {"norm_end": [1.0, 2.0, 4.0], "test_risk": [0.1, 0.2, 0.3]}
+    if bad == "tie":
+        means[key][2] = means[key][1]
+    elif bad == "reversed":
+        means[key] = means[key][::-1]
+    else:
+        means[key][0] = math.nan
+    v = figure_2_teacher_verdict(_result2(means))
+    assert v.status == "failed"
+
+
+@pytest.mark.parametrize("ratio, status", [(0.99, "confirmed"), (1.01, "failed")])
+def test_figure_2_border_at_two_standard_errors(ratio, status):
+    # repeats at mean -+ 1 (SE 1 each, 2 SE of the difference 2 sqrt 2): a gap of
+    # 2 sqrt(2) / ratio is the border from both sides
+    gap = 2 * math.sqrt(2) / ratio
+    means = {"norm_end": [0.0, 100.0], "test_risk": [0.0, gap]}
+    f, _ = ordering_figure(_result2(means, spread=1.0, repeats=2))
+    assert f == pytest.approx(ratio, rel=1e-9) and (f <= 1) == (status == "confirmed")
+
+
+def test_figure_2_verdict_needs_two_sigmas_and_two_repeats():
+    one_sigma = _result2({"norm_end": [1.0], "test_risk": [0.1]})
+    v = figure_2_teacher_verdict(one_sigma)
+    assert v.status == "failed" and v.max_error == NOTHING_COMPARED
+    one_repeat = _result2({"norm_end": [1.0, 2.0], "test_risk": [0.1, 0.2]}, repeats=1)
+    assert math.isnan(ordering_figure(one_repeat)[0])
+    same = _result2({"norm_end": [1.0, 2.0], "test_risk": [0.1, 0.2]})
+    same["runs"][1]["sigma"] = 1.0
+    assert math.isnan(ordering_figure(same)[0])
+    assert figure_2_teacher_verdict({"runs": []}).status == "failed"
+
+
+@pytest.mark.parametrize("result", [None, {"sigmas": [1.0]}, {"runs": [{"sigma": 1.0}]},
+                                    {"runs": "abc"}])  # fmt: skip
+def test_figure_2_verdict_refuses_a_result_of_another_shape(result):
+    with pytest.raises(TypeError, match="result"):
+        figure_2_teacher_verdict(result)
+
+
+def test_figure_2_real_measurement_passes():
+    v = figure_2_teacher_verdict(figure_2_teacher(threads=1))
+    assert v.status == "confirmed", v.detail
+
+
+def test_the_registered_figure_2_claim_runs_the_verdict(monkeypatch):
+    seen = {}
+
+    def fake(**kw):
+        seen.clear()
+        seen.update(kw)
+        return _result2({"norm_end": [1.0, 2.0], "test_risk": [0.1, 0.2]}, spread=0.01)
+
+    monkeypatch.setattr(phases_conf, "figure_2_teacher", fake)
+    assert phases_conf._figure_2_teacher().status == "confirmed"
+    assert seen == {"threads": 1}
+    phases_conf._figure_2_teacher(full=True)
+    assert seen["width"] == 1024 and seen["repeats"] == 16
+    assert "phases.figure_2_teacher" in [t.id for t in phases_conf.claims()]
