@@ -41,7 +41,7 @@ _SUBMODULES = ("alpha_scaling", "datasets", "initialisation_scale", "kernel_samp
                "lazy_width", "measures", "models", "mp", "node_scaling_experiment",
                "node_scaling_gd", "node_scaling_linear", "ntg_sampling", "overall_scale",
                "phase_diagram", "scale_out", "scipy_ode", "sweep_three_layer", "sweeps",
-               "torch_flow")  # fmt: skip
+               "teacher_task", "torch_flow")  # fmt: skip
 
 METHODS = ("mpmath", "scipy", "torch")
 DEFAULT_DPS = 30

@@ -8,13 +8,16 @@ points) and of ``numerics.mp``, ``numerics.scipy_ode``, ``numerics.measures`` an
 ``numerics.sweeps`` (the integrators' building blocks, the measures and the sweeps),
 ``numerics.scale_out`` (issue 32's executor and device for ``--full``),
 ``numerics.datasets``, ``solvable.verification.section_8_2`` and
-``solvable.verification.section_3_2_digits`` (issue 32's digits stand-ins), and of
-the eleven experiment modules ``numerics.alpha_scaling``, ``numerics.kernel_sampling``,
+``solvable.verification.section_3_2_digits`` (issue 32's digits stand-ins),
+``solvable.verification.figure_3_teacher`` and ``solvable.verification.figure_2_teacher``
+(seed 001's Figures 3 and 2 on a teacher), and of
+the twelve experiment modules ``numerics.alpha_scaling``, ``numerics.kernel_sampling``,
 ``numerics.ntg_sampling``, ``numerics.lazy_width``, ``numerics.node_scaling_gd``,
 ``numerics.node_scaling_linear``, ``numerics.sweep_three_layer``, ``numerics.phase_diagram``,
-``numerics.node_scaling_experiment``, ``numerics.initialisation_scale`` and
-``numerics.overall_scale`` (``EXPERIMENTS``; entries in ``tests/fuzz_entries_f.py``,
-``tests/fuzz_entries_g.py``, ``tests/fuzz_entries_m.py`` and ``tests/fuzz_entries_o.py``). Each one
+``numerics.node_scaling_experiment``, ``numerics.initialisation_scale``,
+``numerics.overall_scale`` and ``numerics.teacher_task`` (``EXPERIMENTS``; entries in
+``tests/fuzz_entries_f.py``, ``tests/fuzz_entries_g.py``, ``tests/fuzz_entries_m.py``,
+``tests/fuzz_entries_o.py`` and ``tests/fuzz_entries_q.py``). Each one
 is either an entry of ``tests/fuzz_entries_*.py`` (a good call and the kind of every
 argument) or exempt there with a reason; ``test_every_public_callable_is_fuzzed`` fails on a
 new public name that is neither, and on an entry that leaves an argument out.
@@ -47,6 +50,7 @@ import fuzz_entries_m
 import fuzz_entries_n
 import fuzz_entries_o
 import fuzz_entries_p
+import fuzz_entries_q
 import pytest
 from fuzz_harness import BAD, Entry, call_good, check
 from hypothesis import HealthCheck, given, settings
@@ -70,6 +74,7 @@ GROUPS = (
     fuzz_entries_n,
     fuzz_entries_o,
     fuzz_entries_p,
+    fuzz_entries_q,
 )
 ENTRIES: list[Entry] = [e for g in GROUPS for e in g.ENTRIES]
 EXEMPT: dict[str, str] = {k: v for g in GROUPS for k, v in g.EXEMPT.items()}
@@ -88,6 +93,7 @@ EXPERIMENTS = (
     "node_scaling_experiment",
     "initialisation_scale",
     "overall_scale",
+    "teacher_task",
 )
 
 
@@ -111,7 +117,7 @@ def public_callables() -> dict[str, Any]:
     found["numerics.systems"] = numerics.systems
     add("torch_flow.", importlib.import_module("numerics.torch_flow"))
     add("models.", importlib.import_module("numerics.models"))
-    for name in ("section_8_2", "section_3_2_digits"):
+    for name in ("section_8_2", "section_3_2_digits", "figure_3_teacher", "figure_2_teacher"):
         add(f"{name}.", importlib.import_module(f"solvable.verification.{name}"))
     for name in ("mp", "scipy_ode", "measures", "sweeps", "scale_out", "datasets", *EXPERIMENTS):
         add(f"{name}.", importlib.import_module(f"numerics.{name}"))
