@@ -110,6 +110,20 @@ def test_judge_without_caveats_fails_at_xavier():
     assert dg.judge_figure_6(_points(), caveats={}).status == "failed"
 
 
+@pytest.mark.parametrize("full", [False, True])
+def test_the_caveat_holds_at_the_default_size_only(monkeypatch, full):
+    """At the default size the claim asserts the caveat (W1 linear at (0, 1.5)); under
+    ``full`` the stated regime (critical), which the digits already read at n = 64 and
+    widths up to 256: each measured shape passes at its size and fails at the other."""
+    key = (F(0), F(3, 2))
+    default = _points()
+    larger = _points() | {key: _point(key, -0.02, -0.55)}
+    for pts, at in ((default, False), (larger, True)):
+        monkeypatch.setattr(dg, "_measure", lambda full, pts=pts: pts)
+        want = "confirmed" if at == full else "failed"
+        assert dg._check(full=full).status == want
+
+
 @settings(max_examples=25, deadline=None)  # the model reads through sympy: ~0.1 s each
 @given(slope=st.floats(-2, 2), err=st.floats(0, 0.3),
        want=st.sampled_from(["linear", "critical", "condensed"]))  # fmt: skip

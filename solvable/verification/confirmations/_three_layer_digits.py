@@ -25,8 +25,9 @@ What "similar results" is taken to mean, and what the claim asserts (at the defa
 * at each phase point of :data:`POINTS` every regime the synthetic claims assert there
   (:data:`EXPECTED`: the paper's statements, :data:`solvable.models.three_layer.PAPER_POINTS`,
   and the synthetic measurement of ``three_layer.layers_differ`` for W2 at (0, 2.1)) is the
-  one read on the digits, except the caveats of :data:`CAVEATS`, where the digits read the
-  regime recorded there (so the claim fails when a caveat stops holding);
+  one read on the digits, except, at the default size, the caveats of :data:`CAVEATS`, where
+  the digits read the regime recorded there (so the claim fails when a caveat stops holding;
+  ``full=True`` asserts the synthetic regimes everywhere);
 * at ``gamma_2 = 0``, ``S_W1`` grows along ``gamma_3`` = 1.1, 1.5, 2.1 (Figure 4's statement
   on the synthetic data), each step beyond two combined standard errors;
 * every run reached the stopping rule (no run excluded from a slope).
@@ -89,11 +90,15 @@ CAVEATS: dict[tuple[tuple[Fraction, Fraction], str], tuple[str, str]] = {
         "read critical there by three_layer.paper_regimes, reads linear on the digits: "
         "S_W1 = -0.134 +- 0.029 (widths 32, 64, 128, seeds 0, 1, n = 32), beyond the band "
         "0.1; with R_S <= 1e-6 instead of 1e-4 (same seeds) -0.136 +- 0.030 (every slope "
-        "of POINTS within 0.003 of the 1e-4 one), with seeds 0, 1, 2 at 1e-6 -0.113 +- 0.038",
+        "of POINTS within 0.003 of the 1e-4 one), with seeds 0, 1, 2 at 1e-6 -0.113 +- 0.038. "
+        "A small-size effect: at n = 64, widths 64, 128, 256 (seeds 0, 1; 47 CPU s) it reads "
+        "critical, -0.101 +- 0.068, as stated",
     ),
 }
 """(point, layer) -> (the regime the digits read, evidence): where they disagree with
-:data:`EXPECTED` at the default size.  The claim asserts the recorded regime there."""
+:data:`EXPECTED` at the default size.  The claim asserts the recorded regime there at the
+default size (so it fails when a caveat stops holding); ``full=True`` asserts
+:data:`EXPECTED` everywhere (at n = 64 and widths up to 256 the caveat already closes)."""
 
 DATA_SEED = 0
 N_TRAIN, N_TRAIN_FULL = 32, 200
@@ -188,7 +193,7 @@ def _measure(full: bool) -> dict[tuple[Fraction, Fraction], pdg.PhasePoint]:
 
 
 def _check(full: bool = False) -> Verdict:
-    v = judge_figure_6(_measure(full))
+    v = judge_figure_6(_measure(full), caveats={} if full else CAVEATS)
     n = N_TRAIN_FULL if full else N_TRAIN
     return Verdict(v.status, f"n = {n} images (d = 64), R_S <= {TOL:g}; {v.detail}",
                    v.max_error, v.tolerance)  # fmt: skip
@@ -204,9 +209,10 @@ def figure_6_claim() -> Theorem:
         "n = 200), S_W1 and S_W2 of eq. (11) read with the band max(0.1, 2 err) give the "
         "synthetic regimes: both layers linear at (0, 1.1), W1 condensed and W2 linear at "
         "(0, 2.1), W2 condensed at (1/2, 2.8); at Xavier's (0, 1.5), stated critical, W1 reads "
-        "linear (a recorded caveat); S_W1 grows along gamma_3 = 1.1, 1.5, 2.1 at gamma_2 = 0, "
-        "each step beyond two standard errors; every run reaches R_S <= 1e-4 (widths 32, 64, "
-        "128, seeds 0, 1; full: 100..10000, 8 seeds).",
+        "linear at the default size (a recorded caveat; full: critical as stated); S_W1 grows "
+        "along gamma_3 = 1.1, 1.5, 2.1 at gamma_2 = 0, each step beyond two standard errors; "
+        "every run reaches R_S <= 1e-4 (widths 32, 64, 128, seeds 0, 1; full: 100..10000, "
+        "8 seeds).",
         "numeric",
         _check,
     )
