@@ -15,10 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from matplotlib.figure import Figure
 
 from numerics.sweep_three_layer import DATA_X, DATA_Y
 from solvable.verification.confirmations import _three_layer_figure2 as f2
 from solvable.verification.confirmations import claims_of
+from solvable.verification.figures import seed_004
 
 F = Fraction
 SPLINE = np.interp(f2.GRID, DATA_X, DATA_Y)
@@ -108,3 +110,21 @@ def test_judge_fails_on_a_seed_missing_a_gamma_3_and_on_nothing():
 def test_claim_registered_with_the_three_layer_claims():
     (c,) = [c for c in claims_of("three_layer") if c.id == "three_layer.figure_2_functions"]
     assert c.kind == "numeric" and "Figure 2" in c.source
+
+
+def test_figure_draws_every_seeds_function_with_the_data_and_the_spline(monkeypatch):
+    """``004-fig2`` (solvable/verification/figures/seed_004.py) draws, per gamma_3, the
+    measured values of every seed on the grid, the linear spline and the data points."""
+    runs = {key: {**r, "f": tuple(SPLINE + 0.01 * (key[1] + 1) * float(key[0]) * BUMP)}
+            for key, r in GOOD.items()}  # fmt: skip
+    monkeypatch.setattr(f2, "measure", lambda full: runs)
+    fig = Figure()
+    seed_004._draw_fig2_functions(fig, False, False)
+    assert len(fig.axes) == len(f2.GAMMA_3)
+    for ax, g3 in zip(fig.axes, f2.GAMMA_3, strict=True):
+        lines = ax.get_lines()
+        for k, seed in enumerate((0, 1, 2)):
+            np.testing.assert_array_equal(lines[k].get_ydata(), runs[g3, seed]["f"])
+            assert f"seed {seed}" in lines[k].get_label()
+        np.testing.assert_allclose(lines[3].get_ydata(), SPLINE, rtol=0, atol=1e-15)
+        assert list(lines[4].get_xdata()) == list(DATA_X)
