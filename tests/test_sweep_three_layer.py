@@ -167,18 +167,18 @@ def test_a_column_of_inputs_is_the_flat_one_bit_for_bit():
     assert flat["steps"] > 0 and all(flat[k] == column[k] for k in keys)
 
 
-@settings(max_examples=5, deadline=None)
+@settings(max_examples=3, deadline=None)  # three trainings an example, ~0.5 s each
 @given(d=st.integers(2, 5), seed=st.integers(0, 2**16))
 def test_d_dimensional_inputs_train_the_d_column_first_layer(d, seed):
     """With ``x`` of shape (n, d) the first layer is (m, d), the loss falls and the result
     is the one of the batched path (:func:`rd_points`); its RD(W1) is the distance of the
     trained (W1, b1) from its start (recomputed from the weights)."""
     X = np.random.default_rng(seed).standard_normal((4, d))
-    r = train_run(0, F(3, 2), 6, 0, x=X, max_steps=200, check_every=50)
+    r = train_run(0, F(3, 2), 6, 0, x=X, max_steps=100, check_every=50)
     assert r["p"]["W1"].shape == (1, 6, d) and r["loss"] < r["loss0"]
-    one = rd_point(0, F(3, 2), 6, 0, x=X, max_steps=200, check_every=50)
+    one = rd_point(0, F(3, 2), 6, 0, x=X, max_steps=100, check_every=50)
     (batched,) = rd_points([{"gamma_2": "0", "gamma_3": "3/2", "m": 6, "seed": 0, "x": X,
-                             "max_steps": 200, "check_every": 50}])  # fmt: skip
+                             "max_steps": 100, "check_every": 50}])  # fmt: skip
     w = torch.cat([r["p"]["W1"][0].flatten(), r["p"]["b1"][0]])
     w0 = torch.cat([r["p0"]["W1"][0].flatten(), r["p0"]["b1"][0]])
     assert one["rd_w1"] == pytest.approx(float(torch.linalg.norm(w - w0) / torch.linalg.norm(w0)),
