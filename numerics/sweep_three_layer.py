@@ -27,7 +27,10 @@ neuron consists of the weight from its input layer ... and its bias term").
 What the paper does not state, and what is chosen here (all in ``settings``):
 
 * the four data points: ``x = (-1, -1/3, 1/3, 1)``, ``y = (0.2, 0.6, 0.3, 0.8)``
-  (Section 5.1 says only "a simple 1-d problem of 4 training points");
+  (Section 5.1 says only "a simple 1-d problem of 4 training points"); the setting ``x``
+  also takes ``n`` inputs in ``R^d`` as an (n, d) array (Section 5.1's ``d``-``m``-``m``-1
+  net, e.g. Figure 6's images: claim ``three_layer.figure_6_digits``), ``W1`` then (m, d);
+  a flat ``x`` is the 1-d problem exactly as before (tested bit for bit);
 * the learning rate: ``lr = min(lr_scale / lambda_max(K_0 / n), lr_max)`` with ``K_0`` the
   NTK Gram matrix at initialisation (:func:`ntk_gram`), ``lr_scale = 0.25``,
   ``lr_max = 0.2``.  The first term keeps gradient descent stable in the linear regime,
@@ -228,7 +231,17 @@ def _settings(overrides: Mapping[str, Any]) -> dict[str, Any]:
     if unknown:
         raise ValueError(f"unknown settings {unknown}; valid: {sorted(DEFAULT_SETTINGS)}")
     s = {**DEFAULT_SETTINGS, **overrides}
-    x = tuple(float(v) for v in np.asarray(s["x"], dtype=float).reshape(-1))
+    xa = np.asarray(s["x"], dtype=float)
+    if xa.ndim == 2:  # n inputs in R^d (e.g. the digits of Figure 6): one tuple per row
+        if xa.shape[1] < 1 or not np.all(np.isfinite(xa)):
+            raise ValueError(f"x of shape (n, d) must have d >= 1 and finite entries, got "
+                             f"shape {xa.shape}")  # fmt: skip
+        x: tuple[Any, ...] = tuple(tuple(float(v) for v in row) for row in xa)
+    elif xa.ndim > 2:
+        raise ValueError(f"x must be 1-d (n points on the line) or 2-d (n, d), got shape "
+                         f"{xa.shape}")  # fmt: skip
+    else:  # the 1-d problem (Section 5.1): a flat tuple, exactly as before
+        x = tuple(float(v) for v in xa.reshape(-1))
     y = tuple(float(v) for v in np.asarray(s["y"], dtype=float).reshape(-1))
     if len(x) != len(y) or not x:
         raise ValueError(f"x and y must be non-empty and of equal length, got {len(x)}, {len(y)}")
@@ -317,6 +330,12 @@ a net larger than this trains alone."""
 _SHARED = ("x", "y", "bias", "tol", "check_every", "max_steps", "dtype", "device")
 
 
+def _inputs(s: Mapping[str, Any]) -> np.ndarray:
+    """The inputs of validated settings as an (n, d) array: ``d = 1`` for a flat ``x``."""
+    X = np.array(s["x"], dtype=float)
+    return X[:, None] if X.ndim == 1 else X
+
+
 def _start(gamma_2: Any, gamma_3: Any, m: Any, seed: Any, settings: Mapping[str, Any]
            ) -> dict[str, Any]:  # fmt: skip
     """One run before training: validated inputs, the initial draw ``p0`` (batch of
@@ -333,9 +352,9 @@ def _start(gamma_2: Any, gamma_3: Any, m: Any, seed: Any, settings: Mapping[str,
     dev = resolve_device(s["device"])
     dtype = getattr(torch, s["dtype"])
 
-    X = np.array(s["x"], dtype=float)[:, None]
+    X = _inputs(s)
     model = ThreeLayerReLU(X, np.array(s["y"]), alpha=scales["alpha"], bias=s["bias"])
-    shapes: dict[str, tuple[int, ...]] = {"a": (m,), "W2": (m, m), "W1": (m, 1)}
+    shapes: dict[str, tuple[int, ...]] = {"a": (m,), "W2": (m, m), "W1": (m, X.shape[1])}
     std = {"a": scales["beta_3"], "W2": scales["beta_2"], "W1": scales["beta_1"]}
     if s["bias"]:
         shapes.update(b2=(m,), b1=(m,))
@@ -377,8 +396,7 @@ def _descend(runs: Sequence[dict[str, Any]]) -> None:
     import torch
 
     s = runs[0]["settings"]
-    X = np.array(s["x"], dtype=float)[:, None]
-    model = ThreeLayerReLU(X, np.array(s["y"]), alpha=None, bias=s["bias"])
+    model = ThreeLayerReLU(_inputs(s), np.array(s["y"]), alpha=None, bias=s["bias"])
     dev = runs[0]["device"]
     active = [r for r in runs if r["loss"] > s["tol"] and s["max_steps"] > 0]
     steps = 0

@@ -144,6 +144,11 @@ def test_exponent_inputs(value):
     ({"check_every": 2.0}, ValueError, "check_every must be an integer >= 1, got 2.0"),
     ({"max_steps": -1}, ValueError, "max_steps must be an integer >= 0, got -1"),
     ({"max_steps": True}, ValueError, "max_steps must be an integer >= 0, got True"),
+    # d-dimensional inputs (Figure 6's digits): (n, d) with d >= 1, finite, n as y
+    ({"x": np.zeros((4, 2, 1))}, ValueError, r"x must be 1-d .* or 2-d \(n, d\)"),
+    ({"x": np.zeros((4, 0))}, ValueError, "d >= 1"),
+    ({"x": [[0.0, math.nan]] * 4}, ValueError, "finite entries"),
+    ({"x": np.zeros((3, 2))}, ValueError, "equal length, got 3, 4"),
 ])  # fmt: skip
 def test_rd_point_rejects_bad_input(kwargs, exc, match):
     args = {"gamma_2": 0, "gamma_3": 1, "m": 8, "seed": 0}
@@ -151,6 +156,34 @@ def test_rd_point_rejects_bad_input(kwargs, exc, match):
     with pytest.raises(exc, match=match):
         rd_point(args.pop("gamma_2"), args.pop("gamma_3"), args.pop("m"), args.pop("seed"),
                  **args)  # fmt: skip
+
+
+def test_a_column_of_inputs_is_the_flat_one_bit_for_bit():
+    """``x`` of shape (n, 1) trains the same net as the flat 1-d ``x`` (the default path,
+    unchanged by the (n, d) inputs of Figure 6): the same RDs, steps and loss exactly."""
+    flat = rd_point(0, F(21, 10), 8, 1, max_steps=400)
+    column = rd_point(0, F(21, 10), 8, 1, max_steps=400, x=np.array(DATA_X)[:, None])
+    keys = ("rd_w1", "rd_w2", "rd_a", "loss0", "loss", "steps", "lr", "lambda_max0")
+    assert flat["steps"] > 0 and all(flat[k] == column[k] for k in keys)
+
+
+@settings(max_examples=3, deadline=None)  # three trainings an example, ~0.5 s each
+@given(d=st.integers(2, 5), seed=st.integers(0, 2**16))
+def test_d_dimensional_inputs_train_the_d_column_first_layer(d, seed):
+    """With ``x`` of shape (n, d) the first layer is (m, d), the loss falls and the result
+    is the one of the batched path (:func:`rd_points`); its RD(W1) is the distance of the
+    trained (W1, b1) from its start (recomputed from the weights)."""
+    X = np.random.default_rng(seed).standard_normal((4, d))
+    r = train_run(0, F(3, 2), 6, 0, x=X, max_steps=100, check_every=50)
+    assert r["p"]["W1"].shape == (1, 6, d) and r["loss"] < r["loss0"]
+    one = rd_point(0, F(3, 2), 6, 0, x=X, max_steps=100, check_every=50)
+    (batched,) = rd_points([{"gamma_2": "0", "gamma_3": "3/2", "m": 6, "seed": 0, "x": X,
+                             "max_steps": 100, "check_every": 50}])  # fmt: skip
+    w = torch.cat([r["p"]["W1"][0].flatten(), r["p"]["b1"][0]])
+    w0 = torch.cat([r["p0"]["W1"][0].flatten(), r["p0"]["b1"][0]])
+    assert one["rd_w1"] == pytest.approx(float(torch.linalg.norm(w - w0) / torch.linalg.norm(w0)),
+                                         rel=1e-12)  # fmt: skip
+    assert batched["rd_w1"] == one["rd_w1"] and batched["rd_w2"] == one["rd_w2"]
 
 
 def test_rd_point_takes_the_smallest_step_settings():

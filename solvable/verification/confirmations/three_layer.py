@@ -41,6 +41,8 @@ from numerics.torch_flow import threads
 from solvable._core.claims import Theorem, Verdict
 from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, beats, error_in_units, worst_of
 from solvable.models import three_layer
+from solvable.verification.confirmations._three_layer_digits import figure_6_claim
+from solvable.verification.confirmations._three_layer_figure2 import figure_2_claim
 from solvable.verification.confirmations._three_layer_figure3 import figure_3_claim
 from solvable.verification.confirmations._three_layer_table2 import table_2_slopes_claim
 
@@ -471,4 +473,6 @@ def claims() -> list[Theorem]:
           "factor from solvable.models.three_layer, to 1e-7 normwise.", _flow),
         table_2_slopes_claim(_table_2),
         figure_3_claim(),
+        figure_6_claim(),
+        figure_2_claim(),
     ]  # fmt: skip

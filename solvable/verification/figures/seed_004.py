@@ -40,9 +40,10 @@ import numpy as np
 
 from numerics import phase_diagram as pdg
 from numerics import scale_out as so
-from numerics.sweep_three_layer import linear_estimate
+from numerics.sweep_three_layer import DATA_X, DATA_Y, linear_estimate
 from numerics.torch_flow import threads
 from solvable.models import three_layer
+from solvable.verification.confirmations import _three_layer_figure2 as figure2
 from solvable.verification.figures._common import Figure, figure
 
 __all__ = ["FIGURES", "SEED"]
@@ -376,6 +377,26 @@ def _draw_condensation(fig: Any, full: bool, progress: bool) -> None:
             ax.legend(fontsize=7, markerscale=2)
 
 
+def _draw_fig2_functions(fig: Any, full: bool, progress: bool) -> None:
+    """Figure 2's first row: the nets of the claim ``three_layer.figure_2_functions``
+    (:func:`solvable.verification.confirmations._three_layer_figure2.measure`) on [-1, 1],
+    one panel per gamma_3, every seed, with the data and the linear spline through them."""
+    runs = figure2.measure(full)
+    axes = fig.subplots(1, len(figure2.GAMMA_3), sharey=True)
+    spline = np.interp(figure2.GRID, DATA_X, DATA_Y)
+    for ax, g3 in zip(axes, figure2.GAMMA_3, strict=True):
+        for k, seed in enumerate(sorted(s for g, s in runs if g == g3)):
+            r = runs[g3, seed]
+            label = f"seed {seed}: gap {r['spline_gap']:.1e}, curv. {r['curvature']:.2f}"
+            ax.plot(figure2.GRID, r["f"], color=f"C{k}", lw=1.0, label=label)
+        ax.plot(figure2.GRID, spline, "k--", lw=0.8, label="linear spline of the data")
+        ax.plot(DATA_X, DATA_Y, "ko", ms=4)
+        ax.set_title(rf"$(\gamma_2, \gamma_3) = (0, {float(g3):g})$", fontsize=9)
+        ax.set_xlabel("x")
+        ax.legend(fontsize=6)
+    axes[0].set_ylabel("f(x)")
+
+
 _W = pdg.FAST_WIDTHS
 _WF = pdg.FULL_WIDTHS
 _SETUP = (
@@ -437,6 +458,24 @@ FIGURES: tuple[Figure, ...] = (
         "available.",
         _draw_fig4,
         size=(12.0, 4.0),
+    ),
+    figure(
+        "004-fig2",
+        SEED,
+        "Figure 2 (first row)",
+        "the functions learned on the four points at gamma_3 = 1, 1.5, 2",
+        _SETUP + "gamma_2 = 0, gamma_3 in {1, 1.5, 2} (the paper's columns: 'from a relatively "
+        "jagged interpolation (NTK scaling) to a smooth interpolation (mean-field scaling) and "
+        "further to a linear spline interpolation'). Curves: the trained nets on [-1, 1] (600 "
+        "intervals), one per seed, the same draws in every panel; dashed: the linear spline "
+        "through the data. Legend: the claim three_layer.figure_2_functions' statistics, the "
+        "largest distance from the linear spline through the net's own values at the data "
+        "(gap) and the total variation of f' over that spline's (curv., >= 1). Reduced: m = "
+        f"{figure2.WIDTH}, seeds {list(figure2.SEEDS)} (one CPU thread); --full m = "
+        f"{figure2.WIDTH_FULL} (the paper's), seeds {list(figure2.SEEDS_FULL)}, CUDA where "
+        "available.",
+        _draw_fig2_functions,
+        size=(12.0, 3.8),
     ),
     figure(
         "004-fig5",
