@@ -146,13 +146,20 @@ def test_cli_cap_reaches_the_checks_and_is_reported(
 def test_every_sized_seed_004_check_takes_the_cap() -> None:
     """A seed-004 simulation whose check has no ``scale_out`` parameter would run the
     paper's scale behind ``--max-width``: every numeric three_layer claim takes it, except
-    the normalised-flow check (m = 16 in every mode)."""
+    the normalised-flow check (m = 16 in every mode) and, for now, the two claims of
+    their own data and widths that do not go through the shared sweep (Figure 6 on the
+    digits, Figure 2's learned functions): under ``--full`` they run their own sizes
+    whatever the cap (docs/paper_scale.md says so)."""
     numeric = [t for t in theorems.registry() if t.id.startswith("three_layer.")
                and t.kind == "numeric"]  # fmt: skip
     assert len(numeric) >= 11
     without = [t.id for t in numeric
                if "scale_out" not in inspect.signature(t._verify).parameters]  # fmt: skip
-    assert without == ["three_layer.normalised_flow_integrated"]
+    assert sorted(without) == [
+        "three_layer.figure_2_functions",
+        "three_layer.figure_6_digits",
+        "three_layer.normalised_flow_integrated",
+    ]
 
 
 def test_figure_3_under_a_cap_takes_the_two_largest_widths_that_fit(
