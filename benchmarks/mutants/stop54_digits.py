@@ -97,8 +97,8 @@ MUTANTS = [
         seed="000",
         backend="numpy",
         file=_DATA,
-        old="if not np.all(norms > 0):",
-        new="if not np.all(norms >= 0):",
+        old="if not np.all(norms > 0):  # an image equal to the training mean",
+        new="if not np.all(norms >= 0):  # an image equal to the training mean",
         why=(
             "the refusal of an image equal to the training mean loosened to >= 0 (always "
             "true).  Observed: load_digits(n_train=1, n_test=5) returns X_train with NaN "
@@ -187,8 +187,14 @@ MUTANTS = [
         seed="000",
         backend="numpy",
         file=_V82,
-        old="for i in range(len(runs) - 1):",
-        new="for i in range(len(runs) - 2):",
+        old=(
+            "for i in range(len(runs) - 1):\n"
+            "            figure = max(figure, _gap_figure(stats[i], stats[i + 1]))"
+        ),
+        new=(
+            "for i in range(len(runs) - 2):\n"
+            "            figure = max(figure, _gap_figure(stats[i], stats[i + 1]))"
+        ),
         why=(
             "an off-by-one in the loop over adjacent settings: the pair (gamma = 0.2, "
             "gamma = 0) is never judged.  Observed on hand-made results with that pair "
