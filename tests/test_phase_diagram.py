@@ -484,6 +484,24 @@ def test_judge_linear_and_layers_differ():
         conf.judge_layers_differ(mixed, "condensed", "critical")
 
 
+def test_judges_fail_a_layer_whose_slope_is_nan():
+    """A layer with no finite RD (every run excluded: slope NaN) is no regime at all: each
+    judge fails it, whichever regime it asks for (``max(0.0, nan)`` is 0.0 in Python, so
+    an unguarded "linear" or "condensed" read a NaN slope as 0 units: a pass)."""
+    good = _synthetic(0, F(21, 10), 0.3, -0.3, noise=0.01)
+    rd2 = np.full_like(good.rd["W2"], np.nan)
+    bad = pdg.point_from_rd(0, F(21, 10), WIDTHS, SEEDS, good.rd["W1"], rd2)
+    assert math.isnan(bad.slope("W2"))
+    assert conf.judge_layers_differ(good, "condensed", "linear").status == "confirmed"
+    for w1, w2 in (("condensed", "linear"), ("linear", "condensed")):
+        v = conf.judge_layers_differ(bad, w1, w2)
+        assert v.status == "failed" and v.max_error == math.inf, v.detail
+    linear = _synthetic(0, 1, -0.5, -1.0, noise=0.01)
+    assert conf.judge_linear(linear).status == "confirmed"
+    nan_linear = pdg.point_from_rd(0, 1, WIDTHS, SEEDS, linear.rd["W1"], rd2)
+    assert conf.judge_linear(nan_linear).status == "failed"
+
+
 def test_judge_condensation():
     assert conf.judge_condensation([(0.1, 0.4)], [(0.1, 0.101)]).status == "confirmed"
     assert conf.judge_condensation([(0.1, 0.15)], [(0.1, 0.101)]).status == "failed"

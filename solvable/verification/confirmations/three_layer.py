@@ -159,16 +159,19 @@ def _point(gamma_2: Fraction, gamma_3: Fraction, alpha_exponent: Fraction = _ZER
 
 
 def _units(p: pdg.PhasePoint, layer: str, want: str, band: float = pdg.BAND) -> float:
-    """Error units of "the regime of ``layer`` at ``p`` is ``want``" (module docstring)."""
+    """Error units of "the regime of ``layer`` at ``p`` is ``want``" (module docstring);
+    ``inf`` for a slope that is not finite (``max(0.0, nan)`` would read 0: a pass)."""
+    if want not in ("linear", "critical", "condensed"):
+        raise ValueError(f"want must be 'linear', 'critical' or 'condensed', got {want!r}")
     S, err = p.slope(layer), p.err(layer)
+    if not math.isfinite(S):
+        return math.inf
     B = max(band, 2 * err) if math.isfinite(err) else band
     if want == "critical":
         return abs(S) / B
     if want == "linear":
         return max(0.0, 2 + S / B)
-    if want == "condensed":
-        return max(0.0, 2 - S / B)
-    raise ValueError(f"want must be 'linear', 'critical' or 'condensed', got {want!r}")
+    return max(0.0, 2 - S / B)  # condensed
 
 
 def _fmt(p: pdg.PhasePoint, layer: str) -> str:
