@@ -15,8 +15,8 @@ more against all of it::
 
 For each surviving or not-covered mutant (not those listed as equivalent) the mutation is applied to
 the workspace's snapshot (cosmic-ray's ``use_mutation``, which restores the file afterwards) and the
-default suite runs there (the snapshot's ``addopts``: two workers, markers ``not slow and not gpu``;
-stopped at the first assertion failure), classified by ``exec``'s own
+default suite runs there (the snapshot's ``addopts``: two workers, markers ``not slow and not
+gpu and not docs``; stopped at the first assertion failure), classified by ``exec``'s own
 :func:`mutation_sample.classify` (an assertion failure kills; another failure is a crash kill;
 pytest's usage or internal error leaves the mutant a survivor, with the error noted). A killed
 mutant's stored result becomes a kill whose verdict says ``"selection": "full suite"``; a confirmed

@@ -757,6 +757,24 @@ def _mapped_fake_repository(tmp_path: Path) -> tuple[Path, dict, dict]:
     return workspace, settings, ms.build_map(workspace, settings, workers=1)
 
 
+@pytest.fixture(scope="module")
+def mapped_fake_repository(tmp_path_factory):
+    """:func:`_mapped_fake_repository` built once for the tests below (the map runs pytest
+    under coverage: about 40 s); each test mutates the snapshot's ``demo.py`` and puts the
+    unmutated text back."""
+    workspace, settings, covmap = _mapped_fake_repository(tmp_path_factory.mktemp("mapped"))
+    yield workspace, settings, covmap
+
+
+@pytest.fixture
+def mapped(mapped_fake_repository):
+    workspace, _, _ = mapped_fake_repository
+    demo = workspace / "snapshot" / "solvable" / "demo.py"
+    assert demo.read_text(encoding="utf-8") == DEMO_CACHED
+    yield mapped_fake_repository
+    demo.write_text(DEMO_CACHED, encoding="utf-8")
+
+
 def _run_one_killed(workspace: Path, settings: dict, capsys) -> dict:
     """``run_one`` on the snapshot's mutant: killed (exit 1); its verdict record."""
     capsys.readouterr()
@@ -764,12 +782,12 @@ def _run_one_killed(workspace: Path, settings: dict, capsys) -> dict:
     return json.loads(capsys.readouterr().out.strip().splitlines()[-1].split(" ", 1)[1])
 
 
-def test_the_map_and_run_one_select_a_cached_lines_users_end_to_end(tmp_path, capsys):
+def test_the_map_and_run_one_select_a_cached_lines_users_end_to_end(mapped, capsys):
     """``build_map`` (pytest under coverage and the cache-users plugin) then ``run_one``
     on a workspace of a fake repository: the mutant of ``leaf``'s return is covered by
     ``a`` only (its first caller, which checks nothing), yet ``run_one`` also runs ``b``,
     which reads ``leaf`` from the cache, and is killed by it."""
-    workspace, settings, covmap = _mapped_fake_repository(tmp_path)
+    workspace, settings, covmap = mapped
     a, b = "tests/test_demo.py::test_a", "tests/test_demo.py::test_b"
     leaf_line = covmap["lines"]["solvable/demo.py"]["6"]
     assert [covmap["tests"][i] for i in leaf_line] == [a]  # coverage: the first caller only
@@ -783,13 +801,13 @@ def test_the_map_and_run_one_select_a_cached_lines_users_end_to_end(tmp_path, ca
     assert (verdict["verdict"], verdict["by"], verdict["killer"]) == ("killed", "assertion", b)
 
 
-def test_the_map_lists_a_test_that_reads_only_a_constant(tmp_path, capsys):
+def test_the_map_lists_a_test_that_reads_only_a_constant(mapped, capsys):
     """``c`` reads ``demo.LIMIT`` and runs no line under its own context, so coverage never
     names it; the map lists it anyway (from the run's report, as it lists ``d``, which
     fails unmutated), and the mutant of ``LIMIT`` (an import-time line) is run by it as a
     reader of ``demo`` and killed, ``d`` not run (seed 22: such a test of
     ``figures/seed_004.py``'s grids was never run on their mutants)."""
-    workspace, settings, covmap = _mapped_fake_repository(tmp_path)
+    workspace, settings, covmap = mapped
     c, d = "tests/test_demo.py::test_c", "tests/test_demo.py::test_d"
     assert c in covmap["tests"] and c in covmap["durations"], covmap["tests"]
     assert d in covmap["tests"] and covmap["failed"] == [d], covmap  # every test reported

@@ -4,6 +4,11 @@ The notebooks are executed with nbclient on a ``python3`` kernel that is pinned 
 interpreter running the tests (a kernelspec written into a temporary directory that leads
 ``JUPYTER_PATH``), so a ``python3`` kernelspec elsewhere on the machine cannot substitute
 another environment; the kernel imports the same ``solvable``/``numerics`` as the tests.
+
+Executing them takes about 6 CPU minutes, so it carries the ``docs`` marker (``pytest -m
+docs``): the default suite checks that they are committed without outputs and import the
+public API only, and the documentation build (README command 3, run by ``.ci/run``) executes
+every notebook with ``nb_execution_raise_on_error``, so a failing notebook still fails CI.
 """
 
 from __future__ import annotations
@@ -73,6 +78,7 @@ def python3_kernel(tmp_path, monkeypatch):
     return "python3"
 
 
+@pytest.mark.docs  # minutes: the docs build (README command 3, in CI) executes them too
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_executes(path, python3_kernel):
     nb = nbformat.read(path, as_version=4)
