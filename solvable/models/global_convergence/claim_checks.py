@@ -20,6 +20,7 @@ from solvable.models.global_convergence.symbolic_checks import (
     _gd_weight_bound,
     _gd_width_stable,
     _gronwall,
+    _ntg_bound_derivation,
     _redundant_terms,
     _weight_bound_derivation,
 )
@@ -61,6 +62,14 @@ def claims() -> list[Theorem]:
            "Integrating |dw_j/dt| <= sqrt(lambda_j) sqrt(2 n L/d) along (b), with Markov on "
            "L_0 (E L_0 <= n (C^2 + C_1)/2), gives (c) with 2^5: the printed 2^7 is valid "
            "(twice that).", _weight_bound_derivation),
+        T_("ntg_bound_from_weight_bound", "Theorem 5.1 (c), (d), eq. (7) (proof: Appendix F, "
+           "not in the seed; reconstructed)",
+           "||Theta_t - Theta_0||_2 <= sum_j (n/d) lambda_j (M^2 Delta_j^2/d + 2 M Delta_j/"
+           "sqrt d) with Delta_j = ||w_tj - w_0j|| (|sigma'| <= 1, |sigma''| <= M, |x_i| <= 1); "
+           "with (c)'s Delta_j <= sqrt(lambda_j) R, sum_j lambda_j = 1 and Cauchy-Schwarz this "
+           "is n M^2 R^2 S_2/d^2 + 2 n M R sqrt(S_2)/d^(3/2), which at (c)'s R gives (d)'s "
+           "first term exactly (2^7) and its second with 2^(9/2): the printed 2^5 is valid "
+           "(sqrt(2) times that).", _ntg_bound_derivation),
         T_("never_binding_terms", "Theorems 5.1, 6.1",
            "kappa_n <= 1/d makes the second width term of Theorem 5.1 (<= term 3 / 32) and the "
            "first step-size term 2/(gamma kappa_n) of Theorem 6.1 (>= 16 x term 2) redundant.",
