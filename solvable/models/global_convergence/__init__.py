@@ -26,7 +26,8 @@ the NTG ``Theta_m(X; W)`` of eq. (7).  ``kappa_n`` is the minimum eigenvalue of 
 
 Derived here (:func:`claims`): (b) from (a) by Gronwall with the exponent matching exactly;
 the first width term from the matrix Chernoff bound; the bound (c) from (b) (constant
-``2^5 <= 2^7``); the second width term and the first step-size term are never binding
+``2^5 <= 2^7``); the bound (d) from (c) (first term exact, second ``2^(9/2) <= 2^5``); the
+second width term and the first step-size term are never binding
 (``kappa_n <= 1/d``); the limits of (c) and (d) as ``m -> oo`` vanish iff ``gamma = 1``; the
 best GD rate ``1 - C_0 gamma^2 kappa_n^2/n^2`` of Section 6.  The swish activation used in
 Section 8 has ``sup sigma' = 1.0998... > 1``, so it does not satisfy Assumption 3.2 as the
@@ -47,6 +48,8 @@ The files, in import order:
 * ``symbols.py``: :data:`SEED` and the symbols (``n``, ``d``, ``kappa_n``, ...);
 * ``theorems.py``: Theorems 5.1 and 6.1 as expressions (:func:`theorem_5_1`,
   :func:`theorem_6_1`);
+* ``ntg_change.py``: Theorem 5.1(d) derived from (c), step by step
+  (:func:`ntg_change_steps`);
 * ``activation_constants.py``: ``C_1`` of eq. (14) and the bounds of Assumption 3.2;
 * ``evaluators.py``: :class:`Constants` and the generated ``*_numeric`` evaluators;
 * ``symbolic_checks.py``, ``numeric_checks.py``: the checks of the claims;
@@ -75,12 +78,15 @@ from solvable.models.global_convergence.evaluators import (
     gd_width_stable,
     loss_bound_numeric,
     ntg_change_bound_numeric,
+    ntg_change_given_moves_numeric,
+    ntg_change_given_radius_numeric,
     step_size_limit_numeric,
     weight_bound_given_loss_numeric,
     weight_bound_numeric,
     width_condition_numeric,
     width_terms_numeric,
 )
+from solvable.models.global_convergence.ntg_change import NtgChangeSteps, ntg_change_steps
 from solvable.models.global_convergence.symbols import (
     C1,
     CS,
@@ -89,8 +95,10 @@ from solvable.models.global_convergence.symbols import (
     KAPPA,
     L0,
     LAM,
+    MOVE,
     MS,
     R0,
+    RADIUS,
     STEPS,
     SUM_SQ,
     D,
@@ -114,8 +122,10 @@ __all__ = [
     "KAPPA",
     "L0",
     "LAM",
+    "MOVE",
     "MS",
     "R0",
+    "RADIUS",
     "STEPS",
     "SUM_SQ",
     "Constants",
@@ -123,6 +133,7 @@ __all__ = [
     "GradientDescentBounds",
     "GradientFlowBounds",
     "N",
+    "NtgChangeSteps",
     "T",
     "activation_bounds",
     "c1",
@@ -137,6 +148,9 @@ __all__ = [
     "gd_width_stable",
     "loss_bound_numeric",
     "ntg_change_bound_numeric",
+    "ntg_change_given_moves_numeric",
+    "ntg_change_given_radius_numeric",
+    "ntg_change_steps",
     "step_size_limit_numeric",
     "theorem_5_1",
     "theorem_6_1",

@@ -9,6 +9,7 @@ from solvable.models.global_convergence.input_scaling import _remark_5_2_input_s
 from solvable.models.global_convergence.numeric_checks import (
     _activation_derivative_bounds,
     _c1_quadrature,
+    _ntg_bound_chain,
     _reported_constants,
 )
 from solvable.models.global_convergence.symbolic_checks import (
@@ -20,6 +21,7 @@ from solvable.models.global_convergence.symbolic_checks import (
     _gd_weight_bound,
     _gd_width_stable,
     _gronwall,
+    _ntg_bound_derivation,
     _redundant_terms,
     _weight_bound_derivation,
 )
@@ -61,6 +63,21 @@ def claims() -> list[Theorem]:
            "Integrating |dw_j/dt| <= sqrt(lambda_j) sqrt(2 n L/d) along (b), with Markov on "
            "L_0 (E L_0 <= n (C^2 + C_1)/2), gives (c) with 2^5: the printed 2^7 is valid "
            "(twice that).", _weight_bound_derivation),
+        T_("ntg_bound_from_weight_bound", "Theorem 5.1 (c), (d), eq. (7) (proof: Appendix F, "
+           "not in the seed; reconstructed)",
+           "||Theta_t - Theta_0||_2 <= sum_j (n/d) lambda_j (M^2 Delta_j^2/d + 2 M Delta_j/"
+           "sqrt d) with Delta_j = ||w_tj - w_0j|| (|sigma'| <= 1, |sigma''| <= M, |x_i| <= 1); "
+           "with (c)'s Delta_j <= sqrt(lambda_j) R, sum_j lambda_j = 1 and Cauchy-Schwarz this "
+           "is n M^2 R^2 S_2/d^2 + 2 n M R sqrt(S_2)/d^(3/2), which at (c)'s R gives (d)'s "
+           "first term exactly (2^7) and its second with 2^(9/2): the printed 2^5 is valid "
+           "(sqrt(2) times that).", _ntg_bound_derivation),
+        T_("ntg_bound_chain_numeric", "Theorem 5.1 (c), (d)",
+           "Through the package's evaluators (float64 and 50 digits): the step-2 bound "
+           "sum_j (n/d) lambda_j (M^2 Delta_j^2/d + 2 M Delta_j/sqrt d) at Delta_j = (c), the "
+           "step-3 bound at (c)'s radius and the printed (d) equal the derived terms (2^7 ... "
+           "S_2, 2^(9/2) ... sqrt(S_2)) evaluated directly, step 2 <= step 3 <= printed (d) "
+           "(equal steps at uniform lambda, gamma = 1; step 2 strictly below at gamma = 1/2 "
+           "with lambda = (1/2, 1/4, 1/8, 1/8)).", _ntg_bound_chain, "numeric"),
         T_("never_binding_terms", "Theorems 5.1, 6.1",
            "kappa_n <= 1/d makes the second width term of Theorem 5.1 (<= term 3 / 32) and the "
            "first step-size term 2/(gamma kappa_n) of Theorem 6.1 (>= 16 x term 2) redundant.",

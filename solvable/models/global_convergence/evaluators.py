@@ -24,6 +24,7 @@ from solvable._core.numbers import check_dps as _check_dps
 from solvable._core.numbers import check_int as _check_int
 from solvable.models import ntg
 from solvable.models.global_convergence.activation_constants import activation_bounds, c1
+from solvable.models.global_convergence.ntg_change import ntg_change_steps
 from solvable.models.global_convergence.symbols import (
     _GUARD,
     C1,
@@ -33,8 +34,10 @@ from solvable.models.global_convergence.symbols import (
     KAPPA,
     L0,
     LAM,
+    MOVE,
     MS,
     R0,
+    RADIUS,
     STEPS,
     SUM_SQ,
     D,
@@ -152,6 +155,8 @@ def _source(name: str) -> tuple[sp.Expr, tuple[sp.Symbol, ...]]:
         "weight": lambda: (t5.weight, (LAM,)),
         "weight_given_loss": lambda: (t5.weight_given_loss, (L0, LAM)),
         "ntg_change": lambda: (t5.ntg_change, (SUM_SQ,)),
+        "ntg_per_node": lambda: (ntg_change_steps().per_node, (LAM, MOVE)),
+        "ntg_given_radius": lambda: (ntg_change_steps().given_radius, (RADIUS, SUM_SQ)),
         "step_size": lambda: (t6.step_size, ()),
         "gd_rate": lambda: (t6.rate, (ETA,)),
         "gd_width": lambda: (sp.Max(*(gd_width_stable(w) for w in t6.width_terms)), (ETA,)),
@@ -270,6 +275,69 @@ def ntg_change_bound_numeric(consts: Constants, sum_sq: Any, *, dps: int | None 
     dps = _check_dps(dps)
     s_arr = _nonnegative_array("sum_sq", sum_sq, dps)
     return _evaluate("ntg_change", consts, s_arr, dps=dps, names="sum_sq")
+
+
+def _node_values(name: str, value: Any, dps: int) -> list[Any]:
+    """At ``dps``: one number ``>= 0`` per node (a number is one node)."""
+    items = list(value) if isinstance(value, (list, tuple, np.ndarray)) else [value]
+    if not items:
+        raise ValueError(f"{name} must hold at least one node, got {nb.describe(value)}")
+    return [_nonnegative_array(name, v, dps) for v in items]
+
+
+@nb.mpmath_in_mpmath_out
+def ntg_change_given_moves_numeric(
+    consts: Constants, lam: Any, moves: Any, *, dps: int | None = None
+) -> Any:
+    """Step 2 of Theorem 5.1(d) from (c) (seed 000; :mod:`.ntg_change`): the bound ``sum_j
+    (n/d) lam_j (M^2 moves_j^2/d + 2 M moves_j/sqrt(d))`` on ``||Theta_m(W_t) -
+    Theta_m(W_0)||_2`` for node scalings ``lam`` and weight changes ``moves = ||w_tj -
+    w_0j||`` (any two weight matrices, when ``|sigma'| <= 1``, ``|sigma''| <= M``, ``|x_i| <=
+    1``).  float64: arrays that broadcast, summed over the last axis (the nodes; a number is
+    one node); ``dps``: two sequences of one length (or numbers)."""
+    consts = _check_constants(consts)
+    dps = _check_dps(dps)
+    if dps is None:
+        la, mv = _nonnegative_array("lam", lam), _nonnegative_array("moves", moves)
+        try:
+            la, mv = np.broadcast_arrays(np.atleast_1d(la), np.atleast_1d(mv))
+        except ValueError:
+            raise ValueError(f"lam and moves must broadcast (last axis: the nodes), got shapes "
+                             f"{np.shape(la)} and {np.shape(mv)}") from None  # fmt: skip
+        terms = _evaluate("ntg_per_node", consts, la, mv, names="lam, moves")
+        with np.errstate(over="ignore"):
+            total = np.sum(terms, axis=-1)
+        if not np.all(np.isfinite(total)):
+            raise ValueError("the sum over the nodes at consts, lam, moves is outside the "
+                             "float64 range: use dps=k (mpmath)")  # fmt: skip
+        return total
+    la_m, mv_m = _node_values("lam", lam, dps), _node_values("moves", moves, dps)
+    if len(la_m) != len(mv_m):
+        raise ValueError(f"lam and moves must have one length (one entry per node), got "
+                         f"{len(la_m)} and {len(mv_m)}")  # fmt: skip
+    pairs = zip(la_m, mv_m, strict=True)
+    terms = [_evaluate("ntg_per_node", consts, a, b, dps=dps + _GUARD) for a, b in pairs]
+    with mpmath.workdps(dps + _GUARD):
+        total = mpmath.fsum(terms)
+    with mpmath.workdps(dps):
+        return +total
+
+
+@nb.mpmath_in_mpmath_out
+def ntg_change_given_radius_numeric(
+    consts: Constants, radius: Any, sum_sq: Any, *, dps: int | None = None
+) -> Any:
+    """Step 3 of Theorem 5.1(d) from (c) (seed 000; :mod:`.ntg_change`): ``n M^2 R^2
+    S_2/d^2 + 2 n M R sqrt(S_2)/d^(3/2)``, the bound on ``||Theta_m(W_t) -
+    Theta_m(W_0)||_2`` when ``||w_tj - w_0j|| <= sqrt(lambda_j) radius`` for every node
+    (``sum_sq = S_2 = sum_j lambda_j^2``, ``sum_j lambda_j = 1``).  At ``radius =``
+    :func:`weight_bound_numeric` ``(consts, 1)`` it is (d) as derived: the printed (d) has
+    the same first term and ``sqrt(2)`` times the second (claim
+    ``ntg_bound_from_weight_bound``).  float64 arrays broadcast."""
+    dps = _check_dps(dps)
+    r_arr = _nonnegative_array("radius", radius, dps)
+    s_arr = _nonnegative_array("sum_sq", sum_sq, dps)
+    return _evaluate("ntg_given_radius", consts, r_arr, s_arr, dps=dps, names="radius, sum_sq")
 
 
 @nb.mpmath_in_mpmath_out

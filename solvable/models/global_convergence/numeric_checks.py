@@ -1,6 +1,7 @@
 """The checks of the numeric claims of seed 000: ``C_1`` by quadrature (eq. (14)), the
-activations' derivative bounds (Assumption 3.2, Section 8) and the reported constants
-(every evaluator of Theorems 5.1, 6.1 against the printed forms evaluated directly)."""
+activations' derivative bounds (Assumption 3.2, Section 8), the reported constants
+(every evaluator of Theorems 5.1, 6.1 against the printed forms evaluated directly) and the
+chain (c) -> (d) of Theorem 5.1 through the evaluators."""
 
 from __future__ import annotations
 
@@ -32,6 +33,8 @@ from solvable.models.global_convergence.evaluators import (
     gd_rate_numeric,
     loss_bound_numeric,
     ntg_change_bound_numeric,
+    ntg_change_given_moves_numeric,
+    ntg_change_given_radius_numeric,
     step_size_limit_numeric,
     weight_bound_numeric,
     width_terms_numeric,
@@ -232,5 +235,74 @@ def _reported_constants(dps: int = 20) -> Verdict:
         f"n = 4, d = 3, swish, gamma = 1/2, delta = 1/10 (kappa_n = {consts.kappa_n:.6g}, C_1 = "
         f"{consts.C1:.10g}, M = {consts.M:g}): reported vs printed, errors in tolerances: "
         + "; ".join(parts),
+        tol_f,
+    )
+
+
+def _derived_d_terms(c: Constants, S2: Any) -> tuple[Any, Any]:
+    """Theorem 5.1(d) as derived from (c) (claim ``ntg_bound_from_weight_bound``), typed here
+    as data with mpmath at the working precision: ``(2^7 n^3 M^2 (C^2 + C_1) S_2/(kappa_n^2
+    d^3 gamma^2 delta), 2^(9/2) n^2 M (C^2 + C_1)^(1/2) sqrt(S_2)/(kappa_n d^2 gamma
+    delta^(1/2)))``; the printed (d) is the first plus ``sqrt(2)`` times the second."""
+    n, d, k, g, dl = (mpmath.mpf(v) for v in (c.n, c.d, c.kappa_n, c.gamma, c.delta))
+    M, cc = mpmath.mpf(c.M), mpmath.mpf(c.C) ** 2 + mpmath.mpf(c.C1)
+    first = 2**7 * n**3 * M**2 * cc * S2 / (k**2 * d**3 * g**2 * dl)
+    second = (2 ** mpmath.mpf(4.5) * n**2 * M * mpmath.sqrt(cc) * mpmath.sqrt(S2)
+              / (k * d**2 * g * mpmath.sqrt(dl)))  # fmt: skip
+    return first, second
+
+
+def _excess(low: Any, high: Any, tol: Tolerance) -> float:
+    """How far ``low`` exceeds ``high``, in units of ``tol`` relative to ``high`` (0 when
+    ``low <= high``)."""
+    return 0.0 if low <= high else error_in_units(low, high, tol)
+
+
+def _ntg_bound_chain(dps: int = 50) -> Verdict:
+    # Theorem 5.1 (c) -> (d) through the package's evaluators, float64 and dps digits, against
+    # the derived terms typed as data (_derived_d_terms).  Case 1, gamma = 1 (lambda_j = 1/8,
+    # Cauchy-Schwarz tight): the step-2 bound at moves = (c) (weight_bound_numeric) equals
+    # the step-3 bound at R = (c)(lambda = 1) equals first + second; the printed (d)
+    # (ntg_change_bound_numeric) equals first + sqrt(2) second.  Case 2, gamma = 1/2,
+    # lambda = (1/2, 1/4, 1/8, 1/8) (sums to 1, S_2 = 11/32): the step-2 bound equals first +
+    # second sum lambda^(3/2)/sqrt(S_2) and lies strictly below the step-3 bound.  The
+    # ordering step 2 <= step 3 <= printed (d) is an error too (_excess; equal in case 1).
+    tol_f = Tolerance(rtol=1e-13, reason="float64 evaluation of short closed forms and a sum of "
+                      "8 positive terms: a few roundings of 1.1e-16")  # fmt: skip
+    worst, parts = NOTHING_COMPARED, []
+    cases = (
+        (Constants(4, 3, 0.01, 1.0, 0.1, 1.25, 0.2, 0.5), [mpmath.mpf(1) / 8] * 8),
+        (Constants(5, 2, 0.03, 0.5, 0.05, 2.0, 0.3, 4 * mpmath.sqrt(3) / 9),
+         [mpmath.mpf(1) / 2, mpmath.mpf(1) / 4, mpmath.mpf(1) / 8, mpmath.mpf(1) / 8]),
+    )  # fmt: skip
+    for digits in (None, dps):
+        tol = tol_f if digits is None else Tolerance.digits(
+            digits - 3, "closed forms at dps + 10 digits and the typed terms at the same "
+            "precision: 3 digits for rounding")  # fmt: skip
+        with mpmath.workdps(30 if digits is None else digits + _GUARD):
+            for c, lam in cases:
+                S2 = mpmath.fsum(v**2 for v in lam)
+                first, second = _derived_d_terms(c, S2)
+                share = mpmath.fsum(v ** mpmath.mpf(1.5) for v in lam) / mpmath.sqrt(S2)
+                lam_in = [float(v) for v in lam] if digits is None else lam
+                moves = [weight_bound_numeric(c, v, dps=digits) for v in lam_in]
+                step2 = ntg_change_given_moves_numeric(c, lam_in, moves, dps=digits)
+                radius = weight_bound_numeric(c, 1, dps=digits)
+                s2_in = float(S2) if digits is None else S2
+                step3 = ntg_change_given_radius_numeric(c, radius, s2_in, dps=digits)
+                printed = ntg_change_bound_numeric(c, s2_in, dps=digits)
+                order = worst_of(_excess(step2, step3, tol), _excess(step3, printed, tol))
+                e = {"step 2": error_in_units(step2, first + share * second, tol),
+                     "step 3": error_in_units(step3, first + second, tol),
+                     "printed (d)": error_in_units(printed, first + mpmath.sqrt(2) * second, tol),
+                     "order": order}  # fmt: skip
+                worst = worst_of(worst, *e.values())
+                parts.append(f"{'float64' if digits is None else f'dps={digits}'} gamma="
+                             f"{c.gamma:g} m={len(lam)}: step 2 {mpmath.nstr(step2, 10)}, step 3 "
+                             f"{mpmath.nstr(step3, 10)}, printed (d) {mpmath.nstr(printed, 10)}; "
+                             + ", ".join(f"{k} {v:.2g}" for k, v in e.items()))  # fmt: skip
+    return Verdict.from_error(
+        worst,
+        "Theorem 5.1 (c) -> (d) through the evaluators (errors in tolerances): " + "; ".join(parts),
         tol_f,
     )

@@ -1,6 +1,7 @@
 """The symbols of seed 000's global-convergence theorems (Sections 3.3, 5, 6): ``n``,
 ``d``, ``kappa_n``, ``delta``, ``C``, ``C_1`` (eq. (14)), ``M``, ``t``, ``L_0``, ``eta``,
-``lambda_{m,j}``, ``sum_j lambda_{m,j}^2``, ``||y - u_0||`` and the step count ``s``.
+``lambda_{m,j}``, ``sum_j lambda_{m,j}^2``, ``||y - u_0||``, the step count ``s``, a node's
+weight change ``Delta_j`` and a weight radius ``R``.
 
 Source: seed ``000_f57230b12d385b63.txt`` (asymmetrical node scaling)."""
 
@@ -39,6 +40,11 @@ R0 = sp.Symbol("R_0", nonnegative=True)
 """``||y - u_0||``, the initial residual norm of gradient descent (Section 6)."""
 STEPS = sp.Symbol("s", nonnegative=True, integer=True)
 """The gradient-descent step count ``s``."""
+MOVE = sp.Symbol("Delta_j", nonnegative=True)
+"""One node's weight change ``||w_tj - w_0j||`` (Theorem 5.1(c), (d))."""
+RADIUS = sp.Symbol("R_w", nonnegative=True)
+"""A radius ``R`` with ``||w_tj - w_0j|| <= sqrt(lambda_{m,j}) R`` for every ``j`` (the
+form of Theorem 5.1(c))."""
 _CSCALE = sp.Symbol("c", positive=True)  # the c of eq. (14)
 _ZQ = sp.Symbol("z_q", real=True)  # the integration variable of eq. (14)
 _U = sp.Symbol("u", positive=True)

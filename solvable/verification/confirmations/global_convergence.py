@@ -3,7 +3,8 @@ the bounds monitored along simulated gradient flow (:mod:`numerics.node_scaling_
 and gradient descent (:mod:`numerics.node_scaling_gd`), which return numbers (monitors: the
 simulated widths are far below the width conditions, so their verdicts are ``"observed"``,
 not counted), Theorem 5.1's mechanism (the split (15): the lazy part of the NTG settles with
-the width, the Zipf part moves) as fitted slopes that can fail, the
+the width, the Zipf part moves) as fitted slopes that can fail, the step of (d)'s proof
+before the width condition (:mod:`._global_convergence_theorem_5_1_d`), the
 feature-learning ratios against the width; the orderings Section 8.1.1 states and Figure 2's
 comparisons are judged in :mod:`solvable.verification.seed_000_experiments` (registered here).
 Every criterion and tolerance is here.
@@ -36,6 +37,9 @@ from solvable.models import ntg
 from solvable.models.global_convergence import SEED
 from solvable.verification.confirmations._global_convergence_remark_5_2 import (
     remark_5_2_numeric,
+)
+from solvable.verification.confirmations._global_convergence_theorem_5_1_d import (
+    theorem_5_1_d_step_2,
 )
 from solvable.verification.section_8_2 import (
     section_8_2_1_verdict,
@@ -171,7 +175,8 @@ _MONITOR_5_1_REASON = (
     "Theorem 5.1's width condition (1e12 to 1e13 here) is not met at the simulated widths "
     "(m <= 4000), so the theorem says nothing about these runs; its bounds (c), (d) sit 1e-3 "
     "to 1e-7 above what is measured: no outcome could confirm or contradict it.  The "
-    "checkable part, the proof's split (15), is global_convergence.theorem_5_1_ntg_split"
+    "checkable parts, the proof's split (15) and (d)'s step before the width condition, are "
+    "global_convergence.theorem_5_1_ntg_split and global_convergence.theorem_5_1_d_step_2"
 )
 _MONITOR_6_1_REASON = (
     "Theorem 6.1's width condition (1e8 to 6e8 here) is not met at the simulated widths "
@@ -413,6 +418,14 @@ def claims() -> list[Theorem]:
            "- Theta^(1)_0||_2 against m, MC 99.9% interval, lies below 0) while the Zipf part "
            "Theta^(2) moves: its slope exceeds Theta^(1)'s beyond both intervals (full=True: "
            "gamma in {1/2, 1/5}, m up to 1600, 6 seeds).", _ntg_split),
+        T_("theorem_5_1_d_step_2", "Theorem 5.1 (d), eq. (7) (the proof's step before (c) "
+           "and the width condition; claim ntg_bound_from_weight_bound)",
+           "Along gradient flow of tanh networks (Assumption 3.2) the measured ||Theta_m(W_t) - "
+           "Theta_m(W_0)||_2 stays below sum_j (n/d) lambda_j (M^2 Delta_j^2/d + 2 M Delta_j/"
+           "sqrt d) at the measured Delta_j = ||w_tj - w_0j|| (ntg_change_given_moves_numeric): "
+           "n = 4, d = 3, m = 50, gamma in {1, 1/2}, Zipf alpha = 1/2, 2 seeds, and one node "
+           "fitting one input (4 seeds), where the step is nearly attained (full=True: m = "
+           "200, 4 seeds, 4x longer; 8 one-node seeds).", theorem_5_1_d_step_2),
         T_("theorem_6_1_monitored", "Theorem 6.1, eq. (16) (corrected); proof (Appendix H)",
            "Monitor (observed, not counted): along simulated gradient descent (tanh, which "
            "satisfies Assumption 3.2; gamma in {1, 0.5}, Zipf alpha = 1/2, eta = 0.9 x the "
