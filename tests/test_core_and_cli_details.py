@@ -69,8 +69,28 @@ def _erratum(printed: sp.Expr, corrected: sp.Expr) -> types.SimpleNamespace:
     return types.SimpleNamespace(
         source="001_070589003213e0cf.txt", equation="(1)", paper="p", corrected="c",
         explanation="e",
-        changes_math=True, residuals=lambda: (printed, corrected), check=lambda: True,
+        changes_math=True, residuals=lambda: (printed, corrected),
+        judge=lambda paper, corr: True,
     )  # fmt: skip
+
+
+def test_errata_command_judges_each_erratum_by_its_residuals(monkeypatch, capsys):
+    """``solvable errata`` computes each pair of residuals once and judges that pair: a
+    printed version shown false and a corrected one proved pass; a corrected residual that
+    is not 0, or a printed one that is 0, is FAILS and exit 1."""
+    from solvable._core.claims import Erratum
+
+    def real(printed, corrected):
+        return Erratum("001_070589003213e0cf.txt", "(1)", "p", "c", "e",
+                       lambda: (sp.sympify(printed), sp.sympify(corrected)))  # fmt: skip
+
+    monkeypatch.setattr(cli, "ERRATA", (real(1, 0),))
+    assert cli.main(["errata"]) == 0 and "1 errata, 1 checks pass" in capsys.readouterr().out
+    for printed, corrected in ((1, 1), (0, 0)):
+        monkeypatch.setattr(cli, "ERRATA", (real(printed, corrected),))
+        assert cli.main(["errata"]) == 1
+        out = capsys.readouterr().out
+        assert "FAILS" in out and "1 errata, 0 checks pass" in out
 
 
 def test_errata_table_shortens_long_residuals_to_30_characters(monkeypatch, capsys):

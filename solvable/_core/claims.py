@@ -316,7 +316,12 @@ class Erratum:
 
     def check(self) -> bool:
         """True when the printed version is shown false and the corrected one true."""
-        paper, corrected = self.residuals()
+        return self.judge(*self.residuals())
+
+    @staticmethod
+    def judge(paper: sp.Expr, corrected: sp.Expr) -> bool:
+        """:meth:`check` on residuals already computed by :meth:`residuals` (``solvable
+        errata`` prints them and judges them without computing them twice)."""
         # the printed residual is a closed number: non-zero to 50 digits is a proof
         return bool(abs(sp.N(paper, 50)) > sp.Float("1e-40", 50)) and corrected == 0
 
