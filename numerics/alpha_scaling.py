@@ -401,6 +401,53 @@ def _end_measures(model: Any, X: Any, Xt: Any, y_test: np.ndarray, variances: tu
     return out
 
 
+def _task(setup: AlphaSetup, dev: Any, dt: Any) -> tuple[Any, ...]:
+    """The teacher task of ``setup`` and the student on it: ``(X, y_test, model, Xt,
+    (var_train, var_test))``, ``Xt`` the test inputs as ``dt`` on ``dev``, then the variances
+    of the training and test targets."""
+    torch = _torch()
+    X, y, X_test, y_test = teacher_data(setup)
+    model = WideTwoLayer(X=X, y=y, activation="relu", scale=1.0)
+    Xt = torch.as_tensor(X_test, dtype=dt, device=dev)
+    var_test, var_train = float(np.var(y_test)), float(np.var(y))
+    return X, y_test, model, Xt, (var_train, var_test)
+
+
+def _batched_ends(model: Any, starts: list[Any], lrs: list[float], seeds: int,
+                  steps: int) -> list[dict[str, Any]]:  # fmt: skip
+    """``steps`` GD steps of every start's ``seeds`` networks in one batch, each start at its
+    own step of ``lrs`` (one :func:`numerics.torch_flow.gradient_descent` call): the end
+    parameters per start."""
+    torch = _torch()
+    both = {k: torch.cat([p[k] for p in starts]) for k in starts[0]}
+    res = gradient_descent(model, both, np.repeat(lrs, seeds), [steps])
+    return [{k: v[-1][i * seeds : (i + 1) * seeds] for k, v in res.params.items()}
+            for i in range(len(starts))]  # fmt: skip
+
+
+def _measured(model: Any, X: Any, Xt: Any, y_test: np.ndarray, variances: tuple[float, float],
+              n_train: int, runs: Any) -> dict[str, np.ndarray]:  # fmt: skip
+    """:func:`_end_measures` of every grid point, stacked per metric of :data:`METRICS` (the
+    grid along the first axis); ``runs``: the grid's ``(p0, pT, (K_0, lambda_max(K_0)),
+    lr)``."""
+    values: dict[str, list[np.ndarray]] = {k: [] for k in METRICS}
+    for p0, pT, (K0, lam0), lr in runs:
+        ends_of = _end_measures(model, X, Xt, y_test, variances, n_train, (p0, pT), (K0, lam0),
+                                lr)  # fmt: skip
+        for k, v in ends_of.items():
+            values[k].append(v)
+    return {k: np.array(v) for k, v in values.items()}
+
+
+def _curve_fields(values: dict[str, np.ndarray], lrs: list[float], dev: Any, dt: Any,
+                  start: float) -> dict[str, Any]:  # fmt: skip
+    """The fields of an :class:`AlphaCurve` that every curve fills the same way (``seconds``
+    since ``start``)."""
+    return {"values": values, "lrs": np.array(lrs), "device": str(dev),
+            "dtype": str(dt).removeprefix("torch."),
+            "seconds": time.perf_counter() - start}  # fmt: skip
+
+
 def alpha_curve(
     alphas: Sequence[Any] = ALPHAS_SMALL,
     *,
@@ -436,11 +483,7 @@ def alpha_curve(
     dt = _check_dtype(dtype)
     if not isinstance(batched, bool):
         raise TypeError(f"batched must be True or False, got {nb.describe(batched)}")
-    X, y, X_test, y_test = teacher_data(setup)
-    model = WideTwoLayer(X=X, y=y, activation="relu", scale=1.0)
-    Xt = torch.as_tensor(X_test, dtype=dt, device=dev)
-    var_test, var_train = float(np.var(y_test)), float(np.var(y))
-    values: dict[str, list[np.ndarray]] = {k: [] for k in METRICS}
+    X, y_test, model, Xt, variances = _task(setup, dev, dt)
     lrs: list[float] = []
     start = time.perf_counter()
     with threads(1):
@@ -461,27 +504,13 @@ def alpha_curve(
             # every alpha's seeds in one batch, each with its own step: the same float64
             # operations per network as one call per alpha (tests/test_alpha_scaling.py
             # checks the two paths are equal bit for bit), in a quarter of the calls
-            both = {k: torch.cat([p[k] for p in starts]) for k in starts[0]}
-            res = gradient_descent(model, both, np.repeat(lrs, seeds), [steps])
-            ends = [{k: v[-1][i * seeds : (i + 1) * seeds] for k, v in res.params.items()}
-                    for i in range(len(alphas))]  # fmt: skip
+            ends = _batched_ends(model, starts, lrs, seeds, steps)
         else:
             ends = []
             for p0, lr in zip(starts, lrs, strict=True):
                 res = gradient_descent(model, p0, lr, [steps], keep_params=True)
                 ends.append({k: v[-1] for k, v in res.params.items()})
-        for p0, pT, (K0, lam0), lr in zip(starts, ends, kernels, lrs, strict=True):
-            ends_of = _end_measures(model, X, Xt, y_test, (var_train, var_test), n_train,
-                                    (p0, pT), (K0, lam0), lr)  # fmt: skip
-            for k, v in ends_of.items():
-                values[k].append(v)
-    return AlphaCurve(
-        alphas=alphas,
-        seeds=seeds,
-        setup=setup,
-        values={k: np.array(v) for k, v in values.items()},
-        lrs=np.array(lrs),
-        device=str(dev),
-        dtype=str(dt).removeprefix("torch."),
-        seconds=time.perf_counter() - start,
-    )
+        values = _measured(model, X, Xt, y_test, variances, n_train,
+                           zip(starts, ends, kernels, lrs, strict=True))  # fmt: skip
+    return AlphaCurve(alphas=alphas, seeds=seeds, setup=setup,
+                      **_curve_fields(values, lrs, dev, dt, start))  # fmt: skip

@@ -38,16 +38,17 @@ from typing import Any
 import numpy as np
 
 from numerics.alpha_scaling import (
-    METRICS,
     AlphaCurve,
     AlphaSetup,
-    _end_measures,
+    _batched_ends,
+    _check_dtype,
+    _curve_fields,
+    _measured,
+    _task,
     initial_parameters,
-    teacher_data,
 )
 from numerics.measures import ntk
-from numerics.models import WideTwoLayer
-from numerics.torch_flow import gradient_descent, resolve_device, threads
+from numerics.torch_flow import resolve_device, threads
 from solvable._core import numbers as nb
 
 __all__ = ["SCALES", "SCALES_SMALL", "ScaleCurve", "scale_curve", "scaled_parameters"]
@@ -171,15 +172,9 @@ def scale_curve(
     alpha = nb.to_float(nb.check_number("alpha", alpha, positive=True), "alpha")
     seeds = nb.check_int("seeds", seeds, low=2)
     dev = resolve_device(device)
-    dt = torch.float64 if dtype is None else dtype
-    if dt not in (torch.float32, torch.float64):
-        raise ValueError(f"dtype must be torch.float32 or torch.float64, got {dtype!r}")
-    X, y, X_test, y_test = teacher_data(setup)
-    model = WideTwoLayer(X=X, y=y, activation="relu", scale=1.0)
-    Xt = torch.as_tensor(X_test, dtype=dt, device=dev)
-    var_test, var_train = float(np.var(y_test)), float(np.var(y))
+    dt = _check_dtype(dtype)
+    X, y_test, model, Xt, variances = _task(setup, dev, dt)
     kw = {"seed": init_seed, "device": dev, "dtype": dt}
-    values: dict[str, list[np.ndarray]] = {k: [] for k in METRICS}
     start = time.perf_counter()
     with threads(1):
         ref = ntk(model, scaled_parameters(1.0, alpha, width, d, seeds, **kw), X)
@@ -207,22 +202,8 @@ def scale_curve(
             starts.append(p0)
             kernels.append((K0, lam0))
             lrs.append(lr)
-        both = {k: torch.cat([p[k] for p in starts]) for k in starts[0]}
-        res = gradient_descent(model, both, np.repeat(lrs, seeds), [steps])
-        for i, (p0, (K0, lam0), lr) in enumerate(zip(starts, kernels, lrs, strict=True)):
-            pT = {k: v[-1][i * seeds : (i + 1) * seeds] for k, v in res.params.items()}
-            ends_of = _end_measures(model, X, Xt, y_test, (var_train, var_test), n_train,
-                                    (p0, pT), (K0, lam0), lr)  # fmt: skip
-            for k, v in ends_of.items():
-                values[k].append(v)
-    return ScaleCurve(
-        alphas=scales,
-        seeds=seeds,
-        setup=setup,
-        values={k: np.array(v) for k, v in values.items()},
-        lrs=np.array(lrs),
-        device=str(dev),
-        dtype=str(dt).removeprefix("torch."),
-        seconds=time.perf_counter() - start,
-        alpha=alpha,
-    )
+        ends = _batched_ends(model, starts, lrs, seeds, steps)
+        values = _measured(model, X, Xt, y_test, variances, n_train,
+                           zip(starts, ends, kernels, lrs, strict=True))  # fmt: skip
+    return ScaleCurve(alphas=scales, seeds=seeds, setup=setup, alpha=alpha,
+                      **_curve_fields(values, lrs, dev, dt, start))  # fmt: skip

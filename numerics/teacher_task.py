@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -114,6 +114,47 @@ def _models(models: Any) -> tuple[str, ...]:
     return tuple(models)
 
 
+def _checked(steps: Any, lr: Any, repeats: Any, seed: Any, data_seed: Any, progress: Any,
+             d0: Any, n_train: Any,
+             n_test: Any) -> tuple[int, float, int, int, dict[str, Any]]:  # fmt: skip
+    """The arguments both teacher runs share, checked in one order (the first bad one is the
+    error), and the teacher's data: ``(steps, lr, repeats, seed, data)``."""
+    steps = _int("steps", steps, 1, MAX_STEPS)
+    lr = _real("lr", lr, 0.0, math.inf, open_low=True, open_high=True)
+    repeats = _int("repeats", repeats, 1, MAX_REPEATS)
+    seed = _int("seed", seed, 0, 2**32 - 1)
+    _int("data_seed", data_seed, 0, 2**32 - 1)
+    nb.check_flag("progress", progress)
+    data = teacher_data(d0=d0, n_train=n_train, n_test=n_test, seed=data_seed)
+    return steps, lr, repeats, seed, data
+
+
+def _fit(model: Any, p0: dict[str, Any], rate: float, steps: int, device: Any, progress: bool,
+         *, failure: str, label: str) -> Any:  # fmt: skip
+    """GD (``steps`` steps at ``rate``) of ``model`` from ``p0``, keeping the parameters and
+    the ``risk`` (its loss) at the start and the end.  GD that leaves the finite numbers is a
+    ``ValueError`` that opens with ``failure``; ``progress`` reports the time under ``label``."""
+    start = time.perf_counter()
+    try:
+        res = gradient_descent(model, p0, rate, [0, steps], keep_params=True,
+                               measures={"risk": lambda p, rows: model.loss(p)},
+                               device=device)  # fmt: skip
+    except ArithmeticError as exc:
+        raise ValueError(f"{failure}: {exc}") from exc
+    _say(progress, f"{label}: {steps} steps in {time.perf_counter() - start:.1f} s")
+    return res
+
+
+def _check_ended_finite(runs: list[dict[str, Any]], keys: tuple[str, ...], lr: float,
+                        where: Callable[[dict[str, Any]], str]) -> None:  # fmt: skip
+    """A ``ValueError`` naming ``lr`` and the run (``where``) for the first run with a value
+    of ``keys`` outside the finite numbers."""
+    for r in runs:
+        if not all(np.isfinite(v) for key in keys for v in r[key]):
+            raise ValueError(f"lr = {lr!r}: {where(r)} ended outside the finite numbers "
+                             f"(diverged; lower lr)")  # fmt: skip
+
+
 @_scoped_threads
 def figure_3_teacher(
     *,
@@ -162,13 +203,8 @@ def figure_3_teacher(
     kappas = _ints("kappas", kappas, 1, 2**16)
     if len(set(kappas)) != len(kappas):
         raise ValueError(f"kappas must be distinct, got {list(kappas)}")
-    steps = _int("steps", steps, 1, MAX_STEPS)
-    lr = _real("lr", lr, 0.0, math.inf, open_low=True, open_high=True)
-    repeats = _int("repeats", repeats, 1, MAX_REPEATS)
-    seed = _int("seed", seed, 0, 2**32 - 1)
-    _int("data_seed", data_seed, 0, 2**32 - 1)
-    nb.check_flag("progress", progress)
-    data = teacher_data(d0=d0, n_train=n_train, n_test=n_test, seed=data_seed)
+    steps, lr, repeats, seed, data = _checked(steps, lr, repeats, seed, data_seed, progress,
+                                              d0, n_train, n_test)  # fmt: skip
     X, y = data["X_train"], data["y_train"]
     runs = []
     for name in models:
@@ -183,18 +219,10 @@ def figure_3_teacher(
             scales = {"W": sigma_w, "a": sigma_u}
             p0 = initialise({"W": (width, d0), "a": (width,)}, repeats, scale=scales,
                             seed=seed, device=device)  # fmt: skip
-            start = time.perf_counter()
-            try:
-                res = gradient_descent(model, p0, lr, [0, steps], keep_params=True,
-                                       measures={"risk": lambda p, rows, mo=model: mo.loss(p)},
-                                       device=device)  # fmt: skip
-            except ArithmeticError as exc:
-                raise ValueError(
-                    f"GD at lr = {lr!r} left the finite numbers for {name} at "
-                    f"kappa = {kappa} (diverged; lower lr): {exc}"
-                ) from exc
-            _say(progress, f"figure 3 teacher {name} kappa={kappa}: {steps} steps in "
-                           f"{time.perf_counter() - start:.1f} s")  # fmt: skip
+            res = _fit(model, p0, lr, steps, device, progress,
+                       failure=f"GD at lr = {lr!r} left the finite numbers for {name} at "
+                               f"kappa = {kappa} (diverged; lower lr)",
+                       label=f"figure 3 teacher {name} kappa={kappa}")  # fmt: skip
             W0, W1 = res.params["W"][0], res.params["W"][-1]
             with torch.no_grad():
                 rd = relative_distance(W1, W0)  # |W_T - W_0|_F / |W_0|_F per network
@@ -210,10 +238,8 @@ def figure_3_teacher(
                          "rd_w": rd.cpu().tolist(), "risk_0": risk[0].cpu().tolist(),
                          "risk_end": risk[-1].cpu().tolist(),
                          "test_risk": test_risk.cpu().tolist()})  # fmt: skip
-    for r in runs:
-        if not all(np.isfinite(v) for key in ("rd_w", "risk_end", "test_risk") for v in r[key]):
-            raise ValueError(f"lr = {lr!r}: a run of {r['model']} at kappa = {r['kappa']} "
-                             f"ended outside the finite numbers (diverged; lower lr)")  # fmt: skip
+    _check_ended_finite(runs, ("rd_w", "risk_end", "test_risk"), lr,
+                        lambda r: f"a run of {r['model']} at kappa = {r['kappa']}")  # fmt: skip
     return {"models": list(models), "kappas": list(kappas), "steps": steps, "lr": lr,
             "d0": data["X_train"].shape[1], "n_train": n_train, "n_test": n_test,
             "data_seed": data_seed, "seed": seed, "runs": runs}  # fmt: skip
@@ -265,13 +291,8 @@ def figure_2_teacher(
     if len(set(sigmas)) != len(sigmas):
         raise ValueError(f"sigmas must be distinct, got {list(sigmas)}")
     width = _int("width", width, 1, 2**20)
-    steps = _int("steps", steps, 1, MAX_STEPS)
-    lr = _real("lr", lr, 0.0, math.inf, open_low=True, open_high=True)
-    repeats = _int("repeats", repeats, 1, MAX_REPEATS)
-    seed = _int("seed", seed, 0, 2**32 - 1)
-    _int("data_seed", data_seed, 0, 2**32 - 1)
-    nb.check_flag("progress", progress)
-    data = teacher_data(d0=d0, n_train=n_train, n_test=n_test, seed=data_seed)
+    steps, lr, repeats, seed, data = _checked(steps, lr, repeats, seed, data_seed, progress,
+                                              d0, n_train, n_test)  # fmt: skip
     X, y = data["X_train"], data["y_train"]
     model = WideTwoLayer(X, y, activation="relu", scale=1.0)
     test = WideTwoLayer(data["X_test"], data["y_test"], activation="relu", scale=1.0)
@@ -281,18 +302,10 @@ def figure_2_teacher(
         p0 = initialise({"W": (width, d0), "a": (width,)}, repeats, scale=scales, seed=seed,
                         device=device)  # fmt: skip
         rate = lr / (sigma**2 * (width / d0 + 0.5))
-        start = time.perf_counter()
-        try:
-            res = gradient_descent(model, p0, rate, [0, steps], keep_params=True,
-                                   measures={"risk": lambda p, rows: model.loss(p)},
-                                   device=device)  # fmt: skip
-        except ArithmeticError as exc:
-            raise ValueError(
-                f"GD at lr = {lr!r} (rate {rate:.3g}) left the finite numbers at "
-                f"sigmas[{k}] = {sigma} (diverged; lower lr): {exc}"
-            ) from exc
-        _say(progress, f"figure 2 teacher sigma={sigma:g}: {steps} steps in "
-                       f"{time.perf_counter() - start:.1f} s")  # fmt: skip
+        res = _fit(model, p0, rate, steps, device, progress,
+                   failure=f"GD at lr = {lr!r} (rate {rate:.3g}) left the finite numbers at "
+                           f"sigmas[{k}] = {sigma} (diverged; lower lr)",
+                   label=f"figure 2 teacher sigma={sigma:g}")  # fmt: skip
         W, a = res.params["W"], res.params["a"]
         with torch.no_grad():
             norms = [torch.sqrt((W[i] ** 2).sum((1, 2)) + (a[i] ** 2).sum(1)) for i in (0, -1)]
@@ -302,12 +315,9 @@ def figure_2_teacher(
                      "norm_end": norms[1].cpu().tolist(), "risk_0": risk[0].cpu().tolist(),
                      "risk_end": risk[-1].cpu().tolist(),
                      "test_risk": test_risk.cpu().tolist()})  # fmt: skip
-    for r in runs:
-        if not all(np.isfinite(v) for key in ("norm_end", "risk_end", "test_risk")
-                   for v in r[key]):  # fmt: skip
-            raise ValueError(f"lr = {lr!r}: the run at sigmas[{sigmas.index(r['sigma'])}] = "
-                             f"{r['sigma']} ended outside the finite numbers (diverged; lower "
-                             f"lr)")  # fmt: skip
+    _check_ended_finite(runs, ("norm_end", "risk_end", "test_risk"), lr,
+                        lambda r: f"the run at sigmas[{sigmas.index(r['sigma'])}] = "
+                                  f"{r['sigma']}")  # fmt: skip
     return {"sigmas": list(sigmas), "width": width, "steps": steps, "lr": lr,
             "d0": data["X_train"].shape[1], "n_train": n_train, "n_test": n_test,
             "data_seed": data_seed, "seed": seed, "runs": runs}  # fmt: skip

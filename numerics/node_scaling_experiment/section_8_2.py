@@ -82,6 +82,99 @@ def _readout_risk(F_fit: Any, y_fit: Any, F_score: Any, y_score: Any) -> Any:
     return (((Bm @ coef.solution)[..., 0] - y_score) ** 2).mean(-1)
 
 
+_ABSENT: Any = object()
+"""Marks an argument that a run of this section does not take (``None`` is a value to refuse)."""
+
+
+def _checked(width: Any, steps: Any, repeats: Any, settings: Any, lr: Any, progress: Any,
+             data_seed: Any, *, max_steps: int = MAX_STEPS, keep: Any = _ABSENT,
+             features: Any = _ABSENT) -> tuple[Any, ...]:  # fmt: skip
+    """The arguments the Section 8.2 runs share, checked in one order (the first bad one is
+    the error): ``(width, steps, repeats, settings, keep, features, lr)``, ``keep`` and
+    ``features`` only where the run takes them (else :data:`_ABSENT`, returned as given)."""
+    width = _int("width", width)
+    steps = _int("steps", steps, 1, max_steps)
+    repeats = _int("repeats", repeats, 1, MAX_REPEATS)
+    settings = _settings(settings)
+    if keep is not _ABSENT:
+        keep = _reals("keep", keep, 0.0, 1.0, open_low=True)
+    if features is not _ABSENT:
+        features = _ints("features", features, 1, width)
+    lr = _real("lr", lr, 0.0, math.inf, open_low=True, open_high=True)
+    nb.check_flag("progress", progress)
+    _int("data_seed", data_seed, 0, 2**32 - 1)  # (the data loaders would name it "seed")
+    return width, steps, repeats, settings, keep, features, lr
+
+
+def _train(X: np.ndarray, y: np.ndarray, *, width: int, settings: Sequence[Any], repeats: int,
+           lr: float, steps: int, activation: str, device: Any, progress: bool,
+           label: str) -> tuple[Any, Any, dict[str, Any]]:  # fmt: skip
+    """GD (rate ``lr``, ``steps`` steps) of the node-scaled network of eq. (2) on ``(X, y)``,
+    ``repeats`` initialisations (seed ``1000 r + k``) of every setting ``k`` in one batch:
+    ``(model, result, end)``, the result keeping the parameters and the ``loss``, ``end`` the
+    final ``W``, ``a``, ``s``.  GD that leaves
+    the finite numbers is a ``ValueError`` naming ``lr``; ``progress`` reports the time under
+    ``label``."""
+    model = _model(X, y, activation)
+    lams, seeds = [], []
+    for k, (g, a) in enumerate(settings):
+        for r in range(repeats):
+            lams.append(node_scalings(width, g, a))
+            seeds.append(1000 * r + k)
+    p0 = nested_parameters(lams, X.shape[1], seeds, device=device)
+    start = time.perf_counter()
+    try:
+        res = gradient_descent(model, p0, lr, np.array([0, steps]),
+                               measures={"loss": lambda p, rows: _finite(model.loss(p))},
+                               keep_params=True, device=device)  # fmt: skip
+    except ArithmeticError as exc:
+        raise ValueError(f"GD at lr = {lr!r} left the finite numbers (diverged; lower lr): "
+                         f"{exc}") from exc  # fmt: skip
+    _say(progress, f"{label}: {steps} GD steps in {time.perf_counter() - start:.1f} s")
+    return model, res, {k: res.params[k][-1] for k in ("W", "a", "s")}
+
+
+def _like(v: np.ndarray, ref: Any) -> Any:
+    """``v`` as a tensor of the dtype and on the device of ``ref``."""
+    import torch
+
+    return torch.as_tensor(v, dtype=ref.dtype, device=ref.device)
+
+
+def _transfer(model: Any, p_end: dict[str, Any], order: Any, features: Sequence[int],
+              X_held: np.ndarray, y_held: np.ndarray) -> list[Any]:  # fmt: skip
+    """Per ``k`` of ``features``: the risk (B,) of the readout (:func:`_readout_risk`) of the
+    ``k`` features first in ``order`` (B, m), fitted on the first half of the held-out rows
+    ``(X_held, y_held)`` and scored on the second (Section 8.2's transfer)."""
+    import torch
+
+    half, W = len(y_held) // 2, p_end["W"]
+    F_fit = _finite(model.features(p_end, _like(X_held[:half], W)))  # (B, half, m)
+    F_score = _finite(model.features(p_end, _like(X_held[half:], W)))
+    transfer = []
+    for k in features:
+        top = order[:, :k]
+        pick = [torch.gather(F, 2, top[:, None, :].expand(-1, F.shape[1], -1))
+                for F in (F_fit, F_score)]  # fmt: skip
+        transfer.append(_finite(_readout_risk(pick[0], _like(y_held[:half], W), pick[1],
+                                              _like(y_held[half:], W))))  # fmt: skip
+    return transfer
+
+
+def _per_setting(settings: Sequence[Any], repeats: int, columns: dict[str, Any]) -> list[Any]:
+    """One run per setting: its ``gamma``, ``alpha`` and, per column (a (B,) tensor or a list
+    of them), the rows of its ``repeats`` networks as lists."""
+    runs = []
+    for k, (g, al) in enumerate(settings):
+        rows = slice(k * repeats, (k + 1) * repeats)
+        run = {"gamma": g, "alpha": al}
+        for name, col in columns.items():
+            run[name] = ([c[rows].cpu().tolist() for c in col] if isinstance(col, list)
+                         else col[rows].cpu().tolist())  # fmt: skip
+        runs.append(run)
+    return runs
+
+
 @_scoped_threads
 def section_8_2_digits(
     *,
@@ -124,75 +217,38 @@ def section_8_2_digits(
     numbers is a ``ValueError`` naming ``lr``."""
     import torch
 
-    width = _int("width", width)
-    steps = _int("steps", steps, 1, MAX_STEPS)
-    repeats = _int("repeats", repeats, 1, MAX_REPEATS)
-    settings = _settings(settings)
-    keep = _reals("keep", keep, 0.0, 1.0, open_low=True)
-    features = _ints("features", features, 1, width)
-    lr = _real("lr", lr, 0.0, math.inf, open_low=True, open_high=True)
-    nb.check_flag("progress", progress)
-    _int("data_seed", data_seed, 0, 2**32 - 1)  # (load_digits would name it "seed")
+    width, steps, repeats, settings, keep, features, lr = _checked(
+        width, steps, repeats, settings, lr, progress, data_seed, keep=keep, features=features
+    )
     n_train = _int("n_train", n_train, 1, N_DIGITS - 3)
     n_test = _int("n_test", n_test, 1, N_DIGITS - 2 - n_train)
     n_transfer = _int("n_transfer", n_transfer, 2, N_DIGITS - n_train - n_test)
     data = load_digits(n_train=n_train, n_test=n_test + n_transfer, seed=data_seed)
     held_out, y_held = data["X_test"][n_test:], data["y_test"][n_test:]
-    half = n_transfer // 2
     X, y = data["X_train"], data["y_train"]
-    model = _model(X, y, activation)
-    lams, seeds = [], []
-    for k, (g, a) in enumerate(settings):
-        for r in range(repeats):
-            lams.append(node_scalings(width, g, a))
-            seeds.append(1000 * r + k)
-    p0 = nested_parameters(lams, X.shape[1], seeds, device=device)
-    start = time.perf_counter()
-    try:
-        res = gradient_descent(model, p0, lr, np.array([0, steps]),
-                               measures={"loss": lambda p, rows: _finite(model.loss(p))},
-                               keep_params=True, device=device)  # fmt: skip
-    except ArithmeticError as exc:
-        raise ValueError(f"GD at lr = {lr!r} left the finite numbers (diverged; lower lr): "
-                         f"{exc}") from exc  # fmt: skip
-    _say(progress, f"digits pruning: {steps} GD steps in {time.perf_counter() - start:.1f} s")
-    W, a, s = (res.params[k][-1] for k in ("W", "a", "s"))
-
-    def tensor(v: np.ndarray) -> Any:
-        return torch.as_tensor(v, dtype=W.dtype, device=W.device)
-
-    Xte, yte = tensor(data["X_test"][:n_test]), tensor(data["y_test"][:n_test])
+    model, res, p_end = _train(X, y, width=width, settings=settings, repeats=repeats, lr=lr,
+                               steps=steps, activation=activation, device=device,
+                               progress=progress, label="digits pruning")  # fmt: skip
+    W, s = p_end["W"], p_end["s"]
+    Xte, yte = _like(data["X_test"][:n_test], W), _like(data["y_test"][:n_test], W)
     importance = s**2 * (W**2).sum(-1)  # lambda_j ||w_tj||^2 (Section 8.2)
     with torch.no_grad():
         scores = []
         for fraction in keep:
-            out = model.output({"W": W, "a": a, "s": s * _kept(importance, fraction)}, Xte)
+            out = model.output({**p_end, "s": s * _kept(importance, fraction)}, Xte)
             _finite(out)
             scores.append((((out - yte) ** 2).mean(-1), (torch.sign(out) == yte).double().mean(-1)))
         order = torch.argsort(importance, dim=-1, descending=True)
-        p_end = {"W": W, "a": a, "s": s}
-        F_fit = _finite(model.features(p_end, tensor(held_out[:half])))  # (B, half, m)
-        F_score = _finite(model.features(p_end, tensor(held_out[half:])))
-        transfer = []
-        for k in features:
-            top = order[:, :k]
-            pick = [torch.gather(F, 2, top[:, None, :].expand(-1, F.shape[1], -1))
-                    for F in (F_fit, F_score)]  # fmt: skip
-            transfer.append(_finite(_readout_risk(pick[0], tensor(y_held[:half]), pick[1],
-                                                  tensor(y_held[half:]))))  # fmt: skip
+        transfer = _transfer(model, p_end, order, features, held_out, y_held)
         moved = torch.linalg.vector_norm(W - res.params["W"][0], dim=-1).amax(-1)
         train_risk = 2 * res.measures["loss"][-1] / len(y)
-    runs = []
-    for k, (g, al) in enumerate(settings):
-        rows = slice(k * repeats, (k + 1) * repeats)
-        runs.append({
-            "gamma": g, "alpha": al,
-            "train_risk": train_risk[rows].cpu().tolist(),
-            "test_risk": [sc[0][rows].cpu().tolist() for sc in scores],
-            "test_accuracy": [sc[1][rows].cpu().tolist() for sc in scores],
-            "transfer_risk": [tr[rows].cpu().tolist() for tr in transfer],
-            "max_moved": moved[rows].cpu().tolist(),
-        })  # fmt: skip
+    runs = _per_setting(settings, repeats, {
+        "train_risk": train_risk,
+        "test_risk": [sc[0] for sc in scores],
+        "test_accuracy": [sc[1] for sc in scores],
+        "transfer_risk": transfer,
+        "max_moved": moved,
+    })  # fmt: skip
     return {"settings": [list(p) for p in settings], "keep": list(keep),
             "features": list(features), "width": width, "steps": steps, "n_train": n_train,
             "n_test": n_test, "n_transfer": n_transfer, "lr": lr,

@@ -21,30 +21,22 @@ numbers; the verdicts are in :mod:`solvable.verification.section_8_2`.
 
 from __future__ import annotations
 
-import math
-import time
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from numerics.datasets import load_diabetes
 from numerics.measures import relative_change
-from numerics.node_scaling_experiment.checks import (
-    MAX_REPEATS,
-    MAX_STEPS,
-    _int,
-    _ints,
-    _real,
-    _settings,
-)
-from numerics.node_scaling_experiment.data import nested_parameters, node_scalings
 from numerics.node_scaling_experiment.figure_1 import SETTINGS_8_1_1
-from numerics.node_scaling_experiment.network import _finite, _model, _ntg
-from numerics.node_scaling_experiment.running import _say, _scoped_threads
-from numerics.node_scaling_experiment.section_8_2 import TRANSFER_FEATURES, _readout_risk
-from numerics.torch_flow import gradient_descent
-from solvable._core import numbers as nb
+from numerics.node_scaling_experiment.network import _finite, _ntg
+from numerics.node_scaling_experiment.running import _scoped_threads
+from numerics.node_scaling_experiment.section_8_2 import (
+    TRANSFER_FEATURES,
+    _checked,
+    _like,
+    _per_setting,
+    _train,
+    _transfer,
+)
 
 __all__ = ["section_8_2_1_regression"]
 
@@ -86,68 +78,32 @@ def section_8_2_1_regression(
     numbers is a ``ValueError`` naming ``lr``."""
     import torch
 
-    width = _int("width", width)
-    steps = _int("steps", steps, 1, MAX_STEPS)
-    repeats = _int("repeats", repeats, 1, MAX_REPEATS)
-    settings = _settings(settings)
-    features = _ints("features", features, 1, width)
-    lr = _real("lr", lr, 0.0, math.inf, open_low=True, open_high=True)
-    nb.check_flag("progress", progress)
-    _int("data_seed", data_seed, 0, 2**32 - 1)  # (load_diabetes would name it "seed")
+    width, steps, repeats, settings, _, features, lr = _checked(
+        width, steps, repeats, settings, lr, progress, data_seed, features=features
+    )
     data = load_diabetes(seed=data_seed)
     X, y = data["X_train"], data["y_train"]
-    model = _model(X, y, activation)
-    lams, seeds = [], []
-    for k, (g, a) in enumerate(settings):
-        for r in range(repeats):
-            lams.append(node_scalings(width, g, a))
-            seeds.append(1000 * r + k)
-    p0 = nested_parameters(lams, X.shape[1], seeds, device=device)
-    start = time.perf_counter()
-    try:
-        res = gradient_descent(model, p0, lr, np.array([0, steps]),
-                               measures={"loss": lambda p, rows: _finite(model.loss(p))},
-                               keep_params=True, device=device)  # fmt: skip
-    except ArithmeticError as exc:
-        raise ValueError(f"GD at lr = {lr!r} left the finite numbers (diverged; lower lr): "
-                         f"{exc}") from exc  # fmt: skip
-    _say(progress, f"regression: {steps} GD steps in {time.perf_counter() - start:.1f} s")
-    W, a, s = (res.params[k][-1] for k in ("W", "a", "s"))
-
-    def tensor(v: np.ndarray) -> Any:
-        return torch.as_tensor(v, dtype=W.dtype, device=W.device)
-
-    half = len(data["y_valid"]) // 2
+    model, res, p_end = _train(X, y, width=width, settings=settings, repeats=repeats, lr=lr,
+                               steps=steps, activation=activation, device=device,
+                               progress=progress, label="regression")  # fmt: skip
+    W, s = p_end["W"], p_end["s"]
     Xv, yv = data["X_valid"], data["y_valid"]
     with torch.no_grad():
-        p_end = {"W": W, "a": a, "s": s}
-        out = _finite(model.output(p_end, tensor(data["X_test"])))
-        test_risk = ((out - tensor(data["y_test"])) ** 2).mean(-1)
+        out = _finite(model.output(p_end, _like(data["X_test"], W)))
+        test_risk = ((out - _like(data["y_test"], W)) ** 2).mean(-1)
         train_risk = 2 * res.measures["loss"][-1] / len(y)
         moved = torch.linalg.vector_norm(W - res.params["W"][0], dim=-1).amax(-1)
         p_start = {k: res.params[k][0] for k in ("W", "a", "s")}
         ntg_change = relative_change(_finite(_ntg(model, p_end)), _finite(_ntg(model, p_start)))
         order = torch.argsort(s**2 * (W**2).sum(-1), dim=-1, descending=True)
-        F_fit = _finite(model.features(p_end, tensor(Xv[:half])))  # (B, half, m)
-        F_score = _finite(model.features(p_end, tensor(Xv[half:])))
-        transfer = []
-        for k in features:
-            top = order[:, :k]
-            pick = [torch.gather(F, 2, top[:, None, :].expand(-1, F.shape[1], -1))
-                    for F in (F_fit, F_score)]  # fmt: skip
-            transfer.append(_finite(_readout_risk(pick[0], tensor(yv[:half]), pick[1],
-                                                  tensor(yv[half:]))))  # fmt: skip
-    runs = []
-    for k, (g, al) in enumerate(settings):
-        rows = slice(k * repeats, (k + 1) * repeats)
-        runs.append({
-            "gamma": g, "alpha": al,
-            "train_risk": np.asarray(train_risk[rows].cpu()).tolist(),
-            "test_risk": test_risk[rows].cpu().tolist(),
-            "max_moved": moved[rows].cpu().tolist(),
-            "ntg_change": np.asarray(ntg_change[rows].cpu()).tolist(),
-            "transfer_risk": [tr[rows].cpu().tolist() for tr in transfer],
-        })  # fmt: skip
+        transfer = _transfer(model, p_end, order, features, Xv, yv)
+    runs = _per_setting(settings, repeats, {
+        "train_risk": train_risk,
+        "test_risk": test_risk,
+        "max_moved": moved,
+        "ntg_change": ntg_change,
+        "transfer_risk": transfer,
+    })  # fmt: skip
     return {"settings": [list(p) for p in settings], "features": list(features),
             "width": width, "steps": steps, "n_train": len(y), "n_test": len(data["y_test"]),
             "n_valid": len(yv), "lr": lr, "activation": activation, "data_seed": data_seed,

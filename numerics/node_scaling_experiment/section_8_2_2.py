@@ -29,13 +29,17 @@ import numpy as np
 
 from numerics.datasets import N_DIGITS, load_digits
 from numerics.models import _activation
-from numerics.node_scaling_experiment.checks import MAX_REPEATS, _int, _real, _reals, _settings
+from numerics.node_scaling_experiment.checks import _int
 from numerics.node_scaling_experiment.data import node_scalings
 from numerics.node_scaling_experiment.figure_1 import SETTINGS_8_1_1
 from numerics.node_scaling_experiment.running import _say, _scoped_threads
-from numerics.node_scaling_experiment.section_8_2 import KEEP_FRACTIONS, _kept
+from numerics.node_scaling_experiment.section_8_2 import (
+    KEEP_FRACTIONS,
+    _checked,
+    _kept,
+    _per_setting,
+)
 from numerics.torch_flow import resolve_device
-from solvable._core import numbers as nb
 
 __all__ = ["MAX_SGD_STEPS", "section_8_2_2_classification"]
 
@@ -88,14 +92,9 @@ def section_8_2_2_classification(
     numbers is a ``ValueError`` naming ``lr``."""
     import torch
 
-    width = _int("width", width)
-    steps = _int("steps", steps, 1, MAX_SGD_STEPS)
-    repeats = _int("repeats", repeats, 1, MAX_REPEATS)
-    settings = _settings(settings)
-    keep = _reals("keep", keep, 0.0, 1.0, open_low=True)
-    lr = _real("lr", lr, 0.0, math.inf, open_low=True, open_high=True)
-    nb.check_flag("progress", progress)
-    _int("data_seed", data_seed, 0, 2**32 - 1)  # (load_digits would name it "seed")
+    width, steps, repeats, settings, keep, _, lr = _checked(
+        width, steps, repeats, settings, lr, progress, data_seed, max_steps=MAX_SGD_STEPS, keep=keep
+    )
     n_train = _int("n_train", n_train, 2, N_DIGITS - 1)
     n_test = _int("n_test", n_test, 1, N_DIGITS - n_train)
     batch = _int("batch", batch, 1, n_train)
@@ -159,16 +158,12 @@ def section_8_2_2_classification(
         importance = s**2 * (W**2).sum(-1)  # lambda_j ||w_tj||^2 (Section 8.2)
         pruned = [scores(_kept(importance, f), Xte, lte) for f in keep]
         moved = torch.linalg.vector_norm(W - W0, dim=-1).amax(-1)
-    runs = []
-    for k, (g, al) in enumerate(settings):
-        rows = slice(k * repeats, (k + 1) * repeats)
-        runs.append({
-            "gamma": g, "alpha": al,
-            "train_risk": train_risk[rows].cpu().tolist(),
-            "test_risk": [p[0][rows].cpu().tolist() for p in pruned],
-            "test_accuracy": [p[1][rows].cpu().tolist() for p in pruned],
-            "max_moved": moved[rows].cpu().tolist(),
-        })  # fmt: skip
+    runs = _per_setting(settings, repeats, {
+        "train_risk": train_risk,
+        "test_risk": [p[0] for p in pruned],
+        "test_accuracy": [p[1] for p in pruned],
+        "max_moved": moved,
+    })  # fmt: skip
     return {"settings": [list(p) for p in settings], "keep": list(keep), "width": width,
             "steps": steps, "batch": batch, "n_train": n_train, "n_test": n_test, "lr": lr,
             "activation": activation, "data_seed": data_seed, "runs": runs}  # fmt: skip
