@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from numerics import phase_diagram as pdg
 from numerics import scale_out as so
+from solvable.models import three_layer as tl
 from solvable.verification.confirmations import _three_layer_plane as plane
 from solvable.verification.confirmations import claims_of
 
@@ -51,8 +52,6 @@ def _plane(grid, scale=1.0, shift=None):
 # ---------------------------------------------------------------------------
 def test_lines_pass_through_the_papers_stated_critical_points():
     """W1 through Xavier's (0, 3/2), W2 through Table 2 No. 2's (7/10, 5/2) (PAPER_POINTS)."""
-    from solvable.models import three_layer as tl
-
     for layer, col in (("W1", 0), ("W2", 1)):
         crit = [k for k, v in tl.PAPER_POINTS.items() if v[col] == "critical"]
         assert len(crit) == 1
