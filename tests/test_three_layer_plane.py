@@ -298,6 +298,8 @@ def test_the_claims_read_the_grid_and_caveats_only_at_the_default_size():
         s = so.ScaleOut(device="cpu")
         assert claims[IDS[0]].verify(full=False, scale_out=s).status == "confirmed"
         assert ("point", False, s) in asked
+        # full: (0, 3) reads the line's condensed W2; a caveat applied there would be stale
+        assert claims[IDS[0]].verify(full=True).status == "confirmed"
         # full: no caveat; the same grid reading as the lines there passes
         assert claims[IDS[1]].verify().status == "confirmed"
         v = claims[IDS[2]].verify(full=True, scale_out=s)
