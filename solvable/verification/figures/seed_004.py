@@ -20,10 +20,12 @@ labelled as ours, the slope of a net that stays linear
 region where that estimate applies.
 
 Fast default: the claims' widths 32, 64, 128 and seeds 0, 1, 2
-(:data:`numerics.phase_diagram.FAST_WIDTHS`, ``FAST_SEEDS``) on a 3 x 4 grid, the
-condensation pictures at m = 64, one torch thread (measured on a loaded 2-core machine:
-6-10 s for the condensation pictures, 10-25 s for Figure 4, 1.5-2.5 minutes for the grid
-that Figures 1 and 5 share).  ``full=True``: the
+(:data:`numerics.phase_diagram.FAST_WIDTHS`, ``FAST_SEEDS``) on a 3 x 4 grid (Figure 5)
+and the plane claims' 3 x 3 grid (Figure 1,
+:data:`solvable.verification.confirmations._three_layer_plane.GRID_FAST`; one point shared),
+the condensation pictures at m = 64, one torch thread (measured on a loaded 2-core machine:
+6-10 s for the condensation pictures, 10-25 s for Figure 4, 1.5-2.5 minutes for Figure 5's
+grid).  ``full=True``: the
 paper's widths (Figure 5: 100..10000, Figure 4: 100..10000 with 2000 in place of 2500),
 eight seeds (Table 2's caption), a finer grid and m = 10000 for Figures 2-3, on CUDA where
 torch finds one (hours).  Phase points are measured once per process
@@ -52,9 +54,10 @@ __all__ = ["FIGURES", "SEED"]
 SEED = three_layer.SEED
 F = Fraction
 
-# the grid of Figures 1 and 5: reduced (it brackets the paper's critical points gamma_3 =
-# 3/2 for W1 at gamma_2 = 0 and 5/2 for W2 at gamma_2 = 7/10, and holds (0, 1.1), (0, 2.1)
-# and (1/2, 2.8) of PAPER_POINTS); full: finer, with Table 2 No. 2's gamma_3 = 5/2
+# the grid of Figure 5 (Figure 1 draws the plane claims' grid): reduced (it brackets the
+# paper's critical points gamma_3 = 3/2 for W1 at gamma_2 = 0 and 5/2 for W2 at gamma_2 =
+# 7/10, and holds (0, 1.1), (0, 2.1) and (1/2, 2.8) of PAPER_POINTS); full: finer, with
+# Table 2 No. 2's gamma_3 = 5/2
 GRID_FAST = ((F(0), F(1, 2), F(7, 10)), (F(11, 10), F(3, 2), F(21, 10), F(14, 5)))
 GRID_FULL = ((F(0), F(1, 4), F(1, 2), F(7, 10)),
              (F(9, 10), F(11, 10), F(3, 2), F(21, 10), F(5, 2), F(14, 5)))  # fmt: skip
