@@ -276,17 +276,22 @@ def test_condensation_reads_the_shared_runs(monkeypatch):
     after training, exactly (the same run, the same numpy)."""
     monkeypatch.setattr(conf, "COND_WIDTH", 12)
     monkeypatch.setattr(conf, "COND_SEEDS", (0, 1))
-    extra = {"zeta_w2": conf._zeta_w2}
+    extra = {"zeta_w2": conf._zeta_w2,
+             "zeta_w1": lambda run: conf._zeta(run, "W1")}  # fmt: skip
     (pt,) = pdg.measure_points([conf.CONDENSED], (8, 12), (0, 1, 2), device="cpu",
                                tol=1e-3, extra=extra)  # fmt: skip
     monkeypatch.setattr(conf, "_point", lambda g2, g3, s=0, full=False: pt)
     got = conf._zetas(conf.CONDENSED, False)
-    want = []
+    got_w1 = conf._zetas_of(conf.CONDENSED, "zeta_w1", False)  # Figure 7's, the same runs
+    want, want_w1 = [], []
     for seed in (0, 1):
         r = pdg.train(*conf.CONDENSED, 12, seed, device="cpu", tol=1e-3)
         want.append((pdg.zeta(pdg.input_weights(r["p0"], "W2")),
                      pdg.zeta(pdg.input_weights(r["p"], "W2"))))  # fmt: skip
+        want_w1.append((pdg.zeta(pdg.input_weights(r["p0"], "W1")),
+                        pdg.zeta(pdg.input_weights(r["p"], "W1"))))  # fmt: skip
     assert got == tuple(want)
+    assert got_w1 == tuple(want_w1) and got_w1 != got
     assert [r["zeta_w2"] is None for r in pt.results] == [
         not (r["m"] == 12 and r["seed"] in (0, 1)) for r in pt.results]  # fmt: skip
 
