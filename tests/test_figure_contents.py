@@ -18,6 +18,7 @@ import pytest
 from test_figure_details import FAKE_ERR
 from test_figure_details import _FakePoint as _LinearPoint
 
+from solvable.verification.confirmations import _three_layer_plane as plane
 from solvable.verification.figures import seed_001, seed_004
 from solvable.verification.figures._common import new_figure
 
@@ -61,9 +62,9 @@ def _stars(ax):
     return {k: sorted(v, key=lambda s: s[:2]) for k, v in out.items()}
 
 
-@pytest.mark.parametrize("which", ["fig1", "fig5"])
+@pytest.mark.parametrize("which", ["fig5"])
 def test_seed_004_crossing_stars_sit_at_the_zeros_of_s_along_both_axes(monkeypatch, which):
-    """Figures 1 and 5 (caption: "Stars: the zero crossings by linear interpolation of S_W
+    """Figure 5 (caption: "Stars: the zero crossings by linear interpolation of S_W
     along gamma_3 at fixed gamma_2 (yellow) and along gamma_2 at fixed gamma_3 (violet), ± 1
     s.e.") on axes x = gamma_2, y = gamma_3: with S_W linear in (gamma_2, gamma_3) the
     interpolation is exact, so every star lies at a zero of S_W, at the fixed coordinate of
@@ -101,6 +102,56 @@ def test_seed_004_crossing_stars_sit_at_the_zeros_of_s_along_both_axes(monkeypat
                 assert spread[0] < centre < spread[1], (layer, colour, seg)
                 # the bar is +- one s.e., symmetric about the star (rounding of ~3: 1e-12)
                 assert centre - spread[0] == pytest.approx(spread[1] - centre, abs=1e-12)
+
+
+# ---------------------------------------------------------------------------
+# seed 004, Figure 1: one plane, each cell the measured regime pair, the critical lines
+# ---------------------------------------------------------------------------
+def test_seed_004_fig1_is_one_plane_of_measured_pairs_with_the_critical_lines(monkeypatch):
+    """Figure 1 (caption: "One plane ... Each cell: the regime pair (W1, W2) measured at its
+    grid point (dot) ... grey: a layer reads critical. Lines: the critical lines of the
+    claim three_layer.figure_1_plane"): one panel over the claim's grid; every dot lies in
+    its own cell, whose colour is its measured pair's (grey for a critical reading); the two
+    lines are gamma_3 = c + k gamma_2 of ``CRITICAL_LINES``.  The measurement is the linear
+    estimate (fake points, S_W1 = gamma_3 - 2 gamma_2 - 3/2, S_W2 = gamma_3 - 2, s.e. 0.05:
+    every pair and a critical reading occur on the grid)."""
+
+    def measure(g2, g3, full, progress, widths=None, **kw):
+        return _LinearPoint(g2, g3)
+
+    monkeypatch.setattr(seed_004, "_measure", measure)
+    fig = new_figure(10.0, 6.0)
+    seed_004._draw_fig1(fig, False, False)
+    panels = [ax for ax in fig.axes if ax.get_xlabel() == r"$\gamma_2$"]
+    assert len(panels) == 1
+    (ax,) = panels
+    assert ax.get_ylabel() == r"$\gamma_3$"
+    (mesh,) = [c for c in ax.collections if type(c).__name__ == "QuadMesh"]
+    coords = np.asarray(mesh.get_coordinates())
+    x_edges, y_edges = coords[0, :, 0], coords[:, 0, 1]
+    assert np.all(np.diff(x_edges) > 0) and np.all(np.diff(y_edges) > 0)
+    values = np.asarray(mesh.get_array()).reshape(len(y_edges) - 1, len(x_edges) - 1)
+    colours = {pair: c for pair, c in seed_004._PAIRS}
+    seen = set()
+    g2s, g3s = plane.GRID_FAST
+    assert values.shape == (len(g3s), len(g2s))
+    for i, a in enumerate(g2s):
+        for j, b in enumerate(g3s):
+            p = _LinearPoint(a, b)
+            pair = (p.regime("W1"), p.regime("W2"))
+            seen.add(pair)
+            assert x_edges[i] < float(a) < x_edges[i + 1] and y_edges[j] < float(b) < y_edges[j + 1]
+            drawn = mesh.cmap(mesh.norm(values[j, i]))
+            want = colours.get(pair, seed_004._OTHER)
+            assert mcolors.same_color(drawn, want), (a, b, pair, drawn, want)
+    assert len(seen & set(colours)) >= 3 and any(p not in colours for p in seen), seen
+    for layer, style in (("W1", "-"), ("W2", "--")):
+        c, k = plane.CRITICAL_LINES[layer]
+        (line,) = [ln for ln in ax.get_lines() if ln.get_label().startswith(f"{layer} critical")]
+        assert line.get_linestyle() == style
+        x, y = (np.asarray(v, dtype=float) for v in line.get_data())
+        np.testing.assert_allclose(y, float(c) + float(k) * x, rtol=0, atol=1e-12)
+        assert x.min() <= float(g2s[0]) and x.max() >= float(g2s[-1])
 
 
 # ---------------------------------------------------------------------------

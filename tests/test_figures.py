@@ -355,6 +355,7 @@ def test_seed_004_full_branch_with_small_sizes(tmp_path, monkeypatch):
     monkeypatch.setattr(
         seed_004, "GRID_FULL", ((Fraction(0), Fraction(7, 10)), (Fraction(11, 10), Fraction(14, 5)))
     )
+    monkeypatch.setattr(seed_004.plane, "GRID_FULL", seed_004.GRID_FULL)  # Figure 1's grid
     monkeypatch.setattr(seed_004, "FIG4_WIDTHS_FULL", (32, 64))
     monkeypatch.setattr(seed_004, "COND_WIDTH_FULL", 32)
     with threads(1):  # device None is the CPU here; one thread on a shared machine

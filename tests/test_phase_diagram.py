@@ -20,6 +20,7 @@ from numerics.sweep_three_layer import rd_point
 from numerics.torch_flow import threads
 from solvable._core.claims import Verdict
 from solvable.models import three_layer as tl
+from solvable.verification.confirmations import _three_layer_plane as plane
 from solvable.verification.confirmations import claims_of
 from solvable.verification.confirmations import three_layer as conf
 
@@ -275,17 +276,22 @@ def test_condensation_reads_the_shared_runs(monkeypatch):
     after training, exactly (the same run, the same numpy)."""
     monkeypatch.setattr(conf, "COND_WIDTH", 12)
     monkeypatch.setattr(conf, "COND_SEEDS", (0, 1))
-    extra = {"zeta_w2": conf._zeta_w2}
+    extra = {"zeta_w2": conf._zeta_w2,
+             "zeta_w1": lambda run: conf._zeta(run, "W1")}  # fmt: skip
     (pt,) = pdg.measure_points([conf.CONDENSED], (8, 12), (0, 1, 2), device="cpu",
                                tol=1e-3, extra=extra)  # fmt: skip
     monkeypatch.setattr(conf, "_point", lambda g2, g3, s=0, full=False: pt)
     got = conf._zetas(conf.CONDENSED, False)
-    want = []
+    got_w1 = conf._zetas_of(conf.CONDENSED, "zeta_w1", False)  # Figure 7's, the same runs
+    want, want_w1 = [], []
     for seed in (0, 1):
         r = pdg.train(*conf.CONDENSED, 12, seed, device="cpu", tol=1e-3)
         want.append((pdg.zeta(pdg.input_weights(r["p0"], "W2")),
                      pdg.zeta(pdg.input_weights(r["p"], "W2"))))  # fmt: skip
+        want_w1.append((pdg.zeta(pdg.input_weights(r["p0"], "W1")),
+                        pdg.zeta(pdg.input_weights(r["p"], "W1"))))  # fmt: skip
     assert got == tuple(want)
+    assert got_w1 == tuple(want_w1) and got_w1 != got
     assert [r["zeta_w2"] is None for r in pt.results] == [
         not (r["m"] == 12 and r["seed"] in (0, 1)) for r in pt.results]  # fmt: skip
 
@@ -293,14 +299,18 @@ def test_condensation_reads_the_shared_runs(monkeypatch):
 def test_the_claims_measure_every_point_they_read():
     """Every phase point a claim reads is one of the shared batch's (_keys), once."""
     keys = conf._keys()
-    assert len(set(keys)) == len(keys) == 13
+    assert len(set(keys)) == len(keys) == 21  # 13 of the point claims, 8 more of the plane grid
     want = {(*k, F(0)) for k, v in tl.PAPER_POINTS.items() if v[:2] != ("n/s", "n/s")}
     want |= {(F(0), g3, F(0)) for g3 in conf.FIGURE_4}
     want |= {(g2, g3, s) for _, rows in pdg.table_2_groups() for _, s, g2, g3 in rows}
     want |= {(g2, g3, F(0)) for g2, g3s in conf.BOUNDARY_LINES.values() for g3 in g3s}
     want |= {(*k, F(0)) for k in (conf.NTK_POINT, conf.MIXED_POINT, conf.CONDENSED,
                                   conf.LINEAR)}  # fmt: skip
+    base = set(want)
+    want |= {(*k, F(0)) for k in plane.grid(False)}
     assert set(keys) == want
+    # full: the plane's finer grid in place of the default one, the other points the same
+    assert set(conf._keys(True)) == base | {(*k, F(0)) for k in plane.grid(True)}
 
 
 def test_measure_points_alpha_exponent_and_bad_input():
@@ -531,7 +541,7 @@ def test_judge_condensation_holds_the_linear_point_to_5_percent():
 
 def test_claims_registered():
     cs = claims_of("three_layer")
-    assert len(cs) == 13 and len({c.id for c in cs}) == 13
+    assert len(cs) == 17 and len({c.id for c in cs}) == 17
     assert all(c.kind == "numeric" and c.source.startswith(tl.SEED) for c in cs)
 
 

@@ -19,7 +19,13 @@ from numerics import sweep_three_layer as stl
 from numerics import sweeps
 from solvable._core.claims import Theorem, Verdict
 from solvable.verification import cli, figures, theorems, verify_runner
+from solvable.verification.confirmations import _three_layer_plane as plane
 from solvable.verification.confirmations import three_layer as conf
+
+# the plane claims' grid shrunk to the NTK point (already a shared key): the tests that run
+# the shared batch through the cache check the plumbing, and the grid's runs would only
+# add time (by run_sweep, one by one)
+ONE_POINT_GRID = ((Fraction(0),), (Fraction(1),))
 
 POINTS = [
     (Fraction(0), Fraction(1)),
@@ -313,16 +319,23 @@ def test_scale_out_refuses(kwargs: dict, error: type, match: str) -> None:
         so.ScaleOut(**kwargs)
 
 
-def test_three_layer_claims_through_the_cache(cache_root: Path) -> None:
+def test_three_layer_claims_through_the_cache(cache_root: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     """The seed-004 confirmations (fast sizes) given a ScaleOut: the same verdicts as
     without, every run cached, and the condensation claim (``extra``: weights) still
-    measured."""
+    measured.  The plane grid is shrunk to a shared point (``ONE_POINT_GRID``: its runs
+    would only add time); the process cache of the shared batch is cleared afterwards, so
+    that no later test reads a batch measured without the grid."""
+    monkeypatch.setattr(plane, "GRID_FAST", ONE_POINT_GRID)
     s = verify_runner.scale_out(device="cpu")
     ids = ("three_layer.ntk_linear", "three_layer.condensation_w2")
-    for thm in (t for t in theorems.registry() if t.id in ids):
-        plain, scaled = thm.verify(), thm.verify(scale_out=s)
-        assert scaled.status == plain.status == "confirmed", scaled.detail
-        assert scaled.max_error == plain.max_error
+    try:
+        for thm in (t for t in theorems.registry() if t.id in ids):
+            plain, scaled = thm.verify(), thm.verify(scale_out=s)
+            assert scaled.status == plain.status == "confirmed", scaled.detail
+            assert scaled.max_error == plain.max_error
+    finally:
+        conf._measured.cache_clear()
     assert len(list((cache_root / "sweeps").rglob("*.json"))) > 100
 
 
@@ -379,21 +392,23 @@ def test_verify_full_resumes_from_the_cache(
     cache_root: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """``solvable verify --full --progress`` on seed 004's claim with the paper's sizes
-    shrunk (widths 8, 16, two seeds: 52 runs of the 13 shared phase points): the bar counts
-    the runs, every run is cached, and a second run (a fresh process cache) trains none.
-    The condensation width is set off the grid, so no run is trained again for ``extra``;
-    each run stops after 100 steps (the plumbing is under test, not the measurement)."""
+    shrunk (widths 8, 16, two seeds: 4 runs of each of the 13 shared phase points, the plane
+    grid shrunk to one of them): the bar counts the runs, every run is cached, and a second run (a
+    fresh process cache) trains none.  The condensation width is set off the grid, so no
+    run is trained again for ``extra``; each run stops after 100 steps (the plumbing is
+    under test, not the measurement)."""
     monkeypatch.setitem(stl.DEFAULT_SETTINGS, "max_steps", 100)
     monkeypatch.setattr(pdg, "FULL_WIDTHS", WIDTHS)
     monkeypatch.setattr(pdg, "FULL_SEEDS", SEEDS)
     monkeypatch.setattr(conf, "COND_WIDTH_FULL", 12)
+    monkeypatch.setattr(plane, "GRID_FULL", ONE_POINT_GRID)
     trained: list[int] = []
     real = so.rd_points
     monkeypatch.setattr(so, "rd_points", lambda grid, **kw: trained.append(len(grid))
                         or real(grid, **kw))  # fmt: skip
     argv = ["verify", "--full", "--only", "three_layer.ntk_linear", "--jobs", "1", "--progress",
             "--device", "cpu"]  # fmt: skip
-    runs = len(conf._keys()) * len(WIDTHS) * len(SEEDS)
+    runs = len(conf._keys(True)) * len(WIDTHS) * len(SEEDS)
     try:
         for _ in range(2):
             conf._measured.cache_clear()

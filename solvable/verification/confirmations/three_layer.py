@@ -11,10 +11,12 @@ of the measurement, so that a test can feed it a broken one) applied to a measur
 
 Fast default (``full=False``): widths 32, 64, 128 and seeds 0, 1, 2 on the CPU, one torch
 thread.  The claims share their trained networks: the first claim that needs any phase
-point trains every point of every claim (13 points, 117 runs) in one call, batched per
-width (:func:`numerics.phase_diagram.measure_points`: each run's numbers are its single
-run's), about 10 CPU s in all instead of ~1 s per run alone; the condensation claim
-reads the weights of the same runs.  ``full=True``: the paper's widths 100..10000
+point trains every point of every claim (21 points, 189 runs: 13 of the point claims, 8
+more of the plane grid of :mod:`._three_layer_plane`) in one call, batched per width
+(:func:`numerics.phase_diagram.measure_points`: each run's numbers are its single run's),
+about 14 CPU s for the 13 and 6 more for the grid's 8 on a loaded 2-core machine, instead
+of ~1 s per run alone; the condensation claims (W2's zeta, and W1's for Figure 7) read the
+weights of the same runs.  ``full=True``: the paper's widths 100..10000
 (Figure 5) and eight seeds (Table 2's caption), on CUDA when available: hours on a CPU.
 
 Slopes measured at finite widths are read with the band of
@@ -44,6 +46,13 @@ from solvable.models import three_layer
 from solvable.verification.confirmations._three_layer_digits import figure_6_claim
 from solvable.verification.confirmations._three_layer_figure2 import figure_2_claim
 from solvable.verification.confirmations._three_layer_figure3 import figure_3_claim
+from solvable.verification.confirmations._three_layer_plane import (
+    ZETA_FACTOR,
+    ZETA_STILL,
+    plane_claims,
+    regime_units,
+)
+from solvable.verification.confirmations._three_layer_plane import grid as plane_grid
 from solvable.verification.confirmations._three_layer_table2 import table_2_slopes_claim
 
 SEED = three_layer.SEED
@@ -68,8 +77,8 @@ CONDENSED = (F(1, 2), F(14, 5))
 LINEAR = (F(0), F(11, 10))
 COND_WIDTH, COND_WIDTH_FULL = 64, 1000
 COND_SEEDS, COND_SEEDS_FULL = (0, 1), tuple(range(4))
-ZETA_FACTOR = 2.0  # condensed: zeta at least doubles from its initial (random) value
-ZETA_STILL = 0.05  # linear: zeta moves by at most 5 % (relative)
+# ZETA_FACTOR (condensed: zeta at least doubles) and ZETA_STILL (linear: zeta moves by at
+# most 5 %, relative) are _three_layer_plane's, shared with Figures 7 and 8
 
 
 def _config(full: bool) -> dict[str, Any]:
@@ -78,14 +87,16 @@ def _config(full: bool) -> dict[str, Any]:
     return {"widths": pdg.FAST_WIDTHS, "seeds": pdg.FAST_SEEDS, "device": "cpu"}
 
 
-def _keys() -> tuple[tuple[Fraction, Fraction, Fraction], ...]:
-    """Every phase point ``(gamma_2, gamma_3, s)`` the claims measure, in a fixed order."""
+def _keys(full: bool = False) -> tuple[tuple[Fraction, Fraction, Fraction], ...]:
+    """Every phase point ``(gamma_2, gamma_3, s)`` the claims measure, in a fixed order
+    (the grid of Figures 1, 5(b), 7 and 8 last: its size depends on ``full``)."""
     keys = [(*k, _ZERO) for k, v in three_layer.PAPER_POINTS.items()
             if v[0] != "n/s" or v[1] != "n/s"]  # fmt: skip
     keys += [(F(0), g3, _ZERO) for g3 in FIGURE_4]
     keys += [(g2, g3, s) for _, rows in pdg.table_2_groups() for _, s, g2, g3 in rows]
     keys += [(g2, g3, _ZERO) for g2, g3s in BOUNDARY_LINES.values() for g3 in g3s]
     keys += [(*k, _ZERO) for k in (NTK_POINT, MIXED_POINT, CONDENSED, LINEAR)]
+    keys += [(*k, _ZERO) for k in plane_grid(full)]
     return tuple(dict.fromkeys(keys))
 
 
@@ -101,8 +112,9 @@ def _measured(full: bool, scale_out: so.ScaleOut | None = None
     --executor/--device``): the same runs through :func:`numerics.scale_out.measure_points`
     (cached, resumable, on a dask cluster or a GPU, with a progress bar)."""
     c = _config(full)
-    keys = _keys()
-    extra = {"zeta_w2": functools.partial(_zeta_w2, full=full, scale_out=scale_out)}
+    keys = _keys(full)
+    extra = {f"zeta_{L.lower()}": functools.partial(_zeta, layer=L, full=full, scale_out=scale_out)
+             for L in pdg.LAYERS}  # fmt: skip
     with threads(1):
         if scale_out is None:
             pts = pdg.measure_points(list(keys), c["widths"], c["seeds"], device=c["device"],
@@ -125,17 +137,24 @@ def _cond(full: bool, scale_out: so.ScaleOut | None = None) -> tuple[int, tuple[
     return m, seeds
 
 
-def _zeta_w2(run: Mapping[str, Any], full: bool = False,
-             scale_out: so.ScaleOut | None = None) -> list[float] | None:  # fmt: skip
-    """``[zeta_initial, zeta_trained]`` of W2 (Figure 8) of one trained run of the
-    condensation claim's width and seeds (:func:`_zetas` reads them); ``None`` for the
-    other runs and a run that diverged."""
+def _zeta(run: Mapping[str, Any], layer: str = "W2", full: bool = False,
+          scale_out: so.ScaleOut | None = None) -> list[float] | None:  # fmt: skip
+    """``[zeta_initial, zeta_trained]`` of ``layer``'s input weights (Figure 8's measure:
+    W2; Figure 7's W1, ``[W1 | b1]``) of one trained run of the condensation claims' width
+    and seeds (:func:`_zetas` reads them); ``None`` for the other runs and a run that
+    diverged."""
     m, seeds = _cond(full, scale_out)
     if run["diverged"] or run["m"] != m or run["seed"] not in seeds:
         return None
     w = [pdg.input_weights({k: v[0].detach().cpu().double().numpy() for k, v in q.items()},
-                           "W2") for q in (run["p0"], run["p"])]  # fmt: skip
+                           layer) for q in (run["p0"], run["p"])]  # fmt: skip
     return [pdg.zeta(w[0]), pdg.zeta(w[1])]
+
+
+def _zeta_w2(run: Mapping[str, Any], full: bool = False,
+             scale_out: so.ScaleOut | None = None) -> list[float] | None:  # fmt: skip
+    """:func:`_zeta` of W2 (the ``zeta_w2`` extra)."""
+    return _zeta(run, "W2", full, scale_out)
 
 
 def _zeta_run(run: Mapping[str, Any], full: bool = False,
@@ -159,19 +178,10 @@ def _point(gamma_2: Fraction, gamma_3: Fraction, alpha_exponent: Fraction = _ZER
 
 
 def _units(p: pdg.PhasePoint, layer: str, want: str, band: float = pdg.BAND) -> float:
-    """Error units of "the regime of ``layer`` at ``p`` is ``want``" (module docstring);
-    ``inf`` for a slope that is not finite (``max(0.0, nan)`` would read 0: a pass)."""
-    if want not in ("linear", "critical", "condensed"):
-        raise ValueError(f"want must be 'linear', 'critical' or 'condensed', got {want!r}")
-    S, err = p.slope(layer), p.err(layer)
-    if not math.isfinite(S):
-        return math.inf
-    B = max(band, 2 * err) if math.isfinite(err) else band
-    if want == "critical":
-        return abs(S) / B
-    if want == "linear":
-        return max(0.0, 2 + S / B)
-    return max(0.0, 2 - S / B)  # condensed
+    """Error units of "the regime of ``layer`` at ``p`` is ``want``" (module docstring;
+    :func:`~solvable.verification.confirmations._three_layer_plane.regime_units`): ``inf``
+    for a slope that is not finite (``max(0.0, nan)`` would read 0: a pass)."""
+    return regime_units(p, layer, want, band)
 
 
 def _fmt(p: pdg.PhasePoint, layer: str) -> str:
@@ -397,20 +407,32 @@ def _layers_differ(full: bool = False, scale_out: so.ScaleOut | None = None) -> 
     )
 
 
-def _zetas(point: tuple[Fraction, Fraction], full: bool,
-           scale_out: so.ScaleOut | None = None) -> tuple[tuple[float, float], ...]:  # fmt: skip
-    """``(zeta_initial, zeta_trained)`` of W2 per seed of :data:`COND_SEEDS` at width
-    :data:`COND_WIDTH` (full: the ``_FULL`` ones): runs of the shared phase points
-    (:func:`_measured`; the same training as ``numerics.phase_diagram.train``)."""
+def _zetas(point: tuple[Fraction, Fraction], full: bool, scale_out: so.ScaleOut | None = None,
+           key: str = "zeta_w2") -> tuple[tuple[float, float], ...]:  # fmt: skip
+    """``(zeta_initial, zeta_trained)`` of W2 (``key``: the extra; ``"zeta_w1"``: of W1)
+    per seed of :data:`COND_SEEDS` at width :data:`COND_WIDTH` (full: the ``_FULL``
+    ones): runs of the shared phase points (:func:`_measured`; the same training as
+    ``numerics.phase_diagram.train``)."""
     m, seeds = _cond(full, scale_out)
     runs = {(r["m"], r["seed"]): r for r in _point(*point, full=full, **_so(scale_out)).results}
     out = []
     for seed in seeds:
-        z = runs[m, seed]["zeta_w2"]
+        z = runs[m, seed][key]
         if z is None:
             raise ArithmeticError(f"training diverged at {point}, m = {m}, seed {seed}")
         out.append((z[0], z[1]))
     return tuple(out)
+
+
+def _zetas_of(point: tuple[Fraction, Fraction], key: str, full: bool,
+              scale_out: so.ScaleOut | None = None) -> tuple[tuple[float, float], ...]:  # fmt: skip
+    """:func:`_zetas` of ``key`` (``"zeta_w1"`` or ``"zeta_w2"``): the form
+    :func:`~solvable.verification.confirmations._three_layer_plane.plane_claims` calls."""
+    return _zetas(point, full, **_so(scale_out), key=key)
+
+
+def _cond_width(full: bool) -> int:
+    return COND_WIDTH_FULL if full else COND_WIDTH
 
 
 def _condensation(full: bool = False, scale_out: so.ScaleOut | None = None) -> Verdict:
@@ -478,4 +500,5 @@ def claims() -> list[Theorem]:
         figure_3_claim(),
         figure_6_claim(),
         figure_2_claim(),
+        *plane_claims(_point, _zetas_of, _cond_width),
     ]  # fmt: skip

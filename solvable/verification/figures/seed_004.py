@@ -20,10 +20,12 @@ labelled as ours, the slope of a net that stays linear
 region where that estimate applies.
 
 Fast default: the claims' widths 32, 64, 128 and seeds 0, 1, 2
-(:data:`numerics.phase_diagram.FAST_WIDTHS`, ``FAST_SEEDS``) on a 3 x 4 grid, the
-condensation pictures at m = 64, one torch thread (measured on a loaded 2-core machine:
-6-10 s for the condensation pictures, 10-25 s for Figure 4, 1.5-2.5 minutes for the grid
-that Figures 1 and 5 share).  ``full=True``: the
+(:data:`numerics.phase_diagram.FAST_WIDTHS`, ``FAST_SEEDS``) on a 3 x 4 grid (Figure 5)
+and the plane claims' 3 x 3 grid (Figure 1,
+:data:`solvable.verification.confirmations._three_layer_plane.GRID_FAST`; one point shared),
+the condensation pictures at m = 64, one torch thread (measured on a loaded 2-core machine:
+6-10 s for the condensation pictures, 10-25 s for Figure 4, 1.5-2.5 minutes for Figure 5's
+grid).  ``full=True``: the
 paper's widths (Figure 5: 100..10000, Figure 4: 100..10000 with 2000 in place of 2500),
 eight seeds (Table 2's caption), a finer grid and m = 10000 for Figures 2-3, on CUDA where
 torch finds one (hours).  Phase points are measured once per process
@@ -44,6 +46,7 @@ from numerics.sweep_three_layer import DATA_X, DATA_Y, linear_estimate
 from numerics.torch_flow import threads
 from solvable.models import three_layer
 from solvable.verification.confirmations import _three_layer_figure2 as figure2
+from solvable.verification.confirmations import _three_layer_plane as plane
 from solvable.verification.figures._common import Figure, figure
 
 __all__ = ["FIGURES", "SEED"]
@@ -51,9 +54,10 @@ __all__ = ["FIGURES", "SEED"]
 SEED = three_layer.SEED
 F = Fraction
 
-# the grid of Figures 1 and 5: reduced (it brackets the paper's critical points gamma_3 =
-# 3/2 for W1 at gamma_2 = 0 and 5/2 for W2 at gamma_2 = 7/10, and holds (0, 1.1), (0, 2.1)
-# and (1/2, 2.8) of PAPER_POINTS); full: finer, with Table 2 No. 2's gamma_3 = 5/2
+# the grid of Figure 5 (Figure 1 draws the plane claims' grid): reduced (it brackets the
+# paper's critical points gamma_3 = 3/2 for W1 at gamma_2 = 0 and 5/2 for W2 at gamma_2 =
+# 7/10, and holds (0, 1.1), (0, 2.1) and (1/2, 2.8) of PAPER_POINTS); full: finer, with
+# Table 2 No. 2's gamma_3 = 5/2
 GRID_FAST = ((F(0), F(1, 2), F(7, 10)), (F(11, 10), F(3, 2), F(21, 10), F(14, 5)))
 GRID_FULL = ((F(0), F(1, 4), F(1, 2), F(7, 10)),
              (F(9, 10), F(11, 10), F(3, 2), F(21, 10), F(5, 2), F(14, 5)))  # fmt: skip
@@ -118,10 +122,11 @@ def _measure(gamma_2: Fraction, gamma_3: Fraction, full: bool, progress: bool,
                   c["device"], c["threads"], progress and full, scale_out)  # fmt: skip
 
 
-def _diagram(full: bool, progress: bool, scale_out: so.ScaleOut | None = None
+def _diagram(full: bool, progress: bool, scale_out: so.ScaleOut | None = None,
+             grid: tuple[tuple[Fraction, ...], tuple[Fraction, ...]] | None = None
              ) -> pdg.PhaseDiagram:  # fmt: skip
-    """The grid of Figures 1 and 5 (:data:`GRID_FAST` or :data:`GRID_FULL`)."""
-    g2s, g3s = GRID_FULL if full else GRID_FAST
+    """The grid of Figure 5 (:data:`GRID_FAST` or :data:`GRID_FULL`), or ``grid``."""
+    g2s, g3s = grid or (GRID_FULL if full else GRID_FAST)
     rows = tuple(tuple(_measure(a, b, full, progress, **_so(scale_out)) for b in g3s)
                  for a in g2s)  # fmt: skip
     first = rows[0][0]
@@ -194,37 +199,83 @@ def _frame(ax: Any, diagram: pdg.PhaseDiagram) -> tuple[float, float]:
     return lo2, hi2
 
 
+# Figure 1's regime pairs (W1, W2): reds where W2 is linear, blues where it condenses, the
+# darker where W1 condenses; grey where a layer reads critical (or has no slope)
+_PAIRS: tuple[tuple[tuple[str, str], str], ...] = (
+    (("linear", "linear"), "#f4a582"),
+    (("condensed", "linear"), "#b2182b"),
+    (("condensed", "condensed"), "#2166ac"),
+    (("linear", "condensed"), "#92c5de"),
+)
+_OTHER = "#d9d9d9"
+
+
+_SHORT = {"linear": "lin", "critical": "crit", "condensed": "cond", "n/s": "n/s"}
+
+
+def _paper_pairs(ax: Any) -> None:
+    """PAPER_POINTS on one plane: open circles, labelled with the stated pair (W1/W2; n/s:
+    not stated)."""
+    for k, ((g2, g3), stated) in enumerate(three_layer.PAPER_POINTS.items()):
+        ax.plot(float(g2), float(g3), "o", ms=15, mfc="none", mec="k", mew=1.5, zorder=3,
+                label="paper states (W1/W2)" if k == 0 else None)  # fmt: skip
+        ax.annotate(
+            f"{_SHORT[stated[0]]}/{_SHORT[stated[1]]}",
+            (float(g2), float(g3)),
+            xytext=(9, 6),
+            textcoords="offset points",
+            fontsize=7,
+            fontweight="bold",
+        )
+
+
+def _pair_name(pair: tuple[str, str]) -> str:
+    return f"W1 {pair[0]} / W2 {pair[1]}"
+
+
 def _draw_fig1(fig: Any, full: bool, progress: bool,
                scale_out: so.ScaleOut | None = None) -> None:  # fmt: skip
-    diagram = _diagram(full, progress, **_so(scale_out))
-    gs = fig.add_gridspec(1, 3, width_ratios=(1.0, 1.0, 0.5))
-    axes = [fig.add_subplot(gs[0, 0])]
-    axes.append(fig.add_subplot(gs[0, 1], sharey=axes[0]))
-    handles: dict[str, Any] = {}
-    for ax, layer in zip(axes, pdg.LAYERS, strict=True):
-        regimes = diagram.regimes(layer)
-        slopes, errs = diagram.slopes(layer), diagram.errors(layer)
-        for i, g2 in enumerate(diagram.gamma_2s):
-            for j, g3 in enumerate(diagram.gamma_3s):
-                st = _REGIME_STYLE[regimes[i, j]]
-                ax.plot(float(g2), float(g3), st["marker"], color=st["color"], ms=8,
-                        zorder=4, label=f"measured: {regimes[i, j]}")  # fmt: skip
-                ax.annotate(f"{slopes[i, j]:+.2f}±{errs[i, j]:.2f}", (float(g2), float(g3)),
-                            xytext=(10, 4), textcoords="offset points", fontsize=6.5,
-                            color=st["color"])  # fmt: skip
-        _draw_crossings(ax, _crossings(diagram, layer))
-        _paper_points(ax, layer)
-        _table_1(ax)
-        lo, hi = _frame(ax, diagram)
-        _estimate_edge(ax, layer, (lo, hi))
-        ax.set_title(f"{layer}: measured regime of S_{layer} (band max({pdg.BAND:g}, 2 s.e.))",
-                     fontsize=9)  # fmt: skip
-        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
-            handles.setdefault(lab, h)
-    key = fig.add_subplot(gs[0, 2])
-    key.axis("off")
-    key.legend(list(handles.values()), list(handles), loc="center left", fontsize=7,
-               frameon=False, markerscale=0.7)  # fmt: skip
+    """One (gamma_2, gamma_3) plane as the paper's Figure 1: each cell of the plane claims'
+    grid (:mod:`~solvable.verification.confirmations._three_layer_plane`) shaded by the
+    measured regime pair, the critical lines of that module drawn over it."""
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
+
+    diagram = _diagram(full, progress, **_so(scale_out),
+                       grid=plane.GRID_FULL if full else plane.GRID_FAST)  # fmt: skip
+    g2 = [float(v) for v in diagram.gamma_2s]
+    g3 = [float(v) for v in diagram.gamma_3s]
+    index = {pair: k for k, (pair, _) in enumerate(_PAIRS)}
+    r1, r2 = diagram.regimes("W1"), diagram.regimes("W2")
+    cells = np.array([[index.get((r1[i, j], r2[i, j]), len(_PAIRS)) for i in range(len(g2))]
+                      for j in range(len(g3))], dtype=float)  # fmt: skip
+    ax = fig.add_subplot(1, 1, 1)
+    cmap = ListedColormap([c for _, c in _PAIRS] + [_OTHER])
+    ax.pcolormesh(_cell_edges(g2, 0.125), _cell_edges(g3, 0.25), cells, cmap=cmap, vmin=-0.5,
+                  vmax=len(_PAIRS) + 0.5, shading="flat")  # fmt: skip
+    S1, S2 = diagram.slopes("W1"), diagram.slopes("W2")
+    for i, a in enumerate(g2):
+        for j, b in enumerate(g3):
+            ax.plot(a, b, "k.", ms=3)
+            text = f"{S1[i, j]:+.2f}\n{S2[i, j]:+.2f}"
+            ax.annotate(text, (a, b), xytext=(0, -4), textcoords="offset points", ha="center",
+                        va="top", fontsize=6.5)  # fmt: skip
+    lo2, hi2 = _frame(ax, diagram)
+    xs = np.array([lo2, hi2])
+    for layer, style in (("W1", "k-"), ("W2", "k--")):
+        c, k = plane.CRITICAL_LINES[layer]
+        ax.plot(xs, float(c) + float(k) * xs, style, lw=1.6,
+                label=f"{layer} critical line γ3 = {float(c):g}"
+                + (f" + {float(k):g} γ2" if k else ""))  # fmt: skip
+    _paper_pairs(ax)
+    _table_1(ax)
+    handles = ax.get_legend_handles_labels()[0]
+    handles += [Patch(color=c, label=_pair_name(p)) for p, c in _PAIRS]
+    handles.append(Patch(color=_OTHER, label="a layer reads critical"))
+    ax.legend(handles=handles, loc="center left", bbox_to_anchor=(1.02, 0.5), fontsize=7,
+              frameon=False)  # fmt: skip
+    ax.set_title("measured regime pair per grid cell (numbers: S_W1, S_W2; band max(0.1, 2 "
+                 "s.e.)); lines through the paper's critical points", fontsize=9)  # fmt: skip
 
 
 def _loglog_line(widths: np.ndarray, rd: np.ndarray) -> tuple[float, float]:
@@ -425,21 +476,32 @@ FIGURES: tuple[Figure, ...] = (
         "004-fig1",
         SEED,
         "Figure 1",
-        "phase diagram: the measured regime of each layer",
-        _SETUP + "At each grid point S_W of eq. (11) (least squares of the seed-mean log RD "
-        "on log m, numerics.phase_diagram.measure_points) read as linear (S < -B), critical "
-        "(|S| <= B) or condensed (S > B) with B = max(0.1, 2 s.e.) (triangles, diamonds; the "
-        "numbers are S ± s.e.); stars: its zero crossings by linear interpolation along "
-        "gamma_3 and along gamma_2 (numerics.phase_diagram.boundaries, ± 1 s.e.). The "
-        "paper's: circles, the regimes it states (PAPER_POINTS: Table 2's No. 1 and No. 2, "
-        "Figs. 2-4's gamma_3 = 1.5 and 2.1 at gamma_2 = 0, Fig. 3's (0.5, 2.8)); squares, "
-        "Table 1's initialisations (gamma by eq. (9)). The paper's Figure 1 partitions the "
-        "plane into four regimes empirically and prints no boundary: none is drawn as the "
-        "paper's. Dashed (ours, not the paper's): S = 0 of the linear estimate "
-        "(numerics.sweep_three_layer.linear_estimate, S_W1 = gamma_3 - 2 gamma_2 - 3/2, S_W2 "
-        "= gamma_3 - 2), beyond which a net cannot stay linear by that estimate. " + _grid_text(),
+        "phase diagram: the measured regime pair on one (gamma_2, gamma_3) plane",
+        _SETUP + "One plane as the paper's Figure 1. Each cell: the regime pair (W1, W2) "
+        "measured at its grid point (dot), S_W of eq. (11) (least squares of the seed-mean "
+        "log RD on log m, numerics.phase_diagram.measure_points; the numbers are S_W1 over "
+        "S_W2) read as linear (S < -B), critical (|S| <= B) or condensed (S > B) with B = "
+        "max(0.1, 2 s.e.); grey: a layer reads critical. Lines: the critical lines of the "
+        "claim three_layer.figure_1_plane, each through the paper's one stated critical point "
+        "of its layer (W1: Xavier's (0, 1.5), solid, gamma_3 = 1.5 + 2 gamma_2; W2: Table 2 "
+        "No. 2's (0.7, 2.5), dashed, gamma_3 = 2.5). Their slopes are ours, not the paper's: "
+        "its Figure 1 draws its boundaries as an image, and its text gives no equation (W1's "
+        "slope is that of our linear estimate, numerics.sweep_three_layer.linear_estimate; "
+        "W2's line is flat because in eq. (7) gamma_2 only sets W1's rate). Circles: the "
+        "points where the paper states regimes (PAPER_POINTS, labelled W1/W2); squares: Table "
+        "1's initialisations (gamma by eq. (9)). Reduced: the claim's grid gamma_2 in {"
+        + ", ".join(f"{float(v):g}" for v in plane.GRID_FAST[0])
+        + "} x gamma_3 in {"
+        + ", ".join(f"{float(v):g}" for v in plane.GRID_FAST[1])
+        + f"}}, widths {list(_W)}, "
+        f"seeds {list(pdg.FAST_SEEDS)} (one CPU thread); --full: gamma_2 in {{"
+        + ", ".join(f"{float(v):g}" for v in plane.GRID_FULL[0])
+        + "} x gamma_3 in {"
+        + ", ".join(f"{float(v):g}" for v in plane.GRID_FULL[1])
+        + f"}}, the paper's widths "
+        f"{list(_WF)} and {len(pdg.FULL_SEEDS)} seeds, CUDA where available.",
         _draw_fig1,
-        size=(13.0, 5.0),
+        size=(10.0, 6.0),
     ),
     figure(
         "004-fig4",
