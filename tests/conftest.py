@@ -20,6 +20,7 @@ import tempfile
 
 import pytest
 from hypothesis import HealthCheck, settings
+from slow_by_cost import SLOW_BY_COST, stale
 
 _CACHE = tempfile.mkdtemp(prefix="solvable-test-cache-")
 os.environ["SOLVABLE_CACHE_DIR"] = os.path.join(_CACHE, "cache")
@@ -40,6 +41,21 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("default")
+
+
+@pytest.hookimpl(tryfirst=True)  # before the ``-m`` deselection reads the markers
+def pytest_collection_modifyitems(config, items):
+    """Mark the tests of ``slow_by_cost.SLOW_BY_COST`` ``slow``; refuse a stale entry when
+    whole files were collected (a run of chosen node ids collects only those)."""
+    ids = [item.nodeid for item in items]
+    if not any("::" in str(arg) for arg in config.args):
+        gone = stale(SLOW_BY_COST, ids)
+        if gone:
+            raise pytest.UsageError(f"tests/slow_by_cost.py names tests that are not "
+                                    f"collected (renamed or removed?): {gone}")  # fmt: skip
+    for item in items:
+        if item.nodeid in SLOW_BY_COST:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ MUTANTS = [
         seed="003",
         backend="torch",
         file=_AL,
-        old="            res = gradient_descent(model, both, np.repeat(lrs, seeds), [steps])",
-        new="            res = gradient_descent(model, both, np.tile(lrs, seeds), [steps])",
+        old="    res = gradient_descent(model, both, np.repeat(lrs, seeds), [steps])",
+        new="    res = gradient_descent(model, both, np.tile(lrs, seeds), [steps])",
         why="the batched alpha sweep gives network b the step of alpha b mod A instead of its "
         "own alpha's (tile for repeat): most networks train at another alpha's step; killed "
         "by test_batched_path_is_the_reference_bit_for_bit",
