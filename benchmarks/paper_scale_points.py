@@ -14,7 +14,8 @@ phase points: the time per run at each width (the per-step cost measured: by ful
 at ``--widths``, and at the ``--probe`` widths from the condensed point's run stopped
 after 2 and after 2 + ``--probe-steps`` steps (``max_steps``; the difference leaves out
 the set-up: the initialisation and the NTK's eigenvalue for the rate; a full run at
-m = 10000 would take hours on a CPU); a width measured neither way is extrapolated as
+m = 10000 would take hours on a CPU; a difference that is not positive, the set-up's noise
+on a loaded machine, is reported as not measured); a width measured neither way is extrapolated as
 m^2 from the largest measured one; steps: the mean of the full runs at the largest of
 ``--widths``), the CPU hours, the wall time on ``--cores`` single-threaded workers, and
 the memory of one run (weights, their copy at initialisation, the gradient and two
@@ -67,6 +68,11 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             rd_point(g2, g3, m, 0, device=args.device, max_steps=n)
             dts.append(time.perf_counter() - t0)
+        if dts[1] <= dts[0]:  # the set-up's noise (a loaded machine) exceeds the steps
+            print(f"| {m} | ({float(g2):g}, {float(g3):g}), not measured: {2 + args.probe_steps}"
+                  f" steps took {dts[1]:.1f} s, 2 steps {dts[0]:.1f} s (set-up noise; raise "
+                  f"--probe-steps or run on a quiet machine) | | | |")  # fmt: skip
+            continue
         per_step[m] = 1e3 * (dts[1] - dts[0]) / args.probe_steps
         setup = dts[0] - 2 * per_step[m] / 1e3
         print(f"| {m} | ({float(g2):g}, {float(g3):g}), {args.probe_steps} steps (set-up "
@@ -74,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{per_step[m]:.3f} |")  # fmt: skip
     top = max(args.widths)
     mean_steps = sum(steps[top]) / len(steps[top])
-    keys = len(three_layer._keys())  # the phase points the claims measure (shared runs)
+    keys = len(three_layer._keys(True))  # the points the --full claims measure (shared runs)
     seeds, widths = len(pdg.FULL_SEEDS), len(pdg.FULL_WIDTHS)
     print(f"\nplan: {keys} phase points x {widths} widths x {seeds} seeds = "
           f"{keys * widths * seeds} runs; steps per run ~{mean_steps:.0f}\n")  # fmt: skip
