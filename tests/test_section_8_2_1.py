@@ -98,6 +98,9 @@ def test_experiment_trains_and_measures():
     assert (r["n_train"], r["n_test"], r["n_valid"]) == (176, 88, 178)
     for run in r["runs"]:
         assert all(0 < v < 1 for v in run["train_risk"])  # fit below the zero predictor's 1
+        # the held-out mean squared error: positive, and below the zero predictor's (the
+        # target standardised by the training rows: about 1 on the test rows; ~0.5 here)
+        assert all(0 < v < 1 for v in run["test_risk"])
         assert all(v > 0 for v in run["max_moved"]) and all(v > 0 for v in run["ntg_change"])
         assert len(run["transfer_risk"]) == 3 and all(len(t) == 2 for t in run["transfer_risk"])
         # the readout of all 20 features beats the zero predictor (the standardised

@@ -191,6 +191,18 @@ def test_refusals_name_the_argument(kw, err, match):
         figure_3_teacher(**{**SMALL, **kw})
 
 
+@pytest.mark.parametrize("name", ["seed", "data_seed"])
+def test_seeds_take_every_32_bit_value_and_no_more(name):
+    """Both seeds are integers in [0, 2**32 - 1] (numpy's seed range): the top value runs,
+    one more is refused naming the argument (both runs share the check)."""
+    top = {**SMALL2, "sigmas": (1.0,), "steps": 1, "repeats": 1, name: 2**32 - 1}
+    assert figure_2_teacher(**top)["runs"]
+    with pytest.raises(ValueError, match=name):
+        figure_2_teacher(**{**top, name: 2**32})
+    with pytest.raises(ValueError, match=name):
+        figure_3_teacher(**{**SMALL, name: 2**32})
+
+
 def test_divergent_rate_is_a_value_error_naming_lr():
     with pytest.raises(ValueError, match="lr"):
         figure_3_teacher(**{**SMALL, "lr": 1e4})
