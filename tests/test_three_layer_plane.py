@@ -6,12 +6,13 @@ input, a failing one per condition, the boundary), the refusals, and the claims'
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from fractions import Fraction
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from numerics import phase_diagram as pdg
@@ -311,3 +312,31 @@ def test_the_claims_read_the_grid_and_caveats_only_at_the_default_size():
         plane.CAVEATS.clear()
         plane.CAVEATS.update(caveats)
     assert not math.isnan(v.max_error)
+
+
+def _with_fit(slope, err):
+    """A point whose W1 fit is set to ``slope`` +- ``err`` (W2 as :func:`_pt` makes it)."""
+    p = _pt(0, 1, -0.5, -0.5)
+    fit = dataclasses.replace(p.fits["W1"], slope=slope, err=err)
+    return dataclasses.replace(p, fits={**p.fits, "W1": fit})
+
+
+def test_regime_units_widen_the_band_to_two_standard_errors():
+    """B = max(band, 2 err): with err = 0.1 a slope of 0.15 is critical (0.75 units), with
+    err = 0.05 (B = band = 0.1) it is not (1.5 units); a slope of -0.3 with err = 0.2 (B =
+    0.4) is critical, not linear (outside mutant stop56.band_one_err: B = max(band, err))."""
+    assert plane.regime_units(_with_fit(0.15, 0.1), "W1", "critical") == pytest.approx(0.75)
+    assert plane.regime_units(_with_fit(0.15, 0.05), "W1", "critical") == pytest.approx(1.5)
+    assert plane.regime_units(_with_fit(-0.3, 0.2), "W1", "linear") == pytest.approx(1.25)
+    assert plane.regime_units(_with_fit(-0.3, 0.2), "W1", "critical") == pytest.approx(0.75)
+    assert plane.regime_units(_with_fit(-0.3, 0.1), "W1", "linear") == pytest.approx(0.5)
+
+
+@given(st.floats(-1, 1), st.floats(0, 0.5), st.sampled_from(["linear", "critical", "condensed"]))
+def test_regime_units_at_most_one_exactly_when_the_fit_reads_that_regime(slope, err, want):
+    """The docstring's promise: units <= 1 iff the fit's own regime (SlopeFit.regime, the
+    same band max(BAND, 2 err)) is ``want``; the boundary |S| = B itself is left out (the
+    units there are exactly 1 for both neighbours)."""
+    assume(abs(abs(slope) - max(BAND, 2 * err)) > 1e-9)
+    p = _with_fit(slope, err)
+    assert (plane.regime_units(p, "W1", want) <= 1) == (p.regime("W1") == want)
