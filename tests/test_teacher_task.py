@@ -203,6 +203,19 @@ def test_seeds_take_every_32_bit_value_and_no_more(name):
         figure_3_teacher(**{**SMALL, name: 2**32})
 
 
+def test_data_seed_draws_the_data_and_seed_the_nets():
+    """``data_seed`` alone changes the data (same nets: the initial norm is the same, the
+    risks are not), ``seed`` alone the nets (outside mutant stop56.teacher_data_run_seed:
+    the data drawn with ``seed`` made ``data_seed`` a no-op)."""
+    kw = {**SMALL2, "sigmas": (1.0,), "steps": 1, "repeats": 1}
+    base = figure_2_teacher(**kw)["runs"][0]
+    data = figure_2_teacher(**{**kw, "data_seed": 1})["runs"][0]
+    nets = figure_2_teacher(**{**kw, "seed": 1})["runs"][0]
+    assert data["norm_0"] == base["norm_0"] and data["risk_0"] != base["risk_0"]
+    assert data["test_risk"] != base["test_risk"]
+    assert nets["norm_0"] != base["norm_0"]
+
+
 def test_divergent_rate_is_a_value_error_naming_lr():
     with pytest.raises(ValueError, match="lr"):
         figure_3_teacher(**{**SMALL, "lr": 1e4})
