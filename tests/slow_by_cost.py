@@ -1,9 +1,9 @@
 # ruff: noqa: E501  (node ids are data: one per line, whole)
 """Default-suite tests moved to the ``slow`` marker by their measured cost.
 
-The default suite must run in under 10 minutes on 2 cores (CI's machine is slower than the
-one measured here: 1253 s there against about 900 s here for the same suite).  These tests
-took the most time in it, measured on 2 idle cores with::
+The default suite must run in under 10 minutes on 2 cores (CI's machine ran the last
+recorded run's suite, with the notebooks still in it, in 1253 s).  These tests took the
+most time in it, measured on 2 idle cores with::
 
     python -m pytest --durations=0 -p no:cacheprovider
 
