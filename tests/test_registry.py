@@ -14,6 +14,7 @@ import sympy as sp
 
 from solvable import MODELS
 from solvable._core import activations as act
+from solvable._core.claims import all_proved
 from solvable._core.conservation import ConservationLaw
 from solvable.models import kunin, xu_ziyin
 from solvable.models import linear_node_scaling as lns
@@ -144,6 +145,20 @@ def test_decide_and_prove_nonzero_can_fail():
     assert theorems.prove_nonzero(sp.Symbol("x"), what="demo").status == "failed"
     ok = theorems.prove_nonzero(sp.Rational(-3, 7), what="demo")
     assert ok.status == "proved" and ok.residuals == (0,)
+
+
+def test_all_proved_fails_when_any_part_fails_and_keeps_every_residual():
+    x = sp.Symbol("x")
+    zero, cases = theorems.prove_zero(x - x), theorems.decide([("a", True)], "demo")
+    ok = all_proved(zero, cases, detail="both")
+    assert ok.status == "proved" and ok.detail == "both" and ok.residuals == (0, 0)
+    assert all_proved(zero, cases).detail == f"{zero.detail}; {cases.detail}"
+    for bad in (theorems.prove_zero(x), theorems.decide([("b", None)], "demo")):
+        for parts in ((zero, bad), (bad, cases)):  # a failed part on either side
+            v = all_proved(*parts, detail="never shown")
+            assert v.status == "failed" and bad.detail in v.detail and "never" not in v.detail
+            assert v.residuals == parts[0].residuals + parts[1].residuals
+    assert all_proved().status == "failed"  # nothing proved is not a proof
 
 
 # the registry itself last: the quick checks of the proof helpers above run first

@@ -11,7 +11,7 @@
 * :class:`Erratum`: one disagreement with a printed paper, with the residuals of both
   versions.
 * :func:`prove_zero`, :func:`decide`, :func:`prove_nonzero`: symbolic proofs that return a
-  verdict carrying its residuals.
+  verdict carrying its residuals; :func:`all_proved` joins the parts of one proof.
 
 These types know no model: model modules build them, the registry
 (:mod:`solvable.verification.theorems`)
@@ -42,6 +42,7 @@ __all__ = [
     "Status",
     "Theorem",
     "Verdict",
+    "all_proved",
     "at_rational_point",
     "decide",
     "prove_nonzero",
@@ -262,6 +263,18 @@ def decide(cases: Sequence[tuple[str, bool | None]], what: str) -> Verdict:
                        residuals=residuals)  # fmt: skip
     return Verdict("proved", f"{what}: {len(cases)} cases ({', '.join(n for n, _ in cases)})",
                    residuals=residuals)  # fmt: skip
+
+
+def all_proved(*verdicts: Verdict, detail: str | None = None) -> Verdict:
+    """``proved`` when every one of ``verdicts`` (parts of one proof, e.g. a
+    :func:`prove_zero` and a :func:`decide`) is proved, with ``detail`` (default: the
+    parts' details joined by ``"; "``); else ``failed`` with the parts' details.  The
+    residuals of all parts are kept either way."""
+    residuals = tuple(r for v in verdicts for r in v.residuals)
+    joined = "; ".join(v.detail for v in verdicts)
+    if not verdicts or any(v.status != "proved" for v in verdicts):
+        return Verdict("failed", joined or "no parts given", residuals=residuals)
+    return Verdict("proved", joined if detail is None else detail, residuals=residuals)
 
 
 def prove_nonzero(*values: sp.Expr, what: str) -> Verdict:

@@ -69,7 +69,7 @@ from solvable._core.activations import (
 )
 from solvable._core.activations import evaluator as activation_evaluator
 from solvable._core.backends import generate, torch_module
-from solvable._core.claims import Theorem, Verdict, decide, prove_zero
+from solvable._core.claims import Theorem, Verdict, all_proved, decide, prove_zero
 from solvable._core.geometry import norms_and_angles
 from solvable._core.model import Model
 from solvable._core.numbers import check_dps as _check_dps
@@ -715,10 +715,7 @@ def _claim_relu_bernoulli() -> Verdict:
     verdict = decide(cases, "sigma'(z)^2 = sigma'(z) for relu")
     p = arccos_expectation(0, RHO)
     bern = prove_zero(_bernoulli_variance() - (p - p**2))
-    if verdict.status != "proved" or bern.status != "proved":
-        return Verdict("failed", verdict.detail + "; " + bern.detail)
-    return Verdict("proved", verdict.detail + "; Var = p - p^2 = p(1 - p)",
-                   residuals=verdict.residuals + bern.residuals)  # fmt: skip
+    return all_proved(verdict, bern, detail=verdict.detail + "; Var = p - p^2 = p(1 - p)")
 
 
 def _unit_ball_data(n: int, d: int, seed: int) -> np.ndarray:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import sympy as sp
 
 from solvable._core.activations import ACTIVATIONS, Z, activation
-from solvable._core.claims import Verdict, decide, prove_zero
+from solvable._core.claims import Verdict, all_proved, decide, prove_zero
 from solvable.models.global_convergence.evaluators import gd_width_stable
 from solvable.models.global_convergence.ntg_change import ntg_change_steps
 from solvable.models.global_convergence.symbols import (
@@ -225,20 +225,17 @@ def _ntg_bound_derivation() -> Verdict:
     g = {GAMMA: sp.Symbol("g", positive=True)}  # the theorem needs gamma > 0
     signs = decide([("c4 >= 0", bool(c4.is_nonnegative)), ("c3 >= 0", bool(c3.is_nonnegative)),
                     ("B > 0", bool(B_d.subs(g).is_positive))], "signs")  # fmt: skip
-    verdict = prove_zero(*res)
-    if verdict.status != "proved" or signs.status != "proved":
-        return Verdict("failed", f"{verdict.detail}; {signs.detail}",
-                       residuals=verdict.residuals + signs.residuals)  # fmt: skip
-    return Verdict(
-        "proved",
-        "||Theta_t - Theta_0||_2 <= sum_j (n/d) lambda_j (M^2 Delta_j^2/d + 2 M Delta_j/sqrt d) "
+    return all_proved(
+        prove_zero(*res),
+        signs,
+        detail="||Theta_t - Theta_0||_2 <= sum_j (n/d) lambda_j (M^2 Delta_j^2/d + 2 M "
+        "Delta_j/sqrt d) "
         "(product identity, worst case (1 + e)^2 - 1 attained, ||A||_2 <= n max|A_ik|); with "
         "Delta_j <= sqrt(lambda_j) R, sum lambda_j = 1 and Cauchy-Schwarz: n M^2 R^2 S_2/d^2 + "
         f"2 n M R sqrt(S_2)/d^(3/2); at R = (c)/sqrt(lambda): {sp.simplify(A_d)} S_2 + "
         f"{sp.simplify(B_d)} sqrt(S_2). The printed (d) = derived S_2 term (exact, 2^7) + "
         "sqrt(2) x derived sqrt(S_2) term (2^5 printed, 2^(9/2) derived): residual 0; the "
         "printed (d) holds, sqrt(2) looser in its second term",
-        residuals=verdict.residuals + signs.residuals,
     )
 
 
@@ -311,11 +308,7 @@ def _gd_width_stable() -> Verdict:
     changed = [stable[i] != t6.width_terms[i] for i in (1, 2)]
     verdict = prove_zero(*(w - v for w, v in zip(t6.width_terms, stable, strict=True)))
     cases = decide([("terms 2, 3 rewritten", all(changed))], "stable form in use")
-    if verdict.status != "proved" or cases.status != "proved":
-        return Verdict("failed", f"{verdict.detail}; {cases.detail}",
-                       residuals=verdict.residuals + cases.residuals)  # fmt: skip
-    return Verdict("proved", f"{verdict.detail}; {cases.detail}",
-                   residuals=verdict.residuals + cases.residuals)  # fmt: skip
+    return all_proved(verdict, cases)
 
 
 def _gd_weight_bound() -> Verdict:

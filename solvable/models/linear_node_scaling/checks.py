@@ -16,7 +16,7 @@ import numpy as np
 import sympy as sp
 
 from solvable._core.backends import expm1
-from solvable._core.claims import Theorem, Verdict, decide, prove_zero
+from solvable._core.claims import Theorem, Verdict, all_proved, decide, prove_zero
 from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, error_in_units, worst_of
 from solvable.models import node_scaling as ns
 from solvable.models.linear_node_scaling._instance import (
@@ -172,12 +172,7 @@ def _limit_is_unique() -> Verdict:
         res += _zero(_outputs(W_inf, inst, xp, signs) - _explicit("f", inst, Xp=xp,
                                                                   a=signs)[:, 0])  # fmt: skip
     unique = decide([(f"det(A^T A) = {det} > 0", bool(det.is_positive))], "A has rank 2")
-    verdict = prove_zero(*res)
-    if verdict.status != "proved" or unique.status != "proved":
-        return Verdict("failed", f"{verdict.detail}; {unique.detail}",
-                       residuals=verdict.residuals + unique.residuals)  # fmt: skip
-    return Verdict("proved", f"{verdict.detail}; {unique.detail}",
-                   residuals=verdict.residuals + unique.residuals)  # fmt: skip
+    return all_proved(prove_zero(*res), unique)
 
 
 def _paper_form() -> Verdict:
@@ -314,15 +309,13 @@ def _gd_step_size() -> Verdict:
          pos(-(1 - 2 * (1 + t)) - 1)),
     ]  # fmt: skip
     cverdict = decide(cases, "contraction factor 1 - eta S D_i^2/d")
-    if verdict.status != "proved" or cverdict.status != "proved":
-        return Verdict("failed", f"{verdict.detail}; {cverdict.detail}",
-                       residuals=verdict.residuals + cverdict.residuals)  # fmt: skip
-    return Verdict(
-        "proved",
-        "GD error recursion e <- (I - eta S D^2/d) e (S = sum lambda a^2, exact on the instance); "
+    return all_proved(
+        verdict,
+        cverdict,
+        detail="GD error recursion e <- (I - eta S D^2/d) e (S = sum lambda a^2, exact on the "
+        "instance); "
         "footnote 3's eta < d/(D_max^2 S) gives factors in [0, 1) (sufficient, monotone); "
         "the sharp condition is eta < 2 d/(D_max^2 S) (factor -1 - 2 theta beyond it)",
-        residuals=verdict.residuals + cverdict.residuals,
     )
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sympy as sp
 
 from solvable._core import activations as act
-from solvable._core.claims import Theorem, Verdict, decide, prove_nonzero, prove_zero
+from solvable._core.claims import Theorem, Verdict, all_proved, decide, prove_nonzero, prove_zero
 from solvable.models.linearisation.formulas import (
     _AJ,
     _M_1,
@@ -198,12 +198,8 @@ def _gronwall() -> Verdict:
     gap = sp.expand((2 * R - V * T).subs(T, tau * R / V) - R * (2 - tau))
     ok = gap == 0 and bool((2 - tau).subs(tau, 1).is_positive)  # 2 - tau >= 1 on [0, 1]
     cases = decide([("2R - V t >= R > 0 on [0, R/V]", ok)], "sign")
-    if v.status != "proved" or cases.status != "proved":
-        return Verdict("failed", v.detail + "; " + cases.detail, residuals=v.residuals)
-    return Verdict(
-        "proved",
-        "E(t) <= c V^2 t^2/(2 sqrt(p)) <= R V c t/sqrt(p) on [0, R/V]; " + v.detail,
-        residuals=v.residuals + cases.residuals,
+    return all_proved(
+        v, cases, detail="E(t) <= c V^2 t^2/(2 sqrt(p)) <= R V c t/sqrt(p) on [0, R/V]; " + v.detail
     )
 
 
