@@ -541,7 +541,7 @@ def test_judge_condensation_holds_the_linear_point_to_5_percent():
 
 def test_claims_registered():
     cs = claims_of("three_layer")
-    assert len(cs) == 17 and len({c.id for c in cs}) == 17
+    assert len(cs) == 18 and len({c.id for c in cs}) == 18
     assert all(c.kind == "numeric" and c.source.startswith(tl.SEED) for c in cs)
 
 

@@ -188,3 +188,19 @@ def test_condensation_seeds_follow_the_cap() -> None:
     assert conf._cond(True, s) == (conf.COND_WIDTH_FULL, conf.COND_SEEDS_FULL[:3])
     assert conf._cond(True, None) == (conf.COND_WIDTH_FULL, conf.COND_SEEDS_FULL)
     assert conf._cond(False, so.ScaleOut()) == (conf.COND_WIDTH, conf.COND_SEEDS)
+
+
+def test_figure_3_widths_under_a_cap_takes_every_width_that_fits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[tuple] = []
+
+    def fake(points, widths, seeds, **kw):
+        seen.append((tuple(widths), tuple(seeds)))
+        raise RuntimeError("stop")
+
+    monkeypatch.setattr(so, "measure_points", fake)
+    for s in (so.ScaleOut(device="cpu", max_width=2500, max_seeds=3), so.ScaleOut()):
+        with pytest.raises(RuntimeError, match="stop"):
+            fig3._measure.__wrapped__(True, s, trend=True)
+    assert seen == [((100, 1000, 2500), (0, 1, 2)), (pdg.FULL_WIDTHS, fig3.SEEDS_FULL)]

@@ -45,7 +45,10 @@ from solvable._core.tolerance import NOTHING_COMPARED, Tolerance, beats, error_i
 from solvable.models import three_layer
 from solvable.verification.confirmations._three_layer_digits import figure_6_claim
 from solvable.verification.confirmations._three_layer_figure2 import figure_2_claim
-from solvable.verification.confirmations._three_layer_figure3 import figure_3_claim
+from solvable.verification.confirmations._three_layer_figure3 import (
+    figure_3_claim,
+    figure_3_widths_claim,
+)
 from solvable.verification.confirmations._three_layer_plane import (
     ZETA_FACTOR,
     ZETA_STILL,
@@ -498,6 +501,7 @@ def claims() -> list[Theorem]:
           "factor from solvable.models.three_layer, to 1e-7 normwise.", _flow),
         table_2_slopes_claim(_table_2),
         figure_3_claim(),
+        figure_3_widths_claim(),
         figure_6_claim(),
         figure_2_claim(),
         *plane_claims(_point, _zetas_of, _cond_width),
