@@ -42,7 +42,11 @@ What the paper does not state, and what is chosen here (all in ``settings``):
   with 0.25 and 0.1 the RDs agree to 0.5 %, so with these settings GD tracks the
   gradient flow (4);
 * the stopping rule: the first multiple of ``check_every`` (50) steps at which
-  ``R_S <= tol`` (1e-6; the initial risk is ~0.14), at most ``max_steps`` steps.
+  ``R_S <= tol`` (1e-6; the initial risk is ~0.14), at most ``max_steps`` steps; a run
+  whose weights a whole chunk of ``check_every`` steps leaves bit for bit unchanged (a
+  fixed point of descent that is not a fit, e.g. a dead second layer) stops there,
+  ``stalled`` and not converged (excluded from the slopes, as a run that ran out of steps
+  is), instead of running on to ``max_steps`` with the same weights.
   Measured at m = 128 (seed 0): checking every step instead moves RD by < 4e-4
   (relative), and ``tol = 1e-8`` instead of 1e-6 by < 0.7 % at (0, 1.1), (0, 2.1),
   (1/2, 2.8).
@@ -366,8 +370,9 @@ def _start(gamma_2: Any, gamma_3: Any, m: Any, seed: Any, settings: Mapping[str,
         loss0 = float(model.loss(p0)[0])
     lr = min(s["lr_scale"] / lam0, s["lr_max"]) if lam0 > 0 else s["lr_max"]
     return {"p0": p0, "p": p0, "loss0": loss0, "loss": loss0, "steps": 0, "diverged": False,
-            "lr": lr, "lam0": lam0, "scales": scales, "exponents": exps, "settings": s,
-            "device": dev, "gamma_2": g2, "gamma_3": g3, "m": m, "seed": int(seed)}  # fmt: skip
+            "stalled": False, "lr": lr, "lam0": lam0, "scales": scales, "exponents": exps,
+            "settings": s, "device": dev, "gamma_2": g2, "gamma_3": g3, "m": m,
+            "seed": int(seed)}  # fmt: skip
 
 
 def _chunk(model: Any, p: Mapping[str, Any], lr: Sequence[float], steps: int, dev: Any
@@ -386,7 +391,8 @@ def _descend(runs: Sequence[dict[str, Any]]) -> None:
     """Train ``runs`` (from :func:`_start`, one width and the same ``_SHARED`` settings)
     as one batch, in place, each by the stopping rule of the module docstring: chunks of
     ``check_every`` steps (the last one up to ``max_steps``); after each chunk the runs
-    whose risk is ``<= tol`` (or not finite: diverged) leave the batch, so every run
+    whose risk is ``<= tol`` (or not finite: diverged; or whose weights a whole chunk left
+    bit for bit unchanged: stalled) leave the batch, so every run
     stops at the step its single run stops at.  The output scale of each run is the
     model's rate-0 block ``alpha`` and its learning rate one entry of ``lr`` (per-element
     gradient descent), so the batch elements never mix.  A chunk in which some element
@@ -418,13 +424,22 @@ def _descend(runs: Sequence[dict[str, Any]]) -> None:
             if q is None:
                 r["diverged"] = True
                 continue
+            before = r["p"]
             r["p"] = {k: v for k, v in q.items() if k != "alpha"}  # views into the batch
             r["loss"], r["steps"] = float(lv[0]), steps
             if not math.isfinite(r["loss"]):
                 r["diverged"] = True
             elif r["loss"] > s["tol"] and steps < s["max_steps"]:
-                still.append(r)
-                continue
+                # a whole chunk left every weight bit for bit as it was: descent is at a
+                # fixed point (or on a cycle of the chunk's length), so every later chunk
+                # repeats this one and the risk never reaches tol (e.g. every second-layer
+                # ReLU off at every input: zero gradient); stop instead of running on to
+                # max_steps (the weights there would be these)
+                if all(torch.equal(before[k], r["p"][k]) for k in r["p"]):
+                    r["stalled"] = True
+                else:
+                    still.append(r)
+                    continue
             r["p"] = {k: v.clone() for k, v in r["p"].items()}  # done: its own memory
         active = still
 
@@ -481,7 +496,8 @@ def train_runs(runs: Sequence[Mapping[str, Any]], *,
 
 def train_run(gamma_2: Any, gamma_3: Any, m: int, seed: int, **settings: Any) -> dict[str, Any]:
     """The training of :func:`rd_point`, with the weights: ``p0``, ``p`` (torch tensors per
-    block, batch of one), ``loss0``, ``loss``, ``steps``, ``diverged``, ``lr``, ``lam0``
+    block, batch of one), ``loss0``, ``loss``, ``steps``, ``diverged``, ``stalled``, ``lr``,
+    ``lam0``
     (``lambda_max(K_0/n)``), ``scales``, ``exponents``, ``settings`` (validated), ``device``,
     ``gamma_2``, ``gamma_3`` (exact), ``m``, ``seed``.  One code path for :func:`rd_point`,
     :func:`train_runs` (a batch of one) and :func:`numerics.phase_diagram.train`."""
@@ -514,6 +530,7 @@ def _rd_result(r: Mapping[str, Any]) -> dict[str, Any]:
         "steps": r["steps"],
         "converged": (not diverged) and loss <= s["tol"],
         "diverged": diverged,
+        "stalled": r["stalled"],
         "lr": r["lr"],
         "lambda_max0": r["lam0"],
         "scales": r["scales"],
@@ -535,7 +552,10 @@ def rd_point(gamma_2: Any, gamma_3: Any, m: int, seed: int, **settings: Any) -> 
 
     Returns a JSON-serialisable dict: ``rd_w1``, ``rd_w2`` (eq. (10), biases included),
     ``rd_w1_no_bias``, ``rd_w2_no_bias``, ``rd_a``, ``loss0``, ``loss``, ``steps``,
-    ``converged`` (risk <= tol reached), ``diverged``, ``lr``, ``lambda_max0``
+    ``converged`` (risk <= tol reached), ``diverged``, ``stalled`` (stopped before
+    ``max_steps`` at a fixed point of descent that is not a fit, e.g. every second-layer
+    ReLU off at every input: seen at (gamma_2, gamma_3) = (1, 2), m = 512, seed 1, the
+    risk stuck at its start 0.141), ``lr``, ``lambda_max0``
     (``lambda_max(K_0/n)``), ``scales`` (alpha, betas), ``exponents``, and the inputs
     ``gamma_2``, ``gamma_3``, ``m``, ``seed``, ``settings``, ``device``.  On divergence
     the RD entries are ``None``."""

@@ -487,8 +487,8 @@ def _single(run):
 
 
 def _assert_same(a, b):
-    assert (a["steps"], a["loss"], a["diverged"], a["lr"]) == (b["steps"], b["loss"],
-                                                               b["diverged"], b["lr"])  # fmt: skip
+    assert (a["steps"], a["loss"], a["diverged"], a["stalled"], a["lr"]) == (
+        b["steps"], b["loss"], b["diverged"], b["stalled"], b["lr"])  # fmt: skip
     assert set(a["p"]) == set(b["p"])
     for k in b["p"]:
         assert torch.equal(a["p"][k], b["p"][k]), k
@@ -550,6 +550,44 @@ def test_a_diverging_run_leaves_the_batch_alone():
     runs.insert(1, dict(runs[0], seed=5, lr_scale=1e30, lr_max=1e30))
     out = train_runs(runs)
     assert out[1]["diverged"] and not any(r["diverged"] for i, r in enumerate(out) if i != 1)
+    for run, got in zip(runs, out, strict=True):
+        _assert_same(got, _single(run))
+
+
+# a run whose second layer dies in its first steps (measured: every second-layer ReLU off
+# at every input from step 200 on, the output 0, the risk stuck at mean(y^2)/2 = 0.14125)
+DEAD = dict(gamma_2=F(1), gamma_3=F(2), m=512, seed=1, device="cpu")
+
+
+def test_a_dead_network_stalls_and_stops_instead_of_running_to_max_steps():
+    r = train_run(**DEAD)
+    assert r["stalled"] and not r["diverged"] and r["steps"] == 200  # not 200 000
+    assert r["loss"] == pytest.approx(sum(y * y for y in DATA_Y) / (2 * len(DATA_Y)), rel=1e-12)
+    # a fixed point of descent: 100 more steps leave every weight bit for bit
+    model = ThreeLayerReLU(np.array(DATA_X)[:, None], np.array(DATA_Y), alpha=None, bias=True)
+    p = {**r["p"], "alpha": torch.tensor([r["scales"]["alpha"]], dtype=torch.float64)}
+    res = gradient_descent(model, p, [r["lr"]], [100], device="cpu")
+    for k, v in r["p"].items():
+        assert torch.equal(res.params[k][-1], v), k
+    out = rd_point(**{k: v for k, v in DEAD.items()})
+    assert out["stalled"] and not out["converged"] and out["steps"] == 200
+    json.dumps(out)
+
+
+def test_a_run_that_moves_is_not_stalled():
+    # the other side: a slow run is never taken for a stalled one (seed 0 at the dead
+    # run's point and width fits after 7300 steps; one at width 16 here, and the first
+    # chunks of a run at tol = 1e-300, which never converges but moves at every chunk)
+    r = rd_point(0, F(3, 2), 16, 1, device="cpu")
+    assert r["converged"] and not r["stalled"]
+    slow = rd_point(0, F(3, 2), 16, 1, tol=1e-300, max_steps=500, device="cpu")
+    assert slow["steps"] == 500 and not slow["stalled"] and not slow["converged"]
+
+
+def test_a_stalled_run_leaves_the_batch_alone():
+    runs = [dict(DEAD, tol=1e-2), dict(DEAD, gamma_2=F(0), gamma_3=F(1), seed=0, tol=1e-2)]
+    out = train_runs(runs)
+    assert out[0]["stalled"] and not out[1]["stalled"] and out[1]["loss"] <= 1e-2
     for run, got in zip(runs, out, strict=True):
         _assert_same(got, _single(run))
 
