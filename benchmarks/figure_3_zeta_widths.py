@@ -35,7 +35,7 @@ POINTS = ((Fraction(1, 2), Fraction(11, 5)), (Fraction(1, 2), Fraction(14, 5)))
 
 def _zeta_w2(run: dict) -> list[float] | None:
     """``[zeta at the start, zeta after training]`` of one trained run (``None``: diverged)."""
-    if run["diverged"]:
+    if run["diverged"] or run["stalled"]:
         return None
     w = [pdg.input_weights({k: v[0].detach().cpu().double().numpy() for k, v in q.items()},
                            "W2") for q in (run["p0"], run["p"])]  # fmt: skip

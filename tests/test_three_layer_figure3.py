@@ -149,3 +149,11 @@ def test_widths_verdict_is_the_two_se_rule_on_the_seeds_slopes(low_slopes, high_
     assume(abs(ml + 2 * sl) > 1e-9 and abs(mh + 2 * sh) > 1e-9)
     want = ml + 2 * sl < 0 and mh + 2 * sh >= 0
     assert (f3.judge_widths(_zetas(low, high)).status == "confirmed") is want
+
+
+@pytest.mark.parametrize("flags", [(True, False), (False, True)])
+def test_zeta_of_a_run_that_never_fitted_is_not_measured(flags):
+    # a diverged or a stalled run (a dead second layer: its weights a fixed point, no fit)
+    # gives no trained zeta, so neither claim reads one (the measurement refuses it)
+    diverged, stalled = flags
+    assert f3._zeta_w2({"diverged": diverged, "stalled": stalled}) is None

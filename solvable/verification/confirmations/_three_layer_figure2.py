@@ -119,7 +119,7 @@ def _on_grid(run: Mapping[str, Any]) -> list[float] | None:
     :data:`GRID`; ``None`` for a run that diverged."""
     import torch
 
-    if run["diverged"]:
+    if run["diverged"] or run["stalled"]:  # no fit: no learned function to measure
         return None
     W1 = run["p"]["W1"]
     model = ThreeLayerReLU(GRID[:, None], np.zeros(GRID.size), alpha=run["scales"]["alpha"],
@@ -142,8 +142,8 @@ def measure(full: bool = False) -> dict[tuple[Fraction, int], dict[str, Any]]:
     out = {}
     for r in res:
         if r["f"] is None:
-            raise ArithmeticError(f"training diverged at gamma_3 = {r['gamma_3']}, m = {m}, "
-                                  f"seed {r['seed']}")  # fmt: skip
+            raise ArithmeticError(f"training diverged or stalled at gamma_3 = {r['gamma_3']}, "
+                                  f"m = {m}, seed {r['seed']}")  # fmt: skip
         key = (Fraction(repr(r["gamma_3"])), r["seed"])
         out[key] = {"loss": r["loss"], **shape(r["f"]), "f": tuple(r["f"])}
     return out

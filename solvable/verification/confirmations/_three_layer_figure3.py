@@ -128,7 +128,7 @@ def judge_widths(zetas: Mapping[tuple[int, int], tuple[Sequence[float], Sequence
 
 
 def _zeta_w2(run: Mapping[str, Any]) -> list[float] | None:
-    if run["diverged"]:
+    if run["diverged"] or run["stalled"]:  # no fit: its zeta is not a trained one
         return None
     w = [pdg.input_weights({k: v[0].detach().cpu().double().numpy() for k, v in q.items()},
                            "W2") for q in (run["p0"], run["p"])]  # fmt: skip
@@ -166,7 +166,7 @@ def _measure(full: bool, scale_out: so.ScaleOut | None = None, trend: bool = Fal
     for key in runs[0]:
         low, high = runs[0][key], runs[1][key]
         if low is None or high is None:
-            raise ArithmeticError(f"training diverged at m = {key[0]}, seed {key[1]}")
+            raise ArithmeticError(f"training diverged or stalled at m = {key[0]}, seed {key[1]}")
         out[key] = (tuple(low), tuple(high))
     return out
 

@@ -145,9 +145,9 @@ def _zeta(run: Mapping[str, Any], layer: str = "W2", full: bool = False,
     """``[zeta_initial, zeta_trained]`` of ``layer``'s input weights (Figure 8's measure:
     W2; Figure 7's W1, ``[W1 | b1]``) of one trained run of the condensation claims' width
     and seeds (:func:`_zetas` reads them); ``None`` for the other runs and a run that
-    diverged."""
+    diverged or stalled (no fit)."""
     m, seeds = _cond(full, scale_out)
-    if run["diverged"] or run["m"] != m or run["seed"] not in seeds:
+    if run["diverged"] or run["stalled"] or run["m"] != m or run["seed"] not in seeds:
         return None
     w = [pdg.input_weights({k: v[0].detach().cpu().double().numpy() for k, v in q.items()},
                            layer) for q in (run["p0"], run["p"])]  # fmt: skip
@@ -422,7 +422,7 @@ def _zetas(point: tuple[Fraction, Fraction], full: bool, scale_out: so.ScaleOut 
     for seed in seeds:
         z = runs[m, seed][key]
         if z is None:
-            raise ArithmeticError(f"training diverged at {point}, m = {m}, seed {seed}")
+            raise ArithmeticError(f"training diverged or stalled at {point}, m = {m}, seed {seed}")
         out.append((z[0], z[1]))
     return tuple(out)
 
