@@ -69,7 +69,8 @@ MEASURED = _zetas(
 def test_widths_judge_confirms_the_measured_shape():
     v = f3.judge_widths(MEASURED)
     assert v.status == "confirmed", v.detail
-    assert "slope -0.154" in v.detail and "0.239 0.230 0.201 0.176" in v.detail
+    assert "2.2 falls: slope -0.154" in v.detail and "2.8 does not fall: slope +0.060" in v.detail
+    assert "at 2.2: 0.239 0.230 0.201 0.176, at 2.8: 0.442 0.493 0.480 0.509" in v.detail
 
 
 def test_widths_units_are_two_standard_errors_over_the_slope():
