@@ -109,10 +109,11 @@ Layer = Literal["W1", "W2"]
 LAYERS: tuple[Layer, ...] = ("W1", "W2")
 _RD_KEY = {"W1": "rd_w1", "W2": "rd_w2"}
 
-RD_VERSION = "3"
+RD_VERSION = "4"
 """Cache version of ``rd_sweep_point`` results (the one ``benchmarks/sweep_three_layer.py``
 uses, so the two share a cache directory); bump it when ``rd_point``'s numbers change
-(3: a run whose descent stalls stops there and says so, ``"stalled"``)."""
+(3: a run whose descent stalls stops there and says so, ``"stalled"``; 4: and starts
+again at a quarter of the rate, ``"restarts"``)."""
 
 FAST_WIDTHS: tuple[int, ...] = (32, 64, 128)
 """Default widths: a factor 4 (log-range 1.39), ~0.5-1.5 s per run alone on one CPU core,

@@ -486,9 +486,10 @@ def _single(run):
     return train_run(run["gamma_2"], run["gamma_3"], run["m"], run["seed"], **rest)
 
 
-def _assert_same(a, b):
+def _assert_same(a, b, restarts=True):
     assert (a["steps"], a["loss"], a["diverged"], a["stalled"], a["lr"]) == (
         b["steps"], b["loss"], b["diverged"], b["stalled"], b["lr"])  # fmt: skip
+    assert not restarts or a["restarts"] == b["restarts"]
     assert set(a["p"]) == set(b["p"])
     for k in b["p"]:
         assert torch.equal(a["p"][k], b["p"][k]), k
@@ -556,12 +557,14 @@ def test_a_diverging_run_leaves_the_batch_alone():
 
 # a run whose second layer dies in its first steps (measured: every second-layer ReLU off
 # at every input from step 200 on, the output 0, the risk stuck at mean(y^2)/2 = 0.14125)
-DEAD = dict(gamma_2=F(1), gamma_3=F(2), m=512, seed=1, device="cpu")
+# at the rate cap 0.2; max_restarts = 0: no second attempt)
+DEAD = dict(gamma_2=F(1), gamma_3=F(2), m=512, seed=1, device="cpu", max_restarts=0)
 
 
 def test_a_dead_network_stalls_and_stops_instead_of_running_to_max_steps():
     r = train_run(**DEAD)
     assert r["stalled"] and not r["diverged"] and r["steps"] == 200  # not 200 000
+    assert r["restarts"] == 0 and r["lr"] == 0.2
     assert r["loss"] == pytest.approx(sum(y * y for y in DATA_Y) / (2 * len(DATA_Y)), rel=1e-12)
     # a fixed point of descent: 100 more steps leave every weight bit for bit
     model = ThreeLayerReLU(np.array(DATA_X)[:, None], np.array(DATA_Y), alpha=None, bias=True)
@@ -574,6 +577,23 @@ def test_a_dead_network_stalls_and_stops_instead_of_running_to_max_steps():
     json.dumps(out)
 
 
+def test_a_stalled_run_starts_again_at_a_quarter_of_the_rate():
+    """By default the dead run restarts once, from its own initial draw at rate 0.05, and
+    fits: the same run, bit for bit, as a fresh one whose rate cap is 0.05."""
+    r = train_run(**{**DEAD, "max_restarts": 3})
+    assert r["restarts"] == 1 and r["lr"] == 0.2 / 4 and not r["stalled"]
+    assert r["loss"] <= 1e-6 and r["steps"] == 600
+    fresh = train_run(**{**DEAD, "lr_max": 0.05})
+    assert fresh["restarts"] == 0 and fresh["lr"] == r["lr"]
+    _assert_same(fresh, r, restarts=False)
+
+
+@pytest.mark.parametrize("value", [-1, 1.5, True, "2"])
+def test_max_restarts_is_a_count(value):
+    with pytest.raises(ValueError, match="max_restarts must be an integer >= 0"):
+        rd_point(0, 1, 4, 0, max_restarts=value, device="cpu")
+
+
 def test_a_run_that_moves_is_not_stalled():
     # the other side: a slow run is never taken for a stalled one (seed 0 at the dead
     # run's point and width fits after 7300 steps; one at width 16 here, and the first
@@ -584,10 +604,13 @@ def test_a_run_that_moves_is_not_stalled():
     assert slow["steps"] == 500 and not slow["stalled"] and not slow["converged"]
 
 
-def test_a_stalled_run_leaves_the_batch_alone():
-    runs = [dict(DEAD, tol=1e-2), dict(DEAD, gamma_2=F(0), gamma_3=F(1), seed=0, tol=1e-2)]
+@pytest.mark.parametrize("restarts", [0, 3])
+def test_a_stalled_run_leaves_the_batch_alone(restarts):
+    dead = dict(DEAD, tol=1e-2, max_restarts=restarts)
+    runs = [dead, dict(dead, gamma_2=F(0), gamma_3=F(1), seed=0)]
     out = train_runs(runs)
-    assert out[0]["stalled"] and not out[1]["stalled"] and out[1]["loss"] <= 1e-2
+    assert out[0]["stalled"] is (restarts == 0) and out[0]["restarts"] == min(restarts, 1)
+    assert not out[1]["stalled"] and out[1]["loss"] <= 1e-2 and out[1]["restarts"] == 0
     for run, got in zip(runs, out, strict=True):
         _assert_same(got, _single(run))
 
