@@ -194,6 +194,26 @@ def test_judge_crossings_counts_crossings():
     assert v.status == "failed" and "S_W1 at gamma_3 = 2: 0 crossings, the line gives 1" in v.detail
 
 
+def test_judge_crossings_where_the_line_meets_the_rows_end():
+    """At gamma_3 = 3/2 the W1 line meets the row at gamma_2 = 0 (Xavier's point; the
+    --full grid's row, measured at widths 100, 1000: a crossing at gamma_2 ~ 0.03).  A
+    crossing just inside that end is judged by its distance; none is right too; one far
+    from the end, or two, fail."""
+    g = [(a, b) for a in (F(0), F(1, 4), F(1, 2)) for b in (F(1), F(3, 2), F(2))]
+    exact = plane.judge_crossings(_plane(g))  # S_W1 = 0 at the end: the zero is there
+    assert exact.status == "confirmed", exact.detail
+    assert "S_W1 at gamma_3 = 1.5: crosses at gamma_2 = 0.000" in exact.detail
+    for shift, status in ((0.04, "confirmed"), (0.12, "failed"), (-0.04, "confirmed")):
+        # S_W1 + shift on the row: a crossing at shift/2 inside the end (allowed 0.05), or
+        # (shift < 0) none inside; and S_W1 beyond the end by more than allowed fails
+        sh = {((a, F(3, 2)), "W1"): shift for a in (F(0), F(1, 4), F(1, 2))}
+        v = plane.judge_crossings(_plane(g, shift=sh))
+        assert v.status == status, (shift, v.detail)
+    sh = {((F(1, 4), F(3, 2)), "W1"): 1.0}  # up and down again: two crossings
+    v = plane.judge_crossings(_plane(g, shift=sh))
+    assert v.status == "failed" and "the line gives 0 or 1 (it meets the row's end)" in v.detail
+
+
 def test_judge_crossings_skips_a_row_on_a_flat_line_and_refuses_a_ragged_grid():
     g = [(a, b) for a in (F(0), F(1)) for b in (F(1), F(5, 2))]
     pts = _plane(g)
